@@ -1,0 +1,84 @@
+import middy, { type MiddlewareObj } from '@middy/core';
+import validator from '@middy/validator';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { logger } from '#lib/log';
+import { parseJsonBody } from './body';
+import { errorResult, json, type HttpResult } from './respond';
+import type { CompiledValidator } from './validation';
+
+export type { HttpResult } from './respond';
+export type { CompiledValidator } from './validation';
+
+export interface HttpOptions {
+  /** Event validator compiled at build time from schemas/ (see scripts/build-schemas.ts). */
+  validate?: CompiledValidator;
+  /** The status the spec names for invalid input on this endpoint: 422 (devices, intervals) or 400. */
+  invalidStatus?: 400 | 422;
+}
+
+export interface HttpRequest<Body, Path, Query> {
+  body: Body;
+  path: Path;
+  query: Query;
+  headers: Record<string, string | undefined>;
+  requestId: string;
+  event: APIGatewayProxyEvent;
+}
+
+type Handler<Body, Path, Query> = (request: HttpRequest<Body, Path, Query>) => Promise<HttpResult>;
+
+interface Internal {
+  startedAt: number;
+}
+
+const route = (event: APIGatewayProxyEvent) => `${event.httpMethod} ${event.resource}`;
+
+/**
+ * Owns everything around a handler: header normalisation, JSON body parsing, size limit,
+ * error mapping to JSON and one structured log line per request. Runs first and last.
+ */
+const lifecycle = (invalidStatus: number): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context> => {
+  const startedAt = new WeakMap<object, Internal>();
+  const done = (event: APIGatewayProxyEvent, context: Context, statusCode: number) => ({
+    route: route(event),
+    status: statusCode,
+    latencyMs: Date.now() - (startedAt.get(event)?.startedAt ?? Date.now()),
+    requestId: event.requestContext?.requestId ?? context.awsRequestId,
+  });
+  return {
+    before: async (request) => {
+      startedAt.set(request.event, { startedAt: Date.now() });
+      logger.addContext(request.context);
+      await parseJsonBody(request);
+    },
+    after: async (request) => {
+      logger.info('request', done(request.event, request.context, request.response?.statusCode ?? 200));
+    },
+    onError: async (request) => {
+      const { result, known } = errorResult(request.error, invalidStatus);
+      const fields = done(request.event, request.context, result.statusCode);
+      if (known) logger.info('request', { ...fields, reason: (result.body as { message?: string })?.message });
+      else logger.error('request failed', { ...fields, error: request.error });
+      request.response = json(result);
+    },
+  };
+};
+
+export const http = <Body = undefined, Path = Record<string, string>, Query = Record<string, string | undefined>>(
+  options: HttpOptions,
+  handle: Handler<Body, Path, Query>,
+) => {
+  const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult>().use(lifecycle(options.invalidStatus ?? 400));
+  if (options.validate) chain.use(validator({ eventSchema: options.validate }));
+  return chain.handler(async (event, context) => {
+    const result = await handle({
+      body: event.body as Body,
+      path: (event.pathParameters ?? {}) as Path,
+      query: (event.queryStringParameters ?? {}) as Query,
+      headers: event.headers,
+      requestId: event.requestContext?.requestId ?? context.awsRequestId,
+      event,
+    });
+    return json(result);
+  });
+};

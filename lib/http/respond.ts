@@ -1,0 +1,75 @@
+import type { APIGatewayProxyResult } from 'aws-lambda';
+import { HttpError, type ErrorDetail } from '#lib/errors';
+import { describeSchemaErrors, summarize, type SchemaError } from './validation';
+
+export interface HttpResult {
+  statusCode: number;
+  /** Any JSON value: an object, an array, or a bare number or string where the spec says so. */
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+export const json = ({ statusCode, body, headers }: HttpResult): APIGatewayProxyResult => ({
+  statusCode,
+  headers: { 'content-type': 'application/json', ...headers },
+  body: body === undefined ? '' : JSON.stringify(body),
+});
+
+interface MiddyError {
+  statusCode?: number;
+  message: string;
+  cause?: { package?: string; data?: unknown };
+}
+
+const isMiddyError = (error: unknown): error is MiddyError =>
+  error instanceof Error && typeof (error as MiddyError).cause === 'object' && !!(error as MiddyError).cause?.package;
+
+const THROTTLING = new Set([
+  'ThrottlingException',
+  'ProvisionedThroughputExceededException',
+  'RequestLimitExceeded',
+  'TimeoutError',
+]);
+
+const failure = (statusCode: number, message: string, details?: ErrorDetail[], headers?: Record<string, string>): HttpResult => ({
+  statusCode,
+  body: details?.length ? { message, errors: details } : { message },
+  headers,
+});
+
+/**
+ * Every failure becomes a JSON answer. Client mistakes get the endpoint's status with the
+ * fields named; store back-pressure a 503 to retry; anything unknown a bare 500 (the caller
+ * logs it). `known` says whether the error was expected, so the log level can follow.
+ */
+export const errorResult = (error: unknown, invalidStatus: number): { result: HttpResult; known: boolean } => {
+  if (error instanceof HttpError) {
+    const statusCode = error.statusCode ?? invalidStatus;
+    const result =
+      error.body !== undefined
+        ? { statusCode, body: error.body, headers: error.headers }
+        : failure(statusCode, error.message, error.details, error.headers);
+    return { result, known: true };
+  }
+  if (isMiddyError(error)) {
+    if (error.cause?.package === '@middy/validator') {
+      const details = describeSchemaErrors(error.cause.data as SchemaError[]);
+      return { result: failure(invalidStatus, summarize(details), details), known: true };
+    }
+    if (error.cause?.package === '@middy/http-json-body-parser') {
+      if (error.message === 'Unsupported Media Type') {
+        const contentType = typeof error.cause.data === 'string' ? error.cause.data : 'none';
+        return { result: failure(415, `Content-Type must be application/json (got ${contentType})`), known: true };
+      }
+      return { result: failure(invalidStatus, 'Request body is not valid JSON'), known: true };
+    }
+  }
+  const name = error instanceof Error ? error.name : '';
+  if (THROTTLING.has(name)) {
+    return { result: failure(503, 'The service is busy; retry shortly', undefined, { 'retry-after': '1' }), known: false };
+  }
+  if (name === 'ConditionalCheckFailedException' || name === 'TransactionConflictException') {
+    return { result: failure(409, 'The record was changed by another request; retry'), known: true };
+  }
+  return { result: failure(500, 'Internal server error'), known: false };
+};

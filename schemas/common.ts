@@ -1,0 +1,49 @@
+/**
+ * Building blocks for the request schemas. Every file in schemas/ exports `events`:
+ * a map from validator name to event schema; scripts/build-schemas.ts compiles each one
+ * to standalone code in schemas/generated/<name>.ts, imported by the handlers.
+ */
+export type Schema = Record<string, unknown>;
+
+export interface EventParts {
+  body?: Schema;
+  path?: Record<string, Schema>;
+  query?: Record<string, Schema>;
+}
+
+const object = (properties: Record<string, Schema>, required: string[]): Schema => ({
+  type: 'object',
+  additionalProperties: false,
+  required,
+  properties,
+});
+
+/** The API Gateway event as the validator sees it: body, path and query parameters. */
+export const event = ({ body, path, query }: EventParts): Schema => {
+  const required: string[] = [];
+  const properties: Record<string, Schema> = {};
+  if (body) {
+    required.push('body');
+    properties.body = body;
+  }
+  if (path) {
+    required.push('pathParameters');
+    properties.pathParameters = object(path, Object.keys(path));
+  }
+  if (query) {
+    // absent query strings arrive as null
+    properties.queryStringParameters = { anyOf: [{ type: 'null' }, object(query, [])] };
+  }
+  return { type: 'object', required, properties };
+};
+
+/** A positive integer id as it arrives in a path: digits only, no sign, no leading zero. */
+export const integerIdParam: Schema = {
+  type: 'string',
+  pattern: '^[1-9][0-9]{0,14}$',
+  description: 'a positive integer',
+};
+
+/** Names and ids are bounded (DESIGN D12). */
+export const name = (maxLength = 256): Schema => ({ type: 'string', minLength: 1, maxLength });
+export const description: Schema = { type: 'string', maxLength: 2048 };

@@ -1,0 +1,138 @@
+import Ajv from 'ajv';
+import { describe, expect, it, vi } from 'vitest';
+import { http, type CompiledValidator } from '#lib/http';
+import { MAX_BODY_BYTES } from '#lib/http/body';
+import { Conflict, NotFound } from '#lib/errors';
+import { logger } from '#lib/log';
+import { event } from '#schemas/common';
+import { apiEvent, jsonEvent, lambdaContext } from '../support/events';
+
+const compile = (schema: object): CompiledValidator =>
+  new Ajv({ allErrors: true, verbose: true }).compile(schema) as unknown as CompiledValidator;
+
+const validate = compile(
+  event({
+    path: { id: { type: 'string', pattern: '^[0-9]+$', description: 'a positive integer' } },
+    body: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['name'],
+      properties: { name: { type: 'string', maxLength: 5 }, count: { type: 'integer' } },
+    },
+  }),
+);
+
+const echo = http<{ name: string }, { id: string }>({ validate, invalidStatus: 422 }, async ({ body, path }) => ({
+  statusCode: 200,
+  body: { id: path.id, name: body.name },
+}));
+
+const call = async (handler: typeof echo, evt = apiEvent()) => {
+  const response = await handler(evt, lambdaContext());
+  return { ...response, json: response.body ? JSON.parse(response.body) : undefined };
+};
+
+describe('http() wrapper', () => {
+  it('passes a valid request to the handler and answers JSON', async () => {
+    const res = await call(echo, jsonEvent({ name: 'abc' }, { pathParameters: { id: '7' } }));
+    expect(res.statusCode).toBe(200);
+    expect(res.headers?.['content-type']).toBe('application/json');
+    expect(res.json).toEqual({ id: '7', name: 'abc' });
+  });
+
+  it('answers the endpoint status with every offending field named', async () => {
+    const res = await call(echo, jsonEvent({ name: 'too long', extra: 1, count: 'x' }, { pathParameters: { id: 'x' } }));
+    expect(res.statusCode).toBe(422);
+    const fields = res.json.errors.map((e: { field: string }) => e.field);
+    expect(fields).toEqual(
+      expect.arrayContaining(['pathParameters.id', 'body.name', 'body.extra', 'body.count']),
+    );
+    expect(res.json.message).toMatch(/^Invalid request: /);
+    expect(res.json.errors).toContainEqual({ field: 'pathParameters.id', message: 'pathParameters.id must be a positive integer' });
+    expect(res.json.errors).toContainEqual({ field: 'body.extra', message: 'body.extra is not an allowed property' });
+  });
+
+  it('names a missing required field', async () => {
+    const res = await call(echo, jsonEvent({}, { pathParameters: { id: '1' } }));
+    expect(res.json.errors).toEqual([{ field: 'body.name', message: 'body.name is required' }]);
+  });
+
+  it('uses 400 when the endpoint says so', async () => {
+    const strict = http({ validate, invalidStatus: 400 }, async () => ({ statusCode: 200, body: 1 }));
+    expect((await call(strict, jsonEvent({}, { pathParameters: { id: '1' } }))).statusCode).toBe(400);
+  });
+
+  it('answers malformed JSON with the invalid-input status, not 500', async () => {
+    const res = await call(echo, apiEvent({ body: '{"name":', headers: { 'content-type': 'application/json' } }));
+    expect(res.statusCode).toBe(422);
+    expect(res.json).toEqual({ message: 'Request body is not valid JSON' });
+  });
+
+  it('answers a non-JSON content type with 415 JSON', async () => {
+    const res = await call(echo, apiEvent({ body: 'name=abc', headers: { 'content-type': 'text/plain' } }));
+    expect(res.statusCode).toBe(415);
+    expect(res.json.message).toContain('application/json');
+  });
+
+  it('reads the content type whatever the header spelling', async () => {
+    const res = await call(
+      echo,
+      apiEvent({ body: '{"name":"a"}', headers: { 'CONTENT-TYPE': 'application/json; charset=utf-8' }, pathParameters: { id: '1' } }),
+    );
+    expect(res.statusCode).toBe(200);
+  });
+
+  it('treats an empty body as no body, without a content type', async () => {
+    const noBody = http({}, async ({ body }) => ({ statusCode: 200, body: body === undefined }));
+    const res = await call(noBody, apiEvent({ body: '' }));
+    expect(res.json).toBe(true);
+  });
+
+  it('refuses a body over the size limit with 413', async () => {
+    const res = await call(echo, jsonEvent({ name: 'x'.repeat(MAX_BODY_BYTES) }, { pathParameters: { id: '1' } }));
+    expect(res.statusCode).toBe(413);
+    expect(res.json.message).toContain(String(MAX_BODY_BYTES));
+  });
+
+  it('maps thrown domain errors to their status and message', async () => {
+    const missing = http({}, async () => {
+      throw new NotFound('Interval 9 not found');
+    });
+    const clash = http({}, async () => {
+      throw new Conflict('Role is still assigned');
+    });
+    expect(await call(missing)).toMatchObject({ statusCode: 404, json: { message: 'Interval 9 not found' } });
+    expect(await call(clash)).toMatchObject({ statusCode: 409, json: { message: 'Role is still assigned' } });
+  });
+
+  it('sends a bare JSON value when the error carries the body the spec fixes', async () => {
+    const bare = http({}, async () => {
+      throw new NotFound('Filter not found', { body: 'Filter not found' });
+    });
+    const res = await call(bare);
+    expect(res.statusCode).toBe(404);
+    expect(res.body).toBe('"Filter not found"');
+  });
+
+  it('hides unknown errors behind a generic 500 and logs them with the request id', async () => {
+    const spy = vi.spyOn(logger, 'error').mockImplementation(() => {});
+    const broken = http({}, async () => {
+      throw new Error('secret internals at /var/task/x.js');
+    });
+    const res = await call(broken);
+    expect(res.statusCode).toBe(500);
+    expect(res.json).toEqual({ message: 'Internal server error' });
+    expect(res.body).not.toContain('secret');
+    expect(spy).toHaveBeenCalledWith('request failed', expect.objectContaining({ requestId: 'req-test', status: 500 }));
+    spy.mockRestore();
+  });
+
+  it('answers store throttling with 503 and Retry-After', async () => {
+    const throttled = http({}, async () => {
+      throw Object.assign(new Error('slow down'), { name: 'ThrottlingException' });
+    });
+    const res = await call(throttled);
+    expect(res.statusCode).toBe(503);
+    expect(res.headers?.['retry-after']).toBe('1');
+  });
+});
