@@ -1,0 +1,76 @@
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { NotFound } from '#lib/errors';
+import { INTERVAL_FIELDS, type IntervalRecord, type Intervals } from '#lib/intervals/fields';
+import { doc, tableName } from './client';
+import { isConditionFailed, nextSequence, padId, patchExpression, queryAll, type Item } from './helpers';
+
+// All interval settings live in one small partition, sorted by id: list = one Query.
+const PARTITION = 'INTERVAL';
+const keys = (id: number) => ({ PK: PARTITION, SK: `INTERVAL#${padId(id)}` });
+
+const fromItem = (item: Item): IntervalRecord => {
+  const record = { id: Number(item.id) } as IntervalRecord;
+  for (const field of INTERVAL_FIELDS) record[field] = Number(item[field]);
+  return record;
+};
+
+const notFound = (id: number) => new NotFound(`Interval ${id} not found`);
+
+export const intervals = {
+  async create(values: Intervals): Promise<IntervalRecord> {
+    const id = await nextSequence('interval');
+    const now = new Date().toISOString();
+    const record: IntervalRecord = { id, ...values };
+    await doc.send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...keys(id), type: 'Interval', ...record, version: 1, createdAt: now, updatedAt: now },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      }),
+    );
+    return record;
+  },
+
+  async list(): Promise<IntervalRecord[]> {
+    const items = await queryAll({
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': PARTITION },
+    });
+    return items.map(fromItem);
+  },
+
+  async get(id: number): Promise<IntervalRecord> {
+    const { Item: item } = await doc.send(new GetCommand({ TableName: tableName(), Key: keys(id) }));
+    if (!item) throw notFound(id);
+    return fromItem(item);
+  },
+
+  async update(id: number, patch: Partial<Intervals>): Promise<IntervalRecord> {
+    try {
+      const { Attributes } = await doc.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys(id),
+          ...patchExpression(patch, new Date().toISOString()),
+          ConditionExpression: 'attribute_exists(PK)',
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return fromItem(Attributes ?? {});
+    } catch (error) {
+      if (isConditionFailed(error)) throw notFound(id);
+      throw error;
+    }
+  },
+
+  async remove(id: number): Promise<void> {
+    try {
+      await doc.send(
+        new DeleteCommand({ TableName: tableName(), Key: keys(id), ConditionExpression: 'attribute_exists(PK)' }),
+      );
+    } catch (error) {
+      if (isConditionFailed(error)) throw notFound(id);
+      throw error;
+    }
+  },
+};
