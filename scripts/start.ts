@@ -1,0 +1,57 @@
+/**
+ * `npm start`: the whole service on this machine, no AWS account needed.
+ * Embedded DynamoDB (persisted under .data/), table and local data ensured, then
+ * `serverless offline` on http://localhost:${PORT:-3000}/dev. Ctrl-C stops everything.
+ */
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { buildSchemas } from './build-schemas';
+import { startLocalStore } from './local/dynamo';
+import { LOCAL_API_KEY, LOCAL_STAGE, localTableName, storeEnv } from './local/env';
+import { startOffline } from './local/offline';
+
+const dataDir = resolve(__dirname, '..', '.data', 'dynamodb');
+
+const main = async () => {
+  const port = Number(process.env.PORT ?? 3000);
+  const apiKey = process.env.API_KEY ?? LOCAL_API_KEY;
+  mkdirSync(dataDir, { recursive: true });
+
+  const store = await startLocalStore({
+    path: dataDir,
+    port: process.env.DYNAMODB_PORT ? Number(process.env.DYNAMODB_PORT) : undefined,
+  });
+  const env = { ...storeEnv(store.endpoint), TABLE_NAME: localTableName(LOCAL_STAGE), API_KEY: apiKey };
+  Object.assign(process.env, env);
+  console.log(`embedded DynamoDB at ${store.endpoint} (data in .data/dynamodb)`);
+
+  const { bootstrap } = await import('./local/bootstrap');
+  await bootstrap((line) => console.log(line));
+  await buildSchemas();
+
+  const offline = await startOffline({ port, stage: LOCAL_STAGE, env, output: 'inherit' });
+  console.log(`\nAPI ready at ${offline.url}  (header x-api-key: ${apiKey === LOCAL_API_KEY ? apiKey : '<your API_KEY>'})`);
+  console.log(`try: curl -H 'x-api-key: ${apiKey === LOCAL_API_KEY ? apiKey : '$API_KEY'}' ${offline.url}/intervals\n`);
+
+  let stopping = false;
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    await offline.stop();
+    await store.close();
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void stop(0));
+  process.on('SIGTERM', () => void stop(0));
+  offline.process.once('exit', (code) => {
+    if (!stopping) {
+      console.error(`serverless offline exited (${code}); stopping`);
+      void stop(1);
+    }
+  });
+};
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
