@@ -1,0 +1,66 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import definition from '#lib/db/table-definition.json';
+import { packageStage, resourcesOfType, type CfnTemplate } from '../support/package';
+
+let prod: CfnTemplate;
+beforeAll(async () => {
+  prod = await packageStage('prod');
+}, 180_000);
+
+describe('serverless package --stage prod (no AWS credentials)', () => {
+  it('requires the API key on every API method', () => {
+    const methods = resourcesOfType(prod, 'AWS::ApiGateway::Method').filter(([, m]) => m.Properties?.HttpMethod !== 'OPTIONS');
+    expect(methods.length).toBeGreaterThan(0);
+    const open = methods.filter(([, m]) => m.Properties?.ApiKeyRequired !== true).map(([name]) => name);
+    expect(open).toEqual([]);
+  });
+
+  it('lets API Gateway generate the prod key instead of shipping a known one', () => {
+    const keys = resourcesOfType(prod, 'AWS::ApiGateway::ApiKey');
+    expect(keys).toHaveLength(1);
+    expect(keys[0]?.[1].Properties?.Value).toBeUndefined();
+  });
+
+  it('has a usage plan with throttling and a daily quota', () => {
+    const [[, plan] = []] = resourcesOfType(prod, 'AWS::ApiGateway::UsagePlan');
+    expect(plan?.Properties).toMatchObject({
+      Quota: { Period: 'DAY', Limit: expect.any(Number) },
+      Throttle: { RateLimit: expect.any(Number), BurstLimit: expect.any(Number) },
+    });
+  });
+
+  it('declares one table, keyed as lib/db/table-definition.json says, protected on prod', () => {
+    const tables = resourcesOfType(prod, 'AWS::DynamoDB::Table');
+    expect(tables).toHaveLength(1);
+    const [, table] = tables[0]!;
+    expect(table.DeletionPolicy).toBe('Retain');
+    expect(table.Properties).toMatchObject({
+      KeySchema: definition.KeySchema,
+      AttributeDefinitions: definition.AttributeDefinitions,
+      GlobalSecondaryIndexes: definition.GlobalSecondaryIndexes,
+      BillingMode: 'PAY_PER_REQUEST',
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      SSESpecification: { SSEEnabled: true },
+      TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
+      DeletionProtectionEnabled: true,
+    });
+  });
+
+  it('grants DynamoDB actions on this table and its indexes only', () => {
+    const [[, role] = []] = resourcesOfType(prod, 'AWS::IAM::Role');
+    const policies = role?.Properties?.Policies as { PolicyDocument: { Statement: { Action: string[]; Resource: unknown[] }[] } }[];
+    const dynamo = policies.flatMap((p) => p.PolicyDocument.Statement).filter((s) => s.Action.some((a) => a.startsWith('dynamodb:')));
+    expect(dynamo).toHaveLength(1);
+    expect(dynamo[0]!.Action).not.toContain('dynamodb:*');
+    expect(dynamo[0]!.Action).not.toContain('dynamodb:Scan');
+    // each resource is the table's ARN, or its ARN + "/index/*"; never a bare "*"
+    for (const resource of dynamo[0]!.Resource) {
+      expect(resource).not.toBe('*');
+      expect(JSON.stringify(resource)).toContain('{"Fn::GetAtt":["Table","Arn"]}');
+    }
+  });
+
+  it('stays well under the CloudFormation resource limit', () => {
+    expect(Object.keys(prod.Resources).length).toBeLessThan(500);
+  });
+});

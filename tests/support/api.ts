@@ -1,0 +1,37 @@
+import { inject } from 'vitest';
+
+export interface ApiResponse<T = unknown> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+interface CallOptions {
+  body?: unknown;
+  /** A raw body string sent as is (malformed JSON and the like). */
+  raw?: string;
+  /** `null` sends no key at all. */
+  key?: string | null;
+  headers?: Record<string, string>;
+}
+
+/** One HTTP call against the offline server, with the test API key unless told otherwise. */
+export const api = async <T = unknown>(method: string, path: string, options: CallOptions = {}): Promise<ApiResponse<T>> => {
+  const headers: Record<string, string> = { ...options.headers };
+  const key = options.key === undefined ? inject('apiKey') : options.key;
+  if (key !== null) headers['x-api-key'] = key;
+  let payload: string | undefined = options.raw;
+  if (options.body !== undefined) {
+    payload = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const response = await fetch(`${inject('apiUrl')}${path}`, { method, headers, body: payload });
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    /* not JSON: keep the text so the assertion shows it */
+  }
+  return { status: response.status, body: body as T, headers: response.headers };
+};
