@@ -1,6 +1,6 @@
 import type { TestProject } from 'vitest/node';
 import { startLocalStore } from '../../scripts/local/dynamo';
-import { storeEnv } from '../../scripts/local/env';
+import { localTableName, storeEnv } from '../../scripts/local/env';
 import { startOffline } from '../../scripts/local/offline';
 import { freePort } from '../../scripts/local/ports';
 
@@ -10,10 +10,11 @@ const STAGE = 'dev';
 /**
  * The service as a user runs it: an embedded store of its own, the local bootstrap,
  * and serverless-offline on a free port with its own build folder and API key.
+ * The table name must be the stage's: serverless.yml sets TABLE_NAME for the handlers.
  */
 export default async function setup(project: TestProject) {
   const store = await startLocalStore();
-  const env = { ...storeEnv(store.endpoint), TABLE_NAME: 'device-monitoring-e2e', API_KEY: E2E_API_KEY };
+  const env = { ...storeEnv(store.endpoint), TABLE_NAME: localTableName(STAGE), API_KEY: E2E_API_KEY };
   Object.assign(process.env, env);
   const { bootstrap } = await import('../../scripts/local/bootstrap');
   await bootstrap();
@@ -22,6 +23,8 @@ export default async function setup(project: TestProject) {
     stage: STAGE,
     env,
     workFolder: '.esbuild-e2e',
+    // E2E_SERVER_LOGS=1 shows the server's own output (handler logs, stack traces)
+    output: process.env.E2E_SERVER_LOGS === '1' ? 'inherit' : 'pipe',
   });
   project.provide('apiUrl', offline.url);
   project.provide('apiKey', E2E_API_KEY);
