@@ -3,7 +3,12 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
 // Built once per container. The SDK reads AWS_ENDPOINT_URL_DYNAMODB itself, so the
 // same code talks to AWS, DynamoDB Local or the embedded dynalite without a branch here.
-export const dynamo = new DynamoDBClient({});
+// Bounded waits: a stuck connection becomes a retried TimeoutError (503 to the client)
+// instead of a Lambda that hangs until API Gateway gives up.
+export const dynamo = new DynamoDBClient({
+  maxAttempts: 3,
+  requestHandler: { connectionTimeout: 1_000, requestTimeout: 3_000 },
+});
 
 export const doc = DynamoDBDocumentClient.from(dynamo, {
   marshallOptions: { removeUndefinedValues: true },
