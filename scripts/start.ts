@@ -10,7 +10,8 @@ import { startLocalStore } from './local/dynamo';
 import { LOCAL_API_KEY, LOCAL_STAGE, localTableName, storeEnv } from './local/env';
 import { startOffline } from './local/offline';
 
-const dataDir = resolve(__dirname, '..', '.data', 'dynamodb');
+// DATA_DIR lets the end-to-end tests run a whole private instance in a temporary folder.
+const dataDir = resolve(process.env.DATA_DIR ?? resolve(__dirname, '..', '.data'), 'dynamodb');
 
 const main = async () => {
   const port = Number(process.env.PORT ?? 3000);
@@ -23,13 +24,20 @@ const main = async () => {
   });
   const env = { ...storeEnv(store.endpoint), TABLE_NAME: localTableName(LOCAL_STAGE), API_KEY: apiKey };
   Object.assign(process.env, env);
-  console.log(`embedded DynamoDB at ${store.endpoint} (data in .data/dynamodb)`);
+  console.log(`embedded DynamoDB at ${store.endpoint} (data in ${dataDir})`);
 
   const { bootstrap } = await import('./local/bootstrap');
   await bootstrap((line) => console.log(line));
   await buildSchemas();
 
-  const offline = await startOffline({ port, stage: LOCAL_STAGE, env, output: 'inherit' });
+  const offline = await startOffline({
+    port,
+    stage: LOCAL_STAGE,
+    env,
+    output: 'inherit',
+    workFolder: process.env.ESBUILD_WORK_FOLDER,
+  });
+  // tests wait for this exact line
   console.log(`\nAPI ready at ${offline.url}  (header x-api-key: ${apiKey === LOCAL_API_KEY ? apiKey : '<your API_KEY>'})`);
   console.log(`try: curl -H 'x-api-key: ${apiKey === LOCAL_API_KEY ? apiKey : '$API_KEY'}' ${offline.url}/intervals\n`);
 
