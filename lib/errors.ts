@@ -80,3 +80,9 @@ export class UnsupportedMediaType extends HttpError {
     super(415, `Content-Type must be application/json (got ${contentType ? JSON.stringify(contentType) : 'none'})`);
   }
 }
+
+export class ServiceUnavailable extends HttpError {
+  constructor(message: string, retryAfterSeconds = 1) {
+    super(503, message, { headers: { 'retry-after': String(retryAfterSeconds) } });
+  }
+}

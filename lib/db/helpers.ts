@@ -1,5 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { ServiceUnavailable } from '#lib/errors';
 import { doc, tableName } from './client';
 
 export type Item = Record<string, unknown>;
@@ -54,4 +55,32 @@ export const patchExpression = (patch: Item, now: string) => {
     ExpressionAttributeNames: names,
     ExpressionAttributeValues: values,
   };
+};
+
+export type WriteRequest = { PutRequest: { Item: Item } } | { DeleteRequest: { Key: Item } };
+
+const BATCH_SIZE = 25;
+const MAX_BATCH_ATTEMPTS = 8;
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Puts and deletes, 25 per BatchWriteItem, retrying `UnprocessedItems` with backoff until
+ * every write landed (DESIGN §3). Only resolves when all are done; otherwise throws a 503
+ * so the caller never answers 2xx for a partial write. Callers keep writes idempotent, so a
+ * repeated request converges.
+ */
+export const batchWrite = async (requests: readonly WriteRequest[]): Promise<void> => {
+  for (let start = 0; start < requests.length; start += BATCH_SIZE) {
+    let pending = requests.slice(start, start + BATCH_SIZE) as WriteRequest[];
+    for (let attempt = 1; pending.length > 0; attempt++) {
+      if (attempt > MAX_BATCH_ATTEMPTS) {
+        throw new ServiceUnavailable(`${pending.length} writes were not accepted by the store; retry the request`);
+      }
+      if (attempt > 1) await pause(Math.min(1000, 25 * 2 ** attempt));
+      const { UnprocessedItems } = await doc.send(
+        new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }),
+      );
+      pending = (UnprocessedItems?.[tableName()] ?? []) as WriteRequest[];
+    }
+  }
 };
