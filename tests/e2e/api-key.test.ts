@@ -1,23 +1,29 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { api } from '../support/api';
+import { routeFiles, routes, samplePath } from '../support/routes';
 
-const routes: [string, string][] = [
-  ['GET', '/intervals'],
-  ['POST', '/intervals'],
-  ['GET', '/intervals/1'],
-  ['PUT', '/intervals/1'],
-  ['DELETE', '/intervals/1'],
-  ['POST', '/intervals/createTable'],
-];
+const all = routes();
+const table = all.map((route) => [route.method, samplePath(route), route] as const);
 
-describe('API key', () => {
-  it.each(routes)('%s %s answers 403 without a key', async (method, path) => {
+describe('API key on every route (from functions/*/routes.yml)', () => {
+  it('serverless.yml includes every routes file', () => {
+    const yml = readFileSync(resolve(__dirname, '../../serverless.yml'), 'utf8');
+    for (const file of routeFiles()) expect(yml).toContain(`\${file(./${file})}`);
+  });
+
+  it.each(table)('%s %s is declared private', (_m, _p, route) => {
+    expect(route.private).toBe(true);
+  });
+
+  it.each(table)('%s %s answers 403 without a key', async (method, path) => {
     const res = await api(method, path, { key: null });
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ message: 'Forbidden' });
   });
 
-  it.each(routes)('%s %s answers 403 with a wrong key', async (method, path) => {
+  it.each(table)('%s %s answers 403 with a wrong key', async (method, path) => {
     const res = await api(method, path, { key: 'not-the-key' });
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ message: 'Forbidden' });
