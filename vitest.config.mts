@@ -11,6 +11,7 @@ export default defineConfig({
   test: {
     // handlers log one JSON line per request; tests that care spy on the logger
     env: { POWERTOOLS_LOG_LEVEL: 'SILENT' },
+    reporters: ['default', './tests/support/summary-reporter.ts'],
     projects: [
       {
         extends: true,
