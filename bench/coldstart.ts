@@ -1,0 +1,102 @@
+/**
+ * Cold start per function (DESIGN §8): bundle size and module import time of every handler
+ * in functions/*\/routes.yml, against the floor bundle (bench/floor.ts), each built with the
+ * options serverless.yml gives serverless-esbuild. Import time is the median of fresh
+ * `node` processes, floor and function interleaved so machine noise hits both alike.
+ * Targets: size <= 1.2x floor, import <= 1.25x floor.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { load } from 'js-yaml';
+import { buildSchemas } from '../scripts/build-schemas';
+import { median, root, round, writeResult } from './lib';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 7);
+const SIZE_TARGET = 1.2;
+const IMPORT_TARGET = 1.25;
+
+const handlers = (): { name: string; entry: string }[] =>
+  readdirSync(join(root, 'functions'), { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .flatMap((d) => {
+      const file = join(root, 'functions', d.name, 'routes.yml');
+      const functions = load(readFileSync(file, 'utf8')) as Record<string, { handler: string }>;
+      return Object.entries(functions).map(([name, fn]) => ({
+        name,
+        entry: join(root, `${fn.handler.replace(/\.[^.]+$/, '')}.ts`),
+      }));
+    });
+
+const bundle = async (entry: string, outfile: string) => {
+  await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    minify: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    external: ['aws-sdk'],
+    tsconfig: join(root, 'tsconfig.json'),
+    logLevel: 'error',
+  });
+  return statSync(outfile).size;
+};
+
+const importMs = (file: string): number =>
+  Number(
+    execFileSync(
+      process.execPath,
+      ['-e', `const t=process.hrtime.bigint();require(${JSON.stringify(file)});process.stdout.write(String(Number(process.hrtime.bigint()-t)/1e6))`],
+      { env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', TABLE_NAME: 'bench' } },
+    ).toString(),
+  );
+
+const main = async () => {
+  await buildSchemas();
+  const out = mkdtempSync(join(tmpdir(), 'coldstart-'));
+  const floorFile = join(out, 'floor.js');
+  const floorSize = await bundle(join(root, 'bench', 'floor.ts'), floorFile);
+  const floorTimes: number[] = [];
+  const rows = [];
+  for (const { name, entry } of handlers()) {
+    const file = join(out, `${name}.js`);
+    const size = await bundle(entry, file);
+    const times: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      floorTimes.push(importMs(floorFile));
+      times.push(importMs(file));
+    }
+    rows.push({ name, size, importMs: median(times) });
+  }
+  const floorImport = median(floorTimes);
+  const results = rows.map((r) => ({
+    ...r,
+    importMs: round(r.importMs),
+    sizeRatio: round(r.size / floorSize, 3),
+    importRatio: round(r.importMs / floorImport, 3),
+  }));
+  const worstSize = Math.max(...results.map((r) => r.sizeRatio));
+  const worstImport = Math.max(...results.map((r) => r.importRatio));
+  const met = (v: number, t: number) => (v <= t ? 'met' : 'NOT met');
+  const markdown = [
+    '# Cold start per function',
+    '',
+    `Floor (middy + DocumentClient GetItem, minified): ${(floorSize / 1024).toFixed(0)} KiB, import ${round(floorImport)} ms (median of ${floorTimes.length}).`,
+    `Worst size ratio ${worstSize} (target <= ${SIZE_TARGET}: ${met(worstSize, SIZE_TARGET)}); worst import ratio ${worstImport} (target <= ${IMPORT_TARGET}: ${met(worstImport, IMPORT_TARGET)}).`,
+    '',
+    '| function | KiB | size x floor | import ms | import x floor |',
+    '|---|---:|---:|---:|---:|',
+    ...results.map((r) => `| ${r.name} | ${(r.size / 1024).toFixed(0)} | ${r.sizeRatio} | ${r.importMs} | ${r.importRatio} |`),
+  ].join('\n');
+  writeResult('coldstart', { runs: RUNS, floor: { size: floorSize, importMs: round(floorImport) }, worstSize, worstImport, functions: results }, markdown);
+  console.log(markdown);
+};
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
