@@ -18,7 +18,11 @@ export const parseJsonBody = async (request: Request<APIGatewayProxyEvent>): Pro
   event.headers = Object.fromEntries(
     Object.entries(event.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]),
   );
-  const raw = event.body;
+  // API Gateway always sends a string; serverless-offline hands some JSON bodies over
+  // already decoded (false, 42). Re-encode those so they meet the same checks.
+  const body: unknown = event.body;
+  const raw = typeof body === 'string' || body === null || body === undefined ? body : JSON.stringify(body);
+  event.body = raw ?? null;
   if (raw === null || raw === undefined || raw === '') {
     (event as { body: unknown }).body = undefined;
     return;

@@ -68,6 +68,14 @@ describe('http() wrapper', () => {
     expect(res.json).toEqual({ message: 'Request body is not valid JSON' });
   });
 
+  it.each([false, 42])('answers a body already decoded to %s with the invalid-input status, not 500', async (decoded) => {
+    const evt = apiEvent({ headers: { 'content-type': 'application/json' }, pathParameters: { id: '1' } });
+    (evt as { body: unknown }).body = decoded;
+    const res = await call(echo, evt);
+    expect(res.statusCode).toBe(422);
+    expect(res.json.errors).toContainEqual({ field: 'body', message: 'body must be object' });
+  });
+
   it('answers a non-JSON content type with 415 JSON', async () => {
     const res = await call(echo, apiEvent({ body: 'name=abc', headers: { 'content-type': 'text/plain' } }));
     expect(res.statusCode).toBe(415);
