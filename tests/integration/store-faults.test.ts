@@ -1,0 +1,57 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { INTERVAL_FIELDS } from '#lib/intervals/fields';
+import { intervals } from '#lib/db/intervals';
+import { handler as create } from '../../functions/intervals/create';
+import { handler as update } from '../../functions/intervals/update';
+import { handler as list } from '../../functions/intervals/list';
+import { apiEvent, jsonEvent, lambdaContext } from '../support/events';
+import { injectFault } from '../support/faults';
+
+const settings = Object.fromEntries(INTERVAL_FIELDS.map((f) => [f, 60]));
+let clear: () => void = () => {};
+afterEach(() => clear());
+
+const call = async (h: typeof create, event = apiEvent()) => {
+  const res = await h(event, lambdaContext());
+  return { status: res.statusCode, body: res.body ? JSON.parse(res.body) : undefined, headers: res.headers };
+};
+
+describe('store faults reach the client as JSON, never as a false success', () => {
+  it.each(['throttle', 'timeout'] as const)('a %s on the write answers 503 and stores nothing; a retry converges', async (fault) => {
+    const before = (await intervals.list()).length;
+    clear = injectFault(fault, 'PutCommand');
+    const failed = await call(create, jsonEvent(settings));
+    expect(failed.status).toBe(503);
+    expect(failed.headers?.['retry-after']).toBe('1');
+    expect(failed.body).toEqual({ message: 'The service is busy; retry shortly' });
+    expect((await intervals.list()).length).toBe(before);
+
+    const retried = await call(create, jsonEvent(settings));
+    expect(retried.status).toBe(200);
+    expect(await intervals.get(retried.body.id)).toEqual(retried.body);
+  });
+
+  it('a failed condition on create answers 409 JSON and stores nothing', async () => {
+    const before = (await intervals.list()).length;
+    clear = injectFault('condition', 'PutCommand');
+    const res = await call(create, jsonEvent(settings));
+    expect(res.status).toBe(409);
+    expect(typeof res.body.message).toBe('string');
+    expect((await intervals.list()).length).toBe(before);
+  });
+
+  it('a throttled update answers 503 and leaves the record as it was', async () => {
+    const record = await intervals.create(settings as never);
+    clear = injectFault('throttle', 'UpdateCommand');
+    const res = await call(update, jsonEvent({ intervalDeviceStatus: 5 }, { pathParameters: { id: String(record.id) } }));
+    expect(res.status).toBe(503);
+    expect(await intervals.get(record.id)).toEqual(record);
+  });
+
+  it('a throttled read answers 503 JSON', async () => {
+    clear = injectFault('throttle', 'QueryCommand');
+    const res = await call(list);
+    expect(res.status).toBe(503);
+    expect(res.body.message).toBeTypeOf('string');
+  });
+});
