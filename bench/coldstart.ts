@@ -6,29 +6,19 @@
  * Targets: size <= 1.2x floor, import <= 1.25x floor.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { load } from 'js-yaml';
 import { buildSchemas } from '../scripts/build-schemas';
+import { functionDefs } from '../scripts/registry';
 import { median, root, round, writeResult } from './lib';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const SIZE_TARGET = 1.2;
 const IMPORT_TARGET = 1.25;
 
-const handlers = (): { name: string; entry: string }[] =>
-  readdirSync(join(root, 'functions'), { withFileTypes: true })
-    .filter((d) => d.isDirectory())
-    .flatMap((d) => {
-      const file = join(root, 'functions', d.name, 'routes.yml');
-      const functions = load(readFileSync(file, 'utf8')) as Record<string, { handler: string }>;
-      return Object.entries(functions).map(([name, fn]) => ({
-        name,
-        entry: join(root, `${fn.handler.replace(/\.[^.]+$/, '')}.ts`),
-      }));
-    });
+const handlers = () => functionDefs().map((fn) => ({ name: fn.name, entry: join(root, fn.handlerFile) }));
 
 const bundle = async (entry: string, outfile: string) => {
   await build({
