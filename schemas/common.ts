@@ -47,3 +47,37 @@ export const integerIdParam: Schema = {
 /** Names and ids are bounded (DESIGN D12). */
 export const name = (maxLength = 256): Schema => ({ type: 'string', minLength: 1, maxLength });
 export const description: Schema = { type: 'string', maxLength: 2048 };
+
+/** One documented answer of a route; `schema` describes its JSON body. */
+export interface AnswerDoc {
+  description: string;
+  schema?: Schema;
+}
+
+/**
+ * What the OpenAPI document says about a route (scripts/openapi.ts), keyed by function name in
+ * each schemas/<area>.ts `docs` export. The request side comes from the route's event schema;
+ * 403 (API key), 500 and, for routes with a body, 413/415 are added for every route.
+ */
+export interface RouteDoc {
+  summary: string;
+  /** Routes that also need `Authorization: Bearer <token>` (account administration). */
+  bearer?: boolean;
+  answers: Record<number, AnswerDoc>;
+}
+
+/** The JSON error body every failure uses. */
+export const errorBody: Schema = {
+  type: 'object',
+  required: ['message'],
+  properties: {
+    message: { type: 'string' },
+    errors: {
+      type: 'array',
+      items: { type: 'object', required: ['message'], properties: { field: { type: 'string' }, message: { type: 'string' } } },
+    },
+  },
+};
+
+export const error = (description: string): AnswerDoc => ({ description, schema: errorBody });
+export const text = (description: string): AnswerDoc => ({ description, schema: { type: 'string' } });

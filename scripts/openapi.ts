@@ -1,0 +1,104 @@
+/**
+ * `npm run openapi`: docs/openapi.json (OpenAPI 3.1) from the routes in functions/*\/routes.yml,
+ * the request schemas and the route docs in schemas/. tests/unit/openapi.test.ts fails when a
+ * route is undocumented or the committed file is stale.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { errorBody, type AnswerDoc, type Schema } from '../schemas/common';
+import { eventSchemas, root, routeDocs, routes, validatorName } from './registry';
+
+export const openApiFile = join(root, 'docs', 'openapi.json');
+
+const content = (schema?: Schema) => (schema ? { content: { 'application/json': { schema } } } : {});
+const answer = ({ description, schema }: AnswerDoc) => ({ description, ...content(schema) });
+
+const always: Record<number, AnswerDoc> = {
+  403: { description: 'Missing or wrong x-api-key (API Gateway)', schema: { $ref: '#/components/schemas/Forbidden' } },
+  500: { description: 'Unexpected server fault', schema: { $ref: '#/components/schemas/Error' } },
+};
+const withBody: Record<number, AnswerDoc> = {
+  413: { description: 'Body larger than 256 KiB', schema: { $ref: '#/components/schemas/Error' } },
+  415: { description: 'Content-Type is not application/json', schema: { $ref: '#/components/schemas/Error' } },
+};
+
+export const buildOpenApi = async () => {
+  const schemas = Object.fromEntries((await eventSchemas()).map(({ name, schema }) => [name, schema]));
+  const docs = await routeDocs();
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes()) {
+    const doc = docs[route.functionName];
+    if (!doc) throw new Error(`no docs entry for ${route.functionName} (${route.method} /${route.path})`);
+    const name = validatorName(route);
+    const properties = ((name ? schemas[name]?.properties : undefined) ?? {}) as Record<string, Schema>;
+    const param = (where: 'path' | 'query', group?: Schema) => {
+      const object = (where === 'query' ? ((group?.anyOf as Schema[] | undefined)?.[1] ?? group) : group) as Schema | undefined;
+      const required = (object?.required ?? []) as string[];
+      return Object.entries((object?.properties ?? {}) as Record<string, Schema>).map(([key, schema]) => ({
+        name: key,
+        in: where,
+        required: where === 'path' || required.includes(key),
+        schema,
+      }));
+    };
+    const pathParams = route.path.match(/\{([^}]+)\}/g)?.map((p) => p.slice(1, -1)) ?? [];
+    const declared = param('path', properties.pathParameters);
+    const parameters = [
+      ...pathParams.map((key) => declared.find((p) => p.name === key) ?? { name: key, in: 'path', required: true, schema: { type: 'string' } }),
+      ...param('query', properties.queryStringParameters),
+    ];
+    const answers = { ...doc.answers, ...always, ...(properties.body ? withBody : {}) };
+    (paths[`/${route.path}`] ??= {})[route.method.toLowerCase()] = {
+      operationId: route.functionName,
+      summary: doc.summary,
+      tags: [route.handlerFile.split('/')[1]],
+      ...(parameters.length ? { parameters } : {}),
+      ...(properties.body ? { requestBody: { required: true, ...content(properties.body) } } : {}),
+      responses: Object.fromEntries(Object.entries(answers).map(([status, a]) => [status, answer(a)])),
+      security: doc.bearer ? [{ apiKey: [], bearer: [] }] : [{ apiKey: [] }],
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Device-monitoring API',
+      version: '1.0.0',
+      description:
+        'Devices, filters, watchers, intervals and account administration for the device-monitoring dashboard. ' +
+        'Every request needs the x-api-key header. Errors are JSON {"message", "errors"?}.',
+    },
+    servers: [
+      { url: 'http://localhost:3000/dev', description: 'npm start' },
+      {
+        url: 'https://{restApiId}.execute-api.{region}.amazonaws.com/{stage}',
+        variables: { restApiId: { default: 'restApiId' }, region: { default: 'eu-west-1' }, stage: { default: 'dev' } },
+      },
+    ],
+    security: [{ apiKey: [] }],
+    paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
+    components: {
+      securitySchemes: {
+        apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+      },
+      schemas: {
+        Error: errorBody,
+        Forbidden: { type: 'object', required: ['message'], properties: { message: { const: 'Forbidden' } } },
+      },
+    },
+  };
+};
+
+export const renderOpenApi = async () => `${JSON.stringify(await buildOpenApi(), null, 2)}\n`;
+
+if (require.main === module) {
+  renderOpenApi()
+    .then((text) => {
+      writeFileSync(openApiFile, text);
+      console.log(`wrote ${openApiFile}`);
+    })
+    .catch((error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    });
+}
