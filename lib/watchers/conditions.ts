@@ -118,7 +118,7 @@ export const holds = ({ operator, value, element }: Condition, device: DeviceSta
   }
 };
 
-/** Whether the watcher's condition tree holds for the device (AND: every condition, OR: any). */
+/** Whether the watcher's condition tree holds for the device (AND needs every condition, OR at least one). */
 export const evaluate = (watcher: Pick<Watcher, 'operations'>, device: DeviceState): boolean => {
   const { operatorType, conditions } = parseConditions(watcher.operations);
   return operatorType === 'AND'
