@@ -1,0 +1,137 @@
+import { randomUUID } from 'node:crypto';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { Conflict, NotFound } from '#lib/errors';
+import { normalize, type ConfigurationField, type Watcher, type WatcherInput, type WatcherRecord } from '#lib/watchers/rules';
+import { doc, tableName } from './client';
+import { isConditionFailed, queryAll, type Item } from './helpers';
+
+// Watchers are few: they all live in one partition, so listing them is one Query.
+// The rule itself is a map attribute `watcher`, which keeps its `type` apart from the
+// item's entity `type`.
+const PARTITION = 'WATCHER';
+const keys = (id: string) => ({ PK: PARTITION, SK: `WATCHER#${id}` });
+
+const fromItem = (item: Item): WatcherRecord => ({
+  id: String(item.id),
+  ...normalize(item.watcher as WatcherInput),
+  active: item.active === true,
+  createdAt: String(item.createdAt),
+  updatedAt: String(item.updatedAt),
+});
+
+/** A stored watcher and the version it was read at. */
+export interface VersionedWatcher {
+  record: WatcherRecord;
+  version: number;
+}
+
+const notFound = (id: string) => new NotFound(`Watcher ${id} not found`);
+const changed = (id: string) => new Conflict(`Watcher ${id} was changed by another request; read it again and retry`);
+
+const toItem = (record: WatcherRecord, version: number): Item => {
+  const { id, active, createdAt, updatedAt, ...watcher } = record;
+  return { ...keys(id), type: 'Watcher', id, watcher, active, version, createdAt, updatedAt };
+};
+
+export const watchers = {
+  /** Stores a new, active watcher and answers its id. */
+  async create(input: WatcherInput): Promise<string> {
+    const id = randomUUID();
+    const now = new Date().toISOString();
+    const record: WatcherRecord = { id, ...normalize(input), active: true, createdAt: now, updatedAt: now };
+    await doc.send(
+      new PutCommand({ TableName: tableName(), Item: toItem(record, 1), ConditionExpression: 'attribute_not_exists(PK)' }),
+    );
+    return id;
+  },
+
+  async list(): Promise<WatcherRecord[]> {
+    const items = await queryAll({
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': PARTITION },
+    });
+    return items.map(fromItem);
+  },
+
+  async read(id: string): Promise<VersionedWatcher> {
+    const { Item: item } = await doc.send(new GetCommand({ TableName: tableName(), Key: keys(id), ConsistentRead: true }));
+    if (!item) throw notFound(id);
+    return { record: fromItem(item), version: Number(item.version) };
+  },
+
+  async get(id: string): Promise<WatcherRecord> {
+    return (await watchers.read(id)).record;
+  },
+
+  /**
+   * Replaces the rule of a watcher read at `version`, keeping its id, `active` and
+   * `createdAt`. Anyone else's write since that read makes this a 409, never an overwrite.
+   */
+  async replace(current: VersionedWatcher, input: WatcherInput): Promise<WatcherRecord> {
+    const { id } = current.record;
+    const record: WatcherRecord = { ...current.record, ...normalize(input), updatedAt: new Date().toISOString() };
+    try {
+      await doc.send(
+        new PutCommand({
+          TableName: tableName(),
+          Item: toItem(record, current.version + 1),
+          ConditionExpression: '#version = :read',
+          ExpressionAttributeNames: { '#version': 'version' },
+          ExpressionAttributeValues: { ':read': current.version },
+        }),
+      );
+    } catch (error) {
+      if (isConditionFailed(error)) throw changed(id);
+      throw error;
+    }
+    return record;
+  },
+
+  /** PUT semantics: the whole rule is replaced; 404 for an unknown id, 409 on a lost race. */
+  async update(id: string, input: WatcherInput): Promise<WatcherRecord> {
+    return watchers.replace(await watchers.read(id), input);
+  },
+
+  /** Switches a watcher on or off; one atomic write that also bumps the version. */
+  async setActive(id: string, active: boolean): Promise<WatcherRecord> {
+    try {
+      const { Attributes } = await doc.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys(id),
+          UpdateExpression: 'SET #active = :active, #version = #version + :one, #updatedAt = :now',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeNames: { '#active': 'active', '#version': 'version', '#updatedAt': 'updatedAt' },
+          ExpressionAttributeValues: { ':active': active, ':one': 1, ':now': new Date().toISOString() },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return fromItem(Attributes ?? {});
+    } catch (error) {
+      if (isConditionFailed(error)) throw notFound(id);
+      throw error;
+    }
+  },
+
+  async remove(id: string): Promise<void> {
+    try {
+      await doc.send(
+        new DeleteCommand({ TableName: tableName(), Key: keys(id), ConditionExpression: 'attribute_exists(PK)' }),
+      );
+    } catch (error) {
+      if (isConditionFailed(error)) throw notFound(id);
+      throw error;
+    }
+  },
+
+  /** One alarm-configuration field of every watcher (one Query, only that attribute read). */
+  async fieldValues(field: ConfigurationField): Promise<unknown[]> {
+    const items = await queryAll({
+      KeyConditionExpression: 'PK = :pk',
+      ProjectionExpression: '#watcher.#field',
+      ExpressionAttributeNames: { '#watcher': 'watcher', '#field': field },
+      ExpressionAttributeValues: { ':pk': PARTITION },
+    });
+    return items.map((item) => (item.watcher as Partial<Watcher> | undefined)?.[field]);
+  },
+};

@@ -1,0 +1,112 @@
+/**
+ * The vocabulary of a watcher (alarm rule), DESIGN D5. The request schema, the repository
+ * and the condition evaluator all read these lists, so they cannot disagree.
+ */
+
+/** Device fields a condition may test. */
+export const ELEMENTS = [
+  'status.connected',
+  'status.inCallStatus',
+  'deviceconnected',
+  'devicemodel',
+  'details.region',
+  'details.location',
+  'details.room',
+] as const;
+export type Element = (typeof ELEMENTS)[number];
+
+/** Elements holding a boolean; their condition value is the string "true" or "false". */
+export const BOOLEAN_ELEMENTS = ['status.connected', 'deviceconnected'] as const satisfies readonly Element[];
+export const BOOLEAN_OPERATORS = ['==', '!='] as const;
+export const BOOLEAN_VALUES = ['true', 'false'] as const;
+
+export const OPERATORS = ['==', '!=', 'contains', 'in'] as const;
+export type Operator = (typeof OPERATORS)[number];
+
+export const OPERATOR_TYPES = ['AND', 'OR'] as const;
+export type OperatorType = (typeof OPERATOR_TYPES)[number];
+
+/** 1 Critical, 2 Major, 3 Minor, 4 Info: a lower number is worse. */
+export const SEVERITIES = { 1: 'Critical', 2: 'Major', 3: 'Minor', 4: 'Info' } as const;
+export type Severity = keyof typeof SEVERITIES;
+export const MIN_SEVERITY = 1;
+export const MAX_SEVERITY = 4;
+
+/** Separator of the candidates in an `in` value: "Room A,Room B". */
+export const IN_SEPARATOR = ',';
+
+export const LIMITS = {
+  name: 256,
+  description: 2048,
+  conditionValue: 256,
+  conditions: 50,
+  devicesId: 500,
+  emails: 50,
+  email: 254,
+} as const;
+
+export interface Condition {
+  operator: Operator;
+  value: string;
+  element: Element;
+}
+
+export interface Operations {
+  type: string;
+  operatorType: OperatorType;
+  conditions: Condition[];
+}
+
+/** A watcher as clients send it (POST and PUT): `description`, `devicesId`, `emails` may be left out. */
+export interface WatcherInput {
+  user: string;
+  dashboard: string;
+  service: string;
+  type: string;
+  devicesId?: string[];
+  allDevices: boolean;
+  severity: Severity;
+  operations: Operations;
+  description?: string;
+  sendEmail: boolean;
+  emails?: string[];
+}
+
+/** The rule as stored: every field present. */
+export type Watcher = Required<WatcherInput>;
+
+/** A watcher as the API answers it. */
+export interface WatcherRecord extends Watcher {
+  id: string;
+  active: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The alarm-configuration fields listed by `/filter/dashboards|alarmservices|alarmtypes`. */
+export type ConfigurationField = 'dashboard' | 'service' | 'type';
+
+/** Fills the optional fields, and keeps only the fields of a watcher, in a stable order. */
+export const normalize = (input: WatcherInput): Watcher => ({
+  user: input.user,
+  dashboard: input.dashboard,
+  service: input.service,
+  type: input.type,
+  devicesId: input.devicesId ?? [],
+  allDevices: input.allDevices,
+  severity: input.severity,
+  operations: {
+    type: input.operations.type,
+    operatorType: input.operations.operatorType,
+    conditions: input.operations.conditions.map(({ operator, value, element }) => ({ operator, value, element })),
+  },
+  description: input.description ?? '',
+  sendEmail: input.sendEmail,
+  emails: input.emails ?? [],
+});
+
+/** Distinct values, ordinal (code-unit) order: the same list on every machine. */
+export const uniqueSorted = (values: readonly unknown[]): string[] =>
+  [...new Set(values.filter((value): value is string => typeof value === 'string'))].sort((a, b) =>
+    a < b ? -1 : a > b ? 1 : 0,
+  );
