@@ -9,7 +9,7 @@ import {
   OPERATOR_TYPES,
   OPERATORS,
 } from '#lib/watchers/rules';
-import { description, event, name, type Schema } from './common';
+import { description, error, event, name, text, type RouteDoc, type Schema } from './common';
 
 /** Watcher ids are UUIDs; any id made of safe characters is looked up (unknown -> 404). */
 const watcherPath = {
@@ -123,4 +123,37 @@ export const events = {
     body: { type: 'object', additionalProperties: false, required: ['active'], properties: { active: { type: 'boolean' } } },
   }),
   watcherById: event({ path: watcherPath }),
+};
+
+const watcher: Schema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    ...(watcherBody.properties as Record<string, Schema>),
+    active: { type: 'boolean' },
+    createdAt: { type: 'string', format: 'date-time' },
+    updatedAt: { type: 'string', format: 'date-time' },
+  },
+};
+const invalid = error('Invalid input, each offending field named');
+const unknown = error('No watcher with that id');
+const names = (what: string): RouteDoc => ({
+  summary: `Distinct ${what} across stored watchers, sorted`,
+  answers: { 200: { description: `Every ${what.replace(/s$/, '')} in use`, schema: { type: 'array', items: { type: 'string' } } } },
+});
+
+export const docs: Record<string, RouteDoc> = {
+  watchersCreateTable: { summary: 'Make sure the table exists (idempotent)', answers: { 200: { description: 'Always 1', schema: { const: 1 } } } },
+  watchersList: { summary: 'List every watcher', answers: { 200: { description: 'Every watcher, active or not', schema: { type: 'array', items: watcher } } } },
+  watchersGet: { summary: 'Get a watcher', answers: { 200: { description: 'The watcher', schema: watcher }, 400: invalid, 404: unknown } },
+  watchersCreate: { summary: 'Create an alarm rule (active)', answers: { 200: { description: 'The new id', schema: { type: 'string' } }, 400: invalid } },
+  watchersUpdate: {
+    summary: 'Replace a watcher (full body)',
+    answers: { 200: { description: 'The updated watcher', schema: watcher }, 400: invalid, 404: unknown, 409: error('Changed by another request meanwhile; retry') },
+  },
+  watchersRemove: { summary: 'Delete a watcher', answers: { 200: text('Confirmation'), 400: invalid, 404: unknown } },
+  watchersStatus: { summary: 'Switch a watcher active or inactive', answers: { 200: { description: 'The updated watcher', schema: watcher }, 400: invalid, 404: unknown } },
+  alarmFiltersDashboards: names('dashboards'),
+  alarmFiltersServices: names('services'),
+  alarmFiltersTypes: names('types'),
 };
