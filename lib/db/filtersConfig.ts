@@ -18,8 +18,10 @@ const sortKey = (id: number) => `FILTERCONFIG#${padId(id)}`;
 const keys = (id: number) => ({ PK: PARTITION, SK: sortKey(id) });
 
 const UPSERT_CONCURRENCY = 16;
-// a list-form upsert reads, merges and writes back on a version condition; retry that few times
-const MERGE_ATTEMPTS = 5;
+// A list-form upsert reads, merges and writes back on a version condition. Every round of
+// racing writers has one winner, so a few jittered retries settle any realistic contention.
+const MERGE_ATTEMPTS = 10;
+const jitter = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(200, 5 * 2 ** attempt)));
 
 const fromItem = (item: Item): FiltersConfig => ({
   id: Number(item.id),
@@ -61,6 +63,7 @@ const mergeOne = async (incoming: FiltersConfigListForm, now: string): Promise<v
     } catch (error) {
       // after MERGE_ATTEMPTS lost races the failed condition surfaces as 409 "retry"
       if (!isConditionFailed(error) || attempt >= MERGE_ATTEMPTS) throw error;
+      await jitter(attempt);
     }
   }
 };
