@@ -1,0 +1,10 @@
+import { http } from '#lib/http';
+import { filtersConfig } from '#lib/db/filtersConfig';
+import { toListForm } from '#lib/filters/config';
+import validate from '#schemas/generated/filtersConfigById';
+
+// GET /filtersConfig/{id} -> 200 the configuration in list form; 404 "Filter configuration not found"; 400 non-integer id
+export const handler = http<undefined, { id: string }>({ validate, invalidStatus: 400 }, async ({ path }) => ({
+  statusCode: 200,
+  body: toListForm(await filtersConfig.get(Number(path.id))),
+}));

@@ -1,0 +1,52 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { doc, tableName } from './client';
+import { batchWrite, queryAll } from './helpers';
+
+/**
+ * Operations on a collection kept whole in one partition (`PK=<partition>`), such as the
+ * filters and the filters configurations: count and keep-list delete are single Queries.
+ */
+
+/** Number of items in the partition: `Select: COUNT` over every page, nothing transferred. */
+export const countPartition = async (partition: string): Promise<number> => {
+  let count = 0;
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await doc.send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'PK = :pk',
+        ExpressionAttributeValues: { ':pk': partition },
+        Select: 'COUNT',
+        ExclusiveStartKey,
+      }),
+    );
+    count += page.Count ?? 0;
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return count;
+};
+
+/**
+ * Deletes every item of the partition whose sort key is not in `keep`, in retried batches.
+ * Idempotent: repeating it deletes nothing more. Answers how many items it deleted.
+ */
+export const keepOnlyInPartition = async (partition: string, keep: ReadonlySet<string>): Promise<number> => {
+  const keys = await queryAll({
+    KeyConditionExpression: 'PK = :pk',
+    ExpressionAttributeValues: { ':pk': partition },
+    ProjectionExpression: 'PK, SK',
+  });
+  const doomed = keys.filter((key) => !keep.has(String(key.SK)));
+  await batchWrite(doomed.map((key) => ({ DeleteRequest: { Key: { PK: key.PK, SK: key.SK } } })));
+  return doomed.length;
+};
+
+/** Runs `task` over `items` with at most `limit` in flight; rejects on the first failure. */
+export const forEachLimited = async <T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>) => {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await task(items[next++] as T);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+};
