@@ -3,15 +3,24 @@
  * Embedded DynamoDB (persisted under .data/), table and local data ensured, then
  * `serverless offline` on http://localhost:${PORT:-3000}/dev. Ctrl-C stops everything.
  */
-import { mkdirSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { buildSchemas } from './build-schemas';
 import { startLocalStore } from './local/dynamo';
-import { LOCAL_API_KEY, LOCAL_STAGE, localTableName, storeEnv } from './local/env';
+import { LOCAL_ADMIN_PASSWORD, LOCAL_ADMIN_USERNAME, LOCAL_API_KEY, LOCAL_STAGE, localTableName, storeEnv } from './local/env';
 import { startOffline } from './local/offline';
 
 // DATA_DIR lets the end-to-end tests run a whole private instance in a temporary folder.
-const dataDir = resolve(process.env.DATA_DIR ?? resolve(__dirname, '..', '.data'), 'dynamodb');
+const dataRoot = resolve(process.env.DATA_DIR ?? resolve(__dirname, '..', '.data'));
+const dataDir = resolve(dataRoot, 'dynamodb');
+
+/** The local token-signing secret: generated once, kept beside the data (tokens survive restarts). */
+const localJwtSecret = (): string => {
+  const file = resolve(dataRoot, 'jwt-secret');
+  if (!existsSync(file)) writeFileSync(file, randomBytes(48).toString('base64url'), { mode: 0o600 });
+  return readFileSync(file, 'utf8').trim();
+};
 
 const main = async () => {
   const port = Number(process.env.PORT ?? 3000);
@@ -22,7 +31,14 @@ const main = async () => {
     path: dataDir,
     port: process.env.DYNAMODB_PORT ? Number(process.env.DYNAMODB_PORT) : undefined,
   });
-  const env = { ...storeEnv(store.endpoint), TABLE_NAME: localTableName(LOCAL_STAGE), API_KEY: apiKey };
+  const env = {
+    ...storeEnv(store.endpoint),
+    TABLE_NAME: localTableName(LOCAL_STAGE),
+    API_KEY: apiKey,
+    JWT_SECRET: process.env.JWT_SECRET ?? localJwtSecret(),
+    ADMIN_USERNAME: process.env.ADMIN_USERNAME ?? LOCAL_ADMIN_USERNAME,
+    ADMIN_PASSWORD: process.env.ADMIN_PASSWORD ?? LOCAL_ADMIN_PASSWORD,
+  };
   Object.assign(process.env, env);
   console.log(`embedded DynamoDB at ${store.endpoint} (data in ${dataDir})`);
 

@@ -14,7 +14,25 @@ export interface HttpOptions {
   validate?: CompiledValidator;
   /** The status the spec names for invalid input on this endpoint: 422 (devices, intervals) or 400. */
   invalidStatus?: 400 | 422;
+  /**
+   * Who may call: an authenticator from lib/auth (bearer token, role). Runs before validation,
+   * so an anonymous caller gets 401/403, never a 400. Passed in rather than imported here so
+   * that bundles of public endpoints carry no token code.
+   */
+  auth?: Authenticator;
 }
+
+/** The signed-in caller, as the bearer token and the user record say. */
+export interface Principal {
+  username: string;
+  role: string;
+  /** `jti` and `exp` (epoch seconds) of the token presented, for logout. */
+  tokenId: string;
+  expiresAt: number;
+}
+
+/** Resolves the caller of a request or throws Unauthorized (401) / Forbidden (403). */
+export type Authenticator = (event: APIGatewayProxyEvent) => Promise<Principal>;
 
 export interface HttpRequest<Body, Path, Query> {
   body: Body;
@@ -23,6 +41,8 @@ export interface HttpRequest<Body, Path, Query> {
   headers: Record<string, string | undefined>;
   requestId: string;
   event: APIGatewayProxyEvent;
+  /** Set on endpoints declared with `auth`. */
+  principal: Principal | undefined;
 }
 
 type Handler<Body, Path, Query> = (request: HttpRequest<Body, Path, Query>) => Promise<HttpResult>;
@@ -69,6 +89,9 @@ export const http = <Body = undefined, Path = Record<string, string>, Query = Re
   handle: Handler<Body, Path, Query>,
 ) => {
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult>().use(lifecycle(options.invalidStatus ?? 400));
+  const principals = new WeakMap<object, Principal>();
+  const { auth } = options;
+  if (auth) chain.use({ before: async ({ event }) => void principals.set(event, await auth(event)) });
   if (options.validate) chain.use(validator({ eventSchema: options.validate }));
   return chain.handler(async (event, context) => {
     const result = await handle({
@@ -78,6 +101,7 @@ export const http = <Body = undefined, Path = Record<string, string>, Query = Re
       headers: event.headers,
       requestId: event.requestContext?.requestId ?? context.awsRequestId,
       event,
+      principal: principals.get(event),
     });
     return json(result);
   });

@@ -5,8 +5,10 @@
  */
 import { dynamo, tableName } from '../../lib/db/client';
 import { ensureTable } from '../../lib/db/table';
+import { adminUsername, ensureFirstAdmin } from '../../lib/auth/accounts';
 
 export const bootstrap = async (log: (line: string) => void = () => {}): Promise<void> => {
   const { created } = await ensureTable(dynamo, tableName());
   log(`table ${tableName()} ${created ? 'created' : 'ready'}`);
+  log(`first admin ${adminUsername()}: ${await ensureFirstAdmin()}`);
 };

@@ -2,6 +2,9 @@
 export const LOCAL_API_KEY = 'local-dev-api-key';
 export const LOCAL_STAGE = 'dev';
 export const LOCAL_REGION = 'eu-west-1';
+/** The first admin of a local store (README); set ADMIN_USERNAME / ADMIN_PASSWORD to choose others. */
+export const LOCAL_ADMIN_USERNAME = 'admin';
+export const LOCAL_ADMIN_PASSWORD = 'local-admin-password';
 
 export const localTableName = (stage = LOCAL_STAGE) => `device-monitoring-${stage}`;
 

@@ -63,4 +63,23 @@ describe('serverless package --stage prod (no AWS credentials)', () => {
   it('stays well under the CloudFormation resource limit', () => {
     expect(Object.keys(prod.Resources).length).toBeLessThan(500);
   });
+  it('lets functions read only the two account secrets from SSM, and ships no secret value', () => {
+    const [[, role] = []] = resourcesOfType(prod, 'AWS::IAM::Role');
+    const policies = role?.Properties?.Policies as { PolicyDocument: { Statement: { Action: string[]; Resource: unknown[] }[] } }[];
+    const ssm = policies.flatMap((p) => p.PolicyDocument.Statement).filter((s) => s.Action.some((a) => a.startsWith('ssm:')));
+    expect(ssm).toHaveLength(1);
+    expect(ssm[0]!.Action).toEqual(['ssm:GetParameter']);
+    const resources = ssm[0]!.Resource.map((r) => JSON.stringify(r));
+    expect(resources).toHaveLength(2);
+    expect(resources[0]).toContain(':parameter/device-monitoring/prod/admin-password');
+    expect(resources[1]).toContain(':parameter/device-monitoring/prod/jwt-secret');
+    const functions = resourcesOfType(prod, 'AWS::Lambda::Function');
+    for (const [, fn] of functions) {
+      const variables = (fn.Properties?.Environment as { Variables: Record<string, unknown> }).Variables;
+      expect(variables).toMatchObject({ JWT_SECRET_PARAM: '/device-monitoring/prod/jwt-secret' });
+      expect(Object.keys(variables)).not.toContain('JWT_SECRET');
+      expect(Object.keys(variables)).not.toContain('ADMIN_PASSWORD');
+    }
+    expect(JSON.stringify(prod)).not.toContain('local-admin-password');
+  });
 });

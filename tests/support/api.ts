@@ -13,6 +13,8 @@ interface CallOptions {
   /** `null` sends no key at all. */
   key?: string | null;
   headers?: Record<string, string>;
+  /** Sent as `Authorization: Bearer <token>` (account group). */
+  token?: string;
 }
 
 /** One HTTP call against the offline server, with the test API key unless told otherwise. */
@@ -20,6 +22,7 @@ export const api = async <T = unknown>(method: string, path: string, options: Ca
   const headers: Record<string, string> = { ...options.headers };
   const key = options.key === undefined ? inject('apiKey') : options.key;
   if (key !== null) headers['x-api-key'] = key;
+  if (options.token !== undefined) headers.authorization ??= `Bearer ${options.token}`;
   let payload: string | undefined = options.raw;
   if (options.body !== undefined) {
     payload = JSON.stringify(options.body);

@@ -6,6 +6,7 @@ import type { TestProject } from 'vitest/node';
 import { freePort } from '../../scripts/local/ports';
 
 export const E2E_API_KEY = 'e2e-test-api-key';
+export const E2E_ADMIN = { username: 'e2e-admin', password: 'e2e-admin-password-123' };
 const root = resolve(__dirname, '..', '..');
 const READY = /API ready at (\S+)/;
 
@@ -35,6 +36,10 @@ export default async function setup(project: TestProject) {
       PORT: String(await freePort()),
       API_KEY: E2E_API_KEY,
       ESBUILD_WORK_FOLDER: '.esbuild-e2e',
+      ADMIN_USERNAME: E2E_ADMIN.username,
+      ADMIN_PASSWORD: E2E_ADMIN.password,
+      // cheaper hashes for tests only; the production default is asserted in tests/unit
+      PASSWORD_SCRYPT_LOG_N: '14',
     },
   });
   let output = '';
@@ -65,6 +70,7 @@ export default async function setup(project: TestProject) {
 
   project.provide('apiUrl', url);
   project.provide('apiKey', E2E_API_KEY);
+  project.provide('admin', E2E_ADMIN);
   return async () => {
     await stop(child);
     rmSync(dataDir, { recursive: true, force: true });

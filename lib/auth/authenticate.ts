@@ -1,0 +1,39 @@
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import type { Authenticator, Principal } from '#lib/http';
+import { revokedTokens } from '#lib/db/sessions';
+import { users } from '#lib/db/users';
+import { Forbidden, Unauthorized } from '#lib/errors';
+import { tokenKey } from './keys';
+import { ADMIN_ROLE } from './roles';
+import { bearerToken, verifyAccessToken } from './tokens';
+
+export type Requirement = 'user' | 'admin';
+
+/**
+ * Bearer-token check for the account group, as one `http({ auth })` option: a valid,
+ * unrevoked token of a user that still exists and has not changed password since (else
+ * 401), holding the required role (else 403). The role is the user's current one, so a
+ * role change applies at once.
+ */
+export const authenticate =
+  (required: Requirement): Authenticator =>
+  async (event: APIGatewayProxyEvent): Promise<Principal> => {
+    const token = bearerToken(event.headers?.authorization);
+    const claims = await verifyAccessToken(await tokenKey(), token);
+    const [revoked, credentials] = await Promise.all([revokedTokens.isRevoked(claims.jti), users.credentials(claims.sub)]);
+    if (revoked || !credentials || claims.iat_ms < credentials.tokensValidAfter) {
+      throw new Unauthorized('Invalid or expired token');
+    }
+    const principal = { username: credentials.user.username, role: credentials.user.role, tokenId: claims.jti, expiresAt: claims.exp };
+    if (required === 'admin' && principal.role !== ADMIN_ROLE) throw new Forbidden('This operation needs the admin role');
+    return principal;
+  };
+
+export const signedIn = authenticate('user');
+export const adminOnly = authenticate('admin');
+
+/** The principal of an endpoint declared with `auth`; its absence is a wiring mistake, answered 401. */
+export const caller = (principal: Principal | undefined): Principal => {
+  if (!principal) throw new Unauthorized();
+  return principal;
+};

@@ -1,0 +1,206 @@
+import { randomUUID } from 'node:crypto';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+// before anything reads them: a test key and cheap hashes (the production cost is a unit test)
+Object.assign(process.env, { JWT_SECRET: 'integration-secret-'.padEnd(48, 'x'), PASSWORD_SCRYPT_LOG_N: '12' });
+
+const { changeOwnPassword, createUser, deleteRole, ensureFirstAdmin, setPassword, signIn } = await import('#lib/auth/accounts');
+const { authenticate } = await import('#lib/auth/authenticate');
+const { roles } = await import('#lib/db/roles');
+const { revokedTokens } = await import('#lib/db/sessions');
+const { services } = await import('#lib/db/services');
+const { users } = await import('#lib/db/users');
+const { logger } = await import('#lib/log');
+const { Conflict, Forbidden, Invalid, NotFound, TooManyRequests, Unauthorized } = await import('#lib/errors');
+const { apiEvent, jsonEvent, lambdaContext } = await import('../support/events');
+
+const unique = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
+const PASSWORD = 'integration-password-1';
+const newUser = async (role = 'viewer') => {
+  const username = unique('user');
+  await createUser({ username, email: `${username}@example.com`, name: 'Test User', role }, PASSWORD);
+  return username;
+};
+const bearer = (token: string) => apiEvent({ headers: { authorization: `Bearer ${token}` } });
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('users', () => {
+  it('creates a user whose record never shows the hash', async () => {
+    const username = await newUser();
+    const user = await users.get(username);
+    expect(Object.keys(user).sort()).toEqual(['createdAt', 'email', 'name', 'role', 'updatedAt', 'username']);
+    expect((await users.list()).map((u) => u.username)).toContain(username);
+  });
+
+  it('refuses a second user with the same name', async () => {
+    const username = await newUser();
+    await expect(createUser({ username, email: 'x@example.com', name: 'X', role: 'viewer' }, PASSWORD)).rejects.toBeInstanceOf(Conflict);
+  });
+
+  it('refuses a user with an unknown role, naming the field', async () => {
+    const error = await createUser({ username: unique('u'), email: 'x@example.com', name: 'X', role: 'no-such-role' }, PASSWORD).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Invalid);
+    expect((error as InstanceType<typeof Invalid>).details?.[0]?.field).toBe('body.role');
+  });
+
+  it('answers NotFound for an unknown user', async () => {
+    await expect(users.get('nobody-here')).rejects.toBeInstanceOf(NotFound);
+    await expect(users.remove('nobody-here')).rejects.toBeInstanceOf(NotFound);
+    await expect(setPassword('nobody-here', 'another-password')).rejects.toBeInstanceOf(NotFound);
+  });
+});
+
+describe('sign-in', () => {
+  it('answers a bearer token for the right password', async () => {
+    const username = await newUser();
+    const answer = await signIn(username, PASSWORD);
+    expect(answer).toMatchObject({ tokenType: 'Bearer', expiresIn: 900, user: { username, role: 'viewer' } });
+    expect((await authenticate('user')(bearer(answer.accessToken))).username).toBe(username);
+  });
+
+  it('gives the same answer for an unknown user and a wrong password', async () => {
+    const username = await newUser();
+    const wrong = await signIn(username, 'wrong-password-xx').catch((e: unknown) => e);
+    const unknown = await signIn(unique('ghost'), PASSWORD).catch((e: unknown) => e);
+    expect(wrong).toBeInstanceOf(Unauthorized);
+    expect(unknown).toBeInstanceOf(Unauthorized);
+    expect((wrong as Error).message).toBe('Invalid username or password');
+    expect((unknown as Error).message).toBe((wrong as Error).message);
+  });
+
+  it('locks a username for the rest of the window after 5 failures, even for the right password', async () => {
+    const username = await newUser();
+    for (let i = 0; i < 5; i++) await expect(signIn(username, 'wrong-password-xx')).rejects.toBeInstanceOf(Unauthorized);
+    const locked = await signIn(username, PASSWORD).catch((e: unknown) => e);
+    expect(locked).toBeInstanceOf(TooManyRequests);
+    expect(Number((locked as InstanceType<typeof TooManyRequests>).headers?.['retry-after'])).toBeGreaterThan(800);
+  });
+
+  it('forgets earlier failures after a successful sign-in', async () => {
+    const username = await newUser();
+    for (let i = 0; i < 4; i++) await expect(signIn(username, 'wrong-password-xx')).rejects.toBeInstanceOf(Unauthorized);
+    await signIn(username, PASSWORD);
+    for (let i = 0; i < 4; i++) await expect(signIn(username, 'wrong-password-xx')).rejects.toBeInstanceOf(Unauthorized);
+    await expect(signIn(username, PASSWORD)).resolves.toMatchObject({ tokenType: 'Bearer' });
+  });
+
+  it('creates the configured first admin once, and not again', async () => {
+    process.env.ADMIN_USERNAME = unique('admin');
+    process.env.ADMIN_PASSWORD = 'first-admin-password';
+    expect(await ensureFirstAdmin()).toBe('created');
+    expect(await ensureFirstAdmin()).toBe('exists');
+    expect((await users.get(process.env.ADMIN_USERNAME)).role).toBe('admin');
+  });
+
+  it('creates the first admin on its first sign-in when it is absent', async () => {
+    process.env.ADMIN_USERNAME = unique('admin');
+    process.env.ADMIN_PASSWORD = 'lazy-admin-password';
+    const answer = await signIn(process.env.ADMIN_USERNAME, 'lazy-admin-password');
+    expect(answer.user.role).toBe('admin');
+  });
+});
+
+describe('token checks', () => {
+  it('refuses a revoked token', async () => {
+    const { accessToken } = await signIn(await newUser(), PASSWORD);
+    const principal = await authenticate('user')(bearer(accessToken));
+    await revokedTokens.revoke(principal.tokenId, principal.expiresAt);
+    await expect(authenticate('user')(bearer(accessToken))).rejects.toBeInstanceOf(Unauthorized);
+  });
+
+  it('refuses tokens issued before a password change, and accepts a new sign-in right after', async () => {
+    const username = await newUser();
+    const before = (await signIn(username, PASSWORD)).accessToken;
+    await changeOwnPassword(username, PASSWORD, 'changed-password-1');
+    await expect(authenticate('user')(bearer(before))).rejects.toBeInstanceOf(Unauthorized);
+    const after = (await signIn(username, 'changed-password-1')).accessToken;
+    expect((await authenticate('user')(bearer(after))).username).toBe(username);
+  });
+
+  it('refuses a password change with the wrong current password', async () => {
+    const username = await newUser();
+    await expect(changeOwnPassword(username, 'not-the-password', 'changed-password-1')).rejects.toBeInstanceOf(Unauthorized);
+    await expect(signIn(username, PASSWORD)).resolves.toMatchObject({ tokenType: 'Bearer' });
+  });
+
+  it('refuses the token of a deleted user', async () => {
+    const username = await newUser();
+    const { accessToken } = await signIn(username, PASSWORD);
+    await users.remove(username);
+    await expect(authenticate('user')(bearer(accessToken))).rejects.toBeInstanceOf(Unauthorized);
+  });
+
+  it('answers Forbidden to a valid non-admin token where admin is required', async () => {
+    const { accessToken } = await signIn(await newUser(), PASSWORD);
+    await expect(authenticate('admin')(bearer(accessToken))).rejects.toBeInstanceOf(Forbidden);
+  });
+});
+
+describe('roles', () => {
+  it('lists the built-ins first and finds them without any stored item', async () => {
+    const list = await roles.list();
+    expect(list.slice(0, 2).map((r) => r.roleid)).toEqual(['admin', 'viewer']);
+    expect((await roles.get('viewer')).builtIn).toBe(true);
+  });
+
+  it('refuses to delete a role a user still holds, then deletes it once free', async () => {
+    const roleid = unique('role');
+    await roles.create({ roleid, name: roleid, description: '', permissions: ['read'] });
+    const username = await newUser(roleid);
+    await expect(deleteRole(roleid)).rejects.toBeInstanceOf(Conflict);
+    await users.remove(username);
+    await deleteRole(roleid);
+    await expect(roles.get(roleid)).rejects.toBeInstanceOf(NotFound);
+  });
+
+  it('refuses to delete or recreate a built-in role', async () => {
+    await expect(deleteRole('admin')).rejects.toBeInstanceOf(Conflict);
+    await expect(roles.create({ roleid: 'viewer', name: 'Viewer', description: '', permissions: [] })).rejects.toBeInstanceOf(Conflict);
+  });
+});
+
+describe('services', () => {
+  it('updates only the fields sent', async () => {
+    const created = await services.create({ name: 'svc', url: 'https://a.example' });
+    expect(created).toMatchObject({ active: true, description: '' });
+    const updated = await services.update(created.id, { active: false });
+    expect(updated).toEqual({ ...created, active: false, updatedAt: updated.updatedAt });
+  });
+
+  it('answers NotFound for an unknown id without creating it', async () => {
+    const id = randomUUID();
+    await expect(services.update(id, { name: 'x' })).rejects.toBeInstanceOf(NotFound);
+    await expect(services.get(id)).rejects.toBeInstanceOf(NotFound);
+  });
+});
+
+describe('logs of the account handlers', () => {
+  it('never carry a password, a hash or a token', async () => {
+    const lines: string[] = [];
+    for (const level of ['debug', 'info', 'warn', 'error'] as const) {
+      vi.spyOn(logger, level).mockImplementation((...args: unknown[]) => void lines.push(JSON.stringify(args)));
+    }
+    const { handler: signin } = await import('../../functions/auth/signin');
+    const { handler: create } = await import('../../functions/auth/create');
+    const { handler: change } = await import('../../functions/auth/changeOwnPassword');
+    process.env.ADMIN_USERNAME = unique('admin');
+    process.env.ADMIN_PASSWORD = 'log-test-admin-pass';
+    const post = (body: unknown, token?: string) =>
+      jsonEvent(body, { headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) } });
+
+    const adminAnswer = await signin(post({ username: process.env.ADMIN_USERNAME, password: 'log-test-admin-pass' }), lambdaContext());
+    const token = JSON.parse(adminAnswer.body).accessToken as string;
+    const username = unique('logged');
+    await create(post({ username, password: 'logged-user-password', email: 'l@example.com', name: 'L', role: 'viewer' }, token), lambdaContext());
+    await signin(post({ username, password: 'a-wrong-password!' }), lambdaContext());
+    await change(post({ currentPassword: 'a-wrong-password!', newPassword: 'never-set-password' }, token), lambdaContext());
+    await change(post({ currentPassword: 'log-test-admin-pass', newPassword: 'new-admin-password' }, token), lambdaContext());
+
+    expect(lines.length).toBeGreaterThanOrEqual(5);
+    const hash = (await users.credentials(username))!.passwordHash;
+    for (const secret of ['log-test-admin-pass', 'logged-user-password', 'a-wrong-password!', 'never-set-password', 'new-admin-password', hash, 'scrypt$', token]) {
+      expect(lines.join('\n')).not.toContain(secret);
+    }
+  });
+});
