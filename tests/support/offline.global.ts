@@ -35,6 +35,13 @@ export default async function setup(project: TestProject) {
       PORT: String(await freePort()),
       API_KEY: E2E_API_KEY,
       ESBUILD_WORK_FOLDER: '.esbuild-e2e',
+      // a still, known demo fleet: e2e counts are reproducible
+      DEVICE_PROVIDER: 'simulated',
+      SEED_DEVICES: '240',
+      SIM_ROOMS: '',
+      SIM_SEED: '42',
+      SIM_CHURN: '0',
+      SYNC_INTERVAL_SECONDS: '0',
     },
   });
   let output = '';
