@@ -52,14 +52,15 @@ const projection = {
   ExpressionAttributeNames: Object.fromEntries(FIELDS.map((field, i) => [`#p${i}`, field])),
 };
 
-/** Leading names that are fixed, as a key prefix: `a#b#` for [a, b, undefined]. */
+/** Leading names that are fixed, as a key prefix: `a#b#` for [a, b, undefined], `a#b#c` for all three. */
 const prefix = (...names: (string | undefined)[]) => {
-  let result = '';
+  const fixed: string[] = [];
   for (const name of names) {
     if (name === undefined) break;
-    result += `${enc(name)}#`;
+    fixed.push(enc(name));
   }
-  return result;
+  if (fixed.length === 0) return '';
+  return fixed.length === 3 ? fixed.join('#') : `${fixed.join('#')}#`;
 };
 
 /** The narrowest of the three orderings for a scope: by room name, by location, or by region. */
