@@ -22,6 +22,27 @@ const localJwtSecret = (): string => {
   return readFileSync(file, 'utf8').trim();
 };
 
+/** The scheduled device sync of AWS, every SYNC_INTERVAL_SECONDS (default 60; 0 = off). */
+const startPeriodicSync = (): NodeJS.Timeout | undefined => {
+  const seconds = Number(process.env.SYNC_INTERVAL_SECONDS ?? 60);
+  if (!(seconds > 0)) return undefined;
+  let running = false;
+  return setInterval(async () => {
+    if (running) return;
+    running = true;
+    try {
+      const { providerFromEnv } = await import('../lib/devices/provider');
+      const { syncDevices } = await import('../lib/devices/sync');
+      const result = await syncDevices(providerFromEnv());
+      if (result.upserted || result.removed) console.log(`device sync: ${result.upserted} written, ${result.removed} removed`);
+    } catch (error) {
+      console.error('device sync failed:', error instanceof Error ? error.message : error);
+    } finally {
+      running = false;
+    }
+  }, seconds * 1000);
+};
+
 const main = async () => {
   const port = Number(process.env.PORT ?? 3000);
   const apiKey = process.env.API_KEY ?? LOCAL_API_KEY;
@@ -57,10 +78,12 @@ const main = async () => {
   console.log(`\nAPI ready at ${offline.url}  (header x-api-key: ${apiKey === LOCAL_API_KEY ? apiKey : '<your API_KEY>'})`);
   console.log(`try: curl -H 'x-api-key: ${apiKey === LOCAL_API_KEY ? apiKey : '$API_KEY'}' ${offline.url}/intervals\n`);
 
+  const syncTimer = startPeriodicSync();
   let stopping = false;
   const stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
+    if (syncTimer) clearInterval(syncTimer);
     await offline.stop();
     await store.close();
     process.exit(code);

@@ -40,6 +40,13 @@ export default async function setup(project: TestProject) {
       ADMIN_PASSWORD: E2E_ADMIN.password,
       // cheaper hashes for tests only; the production default is asserted in tests/unit
       PASSWORD_SCRYPT_LOG_N: '14',
+      // a still, known demo fleet: e2e counts are reproducible
+      DEVICE_PROVIDER: 'simulated',
+      SEED_DEVICES: '240',
+      SIM_ROOMS: '',
+      SIM_SEED: '42',
+      SIM_CHURN: '0',
+      SYNC_INTERVAL_SECONDS: '0',
     },
   });
   let output = '';

@@ -1,0 +1,90 @@
+import { rollUp, sameAggregate } from './rollup';
+import type { Place, ProviderDevice, RoomAggregate, StoredDevice } from './types';
+
+export const placeKey = (place: Place): string => JSON.stringify([place.region, place.location, place.room]);
+
+const samePlace = (a: Place, b: Place) => placeKey(a) === placeKey(b);
+
+const unchanged = (a: StoredDevice, b: StoredDevice) =>
+  a.deviceid === b.deviceid &&
+  a.devicemodel === b.devicemodel &&
+  a.status.connected === b.status.connected &&
+  a.status.inCallStatus === b.status.inCallStatus &&
+  samePlace(a.details, b.details) &&
+  a.alarmSeverity === b.alarmSeverity;
+
+export interface SyncPlan {
+  /** New or changed devices (a moved device is written in its new room). */
+  puts: StoredDevice[];
+  /** Devices that vanished, and the old item of every moved device. */
+  deletes: StoredDevice[];
+  /** Every device after the sync, for the expected room aggregates. */
+  fleet: StoredDevice[];
+  /** Rooms a put or delete touched. */
+  touched: Place[];
+  /** How many stored devices the provider no longer reports. */
+  vanished: number;
+}
+
+/**
+ * What a sync writes: the provider's list is the truth for inventory and status; the alarm
+ * severity stays what the alarm engine stored. A serial number listed twice counts once (last wins).
+ */
+export const planSync = (stored: readonly StoredDevice[], incoming: readonly ProviderDevice[]): SyncPlan => {
+  const before = new Map(stored.map((d) => [d.devicesn, d]));
+  const after = new Map<string, StoredDevice>();
+  for (const device of incoming) {
+    const previous = before.get(device.devicesn);
+    const next: StoredDevice = { ...device };
+    if (previous?.alarmSeverity !== undefined) next.alarmSeverity = previous.alarmSeverity;
+    after.set(device.devicesn, next);
+  }
+  const puts: StoredDevice[] = [];
+  const deletes: StoredDevice[] = [];
+  const touched = new Map<string, Place>();
+  const touch = (place: Place) => touched.set(placeKey(place), place);
+  for (const device of after.values()) {
+    const previous = before.get(device.devicesn);
+    if (previous && unchanged(previous, device)) continue;
+    puts.push(device);
+    touch(device.details);
+    if (previous && !samePlace(previous.details, device.details)) {
+      deletes.push(previous);
+      touch(previous.details);
+    }
+  }
+  let vanished = 0;
+  for (const device of stored) {
+    if (after.has(device.devicesn)) continue;
+    deletes.push(device);
+    touch(device.details);
+    vanished++;
+  }
+  return { puts, deletes, fleet: [...after.values()], touched: [...touched.values()], vanished };
+};
+
+/** The aggregate every room should have for a given fleet. */
+export const expectedAggregates = (fleet: readonly StoredDevice[]): Map<string, RoomAggregate> => {
+  const byRoom = new Map<string, StoredDevice[]>();
+  for (const device of fleet) {
+    const key = placeKey(device.details);
+    const members = byRoom.get(key);
+    if (members) members.push(device);
+    else byRoom.set(key, [device]);
+  }
+  return new Map([...byRoom].map(([key, members]) => [key, rollUp(members[0]!.details, members)]));
+};
+
+/** Rooms whose stored aggregate is missing, stale, or left over: recompute these. */
+export const staleRooms = (stored: readonly RoomAggregate[], expected: Map<string, RoomAggregate>): Place[] => {
+  const stale = new Map<string, Place>();
+  const seen = new Set<string>();
+  for (const room of stored) {
+    const key = placeKey(room);
+    seen.add(key);
+    const want = expected.get(key);
+    if (!want || !sameAggregate(room, want)) stale.set(key, room);
+  }
+  for (const [key, want] of expected) if (!seen.has(key)) stale.set(key, want);
+  return [...stale.values()];
+};

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { uniqueSorted } from '#lib/devices/filter';
+import { simulatedFleet } from '#lib/devices/provider/simulated';
+import { api } from '../support/api';
+
+// Same still fleet the e2e server synced (tests/support/offline.global.ts).
+const fleet = simulatedFleet({ seed: 42, devices: 240 });
+const namesOf = (kind: 'region' | 'location' | 'room', where: (d: (typeof fleet)[number]['details']) => boolean = () => true) =>
+  uniqueSorted(fleet.map((d) => d.details).filter(where).map((p) => p[kind]));
+type ErrorBody = { message: string; errors?: { field: string }[] };
+
+describe('POST /filters/region|location|room, shape A (names)', () => {
+  it('lists every region, sorted and unique, for an empty body', async () => {
+    const res = await api('POST', '/filters/region', { body: {} });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(namesOf('region'));
+  });
+
+  it('lists every room name without a body', async () => {
+    expect((await api('POST', '/filters/room')).body).toEqual(namesOf('room'));
+  });
+
+  it('narrows locations by region', async () => {
+    const res = await api('POST', '/filters/location', { body: { regionName: 'EMEA' } });
+    expect(res.body).toEqual(namesOf('location', (p) => p.region === 'EMEA'));
+    expect(res.body).toEqual(['Berlin', 'London', 'Madrid']);
+  });
+
+  it('narrows rooms by location and treats all as no narrowing', async () => {
+    const res = await api('POST', '/filters/room', { body: { regionName: 'all', locationName: 'Tokyo', roomName: 'all' } });
+    expect(res.body).toEqual(namesOf('room', (p) => p.location === 'Tokyo'));
+  });
+
+  it('narrows regions by room and location', async () => {
+    const res = await api('POST', '/filters/region', { body: { locationName: 'Sydney', roomName: 'Room 1' } });
+    expect(res.body).toEqual(['APAC']);
+  });
+
+  it('answers an empty list for a name no device has', async () => {
+    expect((await api('POST', '/filters/location', { body: { regionName: 'Atlantis' } })).body).toEqual([]);
+  });
+});
+
+describe('POST /filters/region|location|room, shape B (count)', () => {
+  it.each([
+    ['region', {}, namesOf('region').length],
+    ['location', { regionName: 'APAC' }, namesOf('location', (p) => p.region === 'APAC').length],
+    ['room', { locationName: 'London' }, namesOf('room', (p) => p.location === 'London').length],
+  ] as const)('/filters/%s with a filters object answers the count as an integer', async (kind, filters, count) => {
+    const res = await api('POST', `/filters/${kind}`, { body: { filters } });
+    expect(res.status).toBe(200);
+    expect(res.body).toBe(count);
+  });
+});
+
+describe('lookup bodies are validated with 400', () => {
+  it.each([
+    ['an unknown field', { zone: 'EMEA' }, 'body.zone'],
+    ['an empty name', { regionName: '' }, 'body.regionName'],
+    ['a non-string name', { roomName: 5 }, 'body.roomName'],
+    ['a name longer than 256', { locationName: 'x'.repeat(257) }, 'body.locationName'],
+    ['filters next to flat fields', { filters: {}, regionName: 'EMEA' }, 'body'],
+    ['an unknown field inside filters', { filters: { other: 'x' } }, 'body.filters.other'],
+  ])('answers 400 for %s', async (_case, body, field) => {
+    const res = await api<ErrorBody>('POST', '/filters/room', { body });
+    expect(res.status).toBe(400);
+    expect(res.body.errors?.map((e) => e.field)).toContain(field);
+  });
+});
+
+describe('GET /filters/location/byzone/{zone}', () => {
+  it('answers the number of locations in the region', async () => {
+    const res = await api('GET', '/filters/location/byzone/LATAM');
+    expect(res.status).toBe(200);
+    expect(res.body).toBe(namesOf('location', (p) => p.region === 'LATAM').length);
+  });
+
+  it('answers 0 for an unknown region', async () => {
+    expect((await api('GET', '/filters/location/byzone/Atlantis')).body).toBe(0);
+  });
+});
+
+describe('GET /filters/videodevices', () => {
+  it('answers the unique serial numbers, sorted', async () => {
+    const res = await api('GET', '/filters/videodevices');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(uniqueSorted(fleet.map((d) => d.devicesn)));
+  });
+});
