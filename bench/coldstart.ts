@@ -30,6 +30,7 @@ const bundle = async (entry: string, outfile: string) => {
     target: 'node20',
     format: 'cjs',
     external: ['aws-sdk'],
+    mainFields: ['module', 'main'],
     tsconfig: join(root, 'tsconfig.json'),
     logLevel: 'error',
   });
