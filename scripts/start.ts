@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import { buildSchemas } from './build-schemas';
 import { startLocalStore } from './local/dynamo';
 import { LOCAL_ADMIN_PASSWORD, LOCAL_ADMIN_USERNAME, LOCAL_API_KEY, LOCAL_STAGE, localTableName, storeEnv } from './local/env';
+import { startDocsServer } from './local/docs-server';
 import { startOffline } from './local/offline';
 
 // DATA_DIR lets the end-to-end tests run a whole private instance in a temporary folder.
@@ -74,8 +75,10 @@ const main = async () => {
     output: 'inherit',
     workFolder: process.env.ESBUILD_WORK_FOLDER,
   });
+  const docs = await startDocsServer(Number(process.env.DOCS_PORT ?? port + 1), offline.url);
+  console.log(`\nAPI docs at ${docs.url}`);
   // tests wait for this exact line
-  console.log(`\nAPI ready at ${offline.url}  (header x-api-key: ${apiKey === LOCAL_API_KEY ? apiKey : '<your API_KEY>'})`);
+  console.log(`API ready at ${offline.url}  (header x-api-key: ${apiKey === LOCAL_API_KEY ? apiKey : '<your API_KEY>'})`);
   console.log(`try: curl -H 'x-api-key: ${apiKey === LOCAL_API_KEY ? apiKey : '$API_KEY'}' ${offline.url}/intervals\n`);
 
   const syncTimer = startPeriodicSync();
@@ -84,6 +87,7 @@ const main = async () => {
     if (stopping) return;
     stopping = true;
     if (syncTimer) clearInterval(syncTimer);
+    await docs.close();
     await offline.stop();
     await store.close();
     process.exit(code);

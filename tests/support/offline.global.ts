@@ -34,6 +34,7 @@ export default async function setup(project: TestProject) {
       ...process.env,
       DATA_DIR: dataDir,
       PORT: String(await freePort()),
+      DOCS_PORT: String(await freePort()),
       API_KEY: E2E_API_KEY,
       ESBUILD_WORK_FOLDER: '.esbuild-e2e',
       ADMIN_USERNAME: E2E_ADMIN.username,
@@ -76,6 +77,7 @@ export default async function setup(project: TestProject) {
   child.stderr?.on('data', drain);
 
   project.provide('apiUrl', url);
+  project.provide('docsUrl', /API docs at (\S+)/.exec(output)?.[1] ?? '');
   project.provide('apiKey', E2E_API_KEY);
   project.provide('admin', E2E_ADMIN);
   return async () => {
