@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { evaluateAlarms, runEvaluation } from '#lib/alarms/evaluate';
 import { outboxMailer, type Mailer } from '#lib/alarms/mailer';
 import type { Mail } from '#lib/alarms/types';
-import { alarms } from '#lib/db/alarms';
+import { alarms, type AlarmView } from '#lib/db/alarms';
 import { devices } from '#lib/db/devices';
 import { outbox } from '#lib/db/outbox';
 import { rooms } from '#lib/db/rooms';
@@ -101,7 +101,7 @@ describe('alarm engine against the store', () => {
 
     await watchers.setActive(kept, false);
     await evaluate();
-    expect((await alarms.list({ region }, {})).map((a) => a.watcherId)).toEqual([gone]);
+    expect(((await alarms.list({ region }, {})) as AlarmView[]).map((a) => a.watcherId)).toEqual([gone]);
     expect(await statusIn(region)).toMatchObject({ MinorStatus: 1, CriticalStatus: 0 });
 
     await watchers.remove(gone);
