@@ -30,7 +30,9 @@ export const buildOpenApi = async () => {
     const doc = docs[route.functionName];
     if (!doc) throw new Error(`no docs entry for ${route.functionName} (${route.method} /${route.path})`);
     const name = validatorName(route);
-    const properties = ((name ? schemas[name]?.properties : undefined) ?? {}) as Record<string, Schema>;
+    const eventSchema = name ? schemas[name] : undefined;
+    const properties = (eventSchema?.properties ?? {}) as Record<string, Schema>;
+    const bodyRequired = ((eventSchema?.required ?? []) as string[]).includes('body');
     const param = (where: 'path' | 'query', group?: Schema) => {
       const object = (where === 'query' ? ((group?.anyOf as Schema[] | undefined)?.[1] ?? group) : group) as Schema | undefined;
       const required = (object?.required ?? []) as string[];
@@ -53,7 +55,7 @@ export const buildOpenApi = async () => {
       summary: doc.summary,
       tags: [route.handlerFile.split('/')[1]],
       ...(parameters.length ? { parameters } : {}),
-      ...(properties.body ? { requestBody: { required: true, ...content(properties.body) } } : {}),
+      ...(properties.body ? { requestBody: { required: bodyRequired, ...content(properties.body) } } : {}),
       responses: Object.fromEntries(Object.entries(answers).map(([status, a]) => [status, answer(a)])),
       security: doc.bearer ? [{ apiKey: [], bearer: [] }] : [{ apiKey: [] }],
     };
