@@ -48,6 +48,8 @@ export default async function setup(project: TestProject) {
       SIM_SEED: '42',
       SIM_CHURN: '0',
       SYNC_INTERVAL_SECONDS: '0',
+      // alarms are evaluated only through POST /alarms/evaluate: e2e runs are deterministic
+      EVALUATE_INTERVAL_SECONDS: '0',
     },
   });
   let output = '';
