@@ -38,7 +38,7 @@ const waitUntilListening = async (url: string, child: ChildProcess, timeoutMs: n
 };
 
 /** Kills the whole process group: serverless spawns workers that outlive a plain kill. */
-const stopGroup = async (child: ChildProcess): Promise<void> => {
+export const stopGroup = async (child: ChildProcess): Promise<void> => {
   if (child.exitCode !== null || child.pid === undefined) return;
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   const signal = (name: NodeJS.Signals) => {

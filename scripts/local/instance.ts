@@ -1,0 +1,87 @@
+/**
+ * A private instance of the whole service exactly as a user runs it: `npm start`
+ * (scripts/start.ts) in its own process group, with its own data folder, ports and build
+ * folder. Used by the end-to-end tests and the load benchmark, so that nothing the API
+ * depends on shares the caller's event loop.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { stopGroup } from './offline';
+import { freePort } from './ports';
+
+export interface Instance {
+  url: string;
+  docsUrl: string;
+  stop: () => Promise<void>;
+}
+
+const root = resolve(__dirname, '..', '..');
+const READY = /API ready at (\S+)/;
+
+export const startInstance = async (options: {
+  env: Record<string, string>;
+  workFolder: string;
+  /** Copy the server's output to stderr (E2E_SERVER_LOGS=1 in tests). */
+  echo?: boolean;
+  readyTimeoutMs?: number;
+}): Promise<Instance> => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'instance-data-'));
+  const child = spawn(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), 'scripts/start.ts'], {
+    cwd: root,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(await freePort()),
+      DOCS_PORT: String(await freePort()),
+      ESBUILD_WORK_FOLDER: options.workFolder,
+      ...options.env,
+    },
+  });
+  const timeoutMs = options.readyTimeoutMs ?? 150_000;
+  let output = '';
+  const url = await new Promise<string>((ready, fail) => {
+    const timer = setTimeout(() => fail(new Error(`npm start did not become ready in ${timeoutMs} ms:\n${output}`)), timeoutMs);
+    const read = (chunk: Buffer) => {
+      if (options.echo) process.stderr.write(chunk);
+      output = (output + chunk.toString()).slice(-20_000);
+      const match = READY.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        ready(match[1]);
+      }
+    };
+    child.stdout?.on('data', read);
+    child.stderr?.on('data', read);
+    child.once('exit', (code) => fail(new Error(`npm start exited with ${code}:\n${output}`)));
+  }).catch(async (error: unknown) => {
+    await stopGroup(child);
+    throw error;
+  });
+  // keep draining so the server never blocks on a full pipe
+  for (const stream of [child.stdout, child.stderr]) {
+    stream?.removeAllListeners('data');
+    stream?.on('data', (chunk: Buffer) => options.echo && process.stderr.write(chunk));
+  }
+  return {
+    url,
+    docsUrl: /API docs at (\S+)/.exec(output)?.[1] ?? '',
+    stop: async () => {
+      await stopGroup(child);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+};
+
+/** The still, known demo fleet the tests and benchmarks run against. */
+export const stillFleetEnv: Record<string, string> = {
+  DEVICE_PROVIDER: 'simulated',
+  SIM_SEED: '42',
+  SIM_CHURN: '0',
+  SYNC_INTERVAL_SECONDS: '0',
+  // alarms are evaluated only through POST /alarms/evaluate
+  EVALUATE_INTERVAL_SECONDS: '0',
+};
