@@ -46,7 +46,7 @@ const importMs = (file: string): number =>
     ).toString(),
   );
 
-const main = async () => {
+export const runColdStartBench = async () => {
   await buildSchemas();
   const out = mkdtempSync(join(tmpdir(), 'coldstart-'));
   const floorFile = join(out, 'floor.js');
@@ -87,7 +87,9 @@ const main = async () => {
   console.log(markdown);
 };
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+if (require.main === module) {
+  runColdStartBench().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

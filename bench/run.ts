@@ -1,11 +1,21 @@
-/** `npm run bench`: every benchmark in turn (DESIGN §8). Results in bench/results/. */
-import { runStatsBench } from './stats';
+/**
+ * `npm run bench`: every benchmark of DESIGN §8, each in its own process (each points the
+ * shared DynamoDB client at a store of its own), then the summary table in bench/README.md.
+ * `npm run bench -- warm stats` runs only those. Results in bench/results/.
+ */
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { root } from './lib';
+import { writeSummary } from './summary';
 
-const main = async () => {
-  await runStatsBench();
-};
+const ALL = ['coldstart', 'warm', 'stats', 'load'];
+const chosen = process.argv.slice(2).filter((name) => ALL.includes(name));
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+for (const name of chosen.length ? chosen : ALL) {
+  console.log(`\n== bench ${name}`);
+  execFileSync(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'bench', `${name}.ts`)], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+}
+writeSummary();

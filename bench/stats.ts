@@ -126,3 +126,12 @@ export const runStatsBench = async () => {
   console.table(summary);
   console.log(`one device is ~${output.deviceJsonBytes} bytes of JSON: an un-paginated allDevices passes 6 MB at ~${output.unpaginatedAllDevicesLimit} devices`);
 };
+
+if (require.main === module) {
+  runStatsBench()
+    .then(() => process.exit(0))
+    .catch((error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    });
+}
