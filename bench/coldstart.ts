@@ -6,7 +6,7 @@
  * Targets: size <= 1.2x floor, import <= 1.25x floor.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -20,6 +20,11 @@ const IMPORT_TARGET = 1.25;
 
 const handlers = () => functionDefs().map((fn) => ({ name: fn.name, entry: join(root, fn.handlerFile) }));
 
+// the packages serverless.yml leaves out of the bundles (custom.esbuild.exclude)
+const external = JSON.parse(
+  (/^\s*exclude: (\[.*\])\s*$/m.exec(readFileSync(join(root, 'serverless.yml'), 'utf8'))?.[1] ?? '[]').replace(/'/g, '"'),
+) as string[];
+
 const bundle = async (entry: string, outfile: string) => {
   await build({
     entryPoints: [entry],
@@ -29,7 +34,7 @@ const bundle = async (entry: string, outfile: string) => {
     platform: 'node',
     target: 'node20',
     format: 'cjs',
-    external: ['aws-sdk'],
+    external,
     mainFields: ['module', 'main'],
     tsconfig: join(root, 'tsconfig.json'),
     logLevel: 'error',
