@@ -10,6 +10,7 @@ import { keyInput } from '../lib/auth/tokens';
 import { buildSchemas } from './build-schemas';
 import { startLocalStore } from './local/dynamo';
 import { LOCAL_ADMIN_PASSWORD, LOCAL_ADMIN_USERNAME, LOCAL_API_KEY, LOCAL_STAGE, localTableName, storeEnv } from './local/env';
+import { startDocsServer } from './local/docs-server';
 import { startOffline } from './local/offline';
 
 // DATA_DIR lets the end-to-end tests run a whole private instance in a temporary folder.
@@ -65,6 +66,33 @@ const startPeriodicSync = (): NodeJS.Timeout | undefined => {
   }, seconds * 1000);
 };
 
+/**
+ * The scheduled alarm evaluator of AWS: ticks every EVALUATE_INTERVAL_SECONDS (default 30;
+ * 0 = off) and evaluates when the stored `intervalDeviceWatchers` (default 60 s) has passed.
+ */
+const startPeriodicEvaluation = (): NodeJS.Timeout | undefined => {
+  const seconds = Number(process.env.EVALUATE_INTERVAL_SECONDS ?? 30);
+  if (!(seconds > 0)) return undefined;
+  let running = false;
+  return setInterval(async () => {
+    if (running) return;
+    running = true;
+    try {
+      const { runEvaluation } = await import('../lib/alarms/evaluate');
+      const { mailerFromEnv } = await import('../lib/alarms/mailer');
+      const outcome = await runEvaluation({ mailer: mailerFromEnv(), force: false, tickSeconds: seconds });
+      if (outcome.ran && (outcome.summary.raised || outcome.summary.cleared || outcome.summary.mailed)) {
+        const { raised, cleared, mailed } = outcome.summary;
+        console.log(`alarm evaluation: ${raised} raised, ${cleared} cleared, ${mailed} mailed`);
+      }
+    } catch (error) {
+      console.error('alarm evaluation failed:', error instanceof Error ? error.message : error);
+    } finally {
+      running = false;
+    }
+  }, seconds * 1000);
+};
+
 const main = async () => {
   const port = Number(process.env.PORT ?? 3000);
   const apiKey = process.env.API_KEY ?? LOCAL_API_KEY;
@@ -81,6 +109,8 @@ const main = async () => {
     ...localTokenKeys(),
     ADMIN_USERNAME: process.env.ADMIN_USERNAME ?? LOCAL_ADMIN_USERNAME,
     ADMIN_PASSWORD: process.env.ADMIN_PASSWORD ?? LOCAL_ADMIN_PASSWORD,
+    // alarm mails land in the local outbox (GET /alarms/outbox) unless told otherwise
+    MAILER: process.env.MAILER ?? 'outbox',
   };
   Object.assign(process.env, env);
   console.log(`embedded DynamoDB at ${store.endpoint} (data in ${dataDir})`);
@@ -96,16 +126,21 @@ const main = async () => {
     output: 'inherit',
     workFolder: process.env.ESBUILD_WORK_FOLDER,
   });
+  const docs = await startDocsServer(Number(process.env.DOCS_PORT ?? port + 1), offline.url);
+  console.log(`\nAPI docs at ${docs.url}`);
   // tests wait for this exact line
-  console.log(`\nAPI ready at ${offline.url}  (header x-api-key: ${apiKey === LOCAL_API_KEY ? apiKey : '<your API_KEY>'})`);
+  console.log(`API ready at ${offline.url}  (header x-api-key: ${apiKey === LOCAL_API_KEY ? apiKey : '<your API_KEY>'})`);
   console.log(`try: curl -H 'x-api-key: ${apiKey === LOCAL_API_KEY ? apiKey : '$API_KEY'}' ${offline.url}/intervals\n`);
 
   const syncTimer = startPeriodicSync();
+  const evaluateTimer = startPeriodicEvaluation();
   let stopping = false;
   const stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
     if (syncTimer) clearInterval(syncTimer);
+    await docs.close();
+    if (evaluateTimer) clearInterval(evaluateTimer);
     await offline.stop();
     await store.close();
     process.exit(code);

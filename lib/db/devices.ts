@@ -1,9 +1,9 @@
-import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Invalid, NotFound } from '#lib/errors';
 import { mapConcurrent } from '#lib/devices/concurrent';
 import { toDevice, type Device, type Place, type Severity, type StoredDevice } from '#lib/devices/types';
 import { doc, tableName } from './client';
-import { batchWrite, queryAll, type Item } from './helpers';
+import { batchWrite, isConditionFailed, queryAll, type Item } from './helpers';
 
 /*
  * Device items live in their room's partition, so a room's aggregate is recomputed from one
@@ -179,6 +179,29 @@ export const devices = {
   async put(device: StoredDevice, lastRefresh?: string): Promise<void> {
     const now = new Date().toISOString();
     await doc.send(new PutCommand({ TableName: tableName(), Item: { ...toItem(device, now), lastRefresh } }));
+  },
+
+  /**
+   * Sets (or, for undefined, removes) a device's worst open alarm severity; the alarm engine's
+   * only write to a device. A device that vanished meanwhile is left absent (false).
+   */
+  async setAlarmSeverity(device: Pick<StoredDevice, 'devicesn' | 'details'>, severity: Severity | undefined): Promise<boolean> {
+    try {
+      await doc.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys(device),
+          UpdateExpression: severity === undefined ? 'REMOVE #severity' : 'SET #severity = :severity',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeNames: { '#severity': 'alarmSeverity' },
+          ...(severity === undefined ? {} : { ExpressionAttributeValues: { ':severity': severity } }),
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailed(error)) return false;
+      throw error;
+    }
   },
 
   async remove(device: StoredDevice): Promise<void> {

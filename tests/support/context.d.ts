@@ -7,6 +7,8 @@ declare module 'vitest' {
     /** Base URL of serverless-offline started for end-to-end tests, stage included. */
     apiUrl: string;
     apiKey: string;
+    /** The local docs page of that server. */
+    docsUrl: string;
     /** The first admin the e2e server bootstraps (ADMIN_USERNAME / ADMIN_PASSWORD). */
     admin: { username: string; password: string };
   }

@@ -34,6 +34,7 @@ export default async function setup(project: TestProject) {
       ...process.env,
       DATA_DIR: dataDir,
       PORT: String(await freePort()),
+      DOCS_PORT: String(await freePort()),
       API_KEY: E2E_API_KEY,
       ESBUILD_WORK_FOLDER: '.esbuild-e2e',
       ADMIN_USERNAME: E2E_ADMIN.username,
@@ -47,6 +48,8 @@ export default async function setup(project: TestProject) {
       SIM_SEED: '42',
       SIM_CHURN: '0',
       SYNC_INTERVAL_SECONDS: '0',
+      // alarms are evaluated only through POST /alarms/evaluate: e2e runs are deterministic
+      EVALUATE_INTERVAL_SECONDS: '0',
     },
   });
   let output = '';
@@ -76,6 +79,7 @@ export default async function setup(project: TestProject) {
   child.stderr?.on('data', drain);
 
   project.provide('apiUrl', url);
+  project.provide('docsUrl', /API docs at (\S+)/.exec(output)?.[1] ?? '');
   project.provide('apiKey', E2E_API_KEY);
   project.provide('admin', E2E_ADMIN);
   return async () => {

@@ -1,0 +1,27 @@
+import type { IntervalRecord } from '#lib/intervals/fields';
+
+export const DEFAULT_EVALUATION_INTERVAL_SECONDS = 60;
+export const DEFAULT_EVALUATION_TIMEOUT_SECONDS = 50;
+
+export interface EvaluatorSettings {
+  /** Seconds between the starts of two scheduled runs (`intervalDeviceWatchers`). */
+  intervalSeconds: number;
+  /** Longest one run may take (`intervalDeviceWatchersTimeout`). */
+  timeoutSeconds: number;
+}
+
+/** The pace of the evaluator: the interval settings with the lowest id, defaults when there are none. */
+export const evaluatorSettings = (records: readonly IntervalRecord[]): EvaluatorSettings => {
+  const first = [...records].sort((a, b) => a.id - b.id)[0];
+  return {
+    intervalSeconds: first?.intervalDeviceWatchers ?? DEFAULT_EVALUATION_INTERVAL_SECONDS,
+    timeoutSeconds: first?.intervalDeviceWatchersTimeout ?? DEFAULT_EVALUATION_TIMEOUT_SECONDS,
+  };
+};
+
+/**
+ * Whether a scheduled tick should run: the interval has passed since the last start, with half
+ * a tick of slack so that a schedule firing a little early does not skip a whole tick.
+ */
+export const dueAt = (now: number, settings: EvaluatorSettings, tickSeconds: number): number =>
+  now - Math.max(0, settings.intervalSeconds - tickSeconds / 2) * 1000;

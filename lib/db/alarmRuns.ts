@@ -1,0 +1,54 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { doc, tableName } from './client';
+import { isConditionFailed } from './helpers';
+
+/*
+ * One marker item for the alarm evaluator: when the last run started (pacing) and a lease, so
+ * that a scheduled run and an operator's run never evaluate (and mail) at the same time.
+ */
+const KEY = { PK: 'ALARM_EVALUATOR', SK: 'STATE' };
+
+export const alarmRuns = {
+  /**
+   * Takes the lease until `leaseUntil` (epoch ms) when no other run holds it and, if `dueAt`
+   * is given, the last run started at or before `dueAt`. False when either does not hold.
+   */
+  async acquire(runId: string, now: number, leaseUntil: number, dueAt?: number): Promise<boolean> {
+    const due = dueAt === undefined ? '' : ' AND (attribute_not_exists(#last) OR #last <= :due)';
+    try {
+      await doc.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: KEY,
+          UpdateExpression: 'SET #type = :type, #lease = :until, #run = :run',
+          ConditionExpression: `(attribute_not_exists(#lease) OR #lease < :now)${due}`,
+          ExpressionAttributeNames: { '#type': 'type', '#lease': 'leaseUntil', '#run': 'runId', ...(dueAt === undefined ? {} : { '#last': 'lastRunAt' }) },
+          ExpressionAttributeValues: { ':type': 'AlarmEvaluator', ':until': leaseUntil, ':run': runId, ':now': now, ...(dueAt === undefined ? {} : { ':due': dueAt }) },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailed(error)) return false;
+      throw error;
+    }
+  },
+
+  /** Ends the run that holds the lease, recording when it started. */
+  async release(runId: string, startedAt: number): Promise<void> {
+    try {
+      await doc.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: KEY,
+          UpdateExpression: 'SET #lease = :zero, #last = :started',
+          ConditionExpression: '#run = :run',
+          ExpressionAttributeNames: { '#lease': 'leaseUntil', '#last': 'lastRunAt', '#run': 'runId' },
+          ExpressionAttributeValues: { ':zero': 0, ':started': startedAt, ':run': runId },
+        }),
+      );
+    } catch (error) {
+      // the lease expired and another run took over: it records its own start
+      if (!isConditionFailed(error)) throw error;
+    }
+  },
+};

@@ -1,0 +1,67 @@
+/**
+ * The browsable API docs of `npm start`: Swagger UI from the swagger-ui-dist package (no CDN)
+ * over docs/openapi.json, at http://localhost:${DOCS_PORT}/docs. Local only and not keyed:
+ * it serves documentation, never data. "Try it out" needs the x-api-key (Authorize button).
+ */
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { join, resolve } from 'node:path';
+
+const root = resolve(__dirname, '..', '..');
+const assetsDir = join(root, 'node_modules', 'swagger-ui-dist');
+const assets: Record<string, string> = {
+  'swagger-ui.css': 'text/css',
+  'swagger-ui-bundle.js': 'text/javascript',
+  'swagger-ui-standalone-preset.js': 'text/javascript',
+  'favicon-32x32.png': 'image/png',
+};
+
+const page = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <title>Device-monitoring API</title>
+  <link rel="stylesheet" href="/docs/swagger-ui.css">
+  <link rel="icon" href="/docs/favicon-32x32.png">
+</head>
+<body>
+  <div id="docs"></div>
+  <script src="/docs/swagger-ui-bundle.js"></script>
+  <script>
+    window.ui = SwaggerUIBundle({ url: '/docs/openapi.json', dom_id: '#docs', deepLinking: true });
+  </script>
+</body>
+</html>
+`;
+
+export interface DocsServer {
+  url: string;
+  close: () => Promise<void>;
+}
+
+/** Serves the docs; the document's first server is the running local API. */
+export const startDocsServer = (port: number, apiUrl: string): Promise<DocsServer> => {
+  const server: Server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const send = (status: number, type: string, body: string | Buffer) => {
+      res.writeHead(status, { 'content-type': type, 'cache-control': 'no-cache' });
+      res.end(body);
+    };
+    if (path === '/' || path === '/docs' || path === '/docs/') return send(200, 'text/html; charset=utf-8', page);
+    if (path === '/docs/openapi.json') {
+      const document = JSON.parse(readFileSync(join(root, 'docs', 'openapi.json'), 'utf8')) as { servers: { url: string }[] };
+      document.servers = [{ url: apiUrl }, ...document.servers.slice(1)];
+      return send(200, 'application/json', JSON.stringify(document));
+    }
+    const asset = path.replace(/^\/docs\//, '');
+    const type = assets[asset];
+    if (type) return send(200, type, readFileSync(join(assetsDir, asset)));
+    return send(404, 'application/json', JSON.stringify({ message: 'Not found' }));
+  });
+  return new Promise((ready, fail) => {
+    server.once('error', fail);
+    server.listen(port, '127.0.0.1', () =>
+      ready({ url: `http://localhost:${port}/docs`, close: () => new Promise((done) => server.close(() => done())) }),
+    );
+  });
+};
