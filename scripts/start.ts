@@ -3,9 +3,10 @@
  * Embedded DynamoDB (persisted under .data/), table and local data ensured, then
  * `serverless offline` on http://localhost:${PORT:-3000}/dev. Ctrl-C stops everything.
  */
-import { randomBytes } from 'node:crypto';
+import { createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { keyInput } from '../lib/auth/tokens';
 import { buildSchemas } from './build-schemas';
 import { startLocalStore } from './local/dynamo';
 import { LOCAL_ADMIN_PASSWORD, LOCAL_ADMIN_USERNAME, LOCAL_API_KEY, LOCAL_STAGE, localTableName, storeEnv } from './local/env';
@@ -16,11 +17,32 @@ import { startOffline } from './local/offline';
 const dataRoot = resolve(process.env.DATA_DIR ?? resolve(__dirname, '..', '.data'));
 const dataDir = resolve(dataRoot, 'dynamodb');
 
-/** The local token-signing secret: generated once, kept beside the data (tokens survive restarts). */
-const localJwtSecret = (): string => {
-  const file = resolve(dataRoot, 'jwt-secret');
-  if (!existsSync(file)) writeFileSync(file, randomBytes(48).toString('base64url'), { mode: 0o600 });
-  return readFileSync(file, 'utf8').trim();
+interface TokenKeys {
+  JWT_PRIVATE_KEY: string;
+  JWT_PUBLIC_KEY: string;
+}
+
+/**
+ * The local Ed25519 token key pair (PEMs): generated once into <data>/jwt-key.json, kept
+ * beside the data so tokens survive restarts. JWT_PRIVATE_KEY / JWT_PUBLIC_KEY from the
+ * environment win; a private key alone brings its public key with it.
+ */
+const localTokenKeys = (): TokenKeys => {
+  const { JWT_PRIVATE_KEY: privatePem, JWT_PUBLIC_KEY: publicPem } = process.env;
+  if (privatePem) {
+    const derived = createPublicKey(createPrivateKey(keyInput(privatePem))).export({ type: 'spki', format: 'pem' }).toString();
+    return { JWT_PRIVATE_KEY: privatePem, JWT_PUBLIC_KEY: publicPem ?? derived };
+  }
+  const file = resolve(dataRoot, 'jwt-key.json');
+  if (!existsSync(file)) {
+    const pair = generateKeyPairSync('ed25519', {
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+    });
+    const keys: TokenKeys = { JWT_PRIVATE_KEY: pair.privateKey, JWT_PUBLIC_KEY: pair.publicKey };
+    writeFileSync(file, `${JSON.stringify(keys, null, 2)}\n`, { mode: 0o600 });
+  }
+  return JSON.parse(readFileSync(file, 'utf8')) as TokenKeys;
 };
 
 /** The scheduled device sync of AWS, every SYNC_INTERVAL_SECONDS (default 60; 0 = off). */
@@ -84,7 +106,7 @@ const main = async () => {
     ...storeEnv(store.endpoint),
     TABLE_NAME: localTableName(LOCAL_STAGE),
     API_KEY: apiKey,
-    JWT_SECRET: process.env.JWT_SECRET ?? localJwtSecret(),
+    ...localTokenKeys(),
     ADMIN_USERNAME: process.env.ADMIN_USERNAME ?? LOCAL_ADMIN_USERNAME,
     ADMIN_PASSWORD: process.env.ADMIN_PASSWORD ?? LOCAL_ADMIN_PASSWORD,
     // alarm mails land in the local outbox (GET /alarms/outbox) unless told otherwise

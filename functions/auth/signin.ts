@@ -1,5 +1,5 @@
 import { http } from '#lib/http';
-import { signIn } from '#lib/auth/accounts';
+import { signIn } from '#lib/auth/signin';
 import validate from '#schemas/generated/authSignin';
 
 // POST /api/authService/auth/signin -> 200 {accessToken, tokenType, expiresIn, user}; 401 same body

@@ -1,64 +1,10 @@
-import { loginFailures } from '#lib/db/sessions';
 import { roles } from '#lib/db/roles';
 import { users, type NewUser, type User } from '#lib/db/users';
-import { Conflict, Invalid, TooManyRequests, Unauthorized } from '#lib/errors';
-import { tokenKey } from './keys';
-import { lockedForSeconds, lockoutPolicy } from './lockout';
-import { hashPassword, verifyAgainstNothing, verifyPassword } from './password';
-import { ADMIN_ROLE, builtInRole } from './roles';
-import { secret } from './secrets';
-import { ACCESS_TOKEN_SECONDS, issueAccessToken } from './tokens';
+import { Conflict, Invalid, Unauthorized } from '#lib/errors';
+import { hashPassword, verifyPassword } from './password';
+import { builtInRole } from './roles';
 
-export interface SignInAnswer {
-  accessToken: string;
-  tokenType: 'Bearer';
-  expiresIn: number;
-  user: User;
-}
-
-// One body for an unknown user and a wrong password: nothing tells them apart.
-const INVALID_CREDENTIALS = 'Invalid username or password';
-
-export const adminUsername = (): string => process.env.ADMIN_USERNAME || 'admin';
-
-/**
- * The first admin, from ADMIN_USERNAME / ADMIN_PASSWORD (or the SSM parameter named by
- * ADMIN_PASSWORD_PARAM), created if absent. Answers whether it was created; never touches
- * an existing user, so changing ADMIN_PASSWORD later does not reset anything.
- */
-export const ensureFirstAdmin = async (): Promise<'created' | 'exists' | 'unconfigured'> => {
-  const username = adminUsername();
-  if (await users.find(username)) return 'exists';
-  const password = await secret('ADMIN_PASSWORD');
-  if (!password) return 'unconfigured';
-  const admin: NewUser = { username, email: `${username}@localhost`, name: 'Administrator', role: ADMIN_ROLE };
-  try {
-    await users.create(admin, await hashPassword(password));
-  } catch (error) {
-    if (error instanceof Conflict) return 'exists'; // another container won the race
-    throw error;
-  }
-  return 'created';
-};
-
-export const signIn = async (username: string, password: string): Promise<SignInAnswer> => {
-  const policy = lockoutPolicy();
-  const wait = lockedForSeconds(await loginFailures.get(username), policy.maxFailures);
-  if (wait > 0) throw new TooManyRequests('Too many failed sign-ins; try again later', wait);
-
-  let credentials = await users.credentials(username);
-  if (!credentials && username === adminUsername() && (await ensureFirstAdmin()) === 'created') {
-    credentials = await users.credentials(username);
-  }
-  const valid = credentials ? await verifyPassword(password, credentials.passwordHash) : await verifyAgainstNothing(password);
-  if (!credentials || !valid) {
-    await loginFailures.record(username, policy.windowSeconds);
-    throw new Unauthorized(INVALID_CREDENTIALS);
-  }
-  await loginFailures.clear(username);
-  const { token } = await issueAccessToken(await tokenKey(), credentials.user);
-  return { accessToken: token, tokenType: 'Bearer', expiresIn: ACCESS_TOKEN_SECONDS, user: credentials.user };
-};
+// Sign-in and the first admin live in ./signin: they need secrets, which no other function may load.
 
 export const createUser = async (user: NewUser, password: string): Promise<User> => {
   if (!(await roles.find(user.role))) {

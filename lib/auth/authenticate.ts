@@ -3,9 +3,10 @@ import type { Authenticator, Principal } from '#lib/http';
 import { revokedTokens } from '#lib/db/sessions';
 import { users } from '#lib/db/users';
 import { Forbidden, Unauthorized } from '#lib/errors';
-import { tokenKey } from './keys';
 import { ADMIN_ROLE } from './roles';
-import { bearerToken, verifyAccessToken } from './tokens';
+import { bearerToken } from './tokens';
+// the verifying side only: no secret, no SSM client in any bearer-protected bundle
+import { publicKey, verifyAccessToken } from './verify';
 
 export type Requirement = 'user' | 'admin';
 
@@ -19,7 +20,7 @@ export const authenticate =
   (required: Requirement): Authenticator =>
   async (event: APIGatewayProxyEvent): Promise<Principal> => {
     const token = bearerToken(event.headers?.authorization);
-    const claims = await verifyAccessToken(await tokenKey(), token);
+    const claims = await verifyAccessToken(publicKey(), token);
     const [revoked, credentials] = await Promise.all([revokedTokens.isRevoked(claims.jti), users.credentials(claims.sub)]);
     if (revoked || !credentials || claims.iat_ms < credentials.tokensValidAfter) {
       throw new Unauthorized('Invalid or expired token');

@@ -5,7 +5,7 @@
  */
 import { dynamo, tableName } from '../../lib/db/client';
 import { ensureTable } from '../../lib/db/table';
-import { adminUsername, ensureFirstAdmin } from '../../lib/auth/accounts';
+import { adminUsername, ensureFirstAdmin } from '../../lib/auth/signin';
 import { providerFromEnv } from '../../lib/devices/provider';
 import { syncDevices } from '../../lib/devices/sync';
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import definition from '#lib/db/table-definition.json';
-import { packageStage, resourcesOfType, type CfnTemplate } from '../support/package';
+import { packageStage, resourcesOfType, type CfnResource, type CfnTemplate } from '../support/package';
 
 let prod: CfnTemplate;
 beforeAll(async () => {
@@ -72,14 +72,34 @@ describe('serverless package --stage prod (no AWS credentials)', () => {
     const resources = ssm[0]!.Resource.map((r) => JSON.stringify(r));
     expect(resources).toHaveLength(2);
     expect(resources[0]).toContain(':parameter/device-monitoring/prod/admin-password');
-    expect(resources[1]).toContain(':parameter/device-monitoring/prod/jwt-secret');
-    const functions = resourcesOfType(prod, 'AWS::Lambda::Function');
-    for (const [, fn] of functions) {
-      const variables = (fn.Properties?.Environment as { Variables: Record<string, unknown> }).Variables;
-      expect(variables).toMatchObject({ JWT_SECRET_PARAM: '/device-monitoring/prod/jwt-secret' });
-      expect(Object.keys(variables)).not.toContain('JWT_SECRET');
-      expect(Object.keys(variables)).not.toContain('ADMIN_PASSWORD');
+    expect(resources[1]).toContain(':parameter/device-monitoring/prod/jwt-private-key');
+    for (const [, fn] of resourcesOfType(prod, 'AWS::Lambda::Function')) {
+      const names = Object.keys(environment(fn));
+      for (const secret of ['JWT_PRIVATE_KEY', 'ADMIN_PASSWORD', 'JWT_SECRET', 'JWT_SECRET_PARAM']) expect(names).not.toContain(secret);
     }
     expect(JSON.stringify(prod)).not.toContain('local-admin-password');
+    expect(JSON.stringify(prod)).not.toContain('PRIVATE KEY');
+  });
+
+  it('names the secret parameters to the sign-in function only', () => {
+    const functions = resourcesOfType(prod, 'AWS::Lambda::Function');
+    const withSecrets = functions.filter(([, fn]) => Object.keys(environment(fn)).some((name) => name.endsWith('_PARAM'))).map(([name]) => name);
+    expect(withSecrets).toEqual(['AuthSigninLambdaFunction']);
+    const [, signin] = functions.find(([name]) => name === 'AuthSigninLambdaFunction')!;
+    expect(environment(signin)).toMatchObject({
+      ADMIN_PASSWORD_PARAM: '/device-monitoring/prod/admin-password',
+      JWT_PRIVATE_KEY_PARAM: '/device-monitoring/prod/jwt-private-key',
+    });
+  });
+
+  it('gives every function the public token key as an SSM reference CloudFormation resolves at deploy', () => {
+    const functions = resourcesOfType(prod, 'AWS::Lambda::Function');
+    expect(functions.length).toBeGreaterThan(1);
+    for (const [, fn] of functions) {
+      expect(environment(fn).JWT_PUBLIC_KEY).toBe('{{resolve:ssm:/device-monitoring/prod/jwt-public-key}}');
+    }
   });
 });
+
+const environment = (fn: CfnResource): Record<string, unknown> =>
+  (fn.Properties?.Environment as { Variables: Record<string, unknown> } | undefined)?.Variables ?? {};

@@ -1,10 +1,15 @@
-import { randomUUID } from 'node:crypto';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-// before anything reads them: a test key and cheap hashes (the production cost is a unit test)
-Object.assign(process.env, { JWT_SECRET: 'integration-secret-'.padEnd(48, 'x'), PASSWORD_SCRYPT_LOG_N: '12' });
+// before anything reads them: a fresh token key pair and cheap hashes (the production cost is a unit test)
+const keyPair = generateKeyPairSync('ed25519', {
+  publicKeyEncoding: { type: 'spki', format: 'pem' },
+  privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+});
+Object.assign(process.env, { JWT_PRIVATE_KEY: keyPair.privateKey, JWT_PUBLIC_KEY: keyPair.publicKey, PASSWORD_SCRYPT_LOG_N: '12' });
 
-const { changeOwnPassword, createUser, deleteRole, ensureFirstAdmin, setPassword, signIn } = await import('#lib/auth/accounts');
+const { changeOwnPassword, createUser, deleteRole, setPassword } = await import('#lib/auth/accounts');
+const { ensureFirstAdmin, signIn } = await import('#lib/auth/signin');
 const { authenticate } = await import('#lib/auth/authenticate');
 const { roles } = await import('#lib/db/roles');
 const { revokedTokens } = await import('#lib/db/sessions');

@@ -22,7 +22,7 @@ const root = resolve(__dirname, '..', '..');
 export const packageStage = async (stage: string): Promise<CfnTemplate> => {
   const out = mkdtempSync(join(tmpdir(), `package-${stage}-`));
   const env: NodeJS.ProcessEnv = { ...process.env, ESBUILD_WORK_FOLDER: `.esbuild-package-${stage}`, SLS_TELEMETRY_DISABLED: '1' };
-  for (const name of ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_PROFILE', 'API_KEY']) delete env[name];
+  for (const name of ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_PROFILE', 'API_KEY', 'JWT_PUBLIC_KEY']) delete env[name];
   await promisify(execFile)(
     process.execPath,
     [join(root, 'node_modules/serverless/bin/serverless.js'), 'package', '--stage', stage, '--package', out],
