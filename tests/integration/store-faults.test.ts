@@ -55,3 +55,44 @@ describe('store faults reach the client as JSON, never as a false success', () =
     expect(res.body.message).toBeTypeOf('string');
   });
 });
+
+describe('store faults on other areas', () => {
+  const watcherBody = {
+    user: 'faults',
+    dashboard: 'ops',
+    service: 'video',
+    type: 'offline',
+    allDevices: true,
+    severity: 2,
+    sendEmail: false,
+    operations: { type: 'device', operatorType: 'AND', conditions: [{ operator: '==', value: 'false', element: 'status.connected' }] },
+  };
+
+  it('a throttled watcher create answers 503 and stores no watcher; the retry creates one', async () => {
+    const { watchers } = await import('#lib/db/watchers');
+    const { handler: createWatcher } = await import('../../functions/watchers/create');
+    const before = (await watchers.list()).length;
+    clear = injectFault('throttle', 'PutCommand');
+    const failed = await call(createWatcher, jsonEvent(watcherBody));
+    expect(failed.status).toBe(503);
+    expect((await watchers.list()).length).toBe(before);
+
+    const retried = await call(createWatcher, jsonEvent(watcherBody));
+    expect(retried.status).toBe(200);
+    expect((await watchers.list()).length).toBe(before + 1);
+  });
+
+  it('a keep-list delete whose batch write is throttled answers 503, never 200; repeating it converges', async () => {
+    const { filters } = await import('#lib/db/filters');
+    const { handler: keepOnly } = await import('../../functions/filters/keepOnly');
+    const { handler: upsertList } = await import('../../functions/filters/upsertList');
+    expect((await call(upsertList, jsonEvent([1, 2, 3].map((id) => ({ id, name: `f${id}` }))))).status).toBe(200);
+    clear = injectFault('throttle', 'BatchWriteCommand', 1);
+    const failed = await call(keepOnly, jsonEvent([1]));
+    expect(failed.status).toBe(503);
+    clear();
+    const repeated = await call(keepOnly, jsonEvent([1]));
+    expect(repeated.status).toBe(200);
+    expect((await filters.list()).map((f) => f.id)).toEqual([1]);
+  });
+});
