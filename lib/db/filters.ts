@@ -1,8 +1,8 @@
-import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Invalid, NotFound } from '#lib/errors';
 import { duplicateIds, type FilterFields, type FilterRecord, type FilterUpsert } from '#lib/filters/records';
 import { doc, tableName } from './client';
-import { isConditionFailed, padId, queryAll, type Item } from './helpers';
+import { padId, queryAll, type Item, deleteExisting } from './helpers';
 import { countPartition, forEachLimited, keepOnlyInPartition } from './partition';
 
 // All filters live in one partition sorted by id (list, count, keep-list = one Query each);
@@ -107,12 +107,7 @@ export const filters = {
   },
 
   async remove(id: number): Promise<void> {
-    try {
-      await doc.send(new DeleteCommand({ TableName: tableName(), Key: keys(id), ConditionExpression: 'attribute_exists(PK)' }));
-    } catch (error) {
-      if (isConditionFailed(error)) throw notFound();
-      throw error;
-    }
+    await deleteExisting(keys(id), () => notFound());
   },
 
   /** Deletes every filter whose id is not in `ids` (`[]` deletes all); answers how many went. */

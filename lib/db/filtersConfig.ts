@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { NotFound } from '#lib/errors';
 import {
   assertDistinctListForm,
@@ -8,7 +8,7 @@ import {
   type StoredLocation,
 } from '#lib/filters/config';
 import { doc, tableName } from './client';
-import { isConditionFailed, padId, queryAll, type Item } from './helpers';
+import { isConditionFailed, padId, queryAll, type Item, deleteExisting } from './helpers';
 import { countPartition, forEachLimited, keepOnlyInPartition } from './partition';
 
 // All configurations live in one partition sorted by id; each item holds its whole
@@ -110,12 +110,7 @@ export const filtersConfig = {
   },
 
   async remove(id: number): Promise<void> {
-    try {
-      await doc.send(new DeleteCommand({ TableName: tableName(), Key: keys(id), ConditionExpression: 'attribute_exists(PK)' }));
-    } catch (error) {
-      if (isConditionFailed(error)) throw notFound();
-      throw error;
-    }
+    await deleteExisting(keys(id), () => notFound());
   },
 
   /** Deletes every configuration whose id is not in `ids` (`[]` deletes all); answers how many went. */

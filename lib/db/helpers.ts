@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, DeleteCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ServiceUnavailable } from '#lib/errors';
 import { doc, tableName } from './client';
 
@@ -9,6 +9,24 @@ export type Item = Record<string, unknown>;
 export const padId = (id: number): string => String(id).padStart(15, '0');
 
 export const isConditionFailed = (error: unknown): boolean => error instanceof ConditionalCheckFailedException;
+
+/** A write conditioned on `attribute_exists(PK)`: a failed condition becomes `missing()` (a 404). */
+export const whenExists = async <T>(write: Promise<T>, missing: () => Error): Promise<T> => {
+  try {
+    return await write;
+  } catch (error) {
+    if (isConditionFailed(error)) throw missing();
+    throw error;
+  }
+};
+
+/** Deletes the item at `key` if it exists; otherwise throws `missing()`. */
+export const deleteExisting = async (key: Item, missing: () => Error): Promise<void> => {
+  await whenExists(
+    doc.send(new DeleteCommand({ TableName: tableName(), Key: key, ConditionExpression: 'attribute_exists(PK)' })),
+    missing,
+  );
+};
 
 /** Every page of a Query; for collections the design keeps small (settings, rules). */
 export const queryAll = async (input: Omit<QueryCommandInput, 'TableName'>): Promise<Item[]> => {
@@ -83,4 +101,21 @@ export const batchWrite = async (requests: readonly WriteRequest[]): Promise<voi
       pending = (UnprocessedItems?.[tableName()] ?? []) as WriteRequest[];
     }
   }
+};
+
+/** Sets only the fields of `patch` (and bumps version, updatedAt) on an existing item; answers the new item. */
+export const patchExisting = async (key: Item, patch: Item, missing: () => Error): Promise<Item> => {
+  const { Attributes } = await whenExists(
+    doc.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: key,
+        ...patchExpression(patch, new Date().toISOString()),
+        ConditionExpression: 'attribute_exists(PK)',
+        ReturnValues: 'ALL_NEW',
+      }),
+    ),
+    missing,
+  );
+  return Attributes ?? {};
 };

@@ -1,8 +1,8 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { NotFound } from '#lib/errors';
 import { INTERVAL_FIELDS, type IntervalRecord, type Intervals } from '#lib/intervals/fields';
 import { doc, tableName } from './client';
-import { isConditionFailed, nextSequence, padId, patchExpression, queryAll, type Item } from './helpers';
+import { nextSequence, padId, queryAll, type Item, deleteExisting, patchExisting } from './helpers';
 
 // All interval settings live in one small partition, sorted by id: list = one Query.
 const PARTITION = 'INTERVAL';
@@ -46,31 +46,10 @@ export const intervals = {
   },
 
   async update(id: number, patch: Partial<Intervals>): Promise<IntervalRecord> {
-    try {
-      const { Attributes } = await doc.send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: keys(id),
-          ...patchExpression(patch, new Date().toISOString()),
-          ConditionExpression: 'attribute_exists(PK)',
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      return fromItem(Attributes ?? {});
-    } catch (error) {
-      if (isConditionFailed(error)) throw notFound(id);
-      throw error;
-    }
+    return fromItem(await patchExisting(keys(id), patch, () => notFound(id)));
   },
 
   async remove(id: number): Promise<void> {
-    try {
-      await doc.send(
-        new DeleteCommand({ TableName: tableName(), Key: keys(id), ConditionExpression: 'attribute_exists(PK)' }),
-      );
-    } catch (error) {
-      if (isConditionFailed(error)) throw notFound(id);
-      throw error;
-    }
+    await deleteExisting(keys(id), () => notFound(id));
   },
 };

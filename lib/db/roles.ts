@@ -1,8 +1,8 @@
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { BUILT_IN_ROLES, builtInRole, type Role } from '#lib/auth/roles';
 import { Conflict, NotFound } from '#lib/errors';
 import { doc, tableName } from './client';
-import { isConditionFailed, queryAll, type Item } from './helpers';
+import { isConditionFailed, queryAll, type Item, deleteExisting } from './helpers';
 
 export interface NewRole {
   roleid: string;
@@ -71,13 +71,6 @@ export const roles = {
   /** Deletes a created role; the caller has checked that no user holds it. */
   async remove(roleid: string): Promise<void> {
     if (builtInRole(roleid)) throw new Conflict(`Role ${roleid} is built in and cannot be deleted`);
-    try {
-      await doc.send(
-        new DeleteCommand({ TableName: tableName(), Key: keys(roleid), ConditionExpression: 'attribute_exists(PK)' }),
-      );
-    } catch (error) {
-      if (isConditionFailed(error)) throw notFound(roleid);
-      throw error;
-    }
+    await deleteExisting(keys(roleid), () => notFound(roleid));
   },
 };

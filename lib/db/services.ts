@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { NotFound } from '#lib/errors';
 import { doc, tableName } from './client';
-import { isConditionFailed, patchExpression, queryAll, type Item } from './helpers';
+import { queryAll, type Item, deleteExisting, patchExisting } from './helpers';
 
 /** A registered service (DESIGN §5). */
 export interface Service {
@@ -77,31 +77,10 @@ export const services = {
 
   /** Sets only the fields given, in one conditional write: concurrent patches never undo each other. */
   async update(id: string, patch: ServicePatch): Promise<Service> {
-    try {
-      const { Attributes } = await doc.send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: keys(id),
-          ...patchExpression(patch, new Date().toISOString()),
-          ConditionExpression: 'attribute_exists(PK)',
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      return fromItem(Attributes ?? {});
-    } catch (error) {
-      if (isConditionFailed(error)) throw notFound(id);
-      throw error;
-    }
+    return fromItem(await patchExisting(keys(id), patch, () => notFound(id)));
   },
 
   async remove(id: string): Promise<void> {
-    try {
-      await doc.send(
-        new DeleteCommand({ TableName: tableName(), Key: keys(id), ConditionExpression: 'attribute_exists(PK)' }),
-      );
-    } catch (error) {
-      if (isConditionFailed(error)) throw notFound(id);
-      throw error;
-    }
+    await deleteExisting(keys(id), () => notFound(id));
   },
 };

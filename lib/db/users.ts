@@ -1,7 +1,7 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict, NotFound } from '#lib/errors';
 import { doc, tableName } from './client';
-import { isConditionFailed, queryAll, type Item } from './helpers';
+import { isConditionFailed, queryAll, type Item, deleteExisting, whenExists } from './helpers';
 
 /** A user as every answer shows it: never the hash, never token bookkeeping. */
 export interface User {
@@ -98,31 +98,22 @@ export const users = {
 
   /** New hash; every token issued before this moment stops working. */
   async setPassword(username: string, passwordHash: string): Promise<void> {
-    try {
-      await doc.send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: keys(username),
-          UpdateExpression: 'SET passwordHash = :hash, tokensValidAfter = :now, updatedAt = :iso, version = version + :one',
-          ExpressionAttributeValues: { ':hash': passwordHash, ':now': Date.now(), ':iso': new Date().toISOString(), ':one': 1 },
-          ConditionExpression: 'attribute_exists(PK)',
-        }),
-      );
-    } catch (error) {
-      if (isConditionFailed(error)) throw notFound(username);
-      throw error;
-    }
+    await whenExists(
+      doc.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys(username),
+        UpdateExpression: 'SET passwordHash = :hash, tokensValidAfter = :now, updatedAt = :iso, version = version + :one',
+        ExpressionAttributeValues: { ':hash': passwordHash, ':now': Date.now(), ':iso': new Date().toISOString(), ':one': 1 },
+        ConditionExpression: 'attribute_exists(PK)',
+      }),
+      ),
+      () => notFound(username),
+    );
   },
 
   async remove(username: string): Promise<void> {
-    try {
-      await doc.send(
-        new DeleteCommand({ TableName: tableName(), Key: keys(username), ConditionExpression: 'attribute_exists(PK)' }),
-      );
-    } catch (error) {
-      if (isConditionFailed(error)) throw notFound(username);
-      throw error;
-    }
+    await deleteExisting(keys(username), () => notFound(username));
   },
 
   async anyWithRole(role: string): Promise<boolean> {

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict, NotFound } from '#lib/errors';
 import { normalize, type ConfigurationField, type Watcher, type WatcherInput, type WatcherRecord } from '#lib/watchers/rules';
 import { doc, tableName } from './client';
-import { isConditionFailed, queryAll, type Item } from './helpers';
+import { isConditionFailed, queryAll, type Item, deleteExisting, whenExists } from './helpers';
 
 // Watchers are few: they all live in one partition, so listing them is one Query.
 // The rule itself is a map attribute `watcher`, which keeps its `type` apart from the
@@ -94,34 +94,25 @@ export const watchers = {
 
   /** Switches a watcher on or off; one atomic write that also bumps the version. */
   async setActive(id: string, active: boolean): Promise<WatcherRecord> {
-    try {
-      const { Attributes } = await doc.send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: keys(id),
-          UpdateExpression: 'SET #active = :active, #version = #version + :one, #updatedAt = :now',
-          ConditionExpression: 'attribute_exists(PK)',
-          ExpressionAttributeNames: { '#active': 'active', '#version': 'version', '#updatedAt': 'updatedAt' },
-          ExpressionAttributeValues: { ':active': active, ':one': 1, ':now': new Date().toISOString() },
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      return fromItem(Attributes ?? {});
-    } catch (error) {
-      if (isConditionFailed(error)) throw notFound(id);
-      throw error;
-    }
+    const { Attributes } = await whenExists(
+      doc.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys(id),
+        UpdateExpression: 'SET #active = :active, #version = #version + :one, #updatedAt = :now',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeNames: { '#active': 'active', '#version': 'version', '#updatedAt': 'updatedAt' },
+        ExpressionAttributeValues: { ':active': active, ':one': 1, ':now': new Date().toISOString() },
+        ReturnValues: 'ALL_NEW',
+      }),
+      ),
+      () => notFound(id),
+    );
+    return fromItem(Attributes ?? {});
   },
 
   async remove(id: string): Promise<void> {
-    try {
-      await doc.send(
-        new DeleteCommand({ TableName: tableName(), Key: keys(id), ConditionExpression: 'attribute_exists(PK)' }),
-      );
-    } catch (error) {
-      if (isConditionFailed(error)) throw notFound(id);
-      throw error;
-    }
+    await deleteExisting(keys(id), () => notFound(id));
   },
 
   /** One alarm-configuration field of every watcher (one Query, only that attribute read). */
