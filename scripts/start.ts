@@ -45,52 +45,50 @@ const localTokenKeys = (): TokenKeys => {
   return JSON.parse(readFileSync(file, 'utf8')) as TokenKeys;
 };
 
-/** The scheduled device sync of AWS, every SYNC_INTERVAL_SECONDS (default 60; 0 = off). */
-const startPeriodicSync = (): NodeJS.Timeout | undefined => {
-  const seconds = Number(process.env.SYNC_INTERVAL_SECONDS ?? 60);
+/**
+ * Runs `task` every `seconds` (none when 0), never two at once; a failure is logged and the
+ * next tick tries again. Stands in locally for the scheduled functions of AWS.
+ */
+const every = (seconds: number, label: string, task: () => Promise<string | undefined>): NodeJS.Timeout | undefined => {
   if (!(seconds > 0)) return undefined;
   let running = false;
   return setInterval(async () => {
     if (running) return;
     running = true;
     try {
-      const { providerFromEnv } = await import('../lib/devices/provider');
-      const { syncDevices } = await import('../lib/devices/sync');
-      const result = await syncDevices(providerFromEnv());
-      if (result.upserted || result.removed) console.log(`device sync: ${result.upserted} written, ${result.removed} removed`);
+      const line = await task();
+      if (line) console.log(`${label}: ${line}`);
     } catch (error) {
-      console.error('device sync failed:', error instanceof Error ? error.message : error);
+      console.error(`${label} failed:`, error instanceof Error ? error.message : error);
     } finally {
       running = false;
     }
   }, seconds * 1000);
 };
 
+/** The scheduled device sync, every SYNC_INTERVAL_SECONDS (default 60; 0 = off). */
+const startPeriodicSync = () =>
+  every(Number(process.env.SYNC_INTERVAL_SECONDS ?? 60), 'device sync', async () => {
+    const { providerFromEnv } = await import('../lib/devices/provider');
+    const { syncDevices } = await import('../lib/devices/sync');
+    const result = await syncDevices(providerFromEnv());
+    return result.upserted || result.removed ? `${result.upserted} written, ${result.removed} removed` : undefined;
+  });
+
 /**
- * The scheduled alarm evaluator of AWS: ticks every EVALUATE_INTERVAL_SECONDS (default 30;
- * 0 = off) and evaluates when the stored `intervalDeviceWatchers` (default 60 s) has passed.
+ * The scheduled alarm evaluator: ticks every EVALUATE_INTERVAL_SECONDS (default 30; 0 = off)
+ * and evaluates when the stored `intervalDeviceWatchers` (default 60 s) has passed.
  */
-const startPeriodicEvaluation = (): NodeJS.Timeout | undefined => {
+const startPeriodicEvaluation = () => {
   const seconds = Number(process.env.EVALUATE_INTERVAL_SECONDS ?? 30);
-  if (!(seconds > 0)) return undefined;
-  let running = false;
-  return setInterval(async () => {
-    if (running) return;
-    running = true;
-    try {
-      const { runEvaluation } = await import('../lib/alarms/evaluate');
-      const { mailerFromEnv } = await import('../lib/alarms/mailer');
-      const outcome = await runEvaluation({ mailer: mailerFromEnv(), force: false, tickSeconds: seconds });
-      if (outcome.ran && (outcome.summary.raised || outcome.summary.cleared || outcome.summary.mailed)) {
-        const { raised, cleared, mailed } = outcome.summary;
-        console.log(`alarm evaluation: ${raised} raised, ${cleared} cleared, ${mailed} mailed`);
-      }
-    } catch (error) {
-      console.error('alarm evaluation failed:', error instanceof Error ? error.message : error);
-    } finally {
-      running = false;
-    }
-  }, seconds * 1000);
+  return every(seconds, 'alarm evaluation', async () => {
+    const { runEvaluation } = await import('../lib/alarms/evaluate');
+    const { mailerFromEnv } = await import('../lib/alarms/mailer');
+    const outcome = await runEvaluation({ mailer: mailerFromEnv(), force: false, tickSeconds: seconds });
+    if (!outcome.ran) return undefined;
+    const { raised, cleared, mailed } = outcome.summary;
+    return raised || cleared || mailed ? `${raised} raised, ${cleared} cleared, ${mailed} mailed` : undefined;
+  });
 };
 
 const main = async () => {
