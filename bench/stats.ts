@@ -9,6 +9,9 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { buildSchemas } from '../scripts/build-schemas';
 import { startLocalStore } from '../scripts/local/dynamo';
 import { storeEnv } from '../scripts/local/env';
+import { jsonEvent, lambdaContext } from '../tests/support/events';
+
+const context = lambdaContext();
 
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number);
 const ROOMS = 1000;
@@ -26,22 +29,6 @@ const LAMBDA_RESPONSE_LIMIT = 6 * 1024 * 1024;
 
 type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
-const event = (body: unknown): APIGatewayProxyEvent =>
-  ({
-    httpMethod: 'POST',
-    resource: '/bench',
-    path: '/bench',
-    body: JSON.stringify(body),
-    headers: { 'content-type': 'application/json' },
-    multiValueHeaders: {},
-    isBase64Encoded: false,
-    pathParameters: null,
-    queryStringParameters: null,
-    multiValueQueryStringParameters: null,
-    stageVariables: null,
-    requestContext: { requestId: 'bench' },
-  }) as unknown as APIGatewayProxyEvent;
-const context = { awsRequestId: 'bench', functionName: 'bench', getRemainingTimeInMillis: () => 10_000 } as unknown as Context;
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -86,7 +73,7 @@ export const runStatsBench = async () => {
         const times: number[] = [];
         for (let i = 0; i < WARMUP + CALLS; i++) {
           const started = performance.now();
-          const response = await handlers[endpoint]!(event(filter), context);
+          const response = await handlers[endpoint]!(jsonEvent(filter), context);
           const elapsed = performance.now() - started;
           if (response.statusCode !== 200) throw new Error(`${endpoint} answered ${response.statusCode}: ${response.body}`);
           if (i >= WARMUP) times.push(elapsed);
