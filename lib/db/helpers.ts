@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DeleteCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, DeleteCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ServiceUnavailable } from '#lib/errors';
 import { doc, tableName } from './client';
 
@@ -16,6 +16,16 @@ export const whenExists = async <T>(write: Promise<T>, missing: () => Error): Pr
     return await write;
   } catch (error) {
     if (isConditionFailed(error)) throw missing();
+    throw error;
+  }
+};
+
+/** Writes `item` only if no item has its key; otherwise throws `exists()` (a 409). */
+export const putNew = async (item: Item, exists: () => Error): Promise<void> => {
+  try {
+    await doc.send(new PutCommand({ TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' }));
+  } catch (error) {
+    if (isConditionFailed(error)) throw exists();
     throw error;
   }
 };

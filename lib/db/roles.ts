@@ -1,8 +1,8 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { BUILT_IN_ROLES, builtInRole, type Role } from '#lib/auth/roles';
 import { Conflict, NotFound } from '#lib/errors';
 import { doc, tableName } from './client';
-import { isConditionFailed, queryAll, type Item, deleteExisting } from './helpers';
+import { queryAll, type Item, deleteExisting, putNew } from './helpers';
 
 export interface NewRole {
   roleid: string;
@@ -32,18 +32,10 @@ export const roles = {
     if (builtInRole(role.roleid)) throw new Conflict(`Role ${role.roleid} already exists`);
     const now = new Date().toISOString();
     const record: Role = { ...role, builtIn: false, createdAt: now, updatedAt: now };
-    try {
-      await doc.send(
-        new PutCommand({
-          TableName: tableName(),
-          Item: { ...keys(role.roleid), type: 'Role', ...role, createdAt: now, updatedAt: now, version: 1 },
-          ConditionExpression: 'attribute_not_exists(PK)',
-        }),
-      );
-    } catch (error) {
-      if (isConditionFailed(error)) throw new Conflict(`Role ${role.roleid} already exists`);
-      throw error;
-    }
+    await putNew(
+      { ...keys(role.roleid), type: 'Role', ...role, createdAt: now, updatedAt: now, version: 1 },
+      () => new Conflict(`Role ${role.roleid} already exists`),
+    );
     return record;
   },
 

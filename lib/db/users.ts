@@ -1,7 +1,7 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict, NotFound } from '#lib/errors';
 import { doc, tableName } from './client';
-import { isConditionFailed, queryAll, type Item, deleteExisting, whenExists } from './helpers';
+import { queryAll, type Item, deleteExisting, whenExists, putNew } from './helpers';
 
 /** A user as every answer shows it: never the hash, never token bookkeeping. */
 export interface User {
@@ -49,26 +49,18 @@ export const users = {
   async create(user: NewUser, passwordHash: string): Promise<User> {
     const now = new Date().toISOString();
     const record: User = { ...user, createdAt: now, updatedAt: now };
-    try {
-      await doc.send(
-        new PutCommand({
-          TableName: tableName(),
-          Item: {
-            ...keys(user.username),
-            ...roleKeys(user.role, user.username),
-            type: 'User',
-            ...record,
-            passwordHash,
-            tokensValidAfter: 0,
-            version: 1,
-          },
-          ConditionExpression: 'attribute_not_exists(PK)',
-        }),
-      );
-    } catch (error) {
-      if (isConditionFailed(error)) throw new Conflict(`User ${user.username} already exists`);
-      throw error;
-    }
+    await putNew(
+      {
+        ...keys(user.username),
+        ...roleKeys(user.role, user.username),
+        type: 'User',
+        ...record,
+        passwordHash,
+        tokensValidAfter: 0,
+        version: 1,
+      },
+      () => new Conflict(`User ${user.username} already exists`),
+    );
     return record;
   },
 
