@@ -43,8 +43,7 @@ export const runStatsBench = async () => {
   const { dynamo } = await import('../lib/db/client');
   const { ensureTable } = await import('../lib/db/table');
   const { devices } = await import('../lib/db/devices');
-  const { rooms } = await import('../lib/db/rooms');
-  const { mapConcurrent } = await import('../lib/devices/concurrent');
+  const { recountRooms } = await import('../lib/devices/recount');
   const { simulatedFleet } = await import('../lib/devices/provider/simulated');
   const { toDevice } = await import('../lib/devices/types');
   const handlers = Object.fromEntries(
@@ -64,7 +63,7 @@ export const runStatsBench = async () => {
     const chunk = Math.ceil(fleet.length / 8);
     await Promise.all(Array.from({ length: 8 }, (_, i) => devices.writeAll(fleet.slice(i * chunk, (i + 1) * chunk), [])));
     const places = [...new Map(fleet.map((d) => [JSON.stringify(d.details), d.details])).values()];
-    await mapConcurrent(places, 8, (place) => rooms.recompute(place));
+    await recountRooms(places);
     const seedSeconds = (performance.now() - seedStart) / 1000;
     console.log(`${size} devices in ${places.length} rooms seeded in ${seedSeconds.toFixed(1)} s`);
 

@@ -1,11 +1,11 @@
 import { http } from '#lib/http';
-import { rooms } from '#lib/db/rooms';
-import { scopeOf, type DeviceFilter } from '#lib/devices/filter';
+import { countsIn } from '#lib/devices/counts';
+import type { DeviceFilter } from '#lib/devices/filter';
 import { devicesConnected } from '#lib/devices/stats';
 import validate from '#schemas/generated/devicesFilter';
 
 // POST /videoDevice/all/devicesConnected -> [connected devices in scope]; 422 missing or empty filter field
 export const handler = http<DeviceFilter>({ validate, invalidStatus: 422 }, async ({ body }) => ({
   statusCode: 200,
-  body: devicesConnected(await rooms.inScope(scopeOf(body))),
+  body: devicesConnected(await countsIn(body)),
 }));

@@ -7,6 +7,7 @@ import { rooms } from '#lib/db/rooms';
 import { watchers } from '#lib/db/watchers';
 import { mapConcurrent } from '#lib/devices/concurrent';
 import { placeKey } from '#lib/devices/plan';
+import { recountRooms } from '#lib/devices/recount';
 import type { Place } from '#lib/devices/types';
 import { logger } from '#lib/log';
 import { mailFor } from './mail';
@@ -86,10 +87,7 @@ export const evaluateAlarms = async ({ mailer, deadline }: { mailer: Mailer; dea
   // the rooms whose devices changed, and any room whose stored status disagrees (heals lost writes)
   const touched = new Map<string, Place>(plan.severities.map(({ device }) => [placeKey(device.details), device.details]));
   for (const room of roomsToRecompute(await rooms.inScope({}), inventory, plan.worst)) touched.set(placeKey(room), room);
-  summary.roomsRecomputed = await step([...touched.values()], async (room) => {
-    await rooms.recompute(room);
-    return true;
-  });
+  if (inTime()) summary.roomsRecomputed = (await recountRooms(touched.values())).length;
 
   const fresh = await deliverPending(mailer, inTime);
   summary.mailed += fresh.mailed;

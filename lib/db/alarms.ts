@@ -2,15 +2,17 @@ import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Severity } from '#lib/devices/types';
 import { alarmId, type Alarm, type ClearReason, type Mail, type OpenAlarm, type Recipients } from '#lib/alarms/types';
 import { doc, tableName } from './client';
-import { isConditionFailed, queryAll, type Item } from './helpers';
-import { queryListOrPage, type Page } from './pages';
+import { isConditionFailed, type Item } from './helpers';
+import type { Page } from './pages';
+import { queryShards, queryShardsDescending, shardKey } from './shards';
 
 /*
  * One item per (watcher, device) pair, open or cleared: a raise is a conditional write on that
- * one item, so two evaluations can never open the pair twice. GSI1 (`ALARMS#OPEN`, sorted by
- * raisedAt) holds only open alarms: the evaluator's input and GET /alarms, newest first.
- * Mails of a transition are written on the alarm item in the same single-item write
- * (`pendingMails`, outbox pattern); GSI2 (`ALARMS#MAIL`) holds only items with mail pending.
+ * one item, so two evaluations can never open the pair twice. GSI1 (`ALARMS#OPEN#<shard>`, K
+ * shards by pair, each sorted by raisedAt) holds only open alarms: the evaluator's input and
+ * GET /alarms, newest first once merged. Mails of a transition are written on the alarm item in
+ * the same single-item write (`pendingMails`, outbox pattern); GSI2 (`ALARMS#MAIL#<shard>`)
+ * holds only items with mail pending.
  * A cleared alarm stays as history until `expiresAt` (TTL), and a new raise reuses its item.
  */
 const OPEN = 'ALARMS#OPEN';
@@ -18,7 +20,6 @@ const MAIL = 'ALARMS#MAIL';
 const HISTORY_SECONDS = 30 * 24 * 60 * 60;
 const keys = (alarm: Pick<Alarm, 'watcherId' | 'devicesn'>) => ({ PK: `ALARM#${alarm.watcherId}`, SK: `DEVICE#${alarm.devicesn}` });
 const openSk = (alarm: Alarm) => `${alarm.raisedAt}#${alarm.watcherId}#${alarm.devicesn}`;
-const OPEN_INDEX_KEY = ['PK', 'SK', 'GSI1PK', 'GSI1SK'] as const;
 
 const fromItem = (item: Item): OpenAlarm => {
   const notify = (item.notify ?? {}) as Partial<Recipients>;
@@ -92,7 +93,7 @@ const conditional = async (input: ConstructorParameters<typeof UpdateCommand>[0]
 };
 
 const mailFields = (alarm: Alarm, mail: Mail | undefined): { set: Record<string, unknown>; append: Record<string, unknown[]> } =>
-  mail ? { set: { GSI2PK: MAIL, GSI2SK: alarmId(alarm) }, append: { pendingMails: [mail] } } : { set: {}, append: {} };
+  mail ? { set: { GSI2PK: shardKey(MAIL, alarmId(alarm)), GSI2SK: alarmId(alarm) }, append: { pendingMails: [mail] } } : { set: {}, append: {} };
 
 const alarmFields = (alarm: Alarm) => ({
   deviceid: alarm.deviceid,
@@ -130,11 +131,11 @@ export interface PendingMails {
 export const alarms = {
   /** Every open alarm (the open-alarm index: O(open alarms), never the history). */
   async open(): Promise<OpenAlarm[]> {
-    const items = await queryAll({
+    const items = await queryShards(OPEN, (pk) => ({
       IndexName: 'GSI1',
       KeyConditionExpression: 'GSI1PK = :pk',
-      ExpressionAttributeValues: { ':pk': OPEN },
-    });
+      ExpressionAttributeValues: { ':pk': pk },
+    }));
     return items.map(fromItem);
   },
 
@@ -144,15 +145,12 @@ export const alarms = {
    */
   async list(filter: AlarmFilter, page: { limit?: number; cursor?: string }): Promise<AlarmView[] | Page<AlarmView>> {
     const { FilterExpression, names, values } = filterExpression(filter);
-    const answer = await queryListOrPage(
+    const answer = await queryShardsDescending(
       {
-        IndexName: 'GSI1',
-        KeyConditionExpression: 'GSI1PK = :pk',
-        ScanIndexForward: false,
-        ...(FilterExpression ? { FilterExpression, ExpressionAttributeNames: names } : {}),
-        ExpressionAttributeValues: { ':pk': OPEN, ...values },
+        base: OPEN,
+        index: 'GSI1',
+        ...(FilterExpression ? { FilterExpression, ExpressionAttributeNames: names, ExpressionAttributeValues: values } : {}),
       },
-      OPEN_INDEX_KEY,
       page,
     );
     return Array.isArray(answer) ? answer.map(toView) : { items: answer.items.map(toView), nextCursor: answer.nextCursor };
@@ -174,7 +172,7 @@ export const alarms = {
             ...alarmFields(alarm),
             raisedAt: alarm.raisedAt,
             notify: alarm.notify,
-            GSI1PK: OPEN,
+            GSI1PK: shardKey(OPEN, alarmId(alarm)),
             GSI1SK: openSk(alarm),
             ...extra.set,
           },
@@ -229,12 +227,12 @@ export const alarms = {
 
   /** Alarms with mails not yet delivered, oldest transition first within each alarm. */
   async pendingMails(): Promise<PendingMails[]> {
-    const items = await queryAll({
+    const items = await queryShards(MAIL, (pk) => ({
       IndexName: 'GSI2',
       KeyConditionExpression: 'GSI2PK = :pk',
-      ExpressionAttributeValues: { ':pk': MAIL },
+      ExpressionAttributeValues: { ':pk': pk },
       ProjectionExpression: 'watcherId, devicesn, pendingMails',
-    });
+    }));
     return items.map((item) => ({
       alarm: { watcherId: String(item.watcherId), devicesn: String(item.devicesn) },
       mails: (Array.isArray(item.pendingMails) ? item.pendingMails : []) as Mail[],

@@ -4,11 +4,12 @@ import { mapConcurrent } from '#lib/devices/concurrent';
 import { toDevice, type Device, type Place, type Severity, type StoredDevice } from '#lib/devices/types';
 import { doc, tableName } from './client';
 import { batchWrite, isConditionFailed, queryAll, type Item } from './helpers';
+import { queryShards, shardKey } from './shards';
 
 /*
  * Device items live in their room's partition, so a room's aggregate is recomputed from one
- * small Query. GSI1 finds a device by serial number; GSI2 (one `SERIALS` partition sorted by
- * serial number) lists the serial numbers and is the sync's inventory index.
+ * small Query. GSI1 finds a device by serial number; GSI2 (`SERIALS#<shard>`, K partitions
+ * sorted by serial number) lists the serial numbers and is the sync's inventory index.
  */
 const enc = encodeURIComponent;
 /** A room's identity inside keys: each name URI-encoded, so `#` in a name cannot collide. */
@@ -22,7 +23,7 @@ const toItem = (device: StoredDevice, now: string): Item => ({
   ...keys(device),
   GSI1PK: `DEVICE#${device.devicesn}`,
   GSI1SK: 'DEVICE',
-  GSI2PK: SERIALS,
+  GSI2PK: shardKey(SERIALS, device.devicesn),
   GSI2SK: device.devicesn,
   type: 'Device',
   deviceid: device.deviceid,
@@ -146,24 +147,24 @@ export const devices = {
 
   /** The whole inventory, from the serial-number index: what a sync compares against. */
   async index(): Promise<StoredDevice[]> {
-    const items = await queryAll({
+    const items = await queryShards(SERIALS, (pk) => ({
       IndexName: 'GSI2',
       KeyConditionExpression: 'GSI2PK = :pk',
       ...projection,
-      ExpressionAttributeValues: { ':pk': SERIALS },
-    });
+      ExpressionAttributeValues: { ':pk': pk },
+    }));
     return items.map(fromItem);
   },
 
-  /** Unique serial numbers, sorted (GSI2 keeps them in order; one attribute projected). */
+  /** Unique serial numbers, sorted (each shard answers in order; one attribute projected). */
   async serialNumbers(): Promise<string[]> {
-    const items = await queryAll({
+    const items = await queryShards(SERIALS, (pk) => ({
       IndexName: 'GSI2',
       KeyConditionExpression: 'GSI2PK = :pk',
-      ExpressionAttributeValues: { ':pk': SERIALS },
+      ExpressionAttributeValues: { ':pk': pk },
       ProjectionExpression: 'GSI2SK',
-    });
-    return items.map((item) => String(item.GSI2SK));
+    }));
+    return items.map((item) => String(item.GSI2SK)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   },
 
   /** Idempotent batch of upserts and removals (a sync). */

@@ -2,11 +2,13 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Mail } from '#lib/alarms/types';
 import { doc, tableName } from './client';
 import { isConditionFailed, type Item } from './helpers';
-import { queryListOrPage, type Page } from './pages';
+import type { Page } from './pages';
+import { queryShardsDescending, shardKey } from './shards';
 
 /*
  * The local mailbox (MAILER=outbox): one item per mail, keyed by the mail's id, so storing the
- * same mail twice is a no-op. GSI1 (`OUTBOX`, sorted by time) lists them newest first.
+ * same mail twice is a no-op. GSI1 (`OUTBOX#<shard>`, K shards by mail id, each sorted by time)
+ * lists them newest first once merged.
  * The SES mailer keeps a ledger of the mail ids it sent (`MAILSENT#<id>`) for the same reason.
  * Both expire after 30 days; readers treat an expired record as absent.
  */
@@ -42,7 +44,7 @@ export const outbox = {
     return putOnce({
       PK: `OUTBOX#${mail.id}`,
       SK: 'MAIL',
-      GSI1PK: OUTBOX,
+      GSI1PK: shardKey(OUTBOX, mail.id),
       GSI1SK: `${storedAt}#${mail.id}`,
       type: 'OutboxMail',
       ...mail,
@@ -53,16 +55,14 @@ export const outbox = {
 
   /** Stored mails newest first, optionally only those addressed to `to`; all, or one page. */
   async list(to: string | undefined, page: { limit?: number; cursor?: string }): Promise<OutboxMail[] | Page<OutboxMail>> {
-    const answer = await queryListOrPage(
+    const answer = await queryShardsDescending(
       {
-        IndexName: 'GSI1',
-        KeyConditionExpression: 'GSI1PK = :pk',
-        ScanIndexForward: false,
+        base: OUTBOX,
+        index: 'GSI1',
         FilterExpression: `(attribute_not_exists(expiresAt) OR expiresAt > :now)${to ? ' AND contains(#to, :to)' : ''}`,
         ...(to ? { ExpressionAttributeNames: { '#to': 'to' } } : {}),
-        ExpressionAttributeValues: { ':pk': OUTBOX, ':now': Math.floor(Date.now() / 1000), ...(to ? { ':to': to } : {}) },
+        ExpressionAttributeValues: { ':now': Math.floor(Date.now() / 1000), ...(to ? { ':to': to } : {}) },
       },
-      ['PK', 'SK', 'GSI1PK', 'GSI1SK'],
       page,
     );
     return Array.isArray(answer) ? answer.map(fromItem) : { items: answer.items.map(fromItem), nextCursor: answer.nextCursor };

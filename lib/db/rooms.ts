@@ -5,24 +5,26 @@ import { rollUp, sameAggregate } from '#lib/devices/rollup';
 import type { Place, RoomAggregate, RoomStatus } from '#lib/devices/types';
 import { doc, tableName } from './client';
 import { devices, roomId } from './devices';
-import { isConditionFailed, queryAll, type Item } from './helpers';
+import { isConditionFailed, type Item } from './helpers';
+import { queryShards, shardKey } from './shards';
 
 /*
- * One aggregate item per room that holds devices, all in the `ROOMS` partition sorted by
- * region#location#room; GSI1 sorts the same items by location first, GSI2 by room name first.
- * Any scope is then one Query over the rooms in (or very near) that scope, never over devices.
+ * One aggregate item per room that holds devices, in the `ROOMS#<shard>` partitions (K shards,
+ * by room identity) sorted by region#location#room; GSI1 sorts the same items by location
+ * first, GSI2 by room name first (same shard). Any scope is then one Query per shard over the
+ * rooms in (or very near) that scope, in parallel, never over devices.
  */
 const ROOMS = 'ROOMS';
 const BY_LOCATION = 'ROOMS#BY_LOCATION';
 const BY_NAME = 'ROOMS#BY_NAME';
 const enc = encodeURIComponent;
-const keys = (place: Place) => ({ PK: ROOMS, SK: roomId(place) });
+const keys = (place: Place) => ({ PK: shardKey(ROOMS, roomId(place)), SK: roomId(place) });
 
 const toItem = (aggregate: RoomAggregate, version: number): Item => ({
   ...keys(aggregate),
-  GSI1PK: BY_LOCATION,
+  GSI1PK: shardKey(BY_LOCATION, roomId(aggregate)),
   GSI1SK: `${enc(aggregate.location)}#${enc(aggregate.region)}#${enc(aggregate.room)}`,
-  GSI2PK: BY_NAME,
+  GSI2PK: shardKey(BY_NAME, roomId(aggregate)),
   GSI2SK: `${enc(aggregate.room)}#${enc(aggregate.region)}#${enc(aggregate.location)}`,
   type: 'RoomAggregate',
   region: aggregate.region,
@@ -64,19 +66,22 @@ const prefix = (...names: (string | undefined)[]) => {
 };
 
 /** The narrowest of the three orderings for a scope: by room name, by location, or by region. */
-const scopeQuery = (scope: Scope): Omit<QueryCommandInput, 'TableName'> => {
-  const [index, pkName, skName, pk, sk] =
+const scopeQuery = (scope: Scope): { base: string; query: (pk: string) => Omit<QueryCommandInput, 'TableName'> } => {
+  const [index, pkName, skName, base, sk] =
     scope.room !== undefined
       ? ['GSI2', 'GSI2PK', 'GSI2SK', BY_NAME, prefix(scope.room, scope.region, scope.region !== undefined ? scope.location : undefined)]
       : scope.location !== undefined
         ? ['GSI1', 'GSI1PK', 'GSI1SK', BY_LOCATION, prefix(scope.location, scope.region)]
         : [undefined, 'PK', 'SK', ROOMS, prefix(scope.region)];
   return {
-    ...(index ? { IndexName: index } : {}),
-    KeyConditionExpression: sk ? '#pk = :pk AND begins_with(#sk, :sk)' : '#pk = :pk',
-    ExpressionAttributeNames: { ...projection.ExpressionAttributeNames, '#pk': pkName, ...(sk ? { '#sk': skName } : {}) },
-    ExpressionAttributeValues: { ':pk': pk, ...(sk ? { ':sk': sk } : {}) },
-    ProjectionExpression: projection.ProjectionExpression,
+    base,
+    query: (pk) => ({
+      ...(index ? { IndexName: index } : {}),
+      KeyConditionExpression: sk ? '#pk = :pk AND begins_with(#sk, :sk)' : '#pk = :pk',
+      ExpressionAttributeNames: { ...projection.ExpressionAttributeNames, '#pk': pkName, ...(sk ? { '#sk': skName } : {}) },
+      ExpressionAttributeValues: { ':pk': pk, ...(sk ? { ':sk': sk } : {}) },
+      ProjectionExpression: projection.ProjectionExpression,
+    }),
   };
 };
 
@@ -87,7 +92,8 @@ const MAX_ATTEMPTS = 6;
 export const rooms = {
   /** The aggregates of every room in scope that holds devices, sorted by region, location, room. */
   async inScope(scope: Scope): Promise<RoomAggregate[]> {
-    const items = await queryAll(scopeQuery(scope));
+    const { base, query } = scopeQuery(scope);
+    const items = await queryShards(base, query);
     return items.map(fromItem).filter((room) => inScope(scope, room)).sort(byPlace);
   },
 
@@ -97,10 +103,19 @@ export const rooms = {
    * change to a device of the room (sync, refresh, alarm engine). Idempotent.
    */
   async recompute(place: Place): Promise<RoomAggregate | undefined> {
+    return (await rooms.recomputeChange(place)).after;
+  },
+
+  /**
+   * As `recompute`, answering the aggregate the write replaced and the one it wrote (equal, or
+   * both absent, when nothing changed): exact, since the write is conditioned on what was read.
+   */
+  async recomputeChange(place: Place): Promise<RoomChange> {
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       const { Item: current } = await doc.send(new GetCommand({ TableName: tableName(), Key: keys(place), ConsistentRead: true }));
       const members = await devices.inRoom(place);
       const aggregate = rollUp(place, members);
+      const before = current ? fromItem(current) : undefined;
       const version = Number(current?.version ?? 0);
       const guard = current
         ? { ConditionExpression: '#version = :version', ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: { ':version': version } }
@@ -108,11 +123,11 @@ export const rooms = {
       try {
         if (aggregate.deviceCount === 0) {
           if (current) await doc.send(new DeleteCommand({ TableName: tableName(), Key: keys(place), ...guard }));
-          return undefined;
+          return { place, before, after: undefined };
         }
-        if (current && sameAggregate(fromItem(current), aggregate)) return aggregate;
+        if (before && sameAggregate(before, aggregate)) return { place, before, after: before };
         await doc.send(new PutCommand({ TableName: tableName(), Item: toItem(aggregate, version + 1), ...guard }));
-        return aggregate;
+        return { place, before, after: aggregate };
       } catch (error) {
         if (!isConditionFailed(error)) throw error;
       }
@@ -120,3 +135,10 @@ export const rooms = {
     throw new ServiceUnavailable(`room ${place.room} kept changing while its counts were recomputed; retry`);
   },
 };
+
+/** One room's aggregate before and after a recompute (absent: the room holds no devices). */
+export interface RoomChange {
+  place: Place;
+  before?: RoomAggregate;
+  after?: RoomAggregate;
+}

@@ -1,12 +1,16 @@
+import { countRooms, type Counts } from './summary';
 import type { RoomAggregate } from './types';
 
-/** Count answers, computed from the room aggregates in scope only (never from devices). */
-const sum = (rooms: readonly RoomAggregate[], pick: (room: RoomAggregate) => number) =>
-  rooms.reduce((total, room) => total + pick(room), 0);
+/*
+ * Count answers, from the room aggregates in scope or from a scope's maintained summary
+ * (both are `Counts` in the end); never from devices.
+ */
+type Source = readonly RoomAggregate[] | Counts;
+const counts = (source: Source): Counts => (Array.isArray(source) ? countRooms(source as readonly RoomAggregate[]) : (source as Counts));
 
-export const totalDevices = (rooms: readonly RoomAggregate[]): [number] => [sum(rooms, (r) => r.deviceCount)];
+export const totalDevices = (source: Source): [number] => [counts(source).deviceCount];
 
-export const devicesConnected = (rooms: readonly RoomAggregate[]): [number] => [sum(rooms, (r) => r.online)];
+export const devicesConnected = (source: Source): [number] => [counts(source).online];
 
 export const numOfDevicesByRoom = (rooms: readonly RoomAggregate[]) =>
   rooms.map((r) => ({
@@ -16,24 +20,14 @@ export const numOfDevicesByRoom = (rooms: readonly RoomAggregate[]) =>
     offlineDeviceCount: r.offline,
   }));
 
-export const numOfRooms = (rooms: readonly RoomAggregate[]) => ({
-  totalRooms: rooms.filter((r) => r.deviceCount > 0).length,
-});
+export const numOfRooms = (source: Source) => ({ totalRooms: counts(source).rooms });
 
-export const numDevicesConnected = (rooms: readonly RoomAggregate[]) => ({
-  total: sum(rooms, (r) => r.deviceCount),
-  online: sum(rooms, (r) => r.online),
-  offline: sum(rooms, (r) => r.offline),
-});
+export const numDevicesConnected = (source: Source) => {
+  const { deviceCount, online, offline } = counts(source);
+  return { total: deviceCount, online, offline };
+};
 
-export const roomStatusCount = (rooms: readonly RoomAggregate[]) => {
-  const count = (status: RoomAggregate['roomStatus']) => rooms.filter((r) => r.roomStatus === status).length;
-  return {
-    TotalRooms: rooms.length,
-    CriticalStatus: count('Critical'),
-    MajorStatus: count('Major'),
-    MinorStatus: count('Minor'),
-    InfoStatus: count('Info'),
-    OKStatus: count('OK'),
-  };
+export const roomStatusCount = (source: Source) => {
+  const { rooms, Critical, Major, Minor, Info, OK } = counts(source);
+  return { TotalRooms: rooms, CriticalStatus: Critical, MajorStatus: Major, MinorStatus: Minor, InfoStatus: Info, OKStatus: OK };
 };

@@ -1,9 +1,9 @@
 import { devices } from '#lib/db/devices';
 import { rooms } from '#lib/db/rooms';
 import { NotFound, ServiceUnavailable } from '#lib/errors';
-import { mapConcurrent } from './concurrent';
 import { expectedAggregates, placeKey, planSync, staleRooms } from './plan';
 import { ProviderError, type DeviceProvider } from './provider';
+import { healSummaries, recountRooms } from './recount';
 import { toDevice, type Device, type Place } from './types';
 
 export interface SyncResult {
@@ -24,7 +24,9 @@ export const syncDevices = async (provider: DeviceProvider): Promise<SyncResult>
   await devices.writeAll(plan.puts, plan.deletes);
   const stale = staleRooms(await rooms.inScope({}), expectedAggregates(plan.fleet));
   const toRecompute = new Map<string, Place>([...plan.touched, ...stale].map((place) => [placeKey(place), place]));
-  await mapConcurrent([...toRecompute.values()], 8, (place) => rooms.recompute(place));
+  await recountRooms(toRecompute.values());
+  // an aggregate that had drifted means an interrupted run: its summaries may have drifted too
+  if (stale.length > 0) await healSummaries();
   return { devices: plan.fleet.length, upserted: plan.puts.length, removed: plan.vanished, roomsRecomputed: toRecompute.size };
 };
 
@@ -45,6 +47,6 @@ export const refreshDevice = async (provider: DeviceProvider, devicesn: string):
   await devices.put(after, lastRefresh);
   const moved = placeKey(before.details) !== placeKey(after.details);
   if (moved) await devices.remove(before);
-  await Promise.all([rooms.recompute(after.details), moved ? rooms.recompute(before.details) : undefined]);
+  await recountRooms(moved ? [after.details, before.details] : [after.details]);
   return { ...toDevice(after), refreshInfo: { lastRefresh } };
 };

@@ -1,0 +1,115 @@
+import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { Invalid } from '#lib/errors';
+import { doc, tableName } from './client';
+import { queryAll, type Item } from './helpers';
+import type { Page } from './pages';
+
+/*
+ * Fleet-sized and hot partitions (the inventory index, the room aggregates, the open alarms,
+ * pending mails, the outbox) are spread over K shards: `<base>#<shard>`, the shard a stable
+ * hash of the item's own identity. Readers query every shard in parallel and restore the order.
+ * K comes from SHARDS (default 8) and is fixed per stage: changing it needs a re-seed.
+ */
+const DEFAULT_SHARDS = 8;
+const MAX_SHARDS = 64;
+
+export const shardCount = (): number => {
+  const raw = process.env.SHARDS;
+  if (raw === undefined || raw === '') return DEFAULT_SHARDS;
+  const count = Number(raw);
+  if (!Number.isInteger(count) || count < 1 || count > MAX_SHARDS) throw new Error(`SHARDS must be an integer 1..${MAX_SHARDS} (got ${raw})`);
+  return count;
+};
+
+/** FNV-1a, 32 bit: cheap, stable across runtimes, spreads serial numbers and names evenly. */
+const fnv1a = (text: string): number => {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash;
+};
+
+/** The partition key of `identity` within the sharded `base`. */
+export const shardKey = (base: string, identity: string): string => `${base}#${fnv1a(identity) % shardCount()}`;
+
+/** Every partition key of the sharded `base`. */
+export const allShards = (base: string): string[] => Array.from({ length: shardCount() }, (_, i) => `${base}#${i}`);
+
+/** Runs one Query per shard (all pages each), in parallel; `input` builds the Query for a partition key. */
+export const queryShards = async (base: string, input: (pk: string) => Omit<QueryCommandInput, 'TableName'>): Promise<Item[]> =>
+  (await Promise.all(allShards(base).map((pk) => queryAll(input(pk))))).flat();
+
+const badCursor = () =>
+  new Invalid('cursor is not valid', [{ field: 'queryStringParameters.cursor', message: 'cursor must be a nextCursor this API answered' }]);
+
+const encodeAfter = (after: string) => Buffer.from(JSON.stringify({ after })).toString('base64url');
+const decodeAfter = (cursor: string): string => {
+  try {
+    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
+    if (typeof value === 'object' && value !== null && typeof (value as { after?: unknown }).after === 'string') {
+      return (value as { after: string }).after;
+    }
+  } catch {
+    /* a 4xx below */
+  }
+  throw badCursor();
+};
+
+export interface ShardedIndex {
+  base: string;
+  index: 'GSI1' | 'GSI2';
+  /** Filter, names and values beyond the key condition (`:pk`, `:after`, `#pk`, `#sk` are taken). */
+  FilterExpression?: string;
+  ExpressionAttributeNames?: Record<string, string>;
+  ExpressionAttributeValues?: Record<string, unknown>;
+}
+
+const indexQuery = (spec: ShardedIndex, pk: string, after?: string): Omit<QueryCommandInput, 'TableName'> => ({
+  IndexName: spec.index,
+  KeyConditionExpression: after === undefined ? '#pk = :pk' : '#pk = :pk AND #sk < :after',
+  ScanIndexForward: false,
+  ...(spec.FilterExpression ? { FilterExpression: spec.FilterExpression } : {}),
+  ExpressionAttributeNames: { ...spec.ExpressionAttributeNames, '#pk': `${spec.index}PK`, ...(after === undefined ? {} : { '#sk': `${spec.index}SK` }) },
+  ExpressionAttributeValues: { ...spec.ExpressionAttributeValues, ':pk': pk, ...(after === undefined ? {} : { ':after': after }) },
+});
+
+/** Up to `limit` matching items of one shard, newest (highest sort key) first, below `after`. */
+const shardPage = async (spec: ShardedIndex, pk: string, limit: number, after?: string) => {
+  const items: Item[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await doc.send(
+      new QueryCommand({ ...indexQuery(spec, pk, after), TableName: tableName(), Limit: limit - items.length, ExclusiveStartKey }),
+    );
+    items.push(...((page.Items ?? []) as Item[]));
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey && items.length < limit);
+  return { items, more: ExclusiveStartKey !== undefined };
+};
+
+const descending = (sk: string) => (a: Item, b: Item) => (String(a[sk]) < String(b[sk]) ? 1 : String(a[sk]) > String(b[sk]) ? -1 : 0);
+
+/**
+ * A sharded index sorted by a unique sort key, newest first, as one list: every item, or one
+ * page (`limit`, `cursor`). A page asks each shard for `limit` items below the cursor's sort
+ * key and keeps the `limit` highest, so pages follow each other exactly as over one partition.
+ */
+export const queryShardsDescending = async (
+  spec: ShardedIndex,
+  page: { limit?: number; cursor?: string },
+): Promise<Item[] | Page<Item>> => {
+  const sk = `${spec.index}SK`;
+  if (page.limit === undefined && page.cursor === undefined) {
+    return (await queryShards(spec.base, (pk) => indexQuery(spec, pk))).sort(descending(sk));
+  }
+  const limit = page.limit ?? 100;
+  const after = page.cursor === undefined ? undefined : decodeAfter(page.cursor);
+  const perShard = await Promise.all(allShards(spec.base).map((pk) => shardPage(spec, pk, limit, after)));
+  const merged = perShard.flatMap((answer) => answer.items).sort(descending(sk));
+  const items = merged.slice(0, limit);
+  const more = merged.length > limit || perShard.some((answer) => answer.more);
+  const last = items[items.length - 1];
+  return { items, nextCursor: more && last ? encodeAfter(String(last[sk])) : null };
+};
