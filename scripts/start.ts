@@ -71,8 +71,13 @@ const startPeriodicSync = () =>
   every(Number(process.env.SYNC_INTERVAL_SECONDS ?? 60), 'device sync', async () => {
     const { providerFromEnv } = await import('../lib/devices/provider');
     const { syncDevices } = await import('../lib/devices/sync');
+    const { runEvaluation } = await import('../lib/alarms/evaluate');
+    const { mailerFromEnv } = await import('../lib/alarms/mailer');
     const result = await syncDevices(providerFromEnv());
-    return result.upserted || result.removed ? `${result.upserted} written, ${result.removed} removed` : undefined;
+    // the alarms of the devices it changed follow in the same run (queued for the evaluator when it is busy)
+    const outcome = await runEvaluation({ mailer: mailerFromEnv(), force: true, tickSeconds: 0, mode: 'queue' });
+    const alarms = outcome.ran && (outcome.summary.raised || outcome.summary.cleared) ? `; ${outcome.summary.raised} raised, ${outcome.summary.cleared} cleared` : '';
+    return result.upserted || result.removed ? `${result.upserted} written, ${result.removed} removed${alarms}` : undefined;
   });
 
 /**

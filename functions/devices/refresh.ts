@@ -1,12 +1,22 @@
 import { http } from '#lib/http';
+import { logger } from '#lib/log';
+import { runEvaluation } from '#lib/alarms/evaluate';
+import { mailerFromEnv } from '#lib/alarms/mailer';
 import { providerFromEnv } from '#lib/devices/provider';
 import { refreshDevice } from '#lib/devices/sync';
 import validate from '#schemas/generated/devicesBySerialNumber';
 
 const provider = providerFromEnv();
+const mailer = mailerFromEnv();
 
 // POST /videoDevice/refresh/{devicesn} -> Device + refreshInfo.lastRefresh, live from the provider; 404; 422
-export const handler = http<undefined, { devicesn: string }>({ validate, invalidStatus: 422 }, async ({ path }) => ({
-  statusCode: 200,
-  body: await refreshDevice(provider, path.devicesn),
-}));
+// The device's alarms follow before the answer (a few seconds at most; when the evaluator is
+// busy the change stays queued for its next tick).
+export const handler = http<undefined, { devicesn: string }>({ validate, invalidStatus: 422 }, async ({ path }) => {
+  const refreshed = await refreshDevice(provider, path.devicesn);
+  await runEvaluation({ mailer, force: true, tickSeconds: 0, mode: 'queue', budgetMs: 5_000 }).catch((error: unknown) => {
+    // the change is queued: the evaluator's next tick takes it; the refresh itself succeeded
+    logger.warn('alarms of a refreshed device left queued', { devicesn: path.devicesn, error: error instanceof Error ? error.message : String(error) });
+  });
+  return { statusCode: 200, body: refreshed };
+});

@@ -1,10 +1,12 @@
 import { http } from '#lib/http';
+import { evaluationQueue } from '#lib/db/evaluationQueue';
 import { watchers } from '#lib/db/watchers';
 import type { WatcherInput } from '#lib/watchers/rules';
 import validate from '#schemas/generated/watcherCreate';
 
 // POST /watcher -> 200 the new (active) watcher's id as a JSON string; 400 invalid body
-export const handler = http<WatcherInput>({ validate, invalidStatus: 400 }, async ({ body }) => ({
-  statusCode: 200,
-  body: await watchers.create(body),
-}));
+export const handler = http<WatcherInput>({ validate, invalidStatus: 400 }, async ({ body }) => {
+  const id = await watchers.create(body);
+  await evaluationQueue.addWatcher(id); // its alarms follow at the evaluator's next tick
+  return { statusCode: 200, body: id };
+});

@@ -1,4 +1,5 @@
 import { http } from '#lib/http';
+import { evaluationQueue } from '#lib/db/evaluationQueue';
 import { watchers } from '#lib/db/watchers';
 import type { WatcherInput } from '#lib/watchers/rules';
 import validate from '#schemas/generated/watcherUpdate';
@@ -6,8 +7,9 @@ import validate from '#schemas/generated/watcherUpdate';
 // PUT /watcher/{watcherid} -> 200 the updated watcher; 400 invalid; 404 unknown id; 409 changed meanwhile
 export const handler = http<WatcherInput, { watcherid: string }>(
   { validate, invalidStatus: 400 },
-  async ({ path, body }) => ({
-    statusCode: 200,
-    body: await watchers.update(path.watcherid, body),
-  }),
+  async ({ path, body }) => {
+    const updated = await watchers.update(path.watcherid, body);
+    await evaluationQueue.addWatcher(path.watcherid);
+    return { statusCode: 200, body: updated };
+  },
 );

@@ -2,18 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { alarmRuns } from '#lib/db/alarmRuns';
 import { alarms } from '#lib/db/alarms';
 import { devices } from '#lib/db/devices';
+import { evaluationQueue } from '#lib/db/evaluationQueue';
 import { intervals } from '#lib/db/intervals';
+import { reconciliation } from '#lib/db/reconciliation';
 import { rooms } from '#lib/db/rooms';
 import { watchers } from '#lib/db/watchers';
-import { mapConcurrent } from '#lib/devices/concurrent';
 import { placeKey } from '#lib/devices/plan';
-import { recountRooms } from '#lib/devices/recount';
+import { healSummaries, recountRooms } from '#lib/devices/recount';
 import type { Place } from '#lib/devices/types';
 import { logger } from '#lib/log';
-import { mailFor } from './mail';
+import { applyPlan, type Applied } from './apply';
+import { evaluateQueued } from './incremental';
 import type { Mailer } from './mailer';
 import { planAlarms, roomsToRecompute } from './plan';
-import { dueAt, evaluatorSettings } from './settings';
+import { dueAt, evaluatorSettings, reconcileSeconds } from './settings';
 
 export interface EvaluationSummary {
   raised: number;
@@ -24,9 +26,9 @@ export interface EvaluationSummary {
   roomsRecomputed: number;
   /** False when the time budget ran out: the next run continues from the stored state. */
   complete: boolean;
+  /** Whether this run included the full reconciliation pass. */
+  reconciled?: boolean;
 }
-
-const WRITES_IN_FLIGHT = 8;
 
 /** Delivers every pending mail (oldest alarm transitions first), then drops it from its alarm. */
 const deliverPending = async (mailer: Mailer, inTime: () => boolean): Promise<{ mailed: number; complete: boolean }> => {
@@ -55,12 +57,20 @@ const deliverPending = async (mailer: Mailer, inTime: () => boolean): Promise<{ 
   return { mailed, complete };
 };
 
+/** Counts of what a set of plan executions changed. */
+const tally = (applied: readonly Applied[]) => ({
+  raised: applied.reduce((n, a) => n + a.raised.length, 0),
+  cleared: applied.reduce((n, a) => n + a.cleared.length, 0),
+  updated: applied.reduce((n, a) => n + a.updated.length, 0),
+});
+
 /**
- * One evaluation (DESIGN D6): mails left over by an interrupted run, then every active
- * watcher against the devices it targets, alarm writes (each transition's mail written in
- * the same item write), device severities, room aggregates, and the new mails. Every step
- * is idempotent and re-derived from stored state, so a run cut short by `deadline` (or a
- * crash) is finished by the next one. Runs stop between writes, never in the middle of one.
+ * The full pass, a reconciliation (DESIGN D6): mails left over by an interrupted run, then
+ * every active watcher against the whole inventory, alarm writes (each transition's mail
+ * written in the same item write), device severities, every room whose devices changed or
+ * whose stored status drifted (each once), the summaries, and the new mails. Every step is
+ * idempotent and re-derived from stored state, so a run cut short by `deadline` (or a crash)
+ * is finished by the next one. Runs stop between writes, never in the middle of one.
  */
 export const evaluateAlarms = async ({ mailer, deadline }: { mailer: Mailer; deadline: number }): Promise<EvaluationSummary> => {
   const inTime = () => Date.now() < deadline;
@@ -72,22 +82,14 @@ export const evaluateAlarms = async ({ mailer, deadline }: { mailer: Mailer; dea
   const at = new Date().toISOString();
   const plan = planAlarms({ watchers: watcherList, devices: inventory, open, now: at });
   if (plan.invalidWatchers.length) logger.warn('watchers with invalid conditions match nothing', { watchers: plan.invalidWatchers });
-
-  const step = async <T>(items: readonly T[], write: (item: T) => Promise<boolean>): Promise<number> => {
-    const done = await mapConcurrent(items, WRITES_IN_FLIGHT, async (item) => inTime() && (await write(item)));
-    return done.filter(Boolean).length;
-  };
-  summary.raised = await step(plan.raise, ({ alarm }) => alarms.raise(alarm, mailFor('raised', alarm, alarm.notify, at)));
-  summary.cleared = await step(plan.clear, ({ alarm, reason, notify }) =>
-    alarms.clear(alarm, at, reason, mailFor('cleared', alarm, notify, at, reason)),
-  );
-  summary.updated = await step(plan.update, (alarm) => alarms.update(alarm));
-  await step(plan.severities, ({ device, severity }) => devices.setAlarmSeverity(device, severity));
+  const applied = await applyPlan(plan, at, inTime);
+  Object.assign(summary, tally([applied]));
 
   // the rooms whose devices changed, and any room whose stored status disagrees (heals lost writes)
   const touched = new Map<string, Place>(plan.severities.map(({ device }) => [placeKey(device.details), device.details]));
   for (const room of roomsToRecompute(await rooms.inScope({}), inventory, plan.worst)) touched.set(placeKey(room), room);
   if (inTime()) summary.roomsRecomputed = (await recountRooms(touched.values())).length;
+  if (inTime()) await healSummaries();
 
   const fresh = await deliverPending(mailer, inTime);
   summary.mailed += fresh.mailed;
@@ -95,28 +97,70 @@ export const evaluateAlarms = async ({ mailer, deadline }: { mailer: Mailer; dea
   return summary;
 };
 
+/**
+ * The incremental pass: only the queued work that is due (devices a sync or refresh changed,
+ * watchers that were written, timers that expired), found by reading the queue, never the
+ * fleet. Each room is recounted once, then the mails go out.
+ */
+export const evaluateQueue = async ({ mailer, deadline }: { mailer: Mailer; deadline: number }): Promise<EvaluationSummary> => {
+  const inTime = () => Date.now() < deadline;
+  const summary: EvaluationSummary = { raised: 0, cleared: 0, mailed: 0, updated: 0, roomsRecomputed: 0, complete: false };
+  const leftover = await deliverPending(mailer, inTime);
+  summary.mailed += leftover.mailed;
+  const at = new Date().toISOString();
+  const { applied, complete } = await evaluateQueued(await evaluationQueue.list(), at, inTime);
+  Object.assign(summary, tally(applied));
+  if (inTime()) summary.roomsRecomputed = (await recountRooms(applied.flatMap((a) => a.rooms))).length;
+  const fresh = await deliverPending(mailer, inTime);
+  summary.mailed += fresh.mailed;
+  summary.complete = complete && leftover.complete && fresh.complete && inTime();
+  return summary;
+};
+
 export type RunOutcome = { ran: true; summary: EvaluationSummary } | { ran: false; reason: 'busy' | 'not due' };
 
 /**
- * One run under the evaluator's lease. `force` (the operator endpoint) ignores the pace;
- * otherwise it runs only when `intervalDeviceWatchers` passed since the last start.
- * `budgetMs` is what the caller's own time limit leaves; the run also stops at `intervalDeviceWatchersTimeout`.
+ * One run under the evaluator's lease. `force` (the operator endpoint) ignores the pace and
+ * runs the full pass; otherwise it runs only when `intervalDeviceWatchers` passed since the
+ * last start, and the full pass only when RECONCILE_SECONDS (default an hour) passed since the
+ * last complete one. Every run then evaluates the queue. `mode: 'queue'` (a sync, a refresh)
+ * evaluates the queue alone and does not move the pace. `budgetMs` is what the caller's own
+ * time limit leaves; the run also stops at `intervalDeviceWatchersTimeout`.
  */
-export const runEvaluation = async (options: { mailer: Mailer; force: boolean; tickSeconds: number; budgetMs?: number }): Promise<RunOutcome> => {
+export const runEvaluation = async (options: {
+  mailer: Mailer;
+  force: boolean;
+  tickSeconds: number;
+  budgetMs?: number;
+  mode?: 'queue';
+}): Promise<RunOutcome> => {
   const settings = evaluatorSettings(await intervals.list());
   const start = Date.now();
   const timeoutMs = Math.min(settings.timeoutSeconds * 1000, options.budgetMs ?? Number.POSITIVE_INFINITY);
   const runId = randomUUID();
-  const acquired = await alarmRuns.acquire(
-    runId,
-    start,
-    start + timeoutMs + 30_000,
-    options.force ? undefined : dueAt(start, settings, options.tickSeconds),
-  );
-  if (!acquired) return { ran: false, reason: options.force ? 'busy' : 'not due' };
+  const paced = !options.force && options.mode !== 'queue';
+  const acquired = await alarmRuns.acquire(runId, start, start + timeoutMs + 30_000, paced ? dueAt(start, settings, options.tickSeconds) : undefined);
+  if (!acquired) return { ran: false, reason: paced ? 'not due' : 'busy' };
+  const deadline = start + timeoutMs;
   try {
-    return { ran: true, summary: await evaluateAlarms({ mailer: options.mailer, deadline: start + timeoutMs }) };
+    const full =
+      options.mode !== 'queue' && (options.force || (await reconciliation.lastAt()) <= start - reconcileSeconds() * 1000)
+        ? await evaluateAlarms({ mailer: options.mailer, deadline })
+        : undefined;
+    if (full?.complete) await reconciliation.done(start);
+    const queued = await evaluateQueue({ mailer: options.mailer, deadline });
+    const summary = full ? sum(full, queued) : queued;
+    return { ran: true, summary: { ...summary, reconciled: full !== undefined } };
   } finally {
-    await alarmRuns.release(runId, start);
+    await alarmRuns.release(runId, options.mode === 'queue' ? undefined : start);
   }
 };
+
+const sum = (a: EvaluationSummary, b: EvaluationSummary): EvaluationSummary => ({
+  raised: a.raised + b.raised,
+  cleared: a.cleared + b.cleared,
+  mailed: a.mailed + b.mailed,
+  updated: a.updated + b.updated,
+  roomsRecomputed: a.roomsRecomputed + b.roomsRecomputed,
+  complete: a.complete && b.complete,
+});

@@ -25,3 +25,13 @@ export const evaluatorSettings = (records: readonly IntervalRecord[]): Evaluator
  */
 export const dueAt = (now: number, settings: EvaluatorSettings, tickSeconds: number): number =>
   now - Math.max(0, settings.intervalSeconds - tickSeconds / 2) * 1000;
+
+/**
+ * Seconds between two full reconciliation passes (RECONCILE_SECONDS, default an hour): news
+ * travels through the queue; the full pass only heals drift (lost writes, deleted watchers'
+ * stragglers), so it runs on this slower schedule.
+ */
+export const reconcileSeconds = (env: NodeJS.ProcessEnv = process.env): number => {
+  const value = Number(env.RECONCILE_SECONDS ?? 3600);
+  return Number.isFinite(value) && value >= 0 ? value : 3600;
+};

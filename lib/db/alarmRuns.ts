@@ -33,17 +33,17 @@ export const alarmRuns = {
     }
   },
 
-  /** Ends the run that holds the lease, recording when it started. */
-  async release(runId: string, startedAt: number): Promise<void> {
+  /** Ends the run that holds the lease, recording when it started (unless `startedAt` is undefined: an unpaced run). */
+  async release(runId: string, startedAt: number | undefined): Promise<void> {
     try {
       await doc.send(
         new UpdateCommand({
           TableName: tableName(),
           Key: KEY,
-          UpdateExpression: 'SET #lease = :zero, #last = :started',
+          UpdateExpression: startedAt === undefined ? 'SET #lease = :zero' : 'SET #lease = :zero, #last = :started',
           ConditionExpression: '#run = :run',
-          ExpressionAttributeNames: { '#lease': 'leaseUntil', '#last': 'lastRunAt', '#run': 'runId' },
-          ExpressionAttributeValues: { ':zero': 0, ':started': startedAt, ':run': runId },
+          ExpressionAttributeNames: { '#lease': 'leaseUntil', '#run': 'runId', ...(startedAt === undefined ? {} : { '#last': 'lastRunAt' }) },
+          ExpressionAttributeValues: { ':zero': 0, ':run': runId, ...(startedAt === undefined ? {} : { ':started': startedAt }) },
         }),
       );
     } catch (error) {

@@ -1,8 +1,8 @@
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Severity } from '#lib/devices/types';
 import { alarmId, type Alarm, type ClearReason, type Mail, type OpenAlarm, type Recipients } from '#lib/alarms/types';
 import { doc, tableName } from './client';
-import { isConditionFailed, type Item } from './helpers';
+import { isConditionFailed, queryAll, type Item } from './helpers';
 import type { Page } from './pages';
 import { queryShards, queryShardsDescending, shardKey } from './shards';
 
@@ -136,6 +136,32 @@ export const alarms = {
       KeyConditionExpression: 'GSI1PK = :pk',
       ExpressionAttributeValues: { ':pk': pk },
     }));
+    return items.map(fromItem);
+  },
+
+  /** The open alarms among the given (watcher, device) pairs: consistent BatchGetItem, O(pairs). */
+  async openAmong(pairs: readonly Pick<Alarm, 'watcherId' | 'devicesn'>[]): Promise<OpenAlarm[]> {
+    const found: OpenAlarm[] = [];
+    for (let start = 0; start < pairs.length; start += 100) {
+      let pending: Record<string, unknown>[] = pairs.slice(start, start + 100).map(keys);
+      while (pending.length > 0) {
+        const answer = await doc.send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true } } }));
+        found.push(...((answer.Responses?.[tableName()] ?? []) as Item[]).filter((item) => item.state === 'open').map(fromItem));
+        pending = (answer.UnprocessedKeys?.[tableName()]?.Keys ?? []) as Record<string, unknown>[];
+      }
+    }
+    return found;
+  },
+
+  /** The open alarms of one watcher (its partition, cleared history filtered out). */
+  async openOf(watcherId: string): Promise<OpenAlarm[]> {
+    const items = await queryAll({
+      KeyConditionExpression: 'PK = :pk',
+      FilterExpression: '#state = :open',
+      ExpressionAttributeNames: { '#state': 'state' },
+      ExpressionAttributeValues: { ':pk': keys({ watcherId, devicesn: '' }).PK, ':open': 'open' },
+      ConsistentRead: true,
+    });
     return items.map(fromItem);
   },
 

@@ -1,4 +1,4 @@
-import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Invalid, NotFound } from '#lib/errors';
 import { mapConcurrent } from '#lib/devices/concurrent';
 import { toDevice, type Device, type Place, type Severity, type StoredDevice } from '#lib/devices/types';
@@ -105,6 +105,20 @@ export const devices = {
     const item = Items?.[0];
     if (!item) throw new NotFound(`Device ${devicesn} not found`);
     return fromItem(item);
+  },
+
+  /** The devices stored at the given places, read consistently (BatchGetItem); absent ones are left out. */
+  async at(wanted: readonly { devicesn: string; place: Place }[]): Promise<StoredDevice[]> {
+    const found: StoredDevice[] = [];
+    for (let start = 0; start < wanted.length; start += 100) {
+      let pending: Record<string, unknown>[] = wanted.slice(start, start + 100).map(({ devicesn, place }) => keys({ devicesn, details: place }));
+      while (pending.length > 0) {
+        const answer = await doc.send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true, ...projection } } }));
+        found.push(...((answer.Responses?.[tableName()] ?? []) as Item[]).map(fromItem));
+        pending = (answer.UnprocessedKeys?.[tableName()]?.Keys ?? []) as Record<string, unknown>[];
+      }
+    }
+    return found;
   },
 
   /** Every device of one room, read consistently: the input of its aggregate. */

@@ -1,4 +1,5 @@
 import { devices } from '#lib/db/devices';
+import { evaluationQueue } from '#lib/db/evaluationQueue';
 import { rooms } from '#lib/db/rooms';
 import { NotFound, ServiceUnavailable } from '#lib/errors';
 import { expectedAggregates, placeKey, planSync, staleRooms } from './plan';
@@ -14,13 +15,20 @@ export interface SyncResult {
 }
 
 /**
- * One inventory sync (DESIGN §3, §6): upsert what changed, remove what vanished, then
- * recompute every room a write touched and every room whose stored aggregate disagrees with
- * the inventory (so a sync also heals aggregates an interrupted run left behind).
+ * One inventory sync (DESIGN §3, §6): queue the changed devices for the alarm engine, upsert
+ * what changed, remove what vanished, then recompute every room a write touched and every room
+ * whose stored aggregate disagrees with the inventory (so a sync also heals aggregates an
+ * interrupted run left behind). The caller evaluates the queue (`runEvaluation({mode: 'queue'})`).
  */
 export const syncDevices = async (provider: DeviceProvider): Promise<SyncResult> => {
   const [incoming, stored] = await Promise.all([provider.listDevices(), devices.index()]);
   const plan = planSync(stored, incoming);
+  // queued before the writes: a run that dies after them still leaves the alarm engine its work
+  const written = new Set(plan.puts.map((d) => d.devicesn));
+  await evaluationQueue.addDevices([
+    ...plan.puts.map((d) => ({ devicesn: d.devicesn, place: d.details, hasAlarms: d.alarmSeverity !== undefined })),
+    ...plan.deletes.filter((d) => !written.has(d.devicesn)).map((d) => ({ devicesn: d.devicesn, hasAlarms: d.alarmSeverity !== undefined })),
+  ]);
   await devices.writeAll(plan.puts, plan.deletes);
   const stale = staleRooms(await rooms.inScope({}), expectedAggregates(plan.fleet));
   const toRecompute = new Map<string, Place>([...plan.touched, ...stale].map((place) => [placeKey(place), place]));
@@ -44,6 +52,7 @@ export const refreshDevice = async (provider: DeviceProvider, devicesn: string):
   if (!live) throw new NotFound(`Device ${devicesn} is no longer reported by the device provider`);
   const lastRefresh = new Date().toISOString();
   const after = before.alarmSeverity === undefined ? live : { ...live, alarmSeverity: before.alarmSeverity };
+  await evaluationQueue.addDevices([{ devicesn, place: after.details, hasAlarms: before.alarmSeverity !== undefined }]);
   await devices.put(after, lastRefresh);
   const moved = placeKey(before.details) !== placeKey(after.details);
   if (moved) await devices.remove(before);

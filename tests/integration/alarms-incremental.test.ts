@@ -1,0 +1,177 @@
+import { describe, expect, it } from 'vitest';
+import { evaluateAlarms, evaluateQueue } from '#lib/alarms/evaluate';
+import { outboxMailer } from '#lib/alarms/mailer';
+import type { Mail } from '#lib/alarms/types';
+import { dynamo } from '#lib/db/client';
+import { alarms } from '#lib/db/alarms';
+import { devices } from '#lib/db/devices';
+import { evaluationQueue } from '#lib/db/evaluationQueue';
+import { outbox } from '#lib/db/outbox';
+import { watchers } from '#lib/db/watchers';
+import { countsIn } from '#lib/devices/counts';
+import type { DeviceProvider } from '#lib/devices/provider';
+import { refreshDevice, syncDevices } from '#lib/devices/sync';
+import type { ProviderDevice } from '#lib/devices/types';
+import type { WatcherInput } from '#lib/watchers/rules';
+import { injectFault } from '../support/faults';
+
+// A sync makes the inventory equal to its fleet, so each test syncs the whole fleet it needs.
+let n = 0;
+const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++n}`;
+const device = (region: string, sn: string, room: string, connected: boolean): ProviderDevice => ({
+  deviceid: `id-${sn}`,
+  devicesn: sn,
+  devicemodel: 'X50',
+  status: { connected, inCallStatus: 'NONE' },
+  details: { region, location: 'London', room },
+});
+const fixed = (fleet: ProviderDevice[]): DeviceProvider => ({
+  listDevices: async () => fleet,
+  getDevice: async (sn) => fleet.find((d) => d.devicesn === sn),
+});
+const offlineWatcher = (region: string, email: string, overrides: Partial<WatcherInput> = {}): WatcherInput => ({
+  user: 'ops',
+  dashboard: 'd',
+  service: 's',
+  type: 't',
+  allDevices: true,
+  severity: 2,
+  operations: {
+    type: 'device',
+    operatorType: 'AND',
+    conditions: [
+      { element: 'status.connected', operator: '==', value: 'false' },
+      { element: 'details.region', operator: '==', value: region },
+    ],
+  },
+  description: 'device offline',
+  sendEmail: true,
+  emails: [email],
+  ...overrides,
+});
+const queuePass = () => evaluateQueue({ mailer: outboxMailer(), deadline: Date.now() + 30_000 });
+const fullPass = () => evaluateAlarms({ mailer: outboxMailer(), deadline: Date.now() + 30_000 });
+const mailsTo = async (email: string) => (await outbox.list(email, {})) as Mail[];
+const regionStatus = async (region: string) => countsIn({ regionName: region, locationName: 'all', roomName: 'all' });
+
+/** Counts the Queries the client sends to the inventory index (GSI2 `SERIALS#…`) while `run` runs. */
+const inventoryReads = async (run: () => Promise<unknown>): Promise<number> => {
+  let reads = 0;
+  const name = `count-inventory-${Math.random()}`;
+  dynamo.middlewareStack.add(
+    (next) => async (args) => {
+      const input = args.input as { IndexName?: string; ExpressionAttributeValues?: Record<string, { S?: string }> };
+      if (input.IndexName === 'GSI2' && Object.values(input.ExpressionAttributeValues ?? {}).some((v) => v.S?.startsWith('SERIALS#'))) reads++;
+      return next(args);
+    },
+    { step: 'initialize', name },
+  );
+  try {
+    await run();
+  } finally {
+    dynamo.middlewareStack.remove(name);
+  }
+  return reads;
+};
+
+describe('incremental evaluation', () => {
+  it('follows the devices a sync changed, without reading the inventory', async () => {
+    const region = unique('R');
+    const email = `${unique('ops')}@example.com`;
+    const fleet = Array.from({ length: 30 }, (_, i) => device(region, `${region}-${i}`, `Room ${i % 5}`, true));
+    await syncDevices(fixed(fleet));
+    await watchers.create(offlineWatcher(region, email));
+    await fullPass();
+    await queuePass();
+
+    fleet[3] = device(region, `${region}-3`, 'Room 3', false);
+    await syncDevices(fixed(fleet));
+    let summary!: Awaited<ReturnType<typeof queuePass>>;
+    expect(await inventoryReads(async () => (summary = await queuePass()))).toBe(0);
+    expect(summary).toMatchObject({ raised: 1, cleared: 0, roomsRecomputed: 1, mailed: 1, complete: true });
+    expect((await devices.get(`${region}-3`)).alarmSeverity).toBe(2);
+    expect(await regionStatus(region)).toMatchObject({ rooms: 5, Major: 1, OK: 4 });
+    expect((await mailsTo(email)).map((m) => m.subject.split(':')[0])).toEqual(['[Major] RAISED']);
+    expect((await evaluationQueue.list()).filter((e) => e.kind === 'device' && e.devicesn.startsWith(region))).toEqual([]);
+
+    // the reconciliation finds nothing left to do
+    expect(await fullPass()).toMatchObject({ raised: 0, cleared: 0, updated: 0, mailed: 0 });
+  });
+
+  it('clears the alarm of a device that came back, and of one that vanished', async () => {
+    const region = unique('R');
+    const fleet = [device(region, `${region}-a`, 'A', false), device(region, `${region}-b`, 'B', false)];
+    await syncDevices(fixed(fleet));
+    await watchers.create(offlineWatcher(region, `${unique('ops')}@example.com`));
+    await queuePass();
+    expect(await alarms.list({ region }, {})).toHaveLength(2);
+    await syncDevices(fixed([device(region, `${region}-a`, 'A', true)]));
+    expect(await queuePass()).toMatchObject({ raised: 0, cleared: 2 });
+    expect(await alarms.list({ region }, {})).toEqual([]);
+    expect(await regionStatus(region)).toMatchObject({ rooms: 1, OK: 1, Major: 0 });
+  });
+
+  it('evaluates a refreshed device', async () => {
+    const region = unique('R');
+    const fleet = [device(region, `${region}-r`, 'A', true)];
+    await syncDevices(fixed(fleet));
+    await watchers.create(offlineWatcher(region, `${unique('ops')}@example.com`));
+    await queuePass();
+    await refreshDevice(fixed([device(region, `${region}-r`, 'A', false)]), `${region}-r`);
+    expect(await queuePass()).toMatchObject({ raised: 1 });
+    expect(await regionStatus(region)).toMatchObject({ Major: 1 });
+  });
+
+  it('evaluates a created, deactivated and deleted watcher alone', async () => {
+    const region = unique('R');
+    const email = `${unique('ops')}@example.com`;
+    await syncDevices(fixed([device(region, `${region}-1`, 'A', false), device(region, `${region}-2`, 'A', true)]));
+    await queuePass();
+    const id = await watchers.create(offlineWatcher(region, email, { severity: 1 }));
+    await evaluationQueue.addWatcher(id);
+    expect(await queuePass()).toMatchObject({ raised: 1, roomsRecomputed: 1 });
+    expect(await regionStatus(region)).toMatchObject({ Critical: 1 });
+
+    await watchers.setActive(id, false);
+    await evaluationQueue.addWatcher(id);
+    expect(await queuePass()).toMatchObject({ cleared: 1 });
+    expect(await regionStatus(region)).toMatchObject({ Critical: 0, OK: 1 });
+
+    await watchers.setActive(id, true);
+    await evaluationQueue.addWatcher(id);
+    expect(await queuePass()).toMatchObject({ raised: 1 });
+    await watchers.remove(id);
+    await evaluationQueue.addWatcher(id);
+    expect(await queuePass()).toMatchObject({ cleared: 1 });
+    const subjects = (await mailsTo(email)).map((m) => `${m.subject.split(':')[0]} ${m.text.match(/Reason: (.*)/)?.[1] ?? ''}`.trim()).sort();
+    expect(subjects).toEqual(['[Critical] CLEARED watcher deleted', '[Critical] CLEARED watcher inactive', '[Critical] RAISED', '[Critical] RAISED']);
+  });
+
+  it('keeps the work queued when a run dies, and the next run finishes it with one mail', async () => {
+    const region = unique('R');
+    const email = `${unique('ops')}@example.com`;
+    await syncDevices(fixed([device(region, `${region}-1`, 'A', true)]));
+    await watchers.create(offlineWatcher(region, email));
+    await queuePass();
+    await syncDevices(fixed([device(region, `${region}-1`, 'A', false)]));
+    const heal = injectFault('throttle', 'UpdateCommand', 50);
+    await expect(queuePass()).rejects.toThrow();
+    heal();
+    expect((await evaluationQueue.list()).some((e) => e.kind === 'device' && e.devicesn === `${region}-1`)).toBe(true);
+    expect(await queuePass()).toMatchObject({ raised: 1, complete: true });
+    expect(await queuePass()).toMatchObject({ raised: 0 });
+    expect(await mailsTo(email)).toHaveLength(1);
+    expect(await regionStatus(region)).toMatchObject({ Major: 1 });
+  });
+
+  it('leaves work that waits for a time until it is due', async () => {
+    const region = unique('R');
+    await syncDevices(fixed([device(region, `${region}-1`, 'A', false)]));
+    await watchers.create(offlineWatcher(region, `${unique('ops')}@example.com`));
+    await queuePass();
+    const later = await evaluationQueue.addDevices([{ devicesn: `${region}-1`, place: { region, location: 'London', room: 'A' }, hasAlarms: true, notBefore: Date.now() + 60_000 }]);
+    await queuePass();
+    expect((await evaluationQueue.list()).map((e) => e.key)).toContainEqual(later[0]!.key);
+    await evaluationQueue.remove(later);
+  });
+});
