@@ -2,27 +2,56 @@ import { alarms } from '#lib/db/alarms';
 import { devices } from '#lib/db/devices';
 import { mapConcurrent } from '#lib/devices/concurrent';
 import { writesInFlight } from '#lib/devices/recount';
-import type { Place } from '#lib/devices/types';
+import type { Place, Severity, StoredDevice } from '#lib/devices/types';
 import { mailFor } from './mail';
-import type { AlarmPlan } from './plan';
-import type { Clear } from './plan';
-import type { OpenAlarm } from './types';
+import type { AlarmPlan, Clear } from './plan';
+import { alarmId, type OpenAlarm } from './types';
+
+/** A device whose worst open alarm changed, as written (`from` is what the write replaced). */
+export interface SeverityShift {
+  place: Place;
+  from: Severity | undefined;
+  to: Severity | undefined;
+}
 
 /** What a plan's execution changed: the seam for whoever reacts to alarm transitions. */
 export interface Applied {
   raised: OpenAlarm[];
   cleared: Clear[];
   updated: OpenAlarm[];
-  /** Rooms of the devices whose severity was written: recount these. */
+  /** Devices whose severity moved: their rooms' statuses follow from these. */
+  shifts: SeverityShift[];
+  /** Rooms of every device the run wrote. */
   rooms: Place[];
 }
 
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** The watchers with an open alarm on each device once the plan is applied, sorted. */
+const openWatchers = (open: readonly OpenAlarm[], plan: Pick<AlarmPlan, 'raise' | 'clear'>): Map<string, string[]> => {
+  const cleared = new Set(plan.clear.map(({ alarm }) => alarmId(alarm)));
+  const byDevice = new Map<string, string[]>();
+  for (const alarm of [...open.filter((a) => !cleared.has(alarmId(a))), ...plan.raise.map((r) => r.alarm)]) {
+    const list = byDevice.get(alarm.devicesn) ?? [];
+    if (!list.includes(alarm.watcherId)) list.push(alarm.watcherId);
+    byDevice.set(alarm.devicesn, list);
+  }
+  for (const list of byDevice.values()) list.sort();
+  return byDevice;
+};
+
 /**
- * Carries out an alarm plan: alarm writes first (each transition's mail in the same item
- * write), then device severities. Every write is conditional or idempotent, with
- * `writesInFlight()` in flight, and none starts after `inTime()` turns false.
+ * Carries out an alarm plan over `devices` (the devices it was planned for, as stored) given
+ * the `open` alarms it was planned from: alarm writes first (each transition's mail in the same
+ * item write), then each device's worst severity and open-alarm watchers where they differ.
+ * Every write is conditional or idempotent, `writesInFlight()` in flight, none after `inTime()`.
  */
-export const applyPlan = async (plan: Pick<AlarmPlan, 'raise' | 'clear' | 'update' | 'severities'>, at: string, inTime: () => boolean): Promise<Applied> => {
+export const applyPlan = async (
+  plan: Pick<AlarmPlan, 'raise' | 'clear' | 'update' | 'worst'>,
+  planned: { devices: readonly StoredDevice[]; open: readonly OpenAlarm[] },
+  at: string,
+  inTime: () => boolean,
+): Promise<Applied> => {
   const limit = writesInFlight();
   const step = async <T>(items: readonly T[], write: (item: T) => Promise<boolean>): Promise<T[]> => {
     const done = await mapConcurrent(items, limit, async (item) => inTime() && (await write(item)));
@@ -31,6 +60,18 @@ export const applyPlan = async (plan: Pick<AlarmPlan, 'raise' | 'clear' | 'updat
   const raised = (await step(plan.raise, ({ alarm }) => alarms.raise(alarm, mailFor('raised', alarm, alarm.notify, at)))).map(({ alarm }) => alarm);
   const cleared = await step(plan.clear, ({ alarm, reason, notify }) => alarms.clear(alarm, at, reason, mailFor('cleared', alarm, notify, at, reason)));
   const updated = await step(plan.update, (alarm) => alarms.update(alarm));
-  const written = await step(plan.severities, ({ device, severity }) => devices.setAlarmSeverity(device, severity));
-  return { raised, cleared, updated, rooms: written.map(({ device }) => device.details) };
+
+  const watchersOf = openWatchers(planned.open, plan);
+  const changes = planned.devices.flatMap((device) => {
+    const severity = plan.worst.get(device.devicesn);
+    const ids = watchersOf.get(device.devicesn) ?? [];
+    return device.alarmSeverity === severity && sameList(device.alarmWatchers ?? [], ids) ? [] : [{ device, severity, ids }];
+  });
+  const shifts: SeverityShift[] = [];
+  const written = await step(changes, async ({ device, severity, ids }) => {
+    const result = await devices.setAlarmSeverity(device, severity, ids);
+    if (result && result.before !== severity) shifts.push({ place: device.details, from: result.before, to: severity });
+    return result !== false;
+  });
+  return { raised, cleared, updated, shifts, rooms: written.map(({ device }) => device.details) };
 };

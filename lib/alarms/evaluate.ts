@@ -8,7 +8,7 @@ import { reconciliation } from '#lib/db/reconciliation';
 import { rooms } from '#lib/db/rooms';
 import { watchers } from '#lib/db/watchers';
 import { placeKey } from '#lib/devices/plan';
-import { healSummaries, recountRooms } from '#lib/devices/recount';
+import { healSummaries, recountRooms, shiftRooms } from '#lib/devices/recount';
 import type { Place } from '#lib/devices/types';
 import { logger } from '#lib/log';
 import { applyPlan, type Applied } from './apply';
@@ -82,11 +82,11 @@ export const evaluateAlarms = async ({ mailer, deadline }: { mailer: Mailer; dea
   const at = new Date().toISOString();
   const plan = planAlarms({ watchers: watcherList, devices: inventory, open, now: at });
   if (plan.invalidWatchers.length) logger.warn('watchers with invalid conditions match nothing', { watchers: plan.invalidWatchers });
-  const applied = await applyPlan(plan, at, inTime);
+  const applied = await applyPlan(plan, { devices: inventory, open }, at, inTime);
   Object.assign(summary, tally([applied]));
 
   // the rooms whose devices changed, and any room whose stored status disagrees (heals lost writes)
-  const touched = new Map<string, Place>(plan.severities.map(({ device }) => [placeKey(device.details), device.details]));
+  const touched = new Map<string, Place>(applied.rooms.map((room) => [placeKey(room), room]));
   for (const room of roomsToRecompute(await rooms.inScope({}), inventory, plan.worst)) touched.set(placeKey(room), room);
   if (inTime()) summary.roomsRecomputed = (await recountRooms(touched.values())).length;
   if (inTime()) await healSummaries();
@@ -110,7 +110,7 @@ export const evaluateQueue = async ({ mailer, deadline }: { mailer: Mailer; dead
   const at = new Date().toISOString();
   const { applied, complete } = await evaluateQueued(await evaluationQueue.list(), at, inTime);
   Object.assign(summary, tally(applied));
-  if (inTime()) summary.roomsRecomputed = (await recountRooms(applied.flatMap((a) => a.rooms))).length;
+  if (inTime()) summary.roomsRecomputed = (await shiftRooms(applied.flatMap((a) => a.shifts))).length;
   const fresh = await deliverPending(mailer, inTime);
   summary.mailed += fresh.mailed;
   summary.complete = complete && leftover.complete && fresh.complete && inTime();

@@ -4,7 +4,7 @@ import { evaluationQueue, type DeviceWork, type QueuedEvaluation } from '#lib/db
 import { watchers } from '#lib/db/watchers';
 import { NotFound } from '#lib/errors';
 import { mapConcurrent } from '#lib/devices/concurrent';
-import type { StoredDevice } from '#lib/devices/types';
+import { openWatchersHint, type StoredDevice } from '#lib/devices/types';
 import type { WatcherRecord } from '#lib/watchers/rules';
 import { applyPlan, type Applied } from './apply';
 import { planAlarms } from './plan';
@@ -42,41 +42,46 @@ const watcherDevices = async (watcher: WatcherRecord, openOn: readonly string[])
 const evaluateWatcher = async (watcherId: string, all: readonly WatcherRecord[], at: string, inTime: () => boolean): Promise<Applied> => {
   const watcher = all.find((w) => w.id === watcherId);
   const open = await alarms.openOf(watcherId);
-  const targets = watcher?.active ? await watcherDevices(watcher, open.map((a) => a.devicesn)) : [];
+  const targets = watcher?.active
+    ? await watcherDevices(watcher, open.map((a) => a.devicesn))
+    : (await mapConcurrent(open, 16, (alarm) => bySerial(alarm.devicesn))).filter((device): device is StoredDevice => device !== undefined);
   const plan = planAlarms({ watchers: watcher ? [watcher] : [], devices: targets, open, now: at });
-  const placeOf = new Map(targets.map((d) => [d.devicesn, d.details]));
+  const stored = new Map(targets.map((d) => [d.devicesn, d]));
   const touched = [...plan.raise.map((r) => r.alarm), ...plan.clear.map((c) => c.alarm), ...plan.update].map((a) => a.devicesn);
   const work: DeviceWork[] = [...new Set(touched)].map((devicesn) => {
-    const place = placeOf.get(devicesn);
-    return { devicesn, ...(place ? { place } : {}), hasAlarms: true };
+    const device = stored.get(devicesn);
+    const hint = device ? openWatchersHint(device) : [];
+    return { devicesn, ...(device ? { device } : {}), alarmWatchers: hint === 'any' ? 'any' : [...new Set([...hint, watcherId])] };
   });
   await evaluationQueue.addDevices(work);
-  return applyPlan({ ...plan, severities: [] }, at, inTime);
+  // only this watcher's alarms: severities and rooms follow in the device pass, which sees every watcher
+  return applyPlan(plan, { devices: [], open }, at, inTime);
 };
 
 /**
- * Changed devices against every watcher: reads the devices (by key), their open alarms (by
- * key, only for devices that may have one), plans and applies. O(changed devices x watchers).
+ * Changed devices against every watcher: the devices as the queue carries them (no read), their
+ * open alarms by key (only the watchers that may have one), planned and applied. O(changed
+ * devices x their alarms).
  */
 const evaluateDevices = async (entries: readonly DeviceEntry[], all: readonly WatcherRecord[], at: string, inTime: () => boolean): Promise<Applied> => {
   const latest = new Map<string, DeviceEntry>();
-  const mayHaveAlarms = new Set<string>();
+  const hints = new Map<string, Set<string>>();
   for (const entry of entries) {
     const seen = latest.get(entry.devicesn);
     if (!seen || String(entry.key.SK) > String(seen.key.SK)) latest.set(entry.devicesn, entry);
-    if (entry.hasAlarms) mayHaveAlarms.add(entry.devicesn);
+    const hint = hints.get(entry.devicesn) ?? new Set<string>();
+    for (const id of entry.alarmWatchers === 'any' ? all.map((w) => w.id) : entry.alarmWatchers) hint.add(id);
+    hints.set(entry.devicesn, hint);
   }
-  const located = [...latest.values()].flatMap((e) => (e.place ? [{ devicesn: e.devicesn, place: e.place }] : []));
-  const present = new Map((await devices.at(located)).map((d) => [d.devicesn, d]));
-  // not where the entry said: moved since (a newer entry is queued), or gone; the index tells
-  const missing = [...latest.keys()].filter((sn) => !present.has(sn));
-  for (const device of await mapConcurrent(missing, 16, bySerial)) if (device) present.set(device.devicesn, device);
-  for (const device of present.values()) if (device.alarmSeverity !== undefined) mayHaveAlarms.add(device.devicesn);
-
-  const pairs = [...mayHaveAlarms].flatMap((devicesn) => all.map((w) => ({ watcherId: w.id, devicesn })));
+  const present = [...latest.values()].flatMap((entry) => (entry.device ? [entry.device] : []));
+  for (const device of present) {
+    const hint = openWatchersHint(device);
+    for (const id of hint === 'any' ? all.map((w) => w.id) : hint) hints.get(device.devicesn)!.add(id);
+  }
+  const pairs = [...hints].flatMap(([devicesn, ids]) => [...ids].map((watcherId) => ({ watcherId, devicesn })));
   const open = await alarms.openAmong(pairs);
-  const plan = planAlarms({ watchers: all, devices: [...present.values()], open, now: at });
-  return applyPlan(plan, at, inTime);
+  const plan = planAlarms({ watchers: all, devices: present, open, now: at });
+  return applyPlan(plan, { devices: present, open }, at, inTime);
 };
 
 /**

@@ -35,6 +35,7 @@ const toItem = (device: StoredDevice, now: string): Item => ({
   location: device.details.location,
   room: device.details.room,
   alarmSeverity: device.alarmSeverity,
+  alarmWatchers: device.alarmWatchers?.length ? device.alarmWatchers : undefined,
   updatedAt: now,
 });
 
@@ -47,10 +48,11 @@ const fromItem = (item: Item): StoredDevice => {
     details: { region: String(item.region), location: String(item.location), room: String(item.room) },
   };
   if (typeof item.alarmSeverity === 'number') device.alarmSeverity = item.alarmSeverity as Severity;
+  if (Array.isArray(item.alarmWatchers) && item.alarmWatchers.length > 0) device.alarmWatchers = item.alarmWatchers.map(String);
   return device;
 };
 
-const FIELDS = ['deviceid', 'devicesn', 'devicemodel', 'connected', 'inCallStatus', 'region', 'location', 'room', 'alarmSeverity'];
+const FIELDS = ['deviceid', 'devicesn', 'devicemodel', 'connected', 'inCallStatus', 'region', 'location', 'room', 'alarmSeverity', 'alarmWatchers'];
 const projection = {
   ProjectionExpression: FIELDS.map((_, i) => `#p${i}`).join(', '),
   ExpressionAttributeNames: Object.fromEntries(FIELDS.map((field, i) => [`#p${i}`, field])),
@@ -197,22 +199,41 @@ export const devices = {
   },
 
   /**
-   * Sets (or, for undefined, removes) a device's worst open alarm severity; the alarm engine's
-   * only write to a device. A device that vanished meanwhile is left absent (false).
+   * Sets (or, for undefined, removes) a device's worst open alarm severity and the watchers with
+   * an open alarm on it; the alarm engine's only write to a device. Answers the severity it
+   * replaced (`{ before }`), or false when the device vanished meanwhile (left absent).
    */
-  async setAlarmSeverity(device: Pick<StoredDevice, 'devicesn' | 'details'>, severity: Severity | undefined): Promise<boolean> {
+  async setAlarmSeverity(
+    device: Pick<StoredDevice, 'devicesn' | 'details'>,
+    severity: Severity | undefined,
+    watcherIds: readonly string[] = [],
+  ): Promise<{ before: Severity | undefined } | false> {
+    const sets: string[] = [];
+    const removes: string[] = [];
+    const values: Record<string, unknown> = {};
+    if (severity === undefined) removes.push('#severity');
+    else {
+      sets.push('#severity = :severity');
+      values[':severity'] = severity;
+    }
+    if (watcherIds.length === 0) removes.push('#watchers');
+    else {
+      sets.push('#watchers = :watchers');
+      values[':watchers'] = [...watcherIds].sort();
+    }
     try {
-      await doc.send(
+      const { Attributes } = await doc.send(
         new UpdateCommand({
           TableName: tableName(),
           Key: keys(device),
-          UpdateExpression: severity === undefined ? 'REMOVE #severity' : 'SET #severity = :severity',
+          UpdateExpression: [sets.length ? `SET ${sets.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : ''].join(' ').trim(),
           ConditionExpression: 'attribute_exists(PK)',
-          ExpressionAttributeNames: { '#severity': 'alarmSeverity' },
-          ...(severity === undefined ? {} : { ExpressionAttributeValues: { ':severity': severity } }),
+          ExpressionAttributeNames: { '#severity': 'alarmSeverity', '#watchers': 'alarmWatchers' },
+          ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
+          ReturnValues: 'UPDATED_OLD',
         }),
       );
-      return true;
+      return { before: typeof Attributes?.alarmSeverity === 'number' ? (Attributes.alarmSeverity as Severity) : undefined };
     } catch (error) {
       if (isConditionFailed(error)) return false;
       throw error;

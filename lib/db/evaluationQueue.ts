@@ -1,5 +1,5 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { Place } from '#lib/devices/types';
+import type { StoredDevice } from '#lib/devices/types';
 import { doc, tableName } from './client';
 import { batchWrite, type Item } from './helpers';
 import { queryShards, shardKey } from './shards';
@@ -15,18 +15,18 @@ import { queryShards, shardKey } from './shards';
  */
 const QUEUE = 'EVALQ';
 
-export type QueuedEvaluation =
-  | { kind: 'device'; key: Item; devicesn: string; place?: Place; hasAlarms: boolean; queuedAt: number; notBefore?: number }
-  | { kind: 'watcher'; key: Item; watcherId: string; queuedAt: number; notBefore?: number };
-
 export interface DeviceWork {
   devicesn: string;
-  /** Where the device is now; absent when it vanished. */
-  place?: Place;
-  /** Whether the device may have open alarms (its stored severity before the change, or unknown). */
-  hasAlarms: boolean;
+  /** The device as the change wrote it; absent when it vanished. */
+  device?: StoredDevice;
+  /** Watchers that may have an open alarm on it ('any': not known, ask every watcher). */
+  alarmWatchers: string[] | 'any';
   notBefore?: number;
 }
+
+export type QueuedEvaluation =
+  | ({ kind: 'device'; key: Item; queuedAt: number } & DeviceWork)
+  | { kind: 'watcher'; key: Item; watcherId: string; queuedAt: number; notBefore?: number };
 
 let sequence = 0;
 const token = (now: number) => `${now.toString(36).padStart(9, '0')}.${(sequence++ % 1e6).toString(36)}.${Math.random().toString(36).slice(2, 8)}`;
@@ -37,8 +37,8 @@ const deviceItem = (work: DeviceWork, now: number): Item => ({
   type: 'QueuedEvaluation',
   kind: 'device',
   devicesn: work.devicesn,
-  ...(work.place ? { region: work.place.region, location: work.place.location, room: work.place.room } : {}),
-  hasAlarms: work.hasAlarms,
+  ...(work.device ? { device: work.device } : {}),
+  alarmWatchers: work.alarmWatchers,
   queuedAt: now,
   ...(work.notBefore === undefined ? {} : { notBefore: work.notBefore }),
 });
@@ -47,8 +47,9 @@ const fromItem = (item: Item): QueuedEvaluation => {
   const key = { PK: item.PK, SK: item.SK };
   const notBefore = typeof item.notBefore === 'number' ? { notBefore: item.notBefore } : {};
   if (item.kind === 'watcher') return { kind: 'watcher', key, watcherId: String(item.watcherId), queuedAt: Number(item.queuedAt), ...notBefore };
-  const place = typeof item.region === 'string' ? { region: item.region, location: String(item.location), room: String(item.room) } : undefined;
-  return { kind: 'device', key, devicesn: String(item.devicesn), ...(place ? { place } : {}), hasAlarms: item.hasAlarms === true, queuedAt: Number(item.queuedAt), ...notBefore };
+  const device = typeof item.device === 'object' && item.device !== null ? (item.device as StoredDevice) : undefined;
+  const alarmWatchers = Array.isArray(item.alarmWatchers) ? item.alarmWatchers.map(String) : 'any';
+  return { kind: 'device', key, devicesn: String(item.devicesn), ...(device ? { device } : {}), alarmWatchers, queuedAt: Number(item.queuedAt), ...notBefore };
 };
 
 export const evaluationQueue = {

@@ -1,8 +1,8 @@
-import { DeleteCommand, GetCommand, PutCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ServiceUnavailable } from '#lib/errors';
 import { inScope, type Scope } from '#lib/devices/filter';
-import { rollUp, sameAggregate } from '#lib/devices/rollup';
-import type { Place, RoomAggregate, RoomStatus } from '#lib/devices/types';
+import { rollUp, roomStatusOf, sameAggregate } from '#lib/devices/rollup';
+import type { Place, RoomAggregate, RoomStatus, Severity, StoredDevice } from '#lib/devices/types';
 import { doc, tableName } from './client';
 import { devices, roomId } from './devices';
 import { isConditionFailed, type Item } from './helpers';
@@ -19,6 +19,16 @@ const BY_LOCATION = 'ROOMS#BY_LOCATION';
 const BY_NAME = 'ROOMS#BY_NAME';
 const enc = encodeURIComponent;
 const keys = (place: Place) => ({ PK: shardKey(ROOMS, roomId(place)), SK: roomId(place) });
+
+/**
+ * How many devices of the room have each worst severity (`sev1`..`sev4`): what lets the alarm
+ * engine move a room's status by a delta, without reading the room's devices.
+ */
+const SEVERITY_LEVELS: Severity[] = [1, 2, 3, 4];
+const severityCounts = (members: readonly Pick<StoredDevice, 'alarmSeverity'>[]): Item =>
+  Object.fromEntries(SEVERITY_LEVELS.map((level) => [`sev${level}`, members.filter((m) => m.alarmSeverity === level).length]));
+const sameSeverityCounts = (item: Item, counts: Item) => SEVERITY_LEVELS.every((level) => item[`sev${level}`] === counts[`sev${level}`]);
+const statusOfCounts = (item: Item): RoomStatus => roomStatusOf(SEVERITY_LEVELS.filter((level) => Number(item[`sev${level}`] ?? 0) > 0));
 
 const toItem = (aggregate: RoomAggregate, version: number): Item => ({
   ...keys(aggregate),
@@ -107,6 +117,15 @@ export const rooms = {
   },
 
   /**
+   * Moves a room's status by the severity shifts of its devices (ADD to its per-severity
+   * counts, then the status they imply under the version the ADD returned): no read of the
+   * room's devices. Falls back to `recomputeChange` for a room that has no counts.
+   */
+  async shiftSeverities(place: Place, moves: readonly { from?: Severity; to?: Severity }[]): Promise<RoomChange> {
+    return (await shift(place, moves)) ?? rooms.recomputeChange(place);
+  },
+
+  /**
    * As `recompute`, answering the aggregate the write replaced and the one it wrote (equal, or
    * both absent, when nothing changed): exact, since the write is conditioned on what was read.
    */
@@ -125,8 +144,9 @@ export const rooms = {
           if (current) await doc.send(new DeleteCommand({ TableName: tableName(), Key: keys(place), ...guard }));
           return { place, before, after: undefined };
         }
-        if (before && sameAggregate(before, aggregate)) return { place, before, after: before };
-        await doc.send(new PutCommand({ TableName: tableName(), Item: toItem(aggregate, version + 1), ...guard }));
+        const counts = severityCounts(members);
+        if (before && current && sameAggregate(before, aggregate) && sameSeverityCounts(current, counts)) return { place, before, after: before };
+        await doc.send(new PutCommand({ TableName: tableName(), Item: { ...toItem(aggregate, version + 1), ...counts }, ...guard }));
         return { place, before, after: aggregate };
       } catch (error) {
         if (!isConditionFailed(error)) throw error;
@@ -134,6 +154,48 @@ export const rooms = {
     }
     throw new ServiceUnavailable(`room ${place.room} kept changing while its counts were recomputed; retry`);
   },
+};
+
+/** Moves a room by its devices' severity shifts; undefined when it must be recomputed instead. */
+const shift = async (place: Place, moves: readonly { from?: Severity; to?: Severity }[]): Promise<RoomChange | undefined> => {
+  const delta = new Map<Severity, number>();
+  for (const { from, to } of moves) {
+    if (from !== undefined) delta.set(from, (delta.get(from) ?? 0) - 1);
+    if (to !== undefined) delta.set(to, (delta.get(to) ?? 0) + 1);
+  }
+  const adds = [...delta].filter(([, n]) => n !== 0);
+  try {
+    const { Attributes: moved = {} } = await doc.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys(place),
+        UpdateExpression: `ADD ${[...adds.map(([level]) => `#sev${level} :sev${level}`), '#version :one'].join(', ')}`,
+        ConditionExpression: `attribute_exists(PK) AND ${SEVERITY_LEVELS.map((level) => `attribute_exists(#sev${level})`).join(' AND ')}`,
+        ExpressionAttributeNames: { '#version': 'version', ...Object.fromEntries(SEVERITY_LEVELS.map((level) => [`#sev${level}`, `sev${level}`])) },
+        ExpressionAttributeValues: { ':one': 1, ...Object.fromEntries(adds.map(([level, n]) => [`:sev${level}`, n])) },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    const before = fromItem(moved);
+    const status = statusOfCounts(moved);
+    if (SEVERITY_LEVELS.some((level) => Number(moved[`sev${level}`]) < 0)) return undefined;
+    if (status === before.roomStatus) return { place, before, after: before };
+    await doc.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys(place),
+        UpdateExpression: 'SET #status = :status ADD #version :one',
+        ConditionExpression: '#version = :version',
+        ExpressionAttributeNames: { '#status': 'roomStatus', '#version': 'version' },
+        ExpressionAttributeValues: { ':status': status, ':one': 1, ':version': moved.version },
+      }),
+    );
+    return { place, before, after: { ...before, roomStatus: status } };
+  } catch (error) {
+    // a room without counts (absent, or written before they existed), or moved meanwhile: that writer sets the status
+    if (isConditionFailed(error)) return undefined;
+    throw error;
+  }
 };
 
 /** One room's aggregate before and after a recompute (absent: the room holds no devices). */

@@ -37,6 +37,7 @@ export const planSync = (stored: readonly StoredDevice[], incoming: readonly Pro
     const previous = before.get(device.devicesn);
     const next: StoredDevice = { ...device };
     if (previous?.alarmSeverity !== undefined) next.alarmSeverity = previous.alarmSeverity;
+    if (previous?.alarmWatchers?.length) next.alarmWatchers = previous.alarmWatchers;
     after.set(device.devicesn, next);
   }
   const puts: StoredDevice[] = [];

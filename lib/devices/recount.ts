@@ -3,7 +3,8 @@ import { rooms, type RoomChange } from '#lib/db/rooms';
 import { summaries } from '#lib/db/summaries';
 import { mapConcurrent } from './concurrent';
 import { expectedSummaries, summaryDeltas, summaryKey, summaryScopesOf, uniquePlaces, zeroCounts } from './summary';
-import type { Place } from './types';
+import { placeKey } from './plan';
+import type { Place, Severity } from './types';
 
 /**
  * Writes in flight for the background engines (sync, evaluation): DynamoDB serves thousands
@@ -21,21 +22,48 @@ export const writesInFlight = (): number => {
  */
 export const recountRooms = async (places: Iterable<Place>): Promise<RoomChange[]> => {
   const unique = uniquePlaces(places);
-  if (unique.length === 0) return [];
-  const scopes = [...new Map(unique.flatMap(summaryScopesOf).map((scope) => [summaryKey(scope), scope])).values()];
+  return withSummaries(unique, (changes) =>
+    mapConcurrent(unique, writesInFlight(), async (place) => {
+      changes.push(await rooms.recomputeChange(place));
+    }),
+  );
+};
+
+/** Marks the summaries of the rooms' scopes, runs the room writes, then moves the summaries by what they changed. */
+const withSummaries = async (places: readonly Place[], write: (changes: RoomChange[]) => Promise<unknown>): Promise<RoomChange[]> => {
+  if (places.length === 0) return [];
+  const scopes = [...new Map(places.flatMap(summaryScopesOf).map((scope) => [summaryKey(scope), scope])).values()];
   const runId = randomUUID();
   const startedAt = Date.now();
   await summaries.begin(runId, startedAt, scopes);
   const changes: RoomChange[] = [];
   try {
-    await mapConcurrent(unique, writesInFlight(), async (place) => {
-      changes.push(await rooms.recomputeChange(place));
-    });
+    await write(changes);
   } finally {
     // the rooms written so far are counted even when a later one failed
     await summaries.apply(runId, startedAt, scopes, summaryDeltas(changes));
   }
   return changes;
+};
+
+/**
+ * Moves each room by the severity shifts of its devices (one update per room, no read of its
+ * devices), then the summaries of their scopes by exactly the change: the alarm engine's way to
+ * keep room statuses right in O(changed devices).
+ */
+export const shiftRooms = async (shifts: Iterable<{ place: Place; from?: Severity; to?: Severity }>): Promise<RoomChange[]> => {
+  const byRoom = new Map<string, { place: Place; moves: { from?: Severity; to?: Severity }[] }>();
+  for (const { place, from, to } of shifts) {
+    const entry = byRoom.get(placeKey(place)) ?? { place, moves: [] };
+    entry.moves.push({ ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) });
+    byRoom.set(placeKey(place), entry);
+  }
+  return withSummaries(
+    [...byRoom.values()].map((entry) => entry.place),
+    (changes) => mapConcurrent([...byRoom.values()], writesInFlight(), async ({ place, moves }) => {
+      changes.push(await rooms.shiftSeverities(place, moves));
+    }),
+  );
 };
 
 /**

@@ -5,7 +5,7 @@ import { NotFound, ServiceUnavailable } from '#lib/errors';
 import { expectedAggregates, placeKey, planSync, staleRooms } from './plan';
 import { ProviderError, type DeviceProvider } from './provider';
 import { healSummaries, recountRooms } from './recount';
-import { toDevice, type Device, type Place } from './types';
+import { openWatchersHint, toDevice, type Device, type Place, type StoredDevice } from './types';
 
 export interface SyncResult {
   devices: number;
@@ -26,8 +26,8 @@ export const syncDevices = async (provider: DeviceProvider): Promise<SyncResult>
   // queued before the writes: a run that dies after them still leaves the alarm engine its work
   const written = new Set(plan.puts.map((d) => d.devicesn));
   await evaluationQueue.addDevices([
-    ...plan.puts.map((d) => ({ devicesn: d.devicesn, place: d.details, hasAlarms: d.alarmSeverity !== undefined })),
-    ...plan.deletes.filter((d) => !written.has(d.devicesn)).map((d) => ({ devicesn: d.devicesn, hasAlarms: d.alarmSeverity !== undefined })),
+    ...plan.puts.map((d) => ({ devicesn: d.devicesn, device: d, alarmWatchers: openWatchersHint(d) })),
+    ...plan.deletes.filter((d) => !written.has(d.devicesn)).map((d) => ({ devicesn: d.devicesn, alarmWatchers: openWatchersHint(d) })),
   ]);
   await devices.writeAll(plan.puts, plan.deletes);
   const stale = staleRooms(await rooms.inScope({}), expectedAggregates(plan.fleet));
@@ -51,8 +51,10 @@ export const refreshDevice = async (provider: DeviceProvider, devicesn: string):
   });
   if (!live) throw new NotFound(`Device ${devicesn} is no longer reported by the device provider`);
   const lastRefresh = new Date().toISOString();
-  const after = before.alarmSeverity === undefined ? live : { ...live, alarmSeverity: before.alarmSeverity };
-  await evaluationQueue.addDevices([{ devicesn, place: after.details, hasAlarms: before.alarmSeverity !== undefined }]);
+  const after: StoredDevice = { ...live };
+  if (before.alarmSeverity !== undefined) after.alarmSeverity = before.alarmSeverity;
+  if (before.alarmWatchers?.length) after.alarmWatchers = before.alarmWatchers;
+  await evaluationQueue.addDevices([{ devicesn, device: after, alarmWatchers: openWatchersHint(before) }]);
   await devices.put(after, lastRefresh);
   const moved = placeKey(before.details) !== placeKey(after.details);
   if (moved) await devices.remove(before);

@@ -30,6 +30,8 @@ export type Severity = 1 | 2 | 3 | 4;
 /** A device as stored: also the worst open alarm's severity, set by the alarm engine. */
 export interface StoredDevice extends ProviderDevice {
   alarmSeverity?: Severity;
+  /** Watchers with an open alarm on the device (set by the alarm engine with the severity). */
+  alarmWatchers?: string[];
 }
 
 export type RoomStatus = 'Critical' | 'Major' | 'Minor' | 'Info' | 'OK';
@@ -50,3 +52,10 @@ export const toDevice = (device: ProviderDevice): Device => ({
   deviceconnected: device.status.connected,
   details: { room: device.details.room, location: device.details.location, region: device.details.region },
 });
+
+/**
+ * Which watchers may have an open alarm on a stored device: those it names, or every watcher
+ * ('any') for a device with a severity but no list (written before the list existed).
+ */
+export const openWatchersHint = (device: Pick<StoredDevice, 'alarmSeverity' | 'alarmWatchers'>): string[] | 'any' =>
+  device.alarmWatchers?.length ? device.alarmWatchers : device.alarmSeverity !== undefined ? 'any' : [];

@@ -169,7 +169,7 @@ describe('incremental evaluation', () => {
     await syncDevices(fixed([device(region, `${region}-1`, 'A', false)]));
     await watchers.create(offlineWatcher(region, `${unique('ops')}@example.com`));
     await queuePass();
-    const later = await evaluationQueue.addDevices([{ devicesn: `${region}-1`, place: { region, location: 'London', room: 'A' }, hasAlarms: true, notBefore: Date.now() + 60_000 }]);
+    const later = await evaluationQueue.addDevices([{ devicesn: `${region}-1`, device: await devices.get(`${region}-1`), alarmWatchers: 'any', notBefore: Date.now() + 60_000 }]);
     await queuePass();
     expect((await evaluationQueue.list()).map((e) => e.key)).toContainEqual(later[0]!.key);
     await evaluationQueue.remove(later);
