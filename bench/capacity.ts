@@ -1,0 +1,313 @@
+/**
+ * `npm run bench -- capacity` (issue 14): consumed capacity and time of the device and lookup
+ * endpoints per scope at 1k/10k/100k devices; at the largest size the background work (a sync
+ * changing 100 devices + its evaluation, next to a full reconciliation pass; a 10% disconnect
+ * storm); the evaluator's heap without the store; a projection to 1M devices. In-process
+ * handlers against an in-memory dynalite; capacity from `ReturnConsumedCapacity: TOTAL`, summed.
+ * Writes bench/results/capacity.json and the capacity section of bench/README.md.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { buildSchemas } from '../scripts/build-schemas';
+import { startLocalStore } from '../scripts/local/dynamo';
+import { storeEnv } from '../scripts/local/env';
+import { apiEvent, jsonEvent, lambdaContext } from '../tests/support/events';
+import { median, resultsDir, root, round } from './lib';
+import { project, PRICES } from './capacity-projection';
+
+const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number);
+const ROOMS = 1000;
+const CALLS = Number(process.env.BENCH_CALLS ?? 5);
+const STEADY_CHANGES = 100;
+const STEADY_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const context: Context = lambdaContext();
+type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+
+const SCOPES = {
+  everything: { regionName: 'all', locationName: 'all', roomName: 'all' },
+  region: { regionName: 'EMEA', locationName: 'all', roomName: 'all' },
+  location: { regionName: 'EMEA', locationName: 'London', roomName: 'all' },
+  room: { regionName: 'EMEA', locationName: 'London', roomName: 'Room 5' },
+} as const;
+const COUNTS = ['totalDevices', 'devicesConnected', 'numOfDevicesByRoom', 'numOfRooms', 'numDevicesConnected', 'roomStatusCount'];
+
+/** Sums consumed capacity and counts requests of every command the shared client sends. */
+const meter = { rcu: 0, wcu: 0, readRequests: 0, writeRequests: 0, writeItems: 0 };
+const resetMeter = () => Object.assign(meter, { rcu: 0, wcu: 0, readRequests: 0, writeRequests: 0, writeItems: 0 });
+const taken = () => ({ ...meter, rcu: round(meter.rcu, 1), wcu: round(meter.wcu, 1) });
+const READS = new Set(['GetItemCommand', 'QueryCommand', 'ScanCommand', 'BatchGetItemCommand']);
+
+const measure = async <T>(run: () => Promise<T>) => {
+  resetMeter();
+  const started = performance.now();
+  const value = await run();
+  return { value, ms: round(performance.now() - started, 1), ...taken() };
+};
+
+export const runCapacityBench = async () => {
+  await buildSchemas();
+  const store = await startLocalStore();
+  Object.assign(process.env, storeEnv(store.endpoint), { POWERTOOLS_LOG_LEVEL: 'SILENT', TABLE_NAME: 'bench-capacity', MAILER: 'outbox' });
+  const { dynamo } = await import('../lib/db/client');
+  dynamo.middlewareStack.add(
+    (next, ctx) => async (args) => {
+      const name = (ctx as { commandName?: string }).commandName ?? '';
+      const input = args.input as Record<string, unknown>;
+      input.ReturnConsumedCapacity = 'TOTAL';
+      const read = READS.has(name);
+      if (read) meter.readRequests++;
+      else meter.writeRequests++;
+      if (name === 'BatchWriteItemCommand') {
+        meter.writeItems += Object.values(input.RequestItems as Record<string, unknown[]>).reduce((n, list) => n + list.length, 0);
+      } else if (!read) meter.writeItems++;
+      const result = await next(args);
+      const consumed = (result.output as { ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[] }).ConsumedCapacity;
+      const units = (Array.isArray(consumed) ? consumed : consumed ? [consumed] : []).reduce((n, c) => n + (c.CapacityUnits ?? 0), 0);
+      if (read) meter.rcu += units;
+      else meter.wcu += units;
+      return result;
+    },
+    { step: 'initialize', name: 'capacity-meter' },
+  );
+  const { ensureTable } = await import('../lib/db/table');
+  const { devices } = await import('../lib/db/devices');
+  const { rooms } = await import('../lib/db/rooms');
+  const { watchers } = await import('../lib/db/watchers');
+  const { recountRooms } = await import('../lib/devices/recount');
+  const { simulatedFleet } = await import('../lib/devices/provider/simulated');
+  const { syncDevices } = await import('../lib/devices/sync');
+  const { evaluateAlarms, evaluateQueue } = await import('../lib/alarms/evaluate');
+  const { outboxMailer } = await import('../lib/alarms/mailer');
+  const handler = async (path: string) => ((await import(`../functions/${path}`)) as { handler: Handler }).handler;
+
+  const endpoints: { name: string; scoped: boolean; call: (scope: (typeof SCOPES)[keyof typeof SCOPES]) => Promise<APIGatewayProxyResult> }[] = [];
+  for (const name of COUNTS) {
+    const h = await handler(`devices/${name}`);
+    endpoints.push({ name, scoped: true, call: (scope) => h(jsonEvent(scope), context) });
+  }
+  const allDevices = await handler('devices/allDevices');
+  endpoints.push({ name: 'allDevices?limit=100', scoped: true, call: (scope) => allDevices(jsonEvent(scope, { queryStringParameters: { limit: '100' } }), context) });
+  endpoints.push({ name: 'allDevices (whole list)', scoped: true, call: (scope) => allDevices(jsonEvent(scope), context) });
+  for (const kind of ['region', 'location', 'room']) {
+    const h = await handler(`lookups/${kind}`);
+    endpoints.push({ name: `filters/${kind} (names)`, scoped: true, call: (scope) => h(jsonEvent(scope), context) });
+    endpoints.push({ name: `filters/${kind} (count)`, scoped: true, call: (scope) => h(jsonEvent({ filters: scope }), context) });
+  }
+  const byZone = await handler('lookups/locationsByZone');
+  endpoints.push({ name: 'filters/location/byzone/EMEA', scoped: false, call: () => byZone(apiEvent({ httpMethod: 'GET', pathParameters: { zone: 'EMEA' } }), context) });
+  const serials = await handler('lookups/videodevices');
+  endpoints.push({ name: 'filters/videodevices', scoped: false, call: () => serials(apiEvent({ httpMethod: 'GET' }), context) });
+  const get = await handler('devices/get');
+  endpoints.push({ name: 'videoDevice/{devicesn}', scoped: false, call: () => get(apiEvent({ pathParameters: { devicesn: 'VD000051' } }), context) });
+
+  const calls: Record<string, unknown>[] = [];
+  let background: Record<string, unknown> = {};
+  let shardShare = { serials: 0, rooms: 0 };
+  for (const size of SIZES) {
+    process.env.TABLE_NAME = `bench-capacity-${size}`;
+    await ensureTable(dynamo, process.env.TABLE_NAME);
+    // a connected fleet: alarms start at zero, so the storm below is exactly the 10% it makes
+    const base = simulatedFleet({ seed: 1, devices: size, rooms: ROOMS }).map((d) => ({ ...d, status: { connected: true, inCallStatus: d.status.inCallStatus } }));
+    const seeded = await measure(async () => {
+      const chunk = Math.ceil(base.length / 8);
+      await Promise.all(Array.from({ length: 8 }, (_, i) => devices.writeAll(base.slice(i * chunk, (i + 1) * chunk), [])));
+      await recountRooms(base.map((d) => d.details));
+    });
+    console.log(`${size} devices seeded in ${(seeded.ms / 1000).toFixed(1)} s`);
+
+    for (const endpoint of endpoints) {
+      for (const [scopeName, scope] of endpoint.scoped ? Object.entries(SCOPES) : [['-', SCOPES.everything] as const]) {
+        const whole = endpoint.name.includes('whole list') && scopeName === 'everything';
+        const runs = whole ? 1 : CALLS;
+        const samples: { ms: number; rcu: number }[] = [];
+        for (let i = 0; i < runs + 1; i++) {
+          const m = await measure(() => endpoint.call(scope));
+          if (m.value.statusCode !== 200) throw new Error(`${endpoint.name} ${scopeName}: ${m.value.statusCode} ${m.value.body.slice(0, 200)}`);
+          if (i > 0 || runs === 1) samples.push({ ms: m.ms, rcu: m.rcu });
+        }
+        calls.push({ devices: size, endpoint: endpoint.name, scope: scopeName, medianMs: round(median(samples.map((s) => s.ms)), 1), rcu: median(samples.map((s) => s.rcu)) });
+      }
+    }
+    console.log(`${size}: endpoints measured`);
+    if (size !== SIZES[SIZES.length - 1]) continue;
+
+    // background work at the largest size: 10 active watchers, one of them "disconnected -> Major"
+    for (let i = 0; i < 10; i++) {
+      await watchers.create({
+        user: 'bench', dashboard: 'd', service: 's', type: 't', allDevices: true, severity: 2, sendEmail: false, emails: [],
+        operations:
+          i === 0
+            ? { type: 'device', operatorType: 'AND', conditions: [{ element: 'status.connected', operator: '==', value: 'false' }] }
+            : { type: 'device', operatorType: 'AND', conditions: [{ element: 'devicemodel', operator: '==', value: `none-${i}` }] },
+      });
+    }
+    const mailer = outboxMailer();
+    const far = () => Date.now() + 3_600_000;
+    const provider = (fleet: typeof base) => ({ listDevices: async () => fleet, getDevice: async (sn: string) => fleet.find((d) => d.devicesn === sn) });
+    const fullPass = async () => measure(() => evaluateAlarms({ mailer, deadline: far() }));
+    const indexRead = await measure(() => devices.index());
+    const roomsRead = await measure(() => rooms.inScope({}));
+    const steadyFull = await fullPass();
+    console.log(`full pass (nothing to do): ${steadyFull.ms} ms, ${steadyFull.rcu} RCU`);
+
+    let fleet = base;
+    let next = 7;
+    const steady: { sync: Awaited<ReturnType<typeof measure>>; evaluation: Awaited<ReturnType<typeof measure>> }[] = [];
+    for (let round_ = 0; round_ < STEADY_ROUNDS; round_++) {
+      const flip = new Set(Array.from({ length: STEADY_CHANGES }, () => (next = (next * 7919 + 13) % size)));
+      fleet = fleet.map((d, i) => (flip.has(i) ? { ...d, status: { ...d.status, connected: !d.status.connected } } : d));
+      const sync = await measure(() => syncDevices(provider(fleet)));
+      const evaluation = await measure(() => evaluateQueue({ mailer, deadline: far() }));
+      steady.push({ sync, evaluation });
+      console.log(`steady round ${round_ + 1}: sync ${sync.ms} ms / ${sync.rcu} RCU, evaluation ${evaluation.ms} ms / ${evaluation.rcu} RCU`, evaluation.value);
+    }
+    const fullAfterSteady = await fullPass();
+
+    // storm: 10% of the fleet disconnects in one sync
+    fleet = fleet.map((d, i) => (i % 10 === 0 ? { ...d, status: { ...d.status, connected: false } } : d));
+    const stormStart = performance.now();
+    const stormSync = await measure(() => syncDevices(provider(fleet)));
+    const stormEval = await measure(() => evaluateQueue({ mailer, deadline: far() }));
+    const stormSeconds = round((performance.now() - stormStart) / 1000, 1);
+    const offlineRooms = new Set(fleet.filter((d) => !d.status.connected).map((d) => JSON.stringify(d.details)));
+    const stored = await rooms.inScope({});
+    const wrong = stored.filter((r) => (r.roomStatus === 'Major') !== offlineRooms.has(JSON.stringify({ region: r.region, location: r.location, room: r.room }))).length;
+    console.log(`storm: ${stormSeconds} s, ${wrong} rooms wrong`, stormEval.value);
+    const fullAfterStorm = await fullPass();
+
+    const pick = (m: Awaited<ReturnType<typeof measure>>) => ({ ms: m.ms, rcu: m.rcu, wcu: m.wcu, readRequests: m.readRequests, writeRequests: m.writeRequests, writeItems: m.writeItems });
+    const med = (list: ReturnType<typeof pick>[]) => Object.fromEntries(Object.keys(list[0]!).map((k) => [k, median(list.map((x) => x[k as keyof typeof x]))]));
+    const steadySync = med(steady.map((s) => pick(s.sync)));
+    const steadyEval = med(steady.map((s) => pick(s.evaluation)));
+    background = {
+      devices: size,
+      rooms: stored.length,
+      watchers: 10,
+      reads: { indexRcu: indexRead.rcu, indexMs: indexRead.ms, roomsRcu: roomsRead.rcu, roomsMs: roomsRead.ms },
+      fullPassNothingToDo: pick(steadyFull),
+      steady: {
+        changesPerSync: STEADY_CHANGES,
+        rounds: STEADY_ROUNDS,
+        sync: steadySync,
+        evaluation: steadyEval,
+        fullPass: pick(fullAfterSteady),
+        evaluationVsFullPass: { time: round(steadyFull.ms / (steadyEval.ms ?? 1), 1), rcu: round(steadyFull.rcu / Math.max(steadyEval.rcu ?? 0, 0.5), 1) },
+      },
+      storm: {
+        disconnected: fleet.filter((d) => !d.status.connected).length,
+        secondsUntilRoomsRight: stormSeconds,
+        roomsWrongAfter: wrong,
+        sync: pick(stormSync),
+        evaluation: { ...pick(stormEval), ...(stormEval.value as object) },
+        writesIssued: stormSync.writeItems + stormEval.writeItems,
+        fullPassAfter: pick(fullAfterStorm),
+      },
+    };
+    const { shardKey } = await import('../lib/db/shards');
+    shardShare = shardShares(shardKey);
+  }
+  await store.close();
+
+  const heapLine = execFileSync(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'bench', 'capacity-heap.ts'), String(SIZES[SIZES.length - 1])], {
+    cwd: root,
+    env: { ...process.env, NODE_OPTIONS: '--expose-gc' },
+  })
+    .toString()
+    .trim()
+    .split('\n')
+    .pop()!;
+  const heap = JSON.parse(heapLine) as { heapPeakMB: number; maxRssMB: number };
+
+  const summaryRcu = (calls.find((c) => c.devices === SIZES[SIZES.length - 1] && c.endpoint === 'totalDevices' && c.scope === 'everything')?.rcu as number) ?? 0.5;
+  const projection = project({ background, shardShare, summaryRcu });
+  const output = {
+    measuredAt: new Date().toISOString(),
+    machine: { node: process.version, cpus: require('node:os').cpus().length },
+    method: `handler-level, in-process dynalite (memory), ${ROOMS} rooms, SHARDS=${process.env.SHARDS ?? 8}, median of ${CALLS} calls after 1 warm-up; capacity = sum of ConsumedCapacity (TOTAL) as dynalite computes it (table units: GSI write units are not included, the projection adds them)`,
+    calls,
+    background,
+    heap,
+    projection,
+    prices: PRICES,
+    targets: targetsOf(calls, background, heap, projection, SIZES[SIZES.length - 1]!),
+  };
+  writeFileSync(join(resultsDir, 'capacity.json'), `${JSON.stringify(output, null, 2)}\n`);
+  writeReadme(output);
+  console.log(JSON.stringify(output.targets, null, 2));
+};
+
+/** The largest share of 1M serial numbers / 250k room ids any one shard gets (1 = perfectly even). */
+const shardShares = (shardKey: (base: string, id: string) => string) => {
+  const spread = (ids: Iterable<string>, count: number) => {
+    const per = new Map<string, number>();
+    for (const id of ids) per.set(shardKey('X', id), (per.get(shardKey('X', id)) ?? 0) + 1);
+    return round(Math.max(...per.values()) / count, 4);
+  };
+  const serials = (function* () {
+    for (let i = 1; i <= 1_000_000; i++) yield `VD${String(i).padStart(7, '0')}`;
+  })();
+  const roomIds = (function* () {
+    for (let i = 0; i < 250_000; i++) yield `Region%20${i % 4}#Location%20${i % 12}#Room%20${Math.floor(i / 12) + 1}`;
+  })();
+  return { serials: spread(serials, 1_000_000), rooms: spread(roomIds, 250_000) };
+};
+
+const targetsOf = (calls: Record<string, unknown>[], background: Record<string, any>, heap: { heapPeakMB: number }, projection: ReturnType<typeof project>, size: number) => {
+  const countRcu = calls.filter((c) => c.devices === size && COUNTS.includes(String(c.endpoint)) && c.endpoint !== 'numOfDevicesByRoom' && c.scope !== 'room').map((c) => Number(c.rcu));
+  const steady = background.steady ?? {};
+  return {
+    steadyEvaluationVsFullPass: { measured: steady.evaluationVsFullPass, target: '>= 20x less time and read capacity', met: steady.evaluationVsFullPass?.time >= 20 && steady.evaluationVsFullPass?.rcu >= 20 },
+    storm: { measured: background.storm?.secondsUntilRoomsRight, target: '<= 30 s until every room status is right', met: background.storm?.secondsUntilRoomsRight <= 30 && background.storm?.roomsWrongAfter === 0 },
+    countRcu: { measured: Math.max(...countRcu), target: '<= 2 RCU per count call (everything/region/location)', met: Math.max(...countRcu) <= 2 },
+    projection: { measured: projection.busiestShareOfLimit, target: '< 50% of every partition limit at 1M devices', met: projection.busiestShareOfLimit < 0.5 },
+    heap: { measured: heap.heapPeakMB, target: '< 256 MB', met: heap.heapPeakMB < 256 },
+  };
+};
+
+const writeReadme = (output: Record<string, any>) => {
+  const t = output.targets;
+  const b = output.background;
+  const lines = [
+    '| figure | measured | target | |',
+    '|---|---:|---|---|',
+    `| evaluation after a sync changing ${b.steady?.changesPerSync} of ${b.devices} devices: time / RCU | ${b.steady?.evaluation.ms} ms / ${b.steady?.evaluation.rcu} RCU | | |`,
+    `| full reconciliation pass, same state: time / RCU | ${b.fullPassNothingToDo?.ms} ms / ${b.fullPassNothingToDo?.rcu} RCU | | |`,
+    `| ratio full pass / incremental (time, RCU) | ${t.steadyEvaluationVsFullPass.measured?.time}x, ${t.steadyEvaluationVsFullPass.measured?.rcu}x | >= 20x, 20x | ${t.steadyEvaluationVsFullPass.met ? 'met' : '**NOT met**'} |`,
+    `| the sync itself (100 changed): time / RCU / WCU | ${b.steady?.sync.ms} ms / ${b.steady?.sync.rcu} RCU / ${b.steady?.sync.wcu} WCU | reported | bounded by reading the stored index and the room aggregates |`,
+    `| storm: ${b.storm?.disconnected} disconnect in one sync, until every room is right | ${b.storm?.secondsUntilRoomsRight} s, ${b.storm?.writesIssued} writes | <= 30 s | ${t.storm.met ? 'met' : '**NOT met**'} |`,
+    `| count endpoints, everything/region/location, ${b.devices} devices | max ${t.countRcu.measured} RCU per call | <= 2 | ${t.countRcu.met ? 'met' : '**NOT met**'} |`,
+    `| evaluator heap at ${b.devices} devices (no store) | ${output.heap.heapPeakMB} MB (max RSS ${output.heap.maxRssMB} MB) | < 256 MB | ${t.heap.met ? 'met' : '**NOT met**'} |`,
+    `| 1M devices / 250k rooms: busiest partition / its limit | ${round(t.projection.measured * 100, 1)}% (${output.projection.busiest}) | < 50% | ${t.projection.met ? 'met' : '**NOT met**'} |`,
+    `| 1M devices: monthly on-demand cost | $${output.projection.monthlyUsd.total} | reported | prices ${PRICES.region}, ${PRICES.date} |`,
+  ];
+  const perCall = [
+    '',
+    `Per call at ${b.devices} devices (median ms / RCU):`,
+    '',
+    '| endpoint | everything | region | location | room |',
+    '|---|---:|---:|---:|---:|',
+    ...[...new Set(output.calls.filter((c: any) => c.devices === b.devices).map((c: any) => c.endpoint as string))].map((endpoint) => {
+      const cell = (scope: string) => {
+        const c = output.calls.find((x: any) => x.devices === b.devices && x.endpoint === endpoint && (x.scope === scope || x.scope === '-'));
+        return c ? `${c.medianMs} / ${c.rcu}` : '';
+      };
+      return `| ${endpoint} | ${cell('everything')} | ${cell('region')} | ${cell('location')} | ${cell('room')} |`;
+    }),
+  ];
+  const block = `<!-- capacity:start -->\n${[...lines, ...perCall].join('\n')}\n\n_${output.measuredAt}, Node ${output.machine.node}, ${output.machine.cpus} cores; full figures (1k/10k/100k, partitions) in results/capacity.json_\n<!-- capacity:end -->`;
+  const readme = join(root, 'bench', 'README.md');
+  const text = readFileSync(readme, 'utf8');
+  const section = `## Capacity (\`bench/capacity.ts\`, issue 14)\n\n${block}\n`;
+  writeFileSync(readme, text.includes('<!-- capacity:start -->') ? text.replace(/<!-- capacity:start -->[\s\S]*<!-- capacity:end -->/, block) : `${text.trimEnd()}\n\n${section}`);
+};
+
+if (require.main === module) {
+  runCapacityBench()
+    .then(() => process.exit(0))
+    .catch((error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    });
+}
