@@ -1,0 +1,64 @@
+import { historyExpiry } from '#lib/alarms/settings';
+import { connectivity } from '#lib/db/connectivity';
+import { rooms } from '#lib/db/rooms';
+import { ServiceUnavailable } from '#lib/errors';
+import { advance, observedIn, ratio, windowDays, worstFirst, type Observed, type RoomAvailability, type RoomCounts } from './availability';
+import { mapConcurrent } from './concurrent';
+import type { Scope } from './filter';
+import type { Place, RoomAggregate } from './types';
+
+const MAX_ATTEMPTS = 6;
+const dayExpiry = (day: string) => historyExpiry(`${day}T23:59:59.999Z`);
+
+/**
+ * Brings a room's availability rollup up to `at` with its new counts (a room aggregate about to
+ * be written). Nothing is written when the counts did not change. Retried when another writer
+ * moved the rollup meanwhile.
+ */
+export const recordRoomCounts = async (place: Place, counts: RoomCounts, at: string): Promise<void> => {
+  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+    const latest = await connectivity.latestRollup(place);
+    if (latest && latest.connected === counts.connected && latest.observed === counts.observed) return;
+    if (await connectivity.writeRollups(place, latest, advance(latest, at, counts), dayExpiry)) return;
+  }
+  throw new ServiceUnavailable(`room ${place.room} kept changing while its availability was recorded; retry`);
+};
+
+/** The `beforeWrite` of a room recompute that keeps its availability rollup current. */
+export const rollupBeforeWrite = (aggregate: RoomAggregate): Promise<void> =>
+  recordRoomCounts(aggregate, { connected: aggregate.online, observed: aggregate.deviceCount }, new Date().toISOString());
+
+export interface AvailabilityAnswer {
+  from: string;
+  to: string;
+  rooms: RoomAvailability[];
+  overall: number;
+}
+
+/**
+ * Availability of the rooms in scope over [from, to): per room, one Query of its daily rollups.
+ * A room without any rollup has not changed since before rollups were kept: its current counts
+ * held all along. A room first observed after the window is left out.
+ */
+export const availabilityIn = async (scope: Scope, from: string, to: string): Promise<AvailabilityAnswer> => {
+  const { first, last } = windowDays(from, to);
+  const inScope = await rooms.inScope(scope);
+  const measured = await mapConcurrent(inScope, 16, async (room): Promise<(RoomAvailability & Observed) | undefined> => {
+    const rollups = await connectivity.rollups(room, first, last);
+    const fallback = rollups.length === 0 && !(await connectivity.latestRollup(room)) ? { connected: room.online, observed: room.deviceCount } : undefined;
+    const observed = observedIn(rollups, from, to, fallback);
+    if (observed.observedSeconds <= 0) return undefined;
+    return { region: room.region, location: room.location, room: room.room, deviceCount: room.deviceCount, availability: ratio(observed), ...observed };
+  });
+  const present = measured.filter((room): room is RoomAvailability & Observed => room !== undefined);
+  const overall = ratio({
+    connectedSeconds: present.reduce((sum, room) => sum + room.connectedSeconds, 0),
+    observedSeconds: present.reduce((sum, room) => sum + room.observedSeconds, 0),
+  });
+  return {
+    from,
+    to,
+    rooms: present.map(({ region, location, room, availability, deviceCount }) => ({ region, location, room, availability, deviceCount })).sort(worstFirst),
+    overall,
+  };
+};
