@@ -1,10 +1,12 @@
-import { historyExpiry } from '#lib/alarms/settings';
+import { historyDays, historyExpiry } from '#lib/alarms/settings';
 import { connectivity } from '#lib/db/connectivity';
+import { devices } from '#lib/db/devices';
+import type { Page } from '#lib/db/pages';
 import { rooms } from '#lib/db/rooms';
-import { ServiceUnavailable } from '#lib/errors';
+import { Invalid, ServiceUnavailable } from '#lib/errors';
 import { advance, observedIn, ratio, windowDays, worstFirst, type Observed, type RoomAvailability, type RoomCounts } from './availability';
 import { mapConcurrent } from './concurrent';
-import type { Scope } from './filter';
+import { scopeOf, type DeviceFilter, type Scope } from './filter';
 import type { Place, RoomAggregate } from './types';
 
 const MAX_ATTEMPTS = 6;
@@ -61,4 +63,45 @@ export const availabilityIn = async (scope: Scope, from: string, to: string): Pr
     rooms: present.map(({ region, location, room, availability, deviceCount }) => ({ region, location, room, availability, deviceCount })).sort(worstFirst),
     overall,
   };
+};
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** The longest availability window. */
+export const MAX_AVAILABILITY_DAYS = 31;
+
+type Problem = { field: string; message: string };
+const invalid = (problems: Problem[]) => new Invalid(problems[0]!.message, problems);
+
+/**
+ * The window of an availability query: `to` defaults to now (and is cut at now: the future is
+ * not observed), `from` to 24 hours before `to`; `from` before `to`, at most 31 days apart.
+ */
+export const availabilityWindow = (input: { from?: string; to?: string }, now: number): { from: string; to: string } | { problems: Problem[] } => {
+  const to = Math.min(input.to ? Date.parse(input.to) : now, now);
+  const from = input.from ? Date.parse(input.from) : to - DAY_MS;
+  if (from >= to) return { problems: [{ field: 'body.from', message: 'from must be before to (and before now)' }] };
+  if (to - from > MAX_AVAILABILITY_DAYS * DAY_MS) {
+    return { problems: [{ field: 'body.from', message: `from and to must be at most ${MAX_AVAILABILITY_DAYS} days apart` }] };
+  }
+  return { from: new Date(from).toISOString(), to: new Date(to).toISOString() };
+};
+
+/** POST /videoDevice/room/availability: the device filter plus an optional window. */
+export const roomAvailability = async (body: DeviceFilter & { from?: string; to?: string }): Promise<AvailabilityAnswer> => {
+  const window = availabilityWindow(body, Date.now());
+  if ('problems' in window) throw invalid(window.problems);
+  return availabilityIn(scopeOf(body), window.from, window.to);
+};
+
+/** GET /videoDevice/{devicesn}/history: a known device's transitions, newest first (404 unknown device). */
+export const deviceHistory = async (
+  devicesn: string,
+  query: { from?: string; to?: string; limit?: string; cursor?: string },
+): Promise<Page<{ at: string; connected: boolean; inCallStatus: string }>> => {
+  await devices.get(devicesn);
+  const now = Date.now();
+  const from = query.from ? new Date(query.from).toISOString() : new Date(now - historyDays() * DAY_MS).toISOString();
+  const to = query.to ? new Date(query.to).toISOString() : new Date(now).toISOString();
+  if (from > to) throw invalid([{ field: 'queryStringParameters.from', message: 'from must not be after to' }]);
+  return connectivity.history(devicesn, from, to, query.limit ? Number(query.limit) : 100, query.cursor);
 };
