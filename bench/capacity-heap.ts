@@ -47,7 +47,7 @@ const now = new Date().toISOString();
 // the storm state: 10% of the fleet with an open alarm
 const open: OpenAlarm[] = inventory
   .filter((_, i) => i % 10 === 0)
-  .map((d) => ({ watcherId: 'w0', devicesn: d.devicesn, deviceid: d.deviceid, severity: 2, ...d.details, raisedAt: now, notify: { sendEmail: false, emails: [] } }));
+  .map((d) => ({ state: 'firing' as const, watcherId: 'w0', devicesn: d.devicesn, deviceid: d.deviceid, severity: 2 as const, ...d.details, raisedAt: now, notify: { sendEmail: false, emails: [] } }));
 sample();
 const plan = planAlarms({ watchers, devices: inventory, open, now });
 sample();

@@ -3,8 +3,9 @@ import { devices } from '#lib/db/devices';
 import { mapConcurrent } from '#lib/devices/concurrent';
 import { writesInFlight } from '#lib/devices/recount';
 import type { Place, Severity, StoredDevice } from '#lib/devices/types';
-import { mailFor } from './mail';
+import { transitionNotice } from './notification';
 import type { AlarmPlan, Clear } from './plan';
+import { historyExpiry } from './settings';
 import { alarmId, type OpenAlarm } from './types';
 
 /** A device whose worst open alarm changed, as written (`from` is what the write replaced). */
@@ -17,6 +18,9 @@ export interface SeverityShift {
 /** What a plan's execution changed: the seam for whoever reacts to alarm transitions. */
 export interface Applied {
   raised: OpenAlarm[];
+  /** New pending alarms, and pending ones dropped before they fired. */
+  pending: OpenAlarm[];
+  dropped: OpenAlarm[];
   cleared: Clear[];
   updated: OpenAlarm[];
   /** Devices whose severity moved: their rooms' statuses follow from these. */
@@ -28,10 +32,10 @@ export interface Applied {
 const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 /** The watchers with an open alarm on each device once the plan is applied, sorted. */
-const openWatchers = (open: readonly OpenAlarm[], plan: Pick<AlarmPlan, 'raise' | 'clear'>): Map<string, string[]> => {
-  const cleared = new Set(plan.clear.map(({ alarm }) => alarmId(alarm)));
+const openWatchers = (open: readonly OpenAlarm[], plan: Pick<AlarmPlan, 'raise' | 'pend' | 'drop' | 'clear'>): Map<string, string[]> => {
+  const gone = new Set([...plan.clear.map(({ alarm }) => alarmId(alarm)), ...plan.drop.map(alarmId)]);
   const byDevice = new Map<string, string[]>();
-  for (const alarm of [...open.filter((a) => !cleared.has(alarmId(a))), ...plan.raise.map((r) => r.alarm)]) {
+  for (const alarm of [...open.filter((a) => !gone.has(alarmId(a))), ...plan.raise.map((r) => r.alarm), ...plan.pend]) {
     const list = byDevice.get(alarm.devicesn) ?? [];
     if (!list.includes(alarm.watcherId)) list.push(alarm.watcherId);
     byDevice.set(alarm.devicesn, list);
@@ -43,12 +47,14 @@ const openWatchers = (open: readonly OpenAlarm[], plan: Pick<AlarmPlan, 'raise' 
 /**
  * Carries out an alarm plan over `devices` (the devices it was planned for, as stored) given
  * the `open` alarms it was planned from: alarm writes first (each transition's mail in the same
- * item write), then each device's worst severity and open-alarm watchers where they differ.
- * Every write is conditional or idempotent, `writesInFlight()` in flight, none after `inTime()`.
+ * item write), then each device's worst severity and open-alarm watchers where they differ:
+ * conditional updates, or, when the devices are exactly as a sync or refresh just wrote them
+ * (`asWritten`), whole items in batches. Alarm writes are conditional, `writesInFlight()` in
+ * flight, none after `inTime()`.
  */
 export const applyPlan = async (
-  plan: Pick<AlarmPlan, 'raise' | 'clear' | 'update' | 'worst'>,
-  planned: { devices: readonly StoredDevice[]; open: readonly OpenAlarm[] },
+  plan: Pick<AlarmPlan, 'raise' | 'pend' | 'drop' | 'clear' | 'update' | 'worst'>,
+  planned: { devices: readonly StoredDevice[]; open: readonly OpenAlarm[]; asWritten?: boolean },
   at: string,
   inTime: () => boolean,
 ): Promise<Applied> => {
@@ -57,8 +63,18 @@ export const applyPlan = async (
     const done = await mapConcurrent(items, limit, async (item) => inTime() && (await write(item)));
     return items.filter((_, i) => done[i]);
   };
-  const raised = (await step(plan.raise, ({ alarm }) => alarms.raise(alarm, mailFor('raised', alarm, alarm.notify, at)))).map(({ alarm }) => alarm);
-  const cleared = await step(plan.clear, ({ alarm, reason, notify }) => alarms.clear(alarm, at, reason, mailFor('cleared', alarm, notify, at, reason)));
+  const raised = (
+    await step(plan.raise, ({ alarm, fromPending, silencedBy }) => {
+      const { mail, delivery } = transitionNotice('raised', alarm, alarm.notify, at, silencedBy);
+      return alarms.raise(alarm, mail, delivery, fromPending);
+    })
+  ).map(({ alarm }) => alarm);
+  const pending = await step(plan.pend, (alarm) => alarms.pend(alarm));
+  const dropped = await step(plan.drop, (alarm) => alarms.drop(alarm, at, historyExpiry(at)));
+  const cleared = await step(plan.clear, ({ alarm, reason, notify, silencedBy }) => {
+    const { mail, delivery } = transitionNotice('cleared', alarm, notify, at, silencedBy, reason);
+    return alarms.clear(alarm, at, reason, historyExpiry(at), mail, delivery);
+  });
   const updated = await step(plan.update, (alarm) => alarms.update(alarm));
 
   const watchersOf = openWatchers(planned.open, plan);
@@ -68,10 +84,21 @@ export const applyPlan = async (
     return device.alarmSeverity === severity && sameList(device.alarmWatchers ?? [], ids) ? [] : [{ device, severity, ids }];
   });
   const shifts: SeverityShift[] = [];
+  if (planned.asWritten) {
+    // the devices as the queue carries them are what the store holds: whole items, 25 a request
+    if (!inTime()) return { raised, pending, dropped, cleared, updated, shifts, rooms: [] };
+    const next = changes.map(({ device, severity, ids }) => {
+      const { alarmSeverity: _severity, alarmWatchers: _watchers, ...rest } = device;
+      return { ...rest, ...(severity === undefined ? {} : { alarmSeverity: severity }), ...(ids.length ? { alarmWatchers: ids } : {}) };
+    });
+    await devices.writeAll(next, []);
+    for (const { device, severity } of changes) if (device.alarmSeverity !== severity) shifts.push({ place: device.details, from: device.alarmSeverity, to: severity });
+    return { raised, pending, dropped, cleared, updated, shifts, rooms: changes.map(({ device }) => device.details) };
+  }
   const written = await step(changes, async ({ device, severity, ids }) => {
     const result = await devices.setAlarmSeverity(device, severity, ids);
     if (result && result.before !== severity) shifts.push({ place: device.details, from: result.before, to: severity });
     return result !== false;
   });
-  return { raised, cleared, updated, shifts, rooms: written.map(({ device }) => device.details) };
+  return { raised, pending, dropped, cleared, updated, shifts, rooms: written.map(({ device }) => device.details) };
 };

@@ -1,24 +1,32 @@
 import { randomUUID } from 'node:crypto';
 import { alarmRuns } from '#lib/db/alarmRuns';
+import { alarmHistory } from '#lib/db/alarmHistory';
 import { alarms } from '#lib/db/alarms';
 import { devices } from '#lib/db/devices';
 import { evaluationQueue } from '#lib/db/evaluationQueue';
 import { intervals } from '#lib/db/intervals';
 import { reconciliation } from '#lib/db/reconciliation';
 import { rooms } from '#lib/db/rooms';
+import { silences } from '#lib/db/silences';
 import { watchers } from '#lib/db/watchers';
+import { mapConcurrent } from '#lib/devices/concurrent';
 import { placeKey } from '#lib/devices/plan';
-import { healSummaries, recountRooms, shiftRooms } from '#lib/devices/recount';
+import { healSummaries, recountRooms, shiftRooms, writesInFlight } from '#lib/devices/recount';
 import type { Place } from '#lib/devices/types';
 import { logger } from '#lib/log';
 import { applyPlan, type Applied } from './apply';
+import { historyRecord } from './history';
 import { evaluateQueued } from './incremental';
 import type { Mailer } from './mailer';
 import { planAlarms, roomsToRecompute } from './plan';
-import { dueAt, evaluatorSettings, reconcileSeconds } from './settings';
+import { dueAt, evaluatorSettings, historyExpiry, reconcileSeconds } from './settings';
 
 export interface EvaluationSummary {
   raised: number;
+  /** New pending alarms (their condition must hold pendingSeconds before they fire). */
+  pending: number;
+  /** Pending alarms whose condition stopped before they fired. */
+  dropped: number;
   cleared: number;
   mailed: number;
   /** Open alarms whose severity, room or description followed a change. */
@@ -57,12 +65,28 @@ const deliverPending = async (mailer: Mailer, inTime: () => boolean): Promise<{ 
   return { mailed, complete };
 };
 
+/** Writes the history record of every cleared alarm still waiting for one (a run cut short leaves some). */
+const writeHistory = async (inTime: () => boolean): Promise<boolean> => {
+  const waiting = await alarms.awaitingHistory();
+  const done = await mapConcurrent(waiting, writesInFlight(), async (alarm) => {
+    if (!inTime()) return false;
+    await alarmHistory.write(historyRecord(alarm), historyExpiry(alarm.clearedAt));
+    await alarms.historyWritten(alarm);
+    return true;
+  });
+  return done.every(Boolean);
+};
+
 /** Counts of what a set of plan executions changed. */
 const tally = (applied: readonly Applied[]) => ({
   raised: applied.reduce((n, a) => n + a.raised.length, 0),
+  pending: applied.reduce((n, a) => n + a.pending.length, 0),
+  dropped: applied.reduce((n, a) => n + a.dropped.length, 0),
   cleared: applied.reduce((n, a) => n + a.cleared.length, 0),
   updated: applied.reduce((n, a) => n + a.updated.length, 0),
 });
+
+const emptySummary = (): EvaluationSummary => ({ raised: 0, pending: 0, dropped: 0, cleared: 0, mailed: 0, updated: 0, roomsRecomputed: 0, complete: false });
 
 /**
  * The full pass, a reconciliation (DESIGN D6): mails left over by an interrupted run, then
@@ -74,13 +98,14 @@ const tally = (applied: readonly Applied[]) => ({
  */
 export const evaluateAlarms = async ({ mailer, deadline }: { mailer: Mailer; deadline: number }): Promise<EvaluationSummary> => {
   const inTime = () => Date.now() < deadline;
-  const summary: EvaluationSummary = { raised: 0, cleared: 0, mailed: 0, updated: 0, roomsRecomputed: 0, complete: false };
+  const summary = emptySummary();
   const leftover = await deliverPending(mailer, inTime);
   summary.mailed += leftover.mailed;
+  const earlierHistory = await writeHistory(inTime);
 
-  const [watcherList, inventory, open] = await Promise.all([watchers.list(), devices.index(), alarms.open()]);
   const at = new Date().toISOString();
-  const plan = planAlarms({ watchers: watcherList, devices: inventory, open, now: at });
+  const [watcherList, inventory, open, silenceList] = await Promise.all([watchers.list(), devices.index(), alarms.open(), silences.current(at)]);
+  const plan = planAlarms({ watchers: watcherList, devices: inventory, open, now: at, silences: silenceList });
   if (plan.invalidWatchers.length) logger.warn('watchers with invalid conditions match nothing', { watchers: plan.invalidWatchers });
   const applied = await applyPlan(plan, { devices: inventory, open }, at, inTime);
   Object.assign(summary, tally([applied]));
@@ -93,27 +118,31 @@ export const evaluateAlarms = async ({ mailer, deadline }: { mailer: Mailer; dea
 
   const fresh = await deliverPending(mailer, inTime);
   summary.mailed += fresh.mailed;
-  summary.complete = leftover.complete && fresh.complete && inTime();
+  const history = await writeHistory(inTime);
+  summary.complete = leftover.complete && fresh.complete && earlierHistory && history && inTime();
   return summary;
 };
 
 /**
- * The incremental pass: only the queued work that is due (devices a sync or refresh changed,
- * watchers that were written, timers that expired), found by reading the queue, never the
- * fleet. Each room is recounted once, then the mails go out.
+ * The incremental pass: only the work that is due (devices a sync or refresh changed, watchers
+ * that were written, pending alarms whose time came), found by reading the queue and the
+ * pending-alarm index, never the fleet. Each room moves once, then the mails go out.
  */
 export const evaluateQueue = async ({ mailer, deadline }: { mailer: Mailer; deadline: number }): Promise<EvaluationSummary> => {
   const inTime = () => Date.now() < deadline;
-  const summary: EvaluationSummary = { raised: 0, cleared: 0, mailed: 0, updated: 0, roomsRecomputed: 0, complete: false };
+  const summary = emptySummary();
   const leftover = await deliverPending(mailer, inTime);
   summary.mailed += leftover.mailed;
+  const earlierHistory = await writeHistory(inTime);
   const at = new Date().toISOString();
-  const { applied, complete } = await evaluateQueued(await evaluationQueue.list(), at, inTime);
+  const [queued, due] = await Promise.all([evaluationQueue.list(), alarms.duePending(at)]);
+  const { applied, complete } = await evaluateQueued(queued, due, at, inTime);
   Object.assign(summary, tally(applied));
   if (inTime()) summary.roomsRecomputed = (await shiftRooms(applied.flatMap((a) => a.shifts))).length;
   const fresh = await deliverPending(mailer, inTime);
   summary.mailed += fresh.mailed;
-  summary.complete = complete && leftover.complete && fresh.complete && inTime();
+  const history = await writeHistory(inTime);
+  summary.complete = complete && leftover.complete && fresh.complete && earlierHistory && history && inTime();
   return summary;
 };
 
@@ -158,6 +187,8 @@ export const runEvaluation = async (options: {
 
 const sum = (a: EvaluationSummary, b: EvaluationSummary): EvaluationSummary => ({
   raised: a.raised + b.raised,
+  pending: a.pending + b.pending,
+  dropped: a.dropped + b.dropped,
   cleared: a.cleared + b.cleared,
   mailed: a.mailed + b.mailed,
   updated: a.updated + b.updated,

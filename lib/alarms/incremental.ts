@@ -1,6 +1,7 @@
 import { alarms } from '#lib/db/alarms';
 import { devices } from '#lib/db/devices';
 import { evaluationQueue, type DeviceWork, type QueuedEvaluation } from '#lib/db/evaluationQueue';
+import { silences } from '#lib/db/silences';
 import { watchers } from '#lib/db/watchers';
 import { NotFound } from '#lib/errors';
 import { mapConcurrent } from '#lib/devices/concurrent';
@@ -8,6 +9,8 @@ import { openWatchersHint, type StoredDevice } from '#lib/devices/types';
 import type { WatcherRecord } from '#lib/watchers/rules';
 import { applyPlan, type Applied } from './apply';
 import { planAlarms } from './plan';
+import type { Silence } from './silences';
+import type { OpenAlarm } from './types';
 
 type DeviceEntry = Extract<QueuedEvaluation, { kind: 'device' }>;
 type WatcherEntry = Extract<QueuedEvaluation, { kind: 'watcher' }>;
@@ -39,13 +42,13 @@ const watcherDevices = async (watcher: WatcherRecord, openOn: readonly string[])
  * alarm transitions. The devices it touched are queued first, so their severities and rooms
  * follow in the device pass even if this run dies after the alarm writes.
  */
-const evaluateWatcher = async (watcherId: string, all: readonly WatcherRecord[], at: string, inTime: () => boolean): Promise<Applied> => {
+const evaluateWatcher = async (watcherId: string, all: readonly WatcherRecord[], silenceList: readonly Silence[], at: string, inTime: () => boolean): Promise<Applied> => {
   const watcher = all.find((w) => w.id === watcherId);
   const open = await alarms.openOf(watcherId);
   const targets = watcher?.active
     ? await watcherDevices(watcher, open.map((a) => a.devicesn))
     : (await mapConcurrent(open, 16, (alarm) => bySerial(alarm.devicesn))).filter((device): device is StoredDevice => device !== undefined);
-  const plan = planAlarms({ watchers: watcher ? [watcher] : [], devices: targets, open, now: at });
+  const plan = planAlarms({ watchers: watcher ? [watcher] : [], devices: targets, open, now: at, silences: silenceList });
   const stored = new Map(targets.map((d) => [d.devicesn, d]));
   const touched = [...plan.raise.map((r) => r.alarm), ...plan.clear.map((c) => c.alarm), ...plan.update].map((a) => a.devicesn);
   const work: DeviceWork[] = [...new Set(touched)].map((devicesn) => {
@@ -63,7 +66,14 @@ const evaluateWatcher = async (watcherId: string, all: readonly WatcherRecord[],
  * open alarms by key (only the watchers that may have one), planned and applied. O(changed
  * devices x their alarms).
  */
-const evaluateDevices = async (entries: readonly DeviceEntry[], all: readonly WatcherRecord[], at: string, inTime: () => boolean): Promise<Applied> => {
+const evaluateDevices = async (
+  entries: readonly DeviceEntry[],
+  due: readonly OpenAlarm[],
+  all: readonly WatcherRecord[],
+  silenceList: readonly Silence[],
+  at: string,
+  inTime: () => boolean,
+): Promise<Applied> => {
   const latest = new Map<string, DeviceEntry>();
   const hints = new Map<string, Set<string>>();
   for (const entry of entries) {
@@ -74,14 +84,25 @@ const evaluateDevices = async (entries: readonly DeviceEntry[], all: readonly Wa
     hints.set(entry.devicesn, hint);
   }
   const present = [...latest.values()].flatMap((entry) => (entry.device ? [entry.device] : []));
+  // pending alarms whose time came: their devices as stored now (by key), with that watcher asked
+  const queued = new Set(latest.keys());
+  const timed = due.filter((alarm) => !queued.has(alarm.devicesn));
+  present.push(...(await devices.at(timed.map((alarm) => ({ devicesn: alarm.devicesn, place: alarm })))));
+  for (const alarm of due) {
+    const hint = hints.get(alarm.devicesn) ?? new Set<string>();
+    hint.add(alarm.watcherId);
+    hints.set(alarm.devicesn, hint);
+  }
   for (const device of present) {
     const hint = openWatchersHint(device);
-    for (const id of hint === 'any' ? all.map((w) => w.id) : hint) hints.get(device.devicesn)!.add(id);
+    const known = hints.get(device.devicesn) ?? new Set<string>();
+    for (const id of hint === 'any' ? all.map((w) => w.id) : hint) known.add(id);
+    hints.set(device.devicesn, known);
   }
   const pairs = [...hints].flatMap(([devicesn, ids]) => [...ids].map((watcherId) => ({ watcherId, devicesn })));
   const open = await alarms.openAmong(pairs);
-  const plan = planAlarms({ watchers: all, devices: present, open, now: at });
-  return applyPlan(plan, { devices: present, open }, at, inTime);
+  const plan = planAlarms({ watchers: all, devices: present, open, now: at, silences: silenceList });
+  return applyPlan(plan, { devices: present, open, asWritten: true }, at, inTime);
 };
 
 /**
@@ -89,16 +110,21 @@ const evaluateDevices = async (entries: readonly DeviceEntry[], all: readonly Wa
  * (each once, however often it was queued). Answers what changed; the entries it covered are
  * removed only if the whole pass finished in time.
  */
-export const evaluateQueued = async (entries: readonly QueuedEvaluation[], at: string, inTime: () => boolean): Promise<{ applied: Applied[]; complete: boolean }> => {
+export const evaluateQueued = async (
+  entries: readonly QueuedEvaluation[],
+  duePending: readonly OpenAlarm[],
+  at: string,
+  inTime: () => boolean,
+): Promise<{ applied: Applied[]; complete: boolean }> => {
   const now = Date.parse(at);
   const due = entries.filter((entry) => entry.notBefore === undefined || entry.notBefore <= now);
-  if (due.length === 0) return { applied: [], complete: true };
-  const all = await watchers.list();
+  if (due.length === 0 && duePending.length === 0) return { applied: [], complete: true };
+  const [all, silenceList] = await Promise.all([watchers.list(), silences.current(at)]);
   const applied: Applied[] = [];
   const watcherEntries = due.filter((e): e is WatcherEntry => e.kind === 'watcher');
   for (const watcherId of new Set(watcherEntries.map((e) => e.watcherId))) {
     if (!inTime()) return { applied, complete: false };
-    applied.push(await evaluateWatcher(watcherId, all, at, inTime));
+    applied.push(await evaluateWatcher(watcherId, all, silenceList, at, inTime));
   }
   if (!inTime()) return { applied, complete: false };
   await evaluationQueue.remove(watcherEntries);
@@ -106,7 +132,7 @@ export const evaluateQueued = async (entries: readonly QueuedEvaluation[], at: s
   const deviceEntries = (watcherEntries.length ? await evaluationQueue.list() : due).filter(
     (e): e is DeviceEntry => e.kind === 'device' && (e.notBefore === undefined || e.notBefore <= now),
   );
-  if (deviceEntries.length > 0 && inTime()) applied.push(await evaluateDevices(deviceEntries, all, at, inTime));
+  if ((deviceEntries.length > 0 || duePending.length > 0) && inTime()) applied.push(await evaluateDevices(deviceEntries, duePending, all, silenceList, at, inTime));
   const complete = inTime();
   if (complete) await evaluationQueue.remove(deviceEntries);
   return { applied, complete };

@@ -35,3 +35,13 @@ export const reconcileSeconds = (env: NodeJS.ProcessEnv = process.env): number =
   const value = Number(env.RECONCILE_SECONDS ?? 3600);
   return Number.isFinite(value) && value >= 0 ? value : 3600;
 };
+
+/** How long cleared alarms and device transitions are kept: ALARM_HISTORY_DAYS (default 90). */
+export const DEFAULT_HISTORY_DAYS = 90;
+export const historyDays = (env: Record<string, string | undefined> = process.env): number => {
+  const days = Number(env.ALARM_HISTORY_DAYS);
+  return Number.isInteger(days) && days > 0 ? days : DEFAULT_HISTORY_DAYS;
+};
+
+/** The TTL (epoch seconds) of a record made at `at`: `historyDays` later. */
+export const historyExpiry = (at: string, days = historyDays()): number => Math.floor(Date.parse(at) / 1000) + days * 24 * 60 * 60;

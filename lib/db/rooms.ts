@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ServiceUnavailable } from '#lib/errors';
 import { inScope, type Scope } from '#lib/devices/filter';
 import { rollUp, roomStatusOf, sameAggregate } from '#lib/devices/rollup';
@@ -110,26 +110,42 @@ export const rooms = {
   /**
    * Recomputes one room's aggregate from its devices (one Query of one partition) and writes it
    * under a version condition; removes it when the room has no devices left. Call after every
-   * change to a device of the room (sync, refresh, alarm engine). Idempotent.
+   * change to a device of the room (sync, refresh, alarm engine). Idempotent. `beforeWrite`
+   * runs before a changed aggregate is written (device count 0: removed), so that what it
+   * records from the aggregate is never behind a written one (a retry repeats it).
    */
-  async recompute(place: Place): Promise<RoomAggregate | undefined> {
-    return (await rooms.recomputeChange(place)).after;
+  async recompute(place: Place, beforeWrite?: BeforeWrite): Promise<RoomAggregate | undefined> {
+    return (await rooms.recomputeChange(place, beforeWrite)).after;
+  },
+
+  /** The stored items of these rooms (eventually consistent BatchGetItem: a stale one only fails its version check). */
+  async items(places: readonly Place[]): Promise<Map<string, Item>> {
+    const found = new Map<string, Item>();
+    for (let start = 0; start < places.length; start += 100) {
+      let pending: Record<string, unknown>[] = places.slice(start, start + 100).map(keys);
+      while (pending.length > 0) {
+        const answer = await doc.send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending } } }));
+        for (const item of answer.Responses?.[tableName()] ?? []) found.set(String(item.SK), item);
+        pending = (answer.UnprocessedKeys?.[tableName()]?.Keys ?? []) as Record<string, unknown>[];
+      }
+    }
+    return found;
   },
 
   /**
-   * Moves a room's status by the severity shifts of its devices (ADD to its per-severity
-   * counts, then the status they imply under the version the ADD returned): no read of the
-   * room's devices. Falls back to `recomputeChange` for a room that has no counts.
+   * Moves a room's status by the severity shifts of its devices, from its item as read by
+   * `items` (per-severity counts, then the status they imply, one write under its version): no
+   * read of the room's devices. Falls back to `recomputeChange` where that cannot be done.
    */
-  async shiftSeverities(place: Place, moves: readonly { from?: Severity; to?: Severity }[]): Promise<RoomChange> {
-    return (await shift(place, moves)) ?? rooms.recomputeChange(place);
+  async shiftSeverities(place: Place, item: Item | undefined, moves: readonly { from?: Severity; to?: Severity }[]): Promise<RoomChange> {
+    return (await shift(place, item, moves)) ?? rooms.recomputeChange(place);
   },
 
   /**
    * As `recompute`, answering the aggregate the write replaced and the one it wrote (equal, or
    * both absent, when nothing changed): exact, since the write is conditioned on what was read.
    */
-  async recomputeChange(place: Place): Promise<RoomChange> {
+  async recomputeChange(place: Place, beforeWrite?: BeforeWrite): Promise<RoomChange> {
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       const { Item: current } = await doc.send(new GetCommand({ TableName: tableName(), Key: keys(place), ConsistentRead: true }));
       const members = await devices.inRoom(place);
@@ -140,6 +156,7 @@ export const rooms = {
         ? { ConditionExpression: '#version = :version', ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: { ':version': version } }
         : { ConditionExpression: 'attribute_not_exists(PK)' };
       try {
+        if (beforeWrite && (!current || !sameAggregate(fromItem(current), aggregate))) await beforeWrite(aggregate);
         if (aggregate.deviceCount === 0) {
           if (current) await doc.send(new DeleteCommand({ TableName: tableName(), Key: keys(place), ...guard }));
           return { place, before, after: undefined };
@@ -156,47 +173,47 @@ export const rooms = {
   },
 };
 
-/** Moves a room by its devices' severity shifts; undefined when it must be recomputed instead. */
-const shift = async (place: Place, moves: readonly { from?: Severity; to?: Severity }[]): Promise<RoomChange | undefined> => {
-  const delta = new Map<Severity, number>();
+/**
+ * Moves a room read at `item` by its devices' severity shifts: the new per-severity counts and
+ * the status they imply, in one write under the version it was read at. Undefined when it must
+ * be recomputed instead (no counts yet, counts that would go negative, or moved meanwhile).
+ */
+const shift = async (place: Place, item: Item | undefined, moves: readonly { from?: Severity; to?: Severity }[]): Promise<RoomChange | undefined> => {
+  if (!item || SEVERITY_LEVELS.some((level) => typeof item[`sev${level}`] !== 'number')) return undefined;
+  const counts: Item = Object.fromEntries(SEVERITY_LEVELS.map((level) => [`sev${level}`, Number(item[`sev${level}`])]));
   for (const { from, to } of moves) {
-    if (from !== undefined) delta.set(from, (delta.get(from) ?? 0) - 1);
-    if (to !== undefined) delta.set(to, (delta.get(to) ?? 0) + 1);
+    if (from !== undefined) counts[`sev${from}`] = Number(counts[`sev${from}`]) - 1;
+    if (to !== undefined) counts[`sev${to}`] = Number(counts[`sev${to}`]) + 1;
   }
-  const adds = [...delta].filter(([, n]) => n !== 0);
+  if (SEVERITY_LEVELS.some((level) => Number(counts[`sev${level}`]) < 0)) return undefined;
+  const before = fromItem(item);
+  if (sameSeverityCounts(item, counts)) return { place, before, after: before };
+  const after = { ...before, roomStatus: statusOfCounts(counts) };
   try {
-    const { Attributes: moved = {} } = await doc.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys(place),
-        UpdateExpression: `ADD ${[...adds.map(([level]) => `#sev${level} :sev${level}`), '#version :one'].join(', ')}`,
-        ConditionExpression: `attribute_exists(PK) AND ${SEVERITY_LEVELS.map((level) => `attribute_exists(#sev${level})`).join(' AND ')}`,
-        ExpressionAttributeNames: { '#version': 'version', ...Object.fromEntries(SEVERITY_LEVELS.map((level) => [`#sev${level}`, `sev${level}`])) },
-        ExpressionAttributeValues: { ':one': 1, ...Object.fromEntries(adds.map(([level, n]) => [`:sev${level}`, n])) },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    const before = fromItem(moved);
-    const status = statusOfCounts(moved);
-    if (SEVERITY_LEVELS.some((level) => Number(moved[`sev${level}`]) < 0)) return undefined;
-    if (status === before.roomStatus) return { place, before, after: before };
     await doc.send(
       new UpdateCommand({
         TableName: tableName(),
         Key: keys(place),
-        UpdateExpression: 'SET #status = :status ADD #version :one',
+        UpdateExpression: `SET ${SEVERITY_LEVELS.map((level) => `#sev${level} = :sev${level}`).join(', ')}, #status = :status, #version = :next`,
         ConditionExpression: '#version = :version',
-        ExpressionAttributeNames: { '#status': 'roomStatus', '#version': 'version' },
-        ExpressionAttributeValues: { ':status': status, ':one': 1, ':version': moved.version },
+        ExpressionAttributeNames: { '#status': 'roomStatus', '#version': 'version', ...Object.fromEntries(SEVERITY_LEVELS.map((level) => [`#sev${level}`, `sev${level}`])) },
+        ExpressionAttributeValues: {
+          ':status': after.roomStatus,
+          ':version': item.version,
+          ':next': Number(item.version) + 1,
+          ...Object.fromEntries(SEVERITY_LEVELS.map((level) => [`:sev${level}`, counts[`sev${level}`]])),
+        },
       }),
     );
-    return { place, before, after: { ...before, roomStatus: status } };
+    return { place, before, after };
   } catch (error) {
-    // a room without counts (absent, or written before they existed), or moved meanwhile: that writer sets the status
     if (isConditionFailed(error)) return undefined;
     throw error;
   }
 };
+
+/** What runs before a changed aggregate is written (the availability rollup). */
+export type BeforeWrite = (aggregate: RoomAggregate) => Promise<void>;
 
 /** One room's aggregate before and after a recompute (absent: the room holds no devices). */
 export interface RoomChange {

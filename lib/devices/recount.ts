@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { rooms, type RoomChange } from '#lib/db/rooms';
+import { roomId as roomIdOf } from '#lib/db/devices';
+import { rooms, type BeforeWrite, type RoomChange } from '#lib/db/rooms';
 import { summaries } from '#lib/db/summaries';
 import { mapConcurrent } from './concurrent';
 import { expectedSummaries, summaryDeltas, summaryKey, summaryScopesOf, uniquePlaces, zeroCounts } from './summary';
@@ -20,11 +21,11 @@ export const writesInFlight = (): number => {
  * of their scopes by exactly the change: the one seam where every room change of a run passes
  * (the answer is what changed, for whoever reacts to room changes).
  */
-export const recountRooms = async (places: Iterable<Place>): Promise<RoomChange[]> => {
+export const recountRooms = async (places: Iterable<Place>, beforeWrite?: BeforeWrite): Promise<RoomChange[]> => {
   const unique = uniquePlaces(places);
   return withSummaries(unique, (changes) =>
     mapConcurrent(unique, writesInFlight(), async (place) => {
-      changes.push(await rooms.recomputeChange(place));
+      changes.push(await rooms.recomputeChange(place, beforeWrite));
     }),
   );
 };
@@ -60,9 +61,12 @@ export const shiftRooms = async (shifts: Iterable<{ place: Place; from?: Severit
   }
   return withSummaries(
     [...byRoom.values()].map((entry) => entry.place),
-    (changes) => mapConcurrent([...byRoom.values()], writesInFlight(), async ({ place, moves }) => {
-      changes.push(await rooms.shiftSeverities(place, moves));
-    }),
+    async (changes) => {
+      const items = await rooms.items([...byRoom.values()].map((entry) => entry.place));
+      await mapConcurrent([...byRoom.values()], writesInFlight(), async ({ place, moves }) => {
+        changes.push(await rooms.shiftSeverities(place, items.get(roomIdOf(place)), moves));
+      });
+    },
   );
 };
 

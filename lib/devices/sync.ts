@@ -1,7 +1,11 @@
+import { historyExpiry } from '#lib/alarms/settings';
+import { connectivity } from '#lib/db/connectivity';
 import { devices } from '#lib/db/devices';
 import { evaluationQueue } from '#lib/db/evaluationQueue';
 import { rooms } from '#lib/db/rooms';
 import { NotFound, ServiceUnavailable } from '#lib/errors';
+import { connectivityTransitions } from './availability';
+import { rollupBeforeWrite } from './connectivity';
 import { expectedAggregates, placeKey, planSync, staleRooms } from './plan';
 import { ProviderError, type DeviceProvider } from './provider';
 import { healSummaries, recountRooms } from './recount';
@@ -15,14 +19,18 @@ export interface SyncResult {
 }
 
 /**
- * One inventory sync (DESIGN §3, §6): queue the changed devices for the alarm engine, upsert
- * what changed, remove what vanished, then recompute every room a write touched and every room
- * whose stored aggregate disagrees with the inventory (so a sync also heals aggregates an
- * interrupted run left behind). The caller evaluates the queue (`runEvaluation({mode: 'queue'})`).
+ * One inventory sync (DESIGN §3, §6): record the connectivity transitions it observes, queue
+ * the changed devices for the alarm engine, upsert what changed, remove what vanished, then
+ * recompute every room a write touched and every room whose stored aggregate disagrees with the
+ * inventory (so a sync also heals aggregates an interrupted run left behind), each room's
+ * availability rollup brought up to date first. Transitions and queue entries are written
+ * before the devices: a run cut short is repeated by the next sync. The caller evaluates the
+ * queue (`runEvaluation({mode: 'queue'})`).
  */
 export const syncDevices = async (provider: DeviceProvider): Promise<SyncResult> => {
   const [incoming, stored] = await Promise.all([provider.listDevices(), devices.index()]);
   const plan = planSync(stored, incoming);
+  await connectivity.record(connectivityTransitions(stored, plan.puts, new Date().toISOString()), historyExpiry);
   // queued before the writes: a run that dies after them still leaves the alarm engine its work
   const written = new Set(plan.puts.map((d) => d.devicesn));
   await evaluationQueue.addDevices([
@@ -32,7 +40,7 @@ export const syncDevices = async (provider: DeviceProvider): Promise<SyncResult>
   await devices.writeAll(plan.puts, plan.deletes);
   const stale = staleRooms(await rooms.inScope({}), expectedAggregates(plan.fleet));
   const toRecompute = new Map<string, Place>([...plan.touched, ...stale].map((place) => [placeKey(place), place]));
-  await recountRooms(toRecompute.values());
+  await recountRooms(toRecompute.values(), rollupBeforeWrite);
   // an aggregate that had drifted means an interrupted run: its summaries may have drifted too
   if (stale.length > 0) await healSummaries();
   return { devices: plan.fleet.length, upserted: plan.puts.length, removed: plan.vanished, roomsRecomputed: toRecompute.size };
@@ -54,10 +62,11 @@ export const refreshDevice = async (provider: DeviceProvider, devicesn: string):
   const after: StoredDevice = { ...live };
   if (before.alarmSeverity !== undefined) after.alarmSeverity = before.alarmSeverity;
   if (before.alarmWatchers?.length) after.alarmWatchers = before.alarmWatchers;
+  await connectivity.record(connectivityTransitions([before], [after], lastRefresh), historyExpiry);
   await evaluationQueue.addDevices([{ devicesn, device: after, alarmWatchers: openWatchersHint(before) }]);
   await devices.put(after, lastRefresh);
   const moved = placeKey(before.details) !== placeKey(after.details);
   if (moved) await devices.remove(before);
-  await recountRooms(moved ? [after.details, before.details] : [after.details]);
+  await recountRooms(moved ? [after.details, before.details] : [after.details], rollupBeforeWrite);
   return { ...toDevice(after), refreshInfo: { lastRefresh } };
 };

@@ -79,6 +79,7 @@ describe('shards', () => {
       region: 'PAGE',
       location: 'L',
       room: 'R',
+      state: 'firing' as const,
       raisedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
       notify,
     }));
