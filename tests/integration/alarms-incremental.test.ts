@@ -1,17 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateAlarms, evaluateQueue } from '#lib/alarms/evaluate';
+import { evaluateAlarms, evaluateQueue, runEvaluation } from '#lib/alarms/evaluate';
 import { outboxMailer } from '#lib/alarms/mailer';
 import type { Mail } from '#lib/alarms/types';
 import { dynamo } from '#lib/db/client';
 import { alarms } from '#lib/db/alarms';
 import { devices } from '#lib/db/devices';
 import { evaluationQueue } from '#lib/db/evaluationQueue';
+import { intervals } from '#lib/db/intervals';
 import { outbox } from '#lib/db/outbox';
 import { watchers } from '#lib/db/watchers';
 import { countsIn } from '#lib/devices/counts';
 import type { DeviceProvider } from '#lib/devices/provider';
 import { refreshDevice, syncDevices } from '#lib/devices/sync';
 import type { ProviderDevice } from '#lib/devices/types';
+import { INTERVAL_FIELDS, type Intervals } from '#lib/intervals/fields';
 import type { WatcherInput } from '#lib/watchers/rules';
 import { injectFault } from '../support/faults';
 
@@ -164,6 +166,18 @@ describe('incremental evaluation', () => {
     expect(await regionStatus(region)).toMatchObject({ Major: 1 });
   });
 
+  it('fires a pending alarm when its time comes, from the pending index alone', async () => {
+    const region = unique('R');
+    await syncDevices(fixed([device(region, `${region}-1`, 'A', false)]));
+    await watchers.create(offlineWatcher(region, `${unique('ops')}@example.com`, { pendingSeconds: 1 }));
+    expect(await queuePass()).toMatchObject({ pending: 1, raised: 0 });
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    let fired!: Awaited<ReturnType<typeof queuePass>>;
+    expect(await inventoryReads(async () => (fired = await queuePass()))).toBe(0);
+    expect(fired).toMatchObject({ raised: 1 });
+    expect(await regionStatus(region)).toMatchObject({ Major: 1 });
+  });
+
   it('leaves work that waits for a time until it is due', async () => {
     const region = unique('R');
     await syncDevices(fixed([device(region, `${region}-1`, 'A', false)]));
@@ -173,5 +187,23 @@ describe('incremental evaluation', () => {
     await queuePass();
     expect((await evaluationQueue.list()).map((e) => e.key)).toContainEqual(later[0]!.key);
     await evaluationQueue.remove(later);
+  });
+});
+
+describe('schedule', () => {
+  it('runs the full pass on its slower schedule and the queue on every tick', async () => {
+    const every = Object.fromEntries(INTERVAL_FIELDS.map((field) => [field, 60])) as Intervals;
+    await intervals.create({ ...every, intervalDeviceWatchers: 1, intervalDeviceWatchersTimeout: 50 });
+    const before = process.env.RECONCILE_SECONDS;
+    try {
+      process.env.RECONCILE_SECONDS = '3600';
+      expect(await runEvaluation({ mailer: outboxMailer(), force: true, tickSeconds: 0 })).toMatchObject({ ran: true, summary: { reconciled: true } });
+      expect(await runEvaluation({ mailer: outboxMailer(), force: false, tickSeconds: 2 })).toMatchObject({ ran: true, summary: { reconciled: false } });
+      process.env.RECONCILE_SECONDS = '0';
+      expect(await runEvaluation({ mailer: outboxMailer(), force: false, tickSeconds: 2 })).toMatchObject({ ran: true, summary: { reconciled: true } });
+    } finally {
+      if (before === undefined) delete process.env.RECONCILE_SECONDS;
+      else process.env.RECONCILE_SECONDS = before;
+    }
   });
 });
