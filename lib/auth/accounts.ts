@@ -1,6 +1,7 @@
 import { roles } from '#lib/db/roles';
 import { users, type NewUser, type User } from '#lib/db/users';
 import { Conflict, Invalid, Unauthorized } from '#lib/errors';
+import { withinGuessBudget } from './guesses';
 import { hashPassword, verifyPassword } from './password';
 import { builtInRole } from './roles';
 
@@ -14,12 +15,17 @@ export const createUser = async (user: NewUser, password: string): Promise<User>
   return users.create(user, await hashPassword(password));
 };
 
-/** Needs the current password (401 otherwise); every earlier token of the user stops working. */
+/**
+ * Needs the current password (401 otherwise), checked inside the same guess budget as sign-in
+ * (429 once spent: a stolen token does not buy unlimited guesses); every earlier token of the
+ * user stops working.
+ */
 export const changeOwnPassword = async (username: string, currentPassword: string, newPassword: string): Promise<void> => {
-  const credentials = await users.credentials(username);
-  if (!credentials || !(await verifyPassword(currentPassword, credentials.passwordHash))) {
-    throw new Unauthorized('The current password is wrong');
-  }
+  const verified = await withinGuessBudget(username, async () => {
+    const credentials = await users.credentials(username);
+    return credentials && (await verifyPassword(currentPassword, credentials.passwordHash)) ? credentials : undefined;
+  });
+  if (!verified) throw new Unauthorized('The current password is wrong');
   await users.setPassword(username, await hashPassword(newPassword));
 };
 

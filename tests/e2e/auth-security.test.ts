@@ -74,3 +74,46 @@ describe('token issue time and lifetime (item 11)', () => {
     expect(res.status).toBe(401);
   });
 });
+
+const statusTally = (statuses: number[]) => statuses.reduce<Record<number, number>>((acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }), {});
+
+describe('guesses are counted before the password is checked (items 2 and 3)', () => {
+  it('POST auth/signin: of 25 parallel wrong passwords exactly 5 are checked (401), 20 are 429; then the right one is 429', async () => {
+    const username = await createUser();
+    const answers = await Promise.all(
+      Array.from({ length: 25 }, () => call('POST', '/auth/signin', { body: { username, password: 'Wrong-guess-lantern-1' } })),
+    );
+    expect(statusTally(answers.map((a) => a.status))).toEqual({ 401: 5, 429: 20 });
+    const right = await call('POST', '/auth/signin', { body: { username, password: PASSWORD } });
+    expect(right.status).toBe(429);
+    expect(Number(right.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('POST auth/signin: a right password inside the burst lets no more than 5 wrong ones through', async () => {
+    const username = await createUser();
+    const answers = await Promise.all(
+      Array.from({ length: 24 }, (_, i) =>
+        call('POST', '/auth/signin', { body: { username, password: i === 8 ? PASSWORD : 'Wrong-guess-lantern-1' } }),
+      ),
+    );
+    const tally = statusTally(answers.map((a) => a.status));
+    expect(tally[401] ?? 0).toBeLessThanOrEqual(5);
+    expect(tally[429] ?? 0).toBeGreaterThanOrEqual(18);
+  });
+
+  it('POST auth/me/password: a stolen token buys 5 guesses of the current password, then 429 even for the right one', async () => {
+    const username = await createUser();
+    const token = await signIn(username);
+    const guess = (currentPassword: string) =>
+      call('POST', '/auth/me/password', { token, body: { currentPassword, newPassword: 'Taken-over-lantern-99' } });
+    const sequential = [];
+    for (let i = 0; i < 3; i++) sequential.push((await guess(`Wrong-guess-${i}-lantern`)).status);
+    expect(sequential).toEqual([401, 401, 401]);
+    const parallel = await Promise.all(Array.from({ length: 17 }, (_, i) => guess(`Parallel-guess-${i}-lantern`)));
+    expect(statusTally(parallel.map((a) => a.status))).toEqual({ 401: 2, 429: 15 });
+    expect((await guess(PASSWORD)).status).toBe(429);
+    // the same budget guards sign-in; the account was not taken over
+    expect((await call('POST', '/auth/signin', { body: { username, password: 'Taken-over-lantern-99' } })).status).toBe(429);
+    expect((await call('GET', '/auth/me', { token })).status).toBe(200);
+  });
+});
