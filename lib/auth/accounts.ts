@@ -3,7 +3,7 @@ import { users, type NewUser, type User } from '#lib/db/users';
 import { Conflict, Invalid, Unauthorized } from '#lib/errors';
 import { withinGuessBudget } from './guesses';
 import { hashPassword, verifyPassword } from './password';
-import { builtInRole } from './roles';
+import { storeUser } from './membership';
 
 // Sign-in and the first admin live in ./signin: they need secrets, which no other function may load.
 
@@ -12,7 +12,8 @@ export const createUser = async (user: NewUser, password: string): Promise<User>
     throw new Invalid(`body.role must be an existing role id`, [{ field: 'body.role', message: `body.role ${user.role} is not a role` }]);
   }
   if (await users.find(user.username)) throw new Conflict(`User ${user.username} already exists`);
-  return users.create(user, await hashPassword(password));
+  // the checks above spare a hash in the common case; storeUser decides under concurrency
+  return storeUser(user, await hashPassword(password));
 };
 
 /**
@@ -32,12 +33,4 @@ export const changeOwnPassword = async (username: string, currentPassword: strin
 export const setPassword = async (username: string, newPassword: string): Promise<void> => {
   await users.get(username); // 404 before spending a hash on an unknown user
   await users.setPassword(username, await hashPassword(newPassword));
-};
-
-/** Built-in roles and roles some user still holds stay (409). */
-export const deleteRole = async (roleid: string): Promise<void> => {
-  if (builtInRole(roleid)) throw new Conflict(`Role ${roleid} is built in and cannot be deleted`);
-  await roles.get(roleid);
-  if (await users.anyWithRole(roleid)) throw new Conflict(`Role ${roleid} is still assigned to users`);
-  await roles.remove(roleid);
 };

@@ -1,6 +1,8 @@
+import { adminCount } from '#lib/db/admins';
 import { users, type Credentials, type NewUser, type User } from '#lib/db/users';
 import { Conflict, Unauthorized } from '#lib/errors';
 import { withinGuessBudget } from './guesses';
+import { storeUser } from './membership';
 import { hashPassword, verifyAgainstNothing, verifyPassword } from './password';
 import { ADMIN_ROLE } from './roles';
 import { secret } from './secrets';
@@ -27,17 +29,22 @@ export const adminUsername = (): string => process.env.ADMIN_USERNAME || 'admin'
 
 /**
  * The first admin, from ADMIN_USERNAME / ADMIN_PASSWORD (or the SSM parameter named by
- * ADMIN_PASSWORD_PARAM), created if absent. Answers whether it was created; never touches
- * an existing user, so changing ADMIN_PASSWORD later does not reset anything.
+ * ADMIN_PASSWORD_PARAM): created only while the store has never had an admin (no admin count
+ * yet, no admin stored), so an admin deleted on purpose is never created again, and changing
+ * ADMIN_PASSWORD later resets nothing.
  */
 export const ensureFirstAdmin = async (): Promise<'created' | 'exists' | 'unconfigured'> => {
-  const username = adminUsername();
-  if (await users.find(username)) return 'exists';
+  if (await adminCount.exists()) return 'exists';
+  if ((await users.countWithRole(ADMIN_ROLE)) > 0) {
+    await adminCount.ensure(); // a store from before the count
+    return 'exists';
+  }
   const password = await secret('ADMIN_PASSWORD');
   if (!password) return 'unconfigured';
+  const username = adminUsername();
   const admin: NewUser = { username, email: `${username}@localhost`, name: 'Administrator', role: ADMIN_ROLE };
   try {
-    await users.create(admin, await hashPassword(password));
+    await storeUser(admin, await hashPassword(password));
   } catch (error) {
     if (error instanceof Conflict) return 'exists'; // another container won the race
     throw error;

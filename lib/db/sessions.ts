@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { doc, tableName } from './client';
-import { isConditionFailed } from './helpers';
+import { conditionHeld, isConditionFailed } from './helpers';
 
 // Short-lived records with `expiresAt` (TTL in AWS). dynalite never expires them, so readers
 // treat a past `expiresAt` as absent.
@@ -29,16 +29,6 @@ export const revokedTokens = {
     const { Item } = await doc.send(new GetCommand({ TableName: tableName(), Key: revokedKeys(jti) }));
     return !!Item && Number(Item.expiresAt) > nowSeconds();
   },
-};
-
-const conditional = async (write: Promise<unknown>): Promise<boolean> => {
-  try {
-    await write;
-    return true;
-  } catch (error) {
-    if (isConditionFailed(error)) return false;
-    throw error;
-  }
 };
 
 // a reservation races at most a few window changes (open, expire); past that, answer "busy"
@@ -77,7 +67,7 @@ export const loginFailures = {
       }
       // no window, or an ended one: this guess opens the next
       const windowEnd = now + windowSeconds;
-      const opened = await conditional(
+      const opened = await conditionHeld(
         doc.send(
           new UpdateCommand({
             TableName: tableName(),
@@ -99,7 +89,7 @@ export const loginFailures = {
 
   /** Gives back a slot taken by `reserve` (a right password), if its window is still the current one. */
   async release(username: string, windowEnd: number): Promise<void> {
-    await conditional(
+    await conditionHeld(
       doc.send(
         new UpdateCommand({
           TableName: tableName(),

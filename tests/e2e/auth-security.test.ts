@@ -117,3 +117,43 @@ describe('guesses are counted before the password is checked (items 2 and 3)', (
     expect((await call('GET', '/auth/me', { token })).status).toBe(200);
   });
 });
+
+describe('the configured first admin is created once (item 4)', () => {
+  it('after it was deleted on purpose, signing in with the startup password does not create it again', async () => {
+    const other = await createUser('admin');
+    const otherToken = await signIn(other);
+    expect((await call('DELETE', `/auth/${admin.username}`, { token: otherToken })).status).toBe(200);
+    try {
+      const res = await call('POST', '/auth/signin', { body: { username: admin.username, password: admin.password } });
+      expect(res.status).toBe(401);
+      expect((await call('GET', `/auth/${admin.username}`, { token: otherToken })).status).toBe(404);
+    } finally {
+      // the rest of the suite signs in as the configured admin: put it back as an ordinary admin
+      const body = { username: admin.username, password: admin.password, email: 'e2e-admin@example.com', name: 'Admin', role: 'admin' };
+      expect((await call('POST', '/auth', { token: otherToken, body })).status).toBe(201);
+      adminToken = await signIn(admin.username, admin.password);
+    }
+  });
+});
+
+describe('a role a user holds is never deleted, even in a race (item 5)', () => {
+  it('creating users with role R while deleting R in parallel never leaves a user whose role is gone (8 runs)', async () => {
+    for (let run = 0; run < 8; run++) {
+      const { body: role } = await call('POST', '/role', { token: adminToken, body: { name: unique('race') } });
+      const { roleid } = role as { roleid: string };
+      const user = (username: string) => ({ username, password: PASSWORD, email: `${username}@example.com`, name: 'Race', role: roleid });
+      const names = [unique('racer'), unique('racer')];
+      const [created1, removed, created2] = await Promise.all([
+        call('POST', '/auth', { token: adminToken, body: user(names[0]!) }),
+        call('DELETE', `/role/${roleid}`, { token: adminToken }),
+        call('POST', '/auth', { token: adminToken, body: user(names[1]!) }),
+      ]);
+      const createdAny = created1!.status === 201 || created2!.status === 201;
+      expect([200, 409]).toContain(removed!.status);
+      for (const answer of [created1!, created2!]) expect([201, 400]).toContain(answer.status);
+      // deleted role => no user was created with it; a created user => the role is still there
+      if (removed!.status === 200) expect(createdAny).toBe(false);
+      if (createdAny) expect((await call('GET', `/role/${roleid}`, { token: adminToken })).status).toBe(200);
+    }
+  });
+});
