@@ -105,6 +105,8 @@ const main = async () => {
     ADMIN_PASSWORD: process.env.ADMIN_PASSWORD ?? LOCAL_ADMIN_PASSWORD,
     // alarm mails land in the local outbox (GET /alarms/outbox) unless told otherwise
     MAILER: process.env.MAILER ?? 'outbox',
+    // metrics are CloudWatch EMF lines: noise in a local terminal unless asked for
+    POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED ?? 'true',
   };
   Object.assign(process.env, env);
 

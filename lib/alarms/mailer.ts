@@ -1,4 +1,5 @@
 import { outbox, sentMails } from '#lib/db/outbox';
+import { traced } from '#lib/observability/tracing';
 import type { Mail } from './types';
 
 /**
@@ -25,7 +26,7 @@ export const sesMailer = (from: string): Mailer => {
   let client: Promise<{ send: (mail: Mail) => Promise<void> }> | undefined;
   const load = async () => {
     const { SESv2Client, SendEmailCommand } = await import('@aws-sdk/client-sesv2');
-    const ses = new SESv2Client({});
+    const ses = traced(new SESv2Client({}));
     return {
       send: async (mail: Mail) => {
         await ses.send(
