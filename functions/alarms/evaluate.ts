@@ -25,7 +25,6 @@ export const handler = middy(async (_event: unknown, context: Context) => {
       EvaluationComplete: summary.complete ? 1 : 0,
       AlarmsRaised: summary.raised,
       AlarmsCleared: summary.cleared,
-      NotificationsSent: summary.mailed,
     });
   }
   return outcome;

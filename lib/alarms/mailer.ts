@@ -1,4 +1,5 @@
 import { outbox, sentMails } from '#lib/db/outbox';
+import { recordWork } from '#lib/observability/metrics';
 import { traced } from '#lib/observability/tracing';
 import type { Mail } from './types';
 
@@ -44,7 +45,11 @@ export const sesMailer = (from: string): Mailer => {
     async send(mail) {
       if (await sentMails.has(mail.id)) return false;
       client ??= load();
-      await (await client).send(mail);
+      await (await client).send(mail).catch((error: unknown) => {
+        recordWork('notifications', { NotificationsFailed: 1 });
+        throw error;
+      });
+      recordWork('notifications', { NotificationsSent: 1 });
       await sentMails.record(mail.id, new Date().toISOString());
       return true;
     },
