@@ -19,7 +19,7 @@ export const handler = middy(async (_event: unknown, context: Context) => {
   logger.info('alarm evaluation', outcome.ran ? { ...outcome.summary } : { skipped: outcome.reason });
   if (outcome.ran) {
     const { summary } = outcome;
-    recordWork('evaluation', {
+    await recordWork('evaluation', {
       EvaluationRuns: 1,
       EvaluationDuration: [Date.now() - startedAt, 'Milliseconds'],
       EvaluationComplete: summary.complete ? 1 : 0,

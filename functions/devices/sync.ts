@@ -10,12 +10,12 @@ const provider = providerFromEnv();
 // Scheduled (rate in routes.yml): the device inventory from the provider into the table.
 export const handler = middy(async () => {
   const startedAt = Date.now();
-  const result = await syncDevices(provider).catch((error: unknown) => {
-    recordWork('sync', { SyncRuns: 1, SyncFailed: 1, SyncDuration: [Date.now() - startedAt, 'Milliseconds'] });
+  const result = await syncDevices(provider).catch(async (error: unknown) => {
+    await recordWork('sync', { SyncRuns: 1, SyncFailed: 1, SyncDuration: [Date.now() - startedAt, 'Milliseconds'] });
     throw error;
   });
   logger.info('device sync', { ...result });
-  recordWork('sync', {
+  await recordWork('sync', {
     SyncRuns: 1,
     SyncFailed: 0,
     SyncDuration: [Date.now() - startedAt, 'Milliseconds'],

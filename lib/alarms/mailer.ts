@@ -45,11 +45,11 @@ export const sesMailer = (from: string): Mailer => {
     async send(mail) {
       if (await sentMails.has(mail.id)) return false;
       client ??= load();
-      await (await client).send(mail).catch((error: unknown) => {
-        recordWork('notifications', { NotificationsFailed: 1 });
+      await (await client).send(mail).catch(async (error: unknown) => {
+        await recordWork('notifications', { NotificationsFailed: 1 });
         throw error;
       });
-      recordWork('notifications', { NotificationsSent: 1 });
+      await recordWork('notifications', { NotificationsSent: 1 });
       await sentMails.record(mail.id, new Date().toISOString());
       return true;
     },

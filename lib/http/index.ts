@@ -76,14 +76,14 @@ const lifecycle = (invalidStatus: number): MiddlewareObj<APIGatewayProxyEvent, A
     after: async (request) => {
       const fields = done(request.event, request.context, request.response?.statusCode ?? 200);
       logger.info('request', fields);
-      recordRequest({ resource: request.event.resource, status: fields.status, latencyMs: fields.latencyMs });
+      await recordRequest({ resource: request.event.resource, status: fields.status, latencyMs: fields.latencyMs });
     },
     onError: async (request) => {
       const { result, known } = errorResult(request.error, invalidStatus);
       const fields = done(request.event, request.context, result.statusCode);
       if (known) logger.info('request', { ...fields, reason: (result.body as { message?: string })?.message });
       else logger.error('request failed', { ...fields, error: request.error });
-      recordRequest({ resource: request.event.resource, status: fields.status, latencyMs: fields.latencyMs });
+      await recordRequest({ resource: request.event.resource, status: fields.status, latencyMs: fields.latencyMs });
       request.response = json(result);
     },
   };

@@ -11,14 +11,14 @@ interface Emf {
 }
 
 /** The EMF lines written to stdout while `act` runs. */
-const emitted = (act: () => void): Emf[] => {
+const emitted = async (act: () => Promise<void>): Promise<Emf[]> => {
   const lines: string[] = [];
   const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
     lines.push(String(chunk));
     return true;
   });
   try {
-    act();
+    await act();
   } finally {
     spy.mockRestore();
   }
@@ -34,8 +34,8 @@ describe('metrics (EMF)', () => {
   });
   afterEach(() => vi.unstubAllEnvs());
 
-  it('a request publishes latency and its status class per area and per function, in one namespace', () => {
-    const [line] = emitted(() => recordRequest({ resource: '/intervals/{id}', status: 404, latencyMs: 12 }));
+  it('a request publishes latency and its status class per area and per function, in one namespace', async () => {
+    const [line] = await emitted(() => recordRequest({ resource: '/intervals/{id}', status: 404, latencyMs: 12 }));
     const meta = line!._aws.CloudWatchMetrics[0]!;
     expect(meta.Namespace).toBe(NAMESPACE);
     expect(meta.Dimensions.map((d) => [...d].sort())).toEqual([
@@ -51,8 +51,8 @@ describe('metrics (EMF)', () => {
     expect(line).toMatchObject({ stage: 'prod', area: 'intervals', function: 'intervalsGet', Latency: 12, Status2xx: 0, Status4xx: 1, Status5xx: 0 });
   });
 
-  it('background work publishes its figures under its area only', () => {
-    const [line] = emitted(() => recordWork('evaluation', { EvaluationRuns: 1, EvaluationDuration: [250, 'Milliseconds'], AlarmsRaised: 3 }));
+  it('background work publishes its figures under its area only', async () => {
+    const [line] = await emitted(() => recordWork('evaluation', { EvaluationRuns: 1, EvaluationDuration: [250, 'Milliseconds'], AlarmsRaised: 3 }));
     expect(line!._aws.CloudWatchMetrics[0]!.Dimensions.map((d) => [...d].sort())).toEqual([['area', 'service', 'stage']]);
     expect(line).toMatchObject({ area: 'evaluation', EvaluationRuns: 1, EvaluationDuration: 250, AlarmsRaised: 3 });
   });
@@ -62,6 +62,17 @@ describe('metrics (EMF)', () => {
     expect(areaOf('/api/authService/auth/{user}')).toBe('api');
     expect(areaOf(undefined)).toBe('unknown');
     expect(functionName('device-monitoring-prod-watchersCreate')).toBe('watchersCreate');
+  });
+});
+
+describe('metrics switched off', () => {
+  it('publishes nothing where POWERTOOLS_METRICS_DISABLED=true', async () => {
+    vi.stubEnv('POWERTOOLS_METRICS_DISABLED', 'true');
+    try {
+      expect(await emitted(() => recordWork('sync', { SyncRuns: 1 }))).toEqual([]);
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 });
 
