@@ -25,6 +25,7 @@ export const handler = middy(async (_event: unknown, context: Context) => {
       EvaluationComplete: summary.complete ? 1 : 0,
       AlarmsRaised: summary.raised,
       AlarmsCleared: summary.cleared,
+      AlarmsPending: summary.pending,
     });
   }
   return outcome;
