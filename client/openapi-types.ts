@@ -5727,6 +5727,8 @@ export interface operations {
                         operatorType: "AND" | "OR";
                         type: string;
                     };
+                    /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
+                    pendingSeconds?: number;
                     sendEmail: boolean;
                     service: string;
                     /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
@@ -5842,6 +5844,8 @@ export interface operations {
                             operatorType: "AND" | "OR";
                             type: string;
                         };
+                        /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
+                        pendingSeconds?: number;
                         sendEmail?: boolean;
                         service?: string;
                         /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
@@ -5936,6 +5940,8 @@ export interface operations {
                         operatorType: "AND" | "OR";
                         type: string;
                     };
+                    /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
+                    pendingSeconds?: number;
                     sendEmail: boolean;
                     service: string;
                     /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
@@ -5978,6 +5984,8 @@ export interface operations {
                             operatorType: "AND" | "OR";
                             type: string;
                         };
+                        /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
+                        pendingSeconds?: number;
                         sendEmail?: boolean;
                         service?: string;
                         /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
@@ -6191,6 +6199,8 @@ export interface operations {
                             operatorType: "AND" | "OR";
                             type: string;
                         };
+                        /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
+                        pendingSeconds?: number;
                         sendEmail?: boolean;
                         service?: string;
                         /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
@@ -6311,6 +6321,8 @@ export interface operations {
                             operatorType: "AND" | "OR";
                             type: string;
                         };
+                        /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
+                        pendingSeconds?: number;
                         sendEmail?: boolean;
                         service?: string;
                         /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
