@@ -46,6 +46,7 @@ const mail: Schema = {
     to: { type: 'array', items: { type: 'string' } },
     subject: { type: 'string' },
     text: { type: 'string' },
+    html: { type: 'string', description: 'the HTML part, when the mail has one' },
     storedAt: { type: 'string', format: 'date-time' },
   },
 };

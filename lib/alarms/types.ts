@@ -32,6 +32,8 @@ export interface Mail {
   to: string[];
   subject: string;
   text: string;
+  /** The same content as HTML (digests); the mail then has both parts. */
+  html?: string;
 }
 
 /** `watcherId:devicesn`: stable for the pair (watcher ids hold no `:`). */
