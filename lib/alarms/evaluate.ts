@@ -9,7 +9,8 @@ import { mapConcurrent } from '#lib/devices/concurrent';
 import { placeKey } from '#lib/devices/plan';
 import type { Place } from '#lib/devices/types';
 import { logger } from '#lib/log';
-import { mailFor } from './mail';
+import { noticeFor } from '#lib/notify/notice';
+import { notifier, type NotificationSummary } from '#lib/notify/notifier';
 import type { Mailer } from './mailer';
 import { planAlarms, roomsToRecompute } from './plan';
 import { dueAt, evaluatorSettings } from './settings';
@@ -17,7 +18,10 @@ import { dueAt, evaluatorSettings } from './settings';
 export interface EvaluationSummary {
   raised: number;
   cleared: number;
+  /** Mails delivered (digests to addresses and e-mail channels). */
   mailed: number;
+  /** What the notification engine did this run (issue 16). */
+  notifications: NotificationSummary;
   /** Open alarms whose severity, room or description followed a change. */
   updated: number;
   roomsRecomputed: number;
@@ -27,48 +31,22 @@ export interface EvaluationSummary {
 
 const WRITES_IN_FLIGHT = 8;
 
-/** Delivers every pending mail (oldest alarm transitions first), then drops it from its alarm. */
-const deliverPending = async (mailer: Mailer, inTime: () => boolean): Promise<{ mailed: number; complete: boolean }> => {
-  let mailed = 0;
-  let complete = true;
-  for (const { alarm, mails } of await alarms.pendingMails()) {
-    const delivered = [];
-    for (const mail of mails) {
-      if (!inTime()) {
-        complete = false;
-        break;
-      }
-      try {
-        if (await mailer.send(mail)) mailed++;
-      } catch (error) {
-        // kept pending: the next run retries it, after this alarm's earlier mails
-        logger.error('alarm mail not delivered', { mailId: mail.id, error: error instanceof Error ? error.message : String(error) });
-        complete = false;
-        break;
-      }
-      delivered.push(mail);
-    }
-    await alarms.mailsDelivered(alarm, delivered);
-    if (!inTime()) return { mailed, complete: false };
-  }
-  return { mailed, complete };
-};
-
 /**
- * One evaluation (DESIGN D6): mails left over by an interrupted run, then every active
- * watcher against the devices it targets, alarm writes (each transition's mail written in
- * the same item write), device severities, room aggregates, and the new mails. Every step
- * is idempotent and re-derived from stored state, so a run cut short by `deadline` (or a
+ * One evaluation (DESIGN D6): notifications left over by an interrupted run, then every active
+ * watcher against the devices it targets, alarm writes (each transition's notice written in
+ * the same item write), device severities, room aggregates, and the new notifications (one
+ * digest per watcher and run, lib/notify). Every step is idempotent and re-derived from stored state, so a run cut short by `deadline` (or a
  * crash) is finished by the next one. Runs stop between writes, never in the middle of one.
  */
 export const evaluateAlarms = async ({ mailer, deadline }: { mailer: Mailer; deadline: number }): Promise<EvaluationSummary> => {
   const inTime = () => Date.now() < deadline;
-  const summary: EvaluationSummary = { raised: 0, cleared: 0, mailed: 0, updated: 0, roomsRecomputed: 0, complete: false };
-  const leftover = await deliverPending(mailer, inTime);
-  summary.mailed += leftover.mailed;
+  const notifications = notifier({ mailer, deadline });
+  // what an interrupted run left, within a third of the budget: evaluating must not starve
+  await notifications.run(Date.now() + (deadline - Date.now()) / 3);
 
   const [watcherList, inventory, open] = await Promise.all([watchers.list(), devices.index(), alarms.open()]);
   const at = new Date().toISOString();
+  const typeOf = new Map(watcherList.map((w) => [w.id, w.type]));
   const plan = planAlarms({ watchers: watcherList, devices: inventory, open, now: at });
   if (plan.invalidWatchers.length) logger.warn('watchers with invalid conditions match nothing', { watchers: plan.invalidWatchers });
 
@@ -76,25 +54,23 @@ export const evaluateAlarms = async ({ mailer, deadline }: { mailer: Mailer; dea
     const done = await mapConcurrent(items, WRITES_IN_FLIGHT, async (item) => inTime() && (await write(item)));
     return done.filter(Boolean).length;
   };
-  summary.raised = await step(plan.raise, ({ alarm }) => alarms.raise(alarm, mailFor('raised', alarm, alarm.notify, at)));
-  summary.cleared = await step(plan.clear, ({ alarm, reason, notify }) =>
-    alarms.clear(alarm, at, reason, mailFor('cleared', alarm, notify, at, reason)),
+  const raised = await step(plan.raise, ({ alarm }) => alarms.raise(alarm, noticeFor('raised', alarm, alarm.notify, at, typeOf.get(alarm.watcherId) ?? '')));
+  const cleared = await step(plan.clear, ({ alarm, reason, notify }) =>
+    alarms.clear(alarm, at, reason, noticeFor('cleared', alarm, notify, at, typeOf.get(alarm.watcherId) ?? '', reason)),
   );
-  summary.updated = await step(plan.update, (alarm) => alarms.update(alarm));
+  const updated = await step(plan.update, (alarm) => alarms.update(alarm));
   await step(plan.severities, ({ device, severity }) => devices.setAlarmSeverity(device, severity));
 
   // the rooms whose devices changed, and any room whose stored status disagrees (heals lost writes)
   const touched = new Map<string, Place>(plan.severities.map(({ device }) => [placeKey(device.details), device.details]));
   for (const room of roomsToRecompute(await rooms.inScope({}), inventory, plan.worst)) touched.set(placeKey(room), room);
-  summary.roomsRecomputed = await step([...touched.values()], async (room) => {
+  const roomsRecomputed = await step([...touched.values()], async (room) => {
     await rooms.recompute(room);
     return true;
   });
 
-  const fresh = await deliverPending(mailer, inTime);
-  summary.mailed += fresh.mailed;
-  summary.complete = leftover.complete && fresh.complete && inTime();
-  return summary;
+  const told = await notifications.run();
+  return { raised, cleared, mailed: told.mailed, notifications: told, updated, roomsRecomputed, complete: told.complete && inTime() };
 };
 
 export type RunOutcome = { ran: true; summary: EvaluationSummary } | { ran: false; reason: 'busy' | 'not due' };

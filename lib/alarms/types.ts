@@ -4,6 +4,8 @@ import type { Place, Severity } from '#lib/devices/types';
 export interface Recipients {
   sendEmail: boolean;
   emails: string[];
+  /** The watcher's notification channels (issue 16), when it has any. */
+  channelIds?: string[];
 }
 
 /** One alarm: a watcher's condition holding for one device (at most one open per pair). */

@@ -1,6 +1,7 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Severity } from '#lib/devices/types';
-import { alarmId, type Alarm, type ClearReason, type Mail, type OpenAlarm, type Recipients } from '#lib/alarms/types';
+import { alarmId, type Alarm, type ClearReason, type OpenAlarm, type Recipients } from '#lib/alarms/types';
+import type { Notice } from '#lib/notify/types';
 import { doc, tableName } from './client';
 import { isConditionFailed, queryAll, type Item } from './helpers';
 import { queryListOrPage, type Page } from './pages';
@@ -9,12 +10,13 @@ import { queryListOrPage, type Page } from './pages';
  * One item per (watcher, device) pair, open or cleared: a raise is a conditional write on that
  * one item, so two evaluations can never open the pair twice. GSI1 (`ALARMS#OPEN`, sorted by
  * raisedAt) holds only open alarms: the evaluator's input and GET /alarms, newest first.
- * Mails of a transition are written on the alarm item in the same single-item write
- * (`pendingMails`, outbox pattern); GSI2 (`ALARMS#MAIL`) holds only items with mail pending.
+ * The notice of a transition (what notifications will tell) is written on the alarm item in the
+ * same single-item write (`pendingNotices`, outbox pattern); GSI2 (`ALARMS#NOTIFY`) holds only
+ * items with notices pending, until the notifier has stored the digests that carry them.
  * A cleared alarm stays as history until `expiresAt` (TTL), and a new raise reuses its item.
  */
 const OPEN = 'ALARMS#OPEN';
-const MAIL = 'ALARMS#MAIL';
+const NOTIFY = 'ALARMS#NOTIFY';
 const HISTORY_SECONDS = 30 * 24 * 60 * 60;
 const keys = (alarm: Pick<Alarm, 'watcherId' | 'devicesn'>) => ({ PK: `ALARM#${alarm.watcherId}`, SK: `DEVICE#${alarm.devicesn}` });
 const openSk = (alarm: Alarm) => `${alarm.raisedAt}#${alarm.watcherId}#${alarm.devicesn}`;
@@ -31,7 +33,11 @@ const fromItem = (item: Item): OpenAlarm => {
     location: String(item.location),
     room: String(item.room),
     raisedAt: String(item.raisedAt),
-    notify: { sendEmail: notify.sendEmail === true, emails: Array.isArray(notify.emails) ? notify.emails.map(String) : [] },
+    notify: {
+      sendEmail: notify.sendEmail === true,
+      emails: Array.isArray(notify.emails) ? notify.emails.map(String) : [],
+      ...(Array.isArray(notify.channelIds) && notify.channelIds.length ? { channelIds: notify.channelIds.map(String) } : {}),
+    },
   };
   if (typeof item.description === 'string' && item.description !== '') alarm.description = item.description;
   return alarm;
@@ -91,8 +97,8 @@ const conditional = async (input: ConstructorParameters<typeof UpdateCommand>[0]
   }
 };
 
-const mailFields = (alarm: Alarm, mail: Mail | undefined): { set: Record<string, unknown>; append: Record<string, unknown[]> } =>
-  mail ? { set: { GSI2PK: MAIL, GSI2SK: alarmId(alarm) }, append: { pendingMails: [mail] } } : { set: {}, append: {} };
+const noticeFields = (alarm: Alarm, notice: Notice | undefined): { set: Record<string, unknown>; append: Record<string, unknown[]> } =>
+  notice ? { set: { GSI2PK: NOTIFY, GSI2SK: alarmId(alarm) }, append: { pendingNotices: [notice] } } : { set: {}, append: {} };
 
 const alarmFields = (alarm: Alarm) => ({
   deviceid: alarm.deviceid,
@@ -122,9 +128,9 @@ const filterExpression = (filter: AlarmFilter) => {
   };
 };
 
-export interface PendingMails {
+export interface PendingNotices {
   alarm: Pick<Alarm, 'watcherId' | 'devicesn'>;
-  mails: Mail[];
+  notices: Notice[];
 }
 
 export const alarms = {
@@ -158,9 +164,9 @@ export const alarms = {
     return Array.isArray(answer) ? answer.map(toView) : { items: answer.items.map(toView), nextCursor: answer.nextCursor };
   },
 
-  /** Opens the pair's alarm unless it is open already; its mail (if any) lands in the same write. */
-  async raise(alarm: OpenAlarm, mail?: Mail): Promise<boolean> {
-    const extra = mailFields(alarm, mail);
+  /** Opens the pair's alarm unless it is open already; its notice (if any) lands in the same write. */
+  async raise(alarm: OpenAlarm, notice?: Notice): Promise<boolean> {
+    const extra = noticeFields(alarm, notice);
     return conditional({
       TableName: tableName(),
       Key: keys(alarm),
@@ -189,8 +195,8 @@ export const alarms = {
   },
 
   /** Clears the open alarm raised at `alarm.raisedAt`; false when it is not open (any more). */
-  async clear(alarm: OpenAlarm, clearedAt: string, reason: ClearReason, mail?: Mail): Promise<boolean> {
-    const extra = mailFields(alarm, mail);
+  async clear(alarm: OpenAlarm, clearedAt: string, reason: ClearReason, notice?: Notice): Promise<boolean> {
+    const extra = noticeFields(alarm, notice);
     return conditional({
       TableName: tableName(),
       Key: keys(alarm),
@@ -227,24 +233,35 @@ export const alarms = {
     });
   },
 
-  /** Alarms with mails not yet delivered, oldest transition first within each alarm. */
-  async pendingMails(): Promise<PendingMails[]> {
+  /** The open alarms of one watcher (its own partition; repeat notifications). */
+  async openOf(watcherId: string): Promise<OpenAlarm[]> {
+    const items = await queryAll({
+      KeyConditionExpression: 'PK = :pk',
+      FilterExpression: '#state = :open',
+      ExpressionAttributeNames: { '#state': 'state' },
+      ExpressionAttributeValues: { ':pk': keys({ watcherId, devicesn: '' }).PK, ':open': 'open' },
+    });
+    return items.map(fromItem);
+  },
+
+  /** Alarms with notices not yet carried by a stored digest, oldest transition first within each alarm. */
+  async pendingNotices(): Promise<PendingNotices[]> {
     const items = await queryAll({
       IndexName: 'GSI2',
       KeyConditionExpression: 'GSI2PK = :pk',
-      ExpressionAttributeValues: { ':pk': MAIL },
-      ProjectionExpression: 'watcherId, devicesn, pendingMails',
+      ExpressionAttributeValues: { ':pk': NOTIFY },
+      ProjectionExpression: 'watcherId, devicesn, pendingNotices',
     });
     return items.map((item) => ({
       alarm: { watcherId: String(item.watcherId), devicesn: String(item.devicesn) },
-      mails: (Array.isArray(item.pendingMails) ? item.pendingMails : []) as Mail[],
+      notices: (Array.isArray(item.pendingNotices) ? item.pendingNotices : []) as Notice[],
     }));
   },
 
-  /** Drops the first `delivered` pending mails of an alarm, and its place in the pending index once none is left. */
-  async mailsDelivered(alarm: Pick<Alarm, 'watcherId' | 'devicesn'>, delivered: readonly Mail[]): Promise<void> {
+  /** Drops the first `delivered` pending notices of an alarm, and its place in the pending index once none is left. */
+  async noticesCollected(alarm: Pick<Alarm, 'watcherId' | 'devicesn'>, delivered: readonly Notice[]): Promise<void> {
     if (delivered.length === 0) return;
-    const names = { '#mails': 'pendingMails', '#id': 'id' };
+    const names = { '#mails': 'pendingNotices', '#id': 'id' };
     const all = await conditional({
       TableName: tableName(),
       Key: keys(alarm),
@@ -254,7 +271,7 @@ export const alarms = {
       ExpressionAttributeValues: { ':n': delivered.length, ':first': delivered[0]!.id },
     });
     if (all) return;
-    // a newer transition appended a mail meanwhile: drop only those delivered, keep it pending
+    // a newer transition appended a notice meanwhile: drop only those collected, keep it pending
     await conditional({
       TableName: tableName(),
       Key: keys(alarm),

@@ -91,7 +91,7 @@ export const durationOf = (from: string, to: string): string => {
 /** One line about one alarm: its device and, once cleared, how long it was down. */
 export const alarmLine = (alarm: NotifiedAlarm): string =>
   alarm.clearedAt
-    ? `${alarm.devicesn} (${alarm.deviceid}) down ${durationOf(alarm.raisedAt, alarm.clearedAt)}, ${alarm.raisedAt} to ${alarm.clearedAt}`
+    ? `${alarm.devicesn} (${alarm.deviceid}) down ${durationOf(alarm.raisedAt, alarm.clearedAt)}, ${alarm.raisedAt} to ${alarm.clearedAt}${alarm.reason ? ` (${alarm.reason})` : ''}`
     : `${alarm.devicesn} (${alarm.deviceid}) since ${alarm.raisedAt}`;
 
 /** The listed alarms grouped by room, rooms in order. */

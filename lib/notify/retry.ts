@@ -5,6 +5,7 @@
  * followed) fails at once, as does a target that is no longer a public address.
  */
 export type AttemptOutcome =
+  | { kind: 'sent' }
   | { kind: 'answered'; status: number; retryAfterSeconds?: number }
   | { kind: 'timeout' }
   | { kind: 'unreachable'; reason: string }
@@ -15,6 +16,7 @@ export type Verdict = 'delivered' | 'retry' | 'fail';
 export const verdictOf = (outcome: AttemptOutcome): Verdict => {
   if (outcome.kind === 'timeout' || outcome.kind === 'unreachable') return 'retry';
   if (outcome.kind === 'refused') return 'fail';
+  if (outcome.kind === 'sent') return 'delivered';
   if (outcome.status >= 200 && outcome.status < 300) return 'delivered';
   if (outcome.status >= 500 || outcome.status === 429) return 'retry';
   return 'fail';

@@ -12,6 +12,8 @@ export interface NotifiedAlarm extends Place {
   severity: Severity;
   raisedAt: string;
   clearedAt?: string;
+  /** Why a cleared alarm cleared ("resolved", "device vanished", ...). */
+  reason?: string;
 }
 
 /** The watcher a digest speaks for (absent for a channel test). */
@@ -81,4 +83,33 @@ export interface DeliveryDraft {
   target: Target;
   /** `suppressed` when silences covered every alarm of the digest: recorded, never sent. */
   status: 'pending' | 'suppressed';
+}
+
+/** A notification channel as clients send it (POST and PUT /channels). */
+export type ChannelInput =
+  | { name: string; type: 'email'; emails: string[] }
+  | { name: string; type: 'webhook'; url: string; format?: WebhookFormat };
+
+/** A channel as the API answers it: never with its signing secret. */
+export type Channel = { id: string; name: string; createdAt: string; updatedAt: string } & (
+  | { type: 'email'; emails: string[] }
+  | { type: 'webhook'; url: string; format: WebhookFormat }
+);
+
+/** One delivery as the delivery log answers it. */
+export interface DeliveryView {
+  deliveryId: string;
+  type: NotificationType;
+  at: string;
+  attempts: number;
+  status: DeliveryStatus;
+  lastResponseStatus?: number;
+  nextAttemptAt?: string;
+}
+
+/** A stored delivery: its view, what it carries and where it goes. */
+export interface Delivery extends DeliveryView {
+  digest: Digest;
+  target: Target;
+  firstAttemptAt?: string;
 }
