@@ -7,7 +7,7 @@ import { watchers } from '#lib/db/watchers';
 import { mapConcurrent } from '#lib/devices/concurrent';
 import { logger } from '#lib/log';
 import type { WatcherRecord } from '#lib/watchers/rules';
-import { allowLocalWebhooks, type Lookup } from './address';
+import { allowLocalWebhooks } from './address';
 import { webhookBody } from './formats';
 import { digestMail } from './mail';
 import { audienceOf, notifiedAlarm } from './notice';
@@ -37,7 +37,6 @@ export interface NotifierOptions {
   maxPerRun?: number;
   policy?: RetryPolicy;
   allowLocal?: boolean;
-  lookup?: Lookup;
   silenced?: SilencedBy;
 }
 
@@ -154,7 +153,6 @@ export const notifier = (options: NotifierOptions) => {
       secret,
       timeoutMs: Math.max(1, Math.min(WEBHOOK_TIMEOUT_MS, until - Date.now() - 250)),
       allowLocal,
-      ...(options.lookup ? { lookup: options.lookup } : {}),
     });
   };
 
