@@ -4,6 +4,7 @@ import {
   BOOLEAN_VALUES,
   ELEMENTS,
   LIMITS,
+  MAX_PENDING_SECONDS,
   MAX_SEVERITY,
   MIN_SEVERITY,
   OPERATOR_TYPES,
@@ -107,6 +108,12 @@ const watcherBody: Schema = {
       maximum: LIMITS.repeatIntervalSeconds.max,
       not: { exclusiveMinimum: 0, exclusiveMaximum: LIMITS.repeatIntervalSeconds.min },
       description: `0 (never) or an integer from ${LIMITS.repeatIntervalSeconds.min} to ${LIMITS.repeatIntervalSeconds.max}: re-notify open alarms once per interval`,
+    },
+    pendingSeconds: {
+      type: 'integer',
+      minimum: 0,
+      maximum: MAX_PENDING_SECONDS,
+      description: `an integer 0..${MAX_PENDING_SECONDS}: seconds the condition must hold before the alarm fires (default 0)`,
     },
   },
   allOf: [

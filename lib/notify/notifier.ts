@@ -1,8 +1,11 @@
 import type { Mailer } from '#lib/alarms/mailer';
+import { notificationGate } from '#lib/alarms/notification';
+import { silencedBy, type Silence } from '#lib/alarms/silences';
 import { alarms } from '#lib/db/alarms';
 import { channels } from '#lib/db/channels';
 import { deliveries, type DueDelivery } from '#lib/db/deliveries';
 import { repeats } from '#lib/db/repeats';
+import { silences } from '#lib/db/silences';
 import { watchers } from '#lib/db/watchers';
 import { mapConcurrent } from '#lib/devices/concurrent';
 import { logger } from '#lib/log';
@@ -11,7 +14,7 @@ import { allowLocalWebhooks } from './address';
 import { webhookBody } from './formats';
 import { digestMail } from './mail';
 import { audienceOf, notifiedAlarm } from './notice';
-import { draftsFor, dueForRepeat, planDigests, repeatSlot, type SilencedBy } from './plan';
+import { draftsFor, dueForRepeat, planDigests, repeatSlot } from './plan';
 import { nextAttemptAt, retryPolicyFromEnv, verdictOf, type AttemptOutcome, type RetryPolicy } from './retry';
 import type { Channel, DeliveryDraft, Digest, Target } from './types';
 import { postWebhook, WEBHOOK_TIMEOUT_MS } from './webhook';
@@ -37,7 +40,6 @@ export interface NotifierOptions {
   maxPerRun?: number;
   policy?: RetryPolicy;
   allowLocal?: boolean;
-  silenced?: SilencedBy;
 }
 
 export const DEFAULT_MAX_PER_RUN = 100;
@@ -91,30 +93,30 @@ export const notifier = (options: NotifierOptions) => {
   const collectNotices = async (): Promise<boolean> => {
     const pending = await alarms.pendingNotices();
     if (pending.length === 0) return true;
-    if (!(await store(planDigests(pending.flatMap((p) => p.notices), options.silenced)))) return false;
+    if (!(await store(planDigests(pending.flatMap((p) => p.notices))))) return false;
     await mapConcurrent(pending, WRITES_IN_FLIGHT, async ({ alarm, notices }) => inTime() && (await alarms.noticesCollected(alarm, notices)));
     return inTime();
   };
 
-  const repeatOf = async (watcher: WatcherRecord & { repeatIntervalSeconds: number }): Promise<boolean> => {
+  const repeatOf = async (watcher: WatcherRecord & { repeatIntervalSeconds: number }, active: readonly Silence[]): Promise<boolean> => {
     const now = Date.now();
     const interval = watcher.repeatIntervalSeconds;
     const slot = repeatSlot(now, interval);
     const last = await repeats.lastSlot(watcher.id);
     if (last !== undefined && last >= slot) return true;
-    const open = (await alarms.openOf(watcher.id)).map((alarm) => notifiedAlarm(alarm));
+    // acknowledged or silenced alarms are never re-notified (issue 15)
+    const open = (await alarms.firingOf(watcher.id))
+      .filter((alarm) => notificationGate(alarm, silencedBy(alarm, active, iso(now))).remind)
+      .map((alarm) => notifiedAlarm(alarm));
     const due = dueForRepeat(open, now, interval);
     if (due.length > 0) {
-      const drafts = draftsFor(
-        {
-          type: 'alarms.repeat',
-          at: iso(slot * interval * 1000),
-          watcher: { id: watcher.id, description: watcher.description, severity: watcher.severity, type: watcher.type },
-          alarms: due,
-          audience: audienceOf(watcher),
-        },
-        options.silenced,
-      );
+      const drafts = draftsFor({
+        type: 'alarms.repeat',
+        at: iso(slot * interval * 1000),
+        watcher: { id: watcher.id, description: watcher.description, severity: watcher.severity, type: watcher.type },
+        alarms: due,
+        audience: audienceOf(watcher),
+      });
       if (!(await store(drafts))) return false;
     }
     await repeats.done(watcher.id, slot, iso(now));
@@ -126,7 +128,9 @@ export const notifier = (options: NotifierOptions) => {
     const due = (await watchers.list()).filter(
       (w): w is WatcherRecord & { repeatIntervalSeconds: number } => w.active && (w.repeatIntervalSeconds ?? 0) > 0,
     );
-    for (const watcher of due) if (!inTime() || !(await repeatOf(watcher))) return false;
+    if (due.length === 0) return true;
+    const active = await silences.current(iso(Date.now()));
+    for (const watcher of due) if (!inTime() || !(await repeatOf(watcher, active))) return false;
     return true;
   };
 

@@ -12,7 +12,7 @@ export const targetsOf = (audience: Audience): Target[] => [
   ...[...new Set(audience.channelIds)].map((channelId) => ({ kind: 'channel' as const, channelId })),
 ];
 
-/** Whether a silence covers an alarm now (issue 15); nothing is silenced without silences. */
+/** Whether a silence covers an alarm (issue 15): its deliveries are stored as suppressed. */
 export type SilencedBy = (alarm: NotifiedAlarm) => boolean;
 
 /** One digest to each target; suppressed where silences cover all of its alarms. */
@@ -30,9 +30,10 @@ export const draftsFor = (
  * Digests of pending notices (issue 16 item 1): one per watcher, transition type and run,
  * to each of the watcher's targets; at most one per watcher per run per channel. Notices of
  * one group share their run, so the group, its digest id and its deliveries' ids are fixed
- * whenever and however often this is planned. Pure.
+ * whenever and however often this is planned. Alarms whose notice was silenced are left out;
+ * a digest of silenced alarms only is stored as suppressed. Pure.
  */
-export const planDigests = (notices: readonly Notice[], silenced?: SilencedBy): DeliveryDraft[] => {
+export const planDigests = (notices: readonly Notice[]): DeliveryDraft[] => {
   const groups = new Map<string, Notice[]>();
   for (const notice of notices) {
     const key = JSON.stringify([notice.watcher.id, notice.type, notice.at]);
@@ -40,7 +41,11 @@ export const planDigests = (notices: readonly Notice[], silenced?: SilencedBy): 
   }
   return [...groups.values()].flatMap((group) => {
     const last = group[group.length - 1]!;
-    return draftsFor({ type: last.type, at: last.at, watcher: last.watcher, alarms: group.map((n) => n.alarm), audience: last.audience }, silenced);
+    const silenced = new Set(group.filter((n) => n.silenced).map((n) => n.alarm.id));
+    return draftsFor(
+      { type: last.type, at: last.at, watcher: last.watcher, alarms: group.map((n) => n.alarm), audience: last.audience },
+      (alarm) => silenced.has(alarm.id),
+    );
   });
 };
 

@@ -71,6 +71,8 @@ export interface Notice {
   watcher: NotifiedWatcher;
   audience: Audience;
   reason?: string;
+  /** A silence covered the alarm at the transition: its deliveries are stored as suppressed, never sent. */
+  silenced?: boolean;
 }
 
 /** Where one delivery goes: the watcher's own addresses, or one notification channel. */

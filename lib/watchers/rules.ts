@@ -72,11 +72,16 @@ export interface WatcherInput {
   description?: string;
   sendEmail: boolean;
   emails?: string[];
+  /** Seconds the condition must hold before the alarm fires (0..86400, default 0: at once). */
+  pendingSeconds?: number;
   /** Notification channels (issue 16) told in addition to `emails`; ids of existing channels. */
   channelIds?: string[];
   /** Re-notify open, unacknowledged alarms once per this many seconds (0 = never, else 3600..604800). */
   repeatIntervalSeconds?: number;
 }
+
+/** The longest pending period a watcher may ask for: one day. */
+export const MAX_PENDING_SECONDS = 86_400;
 
 /** Notification fields a watcher carries only when they were sent. */
 type NotificationFields = 'channelIds' | 'repeatIntervalSeconds';
@@ -112,6 +117,7 @@ export const normalize = (input: WatcherInput): Watcher => ({
   description: input.description ?? '',
   sendEmail: input.sendEmail,
   emails: input.emails ?? [],
+  pendingSeconds: input.pendingSeconds ?? 0,
   ...(input.channelIds?.length ? { channelIds: [...input.channelIds] } : {}),
   ...(input.repeatIntervalSeconds ? { repeatIntervalSeconds: input.repeatIntervalSeconds } : {}),
 });

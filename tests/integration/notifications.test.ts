@@ -92,7 +92,7 @@ describe('digests', () => {
     const at = new Date().toISOString();
     const notices = ['A', 'B', 'C'].map((sn) => {
       const alarm: OpenAlarm = {
-        watcherId: `w-${region}`, devicesn: `${region}-${sn}`, deviceid: sn, severity: 1, region, location: 'L', room: 'R1', raisedAt: at,
+        watcherId: `w-${region}`, devicesn: `${region}-${sn}`, deviceid: sn, severity: 1, region, location: 'L', room: 'R1', raisedAt: at, state: 'firing',
         notify: { sendEmail: true, emails: [email] },
       };
       return { alarm, notice: noticeFor('raised', alarm, alarm.notify, at, 'offline')! };
@@ -115,7 +115,7 @@ describe('digests', () => {
     const at = new Date().toISOString();
     for (const w of ['1', '2', '3']) {
       const alarm: OpenAlarm = {
-        watcherId: `w${w}-${region}`, devicesn: `${region}-A`, deviceid: 'A', severity: 3, region, location: 'L', room: 'R1', raisedAt: at,
+        watcherId: `w${w}-${region}`, devicesn: `${region}-A`, deviceid: 'A', severity: 3, region, location: 'L', room: 'R1', raisedAt: at, state: 'firing',
         notify: { sendEmail: true, emails: [`${unique('ops')}@example.com`] },
       };
       await alarms.raise(alarm, noticeFor('raised', alarm, alarm.notify, at, 'offline'));
@@ -132,9 +132,9 @@ describe('repeat', () => {
     const id = await watchers.create(watcher(region, { emails: [email], repeatIntervalSeconds: 3600 }));
     const longAgo = new Date(Date.now() - 2 * 3600_000).toISOString();
     for (const sn of ['A', 'B']) {
-      await alarms.raise({ watcherId: id, devicesn: `${region}-${sn}`, deviceid: sn, severity: 2, region, location: 'L', room: 'R1', raisedAt: longAgo, notify: { sendEmail: true, emails: [email] } });
+      await alarms.raise({ watcherId: id, devicesn: `${region}-${sn}`, deviceid: sn, severity: 2, region, location: 'L', room: 'R1', raisedAt: longAgo, state: 'firing', notify: { sendEmail: true, emails: [email] } });
     }
-    await alarms.raise({ watcherId: id, devicesn: `${region}-new`, deviceid: 'new', severity: 2, region, location: 'L', room: 'R1', raisedAt: new Date().toISOString(), notify: { sendEmail: true, emails: [email] } });
+    await alarms.raise({ watcherId: id, devicesn: `${region}-new`, deviceid: 'new', severity: 2, region, location: 'L', room: 'R1', raisedAt: new Date().toISOString(), state: 'firing', notify: { sendEmail: true, emails: [email] } });
 
     expect(await notifier({ mailer: outboxMailer(), deadline: soon() }).run()).toMatchObject({ digests: 1, mailed: 1 });
     expect(await notifier({ mailer: outboxMailer(), deadline: soon() }).run()).toMatchObject({ digests: 0, mailed: 0 });

@@ -56,9 +56,8 @@ describe('delivery planning', () => {
   });
 
   it('records a digest whose alarms are all silenced as suppressed, and leaves silenced alarms out of the others', () => {
-    const silenced = (a: NotifiedAlarm) => a.devicesn === 'A';
-    expect(planDigests([notice('A')], silenced).every((d) => d.status === 'suppressed')).toBe(true);
-    const mixed = planDigests([notice('A'), notice('B')], silenced);
+    expect(planDigests([notice('A', { silenced: true })]).every((d) => d.status === 'suppressed')).toBe(true);
+    const mixed = planDigests([notice('A', { silenced: true }), notice('B')]);
     expect(mixed.every((d) => d.status === 'pending' && d.digest.alarms.map((a) => a.devicesn).join() === 'B')).toBe(true);
   });
 
