@@ -13,6 +13,8 @@ import type { ProviderDevice } from '#lib/devices/types';
 import { HttpError } from '#lib/errors';
 import { checkChannelIds } from '#lib/notify/channelIds';
 import { createChannel, removeChannel, rotateSecret } from '#lib/notify/channels';
+import { acknowledgeAlarm } from '#lib/alarms/acknowledge';
+import { createSilence } from '#lib/alarms/silencing';
 import { noticeFor } from '#lib/notify/notice';
 import { notifier } from '#lib/notify/notifier';
 import { planDigests } from '#lib/notify/plan';
@@ -141,6 +143,43 @@ describe('repeat', () => {
     const mails = await mailsTo(email);
     expect(mails.map((m) => m.subject)).toEqual([`[Major] Still open: 2 devices offline in ${region} / L / R1`]);
     expect(mails[0]!.text).not.toContain(`${region}-new`);
+  });
+});
+
+describe('silences and acknowledgements', () => {
+  it('records the digest of silenced alarms as suppressed in the channel log, and sends nothing', async () => {
+    const region = unique('R');
+    await syncDevices(provider(fleet(region, 2, 1)));
+    const teamMail = `${unique('team')}@example.com`;
+    const channel = await createChannel({ name: 'team', type: 'email', emails: [teamMail] });
+    const input = watcher(region, { channelIds: [channel.id] });
+    await watchers.create(input);
+    await createSilence({ matchers: { region }, endsAt: new Date(Date.now() + 3600_000).toISOString(), comment: 'maintenance' }, 'ops');
+
+    // other tests' watchers share the store: only this watcher's targets are asserted
+    const summary = await evaluateAlarms({ mailer: outboxMailer(), deadline: soon() });
+
+    expect(summary.notifications.suppressed).toBeGreaterThanOrEqual(2);
+    expect(await mailsTo(teamMail)).toEqual([]);
+    expect(await mailsTo(input.emails![0]!)).toEqual([]);
+    expect((await deliveries.log(channel.id, 10)).items).toEqual([expect.objectContaining({ type: 'alarms.raised', status: 'suppressed', attempts: 0 })]);
+  });
+
+  it('never repeats an acknowledged alarm', async () => {
+    const region = unique('R');
+    const email = `${unique('ops')}@example.com`;
+    const id = await watchers.create(watcher(region, { emails: [email], repeatIntervalSeconds: 3600 }));
+    const longAgo = new Date(Date.now() - 2 * 3600_000).toISOString();
+    for (const sn of ['A', 'B']) {
+      await alarms.raise({ watcherId: id, devicesn: `${region}-${sn}`, deviceid: sn, severity: 2, region, location: 'L', room: 'R1', raisedAt: longAgo, state: 'firing', notify: { sendEmail: true, emails: [email] } });
+    }
+    await acknowledgeAlarm(`${id}:${region}-A`, 'ops');
+
+    expect(await notifier({ mailer: outboxMailer(), deadline: soon() }).run()).toMatchObject({ digests: 1, mailed: 1 });
+    const [mail] = await mailsTo(email);
+    expect(mail!.subject).toContain('Still open: 1 device offline');
+    expect(mail!.text).toContain(`${region}-B`);
+    expect(mail!.text).not.toContain(`${region}-A`);
   });
 });
 
