@@ -9,6 +9,7 @@ import { silences } from '#lib/db/silences';
 import { watchers } from '#lib/db/watchers';
 import { mapConcurrent } from '#lib/devices/concurrent';
 import { logger } from '#lib/log';
+import { recordWork } from '#lib/observability/metrics';
 import type { WatcherRecord } from '#lib/watchers/rules';
 import { allowLocalWebhooks } from './address';
 import { webhookBody } from './formats';
@@ -227,9 +228,18 @@ export const notifier = (options: NotifierOptions) => {
      */
     async run(stopAt = options.deadline): Promise<NotificationSummary> {
       until = Math.min(stopAt, options.deadline);
+      const before = { ...summary };
       const collected = (await collectNotices()) && (await collectRepeats());
       const delivered = await deliverDue();
       summary.complete = summary.complete && collected && delivered;
+      // mails sent and failed SES calls are counted by the SES mailer itself
+      const figures = {
+        NotificationsSent: summary.delivered - summary.mailed - (before.delivered - before.mailed),
+        NotificationsRetried: summary.retrying - before.retrying,
+        NotificationsFailed: summary.failed - before.failed,
+        NotificationsSuppressed: summary.suppressed - before.suppressed,
+      };
+      if (Object.values(figures).some((n) => n > 0)) await recordWork('notifications', figures);
       return summary;
     },
     /** Stores one delivery and attempts it at once (a channel test). */
