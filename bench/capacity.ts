@@ -119,8 +119,9 @@ export const runCapacityBench = async () => {
 
     for (const endpoint of endpoints) {
       for (const [scopeName, scope] of endpoint.scoped ? Object.entries(SCOPES) : [['-', SCOPES.everything] as const]) {
-        const whole = endpoint.name.includes('whole list') && scopeName === 'everything';
-        const runs = whole ? 1 : CALLS;
+        // the whole fleet as one answer passes Lambda's 6 MB long before 100k devices: paged only
+        if (endpoint.name.includes('whole list') && (scopeName === 'everything' || scopeName === 'region')) continue;
+        const runs = CALLS;
         const samples: { ms: number; rcu: number }[] = [];
         for (let i = 0; i < runs + 1; i++) {
           const m = await measure(() => endpoint.call(scope));

@@ -1,6 +1,7 @@
 import { http } from '#lib/http';
 import { evaluationQueue } from '#lib/db/evaluationQueue';
 import { watchers } from '#lib/db/watchers';
+import { checkChannelIds } from '#lib/notify/channelIds';
 import type { WatcherInput } from '#lib/watchers/rules';
 import validate from '#schemas/generated/watcherUpdate';
 
@@ -8,6 +9,7 @@ import validate from '#schemas/generated/watcherUpdate';
 export const handler = http<WatcherInput, { watcherid: string }>(
   { validate, invalidStatus: 400 },
   async ({ path, body }) => {
+    await checkChannelIds(body.channelIds);
     const updated = await watchers.update(path.watcherid, body);
     await evaluationQueue.addWatcher(path.watcherid);
     return { statusCode: 200, body: updated };

@@ -7,6 +7,7 @@ import { transitionNotice } from './notification';
 import type { AlarmPlan, Clear } from './plan';
 import { historyExpiry } from './settings';
 import { alarmId, type OpenAlarm } from './types';
+import type { WatcherRecord } from '#lib/watchers/rules';
 
 /** A device whose worst open alarm changed, as written (`from` is what the write replaced). */
 export interface SeverityShift {
@@ -54,7 +55,7 @@ const openWatchers = (open: readonly OpenAlarm[], plan: Pick<AlarmPlan, 'raise' 
  */
 export const applyPlan = async (
   plan: Pick<AlarmPlan, 'raise' | 'pend' | 'drop' | 'clear' | 'update' | 'worst'>,
-  planned: { devices: readonly StoredDevice[]; open: readonly OpenAlarm[]; asWritten?: boolean },
+  planned: { devices: readonly StoredDevice[]; open: readonly OpenAlarm[]; watchers?: readonly Pick<WatcherRecord, 'id' | 'type'>[]; asWritten?: boolean },
   at: string,
   inTime: () => boolean,
 ): Promise<Applied> => {
@@ -63,17 +64,18 @@ export const applyPlan = async (
     const done = await mapConcurrent(items, limit, async (item) => inTime() && (await write(item)));
     return items.filter((_, i) => done[i]);
   };
+  const typeOf = new Map((planned.watchers ?? []).map((w) => [w.id, w.type]));
   const raised = (
     await step(plan.raise, ({ alarm, fromPending, silencedBy }) => {
-      const { mail, delivery } = transitionNotice('raised', alarm, alarm.notify, at, silencedBy);
-      return alarms.raise(alarm, mail, delivery, fromPending);
+      const { notice, delivery } = transitionNotice('raised', alarm, alarm.notify, at, silencedBy, undefined, typeOf.get(alarm.watcherId));
+      return alarms.raise(alarm, notice, delivery, fromPending);
     })
   ).map(({ alarm }) => alarm);
   const pending = await step(plan.pend, (alarm) => alarms.pend(alarm));
   const dropped = await step(plan.drop, (alarm) => alarms.drop(alarm, at, historyExpiry(at)));
   const cleared = await step(plan.clear, ({ alarm, reason, notify, silencedBy }) => {
-    const { mail, delivery } = transitionNotice('cleared', alarm, notify, at, silencedBy, reason);
-    return alarms.clear(alarm, at, reason, historyExpiry(at), mail, delivery);
+    const { notice, delivery } = transitionNotice('cleared', alarm, notify, at, silencedBy, reason, typeOf.get(alarm.watcherId));
+    return alarms.clear(alarm, at, reason, historyExpiry(at), notice, delivery);
   });
   const updated = await step(plan.update, (alarm) => alarms.update(alarm));
 

@@ -14,6 +14,7 @@ import { placeKey } from '#lib/devices/plan';
 import { healSummaries, recountRooms, shiftRooms, writesInFlight } from '#lib/devices/recount';
 import type { Place } from '#lib/devices/types';
 import { logger } from '#lib/log';
+import { notifier, type NotificationSummary } from '#lib/notify/notifier';
 import { applyPlan, type Applied } from './apply';
 import { historyRecord } from './history';
 import { evaluateQueued } from './incremental';
@@ -28,7 +29,10 @@ export interface EvaluationSummary {
   /** Pending alarms whose condition stopped before they fired. */
   dropped: number;
   cleared: number;
+  /** Mails delivered (digests to addresses and e-mail channels). */
   mailed: number;
+  /** What the notification engine did this run (issue 16). */
+  notifications: NotificationSummary;
   /** Open alarms whose severity, room or description followed a change. */
   updated: number;
   roomsRecomputed: number;
@@ -37,33 +41,6 @@ export interface EvaluationSummary {
   /** Whether this run included the full reconciliation pass. */
   reconciled?: boolean;
 }
-
-/** Delivers every pending mail (oldest alarm transitions first), then drops it from its alarm. */
-const deliverPending = async (mailer: Mailer, inTime: () => boolean): Promise<{ mailed: number; complete: boolean }> => {
-  let mailed = 0;
-  let complete = true;
-  for (const { alarm, mails } of await alarms.pendingMails()) {
-    const delivered = [];
-    for (const mail of mails) {
-      if (!inTime()) {
-        complete = false;
-        break;
-      }
-      try {
-        if (await mailer.send(mail)) mailed++;
-      } catch (error) {
-        // kept pending: the next run retries it, after this alarm's earlier mails
-        logger.error('alarm mail not delivered', { mailId: mail.id, error: error instanceof Error ? error.message : String(error) });
-        complete = false;
-        break;
-      }
-      delivered.push(mail);
-    }
-    await alarms.mailsDelivered(alarm, delivered);
-    if (!inTime()) return { mailed, complete: false };
-  }
-  return { mailed, complete };
-};
 
 /** Writes the history record of every cleared alarm still waiting for one (a run cut short leaves some). */
 const writeHistory = async (inTime: () => boolean): Promise<boolean> => {
@@ -86,28 +63,28 @@ const tally = (applied: readonly Applied[]) => ({
   updated: applied.reduce((n, a) => n + a.updated.length, 0),
 });
 
-const emptySummary = (): EvaluationSummary => ({ raised: 0, pending: 0, dropped: 0, cleared: 0, mailed: 0, updated: 0, roomsRecomputed: 0, complete: false });
-
 /**
- * The full pass, a reconciliation (DESIGN D6): mails left over by an interrupted run, then
- * every active watcher against the whole inventory, alarm writes (each transition's mail
- * written in the same item write), device severities, every room whose devices changed or
- * whose stored status drifted (each once), the summaries, and the new mails. Every step is
- * idempotent and re-derived from stored state, so a run cut short by `deadline` (or a crash)
- * is finished by the next one. Runs stop between writes, never in the middle of one.
+ * The full pass, a reconciliation (DESIGN D6): notifications left over by an interrupted run,
+ * then every active watcher against the whole inventory, alarm writes (each transition's notice
+ * written in the same item write), device severities, every room whose devices changed or whose
+ * stored status drifted (each once), the summaries, and the new notifications (one digest per
+ * watcher and run: lib/notify). Every step is idempotent and re-derived from stored state, so a
+ * run cut short by `deadline` (or a crash) is finished by the next one. Runs stop between
+ * writes, never in the middle of one.
  */
 export const evaluateAlarms = async ({ mailer, deadline }: { mailer: Mailer; deadline: number }): Promise<EvaluationSummary> => {
   const inTime = () => Date.now() < deadline;
-  const summary = emptySummary();
-  const leftover = await deliverPending(mailer, inTime);
-  summary.mailed += leftover.mailed;
+  const summary = { raised: 0, pending: 0, dropped: 0, cleared: 0, updated: 0, roomsRecomputed: 0 };
+  const notifications = notifier({ mailer, deadline });
+  // what an interrupted run left, within a third of the budget: evaluating must not starve
+  await notifications.run(Date.now() + (deadline - Date.now()) / 3);
   const earlierHistory = await writeHistory(inTime);
 
   const at = new Date().toISOString();
   const [watcherList, inventory, open, silenceList] = await Promise.all([watchers.list(), devices.index(), alarms.open(), silences.current(at)]);
   const plan = planAlarms({ watchers: watcherList, devices: inventory, open, now: at, silences: silenceList });
   if (plan.invalidWatchers.length) logger.warn('watchers with invalid conditions match nothing', { watchers: plan.invalidWatchers });
-  const applied = await applyPlan(plan, { devices: inventory, open }, at, inTime);
+  const applied = await applyPlan(plan, { devices: inventory, open, watchers: watcherList }, at, inTime);
   Object.assign(summary, tally([applied]));
 
   // the rooms whose devices changed, and any room whose stored status disagrees (heals lost writes)
@@ -116,34 +93,30 @@ export const evaluateAlarms = async ({ mailer, deadline }: { mailer: Mailer; dea
   if (inTime()) summary.roomsRecomputed = (await recountRooms(touched.values())).length;
   if (inTime()) await healSummaries();
 
-  const fresh = await deliverPending(mailer, inTime);
-  summary.mailed += fresh.mailed;
+  const told = await notifications.run();
   const history = await writeHistory(inTime);
-  summary.complete = leftover.complete && fresh.complete && earlierHistory && history && inTime();
-  return summary;
+  return { ...summary, mailed: told.mailed, notifications: told, complete: told.complete && earlierHistory && history && inTime() };
 };
 
 /**
  * The incremental pass: only the work that is due (devices a sync or refresh changed, watchers
  * that were written, pending alarms whose time came), found by reading the queue and the
- * pending-alarm index, never the fleet. Each room moves once, then the mails go out.
+ * pending-alarm index, never the fleet. Each room moves once, then the notifications go out.
  */
 export const evaluateQueue = async ({ mailer, deadline }: { mailer: Mailer; deadline: number }): Promise<EvaluationSummary> => {
   const inTime = () => Date.now() < deadline;
-  const summary = emptySummary();
-  const leftover = await deliverPending(mailer, inTime);
-  summary.mailed += leftover.mailed;
+  const summary = { raised: 0, pending: 0, dropped: 0, cleared: 0, updated: 0, roomsRecomputed: 0 };
+  const notifications = notifier({ mailer, deadline });
+  await notifications.run(Date.now() + (deadline - Date.now()) / 3);
   const earlierHistory = await writeHistory(inTime);
   const at = new Date().toISOString();
   const [queued, due] = await Promise.all([evaluationQueue.list(), alarms.duePending(at)]);
   const { applied, complete } = await evaluateQueued(queued, due, at, inTime);
   Object.assign(summary, tally(applied));
   if (inTime()) summary.roomsRecomputed = (await shiftRooms(applied.flatMap((a) => a.shifts))).length;
-  const fresh = await deliverPending(mailer, inTime);
-  summary.mailed += fresh.mailed;
+  const told = await notifications.run();
   const history = await writeHistory(inTime);
-  summary.complete = complete && leftover.complete && fresh.complete && earlierHistory && history && inTime();
-  return summary;
+  return { ...summary, mailed: told.mailed, notifications: told, complete: complete && told.complete && earlierHistory && history && inTime() };
 };
 
 export type RunOutcome = { ran: true; summary: EvaluationSummary } | { ran: false; reason: 'busy' | 'not due' };
@@ -185,12 +158,23 @@ export const runEvaluation = async (options: {
   }
 };
 
+const sumNotifications = (a: NotificationSummary, b: NotificationSummary): NotificationSummary => ({
+  digests: a.digests + b.digests,
+  delivered: a.delivered + b.delivered,
+  mailed: a.mailed + b.mailed,
+  retrying: a.retrying + b.retrying,
+  failed: a.failed + b.failed,
+  suppressed: a.suppressed + b.suppressed,
+  complete: a.complete && b.complete,
+});
+
 const sum = (a: EvaluationSummary, b: EvaluationSummary): EvaluationSummary => ({
   raised: a.raised + b.raised,
   pending: a.pending + b.pending,
   dropped: a.dropped + b.dropped,
   cleared: a.cleared + b.cleared,
   mailed: a.mailed + b.mailed,
+  notifications: sumNotifications(a.notifications, b.notifications),
   updated: a.updated + b.updated,
   roomsRecomputed: a.roomsRecomputed + b.roomsRecomputed,
   complete: a.complete && b.complete,

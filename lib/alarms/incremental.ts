@@ -58,7 +58,7 @@ const evaluateWatcher = async (watcherId: string, all: readonly WatcherRecord[],
   });
   await evaluationQueue.addDevices(work);
   // only this watcher's alarms: severities and rooms follow in the device pass, which sees every watcher
-  return applyPlan(plan, { devices: [], open }, at, inTime);
+  return applyPlan(plan, { devices: [], open, watchers: all }, at, inTime);
 };
 
 /**
@@ -102,7 +102,7 @@ const evaluateDevices = async (
   const pairs = [...hints].flatMap(([devicesn, ids]) => [...ids].map((watcherId) => ({ watcherId, devicesn })));
   const open = await alarms.openAmong(pairs);
   const plan = planAlarms({ watchers: all, devices: present, open, now: at, silences: silenceList });
-  return applyPlan(plan, { devices: present, open, asWritten: true }, at, inTime);
+  return applyPlan(plan, { devices: present, open, watchers: all, asWritten: true }, at, inTime);
 };
 
 /**
