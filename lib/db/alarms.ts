@@ -1,6 +1,7 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Severity } from '#lib/devices/types';
 import { alarmId, type Alarm, type ClearReason, type Mail, type OpenAlarm, type Recipients } from '#lib/alarms/types';
+import { announceStored } from './changes';
 import { doc, tableName } from './client';
 import { isConditionFailed, queryAll, type Item } from './helpers';
 import { queryListOrPage, type Page } from './pages';
@@ -41,10 +42,8 @@ const fromItem = (item: Item): OpenAlarm => {
 export interface AlarmView extends Alarm {
   id: string;
 }
-const toView = (item: Item): AlarmView => {
-  const { notify: _notify, ...alarm } = fromItem(item);
-  return { id: alarmId(alarm), ...alarm };
-};
+const viewOf = ({ notify: _notify, ...alarm }: OpenAlarm): AlarmView => ({ id: alarmId(alarm), ...alarm });
+const toView = (item: Item): AlarmView => viewOf(fromItem(item));
 
 /** Builds one UpdateExpression from SET values, REMOVE names and list appends. */
 const expression = (set: Record<string, unknown>, remove: string[], append: Record<string, unknown[]> = {}) => {
@@ -161,7 +160,7 @@ export const alarms = {
   /** Opens the pair's alarm unless it is open already; its mail (if any) lands in the same write. */
   async raise(alarm: OpenAlarm, mail?: Mail): Promise<boolean> {
     const extra = mailFields(alarm, mail);
-    return conditional({
+    const raised = await conditional({
       TableName: tableName(),
       Key: keys(alarm),
       ...withCondition(
@@ -186,12 +185,14 @@ export const alarms = {
         { ':cleared': 'cleared' },
       ),
     });
+    if (raised) await announceStored({ kind: 'alarm', event: 'raised', at: alarm.raisedAt, alarm: viewOf(alarm) });
+    return raised;
   },
 
   /** Clears the open alarm raised at `alarm.raisedAt`; false when it is not open (any more). */
   async clear(alarm: OpenAlarm, clearedAt: string, reason: ClearReason, mail?: Mail): Promise<boolean> {
     const extra = mailFields(alarm, mail);
-    return conditional({
+    const cleared = await conditional({
       TableName: tableName(),
       Key: keys(alarm),
       ...withCondition(
@@ -211,6 +212,8 @@ export const alarms = {
         { ':open': 'open', ':raisedAt': alarm.raisedAt },
       ),
     });
+    if (cleared) await announceStored({ kind: 'alarm', event: 'cleared', at: clearedAt, alarm: { ...viewOf(alarm), clearedAt, clearReason: reason } });
+    return cleared;
   },
 
   /** Carries a changed severity, room or description into an alarm that stays open (no mail). */
