@@ -93,6 +93,7 @@ const startPeriodicEvaluation = () => {
 
 const main = async () => {
   const port = Number(process.env.PORT ?? 3000);
+  const socketPort = Number(process.env.WEBSOCKET_PORT ?? port + 3);
   const apiKey = process.env.API_KEY ?? LOCAL_API_KEY;
   mkdirSync(dataDir, { recursive: true });
 
@@ -109,6 +110,10 @@ const main = async () => {
     ADMIN_PASSWORD: process.env.ADMIN_PASSWORD ?? LOCAL_ADMIN_PASSWORD,
     // alarm mails land in the local outbox (GET /alarms/outbox) unless told otherwise
     MAILER: process.env.MAILER ?? 'outbox',
+    // the local WebSocket API of serverless offline: browsers open it, pushes post to it
+    WEBSOCKET_PORT: String(socketPort),
+    LIVE_WS_URL: `ws://localhost:${socketPort}`,
+    LIVE_PUSH_ENDPOINT: `http://localhost:${socketPort}`,
   };
   Object.assign(process.env, env);
   console.log(`embedded DynamoDB at ${store.endpoint} (data in ${dataDir})`);
@@ -130,6 +135,9 @@ const main = async () => {
   console.log(`API ready at ${offline.url}  (header x-api-key: ${apiKey === LOCAL_API_KEY ? apiKey : '<your API_KEY>'})`);
   console.log(`try: curl -H 'x-api-key: ${apiKey === LOCAL_API_KEY ? apiKey : '$API_KEY'}' ${offline.url}/intervals\n`);
 
+  // the local sync and evaluator push what they store to live dashboards, like the functions
+  const { enableLivePush } = await import('../lib/live/push');
+  enableLivePush();
   const syncTimer = startPeriodicSync();
   const evaluateTimer = startPeriodicEvaluation();
   let stopping = false;

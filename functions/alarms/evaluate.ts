@@ -2,8 +2,10 @@ import type { Context } from 'aws-lambda';
 import { logger } from '#lib/log';
 import { runEvaluation } from '#lib/alarms/evaluate';
 import { mailerFromEnv } from '#lib/alarms/mailer';
+import { enableLivePush } from '#lib/live/push';
 
 const mailer = mailerFromEnv();
+enableLivePush();
 const SCHEDULE_SECONDS = 60;
 
 // Scheduled every minute (routes.yml); evaluates when intervalDeviceWatchers seconds have passed.
