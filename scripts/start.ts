@@ -10,6 +10,7 @@ import { keyInput } from '../lib/auth/tokens';
 import { buildSchemas } from './build-schemas';
 import { startLocalStore } from './local/dynamo';
 import { LOCAL_ADMIN_PASSWORD, LOCAL_ADMIN_USERNAME, LOCAL_API_KEY, LOCAL_STAGE, localTableName, storeEnv } from './local/env';
+import { boardAssets, configFile } from './local/board';
 import { startDocsServer } from './local/docs-server';
 import { startOffline } from './local/offline';
 
@@ -129,8 +130,10 @@ const main = async () => {
     output: 'inherit',
     workFolder: process.env.ESBUILD_WORK_FOLDER,
   });
-  const docs = await startDocsServer(Number(process.env.DOCS_PORT ?? port + 1), offline.url);
+  const board = { assets: await boardAssets(), config: configFile({ apiUrl: offline.url, apiKey }) };
+  const docs = await startDocsServer(Number(process.env.DOCS_PORT ?? port + 1), offline.url, board);
   console.log(`\nAPI docs at ${docs.url}`);
+  console.log(`Status board at ${docs.url.replace(/\/docs$/, '/board/')}  (live at ${env.LIVE_WS_URL})`);
   // tests wait for this exact line
   console.log(`API ready at ${offline.url}  (header x-api-key: ${apiKey === LOCAL_API_KEY ? apiKey : '<your API_KEY>'})`);
   console.log(`try: curl -H 'x-api-key: ${apiKey === LOCAL_API_KEY ? apiKey : '$API_KEY'}' ${offline.url}/intervals\n`);

@@ -14,6 +14,8 @@ import { freePort } from './ports';
 export interface Instance {
   url: string;
   docsUrl: string;
+  /** The status board page (served beside the docs page). */
+  boardUrl: string;
   stop: () => Promise<void>;
 }
 
@@ -37,6 +39,7 @@ export const startInstance = async (options: {
       DATA_DIR: dataDir,
       PORT: String(await freePort()),
       DOCS_PORT: String(await freePort()),
+      WEBSOCKET_PORT: String(await freePort()),
       ESBUILD_WORK_FOLDER: options.workFolder,
       ...options.env,
     },
@@ -69,6 +72,7 @@ export const startInstance = async (options: {
   return {
     url,
     docsUrl: /API docs at (\S+)/.exec(output)?.[1] ?? '',
+    boardUrl: /Status board at (\S+)/.exec(output)?.[1] ?? '',
     stop: async () => {
       await stopGroup(child);
       rmSync(dataDir, { recursive: true, force: true });
