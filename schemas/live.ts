@@ -1,13 +1,8 @@
 import { deviceFilter } from './devices';
 import { error, event, type RouteDoc, type Schema } from './common';
 
-/** POST /live/ticket: no body, `{}`, or `{"filter": <device filter>}`. */
-const ticketBody: Schema = {
-  anyOf: [
-    { type: 'null' },
-    { type: 'object', additionalProperties: false, properties: { filter: deviceFilter }, description: 'an object with an optional filter' },
-  ],
-};
+/** POST /live/ticket: no body (it arrives as undefined), `{}`, or `{"filter": <device filter>}`. */
+const ticketBody: Schema = { type: 'object', additionalProperties: false, properties: { filter: deviceFilter } };
 
 /** A `subscribe` message on the socket (validated as the message itself, not as an event). */
 const subscribeMessage: Schema = {

@@ -4,7 +4,7 @@ import type { LiveFilter } from '#lib/live/types';
 import validate from '#schemas/generated/liveTicket';
 
 // POST /live/ticket [{"filter": {regionName, locationName, roomName}}] -> 201 {ticket, url, expiresAt}; 422
-export const handler = http<{ filter?: LiveFilter } | null>({ validate, invalidStatus: 422 }, async ({ body }) => ({
+export const handler = http<{ filter?: LiveFilter } | undefined>({ validate, invalidStatus: 422 }, async ({ body }) => ({
   statusCode: 201,
   body: await issueTicket(body?.filter),
 }));
