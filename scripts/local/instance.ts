@@ -16,6 +16,8 @@ export interface Instance {
   docsUrl: string;
   /** The status board page (served beside the docs page). */
   boardUrl: string;
+  /** The instance's embedded store (benchmarks write changes into it directly). */
+  storeEndpoint: string;
   stop: () => Promise<void>;
 }
 
@@ -73,6 +75,7 @@ export const startInstance = async (options: {
     url,
     docsUrl: /API docs at (\S+)/.exec(output)?.[1] ?? '',
     boardUrl: /Status board at (\S+)/.exec(output)?.[1] ?? '',
+    storeEndpoint: /embedded DynamoDB at (\S+)/.exec(output)?.[1] ?? '',
     stop: async () => {
       await stopGroup(child);
       rmSync(dataDir, { recursive: true, force: true });
