@@ -99,6 +99,22 @@ describe('serverless package --stage prod (no AWS credentials)', () => {
       expect(environment(fn).JWT_PUBLIC_KEY).toBe('{{resolve:ssm:/device-monitoring/prod/jwt-public-key}}');
     }
   });
+
+  it('declares the WebSocket API ($connect, $disconnect, subscribe, $default) and lets functions post only to its connections', () => {
+    const routes = resourcesOfType(prod, 'AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties?.RouteKey);
+    expect(routes.sort()).toEqual(['$connect', '$default', '$disconnect', 'subscribe']);
+    const [[, role] = []] = resourcesOfType(prod, 'AWS::IAM::Role');
+    const policies = role?.Properties?.Policies as { PolicyDocument: { Statement: { Action: string[]; Resource: unknown[] }[] } }[];
+    const manage = policies.flatMap((p) => p.PolicyDocument.Statement).filter((s) => s.Action.some((a) => a.startsWith('execute-api:')));
+    expect(manage).toHaveLength(1);
+    expect(manage[0]!.Action).toEqual(['execute-api:ManageConnections']);
+    expect(manage[0]!.Resource).toHaveLength(1);
+    expect(JSON.stringify(manage[0]!.Resource[0])).toContain('{"Ref":"WebsocketsApi"}');
+    expect(JSON.stringify(manage[0]!.Resource[0])).toContain('/prod/POST/@connections/*');
+    const [, sync] = resourcesOfType(prod, 'AWS::Lambda::Function').find(([name]) => name === 'DevicesSyncLambdaFunction')!;
+    expect(JSON.stringify(environment(sync).LIVE_PUSH_ENDPOINT)).toContain('{"Ref":"WebsocketsApi"}');
+    expect(JSON.stringify(environment(sync).LIVE_WS_URL)).toContain('wss://');
+  });
 });
 
 const environment = (fn: CfnResource): Record<string, unknown> =>
