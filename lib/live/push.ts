@@ -1,4 +1,3 @@
-import type { ApiGatewayManagementApiClient } from '@aws-sdk/client-apigatewaymanagementapi';
 import { onStored, type StoredChange } from '#lib/db/changes';
 import { liveConnections, type Subscriber } from '#lib/db/live';
 import { mapConcurrent } from '#lib/devices/concurrent';
@@ -23,13 +22,21 @@ export interface PushResult {
   failed: number;
 }
 
-let client: Promise<{ client: ApiGatewayManagementApiClient; post: (connectionId: string, data: string) => Promise<unknown> }> | undefined;
+type Post = (connectionId: string, data: string) => Promise<unknown>;
+const clients = new Map<string, Promise<Post>>();
 
-const managementClient = (endpoint: string) =>
-  (client ??= import('@aws-sdk/client-apigatewaymanagementapi').then(({ ApiGatewayManagementApiClient, PostToConnectionCommand }) => {
-    const api = new ApiGatewayManagementApiClient({ endpoint, maxAttempts: 2 });
-    return { client: api, post: (ConnectionId: string, data: string) => api.send(new PostToConnectionCommand({ ConnectionId, Data: data })) };
-  }));
+/** One management client per endpoint, built on first use; a push gives up on a connection after 3 s. */
+const managementClient = (endpoint: string): Promise<Post> => {
+  let post = clients.get(endpoint);
+  if (!post) {
+    post = import('@aws-sdk/client-apigatewaymanagementapi').then(({ ApiGatewayManagementApiClient, PostToConnectionCommand }) => {
+      const api = new ApiGatewayManagementApiClient({ endpoint, maxAttempts: 2, requestHandler: { requestTimeout: 3000, connectionTimeout: 1000 } });
+      return (ConnectionId: string, data: string) => api.send(new PostToConnectionCommand({ ConnectionId, Data: data }));
+    });
+    clients.set(endpoint, post);
+  }
+  return post;
+};
 
 /** A connection that no longer exists: API Gateway answers 410 Gone. */
 const isGone = (error: unknown) =>
@@ -41,7 +48,7 @@ export const pushTo = async (endpoint: string, place: Place, message: unknown): 
   const subscribers = await liveConnections.subscribers(scopeKeysOf(place));
   const result: PushResult = { subscribers: subscribers.length, delivered: 0, gone: 0, failed: 0 };
   if (subscribers.length === 0) return result;
-  const { post } = await managementClient(endpoint);
+  const post = await managementClient(endpoint);
   const data = JSON.stringify(message);
   await mapConcurrent(subscribers, IN_FLIGHT, async ({ connectionId, scopeKey }: Subscriber) => {
     try {
