@@ -1,4 +1,4 @@
-import type { Alarm, ClearReason } from '#lib/alarms/types';
+import type { Acknowledgement, Alarm, AlarmState, ClearReason } from '#lib/alarms/types';
 import type { RoomAggregate } from '#lib/devices/types';
 
 /*
@@ -9,15 +9,15 @@ import type { RoomAggregate } from '#lib/devices/types';
  */
 
 /** An alarm event as dashboards see it: the alarm as GET /alarms answers it, plus how it ended. */
-export interface AlarmView {
+export interface AlarmChange {
   event: 'raised' | 'cleared' | 'acknowledged' | 'silenced';
-  alarm: Alarm & { id: string; clearedAt?: string; clearReason?: ClearReason };
+  alarm: Alarm & Partial<Acknowledgement> & { id: string; state: AlarmState; clearedAt?: string; clearReason?: ClearReason; silencedBy?: string[] };
 }
 
 export type StoredChange =
   /** A room aggregate was written; `deviceCount: 0` means the room has no devices any more. */
   | { kind: 'room'; at: string; room: RoomAggregate }
-  | ({ kind: 'alarm'; at: string } & AlarmView);
+  | ({ kind: 'alarm'; at: string } & AlarmChange);
 
 export type ChangeListener = (change: StoredChange) => Promise<void>;
 

@@ -1,4 +1,4 @@
-import type { AlarmView } from '#lib/db/changes';
+import type { AlarmChange } from '#lib/db/changes';
 import type { DeviceFilter } from '#lib/devices/filter';
 import type { RoomAggregate } from '#lib/devices/types';
 
@@ -19,5 +19,5 @@ export interface StatusCounts {
 export type LiveMessage =
   | { type: 'subscribed'; filter: LiveFilter; snapshot: StatusCounts }
   | { type: 'room'; at: string; room: RoomAggregate }
-  | { type: 'alarm'; event: AlarmView['event']; at: string; alarm: AlarmView['alarm'] }
+  | { type: 'alarm'; event: AlarmChange['event']; at: string; alarm: AlarmChange['alarm'] }
   | { type: 'error'; message: string };

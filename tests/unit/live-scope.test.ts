@@ -49,7 +49,7 @@ describe('live messages', () => {
   });
 
   it('a stored alarm becomes {type: alarm, event, at, alarm}', () => {
-    const alarm = { id: 'w:sn', watcherId: 'w', devicesn: 'sn', deviceid: 'd', severity: 2 as const, raisedAt: '2026-01-01T00:00:00.000Z', ...place };
+    const alarm = { id: 'w:sn', watcherId: 'w', devicesn: 'sn', deviceid: 'd', severity: 2 as const, state: 'firing' as const, raisedAt: '2026-01-01T00:00:00.000Z', ...place };
     expect(messageOf({ kind: 'alarm', event: 'raised', at: alarm.raisedAt, alarm })).toEqual({ type: 'alarm', event: 'raised', at: alarm.raisedAt, alarm });
   });
 });
