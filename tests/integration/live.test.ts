@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluateAlarms } from '#lib/alarms/evaluate';
 import { outboxMailer } from '#lib/alarms/mailer';
+import { alarms } from '#lib/db/alarms';
 import { doc, tableName } from '#lib/db/client';
 import { liveConnections, liveTickets } from '#lib/db/live';
 import { rooms } from '#lib/db/rooms';
@@ -166,9 +167,11 @@ describe('live pushes', () => {
       { type: 'alarm', event: 'raised', at: expect.any(String), alarm: expect.objectContaining({ id: `${watcherId}:${region}-1`, severity: 1, room: 'A', region }) },
       { type: 'room', at: expect.any(String), room: expect.objectContaining({ room: 'A', roomStatus: 'Critical' }) },
     ]);
+    await alarms.acknowledge({ watcherId, devicesn: `${region}-1` }, { acknowledgedAt: new Date().toISOString(), acknowledgedBy: 'ana' });
+    expect(received.get(id)?.[2]).toMatchObject({ type: 'alarm', event: 'acknowledged', alarm: { id: `${watcherId}:${region}-1`, acknowledgedBy: 'ana' } });
     await watchers.remove(watcherId);
     await evaluateAlarms({ mailer: outboxMailer(), deadline: Date.now() + 30_000 });
-    expect(received.get(id)?.[2]).toMatchObject({ type: 'alarm', event: 'cleared', alarm: { clearReason: 'watcher deleted', clearedAt: expect.any(String) } });
+    expect(received.get(id)?.[3]).toMatchObject({ type: 'alarm', event: 'cleared', alarm: { clearReason: 'watcher deleted', clearedAt: expect.any(String) } });
   });
 
   it('a connection API Gateway reports gone (410) is forgotten by the push that found it', async () => {
