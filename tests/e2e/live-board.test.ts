@@ -65,6 +65,7 @@ beforeAll(async () => {
       DEVICE_PROVIDER_TOKEN: TOKEN,
       SYNC_INTERVAL_SECONDS: '1',
       EVALUATE_INTERVAL_SECONDS: '1',
+      DEMO_WATCHER: '0',
       PASSWORD_SCRYPT_LOG_N: '14',
     },
   });
@@ -118,5 +119,26 @@ describe('status board (npm start, headless Chromium)', () => {
     expect(await page.textContent('#alarms')).toContain(target.devicesn);
     await page.screenshot({ path: process.env.BOARD_SCREENSHOT ?? join(tmpdir(), 'status-board.png') });
     expect(failures).toEqual([]);
+  });
+
+  it.skipIf(!available)('says "reconnecting" and polls while the socket is down, then is live again on a new ticket', async () => {
+    const page = await browser.newPage();
+    // every socket of the page passes through the test, which can drop it like a network would
+    const sockets: { close: () => Promise<void> }[] = [];
+    await page.routeWebSocket(/[?&]ticket=/, (route) => {
+      route.connectToServer();
+      sockets.push(route);
+    });
+    const polls: string[] = [];
+    page.on('request', (request) => request.url().endsWith('/live/rooms') && polls.push(request.url()));
+    await page.goto(instance.boardUrl);
+    await page.waitForSelector('#connection[data-state="live"]', { timeout: 30_000 });
+    const loads = polls.length;
+    await sockets[0]!.close();
+    await page.waitForSelector('#connection[data-state="reconnecting"]', { timeout: 5_000 });
+    expect(await page.textContent('#connection')).toContain('reconnecting');
+    await page.waitForSelector('#connection[data-state="live"]', { timeout: 30_000 });
+    expect(sockets.length).toBe(2);
+    expect(polls.length).toBeGreaterThan(loads);
   });
 });
