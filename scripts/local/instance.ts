@@ -23,6 +23,8 @@ export interface Instance {
 
 const root = resolve(__dirname, '..', '..');
 const READY = /API ready at (\S+)/;
+// printed before offline's long route table, so caught as it goes by
+const STORE = /embedded DynamoDB at (\S+)/;
 
 export const startInstance = async (options: {
   env: Record<string, string>;
@@ -48,11 +50,13 @@ export const startInstance = async (options: {
   });
   const timeoutMs = options.readyTimeoutMs ?? 150_000;
   let output = '';
+  let storeEndpoint = '';
   const url = await new Promise<string>((ready, fail) => {
     const timer = setTimeout(() => fail(new Error(`npm start did not become ready in ${timeoutMs} ms:\n${output}`)), timeoutMs);
     const read = (chunk: Buffer) => {
       if (options.echo) process.stderr.write(chunk);
       output = (output + chunk.toString()).slice(-20_000);
+      storeEndpoint ||= STORE.exec(output)?.[1] ?? '';
       const match = READY.exec(output);
       if (match?.[1]) {
         clearTimeout(timer);
@@ -75,7 +79,7 @@ export const startInstance = async (options: {
     url,
     docsUrl: /API docs at (\S+)/.exec(output)?.[1] ?? '',
     boardUrl: /Status board at (\S+)/.exec(output)?.[1] ?? '',
-    storeEndpoint: /embedded DynamoDB at (\S+)/.exec(output)?.[1] ?? '',
+    storeEndpoint,
     stop: async () => {
       await stopGroup(child);
       rmSync(dataDir, { recursive: true, force: true });
