@@ -13,8 +13,8 @@ import { startInstance, stillFleetEnv } from '../scripts/local/instance';
 import { localTableName, storeEnv } from '../scripts/local/env';
 import { round, writeResult } from './lib';
 
-const SOCKETS = 500;
-const CHANGES_PER_SECOND = 50;
+const SOCKETS = Number(process.env.BENCH_LIVE_SOCKETS ?? 500);
+const CHANGES_PER_SECOND = Number(process.env.BENCH_LIVE_RATE ?? 50);
 const SECONDS = Number(process.env.BENCH_LIVE_SECONDS ?? 20);
 const KEY = 'bench-live-key';
 
