@@ -3,6 +3,7 @@ import { liveConnections, type Subscriber } from '#lib/db/live';
 import { mapConcurrent } from '#lib/devices/concurrent';
 import type { Place } from '#lib/devices/types';
 import { logger } from '#lib/log';
+import { recordWork } from '#lib/observability/metrics';
 import { messageOf } from './messages';
 import { scopeKeysOf } from './scope';
 
@@ -81,7 +82,10 @@ export const enableLivePush = (endpoint = process.env.LIVE_PUSH_ENDPOINT): boole
   enabled.add(endpoint);
   onStored(async (change) => {
     try {
-      await pushTo(endpoint, placeOf(change), messageOf(change));
+      const result = await pushTo(endpoint, placeOf(change), messageOf(change));
+      if (result.subscribers > 0) {
+        await recordWork('live', { PushesSent: result.delivered, ConnectionsGone: result.gone, PushesFailed: result.failed });
+      }
     } catch (error) {
       // the change is stored; a dashboard that missed it catches up on its next snapshot
       logger.error('live push failed', { kind: change.kind, error: error instanceof Error ? error.message : String(error) });
