@@ -1038,7 +1038,18 @@ export interface operations {
                     "application/json": {
                         cleared: number;
                         complete: boolean;
+                        /** @description mails delivered this run (digests) */
                         mailed: number;
+                        /** @description what the notification engine did: deliveries stored (digests x targets), delivered, due again, failed, suppressed */
+                        notifications: {
+                            complete: boolean;
+                            delivered: number;
+                            digests: number;
+                            failed: number;
+                            mailed: number;
+                            retrying: number;
+                            suppressed: number;
+                        };
                         raised: number;
                         roomsRecomputed: number;
                         updated: number;
@@ -1100,6 +1111,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description the HTML part, when the mail has one */
+                        html?: string;
                         id: string;
                         /** Format: date-time */
                         storedAt: string;
@@ -1108,6 +1121,8 @@ export interface operations {
                         to: string[];
                     }[] | {
                         items: {
+                            /** @description the HTML part, when the mail has one */
+                            html?: string;
                             id: string;
                             /** Format: date-time */
                             storedAt: string;
@@ -1449,7 +1464,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Admins cannot delete themselves */
+            /** @description Admins cannot delete themselves, nor the last admin */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1845,6 +1860,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many wrong passwords for this user in the window (sign-in and own password change together): refused, the right password too, until Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
             /** @description Unexpected server fault */
             500: {
                 headers: {
@@ -1953,7 +1983,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many failed sign-ins for this user; see Retry-After */
+            /** @description Too many wrong passwords for this user in the window (sign-in and own password change together): refused, the right password too, until Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5921,6 +5951,8 @@ export interface operations {
             content: {
                 "application/json": {
                     allDevices: boolean;
+                    /** @description an array of at most 20 distinct ids of notification channels (POST /channels) */
+                    channelIds?: string[];
                     dashboard: string;
                     description?: string;
                     /** @description an array of at most 500 distinct device ids */
@@ -5943,6 +5975,8 @@ export interface operations {
                     };
                     /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
                     pendingSeconds?: number;
+                    /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
+                    repeatIntervalSeconds?: number;
                     sendEmail: boolean;
                     service: string;
                     /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
@@ -6035,6 +6069,8 @@ export interface operations {
                     "application/json": {
                         active?: boolean;
                         allDevices?: boolean;
+                        /** @description an array of at most 20 distinct ids of notification channels (POST /channels) */
+                        channelIds?: string[];
                         /** Format: date-time */
                         createdAt?: string;
                         dashboard?: string;
@@ -6060,6 +6096,8 @@ export interface operations {
                         };
                         /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
                         pendingSeconds?: number;
+                        /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
+                        repeatIntervalSeconds?: number;
                         sendEmail?: boolean;
                         service?: string;
                         /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
@@ -6134,6 +6172,8 @@ export interface operations {
             content: {
                 "application/json": {
                     allDevices: boolean;
+                    /** @description an array of at most 20 distinct ids of notification channels (POST /channels) */
+                    channelIds?: string[];
                     dashboard: string;
                     description?: string;
                     /** @description an array of at most 500 distinct device ids */
@@ -6156,6 +6196,8 @@ export interface operations {
                     };
                     /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
                     pendingSeconds?: number;
+                    /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
+                    repeatIntervalSeconds?: number;
                     sendEmail: boolean;
                     service: string;
                     /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
@@ -6175,6 +6217,8 @@ export interface operations {
                     "application/json": {
                         active?: boolean;
                         allDevices?: boolean;
+                        /** @description an array of at most 20 distinct ids of notification channels (POST /channels) */
+                        channelIds?: string[];
                         /** Format: date-time */
                         createdAt?: string;
                         dashboard?: string;
@@ -6200,6 +6244,8 @@ export interface operations {
                         };
                         /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
                         pendingSeconds?: number;
+                        /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
+                        repeatIntervalSeconds?: number;
                         sendEmail?: boolean;
                         service?: string;
                         /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
@@ -6390,6 +6436,8 @@ export interface operations {
                     "application/json": {
                         active?: boolean;
                         allDevices?: boolean;
+                        /** @description an array of at most 20 distinct ids of notification channels (POST /channels) */
+                        channelIds?: string[];
                         /** Format: date-time */
                         createdAt?: string;
                         dashboard?: string;
@@ -6415,6 +6463,8 @@ export interface operations {
                         };
                         /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
                         pendingSeconds?: number;
+                        /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
+                        repeatIntervalSeconds?: number;
                         sendEmail?: boolean;
                         service?: string;
                         /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
@@ -6512,6 +6562,8 @@ export interface operations {
                     "application/json": {
                         active?: boolean;
                         allDevices?: boolean;
+                        /** @description an array of at most 20 distinct ids of notification channels (POST /channels) */
+                        channelIds?: string[];
                         /** Format: date-time */
                         createdAt?: string;
                         dashboard?: string;
@@ -6537,6 +6589,8 @@ export interface operations {
                         };
                         /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
                         pendingSeconds?: number;
+                        /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
+                        repeatIntervalSeconds?: number;
                         sendEmail?: boolean;
                         service?: string;
                         /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */

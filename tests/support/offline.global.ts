@@ -3,7 +3,7 @@ import type { TestProject } from 'vitest/node';
 import { startInstance, stillFleetEnv } from '../../scripts/local/instance';
 
 export const E2E_API_KEY = 'e2e-test-api-key';
-export const E2E_ADMIN = { username: 'e2e-admin', password: 'e2e-admin-password-123' };
+export const E2E_ADMIN = { username: 'e2e-admin', password: 'Granite-harbour-lantern-8472' };
 
 /**
  * The service exactly as a user runs it (`npm start` in its own process group, private data,
@@ -26,6 +26,8 @@ export default async function setup(project: TestProject) {
       // a still, known demo fleet: e2e counts are reproducible
       ...stillFleetEnv,
       SEED_DEVICES: '240',
+      // webhook retries after one second (the production first delay is 30 s)
+      NOTIFY_RETRY_BASE_SECONDS: '1',
       SIM_ROOMS: '',
     },
   });
