@@ -4,10 +4,12 @@ import { runEvaluation } from '#lib/alarms/evaluate';
 import { mailerFromEnv } from '#lib/alarms/mailer';
 import { providerFromEnv } from '#lib/devices/provider';
 import { refreshDevice } from '#lib/devices/sync';
+import { enableLivePush } from '#lib/live/push';
 import validate from '#schemas/generated/devicesBySerialNumber';
 
 const provider = providerFromEnv();
 const mailer = mailerFromEnv();
+enableLivePush();
 
 // POST /videoDevice/refresh/{devicesn} -> Device + refreshInfo.lastRefresh, live from the provider; 404; 422
 // The device's alarms follow before the answer (a few seconds at most; when the evaluator is

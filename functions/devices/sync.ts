@@ -7,9 +7,11 @@ import { recordWork } from '#lib/observability/metrics';
 import { tracing } from '#lib/observability/tracing';
 import { providerFromEnv } from '#lib/devices/provider';
 import { syncDevices } from '#lib/devices/sync';
+import { enableLivePush } from '#lib/live/push';
 
 const provider = providerFromEnv();
 const mailer = mailerFromEnv();
+enableLivePush();
 
 // Scheduled (rate in routes.yml): the device inventory from the provider into the table, then
 // the alarms of the devices it changed (the queue), in the same run; a busy evaluator leaves

@@ -3,6 +3,7 @@ import { ServiceUnavailable } from '#lib/errors';
 import { inScope, type Scope } from '#lib/devices/filter';
 import { rollUp, roomStatusOf, sameAggregate } from '#lib/devices/rollup';
 import type { Place, RoomAggregate, RoomStatus, Severity, StoredDevice } from '#lib/devices/types';
+import { announceStored } from './changes';
 import { doc, tableName } from './client';
 import { devices, roomId } from './devices';
 import { isConditionFailed, type Item } from './helpers';
@@ -158,12 +159,16 @@ export const rooms = {
       try {
         if (beforeWrite && (!current || !sameAggregate(fromItem(current), aggregate))) await beforeWrite(aggregate);
         if (aggregate.deviceCount === 0) {
-          if (current) await doc.send(new DeleteCommand({ TableName: tableName(), Key: keys(place), ...guard }));
+          if (current) {
+            await doc.send(new DeleteCommand({ TableName: tableName(), Key: keys(place), ...guard }));
+            await announceStored({ kind: 'room', at: new Date().toISOString(), room: aggregate });
+          }
           return { place, before, after: undefined };
         }
         const counts = severityCounts(members);
         if (before && current && sameAggregate(before, aggregate) && sameSeverityCounts(current, counts)) return { place, before, after: before };
         await doc.send(new PutCommand({ TableName: tableName(), Item: { ...toItem(aggregate, version + 1), ...counts }, ...guard }));
+        if (!before || !sameAggregate(before, aggregate)) await announceStored({ kind: 'room', at: new Date().toISOString(), room: aggregate });
         return { place, before, after: aggregate };
       } catch (error) {
         if (!isConditionFailed(error)) throw error;
@@ -205,6 +210,7 @@ const shift = async (place: Place, item: Item | undefined, moves: readonly { fro
         },
       }),
     );
+    await announceStored({ kind: 'room', at: new Date().toISOString(), room: after });
     return { place, before, after };
   } catch (error) {
     if (isConditionFailed(error)) return undefined;
