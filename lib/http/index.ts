@@ -4,6 +4,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { logger } from '#lib/log';
 import { parseJsonBody } from './body';
 import { errorResult, json, type HttpResult } from './respond';
+import { requireWellFormed } from './unicode';
 import type { CompiledValidator } from './validation';
 
 export type { HttpResult } from './respond';
@@ -92,6 +93,7 @@ export const http = <Body = undefined, Path = Record<string, string>, Query = Re
   const principals = new WeakMap<object, Principal>();
   const { auth } = options;
   if (auth) chain.use({ before: async ({ event }) => void principals.set(event, await auth(event)) });
+  chain.use({ before: ({ event }) => requireWellFormed(event) });
   if (options.validate) chain.use(validator({ eventSchema: options.validate }));
   return chain.handler(async (event, context) => {
     const result = await handle({
