@@ -1,4 +1,5 @@
 import { SEVERITIES } from '#lib/watchers/rules';
+import { headerText } from './header';
 import { alarmId, type Alarm, type ClearReason, type Mail, type Recipients, type Transition } from './types';
 
 /**
@@ -29,7 +30,7 @@ export const mailFor = (
   return {
     id: `${alarmId(alarm)}:${alarm.raisedAt}:${transition}`,
     to: [...notify.emails],
-    subject: `[${level}] ${transition === 'raised' ? 'RAISED' : 'CLEARED'}: ${what} on ${alarm.devicesn} (${where})`,
+    subject: headerText(`[${level}] ${transition === 'raised' ? 'RAISED' : 'CLEARED'}: ${what} on ${alarm.devicesn} (${where})`),
     text: lines.join('\n'),
   };
 };

@@ -1,4 +1,5 @@
 import { outbox, sentMails } from '#lib/db/outbox';
+import { headerText } from './header';
 import type { Mail } from './types';
 
 /**
@@ -13,7 +14,7 @@ export interface Mailer {
 /** Local runs and tests: mails are stored records (GET /alarms/outbox); storing is exactly-once. */
 export const outboxMailer = (now: () => string = () => new Date().toISOString()): Mailer => ({
   kind: 'outbox',
-  send: (mail) => outbox.store(mail, now()),
+  send: (mail) => outbox.store({ ...mail, subject: headerText(mail.subject) }, now()),
 });
 
 /**
@@ -32,7 +33,7 @@ export const sesMailer = (from: string): Mailer => {
           new SendEmailCommand({
             FromEmailAddress: from,
             Destination: { ToAddresses: mail.to },
-            Content: { Simple: { Subject: { Data: mail.subject, Charset: 'UTF-8' }, Body: { Text: { Data: mail.text, Charset: 'UTF-8' } } } },
+            Content: { Simple: { Subject: { Data: headerText(mail.subject), Charset: 'UTF-8' }, Body: { Text: { Data: mail.text, Charset: 'UTF-8' } } } },
           }),
         );
       },
