@@ -3,7 +3,7 @@
  * Embedded DynamoDB (persisted under .data/), table and local data ensured, then
  * `serverless offline` on http://localhost:${PORT:-3000}/dev. Ctrl-C stops everything.
  */
-import { createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
+import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { keyInput } from '../lib/auth/tokens';
@@ -43,6 +43,14 @@ const localTokenKeys = (): TokenKeys => {
     writeFileSync(file, `${JSON.stringify(keys, null, 2)}\n`, { mode: 0o600 });
   }
   return JSON.parse(readFileSync(file, 'utf8')) as TokenKeys;
+};
+
+/** The key that seals pagination cursors (lib/db/cursor.ts): made once per data folder, CURSOR_SECRET wins. */
+const localCursorSecret = (): string => {
+  if (process.env.CURSOR_SECRET) return process.env.CURSOR_SECRET;
+  const file = resolve(dataRoot, 'cursor-secret');
+  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('base64url'), { mode: 0o600 });
+  return readFileSync(file, 'utf8').trim();
 };
 
 /**
@@ -94,6 +102,7 @@ const startPeriodicEvaluation = () => {
 const main = async () => {
   const port = Number(process.env.PORT ?? 3000);
   const apiKey = process.env.API_KEY ?? LOCAL_API_KEY;
+  const docsPort = Number(process.env.DOCS_PORT ?? port + 1);
   mkdirSync(dataDir, { recursive: true });
 
   const store = await startLocalStore({
@@ -105,6 +114,7 @@ const main = async () => {
     TABLE_NAME: localTableName(LOCAL_STAGE),
     API_KEY: apiKey,
     ...localTokenKeys(),
+    CURSOR_SECRET: localCursorSecret(),
     ADMIN_USERNAME: process.env.ADMIN_USERNAME ?? LOCAL_ADMIN_USERNAME,
     ADMIN_PASSWORD: process.env.ADMIN_PASSWORD ?? LOCAL_ADMIN_PASSWORD,
     // alarm mails land in the local outbox (GET /alarms/outbox) unless told otherwise
@@ -124,7 +134,7 @@ const main = async () => {
     output: 'inherit',
     workFolder: process.env.ESBUILD_WORK_FOLDER,
   });
-  const docs = await startDocsServer(Number(process.env.DOCS_PORT ?? port + 1), offline.url);
+  const docs = await startDocsServer(docsPort, offline.url);
   console.log(`\nAPI docs at ${docs.url}`);
   // tests wait for this exact line
   console.log(`API ready at ${offline.url}  (header x-api-key: ${apiKey === LOCAL_API_KEY ? apiKey : '<your API_KEY>'})`);

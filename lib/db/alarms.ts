@@ -152,7 +152,7 @@ export const alarms = {
         ...(FilterExpression ? { FilterExpression, ExpressionAttributeNames: names } : {}),
         ExpressionAttributeValues: { ':pk': OPEN, ...values },
       },
-      OPEN_INDEX_KEY,
+      { keyAttributes: OPEN_INDEX_KEY, partition: { GSI1PK: OPEN }, query: `alarms ${JSON.stringify(filter)}` },
       page,
     );
     return Array.isArray(answer) ? answer.map(toView) : { items: answer.items.map(toView), nextCursor: answer.nextCursor };

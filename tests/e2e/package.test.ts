@@ -103,3 +103,13 @@ describe('serverless package --stage prod (no AWS credentials)', () => {
 
 const environment = (fn: CfnResource): Record<string, unknown> =>
   (fn.Properties?.Environment as { Variables: Record<string, unknown> } | undefined)?.Variables ?? {};
+
+describe('serverless package --stage prod: cursor key', () => {
+  it('gives every function the generated cursor key as a deploy-time reference, never a value', () => {
+    const secrets = resourcesOfType(prod, 'AWS::SecretsManager::Secret');
+    expect(secrets.map(([name]) => name)).toContain('CursorSecret');
+    for (const [, fn] of resourcesOfType(prod, 'AWS::Lambda::Function')) {
+      expect(environment(fn).CURSOR_SECRET).toEqual({ 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: 'CursorSecret' }, ':SecretString}}']] });
+    }
+  });
+});

@@ -140,7 +140,7 @@ describe('device list', () => {
     const seen: string[] = [];
     let cursor: string | undefined;
     do {
-      const page = await devices.page(scope, 7, cursor);
+      const page = await devices.page(scope, 7, cursor, 'all');
       expect(page.items.length).toBeLessThanOrEqual(7);
       seen.push(...page.items.map((d) => d.devicesn));
       cursor = page.nextCursor ?? undefined;
@@ -150,7 +150,7 @@ describe('device list', () => {
   });
 
   it('refuses a cursor it did not answer', async () => {
-    await expect(devices.page([], 5, 'not-a-cursor')).rejects.toThrow('cursor is not valid');
+    await expect(devices.page([], 5, 'not-a-cursor', 'all')).rejects.toThrow('cursor is not valid');
   });
 });
 
