@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { keyInput } from '../lib/auth/tokens';
 import { buildSchemas } from './build-schemas';
 import { startLocalStore } from './local/dynamo';
-import { LOCAL_ADMIN_PASSWORD, LOCAL_ADMIN_USERNAME, LOCAL_API_KEY, LOCAL_STAGE, localTableName, storeEnv } from './local/env';
+import { LOCAL_ADMIN_PASSWORD, LOCAL_ADMIN_USERNAME, LOCAL_API_KEY, LOCAL_STAGE, localPageOrigins, localTableName, storeEnv } from './local/env';
 import { startDocsServer } from './local/docs-server';
 import { startOffline } from './local/offline';
 
@@ -115,6 +115,8 @@ const main = async () => {
     API_KEY: apiKey,
     ...localTokenKeys(),
     CURSOR_SECRET: localCursorSecret(),
+    // browsers: only the pages npm start serves may call the API, unless CORS_ORIGINS says otherwise
+    CORS_ORIGINS: process.env.CORS_ORIGINS ?? localPageOrigins([docsPort]),
     ADMIN_USERNAME: process.env.ADMIN_USERNAME ?? LOCAL_ADMIN_USERNAME,
     ADMIN_PASSWORD: process.env.ADMIN_PASSWORD ?? LOCAL_ADMIN_PASSWORD,
     // alarm mails land in the local outbox (GET /alarms/outbox) unless told otherwise

@@ -3,6 +3,7 @@ import validator from '@middy/validator';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { logger } from '#lib/log';
 import { parseJsonBody } from './body';
+import { corsHeaders } from './cors';
 import { errorResult, json, type HttpResult } from './respond';
 import { requireWellFormed } from './unicode';
 import type { CompiledValidator } from './validation';
@@ -74,6 +75,7 @@ const lifecycle = (invalidStatus: number): MiddlewareObj<APIGatewayProxyEvent, A
     },
     after: async (request) => {
       logger.info('request', done(request.event, request.context, request.response?.statusCode ?? 200));
+      withCors(request.event, request.response);
     },
     onError: async (request) => {
       const { result, known } = errorResult(request.error, invalidStatus);
@@ -81,8 +83,14 @@ const lifecycle = (invalidStatus: number): MiddlewareObj<APIGatewayProxyEvent, A
       if (known) logger.info('request', { ...fields, reason: (result.body as { message?: string })?.message });
       else logger.error('request failed', { ...fields, error: request.error });
       request.response = json(result);
+      withCors(request.event, request.response);
     },
   };
+};
+
+/** Every answer, errors included, carries the CORS headers its origin is entitled to (lib/http/cors.ts). */
+const withCors = (event: APIGatewayProxyEvent, response: APIGatewayProxyResult | null | undefined) => {
+  if (response) response.headers = { ...response.headers, ...corsHeaders(event.headers?.origin) };
 };
 
 export const http = <Body = undefined, Path = Record<string, string>, Query = Record<string, string | undefined>>(
