@@ -78,9 +78,11 @@ const lifecycle = (invalidStatus: number): MiddlewareObj<APIGatewayProxyEvent, A
       withCors(request.event, request.response);
     },
     onError: async (request) => {
-      const { result, known } = errorResult(request.error, invalidStatus);
+      const { result, known, fault } = errorResult(request.error, invalidStatus);
       const fields = done(request.event, request.context, result.statusCode);
-      if (known) logger.info('request', { ...fields, reason: (result.body as { message?: string })?.message });
+      // one line per request: a store fault says which (ECONNREFUSED, ThrottlingException, ...)
+      if (fault) logger.warn('request', { ...fields, reason: `store ${fault.fault}: ${fault.reason}` });
+      else if (known) logger.info('request', { ...fields, reason: (result.body as { message?: string })?.message });
       else logger.error('request failed', { ...fields, error: request.error });
       request.response = json(result);
       withCors(request.event, request.response);
