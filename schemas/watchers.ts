@@ -4,6 +4,7 @@ import {
   BOOLEAN_VALUES,
   ELEMENTS,
   LIMITS,
+  MAX_PENDING_SECONDS,
   MAX_SEVERITY,
   MIN_SEVERITY,
   OPERATOR_TYPES,
@@ -93,6 +94,12 @@ const watcherBody: Schema = {
       uniqueItems: true,
       items: { type: 'string', format: 'email', maxLength: LIMITS.email, description: 'a valid e-mail address' },
       description: `an array of at most ${LIMITS.emails} distinct e-mail addresses`,
+    },
+    pendingSeconds: {
+      type: 'integer',
+      minimum: 0,
+      maximum: MAX_PENDING_SECONDS,
+      description: `an integer 0..${MAX_PENDING_SECONDS}: seconds the condition must hold before the alarm fires (default 0)`,
     },
   },
   allOf: [

@@ -1,8 +1,12 @@
+import { historyExpiry } from '#lib/alarms/settings';
+import { connectivity } from '#lib/db/connectivity';
 import { devices } from '#lib/db/devices';
 import { rooms } from '#lib/db/rooms';
 import { NotFound, ServiceUnavailable } from '#lib/errors';
 import { logger } from '#lib/log';
+import { connectivityTransitions } from './availability';
 import { mapConcurrent } from './concurrent';
+import { rollupBeforeWrite } from './connectivity';
 import { fitDevices, unfitField } from './names';
 import { expectedAggregates, placeKey, planSync, staleRooms } from './plan';
 import { ProviderError, type DeviceProvider } from './provider';
@@ -18,9 +22,11 @@ export interface SyncResult {
 }
 
 /**
- * One inventory sync (DESIGN §3, §6): upsert what changed, remove what vanished, then
- * recompute every room a write touched and every room whose stored aggregate disagrees with
- * the inventory (so a sync also heals aggregates an interrupted run left behind).
+ * One inventory sync (DESIGN §3, §6): record the connectivity transitions it observes, upsert
+ * what changed, remove what vanished, then recompute every room a write touched and every room
+ * whose stored aggregate disagrees with the inventory (so a sync also heals aggregates an
+ * interrupted run left behind), each room's availability rollup brought up to date first.
+ * Transitions are written before the devices: a run cut short is repeated by the next sync.
  */
 export const syncDevices = async (provider: DeviceProvider): Promise<SyncResult> => {
   const [listed, inventory] = await Promise.all([provider.listDevices(), devices.index()]);
@@ -31,10 +37,11 @@ export const syncDevices = async (provider: DeviceProvider): Promise<SyncResult>
   const held = inventory.filter((device) => unreadable.has(device.devicesn));
   const stored = inventory.filter((device) => !unreadable.has(device.devicesn));
   const plan = planSync(stored, incoming);
+  await connectivity.record(connectivityTransitions(stored, plan.puts, new Date().toISOString()), historyExpiry);
   await devices.writeAll(plan.puts, plan.deletes);
   const stale = staleRooms(await rooms.inScope({}), expectedAggregates([...plan.fleet, ...held]));
   const toRecompute = new Map<string, Place>([...plan.touched, ...stale].map((place) => [placeKey(place), place]));
-  await mapConcurrent([...toRecompute.values()], 8, (place) => rooms.recompute(place));
+  await mapConcurrent([...toRecompute.values()], 8, (place) => rooms.recompute(place, rollupBeforeWrite));
   return { devices: plan.fleet.length, upserted: plan.puts.length, removed: plan.vanished, roomsRecomputed: toRecompute.size, skipped: skipped.length };
 };
 
@@ -54,9 +61,10 @@ export const refreshDevice = async (provider: DeviceProvider, devicesn: string):
   if (unfit) throw new ServiceUnavailable(`the device provider answered a malformed ${unfit} for device ${devicesn}; retry later`);
   const lastRefresh = new Date().toISOString();
   const after = before.alarmSeverity === undefined ? live : { ...live, alarmSeverity: before.alarmSeverity };
+  await connectivity.record(connectivityTransitions([before], [after], lastRefresh), historyExpiry);
   await devices.put(after, lastRefresh);
   const moved = placeKey(before.details) !== placeKey(after.details);
   if (moved) await devices.remove(before);
-  await Promise.all([rooms.recompute(after.details), moved ? rooms.recompute(before.details) : undefined]);
+  await Promise.all([rooms.recompute(after.details, rollupBeforeWrite), moved ? rooms.recompute(before.details, rollupBeforeWrite) : undefined]);
   return { ...toDevice(after), refreshInfo: { lastRefresh } };
 };
