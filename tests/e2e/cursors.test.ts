@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { api } from '../support/api';
+import { routes, samplePath, validatorName } from '../support/routes';
+import { eventSchemas } from '../support/schemas';
 
 type ErrorBody = { message: string; errors?: { field: string }[] };
 type PageBody = { items: unknown[]; nextCursor: string | null };
@@ -18,6 +20,28 @@ const expect422 = (res: { status: number; body: ErrorBody }) => {
   expect(res.status).toBe(422);
   expect(res.body.errors?.map((e) => e.field)).toEqual(['queryStringParameters.cursor']);
 };
+
+/** Every route declaring a `cursor` query parameter, read from the route files and schemas. */
+const schemas = await eventSchemas();
+const paginated = routes().filter((route) => {
+  const name = validatorName(route);
+  const query = (name ? schemas[name]?.properties : undefined) as { queryStringParameters?: { anyOf?: { properties?: object }[] } } | undefined;
+  return query?.queryStringParameters?.anyOf?.some((branch) => branch.properties && 'cursor' in branch.properties);
+});
+/** A valid request body for the paginated routes that need one. */
+const BODIES: Record<string, unknown> = { devicesAllDevices: ALL };
+
+describe('every paginated route, found from its declaration, refuses a cursor it did not answer', () => {
+  it('finds the paginated routes', () => expect(paginated.length).toBeGreaterThanOrEqual(3));
+
+  it.each(paginated.map((route) => [`${route.method} /${route.path}`, route] as const))('%s answers 422 for forged cursors', async (_label, route) => {
+    const body = route.method === 'GET' ? undefined : BODIES[route.functionName];
+    expect(route.method === 'GET' || body !== undefined, `add a valid body for ${route.functionName} to BODIES`).toBe(true);
+    for (const key of Object.values(FORGED_KEYS)) {
+      expect422(await api<ErrorBody>(route.method, `${samplePath(route)}?limit=5&cursor=${forged(key)}`, { body }));
+    }
+  });
+});
 
 describe('every cursor of every paginated endpoint is checked', () => {
   it.each(Object.entries(FORGED_KEYS))('GET /alarms answers 422 for a cursor holding %s', async (_case, key) => {
