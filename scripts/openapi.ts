@@ -6,6 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { errorBody, type AnswerDoc, type Schema } from '../schemas/common';
+import { clientTypesFile, renderClientTypes } from './client-types';
 import { eventSchemas, root, routeDocs, routes, validatorName } from './registry';
 
 export const openApiFile = join(root, 'docs', 'openapi.json');
@@ -98,9 +99,11 @@ export const renderOpenApi = async () => `${JSON.stringify(await buildOpenApi(),
 
 if (require.main === module) {
   renderOpenApi()
-    .then((text) => {
+    .then(async (text) => {
       writeFileSync(openApiFile, text);
       console.log(`wrote ${openApiFile}`);
+      writeFileSync(clientTypesFile, await renderClientTypes(JSON.parse(text) as object));
+      console.log(`wrote ${clientTypesFile}`);
     })
     .catch((error: unknown) => {
       console.error(error);

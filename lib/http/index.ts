@@ -2,6 +2,8 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import validator from '@middy/validator';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { logger } from '#lib/log';
+import { recordRequest } from '#lib/observability/metrics';
+import { tracing } from '#lib/observability/tracing';
 import { parseJsonBody } from './body';
 import { corsHeaders } from './cors';
 import { errorResult, json, type HttpResult } from './respond';
@@ -74,7 +76,9 @@ const lifecycle = (invalidStatus: number): MiddlewareObj<APIGatewayProxyEvent, A
       await parseJsonBody(request);
     },
     after: async (request) => {
-      logger.info('request', done(request.event, request.context, request.response?.statusCode ?? 200));
+      const fields = done(request.event, request.context, request.response?.statusCode ?? 200);
+      logger.info('request', fields);
+      await recordRequest({ resource: request.event.resource, status: fields.status, latencyMs: fields.latencyMs });
       withCors(request.event, request.response);
     },
     onError: async (request) => {
@@ -84,6 +88,7 @@ const lifecycle = (invalidStatus: number): MiddlewareObj<APIGatewayProxyEvent, A
       if (fault) logger.warn('request', { ...fields, reason: `store ${fault.fault}: ${fault.reason}` });
       else if (known) logger.info('request', { ...fields, reason: (result.body as { message?: string })?.message });
       else logger.error('request failed', { ...fields, error: request.error });
+      await recordRequest({ resource: request.event.resource, status: fields.status, latencyMs: fields.latencyMs });
       request.response = json(result);
       withCors(request.event, request.response);
     },
@@ -99,7 +104,7 @@ export const http = <Body = undefined, Path = Record<string, string>, Query = Re
   options: HttpOptions,
   handle: Handler<Body, Path, Query>,
 ) => {
-  const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult>().use(lifecycle(options.invalidStatus ?? 400));
+  const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult>().use(tracing()).use(lifecycle(options.invalidStatus ?? 400));
   const principals = new WeakMap<object, Principal>();
   const { auth } = options;
   if (auth) chain.use({ before: async ({ event }) => void principals.set(event, await auth(event)) });

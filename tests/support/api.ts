@@ -1,4 +1,5 @@
 import { inject } from 'vitest';
+import { apiClient } from '../../client';
 
 export interface ApiResponse<T = unknown> {
   status: number;
@@ -38,3 +39,6 @@ export const api = async <T = unknown>(method: string, path: string, options: Ca
   }
   return { status: response.status, body: body as T, headers: response.headers };
 };
+
+/** The typed client (client/index.ts) against the offline server, with the test API key. */
+export const typedApi = (options: { accessToken?: string } = {}) => apiClient({ baseUrl: inject('apiUrl'), apiKey: inject('apiKey'), ...options });

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { clientTypesFile, renderClientTypes } from '../../scripts/client-types';
 import { buildOpenApi, openApiFile, renderOpenApi } from '../../scripts/openapi';
 import { routes } from '../../scripts/registry';
 
@@ -26,4 +27,9 @@ describe('docs/openapi.json', () => {
   it('is current: run `npm run openapi` after changing routes or schemas', async () => {
     expect(readFileSync(openApiFile, 'utf8')).toBe(await renderOpenApi());
   });
+
+  it('has current client types in client/openapi-types.ts: run `npm run openapi`', async () => {
+    const document = JSON.parse(readFileSync(openApiFile, 'utf8')) as object;
+    expect(readFileSync(clientTypesFile, 'utf8')).toBe(await renderClientTypes(document));
+  }, 60_000);
 });
