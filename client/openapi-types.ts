@@ -1004,7 +1004,18 @@ export interface operations {
                     "application/json": {
                         cleared: number;
                         complete: boolean;
+                        /** @description mails delivered this run (digests) */
                         mailed: number;
+                        /** @description what the notification engine did: deliveries stored (digests x targets), delivered, due again, failed, suppressed */
+                        notifications: {
+                            complete: boolean;
+                            delivered: number;
+                            digests: number;
+                            failed: number;
+                            mailed: number;
+                            retrying: number;
+                            suppressed: number;
+                        };
                         raised: number;
                         roomsRecomputed: number;
                         updated: number;
@@ -1066,6 +1077,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description the HTML part, when the mail has one */
+                        html?: string;
                         id: string;
                         /** Format: date-time */
                         storedAt: string;
@@ -1074,6 +1087,8 @@ export interface operations {
                         to: string[];
                     }[] | {
                         items: {
+                            /** @description the HTML part, when the mail has one */
+                            html?: string;
                             id: string;
                             /** Format: date-time */
                             storedAt: string;
@@ -5778,6 +5793,8 @@ export interface operations {
             content: {
                 "application/json": {
                     allDevices: boolean;
+                    /** @description an array of at most 20 distinct ids of notification channels (POST /channels) */
+                    channelIds?: string[];
                     /** @description 1 to 256 characters without control characters */
                     dashboard: string;
                     /** @description at most 2048 characters on one line (no control characters) */
@@ -5803,6 +5820,8 @@ export interface operations {
                     };
                     /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
                     pendingSeconds?: number;
+                    /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
+                    repeatIntervalSeconds?: number;
                     sendEmail: boolean;
                     /** @description 1 to 256 characters without control characters */
                     service: string;
@@ -5898,6 +5917,8 @@ export interface operations {
                     "application/json": {
                         active?: boolean;
                         allDevices?: boolean;
+                        /** @description an array of at most 20 distinct ids of notification channels (POST /channels) */
+                        channelIds?: string[];
                         /** Format: date-time */
                         createdAt?: string;
                         /** @description 1 to 256 characters without control characters */
@@ -5926,6 +5947,8 @@ export interface operations {
                         };
                         /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
                         pendingSeconds?: number;
+                        /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
+                        repeatIntervalSeconds?: number;
                         sendEmail?: boolean;
                         /** @description 1 to 256 characters without control characters */
                         service?: string;
@@ -6003,6 +6026,8 @@ export interface operations {
             content: {
                 "application/json": {
                     allDevices: boolean;
+                    /** @description an array of at most 20 distinct ids of notification channels (POST /channels) */
+                    channelIds?: string[];
                     /** @description 1 to 256 characters without control characters */
                     dashboard: string;
                     /** @description at most 2048 characters on one line (no control characters) */
@@ -6028,6 +6053,8 @@ export interface operations {
                     };
                     /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
                     pendingSeconds?: number;
+                    /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
+                    repeatIntervalSeconds?: number;
                     sendEmail: boolean;
                     /** @description 1 to 256 characters without control characters */
                     service: string;
@@ -6050,6 +6077,8 @@ export interface operations {
                     "application/json": {
                         active?: boolean;
                         allDevices?: boolean;
+                        /** @description an array of at most 20 distinct ids of notification channels (POST /channels) */
+                        channelIds?: string[];
                         /** Format: date-time */
                         createdAt?: string;
                         /** @description 1 to 256 characters without control characters */
@@ -6078,6 +6107,8 @@ export interface operations {
                         };
                         /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
                         pendingSeconds?: number;
+                        /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
+                        repeatIntervalSeconds?: number;
                         sendEmail?: boolean;
                         /** @description 1 to 256 characters without control characters */
                         service?: string;
@@ -6271,6 +6302,8 @@ export interface operations {
                     "application/json": {
                         active?: boolean;
                         allDevices?: boolean;
+                        /** @description an array of at most 20 distinct ids of notification channels (POST /channels) */
+                        channelIds?: string[];
                         /** Format: date-time */
                         createdAt?: string;
                         /** @description 1 to 256 characters without control characters */
@@ -6299,6 +6332,8 @@ export interface operations {
                         };
                         /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
                         pendingSeconds?: number;
+                        /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
+                        repeatIntervalSeconds?: number;
                         sendEmail?: boolean;
                         /** @description 1 to 256 characters without control characters */
                         service?: string;
@@ -6399,6 +6434,8 @@ export interface operations {
                     "application/json": {
                         active?: boolean;
                         allDevices?: boolean;
+                        /** @description an array of at most 20 distinct ids of notification channels (POST /channels) */
+                        channelIds?: string[];
                         /** Format: date-time */
                         createdAt?: string;
                         /** @description 1 to 256 characters without control characters */
@@ -6427,6 +6464,8 @@ export interface operations {
                         };
                         /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
                         pendingSeconds?: number;
+                        /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
+                        repeatIntervalSeconds?: number;
                         sendEmail?: boolean;
                         /** @description 1 to 256 characters without control characters */
                         service?: string;
