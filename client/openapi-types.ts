@@ -1152,7 +1152,7 @@ export interface operations {
                     email: string;
                     /** @description 1 to 256 characters without control characters */
                     name: string;
-                    /** @description a password of 12 to 256 characters */
+                    /** @description a password of 12 to 256 characters, without control, invisible or unassigned characters, not containing the username, not a pattern (few different characters, repeats, runs) nor a common password; a 400 names the rule broken */
                     password: string;
                     /** @description a role id (lower-case letters, digits and single hyphens, at most 64) */
                     role: string;
@@ -1478,7 +1478,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a password of 12 to 256 characters */
+                    /** @description a password of 12 to 256 characters, without control, invisible or unassigned characters, not containing the username, not a pattern (few different characters, repeats, runs) nor a common password; a 400 names the rule broken */
                     newPassword: string;
                 };
             };
@@ -1770,7 +1770,7 @@ export interface operations {
             content: {
                 "application/json": {
                     currentPassword: string;
-                    /** @description a password of 12 to 256 characters */
+                    /** @description a password of 12 to 256 characters, without control, invisible or unassigned characters, not containing the username, not a pattern (few different characters, repeats, runs) nor a common password; a 400 names the rule broken */
                     newPassword: string;
                 };
             };
