@@ -34,6 +34,6 @@ export const requireWellFormed = (event: APIGatewayProxyEvent): void => {
     ...malformedStrings(event.queryStringParameters ?? {}, 'queryStringParameters'),
   ];
   if (fields.length === 0) return;
-  const details: ErrorDetail[] = fields.map((field) => ({ field, message: `${field} must be well-formed Unicode (it holds a lone surrogate)` }));
+  const details: ErrorDetail[] = fields.map((field) => ({ field, message: `${field} must be well-formed Unicode (no lone surrogates)` }));
   throw new Invalid(`Invalid request: ${details.map((d) => d.message).join('; ')}`, details);
 };
