@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto';
-import { alarmRuns } from '#lib/db/alarmRuns';
 import { alarmHistory } from '#lib/db/alarmHistory';
 import { alarms } from '#lib/db/alarms';
 import { devices } from '#lib/db/devices';
@@ -18,6 +16,7 @@ import { notifier, type NotificationSummary } from '#lib/notify/notifier';
 import { applyPlan, type Applied } from './apply';
 import { historyRecord } from './history';
 import { evaluateQueued } from './incremental';
+import { withLease } from './lease';
 import type { Mailer } from './mailer';
 import { planAlarms, roomsToRecompute } from './plan';
 import { dueAt, evaluatorSettings, historyExpiry, reconcileSeconds } from './settings';
@@ -72,8 +71,9 @@ const tally = (applied: readonly Applied[]) => ({
  * run cut short by `deadline` (or a crash) is finished by the next one. Runs stop between
  * writes, never in the middle of one.
  */
-export const evaluateAlarms = async ({ mailer, deadline }: { mailer: Mailer; deadline: number }): Promise<EvaluationSummary> => {
-  const inTime = () => Date.now() < deadline;
+export const evaluateAlarms = async ({ mailer, deadline, holding = () => true }: { mailer: Mailer; deadline: number; holding?: () => boolean }): Promise<EvaluationSummary> => {
+  // stop between writes at the deadline, or as soon as the lease may be someone else's
+  const inTime = () => Date.now() < deadline && holding();
   const summary = { raised: 0, pending: 0, dropped: 0, cleared: 0, updated: 0, roomsRecomputed: 0 };
   const notifications = notifier({ mailer, deadline });
   // what an interrupted run left, within a third of the budget: evaluating must not starve
@@ -103,8 +103,8 @@ export const evaluateAlarms = async ({ mailer, deadline }: { mailer: Mailer; dea
  * that were written, pending alarms whose time came), found by reading the queue and the
  * pending-alarm index, never the fleet. Each room moves once, then the notifications go out.
  */
-export const evaluateQueue = async ({ mailer, deadline }: { mailer: Mailer; deadline: number }): Promise<EvaluationSummary> => {
-  const inTime = () => Date.now() < deadline;
+export const evaluateQueue = async ({ mailer, deadline, holding = () => true }: { mailer: Mailer; deadline: number; holding?: () => boolean }): Promise<EvaluationSummary> => {
+  const inTime = () => Date.now() < deadline && holding();
   const summary = { raised: 0, pending: 0, dropped: 0, cleared: 0, updated: 0, roomsRecomputed: 0 };
   const notifications = notifier({ mailer, deadline });
   await notifications.run(Date.now() + (deadline - Date.now()) / 3);
@@ -139,23 +139,22 @@ export const runEvaluation = async (options: {
   const settings = evaluatorSettings(await intervals.list());
   const start = Date.now();
   const timeoutMs = Math.min(settings.timeoutSeconds * 1000, options.budgetMs ?? Number.POSITIVE_INFINITY);
-  const runId = randomUUID();
   const paced = !options.force && options.mode !== 'queue';
-  const acquired = await alarmRuns.acquire(runId, start, start + timeoutMs + 30_000, paced ? dueAt(start, settings, options.tickSeconds) : undefined);
-  if (!acquired) return { ran: false, reason: paced ? 'not due' : 'busy' };
   const deadline = start + timeoutMs;
-  try {
-    const full =
-      options.mode !== 'queue' && (options.force || (await reconciliation.lastAt()) <= start - reconcileSeconds() * 1000)
-        ? await evaluateAlarms({ mailer: options.mailer, deadline })
-        : undefined;
-    if (full?.complete) await reconciliation.done(start);
-    const queued = await evaluateQueue({ mailer: options.mailer, deadline });
-    const summary = full ? sum(full, queued) : queued;
-    return { ran: true, summary: { ...summary, reconciled: full !== undefined } };
-  } finally {
-    await alarmRuns.release(runId, options.mode === 'queue' ? undefined : start);
-  }
+  const outcome = await withLease(
+    async ({ holding }) => {
+      const full =
+        options.mode !== 'queue' && (options.force || (await reconciliation.lastAt()) <= start - reconcileSeconds() * 1000)
+          ? await evaluateAlarms({ mailer: options.mailer, deadline, holding })
+          : undefined;
+      if (full?.complete) await reconciliation.done(start);
+      const queued = await evaluateQueue({ mailer: options.mailer, deadline, holding });
+      const summary = full ? sum(full, queued) : queued;
+      return { ...summary, reconciled: full !== undefined };
+    },
+    { now: start, dueAt: paced ? dueAt(start, settings, options.tickSeconds) : undefined, unpaced: options.mode === 'queue' },
+  );
+  return outcome === undefined ? { ran: false, reason: paced ? 'not due' : 'busy' } : { ran: true, summary: outcome };
 };
 
 const sumNotifications = (a: NotificationSummary, b: NotificationSummary): NotificationSummary => ({

@@ -276,6 +276,7 @@ export const alarms = {
         ...(FilterExpression ? { FilterExpression, ExpressionAttributeNames: names, ExpressionAttributeValues: values } : {}),
       },
       page,
+      `alarms ${JSON.stringify(filter)}`,
     );
     return Array.isArray(answer) ? answer.map(toView) : { items: answer.items.map(toView), nextCursor: answer.nextCursor };
   },

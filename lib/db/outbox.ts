@@ -65,6 +65,7 @@ export const outbox = {
         ExpressionAttributeValues: { ':now': Math.floor(Date.now() / 1000), ...(to ? { ':to': to } : {}) },
       },
       page,
+      `outbox ${to ?? ''}`,
     );
     return Array.isArray(answer) ? answer.map(fromItem) : { items: answer.items.map(fromItem), nextCursor: answer.nextCursor };
   },

@@ -1,6 +1,6 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { Invalid } from '#lib/errors';
 import { doc, tableName } from './client';
+import { badCursor, isKeyString, openCursor, sealCursor } from './cursor';
 import { queryAll, type Item } from './helpers';
 import type { Page } from './pages';
 
@@ -41,20 +41,9 @@ export const allShards = (base: string): string[] => Array.from({ length: shardC
 export const queryShards = async (base: string, input: (pk: string) => Omit<QueryCommandInput, 'TableName'>): Promise<Item[]> =>
   (await Promise.all(allShards(base).map((pk) => queryAll(input(pk))))).flat();
 
-const badCursor = () =>
-  new Invalid('cursor is not valid', [{ field: 'queryStringParameters.cursor', message: 'cursor must be a nextCursor this API answered' }]);
-
-const encodeAfter = (after: string) => Buffer.from(JSON.stringify({ after })).toString('base64url');
-const decodeAfter = (cursor: string): string => {
-  try {
-    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
-    if (typeof value === 'object' && value !== null && typeof (value as { after?: unknown }).after === 'string') {
-      return (value as { after: string }).after;
-    }
-  } catch {
-    /* a 4xx below */
-  }
-  throw badCursor();
+const afterOf = (position: Record<string, unknown>): string => {
+  if (!isKeyString(position.after)) throw badCursor();
+  return position.after;
 };
 
 export interface ShardedIndex {
@@ -99,17 +88,19 @@ const descending = (sk: string) => (a: Item, b: Item) => (String(a[sk]) < String
 export const queryShardsDescending = async (
   spec: ShardedIndex,
   page: { limit?: number; cursor?: string },
+  /** The identity of the endpoint and its filters: a cursor is valid for this query only (lib/db/cursor.ts). */
+  query: string,
 ): Promise<Item[] | Page<Item>> => {
   const sk = `${spec.index}SK`;
   if (page.limit === undefined && page.cursor === undefined) {
     return (await queryShards(spec.base, (pk) => indexQuery(spec, pk))).sort(descending(sk));
   }
   const limit = page.limit ?? 100;
-  const after = page.cursor === undefined ? undefined : decodeAfter(page.cursor);
+  const after = page.cursor === undefined ? undefined : afterOf(openCursor(query, page.cursor));
   const perShard = await Promise.all(allShards(spec.base).map((pk) => shardPage(spec, pk, limit, after)));
   const merged = perShard.flatMap((answer) => answer.items).sort(descending(sk));
   const items = merged.slice(0, limit);
   const more = merged.length > limit || perShard.some((answer) => answer.more);
   const last = items[items.length - 1];
-  return { items, nextCursor: more && last ? encodeAfter(String(last[sk])) : null };
+  return { items, nextCursor: more && last ? sealCursor(query, { after: String(last[sk]) }) : null };
 };

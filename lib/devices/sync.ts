@@ -4,8 +4,10 @@ import { devices } from '#lib/db/devices';
 import { evaluationQueue } from '#lib/db/evaluationQueue';
 import { rooms } from '#lib/db/rooms';
 import { NotFound, ServiceUnavailable } from '#lib/errors';
+import { logger } from '#lib/log';
 import { connectivityTransitions } from './availability';
 import { rollupBeforeWrite } from './connectivity';
+import { fitDevices, unfitField } from './names';
 import { expectedAggregates, placeKey, planSync, staleRooms } from './plan';
 import { ProviderError, type DeviceProvider } from './provider';
 import { healSummaries, recountRooms } from './recount';
@@ -16,6 +18,8 @@ export interface SyncResult {
   upserted: number;
   removed: number;
   roomsRecomputed: number;
+  /** Provider records skipped for a malformed name (logged); their stored devices stay as they were. */
+  skipped: number;
 }
 
 /**
@@ -28,7 +32,13 @@ export interface SyncResult {
  * queue (`runEvaluation({mode: 'queue'})`).
  */
 export const syncDevices = async (provider: DeviceProvider): Promise<SyncResult> => {
-  const [incoming, stored] = await Promise.all([provider.listDevices(), devices.index()]);
+  const [listed, inventory] = await Promise.all([provider.listDevices(), devices.index()]);
+  const { fit: incoming, skipped } = fitDevices(listed);
+  for (const device of skipped) logger.warn('device skipped by the sync: malformed name', { field: device.field, devicesn: device.devicesn });
+  // a device the provider reported unreadably is neither updated nor removed this time
+  const unreadable = new Set(skipped.map((device) => device.devicesn));
+  const held = inventory.filter((device) => unreadable.has(device.devicesn));
+  const stored = inventory.filter((device) => !unreadable.has(device.devicesn));
   const plan = planSync(stored, incoming);
   await connectivity.record(connectivityTransitions(stored, plan.puts, new Date().toISOString()), historyExpiry);
   // queued before the writes: a run that dies after them still leaves the alarm engine its work
@@ -38,12 +48,12 @@ export const syncDevices = async (provider: DeviceProvider): Promise<SyncResult>
     ...plan.deletes.filter((d) => !written.has(d.devicesn)).map((d) => ({ devicesn: d.devicesn, alarmWatchers: openWatchersHint(d) })),
   ]);
   await devices.writeAll(plan.puts, plan.deletes);
-  const stale = staleRooms(await rooms.inScope({}), expectedAggregates(plan.fleet));
+  const stale = staleRooms(await rooms.inScope({}), expectedAggregates([...plan.fleet, ...held]));
   const toRecompute = new Map<string, Place>([...plan.touched, ...stale].map((place) => [placeKey(place), place]));
   await recountRooms(toRecompute.values(), rollupBeforeWrite);
   // an aggregate that had drifted means an interrupted run: its summaries may have drifted too
   if (stale.length > 0) await healSummaries();
-  return { devices: plan.fleet.length, upserted: plan.puts.length, removed: plan.vanished, roomsRecomputed: toRecompute.size };
+  return { devices: plan.fleet.length, upserted: plan.puts.length, removed: plan.vanished, roomsRecomputed: toRecompute.size, skipped: skipped.length };
 };
 
 export interface RefreshedDevice extends Device {
@@ -58,6 +68,8 @@ export const refreshDevice = async (provider: DeviceProvider, devicesn: string):
     throw error;
   });
   if (!live) throw new NotFound(`Device ${devicesn} is no longer reported by the device provider`);
+  const unfit = unfitField(live);
+  if (unfit) throw new ServiceUnavailable(`the device provider answered a malformed ${unfit} for device ${devicesn}; retry later`);
   const lastRefresh = new Date().toISOString();
   const after: StoredDevice = { ...live };
   if (before.alarmSeverity !== undefined) after.alarmSeverity = before.alarmSeverity;
