@@ -2,6 +2,7 @@ import { alarms } from '#lib/db/alarms';
 import { devices } from '#lib/db/devices';
 import { rooms } from '#lib/db/rooms';
 import { mapConcurrent } from '#lib/devices/concurrent';
+import { recountRooms } from '#lib/devices/recount';
 import { LEASE_MS, withLease } from './lease';
 import { planReconcile } from './reconcile';
 
@@ -22,12 +23,9 @@ export const reconcileRoomStatuses = (): Promise<ReconcileSummary | undefined> =
     const [inventory, open, stored] = await Promise.all([devices.index(), alarms.open(), rooms.inScope({})]);
     const plan = planReconcile({ devices: inventory, open, rooms: stored });
     const fixed = await mapConcurrent(plan.severities, WRITES_IN_FLIGHT, async ({ device, severity }) => holding() && devices.setAlarmSeverity(device, severity));
-    const recomputed = await mapConcurrent(plan.rooms, WRITES_IN_FLIGHT, async (room) => {
-      if (!holding()) return false;
-      await rooms.recompute(room);
-      return true;
-    });
-    return { devicesFixed: fixed.filter(Boolean).length, roomsRecomputed: recomputed.filter(Boolean).length };
+    // each room once, and the summaries of their scopes moved by what changed (lib/devices/recount)
+    const recomputed = holding() ? await recountRooms(plan.rooms) : [];
+    return { devicesFixed: fixed.filter(Boolean).length, roomsRecomputed: recomputed.length };
   });
 
 /**

@@ -205,7 +205,8 @@ export const devices = {
   async setAlarmSeverity(
     device: Pick<StoredDevice, 'devicesn' | 'details'>,
     severity: Severity | undefined,
-    watcherIds: readonly string[] = [],
+    /** The watchers with an open alarm on it; undefined leaves the stored list as it is. */
+    watcherIds?: readonly string[],
   ): Promise<{ before: Severity | undefined } | false> {
     const sets: string[] = [];
     const removes: string[] = [];
@@ -215,7 +216,9 @@ export const devices = {
       sets.push('#severity = :severity');
       values[':severity'] = severity;
     }
-    if (watcherIds.length === 0) removes.push('#watchers');
+    if (watcherIds === undefined) {
+      /* left as it is */
+    } else if (watcherIds.length === 0) removes.push('#watchers');
     else {
       sets.push('#watchers = :watchers');
       values[':watchers'] = [...watcherIds].sort();
@@ -227,7 +230,7 @@ export const devices = {
           Key: keys(device),
           UpdateExpression: [sets.length ? `SET ${sets.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : ''].join(' ').trim(),
           ConditionExpression: 'attribute_exists(PK)',
-          ExpressionAttributeNames: { '#severity': 'alarmSeverity', '#watchers': 'alarmWatchers' },
+          ExpressionAttributeNames: { '#severity': 'alarmSeverity', ...(watcherIds === undefined ? {} : { '#watchers': 'alarmWatchers' }) },
           ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
           ReturnValues: 'UPDATED_OLD',
         }),
