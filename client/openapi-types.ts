@@ -1415,7 +1415,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Admins cannot delete themselves */
+            /** @description Admins cannot delete themselves, nor the last admin */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1811,6 +1811,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many wrong passwords for this user in the window (sign-in and own password change together): refused, the right password too, until Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
             /** @description Unexpected server fault */
             500: {
                 headers: {
@@ -1919,7 +1934,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many failed sign-ins for this user; see Retry-After */
+            /** @description Too many wrong passwords for this user in the window (sign-in and own password change together): refused, the right password too, until Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;

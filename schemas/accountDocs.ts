@@ -38,6 +38,9 @@ const invalid = error('Invalid input, each offending field named');
 const unauthenticated = error('Missing, invalid, expired or revoked bearer token');
 const notAdmin = error('Signed in, but not an admin');
 const unknown = (what: string) => error(`No ${what} with that id`);
+const guessesSpent = error(
+  'Too many wrong passwords for this user in the window (sign-in and own password change together): refused, the right password too, until Retry-After',
+);
 
 /** A bearer route: 401 always, 403 when only admins may call it. */
 const guarded = (summary: string, answers: Record<number, AnswerDoc>, adminOnly = true): RouteDoc => ({
@@ -56,7 +59,7 @@ export const docs: Record<string, RouteDoc> = {
       }),
       400: invalid,
       401: error('Invalid username or password (the same answer for both)'),
-      429: error('Too many failed sign-ins for this user; see Retry-After'),
+      429: guessesSpent,
     },
   },
   authLogout: guarded('Revoke the bearer token', { 200: text('Confirmation') }, false),
@@ -64,10 +67,10 @@ export const docs: Record<string, RouteDoc> = {
   authList: guarded('List users', { 200: many('Every user', user) }),
   authMe: guarded("The signed-in user's details", { 200: one('The user', user) }, false),
   authGet: guarded("A user's details (admin, or the user)", { 200: one('The user', user), 400: invalid, 403: notAdmin, 404: unknown('user') }, false),
-  authRemove: guarded('Delete a user', { 200: text('Confirmation'), 400: invalid, 404: unknown('user'), 409: error('Admins cannot delete themselves') }),
+  authRemove: guarded('Delete a user', { 200: text('Confirmation'), 400: invalid, 404: unknown('user'), 409: error('Admins cannot delete themselves, nor the last admin') }),
   authChangeOwnPassword: guarded(
     'Change your own password (needs the current one); earlier tokens stop working',
-    { 200: text('Confirmation'), 400: invalid, 401: error('Wrong current password or bad token') },
+    { 200: text('Confirmation'), 400: invalid, 401: error('Wrong current password or bad token'), 429: guessesSpent },
     false,
   ),
   authAdminPassword: guarded("Set a user's password as an admin; their earlier tokens stop working", {

@@ -70,3 +70,10 @@ export interface Mail {
 
 /** `watcherId:devicesn`: stable for the pair (watcher ids hold no `:`). */
 export const alarmId = (alarm: Pick<Alarm, 'watcherId' | 'devicesn'>): string => `${alarm.watcherId}:${alarm.devicesn}`;
+
+/** The pair of an alarm id `watcherId:devicesn` (split at the first `:`); undefined when it names no alarm. */
+export const parseAlarmId = (id: string): Pick<Alarm, 'watcherId' | 'devicesn'> | undefined => {
+  const at = id.indexOf(':');
+  if (at <= 0 || at === id.length - 1) return undefined;
+  return { watcherId: id.slice(0, at), devicesn: id.slice(at + 1) };
+};
