@@ -1004,7 +1004,18 @@ export interface operations {
                     "application/json": {
                         cleared: number;
                         complete: boolean;
+                        /** @description mails delivered this run (digests) */
                         mailed: number;
+                        /** @description what the notification engine did: deliveries stored (digests x targets), delivered, due again, failed, suppressed */
+                        notifications: {
+                            complete: boolean;
+                            delivered: number;
+                            digests: number;
+                            failed: number;
+                            mailed: number;
+                            retrying: number;
+                            suppressed: number;
+                        };
                         raised: number;
                         roomsRecomputed: number;
                         updated: number;
@@ -1066,6 +1077,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description the HTML part, when the mail has one */
+                        html?: string;
                         id: string;
                         /** Format: date-time */
                         storedAt: string;
@@ -1074,6 +1087,8 @@ export interface operations {
                         to: string[];
                     }[] | {
                         items: {
+                            /** @description the HTML part, when the mail has one */
+                            html?: string;
                             id: string;
                             /** Format: date-time */
                             storedAt: string;
@@ -5722,6 +5737,8 @@ export interface operations {
             content: {
                 "application/json": {
                     allDevices: boolean;
+                    /** @description an array of at most 20 distinct ids of notification channels (POST /channels) */
+                    channelIds?: string[];
                     dashboard: string;
                     description?: string;
                     /** @description an array of at most 500 distinct device ids */
@@ -5744,6 +5761,8 @@ export interface operations {
                     };
                     /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
                     pendingSeconds?: number;
+                    /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
+                    repeatIntervalSeconds?: number;
                     sendEmail: boolean;
                     service: string;
                     /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
@@ -5836,6 +5855,8 @@ export interface operations {
                     "application/json": {
                         active?: boolean;
                         allDevices?: boolean;
+                        /** @description an array of at most 20 distinct ids of notification channels (POST /channels) */
+                        channelIds?: string[];
                         /** Format: date-time */
                         createdAt?: string;
                         dashboard?: string;
@@ -5861,6 +5882,8 @@ export interface operations {
                         };
                         /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
                         pendingSeconds?: number;
+                        /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
+                        repeatIntervalSeconds?: number;
                         sendEmail?: boolean;
                         service?: string;
                         /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
@@ -5935,6 +5958,8 @@ export interface operations {
             content: {
                 "application/json": {
                     allDevices: boolean;
+                    /** @description an array of at most 20 distinct ids of notification channels (POST /channels) */
+                    channelIds?: string[];
                     dashboard: string;
                     description?: string;
                     /** @description an array of at most 500 distinct device ids */
@@ -5957,6 +5982,8 @@ export interface operations {
                     };
                     /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
                     pendingSeconds?: number;
+                    /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
+                    repeatIntervalSeconds?: number;
                     sendEmail: boolean;
                     service: string;
                     /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
@@ -5976,6 +6003,8 @@ export interface operations {
                     "application/json": {
                         active?: boolean;
                         allDevices?: boolean;
+                        /** @description an array of at most 20 distinct ids of notification channels (POST /channels) */
+                        channelIds?: string[];
                         /** Format: date-time */
                         createdAt?: string;
                         dashboard?: string;
@@ -6001,6 +6030,8 @@ export interface operations {
                         };
                         /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
                         pendingSeconds?: number;
+                        /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
+                        repeatIntervalSeconds?: number;
                         sendEmail?: boolean;
                         service?: string;
                         /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
@@ -6191,6 +6222,8 @@ export interface operations {
                     "application/json": {
                         active?: boolean;
                         allDevices?: boolean;
+                        /** @description an array of at most 20 distinct ids of notification channels (POST /channels) */
+                        channelIds?: string[];
                         /** Format: date-time */
                         createdAt?: string;
                         dashboard?: string;
@@ -6216,6 +6249,8 @@ export interface operations {
                         };
                         /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
                         pendingSeconds?: number;
+                        /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
+                        repeatIntervalSeconds?: number;
                         sendEmail?: boolean;
                         service?: string;
                         /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
@@ -6313,6 +6348,8 @@ export interface operations {
                     "application/json": {
                         active?: boolean;
                         allDevices?: boolean;
+                        /** @description an array of at most 20 distinct ids of notification channels (POST /channels) */
+                        channelIds?: string[];
                         /** Format: date-time */
                         createdAt?: string;
                         dashboard?: string;
@@ -6338,6 +6375,8 @@ export interface operations {
                         };
                         /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
                         pendingSeconds?: number;
+                        /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
+                        repeatIntervalSeconds?: number;
                         sendEmail?: boolean;
                         service?: string;
                         /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */

@@ -46,6 +46,7 @@ const mail: Schema = {
     to: { type: 'array', items: { type: 'string' } },
     subject: { type: 'string' },
     text: { type: 'string' },
+    html: { type: 'string', description: 'the HTML part, when the mail has one' },
     storedAt: { type: 'string', format: 'date-time' },
   },
 };
@@ -71,11 +72,25 @@ export const docs: Record<string, RouteDoc> = {
         description: 'Transitions of this run; complete is false when the run hit intervalDeviceWatchersTimeout',
         schema: {
           type: 'object',
-          required: ['raised', 'cleared', 'mailed', 'updated', 'roomsRecomputed', 'complete'],
+          required: ['raised', 'cleared', 'mailed', 'notifications', 'updated', 'roomsRecomputed', 'complete'],
           properties: {
             raised: { type: 'integer' },
             cleared: { type: 'integer' },
-            mailed: { type: 'integer' },
+            mailed: { type: 'integer', description: 'mails delivered this run (digests)' },
+            notifications: {
+              type: 'object',
+              description: 'what the notification engine did: deliveries stored (digests x targets), delivered, due again, failed, suppressed',
+              required: ['digests', 'delivered', 'mailed', 'retrying', 'failed', 'suppressed', 'complete'],
+              properties: {
+                digests: { type: 'integer' },
+                delivered: { type: 'integer' },
+                mailed: { type: 'integer' },
+                retrying: { type: 'integer' },
+                failed: { type: 'integer' },
+                suppressed: { type: 'integer' },
+                complete: { type: 'boolean' },
+              },
+            },
             updated: { type: 'integer' },
             roomsRecomputed: { type: 'integer' },
             complete: { type: 'boolean' },

@@ -95,6 +95,20 @@ const watcherBody: Schema = {
       items: { type: 'string', format: 'email', maxLength: LIMITS.email, description: 'a valid e-mail address' },
       description: `an array of at most ${LIMITS.emails} distinct e-mail addresses`,
     },
+    channelIds: {
+      type: 'array',
+      maxItems: LIMITS.channelIds,
+      uniqueItems: true,
+      items: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'a channel id' },
+      description: `an array of at most ${LIMITS.channelIds} distinct ids of notification channels (POST /channels)`,
+    },
+    repeatIntervalSeconds: {
+      type: 'integer',
+      minimum: 0,
+      maximum: LIMITS.repeatIntervalSeconds.max,
+      not: { exclusiveMinimum: 0, exclusiveMaximum: LIMITS.repeatIntervalSeconds.min },
+      description: `0 (never) or an integer from ${LIMITS.repeatIntervalSeconds.min} to ${LIMITS.repeatIntervalSeconds.max}: re-notify open alarms once per interval`,
+    },
     pendingSeconds: {
       type: 'integer',
       minimum: 0,
