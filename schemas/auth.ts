@@ -26,7 +26,10 @@ export const newPassword: Schema = {
   type: 'string',
   minLength: PASSWORD_MIN_LENGTH,
   maxLength: PASSWORD_MAX_LENGTH,
-  description: `a password of ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters`,
+  description:
+    `a password of ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters, without control, invisible or unassigned ` +
+    'characters, not containing the username, not a pattern (few different characters, repeats, runs) nor a common ' +
+    'password; a 400 names the rule broken',
 };
 
 // Sign-in checks no policy: whatever does not match a user is the same 401.
