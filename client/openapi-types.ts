@@ -1394,12 +1394,13 @@ export interface operations {
                      * @description an e-mail address
                      */
                     email: string;
+                    /** @description 1 to 256 characters without control characters */
                     name: string;
                     /** @description a password of 12 to 256 characters, without control, invisible or unassigned characters, not containing the username, not a pattern (few different characters, repeats, runs) nor a common password; a 400 names the rule broken */
                     password: string;
                     /** @description a role id (lower-case letters, digits and single hyphens, at most 64) */
                     role: string;
-                    /** @description 3 to 64 letters, digits, dots, underscores or hyphens (not all, signin or logout) */
+                    /** @description 3 to 64 letters, digits, dots, underscores or hyphens, and not one of all, me, signin, logout */
                     username: string;
                 };
             };
@@ -1453,13 +1454,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description The username is taken */
@@ -1565,13 +1569,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, neither an admin nor the user named: {"message":"Only an admin may read another user"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "Only an admin may read another user";
+                    };
                 };
             };
             /** @description No user with that id */
@@ -1650,13 +1657,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description No user with that id */
@@ -1757,13 +1767,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description No user with that id */
@@ -1852,13 +1865,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description Unexpected server fault */
@@ -2107,6 +2123,7 @@ export interface operations {
             content: {
                 "application/json": {
                     password: string;
+                    /** @description 1 to 256 characters without control characters */
                     username: string;
                 };
             };
@@ -2229,6 +2246,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description at most 2048 characters; no control characters other than tab and line breaks */
                     description?: string;
                     /** @description 1 to 64 letters, digits, spaces, dots, underscores or hyphens, starting with a letter or digit */
                     name: string;
@@ -2282,13 +2300,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description A role with that id exists */
@@ -2476,13 +2497,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description No role with that id */
@@ -2618,13 +2642,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description Unexpected server fault */
@@ -2713,7 +2740,9 @@ export interface operations {
             content: {
                 "application/json": {
                     active?: boolean;
+                    /** @description at most 2048 characters; no control characters other than tab and line breaks */
                     description?: string;
+                    /** @description 1 to 256 characters without control characters */
                     name: string;
                     /**
                      * Format: uri
@@ -2774,13 +2803,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description Body larger than 256 KiB */
@@ -2921,7 +2953,9 @@ export interface operations {
             content: {
                 "application/json": {
                     active?: boolean;
+                    /** @description at most 2048 characters; no control characters other than tab and line breaks */
                     description?: string;
+                    /** @description 1 to 256 characters without control characters */
                     name?: string;
                     /**
                      * Format: uri
@@ -2982,13 +3016,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description No service with that id */
@@ -3085,13 +3122,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description No service with that id */
@@ -3153,13 +3193,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description Unexpected server fault */
@@ -3338,10 +3381,12 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description at most 2048 characters; no control characters other than tab and line breaks */
                     description?: string;
                     deviceSN?: string | null;
                     /** @description a positive integer up to 999999999999999 */
                     id: number;
+                    /** @description 1 to 256 characters without control characters */
                     name: string;
                 }[];
             };
@@ -3565,8 +3610,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description at most 2048 characters; no control characters other than tab and line breaks */
                     description: string;
                     deviceSN?: string | null;
+                    /** @description 1 to 256 characters without control characters */
                     name: string;
                 };
             };
@@ -3816,18 +3863,18 @@ export interface operations {
             content: {
                 "application/json": {
                     filters?: {
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         locationName?: string;
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         regionName?: string;
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         roomName?: string;
                     };
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName?: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName?: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName?: string;
                 };
             };
@@ -3961,18 +4008,18 @@ export interface operations {
             content: {
                 "application/json": {
                     filters?: {
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         locationName?: string;
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         regionName?: string;
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         roomName?: string;
                     };
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName?: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName?: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName?: string;
                 };
             };
@@ -4051,18 +4098,18 @@ export interface operations {
             content: {
                 "application/json": {
                     filters?: {
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         locationName?: string;
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         regionName?: string;
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         roomName?: string;
                     };
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName?: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName?: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName?: string;
                 };
             };
@@ -4188,8 +4235,10 @@ export interface operations {
                         id: number;
                         /** @description an array of at most 500 locations */
                         locations: {
+                            /** @description 1 to 256 characters without control characters */
                             locationName: string;
                         }[];
+                        /** @description 1 to 256 characters without control characters */
                         region: string;
                     }[];
                 };
@@ -4228,8 +4277,10 @@ export interface operations {
                     id: number;
                     /** @description an array of at most 500 locations */
                     locations: {
+                        /** @description 1 to 256 characters without control characters */
                         locationName: string;
                     }[];
+                    /** @description 1 to 256 characters without control characters */
                     region: string;
                 }[];
             };
@@ -4409,8 +4460,10 @@ export interface operations {
                         id: number;
                         /** @description an array of at most 500 locations */
                         locations: {
+                            /** @description 1 to 256 characters without control characters */
                             locationName: string;
                         }[];
+                        /** @description 1 to 256 characters without control characters */
                         region: string;
                     };
                 };
@@ -4474,12 +4527,15 @@ export interface operations {
                     region: {
                         /** @description an array of at most 500 locations */
                         location: {
+                            /** @description 1 to 256 characters without control characters */
                             locationName: string;
                             /** @description an array of at most 500 distinct rooms */
                             room: {
+                                /** @description 1 to 256 characters without control characters */
                                 roomName: string;
                             }[];
                         }[];
+                        /** @description 1 to 256 characters without control characters */
                         regionName: string;
                     };
                 };
@@ -5122,11 +5178,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName: string;
                 };
             };
@@ -5214,11 +5270,11 @@ export interface operations {
             content: {
                 "application/json": {
                     filter?: {
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         locationName: string;
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         regionName: string;
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         roomName: string;
                     };
                 };
@@ -5411,11 +5467,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName: string;
                 };
             };
@@ -5524,11 +5580,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName: string;
                 };
             };
@@ -5606,11 +5662,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName: string;
                 };
             };
@@ -5693,11 +5749,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName: string;
                 };
             };
@@ -5901,11 +5957,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName: string;
                 };
             };
@@ -5987,11 +6043,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName: string;
                 };
             };
@@ -6071,11 +6127,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName: string;
                 };
             };
@@ -6163,7 +6219,9 @@ export interface operations {
                     allDevices: boolean;
                     /** @description an array of at most 20 distinct ids of notification channels (POST /channels) */
                     channelIds?: string[];
+                    /** @description 1 to 256 characters without control characters */
                     dashboard: string;
+                    /** @description at most 2048 characters on one line (no control characters) */
                     description?: string;
                     /** @description an array of at most 500 distinct device ids */
                     devicesId?: string[];
@@ -6181,6 +6239,7 @@ export interface operations {
                         }[];
                         /** @enum {unknown} */
                         operatorType: "AND" | "OR";
+                        /** @description 1 to 256 characters without control characters */
                         type: string;
                     };
                     /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
@@ -6188,10 +6247,13 @@ export interface operations {
                     /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
                     repeatIntervalSeconds?: number;
                     sendEmail: boolean;
+                    /** @description 1 to 256 characters without control characters */
                     service: string;
                     /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
                     severity: number;
+                    /** @description 1 to 256 characters without control characters */
                     type: string;
+                    /** @description 1 to 256 characters without control characters */
                     user: string;
                 } & (unknown & unknown);
             };
@@ -6283,7 +6345,9 @@ export interface operations {
                         channelIds?: string[];
                         /** Format: date-time */
                         createdAt?: string;
+                        /** @description 1 to 256 characters without control characters */
                         dashboard?: string;
+                        /** @description at most 2048 characters on one line (no control characters) */
                         description?: string;
                         /** @description an array of at most 500 distinct device ids */
                         devicesId?: string[];
@@ -6302,6 +6366,7 @@ export interface operations {
                             }[];
                             /** @enum {unknown} */
                             operatorType: "AND" | "OR";
+                            /** @description 1 to 256 characters without control characters */
                             type: string;
                         };
                         /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
@@ -6309,12 +6374,15 @@ export interface operations {
                         /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
                         repeatIntervalSeconds?: number;
                         sendEmail?: boolean;
+                        /** @description 1 to 256 characters without control characters */
                         service?: string;
                         /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
                         severity?: number;
+                        /** @description 1 to 256 characters without control characters */
                         type?: string;
                         /** Format: date-time */
                         updatedAt?: string;
+                        /** @description 1 to 256 characters without control characters */
                         user?: string;
                     };
                 };
@@ -6384,7 +6452,9 @@ export interface operations {
                     allDevices: boolean;
                     /** @description an array of at most 20 distinct ids of notification channels (POST /channels) */
                     channelIds?: string[];
+                    /** @description 1 to 256 characters without control characters */
                     dashboard: string;
+                    /** @description at most 2048 characters on one line (no control characters) */
                     description?: string;
                     /** @description an array of at most 500 distinct device ids */
                     devicesId?: string[];
@@ -6402,6 +6472,7 @@ export interface operations {
                         }[];
                         /** @enum {unknown} */
                         operatorType: "AND" | "OR";
+                        /** @description 1 to 256 characters without control characters */
                         type: string;
                     };
                     /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
@@ -6409,10 +6480,13 @@ export interface operations {
                     /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
                     repeatIntervalSeconds?: number;
                     sendEmail: boolean;
+                    /** @description 1 to 256 characters without control characters */
                     service: string;
                     /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
                     severity: number;
+                    /** @description 1 to 256 characters without control characters */
                     type: string;
+                    /** @description 1 to 256 characters without control characters */
                     user: string;
                 } & (unknown & unknown);
             };
@@ -6431,7 +6505,9 @@ export interface operations {
                         channelIds?: string[];
                         /** Format: date-time */
                         createdAt?: string;
+                        /** @description 1 to 256 characters without control characters */
                         dashboard?: string;
+                        /** @description at most 2048 characters on one line (no control characters) */
                         description?: string;
                         /** @description an array of at most 500 distinct device ids */
                         devicesId?: string[];
@@ -6450,6 +6526,7 @@ export interface operations {
                             }[];
                             /** @enum {unknown} */
                             operatorType: "AND" | "OR";
+                            /** @description 1 to 256 characters without control characters */
                             type: string;
                         };
                         /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
@@ -6457,12 +6534,15 @@ export interface operations {
                         /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
                         repeatIntervalSeconds?: number;
                         sendEmail?: boolean;
+                        /** @description 1 to 256 characters without control characters */
                         service?: string;
                         /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
                         severity?: number;
+                        /** @description 1 to 256 characters without control characters */
                         type?: string;
                         /** Format: date-time */
                         updatedAt?: string;
+                        /** @description 1 to 256 characters without control characters */
                         user?: string;
                     };
                 };
@@ -6650,7 +6730,9 @@ export interface operations {
                         channelIds?: string[];
                         /** Format: date-time */
                         createdAt?: string;
+                        /** @description 1 to 256 characters without control characters */
                         dashboard?: string;
+                        /** @description at most 2048 characters on one line (no control characters) */
                         description?: string;
                         /** @description an array of at most 500 distinct device ids */
                         devicesId?: string[];
@@ -6669,6 +6751,7 @@ export interface operations {
                             }[];
                             /** @enum {unknown} */
                             operatorType: "AND" | "OR";
+                            /** @description 1 to 256 characters without control characters */
                             type: string;
                         };
                         /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
@@ -6676,12 +6759,15 @@ export interface operations {
                         /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
                         repeatIntervalSeconds?: number;
                         sendEmail?: boolean;
+                        /** @description 1 to 256 characters without control characters */
                         service?: string;
                         /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
                         severity?: number;
+                        /** @description 1 to 256 characters without control characters */
                         type?: string;
                         /** Format: date-time */
                         updatedAt?: string;
+                        /** @description 1 to 256 characters without control characters */
                         user?: string;
                     };
                 };
@@ -6776,7 +6862,9 @@ export interface operations {
                         channelIds?: string[];
                         /** Format: date-time */
                         createdAt?: string;
+                        /** @description 1 to 256 characters without control characters */
                         dashboard?: string;
+                        /** @description at most 2048 characters on one line (no control characters) */
                         description?: string;
                         /** @description an array of at most 500 distinct device ids */
                         devicesId?: string[];
@@ -6795,6 +6883,7 @@ export interface operations {
                             }[];
                             /** @enum {unknown} */
                             operatorType: "AND" | "OR";
+                            /** @description 1 to 256 characters without control characters */
                             type: string;
                         };
                         /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
@@ -6802,12 +6891,15 @@ export interface operations {
                         /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
                         repeatIntervalSeconds?: number;
                         sendEmail?: boolean;
+                        /** @description 1 to 256 characters without control characters */
                         service?: string;
                         /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
                         severity?: number;
+                        /** @description 1 to 256 characters without control characters */
                         type?: string;
                         /** Format: date-time */
                         updatedAt?: string;
+                        /** @description 1 to 256 characters without control characters */
                         user?: string;
                     }[];
                 };
