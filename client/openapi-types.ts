@@ -73,7 +73,7 @@ export interface paths {
         put?: never;
         /**
          * Create a user
-         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 201 The user; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 409 The username is taken; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault.
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 201 The user; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 409 The username is taken; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault.
          */
         post: operations["authCreate"];
         delete?: never;
@@ -91,14 +91,14 @@ export interface paths {
         };
         /**
          * A user's details (admin, or the user)
-         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 The user; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 404 No user with that id; 500 Unexpected server fault.
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 The user; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, neither an admin nor the user named: {"message":"Only an admin may read another user"}; 404 No user with that id; 500 Unexpected server fault.
          */
         get: operations["authGet"];
         put?: never;
         post?: never;
         /**
          * Delete a user
-         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Confirmation; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 404 No user with that id; 409 Admins cannot delete themselves, nor the last admin; 500 Unexpected server fault.
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Confirmation; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 404 No user with that id; 409 Admins cannot delete themselves, nor the last admin; 500 Unexpected server fault.
          */
         delete: operations["authRemove"];
         options?: never;
@@ -117,7 +117,7 @@ export interface paths {
         put?: never;
         /**
          * Set a user's password as an admin; their earlier tokens stop working
-         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Confirmation; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 404 No user with that id; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault.
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Confirmation; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 404 No user with that id; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault.
          */
         post: operations["authAdminPassword"];
         delete?: never;
@@ -135,7 +135,7 @@ export interface paths {
         };
         /**
          * List users
-         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Every user; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault.
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Every user; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 500 Unexpected server fault.
          */
         get: operations["authList"];
         put?: never;
@@ -237,7 +237,7 @@ export interface paths {
         put?: never;
         /**
          * Create a role
-         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 201 The role with its roleid; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 409 A role with that id exists; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault.
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 201 The role with its roleid; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 409 A role with that id exists; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault.
          */
         post: operations["rolesCreate"];
         delete?: never;
@@ -262,7 +262,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a role
-         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Confirmation; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 404 No role with that id; 409 Built-in, or still assigned to a user; 500 Unexpected server fault.
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Confirmation; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 404 No role with that id; 409 Built-in, or still assigned to a user; 500 Unexpected server fault.
          */
         delete: operations["rolesRemove"];
         options?: never;
@@ -301,7 +301,7 @@ export interface paths {
         put?: never;
         /**
          * Make sure the table exists (idempotent)
-         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 The table exists and is ACTIVE; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault.
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 The table exists and is ACTIVE; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 500 Unexpected server fault.
          */
         post: operations["rolesCreateTable"];
         delete?: never;
@@ -325,7 +325,7 @@ export interface paths {
         put?: never;
         /**
          * Register a service
-         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 201 The service with its id; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault.
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 201 The service with its id; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault.
          */
         post: operations["servicesCreate"];
         delete?: never;
@@ -348,13 +348,13 @@ export interface paths {
         get: operations["servicesGet"];
         /**
          * Change some fields of a service
-         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 The updated service; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 404 No service with that id; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault.
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 The updated service; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 404 No service with that id; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault.
          */
         put: operations["servicesUpdate"];
         post?: never;
         /**
          * Delete a service
-         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Confirmation; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 404 No service with that id; 500 Unexpected server fault.
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Confirmation; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 404 No service with that id; 500 Unexpected server fault.
          */
         delete: operations["servicesRemove"];
         options?: never;
@@ -373,7 +373,7 @@ export interface paths {
         put?: never;
         /**
          * Make sure the table exists (idempotent)
-         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 The table exists and is ACTIVE; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault.
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 The table exists and is ACTIVE; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 500 Unexpected server fault.
          */
         post: operations["servicesCreateTable"];
         delete?: never;
