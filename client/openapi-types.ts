@@ -1184,12 +1184,13 @@ export interface operations {
                      * @description an e-mail address
                      */
                     email: string;
+                    /** @description 1 to 256 characters without control characters */
                     name: string;
                     /** @description a password of 12 to 256 characters, without control, invisible or unassigned characters, not containing the username, not a pattern (few different characters, repeats, runs) nor a common password; a 400 names the rule broken */
                     password: string;
                     /** @description a role id (lower-case letters, digits and single hyphens, at most 64) */
                     role: string;
-                    /** @description 3 to 64 letters, digits, dots, underscores or hyphens (not all, signin or logout) */
+                    /** @description 3 to 64 letters, digits, dots, underscores or hyphens, and not one of all, me, signin, logout */
                     username: string;
                 };
             };
@@ -1243,13 +1244,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description The username is taken */
@@ -1355,13 +1359,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, neither an admin nor the user named: {"message":"Only an admin may read another user"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "Only an admin may read another user";
+                    };
                 };
             };
             /** @description No user with that id */
@@ -1440,13 +1447,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description No user with that id */
@@ -1547,13 +1557,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description No user with that id */
@@ -1642,13 +1655,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description Unexpected server fault */
@@ -1897,6 +1913,7 @@ export interface operations {
             content: {
                 "application/json": {
                     password: string;
+                    /** @description 1 to 256 characters without control characters */
                     username: string;
                 };
             };
@@ -2019,6 +2036,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description at most 2048 characters; no control characters other than tab and line breaks */
                     description?: string;
                     /** @description 1 to 64 letters, digits, spaces, dots, underscores or hyphens, starting with a letter or digit */
                     name: string;
@@ -2072,13 +2090,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description A role with that id exists */
@@ -2266,13 +2287,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description No role with that id */
@@ -2408,13 +2432,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description Unexpected server fault */
@@ -2503,7 +2530,9 @@ export interface operations {
             content: {
                 "application/json": {
                     active?: boolean;
+                    /** @description at most 2048 characters; no control characters other than tab and line breaks */
                     description?: string;
+                    /** @description 1 to 256 characters without control characters */
                     name: string;
                     /**
                      * Format: uri
@@ -2564,13 +2593,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description Body larger than 256 KiB */
@@ -2711,7 +2743,9 @@ export interface operations {
             content: {
                 "application/json": {
                     active?: boolean;
+                    /** @description at most 2048 characters; no control characters other than tab and line breaks */
                     description?: string;
+                    /** @description 1 to 256 characters without control characters */
                     name?: string;
                     /**
                      * Format: uri
@@ -2772,13 +2806,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description No service with that id */
@@ -2875,13 +2912,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description No service with that id */
@@ -2943,13 +2983,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description Unexpected server fault */
@@ -3128,10 +3171,12 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description at most 2048 characters; no control characters other than tab and line breaks */
                     description?: string;
                     deviceSN?: string | null;
                     /** @description a positive integer up to 999999999999999 */
                     id: number;
+                    /** @description 1 to 256 characters without control characters */
                     name: string;
                 }[];
             };
@@ -3355,8 +3400,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description at most 2048 characters; no control characters other than tab and line breaks */
                     description: string;
                     deviceSN?: string | null;
+                    /** @description 1 to 256 characters without control characters */
                     name: string;
                 };
             };
@@ -3606,18 +3653,18 @@ export interface operations {
             content: {
                 "application/json": {
                     filters?: {
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         locationName?: string;
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         regionName?: string;
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         roomName?: string;
                     };
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName?: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName?: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName?: string;
                 };
             };
@@ -3751,18 +3798,18 @@ export interface operations {
             content: {
                 "application/json": {
                     filters?: {
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         locationName?: string;
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         regionName?: string;
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         roomName?: string;
                     };
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName?: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName?: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName?: string;
                 };
             };
@@ -3841,18 +3888,18 @@ export interface operations {
             content: {
                 "application/json": {
                     filters?: {
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         locationName?: string;
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         regionName?: string;
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         roomName?: string;
                     };
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName?: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName?: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName?: string;
                 };
             };
@@ -3978,8 +4025,10 @@ export interface operations {
                         id: number;
                         /** @description an array of at most 500 locations */
                         locations: {
+                            /** @description 1 to 256 characters without control characters */
                             locationName: string;
                         }[];
+                        /** @description 1 to 256 characters without control characters */
                         region: string;
                     }[];
                 };
@@ -4018,8 +4067,10 @@ export interface operations {
                     id: number;
                     /** @description an array of at most 500 locations */
                     locations: {
+                        /** @description 1 to 256 characters without control characters */
                         locationName: string;
                     }[];
+                    /** @description 1 to 256 characters without control characters */
                     region: string;
                 }[];
             };
@@ -4199,8 +4250,10 @@ export interface operations {
                         id: number;
                         /** @description an array of at most 500 locations */
                         locations: {
+                            /** @description 1 to 256 characters without control characters */
                             locationName: string;
                         }[];
+                        /** @description 1 to 256 characters without control characters */
                         region: string;
                     };
                 };
@@ -4264,12 +4317,15 @@ export interface operations {
                     region: {
                         /** @description an array of at most 500 locations */
                         location: {
+                            /** @description 1 to 256 characters without control characters */
                             locationName: string;
                             /** @description an array of at most 500 distinct rooms */
                             room: {
+                                /** @description 1 to 256 characters without control characters */
                                 roomName: string;
                             }[];
                         }[];
+                        /** @description 1 to 256 characters without control characters */
                         regionName: string;
                     };
                 };
@@ -4912,11 +4968,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName: string;
                 };
             };
@@ -5004,11 +5060,11 @@ export interface operations {
             content: {
                 "application/json": {
                     filter?: {
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         locationName: string;
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         regionName: string;
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         roomName: string;
                     };
                 };
@@ -5201,11 +5257,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName: string;
                 };
             };
@@ -5314,11 +5370,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName: string;
                 };
             };
@@ -5396,11 +5452,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName: string;
                 };
             };
@@ -5483,11 +5539,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName: string;
                 };
             };
@@ -5691,11 +5747,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName: string;
                 };
             };
@@ -5777,11 +5833,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName: string;
                 };
             };
@@ -5861,11 +5917,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName: string;
                 };
             };
@@ -5953,7 +6009,9 @@ export interface operations {
                     allDevices: boolean;
                     /** @description an array of at most 20 distinct ids of notification channels (POST /channels) */
                     channelIds?: string[];
+                    /** @description 1 to 256 characters without control characters */
                     dashboard: string;
+                    /** @description at most 2048 characters on one line (no control characters) */
                     description?: string;
                     /** @description an array of at most 500 distinct device ids */
                     devicesId?: string[];
@@ -5971,6 +6029,7 @@ export interface operations {
                         }[];
                         /** @enum {unknown} */
                         operatorType: "AND" | "OR";
+                        /** @description 1 to 256 characters without control characters */
                         type: string;
                     };
                     /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
@@ -5978,10 +6037,13 @@ export interface operations {
                     /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
                     repeatIntervalSeconds?: number;
                     sendEmail: boolean;
+                    /** @description 1 to 256 characters without control characters */
                     service: string;
                     /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
                     severity: number;
+                    /** @description 1 to 256 characters without control characters */
                     type: string;
+                    /** @description 1 to 256 characters without control characters */
                     user: string;
                 } & (unknown & unknown);
             };
@@ -6073,7 +6135,9 @@ export interface operations {
                         channelIds?: string[];
                         /** Format: date-time */
                         createdAt?: string;
+                        /** @description 1 to 256 characters without control characters */
                         dashboard?: string;
+                        /** @description at most 2048 characters on one line (no control characters) */
                         description?: string;
                         /** @description an array of at most 500 distinct device ids */
                         devicesId?: string[];
@@ -6092,6 +6156,7 @@ export interface operations {
                             }[];
                             /** @enum {unknown} */
                             operatorType: "AND" | "OR";
+                            /** @description 1 to 256 characters without control characters */
                             type: string;
                         };
                         /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
@@ -6099,12 +6164,15 @@ export interface operations {
                         /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
                         repeatIntervalSeconds?: number;
                         sendEmail?: boolean;
+                        /** @description 1 to 256 characters without control characters */
                         service?: string;
                         /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
                         severity?: number;
+                        /** @description 1 to 256 characters without control characters */
                         type?: string;
                         /** Format: date-time */
                         updatedAt?: string;
+                        /** @description 1 to 256 characters without control characters */
                         user?: string;
                     };
                 };
@@ -6174,7 +6242,9 @@ export interface operations {
                     allDevices: boolean;
                     /** @description an array of at most 20 distinct ids of notification channels (POST /channels) */
                     channelIds?: string[];
+                    /** @description 1 to 256 characters without control characters */
                     dashboard: string;
+                    /** @description at most 2048 characters on one line (no control characters) */
                     description?: string;
                     /** @description an array of at most 500 distinct device ids */
                     devicesId?: string[];
@@ -6192,6 +6262,7 @@ export interface operations {
                         }[];
                         /** @enum {unknown} */
                         operatorType: "AND" | "OR";
+                        /** @description 1 to 256 characters without control characters */
                         type: string;
                     };
                     /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
@@ -6199,10 +6270,13 @@ export interface operations {
                     /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
                     repeatIntervalSeconds?: number;
                     sendEmail: boolean;
+                    /** @description 1 to 256 characters without control characters */
                     service: string;
                     /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
                     severity: number;
+                    /** @description 1 to 256 characters without control characters */
                     type: string;
+                    /** @description 1 to 256 characters without control characters */
                     user: string;
                 } & (unknown & unknown);
             };
@@ -6221,7 +6295,9 @@ export interface operations {
                         channelIds?: string[];
                         /** Format: date-time */
                         createdAt?: string;
+                        /** @description 1 to 256 characters without control characters */
                         dashboard?: string;
+                        /** @description at most 2048 characters on one line (no control characters) */
                         description?: string;
                         /** @description an array of at most 500 distinct device ids */
                         devicesId?: string[];
@@ -6240,6 +6316,7 @@ export interface operations {
                             }[];
                             /** @enum {unknown} */
                             operatorType: "AND" | "OR";
+                            /** @description 1 to 256 characters without control characters */
                             type: string;
                         };
                         /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
@@ -6247,12 +6324,15 @@ export interface operations {
                         /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
                         repeatIntervalSeconds?: number;
                         sendEmail?: boolean;
+                        /** @description 1 to 256 characters without control characters */
                         service?: string;
                         /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
                         severity?: number;
+                        /** @description 1 to 256 characters without control characters */
                         type?: string;
                         /** Format: date-time */
                         updatedAt?: string;
+                        /** @description 1 to 256 characters without control characters */
                         user?: string;
                     };
                 };
@@ -6440,7 +6520,9 @@ export interface operations {
                         channelIds?: string[];
                         /** Format: date-time */
                         createdAt?: string;
+                        /** @description 1 to 256 characters without control characters */
                         dashboard?: string;
+                        /** @description at most 2048 characters on one line (no control characters) */
                         description?: string;
                         /** @description an array of at most 500 distinct device ids */
                         devicesId?: string[];
@@ -6459,6 +6541,7 @@ export interface operations {
                             }[];
                             /** @enum {unknown} */
                             operatorType: "AND" | "OR";
+                            /** @description 1 to 256 characters without control characters */
                             type: string;
                         };
                         /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
@@ -6466,12 +6549,15 @@ export interface operations {
                         /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
                         repeatIntervalSeconds?: number;
                         sendEmail?: boolean;
+                        /** @description 1 to 256 characters without control characters */
                         service?: string;
                         /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
                         severity?: number;
+                        /** @description 1 to 256 characters without control characters */
                         type?: string;
                         /** Format: date-time */
                         updatedAt?: string;
+                        /** @description 1 to 256 characters without control characters */
                         user?: string;
                     };
                 };
@@ -6566,7 +6652,9 @@ export interface operations {
                         channelIds?: string[];
                         /** Format: date-time */
                         createdAt?: string;
+                        /** @description 1 to 256 characters without control characters */
                         dashboard?: string;
+                        /** @description at most 2048 characters on one line (no control characters) */
                         description?: string;
                         /** @description an array of at most 500 distinct device ids */
                         devicesId?: string[];
@@ -6585,6 +6673,7 @@ export interface operations {
                             }[];
                             /** @enum {unknown} */
                             operatorType: "AND" | "OR";
+                            /** @description 1 to 256 characters without control characters */
                             type: string;
                         };
                         /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
@@ -6592,12 +6681,15 @@ export interface operations {
                         /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
                         repeatIntervalSeconds?: number;
                         sendEmail?: boolean;
+                        /** @description 1 to 256 characters without control characters */
                         service?: string;
                         /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
                         severity?: number;
+                        /** @description 1 to 256 characters without control characters */
                         type?: string;
                         /** Format: date-time */
                         updatedAt?: string;
+                        /** @description 1 to 256 characters without control characters */
                         user?: string;
                     }[];
                 };

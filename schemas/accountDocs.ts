@@ -36,7 +36,13 @@ const many = (description: string, schema: Schema): AnswerDoc => ({ description,
 
 const invalid = error('Invalid input, each offending field named');
 const unauthenticated = error('Missing, invalid, expired or revoked bearer token');
-const notAdmin = error('Signed in, but not an admin');
+/** The exact 403 body a signed-in caller gets (lib/auth), beside API Gateway's own 403 for the key. */
+const forbidden = (description: string, message: string): AnswerDoc => ({
+  description: `${description}: {"message":"${message}"}`,
+  schema: { type: 'object', required: ['message'], properties: { message: { const: message } } },
+});
+const notAdmin = forbidden('Signed in, but not an admin', 'This operation needs the admin role');
+const notYours = forbidden('Signed in, neither an admin nor the user named', 'Only an admin may read another user');
 const unknown = (what: string) => error(`No ${what} with that id`);
 const guessesSpent = error(
   'Too many wrong passwords for this user in the window (sign-in and own password change together): refused, the right password too, until Retry-After',
@@ -66,7 +72,7 @@ export const docs: Record<string, RouteDoc> = {
   authCreate: guarded('Create a user', { 201: one('The user', user), 400: invalid, 409: error('The username is taken') }),
   authList: guarded('List users', { 200: many('Every user', user) }),
   authMe: guarded("The signed-in user's details", { 200: one('The user', user) }, false),
-  authGet: guarded("A user's details (admin, or the user)", { 200: one('The user', user), 400: invalid, 403: notAdmin, 404: unknown('user') }, false),
+  authGet: guarded("A user's details (admin, or the user)", { 200: one('The user', user), 400: invalid, 403: notYours, 404: unknown('user') }, false),
   authRemove: guarded('Delete a user', { 200: text('Confirmation'), 400: invalid, 404: unknown('user'), 409: error('Admins cannot delete themselves, nor the last admin') }),
   authChangeOwnPassword: guarded(
     'Change your own password (needs the current one); earlier tokens stop working',

@@ -11,7 +11,7 @@ const body = (properties: Record<string, Schema>, required: string[]): Schema =>
 export const username: Schema = {
   type: 'string',
   pattern: '^(?!(all|me|signin|logout)$)[a-zA-Z0-9._-]{3,64}$',
-  description: '3 to 64 letters, digits, dots, underscores or hyphens (not all, signin or logout)',
+  description: '3 to 64 letters, digits, dots, underscores or hyphens, and not one of all, me, signin, logout',
 };
 
 /** A role id as users carry it and paths name it: the slug of the role's name. */

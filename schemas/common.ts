@@ -44,9 +44,32 @@ export const integerIdParam: Schema = {
   description: 'a positive integer',
 };
 
-/** Names and ids are bounded (DESIGN D12). */
-export const name = (maxLength = 256): Schema => ({ type: 'string', minLength: 1, maxLength });
-export const description: Schema = { type: 'string', maxLength: 2048 };
+/** One line of text: no control character at all (C0, DEL, C1), so none reaches a key, a log line or a mail header. */
+export const SINGLE_LINE = '^\\P{Cc}*$';
+/** Free text may break lines and use tabs; other control characters are refused. */
+const MULTI_LINE = '^(?:\\P{Cc}|[\\t\\n\\r])*$';
+
+/** Names and ids are bounded (DESIGN D12) and single-line. */
+export const name = (maxLength = 256): Schema => ({
+  type: 'string',
+  minLength: 1,
+  maxLength,
+  pattern: SINGLE_LINE,
+  description: `1 to ${maxLength} characters without control characters`,
+});
+export const description: Schema = {
+  type: 'string',
+  maxLength: 2048,
+  pattern: MULTI_LINE,
+  description: 'at most 2048 characters; no control characters other than tab and line breaks',
+};
+/** A description that ends up in a mail subject (watchers): one line. */
+export const singleLineDescription: Schema = {
+  type: 'string',
+  maxLength: 2048,
+  pattern: SINGLE_LINE,
+  description: 'at most 2048 characters on one line (no control characters)',
+};
 
 /** One documented answer of a route; `schema` describes its JSON body. */
 export interface AnswerDoc {

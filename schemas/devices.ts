@@ -1,7 +1,7 @@
 import { error, event, name, type RouteDoc, type Schema } from './common';
 
 /** Device filter parameters: all three required, non-empty; `all` = no narrowing (DESIGN D10). */
-const filterField: Schema = { ...name(), description: 'a non-empty name or "all"' };
+const filterField: Schema = { ...name(), description: 'a non-empty name without control characters, or "all"' };
 export const deviceFilter: Schema = {
   type: 'object',
   additionalProperties: false,

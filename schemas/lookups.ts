@@ -1,7 +1,7 @@
 import { error, event, name, type RouteDoc, type Schema } from './common';
 
 /** Lookup fields are optional; `all` = no narrowing; an empty string is refused. */
-const field: Schema = { ...name(), description: 'a non-empty name or "all"' };
+const field: Schema = { ...name(), description: 'a non-empty name without control characters, or "all"' };
 const fields = { regionName: field, locationName: field, roomName: field };
 
 const lookupBody: Schema = {

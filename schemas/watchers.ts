@@ -10,7 +10,7 @@ import {
   OPERATOR_TYPES,
   OPERATORS,
 } from '#lib/watchers/rules';
-import { description, error, event, name, text, type RouteDoc, type Schema } from './common';
+import { error, event, name, singleLineDescription, text, type RouteDoc, type Schema } from './common';
 
 /** Watcher ids are UUIDs; any id made of safe characters is looked up (unknown -> 404). */
 const watcherPath = {
@@ -86,7 +86,7 @@ const watcherBody: Schema = {
       description: 'an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info)',
     },
     operations,
-    description,
+    description: singleLineDescription,
     sendEmail: { type: 'boolean' },
     emails: {
       type: 'array',

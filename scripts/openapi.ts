@@ -51,6 +51,9 @@ export const buildOpenApi = async () => {
       ...param('query', properties.queryStringParameters),
     ];
     const answers = { ...doc.answers, ...always, ...(properties.body ? withBody : {}) };
+    // a route's own 403 (signed in without the right role) is answered beside API Gateway's
+    const own403 = doc.answers[403];
+    if (own403) answers[403] = { description: `${always[403]!.description}; or ${own403.description}`, schema: { oneOf: [always[403]!.schema!, own403.schema!] } };
     (paths[`/${route.path}`] ??= {})[route.method.toLowerCase()] = {
       operationId: route.functionName,
       summary: doc.summary,

@@ -5,7 +5,9 @@ import { logger } from '#lib/log';
 import { recordRequest } from '#lib/observability/metrics';
 import { tracing } from '#lib/observability/tracing';
 import { parseJsonBody } from './body';
+import { corsHeaders } from './cors';
 import { errorResult, json, type HttpResult } from './respond';
+import { requireWellFormed } from './unicode';
 import type { CompiledValidator } from './validation';
 
 export type { HttpResult } from './respond';
@@ -77,16 +79,25 @@ const lifecycle = (invalidStatus: number): MiddlewareObj<APIGatewayProxyEvent, A
       const fields = done(request.event, request.context, request.response?.statusCode ?? 200);
       logger.info('request', fields);
       await recordRequest({ resource: request.event.resource, status: fields.status, latencyMs: fields.latencyMs });
+      withCors(request.event, request.response);
     },
     onError: async (request) => {
-      const { result, known } = errorResult(request.error, invalidStatus);
+      const { result, known, fault } = errorResult(request.error, invalidStatus);
       const fields = done(request.event, request.context, result.statusCode);
-      if (known) logger.info('request', { ...fields, reason: (result.body as { message?: string })?.message });
+      // one line per request: a store fault says which (ECONNREFUSED, ThrottlingException, ...)
+      if (fault) logger.warn('request', { ...fields, reason: `store ${fault.fault}: ${fault.reason}` });
+      else if (known) logger.info('request', { ...fields, reason: (result.body as { message?: string })?.message });
       else logger.error('request failed', { ...fields, error: request.error });
       await recordRequest({ resource: request.event.resource, status: fields.status, latencyMs: fields.latencyMs });
       request.response = json(result);
+      withCors(request.event, request.response);
     },
   };
+};
+
+/** Every answer, errors included, carries the CORS headers its origin is entitled to (lib/http/cors.ts). */
+const withCors = (event: APIGatewayProxyEvent, response: APIGatewayProxyResult | null | undefined) => {
+  if (response) response.headers = { ...response.headers, ...corsHeaders(event.headers?.origin) };
 };
 
 export const http = <Body = undefined, Path = Record<string, string>, Query = Record<string, string | undefined>>(
@@ -97,6 +108,7 @@ export const http = <Body = undefined, Path = Record<string, string>, Query = Re
   const principals = new WeakMap<object, Principal>();
   const { auth } = options;
   if (auth) chain.use({ before: async ({ event }) => void principals.set(event, await auth(event)) });
+  chain.use({ before: ({ event }) => requireWellFormed(event) });
   if (options.validate) chain.use(validator({ eventSchema: options.validate }));
   return chain.handler(async (event, context) => {
     const result = await handle({

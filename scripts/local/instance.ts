@@ -48,7 +48,7 @@ export const startInstance = async (options: {
       ...options.env,
     },
   });
-  const timeoutMs = options.readyTimeoutMs ?? 150_000;
+  const timeoutMs = options.readyTimeoutMs ?? 360_000;
   let output = '';
   let storeEndpoint = '';
   const url = await new Promise<string>((ready, fail) => {
