@@ -3,10 +3,11 @@
  * the request schemas and the route docs in schemas/. tests/unit/openapi.test.ts fails when a
  * route is undocumented or the committed file is stale.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { errorBody, type AnswerDoc, type Schema } from '../schemas/common';
 import { clientTypesFile, renderClientTypes } from './client-types';
+import { tidyOpenApi } from './openapi-tidy';
 import { eventSchemas, root, routeDocs, routes, validatorName } from './registry';
 
 export const openApiFile = join(root, 'docs', 'openapi.json');
@@ -64,7 +65,7 @@ export const buildOpenApi = async () => {
       security: doc.bearer ? [{ apiKey: [], bearer: [] }] : [{ apiKey: [] }],
     };
   }
-  return {
+  return tidyOpenApi({
     openapi: '3.1.0',
     info: {
       title: 'Device-monitoring API',
@@ -92,8 +93,16 @@ export const buildOpenApi = async () => {
         Forbidden: { type: 'object', required: ['message'], properties: { message: { const: 'Forbidden' } } },
       },
     },
-  };
+  }, areaDescription);
 };
+
+/** An area's description: the leading comment of its functions/<area>/routes.yml. */
+const areaDescription = (area: string): string =>
+  readFileSync(join(root, 'functions', area, 'routes.yml'), 'utf8')
+    .split('\n')
+    .filter((line, i, lines) => line.startsWith('#') && lines.slice(0, i).every((l) => l.startsWith('#')))
+    .map((line) => line.replace(/^#\s?/, ''))
+    .join(' ');
 
 export const renderOpenApi = async () => `${JSON.stringify(await buildOpenApi(), null, 2)}\n`;
 
