@@ -7,7 +7,7 @@ import { createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:cry
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { keyInput } from '../lib/auth/tokens';
-import { buildSchemas } from './build-schemas';
+import { build } from './generate';
 import { startLocalStore } from './local/dynamo';
 import { LOCAL_ADMIN_PASSWORD, LOCAL_ADMIN_USERNAME, LOCAL_API_KEY, LOCAL_STAGE, localTableName, storeEnv } from './local/env';
 import { startDocsServer } from './local/docs-server';
@@ -115,7 +115,7 @@ const main = async () => {
 
   const { bootstrap } = await import('./local/bootstrap');
   await bootstrap((line) => console.log(line));
-  await buildSchemas();
+  await build();
 
   const offline = await startOffline({
     port,
