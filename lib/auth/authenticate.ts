@@ -12,9 +12,9 @@ export type Requirement = 'user' | 'admin';
 
 /**
  * Bearer-token check for the account group, as one `http({ auth })` option: a valid,
- * unrevoked token of a user that still exists and has not changed password since (else
- * 401), holding the required role (else 403). The role is the user's current one, so a
- * role change applies at once.
+ * unrevoked token issued to the user's current incarnation (not deleted and re-created, no
+ * password change since; else 401), holding the required role (else 403). The role is the
+ * user's current one, so a role change applies at once.
  */
 export const authenticate =
   (required: Requirement): Authenticator =>
@@ -22,7 +22,7 @@ export const authenticate =
     const token = bearerToken(event.headers?.authorization);
     const claims = await verifyAccessToken(publicKey(), token);
     const [revoked, credentials] = await Promise.all([revokedTokens.isRevoked(claims.jti), users.credentials(claims.sub)]);
-    if (revoked || !credentials || claims.iat_ms < credentials.tokensValidAfter) {
+    if (revoked || !credentials || !credentials.incarnation || claims.inc !== credentials.incarnation) {
       throw new Unauthorized('Invalid or expired token');
     }
     const principal = { username: credentials.user.username, role: credentials.user.role, tokenId: claims.jti, expiresAt: claims.exp };

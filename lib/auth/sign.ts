@@ -44,7 +44,7 @@ export const privateKey = (): Promise<KeyObject> => {
 
 export const issueAccessToken = async (
   signingKey: KeyObject,
-  user: { username: string; role: string },
+  user: { username: string; role: string; incarnation: string },
   now = Date.now(),
 ): Promise<{ token: string; claims: AccessClaims }> => {
   const iat = Math.floor(now / 1000);
@@ -54,9 +54,9 @@ export const issueAccessToken = async (
     jti: randomUUID(),
     iat,
     exp: iat + ACCESS_TOKEN_SECONDS,
-    iat_ms: now,
+    inc: user.incarnation,
   };
-  const token = await new SignJWT({ role: claims.role, iat_ms: claims.iat_ms })
+  const token = await new SignJWT({ role: claims.role, inc: claims.inc })
     .setProtectedHeader({ alg: ALGORITHM, typ: TOKEN_TYPE })
     .setSubject(claims.sub)
     .setJti(claims.jti)

@@ -61,6 +61,9 @@ export const signIn = async (username: string, password: string): Promise<SignIn
     throw new Unauthorized(INVALID_CREDENTIALS);
   }
   await loginFailures.clear(username);
-  const { token } = await issueAccessToken(await privateKey(), credentials.user);
+  const incarnation = credentials.incarnation || (await users.adoptIncarnation(username, credentials.passwordHash));
+  // the record changed between the check and now (deleted, re-created, new password): sign in again
+  if (!incarnation) throw new Unauthorized(INVALID_CREDENTIALS);
+  const { token } = await issueAccessToken(await privateKey(), { ...credentials.user, incarnation });
   return { accessToken: token, tokenType: 'Bearer', expiresIn: ACCESS_TOKEN_SECONDS, user: credentials.user };
 };

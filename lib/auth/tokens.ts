@@ -13,6 +13,10 @@ export const AUDIENCE = 'device-monitoring-api';
 export const TOKEN_TYPE = 'at+jwt';
 /** Ed25519 signatures (RFC 8037): only sign-in holds the private key, everyone else the public one. */
 export const ALGORITHM = 'EdDSA';
+/**
+ * Clock skew allowed between the signing and the verifying containers: a token may expire up
+ * to this much late, and its `iat` may lie up to this much in the future; beyond, it is refused.
+ */
 export const CLOCK_TOLERANCE_SECONDS = 5;
 
 export interface AccessClaims {
@@ -21,8 +25,8 @@ export interface AccessClaims {
   jti: string;
   iat: number;
   exp: number;
-  /** Issue time in milliseconds: password changes refuse older tokens, even within the same second. */
-  iat_ms: number;
+  /** The user's incarnation at issue (lib/db/users): refused once the user is re-created or changes password. */
+  inc: string;
 }
 
 /** `Authorization: Bearer <token>` -> the token, or 401. */

@@ -1,7 +1,7 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { errors, jwtVerify } from 'jose';
 import { Unauthorized } from '#lib/errors';
-import { ALGORITHM, AUDIENCE, CLOCK_TOLERANCE_SECONDS, ISSUER, keyInput, TOKEN_TYPE, type AccessClaims } from './tokens';
+import { ACCESS_TOKEN_SECONDS, ALGORITHM, AUDIENCE, CLOCK_TOLERANCE_SECONDS, ISSUER, keyInput, TOKEN_TYPE, type AccessClaims } from './tokens';
 
 /**
  * The verifying side of access tokens, used by every bearer-protected function. It needs
@@ -30,9 +30,18 @@ const isString = (value: unknown): value is string => typeof value === 'string' 
 const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 
 /**
+ * A token issued in the future, or meant to live longer than this service issues tokens for,
+ * was not issued by this service as configured (a leaked key, a skewed or tampered clock):
+ * refused even though the signature holds.
+ */
+const plausibleLifetime = (iat: number, exp: number, nowSeconds: number): boolean =>
+  iat <= nowSeconds + CLOCK_TOLERANCE_SECONDS && exp - iat <= ACCESS_TOKEN_SECONDS;
+
+/**
  * Checks signature, algorithm (EdDSA only: no `none`, no HMAC with the public key as
- * secret), type, issuer, audience, expiry and the claims this service needs (RFC 8725).
- * Any failure is the same 401: a client learns nothing about why a token was refused.
+ * secret), type, issuer, audience, expiry, issue time and lifetime, and the claims this
+ * service needs (RFC 8725). Any failure is the same 401: a client learns nothing about why a
+ * token was refused.
  */
 export const verifyAccessToken = async (key: KeyObject, token: string, now = Date.now()): Promise<AccessClaims> => {
   try {
@@ -45,11 +54,12 @@ export const verifyAccessToken = async (key: KeyObject, token: string, now = Dat
       currentDate: new Date(now),
       requiredClaims: ['sub', 'jti', 'iat', 'exp'],
     });
-    const { sub, jti, iat, exp, role, iat_ms } = payload;
-    if (!isString(sub) || !isString(jti) || !isString(role) || !isNumber(iat) || !isNumber(exp) || !isNumber(iat_ms)) {
+    const { sub, jti, iat, exp, role, inc } = payload;
+    if (!isString(sub) || !isString(jti) || !isString(role) || !isNumber(iat) || !isNumber(exp) || !isString(inc)) {
       throw new Unauthorized('Invalid or expired token');
     }
-    return { sub, jti, iat, exp, role, iat_ms };
+    if (!plausibleLifetime(iat, exp, Math.floor(now / 1000))) throw new Unauthorized('Invalid or expired token');
+    return { sub, jti, iat, exp, role, inc };
   } catch (error) {
     if (error instanceof errors.JOSEError || error instanceof Unauthorized) throw new Unauthorized('Invalid or expired token');
     throw error;

@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict, NotFound } from '#lib/errors';
 import { doc, tableName } from './client';
-import { queryAll, type Item, deleteExisting, whenExists, putNew } from './helpers';
+import { queryAll, type Item, deleteExisting, whenExists, putNew, isConditionFailed } from './helpers';
 
 /** A user as every answer shows it: never the hash, never token bookkeeping. */
 export interface User {
@@ -24,8 +25,13 @@ export interface NewUser {
 export interface Credentials {
   user: User;
   passwordHash: string;
-  /** Epoch ms; tokens issued before are refused (set by every password change). */
-  tokensValidAfter: number;
+  /**
+   * Random id of this record's credentials: new at every (re)creation and every password
+   * change. A token carries the one it was issued under and is refused once it differs, so
+   * a deleted and re-created username never revives old tokens. Empty on records written
+   * before incarnations existed (sign-in gives them one).
+   */
+  incarnation: string;
 }
 
 // All users in one partition sorted by name: the list is one Query. GSI1 groups them by role,
@@ -56,7 +62,7 @@ export const users = {
         type: 'User',
         ...record,
         passwordHash,
-        tokensValidAfter: 0,
+        incarnation: randomUUID(),
         version: 1,
       },
       () => new Conflict(`User ${user.username} already exists`),
@@ -85,23 +91,47 @@ export const users = {
   async credentials(username: string): Promise<Credentials | undefined> {
     const { Item: item } = await doc.send(new GetCommand({ TableName: tableName(), Key: keys(username), ConsistentRead: true }));
     if (!item) return undefined;
-    return { user: fromItem(item), passwordHash: String(item.passwordHash), tokensValidAfter: Number(item.tokensValidAfter ?? 0) };
+    return { user: fromItem(item), passwordHash: String(item.passwordHash), incarnation: String(item.incarnation ?? '') };
   },
 
-  /** New hash; every token issued before this moment stops working. */
+  /** New hash and a new incarnation: every token issued before stops working. */
   async setPassword(username: string, passwordHash: string): Promise<void> {
     await whenExists(
       doc.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys(username),
-        UpdateExpression: 'SET passwordHash = :hash, tokensValidAfter = :now, updatedAt = :iso, version = version + :one',
-        ExpressionAttributeValues: { ':hash': passwordHash, ':now': Date.now(), ':iso': new Date().toISOString(), ':one': 1 },
-        ConditionExpression: 'attribute_exists(PK)',
-      }),
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys(username),
+          UpdateExpression: 'SET passwordHash = :hash, incarnation = :inc, updatedAt = :iso, version = version + :one',
+          ExpressionAttributeValues: { ':hash': passwordHash, ':inc': randomUUID(), ':iso': new Date().toISOString(), ':one': 1 },
+          ConditionExpression: 'attribute_exists(PK)',
+        }),
       ),
       () => notFound(username),
     );
+  },
+
+  /**
+   * Gives a record written before incarnations existed its first one, only if it is still
+   * the record whose password was just checked (same hash, still none). Answers the
+   * incarnation, or undefined when the record moved meanwhile (the caller refuses).
+   */
+  async adoptIncarnation(username: string, passwordHash: string): Promise<string | undefined> {
+    const incarnation = randomUUID();
+    try {
+      await doc.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys(username),
+          UpdateExpression: 'SET incarnation = :inc',
+          ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(incarnation) AND passwordHash = :hash',
+          ExpressionAttributeValues: { ':inc': incarnation, ':hash': passwordHash },
+        }),
+      );
+      return incarnation;
+    } catch (error) {
+      if (isConditionFailed(error)) return undefined;
+      throw error;
+    }
   },
 
   async remove(username: string): Promise<void> {

@@ -16,6 +16,8 @@ const { revokedTokens } = await import('#lib/db/sessions');
 const { services } = await import('#lib/db/services');
 const { users } = await import('#lib/db/users');
 const { logger } = await import('#lib/log');
+const { doc, tableName } = await import('#lib/db/client');
+const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
 const { Conflict, Forbidden, Invalid, NotFound, TooManyRequests, Unauthorized } = await import('#lib/errors');
 const { apiEvent, jsonEvent, lambdaContext } = await import('../support/events');
 
@@ -134,6 +136,32 @@ describe('token checks', () => {
     const { accessToken } = await signIn(username, PASSWORD);
     await users.remove(username);
     await expect(authenticate('user')(bearer(accessToken))).rejects.toBeInstanceOf(Unauthorized);
+  });
+
+  it('refuses the token of a deleted user after the same username is created again, even as admin', async () => {
+    const username = await newUser('viewer');
+    const { accessToken } = await signIn(username, PASSWORD);
+    await users.remove(username);
+    await createUser({ username, email: `${username}@example.com`, name: 'Reborn', role: 'admin' }, PASSWORD);
+    await expect(authenticate('user')(bearer(accessToken))).rejects.toBeInstanceOf(Unauthorized);
+    await expect(authenticate('admin')(bearer(accessToken))).rejects.toBeInstanceOf(Unauthorized);
+    const fresh = (await signIn(username, PASSWORD)).accessToken;
+    expect((await authenticate('admin')(bearer(fresh))).role).toBe('admin');
+  });
+
+  it('refuses a token signed in with the old password while an admin set a new one', async () => {
+    const username = await newUser();
+    const before = (await signIn(username, PASSWORD)).accessToken;
+    await setPassword(username, 'set-by-the-admin-1');
+    await expect(authenticate('user')(bearer(before))).rejects.toBeInstanceOf(Unauthorized);
+  });
+
+  it('gives a user record from before incarnations one at sign-in; its tokens then work', async () => {
+    const username = await newUser();
+    await doc.send(new UpdateCommand({ TableName: tableName(), Key: { PK: 'USER', SK: `USER#${username}` }, UpdateExpression: 'REMOVE incarnation' }));
+    const { accessToken } = await signIn(username, PASSWORD);
+    expect((await users.credentials(username))?.incarnation).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await authenticate('user')(bearer(accessToken))).username).toBe(username);
   });
 
   it('answers Forbidden to a valid non-admin token where admin is required', async () => {

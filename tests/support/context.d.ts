@@ -11,5 +11,7 @@ declare module 'vitest' {
     docsUrl: string;
     /** The first admin the e2e server bootstraps (ADMIN_USERNAME / ADMIN_PASSWORD). */
     admin: { username: string; password: string };
+    /** The e2e server's token signing key (PKCS#8 PEM), for crafting tokens it must refuse. */
+    tokenPrivateKey: string;
   }
 }

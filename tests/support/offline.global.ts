@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import type { TestProject } from 'vitest/node';
 import { startInstance, stillFleetEnv } from '../../scripts/local/instance';
 
@@ -9,6 +10,8 @@ export const E2E_ADMIN = { username: 'e2e-admin', password: 'e2e-admin-password-
  * ports, build folder and API key). E2E_SERVER_LOGS=1 shows the server's output.
  */
 export default async function setup(project: TestProject) {
+  // the server's token signing key, also given to the tests so they can craft tokens it must refuse
+  const tokenKey = generateKeyPairSync('ed25519', { privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
   const instance = await startInstance({
     workFolder: '.esbuild-e2e',
     echo: process.env.E2E_SERVER_LOGS === '1',
@@ -16,6 +19,8 @@ export default async function setup(project: TestProject) {
       API_KEY: E2E_API_KEY,
       ADMIN_USERNAME: E2E_ADMIN.username,
       ADMIN_PASSWORD: E2E_ADMIN.password,
+      JWT_PRIVATE_KEY: tokenKey.privateKey,
+      JWT_PUBLIC_KEY: tokenKey.publicKey,
       // cheaper hashes for tests only; the production default is asserted in tests/unit
       PASSWORD_SCRYPT_LOG_N: '14',
       // a still, known demo fleet: e2e counts are reproducible
@@ -28,5 +33,6 @@ export default async function setup(project: TestProject) {
   project.provide('docsUrl', instance.docsUrl);
   project.provide('apiKey', E2E_API_KEY);
   project.provide('admin', E2E_ADMIN);
+  project.provide('tokenPrivateKey', tokenKey.privateKey);
   return () => instance.stop();
 }

@@ -3,21 +3,30 @@ import { SignJWT, UnsecuredJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { Unauthorized } from '#lib/errors';
 import { checkKeyPair, issueAccessToken, parsePrivateKey } from '#lib/auth/sign';
-import { ACCESS_TOKEN_SECONDS, AUDIENCE, bearerToken, ISSUER } from '#lib/auth/tokens';
+import { ACCESS_TOKEN_SECONDS, AUDIENCE, bearerToken, CLOCK_TOLERANCE_SECONDS, ISSUER } from '#lib/auth/tokens';
 import { parsePublicKey, verifyAccessToken } from '#lib/auth/verify';
 
 const pair = generateKeyPairSync('ed25519');
 const other = generateKeyPairSync('ed25519');
 const { privateKey, publicKey } = pair;
-const user = { username: 'alice', role: 'viewer' };
+const user = { username: 'alice', role: 'viewer', incarnation: 'inc-1' };
 const pem = (key: KeyObject) => key.export({ format: 'pem', type: key.type === 'private' ? 'pkcs8' : 'spki' }).toString();
 
 /** A token with every claim right except what `change` alters. */
 const craft = async (
-  change: { alg?: string; typ?: string; iss?: string; aud?: string; exp?: number; key?: KeyObject | Uint8Array; claims?: Record<string, unknown> } = {},
+  change: {
+    alg?: string;
+    typ?: string;
+    iss?: string;
+    aud?: string;
+    iat?: number;
+    exp?: number;
+    key?: KeyObject | Uint8Array;
+    claims?: Record<string, unknown>;
+  } = {},
 ) => {
-  const iat = Math.floor(Date.now() / 1000);
-  return new SignJWT({ role: 'admin', iat_ms: Date.now(), ...change.claims })
+  const iat = change.iat ?? Math.floor(Date.now() / 1000);
+  return new SignJWT({ role: 'admin', inc: 'inc-1', ...change.claims })
     .setProtectedHeader({ alg: change.alg ?? 'EdDSA', typ: change.typ ?? 'at+jwt' })
     .setSubject('alice')
     .setJti('jti-1')
@@ -73,7 +82,7 @@ describe('access tokens', () => {
   });
 
   it('refuses an unsigned token (alg none)', async () => {
-    const token = new UnsecuredJWT({ role: 'admin', iat_ms: Date.now() })
+    const token = new UnsecuredJWT({ role: 'admin', inc: 'inc-1' })
       .setSubject('alice')
       .setJti('j')
       .setIssuedAt()
@@ -99,9 +108,29 @@ describe('access tokens', () => {
     ['another audience', { aud: 'another-api' }],
     ['another token type', { typ: 'JWT' }],
     ['no role claim', { claims: { role: undefined } }],
-    ['no millisecond issue time', { claims: { iat_ms: undefined } }],
+    ['no incarnation', { claims: { inc: undefined } }],
   ])('refuses a token with %s', async (_case, change) => {
     await expect(verifyAccessToken(publicKey, await craft(change))).rejects.toBeInstanceOf(Unauthorized);
+  });
+
+  it('carries the incarnation of the user it was issued to', async () => {
+    const { token } = await issueAccessToken(privateKey, user);
+    expect((await verifyAccessToken(publicKey, token)).inc).toBe('inc-1');
+  });
+
+  it('refuses a token issued in the future beyond the clock tolerance, and accepts one within it', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const ahead = (seconds: number) => craft({ iat: now + seconds, exp: now + seconds + 60 });
+    await expect(verifyAccessToken(publicKey, await ahead(CLOCK_TOLERANCE_SECONDS + 5))).rejects.toBeInstanceOf(Unauthorized);
+    await expect(verifyAccessToken(publicKey, await ahead(3600))).rejects.toBeInstanceOf(Unauthorized);
+    await expect(verifyAccessToken(publicKey, await ahead(CLOCK_TOLERANCE_SECONDS - 2))).resolves.toMatchObject({ sub: 'alice' });
+  });
+
+  it('refuses a token whose lifetime exceeds the configured one, even if not yet expired', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    await expect(verifyAccessToken(publicKey, await craft({ iat: now, exp: now + ACCESS_TOKEN_SECONDS + 1 }))).rejects.toBeInstanceOf(Unauthorized);
+    await expect(verifyAccessToken(publicKey, await craft({ iat: now - 10, exp: now + 365 * 86400 }))).rejects.toBeInstanceOf(Unauthorized);
+    await expect(verifyAccessToken(publicKey, await craft({ iat: now, exp: now + ACCESS_TOKEN_SECONDS }))).resolves.toMatchObject({ sub: 'alice' });
   });
 });
 
