@@ -3,7 +3,8 @@ import { Invalid, NotFound } from '#lib/errors';
 import { duplicateIds, type FilterFields, type FilterRecord, type FilterUpsert } from '#lib/filters/records';
 import { doc, tableName } from './client';
 import { padId, queryAll, type Item, deleteExisting } from './helpers';
-import { countPartition, forEachLimited, keepOnlyInPartition } from './partition';
+import { mapConcurrent } from '#lib/shared/concurrency';
+import { countPartition, keepOnlyInPartition } from './partition';
 
 // All filters live in one partition sorted by id (list, count, keep-list = one Query each);
 // a filter with a device serial number is also in GSI1 under that number, lowest id first.
@@ -101,7 +102,7 @@ export const filters = {
     const duplicates = duplicateIds(records);
     if (duplicates.length) throw new Invalid('Each filter id may appear once', duplicates);
     const now = new Date().toISOString();
-    await forEachLimited(records, UPSERT_CONCURRENCY, async ({ id, ...fields }) => {
+    await mapConcurrent(records, UPSERT_CONCURRENCY, async ({ id, ...fields }) => {
       await doc.send(new UpdateCommand(upsertInput(id, fields, now)));
     });
   },

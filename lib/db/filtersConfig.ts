@@ -9,7 +9,8 @@ import {
 } from '#lib/filters/config';
 import { doc, tableName } from './client';
 import { isConditionFailed, padId, queryAll, type Item, deleteExisting } from './helpers';
-import { countPartition, forEachLimited, keepOnlyInPartition } from './partition';
+import { mapConcurrent } from '#lib/shared/concurrency';
+import { countPartition, keepOnlyInPartition } from './partition';
 
 // All configurations live in one partition sorted by id; each item holds its whole
 // region -> locations -> rooms tree (bounded well under the 400 KB item limit by the body limit).
@@ -106,7 +107,7 @@ export const filtersConfig = {
   async upsertMany(records: readonly FiltersConfigListForm[]): Promise<void> {
     assertDistinctListForm(records);
     const now = new Date().toISOString();
-    await forEachLimited(records, UPSERT_CONCURRENCY, (record) => mergeOne(record, now));
+    await mapConcurrent(records, UPSERT_CONCURRENCY, (record) => mergeOne(record, now));
   },
 
   async remove(id: number): Promise<void> {

@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { NotFound } from '#lib/errors';
-import { INTERVAL_FIELDS, type IntervalRecord, type Intervals } from '#lib/intervals/fields';
+import { INTERVAL_FIELDS, type IntervalRecord, type Intervals } from '#lib/intervals/types';
 import { doc, tableName } from './client';
 import { nextSequence, padId, queryAll, type Item, deleteExisting, patchExisting } from './helpers';
 

@@ -41,12 +41,3 @@ export const keepOnlyInPartition = async (partition: string, keep: ReadonlySet<s
   await batchWrite(doomed.map((key) => ({ DeleteRequest: { Key: { PK: key.PK, SK: key.SK } } })));
   return doomed.length;
 };
-
-/** Runs `task` over `items` with at most `limit` in flight; rejects on the first failure. */
-export const forEachLimited = async <T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>) => {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await task(items[next++] as T);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-};

@@ -1,7 +1,7 @@
 import { devices } from '#lib/db/devices';
 import { rooms } from '#lib/db/rooms';
 import { NotFound, ServiceUnavailable } from '#lib/errors';
-import { mapConcurrent } from './concurrent';
+import { mapConcurrent } from '#lib/shared/concurrency';
 import { expectedAggregates, placeKey, planSync, staleRooms } from './plan';
 import { ProviderError, type DeviceProvider } from './provider';
 import { toDevice, type Device, type Place } from './types';

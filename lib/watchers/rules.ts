@@ -104,9 +104,3 @@ export const normalize = (input: WatcherInput): Watcher => ({
   sendEmail: input.sendEmail,
   emails: input.emails ?? [],
 });
-
-/** Distinct values, ordinal (code-unit) order: the same list on every machine. */
-export const uniqueSorted = (values: readonly unknown[]): string[] =>
-  [...new Set(values.filter((value): value is string => typeof value === 'string'))].sort((a, b) =>
-    a < b ? -1 : a > b ? 1 : 0,
-  );

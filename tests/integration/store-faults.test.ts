@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { INTERVAL_FIELDS } from '#lib/intervals/fields';
+import { INTERVAL_FIELDS } from '#lib/intervals/types';
 import { intervals } from '#lib/db/intervals';
 import { handler as create } from '../../functions/intervals/create';
 import { handler as update } from '../../functions/intervals/update';
