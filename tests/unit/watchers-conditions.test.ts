@@ -213,6 +213,7 @@ describe('normalize', () => {
       description: '',
       sendEmail: false,
       emails: [],
+      pendingSeconds: 0,
     });
   });
 });
