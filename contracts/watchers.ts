@@ -5,6 +5,7 @@ import {
   BOOLEAN_VALUES,
   ELEMENTS,
   LIMITS,
+  MAX_PENDING_SECONDS,
   MAX_SEVERITY,
   MIN_SEVERITY,
   OPERATOR_TYPES,
@@ -79,6 +80,13 @@ const watcherFields = {
       maxItems: LIMITS.emails,
       uniqueItems: true,
       description: `an array of at most ${LIMITS.emails} distinct e-mail addresses`,
+    }),
+  ),
+  pendingSeconds: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: MAX_PENDING_SECONDS,
+      description: `an integer 0..${MAX_PENDING_SECONDS}: seconds the condition must hold before the alarm fires (default 0)`,
     }),
   ),
 };

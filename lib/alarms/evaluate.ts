@@ -1,21 +1,28 @@
 import { randomUUID } from 'node:crypto';
 import { alarmRuns } from '#lib/db/alarmRuns';
+import { alarmHistory } from '#lib/db/alarmHistory';
 import { alarms } from '#lib/db/alarms';
 import { devices } from '#lib/db/devices';
 import { intervals } from '#lib/db/intervals';
 import { rooms } from '#lib/db/rooms';
+import { silences } from '#lib/db/silences';
 import { watchers } from '#lib/db/watchers';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import { placeKey } from '#lib/devices/plan';
 import type { Place } from '#lib/devices/types';
 import { logger } from '#lib/log';
-import { mailFor } from './mail';
+import { historyRecord } from './history';
 import type { Mailer } from './mailer';
+import { transitionNotice } from './notification';
 import { planAlarms, roomsToRecompute } from './plan';
-import { dueAt, evaluatorSettings } from './settings';
+import { dueAt, evaluatorSettings, historyExpiry } from './settings';
 
 export interface EvaluationSummary {
   raised: number;
+  /** New pending alarms (their condition must hold pendingSeconds before they fire). */
+  pending: number;
+  /** Pending alarms whose condition stopped before they fired. */
+  dropped: number;
   cleared: number;
   mailed: number;
   /** Open alarms whose severity, room or description followed a change. */
@@ -54,6 +61,18 @@ const deliverPending = async (mailer: Mailer, inTime: () => boolean): Promise<{ 
   return { mailed, complete };
 };
 
+/** Writes the history record of every cleared alarm still waiting for one (a run cut short leaves some). */
+const writeHistory = async (inTime: () => boolean): Promise<boolean> => {
+  const waiting = await alarms.awaitingHistory();
+  const done = await mapConcurrent(waiting, WRITES_IN_FLIGHT, async (alarm) => {
+    if (!inTime()) return false;
+    await alarmHistory.write(historyRecord(alarm), historyExpiry(alarm.clearedAt));
+    await alarms.historyWritten(alarm);
+    return true;
+  });
+  return done.every(Boolean);
+};
+
 /**
  * One evaluation (DESIGN D6): mails left over by an interrupted run, then every active
  * watcher against the devices it targets, alarm writes (each transition's mail written in
@@ -63,23 +82,30 @@ const deliverPending = async (mailer: Mailer, inTime: () => boolean): Promise<{ 
  */
 export const evaluateAlarms = async ({ mailer, deadline }: { mailer: Mailer; deadline: number }): Promise<EvaluationSummary> => {
   const inTime = () => Date.now() < deadline;
-  const summary: EvaluationSummary = { raised: 0, cleared: 0, mailed: 0, updated: 0, roomsRecomputed: 0, complete: false };
+  const summary: EvaluationSummary = { raised: 0, pending: 0, dropped: 0, cleared: 0, mailed: 0, updated: 0, roomsRecomputed: 0, complete: false };
   const leftover = await deliverPending(mailer, inTime);
   summary.mailed += leftover.mailed;
+  const earlierHistory = await writeHistory(inTime);
 
-  const [watcherList, inventory, open] = await Promise.all([watchers.list(), devices.index(), alarms.open()]);
   const at = new Date().toISOString();
-  const plan = planAlarms({ watchers: watcherList, devices: inventory, open, now: at });
+  const [watcherList, inventory, open, silenceList] = await Promise.all([watchers.list(), devices.index(), alarms.open(), silences.current(at)]);
+  const plan = planAlarms({ watchers: watcherList, devices: inventory, open, now: at, silences: silenceList });
   if (plan.invalidWatchers.length) logger.warn('watchers with invalid conditions match nothing', { watchers: plan.invalidWatchers });
 
   const step = async <T>(items: readonly T[], write: (item: T) => Promise<boolean>): Promise<number> => {
     const done = await mapConcurrent(items, WRITES_IN_FLIGHT, async (item) => inTime() && (await write(item)));
     return done.filter(Boolean).length;
   };
-  summary.raised = await step(plan.raise, ({ alarm }) => alarms.raise(alarm, mailFor('raised', alarm, alarm.notify, at)));
-  summary.cleared = await step(plan.clear, ({ alarm, reason, notify }) =>
-    alarms.clear(alarm, at, reason, mailFor('cleared', alarm, notify, at, reason)),
-  );
+  summary.raised = await step(plan.raise, ({ alarm, fromPending, silencedBy }) => {
+    const { mail, delivery } = transitionNotice('raised', alarm, alarm.notify, at, silencedBy);
+    return alarms.raise(alarm, mail, delivery, fromPending);
+  });
+  summary.pending = await step(plan.pend, (alarm) => alarms.pend(alarm));
+  summary.dropped = await step(plan.drop, (alarm) => alarms.drop(alarm, at, historyExpiry(at)));
+  summary.cleared = await step(plan.clear, ({ alarm, reason, notify, silencedBy }) => {
+    const { mail, delivery } = transitionNotice('cleared', alarm, notify, at, silencedBy, reason);
+    return alarms.clear(alarm, at, reason, historyExpiry(at), mail, delivery);
+  });
   summary.updated = await step(plan.update, (alarm) => alarms.update(alarm));
   await step(plan.severities, ({ device, severity }) => devices.setAlarmSeverity(device, severity));
 
@@ -93,7 +119,8 @@ export const evaluateAlarms = async ({ mailer, deadline }: { mailer: Mailer; dea
 
   const fresh = await deliverPending(mailer, inTime);
   summary.mailed += fresh.mailed;
-  summary.complete = leftover.complete && fresh.complete && inTime();
+  const history = await writeHistory(inTime);
+  summary.complete = leftover.complete && fresh.complete && earlierHistory && history && inTime();
   return summary;
 };
 

@@ -3,10 +3,16 @@ import { roomStatusOf } from '#lib/devices/rollup';
 import type { Place, RoomAggregate, RoomStatus, Severity, StoredDevice } from '#lib/devices/types';
 import { evaluate, parseConditions, targets } from '#lib/watchers/conditions';
 import type { WatcherRecord } from '#lib/watchers/rules';
+import { silencedBy, type Silence } from './silences';
 import { alarmId, type Alarm, type ClearReason, type OpenAlarm, type Recipients } from './types';
 
 export interface Raise {
+  /** The firing alarm to store (`raisedAt` = now). */
   alarm: OpenAlarm;
+  /** Set when a pending alarm fires: the `raisedAt` (= `pendingSince`) it is stored with. */
+  fromPending?: string;
+  /** Silences active now that match the alarm: its mail is suppressed. */
+  silencedBy: string[];
 }
 
 export interface Clear {
@@ -14,16 +20,22 @@ export interface Clear {
   reason: ClearReason;
   /** The watcher's recipients now, or those stored on the alarm when the watcher is gone. */
   notify: Recipients;
+  /** Silences active now that match the alarm: its mail is suppressed. */
+  silencedBy: string[];
 }
 
 export interface AlarmPlan {
   raise: Raise[];
+  /** New pending alarms: the condition holds, the watcher's `pendingSeconds` has not passed yet. */
+  pend: OpenAlarm[];
+  /** Pending alarms whose condition stopped before they fired: removed, no mail, no history. */
+  drop: OpenAlarm[];
   clear: Clear[];
-  /** Open alarms that still hold but whose severity, room or description changed (no mail). */
+  /** Open alarms that still hold but whose severity, room, description or firing time changed (no mail). */
   update: OpenAlarm[];
-  /** Every device whose stored `alarmSeverity` is not its worst open alarm after the plan. */
+  /** Every device whose stored `alarmSeverity` is not its worst firing alarm after the plan. */
   severities: { device: StoredDevice; severity: Severity | undefined }[];
-  /** The worst open severity of each device once the plan is applied (absent: no open alarm). */
+  /** The worst firing severity of each device once the plan is applied (absent: none firing). */
   worst: Map<string, Severity>;
   /** Watchers whose stored conditions do not parse: they match nothing (their alarms clear). */
   invalidWatchers: string[];
@@ -40,36 +52,46 @@ const parses = (watcher: WatcherRecord): boolean => {
   }
 };
 
-const sameAlarm = (a: Alarm, b: Alarm) =>
+const sameAlarm = (a: OpenAlarm, b: OpenAlarm) =>
   a.severity === b.severity &&
   a.deviceid === b.deviceid &&
   placeKey(a) === placeKey(b) &&
-  (a.description ?? '') === (b.description ?? '');
+  (a.description ?? '') === (b.description ?? '') &&
+  a.firesAt === b.firesAt;
+
+const plusSeconds = (at: string, seconds: number) => new Date(Date.parse(at) + seconds * 1000).toISOString();
 
 /**
  * The alarm transitions of one evaluation (DESIGN D6): every active watcher against the devices
- * it targets. An alarm opens where the condition holds and none is open for the (watcher,
- * device) pair; an open alarm clears where the condition stopped holding, its watcher is
- * inactive or gone, or its device vanished. Pure, and idempotent: planning again over the
- * state this plan produces yields an empty plan.
+ * it targets. Where the condition holds and no alarm is open for the (watcher, device) pair, an
+ * alarm fires at once (`pendingSeconds` 0) or goes pending; a pending alarm fires once its
+ * condition has held `pendingSeconds` (the watcher's current value), and is dropped without
+ * mail if the condition stops first. A firing alarm clears where the condition stopped holding,
+ * its watcher is inactive or gone, or its device vanished. Only firing alarms count for device
+ * and room status. Pure, and idempotent: planning again over the state this plan produces (at
+ * the same `now`) yields an empty plan.
  */
 export const planAlarms = (input: {
   watchers: readonly WatcherRecord[];
   devices: readonly StoredDevice[];
   open: readonly OpenAlarm[];
   now: string;
+  /** Silences (any status: only those active at `now` count). */
+  silences?: readonly Silence[];
 }): AlarmPlan => {
   const { watchers, devices, open, now } = input;
+  const silences = input.silences ?? [];
   const byId = new Map(watchers.map((w) => [w.id, w]));
   const invalidWatchers = watchers.filter((w) => !parses(w)).map((w) => w.id);
   const usable = watchers.filter((w) => w.active && !invalidWatchers.includes(w.id));
 
-  const wanted = new Map<string, Alarm & { notify: Recipients }>();
+  const wanted = new Map<string, { alarm: OpenAlarm; pendingSeconds: number }>();
   for (const watcher of usable) {
     for (const device of devices) {
       if (!targets(watcher, device)) continue;
       if (!evaluate(watcher, { ...device, deviceconnected: device.status.connected })) continue;
       const alarm: OpenAlarm = {
+        state: 'firing',
         watcherId: watcher.id,
         devicesn: device.devicesn,
         deviceid: device.deviceid,
@@ -81,23 +103,42 @@ export const planAlarms = (input: {
         notify: recipients(watcher),
       };
       if (watcher.description) alarm.description = watcher.description;
-      wanted.set(alarmId(alarm), alarm);
+      wanted.set(alarmId(alarm), { alarm, pendingSeconds: watcher.pendingSeconds });
     }
   }
 
   const inventory = new Set(devices.map((d) => d.devicesn));
   const openById = new Map(open.map((a) => [alarmId(a), a]));
-  const raise: Raise[] = [];
-  const clear: Clear[] = [];
-  const update: OpenAlarm[] = [];
-  const stillOpen: Alarm[] = [];
+  const plan: AlarmPlan = { raise: [], pend: [], drop: [], clear: [], update: [], severities: [], worst: new Map(), invalidWatchers };
+  const firing: Alarm[] = [];
+  const fire = (alarm: OpenAlarm, fromPending?: string) => {
+    plan.raise.push({ alarm, ...(fromPending ? { fromPending } : {}), silencedBy: silencedBy(alarm, silences, now) });
+    firing.push(alarm);
+  };
 
   for (const alarm of open) {
     const want = wanted.get(alarmId(alarm));
+    if (want && alarm.state === 'pending') {
+      const pendingSince = alarm.pendingSince ?? alarm.raisedAt;
+      const firesAt = plusSeconds(pendingSince, want.pendingSeconds);
+      if (firesAt <= now) {
+        fire({ ...want.alarm, pendingSince, ...keptAcknowledgement(alarm) }, alarm.raisedAt);
+        continue;
+      }
+      const kept: OpenAlarm = { ...want.alarm, ...keptAcknowledgement(alarm), state: 'pending', raisedAt: alarm.raisedAt, pendingSince, firesAt, notify: alarm.notify };
+      if (!sameAlarm(alarm, kept)) plan.update.push(kept);
+      continue;
+    }
     if (want) {
-      const kept: OpenAlarm = { ...want, raisedAt: alarm.raisedAt, notify: alarm.notify };
-      if (!sameAlarm(alarm, kept)) update.push(kept);
-      stillOpen.push(kept);
+      const { firesAt: _firesAt, ...stored } = alarm;
+      const kept: OpenAlarm = { ...stored, ...want.alarm, state: 'firing', raisedAt: alarm.raisedAt, notify: alarm.notify };
+      if (alarm.pendingSince) kept.pendingSince = alarm.pendingSince;
+      if (!sameAlarm(stored, kept)) plan.update.push(kept);
+      firing.push(kept);
+      continue;
+    }
+    if (alarm.state === 'pending') {
+      plan.drop.push(alarm);
       continue;
     }
     const watcher = byId.get(alarm.watcherId);
@@ -108,20 +149,23 @@ export const planAlarms = (input: {
         : !inventory.has(alarm.devicesn)
           ? 'device vanished'
           : 'resolved';
-    clear.push({ alarm, reason, notify: watcher ? recipients(watcher) : alarm.notify });
+    plan.clear.push({ alarm, reason, notify: watcher ? recipients(watcher) : alarm.notify, silencedBy: silencedBy(alarm, silences, now) });
   }
-  for (const [id, alarm] of wanted) {
+  for (const [id, { alarm, pendingSeconds }] of wanted) {
     if (openById.has(id)) continue;
-    raise.push({ alarm });
-    stillOpen.push(alarm);
+    if (pendingSeconds > 0) plan.pend.push({ ...alarm, state: 'pending', pendingSince: now, firesAt: plusSeconds(now, pendingSeconds) });
+    else fire(alarm);
   }
 
-  const worst = worstSeverityByDevice(stillOpen);
-  const severities = devices
-    .filter((device) => device.alarmSeverity !== worst.get(device.devicesn))
-    .map((device) => ({ device, severity: worst.get(device.devicesn) }));
-  return { raise, clear, update, severities, worst, invalidWatchers };
+  plan.worst = worstSeverityByDevice(firing);
+  plan.severities = devices
+    .filter((device) => device.alarmSeverity !== plan.worst.get(device.devicesn))
+    .map((device) => ({ device, severity: plan.worst.get(device.devicesn) }));
+  return plan;
 };
+
+const keptAcknowledgement = (alarm: OpenAlarm): Pick<OpenAlarm, 'acknowledgement'> =>
+  alarm.acknowledgement ? { acknowledgement: alarm.acknowledgement } : {};
 
 /** The worst (lowest-numbered) severity of each device's open alarms; devices without none absent. */
 export const worstSeverityByDevice = (open: readonly Pick<Alarm, 'devicesn' | 'severity'>[]): Map<string, Severity> => {

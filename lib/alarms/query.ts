@@ -1,6 +1,10 @@
 import { ALL } from '#lib/devices/deviceScope';
 import type { Severity } from '#lib/devices/types';
-import type { AlarmFilter } from '#lib/db/alarms';
+import type { AlarmFilter, AlarmView } from '#lib/db/alarms';
+import { alarms } from '#lib/db/alarms';
+import type { Page } from '#lib/db/pages';
+import { silences } from '#lib/db/silences';
+import { silencedBy } from './silences';
 
 /** GET /alarms query parameters, as validated strings. */
 export interface AlarmQuery {
@@ -9,6 +13,8 @@ export interface AlarmQuery {
   room?: string;
   severity?: string;
   watcherId?: string;
+  state?: string;
+  acknowledged?: string;
   limit?: string;
   cursor?: string;
 }
@@ -22,4 +28,24 @@ export const alarmFilter = (query: AlarmQuery): AlarmFilter => ({
   room: name(query.room),
   severity: query.severity === undefined ? undefined : (Number(query.severity) as Severity),
   watcherId: query.watcherId,
+  state: query.state === 'pending' ? 'pending' : 'firing',
+  acknowledged: query.acknowledged === undefined ? undefined : query.acknowledged === 'true',
 });
+
+/** An open alarm as answered: also the ids of the silences that silence it now. */
+export type AlarmAnswer = AlarmView & { silencedBy: string[] };
+
+/** Adds `silencedBy` to open alarms, from the silences active now (one Query of the few current ones). */
+export const withSilences = async (list: readonly AlarmView[]): Promise<AlarmAnswer[]> => {
+  if (list.length === 0) return [];
+  const now = new Date().toISOString();
+  const current = await silences.current(now);
+  return list.map((alarm) => ({ ...alarm, silencedBy: silencedBy(alarm, current, now) }));
+};
+
+/** GET /alarms: firing (or pending) alarms newest first, each with the silences that silence it. */
+export const listAlarms = async (query: AlarmQuery): Promise<AlarmAnswer[] | Page<AlarmAnswer>> => {
+  const answer = await alarms.list(alarmFilter(query), { limit: query.limit ? Number(query.limit) : undefined, cursor: query.cursor });
+  if (Array.isArray(answer)) return withSilences(answer);
+  return { items: await withSilences(answer.items), nextCursor: answer.nextCursor };
+};

@@ -17,9 +17,43 @@ export interface Alarm extends Place {
   description?: string;
 }
 
-/** An open alarm as stored: also the recipients, so a deleted watcher's alarms still mail on clear. */
+/**
+ * `pending`: the condition holds but not yet for the watcher's `pendingSeconds` (no mail, not in
+ * room status); `firing`: the alarm is raised.
+ */
+export type AlarmState = 'pending' | 'firing';
+
+/** Who acknowledged an open alarm, when, and why. */
+export interface Acknowledgement {
+  acknowledgedAt: string;
+  /** The user of the bearer token sent with the acknowledgement, else `api-key`. */
+  acknowledgedBy: string;
+  ackComment?: string;
+}
+
+/** Where one transition's notification went: the recipients (empty when none were asked for), or `suppressed` by a silence. */
+export type Delivery = string[] | 'suppressed';
+
+/** The notifications of an alarm's transitions so far. */
+export interface Notified {
+  raised?: Delivery;
+  cleared?: Delivery;
+}
+
+/**
+ * An open (pending or firing) alarm as stored: also the recipients, so a deleted watcher's
+ * alarms still mail on clear. A pending alarm's `raisedAt` is `pendingSince`; firing sets it to
+ * the moment it fired.
+ */
 export interface OpenAlarm extends Alarm {
+  state: AlarmState;
   notify: Recipients;
+  /** When the condition started to hold (pending alarms, and firing ones that were pending). */
+  pendingSince?: string;
+  /** When a pending alarm fires if its condition still holds. */
+  firesAt?: string;
+  acknowledgement?: Acknowledgement;
+  notified?: Notified;
 }
 
 export type ClearReason = 'resolved' | 'watcher inactive' | 'watcher deleted' | 'device vanished';

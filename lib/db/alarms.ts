@@ -1,24 +1,44 @@
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Severity } from '#lib/devices/types';
-import { alarmId, type Alarm, type ClearReason, type Mail, type OpenAlarm, type Recipients } from '#lib/alarms/types';
+import {
+  alarmId,
+  type Acknowledgement,
+  type Alarm,
+  type AlarmState,
+  type ClearReason,
+  type Delivery,
+  type Mail,
+  type Notified,
+  type OpenAlarm,
+  type Recipients,
+} from '#lib/alarms/types';
+import { Conflict, NotFound } from '#lib/errors';
 import { doc, tableName } from './client';
 import { isConditionFailed, queryAll, type Item } from './helpers';
 import { queryListOrPage, type Page } from './pages';
 
 /*
- * One item per (watcher, device) pair, open or cleared: a raise is a conditional write on that
- * one item, so two evaluations can never open the pair twice. GSI1 (`ALARMS#OPEN`, sorted by
- * raisedAt) holds only open alarms: the evaluator's input and GET /alarms, newest first.
+ * One item per (watcher, device) pair, pending, firing or cleared: a raise is a conditional
+ * write on that one item, so two evaluations can never open the pair twice. GSI1 holds firing
+ * alarms under `ALARMS#OPEN` (sorted by raisedAt: the evaluator's input and GET /alarms, newest
+ * first), pending ones under `ALARMS#PENDING` (sorted by firesAt: the timers that are due), and
+ * cleared ones whose history record is not written yet under `ALARMS#HISTORY` (the evaluator
+ * writes it, then removes the item from the index: a run cut short is finished by the next).
  * Mails of a transition are written on the alarm item in the same single-item write
  * (`pendingMails`, outbox pattern); GSI2 (`ALARMS#MAIL`) holds only items with mail pending.
- * A cleared alarm stays as history until `expiresAt` (TTL), and a new raise reuses its item.
+ * A cleared alarm stays as the pair's last state until `expiresAt` (TTL); a new alarm reuses the item.
  */
 const OPEN = 'ALARMS#OPEN';
+const PENDING = 'ALARMS#PENDING';
+const HISTORY = 'ALARMS#HISTORY';
 const MAIL = 'ALARMS#MAIL';
-const HISTORY_SECONDS = 30 * 24 * 60 * 60;
+/** Firing alarms stored before pending existed say `open`. */
+const LEGACY_FIRING = 'open';
 const keys = (alarm: Pick<Alarm, 'watcherId' | 'devicesn'>) => ({ PK: `ALARM#${alarm.watcherId}`, SK: `DEVICE#${alarm.devicesn}` });
 const openSk = (alarm: Alarm) => `${alarm.raisedAt}#${alarm.watcherId}#${alarm.devicesn}`;
+const pendingSk = (alarm: OpenAlarm) => `${alarm.firesAt ?? alarm.raisedAt}#${alarm.watcherId}#${alarm.devicesn}`;
 const OPEN_INDEX_KEY = ['PK', 'SK', 'GSI1PK', 'GSI1SK'] as const;
+const ACK_FIELDS = ['acknowledgedAt', 'acknowledgedBy', 'ackComment'];
 
 const fromItem = (item: Item): OpenAlarm => {
   const notify = (item.notify ?? {}) as Partial<Recipients>;
@@ -31,20 +51,48 @@ const fromItem = (item: Item): OpenAlarm => {
     location: String(item.location),
     room: String(item.room),
     raisedAt: String(item.raisedAt),
+    state: item.state === 'pending' ? 'pending' : 'firing',
     notify: { sendEmail: notify.sendEmail === true, emails: Array.isArray(notify.emails) ? notify.emails.map(String) : [] },
   };
   if (typeof item.description === 'string' && item.description !== '') alarm.description = item.description;
+  if (typeof item.pendingSince === 'string') alarm.pendingSince = item.pendingSince;
+  if (typeof item.firesAt === 'string' && alarm.state === 'pending') alarm.firesAt = item.firesAt;
+  const acknowledgement = acknowledgementOf(item);
+  if (acknowledgement) alarm.acknowledgement = acknowledgement;
+  if (item.notified && typeof item.notified === 'object') alarm.notified = item.notified as Notified;
   return alarm;
 };
 
-/** An open alarm as GET /alarms answers it. */
-export interface AlarmView extends Alarm {
+const acknowledgementOf = (item: Item): Acknowledgement | undefined => {
+  if (typeof item.acknowledgedAt !== 'string') return undefined;
+  const ack: Acknowledgement = { acknowledgedAt: item.acknowledgedAt, acknowledgedBy: String(item.acknowledgedBy) };
+  if (typeof item.ackComment === 'string') ack.ackComment = item.ackComment;
+  return ack;
+};
+
+/** An open alarm as GET /alarms answers it (the acknowledgement flattened; silences are added by the domain). */
+export interface AlarmView extends Alarm, Partial<Acknowledgement> {
   id: string;
+  state: AlarmState;
+  pendingSince?: string;
+  firesAt?: string;
 }
 const toView = (item: Item): AlarmView => {
-  const { notify: _notify, ...alarm } = fromItem(item);
-  return { id: alarmId(alarm), ...alarm };
+  const { notify: _notify, notified: _notified, acknowledgement, ...alarm } = fromItem(item);
+  return { id: alarmId(alarm), ...alarm, ...acknowledgement };
 };
+
+/** A cleared alarm as stored, for its history record. */
+export interface ClearedAlarm extends OpenAlarm {
+  clearedAt: string;
+  clearReason: ClearReason;
+}
+const toCleared = (item: Item): ClearedAlarm => ({
+  ...fromItem(item),
+  state: 'firing',
+  clearedAt: String(item.clearedAt),
+  clearReason: String(item.clearReason) as ClearReason,
+});
 
 /** Builds one UpdateExpression from SET values, REMOVE names and list appends. */
 const expression = (set: Record<string, unknown>, remove: string[], append: Record<string, unknown[]> = {}) => {
@@ -110,37 +158,77 @@ export interface AlarmFilter {
   room?: string;
   severity?: Severity;
   watcherId?: string;
+  /** `firing` (default) or `pending`: each is its own index key. */
+  state?: AlarmState;
+  acknowledged?: boolean;
 }
 
-const filterExpression = (filter: AlarmFilter) => {
-  const entries = Object.entries(filter).filter(([, value]) => value !== undefined);
-  if (entries.length === 0) return {};
+const filterExpression = ({ state: _state, acknowledged, ...fields }: AlarmFilter) => {
+  const entries = Object.entries(fields).filter(([, value]) => value !== undefined);
+  const terms = entries.map((_, i) => `#f${i} = :f${i}`);
+  const names: Record<string, string> = Object.fromEntries(entries.map(([field], i) => [`#f${i}`, field]));
+  if (acknowledged !== undefined) {
+    terms.push(acknowledged ? 'attribute_exists(#ack)' : 'attribute_not_exists(#ack)');
+    names['#ack'] = 'acknowledgedAt';
+  }
+  if (terms.length === 0) return {};
   return {
-    FilterExpression: entries.map((_, i) => `#f${i} = :f${i}`).join(' AND '),
-    names: Object.fromEntries(entries.map(([field], i) => [`#f${i}`, field])),
+    FilterExpression: terms.join(' AND '),
+    names,
     values: Object.fromEntries(entries.map(([, value], i) => [`:f${i}`, value])),
   };
 };
+
+const FIRING_CONDITION = '(#state = :firing OR #state = :legacy) AND #raisedAt = :raisedAt';
+const firingGuard = (alarm: Alarm) => ({
+  names: { '#state': 'state', '#raisedAt': 'raisedAt' },
+  values: { ':firing': 'firing', ':legacy': LEGACY_FIRING, ':raisedAt': alarm.raisedAt },
+});
+/** A new alarm may take the pair's item when there is none, or its last alarm is over and its history written. */
+const NEW_CONDITION = 'attribute_not_exists(PK) OR ((#state = :cleared OR #state = :dropped) AND attribute_not_exists(GSI1PK))';
+const newGuard = { names: { '#state': 'state' }, values: { ':cleared': 'cleared', ':dropped': 'dropped' } };
+
+const acknowledgementFields = (ack: Acknowledgement | undefined): Record<string, unknown> => ({
+  acknowledgedAt: ack?.acknowledgedAt,
+  acknowledgedBy: ack?.acknowledgedBy,
+  ackComment: ack?.ackComment,
+});
 
 export interface PendingMails {
   alarm: Pick<Alarm, 'watcherId' | 'devicesn'>;
   mails: Mail[];
 }
 
+const missingAlarm = (id: string) => new NotFound(`Alarm ${id} not found`);
+const notOpen = (id: string) => new Conflict(`Alarm ${id} is no longer open`);
+const OPEN_CONDITION = 'attribute_exists(PK) AND (#state = :firing OR #state = :legacy OR #state = :pending)';
+const openGuard = { names: { '#state': 'state' }, values: { ':firing': 'firing', ':legacy': LEGACY_FIRING, ':pending': 'pending' } };
+
 export const alarms = {
-  /** Every open alarm (the open-alarm index: O(open alarms), never the history). */
+  /** Every open alarm, firing and pending (two index keys: O(open alarms), never the history). */
   async open(): Promise<OpenAlarm[]> {
-    const items = await queryAll({
+    const [firing, pending] = await Promise.all([OPEN, PENDING].map((pk) => queryAll({
       IndexName: 'GSI1',
       KeyConditionExpression: 'GSI1PK = :pk',
-      ExpressionAttributeValues: { ':pk': OPEN },
+      ExpressionAttributeValues: { ':pk': pk },
+    })));
+    return [...firing!, ...pending!].map(fromItem);
+  },
+
+  /** Pending alarms whose `firesAt` is at or before `now`: the timers that are due (O(due alarms)). */
+  async duePending(now: string): Promise<OpenAlarm[]> {
+    const items = await queryAll({
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK <= :now',
+      ExpressionAttributeValues: { ':pk': PENDING, ':now': `${now}#\uffff` },
     });
     return items.map(fromItem);
   },
 
   /**
-   * Open alarms newest first, narrowed by the filter (a FilterExpression on the open-alarm
-   * index: a page costs the open alarms read to fill it). All of them, or one page.
+   * Open alarms newest first (firing by default, or pending), narrowed by the filter (a
+   * FilterExpression on that state's index key: a page costs the open alarms read to fill it).
+   * All of them, or one page.
    */
   async list(filter: AlarmFilter, page: { limit?: number; cursor?: string }): Promise<AlarmView[] | Page<AlarmView>> {
     const { FilterExpression, names, values } = filterExpression(filter);
@@ -150,7 +238,7 @@ export const alarms = {
         KeyConditionExpression: 'GSI1PK = :pk',
         ScanIndexForward: false,
         ...(FilterExpression ? { FilterExpression, ExpressionAttributeNames: names } : {}),
-        ExpressionAttributeValues: { ':pk': OPEN, ...values },
+        ExpressionAttributeValues: { ':pk': filter.state === 'pending' ? PENDING : OPEN, ...values },
       },
       OPEN_INDEX_KEY,
       page,
@@ -158,9 +246,22 @@ export const alarms = {
     return Array.isArray(answer) ? answer.map(toView) : { items: answer.items.map(toView), nextCursor: answer.nextCursor };
   },
 
-  /** Opens the pair's alarm unless it is open already; its mail (if any) lands in the same write. */
-  async raise(alarm: OpenAlarm, mail?: Mail): Promise<boolean> {
+  /** One alarm (open or not) by its pair; undefined when the pair has none (or only a dropped pending one). */
+  async get(pair: Pick<Alarm, 'watcherId' | 'devicesn'>): Promise<(AlarmView & { open: boolean }) | undefined> {
+    const { Item: item } = await doc.send(new GetCommand({ TableName: tableName(), Key: keys(pair), ConsistentRead: true }));
+    if (!item || item.state === 'dropped') return undefined;
+    return { ...toView(item), open: item.state !== 'cleared' };
+  },
+
+  /**
+   * Fires the pair's alarm: a new one (unless one is open already), or the pending one stored
+   * with `raisedAt = fromPending`. Its mail (if any) lands in the same write, and where it went.
+   */
+  async raise(alarm: OpenAlarm, mail?: Mail, delivery?: Delivery, fromPending?: string): Promise<boolean> {
     const extra = mailFields(alarm, mail);
+    const [condition, names, values] = fromPending
+      ? ['#state = :pending AND #raisedAt = :from', { '#state': 'state', '#raisedAt': 'raisedAt' }, { ':pending': 'pending', ':from': fromPending }]
+      : [NEW_CONDITION, newGuard.names, newGuard.values];
     return conditional({
       TableName: tableName(),
       Key: keys(alarm),
@@ -168,29 +269,79 @@ export const alarms = {
         expression(
           {
             type: 'Alarm',
-            state: 'open',
+            state: 'firing',
             watcherId: alarm.watcherId,
             devicesn: alarm.devicesn,
             ...alarmFields(alarm),
             raisedAt: alarm.raisedAt,
+            pendingSince: alarm.pendingSince,
             notify: alarm.notify,
+            notified: { raised: delivery ?? [] },
+            ...acknowledgementFields(alarm.acknowledgement),
             GSI1PK: OPEN,
             GSI1SK: openSk(alarm),
             ...extra.set,
           },
-          ['clearedAt', 'clearReason', 'expiresAt'],
+          ['clearedAt', 'clearReason', 'expiresAt', 'firesAt'],
           extra.append,
         ),
-        'attribute_not_exists(PK) OR #state = :cleared',
-        { '#state': 'state' },
-        { ':cleared': 'cleared' },
+        condition,
+        names,
+        values,
       ),
     });
   },
 
-  /** Clears the open alarm raised at `alarm.raisedAt`; false when it is not open (any more). */
-  async clear(alarm: OpenAlarm, clearedAt: string, reason: ClearReason, mail?: Mail): Promise<boolean> {
+  /** Stores a new pending alarm for the pair unless one is open already (no mail). */
+  async pend(alarm: OpenAlarm): Promise<boolean> {
+    return conditional({
+      TableName: tableName(),
+      Key: keys(alarm),
+      ...withCondition(
+        expression(
+          {
+            type: 'Alarm',
+            state: 'pending',
+            watcherId: alarm.watcherId,
+            devicesn: alarm.devicesn,
+            ...alarmFields(alarm),
+            raisedAt: alarm.raisedAt,
+            pendingSince: alarm.pendingSince ?? alarm.raisedAt,
+            firesAt: alarm.firesAt,
+            notify: alarm.notify,
+            GSI1PK: PENDING,
+            GSI1SK: pendingSk(alarm),
+          },
+          ['clearedAt', 'clearReason', 'expiresAt', 'notified', ...ACK_FIELDS],
+        ),
+        NEW_CONDITION,
+        newGuard.names,
+        newGuard.values,
+      ),
+    });
+  },
+
+  /** A pending alarm whose condition stopped before it fired: leaves every index, no mail, no history. */
+  async drop(alarm: OpenAlarm, at: string, expiresAt: number): Promise<boolean> {
+    return conditional({
+      TableName: tableName(),
+      Key: keys(alarm),
+      ...withCondition(
+        expression({ state: 'dropped', clearedAt: at, expiresAt }, ['GSI1PK', 'GSI1SK']),
+        '#state = :pending AND #raisedAt = :raisedAt',
+        { '#state': 'state', '#raisedAt': 'raisedAt' },
+        { ':pending': 'pending', ':raisedAt': alarm.raisedAt },
+      ),
+    });
+  },
+
+  /**
+   * Clears the firing alarm raised at `alarm.raisedAt`; false when it is not firing (any more).
+   * The item waits under `ALARMS#HISTORY` until its history record is written.
+   */
+  async clear(alarm: OpenAlarm, clearedAt: string, reason: ClearReason, expiresAt: number, mail?: Mail, delivery?: Delivery): Promise<boolean> {
     const extra = mailFields(alarm, mail);
+    const guard = firingGuard(alarm);
     return conditional({
       TableName: tableName(),
       Key: keys(alarm),
@@ -200,30 +351,78 @@ export const alarms = {
             state: 'cleared',
             clearedAt,
             clearReason: reason,
-            expiresAt: Math.floor(Date.parse(clearedAt) / 1000) + HISTORY_SECONDS,
+            expiresAt,
+            notified: { ...(alarm.notified ?? {}), cleared: delivery ?? [] },
+            GSI1PK: HISTORY,
+            GSI1SK: `${clearedAt}#${alarm.watcherId}#${alarm.devicesn}`,
             ...extra.set,
           },
-          ['GSI1PK', 'GSI1SK'],
+          [],
           extra.append,
         ),
-        '#state = :open AND #raisedAt = :raisedAt',
-        { '#state': 'state', '#raisedAt': 'raisedAt' },
-        { ':open': 'open', ':raisedAt': alarm.raisedAt },
+        FIRING_CONDITION,
+        guard.names,
+        guard.values,
       ),
     });
   },
 
-  /** Carries a changed severity, room or description into an alarm that stays open (no mail). */
+  /** Carries a changed severity, room, description or firing time into an alarm that stays open (no mail). */
   async update(alarm: OpenAlarm): Promise<boolean> {
+    const pending = alarm.state === 'pending';
+    const [condition, names, values] = pending
+      ? ['#state = :pending AND #raisedAt = :raisedAt', { '#state': 'state', '#raisedAt': 'raisedAt' }, { ':pending': 'pending', ':raisedAt': alarm.raisedAt }]
+      : [FIRING_CONDITION, firingGuard(alarm).names, firingGuard(alarm).values];
     return conditional({
       TableName: tableName(),
       Key: keys(alarm),
       ...withCondition(
-        expression(alarmFields(alarm), []),
-        '#state = :open AND #raisedAt = :raisedAt',
-        { '#state': 'state', '#raisedAt': 'raisedAt' },
-        { ':open': 'open', ':raisedAt': alarm.raisedAt },
+        expression(pending ? { ...alarmFields(alarm), firesAt: alarm.firesAt, GSI1SK: pendingSk(alarm) } : alarmFields(alarm), []),
+        condition,
+        names,
+        values,
       ),
+    });
+  },
+
+  /** Records (or, with undefined, removes) the acknowledgement of an open alarm; 404 unknown, 409 not open. */
+  async acknowledge(pair: Pick<Alarm, 'watcherId' | 'devicesn'>, ack: Acknowledgement | undefined): Promise<AlarmView> {
+    const id = alarmId(pair);
+    try {
+      const { Attributes } = await doc.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys(pair),
+          ...withCondition(expression(acknowledgementFields(ack), []), OPEN_CONDITION, openGuard.names, openGuard.values),
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return toView(Attributes ?? {});
+    } catch (error) {
+      if (!isConditionFailed(error)) throw error;
+      throw (await alarms.get(pair)) ? notOpen(id) : missingAlarm(id);
+    }
+  },
+
+  /** Cleared alarms whose history record is not written yet, oldest first. */
+  async awaitingHistory(): Promise<ClearedAlarm[]> {
+    const items = await queryAll({
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk',
+      ExpressionAttributeValues: { ':pk': HISTORY },
+    });
+    return items.map(toCleared);
+  },
+
+  /** The history record of the clear at `clearedAt` is written: the item leaves the waiting list. */
+  async historyWritten(alarm: Pick<ClearedAlarm, 'watcherId' | 'devicesn' | 'clearedAt'>): Promise<boolean> {
+    return conditional({
+      TableName: tableName(),
+      Key: keys(alarm),
+      UpdateExpression: 'REMOVE GSI1PK, GSI1SK',
+      ConditionExpression: '#state = :cleared AND #clearedAt = :at AND GSI1PK = :pk',
+      ExpressionAttributeNames: { '#state': 'state', '#clearedAt': 'clearedAt' },
+      ExpressionAttributeValues: { ':cleared': 'cleared', ':at': alarm.clearedAt, ':pk': HISTORY },
     });
   },
 

@@ -94,9 +94,11 @@ export const rooms = {
   /**
    * Recomputes one room's aggregate from its devices (one Query of one partition) and writes it
    * under a version condition; removes it when the room has no devices left. Call after every
-   * change to a device of the room (sync, refresh, alarm engine). Idempotent.
+   * change to a device of the room (sync, refresh, alarm engine). Idempotent. `beforeWrite`
+   * runs before a changed aggregate is written (device count 0: removed), so that what it
+   * records from the aggregate is never behind a written one (a retry repeats it).
    */
-  async recompute(place: Place): Promise<RoomAggregate | undefined> {
+  async recompute(place: Place, beforeWrite?: (aggregate: RoomAggregate) => Promise<void>): Promise<RoomAggregate | undefined> {
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       const { Item: current } = await doc.send(new GetCommand({ TableName: tableName(), Key: keys(place), ConsistentRead: true }));
       const members = await devices.inRoom(place);
@@ -106,6 +108,7 @@ export const rooms = {
         ? { ConditionExpression: '#version = :version', ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: { ':version': version } }
         : { ConditionExpression: 'attribute_not_exists(PK)' };
       try {
+        if (beforeWrite && (!current || !sameAggregate(fromItem(current), aggregate))) await beforeWrite(aggregate);
         if (aggregate.deviceCount === 0) {
           if (current) await doc.send(new DeleteCommand({ TableName: tableName(), Key: keys(place), ...guard }));
           return undefined;

@@ -70,7 +70,12 @@ export interface WatcherInput {
   description?: string;
   sendEmail: boolean;
   emails?: string[];
+  /** Seconds the condition must hold before the alarm fires (0..86400, default 0: at once). */
+  pendingSeconds?: number;
 }
+
+/** The longest pending period a watcher may ask for: one day. */
+export const MAX_PENDING_SECONDS = 86_400;
 
 /** The rule as stored: every field present. */
 export type Watcher = Required<WatcherInput>;
@@ -103,4 +108,5 @@ export const normalize = (input: WatcherInput): Watcher => ({
   description: input.description ?? '',
   sendEmail: input.sendEmail,
   emails: input.emails ?? [],
+  pendingSeconds: input.pendingSeconds ?? 0,
 });

@@ -8,6 +8,30 @@ import { ensureTable } from '../../lib/db/table';
 import { adminUsername, ensureFirstAdmin } from '../../lib/auth/signin';
 import { providerFromEnv } from '../../lib/devices/provider';
 import { syncDevices } from '../../lib/devices/sync';
+import { watchers } from '../../lib/db/watchers';
+
+/**
+ * The demo's alarm rule, created once on a store without any watcher (DEMO_WATCHER=0: never):
+ * with the simulated fleet's churn it raises and clears alarms every minute, so alarm history,
+ * device history and availability have something to show within minutes.
+ */
+const ensureDemoWatcher = async (): Promise<string> => {
+  if (process.env.DEMO_WATCHER === '0') return 'off (DEMO_WATCHER=0)';
+  if ((await watchers.list()).length > 0) return 'not needed (watchers exist)';
+  const id = await watchers.create({
+    user: 'demo',
+    dashboard: 'demo',
+    service: 'video',
+    type: 'offline',
+    allDevices: true,
+    severity: 3,
+    operations: { type: 'device', operatorType: 'AND', conditions: [{ element: 'status.connected', operator: '==', value: 'false' }] },
+    description: 'Demo: video device offline',
+    sendEmail: true,
+    emails: ['demo-ops@example.com'],
+  });
+  return `created ${id}`;
+};
 
 export const bootstrap = async (log: (line: string) => void = () => {}): Promise<void> => {
   const { created } = await ensureTable(dynamo, tableName());
@@ -16,4 +40,5 @@ export const bootstrap = async (log: (line: string) => void = () => {}): Promise
   // demo fleet (DEVICE_PROVIDER, default simulated: SEED_DEVICES devices, fixed seed)
   const synced = await syncDevices(providerFromEnv());
   log(`devices synced: ${synced.devices} devices (${synced.upserted} written, ${synced.removed} removed)`);
+  log(`demo watcher: ${await ensureDemoWatcher()}`);
 };

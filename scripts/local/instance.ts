@@ -84,4 +84,6 @@ export const stillFleetEnv: Record<string, string> = {
   SYNC_INTERVAL_SECONDS: '0',
   // alarms are evaluated only through POST /alarms/evaluate
   EVALUATE_INTERVAL_SECONDS: '0',
+  // no demo alarm rule: tests and benchmarks create their own watchers
+  DEMO_WATCHER: '0',
 };

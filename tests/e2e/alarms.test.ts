@@ -80,6 +80,7 @@ describe('alarms raised by a watcher for status.connected == false', () => {
     expect(bySn(res.body)).toEqual(
       bySn(offline).map((d) => ({
         id: `${watcherId}:${d.devicesn}`,
+        state: 'firing',
         watcherId,
         severity: 1,
         devicesn: d.devicesn,

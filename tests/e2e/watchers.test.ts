@@ -58,7 +58,14 @@ describe('POST /watcher', () => {
     const sent = body();
     const id = await create(sent);
     const res = await api<Watcher>('GET', `/watcher/${id}`);
-    expect(res.body).toEqual({ id, ...sent, active: true, createdAt: expect.any(String), updatedAt: expect.any(String) });
+    expect(res.body).toEqual({ id, pendingSeconds: 0, ...sent, active: true, createdAt: expect.any(String), updatedAt: expect.any(String) });
+  });
+
+  it('carries pendingSeconds through create, GET and PUT', async () => {
+    const id = await create({ pendingSeconds: 300 });
+    expect((await api<Watcher>('GET', `/watcher/${id}`)).body).toMatchObject({ pendingSeconds: 300 });
+    const res = await api<Watcher>('PUT', `/watcher/${id}`, { body: body({ pendingSeconds: 0 }) });
+    expect(res.body).toMatchObject({ pendingSeconds: 0 });
   });
 
   it.each([
@@ -68,6 +75,8 @@ describe('POST /watcher', () => {
     ['an unknown operator', { operations: { type: 'device', operatorType: 'AND', conditions: [{ operator: '<', value: 'x', element: 'devicemodel' }] } }, 'body.operations.conditions[0].operator'],
     ['a non-string value', { operations: { type: 'device', operatorType: 'AND', conditions: [{ operator: '==', value: true, element: 'deviceconnected' }] } }, 'body.operations.conditions[0].value'],
     ['an invalid e-mail', { emails: ['ops-at-example.com'] }, 'body.emails[0]'],
+    ['a pendingSeconds over a day', { pendingSeconds: 86_401 }, 'body.pendingSeconds'],
+    ['a fractional pendingSeconds', { pendingSeconds: 1.5 }, 'body.pendingSeconds'],
     ['sendEmail without e-mails', { emails: [] }, 'body.emails'],
     ['no target devices', { allDevices: false, devicesId: [] }, 'body.devicesId'],
     ['devicesId with a number', { devicesId: [12] }, 'body.devicesId[0]'],
@@ -125,7 +134,7 @@ describe('PUT /watcher/{watcherid}', () => {
     const next = body({ severity: 4, allDevices: true, devicesId: [], sendEmail: false, emails: [] });
     const res = await api<Watcher>('PUT', `/watcher/${id}`, { body: next });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ id, ...next, active: true, createdAt: expect.any(String), updatedAt: expect.any(String) });
+    expect(res.body).toEqual({ id, pendingSeconds: 0, ...next, active: true, createdAt: expect.any(String), updatedAt: expect.any(String) });
     expect((await api('GET', `/watcher/${id}`)).body).toEqual(res.body);
   });
 

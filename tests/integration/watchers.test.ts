@@ -26,6 +26,7 @@ describe('watchers repository', () => {
       devicesId: [],
       description: '',
       emails: [],
+      pendingSeconds: 0,
       active: true,
       createdAt: expect.any(String),
       updatedAt: stored.createdAt,

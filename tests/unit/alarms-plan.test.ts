@@ -31,6 +31,7 @@ const watcher = (id: string, overrides: Partial<WatcherRecord> = {}): WatcherRec
   description: 'offline',
   sendEmail: true,
   emails: ['ops@example.com'],
+  pendingSeconds: 0,
   active: true,
   createdAt: NOW,
   updatedAt: NOW,
@@ -165,6 +166,7 @@ describe('worst severity roll-up', () => {
 
 describe('transition mails', () => {
   const alarm: OpenAlarm = {
+    state: 'firing',
     watcherId: 'w1',
     devicesn: 'a',
     deviceid: 'id-a',

@@ -214,6 +214,7 @@ describe('normalize', () => {
       description: '',
       sendEmail: false,
       emails: [],
+      pendingSeconds: 0,
     });
   });
 });

@@ -1,0 +1,111 @@
+import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { HistoryFilter, HistoryRecord } from '#lib/alarms/history';
+import { batchWrite, type Item } from './helpers';
+import { queryPage, type Page } from './pages';
+
+/*
+ * Each cleared alarm is written as two items, so that every question has a key built for it:
+ *   by device  PK  ALARMHIST#DEVICE#<sn>                 SK      <clearedAt>#<watcherId>
+ *   by room    GSI1 ALARMHIST#ROOM#<region>#<loc>#<room> GSI1SK  <clearedAt>#<watcherId>#<sn>
+ *   by watcher GSI2 ALARMHIST#WATCHER#<watcherId>        GSI2SK  <clearedAt>#<sn>
+ *   by location PK ALARMHIST#LOCATION#<region>#<loc>     SK      <clearedAt>#<watcherId>#<sn>
+ *   by region  GSI1 ALARMHIST#REGION#<region>            GSI1SK  <clearedAt>#<watcherId>#<sn>
+ *   everything GSI2 ALARMHIST#ALL                        GSI2SK  <clearedAt>#<watcherId>#<sn>
+ * Sort keys start with clearedAt, so a time window is a key condition and newest-first is the
+ * index order. Both puts are idempotent (same keys for the same clear). `expiresAt` is the TTL.
+ */
+const enc = encodeURIComponent;
+const P = 'ALARMHIST';
+const place = (record: Pick<HistoryRecord, 'region' | 'location'>) => `${enc(record.region)}#${enc(record.location)}`;
+
+const items = (record: HistoryRecord, expiresAt: number): Item[] => {
+  const at = record.clearedAt;
+  const sn = enc(record.devicesn);
+  const full = { type: 'AlarmHistory', ...record, expiresAt };
+  return [
+    {
+      PK: `${P}#DEVICE#${sn}`,
+      SK: `${at}#${record.watcherId}`,
+      GSI1PK: `${P}#ROOM#${place(record)}#${enc(record.room)}`,
+      GSI1SK: `${at}#${record.watcherId}#${sn}`,
+      GSI2PK: `${P}#WATCHER#${record.watcherId}`,
+      GSI2SK: `${at}#${sn}`,
+      ...full,
+    },
+    {
+      PK: `${P}#LOCATION#${place(record)}`,
+      SK: `${at}#${record.watcherId}#${sn}`,
+      GSI1PK: `${P}#REGION#${enc(record.region)}`,
+      GSI1SK: `${at}#${record.watcherId}#${sn}`,
+      GSI2PK: `${P}#ALL`,
+      GSI2SK: `${at}#${record.watcherId}#${sn}`,
+      ...full,
+    },
+  ];
+};
+
+const FIELDS = [
+  'id', 'watcherId', 'severity', 'devicesn', 'deviceid', 'region', 'location', 'room', 'raisedAt', 'clearedAt', 'reason',
+  'durationSeconds', 'description', 'acknowledgedAt', 'acknowledgedBy', 'ackComment', 'notified',
+] as const;
+const fromItem = (item: Item): HistoryRecord =>
+  Object.fromEntries(FIELDS.filter((field) => item[field] !== undefined).map((field) => [field, item[field]])) as unknown as HistoryRecord;
+
+type Key = { index?: 'GSI1' | 'GSI2'; pk: string; sk: 'SK' | 'GSI1SK' | 'GSI2SK'; pkName: string; narrowed: (keyof HistoryFilter)[] };
+
+/** The narrowest key for a filter: device, room, watcher, location, region, or everything. */
+const keyFor = (filter: HistoryFilter): Key => {
+  const { devicesn, region, location, room, watcherId } = filter;
+  if (devicesn !== undefined) return { pk: `${P}#DEVICE#${enc(devicesn)}`, pkName: 'PK', sk: 'SK', narrowed: ['devicesn'] };
+  if (region !== undefined && location !== undefined && room !== undefined) {
+    return { index: 'GSI1', pk: `${P}#ROOM#${place({ region, location })}#${enc(room)}`, pkName: 'GSI1PK', sk: 'GSI1SK', narrowed: ['region', 'location', 'room'] };
+  }
+  if (watcherId !== undefined) return { index: 'GSI2', pk: `${P}#WATCHER#${watcherId}`, pkName: 'GSI2PK', sk: 'GSI2SK', narrowed: ['watcherId'] };
+  if (region !== undefined && location !== undefined) {
+    return { pk: `${P}#LOCATION#${place({ region, location })}`, pkName: 'PK', sk: 'SK', narrowed: ['region', 'location'] };
+  }
+  if (region !== undefined) return { index: 'GSI1', pk: `${P}#REGION#${enc(region)}`, pkName: 'GSI1PK', sk: 'GSI1SK', narrowed: ['region'] };
+  return { index: 'GSI2', pk: `${P}#ALL`, pkName: 'GSI2PK', sk: 'GSI2SK', narrowed: [] };
+};
+
+const NARROWING = ['devicesn', 'region', 'location', 'room', 'watcherId'] as const;
+
+/** The Query of a history question: a key condition on its key and window; other filters only within that key. */
+export const historyQuery = (filter: HistoryFilter, now: number): { input: Omit<QueryCommandInput, 'TableName'>; keyAttributes: string[] } => {
+  const key = keyFor(filter);
+  const rest = NARROWING.filter((field) => filter[field] !== undefined && !key.narrowed.includes(field));
+  const names: Record<string, string> = { '#pk': key.pkName, '#sk': key.sk, '#expires': 'expiresAt' };
+  const values: Record<string, unknown> = { ':pk': key.pk, ':from': filter.from, ':to': `${filter.to}#\uffff`, ':now': Math.floor(now / 1000) };
+  const terms = ['#expires > :now'];
+  rest.forEach((field, i) => {
+    names[`#f${i}`] = field;
+    values[`:f${i}`] = filter[field];
+    terms.push(`#f${i} = :f${i}`);
+  });
+  const keyAttributes = key.index ? ['PK', 'SK', key.pkName, key.sk] : ['PK', 'SK'];
+  return {
+    input: {
+      ...(key.index ? { IndexName: key.index } : {}),
+      KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
+      FilterExpression: terms.join(' AND '),
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+      ScanIndexForward: false,
+    },
+    keyAttributes,
+  };
+};
+
+export const alarmHistory = {
+  /** Stores the history record of one cleared alarm (both items; idempotent). */
+  async write(record: HistoryRecord, expiresAt: number): Promise<void> {
+    await batchWrite(items(record, expiresAt).map((Item) => ({ PutRequest: { Item } })));
+  },
+
+  /** One page of cleared alarms, newest first, from the key built for the filter. */
+  async query(filter: HistoryFilter, limit: number, cursor?: string): Promise<Page<HistoryRecord>> {
+    const { input, keyAttributes } = historyQuery(filter, Date.now());
+    const page = await queryPage(input, keyAttributes, limit, cursor);
+    return { items: page.items.map(fromItem), nextCursor: page.nextCursor };
+  },
+};
