@@ -1,6 +1,6 @@
 /** Filter configurations (spec "filtersConfig": region -> locations -> rooms): invalid input is 400. */
-import { MAX_LOCATIONS, MAX_ROOMS } from '#lib/filters/config';
-import { MAX_UPSERT_ITEMS } from '#lib/filters/records';
+import { MAX_LOCATIONS, MAX_ROOMS } from '#lib/filterConfigs/types';
+import { MAX_UPSERT_ITEMS } from '#lib/filterRecords/types';
 import { route } from '#lib/http/contract';
 import { count, error, integerIdParam, list, name, ok, text, Type, type TSchema, type TProperties } from './shared';
 import { bodyId, keepList } from './filterRecords';

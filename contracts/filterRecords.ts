@@ -1,5 +1,5 @@
 /** Filter records (spec "Filters": GET/POST/DELETE /filters...): invalid input is 400. */
-import { MAX_FILTER_ID, MAX_KEEP_IDS, MAX_UPSERT_ITEMS } from '#lib/filters/records';
+import { MAX_FILTER_ID, MAX_KEEP_IDS, MAX_UPSERT_ITEMS } from '#lib/filterRecords/types';
 import { route } from '#lib/http/contract';
 import { count, description, error, integerIdParam, list, name, ok, strict, text, Type } from './shared';
 

@@ -11,7 +11,7 @@ import {
   OPERATOR_TYPES,
   OPERATORS,
   type Severity,
-} from '#lib/watchers/rules';
+} from '#lib/watchers/types';
 import { route } from '#lib/http/contract';
 import { dateTime, description, error, list, name, ok, oneOfValues, strict, text, Type } from './shared';
 

@@ -83,7 +83,7 @@ const startPeriodicEvaluation = () => {
   const seconds = Number(process.env.EVALUATE_INTERVAL_SECONDS ?? 30);
   return every(seconds, 'alarm evaluation', async () => {
     const { runEvaluation } = await import('../lib/alarms/evaluate');
-    const { mailerFromEnv } = await import('../lib/alarms/mailer');
+    const { mailerFromEnv } = await import('../lib/adapters/mail');
     const outcome = await runEvaluation({ mailer: mailerFromEnv(), force: false, tickSeconds: seconds });
     if (!outcome.ran) return undefined;
     const { raised, cleared, mailed } = outcome.summary;

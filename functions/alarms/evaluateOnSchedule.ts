@@ -1,7 +1,7 @@
 import type { Context } from 'aws-lambda';
 import { logger } from '#lib/log';
 import { runEvaluation } from '#lib/alarms/evaluate';
-import { mailerFromEnv } from '#lib/alarms/mailer';
+import { mailerFromEnv } from '#lib/adapters/mail';
 
 const mailer = mailerFromEnv();
 const SCHEDULE_SECONDS = 60;

@@ -1,4 +1,4 @@
-import { SEVERITIES } from '#lib/watchers/rules';
+import { SEVERITIES } from '#lib/watchers/types';
 import { alarmId, type Alarm, type ClearReason, type Mail, type Recipients, type Transition } from './types';
 
 /**

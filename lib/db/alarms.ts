@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Severity } from '#lib/devices/types';
 import {
   alarmId,
@@ -462,19 +462,6 @@ export const alarms = {
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: { ':first': delivered[0]!.id },
     });
-  },
-
-  /** The stored state of one pair (tests and operators). */
-  async find(pair: Pick<Alarm, 'watcherId' | 'devicesn'>): Promise<Item | undefined> {
-    const { Items } = await doc.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk AND SK = :sk',
-        ExpressionAttributeValues: { ':pk': keys(pair).PK, ':sk': keys(pair).SK },
-        ConsistentRead: true,
-      }),
-    );
-    return Items?.[0];
   },
 };
 

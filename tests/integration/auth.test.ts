@@ -10,6 +10,7 @@ Object.assign(process.env, { JWT_PRIVATE_KEY: keyPair.privateKey, JWT_PUBLIC_KEY
 
 const { changeOwnPassword, createUser, deleteRole, setPassword } = await import('#lib/auth/accounts');
 const { ensureFirstAdmin, signIn } = await import('#lib/auth/signin');
+const { secret } = await import('#lib/adapters/secrets');
 const { authenticate } = await import('#lib/auth/authenticate');
 const { roles } = await import('#lib/db/roles');
 const { revokedTokens } = await import('#lib/db/sessions');
@@ -61,15 +62,15 @@ describe('users', () => {
 describe('sign-in', () => {
   it('answers a bearer token for the right password', async () => {
     const username = await newUser();
-    const answer = await signIn(username, PASSWORD);
+    const answer = await signIn(secret, username, PASSWORD);
     expect(answer).toMatchObject({ tokenType: 'Bearer', expiresIn: 900, user: { username, role: 'viewer' } });
     expect((await authenticate('user')(bearer(answer.accessToken))).username).toBe(username);
   });
 
   it('gives the same answer for an unknown user and a wrong password', async () => {
     const username = await newUser();
-    const wrong = await signIn(username, 'wrong-password-xx').catch((e: unknown) => e);
-    const unknown = await signIn(unique('ghost'), PASSWORD).catch((e: unknown) => e);
+    const wrong = await signIn(secret, username, 'wrong-password-xx').catch((e: unknown) => e);
+    const unknown = await signIn(secret, unique('ghost'), PASSWORD).catch((e: unknown) => e);
     expect(wrong).toBeInstanceOf(Unauthorized);
     expect(unknown).toBeInstanceOf(Unauthorized);
     expect((wrong as Error).message).toBe('Invalid username or password');
@@ -78,39 +79,39 @@ describe('sign-in', () => {
 
   it('locks a username for the rest of the window after 5 failures, even for the right password', async () => {
     const username = await newUser();
-    for (let i = 0; i < 5; i++) await expect(signIn(username, 'wrong-password-xx')).rejects.toBeInstanceOf(Unauthorized);
-    const locked = await signIn(username, PASSWORD).catch((e: unknown) => e);
+    for (let i = 0; i < 5; i++) await expect(signIn(secret, username, 'wrong-password-xx')).rejects.toBeInstanceOf(Unauthorized);
+    const locked = await signIn(secret, username, PASSWORD).catch((e: unknown) => e);
     expect(locked).toBeInstanceOf(TooManyRequests);
     expect(Number((locked as InstanceType<typeof TooManyRequests>).headers?.['retry-after'])).toBeGreaterThan(800);
   });
 
   it('forgets earlier failures after a successful sign-in', async () => {
     const username = await newUser();
-    for (let i = 0; i < 4; i++) await expect(signIn(username, 'wrong-password-xx')).rejects.toBeInstanceOf(Unauthorized);
-    await signIn(username, PASSWORD);
-    for (let i = 0; i < 4; i++) await expect(signIn(username, 'wrong-password-xx')).rejects.toBeInstanceOf(Unauthorized);
-    await expect(signIn(username, PASSWORD)).resolves.toMatchObject({ tokenType: 'Bearer' });
+    for (let i = 0; i < 4; i++) await expect(signIn(secret, username, 'wrong-password-xx')).rejects.toBeInstanceOf(Unauthorized);
+    await signIn(secret, username, PASSWORD);
+    for (let i = 0; i < 4; i++) await expect(signIn(secret, username, 'wrong-password-xx')).rejects.toBeInstanceOf(Unauthorized);
+    await expect(signIn(secret, username, PASSWORD)).resolves.toMatchObject({ tokenType: 'Bearer' });
   });
 
   it('creates the configured first admin once, and not again', async () => {
     process.env.ADMIN_USERNAME = unique('admin');
     process.env.ADMIN_PASSWORD = 'first-admin-password';
-    expect(await ensureFirstAdmin()).toBe('created');
-    expect(await ensureFirstAdmin()).toBe('exists');
+    expect(await ensureFirstAdmin(secret)).toBe('created');
+    expect(await ensureFirstAdmin(secret)).toBe('exists');
     expect((await users.get(process.env.ADMIN_USERNAME)).role).toBe('admin');
   });
 
   it('creates the first admin on its first sign-in when it is absent', async () => {
     process.env.ADMIN_USERNAME = unique('admin');
     process.env.ADMIN_PASSWORD = 'lazy-admin-password';
-    const answer = await signIn(process.env.ADMIN_USERNAME, 'lazy-admin-password');
+    const answer = await signIn(secret, process.env.ADMIN_USERNAME, 'lazy-admin-password');
     expect(answer.user.role).toBe('admin');
   });
 });
 
 describe('token checks', () => {
   it('refuses a revoked token', async () => {
-    const { accessToken } = await signIn(await newUser(), PASSWORD);
+    const { accessToken } = await signIn(secret, await newUser(), PASSWORD);
     const principal = await authenticate('user')(bearer(accessToken));
     await revokedTokens.revoke(principal.tokenId, principal.expiresAt);
     await expect(authenticate('user')(bearer(accessToken))).rejects.toBeInstanceOf(Unauthorized);
@@ -118,40 +119,40 @@ describe('token checks', () => {
 
   it('refuses tokens issued before a password change, and accepts a new sign-in right after', async () => {
     const username = await newUser();
-    const before = (await signIn(username, PASSWORD)).accessToken;
+    const before = (await signIn(secret, username, PASSWORD)).accessToken;
     await changeOwnPassword(username, PASSWORD, 'changed-password-1');
     await expect(authenticate('user')(bearer(before))).rejects.toBeInstanceOf(Unauthorized);
-    const after = (await signIn(username, 'changed-password-1')).accessToken;
+    const after = (await signIn(secret, username, 'changed-password-1')).accessToken;
     expect((await authenticate('user')(bearer(after))).username).toBe(username);
   });
 
   it('refuses a password change with the wrong current password', async () => {
     const username = await newUser();
     await expect(changeOwnPassword(username, 'not-the-password', 'changed-password-1')).rejects.toBeInstanceOf(Unauthorized);
-    await expect(signIn(username, PASSWORD)).resolves.toMatchObject({ tokenType: 'Bearer' });
+    await expect(signIn(secret, username, PASSWORD)).resolves.toMatchObject({ tokenType: 'Bearer' });
   });
 
   it('refuses the token of a deleted user', async () => {
     const username = await newUser();
-    const { accessToken } = await signIn(username, PASSWORD);
+    const { accessToken } = await signIn(secret, username, PASSWORD);
     await users.remove(username);
     await expect(authenticate('user')(bearer(accessToken))).rejects.toBeInstanceOf(Unauthorized);
   });
 
   it('refuses the token of a deleted user after the same username is created again, even as admin', async () => {
     const username = await newUser('viewer');
-    const { accessToken } = await signIn(username, PASSWORD);
+    const { accessToken } = await signIn(secret, username, PASSWORD);
     await users.remove(username);
     await createUser({ username, email: `${username}@example.com`, name: 'Reborn', role: 'admin' }, PASSWORD);
     await expect(authenticate('user')(bearer(accessToken))).rejects.toBeInstanceOf(Unauthorized);
     await expect(authenticate('admin')(bearer(accessToken))).rejects.toBeInstanceOf(Unauthorized);
-    const fresh = (await signIn(username, PASSWORD)).accessToken;
+    const fresh = (await signIn(secret, username, PASSWORD)).accessToken;
     expect((await authenticate('admin')(bearer(fresh))).role).toBe('admin');
   });
 
   it('refuses a token signed in with the old password while an admin set a new one', async () => {
     const username = await newUser();
-    const before = (await signIn(username, PASSWORD)).accessToken;
+    const before = (await signIn(secret, username, PASSWORD)).accessToken;
     await setPassword(username, 'set-by-the-admin-1');
     await expect(authenticate('user')(bearer(before))).rejects.toBeInstanceOf(Unauthorized);
   });
@@ -159,13 +160,13 @@ describe('token checks', () => {
   it('gives a user record from before incarnations one at sign-in; its tokens then work', async () => {
     const username = await newUser();
     await doc.send(new UpdateCommand({ TableName: tableName(), Key: { PK: 'USER', SK: `USER#${username}` }, UpdateExpression: 'REMOVE incarnation' }));
-    const { accessToken } = await signIn(username, PASSWORD);
+    const { accessToken } = await signIn(secret, username, PASSWORD);
     expect((await users.credentials(username))?.incarnation).toMatch(/^[0-9a-f-]{36}$/);
     expect((await authenticate('user')(bearer(accessToken))).username).toBe(username);
   });
 
   it('answers Forbidden to a valid non-admin token where admin is required', async () => {
-    const { accessToken } = await signIn(await newUser(), PASSWORD);
+    const { accessToken } = await signIn(secret, await newUser(), PASSWORD);
     await expect(authenticate('admin')(bearer(accessToken))).rejects.toBeInstanceOf(Forbidden);
   });
 });

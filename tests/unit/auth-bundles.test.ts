@@ -10,7 +10,7 @@ import { functionDefs, root } from '../../scripts/registry';
  * external so that this stays fast.
  */
 const SIGNER = 'sessionsSignin';
-const SECRETS = 'lib/auth/secrets.ts';
+const SECRETS = 'lib/adapters/secrets.ts';
 const SSM = '@aws-sdk/client-ssm';
 
 const graph = async (handlerFile: string): Promise<Metafile> => {

@@ -6,7 +6,7 @@ import {
   type FiltersConfig,
   type FiltersConfigListForm,
   type StoredLocation,
-} from '#lib/filters/config';
+} from '#lib/filterConfigs/types';
 import { doc, tableName } from './client';
 import { isConditionFailed, padId, queryAll, type Item, deleteExisting } from './helpers';
 import { mapConcurrent } from '#lib/shared/concurrency';
@@ -69,7 +69,7 @@ const mergeOne = async (incoming: FiltersConfigListForm, now: string): Promise<v
   }
 };
 
-export const filtersConfig = {
+export const filterConfigs = {
   /** Every configuration, by id, rooms included (the list form leaves them out). */
   async list(): Promise<FiltersConfig[]> {
     const items = await queryAll({ KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': PARTITION } });

@@ -1,6 +1,6 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Invalid, NotFound } from '#lib/errors';
-import { duplicateIds, type FilterFields, type FilterRecord, type FilterUpsert } from '#lib/filters/records';
+import { duplicateIds, type FilterFields, type FilterRecord, type FilterUpsert } from '#lib/filterRecords/types';
 import { doc, tableName } from './client';
 import { padId, queryAll, type Item, deleteExisting } from './helpers';
 import { mapConcurrent } from '#lib/shared/concurrency';
@@ -59,7 +59,7 @@ const upsertInput = (id: number, fields: FilterFields, now: string) => {
   };
 };
 
-export const filters = {
+export const filterRecords = {
   /** Every filter, by id, as `{id, name}`. */
   async list(): Promise<Pick<FilterRecord, 'id' | 'name'>[]> {
     const items = await queryAll({
