@@ -11,7 +11,7 @@ export default defineConfig({
   resolve: { alias },
   test: {
     // handlers log one JSON line per request; tests that care spy on the logger
-    env: { POWERTOOLS_LOG_LEVEL: 'SILENT' },
+    env: { POWERTOOLS_LOG_LEVEL: 'SILENT', POWERTOOLS_METRICS_DISABLED: 'true' },
     reporters: ['default', './tests/support/summary-reporter.ts'],
     projects: [
       {

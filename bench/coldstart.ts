@@ -48,7 +48,9 @@ const importMs = (file: string): number =>
     execFileSync(
       process.execPath,
       ['-e', `const t=process.hrtime.bigint();require(${JSON.stringify(file)});process.stdout.write(String(Number(process.hrtime.bigint()-t)/1e6))`],
-      { env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', TABLE_NAME: 'bench' } },
+      // NODE_PATH: excluded packages resolve from node_modules, as Lambda resolves them from
+      // the runtime's SDK and the Powertools layer (/opt/nodejs/node_modules)
+      { env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', TABLE_NAME: 'bench', NODE_PATH: join(root, 'node_modules') } },
     ).toString(),
   );
 

@@ -18,6 +18,7 @@ export const writeSummary = () => {
   const warm = read<{ ratio: number; measuredAt: string }>('warm');
   const stats = read<{ summary: { ratio: number }[]; measuredAt: string }>('stats');
   const load = read<{ failed: number; latencyMs: { p50: number; p99: number }; requestsPerSecond: number; measuredAt: string }>('load');
+  const start = read<{ firstMedianSeconds: number; warmMedianSeconds: number; measuredAt: string }>('start');
   const worstStats = stats ? Math.max(...stats.summary.map((s) => s.ratio)) : undefined;
   const table = [
     '| figure | measured | target | | date |',
@@ -28,6 +29,8 @@ export const writeSummary = () => {
     row('stats: worst 100k-device / 1k-device time', worstStats, '<= 2', (v) => v <= 2, stats?.measuredAt),
     row('HTTP load: failed requests (50 connections)', load?.failed, '0', (v) => v === 0, load?.measuredAt),
     load ? `| HTTP load: p50 / p99 latency, req/s | ${load.latencyMs.p50} / ${load.latencyMs.p99} ms, ${load.requestsPerSecond} req/s | reported | | ${load.measuredAt.slice(0, 10)} |` : '',
+    row('npm start: first answer, warm start (median s)', start?.warmMedianSeconds, '<= 10', (v) => v <= 10, start?.measuredAt),
+    row('npm start: first answer, first start (median s)', start?.firstMedianSeconds, '<= 20', (v) => v <= 20, start?.measuredAt),
   ]
     .filter(Boolean)
     .join('\n');

@@ -2,7 +2,7 @@
 import { PASSWORD_MAX_LENGTH } from '#lib/auth/password';
 import { route } from '#lib/http/contract';
 import { error, name, ok, strict, text, Type } from './shared';
-import { user } from './users';
+import { guessesSpent, user } from './users';
 
 // Sign-in checks no policy: whatever does not match a user is the same 401.
 const anyPassword = Type.String({ minLength: 1, maxLength: PASSWORD_MAX_LENGTH });
@@ -23,7 +23,7 @@ export const routes = {
       ),
       400: error('Invalid input, each offending field named'),
       401: error('Invalid username or password (the same answer for both)'),
-      429: error('Too many failed sign-ins for this user; see Retry-After'),
+      429: guessesSpent,
     },
     function: {
       environment: {

@@ -31,6 +31,10 @@ export const user = Type.Partial(
 const path = { user: username };
 const invalid = error('Invalid input, each offending field named');
 const unknown = error('No user with that id');
+/** Sign-in and the own-password change share one budget of wrong passwords per user. */
+export const guessesSpent = error(
+  'Too many wrong passwords for this user in the window (sign-in and own password change together): refused, the right password too, until Retry-After',
+);
 
 export const routes = {
   create: route({
@@ -82,7 +86,7 @@ export const routes = {
     access: 'admin',
     invalidStatus: 400,
     request: { path },
-    responses: { 200: text('Confirmation'), 400: invalid, 404: unknown, 409: error('Admins cannot delete themselves') },
+    responses: { 200: text('Confirmation'), 400: invalid, 404: unknown, 409: error('Admins cannot delete themselves, nor the last admin') },
   }),
   changeOwnPassword: route({
     method: 'POST',
@@ -91,7 +95,7 @@ export const routes = {
     access: 'bearer',
     invalidStatus: 400,
     request: { body: strict({ currentPassword: anyPassword, newPassword }) },
-    responses: { 200: text('Confirmation'), 400: invalid, 401: error('Wrong current password or bad token') },
+    responses: { 200: text('Confirmation'), 400: invalid, 401: error('Wrong current password or bad token'), 429: guessesSpent },
   }),
   adminPassword: route({
     method: 'POST',

@@ -1,21 +1,47 @@
 'use strict';
 
 /**
- * serverless-offline runs our handlers in-process (`useInProcess`), which `require`s each
- * bundle once. serverless-esbuild rebuilds bundles when sources change and announces it with
- * `offline:functionsUpdated`; at that moment drop the old bundles from require's cache, so the
- * next request runs the new code. Local runs only: nothing here reaches AWS.
+ * Local runs only (`serverless offline`); nothing here reaches AWS or `serverless package`.
+ *
+ * Handlers run from their TypeScript sources: serverless-offline loads a `.ts` handler through
+ * tsx (with tsconfig's path aliases), in-process (`useInProcess`), one module graph shared by
+ * every function, so a start no longer waits for ~80 bundles (plugins/esbuild-unless-offline.js).
+ * Hot reload: when a source under functions/, lib/ or generated/ changes, the project's own
+ * modules are dropped from require's cache and the next request loads the new code
+ * (node_modules stay loaded).
  */
+const { watch } = require('node:fs');
+const { resolve, sep } = require('node:path');
+
+const SOURCE_FOLDERS = ['functions', 'lib', 'generated'];
+
 class OfflineInProcessReload {
   constructor(serverless) {
-    const workFolder = serverless.service.custom?.esbuild?.outputWorkFolder ?? '.esbuild';
-    this.buildDir = require('node:path').resolve(serverless.config.servicePath, workFolder);
-    this.hooks = { 'offline:functionsUpdated:cleanup': () => this.forgetBundles() };
+    this.serverless = serverless;
+    const root = serverless.config.servicePath;
+    this.sourceDirs = SOURCE_FOLDERS.map((folder) => resolve(root, folder));
+    this.watchers = [];
+    this.hooks = {
+      'offline:start:init': () => this.watchSources(),
+      'offline:start:end': () => this.watchers.forEach((w) => w.close()),
+    };
   }
 
-  forgetBundles() {
-    for (const file of Object.keys(require.cache)) {
-      if (file.startsWith(this.buildDir)) delete require.cache[file];
+  watchSources() {
+    for (const dir of this.sourceDirs) {
+      const watcher = watch(dir, { recursive: true }, (_event, file) => {
+        if (file && /\.(ts|json)$/.test(file)) this.forgetSources();
+      });
+      watcher.unref();
+      this.watchers.push(watcher);
+    }
+  }
+
+  forgetSources() {
+    for (const key of Object.keys(require.cache)) {
+      // tsx keys its modules as `<file>?namespace=<id>`
+      const file = key.split('?')[0];
+      if (this.sourceDirs.some((dir) => file.startsWith(dir + sep))) delete require.cache[key];
     }
   }
 }

@@ -5,9 +5,9 @@
  * - generated/routes/<function>.ts: the handler's binding (validator, invalid-input status,
  *   authenticator), typed by its contract;
  * - generated/functions.yml: the functions serverless.yml declares;
- * - docs/openapi.json (scripts/openapi.ts).
+ * - docs/openapi.json (scripts/openapi.ts) and client/openapi-types.ts (scripts/client-types.ts).
  * `npm run build` (run by `npm start`, `npm test`, `npm run bench`, packaging) writes the first
- * two, which git ignores; `npm run generate` writes all four. tests/unit/generated.test.ts fails
+ * two, which git ignores; `npm run generate` (or `npm run openapi`) writes them all. tests/unit/generated.test.ts fails
  * when a committed file is stale.
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,6 +18,7 @@ import standaloneCode from 'ajv/dist/standalone';
 import { dump } from 'js-yaml';
 import type { Access } from '#lib/http/contract';
 import { contracts, eventSchema, root, type Job, type Route } from './registry';
+import { renderClientTypes } from './client-types';
 import { openApiFile, renderOpenApi } from './openapi';
 
 export const generatedDir = join(root, 'generated');
@@ -115,10 +116,14 @@ export const renderBuild = async (): Promise<Record<string, string>> => {
 };
 
 /** The committed outputs, by path below the project. */
-export const renderCommitted = async (): Promise<Record<string, string>> => ({
-  'generated/functions.yml': await renderFunctions(),
-  'docs/openapi.json': await renderOpenApi(),
-});
+export const renderCommitted = async (): Promise<Record<string, string>> => {
+  const openApi = await renderOpenApi();
+  return {
+    'generated/functions.yml': await renderFunctions(),
+    'docs/openapi.json': openApi,
+    'client/openapi-types.ts': await renderClientTypes(JSON.parse(openApi) as object),
+  };
+};
 
 const current = (file: string): string | undefined => {
   try {
@@ -163,7 +168,7 @@ if (require.main === module) {
     console.log(`generated ${built.length} validators and bindings into generated/`);
     if (all) {
       write(await renderCommitted());
-      console.log(`wrote generated/functions.yml and ${openApiFile.slice(root.length + 1)}`);
+      console.log(`wrote generated/functions.yml, ${openApiFile.slice(root.length + 1)} and client/openapi-types.ts`);
     }
   })().catch((error: unknown) => {
     console.error(error);

@@ -85,10 +85,13 @@ export const contracts = (): Promise<{ routes: Route[]; jobs: Job[] }> =>
 /** Every http route. */
 export const routes = async (): Promise<Route[]> => (await contracts()).routes;
 
-/** Every function, routes and jobs. */
-export const functionDefs = async (): Promise<Declared[]> => {
+/** Every function, routes and jobs, with its serverless events. */
+export const functionDefs = async (): Promise<(Declared & { events: Record<string, unknown>[] })[]> => {
   const { routes, jobs } = await contracts();
-  return [...routes, ...jobs];
+  return [
+    ...routes.map((route) => ({ ...route, events: [{ http: { method: route.method.toLowerCase(), path: route.path, private: true } }] })),
+    ...jobs.map((job) => ({ ...job, events: job.contract.events })),
+  ];
 };
 
 const strictObject = (properties: Record<string, TSchema>, required: string[]): Schema => ({

@@ -6,12 +6,10 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { keyInput } from '../lib/auth/tokens';
-import { build } from './generate';
-import { startLocalStore } from './local/dynamo';
 import { LOCAL_ADMIN_PASSWORD, LOCAL_ADMIN_USERNAME, LOCAL_API_KEY, LOCAL_STAGE, localTableName, storeEnv } from './local/env';
 import { startDocsServer } from './local/docs-server';
 import { startOffline } from './local/offline';
+import { freePort } from './local/ports';
 
 // DATA_DIR lets the end-to-end tests run a whole private instance in a temporary folder.
 const dataRoot = resolve(process.env.DATA_DIR ?? resolve(__dirname, '..', '.data'));
@@ -27,9 +25,10 @@ interface TokenKeys {
  * beside the data so tokens survive restarts. JWT_PRIVATE_KEY / JWT_PUBLIC_KEY from the
  * environment win; a private key alone brings its public key with it.
  */
-const localTokenKeys = (): TokenKeys => {
+const localTokenKeys = async (): Promise<TokenKeys> => {
   const { JWT_PRIVATE_KEY: privatePem, JWT_PUBLIC_KEY: publicPem } = process.env;
   if (privatePem) {
+    const { keyInput } = await import('../lib/auth/tokens');
     const derived = createPublicKey(createPrivateKey(keyInput(privatePem))).export({ type: 'spki', format: 'pem' }).toString();
     return { JWT_PRIVATE_KEY: privatePem, JWT_PUBLIC_KEY: publicPem ?? derived };
   }
@@ -96,38 +95,52 @@ const main = async () => {
   const apiKey = process.env.API_KEY ?? LOCAL_API_KEY;
   mkdirSync(dataDir, { recursive: true });
 
-  const store = await startLocalStore({
-    path: dataDir,
-    port: process.env.DYNAMODB_PORT ? Number(process.env.DYNAMODB_PORT) : undefined,
-  });
+  const storePort = process.env.DYNAMODB_PORT ? Number(process.env.DYNAMODB_PORT) : await freePort();
   const env = {
-    ...storeEnv(store.endpoint),
+    ...storeEnv(`http://127.0.0.1:${storePort}`),
     TABLE_NAME: localTableName(LOCAL_STAGE),
     API_KEY: apiKey,
-    ...localTokenKeys(),
+    ...(await localTokenKeys()),
     ADMIN_USERNAME: process.env.ADMIN_USERNAME ?? LOCAL_ADMIN_USERNAME,
     ADMIN_PASSWORD: process.env.ADMIN_PASSWORD ?? LOCAL_ADMIN_PASSWORD,
     // alarm mails land in the local outbox (GET /alarms/outbox) unless told otherwise
     MAILER: process.env.MAILER ?? 'outbox',
+    // metrics are CloudWatch EMF lines: noise in a local terminal unless asked for
+    POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED ?? 'true',
   };
   Object.assign(process.env, env);
-  console.log(`embedded DynamoDB at ${store.endpoint} (data in ${dataDir})`);
 
-  const { bootstrap } = await import('./local/bootstrap');
-  await bootstrap((line) => console.log(line));
-  await build();
-
-  const offline = await startOffline({
-    port,
-    stage: LOCAL_STAGE,
-    env,
-    output: 'inherit',
-    workFolder: process.env.ESBUILD_WORK_FOLDER,
-  });
+  // serverless offline (its own process, the longest step) starts first; meanwhile this
+  // process compiles the validators and readies the store, table, first admin and demo fleet.
+  // Handlers load on first request, which comes only after all of that.
+  const starting = startOffline({ port, stage: LOCAL_STAGE, env, output: 'inherit', workFolder: process.env.ESBUILD_WORK_FOLDER });
+  const preparing = (async () => {
+    const { build } = await import('./generate');
+    await build();
+    const { startLocalStore } = await import('./local/dynamo');
+    const store = await startLocalStore({ path: dataDir, port: storePort });
+    console.log(`embedded DynamoDB at ${store.endpoint} (data in ${dataDir})`);
+    const { bootstrap } = await import('./local/bootstrap');
+    await bootstrap((line) => console.log(line));
+    return store;
+  })();
+  const [started, prepared] = await Promise.allSettled([starting, preparing]);
+  if (started.status === 'fulfilled' && prepared.status === 'rejected') await started.value.stop();
+  if (prepared.status === 'fulfilled' && started.status === 'rejected') await prepared.value.close();
+  if (started.status === 'rejected') throw started.reason;
+  if (prepared.status === 'rejected') throw prepared.reason;
+  const offline = started.value;
+  const store = prepared.value;
+  // One real request loads the modules every handler shares (middy, the DynamoDB client, the
+  // logger), so "ready" means the API answers, and the first caller does not pay for it.
+  await fetch(`${offline.url}/intervals`, { headers: { 'x-api-key': apiKey } }).catch(() => undefined);
   const docs = await startDocsServer(Number(process.env.DOCS_PORT ?? port + 1), offline.url);
   console.log(`\nAPI docs at ${docs.url}`);
   // tests wait for this exact line
-  console.log(`API ready at ${offline.url}  (header x-api-key: ${apiKey === LOCAL_API_KEY ? apiKey : '<your API_KEY>'})`);
+  console.log(
+    `API ready at ${offline.url}  (header x-api-key: ${apiKey === LOCAL_API_KEY ? apiKey : '<your API_KEY>'}) ` +
+      `in ${process.uptime().toFixed(1)} s`,
+  );
   console.log(`try: curl -H 'x-api-key: ${apiKey === LOCAL_API_KEY ? apiKey : '$API_KEY'}' ${offline.url}/intervals\n`);
 
   const syncTimer = startPeriodicSync();

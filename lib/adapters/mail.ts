@@ -1,4 +1,6 @@
 import { outbox, sentMails } from '#lib/db/outbox';
+import { recordWork } from '#lib/observability/metrics';
+import { traced } from '#lib/observability/tracing';
 import type { Mail } from '#lib/alarms/types';
 import type { Mailer } from '#lib/alarms/mailer';
 
@@ -22,7 +24,7 @@ export const sesMailer = (from: string): Mailer => {
   let client: Promise<{ send: (mail: Mail) => Promise<void> }> | undefined;
   const load = async () => {
     const { SESv2Client, SendEmailCommand } = await import('@aws-sdk/client-sesv2');
-    const ses = new SESv2Client({});
+    const ses = traced(new SESv2Client({}));
     return {
       send: async (mail: Mail) => {
         await ses.send(
@@ -40,7 +42,11 @@ export const sesMailer = (from: string): Mailer => {
     async send(mail) {
       if (await sentMails.has(mail.id)) return false;
       client ??= load();
-      await (await client).send(mail);
+      await (await client).send(mail).catch(async (error: unknown) => {
+        await recordWork('notifications', { NotificationsFailed: 1 });
+        throw error;
+      });
+      await recordWork('notifications', { NotificationsSent: 1 });
       await sentMails.record(mail.id, new Date().toISOString());
       return true;
     },

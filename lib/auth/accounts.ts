@@ -1,8 +1,9 @@
 import { roles } from '#lib/db/roles';
 import { users, type NewUser, type User } from '#lib/db/users';
 import { Conflict, Invalid, Unauthorized } from '#lib/errors';
+import { withinGuessBudget } from './guesses';
 import { hashPassword, verifyPassword } from './password';
-import { builtInRole } from './roles';
+import { storeUser } from './membership';
 
 // Sign-in and the first admin live in ./signin: they need secrets, which no other function may load.
 
@@ -11,27 +12,25 @@ export const createUser = async (user: NewUser, password: string): Promise<User>
     throw new Invalid(`body.role must be an existing role id`, [{ field: 'body.role', message: `body.role ${user.role} is not a role` }]);
   }
   if (await users.find(user.username)) throw new Conflict(`User ${user.username} already exists`);
-  return users.create(user, await hashPassword(password));
+  // the checks above spare a hash in the common case; storeUser decides under concurrency
+  return storeUser(user, await hashPassword(password));
 };
 
-/** Needs the current password (401 otherwise); every earlier token of the user stops working. */
+/**
+ * Needs the current password (401 otherwise), checked inside the same guess budget as sign-in
+ * (429 once spent: a stolen token does not buy unlimited guesses); every earlier token of the
+ * user stops working.
+ */
 export const changeOwnPassword = async (username: string, currentPassword: string, newPassword: string): Promise<void> => {
-  const credentials = await users.credentials(username);
-  if (!credentials || !(await verifyPassword(currentPassword, credentials.passwordHash))) {
-    throw new Unauthorized('The current password is wrong');
-  }
+  const verified = await withinGuessBudget(username, async () => {
+    const credentials = await users.credentials(username);
+    return credentials && (await verifyPassword(currentPassword, credentials.passwordHash)) ? credentials : undefined;
+  });
+  if (!verified) throw new Unauthorized('The current password is wrong');
   await users.setPassword(username, await hashPassword(newPassword));
 };
 
 export const setPassword = async (username: string, newPassword: string): Promise<void> => {
   await users.get(username); // 404 before spending a hash on an unknown user
   await users.setPassword(username, await hashPassword(newPassword));
-};
-
-/** Built-in roles and roles some user still holds stay (409). */
-export const deleteRole = async (roleid: string): Promise<void> => {
-  if (builtInRole(roleid)) throw new Conflict(`Role ${roleid} is built in and cannot be deleted`);
-  await roles.get(roleid);
-  if (await users.anyWithRole(roleid)) throw new Conflict(`Role ${roleid} is still assigned to users`);
-  await roles.remove(roleid);
 };

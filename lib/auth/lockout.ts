@@ -1,7 +1,8 @@
 /**
- * Brute-force brake per username: after MAX_FAILURES failed sign-ins within WINDOW_SECONDS
- * (counted from the first failure), sign-in is refused with 429 until the window ends.
- * A successful sign-in clears the count.
+ * Brute-force brake per username: at most MAX_FAILURES wrong passwords (sign-in and own
+ * password change together) are checked within WINDOW_SECONDS, counted from the first guess;
+ * past that every attempt is 429 until the window ends (./guesses). A right password does
+ * not clear the count.
  */
 export const lockoutPolicy = (env: NodeJS.ProcessEnv = process.env) => ({
   maxFailures: Number(env.LOGIN_MAX_FAILURES ?? 5),

@@ -1,7 +1,8 @@
-import { loginFailures } from '#lib/db/sessions';
-import { users, type NewUser, type User } from '#lib/db/users';
-import { Conflict, TooManyRequests, Unauthorized } from '#lib/errors';
-import { lockedForSeconds, lockoutPolicy } from './lockout';
+import { adminCount } from '#lib/db/admins';
+import { users, type Credentials, type NewUser, type User } from '#lib/db/users';
+import { Conflict, Unauthorized } from '#lib/errors';
+import { withinGuessBudget } from './guesses';
+import { storeUser } from './membership';
 import { hashPassword, verifyAgainstNothing, verifyPassword } from './password';
 import { ADMIN_ROLE } from './roles';
 import { issueAccessToken, privateKey } from './sign';
@@ -31,17 +32,22 @@ export const adminUsername = (): string => process.env.ADMIN_USERNAME || 'admin'
 
 /**
  * The first admin, from ADMIN_USERNAME / ADMIN_PASSWORD (or the SSM parameter named by
- * ADMIN_PASSWORD_PARAM), created if absent. Answers whether it was created; never touches
- * an existing user, so changing ADMIN_PASSWORD later does not reset anything.
+ * ADMIN_PASSWORD_PARAM): created only while the store has never had an admin (no admin count
+ * yet, no admin stored), so an admin deleted on purpose is never created again, and changing
+ * ADMIN_PASSWORD later resets nothing.
  */
 export const ensureFirstAdmin = async (secret: SecretSource): Promise<'created' | 'exists' | 'unconfigured'> => {
-  const username = adminUsername();
-  if (await users.find(username)) return 'exists';
+  if (await adminCount.exists()) return 'exists';
+  if ((await users.countWithRole(ADMIN_ROLE)) > 0) {
+    await adminCount.ensure(); // a store from before the count
+    return 'exists';
+  }
   const password = await secret('ADMIN_PASSWORD');
   if (!password) return 'unconfigured';
+  const username = adminUsername();
   const admin: NewUser = { username, email: `${username}@localhost`, name: 'Administrator', role: ADMIN_ROLE };
   try {
-    await users.create(admin, await hashPassword(password));
+    await storeUser(admin, await hashPassword(password));
   } catch (error) {
     if (error instanceof Conflict) return 'exists'; // another container won the race
     throw error;
@@ -49,21 +55,21 @@ export const ensureFirstAdmin = async (secret: SecretSource): Promise<'created' 
   return 'created';
 };
 
-export const signIn = async (secret: SecretSource, username: string, password: string): Promise<SignInAnswer> => {
-  const policy = lockoutPolicy();
-  const wait = lockedForSeconds(await loginFailures.get(username), policy.maxFailures);
-  if (wait > 0) throw new TooManyRequests('Too many failed sign-ins; try again later', wait);
+/** The user's credentials, the configured first admin being created on its first sign-in if absent. */
+const credentialsOf = async (secret: SecretSource, username: string): Promise<Credentials | undefined> => {
+  const credentials = await users.credentials(username);
+  if (credentials || username !== adminUsername() || (await ensureFirstAdmin(secret)) !== 'created') return credentials;
+  return users.credentials(username);
+};
 
-  let credentials = await users.credentials(username);
-  if (!credentials && username === adminUsername() && (await ensureFirstAdmin(secret)) === 'created') {
-    credentials = await users.credentials(username);
-  }
-  const valid = credentials ? await verifyPassword(password, credentials.passwordHash) : await verifyAgainstNothing(password);
-  if (!credentials || !valid) {
-    await loginFailures.record(username, policy.windowSeconds);
-    throw new Unauthorized(INVALID_CREDENTIALS);
-  }
-  await loginFailures.clear(username);
+export const signIn = async (secret: SecretSource, username: string, password: string): Promise<SignInAnswer> => {
+  // the guess is counted before the password is checked: 429 once the budget is spent
+  const credentials = await withinGuessBudget(username, async () => {
+    const found = await credentialsOf(secret, username);
+    const valid = found ? await verifyPassword(password, found.passwordHash) : await verifyAgainstNothing(password);
+    return valid ? found : undefined;
+  });
+  if (!credentials) throw new Unauthorized(INVALID_CREDENTIALS);
   const incarnation = credentials.incarnation || (await users.adoptIncarnation(username, credentials.passwordHash));
   // the record changed between the check and now (deleted, re-created, new password): sign in again
   if (!incarnation) throw new Unauthorized(INVALID_CREDENTIALS);

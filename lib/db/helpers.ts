@@ -10,6 +10,17 @@ export const padId = (id: number): string => String(id).padStart(15, '0');
 
 export const isConditionFailed = (error: unknown): boolean => error instanceof ConditionalCheckFailedException;
 
+/** Sends a conditional write: true when it landed, false when its condition did not hold. */
+export const conditionHeld = async (write: Promise<unknown>): Promise<boolean> => {
+  try {
+    await write;
+    return true;
+  } catch (error) {
+    if (isConditionFailed(error)) return false;
+    throw error;
+  }
+};
+
 /** A write conditioned on `attribute_exists(PK)`: a failed condition becomes `missing()` (a 404). */
 export const whenExists = async <T>(write: Promise<T>, missing: () => Error): Promise<T> => {
   try {

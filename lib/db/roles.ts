@@ -1,8 +1,8 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { BUILT_IN_ROLES, builtInRole, type Role } from '#lib/auth/roles';
 import { Conflict, NotFound } from '#lib/errors';
 import { doc, tableName } from './client';
-import { queryAll, type Item, deleteExisting, putNew } from './helpers';
+import { conditionHeld, queryAll, type Item, putNew } from './helpers';
 
 export interface NewRole {
   roleid: string;
@@ -12,6 +12,9 @@ export interface NewRole {
 }
 
 // Created roles live in one partition sorted by id; built-ins come from code (lib/auth/roles).
+// A created role counts its holders (`holders`): never below the users that hold it, so a held
+// role is never deleted (lib/auth/membership.ts orders the writes). Roles stored before the
+// count have none; it is started from the users on first need.
 const PARTITION = 'ROLE';
 const keys = (roleid: string) => ({ PK: PARTITION, SK: `ROLE#${roleid}` });
 
@@ -27,13 +30,37 @@ const fromItem = (item: Item): Role => ({
 
 const notFound = (roleid: string) => new NotFound(`Role ${roleid} not found`);
 
+// a write races at most a few changes of the same role
+const MAX_ATTEMPTS = 5;
+
+const read = async (roleid: string): Promise<Item | undefined> =>
+  (await doc.send(new GetCommand({ TableName: tableName(), Key: keys(roleid), ConsistentRead: true }))).Item;
+
+/**
+ * Starts the holder count of a role stored before counts existed, from its stored users. Safe:
+ * holders are added only through `claim`, which waits for the count, so none is in flight.
+ */
+const startCount = async (item: Item, countHolders: () => Promise<number>): Promise<void> => {
+  await conditionHeld(
+    doc.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: { PK: item.PK, SK: item.SK },
+        UpdateExpression: 'SET holders = :n',
+        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(holders)',
+        ExpressionAttributeValues: { ':n': await countHolders() },
+      }),
+    ),
+  );
+};
+
 export const roles = {
   async create(role: NewRole): Promise<Role> {
     if (builtInRole(role.roleid)) throw new Conflict(`Role ${role.roleid} already exists`);
     const now = new Date().toISOString();
     const record: Role = { ...role, builtIn: false, createdAt: now, updatedAt: now };
     await putNew(
-      { ...keys(role.roleid), type: 'Role', ...role, createdAt: now, updatedAt: now, version: 1 },
+      { ...keys(role.roleid), type: 'Role', ...role, holders: 0, createdAt: now, updatedAt: now, version: 1 },
       () => new Conflict(`Role ${role.roleid} already exists`),
     );
     return record;
@@ -60,9 +87,71 @@ export const roles = {
     return role;
   },
 
-  /** Deletes a created role; the caller has checked that no user holds it. */
-  async remove(roleid: string): Promise<void> {
+  /**
+   * One more holder, before the user is stored. False when the role does not exist.
+   * `countHolders` counts the stored users of the role, for a role from before the count.
+   */
+  async claim(roleid: string, countHolders: () => Promise<number>): Promise<boolean> {
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const claimed = await conditionHeld(
+        doc.send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: keys(roleid),
+            UpdateExpression: 'SET holders = holders + :one',
+            ConditionExpression: 'attribute_exists(holders)',
+            ExpressionAttributeValues: { ':one': 1 },
+          }),
+        ),
+      );
+      if (claimed) return true;
+      const item = await read(roleid);
+      if (!item) return false;
+      await startCount(item, countHolders);
+    }
+    throw new Conflict(`Role ${roleid} changed while being assigned; try again`);
+  },
+
+  /** One holder less, after the user was deleted (or was not stored after all). */
+  async release(roleid: string): Promise<void> {
+    await conditionHeld(
+      doc.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys(roleid),
+          UpdateExpression: 'SET holders = holders - :one',
+          ConditionExpression: 'holders > :zero',
+          ExpressionAttributeValues: { ':one': 1, ':zero': 0 },
+        }),
+      ),
+    );
+  },
+
+  /** Whether the role keeps a holder count (read before deleting a holder: see membership). */
+  async countsHolders(roleid: string): Promise<boolean> {
+    return (await read(roleid))?.holders !== undefined;
+  },
+
+  /** Deletes a created role that no user holds: 409 while one does, 404 when unknown. */
+  async removeUnheld(roleid: string, countHolders: () => Promise<number>): Promise<void> {
     if (builtInRole(roleid)) throw new Conflict(`Role ${roleid} is built in and cannot be deleted`);
-    await deleteExisting(keys(roleid), () => notFound(roleid));
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const removed = await conditionHeld(
+        doc.send(
+          new DeleteCommand({
+            TableName: tableName(),
+            Key: keys(roleid),
+            ConditionExpression: 'holders <= :zero',
+            ExpressionAttributeValues: { ':zero': 0 },
+          }),
+        ),
+      );
+      if (removed) return;
+      const item = await read(roleid);
+      if (!item) throw notFound(roleid);
+      if (item.holders === undefined) await startCount(item, countHolders);
+      else if (Number(item.holders) > 0) break;
+    }
+    throw new Conflict(`Role ${roleid} is still assigned to users`);
   },
 };

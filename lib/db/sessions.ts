@@ -1,6 +1,6 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { doc, tableName } from './client';
-import { isConditionFailed } from './helpers';
+import { conditionHeld, isConditionFailed } from './helpers';
 
 // Short-lived records with `expiresAt` (TTL in AWS). dynalite never expires them, so readers
 // treat a past `expiresAt` as absent.
@@ -13,6 +13,9 @@ export interface FailureWindow {
   /** Epoch seconds when the window (and any lock) ends. */
   expiresAt: number;
 }
+
+/** A password check may run (`windowEnd` names the window it counts in), or the budget is spent. */
+export type Reservation = { granted: true; windowEnd: number } | { granted: false; window: FailureWindow };
 
 /** Revoked access tokens (logout), kept until the token would have expired anyway. */
 export const revokedTokens = {
@@ -28,7 +31,14 @@ export const revokedTokens = {
   },
 };
 
-/** Failed sign-ins per username, counted in a fixed window that starts at the first failure. */
+// a reservation races at most a few window changes (open, expire); past that, answer "busy"
+const MAX_RESERVE_ATTEMPTS = 4;
+
+/**
+ * Password guesses per username, in a fixed window that starts at the first guess. Every check
+ * of a password first takes one slot (`reserve`), atomically, so parallel guesses share one
+ * budget; a right password gives its slot back (`release`), a wrong one keeps it.
+ */
 export const loginFailures = {
   async get(username: string): Promise<FailureWindow | undefined> {
     const { Item } = await doc.send(new GetCommand({ TableName: tableName(), Key: failureKeys(username), ConsistentRead: true }));
@@ -36,33 +46,60 @@ export const loginFailures = {
     return { count: Number(Item.count), expiresAt: Number(Item.expiresAt) };
   },
 
-  /** One more failure: counted in the open window, or the first of a new one. */
-  async record(username: string, windowSeconds: number): Promise<FailureWindow> {
-    const now = nowSeconds();
-    try {
-      const { Attributes } = await doc.send(
+  async reserve(username: string, maxFailures: number, windowSeconds: number): Promise<Reservation> {
+    for (let attempt = 0; attempt < MAX_RESERVE_ATTEMPTS; attempt++) {
+      const now = nowSeconds();
+      // a slot in the open window, if one is left
+      const inWindow = new UpdateCommand({
+        TableName: tableName(),
+        Key: failureKeys(username),
+        UpdateExpression: 'SET #count = #count + :one',
+        ConditionExpression: 'expiresAt > :now AND #count < :max',
+        ExpressionAttributeNames: { '#count': 'count' },
+        ExpressionAttributeValues: { ':one': 1, ':now': now, ':max': maxFailures },
+        ReturnValues: 'ALL_NEW',
+      });
+      try {
+        const { Attributes } = await doc.send(inWindow);
+        return { granted: true, windowEnd: Number(Attributes?.expiresAt) };
+      } catch (error) {
+        if (!isConditionFailed(error)) throw error;
+      }
+      // no window, or an ended one: this guess opens the next
+      const windowEnd = now + windowSeconds;
+      const opened = await conditionHeld(
+        doc.send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: failureKeys(username),
+            UpdateExpression: 'SET #count = :one, expiresAt = :end, #type = :type',
+            ConditionExpression: 'attribute_not_exists(PK) OR expiresAt <= :now',
+            ExpressionAttributeNames: { '#count': 'count', '#type': 'type' },
+            ExpressionAttributeValues: { ':one': 1, ':end': windowEnd, ':now': now, ':type': 'LoginFailures' },
+          }),
+        ),
+      );
+      if (opened) return { granted: true, windowEnd };
+      const window = await this.get(username);
+      if (window && window.count >= maxFailures) return { granted: false, window };
+      // the window moved between the two writes: try again
+    }
+    return { granted: false, window: { count: maxFailures, expiresAt: nowSeconds() + 1 } };
+  },
+
+  /** Gives back a slot taken by `reserve` (a right password), if its window is still the current one. */
+  async release(username: string, windowEnd: number): Promise<void> {
+    await conditionHeld(
+      doc.send(
         new UpdateCommand({
           TableName: tableName(),
           Key: failureKeys(username),
-          UpdateExpression: 'ADD #count :one',
-          ConditionExpression: 'expiresAt > :now',
+          UpdateExpression: 'SET #count = #count - :one',
+          ConditionExpression: 'expiresAt = :end AND #count > :zero',
           ExpressionAttributeNames: { '#count': 'count' },
-          ExpressionAttributeValues: { ':one': 1, ':now': now },
-          ReturnValues: 'ALL_NEW',
+          ExpressionAttributeValues: { ':one': 1, ':end': windowEnd, ':zero': 0 },
         }),
-      );
-      return { count: Number(Attributes?.count), expiresAt: Number(Attributes?.expiresAt) };
-    } catch (error) {
-      if (!isConditionFailed(error)) throw error;
-    }
-    const window = { count: 1, expiresAt: now + windowSeconds };
-    await doc.send(
-      new PutCommand({ TableName: tableName(), Item: { ...failureKeys(username), type: 'LoginFailures', ...window } }),
+      ),
     );
-    return window;
-  },
-
-  async clear(username: string): Promise<void> {
-    await doc.send(new DeleteCommand({ TableName: tableName(), Key: failureKeys(username) }));
   },
 };

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict, NotFound } from '#lib/errors';
 import { doc, tableName } from './client';
-import { queryAll, type Item, deleteExisting, whenExists, putNew, isConditionFailed } from './helpers';
+import { conditionHeld, queryAll, type Item, whenExists, putNew, isConditionFailed } from './helpers';
 
 /** A user as every answer shows it: never the hash, never token bookkeeping. */
 export interface User {
@@ -34,8 +34,9 @@ export interface Credentials {
   incarnation: string;
 }
 
-// All users in one partition sorted by name: the list is one Query. GSI1 groups them by role,
-// so "is this role still assigned?" is one Query with Limit 1.
+// All users in one partition sorted by name: the list is one Query, and so is counting the
+// holders of a role when a count has to be started (lib/db/roles, lib/db/admins). GSI1 groups
+// them by role.
 const PARTITION = 'USER';
 const keys = (username: string) => ({ PK: PARTITION, SK: `USER#${username}` });
 const roleKeys = (role: string, username: string) => ({ GSI1PK: `USER_ROLE#${role}`, GSI1SK: `USER#${username}` });
@@ -52,7 +53,11 @@ const fromItem = (item: Item): User => ({
 const notFound = (username: string) => new NotFound(`User ${username} not found`);
 
 export const users = {
-  async create(user: NewUser, passwordHash: string): Promise<User> {
+  /**
+   * Stores a new user (409 if the username exists). `adminCountPending` marks an admin not yet
+   * in the admin count (lib/db/admins), so that starting the count does not count it twice.
+   */
+  async create(user: NewUser, passwordHash: string, options: { adminCountPending?: boolean } = {}): Promise<User> {
     const now = new Date().toISOString();
     const record: User = { ...user, createdAt: now, updatedAt: now };
     await putNew(
@@ -63,6 +68,7 @@ export const users = {
         ...record,
         passwordHash,
         incarnation: randomUUID(),
+        ...(options.adminCountPending ? { adminCountPending: true } : {}),
         version: 1,
       },
       () => new Conflict(`User ${user.username} already exists`),
@@ -134,20 +140,49 @@ export const users = {
     }
   },
 
-  async remove(username: string): Promise<void> {
-    await deleteExisting(keys(username), () => notFound(username));
+  /** The admin count includes this admin now (see `create`). */
+  async adminCounted(username: string): Promise<void> {
+    await conditionHeld(
+      doc.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys(username),
+          UpdateExpression: 'REMOVE adminCountPending',
+          ConditionExpression: 'attribute_exists(PK)',
+        }),
+      ),
+    );
   },
 
-  async anyWithRole(role: string): Promise<boolean> {
-    const { Items } = await doc.send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'GSI1',
-        KeyConditionExpression: 'GSI1PK = :pk',
-        ExpressionAttributeValues: { ':pk': roleKeys(role, '').GSI1PK },
-        Limit: 1,
-      }),
+  /** Deletes the user if it still holds `role`; false when it is gone or holds another role. */
+  async removeHolding(username: string, role: string): Promise<boolean> {
+    return conditionHeld(
+      doc.send(
+        new DeleteCommand({
+          TableName: tableName(),
+          Key: keys(username),
+          ConditionExpression: '#role = :role',
+          ExpressionAttributeNames: { '#role': 'role' },
+          ExpressionAttributeValues: { ':role': role },
+        }),
+      ),
     );
-    return (Items?.length ?? 0) > 0;
+  },
+
+  /**
+   * Users holding `role`, read consistently (one Query of the users' partition). With
+   * `countedAdminsOnly`, admins still waiting to be counted are left out.
+   */
+  async countWithRole(role: string, options: { countedAdminsOnly?: boolean } = {}): Promise<number> {
+    const pending = options.countedAdminsOnly ? ' AND attribute_not_exists(adminCountPending)' : '';
+    const items = await queryAll({
+      KeyConditionExpression: 'PK = :pk',
+      FilterExpression: `#role = :role${pending}`,
+      ExpressionAttributeNames: { '#role': 'role' },
+      ExpressionAttributeValues: { ':pk': PARTITION, ':role': role },
+      ProjectionExpression: 'PK',
+      ConsistentRead: true,
+    });
+    return items.length;
   },
 };

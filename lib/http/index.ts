@@ -2,6 +2,8 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import validator from '@middy/validator';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { logger } from '#lib/log';
+import { recordRequest } from '#lib/observability/metrics';
+import { tracing } from '#lib/observability/tracing';
 import { parseJsonBody } from './body';
 import { errorResult, json, type HttpResult } from './respond';
 import type { AnswerOf, Binding, Principal, RequestParts, RouteContract } from './contract';
@@ -43,13 +45,16 @@ const lifecycle = (invalidStatus: number): MiddlewareObj<APIGatewayProxyEvent, A
       await parseJsonBody(request);
     },
     after: async (request) => {
-      logger.info('request', done(request.event, request.context, request.response?.statusCode ?? 200));
+      const fields = done(request.event, request.context, request.response?.statusCode ?? 200);
+      logger.info('request', fields);
+      await recordRequest({ resource: request.event.resource, status: fields.status, latencyMs: fields.latencyMs });
     },
     onError: async (request) => {
       const { result, known } = errorResult(request.error, invalidStatus);
       const fields = done(request.event, request.context, result.statusCode);
       if (known) logger.info('request', { ...fields, reason: (result.body as { message?: string })?.message });
       else logger.error('request failed', { ...fields, error: request.error });
+      await recordRequest({ resource: request.event.resource, status: fields.status, latencyMs: fields.latencyMs });
       request.response = json(result);
     },
   };
@@ -61,7 +66,7 @@ const lifecycle = (invalidStatus: number): MiddlewareObj<APIGatewayProxyEvent, A
  * contract names; request and answer types follow from the contract.
  */
 export const http = <C extends RouteContract>(binding: Binding<C>, handle: Handler<C>) => {
-  const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult>().use(lifecycle(binding.invalidStatus));
+  const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult>().use(tracing()).use(lifecycle(binding.invalidStatus));
   const principals = new WeakMap<object, Principal>();
   const { auth } = binding;
   if (auth) chain.use({ before: async ({ event }) => void principals.set(event, await auth(event)) });

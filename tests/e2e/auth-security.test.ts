@@ -74,3 +74,86 @@ describe('token issue time and lifetime (item 11)', () => {
     expect(res.status).toBe(401);
   });
 });
+
+const statusTally = (statuses: number[]) => statuses.reduce<Record<number, number>>((acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }), {});
+
+describe('guesses are counted before the password is checked (items 2 and 3)', () => {
+  it('POST auth/signin: of 25 parallel wrong passwords exactly 5 are checked (401), 20 are 429; then the right one is 429', async () => {
+    const username = await createUser();
+    const answers = await Promise.all(
+      Array.from({ length: 25 }, () => call('POST', '/auth/signin', { body: { username, password: 'Wrong-guess-lantern-1' } })),
+    );
+    expect(statusTally(answers.map((a) => a.status))).toEqual({ 401: 5, 429: 20 });
+    const right = await call('POST', '/auth/signin', { body: { username, password: PASSWORD } });
+    expect(right.status).toBe(429);
+    expect(Number(right.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('POST auth/signin: a right password inside the burst lets no more than 5 wrong ones through', async () => {
+    const username = await createUser();
+    const answers = await Promise.all(
+      Array.from({ length: 24 }, (_, i) =>
+        call('POST', '/auth/signin', { body: { username, password: i === 8 ? PASSWORD : 'Wrong-guess-lantern-1' } }),
+      ),
+    );
+    const tally = statusTally(answers.map((a) => a.status));
+    expect(tally[401] ?? 0).toBeLessThanOrEqual(5);
+    expect(tally[429] ?? 0).toBeGreaterThanOrEqual(18);
+  });
+
+  it('POST auth/me/password: a stolen token buys 5 guesses of the current password, then 429 even for the right one', async () => {
+    const username = await createUser();
+    const token = await signIn(username);
+    const guess = (currentPassword: string) =>
+      call('POST', '/auth/me/password', { token, body: { currentPassword, newPassword: 'Taken-over-lantern-99' } });
+    const sequential = [];
+    for (let i = 0; i < 3; i++) sequential.push((await guess(`Wrong-guess-${i}-lantern`)).status);
+    expect(sequential).toEqual([401, 401, 401]);
+    const parallel = await Promise.all(Array.from({ length: 17 }, (_, i) => guess(`Parallel-guess-${i}-lantern`)));
+    expect(statusTally(parallel.map((a) => a.status))).toEqual({ 401: 2, 429: 15 });
+    expect((await guess(PASSWORD)).status).toBe(429);
+    // the same budget guards sign-in; the account was not taken over
+    expect((await call('POST', '/auth/signin', { body: { username, password: 'Taken-over-lantern-99' } })).status).toBe(429);
+    expect((await call('GET', '/auth/me', { token })).status).toBe(200);
+  });
+});
+
+describe('the configured first admin is created once (item 4)', () => {
+  it('after it was deleted on purpose, signing in with the startup password does not create it again', async () => {
+    const other = await createUser('admin');
+    const otherToken = await signIn(other);
+    expect((await call('DELETE', `/auth/${admin.username}`, { token: otherToken })).status).toBe(200);
+    try {
+      const res = await call('POST', '/auth/signin', { body: { username: admin.username, password: admin.password } });
+      expect(res.status).toBe(401);
+      expect((await call('GET', `/auth/${admin.username}`, { token: otherToken })).status).toBe(404);
+    } finally {
+      // the rest of the suite signs in as the configured admin: put it back as an ordinary admin
+      const body = { username: admin.username, password: admin.password, email: 'e2e-admin@example.com', name: 'Admin', role: 'admin' };
+      expect((await call('POST', '/auth', { token: otherToken, body })).status).toBe(201);
+      adminToken = await signIn(admin.username, admin.password);
+    }
+  });
+});
+
+describe('a role a user holds is never deleted, even in a race (item 5)', () => {
+  it('creating users with role R while deleting R in parallel never leaves a user whose role is gone (8 runs)', async () => {
+    for (let run = 0; run < 8; run++) {
+      const { body: role } = await call('POST', '/role', { token: adminToken, body: { name: unique('race') } });
+      const { roleid } = role as { roleid: string };
+      const user = (username: string) => ({ username, password: PASSWORD, email: `${username}@example.com`, name: 'Race', role: roleid });
+      const names = [unique('racer'), unique('racer')];
+      const [created1, removed, created2] = await Promise.all([
+        call('POST', '/auth', { token: adminToken, body: user(names[0]!) }),
+        call('DELETE', `/role/${roleid}`, { token: adminToken }),
+        call('POST', '/auth', { token: adminToken, body: user(names[1]!) }),
+      ]);
+      const createdAny = created1!.status === 201 || created2!.status === 201;
+      expect([200, 409]).toContain(removed!.status);
+      for (const answer of [created1!, created2!]) expect([201, 400]).toContain(answer.status);
+      // deleted role => no user was created with it; a created user => the role is still there
+      if (removed!.status === 200) expect(createdAny).toBe(false);
+      if (createdAny) expect((await call('GET', `/role/${roleid}`, { token: adminToken })).status).toBe(200);
+    }
+  });
+});

@@ -1,43 +1,45 @@
 import { describe, expect, it } from 'vitest';
 import { uniqueSorted } from '#lib/shared/names';
 import { simulatedFleet } from '#lib/devices/provider/simulated';
-import { api } from '../support/api';
+import { typedApi } from '../support/api';
+
+// Through the typed client (client/index.ts): paths, bodies and answers checked against docs/openapi.json.
+const api = typedApi();
 
 // Same still fleet the e2e server synced (tests/support/offline.global.ts).
 const fleet = simulatedFleet({ seed: 42, devices: 240 });
 const namesOf = (kind: 'region' | 'location' | 'room', where: (d: (typeof fleet)[number]['details']) => boolean = () => true) =>
   uniqueSorted(fleet.map((d) => d.details).filter(where).map((p) => p[kind]));
-type ErrorBody = { message: string; errors?: { field: string }[] };
 
 describe('POST /filters/region|location|room, shape A (names)', () => {
   it('lists every region, sorted and unique, for an empty body', async () => {
-    const res = await api('POST', '/filters/region', { body: {} });
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual(namesOf('region'));
+    const { data, response } = await api.POST('/filters/region', { body: {} });
+    expect(response.status).toBe(200);
+    expect(data).toEqual(namesOf('region'));
   });
 
   it('lists every room name without a body', async () => {
-    expect((await api('POST', '/filters/room')).body).toEqual(namesOf('room'));
+    expect((await api.POST('/filters/room', {})).data).toEqual(namesOf('room'));
   });
 
   it('narrows locations by region', async () => {
-    const res = await api('POST', '/filters/location', { body: { regionName: 'EMEA' } });
-    expect(res.body).toEqual(namesOf('location', (p) => p.region === 'EMEA'));
-    expect(res.body).toEqual(['Berlin', 'London', 'Madrid']);
+    const { data } = await api.POST('/filters/location', { body: { regionName: 'EMEA' } });
+    expect(data).toEqual(namesOf('location', (p) => p.region === 'EMEA'));
+    expect(data).toEqual(['Berlin', 'London', 'Madrid']);
   });
 
   it('narrows rooms by location and treats all as no narrowing', async () => {
-    const res = await api('POST', '/filters/room', { body: { regionName: 'all', locationName: 'Tokyo', roomName: 'all' } });
-    expect(res.body).toEqual(namesOf('room', (p) => p.location === 'Tokyo'));
+    const { data } = await api.POST('/filters/room', { body: { regionName: 'all', locationName: 'Tokyo', roomName: 'all' } });
+    expect(data).toEqual(namesOf('room', (p) => p.location === 'Tokyo'));
   });
 
   it('narrows regions by room and location', async () => {
-    const res = await api('POST', '/filters/region', { body: { locationName: 'Sydney', roomName: 'Room 1' } });
-    expect(res.body).toEqual(['APAC']);
+    const { data } = await api.POST('/filters/region', { body: { locationName: 'Sydney', roomName: 'Room 1' } });
+    expect(data).toEqual(['APAC']);
   });
 
   it('answers an empty list for a name no device has', async () => {
-    expect((await api('POST', '/filters/location', { body: { regionName: 'Atlantis' } })).body).toEqual([]);
+    expect((await api.POST('/filters/location', { body: { regionName: 'Atlantis' } })).data).toEqual([]);
   });
 });
 
@@ -47,9 +49,9 @@ describe('POST /filters/region|location|room, shape B (count)', () => {
     ['location', { regionName: 'APAC' }, namesOf('location', (p) => p.region === 'APAC').length],
     ['room', { locationName: 'London' }, namesOf('room', (p) => p.location === 'London').length],
   ] as const)('/filters/%s with a filters object answers the count as an integer', async (kind, filters, count) => {
-    const res = await api('POST', `/filters/${kind}`, { body: { filters } });
-    expect(res.status).toBe(200);
-    expect(res.body).toBe(count);
+    const { data, response } = await api.POST(`/filters/${kind}`, { body: { filters } });
+    expect(response.status).toBe(200);
+    expect(data).toBe(count);
   });
 });
 
@@ -62,28 +64,29 @@ describe('lookup bodies are validated with 400', () => {
     ['filters next to flat fields', { filters: {}, regionName: 'EMEA' }, 'body'],
     ['an unknown field inside filters', { filters: { other: 'x' } }, 'body.filters.other'],
   ])('answers 400 for %s', async (_case, body, field) => {
-    const res = await api<ErrorBody>('POST', '/filters/room', { body });
-    expect(res.status).toBe(400);
-    expect(res.body.errors?.map((e) => e.field)).toContain(field);
+    // invalid on purpose: the typed client would refuse it at compile time
+    const { error, response } = await api.POST('/filters/room', { body: body as never });
+    expect(response.status).toBe(400);
+    expect(error && 'errors' in error ? error.errors?.map((e) => e.field) : []).toContain(field);
   });
 });
 
 describe('GET /filters/location/byzone/{zone}', () => {
   it('answers the number of locations in the region', async () => {
-    const res = await api('GET', '/filters/location/byzone/LATAM');
-    expect(res.status).toBe(200);
-    expect(res.body).toBe(namesOf('location', (p) => p.region === 'LATAM').length);
+    const { data, response } = await api.GET('/filters/location/byzone/{zone}', { params: { path: { zone: 'LATAM' } } });
+    expect(response.status).toBe(200);
+    expect(data).toBe(namesOf('location', (p) => p.region === 'LATAM').length);
   });
 
   it('answers 0 for an unknown region', async () => {
-    expect((await api('GET', '/filters/location/byzone/Atlantis')).body).toBe(0);
+    expect((await api.GET('/filters/location/byzone/{zone}', { params: { path: { zone: 'Atlantis' } } })).data).toBe(0);
   });
 });
 
 describe('GET /filters/videodevices', () => {
   it('answers the unique serial numbers, sorted', async () => {
-    const res = await api('GET', '/filters/videodevices');
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual(uniqueSorted(fleet.map((d) => d.devicesn)));
+    const { data, response } = await api.GET('/filters/videodevices');
+    expect(response.status).toBe(200);
+    expect(data).toEqual(uniqueSorted(fleet.map((d) => d.devicesn)));
   });
 });

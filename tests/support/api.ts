@@ -1,5 +1,6 @@
 import { inject } from 'vitest';
 import { contractBreach } from './answers';
+import { apiClient } from '../../client';
 
 export interface ApiResponse<T = unknown> {
   status: number;
@@ -44,3 +45,6 @@ export const api = async <T = unknown>(method: string, path: string, options: Ca
   if (breach) throw new Error(breach);
   return { status: response.status, body: body as T, headers: response.headers };
 };
+
+/** The typed client (client/index.ts) against the offline server, with the test API key. */
+export const typedApi = (options: { accessToken?: string } = {}) => apiClient({ baseUrl: inject('apiUrl'), apiKey: inject('apiKey'), ...options });

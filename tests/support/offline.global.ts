@@ -3,7 +3,7 @@ import type { TestProject } from 'vitest/node';
 import { startInstance, stillFleetEnv } from '../../scripts/local/instance';
 
 export const E2E_API_KEY = 'e2e-test-api-key';
-export const E2E_ADMIN = { username: 'e2e-admin', password: 'e2e-admin-password-123' };
+export const E2E_ADMIN = { username: 'e2e-admin', password: 'Granite-harbour-lantern-8472' };
 
 /**
  * The service exactly as a user runs it (`npm start` in its own process group, private data,

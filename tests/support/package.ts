@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
 export interface CfnResource {
@@ -15,12 +16,39 @@ export interface CfnTemplate {
 
 const root = resolve(__dirname, '..', '..');
 
+/** Everything a package is made from; equal sources give an equal template. */
+const SOURCES = ['serverless.yml', 'package.json', 'tsconfig.json', 'resources', 'plugins', 'functions', 'lib', 'schemas', 'contracts', 'generated'];
+const sourceHash = (): string => {
+  const hash = createHash('sha256');
+  const add = (path: string) => {
+    if (!existsSync(path)) return;
+    if (statSync(path).isDirectory()) for (const entry of readdirSync(path).sort()) add(join(path, entry));
+    else hash.update(relative(root, path)).update(readFileSync(path));
+  };
+  for (const source of SOURCES) add(join(root, source));
+  hash.update(JSON.stringify(['MAIL_FROM', 'ALARM_EMAIL', 'AWS_REGION'].map((name) => process.env[name])));
+  return hash.digest('hex').slice(0, 16);
+};
+
+const templateFile = (dir: string) => join(dir, 'cloudformation-template-update-stack.json');
+
 /**
- * `serverless package --stage <stage>` with no AWS credentials in the environment,
- * answering the generated CloudFormation template.
+ * The packaged template of `stage`, reused while the sources are unchanged: several test
+ * files read it, and one packaging takes a minute or two on this machine.
  */
 export const packageStage = async (stage: string): Promise<CfnTemplate> => {
-  const out = mkdtempSync(join(tmpdir(), `package-${stage}-`));
+  const cached = join(tmpdir(), `package-${stage}-${sourceHash()}`);
+  if (!existsSync(templateFile(cached))) {
+    const out = `${cached}.${process.pid}`;
+    mkdirSync(out, { recursive: true });
+    await packageInto(stage, out);
+    if (!existsSync(templateFile(cached))) renameSync(out, cached);
+  }
+  return JSON.parse(readFileSync(templateFile(cached), 'utf8')) as CfnTemplate;
+};
+
+/** `serverless package --stage <stage>` with no AWS credentials in the environment. */
+const packageInto = async (stage: string, out: string): Promise<void> => {
   const env: NodeJS.ProcessEnv = { ...process.env, ESBUILD_WORK_FOLDER: `.esbuild-package-${stage}`, SLS_TELEMETRY_DISABLED: '1' };
   for (const name of ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_PROFILE', 'API_KEY', 'JWT_PUBLIC_KEY']) delete env[name];
   await promisify(execFile)(
@@ -28,7 +56,6 @@ export const packageStage = async (stage: string): Promise<CfnTemplate> => {
     [join(root, 'node_modules/serverless/bin/serverless.js'), 'package', '--stage', stage, '--package', out],
     { cwd: root, env, maxBuffer: 10 * 1024 * 1024 },
   );
-  return JSON.parse(readFileSync(join(out, 'cloudformation-template-update-stack.json'), 'utf8')) as CfnTemplate;
 };
 
 export const resourcesOfType = (template: CfnTemplate, type: string) =>

@@ -9,9 +9,9 @@ import { importGraph } from '../support/bundles';
 const inputs = async (handlerFile: string): Promise<string[]> => Object.keys((await importGraph(handlerFile)).inputs);
 
 describe('generated from the contracts', () => {
-  it('generated/functions.yml and docs/openapi.json are current (run `npm run generate`)', async () => {
+  it('generated/functions.yml, docs/openapi.json and client/openapi-types.ts are current (run `npm run generate`)', async () => {
     expect(await staleCommitted()).toEqual([]);
-  });
+  }, 60_000);
 
   it('the validators and bindings on disk are the ones the contracts give (run `npm run build`)', async () => {
     const files = await renderBuild();

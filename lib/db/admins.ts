@@ -1,0 +1,85 @@
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ADMIN_ROLE } from '#lib/auth/roles';
+import { Conflict } from '#lib/errors';
+import { doc, tableName } from './client';
+import { conditionHeld } from './helpers';
+import { users } from './users';
+
+/**
+ * The number of admins, kept so that "at least one admin remains" holds under parallel deletes
+ * without transactions (dynalite has none). It is never above the admins stored: an admin is
+ * stored first and counted after; a removal is taken off the count first (only while one stays)
+ * and the admin deleted after, the count given back when the delete does not happen. A crash
+ * between two such writes leaves the count too low, which can refuse a removal (409) but never
+ * allow one too many. Its existence also says that the store has had its first admin, so the
+ * configured one is never created again (lib/auth/signin).
+ */
+const KEY = { PK: 'ADMINS', SK: 'COUNT' };
+const NAMES = { '#count': 'count' };
+// a removal races at most a start of the count
+const MAX_ATTEMPTS = 3;
+
+const add = (delta: number, condition: string) =>
+  conditionHeld(
+    doc.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: KEY,
+        UpdateExpression: 'SET #count = #count + :delta',
+        ConditionExpression: condition,
+        ExpressionAttributeNames: NAMES,
+        ExpressionAttributeValues: { ':delta': delta, ...(condition.includes(':one') ? { ':one': 1 } : {}) },
+      }),
+    ),
+  );
+
+/**
+ * Starts the count from the admins stored and counted, plus `self` for the caller's own admin
+ * that is stored but not yet counted. Admins of other requests in flight are left out: each
+ * counts itself once the count exists. False when another request started it first.
+ */
+const start = async (self: 0 | 1): Promise<boolean> =>
+  conditionHeld(
+    doc.send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...KEY, type: 'AdminCount', count: (await users.countWithRole(ADMIN_ROLE, { countedAdminsOnly: true })) + self },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      }),
+    ),
+  );
+
+export const adminCount = {
+  async exists(): Promise<boolean> {
+    const { Item } = await doc.send(new GetCommand({ TableName: tableName(), Key: KEY, ConsistentRead: true }));
+    return !!Item;
+  },
+
+  /** Starts the count if there is none (first admin of a store, or a store from before the count). */
+  async ensure(): Promise<void> {
+    if (!(await this.exists())) await start(0);
+  },
+
+  /** Counts an admin just stored with `adminCountPending`. */
+  async added(username: string): Promise<void> {
+    for (let counted = false; !counted; ) {
+      counted = (await add(1, 'attribute_exists(PK)')) || (await start(1));
+    }
+    await users.adminCounted(username);
+  },
+
+  /** Before an admin is deleted: takes it off the count, or 409 when it is the last one. */
+  async reserveRemoval(): Promise<void> {
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      if (await add(-1, '#count > :one')) return;
+      if (await this.exists()) break;
+      await start(0);
+    }
+    throw new Conflict('At least one admin must remain');
+  },
+
+  /** The deletion reserved did not happen (the user was gone or no longer an admin). */
+  async cancelRemoval(): Promise<void> {
+    await add(1, 'attribute_exists(PK)');
+  },
+};
