@@ -1,14 +1,14 @@
-import { roles } from '#lib/db/roles';
 import { users, type NewUser, type User } from '#lib/db/users';
 import { Conflict, Invalid, Unauthorized } from '#lib/errors';
 import { withinGuessBudget } from './guesses';
 import { hashPassword, verifyPassword } from './password';
 import { storeUser } from './membership';
+import { roleCatalog } from './roles';
 
 // Sign-in and the first admin live in ./signin: they need secrets, which no other function may load.
 
 export const createUser = async (user: NewUser, password: string): Promise<User> => {
-  if (!(await roles.find(user.role))) {
+  if (!(await roleCatalog.find(user.role))) {
     throw new Invalid(`body.role must be an existing role id`, [{ field: 'body.role', message: `body.role ${user.role} is not a role` }]);
   }
   if (await users.find(user.username)) throw new Conflict(`User ${user.username} already exists`);

@@ -4,7 +4,7 @@ import { Conflict, Unauthorized } from '#lib/errors';
 import { withinGuessBudget } from './guesses';
 import { storeUser } from './membership';
 import { hashPassword, verifyAgainstNothing, verifyPassword } from './password';
-import { ADMIN_ROLE } from './roles';
+import { ADMIN_ROLE } from './types';
 import { issueAccessToken, privateKey } from './sign';
 import { ACCESS_TOKEN_SECONDS } from './tokens';
 
