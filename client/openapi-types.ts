@@ -1013,7 +1013,18 @@ export interface operations {
                     "application/json": {
                         cleared: number;
                         complete: boolean;
+                        /** @description mails delivered this run (digests) */
                         mailed: number;
+                        /** @description what the notification engine did: deliveries stored (digests x targets), delivered, due again, failed, suppressed */
+                        notifications: {
+                            complete: boolean;
+                            delivered: number;
+                            digests: number;
+                            failed: number;
+                            mailed: number;
+                            retrying: number;
+                            suppressed: number;
+                        };
                         raised: number;
                         roomsRecomputed: number;
                         updated: number;
@@ -1084,6 +1095,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description the HTML part, when the mail has one */
+                        html?: string;
                         id: string;
                         /** Format: date-time */
                         storedAt: string;
@@ -1092,6 +1105,8 @@ export interface operations {
                         to: string[];
                     }[] | {
                         items: {
+                            /** @description the HTML part, when the mail has one */
+                            html?: string;
                             id: string;
                             /** Format: date-time */
                             storedAt: string;
@@ -6262,6 +6277,8 @@ export interface operations {
             content: {
                 "application/json": {
                     allDevices: boolean;
+                    /** @description an array of at most 20 distinct ids of notification channels (POST /channels) */
+                    channelIds?: string[];
                     dashboard: string;
                     description?: string;
                     /** @description an array of at most 500 distinct device ids */
@@ -6284,6 +6301,8 @@ export interface operations {
                     };
                     /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
                     pendingSeconds?: number;
+                    /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
+                    repeatIntervalSeconds?: number;
                     sendEmail: boolean;
                     service: string;
                     /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
@@ -6385,6 +6404,8 @@ export interface operations {
                     "application/json": {
                         active?: boolean;
                         allDevices?: boolean;
+                        /** @description an array of at most 20 distinct ids of notification channels (POST /channels) */
+                        channelIds?: string[];
                         /** Format: date-time */
                         createdAt?: string;
                         dashboard?: string;
@@ -6410,6 +6431,8 @@ export interface operations {
                         };
                         /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
                         pendingSeconds?: number;
+                        /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
+                        repeatIntervalSeconds?: number;
                         sendEmail?: boolean;
                         service?: string;
                         /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
@@ -6493,6 +6516,8 @@ export interface operations {
             content: {
                 "application/json": {
                     allDevices: boolean;
+                    /** @description an array of at most 20 distinct ids of notification channels (POST /channels) */
+                    channelIds?: string[];
                     dashboard: string;
                     description?: string;
                     /** @description an array of at most 500 distinct device ids */
@@ -6515,6 +6540,8 @@ export interface operations {
                     };
                     /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
                     pendingSeconds?: number;
+                    /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
+                    repeatIntervalSeconds?: number;
                     sendEmail: boolean;
                     service: string;
                     /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
@@ -6534,6 +6561,8 @@ export interface operations {
                     "application/json": {
                         active?: boolean;
                         allDevices?: boolean;
+                        /** @description an array of at most 20 distinct ids of notification channels (POST /channels) */
+                        channelIds?: string[];
                         /** Format: date-time */
                         createdAt?: string;
                         dashboard?: string;
@@ -6559,6 +6588,8 @@ export interface operations {
                         };
                         /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
                         pendingSeconds?: number;
+                        /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
+                        repeatIntervalSeconds?: number;
                         sendEmail?: boolean;
                         service?: string;
                         /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
@@ -6767,6 +6798,8 @@ export interface operations {
                     "application/json": {
                         active?: boolean;
                         allDevices?: boolean;
+                        /** @description an array of at most 20 distinct ids of notification channels (POST /channels) */
+                        channelIds?: string[];
                         /** Format: date-time */
                         createdAt?: string;
                         dashboard?: string;
@@ -6792,6 +6825,8 @@ export interface operations {
                         };
                         /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
                         pendingSeconds?: number;
+                        /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
+                        repeatIntervalSeconds?: number;
                         sendEmail?: boolean;
                         service?: string;
                         /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
@@ -6898,6 +6933,8 @@ export interface operations {
                     "application/json": {
                         active?: boolean;
                         allDevices?: boolean;
+                        /** @description an array of at most 20 distinct ids of notification channels (POST /channels) */
+                        channelIds?: string[];
                         /** Format: date-time */
                         createdAt?: string;
                         dashboard?: string;
@@ -6923,6 +6960,8 @@ export interface operations {
                         };
                         /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
                         pendingSeconds?: number;
+                        /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
+                        repeatIntervalSeconds?: number;
                         sendEmail?: boolean;
                         service?: string;
                         /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */

@@ -1,13 +1,7 @@
 import { alarms } from '#lib/db/alarms';
 import { NotFound } from '#lib/errors';
 import { withSilences, type AlarmAnswer } from './query';
-
-/** `watcherId:devicesn` (watcher ids hold no `:`); anything else names no alarm. */
-export const parseAlarmId = (id: string): { watcherId: string; devicesn: string } | undefined => {
-  const at = id.indexOf(':');
-  if (at <= 0 || at === id.length - 1) return undefined;
-  return { watcherId: id.slice(0, at), devicesn: id.slice(at + 1) };
-};
+import { parseAlarmId } from './types';
 
 const pairOf = (id: string) => {
   const pair = parseAlarmId(id);

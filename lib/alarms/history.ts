@@ -1,10 +1,6 @@
 import type { Place } from '#lib/devices/types';
 import type { Acknowledgement, Alarm, ClearReason, Notified, OpenAlarm } from './types';
 import { alarmId } from './types';
-import { alarmHistory } from '#lib/db/alarmHistory';
-import type { Page } from '#lib/db/pages';
-import { Invalid } from '#lib/errors';
-import { historyDays } from './settings';
 
 /** One cleared alarm as GET /alarms/history answers it. */
 export interface HistoryRecord extends Alarm, Partial<Acknowledgement> {
@@ -88,9 +84,3 @@ export const historyFilter = (query: HistoryQuery, now: number, retentionDays: n
   return problems.length ? { problems } : filter;
 };
 
-/** GET /alarms/history: one page of cleared alarms, newest first. */
-export const queryHistory = async (query: HistoryQuery): Promise<Page<HistoryRecord>> => {
-  const filter = historyFilter(query, Date.now(), historyDays());
-  if ('problems' in filter) throw new Invalid(filter.problems[0]!.message, filter.problems);
-  return alarmHistory.query(filter, query.limit ? Number(query.limit) : 100, query.cursor);
-};

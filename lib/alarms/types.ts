@@ -4,6 +4,8 @@ import type { Place, Severity } from '#lib/devices/types';
 export interface Recipients {
   sendEmail: boolean;
   emails: string[];
+  /** The watcher's notification channels (issue 16), when it has any. */
+  channelIds?: string[];
 }
 
 /** One alarm: a watcher's condition holding for one device (at most one open per pair). */
@@ -66,7 +68,16 @@ export interface Mail {
   to: string[];
   subject: string;
   text: string;
+  /** The same content as HTML (digests); the mail then has both parts. */
+  html?: string;
 }
 
 /** `watcherId:devicesn`: stable for the pair (watcher ids hold no `:`). */
 export const alarmId = (alarm: Pick<Alarm, 'watcherId' | 'devicesn'>): string => `${alarm.watcherId}:${alarm.devicesn}`;
+
+/** The pair of an alarm id `watcherId:devicesn` (split at the first `:`); undefined when it names no alarm. */
+export const parseAlarmId = (id: string): Pick<Alarm, 'watcherId' | 'devicesn'> | undefined => {
+  const at = id.indexOf(':');
+  if (at <= 0 || at === id.length - 1) return undefined;
+  return { watcherId: id.slice(0, at), devicesn: id.slice(at + 1) };
+};

@@ -156,3 +156,22 @@ export const windowDays = (from: string, to: string): { first: string; last: str
   first: dayOf(Date.parse(from)),
   last: dayOf(Math.max(Date.parse(from), Date.parse(to) - 1)),
 });
+
+/** The longest availability window. */
+export const MAX_AVAILABILITY_DAYS = 31;
+
+type Problem = { field: string; message: string };
+
+/**
+ * The window of an availability query: `to` defaults to now (and is cut at now: the future is
+ * not observed), `from` to 24 hours before `to`; `from` before `to`, at most 31 days apart.
+ */
+export const availabilityWindow = (input: { from?: string; to?: string }, now: number): { from: string; to: string } | { problems: Problem[] } => {
+  const to = Math.min(input.to ? Date.parse(input.to) : now, now);
+  const from = input.from ? Date.parse(input.from) : to - DAY;
+  if (from >= to) return { problems: [{ field: 'body.from', message: 'from must be before to (and before now)' }] };
+  if (to - from > MAX_AVAILABILITY_DAYS * DAY) {
+    return { problems: [{ field: 'body.from', message: `from and to must be at most ${MAX_AVAILABILITY_DAYS} days apart` }] };
+  }
+  return { from: new Date(from).toISOString(), to: new Date(to).toISOString() };
+};

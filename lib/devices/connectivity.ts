@@ -4,7 +4,7 @@ import { devices } from '#lib/db/devices';
 import type { Page } from '#lib/db/pages';
 import { rooms } from '#lib/db/rooms';
 import { Invalid, ServiceUnavailable } from '#lib/errors';
-import { advance, observedIn, ratio, windowDays, worstFirst, type Observed, type RoomAvailability, type RoomCounts } from './availability';
+import { advance, availabilityWindow, observedIn, ratio, windowDays, worstFirst, type Observed, type RoomAvailability, type RoomCounts } from './availability';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import { scopeOf, type DeviceFilter, type Scope } from './deviceScope';
 import type { Place, RoomAggregate } from './types';
@@ -66,25 +66,8 @@ export const availabilityIn = async (scope: Scope, from: string, to: string): Pr
 };
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** The longest availability window. */
-export const MAX_AVAILABILITY_DAYS = 31;
-
 type Problem = { field: string; message: string };
 const invalid = (problems: Problem[]) => new Invalid(problems[0]!.message, problems);
-
-/**
- * The window of an availability query: `to` defaults to now (and is cut at now: the future is
- * not observed), `from` to 24 hours before `to`; `from` before `to`, at most 31 days apart.
- */
-export const availabilityWindow = (input: { from?: string; to?: string }, now: number): { from: string; to: string } | { problems: Problem[] } => {
-  const to = Math.min(input.to ? Date.parse(input.to) : now, now);
-  const from = input.from ? Date.parse(input.from) : to - DAY_MS;
-  if (from >= to) return { problems: [{ field: 'body.from', message: 'from must be before to (and before now)' }] };
-  if (to - from > MAX_AVAILABILITY_DAYS * DAY_MS) {
-    return { problems: [{ field: 'body.from', message: `from and to must be at most ${MAX_AVAILABILITY_DAYS} days apart` }] };
-  }
-  return { from: new Date(from).toISOString(), to: new Date(to).toISOString() };
-};
 
 /** POST /videoDevice/room/availability: the device filter plus an optional window. */
 export const roomAvailability = async (body: DeviceFilter & { from?: string; to?: string }): Promise<AvailabilityAnswer> => {

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { historyRecord } from '#lib/alarms/history';
+import { historyFilter, historyRecord } from '#lib/alarms/history';
 import { notificationGate, transitionNotice } from '#lib/alarms/notification';
 import { planAlarms, type AlarmPlan } from '#lib/alarms/plan';
 import { historyDays, historyExpiry } from '#lib/alarms/settings';
 import { matches, silenceStatus, silencedBy, silenceWindow, type Silence } from '#lib/alarms/silences';
-import type { OpenAlarm } from '#lib/alarms/types';
+import { parseAlarmId, type OpenAlarm } from '#lib/alarms/types';
+import { availabilityWindow } from '#lib/devices/availability';
 import type { StoredDevice } from '#lib/devices/types';
 import type { WatcherRecord } from '#lib/watchers/types';
 
@@ -173,18 +174,21 @@ describe('notifications of transitions', () => {
     notify: { sendEmail: true, emails: ['ops@example.com'] },
   };
 
-  it('a silenced transition sends no mail and is recorded as suppressed', () => {
-    expect(transitionNotice('raised', alarm, alarm.notify, T0, ['s1'])).toEqual({ mail: undefined, delivery: 'suppressed' });
+  it('a silenced transition sends nothing: its notice is marked silenced and recorded as suppressed', () => {
+    const silenced = transitionNotice('raised', alarm, alarm.notify, T0, ['s1']);
+    expect(silenced.delivery).toBe('suppressed');
+    expect(silenced.notice).toMatchObject({ type: 'alarms.raised', silenced: true });
   });
 
-  it('an unsilenced transition mails the recipients and records them', () => {
+  it('an unsilenced transition notifies the recipients and channels and records them', () => {
     const notice = transitionNotice('cleared', alarm, alarm.notify, at(60), [], 'resolved');
     expect(notice.delivery).toEqual(['ops@example.com']);
-    expect(notice.mail).toMatchObject({ to: ['ops@example.com'], subject: expect.stringContaining('CLEARED') });
+    expect(notice.notice).toMatchObject({ type: 'alarms.cleared', audience: { emails: ['ops@example.com'] } });
+    expect(transitionNotice('raised', alarm, { ...alarm.notify, channelIds: ['c1'] }, T0, []).delivery).toEqual(['ops@example.com', 'channel:c1']);
   });
 
   it('records an empty list when the watcher asked for no mail', () => {
-    expect(transitionNotice('raised', alarm, { sendEmail: false, emails: [] }, T0, [])).toEqual({ mail: undefined, delivery: [] });
+    expect(transitionNotice('raised', alarm, { sendEmail: false, emails: [] }, T0, [])).toEqual({ notice: undefined, delivery: [] });
   });
 
   it('ack rules: an acknowledged alarm is never reminded of, but its raise and clear are not suppressed', () => {
@@ -262,5 +266,40 @@ describe('history records and retention', () => {
     expect(historyDays({ ALARM_HISTORY_DAYS: '7' })).toBe(7);
     expect(historyDays({ ALARM_HISTORY_DAYS: 'x' })).toBe(90);
     expect(historyExpiry(T0, 7)).toBe(Date.parse(T0) / 1000 + 7 * 86400);
+  });
+});
+
+describe('history and availability queries', () => {
+  const NOW = Date.parse(T0);
+
+  it('history defaults to the retention up to now; room needs location and region, location needs region', () => {
+    expect(historyFilter({}, NOW, 90)).toEqual({ from: new Date(NOW - 90 * 86_400_000).toISOString(), to: T0 });
+    expect(historyFilter({ region: 'all', watcherId: 'w1' }, NOW, 90)).toMatchObject({ watcherId: 'w1' });
+    expect(historyFilter({ region: 'all' }, NOW, 90)).not.toHaveProperty('region');
+    const fieldsOf = (query: Parameters<typeof historyFilter>[0]) => {
+      const result = historyFilter(query, NOW, 90);
+      return 'problems' in result ? result.problems.map((p) => p.field) : [];
+    };
+    expect(fieldsOf({ room: 'A' })).toEqual(['queryStringParameters.room']);
+    expect(fieldsOf({ region: 'R', room: 'A' })).toEqual(['queryStringParameters.room']);
+    expect(fieldsOf({ location: 'L' })).toEqual(['queryStringParameters.location']);
+    expect(fieldsOf({ region: 'R', location: 'L', room: 'A' })).toEqual([]);
+    expect(fieldsOf({ from: at(10), to: at(0) })).toEqual(['queryStringParameters.from']);
+  });
+
+  it('availability window: last 24 hours by default, cut at now, at most 31 days, from before to', () => {
+    expect(availabilityWindow({}, NOW)).toEqual({ from: at(-86_400), to: T0 });
+    expect(availabilityWindow({ to: at(3600) }, NOW)).toEqual({ from: at(-86_400), to: T0 });
+    expect(availabilityWindow({ from: at(-31 * 86_400) }, NOW)).toEqual({ from: at(-31 * 86_400), to: T0 });
+    expect(availabilityWindow({ from: at(-31 * 86_400 - 1) }, NOW)).toHaveProperty('problems');
+    expect(availabilityWindow({ from: at(-10), to: at(-20) }, NOW)).toHaveProperty('problems');
+    expect(availabilityWindow({ from: at(10) }, NOW)).toHaveProperty('problems');
+  });
+
+  it('an alarm id is watcherId:devicesn, split at the first colon', () => {
+    expect(parseAlarmId('w1:VD:01')).toEqual({ watcherId: 'w1', devicesn: 'VD:01' });
+    expect(parseAlarmId('no-colon')).toBeUndefined();
+    expect(parseAlarmId(':x')).toBeUndefined();
+    expect(parseAlarmId('w1:')).toBeUndefined();
   });
 });
