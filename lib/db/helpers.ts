@@ -49,17 +49,26 @@ export const deleteExisting = async (key: Item, missing: () => Error): Promise<v
   );
 };
 
-/** Every page of a Query; for collections the design keeps small (settings, rules). */
-export const queryAll = async (input: Omit<QueryCommandInput, 'TableName'>): Promise<Item[]> => {
-  const items: Item[] = [];
+/** The one page-reading loop: each page of a Query in turn, until the index ends or the caller stops. */
+export async function* queryPages(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>) {
   let ExclusiveStartKey: Record<string, unknown> | undefined;
   do {
     const page = await doc.send(new QueryCommand({ ...input, TableName: tableName(), ExclusiveStartKey }));
-    items.push(...((page.Items ?? []) as Item[]));
+    yield page;
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey);
+}
+
+/** Every page of a Query; for collections the design keeps small (settings, rules). */
+export const queryAll = async (input: Omit<QueryCommandInput, 'TableName'>): Promise<Item[]> => {
+  const items: Item[] = [];
+  for await (const page of queryPages(input)) items.push(...((page.Items ?? []) as Item[]));
   return items;
 };
+
+/** Every item of one partition (`PK = partition`), in sort-key order. */
+export const queryPartition = (partition: string): Promise<Item[]> =>
+  queryAll({ KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': partition } });
 
 /** Atomic sequence: each call returns the next integer for `name`, starting at 1. */
 export const nextSequence = async (name: string): Promise<number> => {

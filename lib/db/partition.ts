@@ -1,6 +1,4 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { doc, tableName } from './client';
-import { batchWrite, queryAll } from './helpers';
+import { batchWrite, queryAll, queryPages } from './helpers';
 
 /**
  * Operations on a collection kept whole in one partition (`PK=<partition>`), such as the
@@ -10,20 +8,9 @@ import { batchWrite, queryAll } from './helpers';
 /** Number of items in the partition: `Select: COUNT` over every page, nothing transferred. */
 export const countPartition = async (partition: string): Promise<number> => {
   let count = 0;
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await doc.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk',
-        ExpressionAttributeValues: { ':pk': partition },
-        Select: 'COUNT',
-        ExclusiveStartKey,
-      }),
-    );
+  for await (const page of queryPages({ KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': partition }, Select: 'COUNT' })) {
     count += page.Count ?? 0;
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
+  }
   return count;
 };
 

@@ -2,7 +2,7 @@ import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import type { Role } from '#lib/auth/types';
 import { Conflict, NotFound } from '#lib/errors';
 import { doc, tableName } from './client';
-import { conditionHeld, queryAll, type Item, putNew } from './helpers';
+import { conditionHeld, type Item, putNew, queryPartition } from './helpers';
 
 export interface NewRole {
   roleid: string;
@@ -66,11 +66,7 @@ export const roles = {
   },
 
   async list(): Promise<Role[]> {
-    const items = await queryAll({
-      KeyConditionExpression: 'PK = :pk',
-      ExpressionAttributeValues: { ':pk': PARTITION },
-    });
-    return items.map(fromItem);
+    return (await queryPartition(PARTITION)).map(fromItem);
   },
 
   async find(roleid: string): Promise<Role | undefined> {
