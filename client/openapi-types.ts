@@ -1178,7 +1178,7 @@ export interface operations {
                      */
                     email: string;
                     name: string;
-                    /** @description a password of 12 to 256 characters */
+                    /** @description a password of 12 to 256 characters, without control, invisible or unassigned characters, not containing the username, not a pattern (few different characters, repeats, runs) nor a common password; a 400 names the rule broken */
                     password: string;
                     /** @description a role id (lower-case letters, digits and single hyphens, at most 64) */
                     role: string;
@@ -1522,7 +1522,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a password of 12 to 256 characters */
+                    /** @description a password of 12 to 256 characters, without control, invisible or unassigned characters, not containing the username, not a pattern (few different characters, repeats, runs) nor a common password; a 400 names the rule broken */
                     newPassword: string;
                 };
             };
@@ -1844,7 +1844,7 @@ export interface operations {
             content: {
                 "application/json": {
                     currentPassword: string;
-                    /** @description a password of 12 to 256 characters */
+                    /** @description a password of 12 to 256 characters, without control, invisible or unassigned characters, not containing the username, not a pattern (few different characters, repeats, runs) nor a common password; a 400 names the rule broken */
                     newPassword: string;
                 };
             };
