@@ -8,9 +8,9 @@ import {
   type StoredLocation,
 } from '#lib/filterConfigs/types';
 import { doc, tableName } from './client';
-import { isConditionFailed, padId, queryAll, type Item, deleteExisting } from './helpers';
+import { isConditionFailed, padId, queryAll, type Item } from './helpers';
 import { mapConcurrent } from '#lib/shared/concurrency';
-import { countPartition, keepOnlyInPartition } from './partition';
+import { numberedCollection } from './partition';
 
 // All configurations live in one partition sorted by id; each item holds its whole
 // region -> locations -> rooms tree (bounded well under the 400 KB item limit by the body limit).
@@ -110,16 +110,5 @@ export const filterConfigs = {
     await mapConcurrent(records, UPSERT_CONCURRENCY, (record) => mergeOne(record, now));
   },
 
-  async remove(id: number): Promise<void> {
-    await deleteExisting(keys(id), () => notFound());
-  },
-
-  /** Deletes every configuration whose id is not in `ids` (`[]` deletes all); answers how many went. */
-  async keepOnly(ids: readonly number[]): Promise<number> {
-    return keepOnlyInPartition(PARTITION, new Set(ids.map(sortKey)));
-  },
-
-  async count(): Promise<number> {
-    return countPartition(PARTITION);
-  },
+  ...numberedCollection(PARTITION, sortKey, notFound),
 };

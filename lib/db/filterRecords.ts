@@ -2,9 +2,9 @@ import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Invalid, NotFound } from '#lib/errors';
 import { duplicateIds, type FilterFields, type FilterRecord, type FilterUpsert } from '#lib/filterRecords/types';
 import { doc, tableName } from './client';
-import { padId, queryAll, type Item, deleteExisting } from './helpers';
+import { padId, queryAll, type Item } from './helpers';
 import { mapConcurrent } from '#lib/shared/concurrency';
-import { countPartition, keepOnlyInPartition } from './partition';
+import { numberedCollection } from './partition';
 
 // All filters live in one partition sorted by id (list, count, keep-list = one Query each);
 // a filter with a device serial number is also in GSI1 under that number, lowest id first.
@@ -107,16 +107,5 @@ export const filterRecords = {
     });
   },
 
-  async remove(id: number): Promise<void> {
-    await deleteExisting(keys(id), () => notFound());
-  },
-
-  /** Deletes every filter whose id is not in `ids` (`[]` deletes all); answers how many went. */
-  async keepOnly(ids: readonly number[]): Promise<number> {
-    return keepOnlyInPartition(PARTITION, new Set(ids.map(sortKey)));
-  },
-
-  async count(): Promise<number> {
-    return countPartition(PARTITION);
-  },
+  ...numberedCollection(PARTITION, sortKey, notFound),
 };

@@ -1,4 +1,4 @@
-import { batchWrite, queryAll, queryPages } from './helpers';
+import { batchWrite, deleteExisting, queryAll, queryPages } from './helpers';
 
 /**
  * Operations on a collection kept whole in one partition (`PK=<partition>`), such as the
@@ -28,3 +28,22 @@ export const keepOnlyInPartition = async (partition: string, keep: ReadonlySet<s
   await batchWrite(doomed.map((key) => ({ DeleteRequest: { Key: { PK: key.PK, SK: key.SK } } })));
   return doomed.length;
 };
+
+/**
+ * `remove`, `keepOnly` and `count` of a collection of numbered records kept whole in one
+ * partition (filters, filters configurations): one implementation, spread into each repository.
+ */
+export const numberedCollection = (partition: string, sortKey: (id: number) => string, missing: () => Error) => ({
+  async remove(id: number): Promise<void> {
+    await deleteExisting({ PK: partition, SK: sortKey(id) }, missing);
+  },
+
+  /** Deletes every record whose id is not in `ids` (`[]` deletes all); answers how many went. */
+  async keepOnly(ids: readonly number[]): Promise<number> {
+    return keepOnlyInPartition(partition, new Set(ids.map(sortKey)));
+  },
+
+  async count(): Promise<number> {
+    return countPartition(partition);
+  },
+});
