@@ -6,7 +6,7 @@
  * Lambda bundle carries it (docs/decisions.md "Route contracts").
  */
 import type { Static, TSchema } from '@sinclair/typebox';
-import type { CompiledValidator } from './validation';
+import type { CompiledValidator } from '#lib/shared/validation';
 
 /** Who may call: the API key only, any signed-in user (bearer token), or an admin. */
 export type Access = 'key' | 'bearer' | 'admin';
@@ -65,6 +65,8 @@ export interface RouteContract {
 export interface JobContract extends FunctionFacts {
   summary: string;
   events: Record<string, unknown>[];
+  /** A schema the job checks its input against itself (generated/validators/<function>.ts). */
+  validates?: TSchema;
 }
 
 /** Declares a route; `const` keeps literal statuses, methods and access for the inferred types. */

@@ -9,7 +9,7 @@ import { errorResult, json, type HttpResult } from './respond';
 import type { AnswerOf, Binding, Principal, RequestParts, RouteContract } from './contract';
 
 export type { HttpResult } from './respond';
-export type { CompiledValidator } from './validation';
+export type { CompiledValidator } from '#lib/shared/validation';
 export type { Authenticator, Binding, Principal } from './contract';
 
 export interface HttpRequest<C extends RouteContract> extends RequestParts<C> {

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { HttpError, type ErrorDetail } from '#lib/errors';
-import { describeSchemaErrors, summarize, type SchemaError } from './validation';
+import { describeSchemaErrors, summarize, type SchemaError } from '#lib/shared/validation';
 
 export interface HttpResult {
   statusCode: number;

@@ -30,15 +30,15 @@ const layerOf = (file: string): Layer | undefined => {
 
 /** What each layer may import at run time; `import type` may also reach `typesOnly`. */
 const allowed: Record<Layer, { values: Layer[]; typesOnly?: Layer[] }> = {
-  function: { values: ['binding', 'domain', 'adapter', 'db', 'types', 'shared', 'http'] },
+  function: { values: ['binding', 'validator', 'domain', 'adapter', 'db', 'types', 'shared', 'http'] },
   binding: { values: ['validator', 'http', 'domain'], typesOnly: ['contract'] },
-  validator: { values: [], typesOnly: ['http'] },
+  validator: { values: [], typesOnly: ['shared'] },
   contract: { values: ['contract', 'types', 'shared', 'domain', 'http'] },
   http: { values: ['http', 'shared'] },
   domain: { values: ['domain', 'db', 'types', 'shared'], typesOnly: ['http', 'adapter'] },
   adapter: { values: ['adapter', 'db', 'types', 'shared'], typesOnly: ['domain'] },
   db: { values: ['db', 'types', 'shared'], typesOnly: ['domain'] },
-  types: { values: ['types', 'shared'] },
+  types: { values: ['types', 'shared'], typesOnly: ['domain', 'db'] },
   shared: { values: ['shared'] },
 };
 
@@ -108,6 +108,8 @@ const PENDING = new Set([
   'lib/db/rooms.ts -> lib/devices/rollup.ts',
 ]);
 const PENDING_HTTP_NAMES = new Set(['lib/db/devices.ts', 'lib/db/pages.ts']);
+/** The API Gateway management client of live push (issue 17, landed last) is still to move into lib/adapters. */
+const PENDING_AWS_CLIENTS = new Set(['lib/live/push.ts']);
 
 const breaches = (): string[] =>
   imports.flatMap(({ from, to, typeOnly }) => {
@@ -130,7 +132,7 @@ describe('import direction', () => {
 
   it('keeps AWS clients other than DynamoDB in lib/adapters', () => {
     const outside = files.filter((file) => {
-      if (file.startsWith('lib/adapters/')) return false;
+      if (file.startsWith('lib/adapters/') || PENDING_AWS_CLIENTS.has(file)) return false;
       const text = readFileSync(join(root, file), 'utf8');
       const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false);
       let found = false;
