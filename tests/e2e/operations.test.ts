@@ -1,8 +1,9 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { build, type Metafile } from 'esbuild';
+import type { Metafile } from 'esbuild';
 import { load } from 'js-yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { importGraph } from '../support/bundles';
 import { functionDefs, root } from '../../scripts/registry';
 import { packageStage, resourcesOfType, type CfnResource, type CfnTemplate } from '../support/package';
 
@@ -127,20 +128,7 @@ describe('least privilege per function', () => {
     (props(role).Policies as { PolicyDocument: { Statement: Statement[] } }[]).flatMap((p) => p.PolicyDocument.Statement);
   const actionsOf = (role: CfnResource | undefined) => new Set(statementsOf(role).flatMap((s) => [s.Action].flat()));
 
-  const graph = async (handlerFile: string): Promise<Metafile> =>
-    (
-      await build({
-        entryPoints: [join(root, handlerFile)],
-        bundle: true,
-        write: false,
-        platform: 'node',
-        format: 'cjs',
-        packages: 'external',
-        tsconfig: join(root, 'tsconfig.json'),
-        logLevel: 'error',
-        metafile: true,
-      })
-    ).metafile;
+  const graph = importGraph;
   const importsPackage = (metafile: Metafile, name: string) =>
     Object.values(metafile.inputs).some((input) => input.imports.some((i) => i.path === name));
 

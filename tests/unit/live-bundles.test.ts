@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { build, type Metafile } from 'esbuild';
+import type { Metafile } from 'esbuild';
 import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
+import { importGraph } from '../support/bundles';
 import { functionDefs, root } from '../../scripts/registry';
 
 /*
@@ -15,20 +16,7 @@ const CLIENT = '@aws-sdk/client-apigatewaymanagementapi';
 const PUSH = 'lib/live/push.ts';
 const WRITERS = ['lib/devices/sync.ts', 'lib/alarms/evaluate.ts', 'lib/alarms/acknowledge.ts'];
 
-const graph = async (handlerFile: string): Promise<Metafile> =>
-  (
-    await build({
-      entryPoints: [join(root, handlerFile)],
-      bundle: true,
-      write: false,
-      platform: 'node',
-      format: 'cjs',
-      packages: 'external',
-      tsconfig: join(root, 'tsconfig.json'),
-      logLevel: 'error',
-      metafile: true,
-    })
-  ).metafile;
+const graph = importGraph;
 
 describe('live push in bundles', () => {
   it('leaves the management client out of every bundle', () => {
