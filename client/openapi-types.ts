@@ -1211,12 +1211,13 @@ export interface operations {
                      * @description an e-mail address
                      */
                     email: string;
+                    /** @description 1 to 256 characters without control characters */
                     name: string;
                     /** @description a password of 12 to 256 characters, without control, invisible or unassigned characters, not containing the username, not a pattern (few different characters, repeats, runs) nor a common password; a 400 names the rule broken */
                     password: string;
                     /** @description a role id (lower-case letters, digits and single hyphens, at most 64) */
                     role: string;
-                    /** @description 3 to 64 letters, digits, dots, underscores or hyphens (not all, signin or logout) */
+                    /** @description 3 to 64 letters, digits, dots, underscores or hyphens, and not one of all, me, signin, logout */
                     username: string;
                 };
             };
@@ -1270,13 +1271,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description The username is taken */
@@ -1391,13 +1395,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, neither an admin nor the user named: {"message":"Only an admin may read another user"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "Only an admin may read another user";
+                    };
                 };
             };
             /** @description No user with that id */
@@ -1485,13 +1492,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description No user with that id */
@@ -1601,13 +1611,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description No user with that id */
@@ -1705,13 +1718,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description Unexpected server fault */
@@ -1996,6 +2012,7 @@ export interface operations {
             content: {
                 "application/json": {
                     password: string;
+                    /** @description 1 to 256 characters without control characters */
                     username: string;
                 };
             };
@@ -2127,6 +2144,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description at most 2048 characters; no control characters other than tab and line breaks */
                     description?: string;
                     /** @description 1 to 64 letters, digits, spaces, dots, underscores or hyphens, starting with a letter or digit */
                     name: string;
@@ -2180,13 +2198,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description A role with that id exists */
@@ -2392,13 +2413,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description No role with that id */
@@ -2552,13 +2576,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description Unexpected server fault */
@@ -2665,7 +2692,9 @@ export interface operations {
             content: {
                 "application/json": {
                     active?: boolean;
+                    /** @description at most 2048 characters; no control characters other than tab and line breaks */
                     description?: string;
+                    /** @description 1 to 256 characters without control characters */
                     name: string;
                     /**
                      * Format: uri
@@ -2726,13 +2755,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description Body larger than 256 KiB */
@@ -2891,7 +2923,9 @@ export interface operations {
             content: {
                 "application/json": {
                     active?: boolean;
+                    /** @description at most 2048 characters; no control characters other than tab and line breaks */
                     description?: string;
+                    /** @description 1 to 256 characters without control characters */
                     name?: string;
                     /**
                      * Format: uri
@@ -2952,13 +2986,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description No service with that id */
@@ -3064,13 +3101,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description No service with that id */
@@ -3141,13 +3181,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description Unexpected server fault */
@@ -3371,10 +3414,12 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description at most 2048 characters; no control characters other than tab and line breaks */
                     description?: string;
                     deviceSN?: string | null;
                     /** @description a positive integer up to 999999999999999 */
                     id: number;
+                    /** @description 1 to 256 characters without control characters */
                     name: string;
                 }[];
             };
@@ -3625,8 +3670,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description at most 2048 characters; no control characters other than tab and line breaks */
                     description: string;
                     deviceSN?: string | null;
+                    /** @description 1 to 256 characters without control characters */
                     name: string;
                 };
             };
@@ -3912,18 +3959,18 @@ export interface operations {
             content: {
                 "application/json": {
                     filters?: {
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         locationName?: string;
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         regionName?: string;
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         roomName?: string;
                     };
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName?: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName?: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName?: string;
                 };
             };
@@ -4075,18 +4122,18 @@ export interface operations {
             content: {
                 "application/json": {
                     filters?: {
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         locationName?: string;
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         regionName?: string;
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         roomName?: string;
                     };
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName?: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName?: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName?: string;
                 };
             };
@@ -4174,18 +4221,18 @@ export interface operations {
             content: {
                 "application/json": {
                     filters?: {
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         locationName?: string;
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         regionName?: string;
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         roomName?: string;
                     };
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName?: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName?: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName?: string;
                 };
             };
@@ -4329,8 +4376,10 @@ export interface operations {
                         id: number;
                         /** @description an array of at most 500 locations */
                         locations: {
+                            /** @description 1 to 256 characters without control characters */
                             locationName: string;
                         }[];
+                        /** @description 1 to 256 characters without control characters */
                         region: string;
                     }[];
                 };
@@ -4378,8 +4427,10 @@ export interface operations {
                     id: number;
                     /** @description an array of at most 500 locations */
                     locations: {
+                        /** @description 1 to 256 characters without control characters */
                         locationName: string;
                     }[];
+                    /** @description 1 to 256 characters without control characters */
                     region: string;
                 }[];
             };
@@ -4577,8 +4628,10 @@ export interface operations {
                         id: number;
                         /** @description an array of at most 500 locations */
                         locations: {
+                            /** @description 1 to 256 characters without control characters */
                             locationName: string;
                         }[];
+                        /** @description 1 to 256 characters without control characters */
                         region: string;
                     };
                 };
@@ -4651,12 +4704,15 @@ export interface operations {
                     region: {
                         /** @description an array of at most 500 locations */
                         location: {
+                            /** @description 1 to 256 characters without control characters */
                             locationName: string;
                             /** @description an array of at most 500 distinct rooms */
                             room: {
+                                /** @description 1 to 256 characters without control characters */
                                 roomName: string;
                             }[];
                         }[];
+                        /** @description 1 to 256 characters without control characters */
                         regionName: string;
                     };
                 };
@@ -5380,11 +5436,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName: string;
                 };
             };
@@ -5481,11 +5537,11 @@ export interface operations {
             content: {
                 "application/json": {
                     filter?: {
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         locationName: string;
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         regionName: string;
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         roomName: string;
                     };
                 };
@@ -5696,11 +5752,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName: string;
                 };
             };
@@ -5818,11 +5874,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName: string;
                 };
             };
@@ -5909,11 +5965,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName: string;
                 };
             };
@@ -6005,11 +6061,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName: string;
                 };
             };
@@ -6222,11 +6278,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName: string;
                 };
             };
@@ -6317,11 +6373,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName: string;
                 };
             };
@@ -6410,11 +6466,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName: string;
                 };
             };
@@ -6511,7 +6567,9 @@ export interface operations {
                     allDevices: boolean;
                     /** @description an array of at most 20 distinct ids of notification channels (POST /channels) */
                     channelIds?: string[];
+                    /** @description 1 to 256 characters without control characters */
                     dashboard: string;
+                    /** @description at most 2048 characters on one line (no control characters) */
                     description?: string;
                     /** @description an array of at most 500 distinct device ids */
                     devicesId?: string[];
@@ -6529,6 +6587,7 @@ export interface operations {
                         }[];
                         /** @enum {unknown} */
                         operatorType: "AND" | "OR";
+                        /** @description 1 to 256 characters without control characters */
                         type: string;
                     };
                     /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
@@ -6536,10 +6595,13 @@ export interface operations {
                     /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
                     repeatIntervalSeconds?: number;
                     sendEmail: boolean;
+                    /** @description 1 to 256 characters without control characters */
                     service: string;
                     /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
                     severity: number;
+                    /** @description 1 to 256 characters without control characters */
                     type: string;
+                    /** @description 1 to 256 characters without control characters */
                     user: string;
                 } & (unknown & unknown);
             };
@@ -6640,7 +6702,9 @@ export interface operations {
                         channelIds?: string[];
                         /** Format: date-time */
                         createdAt?: string;
+                        /** @description 1 to 256 characters without control characters */
                         dashboard?: string;
+                        /** @description at most 2048 characters on one line (no control characters) */
                         description?: string;
                         /** @description an array of at most 500 distinct device ids */
                         devicesId?: string[];
@@ -6659,6 +6723,7 @@ export interface operations {
                             }[];
                             /** @enum {unknown} */
                             operatorType: "AND" | "OR";
+                            /** @description 1 to 256 characters without control characters */
                             type: string;
                         };
                         /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
@@ -6666,12 +6731,15 @@ export interface operations {
                         /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
                         repeatIntervalSeconds?: number;
                         sendEmail?: boolean;
+                        /** @description 1 to 256 characters without control characters */
                         service?: string;
                         /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
                         severity?: number;
+                        /** @description 1 to 256 characters without control characters */
                         type?: string;
                         /** Format: date-time */
                         updatedAt?: string;
+                        /** @description 1 to 256 characters without control characters */
                         user?: string;
                     };
                 };
@@ -6750,7 +6818,9 @@ export interface operations {
                     allDevices: boolean;
                     /** @description an array of at most 20 distinct ids of notification channels (POST /channels) */
                     channelIds?: string[];
+                    /** @description 1 to 256 characters without control characters */
                     dashboard: string;
+                    /** @description at most 2048 characters on one line (no control characters) */
                     description?: string;
                     /** @description an array of at most 500 distinct device ids */
                     devicesId?: string[];
@@ -6768,6 +6838,7 @@ export interface operations {
                         }[];
                         /** @enum {unknown} */
                         operatorType: "AND" | "OR";
+                        /** @description 1 to 256 characters without control characters */
                         type: string;
                     };
                     /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
@@ -6775,10 +6846,13 @@ export interface operations {
                     /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
                     repeatIntervalSeconds?: number;
                     sendEmail: boolean;
+                    /** @description 1 to 256 characters without control characters */
                     service: string;
                     /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
                     severity: number;
+                    /** @description 1 to 256 characters without control characters */
                     type: string;
+                    /** @description 1 to 256 characters without control characters */
                     user: string;
                 } & (unknown & unknown);
             };
@@ -6797,7 +6871,9 @@ export interface operations {
                         channelIds?: string[];
                         /** Format: date-time */
                         createdAt?: string;
+                        /** @description 1 to 256 characters without control characters */
                         dashboard?: string;
+                        /** @description at most 2048 characters on one line (no control characters) */
                         description?: string;
                         /** @description an array of at most 500 distinct device ids */
                         devicesId?: string[];
@@ -6816,6 +6892,7 @@ export interface operations {
                             }[];
                             /** @enum {unknown} */
                             operatorType: "AND" | "OR";
+                            /** @description 1 to 256 characters without control characters */
                             type: string;
                         };
                         /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
@@ -6823,12 +6900,15 @@ export interface operations {
                         /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
                         repeatIntervalSeconds?: number;
                         sendEmail?: boolean;
+                        /** @description 1 to 256 characters without control characters */
                         service?: string;
                         /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
                         severity?: number;
+                        /** @description 1 to 256 characters without control characters */
                         type?: string;
                         /** Format: date-time */
                         updatedAt?: string;
+                        /** @description 1 to 256 characters without control characters */
                         user?: string;
                     };
                 };
@@ -7034,7 +7114,9 @@ export interface operations {
                         channelIds?: string[];
                         /** Format: date-time */
                         createdAt?: string;
+                        /** @description 1 to 256 characters without control characters */
                         dashboard?: string;
+                        /** @description at most 2048 characters on one line (no control characters) */
                         description?: string;
                         /** @description an array of at most 500 distinct device ids */
                         devicesId?: string[];
@@ -7053,6 +7135,7 @@ export interface operations {
                             }[];
                             /** @enum {unknown} */
                             operatorType: "AND" | "OR";
+                            /** @description 1 to 256 characters without control characters */
                             type: string;
                         };
                         /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
@@ -7060,12 +7143,15 @@ export interface operations {
                         /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
                         repeatIntervalSeconds?: number;
                         sendEmail?: boolean;
+                        /** @description 1 to 256 characters without control characters */
                         service?: string;
                         /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
                         severity?: number;
+                        /** @description 1 to 256 characters without control characters */
                         type?: string;
                         /** Format: date-time */
                         updatedAt?: string;
+                        /** @description 1 to 256 characters without control characters */
                         user?: string;
                     };
                 };
@@ -7169,7 +7255,9 @@ export interface operations {
                         channelIds?: string[];
                         /** Format: date-time */
                         createdAt?: string;
+                        /** @description 1 to 256 characters without control characters */
                         dashboard?: string;
+                        /** @description at most 2048 characters on one line (no control characters) */
                         description?: string;
                         /** @description an array of at most 500 distinct device ids */
                         devicesId?: string[];
@@ -7188,6 +7276,7 @@ export interface operations {
                             }[];
                             /** @enum {unknown} */
                             operatorType: "AND" | "OR";
+                            /** @description 1 to 256 characters without control characters */
                             type: string;
                         };
                         /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
@@ -7195,12 +7284,15 @@ export interface operations {
                         /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
                         repeatIntervalSeconds?: number;
                         sendEmail?: boolean;
+                        /** @description 1 to 256 characters without control characters */
                         service?: string;
                         /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
                         severity?: number;
+                        /** @description 1 to 256 characters without control characters */
                         type?: string;
                         /** Format: date-time */
                         updatedAt?: string;
+                        /** @description 1 to 256 characters without control characters */
                         user?: string;
                     }[];
                 };

@@ -13,7 +13,7 @@ import {
   type Severity,
 } from '#lib/watchers/types';
 import { route } from '#lib/http/contract';
-import { dateTime, description, error, list, name, ok, oneOfValues, strict, text, Type } from './shared';
+import { dateTime, error, list, name, ok, oneOfValues, singleLineDescription, strict, text, Type } from './shared';
 
 /** Watcher ids are UUIDs; any id made of safe characters is looked up (unknown -> 404). */
 export const watcherId = Type.String({
@@ -73,7 +73,7 @@ const watcherFields = {
     description: 'an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info)',
   })),
   operations,
-  description: Type.Optional(description),
+  description: Type.Optional(singleLineDescription),
   sendEmail: Type.Boolean(),
   emails: Type.Optional(
     Type.Array(Type.String({ format: 'email', maxLength: LIMITS.email, description: 'a valid e-mail address' }), {

@@ -1,6 +1,7 @@
 import { outbox, sentMails } from '#lib/db/outbox';
 import { recordWork } from '#lib/observability/metrics';
 import { traced } from '#lib/observability/tracing';
+import { headerText } from '#lib/alarms/header';
 import type { Mail } from '#lib/alarms/types';
 import type { Mailer } from '#lib/alarms/mailer';
 
@@ -12,7 +13,7 @@ import type { Mailer } from '#lib/alarms/mailer';
 /** Local runs and tests: mails are stored records (GET /alarms/outbox); storing is exactly-once. */
 export const outboxMailer = (now: () => string = () => new Date().toISOString()): Mailer => ({
   kind: 'outbox',
-  send: (mail) => outbox.store(mail, now()),
+  send: (mail) => outbox.store({ ...mail, subject: headerText(mail.subject) }, now()),
 });
 
 /**
@@ -33,7 +34,7 @@ export const sesMailer = (from: string): Mailer => {
             Destination: { ToAddresses: mail.to },
             Content: {
               Simple: {
-                Subject: { Data: mail.subject, Charset: 'UTF-8' },
+                Subject: { Data: headerText(mail.subject), Charset: 'UTF-8' },
                 Body: {
                   Text: { Data: mail.text, Charset: 'UTF-8' },
                   ...(mail.html ? { Html: { Data: mail.html, Charset: 'UTF-8' } } : {}),

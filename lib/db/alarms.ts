@@ -209,15 +209,16 @@ export const alarms = {
    */
   async list(filter: AlarmFilter, page: { limit?: number; cursor?: string }): Promise<AlarmView[] | Page<AlarmView>> {
     const { FilterExpression, names, values } = filterExpression(filter);
+    const partition = filter.state === 'pending' ? PENDING : OPEN;
     const answer = await queryListOrPage(
       {
         IndexName: 'GSI1',
         KeyConditionExpression: 'GSI1PK = :pk',
         ScanIndexForward: false,
         ...(FilterExpression ? { FilterExpression, ExpressionAttributeNames: names } : {}),
-        ExpressionAttributeValues: { ':pk': filter.state === 'pending' ? PENDING : OPEN, ...values },
+        ExpressionAttributeValues: { ':pk': partition, ...values },
       },
-      OPEN_INDEX_KEY,
+      { keyAttributes: OPEN_INDEX_KEY, partition: { GSI1PK: partition }, query: `alarms ${JSON.stringify(filter)}` },
       page,
     );
     return Array.isArray(answer) ? answer.map(toView) : { items: answer.items.map(toView), nextCursor: answer.nextCursor };

@@ -49,7 +49,7 @@ export const connectivity = {
         ExpressionAttributeValues: { ':pk': transitionPk(devicesn), ':from': from, ':to': to, ':now': Math.floor(Date.now() / 1000) },
         ScanIndexForward: false,
       },
-      ['PK', 'SK'],
+      { keyAttributes: ['PK', 'SK'], partition: { PK: transitionPk(devicesn) }, query: `connectivity ${devicesn}` },
       limit,
       cursor,
     );
