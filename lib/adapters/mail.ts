@@ -1,7 +1,7 @@
 import { outbox, sentMails } from '#lib/db/outbox';
 import { recordWork } from '#lib/observability/metrics';
 import { traced } from '#lib/observability/tracing';
-import { headerText } from '#lib/alarms/header';
+import { headerText } from '#lib/shared/header';
 import type { Mail } from '#lib/alarms/types';
 import type { Mailer } from '#lib/alarms/mailer';
 
