@@ -9,7 +9,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Open alarms (why a room is not OK), filterable by region, location, room, severity and watcherId */
+        /**
+         * Open alarms (why a room is not OK), filterable by region, location, room, severity and watcherId
+         * @description Needs the API key (x-api-key). Answers: 200 Open alarms, newest first: a bare array, or with ?limit / ?cursor one page {items, nextCursor}; 403 Missing or wrong x-api-key (API Gateway); 422 Invalid filter, limit or cursor, each offending field named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["alarmsList"];
         put?: never;
         post?: never;
@@ -28,7 +31,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Evaluate every active watcher now (operators, tests); answers what changed */
+        /**
+         * Evaluate every active watcher now (operators, tests); answers what changed
+         * @description Needs the API key (x-api-key). Answers: 200 Transitions of this run; complete is false when the run hit intervalDeviceWatchersTimeout; 403 Missing or wrong x-api-key (API Gateway); 409 Another evaluation is running; retry in a few seconds; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["alarmsEvaluateNow"];
         delete?: never;
         options?: never;
@@ -43,7 +49,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Mails of the local outbox (MAILER=outbox), optionally only those to one address */
+        /**
+         * Mails of the local outbox (MAILER=outbox), optionally only those to one address
+         * @description Needs the API key (x-api-key). Answers: 200 Stored mails, newest first: a bare array, or with ?limit / ?cursor one page {items, nextCursor}; 403 Missing or wrong x-api-key (API Gateway); 422 Invalid address, limit or cursor; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["alarmsOutbox"];
         put?: never;
         post?: never;
@@ -62,7 +71,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a user */
+        /**
+         * Create a user
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 201 The user; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 409 The username is taken; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["usersCreate"];
         delete?: never;
         options?: never;
@@ -77,11 +89,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A user's details (admin, or the user) */
+        /**
+         * A user's details (admin, or the user)
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 The user; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, neither an admin nor the user named: {"message":"Only an admin may read another user"}; 404 No user with that id; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["usersGet"];
         put?: never;
         post?: never;
-        /** Delete a user */
+        /**
+         * Delete a user
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Confirmation; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 404 No user with that id; 409 Admins cannot delete themselves, nor the last admin; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         delete: operations["usersRemove"];
         options?: never;
         head?: never;
@@ -97,7 +115,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set a user's password as an admin; their earlier tokens stop working */
+        /**
+         * Set a user's password as an admin; their earlier tokens stop working
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Confirmation; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 404 No user with that id; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["usersAdminPassword"];
         delete?: never;
         options?: never;
@@ -112,7 +133,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List users */
+        /**
+         * List users
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Every user; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["usersList"];
         put?: never;
         post?: never;
@@ -131,7 +155,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Revoke the bearer token */
+        /**
+         * Revoke the bearer token
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Confirmation; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["sessionsLogout"];
         delete?: never;
         options?: never;
@@ -146,7 +173,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in user's details */
+        /**
+         * The signed-in user's details
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 The user; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["usersMe"];
         put?: never;
         post?: never;
@@ -165,7 +195,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Change your own password (needs the current one); earlier tokens stop working */
+        /**
+         * Change your own password (needs the current one); earlier tokens stop working
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Confirmation; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 429 Too many wrong passwords for this user in the window (sign-in and own password change together): refused, the right password too, until Retry-After; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["usersChangeOwnPassword"];
         delete?: never;
         options?: never;
@@ -182,7 +215,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign in with username and password */
+        /**
+         * Sign in with username and password
+         * @description Needs the API key (x-api-key). Answers: 200 An access token; 400 Invalid input, each offending field named; 401 Invalid username or password (the same answer for both); 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 429 Too many wrong passwords for this user in the window (sign-in and own password change together): refused, the right password too, until Retry-After; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["sessionsSignin"];
         delete?: never;
         options?: never;
@@ -199,7 +235,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a role */
+        /**
+         * Create a role
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 201 The role with its roleid; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 409 A role with that id exists; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["rolesCreate"];
         delete?: never;
         options?: never;
@@ -214,11 +253,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a role */
+        /**
+         * Get a role
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 The role; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 404 No role with that id; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["rolesGet"];
         put?: never;
         post?: never;
-        /** Delete a role */
+        /**
+         * Delete a role
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Confirmation; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 404 No role with that id; 409 Built-in, or still assigned to a user; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         delete: operations["rolesRemove"];
         options?: never;
         head?: never;
@@ -232,7 +277,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List roles (built-in admin and viewer included) */
+        /**
+         * List roles (built-in admin and viewer included)
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Every role; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["rolesList"];
         put?: never;
         post?: never;
@@ -251,7 +299,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Make sure the table exists (idempotent) */
+        /**
+         * Make sure the table exists (idempotent)
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 The table exists and is ACTIVE; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["rolesCreateTable"];
         delete?: never;
         options?: never;
@@ -266,10 +317,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List registered services */
+        /**
+         * List registered services
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Every service; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["servicesList"];
         put?: never;
-        /** Register a service */
+        /**
+         * Register a service
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 201 The service with its id; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["servicesCreate"];
         delete?: never;
         options?: never;
@@ -284,12 +341,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a registered service */
+        /**
+         * Get a registered service
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 The service; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 404 No service with that id; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["servicesGet"];
-        /** Change some fields of a service */
+        /**
+         * Change some fields of a service
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 The updated service; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 404 No service with that id; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         put: operations["servicesUpdate"];
         post?: never;
-        /** Delete a service */
+        /**
+         * Delete a service
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Confirmation; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 404 No service with that id; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         delete: operations["servicesRemove"];
         options?: never;
         head?: never;
@@ -305,7 +371,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Make sure the table exists (idempotent) */
+        /**
+         * Make sure the table exists (idempotent)
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 The table exists and is ACTIVE; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["servicesCreateTable"];
         delete?: never;
         options?: never;
@@ -320,7 +389,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Distinct services across stored watchers, sorted */
+        /**
+         * Distinct services across stored watchers, sorted
+         * @description Needs the API key (x-api-key). Answers: 200 Every service in use; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["alarmConfigListsServices"];
         put?: never;
         post?: never;
@@ -337,7 +409,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Distinct types across stored watchers, sorted */
+        /**
+         * Distinct types across stored watchers, sorted
+         * @description Needs the API key (x-api-key). Answers: 200 Every type in use; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["alarmConfigListsTypes"];
         put?: never;
         post?: never;
@@ -354,7 +429,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Distinct dashboards across stored watchers, sorted */
+        /**
+         * Distinct dashboards across stored watchers, sorted
+         * @description Needs the API key (x-api-key). Answers: 200 Every dashboard in use; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["alarmConfigListsDashboards"];
         put?: never;
         post?: never;
@@ -371,12 +449,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List filters (id, name) by id */
+        /**
+         * List filters (id, name) by id
+         * @description Needs the API key (x-api-key). Answers: 200 Every filter; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["filterRecordsList"];
         put?: never;
-        /** Insert or update each filter of the list */
+        /**
+         * Insert or update each filter of the list
+         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["filterRecordsUpsertList"];
-        /** Delete every filter whose id is NOT in the array ([] deletes all) */
+        /**
+         * Delete every filter whose id is NOT in the array ([] deletes all)
+         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         delete: operations["filterRecordsKeepOnly"];
         options?: never;
         head?: never;
@@ -390,12 +477,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a filter */
+        /**
+         * Get a filter
+         * @description Needs the API key (x-api-key). Answers: 200 The filter; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No filter with that id (a bare JSON string); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["filterRecordsGet"];
         put?: never;
-        /** Insert or update one filter */
+        /**
+         * Insert or update one filter
+         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["filterRecordsUpsert"];
-        /** Delete a filter */
+        /**
+         * Delete a filter
+         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No filter with that id (a bare JSON string); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         delete: operations["filterRecordsRemove"];
         options?: never;
         head?: never;
@@ -409,7 +505,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Number of filters */
+        /**
+         * Number of filters
+         * @description Needs the API key (x-api-key). Answers: 200 The count; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["filterRecordsCount"];
         put?: never;
         post?: never;
@@ -426,7 +525,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The filter of a device serial number (lowest id) */
+        /**
+         * The filter of a device serial number (lowest id)
+         * @description Needs the API key (x-api-key). Answers: 200 The filter; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No filter with that id (a bare JSON string); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["filterRecordsByDevice"];
         put?: never;
         post?: never;
@@ -445,7 +547,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Location names holding devices, narrowed by regionName/locationName/roomName ("all" = any); with a "filters" object: their count */
+        /**
+         * Location names holding devices, narrowed by regionName/locationName/roomName ("all" = any); with a "filters" object: their count
+         * @description Needs the API key (x-api-key). Answers: 200 Shape A (flat body): sorted distinct names. Shape B (body with "filters"): their number; 400 Invalid body, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["lookupsLocation"];
         delete?: never;
         options?: never;
@@ -460,7 +565,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Number of locations in the region named zone */
+        /**
+         * Number of locations in the region named zone
+         * @description Needs the API key (x-api-key). Answers: 200 The count; 400 Invalid zone; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["lookupsLocationsByZone"];
         put?: never;
         post?: never;
@@ -479,7 +587,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Region names holding devices, narrowed by regionName/locationName/roomName ("all" = any); with a "filters" object: their count */
+        /**
+         * Region names holding devices, narrowed by regionName/locationName/roomName ("all" = any); with a "filters" object: their count
+         * @description Needs the API key (x-api-key). Answers: 200 Shape A (flat body): sorted distinct names. Shape B (body with "filters"): their number; 400 Invalid body, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["lookupsRegion"];
         delete?: never;
         options?: never;
@@ -496,7 +607,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Room names holding devices, narrowed by regionName/locationName/roomName ("all" = any); with a "filters" object: their count */
+        /**
+         * Room names holding devices, narrowed by regionName/locationName/roomName ("all" = any); with a "filters" object: their count
+         * @description Needs the API key (x-api-key). Answers: 200 Shape A (flat body): sorted distinct names. Shape B (body with "filters"): their number; 400 Invalid body, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["lookupsRoom"];
         delete?: never;
         options?: never;
@@ -511,7 +625,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every device serial number, sorted */
+        /**
+         * Every device serial number, sorted
+         * @description Needs the API key (x-api-key). Answers: 200 Serial numbers; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["lookupsVideoDevices"];
         put?: never;
         post?: never;
@@ -528,12 +645,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List filters configurations (list form) by id */
+        /**
+         * List filters configurations (list form) by id
+         * @description Needs the API key (x-api-key). Answers: 200 Every configuration; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["filterConfigsList"];
         put?: never;
-        /** Insert or update each configuration of the list (list form) */
+        /**
+         * Insert or update each configuration of the list (list form)
+         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 409 Lost repeated races with other writers; retry; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["filterConfigsUpsertList"];
-        /** Delete every configuration whose id is NOT in the array ([] deletes all) */
+        /**
+         * Delete every configuration whose id is NOT in the array ([] deletes all)
+         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         delete: operations["filterConfigsKeepOnly"];
         options?: never;
         head?: never;
@@ -547,12 +673,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a filters configuration (list form) */
+        /**
+         * Get a filters configuration (list form)
+         * @description Needs the API key (x-api-key). Answers: 200 The configuration; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No filters configuration with that id (a bare JSON string); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["filterConfigsGet"];
         put?: never;
-        /** Insert or replace one configuration (nested region -> locations -> rooms) */
+        /**
+         * Insert or replace one configuration (nested region -> locations -> rooms)
+         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["filterConfigsUpsert"];
-        /** Delete a filters configuration */
+        /**
+         * Delete a filters configuration
+         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No filters configuration with that id (a bare JSON string); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         delete: operations["filterConfigsRemove"];
         options?: never;
         head?: never;
@@ -566,7 +701,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Number of filters configurations */
+        /**
+         * Number of filters configurations
+         * @description Needs the API key (x-api-key). Answers: 200 The count; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["filterConfigsCount"];
         put?: never;
         post?: never;
@@ -583,10 +721,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List interval settings by id */
+        /**
+         * List interval settings by id
+         * @description Needs the API key (x-api-key). Answers: 200 Every record; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["intervalsList"];
         put?: never;
-        /** Create interval settings (all nine fields, seconds) */
+        /**
+         * Create interval settings (all nine fields, seconds)
+         * @description Needs the API key (x-api-key). Answers: 200 The stored record with its new id; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 Invalid id or values, each offending field named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["intervalsCreate"];
         delete?: never;
         options?: never;
@@ -601,12 +745,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get interval settings */
+        /**
+         * Get interval settings
+         * @description Needs the API key (x-api-key). Answers: 200 The record; 403 Missing or wrong x-api-key (API Gateway); 404 No interval settings with that id; 422 Invalid id or values, each offending field named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["intervalsGet"];
-        /** Change some interval settings */
+        /**
+         * Change some interval settings
+         * @description Needs the API key (x-api-key). Answers: 200 The updated record; 403 Missing or wrong x-api-key (API Gateway); 404 No interval settings with that id; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 Invalid id or values, each offending field named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         put: operations["intervalsUpdate"];
         post?: never;
-        /** Delete interval settings */
+        /**
+         * Delete interval settings
+         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 403 Missing or wrong x-api-key (API Gateway); 404 No interval settings with that id; 422 Invalid id or values, each offending field named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         delete: operations["intervalsRemove"];
         options?: never;
         head?: never;
@@ -622,7 +775,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Make sure the table exists (idempotent) */
+        /**
+         * Make sure the table exists (idempotent)
+         * @description Needs the API key (x-api-key). Answers: 200 The table exists and is ACTIVE; 400 The table could not be ensured; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["intervalsCreateTable"];
         delete?: never;
         options?: never;
@@ -639,7 +795,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Every room in scope with its status and counts (what a status board draws; pushes carry the same shape) */
+        /**
+         * Every room in scope with its status and counts (what a status board draws; pushes carry the same shape)
+         * @description Needs the API key (x-api-key). Answers: 200 One item per room holding devices, ordered by region, location, room; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 The filter is invalid, its fields named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["liveRooms"];
         delete?: never;
         options?: never;
@@ -656,7 +815,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A one-use ticket (60 s) to open the live WebSocket; `url` is the address to open, ticket included */
+        /**
+         * A one-use ticket (60 s) to open the live WebSocket; `url` is the address to open, ticket included
+         * @description Needs the API key (x-api-key). Answers: 201 The ticket, the ws(s):// address with the ticket in its query, and when the ticket expires; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 The filter is invalid, its fields named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["liveTicket"];
         delete?: never;
         options?: never;
@@ -673,7 +835,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A device by serial number */
+        /**
+         * A device by serial number
+         * @description Needs the API key (x-api-key). Answers: 200 The device; 403 Missing or wrong x-api-key (API Gateway); 404 No device with that serial number; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, each named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["devicesGet"];
         delete?: never;
         options?: never;
@@ -690,7 +855,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Devices in scope (region, location, room; "all" = any); paginated with limit/cursor */
+        /**
+         * Devices in scope (region, location, room; "all" = any); paginated with limit/cursor
+         * @description Needs the API key (x-api-key). Answers: 200 Without limit/cursor: every device in scope. With them: one page and the cursor of the next; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, each named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["devicesAllDevices"];
         delete?: never;
         options?: never;
@@ -707,7 +875,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Number of connected devices in scope */
+        /**
+         * Number of connected devices in scope
+         * @description Needs the API key (x-api-key). Answers: 200 One integer in an array; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, each named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["devicesConnected"];
         delete?: never;
         options?: never;
@@ -724,7 +895,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Device counts per room in scope */
+        /**
+         * Device counts per room in scope
+         * @description Needs the API key (x-api-key). Answers: 200 One item per room; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, each named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["devicesNumOfDevicesByRoom"];
         delete?: never;
         options?: never;
@@ -741,7 +915,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Number of devices in scope */
+        /**
+         * Number of devices in scope
+         * @description Needs the API key (x-api-key). Answers: 200 One integer in an array; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, each named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["devicesTotalDevices"];
         delete?: never;
         options?: never;
@@ -758,7 +935,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Ask the provider for the live status of a device, store it, answer it */
+        /**
+         * Ask the provider for the live status of a device, store it, answer it
+         * @description Needs the API key (x-api-key). Answers: 200 The device with refreshInfo.lastRefresh; 403 Missing or wrong x-api-key (API Gateway); 404 No device with that serial number; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, each named; 500 Unexpected server fault; 503 The device provider did not answer.
+         */
         post: operations["devicesRefresh"];
         delete?: never;
         options?: never;
@@ -775,7 +955,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Devices in scope: total, online, offline */
+        /**
+         * Devices in scope: total, online, offline
+         * @description Needs the API key (x-api-key). Answers: 200 The counts; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, each named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["devicesNumDevicesConnected"];
         delete?: never;
         options?: never;
@@ -792,7 +975,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Number of rooms with devices in scope */
+        /**
+         * Number of rooms with devices in scope
+         * @description Needs the API key (x-api-key). Answers: 200 The count; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, each named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["devicesNumOfRooms"];
         delete?: never;
         options?: never;
@@ -809,7 +995,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Rooms in scope per status level (worst open alarm); the five levels sum to TotalRooms */
+        /**
+         * Rooms in scope per status level (worst open alarm); the five levels sum to TotalRooms
+         * @description Needs the API key (x-api-key). Answers: 200 The counts; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, each named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["devicesRoomStatusCount"];
         delete?: never;
         options?: never;
@@ -826,7 +1015,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create an alarm rule (active) */
+        /**
+         * Create an alarm rule (active)
+         * @description Needs the API key (x-api-key). Answers: 200 The new id; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["watchersCreate"];
         delete?: never;
         options?: never;
@@ -841,12 +1033,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a watcher */
+        /**
+         * Get a watcher
+         * @description Needs the API key (x-api-key). Answers: 200 The watcher; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No watcher with that id; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["watchersGet"];
-        /** Replace a watcher (full body) */
+        /**
+         * Replace a watcher (full body)
+         * @description Needs the API key (x-api-key). Answers: 200 The updated watcher; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No watcher with that id; 409 Changed by another request meanwhile; retry; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         put: operations["watchersUpdate"];
         post?: never;
-        /** Delete a watcher */
+        /**
+         * Delete a watcher
+         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No watcher with that id; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         delete: operations["watchersRemove"];
         options?: never;
         head?: never;
@@ -861,7 +1062,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Switch a watcher active or inactive */
+        /**
+         * Switch a watcher active or inactive
+         * @description Needs the API key (x-api-key). Answers: 200 The updated watcher; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No watcher with that id; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         put: operations["watchersStatus"];
         post?: never;
         delete?: never;
@@ -877,7 +1081,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List every watcher */
+        /**
+         * List every watcher
+         * @description Needs the API key (x-api-key). Answers: 200 Every watcher, active or not; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["watchersList"];
         put?: never;
         post?: never;
@@ -896,7 +1103,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Make sure the table exists (idempotent) */
+        /**
+         * Make sure the table exists (idempotent)
+         * @description Needs the API key (x-api-key). Answers: 200 Always 1; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["watchersCreateTable"];
         delete?: never;
         options?: never;

@@ -113,7 +113,7 @@ const watcherBody = strict(watcherFields, {
       if: { properties: { sendEmail: { const: true } }, required: ['sendEmail'] },
       then: {
         required: ['emails'],
-        properties: { emails: { type: 'array', minItems: 1, description: 'a non-empty array of e-mail addresses when sendEmail is true' } },
+        properties: { emails: { type: 'array', items: { type: 'string' }, minItems: 1, description: 'a non-empty array of e-mail addresses when sendEmail is true' } },
       },
     },
     {
@@ -121,7 +121,7 @@ const watcherBody = strict(watcherFields, {
       if: { properties: { allDevices: { const: true } }, required: ['allDevices'] },
       else: {
         required: ['devicesId'],
-        properties: { devicesId: { type: 'array', minItems: 1, description: 'a non-empty array of device ids unless allDevices is true' } },
+        properties: { devicesId: { type: 'array', items: { type: 'string' }, minItems: 1, description: 'a non-empty array of device ids unless allDevices is true' } },
       },
     },
   ],

@@ -2,10 +2,13 @@
  * docs/openapi.json (OpenAPI 3.1) from the route contracts (contracts/<area>.ts); written by
  * `npm run generate`. tests/unit/generated.test.ts fails when the committed file is stale.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Access, Answer, RouteContract } from '#lib/http/contract';
 import { errorBody, forbidden, forbiddenBody } from '../contracts/shared';
 import { eventSchema, root, routes, type Schema } from './registry';
+import ts from 'typescript';
+import { tidyOpenApi } from './openapi-tidy';
 
 export const openApiFile = join(root, 'docs', 'openapi.json');
 
@@ -116,7 +119,7 @@ export const buildOpenApi = async () => {
       security: contract.access === 'key' ? [{ apiKey: [] }] : [{ apiKey: [], bearer: [] }],
     };
   }
-  return {
+  return tidyOpenApi({
     openapi: '3.1.0',
     info: {
       title: 'Device-monitoring API',
@@ -141,7 +144,21 @@ export const buildOpenApi = async () => {
       },
       schemas: components,
     },
-  };
+  }, areaDescription);
+};
+
+/** An area's description: the leading comment of its contracts/<area>.ts, read with the TypeScript scanner. */
+const areaDescription = (area: string): string => {
+  const text = readFileSync(join(root, 'contracts', `${area}.ts`), 'utf8');
+  const [first] = ts.getLeadingCommentRanges(text, 0) ?? [];
+  if (!first) return '';
+  return text
+    .slice(first.pos, first.end)
+    .replace(/^\/\*\*?|\*\/$/g, '')
+    .split('\n')
+    .map((line) => line.replace(/^\s*\*\s?/, '').trim())
+    .filter(Boolean)
+    .join(' ');
 };
 
 export const renderOpenApi = async () => `${JSON.stringify(await buildOpenApi(), null, 2)}\n`;
