@@ -9,7 +9,7 @@ import type { OpenAlarm } from '../lib/alarms/types';
 import { expectedAggregates } from '../lib/devices/plan';
 import { simulatedFleet } from '../lib/devices/provider/simulated';
 import type { StoredDevice } from '../lib/devices/types';
-import type { WatcherRecord } from '../lib/watchers/rules';
+import type { WatcherRecord } from '../lib/watchers/types';
 
 const size = Number(process.argv[2] ?? 100_000);
 const gc = (globalThis as { gc?: () => void }).gc;

@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { buildSchemas } from '../scripts/build-schemas';
+import { build as buildSchemas } from '../scripts/generate';
 import { startLocalStore } from '../scripts/local/dynamo';
 import { storeEnv } from '../scripts/local/env';
 import { apiEvent, jsonEvent, lambdaContext } from '../tests/support/events';
@@ -79,7 +79,7 @@ export const runCapacityBench = async () => {
   const { simulatedFleet } = await import('../lib/devices/provider/simulated');
   const { syncDevices } = await import('../lib/devices/sync');
   const { evaluateAlarms, evaluateQueue } = await import('../lib/alarms/evaluate');
-  const { outboxMailer } = await import('../lib/alarms/mailer');
+  const { outboxMailer } = await import('../lib/adapters/mail');
   const handler = async (path: string) => ((await import(`../functions/${path}`)) as { handler: Handler }).handler;
 
   const endpoints: { name: string; scoped: boolean; call: (scope: (typeof SCOPES)[keyof typeof SCOPES]) => Promise<APIGatewayProxyResult> }[] = [];

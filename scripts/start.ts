@@ -79,7 +79,7 @@ const startPeriodicSync = () =>
     const { providerFromEnv } = await import('../lib/devices/provider');
     const { syncDevices } = await import('../lib/devices/sync');
     const { runEvaluation } = await import('../lib/alarms/evaluate');
-    const { mailerFromEnv } = await import('../lib/alarms/mailer');
+    const { mailerFromEnv } = await import('../lib/adapters/mail');
     const result = await syncDevices(providerFromEnv());
     // the alarms of the devices it changed follow in the same run (queued for the evaluator when it is busy)
     const outcome = await runEvaluation({ mailer: mailerFromEnv(), force: true, tickSeconds: 0, mode: 'queue' });
@@ -95,7 +95,7 @@ const startPeriodicEvaluation = () => {
   const seconds = Number(process.env.EVALUATE_INTERVAL_SECONDS ?? 30);
   return every(seconds, 'alarm evaluation', async () => {
     const { runEvaluation } = await import('../lib/alarms/evaluate');
-    const { mailerFromEnv } = await import('../lib/alarms/mailer');
+    const { mailerFromEnv } = await import('../lib/adapters/mail');
     const outcome = await runEvaluation({ mailer: mailerFromEnv(), force: false, tickSeconds: seconds });
     if (!outcome.ran) return undefined;
     const { raised, cleared, mailed } = outcome.summary;
@@ -139,8 +139,8 @@ const main = async () => {
   // Handlers load on first request, which comes only after all of that.
   const starting = startOffline({ port, stage: LOCAL_STAGE, env, output: 'inherit', workFolder: process.env.ESBUILD_WORK_FOLDER });
   const preparing = (async () => {
-    const { buildSchemas } = await import('./build-schemas');
-    await buildSchemas();
+    const { build } = await import('./generate');
+    await build();
     const { startLocalStore } = await import('./local/dynamo');
     const store = await startLocalStore({ path: dataDir, port: storePort });
     console.log(`embedded DynamoDB at ${store.endpoint} (data in ${dataDir})`);

@@ -1,11 +1,10 @@
-import { http } from '#lib/http';
+import http from '#generated/routes/devicesRefresh';
 import { logger } from '#lib/log';
 import { runEvaluation } from '#lib/alarms/evaluate';
-import { mailerFromEnv } from '#lib/alarms/mailer';
+import { mailerFromEnv } from '#lib/adapters/mail';
 import { providerFromEnv } from '#lib/devices/provider';
 import { refreshDevice } from '#lib/devices/sync';
 import { enableLivePush } from '#lib/live/push';
-import validate from '#schemas/generated/devicesBySerialNumber';
 
 const provider = providerFromEnv();
 const mailer = mailerFromEnv();
@@ -14,7 +13,7 @@ enableLivePush();
 // POST /videoDevice/refresh/{devicesn} -> Device + refreshInfo.lastRefresh, live from the provider; 404; 422
 // The device's alarms follow before the answer (a few seconds at most; when the evaluator is
 // busy the change stays queued for its next tick).
-export const handler = http<undefined, { devicesn: string }>({ validate, invalidStatus: 422 }, async ({ path }) => {
+export const handler = http(async ({ path }) => {
   const refreshed = await refreshDevice(provider, path.devicesn);
   await runEvaluation({ mailer, force: true, tickSeconds: 0, mode: 'queue', budgetMs: 5_000 }).catch((error: unknown) => {
     // the change is queued: the evaluator's next tick takes it; the refresh itself succeeded

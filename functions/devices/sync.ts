@@ -2,7 +2,7 @@ import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { logger } from '#lib/log';
 import { runEvaluation } from '#lib/alarms/evaluate';
-import { mailerFromEnv } from '#lib/alarms/mailer';
+import { mailerFromEnv } from '#lib/adapters/mail';
 import { recordWork } from '#lib/observability/metrics';
 import { tracing } from '#lib/observability/tracing';
 import { providerFromEnv } from '#lib/devices/provider';
@@ -13,8 +13,8 @@ const provider = providerFromEnv();
 const mailer = mailerFromEnv();
 enableLivePush();
 
-// Scheduled (rate in routes.yml): the device inventory from the provider into the table, then
-// the alarms of the devices it changed (the queue), in the same run; a busy evaluator leaves
+// Scheduled (rate in contracts/devices.ts): the device inventory from the provider into the table,
+// then the alarms of the devices it changed (the queue), in the same run; a busy evaluator leaves
 // them queued for its next tick.
 export const handler = middy(async (_event: unknown, context?: Context) => {
   const startedAt = Date.now();

@@ -1,17 +1,12 @@
-import { http } from '#lib/http';
+import http from '#generated/routes/watchersUpdate';
 import { evaluationQueue } from '#lib/db/evaluationQueue';
 import { watchers } from '#lib/db/watchers';
 import { checkChannelIds } from '#lib/notify/channelIds';
-import type { WatcherInput } from '#lib/watchers/rules';
-import validate from '#schemas/generated/watcherUpdate';
 
 // PUT /watcher/{watcherid} -> 200 the updated watcher; 400 invalid; 404 unknown id; 409 changed meanwhile
-export const handler = http<WatcherInput, { watcherid: string }>(
-  { validate, invalidStatus: 400 },
-  async ({ path, body }) => {
-    await checkChannelIds(body.channelIds);
-    const updated = await watchers.update(path.watcherid, body);
-    await evaluationQueue.addWatcher(path.watcherid);
-    return { statusCode: 200, body: updated };
-  },
-);
+export const handler = http(async ({ path, body }) => {
+  await checkChannelIds(body.channelIds);
+  const updated = await watchers.update(path.watcherid, body);
+  await evaluationQueue.addWatcher(path.watcherid);
+  return { statusCode: 200, body: updated };
+});

@@ -1,13 +1,13 @@
 import { alarms } from '#lib/db/alarms';
 import { devices } from '#lib/db/devices';
-import { mapConcurrent } from '#lib/devices/concurrent';
+import { mapConcurrent } from '#lib/shared/concurrency';
 import { writesInFlight } from '#lib/devices/recount';
 import type { Place, Severity, StoredDevice } from '#lib/devices/types';
 import { transitionNotice } from './notification';
 import type { AlarmPlan, Clear } from './plan';
 import { historyExpiry } from './settings';
 import { alarmId, type OpenAlarm } from './types';
-import type { WatcherRecord } from '#lib/watchers/rules';
+import type { WatcherRecord } from '#lib/watchers/types';
 
 /** A device whose worst open alarm changed, as written (`from` is what the write replaced). */
 export interface SeverityShift {

@@ -7,7 +7,7 @@ import { reconciliation } from '#lib/db/reconciliation';
 import { rooms } from '#lib/db/rooms';
 import { silences } from '#lib/db/silences';
 import { watchers } from '#lib/db/watchers';
-import { mapConcurrent } from '#lib/devices/concurrent';
+import { mapConcurrent } from '#lib/shared/concurrency';
 import { placeKey } from '#lib/devices/plan';
 import { healSummaries, recountRooms, shiftRooms, writesInFlight } from '#lib/devices/recount';
 import type { Place } from '#lib/devices/types';

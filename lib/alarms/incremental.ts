@@ -4,9 +4,9 @@ import { evaluationQueue, type DeviceWork, type QueuedEvaluation } from '#lib/db
 import { silences } from '#lib/db/silences';
 import { watchers } from '#lib/db/watchers';
 import { NotFound } from '#lib/errors';
-import { mapConcurrent } from '#lib/devices/concurrent';
+import { mapConcurrent } from '#lib/shared/concurrency';
 import { openWatchersHint, type StoredDevice } from '#lib/devices/types';
-import type { WatcherRecord } from '#lib/watchers/rules';
+import type { WatcherRecord } from '#lib/watchers/types';
 import { applyPlan, type Applied } from './apply';
 import { planAlarms } from './plan';
 import type { Silence } from './silences';

@@ -1,6 +1,6 @@
 import { rooms } from '#lib/db/rooms';
 import { summaries } from '#lib/db/summaries';
-import { scopeOf, type DeviceFilter } from './filter';
+import { scopeOf, type DeviceFilter } from './deviceScope';
 import { countRooms, summaryScopeFor, type Counts } from './summary';
 
 /**

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { roomId as roomIdOf } from '#lib/db/devices';
 import { rooms, type BeforeWrite, type RoomChange } from '#lib/db/rooms';
 import { summaries } from '#lib/db/summaries';
-import { mapConcurrent } from './concurrent';
+import { mapConcurrent } from '#lib/shared/concurrency';
 import { expectedSummaries, summaryDeltas, summaryKey, summaryScopesOf, uniquePlaces, zeroCounts } from './summary';
 import { placeKey } from './plan';
 import type { Place, Severity } from './types';

@@ -5,6 +5,7 @@ import { evaluationQueue } from '#lib/db/evaluationQueue';
 import { rooms } from '#lib/db/rooms';
 import { NotFound, ServiceUnavailable } from '#lib/errors';
 import { logger } from '#lib/log';
+import { mapConcurrent } from '#lib/shared/concurrency';
 import { connectivityTransitions } from './availability';
 import { rollupBeforeWrite } from './connectivity';
 import { fitDevices, unfitField } from './names';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { evaluateAlarms, evaluateQueue, runEvaluation } from '#lib/alarms/evaluate';
-import { outboxMailer } from '#lib/alarms/mailer';
+import { outboxMailer } from '#lib/adapters/mail';
 import type { Mail } from '#lib/alarms/types';
 import { dynamo } from '#lib/db/client';
 import { alarms } from '#lib/db/alarms';
@@ -13,8 +13,8 @@ import { countsIn } from '#lib/devices/counts';
 import type { DeviceProvider } from '#lib/devices/provider';
 import { refreshDevice, syncDevices } from '#lib/devices/sync';
 import type { ProviderDevice } from '#lib/devices/types';
-import { INTERVAL_FIELDS, type Intervals } from '#lib/intervals/fields';
-import type { WatcherInput } from '#lib/watchers/rules';
+import { INTERVAL_FIELDS, type Intervals } from '#lib/intervals/types';
+import type { WatcherInput } from '#lib/watchers/types';
 import { injectFault } from '../support/faults';
 
 // A sync makes the inventory equal to its fleet, so each test syncs the whole fleet it needs.
