@@ -1,5 +1,5 @@
 import { BatchGetCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { COUNT_FIELDS, sameCounts, zeroCounts, summaryKey, type Counts, type SummaryScope } from '#lib/devices/summary';
+import { COUNT_FIELDS, sameCounts, zeroCounts, summaryKey, type Counts, type SummaryScope } from '#lib/devices/types';
 import type { Place } from '#lib/devices/types';
 import { doc, tableName } from './client';
 import { isConditionFailed, queryAll, type Item } from './helpers';

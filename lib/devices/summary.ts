@@ -1,29 +1,13 @@
 import { placeKey } from './plan';
+import { COUNT_FIELDS, sameCounts, summaryKey, zeroCounts, type Counts, type SummaryScope } from './types';
 import type { Place, RoomAggregate, RoomStatus } from './types';
+
+export { COUNT_FIELDS, sameCounts, summaryKey, zeroCounts, type Counts, type SummaryScope };
 
 /*
  * Summaries: the counts of every room aggregate within a scope (everything, one region, one
  * region + location), kept as one item each so that a count for those scopes is one read.
  */
-
-/** The scopes a summary exists for: `{}`, `{region}`, `{region, location}`. */
-export type SummaryScope = Record<string, never> | { region: string } | { region: string; location: string };
-
-export interface Counts {
-  deviceCount: number;
-  online: number;
-  offline: number;
-  rooms: number;
-  Critical: number;
-  Major: number;
-  Minor: number;
-  Info: number;
-  OK: number;
-}
-
-export const COUNT_FIELDS = ['deviceCount', 'online', 'offline', 'rooms', 'Critical', 'Major', 'Minor', 'Info', 'OK'] as const;
-
-export const zeroCounts = (): Counts => ({ deviceCount: 0, online: 0, offline: 0, rooms: 0, Critical: 0, Major: 0, Minor: 0, Info: 0, OK: 0 });
 
 /** What one room adds to every summary it belongs to (nothing for an absent room). */
 export const countsOfRoom = (room: Pick<RoomAggregate, 'deviceCount' | 'online' | 'offline' | 'roomStatus'> | undefined): Counts => {
@@ -42,8 +26,6 @@ export const addCounts = (into: Counts, more: Counts, sign = 1): Counts => {
   return into;
 };
 
-export const sameCounts = (a: Counts, b: Counts): boolean => COUNT_FIELDS.every((field) => a[field] === b[field]);
-
 export const isZero = (counts: Counts): boolean => COUNT_FIELDS.every((field) => counts[field] === 0);
 
 /** The counts of a list of rooms (the rooms in any scope). */
@@ -58,8 +40,6 @@ export const summaryScopeFor = (scope: Partial<Place>): SummaryScope | undefined
   if (scope.region === undefined) return scope.location === undefined ? {} : undefined;
   return scope.location === undefined ? { region: scope.region } : { region: scope.region, location: scope.location };
 };
-
-export const summaryKey = (scope: SummaryScope): string => JSON.stringify([(scope as Partial<Place>).region ?? null, (scope as Partial<Place>).location ?? null]);
 
 /** The change of every summary scope from a set of room changes (before -> after). */
 export const summaryDeltas = (changes: readonly { place: Place; before?: RoomAggregate; after?: RoomAggregate }[]): Map<string, { scope: SummaryScope; delta: Counts }> => {

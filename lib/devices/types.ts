@@ -61,3 +61,29 @@ export const toDevice = (device: ProviderDevice): Device => ({
  */
 export const openWatchersHint = (device: Pick<StoredDevice, 'alarmSeverity' | 'alarmWatchers'>): string[] | 'any' =>
   device.alarmWatchers?.length ? device.alarmWatchers : device.alarmSeverity !== undefined ? 'any' : [];
+
+/* Summaries (lib/devices/summary.ts): the counts of the room aggregates within a scope. */
+
+/** The scopes a summary exists for: `{}`, `{region}`, `{region, location}`. */
+export type SummaryScope = Record<string, never> | { region: string } | { region: string; location: string };
+
+export interface Counts {
+  deviceCount: number;
+  online: number;
+  offline: number;
+  rooms: number;
+  Critical: number;
+  Major: number;
+  Minor: number;
+  Info: number;
+  OK: number;
+}
+
+export const COUNT_FIELDS = ['deviceCount', 'online', 'offline', 'rooms', 'Critical', 'Major', 'Minor', 'Info', 'OK'] as const;
+
+export const zeroCounts = (): Counts => ({ deviceCount: 0, online: 0, offline: 0, rooms: 0, Critical: 0, Major: 0, Minor: 0, Info: 0, OK: 0 });
+
+export const sameCounts = (a: Counts, b: Counts): boolean => COUNT_FIELDS.every((field) => a[field] === b[field]);
+
+export const summaryKey = (scope: SummaryScope): string => JSON.stringify([(scope as Partial<Place>).region ?? null, (scope as Partial<Place>).location ?? null]);
+
