@@ -9,7 +9,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Open alarms (why a room is not OK), filterable by region, location, room, severity and watcherId */
+        /**
+         * Open alarms (why a room is not OK), filterable by region, location, room, severity and watcherId
+         * @description Needs the API key (x-api-key). Answers: 200 Open alarms, newest first: a bare array, or with ?limit / ?cursor one page {items, nextCursor}; 403 Missing or wrong x-api-key (API Gateway); 422 Invalid filter, limit or cursor, each offending field named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["alarmsList"];
         put?: never;
         post?: never;
@@ -28,7 +31,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Evaluate every active watcher now (operators, tests); answers what changed */
+        /**
+         * Evaluate every active watcher now (operators, tests); answers what changed
+         * @description Needs the API key (x-api-key). Answers: 200 Transitions of this run; complete is false when the run hit intervalDeviceWatchersTimeout; 403 Missing or wrong x-api-key (API Gateway); 409 Another evaluation is running; retry in a few seconds; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["alarmsEvaluateNow"];
         delete?: never;
         options?: never;
@@ -43,7 +49,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Mails of the local outbox (MAILER=outbox), optionally only those to one address */
+        /**
+         * Mails of the local outbox (MAILER=outbox), optionally only those to one address
+         * @description Needs the API key (x-api-key). Answers: 200 Stored mails, newest first: a bare array, or with ?limit / ?cursor one page {items, nextCursor}; 403 Missing or wrong x-api-key (API Gateway); 422 Invalid address, limit or cursor; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["alarmsOutbox"];
         put?: never;
         post?: never;
@@ -62,7 +71,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a user */
+        /**
+         * Create a user
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 201 The user; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 409 The username is taken; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["usersCreate"];
         delete?: never;
         options?: never;
@@ -77,11 +89,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A user's details (admin, or the user) */
+        /**
+         * A user's details (admin, or the user)
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 The user; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, neither an admin nor the user named: {"message":"Only an admin may read another user"}; 404 No user with that id; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["usersGet"];
         put?: never;
         post?: never;
-        /** Delete a user */
+        /**
+         * Delete a user
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Confirmation; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 404 No user with that id; 409 Admins cannot delete themselves, nor the last admin; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         delete: operations["usersRemove"];
         options?: never;
         head?: never;
@@ -97,7 +115,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set a user's password as an admin; their earlier tokens stop working */
+        /**
+         * Set a user's password as an admin; their earlier tokens stop working
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Confirmation; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 404 No user with that id; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["usersAdminPassword"];
         delete?: never;
         options?: never;
@@ -112,7 +133,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List users */
+        /**
+         * List users
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Every user; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["usersList"];
         put?: never;
         post?: never;
@@ -131,7 +155,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Revoke the bearer token */
+        /**
+         * Revoke the bearer token
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Confirmation; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["sessionsLogout"];
         delete?: never;
         options?: never;
@@ -146,7 +173,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in user's details */
+        /**
+         * The signed-in user's details
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 The user; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["usersMe"];
         put?: never;
         post?: never;
@@ -165,7 +195,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Change your own password (needs the current one); earlier tokens stop working */
+        /**
+         * Change your own password (needs the current one); earlier tokens stop working
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Confirmation; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 429 Too many wrong passwords for this user in the window (sign-in and own password change together): refused, the right password too, until Retry-After; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["usersChangeOwnPassword"];
         delete?: never;
         options?: never;
@@ -182,7 +215,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign in with username and password */
+        /**
+         * Sign in with username and password
+         * @description Needs the API key (x-api-key). Answers: 200 An access token; 400 Invalid input, each offending field named; 401 Invalid username or password (the same answer for both); 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 429 Too many wrong passwords for this user in the window (sign-in and own password change together): refused, the right password too, until Retry-After; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["sessionsSignin"];
         delete?: never;
         options?: never;
@@ -199,7 +235,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a role */
+        /**
+         * Create a role
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 201 The role with its roleid; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 409 A role with that id exists; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["rolesCreate"];
         delete?: never;
         options?: never;
@@ -214,11 +253,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a role */
+        /**
+         * Get a role
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 The role; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 404 No role with that id; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["rolesGet"];
         put?: never;
         post?: never;
-        /** Delete a role */
+        /**
+         * Delete a role
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Confirmation; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 404 No role with that id; 409 Built-in, or still assigned to a user; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         delete: operations["rolesRemove"];
         options?: never;
         head?: never;
@@ -232,7 +277,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List roles (built-in admin and viewer included) */
+        /**
+         * List roles (built-in admin and viewer included)
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Every role; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["rolesList"];
         put?: never;
         post?: never;
@@ -251,7 +299,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Make sure the table exists (idempotent) */
+        /**
+         * Make sure the table exists (idempotent)
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 The table exists and is ACTIVE; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["rolesCreateTable"];
         delete?: never;
         options?: never;
@@ -266,10 +317,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List registered services */
+        /**
+         * List registered services
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Every service; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["servicesList"];
         put?: never;
-        /** Register a service */
+        /**
+         * Register a service
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 201 The service with its id; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["servicesCreate"];
         delete?: never;
         options?: never;
@@ -284,12 +341,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a registered service */
+        /**
+         * Get a registered service
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 The service; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 404 No service with that id; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["servicesGet"];
-        /** Change some fields of a service */
+        /**
+         * Change some fields of a service
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 The updated service; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 404 No service with that id; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         put: operations["servicesUpdate"];
         post?: never;
-        /** Delete a service */
+        /**
+         * Delete a service
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Confirmation; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 404 No service with that id; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         delete: operations["servicesRemove"];
         options?: never;
         head?: never;
@@ -305,7 +371,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Make sure the table exists (idempotent) */
+        /**
+         * Make sure the table exists (idempotent)
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 The table exists and is ACTIVE; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["servicesCreateTable"];
         delete?: never;
         options?: never;
@@ -408,7 +477,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Distinct services across stored watchers, sorted */
+        /**
+         * Distinct services across stored watchers, sorted
+         * @description Needs the API key (x-api-key). Answers: 200 Every service in use; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["alarmConfigListsServices"];
         put?: never;
         post?: never;
@@ -425,7 +497,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Distinct types across stored watchers, sorted */
+        /**
+         * Distinct types across stored watchers, sorted
+         * @description Needs the API key (x-api-key). Answers: 200 Every type in use; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["alarmConfigListsTypes"];
         put?: never;
         post?: never;
@@ -442,7 +517,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Distinct dashboards across stored watchers, sorted */
+        /**
+         * Distinct dashboards across stored watchers, sorted
+         * @description Needs the API key (x-api-key). Answers: 200 Every dashboard in use; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["alarmConfigListsDashboards"];
         put?: never;
         post?: never;
@@ -459,12 +537,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List filters (id, name) by id */
+        /**
+         * List filters (id, name) by id
+         * @description Needs the API key (x-api-key). Answers: 200 Every filter; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["filterRecordsList"];
         put?: never;
-        /** Insert or update each filter of the list */
+        /**
+         * Insert or update each filter of the list
+         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["filterRecordsUpsertList"];
-        /** Delete every filter whose id is NOT in the array ([] deletes all) */
+        /**
+         * Delete every filter whose id is NOT in the array ([] deletes all)
+         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         delete: operations["filterRecordsKeepOnly"];
         options?: never;
         head?: never;
@@ -478,12 +565,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a filter */
+        /**
+         * Get a filter
+         * @description Needs the API key (x-api-key). Answers: 200 The filter; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No filter with that id (a bare JSON string); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["filterRecordsGet"];
         put?: never;
-        /** Insert or update one filter */
+        /**
+         * Insert or update one filter
+         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["filterRecordsUpsert"];
-        /** Delete a filter */
+        /**
+         * Delete a filter
+         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No filter with that id (a bare JSON string); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         delete: operations["filterRecordsRemove"];
         options?: never;
         head?: never;
@@ -497,7 +593,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Number of filters */
+        /**
+         * Number of filters
+         * @description Needs the API key (x-api-key). Answers: 200 The count; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["filterRecordsCount"];
         put?: never;
         post?: never;
@@ -514,7 +613,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The filter of a device serial number (lowest id) */
+        /**
+         * The filter of a device serial number (lowest id)
+         * @description Needs the API key (x-api-key). Answers: 200 The filter; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No filter with that id (a bare JSON string); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["filterRecordsByDevice"];
         put?: never;
         post?: never;
@@ -533,7 +635,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Location names holding devices, narrowed by regionName/locationName/roomName ("all" = any); with a "filters" object: their count */
+        /**
+         * Location names holding devices, narrowed by regionName/locationName/roomName ("all" = any); with a "filters" object: their count
+         * @description Needs the API key (x-api-key). Answers: 200 Shape A (flat body): sorted distinct names. Shape B (body with "filters"): their number; 400 Invalid body, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["lookupsLocation"];
         delete?: never;
         options?: never;
@@ -548,7 +653,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Number of locations in the region named zone */
+        /**
+         * Number of locations in the region named zone
+         * @description Needs the API key (x-api-key). Answers: 200 The count; 400 Invalid zone; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["lookupsLocationsByZone"];
         put?: never;
         post?: never;
@@ -567,7 +675,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Region names holding devices, narrowed by regionName/locationName/roomName ("all" = any); with a "filters" object: their count */
+        /**
+         * Region names holding devices, narrowed by regionName/locationName/roomName ("all" = any); with a "filters" object: their count
+         * @description Needs the API key (x-api-key). Answers: 200 Shape A (flat body): sorted distinct names. Shape B (body with "filters"): their number; 400 Invalid body, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["lookupsRegion"];
         delete?: never;
         options?: never;
@@ -584,7 +695,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Room names holding devices, narrowed by regionName/locationName/roomName ("all" = any); with a "filters" object: their count */
+        /**
+         * Room names holding devices, narrowed by regionName/locationName/roomName ("all" = any); with a "filters" object: their count
+         * @description Needs the API key (x-api-key). Answers: 200 Shape A (flat body): sorted distinct names. Shape B (body with "filters"): their number; 400 Invalid body, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["lookupsRoom"];
         delete?: never;
         options?: never;
@@ -599,7 +713,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every device serial number, sorted */
+        /**
+         * Every device serial number, sorted
+         * @description Needs the API key (x-api-key). Answers: 200 Serial numbers; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["lookupsVideoDevices"];
         put?: never;
         post?: never;
@@ -616,12 +733,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List filters configurations (list form) by id */
+        /**
+         * List filters configurations (list form) by id
+         * @description Needs the API key (x-api-key). Answers: 200 Every configuration; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["filterConfigsList"];
         put?: never;
-        /** Insert or update each configuration of the list (list form) */
+        /**
+         * Insert or update each configuration of the list (list form)
+         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 409 Lost repeated races with other writers; retry; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["filterConfigsUpsertList"];
-        /** Delete every configuration whose id is NOT in the array ([] deletes all) */
+        /**
+         * Delete every configuration whose id is NOT in the array ([] deletes all)
+         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         delete: operations["filterConfigsKeepOnly"];
         options?: never;
         head?: never;
@@ -635,12 +761,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a filters configuration (list form) */
+        /**
+         * Get a filters configuration (list form)
+         * @description Needs the API key (x-api-key). Answers: 200 The configuration; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No filters configuration with that id (a bare JSON string); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["filterConfigsGet"];
         put?: never;
-        /** Insert or replace one configuration (nested region -> locations -> rooms) */
+        /**
+         * Insert or replace one configuration (nested region -> locations -> rooms)
+         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["filterConfigsUpsert"];
-        /** Delete a filters configuration */
+        /**
+         * Delete a filters configuration
+         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No filters configuration with that id (a bare JSON string); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         delete: operations["filterConfigsRemove"];
         options?: never;
         head?: never;
@@ -654,7 +789,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Number of filters configurations */
+        /**
+         * Number of filters configurations
+         * @description Needs the API key (x-api-key). Answers: 200 The count; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["filterConfigsCount"];
         put?: never;
         post?: never;
@@ -671,10 +809,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List interval settings by id */
+        /**
+         * List interval settings by id
+         * @description Needs the API key (x-api-key). Answers: 200 Every record; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["intervalsList"];
         put?: never;
-        /** Create interval settings (all nine fields, seconds) */
+        /**
+         * Create interval settings (all nine fields, seconds)
+         * @description Needs the API key (x-api-key). Answers: 200 The stored record with its new id; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 Invalid id or values, each offending field named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["intervalsCreate"];
         delete?: never;
         options?: never;
@@ -689,12 +833,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get interval settings */
+        /**
+         * Get interval settings
+         * @description Needs the API key (x-api-key). Answers: 200 The record; 403 Missing or wrong x-api-key (API Gateway); 404 No interval settings with that id; 422 Invalid id or values, each offending field named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["intervalsGet"];
-        /** Change some interval settings */
+        /**
+         * Change some interval settings
+         * @description Needs the API key (x-api-key). Answers: 200 The updated record; 403 Missing or wrong x-api-key (API Gateway); 404 No interval settings with that id; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 Invalid id or values, each offending field named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         put: operations["intervalsUpdate"];
         post?: never;
-        /** Delete interval settings */
+        /**
+         * Delete interval settings
+         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 403 Missing or wrong x-api-key (API Gateway); 404 No interval settings with that id; 422 Invalid id or values, each offending field named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         delete: operations["intervalsRemove"];
         options?: never;
         head?: never;
@@ -710,7 +863,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Make sure the table exists (idempotent) */
+        /**
+         * Make sure the table exists (idempotent)
+         * @description Needs the API key (x-api-key). Answers: 200 The table exists and is ACTIVE; 400 The table could not be ensured; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["intervalsCreateTable"];
         delete?: never;
         options?: never;
@@ -727,7 +883,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Every room in scope with its status and counts (what a status board draws; pushes carry the same shape) */
+        /**
+         * Every room in scope with its status and counts (what a status board draws; pushes carry the same shape)
+         * @description Needs the API key (x-api-key). Answers: 200 One item per room holding devices, ordered by region, location, room; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 The filter is invalid, its fields named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["liveRooms"];
         delete?: never;
         options?: never;
@@ -744,7 +903,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A one-use ticket (60 s) to open the live WebSocket; `url` is the address to open, ticket included */
+        /**
+         * A one-use ticket (60 s) to open the live WebSocket; `url` is the address to open, ticket included
+         * @description Needs the API key (x-api-key). Answers: 201 The ticket, the ws(s):// address with the ticket in its query, and when the ticket expires; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 The filter is invalid, its fields named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["liveTicket"];
         delete?: never;
         options?: never;
@@ -761,7 +923,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A device by serial number */
+        /**
+         * A device by serial number
+         * @description Needs the API key (x-api-key). Answers: 200 The device; 403 Missing or wrong x-api-key (API Gateway); 404 No device with that serial number; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, each named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["devicesGet"];
         delete?: never;
         options?: never;
@@ -778,7 +943,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Devices in scope (region, location, room; "all" = any); paginated with limit/cursor */
+        /**
+         * Devices in scope (region, location, room; "all" = any); paginated with limit/cursor
+         * @description Needs the API key (x-api-key). Answers: 200 Without limit/cursor: every device in scope. With them: one page and the cursor of the next; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, each named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["devicesAllDevices"];
         delete?: never;
         options?: never;
@@ -795,7 +963,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Number of connected devices in scope */
+        /**
+         * Number of connected devices in scope
+         * @description Needs the API key (x-api-key). Answers: 200 One integer in an array; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, each named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["devicesConnected"];
         delete?: never;
         options?: never;
@@ -812,7 +983,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Device counts per room in scope */
+        /**
+         * Device counts per room in scope
+         * @description Needs the API key (x-api-key). Answers: 200 One item per room; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, each named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["devicesNumOfDevicesByRoom"];
         delete?: never;
         options?: never;
@@ -829,7 +1003,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Number of devices in scope */
+        /**
+         * Number of devices in scope
+         * @description Needs the API key (x-api-key). Answers: 200 One integer in an array; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, each named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["devicesTotalDevices"];
         delete?: never;
         options?: never;
@@ -846,7 +1023,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Ask the provider for the live status of a device, store it, answer it */
+        /**
+         * Ask the provider for the live status of a device, store it, answer it
+         * @description Needs the API key (x-api-key). Answers: 200 The device with refreshInfo.lastRefresh; 403 Missing or wrong x-api-key (API Gateway); 404 No device with that serial number; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, each named; 500 Unexpected server fault; 503 The device provider did not answer.
+         */
         post: operations["devicesRefresh"];
         delete?: never;
         options?: never;
@@ -863,7 +1043,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Devices in scope: total, online, offline */
+        /**
+         * Devices in scope: total, online, offline
+         * @description Needs the API key (x-api-key). Answers: 200 The counts; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, each named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["devicesNumDevicesConnected"];
         delete?: never;
         options?: never;
@@ -880,7 +1063,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Number of rooms with devices in scope */
+        /**
+         * Number of rooms with devices in scope
+         * @description Needs the API key (x-api-key). Answers: 200 The count; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, each named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["devicesNumOfRooms"];
         delete?: never;
         options?: never;
@@ -897,7 +1083,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Rooms in scope per status level (worst open alarm); the five levels sum to TotalRooms */
+        /**
+         * Rooms in scope per status level (worst open alarm); the five levels sum to TotalRooms
+         * @description Needs the API key (x-api-key). Answers: 200 The counts; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, each named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["devicesRoomStatusCount"];
         delete?: never;
         options?: never;
@@ -914,7 +1103,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create an alarm rule (active) */
+        /**
+         * Create an alarm rule (active)
+         * @description Needs the API key (x-api-key). Answers: 200 The new id; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["watchersCreate"];
         delete?: never;
         options?: never;
@@ -929,12 +1121,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a watcher */
+        /**
+         * Get a watcher
+         * @description Needs the API key (x-api-key). Answers: 200 The watcher; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No watcher with that id; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["watchersGet"];
-        /** Replace a watcher (full body) */
+        /**
+         * Replace a watcher (full body)
+         * @description Needs the API key (x-api-key). Answers: 200 The updated watcher; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No watcher with that id; 409 Changed by another request meanwhile; retry; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         put: operations["watchersUpdate"];
         post?: never;
-        /** Delete a watcher */
+        /**
+         * Delete a watcher
+         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No watcher with that id; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         delete: operations["watchersRemove"];
         options?: never;
         head?: never;
@@ -949,7 +1150,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Switch a watcher active or inactive */
+        /**
+         * Switch a watcher active or inactive
+         * @description Needs the API key (x-api-key). Answers: 200 The updated watcher; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No watcher with that id; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         put: operations["watchersStatus"];
         post?: never;
         delete?: never;
@@ -965,7 +1169,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List every watcher */
+        /**
+         * List every watcher
+         * @description Needs the API key (x-api-key). Answers: 200 Every watcher, active or not; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["watchersList"];
         put?: never;
         post?: never;
@@ -984,7 +1191,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Make sure the table exists (idempotent) */
+        /**
+         * Make sure the table exists (idempotent)
+         * @description Needs the API key (x-api-key). Answers: 200 Always 1; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["watchersCreateTable"];
         delete?: never;
         options?: never;
@@ -1299,12 +1509,13 @@ export interface operations {
                      * @description an e-mail address
                      */
                     email: string;
+                    /** @description 1 to 256 characters without control characters */
                     name: string;
                     /** @description a password of 12 to 256 characters, without control, invisible or unassigned characters, not containing the username, not a pattern (few different characters, repeats, runs) nor a common password; a 400 names the rule broken */
                     password: string;
                     /** @description a role id (lower-case letters, digits and single hyphens, at most 64) */
                     role: string;
-                    /** @description 3 to 64 letters, digits, dots, underscores or hyphens (not all, signin or logout) */
+                    /** @description 3 to 64 letters, digits, dots, underscores or hyphens, and not one of all, me, signin, logout */
                     username: string;
                 };
             };
@@ -1358,13 +1569,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description The username is taken */
@@ -1479,13 +1693,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, neither an admin nor the user named: {"message":"Only an admin may read another user"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "Only an admin may read another user";
+                    };
                 };
             };
             /** @description No user with that id */
@@ -1573,13 +1790,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description No user with that id */
@@ -1689,13 +1909,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description No user with that id */
@@ -1793,13 +2016,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description Unexpected server fault */
@@ -2084,6 +2310,7 @@ export interface operations {
             content: {
                 "application/json": {
                     password: string;
+                    /** @description 1 to 256 characters without control characters */
                     username: string;
                 };
             };
@@ -2215,6 +2442,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description at most 2048 characters; no control characters other than tab and line breaks */
                     description?: string;
                     /** @description 1 to 64 letters, digits, spaces, dots, underscores or hyphens, starting with a letter or digit */
                     name: string;
@@ -2268,13 +2496,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description A role with that id exists */
@@ -2480,13 +2711,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description No role with that id */
@@ -2640,13 +2874,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description Unexpected server fault */
@@ -2753,7 +2990,9 @@ export interface operations {
             content: {
                 "application/json": {
                     active?: boolean;
+                    /** @description at most 2048 characters; no control characters other than tab and line breaks */
                     description?: string;
+                    /** @description 1 to 256 characters without control characters */
                     name: string;
                     /**
                      * Format: uri
@@ -2814,13 +3053,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description Body larger than 256 KiB */
@@ -2979,7 +3221,9 @@ export interface operations {
             content: {
                 "application/json": {
                     active?: boolean;
+                    /** @description at most 2048 characters; no control characters other than tab and line breaks */
                     description?: string;
+                    /** @description 1 to 256 characters without control characters */
                     name?: string;
                     /**
                      * Format: uri
@@ -3040,13 +3284,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description No service with that id */
@@ -3152,13 +3399,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description No service with that id */
@@ -3229,13 +3479,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description Unexpected server fault */
@@ -4226,10 +4479,12 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description at most 2048 characters; no control characters other than tab and line breaks */
                     description?: string;
                     deviceSN?: string | null;
                     /** @description a positive integer up to 999999999999999 */
                     id: number;
+                    /** @description 1 to 256 characters without control characters */
                     name: string;
                 }[];
             };
@@ -4480,8 +4735,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description at most 2048 characters; no control characters other than tab and line breaks */
                     description: string;
                     deviceSN?: string | null;
+                    /** @description 1 to 256 characters without control characters */
                     name: string;
                 };
             };
@@ -4767,18 +5024,18 @@ export interface operations {
             content: {
                 "application/json": {
                     filters?: {
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         locationName?: string;
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         regionName?: string;
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         roomName?: string;
                     };
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName?: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName?: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName?: string;
                 };
             };
@@ -4930,18 +5187,18 @@ export interface operations {
             content: {
                 "application/json": {
                     filters?: {
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         locationName?: string;
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         regionName?: string;
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         roomName?: string;
                     };
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName?: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName?: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName?: string;
                 };
             };
@@ -5029,18 +5286,18 @@ export interface operations {
             content: {
                 "application/json": {
                     filters?: {
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         locationName?: string;
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         regionName?: string;
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         roomName?: string;
                     };
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName?: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName?: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName?: string;
                 };
             };
@@ -5184,8 +5441,10 @@ export interface operations {
                         id: number;
                         /** @description an array of at most 500 locations */
                         locations: {
+                            /** @description 1 to 256 characters without control characters */
                             locationName: string;
                         }[];
+                        /** @description 1 to 256 characters without control characters */
                         region: string;
                     }[];
                 };
@@ -5233,8 +5492,10 @@ export interface operations {
                     id: number;
                     /** @description an array of at most 500 locations */
                     locations: {
+                        /** @description 1 to 256 characters without control characters */
                         locationName: string;
                     }[];
+                    /** @description 1 to 256 characters without control characters */
                     region: string;
                 }[];
             };
@@ -5432,8 +5693,10 @@ export interface operations {
                         id: number;
                         /** @description an array of at most 500 locations */
                         locations: {
+                            /** @description 1 to 256 characters without control characters */
                             locationName: string;
                         }[];
+                        /** @description 1 to 256 characters without control characters */
                         region: string;
                     };
                 };
@@ -5506,12 +5769,15 @@ export interface operations {
                     region: {
                         /** @description an array of at most 500 locations */
                         location: {
+                            /** @description 1 to 256 characters without control characters */
                             locationName: string;
                             /** @description an array of at most 500 distinct rooms */
                             room: {
+                                /** @description 1 to 256 characters without control characters */
                                 roomName: string;
                             }[];
                         }[];
+                        /** @description 1 to 256 characters without control characters */
                         regionName: string;
                     };
                 };
@@ -6235,11 +6501,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName: string;
                 };
             };
@@ -6336,11 +6602,11 @@ export interface operations {
             content: {
                 "application/json": {
                     filter?: {
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         locationName: string;
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         regionName: string;
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         roomName: string;
                     };
                 };
@@ -6551,11 +6817,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName: string;
                 };
             };
@@ -6673,11 +6939,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName: string;
                 };
             };
@@ -6764,11 +7030,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName: string;
                 };
             };
@@ -6860,11 +7126,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName: string;
                 };
             };
@@ -7077,11 +7343,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName: string;
                 };
             };
@@ -7172,11 +7438,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName: string;
                 };
             };
@@ -7265,11 +7531,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName: string;
                 };
             };
@@ -7366,7 +7632,9 @@ export interface operations {
                     allDevices: boolean;
                     /** @description an array of at most 20 distinct ids of notification channels (POST /channels) */
                     channelIds?: string[];
+                    /** @description 1 to 256 characters without control characters */
                     dashboard: string;
+                    /** @description at most 2048 characters on one line (no control characters) */
                     description?: string;
                     /** @description an array of at most 500 distinct device ids */
                     devicesId?: string[];
@@ -7384,6 +7652,7 @@ export interface operations {
                         }[];
                         /** @enum {unknown} */
                         operatorType: "AND" | "OR";
+                        /** @description 1 to 256 characters without control characters */
                         type: string;
                     };
                     /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
@@ -7391,10 +7660,13 @@ export interface operations {
                     /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
                     repeatIntervalSeconds?: number;
                     sendEmail: boolean;
+                    /** @description 1 to 256 characters without control characters */
                     service: string;
                     /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
                     severity: number;
+                    /** @description 1 to 256 characters without control characters */
                     type: string;
+                    /** @description 1 to 256 characters without control characters */
                     user: string;
                 } & (unknown & unknown);
             };
@@ -7495,7 +7767,9 @@ export interface operations {
                         channelIds?: string[];
                         /** Format: date-time */
                         createdAt?: string;
+                        /** @description 1 to 256 characters without control characters */
                         dashboard?: string;
+                        /** @description at most 2048 characters on one line (no control characters) */
                         description?: string;
                         /** @description an array of at most 500 distinct device ids */
                         devicesId?: string[];
@@ -7514,6 +7788,7 @@ export interface operations {
                             }[];
                             /** @enum {unknown} */
                             operatorType: "AND" | "OR";
+                            /** @description 1 to 256 characters without control characters */
                             type: string;
                         };
                         /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
@@ -7521,12 +7796,15 @@ export interface operations {
                         /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
                         repeatIntervalSeconds?: number;
                         sendEmail?: boolean;
+                        /** @description 1 to 256 characters without control characters */
                         service?: string;
                         /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
                         severity?: number;
+                        /** @description 1 to 256 characters without control characters */
                         type?: string;
                         /** Format: date-time */
                         updatedAt?: string;
+                        /** @description 1 to 256 characters without control characters */
                         user?: string;
                     };
                 };
@@ -7605,7 +7883,9 @@ export interface operations {
                     allDevices: boolean;
                     /** @description an array of at most 20 distinct ids of notification channels (POST /channels) */
                     channelIds?: string[];
+                    /** @description 1 to 256 characters without control characters */
                     dashboard: string;
+                    /** @description at most 2048 characters on one line (no control characters) */
                     description?: string;
                     /** @description an array of at most 500 distinct device ids */
                     devicesId?: string[];
@@ -7623,6 +7903,7 @@ export interface operations {
                         }[];
                         /** @enum {unknown} */
                         operatorType: "AND" | "OR";
+                        /** @description 1 to 256 characters without control characters */
                         type: string;
                     };
                     /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
@@ -7630,10 +7911,13 @@ export interface operations {
                     /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
                     repeatIntervalSeconds?: number;
                     sendEmail: boolean;
+                    /** @description 1 to 256 characters without control characters */
                     service: string;
                     /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
                     severity: number;
+                    /** @description 1 to 256 characters without control characters */
                     type: string;
+                    /** @description 1 to 256 characters without control characters */
                     user: string;
                 } & (unknown & unknown);
             };
@@ -7652,7 +7936,9 @@ export interface operations {
                         channelIds?: string[];
                         /** Format: date-time */
                         createdAt?: string;
+                        /** @description 1 to 256 characters without control characters */
                         dashboard?: string;
+                        /** @description at most 2048 characters on one line (no control characters) */
                         description?: string;
                         /** @description an array of at most 500 distinct device ids */
                         devicesId?: string[];
@@ -7671,6 +7957,7 @@ export interface operations {
                             }[];
                             /** @enum {unknown} */
                             operatorType: "AND" | "OR";
+                            /** @description 1 to 256 characters without control characters */
                             type: string;
                         };
                         /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
@@ -7678,12 +7965,15 @@ export interface operations {
                         /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
                         repeatIntervalSeconds?: number;
                         sendEmail?: boolean;
+                        /** @description 1 to 256 characters without control characters */
                         service?: string;
                         /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
                         severity?: number;
+                        /** @description 1 to 256 characters without control characters */
                         type?: string;
                         /** Format: date-time */
                         updatedAt?: string;
+                        /** @description 1 to 256 characters without control characters */
                         user?: string;
                     };
                 };
@@ -7889,7 +8179,9 @@ export interface operations {
                         channelIds?: string[];
                         /** Format: date-time */
                         createdAt?: string;
+                        /** @description 1 to 256 characters without control characters */
                         dashboard?: string;
+                        /** @description at most 2048 characters on one line (no control characters) */
                         description?: string;
                         /** @description an array of at most 500 distinct device ids */
                         devicesId?: string[];
@@ -7908,6 +8200,7 @@ export interface operations {
                             }[];
                             /** @enum {unknown} */
                             operatorType: "AND" | "OR";
+                            /** @description 1 to 256 characters without control characters */
                             type: string;
                         };
                         /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
@@ -7915,12 +8208,15 @@ export interface operations {
                         /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
                         repeatIntervalSeconds?: number;
                         sendEmail?: boolean;
+                        /** @description 1 to 256 characters without control characters */
                         service?: string;
                         /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
                         severity?: number;
+                        /** @description 1 to 256 characters without control characters */
                         type?: string;
                         /** Format: date-time */
                         updatedAt?: string;
+                        /** @description 1 to 256 characters without control characters */
                         user?: string;
                     };
                 };
@@ -8024,7 +8320,9 @@ export interface operations {
                         channelIds?: string[];
                         /** Format: date-time */
                         createdAt?: string;
+                        /** @description 1 to 256 characters without control characters */
                         dashboard?: string;
+                        /** @description at most 2048 characters on one line (no control characters) */
                         description?: string;
                         /** @description an array of at most 500 distinct device ids */
                         devicesId?: string[];
@@ -8043,6 +8341,7 @@ export interface operations {
                             }[];
                             /** @enum {unknown} */
                             operatorType: "AND" | "OR";
+                            /** @description 1 to 256 characters without control characters */
                             type: string;
                         };
                         /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
@@ -8050,12 +8349,15 @@ export interface operations {
                         /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
                         repeatIntervalSeconds?: number;
                         sendEmail?: boolean;
+                        /** @description 1 to 256 characters without control characters */
                         service?: string;
                         /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
                         severity?: number;
+                        /** @description 1 to 256 characters without control characters */
                         type?: string;
                         /** Format: date-time */
                         updatedAt?: string;
+                        /** @description 1 to 256 characters without control characters */
                         user?: string;
                     }[];
                 };

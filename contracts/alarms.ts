@@ -1,5 +1,5 @@
 /** Alarm engine (docs/decisions.md "Alarm engine"; DESIGN D5, D6): invalid input is 422. */
-import { MAX_SEVERITY, MIN_SEVERITY } from '#lib/watchers/rules';
+import { MAX_SEVERITY, MIN_SEVERITY } from '#lib/watchers/types';
 import { job, route } from '#lib/http/contract';
 import { dateTime, error, listOrPage, name, page, Type } from './shared';
 import { watcherId } from './watchers';

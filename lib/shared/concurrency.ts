@@ -1,4 +1,4 @@
-/** `map` with at most `limit` calls in flight; results keep the input order. */
+/** `map` with at most `limit` calls in flight; results keep the input order; rejects on the first failure. */
 export const mapConcurrent = async <T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> => {
   const results = new Array<R>(items.length);
   let next = 0;

@@ -6,10 +6,11 @@ import {
   type FiltersConfig,
   type FiltersConfigListForm,
   type StoredLocation,
-} from '#lib/filters/config';
+} from '#lib/filterConfigs/types';
 import { doc, tableName } from './client';
-import { isConditionFailed, padId, queryAll, type Item, deleteExisting } from './helpers';
-import { countPartition, forEachLimited, keepOnlyInPartition } from './partition';
+import { isConditionFailed, padId, queryAll, type Item } from './helpers';
+import { mapConcurrent } from '#lib/shared/concurrency';
+import { numberedCollection } from './partition';
 
 // All configurations live in one partition sorted by id; each item holds its whole
 // region -> locations -> rooms tree (bounded well under the 400 KB item limit by the body limit).
@@ -68,7 +69,7 @@ const mergeOne = async (incoming: FiltersConfigListForm, now: string): Promise<v
   }
 };
 
-export const filtersConfig = {
+export const filterConfigs = {
   /** Every configuration, by id, rooms included (the list form leaves them out). */
   async list(): Promise<FiltersConfig[]> {
     const items = await queryAll({ KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': PARTITION } });
@@ -106,19 +107,8 @@ export const filtersConfig = {
   async upsertMany(records: readonly FiltersConfigListForm[]): Promise<void> {
     assertDistinctListForm(records);
     const now = new Date().toISOString();
-    await forEachLimited(records, UPSERT_CONCURRENCY, (record) => mergeOne(record, now));
+    await mapConcurrent(records, UPSERT_CONCURRENCY, (record) => mergeOne(record, now));
   },
 
-  async remove(id: number): Promise<void> {
-    await deleteExisting(keys(id), () => notFound());
-  },
-
-  /** Deletes every configuration whose id is not in `ids` (`[]` deletes all); answers how many went. */
-  async keepOnly(ids: readonly number[]): Promise<number> {
-    return keepOnlyInPartition(PARTITION, new Set(ids.map(sortKey)));
-  },
-
-  async count(): Promise<number> {
-    return countPartition(PARTITION);
-  },
+  ...numberedCollection(PARTITION, sortKey, notFound),
 };

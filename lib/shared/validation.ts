@@ -51,6 +51,9 @@ export const describeSchemaErrors = (errors: readonly SchemaError[] | null | und
   for (const error of errors ?? []) {
     // anyOf/oneOf wrappers only repeat what their branches already said
     if (error.keyword === 'anyOf' || error.keyword === 'oneOf' || error.keyword === 'if') continue;
+    // "must be null" only says that null was one alternative (an absent query string, deviceSN: null);
+    // the other branch names the real problem
+    if (error.keyword === 'type' && error.params.type === 'null') continue;
     const detail = describe(error);
     if (seen.has(detail.message)) continue;
     seen.add(detail.message);

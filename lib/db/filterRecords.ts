@@ -1,9 +1,10 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Invalid, NotFound } from '#lib/errors';
-import { duplicateIds, type FilterFields, type FilterRecord, type FilterUpsert } from '#lib/filters/records';
+import { duplicateIds, type FilterFields, type FilterRecord, type FilterUpsert } from '#lib/filterRecords/types';
 import { doc, tableName } from './client';
-import { padId, queryAll, type Item, deleteExisting } from './helpers';
-import { countPartition, forEachLimited, keepOnlyInPartition } from './partition';
+import { padId, queryAll, type Item } from './helpers';
+import { mapConcurrent } from '#lib/shared/concurrency';
+import { numberedCollection } from './partition';
 
 // All filters live in one partition sorted by id (list, count, keep-list = one Query each);
 // a filter with a device serial number is also in GSI1 under that number, lowest id first.
@@ -58,7 +59,7 @@ const upsertInput = (id: number, fields: FilterFields, now: string) => {
   };
 };
 
-export const filters = {
+export const filterRecords = {
   /** Every filter, by id, as `{id, name}`. */
   async list(): Promise<Pick<FilterRecord, 'id' | 'name'>[]> {
     const items = await queryAll({
@@ -101,21 +102,10 @@ export const filters = {
     const duplicates = duplicateIds(records);
     if (duplicates.length) throw new Invalid('Each filter id may appear once', duplicates);
     const now = new Date().toISOString();
-    await forEachLimited(records, UPSERT_CONCURRENCY, async ({ id, ...fields }) => {
+    await mapConcurrent(records, UPSERT_CONCURRENCY, async ({ id, ...fields }) => {
       await doc.send(new UpdateCommand(upsertInput(id, fields, now)));
     });
   },
 
-  async remove(id: number): Promise<void> {
-    await deleteExisting(keys(id), () => notFound());
-  },
-
-  /** Deletes every filter whose id is not in `ids` (`[]` deletes all); answers how many went. */
-  async keepOnly(ids: readonly number[]): Promise<number> {
-    return keepOnlyInPartition(PARTITION, new Set(ids.map(sortKey)));
-  },
-
-  async count(): Promise<number> {
-    return countPartition(PARTITION);
-  },
+  ...numberedCollection(PARTITION, sortKey, notFound),
 };

@@ -26,11 +26,10 @@ export type Operator = (typeof OPERATORS)[number];
 export const OPERATOR_TYPES = ['AND', 'OR'] as const;
 export type OperatorType = (typeof OPERATOR_TYPES)[number];
 
-/** 1 Critical, 2 Major, 3 Minor, 4 Info: a lower number is worse. */
-export const SEVERITIES = { 1: 'Critical', 2: 'Major', 3: 'Minor', 4: 'Info' } as const;
-export type Severity = keyof typeof SEVERITIES;
-export const MIN_SEVERITY = 1;
-export const MAX_SEVERITY = 4;
+import type { Severity } from '#lib/shared/severity';
+
+// Severities are shared with alarms and rooms (lib/shared/severity.ts).
+export { MAX_SEVERITY, MIN_SEVERITY, SEVERITIES, type Severity } from '#lib/shared/severity';
 
 /** Separator of the candidates in an `in` value: "Room A,Room B". */
 export const IN_SEPARATOR = ',';
@@ -121,9 +120,3 @@ export const normalize = (input: WatcherInput): Watcher => ({
   ...(input.channelIds?.length ? { channelIds: [...input.channelIds] } : {}),
   ...(input.repeatIntervalSeconds ? { repeatIntervalSeconds: input.repeatIntervalSeconds } : {}),
 });
-
-/** Distinct values, ordinal (code-unit) order: the same list on every machine. */
-export const uniqueSorted = (values: readonly unknown[]): string[] =>
-  [...new Set(values.filter((value): value is string => typeof value === 'string'))].sort((a, b) =>
-    a < b ? -1 : a > b ? 1 : 0,
-  );

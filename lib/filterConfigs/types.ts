@@ -1,5 +1,5 @@
 import { Invalid, type ErrorDetail } from '#lib/errors';
-import { duplicateIds } from './records';
+import { duplicateIds } from '#lib/filterRecords/types';
 
 /** Stored form of a filters configuration: region -> locations -> rooms. */
 export interface FiltersConfig {

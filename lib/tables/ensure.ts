@@ -3,10 +3,11 @@ import { dynamo, tableName } from '#lib/db/client';
 import { ensureTable } from '#lib/db/table';
 
 /**
- * The account group's "create table" endpoints ensure the one table (DESIGN D8); roles and
- * services live in it, and the built-in roles need no seeding (lib/auth/roles.ts).
+ * The "create table" endpoints of intervals, roles and services: ensure the one table (DESIGN D8)
+ * and say whether it was created; a failure is the spec's 400. Roles and services live in the
+ * same table, and the built-in roles need no seeding (lib/auth/roles.ts).
  */
-export const ensureAccountsTable = async (): Promise<string> => {
+export const ensureTheTable = async (): Promise<string> => {
   const table = tableName();
   try {
     const { created } = await ensureTable(dynamo, table);

@@ -31,7 +31,3 @@ export const inScope = (scope: Scope, place: Place): boolean =>
   (scope.region === undefined || scope.region === place.region) &&
   (scope.location === undefined || scope.location === place.location) &&
   (scope.room === undefined || scope.room === place.room);
-
-/** Unique, sorted names (DESIGN D1). */
-export const uniqueSorted = (names: Iterable<string>): string[] =>
-  [...new Set(names)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
