@@ -389,10 +389,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the notification channels */
+        /**
+         * List the notification channels
+         * @description Needs the API key (x-api-key). Answers: 200 Every channel (never a secret); 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["channelsList"];
         put?: never;
-        /** Create a notification channel (e-mail addresses or a signed webhook) */
+        /**
+         * Create a notification channel (e-mail addresses or a signed webhook)
+         * @description Needs the API key (x-api-key). Answers: 201 The channel; a webhook with its signing secret, shown only here; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["channelsCreate"];
         delete?: never;
         options?: never;
@@ -407,12 +413,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a notification channel */
+        /**
+         * Get a notification channel
+         * @description Needs the API key (x-api-key). Answers: 200 The channel (never its secret); 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No channel with that id; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["channelsGet"];
-        /** Replace a channel (full body; its type cannot change) */
+        /**
+         * Replace a channel (full body; its type cannot change)
+         * @description Needs the API key (x-api-key). Answers: 200 The updated channel; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No channel with that id; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         put: operations["channelsUpdate"];
         post?: never;
-        /** Delete a channel no watcher uses */
+        /**
+         * Delete a channel no watcher uses
+         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No channel with that id; 409 A watcher uses the channel; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         delete: operations["channelsRemove"];
         options?: never;
         head?: never;
@@ -426,7 +441,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A channel's deliveries of the last 30 days, newest first */
+        /**
+         * A channel's deliveries of the last 30 days, newest first
+         * @description Needs the API key (x-api-key). Answers: 200 One page; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No channel with that id; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["channelsDeliveries"];
         put?: never;
         post?: never;
@@ -445,7 +463,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Issue a new signing secret for a webhook channel */
+        /**
+         * Issue a new signing secret for a webhook channel
+         * @description Needs the API key (x-api-key). Answers: 200 The channel with its new secret, shown only here; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No channel with that id; 409 Not a webhook channel; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["channelsRotateSecret"];
         delete?: never;
         options?: never;
@@ -462,7 +483,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a test notification through the channel now */
+        /**
+         * Send a test notification through the channel now
+         * @description Needs the API key (x-api-key). Answers: 200 The delivery after its first attempt; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No channel with that id; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["channelsTest"];
         delete?: never;
         options?: never;
@@ -3580,6 +3604,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description 1 to 256 characters without control characters */
                     name: string;
                     /**
                      * @description email or webhook
@@ -3778,6 +3803,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description 1 to 256 characters without control characters */
                     name: string;
                     /**
                      * @description email or webhook

@@ -1,5 +1,5 @@
 /** Notification channels and their delivery log (issue 16; docs/decisions.md "Notifications"): invalid input is 400. */
-import { LIMITS } from '#lib/watchers/rules';
+import { LIMITS } from '#lib/watchers/types';
 import { route } from '#lib/http/contract';
 import { NOTIFICATION_TYPES, WEBHOOK_FORMATS } from '#lib/notify/types';
 import { dateTime, error, list, name, ok, oneOfValues, page, strict, text, Type } from './shared';

@@ -1,5 +1,5 @@
 import http from '#generated/routes/channelsTest';
-import { mailerFromEnv } from '#lib/alarms/mailer';
+import { mailerFromEnv } from '#lib/adapters/mail';
 import { testChannel } from '#lib/notify/channels';
 
 const mailer = mailerFromEnv();
