@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { buildSchemas } from '../scripts/build-schemas';
+import { build } from '../scripts/generate';
 import { startLocalStore } from '../scripts/local/dynamo';
 import { storeEnv } from '../scripts/local/env';
 import { jsonEvent, lambdaContext } from '../tests/support/events';
@@ -37,14 +37,14 @@ const median = (values: number[]) => {
 };
 
 export const runStatsBench = async () => {
-  await buildSchemas();
+  await build();
   const store = await startLocalStore();
   Object.assign(process.env, storeEnv(store.endpoint), { POWERTOOLS_LOG_LEVEL: 'SILENT', TABLE_NAME: 'bench-stats' });
   const { dynamo } = await import('../lib/db/client');
   const { ensureTable } = await import('../lib/db/table');
   const { devices } = await import('../lib/db/devices');
   const { rooms } = await import('../lib/db/rooms');
-  const { mapConcurrent } = await import('../lib/devices/concurrent');
+  const { mapConcurrent } = await import('../lib/shared/concurrency');
   const { simulatedFleet } = await import('../lib/devices/provider/simulated');
   const { toDevice } = await import('../lib/devices/types');
   const handlers = Object.fromEntries(

@@ -1,40 +1,97 @@
 /**
- * `npm run openapi`: docs/openapi.json (OpenAPI 3.1) from the routes in functions/*\/routes.yml,
- * the request schemas and the route docs in schemas/. tests/unit/openapi.test.ts fails when a
- * route is undocumented or the committed file is stale.
+ * docs/openapi.json (OpenAPI 3.1) from the route contracts (contracts/<area>.ts); written by
+ * `npm run generate`. tests/unit/generated.test.ts fails when the committed file is stale.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { errorBody, type AnswerDoc, type Schema } from '../schemas/common';
-import { clientTypesFile, renderClientTypes } from './client-types';
+import type { Access, Answer, RouteContract } from '#lib/http/contract';
+import { errorBody, forbidden, forbiddenBody } from '../contracts/shared';
+import { eventSchema, root, routes, type Schema } from './registry';
+import ts from 'typescript';
 import { tidyOpenApi } from './openapi-tidy';
-import { eventSchemas, root, routeDocs, routes, validatorName } from './registry';
 
 export const openApiFile = join(root, 'docs', 'openapi.json');
 
-const content = (schema?: Schema) => (schema ? { content: { 'application/json': { schema } } } : {});
-const answer = ({ description, schema }: AnswerDoc) => ({ description, ...content(schema) });
+const content = (schema?: unknown) => (schema ? { content: { 'application/json': { schema } } } : {});
+const answer = ({ description, schema }: Documented) => ({ description, ...content(schema) });
 
-const always: Record<number, AnswerDoc> = {
-  403: { description: 'Missing or wrong x-api-key (API Gateway)', schema: { $ref: '#/components/schemas/Forbidden' } },
-  500: { description: 'Unexpected server fault', schema: { $ref: '#/components/schemas/Error' } },
+const unauthenticated: Answer = { description: 'Missing, invalid, expired or revoked bearer token', schema: errorBody };
+/** Answers every route of an access level has, from the bearer check. */
+const byAccess: Record<Access, Record<number, Answer>> = {
+  key: {},
+  bearer: { 401: unauthenticated },
+  admin: { 401: unauthenticated, 403: forbidden('Signed in, but not an admin', 'This operation needs the admin role') },
 };
-const withBody: Record<number, AnswerDoc> = {
-  413: { description: 'Body larger than 256 KiB', schema: { $ref: '#/components/schemas/Error' } },
-  415: { description: 'Content-Type is not application/json', schema: { $ref: '#/components/schemas/Error' } },
+
+interface Documented {
+  description: string;
+  schema?: unknown;
+}
+const ref = (name: keyof typeof components) => ({ $ref: `#/components/schemas/${name}` });
+export const components = { Error: errorBody, Forbidden: forbiddenBody };
+
+/** Answers any route may give (a route may say more about them): a server fault, the store's back-pressure. */
+const faults: Record<number, Documented> = {
+  500: { description: 'Unexpected server fault', schema: ref('Error') },
+  503: { description: 'The store is busy or unavailable; retry after Retry-After seconds', schema: ref('Error') },
+};
+/** API Gateway's answer without the right key, on every route. */
+const apiKey: Record<number, Documented> = {
+  403: { description: 'Missing or wrong x-api-key (API Gateway)', schema: ref('Forbidden') },
+};
+const withBody: Record<number, Documented> = {
+  413: { description: 'Body larger than 256 KiB', schema: ref('Error') },
+  415: { description: 'Content-Type is not application/json', schema: ref('Error') },
+};
+
+type Documentable = Pick<RouteContract, 'access' | 'responses' | 'request'>;
+const layers = (contract: Documentable): Record<number, Documented>[] => [
+  faults,
+  contract.responses,
+  byAccess[contract.access],
+  apiKey,
+  contract.request?.body ? withBody : {},
+];
+
+/**
+ * The answer OpenAPI shows for each status: the route's own, overridden by the common ones; a
+ * route's own 403 (signed in without the right role) is shown beside API Gateway's.
+ */
+export const answersOf = (contract: Documentable): Record<number, Documented> => {
+  const answers: Record<number, Documented> = Object.assign({}, ...layers(contract));
+  const own403 = byAccess[contract.access][403] ?? contract.responses[403];
+  if (own403) {
+    answers[403] = {
+      description: `${apiKey[403]!.description}; or ${own403.description}`,
+      schema: { oneOf: [apiKey[403]!.schema, own403.schema] },
+    };
+  }
+  return answers;
+};
+
+/**
+ * Every body a route may answer with each status (one status can have several: a 403 from API
+ * Gateway or from the role check), with component references resolved: what e2e checks accept.
+ */
+export const possibleAnswers = (contract: Documentable): Record<number, Documented[]> => {
+  const resolve = (schema: unknown) => {
+    const name = (schema as { $ref?: string } | undefined)?.$ref?.split('/').pop() as keyof typeof components | undefined;
+    return name ? components[name] : schema;
+  };
+  const all: Record<number, Documented[]> = {};
+  for (const layer of layers(contract)) {
+    for (const [status, doc] of Object.entries(layer)) (all[Number(status)] ??= []).push({ ...doc, schema: resolve(doc.schema) });
+  }
+  return all;
 };
 
 export const buildOpenApi = async () => {
-  const schemas = Object.fromEntries((await eventSchemas()).map(({ name, schema }) => [name, schema]));
-  const docs = await routeDocs();
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of routes()) {
-    const doc = docs[route.functionName];
-    if (!doc) throw new Error(`no docs entry for ${route.functionName} (${route.method} /${route.path})`);
-    const name = validatorName(route);
-    const eventSchema = name ? schemas[name] : undefined;
-    const properties = (eventSchema?.properties ?? {}) as Record<string, Schema>;
-    const bodyRequired = ((eventSchema?.required ?? []) as string[]).includes('body');
+  for (const route of await routes()) {
+    const { contract } = route;
+    const event = eventSchema(contract);
+    const properties = (event?.properties ?? {}) as Record<string, Schema>;
+    const bodyRequired = ((event?.required ?? []) as string[]).includes('body');
     const param = (where: 'path' | 'query', group?: Schema) => {
       const object = (where === 'query' ? ((group?.anyOf as Schema[] | undefined)?.[1] ?? group) : group) as Schema | undefined;
       const required = (object?.required ?? []) as string[];
@@ -51,18 +108,15 @@ export const buildOpenApi = async () => {
       ...pathParams.map((key) => declared.find((p) => p.name === key) ?? { name: key, in: 'path', required: true, schema: { type: 'string' } }),
       ...param('query', properties.queryStringParameters),
     ];
-    const answers = { ...doc.answers, ...always, ...(properties.body ? withBody : {}) };
-    // a route's own 403 (signed in without the right role) is answered beside API Gateway's
-    const own403 = doc.answers[403];
-    if (own403) answers[403] = { description: `${always[403]!.description}; or ${own403.description}`, schema: { oneOf: [always[403]!.schema!, own403.schema!] } };
+    const answers = answersOf(contract);
     (paths[`/${route.path}`] ??= {})[route.method.toLowerCase()] = {
       operationId: route.functionName,
-      summary: doc.summary,
-      tags: [route.handlerFile.split('/')[1]],
+      summary: contract.summary,
+      tags: [route.area],
       ...(parameters.length ? { parameters } : {}),
       ...(properties.body ? { requestBody: { required: bodyRequired, ...content(properties.body) } } : {}),
       responses: Object.fromEntries(Object.entries(answers).map(([status, a]) => [status, answer(a)])),
-      security: doc.bearer ? [{ apiKey: [], bearer: [] }] : [{ apiKey: [] }],
+      security: contract.access === 'key' ? [{ apiKey: [] }] : [{ apiKey: [], bearer: [] }],
     };
   }
   return tidyOpenApi({
@@ -88,34 +142,23 @@ export const buildOpenApi = async () => {
         apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
         bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
       },
-      schemas: {
-        Error: errorBody,
-        Forbidden: { type: 'object', required: ['message'], properties: { message: { const: 'Forbidden' } } },
-      },
+      schemas: components,
     },
   }, areaDescription);
 };
 
-/** An area's description: the leading comment of its functions/<area>/routes.yml. */
-const areaDescription = (area: string): string =>
-  readFileSync(join(root, 'functions', area, 'routes.yml'), 'utf8')
+/** An area's description: the leading comment of its contracts/<area>.ts, read with the TypeScript scanner. */
+const areaDescription = (area: string): string => {
+  const text = readFileSync(join(root, 'contracts', `${area}.ts`), 'utf8');
+  const [first] = ts.getLeadingCommentRanges(text, 0) ?? [];
+  if (!first) return '';
+  return text
+    .slice(first.pos, first.end)
+    .replace(/^\/\*\*?|\*\/$/g, '')
     .split('\n')
-    .filter((line, i, lines) => line.startsWith('#') && lines.slice(0, i).every((l) => l.startsWith('#')))
-    .map((line) => line.replace(/^#\s?/, ''))
+    .map((line) => line.replace(/^\s*\*\s?/, '').trim())
+    .filter(Boolean)
     .join(' ');
+};
 
 export const renderOpenApi = async () => `${JSON.stringify(await buildOpenApi(), null, 2)}\n`;
-
-if (require.main === module) {
-  renderOpenApi()
-    .then(async (text) => {
-      writeFileSync(openApiFile, text);
-      console.log(`wrote ${openApiFile}`);
-      writeFileSync(clientTypesFile, await renderClientTypes(JSON.parse(text) as object));
-      console.log(`wrote ${clientTypesFile}`);
-    })
-    .catch((error: unknown) => {
-      console.error(error);
-      process.exit(1);
-    });
-}

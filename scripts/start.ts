@@ -91,7 +91,7 @@ const startPeriodicEvaluation = () => {
   const seconds = Number(process.env.EVALUATE_INTERVAL_SECONDS ?? 30);
   return every(seconds, 'alarm evaluation', async () => {
     const { runEvaluation } = await import('../lib/alarms/evaluate');
-    const { mailerFromEnv } = await import('../lib/alarms/mailer');
+    const { mailerFromEnv } = await import('../lib/adapters/mail');
     const outcome = await runEvaluation({ mailer: mailerFromEnv(), force: false, tickSeconds: seconds });
     if (!outcome.ran) return undefined;
     const { raised, cleared, mailed } = outcome.summary;
@@ -149,8 +149,8 @@ const main = async () => {
     },
   });
   const preparing = (async () => {
-    const { buildSchemas } = await import('./build-schemas');
-    await buildSchemas();
+    const { build } = await import('./generate');
+    await build();
     const { startLocalStore } = await import('./local/dynamo');
     const store = await startLocalStore({ path: dataDir, port: storePort });
     console.log(`embedded DynamoDB at ${store.endpoint} (data in ${dataDir})`);

@@ -1,14 +1,14 @@
-import { http } from '#lib/http';
+import http from '#generated/routes/alarmsEvaluateNow';
 import { Conflict } from '#lib/errors';
 import { runEvaluation } from '#lib/alarms/evaluate';
-import { mailerFromEnv } from '#lib/alarms/mailer';
+import { mailerFromEnv } from '#lib/adapters/mail';
 import { enableLivePush } from '#lib/live/push';
 
 const mailer = mailerFromEnv();
 enableLivePush();
 
 // POST /alarms/evaluate -> {raised, cleared, mailed, updated, roomsRecomputed, complete}; 409 while another run holds the lease
-export const handler = http({ invalidStatus: 422 }, async ({ event }) => {
+export const handler = http(async ({ event }) => {
   const outcome = await runEvaluation({ mailer, force: true, tickSeconds: 0, budgetMs: budget(event.requestContext?.requestTimeEpoch) });
   if (!outcome.ran) throw new Conflict('Another alarm evaluation is running; retry in a few seconds');
   return { statusCode: 200, body: outcome.summary };

@@ -9,7 +9,7 @@ import { enableLivePush } from '#lib/live/push';
 const provider = providerFromEnv();
 enableLivePush();
 
-// Scheduled (rate in routes.yml): the device inventory from the provider into the table.
+// Scheduled (rate in contracts/devices.ts): the device inventory from the provider into the table.
 export const handler = middy(async () => {
   const startedAt = Date.now();
   const result = await syncDevices(provider).catch(async (error: unknown) => {

@@ -1,7 +1,7 @@
 import { Invalid } from '#lib/errors';
 import { subscribe } from '#lib/live/session';
 import { reply, socket } from '#lib/live/socket';
-import validate from '#schemas/generated/liveSubscribe';
+import validate from '#generated/validators/liveMessage';
 
 // WebSocket `subscribe` {"action":"subscribe","filter":{...}} -> {"type":"subscribed","filter","snapshot"};
 // anything else ($default) or an invalid filter -> {"type":"error","message"}

@@ -1,10 +1,8 @@
-import { http } from '#lib/http';
+import http from '#generated/routes/liveTicket';
 import { issueTicket } from '#lib/live/session';
-import type { LiveFilter } from '#lib/live/types';
-import validate from '#schemas/generated/liveTicket';
 
 // POST /live/ticket [{"filter": {regionName, locationName, roomName}}] -> 201 {ticket, url, expiresAt}; 422
-export const handler = http<{ filter?: LiveFilter } | undefined>({ validate, invalidStatus: 422 }, async ({ body }) => ({
+export const handler = http(async ({ body }) => ({
   statusCode: 201,
   body: await issueTicket(body?.filter),
 }));

@@ -5,7 +5,7 @@ import { intervals } from '#lib/db/intervals';
 import { rooms } from '#lib/db/rooms';
 import { silences } from '#lib/db/silences';
 import { watchers } from '#lib/db/watchers';
-import { mapConcurrent } from '#lib/devices/concurrent';
+import { mapConcurrent } from '#lib/shared/concurrency';
 import { placeKey } from '#lib/devices/plan';
 import type { Place } from '#lib/devices/types';
 import { logger } from '#lib/log';

@@ -1,7 +1,7 @@
 import { alarms } from '#lib/db/alarms';
 import { devices } from '#lib/db/devices';
 import { rooms } from '#lib/db/rooms';
-import { mapConcurrent } from '#lib/devices/concurrent';
+import { mapConcurrent } from '#lib/shared/concurrency';
 import { LEASE_MS, withLease } from './lease';
 import { planReconcile } from './reconcile';
 

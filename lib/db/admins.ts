@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ADMIN_ROLE } from '#lib/auth/roles';
+import { ADMIN_ROLE } from '#lib/auth/types';
 import { Conflict } from '#lib/errors';
 import { doc, tableName } from './client';
 import { conditionHeld } from './helpers';

@@ -1,6 +1,6 @@
 import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { NotFound } from '#lib/errors';
-import { mapConcurrent } from '#lib/devices/concurrent';
+import { mapConcurrent } from '#lib/shared/concurrency';
 import { toDevice, type Device, type Place, type Severity, type StoredDevice } from '#lib/devices/types';
 import { doc, tableName } from './client';
 import { badCursor, isKeyString, openCursor, sealCursor } from './cursor';

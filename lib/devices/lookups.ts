@@ -1,5 +1,6 @@
 import { rooms } from '#lib/db/rooms';
-import { scopeOf, uniqueSorted, type DeviceFilter } from './filter';
+import { uniqueSorted } from '#lib/shared/names';
+import { scopeOf, type DeviceFilter } from './deviceScope';
 import type { Place } from './types';
 
 export type LookupKind = keyof Place;

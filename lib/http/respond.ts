@@ -1,7 +1,7 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { HttpError, type ErrorDetail } from '#lib/errors';
 import { storeFault, type StoreFault } from './store-faults';
-import { describeSchemaErrors, summarize, type SchemaError } from './validation';
+import { describeSchemaErrors, summarize, type SchemaError } from '#lib/shared/validation';
 
 export interface HttpResult {
   statusCode: number;

@@ -1,5 +1,5 @@
 import escapeHtml from 'escape-html';
-import { headerText } from '#lib/alarms/header';
+import { headerText } from '#lib/shared/header';
 import type { Mail } from '#lib/alarms/types';
 import { alarmLine, byRoom, introOf, moreLine, subjectOf } from './digest';
 import type { Digest } from './types';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { api } from '../support/api';
-import { routes, samplePath, validatorName } from '../support/routes';
-import { eventSchemas } from '../support/schemas';
+import { routes, samplePath } from '../support/routes';
+import { eventSchemaOf } from '../support/schemas';
 
 type ErrorBody = { message: string; errors?: { field: string }[] };
 type PageBody = { items: unknown[]; nextCursor: string | null };
@@ -22,10 +22,8 @@ const expect422 = (res: { status: number; body: ErrorBody }) => {
 };
 
 /** Every route declaring a `cursor` query parameter, read from the route files and schemas. */
-const schemas = await eventSchemas();
-const paginated = routes().filter((route) => {
-  const name = validatorName(route);
-  const query = (name ? schemas[name]?.properties : undefined) as { queryStringParameters?: { anyOf?: { properties?: object }[] } } | undefined;
+const paginated = (await routes()).filter((route) => {
+  const query = eventSchemaOf(route)?.properties as { queryStringParameters?: { anyOf?: { properties?: object }[] } } | undefined;
   return query?.queryStringParameters?.anyOf?.some((branch) => branch.properties && 'cursor' in branch.properties);
 });
 /** A valid request body for the paginated routes that need one. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { uniqueSorted } from '#lib/devices/filter';
+import { uniqueSorted } from '#lib/shared/names';
 import { simulatedFleet } from '#lib/devices/provider/simulated';
 import { typedApi } from '../support/api';
 

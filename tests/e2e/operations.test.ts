@@ -1,8 +1,9 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { build, type Metafile } from 'esbuild';
+import type { Metafile } from 'esbuild';
 import { load } from 'js-yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { importGraph } from '../support/bundles';
 import { functionDefs, root } from '../../scripts/registry';
 import { packageStage, resourcesOfType, type CfnResource, type CfnTemplate } from '../support/package';
 
@@ -127,20 +128,7 @@ describe('least privilege per function', () => {
     (props(role).Policies as { PolicyDocument: { Statement: Statement[] } }[]).flatMap((p) => p.PolicyDocument.Statement);
   const actionsOf = (role: CfnResource | undefined) => new Set(statementsOf(role).flatMap((s) => [s.Action].flat()));
 
-  const graph = async (handlerFile: string): Promise<Metafile> =>
-    (
-      await build({
-        entryPoints: [join(root, handlerFile)],
-        bundle: true,
-        write: false,
-        platform: 'node',
-        format: 'cjs',
-        packages: 'external',
-        tsconfig: join(root, 'tsconfig.json'),
-        logLevel: 'error',
-        metafile: true,
-      })
-    ).metafile;
+  const graph = importGraph;
   const importsPackage = (metafile: Metafile, name: string) =>
     Object.values(metafile.inputs).some((input) => input.imports.some((i) => i.path === name));
 
@@ -157,28 +145,28 @@ describe('least privilege per function', () => {
     expect(new Set(grantsByRole.values()).size).toBe(grantsByRole.size);
   });
 
-  it('grants each function exactly the statements resources/permissions.yml names for it', () => {
+  it('grants each function exactly the statements resources/permissions.yml names for it', async () => {
     const permissions = load(readFileSync(join(root, 'resources', 'permissions.yml'), 'utf8')) as { default: string[]; functions: Record<string, string[]> };
-    for (const fn of functionDefs()) {
-      const resource = prod.Resources[logicalId(fn.name)];
-      expect(resource, fn.name).toBeDefined();
+    for (const fn of await functionDefs()) {
+      const resource = prod.Resources[logicalId(fn.functionName)];
+      expect(resource, fn.functionName).toBeDefined();
       const sids = statementsOf(roleOf(resource!).role).flatMap((s) => (s.Sid ? [s.Sid] : []));
-      expect(sids.sort(), fn.name).toEqual([...(permissions.functions[fn.name] ?? permissions.default)].sort());
+      expect(sids.sort(), fn.functionName).toEqual([...(permissions.functions[fn.functionName] ?? permissions.default)].sort());
     }
   });
 
-  it('knows what every function that is not GET-only may write: each is listed in resources/permissions.yml', () => {
+  it('knows what every function that is not GET-only may write: each is listed in resources/permissions.yml', async () => {
     const permissions = load(readFileSync(join(root, 'resources', 'permissions.yml'), 'utf8')) as { functions: Record<string, string[]> };
-    const unlisted = functionDefs()
+    const unlisted = (await functionDefs())
       .filter((fn) => !fn.events.every((e) => (e as { http?: { method: string } }).http?.method === 'get'))
-      .map((fn) => fn.name)
+      .map((fn) => fn.functionName)
       .filter((name) => !(name in permissions.functions));
     expect(unlisted).toEqual([]);
   });
 
   it('grants no action the function\'s code cannot use', async () => {
     const offenders: string[] = [];
-    for (const fn of functionDefs()) {
+    for (const fn of await functionDefs()) {
       const metafile = await graph(fn.handlerFile);
       const reaches = {
         table: 'lib/db/client.ts' in metafile.inputs,
@@ -188,7 +176,7 @@ describe('least privilege per function', () => {
         push: importsPackage(metafile, '@aws-sdk/client-apigatewaymanagementapi'),
       };
       const onlyReads = fn.events.length > 0 && fn.events.every((e) => (e as { http?: { method: string } }).http?.method === 'get');
-      const actions = actionsOf(roleOf(prod.Resources[logicalId(fn.name)]!).role);
+      const actions = actionsOf(roleOf(prod.Resources[logicalId(fn.functionName)]!).role);
       const has = (prefix: string) => [...actions].filter((a) => a.startsWith(prefix));
       const gained = [
         ...(reaches.table ? [] : has('dynamodb:')),
@@ -199,11 +187,11 @@ describe('least privilege per function', () => {
         ...has('sns:'),
         ...(reaches.push ? [] : has('execute-api:')),
       ];
-      if (gained.length) offenders.push(`${fn.name}: ${gained.join(', ')}`);
+      if (gained.length) offenders.push(`${fn.functionName}: ${gained.join(', ')}`);
       // and the converse: what the code reaches, the role allows
-      if (reaches.secrets) expect(has('ssm:'), fn.name).toEqual(['ssm:GetParameter']);
-      if (reaches.mail) expect(has('ses:'), fn.name).toEqual(['ses:SendEmail']);
-      if (reaches.push) expect(has('execute-api:'), fn.name).toEqual(['execute-api:ManageConnections']);
+      if (reaches.secrets) expect(has('ssm:'), fn.functionName).toEqual(['ssm:GetParameter']);
+      if (reaches.mail) expect(has('ses:'), fn.functionName).toEqual(['ses:SendEmail']);
+      if (reaches.push) expect(has('execute-api:'), fn.functionName).toEqual(['execute-api:ManageConnections']);
     }
     expect(offenders).toEqual([]);
   }, 120_000);

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { devices } from '#lib/db/devices';
 import { rooms } from '#lib/db/rooms';
-import { inScope } from '#lib/devices/filter';
+import { inScope } from '#lib/devices/deviceScope';
 import { expectedAggregates, placeKey } from '#lib/devices/plan';
 import type { DeviceProvider } from '#lib/devices/provider';
 import { simulatedFleet } from '#lib/devices/provider/simulated';

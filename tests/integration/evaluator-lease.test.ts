@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runEvaluation } from '#lib/alarms/evaluate';
 import { HEARTBEAT_MS, LEASE_MS, withLease } from '#lib/alarms/lease';
-import { outboxMailer } from '#lib/alarms/mailer';
+import { outboxMailer } from '#lib/adapters/mail';
 import { reconcileAfterRestart } from '#lib/alarms/recover';
 import { alarmRuns } from '#lib/db/alarmRuns';
 import { alarms } from '#lib/db/alarms';

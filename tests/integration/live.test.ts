@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluateAlarms } from '#lib/alarms/evaluate';
-import { outboxMailer } from '#lib/alarms/mailer';
+import { outboxMailer } from '#lib/adapters/mail';
 import { alarms } from '#lib/db/alarms';
 import { doc, tableName } from '#lib/db/client';
 import { liveConnections, liveTickets } from '#lib/db/live';
@@ -15,7 +15,7 @@ import { HttpError } from '#lib/errors';
 import { enableLivePush, pushTo } from '#lib/live/push';
 import { connect, disconnect, issueTicket, subscribe } from '#lib/live/session';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import validate from '#schemas/generated/liveSubscribe';
+import validate from '#generated/validators/liveMessage';
 
 // A stand-in for API Gateway's @connections endpoint on a loopback port: it records what it is
 // asked to deliver and answers 410 Gone for connections it was told are closed.

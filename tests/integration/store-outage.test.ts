@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { INTERVAL_FIELDS } from '#lib/intervals/fields';
+import { INTERVAL_FIELDS } from '#lib/intervals/types';
 import { intervals } from '#lib/db/intervals';
 import { logger } from '#lib/log';
 import { handler as create } from '../../functions/intervals/create';
 import { handler as alarmsList } from '../../functions/alarms/list';
 import { handler as roomStatusCount } from '../../functions/devices/roomStatusCount';
-import { handler as upsertConfigs } from '../../functions/filtersConfig/upsertList';
-import { handler as listConfigs } from '../../functions/filtersConfig/list';
+import { handler as upsertConfigs } from '../../functions/filterConfigs/upsertList';
+import { handler as listConfigs } from '../../functions/filterConfigs/list';
 import { apiEvent, jsonEvent, lambdaContext } from '../support/events';
 import { storeOutage } from '../support/outage';
 

@@ -6,7 +6,7 @@
  */
 import { dynamo } from '#lib/db/client';
 import { runEvaluation } from '#lib/alarms/evaluate';
-import { outboxMailer } from '#lib/alarms/mailer';
+import { outboxMailer } from '#lib/adapters/mail';
 
 dynamo.middlewareStack.add(
   (next) => async (args) => {

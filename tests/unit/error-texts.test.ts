@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeSchemaErrors, summarize } from '#lib/http/validation';
+import { describeSchemaErrors, summarize } from '#lib/shared/validation';
 import { compiledValidator } from '../support/schemas';
 
 const messageFor = async (validator: string, event: Record<string, unknown>) => {
@@ -20,13 +20,13 @@ describe('error texts name only the real problem', () => {
   });
 
   it('a wrong type where null is also allowed says what is expected, not "must be null"', async () => {
-    const message = await messageFor('filtersUpsert', { pathParameters: { id: '1' }, body: { name: 'a', description: '', deviceSN: 5 } });
+    const message = await messageFor('filterRecordsUpsert', { pathParameters: { id: '1' }, body: { name: 'a', description: '', deviceSN: 5 } });
     expect(message).not.toContain('must be null');
     expect(message).toContain('body.deviceSN');
   });
 
   it('the username rule names every reserved name, me included', async () => {
-    const message = await messageFor('authUserPath', { pathParameters: { user: 'me' } });
+    const message = await messageFor('usersGet', { pathParameters: { user: 'me' } });
     expect(message).toBe('Invalid request: pathParameters.user must be 3 to 64 letters, digits, dots, underscores or hyphens, and not one of all, me, signin, logout');
   });
 });

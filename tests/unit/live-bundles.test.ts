@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { build, type Metafile } from 'esbuild';
+import type { Metafile } from 'esbuild';
 import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
+import { importGraph } from '../support/bundles';
 import { functionDefs, root } from '../../scripts/registry';
 
 /*
@@ -15,20 +16,7 @@ const CLIENT = '@aws-sdk/client-apigatewaymanagementapi';
 const PUSH = 'lib/live/push.ts';
 const WRITERS = ['lib/devices/sync.ts', 'lib/alarms/evaluate.ts', 'lib/alarms/acknowledge.ts'];
 
-const graph = async (handlerFile: string): Promise<Metafile> =>
-  (
-    await build({
-      entryPoints: [join(root, handlerFile)],
-      bundle: true,
-      write: false,
-      platform: 'node',
-      format: 'cjs',
-      packages: 'external',
-      tsconfig: join(root, 'tsconfig.json'),
-      logLevel: 'error',
-      metafile: true,
-    })
-  ).metafile;
+const graph = importGraph;
 
 describe('live push in bundles', () => {
   it('leaves the management client out of every bundle', () => {
@@ -39,19 +27,19 @@ describe('live push in bundles', () => {
   it('only functions that store room or alarm changes carry the push, and each of them enables it', async () => {
     const permissions = load(readFileSync(join(root, 'resources', 'permissions.yml'), 'utf8')) as { default: string[]; functions: Record<string, string[]> };
     const carriers: string[] = [];
-    for (const fn of functionDefs()) {
+    for (const fn of await functionDefs()) {
       const inputs = (await graph(fn.handlerFile)).inputs;
       const writes = WRITERS.some((file) => file in inputs);
       const pushes = PUSH in inputs;
-      if (pushes) carriers.push(fn.name);
-      const fix = `${fn.name} stores room or alarm changes: call enableLivePush() (lib/live/push) at module scope and grant it LivePush in resources/permissions.yml`;
-      expect({ fn: fn.name, pushes }, fix).toEqual({ fn: fn.name, pushes: writes });
+      if (pushes) carriers.push(fn.functionName);
+      const fix = `${fn.functionName} stores room or alarm changes: call enableLivePush() (lib/live/push) at module scope and grant it LivePush in resources/permissions.yml`;
+      expect({ fn: fn.functionName, pushes }, fix).toEqual({ fn: fn.functionName, pushes: writes });
       const reachesClient = Object.values(inputs).some((input) => input.imports.some((i) => i.path === CLIENT));
-      expect({ fn: fn.name, reachesClient }).toEqual({ fn: fn.name, reachesClient: pushes });
+      expect({ fn: fn.functionName, reachesClient }).toEqual({ fn: fn.functionName, reachesClient: pushes });
       if (!pushes) continue;
       expect(readFileSync(join(root, fn.handlerFile), 'utf8'), fix).toMatch(/^enableLivePush\(\);$/m);
-      expect(permissions.functions[fn.name] ?? permissions.default, fix).toContain('LivePush');
+      expect(permissions.functions[fn.functionName] ?? permissions.default, fix).toContain('LivePush');
     }
-    expect(carriers).toEqual(expect.arrayContaining(['alarmsEvaluate', 'alarmsEvaluator', 'devicesRefresh', 'devicesSync']));
+    expect(carriers).toEqual(expect.arrayContaining(['alarmsEvaluateNow', 'alarmsEvaluateOnSchedule', 'devicesRefresh', 'devicesSync']));
   }, 60_000);
 });

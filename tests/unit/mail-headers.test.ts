@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { headerText } from '#lib/alarms/header';
+import { headerText } from '#lib/shared/header';
 import { digestMail } from '#lib/notify/mail';
 import type { Digest } from '#lib/notify/types';
 

@@ -1,0 +1,8 @@
+import http from '#generated/routes/filterRecordsCount';
+import { filterRecords } from '#lib/db/filterRecords';
+
+// GET /filters/count -> 200 the number of filters (a bare integer)
+export const handler = http(async () => ({
+  statusCode: 200,
+  body: await filterRecords.count(),
+}));
