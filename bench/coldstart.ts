@@ -1,6 +1,6 @@
 /**
  * Cold start per function (DESIGN §8): bundle size and module import time of every handler
- * in functions/*\/routes.yml, against the floor bundle (bench/floor.ts), each built with the
+ * the contracts declare (scripts/registry.ts), against the floor bundle (bench/floor.ts), each built with the
  * options serverless.yml gives serverless-esbuild. Import time is the median of fresh
  * `node` processes, floor and function interleaved; the import ratio is the median of the
  * per-pair ratios (function sample / the floor sample beside it), so load drift cancels.
@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { buildSchemas } from '../scripts/build-schemas';
+import { build as generate } from '../scripts/generate';
 import { functionDefs } from '../scripts/registry';
 import { median, root, round, writeResult } from './lib';
 
@@ -19,7 +19,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const SIZE_TARGET = 1.2;
 const IMPORT_TARGET = 1.25;
 
-const handlers = () => functionDefs().map((fn) => ({ name: fn.name, entry: join(root, fn.handlerFile) }));
+const handlers = async () => (await functionDefs()).map((fn) => ({ name: fn.functionName, entry: join(root, fn.handlerFile) }));
 
 // the packages serverless.yml leaves out of the bundles (custom.esbuild.exclude)
 const external = JSON.parse(
@@ -55,13 +55,13 @@ const importMs = (file: string): number =>
   );
 
 export const runColdStartBench = async () => {
-  await buildSchemas();
+  await generate();
   const out = mkdtempSync(join(tmpdir(), 'coldstart-'));
   const floorFile = join(out, 'floor.js');
   const floorSize = await bundle(join(root, 'bench', 'floor.ts'), floorFile);
   const floorTimes: number[] = [];
   const rows = [];
-  for (const { name, entry } of handlers()) {
+  for (const { name, entry } of await handlers()) {
     const file = join(out, `${name}.js`);
     const size = await bundle(entry, file);
     const times: number[] = [];

@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { buildSchemas } from '../scripts/build-schemas';
+import { build } from '../scripts/generate';
 import { startLocalStore } from '../scripts/local/dynamo';
 import { storeEnv } from '../scripts/local/env';
 import { jsonEvent, lambdaContext } from '../tests/support/events';
@@ -37,7 +37,7 @@ const median = (values: number[]) => {
 };
 
 export const runStatsBench = async () => {
-  await buildSchemas();
+  await build();
   const store = await startLocalStore();
   Object.assign(process.env, storeEnv(store.endpoint), { POWERTOOLS_LOG_LEVEL: 'SILENT', TABLE_NAME: 'bench-stats' });
   const { dynamo } = await import('../lib/db/client');

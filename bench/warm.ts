@@ -21,8 +21,8 @@ export const runWarmBench = async () => {
   const { intervals } = await import('../lib/db/intervals');
   const { INTERVAL_FIELDS } = await import('../lib/intervals/fields');
   const { GetCommand } = await import('@aws-sdk/lib-dynamodb');
-  const { buildSchemas } = await import('../scripts/build-schemas');
-  await buildSchemas();
+  const { build } = await import('../scripts/generate');
+  await build();
   const { handler } = await import('../functions/intervals/get');
 
   await ensureTable(dynamo, tableName());

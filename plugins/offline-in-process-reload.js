@@ -6,14 +6,14 @@
  * Handlers run from their TypeScript sources: serverless-offline loads a `.ts` handler through
  * tsx (with tsconfig's path aliases), in-process (`useInProcess`), one module graph shared by
  * every function, so a start no longer waits for ~80 bundles (plugins/esbuild-unless-offline.js).
- * Hot reload: when a source under functions/, lib/ or schemas/ changes, the project's own
+ * Hot reload: when a source under functions/, lib/ or generated/ changes, the project's own
  * modules are dropped from require's cache and the next request loads the new code
  * (node_modules stay loaded).
  */
 const { watch } = require('node:fs');
 const { resolve, sep } = require('node:path');
 
-const SOURCE_FOLDERS = ['functions', 'lib', 'schemas'];
+const SOURCE_FOLDERS = ['functions', 'lib', 'generated'];
 
 class OfflineInProcessReload {
   constructor(serverless) {

@@ -1,39 +1,81 @@
 /**
- * `npm run openapi`: docs/openapi.json (OpenAPI 3.1) from the routes in functions/*\/routes.yml,
- * the request schemas and the route docs in schemas/. tests/unit/openapi.test.ts fails when a
- * route is undocumented or the committed file is stale.
+ * docs/openapi.json (OpenAPI 3.1) from the route contracts (contracts/<area>.ts); written by
+ * `npm run generate`. tests/unit/generated.test.ts fails when the committed file is stale.
  */
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { errorBody, type AnswerDoc, type Schema } from '../schemas/common';
-import { clientTypesFile, renderClientTypes } from './client-types';
-import { eventSchemas, root, routeDocs, routes, validatorName } from './registry';
+import type { Access, Answer, RouteContract } from '#lib/http/contract';
+import { errorBody, forbiddenBody } from '../contracts/shared';
+import { eventSchema, root, routes, type Schema } from './registry';
 
 export const openApiFile = join(root, 'docs', 'openapi.json');
 
-const content = (schema?: Schema) => (schema ? { content: { 'application/json': { schema } } } : {});
-const answer = ({ description, schema }: AnswerDoc) => ({ description, ...content(schema) });
+const content = (schema?: unknown) => (schema ? { content: { 'application/json': { schema } } } : {});
+const answer = ({ description, schema }: Documented) => ({ description, ...content(schema) });
 
-const always: Record<number, AnswerDoc> = {
-  403: { description: 'Missing or wrong x-api-key (API Gateway)', schema: { $ref: '#/components/schemas/Forbidden' } },
-  500: { description: 'Unexpected server fault', schema: { $ref: '#/components/schemas/Error' } },
+const unauthenticated: Answer = { description: 'Missing, invalid, expired or revoked bearer token', schema: errorBody };
+/** Answers every route of an access level has, from the bearer check. */
+const byAccess: Record<Access, Record<number, Answer>> = {
+  key: {},
+  bearer: { 401: unauthenticated },
+  admin: { 401: unauthenticated, 403: { description: 'Signed in, but not an admin', schema: errorBody } },
 };
-const withBody: Record<number, AnswerDoc> = {
-  413: { description: 'Body larger than 256 KiB', schema: { $ref: '#/components/schemas/Error' } },
-  415: { description: 'Content-Type is not application/json', schema: { $ref: '#/components/schemas/Error' } },
+
+interface Documented {
+  description: string;
+  schema?: unknown;
+}
+const ref = (name: keyof typeof components) => ({ $ref: `#/components/schemas/${name}` });
+export const components = { Error: errorBody, Forbidden: forbiddenBody };
+
+/** Answers any route may give (a route may say more about them): a server fault, the store's back-pressure. */
+const faults: Record<number, Documented> = {
+  500: { description: 'Unexpected server fault', schema: ref('Error') },
+  503: { description: 'The store is busy or unavailable; retry after Retry-After seconds', schema: ref('Error') },
+};
+/** API Gateway's answer without the right key, on every route. */
+const apiKey: Record<number, Documented> = {
+  403: { description: 'Missing or wrong x-api-key (API Gateway)', schema: ref('Forbidden') },
+};
+const withBody: Record<number, Documented> = {
+  413: { description: 'Body larger than 256 KiB', schema: ref('Error') },
+  415: { description: 'Content-Type is not application/json', schema: ref('Error') },
+};
+
+type Documentable = Pick<RouteContract, 'access' | 'responses' | 'request'>;
+const layers = (contract: Documentable): Record<number, Documented>[] => [
+  faults,
+  contract.responses,
+  byAccess[contract.access],
+  apiKey,
+  contract.request?.body ? withBody : {},
+];
+
+/** The answer OpenAPI shows for each status: the route's own, overridden by the common ones. */
+export const answersOf = (contract: Documentable): Record<number, Documented> => Object.assign({}, ...layers(contract));
+
+/**
+ * Every body a route may answer with each status (one status can have several: a 403 from API
+ * Gateway or from the role check), with component references resolved: what e2e checks accept.
+ */
+export const possibleAnswers = (contract: Documentable): Record<number, Documented[]> => {
+  const resolve = (schema: unknown) => {
+    const name = (schema as { $ref?: string } | undefined)?.$ref?.split('/').pop() as keyof typeof components | undefined;
+    return name ? components[name] : schema;
+  };
+  const all: Record<number, Documented[]> = {};
+  for (const layer of layers(contract)) {
+    for (const [status, doc] of Object.entries(layer)) (all[Number(status)] ??= []).push({ ...doc, schema: resolve(doc.schema) });
+  }
+  return all;
 };
 
 export const buildOpenApi = async () => {
-  const schemas = Object.fromEntries((await eventSchemas()).map(({ name, schema }) => [name, schema]));
-  const docs = await routeDocs();
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of routes()) {
-    const doc = docs[route.functionName];
-    if (!doc) throw new Error(`no docs entry for ${route.functionName} (${route.method} /${route.path})`);
-    const name = validatorName(route);
-    const eventSchema = name ? schemas[name] : undefined;
-    const properties = (eventSchema?.properties ?? {}) as Record<string, Schema>;
-    const bodyRequired = ((eventSchema?.required ?? []) as string[]).includes('body');
+  for (const route of await routes()) {
+    const { contract } = route;
+    const event = eventSchema(contract);
+    const properties = (event?.properties ?? {}) as Record<string, Schema>;
+    const bodyRequired = ((event?.required ?? []) as string[]).includes('body');
     const param = (where: 'path' | 'query', group?: Schema) => {
       const object = (where === 'query' ? ((group?.anyOf as Schema[] | undefined)?.[1] ?? group) : group) as Schema | undefined;
       const required = (object?.required ?? []) as string[];
@@ -50,15 +92,15 @@ export const buildOpenApi = async () => {
       ...pathParams.map((key) => declared.find((p) => p.name === key) ?? { name: key, in: 'path', required: true, schema: { type: 'string' } }),
       ...param('query', properties.queryStringParameters),
     ];
-    const answers = { ...doc.answers, ...always, ...(properties.body ? withBody : {}) };
+    const answers = answersOf(contract);
     (paths[`/${route.path}`] ??= {})[route.method.toLowerCase()] = {
       operationId: route.functionName,
-      summary: doc.summary,
-      tags: [route.handlerFile.split('/')[1]],
+      summary: contract.summary,
+      tags: [route.area],
       ...(parameters.length ? { parameters } : {}),
       ...(properties.body ? { requestBody: { required: bodyRequired, ...content(properties.body) } } : {}),
       responses: Object.fromEntries(Object.entries(answers).map(([status, a]) => [status, answer(a)])),
-      security: doc.bearer ? [{ apiKey: [], bearer: [] }] : [{ apiKey: [] }],
+      security: contract.access === 'key' ? [{ apiKey: [] }] : [{ apiKey: [], bearer: [] }],
     };
   }
   return {
@@ -84,26 +126,9 @@ export const buildOpenApi = async () => {
         apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
         bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
       },
-      schemas: {
-        Error: errorBody,
-        Forbidden: { type: 'object', required: ['message'], properties: { message: { const: 'Forbidden' } } },
-      },
+      schemas: components,
     },
   };
 };
 
 export const renderOpenApi = async () => `${JSON.stringify(await buildOpenApi(), null, 2)}\n`;
-
-if (require.main === module) {
-  renderOpenApi()
-    .then(async (text) => {
-      writeFileSync(openApiFile, text);
-      console.log(`wrote ${openApiFile}`);
-      writeFileSync(clientTypesFile, await renderClientTypes(JSON.parse(text) as object));
-      console.log(`wrote ${clientTypesFile}`);
-    })
-    .catch((error: unknown) => {
-      console.error(error);
-      process.exit(1);
-    });
-}

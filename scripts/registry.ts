@@ -1,90 +1,126 @@
 /**
- * What the project declares, read the same way by the schema build, the OpenAPI generator,
- * the benchmarks and the tests: the http routes of functions/<area>/routes.yml and the
- * request schemas and route docs of schemas/<area>.ts.
+ * What the project declares, read the same way by the generator, the OpenAPI document, the
+ * benchmarks and the tests: the route and job contracts of contracts/<area>.ts. A route `key` of
+ * area `a` is the function `a` + `Key`, whose handler is functions/<a>/<key>.ts.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { load } from 'js-yaml';
-import type { RouteDoc, Schema } from '../schemas/common';
+import type { TSchema } from '@sinclair/typebox';
+import type { JobContract, RouteContract } from '#lib/http/contract';
 
 export const root = resolve(__dirname, '..');
 
-export interface Route {
+export type Schema = Record<string, unknown>;
+
+interface Declared {
+  /** contracts/<area>.ts and functions/<area>/ */
+  area: string;
+  /** The key in the area's `routes` or `jobs`, and the handler's file name. */
+  key: string;
   functionName: string;
   /** Source file of the handler, e.g. `functions/intervals/get.ts` */
   handlerFile: string;
-  method: string;
+  contractFile: string;
+}
+
+export interface Route extends Declared {
+  method: RouteContract['method'];
   /** As declared, e.g. `intervals/{id}` */
   path: string;
-  private: boolean;
+  /** Needs the API key: every route does (DESIGN D9). */
+  private: true;
+  contract: RouteContract;
 }
 
-export interface FunctionDef {
-  name: string;
-  handlerFile: string;
-  events: { http?: { method: string; path: string; private?: boolean }; schedule?: unknown }[];
+export interface Job extends Declared {
+  contract: JobContract;
 }
 
-/** Each area's routes file, as serverless.yml includes them. */
-export const routeFiles = (): string[] =>
-  readdirSync(join(root, 'functions'), { withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
-    .map((entry) => `functions/${entry.name}/routes.yml`);
+interface AreaModule {
+  routes?: Record<string, RouteContract>;
+  jobs?: Record<string, JobContract>;
+}
 
-/** Every function declared in functions/<area>/routes.yml. */
-export const functionDefs = (): FunctionDef[] =>
-  routeFiles().flatMap((file) => {
-    const functions = load(readFileSync(join(root, file), 'utf8')) as Record<
-      string,
-      { handler: string; events?: FunctionDef['events'] }
-    >;
-    return Object.entries(functions).map(([name, fn]) => ({
-      name,
-      handlerFile: `${fn.handler.replace(/\.[^.]+$/, '')}.ts`,
-      events: fn.events ?? [],
-    }));
-  });
+const capitalize = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+
+/** The areas, one contract file each (shared.ts holds building blocks). */
+export const areas = (): string[] =>
+  readdirSync(join(root, 'contracts'))
+    .filter((file) => file.endsWith('.ts') && file !== 'shared.ts')
+    .map((file) => file.slice(0, -'.ts'.length))
+    .sort();
+
+const declared = (area: string, key: string): Declared => ({
+  area,
+  key,
+  functionName: `${area}${capitalize(key)}`,
+  handlerFile: `functions/${area}/${key}.ts`,
+  contractFile: `contracts/${area}.ts`,
+});
+
+let loaded: Promise<{ routes: Route[]; jobs: Job[] }> | undefined;
+
+/** Every route and job, areas in name order, each area in declaration order. */
+export const contracts = (): Promise<{ routes: Route[]; jobs: Job[] }> =>
+  (loaded ??= (async () => {
+    const routes: Route[] = [];
+    const jobs: Job[] = [];
+    for (const area of areas()) {
+      const module = (await import(join(root, 'contracts', `${area}.ts`))) as AreaModule;
+      for (const [key, contract] of Object.entries(module.routes ?? {})) {
+        routes.push({ ...declared(area, key), method: contract.method, path: contract.path, private: true, contract });
+      }
+      for (const [key, contract] of Object.entries(module.jobs ?? {})) jobs.push({ ...declared(area, key), contract });
+    }
+    const missing = [...routes, ...jobs].filter((fn) => !existsSync(join(root, fn.handlerFile)));
+    if (missing.length) throw new Error(`no handler file for ${missing.map((fn) => `${fn.functionName} (${fn.handlerFile})`).join(', ')}`);
+    const seen = new Set<string>();
+    for (const { method, path, functionName } of routes) {
+      if (seen.has(`${method} ${path}`)) throw new Error(`${method} /${path} is declared twice (again by ${functionName})`);
+      seen.add(`${method} ${path}`);
+    }
+    return { routes, jobs };
+  })());
 
 /** Every http route. */
-export const routes = (): Route[] =>
-  functionDefs().flatMap((fn) =>
-    fn.events.flatMap((event) =>
-      event.http
-        ? [
-            {
-              functionName: fn.name,
-              handlerFile: fn.handlerFile,
-              method: event.http.method.toUpperCase(),
-              path: event.http.path,
-              private: event.http.private === true,
-            },
-          ]
-        : [],
-    ),
-  );
+export const routes = async (): Promise<Route[]> => (await contracts()).routes;
 
-/** The name of the generated validator a handler imports (`#schemas/generated/<name>`), if any. */
-export const validatorName = (route: Pick<Route, 'handlerFile'>): string | undefined =>
-  /#schemas\/generated\/(\w+)/.exec(readFileSync(join(root, route.handlerFile), 'utf8'))?.[1];
-
-interface SchemaModule {
-  events?: Record<string, Schema>;
-  docs?: Record<string, RouteDoc>;
-}
-
-const schemaModules = async (): Promise<[string, SchemaModule][]> => {
-  const dir = join(root, 'schemas');
-  const files = readdirSync(dir).filter((f) => f.endsWith('.ts') && f !== 'common.ts');
-  return Promise.all(files.map(async (file) => [file, (await import(join(dir, file))) as SchemaModule] as [string, SchemaModule]));
+/** Every function, routes and jobs, with its serverless events. */
+export const functionDefs = async (): Promise<(Declared & { events: Record<string, unknown>[] })[]> => {
+  const { routes, jobs } = await contracts();
+  return [
+    ...routes.map((route) => ({ ...route, events: [{ http: { method: route.method.toLowerCase(), path: route.path, private: true } }] })),
+    ...jobs.map((job) => ({ ...job, events: job.contract.events })),
+  ];
 };
 
-/** Every request event schema by validator name, with the file that declares it. */
-export const eventSchemas = async (): Promise<{ name: string; file: string; schema: Schema }[]> =>
-  (await schemaModules()).flatMap(([file, module]) =>
-    Object.entries(module.events ?? {}).map(([name, schema]) => ({ name, file, schema })),
-  );
+const strictObject = (properties: Record<string, TSchema>, required: string[]): Schema => ({
+  type: 'object',
+  additionalProperties: false,
+  required,
+  properties,
+});
 
-/** Every route doc (summary, answers) by function name. */
-export const routeDocs = async (): Promise<Record<string, RouteDoc>> =>
-  Object.assign({}, ...(await schemaModules()).map(([, module]) => module.docs ?? {}));
+/**
+ * The API Gateway event as the route's validator sees it: body, path and query parameters; none
+ * when the route takes no input. Absent query strings arrive as null.
+ */
+export const eventSchema = (contract: RouteContract): Schema | undefined => {
+  const { request } = contract;
+  if (!request) return undefined;
+  const required: string[] = [];
+  const properties: Record<string, Schema> = {};
+  if (request.body && !request.bodyOptional) {
+    required.push('body');
+    properties.body = request.body;
+  }
+  if (request.path) {
+    required.push('pathParameters');
+    properties.pathParameters = strictObject(request.path, Object.keys(request.path));
+  }
+  if (request.query) {
+    properties.queryStringParameters = { anyOf: [{ type: 'null' }, strictObject(request.query, [])] };
+  }
+  if (request.body && request.bodyOptional) properties.body = request.body;
+  return { type: 'object', required, properties };
+};

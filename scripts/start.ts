@@ -115,8 +115,8 @@ const main = async () => {
   // Handlers load on first request, which comes only after all of that.
   const starting = startOffline({ port, stage: LOCAL_STAGE, env, output: 'inherit', workFolder: process.env.ESBUILD_WORK_FOLDER });
   const preparing = (async () => {
-    const { buildSchemas } = await import('./build-schemas');
-    await buildSchemas();
+    const { build } = await import('./generate');
+    await build();
     const { startLocalStore } = await import('./local/dynamo');
     const store = await startLocalStore({ path: dataDir, port: storePort });
     console.log(`embedded DynamoDB at ${store.endpoint} (data in ${dataDir})`);

@@ -1,4 +1,4 @@
-import { http } from '#lib/http';
+import http from '#generated/routes/alarmsEvaluateNow';
 import { Conflict } from '#lib/errors';
 import { runEvaluation } from '#lib/alarms/evaluate';
 import { mailerFromEnv } from '#lib/alarms/mailer';
@@ -6,7 +6,7 @@ import { mailerFromEnv } from '#lib/alarms/mailer';
 const mailer = mailerFromEnv();
 
 // POST /alarms/evaluate -> {raised, cleared, mailed, updated, roomsRecomputed, complete}; 409 while another run holds the lease
-export const handler = http({ invalidStatus: 422 }, async ({ event }) => {
+export const handler = http(async ({ event }) => {
   const outcome = await runEvaluation({ mailer, force: true, tickSeconds: 0, budgetMs: budget(event.requestContext?.requestTimeEpoch) });
   if (!outcome.ran) throw new Conflict('Another alarm evaluation is running; retry in a few seconds');
   return { statusCode: 200, body: outcome.summary };

@@ -1,16 +1,10 @@
-import { http } from '#lib/http';
+import http from '#generated/routes/devicesAllDevices';
 import { devices } from '#lib/db/devices';
 import { rooms } from '#lib/db/rooms';
-import { scopeOf, type DeviceFilter } from '#lib/devices/filter';
-import validate from '#schemas/generated/devicesAllDevices';
-
-interface Page {
-  limit?: string;
-  cursor?: string;
-}
+import { scopeOf } from '#lib/devices/filter';
 
 // POST /videoDevice/all/allDevices -> [Device] in scope; with ?limit / ?cursor -> {items, nextCursor}; 422
-export const handler = http<DeviceFilter, Record<string, string>, Page>({ validate, invalidStatus: 422 }, async ({ body, query }) => {
+export const handler = http(async ({ body, query }) => {
   const inScope = await rooms.inScope(scopeOf(body));
   const paged = query.limit !== undefined || query.cursor !== undefined;
   return {

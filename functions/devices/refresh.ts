@@ -1,12 +1,11 @@
-import { http } from '#lib/http';
+import http from '#generated/routes/devicesRefresh';
 import { providerFromEnv } from '#lib/devices/provider';
 import { refreshDevice } from '#lib/devices/sync';
-import validate from '#schemas/generated/devicesBySerialNumber';
 
 const provider = providerFromEnv();
 
 // POST /videoDevice/refresh/{devicesn} -> Device + refreshInfo.lastRefresh, live from the provider; 404; 422
-export const handler = http<undefined, { devicesn: string }>({ validate, invalidStatus: 422 }, async ({ path }) => ({
+export const handler = http(async ({ path }) => ({
   statusCode: 200,
   body: await refreshDevice(provider, path.devicesn),
 }));

@@ -1,11 +1,10 @@
-import { http } from '#lib/http';
+import http from '#generated/routes/devicesRoomStatusCount';
 import { rooms } from '#lib/db/rooms';
-import { scopeOf, type DeviceFilter } from '#lib/devices/filter';
+import { scopeOf } from '#lib/devices/filter';
 import { roomStatusCount } from '#lib/devices/stats';
-import validate from '#schemas/generated/devicesFilter';
 
 // POST /videoDevice/room/roomStatusCount -> {TotalRooms, CriticalStatus, MajorStatus, MinorStatus, InfoStatus, OKStatus}; 422
-export const handler = http<DeviceFilter>({ validate, invalidStatus: 422 }, async ({ body }) => ({
+export const handler = http(async ({ body }) => ({
   statusCode: 200,
   body: roomStatusCount(await rooms.inScope(scopeOf(body))),
 }));

@@ -7,7 +7,7 @@ import { syncDevices } from '#lib/devices/sync';
 
 const provider = providerFromEnv();
 
-// Scheduled (rate in routes.yml): the device inventory from the provider into the table.
+// Scheduled (rate in contracts/devices.ts): the device inventory from the provider into the table.
 export const handler = middy(async () => {
   const startedAt = Date.now();
   const result = await syncDevices(provider).catch(async (error: unknown) => {

@@ -1,10 +1,10 @@
-import { http } from '#lib/http';
+import http from '#generated/routes/intervalsCreateTable';
 import { HttpError } from '#lib/errors';
 import { dynamo, tableName } from '#lib/db/client';
 import { ensureTable } from '#lib/db/table';
 
 // POST /intervals/createTable -> 200 once the (single) table exists and is ACTIVE; 400 on error (spec)
-export const handler = http({ invalidStatus: 422 }, async () => {
+export const handler = http(async () => {
   const table = tableName();
   try {
     const { created } = await ensureTable(dynamo, table);

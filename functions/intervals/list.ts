@@ -1,8 +1,8 @@
-import { http } from '#lib/http';
+import http from '#generated/routes/intervalsList';
 import { intervals } from '#lib/db/intervals';
 
 // GET /intervals -> 200 every interval settings record, by id
-export const handler = http({ invalidStatus: 422 }, async () => ({
+export const handler = http(async () => ({
   statusCode: 200,
   body: await intervals.list(),
 }));

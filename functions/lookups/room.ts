@@ -1,9 +1,8 @@
-import { http } from '#lib/http';
-import { lookup, type LookupBody } from '#lib/devices/lookups';
-import validate from '#schemas/generated/lookupsByFilter';
+import http from '#generated/routes/lookupsRoom';
+import { lookup } from '#lib/devices/lookups';
 
 // POST /filters/room -> shape A: [room names] (sorted, unique); body with `filters` -> shape B: count; 400 invalid body
-export const handler = http<LookupBody | undefined>({ validate, invalidStatus: 400 }, async ({ body }) => ({
+export const handler = http(async ({ body }) => ({
   statusCode: 200,
   body: await lookup('room', body),
 }));

@@ -1,9 +1,8 @@
-import { http } from '#lib/http';
-import { signedIn } from '#lib/auth/authenticate';
+import http from '#generated/routes/rolesList';
 import { roles } from '#lib/db/roles';
 
 // GET /api/authService/role/all -> 200 built-in roles, then created ones by roleid (any signed-in user)
-export const handler = http({ auth: signedIn }, async () => ({
+export const handler = http(async () => ({
   statusCode: 200,
   body: await roles.list(),
 }));

@@ -1,10 +1,8 @@
-import { http } from '#lib/http';
-import { adminOnly } from '#lib/auth/authenticate';
-import { services, type NewService } from '#lib/db/services';
-import validate from '#schemas/generated/serviceCreate';
+import http from '#generated/routes/servicesCreate';
+import { services } from '#lib/db/services';
 
 // POST /api/authService/service -> 201 the service with its id (admin)
-export const handler = http<NewService>({ validate, auth: adminOnly }, async ({ body }) => ({
+export const handler = http(async ({ body }) => ({
   statusCode: 201,
   body: await services.create(body),
 }));

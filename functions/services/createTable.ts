@@ -1,9 +1,8 @@
-import { http } from '#lib/http';
-import { adminOnly } from '#lib/auth/authenticate';
+import http from '#generated/routes/servicesCreateTable';
 import { ensureAccountsTable } from '#lib/auth/table';
 
 // POST /api/authService/service/table -> 200 once the (single) table is ACTIVE (admin)
-export const handler = http({ auth: adminOnly }, async () => ({
+export const handler = http(async () => ({
   statusCode: 200,
   body: await ensureAccountsTable(),
 }));

@@ -1,10 +1,8 @@
-import { http } from '#lib/http';
+import http from '#generated/routes/watchersCreate';
 import { watchers } from '#lib/db/watchers';
-import type { WatcherInput } from '#lib/watchers/rules';
-import validate from '#schemas/generated/watcherCreate';
 
 // POST /watcher -> 200 the new (active) watcher's id as a JSON string; 400 invalid body
-export const handler = http<WatcherInput>({ validate, invalidStatus: 400 }, async ({ body }) => ({
+export const handler = http(async ({ body }) => ({
   statusCode: 200,
   body: await watchers.create(body),
 }));

@@ -1,8 +1,8 @@
-import { http } from '#lib/http';
+import http from '#generated/routes/watchersList';
 import { watchers } from '#lib/db/watchers';
 
 // GET /watcher/all -> 200 every watcher
-export const handler = http({ invalidStatus: 400 }, async () => ({
+export const handler = http(async () => ({
   statusCode: 200,
   body: await watchers.list(),
 }));

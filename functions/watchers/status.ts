@@ -1,12 +1,8 @@
-import { http } from '#lib/http';
+import http from '#generated/routes/watchersStatus';
 import { watchers } from '#lib/db/watchers';
-import validate from '#schemas/generated/watcherStatus';
 
 // PUT /watcher/{watcherid}/status -> 200 the updated watcher; 400 non-boolean active; 404 unknown id
-export const handler = http<{ active: boolean }, { watcherid: string }>(
-  { validate, invalidStatus: 400 },
-  async ({ path, body }) => ({
-    statusCode: 200,
-    body: await watchers.setActive(path.watcherid, body.active),
-  }),
-);
+export const handler = http(async ({ path, body }) => ({
+  statusCode: 200,
+  body: await watchers.setActive(path.watcherid, body.active),
+}));

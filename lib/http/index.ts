@@ -6,48 +6,19 @@ import { recordRequest } from '#lib/observability/metrics';
 import { tracing } from '#lib/observability/tracing';
 import { parseJsonBody } from './body';
 import { errorResult, json, type HttpResult } from './respond';
-import type { CompiledValidator } from './validation';
+import type { AnswerOf, Binding, Principal, RequestParts, RouteContract } from './contract';
 
 export type { HttpResult } from './respond';
 export type { CompiledValidator } from './validation';
+export type { Authenticator, Binding, Principal } from './contract';
 
-export interface HttpOptions {
-  /** Event validator compiled at build time from schemas/ (see scripts/build-schemas.ts). */
-  validate?: CompiledValidator;
-  /** The status the spec names for invalid input on this endpoint: 422 (devices, intervals) or 400. */
-  invalidStatus?: 400 | 422;
-  /**
-   * Who may call: an authenticator from lib/auth (bearer token, role). Runs before validation,
-   * so an anonymous caller gets 401/403, never a 400. Passed in rather than imported here so
-   * that bundles of public endpoints carry no token code.
-   */
-  auth?: Authenticator;
-}
-
-/** The signed-in caller, as the bearer token and the user record say. */
-export interface Principal {
-  username: string;
-  role: string;
-  /** `jti` and `exp` (epoch seconds) of the token presented, for logout. */
-  tokenId: string;
-  expiresAt: number;
-}
-
-/** Resolves the caller of a request or throws Unauthorized (401) / Forbidden (403). */
-export type Authenticator = (event: APIGatewayProxyEvent) => Promise<Principal>;
-
-export interface HttpRequest<Body, Path, Query> {
-  body: Body;
-  path: Path;
-  query: Query;
+export interface HttpRequest<C extends RouteContract> extends RequestParts<C> {
   headers: Record<string, string | undefined>;
   requestId: string;
   event: APIGatewayProxyEvent;
-  /** Set on endpoints declared with `auth`. */
-  principal: Principal | undefined;
 }
 
-type Handler<Body, Path, Query> = (request: HttpRequest<Body, Path, Query>) => Promise<HttpResult>;
+export type Handler<C extends RouteContract> = (request: HttpRequest<C>) => Promise<AnswerOf<C>>;
 
 interface Internal {
   startedAt: number;
@@ -89,25 +60,30 @@ const lifecycle = (invalidStatus: number): MiddlewareObj<APIGatewayProxyEvent, A
   };
 };
 
-export const http = <Body = undefined, Path = Record<string, string>, Query = Record<string, string | undefined>>(
-  options: HttpOptions,
-  handle: Handler<Body, Path, Query>,
-) => {
-  const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult>().use(tracing()).use(lifecycle(options.invalidStatus ?? 400));
+/**
+ * The handler of a route: `binding` is the route's generated module (generated/routes/<function>),
+ * which carries the compiled validator, the invalid-input status and the authenticator its
+ * contract names; request and answer types follow from the contract.
+ */
+export const http = <C extends RouteContract>(binding: Binding<C>, handle: Handler<C>) => {
+  const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult>().use(tracing()).use(lifecycle(binding.invalidStatus));
   const principals = new WeakMap<object, Principal>();
-  const { auth } = options;
+  const { auth } = binding;
   if (auth) chain.use({ before: async ({ event }) => void principals.set(event, await auth(event)) });
-  if (options.validate) chain.use(validator({ eventSchema: options.validate }));
+  if (binding.validate) chain.use(validator({ eventSchema: binding.validate }));
   return chain.handler(async (event, context) => {
-    const result = await handle({
-      body: event.body as Body,
-      path: (event.pathParameters ?? {}) as Path,
-      query: (event.queryStringParameters ?? {}) as Query,
+    const parts = {
+      body: event.body,
+      path: event.pathParameters ?? {},
+      query: event.queryStringParameters ?? {},
+      principal: principals.get(event),
+    } as unknown as RequestParts<C>;
+    const result: HttpResult = (await handle({
+      ...parts,
       headers: event.headers,
       requestId: event.requestContext?.requestId ?? context.awsRequestId,
       event,
-      principal: principals.get(event),
-    });
+    })) as HttpResult;
     return json(result);
   });
 };

@@ -41,7 +41,7 @@ export const startInstance = async (options: {
       ...options.env,
     },
   });
-  const timeoutMs = options.readyTimeoutMs ?? 150_000;
+  const timeoutMs = options.readyTimeoutMs ?? 360_000;
   let output = '';
   const url = await new Promise<string>((ready, fail) => {
     const timer = setTimeout(() => fail(new Error(`npm start did not become ready in ${timeoutMs} ms:\n${output}`)), timeoutMs);

@@ -79,7 +79,7 @@ export const startOffline = async (options: OfflineOptions): Promise<OfflineServ
   child.stderr?.on('data', collect);
   const url = `http://localhost:${options.port}/${options.stage}`;
   try {
-    await waitUntilListening(`${url}/`, child, options.readyTimeoutMs ?? 120_000, () => output);
+    await waitUntilListening(`${url}/`, child, options.readyTimeoutMs ?? 300_000, () => output);
   } catch (error) {
     await stopGroup(child);
     throw error;

@@ -23,7 +23,7 @@ describe('API docs page (npm start, headless Chromium)', () => {
       const shown = await page.$$eval('.opblock', (blocks) =>
         blocks.map((b) => `${b.querySelector('.opblock-summary-method')?.textContent?.trim()} ${b.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`),
       );
-      const expected = routes().map((r) => `${r.method} /${r.path}`);
+      const expected = (await routes()).map((r) => `${r.method} /${r.path}`);
       expect(shown.sort()).toEqual(expected.sort());
       expect(await page.title()).toBe('Device-monitoring API');
     } finally {

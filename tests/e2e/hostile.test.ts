@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, type ApiResponse } from '../support/api';
-import { routes, samplePath, validatorName, type Route } from '../support/routes';
-import { compiledValidator, eventSchemas, requestShape } from '../support/schemas';
+import { routes, samplePath, type Route } from '../support/routes';
+import { compiledValidator, eventSchemaOf, requestShape } from '../support/schemas';
 
 /**
  * Hostile input on every route that takes a body or a path parameter, derived from the route
@@ -10,14 +10,11 @@ import { compiledValidator, eventSchemas, requestShape } from '../support/schema
  * Every answer must be a 4xx JSON error (413 above the size limit), never a 5xx, and nothing
  * stored may change: every parameterless GET answers the same before and after.
  */
-const schemas = await eventSchemas();
-const described = routes().map((route) => {
-  const name = validatorName(route);
-  return { route, name, ...requestShape(name ? schemas[name] : undefined) };
-});
+const all = await routes();
+const described = all.map((route) => ({ route, name: route.functionName, ...requestShape(eventSchemaOf(route)) }));
 const withBody = described.filter((r) => r.hasBody);
 const withPath = described.filter((r) => r.pathParams.length > 0);
-const snapshotRoutes = routes().filter((r) => r.method === 'GET' && !r.path.includes('{'));
+const snapshotRoutes = all.filter((r) => r.method === 'GET' && !r.path.includes('{'));
 
 const snapshot = async () =>
   Object.fromEntries(
@@ -47,7 +44,7 @@ afterAll(async () => {
 describe.each(withBody.map((r) => [`${r.route.method} ${r.route.path}`, r] as const))('hostile bodies: %s', (_label, { route, name }) => {
   const rejects = async (body: unknown) => {
     const validate = await compiledValidator(name!);
-    const pathParameters = Object.fromEntries(requestShape(schemas[name!]).pathParams.map((p) => [p, '1']));
+    const pathParameters = Object.fromEntries(requestShape(eventSchemaOf(route)).pathParams.map((p) => [p, '1']));
     // serverless-offline decodes JSON `null` and `""` bodies into no body at all (API Gateway
     // would pass them on as text), so judge them as the handler receives them: absent
     const delivered = body === null || body === '' ? undefined : body;

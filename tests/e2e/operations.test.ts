@@ -157,19 +157,19 @@ describe('least privilege per function', () => {
     expect(new Set(grantsByRole.values()).size).toBe(grantsByRole.size);
   });
 
-  it('grants each function exactly the statements resources/permissions.yml names for it', () => {
+  it('grants each function exactly the statements resources/permissions.yml names for it', async () => {
     const permissions = load(readFileSync(join(root, 'resources', 'permissions.yml'), 'utf8')) as { default: string[]; functions: Record<string, string[]> };
-    for (const fn of functionDefs()) {
-      const resource = prod.Resources[logicalId(fn.name)];
-      expect(resource, fn.name).toBeDefined();
+    for (const fn of await functionDefs()) {
+      const resource = prod.Resources[logicalId(fn.functionName)];
+      expect(resource, fn.functionName).toBeDefined();
       const sids = statementsOf(roleOf(resource!).role).flatMap((s) => (s.Sid ? [s.Sid] : []));
-      expect(sids.sort(), fn.name).toEqual([...(permissions.functions[fn.name] ?? permissions.default)].sort());
+      expect(sids.sort(), fn.functionName).toEqual([...(permissions.functions[fn.functionName] ?? permissions.default)].sort());
     }
   });
 
   it('grants no action the function\'s code cannot use', async () => {
     const offenders: string[] = [];
-    for (const fn of functionDefs()) {
+    for (const fn of await functionDefs()) {
       const metafile = await graph(fn.handlerFile);
       const reaches = {
         table: 'lib/db/client.ts' in metafile.inputs,
@@ -178,7 +178,7 @@ describe('least privilege per function', () => {
         mail: importsPackage(metafile, '@aws-sdk/client-sesv2'),
       };
       const onlyReads = fn.events.length > 0 && fn.events.every((e) => (e as { http?: { method: string } }).http?.method === 'get');
-      const actions = actionsOf(roleOf(prod.Resources[logicalId(fn.name)]!).role);
+      const actions = actionsOf(roleOf(prod.Resources[logicalId(fn.functionName)]!).role);
       const has = (prefix: string) => [...actions].filter((a) => a.startsWith(prefix));
       const gained = [
         ...(reaches.table ? [] : has('dynamodb:')),
@@ -189,10 +189,10 @@ describe('least privilege per function', () => {
         ...has('sns:'),
         ...has('execute-api:'),
       ];
-      if (gained.length) offenders.push(`${fn.name}: ${gained.join(', ')}`);
+      if (gained.length) offenders.push(`${fn.functionName}: ${gained.join(', ')}`);
       // and the converse: what the code reaches, the role allows
-      if (reaches.secrets) expect(has('ssm:'), fn.name).toEqual(['ssm:GetParameter']);
-      if (reaches.mail) expect(has('ses:'), fn.name).toEqual(['ses:SendEmail']);
+      if (reaches.secrets) expect(has('ssm:'), fn.functionName).toEqual(['ssm:GetParameter']);
+      if (reaches.mail) expect(has('ses:'), fn.functionName).toEqual(['ses:SendEmail']);
     }
     expect(offenders).toEqual([]);
   }, 120_000);

@@ -83,8 +83,8 @@ describe('serverless package --stage prod (no AWS credentials)', () => {
   it('names the secret parameters to the sign-in function only', () => {
     const functions = resourcesOfType(prod, 'AWS::Lambda::Function');
     const withSecrets = functions.filter(([, fn]) => Object.keys(environment(fn)).some((name) => name.endsWith('_PARAM'))).map(([name]) => name);
-    expect(withSecrets).toEqual(['AuthSigninLambdaFunction']);
-    const [, signin] = functions.find(([name]) => name === 'AuthSigninLambdaFunction')!;
+    expect(withSecrets).toEqual(['SessionsSigninLambdaFunction']);
+    const [, signin] = functions.find(([name]) => name === 'SessionsSigninLambdaFunction')!;
     expect(environment(signin)).toMatchObject({
       ADMIN_PASSWORD_PARAM: '/device-monitoring/prod/admin-password',
       JWT_PRIVATE_KEY_PARAM: '/device-monitoring/prod/jwt-private-key',

@@ -192,9 +192,9 @@ describe('logs of the account handlers', () => {
     for (const level of ['debug', 'info', 'warn', 'error'] as const) {
       vi.spyOn(logger, level).mockImplementation((...args: unknown[]) => void lines.push(JSON.stringify(args)));
     }
-    const { handler: signin } = await import('../../functions/auth/signin');
-    const { handler: create } = await import('../../functions/auth/create');
-    const { handler: change } = await import('../../functions/auth/changeOwnPassword');
+    const { handler: signin } = await import('../../functions/sessions/signin');
+    const { handler: create } = await import('../../functions/users/create');
+    const { handler: change } = await import('../../functions/users/changeOwnPassword');
     const adminName = unique('admin');
     await createUser({ username: adminName, email: `${adminName}@example.com`, name: 'Admin', role: 'admin' }, 'log-test-admin-pass');
     const post = (body: unknown, token?: string) =>

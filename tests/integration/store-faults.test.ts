@@ -84,8 +84,8 @@ describe('store faults on other areas', () => {
 
   it('a keep-list delete whose batch write is throttled answers 503, never 200; repeating it converges', async () => {
     const { filters } = await import('#lib/db/filters');
-    const { handler: keepOnly } = await import('../../functions/filters/keepOnly');
-    const { handler: upsertList } = await import('../../functions/filters/upsertList');
+    const { handler: keepOnly } = await import('../../functions/filterRecords/keepOnly');
+    const { handler: upsertList } = await import('../../functions/filterRecords/upsertList');
     expect((await call(upsertList, jsonEvent([1, 2, 3].map((id) => ({ id, name: `f${id}` }))))).status).toBe(200);
     clear = injectFault('throttle', 'BatchWriteCommand', 1);
     const failed = await call(keepOnly, jsonEvent([1]));

@@ -1,4 +1,5 @@
 import { inject } from 'vitest';
+import { contractBreach } from './answers';
 import { apiClient } from '../../client';
 
 export interface ApiResponse<T = unknown> {
@@ -18,7 +19,10 @@ interface CallOptions {
   token?: string;
 }
 
-/** One HTTP call against the offline server, with the test API key unless told otherwise. */
+/**
+ * One HTTP call against the offline server, with the test API key unless told otherwise. Throws
+ * when the answer breaks the contract of the route it reached (tests/support/answers.ts).
+ */
 export const api = async <T = unknown>(method: string, path: string, options: CallOptions = {}): Promise<ApiResponse<T>> => {
   const headers: Record<string, string> = { ...options.headers };
   const key = options.key === undefined ? inject('apiKey') : options.key;
@@ -37,6 +41,8 @@ export const api = async <T = unknown>(method: string, path: string, options: Ca
   } catch {
     /* not JSON: keep the text so the assertion shows it */
   }
+  const breach = await contractBreach(method, path, response.status, body);
+  if (breach) throw new Error(breach);
   return { status: response.status, body: body as T, headers: response.headers };
 };
 

@@ -1,5 +1,5 @@
-export { routeFiles, routes, validatorName, type Route } from '../../scripts/registry';
+export { functionDefs, routes, type Route } from '../../scripts/registry';
 import type { Route } from '../../scripts/registry';
 
 /** A concrete URL path for a route: every `{param}` replaced by a harmless sample value. */
-export const samplePath = (route: Route): string => `/${route.path.replace(/\{[^}]+\}/g, '1')}`;
+export const samplePath = (route: Pick<Route, 'path'>): string => `/${route.path.replace(/\{[^}]+\}/g, '1')}`;

@@ -1,15 +1,13 @@
 import { join } from 'node:path';
 import type { CompiledValidator } from '#lib/http/validation';
-import type { Schema } from '#schemas/common';
-import { eventSchemas as declared, root } from '../../scripts/registry';
+import { eventSchema, root, type Route, type Schema } from '../../scripts/registry';
 
-/** Every event schema of schemas/*.ts by validator name. */
-export const eventSchemas = async (): Promise<Record<string, Schema>> =>
-  Object.fromEntries((await declared()).map(({ name, schema }) => [name, schema]));
+/** The event schema a route's contract declares (none for routes that take no input). */
+export const eventSchemaOf = (route: Route): Schema | undefined => eventSchema(route.contract);
 
-/** The compiled (generated) validator of that name. */
-export const compiledValidator = async (name: string): Promise<CompiledValidator> =>
-  ((await import(join(root, 'schemas', 'generated', `${name}.ts`))) as { default: CompiledValidator }).default;
+/** The compiled (generated) validator of a function. */
+export const compiledValidator = async (functionName: string): Promise<CompiledValidator> =>
+  ((await import(join(root, 'generated', 'validators', `${functionName}.ts`))) as { default: CompiledValidator }).default;
 
 /** What an event schema says about the request: whether it takes a body, which path parameters. */
 export const requestShape = (schema: Schema | undefined) => {

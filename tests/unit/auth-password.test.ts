@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { hashPassword, meetsOwasp, OWASP_SCRYPT, PASSWORD_MIN_LENGTH, scryptParams, verifyAgainstNothing, verifyPassword } from '#lib/auth/password';
-import createUser from '#schemas/generated/authCreateUser';
-import changeOwn from '#schemas/generated/authChangeOwnPassword';
+import createUser from '#generated/validators/usersCreate';
+import changeOwn from '#generated/validators/usersChangeOwnPassword';
 
 const cheap = { logN: 10, r: 8, p: 1 };
 const user = (password: unknown) => ({

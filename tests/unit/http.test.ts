@@ -1,31 +1,46 @@
 import Ajv from 'ajv';
 import { describe, expect, it, vi } from 'vitest';
-import { http, type CompiledValidator } from '#lib/http';
+import { Type } from '@sinclair/typebox';
+import { http, type Binding, type CompiledValidator } from '#lib/http';
+import { route } from '#lib/http/contract';
 import { MAX_BODY_BYTES } from '#lib/http/body';
 import { Conflict, NotFound } from '#lib/errors';
 import { logger } from '#lib/log';
-import { event } from '#schemas/common';
+import { eventSchema } from '../../scripts/registry';
 import { apiEvent, jsonEvent, lambdaContext } from '../support/events';
 
 const compile = (schema: object): CompiledValidator =>
   new Ajv({ allErrors: true, verbose: true }).compile(schema) as unknown as CompiledValidator;
 
-const validate = compile(
-  event({
-    path: { id: { type: 'string', pattern: '^[0-9]+$', description: 'a positive integer' } },
-    body: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['name'],
-      properties: { name: { type: 'string', maxLength: 5 }, count: { type: 'integer' } },
-    },
-  }),
-);
+const echoRoute = route({
+  method: 'POST',
+  path: 'echo/{id}',
+  summary: 'Echo',
+  access: 'key',
+  invalidStatus: 422,
+  request: {
+    path: { id: Type.String({ pattern: '^[0-9]+$', description: 'a positive integer' }) },
+    body: Type.Object({ name: Type.String({ maxLength: 5 }), count: Type.Optional(Type.Integer()) }, { additionalProperties: false }),
+  },
+  responses: { 200: { description: 'The echo', schema: Type.Object({ id: Type.String(), name: Type.String() }) } },
+});
+const validate = compile(eventSchema(echoRoute)!);
 
-const echo = http<{ name: string }, { id: string }>({ validate, invalidStatus: 422 }, async ({ body, path }) => ({
+const echo = http<typeof echoRoute>({ functionName: 'echo', validate, invalidStatus: 422 }, async ({ body, path }) => ({
   statusCode: 200,
   body: { id: path.id, name: body.name },
 }));
+
+/** A route with no input and any answer, for the wrapper's own behaviour. */
+const anyRoute = route({
+  method: 'POST',
+  path: 'any',
+  summary: 'Any',
+  access: 'key',
+  invalidStatus: 400,
+  responses: { 200: { description: 'Anything', schema: Type.Unknown() } },
+});
+const plain: Binding<typeof anyRoute> = { functionName: 'any', invalidStatus: 400 };
 
 const call = async (handler: typeof echo, evt = apiEvent()) => {
   const response = await handler(evt, lambdaContext());
@@ -58,7 +73,7 @@ describe('http() wrapper', () => {
   });
 
   it('uses 400 when the endpoint says so', async () => {
-    const strict = http({ validate, invalidStatus: 400 }, async () => ({ statusCode: 200, body: 1 }));
+    const strict = http<typeof anyRoute>({ ...plain, validate }, async () => ({ statusCode: 200, body: 1 }));
     expect((await call(strict, jsonEvent({}, { pathParameters: { id: '1' } }))).statusCode).toBe(400);
   });
 
@@ -91,7 +106,7 @@ describe('http() wrapper', () => {
   });
 
   it('treats an empty body as no body, without a content type', async () => {
-    const noBody = http({}, async ({ body }) => ({ statusCode: 200, body: body === undefined }));
+    const noBody = http<typeof anyRoute>(plain, async ({ body }) => ({ statusCode: 200, body: body === undefined }));
     const res = await call(noBody, apiEvent({ body: '' }));
     expect(res.json).toBe(true);
   });
@@ -103,10 +118,10 @@ describe('http() wrapper', () => {
   });
 
   it('maps thrown domain errors to their status and message', async () => {
-    const missing = http({}, async () => {
+    const missing = http<typeof anyRoute>(plain, async () => {
       throw new NotFound('Interval 9 not found');
     });
-    const clash = http({}, async () => {
+    const clash = http<typeof anyRoute>(plain, async () => {
       throw new Conflict('Role is still assigned');
     });
     expect(await call(missing)).toMatchObject({ statusCode: 404, json: { message: 'Interval 9 not found' } });
@@ -114,7 +129,7 @@ describe('http() wrapper', () => {
   });
 
   it('sends a bare JSON value when the error carries the body the spec fixes', async () => {
-    const bare = http({}, async () => {
+    const bare = http<typeof anyRoute>(plain, async () => {
       throw new NotFound('Filter not found', { body: 'Filter not found' });
     });
     const res = await call(bare);
@@ -124,7 +139,7 @@ describe('http() wrapper', () => {
 
   it('hides unknown errors behind a generic 500 and logs them with the request id', async () => {
     const spy = vi.spyOn(logger, 'error').mockImplementation(() => {});
-    const broken = http({}, async () => {
+    const broken = http<typeof anyRoute>(plain, async () => {
       throw new Error('secret internals at /var/task/x.js');
     });
     const res = await call(broken);
@@ -136,7 +151,7 @@ describe('http() wrapper', () => {
   });
 
   it('answers store throttling with 503 and Retry-After', async () => {
-    const throttled = http({}, async () => {
+    const throttled = http<typeof anyRoute>(plain, async () => {
       throw Object.assign(new Error('slow down'), { name: 'ThrottlingException' });
     });
     const res = await call(throttled);

@@ -26,7 +26,7 @@ afterEach(() => {
 const serviceWithLoadedModule = () => {
   const dir = mkdtempSync(join(tmpdir(), 'offline-plugin-'));
   dirs.push(dir);
-  for (const folder of ['functions', 'lib', 'schemas']) mkdirSync(join(dir, folder));
+  for (const folder of ['functions', 'lib', 'generated']) mkdirSync(join(dir, folder));
   const file = join(dir, 'lib', 'answer.json');
   writeFileSync(file, '{"answer": 1}');
   expect(load(file)).toEqual({ answer: 1 });

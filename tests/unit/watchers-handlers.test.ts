@@ -27,9 +27,9 @@ beforeEach(() => {
 
 describe('alarm configuration filter lists', () => {
   const lists = [
-    ['dashboards', 'dashboard', import('../../functions/alarmFilters/dashboards')],
-    ['alarmservices', 'service', import('../../functions/alarmFilters/alarmservices')],
-    ['alarmtypes', 'type', import('../../functions/alarmFilters/alarmtypes')],
+    ['dashboards', 'dashboard', import('../../functions/alarmConfigLists/dashboards')],
+    ['alarmservices', 'service', import('../../functions/alarmConfigLists/services')],
+    ['alarmtypes', 'type', import('../../functions/alarmConfigLists/types')],
   ] as const;
 
   it.each(lists)('GET /filter/%s answers the distinct %s values, sorted', async (_route, field, module) => {

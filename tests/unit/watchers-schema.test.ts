@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { describeSchemaErrors } from '#lib/http/validation';
-import validateCreate from '#schemas/generated/watcherCreate';
-import validateUpdate from '#schemas/generated/watcherUpdate';
-import validateStatus from '#schemas/generated/watcherStatus';
-import validateById from '#schemas/generated/watcherById';
+import validateCreate from '#generated/validators/watchersCreate';
+import validateUpdate from '#generated/validators/watchersUpdate';
+import validateStatus from '#generated/validators/watchersStatus';
+import validateById from '#generated/validators/watchersGet';
 
 const watcher = (overrides: Record<string, unknown> = {}) => ({
   user: 'ana',

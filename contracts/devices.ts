@@ -1,0 +1,121 @@
+/** Devices and statistics (spec "Devices"; DESIGN §6, D4, D10, D11): invalid input is 422. */
+import { job, route } from '#lib/http/contract';
+import { dateTime, error, listOrPage, name, ok, page, strict, Type, type TSchema } from './shared';
+
+/** Where devices come from (lib/devices/provider). */
+const providerEnvironment = '${file(./functions/devices/provider-env.yml)}';
+
+/** Device filter parameters: all three required, non-empty; `all` = no narrowing (DESIGN D10). */
+const filterField = Type.String({ minLength: 1, maxLength: 256, description: 'a non-empty name or "all"' });
+const deviceFilter = strict({ regionName: filterField, locationName: filterField, roomName: filterField });
+
+/** `{devicesn}` and refresh take an empty-object body, or none at all. */
+const bySerialNumber = {
+  path: { devicesn: name() },
+  body: Type.Unsafe<Record<string, never>>({ type: 'object', additionalProperties: false, maxProperties: 0, description: 'an empty object' }),
+  bodyOptional: true,
+} as const;
+
+const integer = Type.Integer({ minimum: 0 });
+const device = Type.Partial(
+  Type.Object({
+    deviceid: Type.String(),
+    devicesn: Type.String(),
+    devicemodel: Type.String(),
+    status: Type.Partial(Type.Object({ connected: Type.Boolean(), inCallStatus: Type.String() })),
+    deviceconnected: Type.Boolean(),
+    details: Type.Partial(Type.Object({ room: Type.String(), location: Type.String(), region: Type.String() })),
+  }),
+);
+const invalid = error('A filter field is missing or empty, each named');
+const unknown = error('No device with that serial number');
+const counters = <K extends string>(...names: K[]) =>
+  Type.Object(Object.fromEntries(names.map((n) => [n, integer])) as Record<K, typeof integer>);
+
+/** A statistic over the devices in scope: POST with the device filter. */
+const statistic = <P extends string, S extends TSchema>(path: P, summary: string, description: string, schema: S) =>
+  route({
+    method: 'POST',
+    path,
+    summary,
+    access: 'key',
+    invalidStatus: 422,
+    request: { body: deviceFilter },
+    responses: { 200: { description, schema }, 422: invalid },
+  });
+const oneInteger = Type.Array(integer, { minItems: 1, maxItems: 1 });
+
+export const routes = {
+  allDevices: route({
+    method: 'POST',
+    path: 'videoDevice/all/allDevices',
+    summary: 'Devices in scope (region, location, room; "all" = any); paginated with limit/cursor',
+    access: 'key',
+    invalidStatus: 422,
+    request: { body: deviceFilter, query: page },
+    responses: {
+      200: listOrPage(device, 'Without limit/cursor: every device in scope. With them: one page and the cursor of the next'),
+      422: invalid,
+    },
+  }),
+  get: route({
+    method: 'POST',
+    path: 'videoDevice/{devicesn}',
+    summary: 'A device by serial number',
+    access: 'key',
+    invalidStatus: 422,
+    request: bySerialNumber,
+    responses: { 200: ok('The device', device), 404: unknown, 422: invalid },
+  }),
+  refresh: route({
+    method: 'POST',
+    path: 'videoDevice/refresh/{devicesn}',
+    summary: 'Ask the provider for the live status of a device, store it, answer it',
+    access: 'key',
+    invalidStatus: 422,
+    request: bySerialNumber,
+    responses: {
+      200: ok(
+        'The device with refreshInfo.lastRefresh',
+        Type.Intersect([device, Type.Partial(Type.Object({ refreshInfo: Type.Partial(Type.Object({ lastRefresh: dateTime })) }))]),
+      ),
+      404: unknown,
+      422: invalid,
+      503: error('The device provider did not answer'),
+    },
+    function: { environment: providerEnvironment },
+  }),
+  totalDevices: statistic('videoDevice/all/totalDevices', 'Number of devices in scope', 'One integer in an array', oneInteger),
+  connected: statistic('videoDevice/all/devicesConnected', 'Number of connected devices in scope', 'One integer in an array', oneInteger),
+  numOfDevicesByRoom: statistic(
+    'videoDevice/all/numOfDevicesByRoom',
+    'Device counts per room in scope',
+    'One item per room',
+    Type.Array(
+      Type.Partial(Type.Object({ name: Type.String(), deviceCount: integer, onlineDeviceCount: integer, offlineDeviceCount: integer })),
+    ),
+  ),
+  numOfRooms: statistic('videoDevice/room/numOfRooms', 'Number of rooms with devices in scope', 'The count', counters('totalRooms')),
+  numDevicesConnected: statistic(
+    'videoDevice/room/numDevicesConnected',
+    'Devices in scope: total, online, offline',
+    'The counts',
+    counters('total', 'online', 'offline'),
+  ),
+  roomStatusCount: statistic(
+    'videoDevice/room/roomStatusCount',
+    'Rooms in scope per status level (worst open alarm); the five levels sum to TotalRooms',
+    'The counts',
+    counters('TotalRooms', 'CriticalStatus', 'MajorStatus', 'MinorStatus', 'InfoStatus', 'OKStatus'),
+  ),
+};
+
+export const jobs = {
+  // The device inventory from the provider into the table.
+  sync: job({
+    summary: 'Synchronise the device inventory from the provider',
+    timeout: 300,
+    environment: providerEnvironment,
+    events: [{ schedule: 'rate(5 minutes)' }],
+  }),
+};

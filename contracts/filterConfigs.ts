@@ -1,0 +1,97 @@
+/** Filter configurations (spec "filtersConfig": region -> locations -> rooms): invalid input is 400. */
+import { MAX_LOCATIONS, MAX_ROOMS } from '#lib/filters/config';
+import { MAX_UPSERT_ITEMS } from '#lib/filters/records';
+import { route } from '#lib/http/contract';
+import { count, error, integerIdParam, list, name, ok, text, Type, type TSchema, type TProperties } from './shared';
+import { bodyId, keepList } from './filterRecords';
+
+/** Every property required, nothing else allowed. */
+const all = <P extends TProperties>(properties: P) =>
+  Type.Object(properties, { additionalProperties: false });
+
+const locations = <S extends TSchema>(item: S) =>
+  Type.Array(item, { maxItems: MAX_LOCATIONS, description: `an array of at most ${MAX_LOCATIONS} locations` });
+
+const rooms = Type.Array(all({ roomName: name() }), {
+  maxItems: MAX_ROOMS,
+  uniqueItems: true,
+  description: `an array of at most ${MAX_ROOMS} distinct rooms`,
+});
+
+const listForm = all({ id: bodyId, region: name(), locations: locations(all({ locationName: name() })) });
+const invalid = error('Invalid input, each offending field named');
+const notFound = { description: 'No filters configuration with that id (a bare JSON string)', schema: Type.String() };
+const path = { id: integerIdParam };
+
+export const routes = {
+  list: route({
+    method: 'GET',
+    path: 'filtersConfig',
+    summary: 'List filters configurations (list form) by id',
+    access: 'key',
+    invalidStatus: 400,
+    responses: { 200: list('Every configuration', listForm) },
+  }),
+  upsertList: route({
+    method: 'POST',
+    path: 'filtersConfig',
+    summary: 'Insert or update each configuration of the list (list form)',
+    access: 'key',
+    invalidStatus: 400,
+    request: {
+      body: Type.Array(listForm, {
+        minItems: 1,
+        maxItems: MAX_UPSERT_ITEMS,
+        description: `an array of 1 to ${MAX_UPSERT_ITEMS} filters configuration records`,
+      }),
+    },
+    responses: { 200: text('Confirmation'), 400: invalid, 409: error('Lost repeated races with other writers; retry') },
+  }),
+  keepOnly: route({
+    method: 'DELETE',
+    path: 'filtersConfig',
+    summary: 'Delete every configuration whose id is NOT in the array ([] deletes all)',
+    access: 'key',
+    invalidStatus: 400,
+    request: { body: keepList },
+    responses: { 200: text('Confirmation'), 400: invalid },
+  }),
+  count: route({
+    method: 'GET',
+    path: 'filtersConfig/count',
+    summary: 'Number of filters configurations',
+    access: 'key',
+    invalidStatus: 400,
+    responses: { 200: count() },
+  }),
+  get: route({
+    method: 'GET',
+    path: 'filtersConfig/{id}',
+    summary: 'Get a filters configuration (list form)',
+    access: 'key',
+    invalidStatus: 400,
+    request: { path },
+    responses: { 200: ok('The configuration', listForm), 400: invalid, 404: notFound },
+  }),
+  upsert: route({
+    method: 'POST',
+    path: 'filtersConfig/{id}',
+    summary: 'Insert or replace one configuration (nested region -> locations -> rooms)',
+    access: 'key',
+    invalidStatus: 400,
+    request: {
+      path,
+      body: all({ region: all({ regionName: name(), location: locations(all({ locationName: name(), room: rooms })) }) }),
+    },
+    responses: { 200: text('Confirmation'), 400: invalid },
+  }),
+  remove: route({
+    method: 'DELETE',
+    path: 'filtersConfig/{id}',
+    summary: 'Delete a filters configuration',
+    access: 'key',
+    invalidStatus: 400,
+    request: { path },
+    responses: { 200: text('Confirmation'), 400: invalid, 404: notFound },
+  }),
+};

@@ -1,0 +1,59 @@
+/**
+ * Building blocks of the route contracts (contracts/<area>.ts): TypeBox schemas, which are plain
+ * JSON Schema at run time (compiled by ajv, printed into OpenAPI) and static types for handlers.
+ */
+import { Type, type Static, type TSchema, type TProperties } from '@sinclair/typebox';
+import type { Answer } from '#lib/http/contract';
+
+export { Type, type Static, type TSchema, type TProperties };
+
+/** An object that refuses unknown properties (DESIGN D12). */
+export const strict = <P extends TProperties>(properties: P, options: Record<string, unknown> = {}) =>
+  Type.Object(properties, { additionalProperties: false, ...options });
+
+/** One of fixed values, as JSON Schema `enum` (error messages list them). */
+export const oneOfValues = <const V extends readonly (string | number | boolean)[]>(values: V, options: Record<string, unknown> = {}) =>
+  Type.Unsafe<V[number]>({ enum: [...values], ...options });
+
+/** Exactly one of two shapes (JSON Schema `oneOf`). */
+export const either = <A extends TSchema, B extends TSchema>(a: A, b: B) => Type.Unsafe<Static<A> | Static<B>>({ oneOf: [a, b] });
+
+/** A positive integer id as it arrives in a path: digits only, no sign, no leading zero. */
+export const integerIdParam = Type.String({ pattern: '^[1-9][0-9]{0,14}$', description: 'a positive integer' });
+
+/** Names and ids are bounded (DESIGN D12). */
+export const name = (maxLength = 256) => Type.String({ minLength: 1, maxLength });
+export const description = Type.String({ maxLength: 2048 });
+export const dateTime = Type.String({ format: 'date-time' });
+
+/** `?limit` and `?cursor` of paginated lists. */
+export const page = {
+  limit: Type.String({ pattern: '^([1-9][0-9]{0,2}|1000)$', description: 'an integer from 1 to 1000' }),
+  cursor: Type.String({ minLength: 1, maxLength: 2048, description: 'a nextCursor this API answered' }),
+};
+
+/** The JSON error body every failure uses. */
+export const errorBody = Type.Object({
+  message: Type.String(),
+  errors: Type.Optional(
+    Type.Array(Type.Object({ field: Type.Optional(Type.String()), message: Type.String() })),
+  ),
+});
+
+/** API Gateway's answer to a missing or wrong API key. */
+export const forbiddenBody = Type.Object({ message: Type.Unsafe<'Forbidden'>({ const: 'Forbidden' }) });
+
+export const ok = <S extends TSchema>(description: string, schema: S) => ({ description, schema });
+export const error = (description: string) => ({ description, schema: errorBody });
+export const text = (description: string) => ({ description, schema: Type.String() });
+export const list = <S extends TSchema>(description: string, item: S) => ({ description, schema: Type.Array(item) });
+export const count = (description = 'The count') => ({ description, schema: Type.Integer({ minimum: 0 }) });
+
+/** `[item]`, or with ?limit / ?cursor one page `{items, nextCursor}` (null on the last page). */
+export const listOrPage = <S extends TSchema>(item: S, description: string) => ({
+  description,
+  schema: either(
+    Type.Array(item),
+    Type.Object({ items: Type.Array(item), nextCursor: Type.Unsafe<string | null>({ type: ['string', 'null'] }) }),
+  ),
+});

@@ -1,0 +1,109 @@
+/**
+ * User management (DESIGN §5): every route needs `Authorization: Bearer <accessToken>` besides the
+ * API key; 401 and, on admin routes, 403 are documented from `access`.
+ */
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '#lib/auth/password';
+import { route } from '#lib/http/contract';
+import { dateTime, error, list, name, ok, strict, text, Type } from './shared';
+
+export const username = Type.String({
+  pattern: '^(?!(all|me|signin|logout)$)[a-zA-Z0-9._-]{3,64}$',
+  description: '3 to 64 letters, digits, dots, underscores or hyphens (not all, signin or logout)',
+});
+
+/** A role id as users carry it and paths name it: the slug of the role's name. */
+export const roleId = Type.String({
+  pattern: '^[a-z0-9]+(-[a-z0-9]+)*$',
+  maxLength: 64,
+  description: 'a role id (lower-case letters, digits and single hyphens, at most 64)',
+});
+
+export const newPassword = Type.String({
+  minLength: PASSWORD_MIN_LENGTH,
+  maxLength: PASSWORD_MAX_LENGTH,
+  description: `a password of ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters`,
+});
+const anyPassword = Type.String({ minLength: 1, maxLength: PASSWORD_MAX_LENGTH });
+
+export const user = Type.Partial(
+  Type.Object({ username: Type.String(), email: Type.String(), name: Type.String(), role: Type.String(), createdAt: dateTime, updatedAt: dateTime }),
+);
+const path = { user: username };
+const invalid = error('Invalid input, each offending field named');
+const unknown = error('No user with that id');
+/** Sign-in and the own-password change share one budget of wrong passwords per user. */
+export const guessesSpent = error(
+  'Too many wrong passwords for this user in the window (sign-in and own password change together): refused, the right password too, until Retry-After',
+);
+
+export const routes = {
+  create: route({
+    method: 'POST',
+    path: 'api/authService/auth',
+    summary: 'Create a user',
+    access: 'admin',
+    invalidStatus: 400,
+    request: {
+      body: strict({
+        username,
+        password: newPassword,
+        email: Type.String({ format: 'email', maxLength: 256, description: 'an e-mail address' }),
+        name: name(),
+        role: roleId,
+      }),
+    },
+    responses: { 201: ok('The user', user), 400: invalid, 409: error('The username is taken') },
+  }),
+  list: route({
+    method: 'GET',
+    path: 'api/authService/auth/all',
+    summary: 'List users',
+    access: 'admin',
+    invalidStatus: 400,
+    responses: { 200: list('Every user', user) },
+  }),
+  me: route({
+    method: 'GET',
+    path: 'api/authService/auth/me',
+    summary: "The signed-in user's details",
+    access: 'bearer',
+    invalidStatus: 400,
+    responses: { 200: ok('The user', user) },
+  }),
+  get: route({
+    method: 'GET',
+    path: 'api/authService/auth/{user}',
+    summary: "A user's details (admin, or the user)",
+    access: 'bearer',
+    invalidStatus: 400,
+    request: { path },
+    responses: { 200: ok('The user', user), 400: invalid, 403: error('Signed in, but not an admin'), 404: unknown },
+  }),
+  remove: route({
+    method: 'DELETE',
+    path: 'api/authService/auth/{user}',
+    summary: 'Delete a user',
+    access: 'admin',
+    invalidStatus: 400,
+    request: { path },
+    responses: { 200: text('Confirmation'), 400: invalid, 404: unknown, 409: error('Admins cannot delete themselves, nor the last admin') },
+  }),
+  changeOwnPassword: route({
+    method: 'POST',
+    path: 'api/authService/auth/me/password',
+    summary: 'Change your own password (needs the current one); earlier tokens stop working',
+    access: 'bearer',
+    invalidStatus: 400,
+    request: { body: strict({ currentPassword: anyPassword, newPassword }) },
+    responses: { 200: text('Confirmation'), 400: invalid, 401: error('Wrong current password or bad token'), 429: guessesSpent },
+  }),
+  adminPassword: route({
+    method: 'POST',
+    path: 'api/authService/auth/{user}/password/admin',
+    summary: "Set a user's password as an admin; their earlier tokens stop working",
+    access: 'admin',
+    invalidStatus: 400,
+    request: { path, body: strict({ newPassword }) },
+    responses: { 200: text('Confirmation'), 400: invalid, 404: unknown },
+  }),
+};

@@ -1,0 +1,184 @@
+/** Watchers (spec "Watchers", "States and transitions"; DESIGN D5, D8): invalid input is 400. */
+import {
+  BOOLEAN_ELEMENTS,
+  BOOLEAN_OPERATORS,
+  BOOLEAN_VALUES,
+  ELEMENTS,
+  LIMITS,
+  MAX_PENDING_SECONDS,
+  MAX_SEVERITY,
+  MIN_SEVERITY,
+  OPERATOR_TYPES,
+  OPERATORS,
+  type Severity,
+} from '#lib/watchers/rules';
+import { route } from '#lib/http/contract';
+import { dateTime, description, error, list, name, ok, oneOfValues, strict, text, Type } from './shared';
+
+/** Watcher ids are UUIDs; any id made of safe characters is looked up (unknown -> 404). */
+export const watcherId = Type.String({
+  pattern: '^[A-Za-z0-9_-]{1,64}$',
+  description: 'an id of 1 to 64 letters, digits, "-" or "_"',
+});
+const path = { watcherid: watcherId };
+
+const condition = strict(
+  {
+    operator: oneOfValues(OPERATORS),
+    value: Type.String({
+      minLength: 1,
+      maxLength: LIMITS.conditionValue,
+      description: `a string of 1 to ${LIMITS.conditionValue} characters ("a,b,c" for "in")`,
+    }),
+    element: oneOfValues(ELEMENTS),
+  },
+  {
+    // booleans are compared as the strings "true"/"false", and only for (in)equality
+    if: { properties: { element: { enum: [...BOOLEAN_ELEMENTS] } }, required: ['element'] },
+    then: {
+      properties: {
+        operator: { enum: [...BOOLEAN_OPERATORS], description: '"==" or "!=" for a boolean element' },
+        value: { enum: [...BOOLEAN_VALUES], description: '"true" or "false" for a boolean element' },
+      },
+    },
+  },
+);
+
+const operations = strict({
+  type: name(),
+  operatorType: oneOfValues(OPERATOR_TYPES),
+  conditions: Type.Array(condition, {
+    minItems: 1,
+    maxItems: LIMITS.conditions,
+    description: `an array of 1 to ${LIMITS.conditions} conditions`,
+  }),
+});
+
+const watcherFields = {
+  user: name(),
+  dashboard: name(),
+  service: name(),
+  type: name(),
+  devicesId: Type.Optional(
+    Type.Array(name(), {
+      maxItems: LIMITS.devicesId,
+      uniqueItems: true,
+      description: `an array of at most ${LIMITS.devicesId} distinct device ids`,
+    }),
+  ),
+  allDevices: Type.Boolean(),
+  severity: Type.Unsafe<Severity>(Type.Integer({
+    minimum: MIN_SEVERITY,
+    maximum: MAX_SEVERITY,
+    description: 'an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info)',
+  })),
+  operations,
+  description: Type.Optional(description),
+  sendEmail: Type.Boolean(),
+  emails: Type.Optional(
+    Type.Array(Type.String({ format: 'email', maxLength: LIMITS.email, description: 'a valid e-mail address' }), {
+      maxItems: LIMITS.emails,
+      uniqueItems: true,
+      description: `an array of at most ${LIMITS.emails} distinct e-mail addresses`,
+    }),
+  ),
+  pendingSeconds: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: MAX_PENDING_SECONDS,
+      description: `an integer 0..${MAX_PENDING_SECONDS}: seconds the condition must hold before the alarm fires (default 0)`,
+    }),
+  ),
+};
+
+const watcherBody = strict(watcherFields, {
+  allOf: [
+    {
+      // a watcher that sends e-mails needs someone to send them to
+      if: { properties: { sendEmail: { const: true } }, required: ['sendEmail'] },
+      then: {
+        required: ['emails'],
+        properties: { emails: { type: 'array', minItems: 1, description: 'a non-empty array of e-mail addresses when sendEmail is true' } },
+      },
+    },
+    {
+      // a watcher must watch something: every device, or the listed ones
+      if: { properties: { allDevices: { const: true } }, required: ['allDevices'] },
+      else: {
+        required: ['devicesId'],
+        properties: { devicesId: { type: 'array', minItems: 1, description: 'a non-empty array of device ids unless allDevices is true' } },
+      },
+    },
+  ],
+});
+
+const watcher = Type.Partial(
+  Type.Object({ id: Type.String(), ...watcherFields, active: Type.Boolean(), createdAt: dateTime, updatedAt: dateTime }),
+);
+const invalid = error('Invalid input, each offending field named');
+const unknown = error('No watcher with that id');
+
+export const routes = {
+  createTable: route({
+    method: 'POST',
+    path: 'watcher/createTable',
+    summary: 'Make sure the table exists (idempotent)',
+    access: 'key',
+    invalidStatus: 400,
+    responses: { 200: ok('Always 1', Type.Literal(1)) },
+  }),
+  // API Gateway (and serverless-offline) match the static `watcher/all` before `watcher/{watcherid}`.
+  list: route({
+    method: 'GET',
+    path: 'watcher/all',
+    summary: 'List every watcher',
+    access: 'key',
+    invalidStatus: 400,
+    responses: { 200: list('Every watcher, active or not', watcher) },
+  }),
+  get: route({
+    method: 'GET',
+    path: 'watcher/{watcherid}',
+    summary: 'Get a watcher',
+    access: 'key',
+    invalidStatus: 400,
+    request: { path },
+    responses: { 200: ok('The watcher', watcher), 400: invalid, 404: unknown },
+  }),
+  create: route({
+    method: 'POST',
+    path: 'watcher',
+    summary: 'Create an alarm rule (active)',
+    access: 'key',
+    invalidStatus: 400,
+    request: { body: watcherBody },
+    responses: { 200: ok('The new id', Type.String()), 400: invalid },
+  }),
+  update: route({
+    method: 'PUT',
+    path: 'watcher/{watcherid}',
+    summary: 'Replace a watcher (full body)',
+    access: 'key',
+    invalidStatus: 400,
+    request: { path, body: watcherBody },
+    responses: { 200: ok('The updated watcher', watcher), 400: invalid, 404: unknown, 409: error('Changed by another request meanwhile; retry') },
+  }),
+  remove: route({
+    method: 'DELETE',
+    path: 'watcher/{watcherid}',
+    summary: 'Delete a watcher',
+    access: 'key',
+    invalidStatus: 400,
+    request: { path },
+    responses: { 200: text('Confirmation'), 400: invalid, 404: unknown },
+  }),
+  status: route({
+    method: 'PUT',
+    path: 'watcher/{watcherid}/status',
+    summary: 'Switch a watcher active or inactive',
+    access: 'key',
+    invalidStatus: 400,
+    request: { path, body: strict({ active: Type.Boolean() }) },
+    responses: { 200: ok('The updated watcher', watcher), 400: invalid, 404: unknown },
+  }),
+};

@@ -1,9 +1,0 @@
-import { http } from '#lib/http';
-import { watchers } from '#lib/db/watchers';
-import { uniqueSorted } from '#lib/watchers/rules';
-
-// GET /filter/alarmservices -> 200 the distinct watcher services, sorted; 500 JSON on a store failure
-export const handler = http({ invalidStatus: 400 }, async () => ({
-  statusCode: 200,
-  body: uniqueSorted(await watchers.fieldValues('service')),
-}));

@@ -1,9 +1,0 @@
-import { http } from '#lib/http';
-import { watchers } from '#lib/db/watchers';
-import { uniqueSorted } from '#lib/watchers/rules';
-
-// GET /filter/alarmtypes -> 200 the distinct watcher types, sorted; 500 JSON on a store failure
-export const handler = http({ invalidStatus: 400 }, async () => ({
-  statusCode: 200,
-  body: uniqueSorted(await watchers.fieldValues('type')),
-}));

@@ -1,0 +1,32 @@
+import middy from '@middy/core';
+import type { Context } from 'aws-lambda';
+import { logger } from '#lib/log';
+import { recordWork } from '#lib/observability/metrics';
+import { tracing } from '#lib/observability/tracing';
+import { runEvaluation } from '#lib/alarms/evaluate';
+import { mailerFromEnv } from '#lib/alarms/mailer';
+
+const mailer = mailerFromEnv();
+const SCHEDULE_SECONDS = 60;
+
+// Scheduled every minute (contracts/alarms.ts); evaluates when intervalDeviceWatchers seconds have passed.
+// Under `serverless offline` (npm start) the local timer of scripts/start.ts paces runs instead
+// (EVALUATE_INTERVAL_SECONDS; 0 in e2e, which drives runs through POST /alarms/evaluate).
+export const handler = middy(async (_event: unknown, context: Context) => {
+  if (process.env.IS_OFFLINE) return { ran: false, reason: 'local runs are paced by EVALUATE_INTERVAL_SECONDS' };
+  const startedAt = Date.now();
+  const outcome = await runEvaluation({ mailer, force: false, tickSeconds: SCHEDULE_SECONDS, budgetMs: context.getRemainingTimeInMillis() - 10_000 });
+  logger.info('alarm evaluation', outcome.ran ? { ...outcome.summary } : { skipped: outcome.reason });
+  if (outcome.ran) {
+    const { summary } = outcome;
+    await recordWork('evaluation', {
+      EvaluationRuns: 1,
+      EvaluationDuration: [Date.now() - startedAt, 'Milliseconds'],
+      EvaluationComplete: summary.complete ? 1 : 0,
+      AlarmsRaised: summary.raised,
+      AlarmsCleared: summary.cleared,
+      AlarmsPending: summary.pending,
+    });
+  }
+  return outcome;
+}).use(tracing());

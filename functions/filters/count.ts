@@ -1,8 +1,0 @@
-import { http } from '#lib/http';
-import { filters } from '#lib/db/filters';
-
-// GET /filters/count -> 200 the number of filters (a bare integer)
-export const handler = http({ invalidStatus: 400 }, async () => ({
-  statusCode: 200,
-  body: await filters.count(),
-}));

@@ -1,8 +1,0 @@
-import { http } from '#lib/http';
-import { filtersConfig } from '#lib/db/filtersConfig';
-
-// GET /filtersConfig/count -> 200 the number of configurations (a bare integer)
-export const handler = http({ invalidStatus: 400 }, async () => ({
-  statusCode: 200,
-  body: await filtersConfig.count(),
-}));

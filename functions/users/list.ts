@@ -1,0 +1,8 @@
+import http from '#generated/routes/usersList';
+import { users } from '#lib/db/users';
+
+// GET /api/authService/auth/all -> 200 every user, by username (admin)
+export const handler = http(async () => ({
+  statusCode: 200,
+  body: await users.list(),
+}));

@@ -1,0 +1,122 @@
+/**
+ * The contract of a route: every fact about it, in one place (contracts/<area>.ts). The
+ * generator (scripts/generate.ts) derives from it the serverless function, the compiled
+ * validator, the handler's binding and the OpenAPI operation; the handler's request and
+ * answer types are inferred from its schemas. TypeBox is used for types only here, so no
+ * Lambda bundle carries it (docs/decisions.md "Route contracts").
+ */
+import type { Static, TSchema } from '@sinclair/typebox';
+import type { CompiledValidator } from './validation';
+
+/** Who may call: the API key only, any signed-in user (bearer token), or an admin. */
+export type Access = 'key' | 'bearer' | 'admin';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+
+/** One documented answer; `schema` describes its JSON body. */
+export interface Answer {
+  description: string;
+  schema?: TSchema;
+}
+
+/** An IAM statement a function needs beyond the table (serverless `iam.role.statements` shape). */
+export interface IamStatement {
+  Effect: 'Allow' | 'Deny';
+  Action: string[];
+  Resource: unknown;
+  Condition?: Record<string, unknown>;
+}
+
+/** Facts of the Lambda function itself, copied into generated/functions.yml. */
+export interface FunctionFacts {
+  timeout?: number;
+  memorySize?: number;
+  /** Variables, or a serverless reference such as `${file(./functions/x/env.yml)}`. */
+  environment?: Record<string, string> | string;
+  /** Extra statements for this function (per-function roles read them; see docs/architecture.md). */
+  iam?: IamStatement[];
+}
+
+export interface RouteRequest {
+  /** Path parameters by name; each is required. */
+  path?: Record<string, TSchema>;
+  /** Query parameters by name; each is optional. */
+  query?: Record<string, TSchema>;
+  body?: TSchema;
+  /** The body may be absent (or empty). */
+  bodyOptional?: boolean;
+}
+
+export interface RouteContract {
+  method: Method;
+  /** As API Gateway declares it, without the leading slash: `watcher/{watcherid}`. */
+  path: string;
+  summary: string;
+  access: Access;
+  /** The status the spec names for invalid input on this endpoint (also malformed JSON). */
+  invalidStatus: 400 | 422;
+  request?: RouteRequest;
+  /** Answers by status; 401/403 (access), 403 (API key), 413/415 (bodies) and 500 are added for all. */
+  responses: Record<number, Answer>;
+  function?: FunctionFacts;
+}
+
+/** A function without an HTTP route: a schedule, a queue, a WebSocket route (raw serverless events). */
+export interface JobContract extends FunctionFacts {
+  summary: string;
+  events: Record<string, unknown>[];
+}
+
+/** Declares a route; `const` keeps literal statuses, methods and access for the inferred types. */
+export const route = <const C extends RouteContract>(contract: C): C => contract;
+export const job = <const J extends JobContract>(contract: J): J => contract;
+
+/** The signed-in caller, as the bearer token and the user record say. */
+export interface Principal {
+  username: string;
+  role: string;
+  /** `jti` and `exp` (epoch seconds) of the token presented, for logout. */
+  tokenId: string;
+  expiresAt: number;
+}
+
+/** Resolves the caller of a request or throws Unauthorized (401) / Forbidden (403). */
+export type Authenticator = (event: import('aws-lambda').APIGatewayProxyEvent) => Promise<Principal>;
+
+/** What the handler of a route is given at run time; written by the generator (generated/routes/). */
+export interface Binding<C extends RouteContract> {
+  functionName: string;
+  invalidStatus: C['invalidStatus'];
+  validate?: CompiledValidator;
+  auth?: Authenticator;
+  /** Types only: the contract this binding was generated from. */
+  readonly contract?: C;
+}
+
+type Params<P> = P extends Record<string, TSchema> ? { [K in keyof P]: Static<P[K]> } : Record<string, never>;
+type Query<Q> = Q extends Record<string, TSchema> ? { [K in keyof Q]?: Static<Q[K]> } : Record<string, never>;
+type Body<R> = R extends { body: infer B extends TSchema }
+  ? R extends { bodyOptional: true }
+    ? Static<B> | undefined
+    : Static<B>
+  : undefined;
+type Req<C extends RouteContract> = C['request'] extends RouteRequest ? C['request'] : Record<string, never>;
+
+/** The request parts of a route as its handler sees them, inferred from the contract. */
+export interface RequestParts<C extends RouteContract> {
+  body: Body<Req<C>>;
+  path: Params<Req<C>['path']>;
+  query: Query<Req<C>['query']>;
+  /** Set exactly on routes that need a bearer token. */
+  principal: C['access'] extends 'key' ? undefined : Principal;
+}
+
+type AnswerBody<A> = A extends { schema: infer S extends TSchema } ? Static<S> : unknown;
+type Responses<C extends RouteContract> = C['responses'];
+
+/** What the handler of a route may answer: one of its 2xx statuses with that status's body. */
+export type AnswerOf<C extends RouteContract> = {
+  [S in keyof Responses<C>]: `${S & number}` extends `2${string}`
+    ? { statusCode: S; body: AnswerBody<Responses<C>[S]>; headers?: Record<string, string> }
+    : never;
+}[keyof Responses<C>];
