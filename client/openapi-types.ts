@@ -9,11 +9,29 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Open alarms (why a room is not OK), filterable by region, location, room, severity and watcherId */
+        /** Firing (or pending) alarms (why a room is not OK), filterable by region, location, room, severity, watcherId and acknowledgement */
         get: operations["alarmsList"];
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/alarms/{id}/ack": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Acknowledge an open alarm (it still counts in room status; it is never reminded of) */
+        post: operations["alarmsAcknowledge"];
+        /** Remove the acknowledgement of an open alarm */
+        delete: operations["alarmsUnacknowledge"];
         options?: never;
         head?: never;
         patch?: never;
@@ -30,6 +48,23 @@ export interface paths {
         put?: never;
         /** Evaluate every active watcher now (operators, tests); answers what changed */
         post: operations["alarmsEvaluateNow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/alarms/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Cleared alarms, newest first, kept ALARM_HISTORY_DAYS: by device, room, watcher, location, region or all */
+        get: operations["alarmsHistory"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -630,6 +665,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/silences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Active and future silences, soonest end first; ?all=true adds the expired ones still kept */
+        get: operations["silencesList"];
+        put?: never;
+        /** Silence matching alarms' notifications from startsAt (default now) to endsAt (at most 90 days later) */
+        post: operations["silencesCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/silences/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One silence, whatever its status */
+        get: operations["silencesGet"];
+        put?: never;
+        post?: never;
+        /** End a silence now (a future one never starts); it is kept, expired */
+        delete: operations["silencesEnd"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/videoDevice/{devicesn}": {
         parameters: {
             query?: never;
@@ -641,6 +712,23 @@ export interface paths {
         put?: never;
         /** A device by serial number */
         post: operations["devicesGet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/videoDevice/{devicesn}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Connectivity transitions of a device (first observation and every connected flip), newest first */
+        get: operations["devicesHistory"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -726,6 +814,23 @@ export interface paths {
         put?: never;
         /** Ask the provider for the live status of a device, store it, answer it */
         post: operations["devicesRefresh"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/videoDevice/room/availability": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Availability of the rooms in scope: connected over observed device-time, worst rooms first */
+        post: operations["devicesAvailability"];
         delete?: never;
         options?: never;
         head?: never;
@@ -897,12 +1002,14 @@ export interface operations {
     alarmsList: {
         parameters: {
             query?: {
+                acknowledged?: "true" | "false";
                 cursor?: string;
                 limit?: string;
                 location?: string;
                 region?: string;
                 room?: string;
                 severity?: string;
+                state?: "firing" | "pending";
                 watcherId?: string;
             };
             header?: never;
@@ -918,33 +1025,65 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        ackComment?: string;
+                        /** Format: date-time */
+                        acknowledgedAt?: string;
+                        /** @description the user of the bearer token sent with the acknowledgement, else "api-key" */
+                        acknowledgedBy?: string;
                         description?: string;
                         deviceid: string;
                         devicesn: string;
+                        /** Format: date-time */
+                        firesAt?: string;
                         /** @description watcherId:devicesn */
                         id: string;
                         location: string;
+                        /** Format: date-time */
+                        pendingSince?: string;
                         /** Format: date-time */
                         raisedAt: string;
                         region: string;
                         room: string;
                         /** @description 1 Critical, 2 Major, 3 Minor, 4 Info */
                         severity: number;
+                        /** @description ids of the silences that silence the alarm now */
+                        silencedBy: string[];
+                        /**
+                         * @description pending: the condition holds, the watcher's pendingSeconds have not passed yet
+                         * @enum {unknown}
+                         */
+                        state: "firing" | "pending";
                         watcherId: string;
                     }[] | {
                         items: {
+                            ackComment?: string;
+                            /** Format: date-time */
+                            acknowledgedAt?: string;
+                            /** @description the user of the bearer token sent with the acknowledgement, else "api-key" */
+                            acknowledgedBy?: string;
                             description?: string;
                             deviceid: string;
                             devicesn: string;
+                            /** Format: date-time */
+                            firesAt?: string;
                             /** @description watcherId:devicesn */
                             id: string;
                             location: string;
+                            /** Format: date-time */
+                            pendingSince?: string;
                             /** Format: date-time */
                             raisedAt: string;
                             region: string;
                             room: string;
                             /** @description 1 Critical, 2 Major, 3 Minor, 4 Info */
                             severity: number;
+                            /** @description ids of the silences that silence the alarm now */
+                            silencedBy: string[];
+                            /**
+                             * @description pending: the condition holds, the watcher's pendingSeconds have not passed yet
+                             * @enum {unknown}
+                             */
+                            state: "firing" | "pending";
                             watcherId: string;
                         }[];
                         nextCursor: string | null;
@@ -961,6 +1100,279 @@ export interface operations {
                 };
             };
             /** @description Invalid filter, limit or cursor, each offending field named */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    alarmsAcknowledge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description at most 2048 characters */
+                    comment?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The alarm with acknowledgedAt, acknowledgedBy and ackComment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ackComment?: string;
+                        /** Format: date-time */
+                        acknowledgedAt?: string;
+                        /** @description the user of the bearer token sent with the acknowledgement, else "api-key" */
+                        acknowledgedBy?: string;
+                        description?: string;
+                        deviceid: string;
+                        devicesn: string;
+                        /** Format: date-time */
+                        firesAt?: string;
+                        /** @description watcherId:devicesn */
+                        id: string;
+                        location: string;
+                        /** Format: date-time */
+                        pendingSince?: string;
+                        /** Format: date-time */
+                        raisedAt: string;
+                        region: string;
+                        room: string;
+                        /** @description 1 Critical, 2 Major, 3 Minor, 4 Info */
+                        severity: number;
+                        /** @description ids of the silences that silence the alarm now */
+                        silencedBy: string[];
+                        /**
+                         * @description pending: the condition holds, the watcher's pendingSeconds have not passed yet
+                         * @enum {unknown}
+                         */
+                        state: "firing" | "pending";
+                        watcherId: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description No alarm with that id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description The alarm is no longer open (it cleared) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Body larger than 256 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid comment, each offending field named */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    alarmsUnacknowledge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The alarm, unacknowledged */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ackComment?: string;
+                        /** Format: date-time */
+                        acknowledgedAt?: string;
+                        /** @description the user of the bearer token sent with the acknowledgement, else "api-key" */
+                        acknowledgedBy?: string;
+                        description?: string;
+                        deviceid: string;
+                        devicesn: string;
+                        /** Format: date-time */
+                        firesAt?: string;
+                        /** @description watcherId:devicesn */
+                        id: string;
+                        location: string;
+                        /** Format: date-time */
+                        pendingSince?: string;
+                        /** Format: date-time */
+                        raisedAt: string;
+                        region: string;
+                        room: string;
+                        /** @description 1 Critical, 2 Major, 3 Minor, 4 Info */
+                        severity: number;
+                        /** @description ids of the silences that silence the alarm now */
+                        silencedBy: string[];
+                        /**
+                         * @description pending: the condition holds, the watcher's pendingSeconds have not passed yet
+                         * @enum {unknown}
+                         */
+                        state: "firing" | "pending";
+                        watcherId: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description No alarm with that id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description The alarm is no longer open (it cleared) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid id */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1013,7 +1425,11 @@ export interface operations {
                     "application/json": {
                         cleared: number;
                         complete: boolean;
+                        /** @description pending alarms whose condition stopped before they fired */
+                        dropped: number;
                         mailed: number;
+                        /** @description alarms that went pending */
+                        pending: number;
                         raised: number;
                         roomsRecomputed: number;
                         updated: number;
@@ -1031,6 +1447,111 @@ export interface operations {
             };
             /** @description Another evaluation is running; retry in a few seconds */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    alarmsHistory: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                devicesn?: string;
+                from?: string;
+                limit?: string;
+                location?: string;
+                region?: string;
+                room?: string;
+                to?: string;
+                watcherId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of cleared alarms and the cursor of the next (null on the last) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            ackComment?: string;
+                            /** Format: date-time */
+                            acknowledgedAt?: string;
+                            /** @description the user of the bearer token sent with the acknowledgement, else "api-key" */
+                            acknowledgedBy?: string;
+                            /** Format: date-time */
+                            clearedAt: string;
+                            description?: string;
+                            deviceid: string;
+                            devicesn: string;
+                            durationSeconds: number;
+                            /** @description watcherId:devicesn */
+                            id: string;
+                            location: string;
+                            notified: {
+                                /** @description the recipients the notification went to (empty: none were asked for), or "suppressed" by a silence */
+                                cleared?: string[] | "suppressed";
+                                /** @description the recipients the notification went to (empty: none were asked for), or "suppressed" by a silence */
+                                raised?: string[] | "suppressed";
+                            };
+                            /** Format: date-time */
+                            raisedAt: string;
+                            /** @enum {unknown} */
+                            reason: "resolved" | "watcher inactive" | "watcher deleted" | "device vanished";
+                            region: string;
+                            room: string;
+                            /** @description 1 Critical, 2 Major, 3 Minor, 4 Info */
+                            severity: number;
+                            watcherId: string;
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description Invalid filter, window, limit or cursor (room needs location and region, location needs region), each offending field named */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5321,6 +5842,420 @@ export interface operations {
             };
         };
     };
+    silencesList: {
+        parameters: {
+            query?: {
+                all?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The silences */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        comment: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @description the user of the bearer token sent, else "api-key" */
+                        createdBy: string;
+                        /** Format: date-time */
+                        endedAt?: string;
+                        /** Format: date-time */
+                        endsAt: string;
+                        id: string;
+                        matchers: {
+                            devicesn?: string;
+                            location?: string;
+                            region?: string;
+                            room?: string;
+                            /** @description an id of 1 to 64 letters, digits, "-" or "_" */
+                            watcherId?: string;
+                        };
+                        /** Format: date-time */
+                        startsAt: string;
+                        /** @enum {unknown} */
+                        status: "pending" | "active" | "expired";
+                    }[];
+                };
+            };
+            /** @description Invalid input, each offending field named */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    silencesCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description why: 1 to 2048 characters */
+                    comment: string;
+                    /** Format: date-time */
+                    endsAt: string;
+                    /** @description at least one of region, location, room, devicesn, watcherId; an alarm matches when every one given equals its own */
+                    matchers: {
+                        devicesn?: string;
+                        location?: string;
+                        region?: string;
+                        room?: string;
+                        /** @description an id of 1 to 64 letters, digits, "-" or "_" */
+                        watcherId?: string;
+                    };
+                    /** Format: date-time */
+                    startsAt?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The silence, with its id and createdBy */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        comment: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @description the user of the bearer token sent, else "api-key" */
+                        createdBy: string;
+                        /** Format: date-time */
+                        endedAt?: string;
+                        /** Format: date-time */
+                        endsAt: string;
+                        id: string;
+                        matchers: {
+                            devicesn?: string;
+                            location?: string;
+                            region?: string;
+                            room?: string;
+                            /** @description an id of 1 to 64 letters, digits, "-" or "_" */
+                            watcherId?: string;
+                        };
+                        /** Format: date-time */
+                        startsAt: string;
+                        /** @enum {unknown} */
+                        status: "pending" | "active" | "expired";
+                    };
+                };
+            };
+            /** @description Invalid input, each offending field named */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description Body larger than 256 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    silencesGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The silence */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        comment: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @description the user of the bearer token sent, else "api-key" */
+                        createdBy: string;
+                        /** Format: date-time */
+                        endedAt?: string;
+                        /** Format: date-time */
+                        endsAt: string;
+                        id: string;
+                        matchers: {
+                            devicesn?: string;
+                            location?: string;
+                            region?: string;
+                            room?: string;
+                            /** @description an id of 1 to 64 letters, digits, "-" or "_" */
+                            watcherId?: string;
+                        };
+                        /** Format: date-time */
+                        startsAt: string;
+                        /** @enum {unknown} */
+                        status: "pending" | "active" | "expired";
+                    };
+                };
+            };
+            /** @description Invalid input, each offending field named */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description No silence with that id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    silencesEnd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The silence, now expired */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        comment: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @description the user of the bearer token sent, else "api-key" */
+                        createdBy: string;
+                        /** Format: date-time */
+                        endedAt?: string;
+                        /** Format: date-time */
+                        endsAt: string;
+                        id: string;
+                        matchers: {
+                            devicesn?: string;
+                            location?: string;
+                            region?: string;
+                            room?: string;
+                            /** @description an id of 1 to 64 letters, digits, "-" or "_" */
+                            watcherId?: string;
+                        };
+                        /** Format: date-time */
+                        startsAt: string;
+                        /** @enum {unknown} */
+                        status: "pending" | "active" | "expired";
+                    };
+                };
+            };
+            /** @description Invalid input, each offending field named */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description No silence with that id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     devicesGet: {
         parameters: {
             query?: never;
@@ -5402,6 +6337,98 @@ export interface operations {
                 };
             };
             /** @description A filter field is missing or empty, each named */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    devicesHistory: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                from?: string;
+                limit?: string;
+                to?: string;
+            };
+            header?: never;
+            path: {
+                devicesn: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of transitions in [from, to] (default: the retention up to now) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: date-time */
+                            at: string;
+                            connected: boolean;
+                            inCallStatus: string;
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description No device with that serial number */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid window, limit or cursor, each offending field named */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5961,6 +6988,114 @@ export interface operations {
                         }[];
                         message: string;
                     };
+                };
+            };
+        };
+    };
+    devicesAvailability: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: date-time */
+                    from?: string;
+                    /** @description a non-empty name or "all" */
+                    locationName: string;
+                    /** @description a non-empty name or "all" */
+                    regionName: string;
+                    /** @description a non-empty name or "all" */
+                    roomName: string;
+                    /** Format: date-time */
+                    to?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The window (default the last 24 hours, at most 31 days, cut at now), each room and the whole scope */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        from: string;
+                        overall: number;
+                        rooms: {
+                            availability: number;
+                            deviceCount: number;
+                            location: string;
+                            region: string;
+                            room: string;
+                        }[];
+                        /** Format: date-time */
+                        to: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description Body larger than 256 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A filter field is missing or empty, or the window is invalid, each named */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
