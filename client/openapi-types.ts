@@ -1427,7 +1427,18 @@ export interface operations {
                         complete: boolean;
                         /** @description pending alarms whose condition stopped before they fired */
                         dropped: number;
+                        /** @description mails delivered this run (digests) */
                         mailed: number;
+                        /** @description what the notification engine did: deliveries stored (digests x targets), delivered, due again, failed, suppressed */
+                        notifications: {
+                            complete: boolean;
+                            delivered: number;
+                            digests: number;
+                            failed: number;
+                            mailed: number;
+                            retrying: number;
+                            suppressed: number;
+                        };
                         /** @description alarms that went pending */
                         pending: number;
                         raised: number;
@@ -1605,6 +1616,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description the HTML part, when the mail has one */
+                        html?: string;
                         id: string;
                         /** Format: date-time */
                         storedAt: string;
@@ -1613,6 +1626,8 @@ export interface operations {
                         to: string[];
                     }[] | {
                         items: {
+                            /** @description the HTML part, when the mail has one */
+                            html?: string;
                             id: string;
                             /** Format: date-time */
                             storedAt: string;
@@ -7397,6 +7412,8 @@ export interface operations {
             content: {
                 "application/json": {
                     allDevices: boolean;
+                    /** @description an array of at most 20 distinct ids of notification channels (POST /channels) */
+                    channelIds?: string[];
                     dashboard: string;
                     description?: string;
                     /** @description an array of at most 500 distinct device ids */
@@ -7419,6 +7436,8 @@ export interface operations {
                     };
                     /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
                     pendingSeconds?: number;
+                    /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
+                    repeatIntervalSeconds?: number;
                     sendEmail: boolean;
                     service: string;
                     /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
@@ -7520,6 +7539,8 @@ export interface operations {
                     "application/json": {
                         active?: boolean;
                         allDevices?: boolean;
+                        /** @description an array of at most 20 distinct ids of notification channels (POST /channels) */
+                        channelIds?: string[];
                         /** Format: date-time */
                         createdAt?: string;
                         dashboard?: string;
@@ -7545,6 +7566,8 @@ export interface operations {
                         };
                         /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
                         pendingSeconds?: number;
+                        /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
+                        repeatIntervalSeconds?: number;
                         sendEmail?: boolean;
                         service?: string;
                         /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
@@ -7628,6 +7651,8 @@ export interface operations {
             content: {
                 "application/json": {
                     allDevices: boolean;
+                    /** @description an array of at most 20 distinct ids of notification channels (POST /channels) */
+                    channelIds?: string[];
                     dashboard: string;
                     description?: string;
                     /** @description an array of at most 500 distinct device ids */
@@ -7650,6 +7675,8 @@ export interface operations {
                     };
                     /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
                     pendingSeconds?: number;
+                    /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
+                    repeatIntervalSeconds?: number;
                     sendEmail: boolean;
                     service: string;
                     /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
@@ -7669,6 +7696,8 @@ export interface operations {
                     "application/json": {
                         active?: boolean;
                         allDevices?: boolean;
+                        /** @description an array of at most 20 distinct ids of notification channels (POST /channels) */
+                        channelIds?: string[];
                         /** Format: date-time */
                         createdAt?: string;
                         dashboard?: string;
@@ -7694,6 +7723,8 @@ export interface operations {
                         };
                         /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
                         pendingSeconds?: number;
+                        /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
+                        repeatIntervalSeconds?: number;
                         sendEmail?: boolean;
                         service?: string;
                         /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
@@ -7902,6 +7933,8 @@ export interface operations {
                     "application/json": {
                         active?: boolean;
                         allDevices?: boolean;
+                        /** @description an array of at most 20 distinct ids of notification channels (POST /channels) */
+                        channelIds?: string[];
                         /** Format: date-time */
                         createdAt?: string;
                         dashboard?: string;
@@ -7927,6 +7960,8 @@ export interface operations {
                         };
                         /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
                         pendingSeconds?: number;
+                        /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
+                        repeatIntervalSeconds?: number;
                         sendEmail?: boolean;
                         service?: string;
                         /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
@@ -8033,6 +8068,8 @@ export interface operations {
                     "application/json": {
                         active?: boolean;
                         allDevices?: boolean;
+                        /** @description an array of at most 20 distinct ids of notification channels (POST /channels) */
+                        channelIds?: string[];
                         /** Format: date-time */
                         createdAt?: string;
                         dashboard?: string;
@@ -8058,6 +8095,8 @@ export interface operations {
                         };
                         /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
                         pendingSeconds?: number;
+                        /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
+                        repeatIntervalSeconds?: number;
                         sendEmail?: boolean;
                         service?: string;
                         /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */

@@ -64,6 +64,7 @@ const mail = Type.Object({
   to: Type.Array(Type.String()),
   subject: Type.String(),
   text: Type.String(),
+  html: Type.Optional(Type.String({ description: 'the HTML part, when the mail has one' })),
   storedAt: dateTime,
 });
 export const routes = {
@@ -113,7 +114,19 @@ export const routes = {
           pending: Type.Integer({ description: 'alarms that went pending' }),
           dropped: Type.Integer({ description: 'pending alarms whose condition stopped before they fired' }),
           cleared: Type.Integer(),
-          mailed: Type.Integer(),
+          mailed: Type.Integer({ description: 'mails delivered this run (digests)' }),
+          notifications: Type.Object(
+            {
+              digests: Type.Integer(),
+              delivered: Type.Integer(),
+              mailed: Type.Integer(),
+              retrying: Type.Integer(),
+              failed: Type.Integer(),
+              suppressed: Type.Integer(),
+              complete: Type.Boolean(),
+            },
+            { description: 'what the notification engine did: deliveries stored (digests x targets), delivered, due again, failed, suppressed' },
+          ),
           updated: Type.Integer(),
           roomsRecomputed: Type.Integer(),
           complete: Type.Boolean(),

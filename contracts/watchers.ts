@@ -82,6 +82,21 @@ const watcherFields = {
       description: `an array of at most ${LIMITS.emails} distinct e-mail addresses`,
     }),
   ),
+  channelIds: Type.Optional(
+    Type.Array(Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'a channel id' }), {
+      maxItems: LIMITS.channelIds,
+      uniqueItems: true,
+      description: `an array of at most ${LIMITS.channelIds} distinct ids of notification channels (POST /channels)`,
+    }),
+  ),
+  repeatIntervalSeconds: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: LIMITS.repeatIntervalSeconds.max,
+      not: { exclusiveMinimum: 0, exclusiveMaximum: LIMITS.repeatIntervalSeconds.min },
+      description: `0 (never) or an integer from ${LIMITS.repeatIntervalSeconds.min} to ${LIMITS.repeatIntervalSeconds.max}: re-notify open alarms once per interval`,
+    }),
+  ),
   pendingSeconds: Type.Optional(
     Type.Integer({
       minimum: 0,

@@ -105,6 +105,8 @@ const main = async () => {
     ADMIN_PASSWORD: process.env.ADMIN_PASSWORD ?? LOCAL_ADMIN_PASSWORD,
     // alarm mails land in the local outbox (GET /alarms/outbox) unless told otherwise
     MAILER: process.env.MAILER ?? 'outbox',
+    // webhooks may go to a receiver on this machine (http on loopback); never set in AWS
+    ALLOW_LOCAL_WEBHOOKS: process.env.ALLOW_LOCAL_WEBHOOKS ?? 'true',
     // metrics are CloudWatch EMF lines: noise in a local terminal unless asked for
     POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED ?? 'true',
   };

@@ -11,6 +11,7 @@ import { mapConcurrent } from '#lib/devices/concurrent';
 import { placeKey } from '#lib/devices/plan';
 import type { Place } from '#lib/devices/types';
 import { logger } from '#lib/log';
+import { notifier, type NotificationSummary } from '#lib/notify/notifier';
 import { historyRecord } from './history';
 import type { Mailer } from './mailer';
 import { transitionNotice } from './notification';
@@ -24,7 +25,10 @@ export interface EvaluationSummary {
   /** Pending alarms whose condition stopped before they fired. */
   dropped: number;
   cleared: number;
+  /** Mails delivered (digests to addresses and e-mail channels). */
   mailed: number;
+  /** What the notification engine did this run (issue 16). */
+  notifications: NotificationSummary;
   /** Open alarms whose severity, room or description followed a change. */
   updated: number;
   roomsRecomputed: number;
@@ -33,33 +37,6 @@ export interface EvaluationSummary {
 }
 
 const WRITES_IN_FLIGHT = 8;
-
-/** Delivers every pending mail (oldest alarm transitions first), then drops it from its alarm. */
-const deliverPending = async (mailer: Mailer, inTime: () => boolean): Promise<{ mailed: number; complete: boolean }> => {
-  let mailed = 0;
-  let complete = true;
-  for (const { alarm, mails } of await alarms.pendingMails()) {
-    const delivered = [];
-    for (const mail of mails) {
-      if (!inTime()) {
-        complete = false;
-        break;
-      }
-      try {
-        if (await mailer.send(mail)) mailed++;
-      } catch (error) {
-        // kept pending: the next run retries it, after this alarm's earlier mails
-        logger.error('alarm mail not delivered', { mailId: mail.id, error: error instanceof Error ? error.message : String(error) });
-        complete = false;
-        break;
-      }
-      delivered.push(mail);
-    }
-    await alarms.mailsDelivered(alarm, delivered);
-    if (!inTime()) return { mailed, complete: false };
-  }
-  return { mailed, complete };
-};
 
 /** Writes the history record of every cleared alarm still waiting for one (a run cut short leaves some). */
 const writeHistory = async (inTime: () => boolean): Promise<boolean> => {
@@ -74,22 +51,25 @@ const writeHistory = async (inTime: () => boolean): Promise<boolean> => {
 };
 
 /**
- * One evaluation (DESIGN D6): mails left over by an interrupted run, then every active
- * watcher against the devices it targets, alarm writes (each transition's mail written in
- * the same item write), device severities, room aggregates, and the new mails. Every step
+ * One evaluation (DESIGN D6): notifications left over by an interrupted run, then every active
+ * watcher against the devices it targets, alarm writes (each transition's notice written in
+ * the same item write), device severities, room aggregates, and the new notifications (one
+ * digest per watcher and run: lib/notify, handed the transitions as notices). Every step
  * is idempotent and re-derived from stored state, so a run cut short by `deadline` (or a
  * crash) is finished by the next one. Runs stop between writes, never in the middle of one.
  */
 export const evaluateAlarms = async ({ mailer, deadline }: { mailer: Mailer; deadline: number }): Promise<EvaluationSummary> => {
   const inTime = () => Date.now() < deadline;
-  const summary: EvaluationSummary = { raised: 0, pending: 0, dropped: 0, cleared: 0, mailed: 0, updated: 0, roomsRecomputed: 0, complete: false };
-  const leftover = await deliverPending(mailer, inTime);
-  summary.mailed += leftover.mailed;
+  const summary = { raised: 0, pending: 0, dropped: 0, cleared: 0, updated: 0, roomsRecomputed: 0 };
+  const notifications = notifier({ mailer, deadline });
+  // what an interrupted run left, within a third of the budget: evaluating must not starve
+  await notifications.run(Date.now() + (deadline - Date.now()) / 3);
   const earlierHistory = await writeHistory(inTime);
 
   const at = new Date().toISOString();
   const [watcherList, inventory, open, silenceList] = await Promise.all([watchers.list(), devices.index(), alarms.open(), silences.current(at)]);
   const plan = planAlarms({ watchers: watcherList, devices: inventory, open, now: at, silences: silenceList });
+  const typeOf = new Map(watcherList.map((w) => [w.id, w.type]));
   if (plan.invalidWatchers.length) logger.warn('watchers with invalid conditions match nothing', { watchers: plan.invalidWatchers });
 
   const step = async <T>(items: readonly T[], write: (item: T) => Promise<boolean>): Promise<number> => {
@@ -97,14 +77,14 @@ export const evaluateAlarms = async ({ mailer, deadline }: { mailer: Mailer; dea
     return done.filter(Boolean).length;
   };
   summary.raised = await step(plan.raise, ({ alarm, fromPending, silencedBy }) => {
-    const { mail, delivery } = transitionNotice('raised', alarm, alarm.notify, at, silencedBy);
-    return alarms.raise(alarm, mail, delivery, fromPending);
+    const { notice, delivery } = transitionNotice('raised', alarm, alarm.notify, at, silencedBy, undefined, typeOf.get(alarm.watcherId));
+    return alarms.raise(alarm, notice, delivery, fromPending);
   });
   summary.pending = await step(plan.pend, (alarm) => alarms.pend(alarm));
   summary.dropped = await step(plan.drop, (alarm) => alarms.drop(alarm, at, historyExpiry(at)));
   summary.cleared = await step(plan.clear, ({ alarm, reason, notify, silencedBy }) => {
-    const { mail, delivery } = transitionNotice('cleared', alarm, notify, at, silencedBy, reason);
-    return alarms.clear(alarm, at, reason, historyExpiry(at), mail, delivery);
+    const { notice, delivery } = transitionNotice('cleared', alarm, notify, at, silencedBy, reason, typeOf.get(alarm.watcherId));
+    return alarms.clear(alarm, at, reason, historyExpiry(at), notice, delivery);
   });
   summary.updated = await step(plan.update, (alarm) => alarms.update(alarm));
   await step(plan.severities, ({ device, severity }) => devices.setAlarmSeverity(device, severity));
@@ -117,11 +97,9 @@ export const evaluateAlarms = async ({ mailer, deadline }: { mailer: Mailer; dea
     return true;
   });
 
-  const fresh = await deliverPending(mailer, inTime);
-  summary.mailed += fresh.mailed;
+  const told = await notifications.run();
   const history = await writeHistory(inTime);
-  summary.complete = leftover.complete && fresh.complete && earlierHistory && history && inTime();
-  return summary;
+  return { ...summary, mailed: told.mailed, notifications: told, complete: told.complete && earlierHistory && history && inTime() };
 };
 
 export type RunOutcome = { ran: true; summary: EvaluationSummary } | { ran: false; reason: 'busy' | 'not due' };

@@ -34,7 +34,15 @@ export const sesMailer = (from: string): Mailer => {
           new SendEmailCommand({
             FromEmailAddress: from,
             Destination: { ToAddresses: mail.to },
-            Content: { Simple: { Subject: { Data: mail.subject, Charset: 'UTF-8' }, Body: { Text: { Data: mail.text, Charset: 'UTF-8' } } } },
+            Content: {
+              Simple: {
+                Subject: { Data: mail.subject, Charset: 'UTF-8' },
+                Body: {
+                  Text: { Data: mail.text, Charset: 'UTF-8' },
+                  ...(mail.html ? { Html: { Data: mail.html, Charset: 'UTF-8' } } : {}),
+                },
+              },
+            },
           }),
         );
       },

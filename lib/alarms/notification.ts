@@ -1,5 +1,7 @@
-import { mailFor } from './mail';
-import type { Acknowledgement, Alarm, ClearReason, Delivery, Mail, Recipients, Transition } from './types';
+import { noticeFor } from '#lib/notify/notice';
+import { targetsOf } from '#lib/notify/plan';
+import type { Notice } from '#lib/notify/types';
+import type { Acknowledgement, Alarm, ClearReason, Delivery, Recipients, Transition } from './types';
 
 /**
  * Whether an alarm's notifications go out: a matching active silence suppresses its raise and
@@ -15,7 +17,15 @@ export const notificationGate = (
   return { suppressed, acknowledged, remind: !suppressed && !acknowledged };
 };
 
-/** The mail of one transition (none when silenced or nobody asked) and where it is recorded as gone. */
+/** Where a notice goes, as the alarm history records it: addresses, and `channel:<id>` for channels. */
+const destinations = (notice: Notice): string[] =>
+  targetsOf(notice.audience).flatMap((target) => (target.kind === 'email' ? target.to : [`channel:${target.channelId}`]));
+
+/**
+ * The notice of one transition (lib/notify makes it into digests) and where it is recorded as
+ * gone. A silenced transition still leaves a notice, marked `silenced`: its deliveries are
+ * stored as `suppressed` (the channels' delivery logs show them) and nothing is sent.
+ */
 export const transitionNotice = (
   transition: Transition,
   alarm: Alarm & { acknowledgement?: Acknowledgement | undefined },
@@ -23,8 +33,9 @@ export const transitionNotice = (
   at: string,
   silencedBy: readonly string[],
   reason?: ClearReason,
-): { mail: Mail | undefined; delivery: Delivery } => {
-  if (notificationGate(alarm, silencedBy).suppressed) return { mail: undefined, delivery: 'suppressed' };
-  const mail = mailFor(transition, alarm, notify, at, reason);
-  return { mail, delivery: mail ? [...mail.to] : [] };
+  watcherType = '',
+): { notice: Notice | undefined; delivery: Delivery } => {
+  const notice = noticeFor(transition, alarm, notify, at, watcherType, reason);
+  if (notificationGate(alarm, silencedBy).suppressed) return { notice: notice && { ...notice, silenced: true }, delivery: 'suppressed' };
+  return { notice, delivery: notice ? destinations(notice) : [] };
 };

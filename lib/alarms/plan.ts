@@ -41,7 +41,11 @@ export interface AlarmPlan {
   invalidWatchers: string[];
 }
 
-const recipients = (watcher: WatcherRecord): Recipients => ({ sendEmail: watcher.sendEmail, emails: [...watcher.emails] });
+const recipients = (watcher: WatcherRecord): Recipients => ({
+  sendEmail: watcher.sendEmail,
+  emails: [...watcher.emails],
+  ...(watcher.channelIds?.length ? { channelIds: [...watcher.channelIds] } : {}),
+});
 
 const parses = (watcher: WatcherRecord): boolean => {
   try {

@@ -4,6 +4,8 @@ import type { Place, Severity } from '#lib/devices/types';
 export interface Recipients {
   sendEmail: boolean;
   emails: string[];
+  /** The watcher's notification channels (issue 16), when it has any. */
+  channelIds?: string[];
 }
 
 /** One alarm: a watcher's condition holding for one device (at most one open per pair). */
@@ -66,6 +68,8 @@ export interface Mail {
   to: string[];
   subject: string;
   text: string;
+  /** The same content as HTML (digests); the mail then has both parts. */
+  html?: string;
 }
 
 /** `watcherId:devicesn`: stable for the pair (watcher ids hold no `:`). */

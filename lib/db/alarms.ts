@@ -7,12 +7,12 @@ import {
   type AlarmState,
   type ClearReason,
   type Delivery,
-  type Mail,
   type Notified,
   type OpenAlarm,
   type Recipients,
 } from '#lib/alarms/types';
 import { Conflict, NotFound } from '#lib/errors';
+import type { Notice } from '#lib/notify/types';
 import { doc, tableName } from './client';
 import { isConditionFailed, queryAll, type Item } from './helpers';
 import { queryListOrPage, type Page } from './pages';
@@ -24,14 +24,15 @@ import { queryListOrPage, type Page } from './pages';
  * first), pending ones under `ALARMS#PENDING` (sorted by firesAt: the timers that are due), and
  * cleared ones whose history record is not written yet under `ALARMS#HISTORY` (the evaluator
  * writes it, then removes the item from the index: a run cut short is finished by the next).
- * Mails of a transition are written on the alarm item in the same single-item write
- * (`pendingMails`, outbox pattern); GSI2 (`ALARMS#MAIL`) holds only items with mail pending.
+ * The notice of a transition (what notifications will tell, lib/notify) is written on the alarm
+ * item in the same single-item write (`pendingNotices`, outbox pattern); GSI2 (`ALARMS#NOTIFY`)
+ * holds only items with notices pending, until the notifier stored the digests carrying them.
  * A cleared alarm stays as the pair's last state until `expiresAt` (TTL); a new alarm reuses the item.
  */
 const OPEN = 'ALARMS#OPEN';
 const PENDING = 'ALARMS#PENDING';
 const HISTORY = 'ALARMS#HISTORY';
-const MAIL = 'ALARMS#MAIL';
+const NOTIFY = 'ALARMS#NOTIFY';
 /** Firing alarms stored before pending existed say `open`. */
 const LEGACY_FIRING = 'open';
 const keys = (alarm: Pick<Alarm, 'watcherId' | 'devicesn'>) => ({ PK: `ALARM#${alarm.watcherId}`, SK: `DEVICE#${alarm.devicesn}` });
@@ -52,7 +53,11 @@ const fromItem = (item: Item): OpenAlarm => {
     room: String(item.room),
     raisedAt: String(item.raisedAt),
     state: item.state === 'pending' ? 'pending' : 'firing',
-    notify: { sendEmail: notify.sendEmail === true, emails: Array.isArray(notify.emails) ? notify.emails.map(String) : [] },
+    notify: {
+      sendEmail: notify.sendEmail === true,
+      emails: Array.isArray(notify.emails) ? notify.emails.map(String) : [],
+      ...(Array.isArray(notify.channelIds) && notify.channelIds.length ? { channelIds: notify.channelIds.map(String) } : {}),
+    },
   };
   if (typeof item.description === 'string' && item.description !== '') alarm.description = item.description;
   if (typeof item.pendingSince === 'string') alarm.pendingSince = item.pendingSince;
@@ -139,8 +144,8 @@ const conditional = async (input: ConstructorParameters<typeof UpdateCommand>[0]
   }
 };
 
-const mailFields = (alarm: Alarm, mail: Mail | undefined): { set: Record<string, unknown>; append: Record<string, unknown[]> } =>
-  mail ? { set: { GSI2PK: MAIL, GSI2SK: alarmId(alarm) }, append: { pendingMails: [mail] } } : { set: {}, append: {} };
+const noticeFields = (alarm: Alarm, notice: Notice | undefined): { set: Record<string, unknown>; append: Record<string, unknown[]> } =>
+  notice ? { set: { GSI2PK: NOTIFY, GSI2SK: alarmId(alarm) }, append: { pendingNotices: [notice] } } : { set: {}, append: {} };
 
 const alarmFields = (alarm: Alarm) => ({
   deviceid: alarm.deviceid,
@@ -194,9 +199,9 @@ const acknowledgementFields = (ack: Acknowledgement | undefined): Record<string,
   ackComment: ack?.ackComment,
 });
 
-export interface PendingMails {
+export interface PendingNotices {
   alarm: Pick<Alarm, 'watcherId' | 'devicesn'>;
-  mails: Mail[];
+  notices: Notice[];
 }
 
 const missingAlarm = (id: string) => new NotFound(`Alarm ${id} not found`);
@@ -255,10 +260,10 @@ export const alarms = {
 
   /**
    * Fires the pair's alarm: a new one (unless one is open already), or the pending one stored
-   * with `raisedAt = fromPending`. Its mail (if any) lands in the same write, and where it went.
+   * with `raisedAt = fromPending`. Its notice (if any) lands in the same write, and where it went.
    */
-  async raise(alarm: OpenAlarm, mail?: Mail, delivery?: Delivery, fromPending?: string): Promise<boolean> {
-    const extra = mailFields(alarm, mail);
+  async raise(alarm: OpenAlarm, notice?: Notice, delivery?: Delivery, fromPending?: string): Promise<boolean> {
+    const extra = noticeFields(alarm, notice);
     const [condition, names, values] = fromPending
       ? ['#state = :pending AND #raisedAt = :from', { '#state': 'state', '#raisedAt': 'raisedAt' }, { ':pending': 'pending', ':from': fromPending }]
       : [NEW_CONDITION, newGuard.names, newGuard.values];
@@ -339,8 +344,8 @@ export const alarms = {
    * Clears the firing alarm raised at `alarm.raisedAt`; false when it is not firing (any more).
    * The item waits under `ALARMS#HISTORY` until its history record is written.
    */
-  async clear(alarm: OpenAlarm, clearedAt: string, reason: ClearReason, expiresAt: number, mail?: Mail, delivery?: Delivery): Promise<boolean> {
-    const extra = mailFields(alarm, mail);
+  async clear(alarm: OpenAlarm, clearedAt: string, reason: ClearReason, expiresAt: number, notice?: Notice, delivery?: Delivery): Promise<boolean> {
+    const extra = noticeFields(alarm, notice);
     const guard = firingGuard(alarm);
     return conditional({
       TableName: tableName(),
@@ -426,24 +431,35 @@ export const alarms = {
     });
   },
 
-  /** Alarms with mails not yet delivered, oldest transition first within each alarm. */
-  async pendingMails(): Promise<PendingMails[]> {
+  /** The firing alarms of one watcher (its own partition; repeat notifications). */
+  async firingOf(watcherId: string): Promise<OpenAlarm[]> {
+    const items = await queryAll({
+      KeyConditionExpression: 'PK = :pk',
+      FilterExpression: '#state = :firing OR #state = :legacy',
+      ExpressionAttributeNames: { '#state': 'state' },
+      ExpressionAttributeValues: { ':pk': keys({ watcherId, devicesn: '' }).PK, ':firing': 'firing', ':legacy': LEGACY_FIRING },
+    });
+    return items.map(fromItem);
+  },
+
+  /** Alarms with notices not yet carried by a stored digest, oldest transition first within each alarm. */
+  async pendingNotices(): Promise<PendingNotices[]> {
     const items = await queryAll({
       IndexName: 'GSI2',
       KeyConditionExpression: 'GSI2PK = :pk',
-      ExpressionAttributeValues: { ':pk': MAIL },
-      ProjectionExpression: 'watcherId, devicesn, pendingMails',
+      ExpressionAttributeValues: { ':pk': NOTIFY },
+      ProjectionExpression: 'watcherId, devicesn, pendingNotices',
     });
     return items.map((item) => ({
       alarm: { watcherId: String(item.watcherId), devicesn: String(item.devicesn) },
-      mails: (Array.isArray(item.pendingMails) ? item.pendingMails : []) as Mail[],
+      notices: (Array.isArray(item.pendingNotices) ? item.pendingNotices : []) as Notice[],
     }));
   },
 
-  /** Drops the first `delivered` pending mails of an alarm, and its place in the pending index once none is left. */
-  async mailsDelivered(alarm: Pick<Alarm, 'watcherId' | 'devicesn'>, delivered: readonly Mail[]): Promise<void> {
+  /** Drops the first `delivered` pending notices of an alarm, and its place in the pending index once none is left. */
+  async noticesCollected(alarm: Pick<Alarm, 'watcherId' | 'devicesn'>, delivered: readonly Notice[]): Promise<void> {
     if (delivered.length === 0) return;
-    const names = { '#mails': 'pendingMails', '#id': 'id' };
+    const names = { '#mails': 'pendingNotices', '#id': 'id' };
     const all = await conditional({
       TableName: tableName(),
       Key: keys(alarm),
@@ -453,7 +469,7 @@ export const alarms = {
       ExpressionAttributeValues: { ':n': delivered.length, ':first': delivered[0]!.id },
     });
     if (all) return;
-    // a newer transition appended a mail meanwhile: drop only those delivered, keep it pending
+    // a newer transition appended a notice meanwhile: drop only those collected, keep it pending
     await conditional({
       TableName: tableName(),
       Key: keys(alarm),

@@ -23,6 +23,7 @@ const fromItem = (item: Item): OutboxMail => ({
   to: Array.isArray(item.to) ? item.to.map(String) : [],
   subject: String(item.subject),
   text: String(item.text),
+  ...(typeof item.html === 'string' ? { html: item.html } : {}),
   storedAt: String(item.storedAt),
 });
 

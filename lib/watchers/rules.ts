@@ -43,6 +43,8 @@ export const LIMITS = {
   devicesId: 500,
   emails: 50,
   email: 254,
+  channelIds: 20,
+  repeatIntervalSeconds: { min: 3600, max: 604_800 },
 } as const;
 
 export interface Condition {
@@ -72,13 +74,20 @@ export interface WatcherInput {
   emails?: string[];
   /** Seconds the condition must hold before the alarm fires (0..86400, default 0: at once). */
   pendingSeconds?: number;
+  /** Notification channels (issue 16) told in addition to `emails`; ids of existing channels. */
+  channelIds?: string[];
+  /** Re-notify open, unacknowledged alarms once per this many seconds (0 = never, else 3600..604800). */
+  repeatIntervalSeconds?: number;
 }
 
 /** The longest pending period a watcher may ask for: one day. */
 export const MAX_PENDING_SECONDS = 86_400;
 
-/** The rule as stored: every field present. */
-export type Watcher = Required<WatcherInput>;
+/** Notification fields a watcher carries only when they were sent. */
+type NotificationFields = 'channelIds' | 'repeatIntervalSeconds';
+
+/** The rule as stored: every field present, but the notification fields only when set. */
+export type Watcher = Required<Omit<WatcherInput, NotificationFields>> & Pick<WatcherInput, NotificationFields>;
 
 /** A watcher as the API answers it. */
 export interface WatcherRecord extends Watcher {
@@ -109,6 +118,8 @@ export const normalize = (input: WatcherInput): Watcher => ({
   sendEmail: input.sendEmail,
   emails: input.emails ?? [],
   pendingSeconds: input.pendingSeconds ?? 0,
+  ...(input.channelIds?.length ? { channelIds: [...input.channelIds] } : {}),
+  ...(input.repeatIntervalSeconds ? { repeatIntervalSeconds: input.repeatIntervalSeconds } : {}),
 });
 
 /** Distinct values, ordinal (code-unit) order: the same list on every machine. */

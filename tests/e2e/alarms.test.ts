@@ -26,6 +26,7 @@ interface MailView {
   to: string[];
   subject: string;
   text: string;
+  html?: string;
   storedAt: string;
 }
 type ErrorBody = { message: string; errors?: { field: string; message: string }[] };
@@ -99,11 +100,15 @@ describe('alarms raised by a watcher for status.connected == false', () => {
     }
   });
 
-  it('puts one raised mail per alarm in the outbox, to the watcher recipients', async () => {
-    const raised = (await mails()).filter((m) => m.subject.includes('RAISED'));
-    expect(raised.map((m) => m.id).sort()).toEqual(offline.map((d) => expect.stringContaining(`${watcherId}:${d.devicesn}:`)).sort());
-    expect(raised).toHaveLength(offline.length);
-    expect(raised.every((m) => m.to.length === 1 && m.to[0] === email && m.subject.startsWith('[Critical] RAISED'))).toBe(true);
+  it('puts one raised digest in the outbox for the run, listing every alarm, to the watcher recipients', async () => {
+    const raised = (await mails()).filter((m) => !m.subject.includes('Cleared:'));
+    expect(raised).toHaveLength(1);
+    expect(raised[0]!.to).toEqual([email]);
+    expect(raised[0]!.subject).toMatch(new RegExp(`^\\[Critical\\] ${offline.length} devices offline in `));
+    for (const device of offline) {
+      expect(raised[0]!.text).toContain(device.devicesn);
+      expect(raised[0]!.html).toContain(device.devicesn);
+    }
   });
 
   it('changes nothing when evaluated again: same alarms, same raise times, no new mail', async () => {
@@ -156,9 +161,11 @@ describe('alarms clear when their watcher is deactivated', () => {
     await api('PUT', `/watcher/${watcherId}/status`, { body: { active: false } });
     expect((await evaluate()).cleared).toBeGreaterThanOrEqual(offline.length);
     expect(await alarmsOf(watcherId)).toEqual([]);
-    const cleared = (await mails()).filter((m) => m.subject.includes('CLEARED'));
-    expect(cleared).toHaveLength(offline.length);
-    expect(cleared.every((m) => m.text.includes('Reason: watcher inactive'))).toBe(true);
+    const cleared = (await mails()).filter((m) => m.subject.includes('Cleared:'));
+    expect(cleared).toHaveLength(1);
+    expect(cleared[0]!.subject).toMatch(new RegExp(`^\\[Critical\\] Cleared: ${offline.length} devices offline in `));
+    expect(offline.every((d) => cleared[0]!.text.includes(d.devicesn))).toBe(true);
+    expect(cleared[0]!.text).toContain('(watcher inactive)');
     const levels = ['Critical', 'Major', 'Minor', 'Info'];
     for (const device of offline) {
       const { region, location, room } = device.details;

@@ -26,6 +26,8 @@ export default async function setup(project: TestProject) {
       // a still, known demo fleet: e2e counts are reproducible
       ...stillFleetEnv,
       SEED_DEVICES: '240',
+      // webhook retries after one second (the production first delay is 30 s)
+      NOTIFY_RETRY_BASE_SECONDS: '1',
       SIM_ROOMS: '',
     },
   });

@@ -174,18 +174,21 @@ describe('notifications of transitions', () => {
     notify: { sendEmail: true, emails: ['ops@example.com'] },
   };
 
-  it('a silenced transition sends no mail and is recorded as suppressed', () => {
-    expect(transitionNotice('raised', alarm, alarm.notify, T0, ['s1'])).toEqual({ mail: undefined, delivery: 'suppressed' });
+  it('a silenced transition sends nothing: its notice is marked silenced and recorded as suppressed', () => {
+    const silenced = transitionNotice('raised', alarm, alarm.notify, T0, ['s1']);
+    expect(silenced.delivery).toBe('suppressed');
+    expect(silenced.notice).toMatchObject({ type: 'alarms.raised', silenced: true });
   });
 
-  it('an unsilenced transition mails the recipients and records them', () => {
+  it('an unsilenced transition notifies the recipients and channels and records them', () => {
     const notice = transitionNotice('cleared', alarm, alarm.notify, at(60), [], 'resolved');
     expect(notice.delivery).toEqual(['ops@example.com']);
-    expect(notice.mail).toMatchObject({ to: ['ops@example.com'], subject: expect.stringContaining('CLEARED') });
+    expect(notice.notice).toMatchObject({ type: 'alarms.cleared', audience: { emails: ['ops@example.com'] } });
+    expect(transitionNotice('raised', alarm, { ...alarm.notify, channelIds: ['c1'] }, T0, []).delivery).toEqual(['ops@example.com', 'channel:c1']);
   });
 
   it('records an empty list when the watcher asked for no mail', () => {
-    expect(transitionNotice('raised', alarm, { sendEmail: false, emails: [] }, T0, [])).toEqual({ mail: undefined, delivery: [] });
+    expect(transitionNotice('raised', alarm, { sendEmail: false, emails: [] }, T0, [])).toEqual({ notice: undefined, delivery: [] });
   });
 
   it('ack rules: an acknowledged alarm is never reminded of, but its raise and clear are not suppressed', () => {

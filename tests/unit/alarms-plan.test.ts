@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { mailFor } from '#lib/alarms/mail';
 import { planAlarms, roomsToRecompute, worstSeverityByDevice } from '#lib/alarms/plan';
 import { evaluatorSettings, dueAt } from '#lib/alarms/settings';
 import type { OpenAlarm } from '#lib/alarms/types';
 import type { RoomAggregate, Severity, StoredDevice } from '#lib/devices/types';
+import { noticeFor } from '#lib/notify/notice';
 import type { WatcherRecord } from '#lib/watchers/rules';
 
 const NOW = '2024-06-11T10:00:00.000Z';
@@ -164,7 +164,7 @@ describe('worst severity roll-up', () => {
   });
 });
 
-describe('transition mails', () => {
+describe('transition notices', () => {
   const alarm: OpenAlarm = {
     state: 'firing',
     watcherId: 'w1',
@@ -179,18 +179,22 @@ describe('transition mails', () => {
     notify: { sendEmail: true, emails: ['ops@example.com'] },
   };
 
-  it('has an id fixed by the pair, the raise time and the transition', () => {
-    expect(mailFor('raised', alarm, alarm.notify, NOW)?.id).toBe(`w1:a:${NOW}:raised`);
-    expect(mailFor('cleared', alarm, alarm.notify, LATER, 'resolved')?.id).toBe(`w1:a:${NOW}:cleared`);
+  it('has an id fixed by the pair, the raise time and the transition; the run fixes its digest', () => {
+    expect(noticeFor('raised', alarm, alarm.notify, NOW, 'offline')).toMatchObject({ id: `w1:a:${NOW}:raised`, type: 'alarms.raised', at: NOW });
+    expect(noticeFor('cleared', alarm, alarm.notify, LATER, 'offline', 'resolved')).toMatchObject({ id: `w1:a:${NOW}:cleared`, type: 'alarms.cleared', at: LATER });
   });
 
-  it('names severity, device and room in the subject', () => {
-    expect(mailFor('raised', alarm, alarm.notify, NOW)?.subject).toBe('[Critical] RAISED: offline on a (EMEA / London / Room 1)');
+  it('carries the alarm (with clearedAt once cleared), the watcher and its audience', () => {
+    const notice = noticeFor('cleared', alarm, { ...alarm.notify, channelIds: ['c1'] }, LATER, 'offline', 'resolved');
+    expect(notice?.alarm).toEqual({ id: 'w1:a', devicesn: 'a', deviceid: 'id-a', severity: 1, region: 'EMEA', location: 'London', room: 'Room 1', raisedAt: NOW, clearedAt: LATER, reason: 'resolved' });
+    expect(notice?.watcher).toEqual({ id: 'w1', description: 'offline', severity: 1, type: 'offline' });
+    expect(notice?.audience).toEqual({ sendEmail: true, emails: ['ops@example.com'], channelIds: ['c1'] });
   });
 
-  it('is not written when the watcher does not send mail or has no recipients', () => {
-    expect(mailFor('raised', alarm, { sendEmail: false, emails: ['ops@example.com'] }, NOW)).toBeUndefined();
-    expect(mailFor('raised', alarm, { sendEmail: true, emails: [] }, NOW)).toBeUndefined();
+  it('is not written when the watcher tells nobody: no mail and no channel', () => {
+    expect(noticeFor('raised', alarm, { sendEmail: false, emails: ['ops@example.com'] }, NOW, 'offline')).toBeUndefined();
+    expect(noticeFor('raised', alarm, { sendEmail: true, emails: [] }, NOW, 'offline')).toBeUndefined();
+    expect(noticeFor('raised', alarm, { sendEmail: false, emails: [], channelIds: ['c1'] }, NOW, 'offline')).toBeDefined();
   });
 });
 

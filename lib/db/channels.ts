@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { NotFound } from '#lib/errors';
+import type { Channel, ChannelInput } from '#lib/notify/types';
+import { doc, tableName } from './client';
+import { deleteExisting, queryAll, whenExists, type Item } from './helpers';
+
+/*
+ * Notification channels are few: one partition, listed with one Query. A webhook channel
+ * keeps its signing secret on the item; `fromItem` never reads it, only `secretOf` does.
+ */
+const PARTITION = 'CHANNEL';
+const keys = (id: string) => ({ PK: PARTITION, SK: `CHANNEL#${id}` });
+const notFound = (id: string) => new NotFound(`Channel ${id} not found`);
+
+const fromItem = (item: Item): Channel => {
+  const common = { id: String(item.id), name: String(item.name), createdAt: String(item.createdAt), updatedAt: String(item.updatedAt) };
+  return item.channelType === 'webhook'
+    ? { ...common, type: 'webhook', url: String(item.url), format: item.format === 'slack' || item.format === 'teams' ? item.format : 'json' }
+    : { ...common, type: 'email', emails: Array.isArray(item.emails) ? item.emails.map(String) : [] };
+};
+
+const fields = (input: ChannelInput): Item =>
+  input.type === 'webhook'
+    ? { name: input.name, channelType: 'webhook', url: input.url, format: input.format ?? 'json' }
+    : { name: input.name, channelType: 'email', emails: [...input.emails] };
+
+export const channels = {
+  /** Stores a new channel; a webhook with its signing secret. */
+  async create(input: ChannelInput, secret: string | undefined): Promise<Channel> {
+    const id = randomUUID();
+    const now = new Date().toISOString();
+    const item: Item = { ...keys(id), type: 'Channel', id, ...fields(input), ...(secret ? { secret } : {}), version: 1, createdAt: now, updatedAt: now };
+    await doc.send(new PutCommand({ TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' }));
+    return fromItem(item);
+  },
+
+  async list(): Promise<Channel[]> {
+    const items = await queryAll({ KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': PARTITION } });
+    return items.map(fromItem);
+  },
+
+  async get(id: string): Promise<Channel> {
+    const { Item } = await doc.send(new GetCommand({ TableName: tableName(), Key: keys(id), ConsistentRead: true }));
+    if (!Item) throw notFound(id);
+    return fromItem(Item);
+  },
+
+  /** The channel, or undefined when it is gone (deliveries to a deleted channel fail). */
+  async find(id: string): Promise<Channel | undefined> {
+    const { Item } = await doc.send(new GetCommand({ TableName: tableName(), Key: keys(id), ConsistentRead: true }));
+    return Item ? fromItem(Item) : undefined;
+  },
+
+  /** The signing secret of a webhook channel (sending only; never answered after create/rotate). */
+  async secretOf(id: string): Promise<string | undefined> {
+    const { Item } = await doc.send(
+      new GetCommand({ TableName: tableName(), Key: keys(id), ProjectionExpression: '#secret', ExpressionAttributeNames: { '#secret': 'secret' }, ConsistentRead: true }),
+    );
+    return typeof Item?.secret === 'string' ? Item.secret : undefined;
+  },
+
+  /** PUT semantics: name and target replaced, type, secret and createdAt kept; 404 when unknown. */
+  async replace(id: string, input: ChannelInput): Promise<Channel> {
+    const set = fields(input);
+    const remove = input.type === 'webhook' ? ['emails'] : ['url', 'format'];
+    const names: Record<string, string> = { '#updatedAt': 'updatedAt', '#version': 'version', '#type': 'channelType' };
+    const values: Record<string, unknown> = { ':now': new Date().toISOString(), ':one': 1, ':type': input.type };
+    const sets = Object.entries(set).map(([field, value], i) => {
+      names[`#f${i}`] = field;
+      values[`:v${i}`] = value;
+      return `#f${i} = :v${i}`;
+    });
+    remove.forEach((field, i) => (names[`#r${i}`] = field));
+    const { Attributes } = await whenExists(
+      doc.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys(id),
+          UpdateExpression: `SET ${sets.join(', ')}, #updatedAt = :now, #version = #version + :one REMOVE ${remove.map((_, i) => `#r${i}`).join(', ')}`,
+          ConditionExpression: 'attribute_exists(PK) AND #type = :type',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+          ReturnValues: 'ALL_NEW',
+        }),
+      ),
+      () => notFound(id),
+    );
+    return fromItem(Attributes ?? {});
+  },
+
+  /** Replaces the signing secret of a webhook channel; 404 when there is no such webhook channel. */
+  async rotateSecret(id: string, secret: string): Promise<Channel> {
+    const { Attributes } = await whenExists(
+      doc.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys(id),
+          UpdateExpression: 'SET #secret = :secret, #updatedAt = :now, #version = #version + :one',
+          ConditionExpression: 'attribute_exists(PK) AND #type = :webhook',
+          ExpressionAttributeNames: { '#secret': 'secret', '#updatedAt': 'updatedAt', '#version': 'version', '#type': 'channelType' },
+          ExpressionAttributeValues: { ':secret': secret, ':now': new Date().toISOString(), ':one': 1, ':webhook': 'webhook' },
+          ReturnValues: 'ALL_NEW',
+        }),
+      ),
+      () => notFound(id),
+    );
+    return fromItem(Attributes ?? {});
+  },
+
+  async remove(id: string): Promise<void> {
+    await deleteExisting(keys(id), () => notFound(id));
+  },
+};

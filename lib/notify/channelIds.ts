@@ -1,0 +1,14 @@
+import { channels } from '#lib/db/channels';
+import { Invalid } from '#lib/errors';
+
+// Apart from lib/notify/channels.ts so that the watcher functions do not bundle the notifier.
+
+/** Every id must name a stored channel (watcher create and update); 400 naming those that do not. */
+export const checkChannelIds = async (ids: readonly string[] | undefined): Promise<void> => {
+  if (!ids?.length) return;
+  const known = new Set((await channels.list()).map((c) => c.id));
+  const missing = ids.filter((id) => !known.has(id));
+  if (missing.length > 0) {
+    throw new Invalid('unknown channel ids', missing.map((id) => ({ field: 'body.channelIds', message: `body.channelIds: no channel ${id}` })));
+  }
+};

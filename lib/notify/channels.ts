@@ -1,0 +1,82 @@
+import { randomUUID } from 'node:crypto';
+import type { Mailer } from '#lib/alarms/mailer';
+import { channels } from '#lib/db/channels';
+import { deliveries } from '#lib/db/deliveries';
+import { watchers } from '#lib/db/watchers';
+import { Conflict, Invalid } from '#lib/errors';
+import { allowLocalWebhooks, targetProblem, type Lookup } from './address';
+import { testDigest } from './digest';
+import { notifier } from './notifier';
+import { deliveryId } from './plan';
+import { newSecret } from './signature';
+import type { Channel, ChannelInput, DeliveryView } from './types';
+
+/*
+ * Notification channels (issue 16 item 3): the rules around the repository. A webhook URL is
+ * checked for a public target when written (and again before each send); its signing secret
+ * is answered once, by create and rotate-secret; a channel a watcher uses cannot be deleted.
+ */
+
+export interface ChannelRules {
+  allowLocal?: boolean;
+  lookup?: Lookup;
+}
+
+const checkTarget = async (input: ChannelInput, rules: ChannelRules): Promise<void> => {
+  if (input.type !== 'webhook') return;
+  const problem = await targetProblem(input.url, rules.allowLocal ?? allowLocalWebhooks(), rules.lookup);
+  if (problem) throw new Invalid('url is not an allowed webhook target', [{ field: 'body.url', message: `body.${problem}` }]);
+};
+
+/** A channel as answered once: a webhook's with its signing secret. */
+export type ChannelWithSecret = Channel & { secret?: string };
+
+export const createChannel = async (input: ChannelInput, rules: ChannelRules = {}): Promise<ChannelWithSecret> => {
+  await checkTarget(input, rules);
+  const secret = input.type === 'webhook' ? newSecret() : undefined;
+  const channel = await channels.create(input, secret);
+  return secret ? { ...channel, secret } : channel;
+};
+
+/** PUT: a channel keeps its type (a different type is a new channel). */
+export const replaceChannel = async (id: string, input: ChannelInput, rules: ChannelRules = {}): Promise<Channel> => {
+  const current = await channels.get(id);
+  if (current.type !== input.type) {
+    throw new Invalid('type cannot change', [{ field: 'body.type', message: `body.type must stay "${current.type}"; create a new channel for another type` }]);
+  }
+  await checkTarget(input, rules);
+  return channels.replace(id, input);
+};
+
+export const rotateSecret = async (id: string): Promise<ChannelWithSecret> => {
+  const current = await channels.get(id);
+  if (current.type !== 'webhook') throw new Conflict(`Channel ${id} is an e-mail channel; only webhook channels have a signing secret`);
+  const secret = newSecret();
+  return { ...(await channels.rotateSecret(id, secret)), secret };
+};
+
+/** Deletes a channel no watcher uses; 409 naming the watchers otherwise. */
+export const removeChannel = async (id: string): Promise<void> => {
+  await channels.get(id);
+  const users = (await watchers.list()).filter((w) => w.channelIds?.includes(id)).map((w) => w.id);
+  if (users.length > 0) throw new Conflict(`Channel ${id} is used by watcher(s) ${users.join(', ')}; remove it from them first`);
+  await channels.remove(id);
+};
+
+/** Sends a `test` notification through the channel now and answers its delivery. */
+export const testChannel = async (id: string, mailer: Mailer, deadline: number): Promise<DeliveryView> => {
+  await channels.get(id);
+  const digest = testDigest(randomUUID(), new Date().toISOString());
+  const target = { kind: 'channel' as const, channelId: id };
+  const draft = { id: deliveryId(digest, target), digest, target, status: 'pending' as const };
+  await notifier({ mailer, deadline }).sendNow(draft);
+  const delivery = await deliveries.view(draft.id);
+  if (!delivery) throw new Error(`test delivery of channel ${id} was not stored`);
+  return delivery;
+};
+
+/** A channel's deliveries, newest first; 404 for an unknown channel. */
+export const channelDeliveries = async (id: string, limit: number, cursor?: string) => {
+  await channels.get(id);
+  return deliveries.log(id, limit, cursor);
+};

@@ -1,0 +1,85 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { addressProblem, urlProblem } from './address';
+import type { AttemptOutcome } from './retry';
+import { signatureOf } from './signature';
+
+/** A webhook receiver gets this long to answer (issue 16 item 4). */
+export const WEBHOOK_TIMEOUT_MS = 5_000;
+
+export interface WebhookRequest {
+  url: string;
+  body: string;
+  deliveryId: string;
+  secret: string;
+  timeoutMs: number;
+  allowLocal: boolean;
+}
+
+/** Raised by the guarded lookup: the name resolved to an address webhooks may not reach. */
+class UnsafeTarget extends Error {}
+
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/**
+ * The DNS lookup of a webhook connection, checked: every address the name resolves to must be
+ * public (or loopback with ALLOW_LOCAL_WEBHOOKS). The connection uses exactly the addresses
+ * checked here, so a DNS answer that changes after a check (rebinding) cannot slip through.
+ */
+const guardedLookup =
+  (allowLocal: boolean) =>
+  (hostname: string, options: { all?: boolean; family?: number }, callback: LookupCallback): void => {
+    dnsLookup(hostname, { ...options, all: true, verbatim: true }, (error, addresses) => {
+      if (error) return callback(error, []);
+      const bad = addresses.map((a) => addressProblem(a.address, allowLocal)).find(Boolean);
+      if (bad || addresses.length === 0) return callback(new UnsafeTarget(`url host ${hostname} resolves to ${bad ?? 'nothing'}`), []);
+      if (options.all) return callback(null, addresses);
+      return callback(null, addresses[0]!.address, addresses[0]!.family);
+    });
+  };
+
+const retryAfter = (header: string | undefined): number | undefined => {
+  const seconds = header === undefined ? Number.NaN : Number(header);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
+};
+
+/**
+ * One POST of a signed body (node's own HTTP client, so that the connection's address is the
+ * checked one). Redirects are not followed: a 3xx fails, it could lead anywhere. Never throws:
+ * every way it can end is an outcome.
+ */
+export const postWebhook = (request: WebhookRequest): Promise<AttemptOutcome> => {
+  const problem = urlProblem(request.url, request.allowLocal);
+  if (problem) return Promise.resolve({ kind: 'refused', reason: problem });
+  const url = new URL(request.url);
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise<AttemptOutcome>((resolve) => {
+    const outgoing = send(
+      url,
+      {
+        method: 'POST',
+        lookup: guardedLookup(request.allowLocal) as never,
+        signal: AbortSignal.timeout(request.timeoutMs),
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(request.body),
+          'user-agent': 'device-monitoring-webhooks/1',
+          'x-delivery-id': request.deliveryId,
+          'x-signature-256': signatureOf(request.secret, request.body),
+        },
+      },
+      (response: IncomingMessage) => {
+        response.resume();
+        const after = retryAfter(response.headers['retry-after']);
+        resolve({ kind: 'answered', status: response.statusCode ?? 0, ...(after === undefined ? {} : { retryAfterSeconds: after }) });
+      },
+    );
+    outgoing.on('error', (error: Error) => {
+      if (error instanceof UnsafeTarget) resolve({ kind: 'refused', reason: error.message });
+      else if (error.name === 'AbortError' || error.name === 'TimeoutError') resolve({ kind: 'timeout' });
+      else resolve({ kind: 'unreachable', reason: error.message });
+    });
+    outgoing.end(request.body);
+  });
+};

@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import { addressProblem, targetProblem, urlProblem, type Lookup } from '#lib/notify/address';
+import { DEFAULT_RETRY, nextAttemptAt, verdictOf } from '#lib/notify/retry';
+import { newSecret, signatureOf, verifySignature } from '#lib/notify/signature';
+
+describe('webhook signatures', () => {
+  it('is sha256= and the hex HMAC-SHA256 of the raw body with the secret', () => {
+    // RFC 4231 test case 2
+    expect(signatureOf('Jefe', 'what do ya want for nothing?')).toBe('sha256=5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843');
+  });
+
+  it('verifies only the same body with the same secret', () => {
+    const secret = newSecret();
+    const body = JSON.stringify({ type: 'test' });
+    const header = signatureOf(secret, body);
+    expect(verifySignature(secret, body, header)).toBe(true);
+    expect(verifySignature(secret, `${body} `, header)).toBe(false);
+    expect(verifySignature(newSecret(), body, header)).toBe(false);
+    expect(verifySignature(secret, body, undefined)).toBe(false);
+  });
+
+  it('makes a different random secret each time', () => {
+    const a = newSecret();
+    expect(a).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    expect(newSecret()).not.toBe(a);
+  });
+});
+
+describe('retry schedule', () => {
+  const first = Date.parse('2026-11-22T00:00:00Z');
+  const at = (attempts: number, now: number, random = () => 1) => nextAttemptAt({ attempts, firstAttemptAt: first, now, random });
+
+  it('retries 5xx, 429, timeouts and refused connections; fails other 4xx, redirects and unsafe targets at once', () => {
+    expect(verdictOf({ kind: 'answered', status: 204 })).toBe('delivered');
+    for (const status of [500, 502, 503, 429]) expect(verdictOf({ kind: 'answered', status })).toBe('retry');
+    expect(verdictOf({ kind: 'timeout' })).toBe('retry');
+    expect(verdictOf({ kind: 'unreachable', reason: 'ECONNREFUSED' })).toBe('retry');
+    for (const status of [400, 401, 404, 410, 301]) expect(verdictOf({ kind: 'answered', status })).toBe('fail');
+    expect(verdictOf({ kind: 'refused', reason: 'private address' })).toBe('fail');
+  });
+
+  it('doubles the delay after each failed attempt, up to an hour', () => {
+    expect(at(1, first)! - first).toBe(30_000);
+    expect(at(2, first)! - first).toBe(60_000);
+    expect(at(5, first)! - first).toBe(480_000);
+    expect(at(20, first)! - first).toBe(3_600_000);
+  });
+
+  it('keeps the random part in the upper half of each delay (jitter)', () => {
+    expect(at(3, first, () => 0)! - first).toBe(60_000);
+    expect(at(3, first, () => 0.5)! - first).toBe(90_000);
+    const spread = new Set(Array.from({ length: 20 }, () => at(3, first, Math.random)));
+    expect(spread.size).toBeGreaterThan(1);
+  });
+
+  it('honours a longer Retry-After', () => {
+    expect(nextAttemptAt({ attempts: 1, firstAttemptAt: first, now: first, retryAfterSeconds: 600, random: () => 1 })! - first).toBe(600_000);
+  });
+
+  it('gives up once the next attempt would start more than 24 hours after the first', () => {
+    const late = first + DEFAULT_RETRY.windowMs - 10 * 60_000;
+    expect(at(30, late)).toBeUndefined();
+    expect(at(30, late - 60 * 60_000)).toBe(late);
+    // the whole schedule: attempts until the window closes, none after it
+    let now = first;
+    let attempts = 1;
+    for (let next = at(attempts, now); next !== undefined; next = at(++attempts, now)) now = next;
+    expect(now).toBeLessThanOrEqual(first + DEFAULT_RETRY.windowMs);
+    expect(attempts).toBeGreaterThan(20);
+    expect(attempts).toBeLessThan(40);
+  });
+});
+
+describe('webhook target checks', () => {
+  it.each([
+    ['127.0.0.1', 'loopback'],
+    ['10.1.2.3', 'private'],
+    ['172.16.0.9', 'private'],
+    ['192.168.1.1', 'private'],
+    ['169.254.169.254', 'linkLocal'],
+    ['100.64.0.1', 'carrierGradeNat'],
+    ['0.0.0.0', 'unspecified'],
+    ['::1', 'loopback'],
+    ['fd00::1', 'uniqueLocal'],
+    ['fe80::1', 'linkLocal'],
+    ['::ffff:10.0.0.1', 'private'],
+    ['::ffff:169.254.169.254', 'linkLocal'],
+    ['224.0.0.1', 'multicast'],
+  ])('refuses %s (%s)', (address, range) => {
+    expect(addressProblem(address, false)).toContain(range);
+  });
+
+  it('accepts public addresses, and loopback only when local webhooks are allowed', () => {
+    expect(addressProblem('93.184.216.34', false)).toBeUndefined();
+    expect(addressProblem('2606:4700:4700::1111', false)).toBeUndefined();
+    expect(addressProblem('127.0.0.1', true)).toBeUndefined();
+    expect(addressProblem('10.0.0.1', true)).toContain('private');
+  });
+
+  it('wants https, no credentials, and http only on loopback with local webhooks allowed', () => {
+    expect(urlProblem('https://hooks.example.com/x', false)).toBeUndefined();
+    expect(urlProblem('http://hooks.example.com/x', false)).toBe('url must use https');
+    expect(urlProblem('ftp://hooks.example.com/x', false)).toBe('url must use https');
+    expect(urlProblem('not a url', false)).toBe('url must be an absolute URL');
+    expect(urlProblem('https://user:pw@hooks.example.com/', false)).toBe('url must not carry credentials');
+    expect(urlProblem('https://127.0.0.1/x', false)).toContain('loopback');
+    expect(urlProblem('https://[::1]/x', false)).toContain('loopback');
+    expect(urlProblem('http://127.0.0.1:8080/x', false)).toBe('url must use https');
+    expect(urlProblem('http://127.0.0.1:8080/x', true)).toBeUndefined();
+    expect(urlProblem('http://localhost:8080/x', true)).toBeUndefined();
+    expect(urlProblem('http://hooks.example.com/x', true)).toContain('only on loopback');
+    expect(urlProblem('http://10.0.0.1/x', true)).toContain('only on loopback');
+  });
+
+  it('checks every address a name resolves to', async () => {
+    const dns = (answers: Record<string, string[]>): Lookup => async (host) => {
+      const found = answers[host];
+      if (!found) throw new Error('ENOTFOUND');
+      return found;
+    };
+    const lookup = dns({ 'public.example': ['93.184.216.34'], 'mixed.example': ['93.184.216.34', '10.0.0.7'], 'meta.example': ['169.254.169.254'] });
+    expect(await targetProblem('https://public.example/hook', false, lookup)).toBeUndefined();
+    expect(await targetProblem('https://mixed.example/hook', false, lookup)).toContain('10.0.0.7 is a private address');
+    expect(await targetProblem('https://meta.example/hook', false, lookup)).toContain('linkLocal');
+    expect(await targetProblem('https://nowhere.example/hook', false, lookup)).toContain('does not resolve');
+    expect(await targetProblem('https://10.0.0.1/hook', false, lookup)).toContain('private');
+  });
+});
