@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { root } from './lib';
 import { writeSummary } from './summary';
 
-const ALL = ['coldstart', 'warm', 'stats', 'load', 'start'];
+const ALL = ['coldstart', 'warm', 'stats', 'load', 'start', 'live'];
 const chosen = process.argv.slice(2).filter((name) => ALL.includes(name));
 
 for (const name of chosen.length ? chosen : ALL) {

@@ -19,6 +19,7 @@ export const writeSummary = () => {
   const stats = read<{ summary: { ratio: number }[]; measuredAt: string }>('stats');
   const load = read<{ failed: number; latencyMs: { p50: number; p99: number }; requestsPerSecond: number; measuredAt: string }>('load');
   const start = read<{ firstMedianSeconds: number; warmMedianSeconds: number; measuredAt: string }>('start');
+  const live = read<{ lost: number; delayMs: { p50: number; p99: number }; measuredAt: string }>('live');
   const worstStats = stats ? Math.max(...stats.summary.map((s) => s.ratio)) : undefined;
   const table = [
     '| figure | measured | target | | date |',
@@ -31,6 +32,8 @@ export const writeSummary = () => {
     load ? `| HTTP load: p50 / p99 latency, req/s | ${load.latencyMs.p50} / ${load.latencyMs.p99} ms, ${load.requestsPerSecond} req/s | reported | | ${load.measuredAt.slice(0, 10)} |` : '',
     row('npm start: first answer, warm start (median s)', start?.warmMedianSeconds, '<= 10', (v) => v <= 10, start?.measuredAt),
     row('npm start: first answer, first start (median s)', start?.firstMedianSeconds, '<= 20', (v) => v <= 20, start?.measuredAt),
+    row('live: pushes lost (500 sockets, 50 room changes/s)', live?.lost, '0', (v) => v === 0, live?.measuredAt),
+    row('live: p99 delay from change to receipt, ms', live?.delayMs.p99, '< 1000', (v) => v < 1000, live?.measuredAt),
   ]
     .filter(Boolean)
     .join('\n');

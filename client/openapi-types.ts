@@ -665,6 +665,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/live/rooms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Every room in scope with its status and counts (what a status board draws; pushes carry the same shape) */
+        post: operations["liveRooms"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/live/ticket": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A one-use ticket (60 s) to open the live WebSocket; `url` is the address to open, ticket included */
+        post: operations["liveTicket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/silences": {
         parameters: {
             query?: never;
@@ -1699,7 +1733,7 @@ export interface operations {
                      */
                     email: string;
                     name: string;
-                    /** @description a password of 12 to 256 characters */
+                    /** @description a password of 12 to 256 characters, without control, invisible or unassigned characters, not containing the username, not a pattern (few different characters, repeats, runs) nor a common password; a 400 names the rule broken */
                     password: string;
                     /** @description a role id (lower-case letters, digits and single hyphens, at most 64) */
                     role: string;
@@ -2043,7 +2077,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a password of 12 to 256 characters */
+                    /** @description a password of 12 to 256 characters, without control, invisible or unassigned characters, not containing the username, not a pattern (few different characters, repeats, runs) nor a common password; a 400 names the rule broken */
                     newPassword: string;
                 };
             };
@@ -2365,7 +2399,7 @@ export interface operations {
             content: {
                 "application/json": {
                     currentPassword: string;
-                    /** @description a password of 12 to 256 characters */
+                    /** @description a password of 12 to 256 characters, without control, invisible or unassigned characters, not containing the username, not a pattern (few different characters, repeats, runs) nor a common password; a 400 names the rule broken */
                     newPassword: string;
                 };
             };
@@ -5835,6 +5869,204 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    liveRooms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description a non-empty name or "all" */
+                    locationName: string;
+                    /** @description a non-empty name or "all" */
+                    regionName: string;
+                    /** @description a non-empty name or "all" */
+                    roomName: string;
+                };
+            };
+        };
+        responses: {
+            /** @description One item per room holding devices, ordered by region, location, room */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deviceCount: number;
+                        location: string;
+                        offline: number;
+                        online: number;
+                        region: string;
+                        room: string;
+                        /** @enum {unknown} */
+                        roomStatus: "Critical" | "Major" | "Minor" | "Info" | "OK";
+                    }[];
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description Body larger than 256 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The filter is invalid, its fields named */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    liveTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    filter?: {
+                        /** @description a non-empty name or "all" */
+                        locationName: string;
+                        /** @description a non-empty name or "all" */
+                        regionName: string;
+                        /** @description a non-empty name or "all" */
+                        roomName: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The ticket, the ws(s):// address with the ticket in its query, and when the ticket expires */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        expiresAt: string;
+                        ticket: string;
+                        url: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description Body larger than 256 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The filter is invalid, its fields named */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
                 };
             };
             /** @description Unexpected server fault */

@@ -7,7 +7,7 @@ const providerEnvironment = '${file(./functions/devices/provider-env.yml)}';
 
 /** Device filter parameters: all three required, non-empty; `all` = no narrowing (DESIGN D10). */
 const filterField = Type.String({ minLength: 1, maxLength: 256, description: 'a non-empty name or "all"' });
-const deviceFilter = strict({ regionName: filterField, locationName: filterField, roomName: filterField });
+export const deviceFilter = strict({ regionName: filterField, locationName: filterField, roomName: filterField });
 
 /** `{devicesn}` and refresh take an empty-object body, or none at all. */
 const bySerialNumber = {

@@ -21,7 +21,10 @@ export const roleId = Type.String({
 export const newPassword = Type.String({
   minLength: PASSWORD_MIN_LENGTH,
   maxLength: PASSWORD_MAX_LENGTH,
-  description: `a password of ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters`,
+  description:
+    `a password of ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters, without control, invisible or unassigned ` +
+    'characters, not containing the username, not a pattern (few different characters, repeats, runs) nor a common ' +
+    'password; a 400 names the rule broken',
 });
 const anyPassword = Type.String({ minLength: 1, maxLength: PASSWORD_MAX_LENGTH });
 

@@ -40,7 +40,11 @@ class PerFunctionRoles {
 
     const [policy] = shared.Properties.Policies;
     const statements = policy.PolicyDocument.Statement;
-    const common = statements.filter((s) => !s.Sid);
+    // With WebSocket events the framework adds to the shared role an unnamed grant of
+    // ManageConnections on every API's connections (`*/@connections/*`); the functions that
+    // push get the narrow, named LivePush statement instead, so that grant goes.
+    const frameworkWebsocketGrant = (s) => !s.Sid && JSON.stringify(s.Action) === '["execute-api:ManageConnections"]';
+    const common = statements.filter((s) => !s.Sid && !frameworkWebsocketGrant(s));
     const bySid = new Map(statements.filter((s) => s.Sid).map((s) => [s.Sid, s]));
     const { default: fallback = [], functions: listed = {} } = this.permissions();
     const names = Object.keys(service.functions ?? {});

@@ -92,6 +92,7 @@ const startPeriodicEvaluation = () => {
 
 const main = async () => {
   const port = Number(process.env.PORT ?? 3000);
+  const socketPort = Number(process.env.WEBSOCKET_PORT ?? port + 3);
   const apiKey = process.env.API_KEY ?? LOCAL_API_KEY;
   mkdirSync(dataDir, { recursive: true });
 
@@ -109,6 +110,10 @@ const main = async () => {
     ALLOW_LOCAL_WEBHOOKS: process.env.ALLOW_LOCAL_WEBHOOKS ?? 'true',
     // metrics are CloudWatch EMF lines: noise in a local terminal unless asked for
     POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED ?? 'true',
+    // the local WebSocket API of serverless offline: browsers open it, pushes post to it
+    WEBSOCKET_PORT: String(socketPort),
+    LIVE_WS_URL: `ws://localhost:${socketPort}`,
+    LIVE_PUSH_ENDPOINT: `http://localhost:${socketPort}`,
   };
   Object.assign(process.env, env);
 
@@ -136,8 +141,11 @@ const main = async () => {
   // One real request loads the modules every handler shares (middy, the DynamoDB client, the
   // logger), so "ready" means the API answers, and the first caller does not pay for it.
   await fetch(`${offline.url}/intervals`, { headers: { 'x-api-key': apiKey } }).catch(() => undefined);
-  const docs = await startDocsServer(Number(process.env.DOCS_PORT ?? port + 1), offline.url);
+  const { boardAssets, configFile } = await import('./local/board');
+  const board = { assets: await boardAssets(), config: configFile({ apiUrl: offline.url, apiKey }) };
+  const docs = await startDocsServer(Number(process.env.DOCS_PORT ?? port + 1), offline.url, board);
   console.log(`\nAPI docs at ${docs.url}`);
+  console.log(`Status board at ${docs.url.replace(/\/docs$/, '/board/')}  (live at ${env.LIVE_WS_URL})`);
   // tests wait for this exact line
   console.log(
     `API ready at ${offline.url}  (header x-api-key: ${apiKey === LOCAL_API_KEY ? apiKey : '<your API_KEY>'}) ` +
@@ -145,6 +153,9 @@ const main = async () => {
   );
   console.log(`try: curl -H 'x-api-key: ${apiKey === LOCAL_API_KEY ? apiKey : '$API_KEY'}' ${offline.url}/intervals\n`);
 
+  // the local sync and evaluator push what they store to live dashboards, like the functions
+  const { enableLivePush } = await import('../lib/live/push');
+  enableLivePush();
   const syncTimer = startPeriodicSync();
   const evaluateTimer = startPeriodicEvaluation();
   let stopping = false;

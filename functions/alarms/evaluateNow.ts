@@ -2,8 +2,10 @@ import http from '#generated/routes/alarmsEvaluateNow';
 import { Conflict } from '#lib/errors';
 import { runEvaluation } from '#lib/alarms/evaluate';
 import { mailerFromEnv } from '#lib/alarms/mailer';
+import { enableLivePush } from '#lib/live/push';
 
 const mailer = mailerFromEnv();
+enableLivePush();
 
 // POST /alarms/evaluate -> {raised, cleared, mailed, updated, roomsRecomputed, complete}; 409 while another run holds the lease
 export const handler = http(async ({ event }) => {

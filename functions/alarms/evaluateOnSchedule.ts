@@ -5,8 +5,10 @@ import { recordWork } from '#lib/observability/metrics';
 import { tracing } from '#lib/observability/tracing';
 import { runEvaluation } from '#lib/alarms/evaluate';
 import { mailerFromEnv } from '#lib/alarms/mailer';
+import { enableLivePush } from '#lib/live/push';
 
 const mailer = mailerFromEnv();
+enableLivePush();
 const SCHEDULE_SECONDS = 60;
 
 // Scheduled every minute (contracts/alarms.ts); evaluates when intervalDeviceWatchers seconds have passed.

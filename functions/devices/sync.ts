@@ -4,8 +4,10 @@ import { recordWork } from '#lib/observability/metrics';
 import { tracing } from '#lib/observability/tracing';
 import { providerFromEnv } from '#lib/devices/provider';
 import { syncDevices } from '#lib/devices/sync';
+import { enableLivePush } from '#lib/live/push';
 
 const provider = providerFromEnv();
+enableLivePush();
 
 // Scheduled (rate in contracts/devices.ts): the device inventory from the provider into the table.
 export const handler = middy(async () => {

@@ -3,11 +3,19 @@ import { users, type NewUser, type User } from '#lib/db/users';
 import { Conflict, Invalid, Unauthorized } from '#lib/errors';
 import { withinGuessBudget } from './guesses';
 import { hashPassword, verifyPassword } from './password';
+import { passwordProblem } from './passwordPolicy';
 import { storeUser } from './membership';
 
 // Sign-in and the first admin live in ./signin: they need secrets, which no other function may load.
 
+/** 400 naming the rule a new password breaks (./passwordPolicy), before any hash is spent. */
+const refuseWeak = (password: string, username: string, field: 'body.password' | 'body.newPassword'): void => {
+  const problem = passwordProblem(password, username);
+  if (problem) throw new Invalid(`${field} ${problem}`, [{ field, message: `${field} ${problem}` }]);
+};
+
 export const createUser = async (user: NewUser, password: string): Promise<User> => {
+  refuseWeak(password, user.username, 'body.password');
   if (!(await roles.find(user.role))) {
     throw new Invalid(`body.role must be an existing role id`, [{ field: 'body.role', message: `body.role ${user.role} is not a role` }]);
   }
@@ -22,6 +30,7 @@ export const createUser = async (user: NewUser, password: string): Promise<User>
  * user stops working.
  */
 export const changeOwnPassword = async (username: string, currentPassword: string, newPassword: string): Promise<void> => {
+  refuseWeak(newPassword, username, 'body.newPassword'); // spends no guess
   const verified = await withinGuessBudget(username, async () => {
     const credentials = await users.credentials(username);
     return credentials && (await verifyPassword(currentPassword, credentials.passwordHash)) ? credentials : undefined;
@@ -32,5 +41,6 @@ export const changeOwnPassword = async (username: string, currentPassword: strin
 
 export const setPassword = async (username: string, newPassword: string): Promise<void> => {
   await users.get(username); // 404 before spending a hash on an unknown user
+  refuseWeak(newPassword, username, 'body.newPassword');
   await users.setPassword(username, await hashPassword(newPassword));
 };

@@ -1,6 +1,6 @@
 import { adminCount } from '#lib/db/admins';
-import { roles } from '#lib/db/roles';
-import { users, type NewUser, type User } from '#lib/db/users';
+import { removeUnheldRole, roleCountsHolders, roles } from '#lib/db/roles';
+import { removeUserHolding, users, type NewUser, type User } from '#lib/db/users';
 import { Conflict, Invalid } from '#lib/errors';
 import { ADMIN_ROLE, builtInRole } from './roles';
 
@@ -42,12 +42,12 @@ export const removeUser = async (username: string): Promise<void> => {
     const { role } = await users.get(username); // 404
     if (role === ADMIN_ROLE) {
       await adminCount.reserveRemoval(); // 409 unless another admin stays
-      if (await users.removeHolding(username, role)) return;
+      if (await removeUserHolding(username, role)) return;
       await adminCount.cancelRemoval();
     } else {
       // a role from before holder counts: its count, once started, already left this user out
-      const counted = !builtInRole(role) && (await roles.countsHolders(role));
-      if (await users.removeHolding(username, role)) {
+      const counted = !builtInRole(role) && (await roleCountsHolders(role));
+      if (await removeUserHolding(username, role)) {
         if (counted) await roles.release(role);
         return;
       }
@@ -59,5 +59,5 @@ export const removeUser = async (username: string): Promise<void> => {
 
 /** Built-in roles and roles some user holds stay (409); 404 when unknown. */
 export const deleteRole = async (roleid: string): Promise<void> => {
-  await roles.removeUnheld(roleid, () => users.countWithRole(roleid));
+  await removeUnheldRole(roleid, () => users.countWithRole(roleid));
 };

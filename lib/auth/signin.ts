@@ -1,5 +1,5 @@
 import { adminCount } from '#lib/db/admins';
-import { users, type Credentials, type NewUser, type User } from '#lib/db/users';
+import { adoptIncarnation, users, type Credentials, type NewUser, type User } from '#lib/db/users';
 import { Conflict, Unauthorized } from '#lib/errors';
 import { withinGuessBudget } from './guesses';
 import { storeUser } from './membership';
@@ -67,7 +67,7 @@ export const signIn = async (username: string, password: string): Promise<SignIn
     return valid ? found : undefined;
   });
   if (!credentials) throw new Unauthorized(INVALID_CREDENTIALS);
-  const incarnation = credentials.incarnation || (await users.adoptIncarnation(username, credentials.passwordHash));
+  const incarnation = credentials.incarnation || (await adoptIncarnation(username, credentials.passwordHash));
   // the record changed between the check and now (deleted, re-created, new password): sign in again
   if (!incarnation) throw new Unauthorized(INVALID_CREDENTIALS);
   const { token } = await issueAccessToken(await privateKey(), { ...credentials.user, incarnation });

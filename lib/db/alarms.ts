@@ -13,6 +13,7 @@ import {
 } from '#lib/alarms/types';
 import { Conflict, NotFound } from '#lib/errors';
 import type { Notice } from '#lib/notify/types';
+import { announceStored } from './changes';
 import { doc, tableName } from './client';
 import { isConditionFailed, queryAll, type Item } from './helpers';
 import { queryListOrPage, type Page } from './pages';
@@ -82,10 +83,12 @@ export interface AlarmView extends Alarm, Partial<Acknowledgement> {
   pendingSince?: string;
   firesAt?: string;
 }
-const toView = (item: Item): AlarmView => {
-  const { notify: _notify, notified: _notified, acknowledgement, ...alarm } = fromItem(item);
-  return { id: alarmId(alarm), ...alarm, ...acknowledgement };
-};
+const viewOf = ({ notify: _notify, notified: _notified, acknowledgement, ...alarm }: OpenAlarm): AlarmView => ({
+  id: alarmId(alarm),
+  ...alarm,
+  ...acknowledgement,
+});
+const toView = (item: Item): AlarmView => viewOf(fromItem(item));
 
 /** A cleared alarm as stored, for its history record. */
 export interface ClearedAlarm extends OpenAlarm {
@@ -267,7 +270,7 @@ export const alarms = {
     const [condition, names, values] = fromPending
       ? ['#state = :pending AND #raisedAt = :from', { '#state': 'state', '#raisedAt': 'raisedAt' }, { ':pending': 'pending', ':from': fromPending }]
       : [NEW_CONDITION, newGuard.names, newGuard.values];
-    return conditional({
+    const raised = await conditional({
       TableName: tableName(),
       Key: keys(alarm),
       ...withCondition(
@@ -295,6 +298,8 @@ export const alarms = {
         values,
       ),
     });
+    if (raised) await announceStored({ kind: 'alarm', event: 'raised', at: new Date().toISOString(), alarm: { ...viewOf(alarm), state: 'firing' } });
+    return raised;
   },
 
   /** Stores a new pending alarm for the pair unless one is open already (no mail). */
@@ -347,7 +352,7 @@ export const alarms = {
   async clear(alarm: OpenAlarm, clearedAt: string, reason: ClearReason, expiresAt: number, notice?: Notice, delivery?: Delivery): Promise<boolean> {
     const extra = noticeFields(alarm, notice);
     const guard = firingGuard(alarm);
-    return conditional({
+    const cleared = await conditional({
       TableName: tableName(),
       Key: keys(alarm),
       ...withCondition(
@@ -370,6 +375,8 @@ export const alarms = {
         guard.values,
       ),
     });
+    if (cleared) await announceStored({ kind: 'alarm', event: 'cleared', at: clearedAt, alarm: { ...viewOf(alarm), clearedAt, clearReason: reason } });
+    return cleared;
   },
 
   /** Carries a changed severity, room, description or firing time into an alarm that stays open (no mail). */
@@ -402,7 +409,9 @@ export const alarms = {
           ReturnValues: 'ALL_NEW',
         }),
       );
-      return toView(Attributes ?? {});
+      const view = toView(Attributes ?? {});
+      if (ack) await announceStored({ kind: 'alarm', event: 'acknowledged', at: ack.acknowledgedAt, alarm: view });
+      return view;
     } catch (error) {
       if (!isConditionFailed(error)) throw error;
       throw (await alarms.get(pair)) ? notOpen(id) : missingAlarm(id);

@@ -3,6 +3,7 @@ import { ServiceUnavailable } from '#lib/errors';
 import { inScope, type Scope } from '#lib/devices/filter';
 import { rollUp, sameAggregate } from '#lib/devices/rollup';
 import type { Place, RoomAggregate, RoomStatus } from '#lib/devices/types';
+import { announceStored } from './changes';
 import { doc, tableName } from './client';
 import { devices, roomId } from './devices';
 import { isConditionFailed, queryAll, type Item } from './helpers';
@@ -110,11 +111,14 @@ export const rooms = {
       try {
         if (beforeWrite && (!current || !sameAggregate(fromItem(current), aggregate))) await beforeWrite(aggregate);
         if (aggregate.deviceCount === 0) {
-          if (current) await doc.send(new DeleteCommand({ TableName: tableName(), Key: keys(place), ...guard }));
+          if (!current) return undefined;
+          await doc.send(new DeleteCommand({ TableName: tableName(), Key: keys(place), ...guard }));
+          await announceStored({ kind: 'room', at: new Date().toISOString(), room: aggregate });
           return undefined;
         }
         if (current && sameAggregate(fromItem(current), aggregate)) return aggregate;
         await doc.send(new PutCommand({ TableName: tableName(), Item: toItem(aggregate, version + 1), ...guard }));
+        await announceStored({ kind: 'room', at: new Date().toISOString(), room: aggregate });
         return aggregate;
       } catch (error) {
         if (!isConditionFailed(error)) throw error;

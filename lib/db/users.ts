@@ -116,29 +116,6 @@ export const users = {
     );
   },
 
-  /**
-   * Gives a record written before incarnations existed its first one, only if it is still
-   * the record whose password was just checked (same hash, still none). Answers the
-   * incarnation, or undefined when the record moved meanwhile (the caller refuses).
-   */
-  async adoptIncarnation(username: string, passwordHash: string): Promise<string | undefined> {
-    const incarnation = randomUUID();
-    try {
-      await doc.send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: keys(username),
-          UpdateExpression: 'SET incarnation = :inc',
-          ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(incarnation) AND passwordHash = :hash',
-          ExpressionAttributeValues: { ':inc': incarnation, ':hash': passwordHash },
-        }),
-      );
-      return incarnation;
-    } catch (error) {
-      if (isConditionFailed(error)) return undefined;
-      throw error;
-    }
-  },
 
   /** The admin count includes this admin now (see `create`). */
   async adminCounted(username: string): Promise<void> {
@@ -154,20 +131,6 @@ export const users = {
     );
   },
 
-  /** Deletes the user if it still holds `role`; false when it is gone or holds another role. */
-  async removeHolding(username: string, role: string): Promise<boolean> {
-    return conditionHeld(
-      doc.send(
-        new DeleteCommand({
-          TableName: tableName(),
-          Key: keys(username),
-          ConditionExpression: '#role = :role',
-          ExpressionAttributeNames: { '#role': 'role' },
-          ExpressionAttributeValues: { ':role': role },
-        }),
-      ),
-    );
-  },
 
   /**
    * Users holding `role`, read consistently (one Query of the users' partition). With
@@ -185,4 +148,46 @@ export const users = {
     });
     return items.length;
   },
+};
+
+// Only sign-in and deletion need these: outside the object, other bundles leave them out
+// (DESIGN §8 size target).
+
+/**
+ * Gives a record written before incarnations existed its first one, only if it is still
+ * the record whose password was just checked (same hash, still none). Answers the
+ * incarnation, or undefined when the record moved meanwhile (the caller refuses).
+ */
+export const adoptIncarnation = async (username: string, passwordHash: string): Promise<string | undefined> => {
+  const incarnation = randomUUID();
+  try {
+    await doc.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys(username),
+        UpdateExpression: 'SET incarnation = :inc',
+        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(incarnation) AND passwordHash = :hash',
+        ExpressionAttributeValues: { ':inc': incarnation, ':hash': passwordHash },
+      }),
+    );
+    return incarnation;
+  } catch (error) {
+    if (isConditionFailed(error)) return undefined;
+    throw error;
+  }
+};
+
+/** Deletes the user if it still holds `role`; false when it is gone or holds another role. */
+export const removeUserHolding = async (username: string, role: string): Promise<boolean> => {
+  return conditionHeld(
+    doc.send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: keys(username),
+        ConditionExpression: '#role = :role',
+        ExpressionAttributeNames: { '#role': 'role' },
+        ExpressionAttributeValues: { ':role': role },
+      }),
+    ),
+  );
 };

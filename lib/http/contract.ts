@@ -65,6 +65,8 @@ export interface RouteContract {
 export interface JobContract extends FunctionFacts {
   summary: string;
   events: Record<string, unknown>[];
+  /** A schema the job checks its input against itself (generated/validators/<function>.ts). */
+  validates?: TSchema;
 }
 
 /** Declares a route; `const` keeps literal statuses, methods and access for the inferred types. */

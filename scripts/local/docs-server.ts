@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join, resolve } from 'node:path';
+import type { Asset } from './board';
 
 const root = resolve(__dirname, '..', '..');
 const assetsDir = join(root, 'node_modules', 'swagger-ui-dist');
@@ -39,8 +40,14 @@ export interface DocsServer {
   close: () => Promise<void>;
 }
 
-/** Serves the docs; the document's first server is the running local API. */
-export const startDocsServer = (port: number, apiUrl: string): Promise<DocsServer> => {
+/** The status board's files (scripts/local/board.ts) and the config.json naming the running API. */
+export interface BoardFiles {
+  assets: Record<string, Asset>;
+  config: Asset;
+}
+
+/** Serves the docs, and the status board under /board/; the document's first server is the running local API. */
+export const startDocsServer = (port: number, apiUrl: string, board?: BoardFiles): Promise<DocsServer> => {
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const send = (status: number, type: string, body: string | Buffer) => {
@@ -48,6 +55,15 @@ export const startDocsServer = (port: number, apiUrl: string): Promise<DocsServe
       res.end(body);
     };
     if (path === '/' || path === '/docs' || path === '/docs/') return send(200, 'text/html; charset=utf-8', page);
+    if (board && path === '/board') {
+      res.writeHead(301, { location: '/board/' });
+      return res.end();
+    }
+    if (board && path.startsWith('/board/')) {
+      const name = path.slice('/board/'.length) || 'index.html';
+      const file = name === 'config.json' ? board.config : board.assets[name];
+      if (file) return send(200, file.type, file.body);
+    }
     if (path === '/docs/openapi.json') {
       const document = JSON.parse(readFileSync(join(root, 'docs', 'openapi.json'), 'utf8')) as { servers: { url: string }[] };
       document.servers = [{ url: apiUrl }, ...document.servers.slice(1)];

@@ -14,11 +14,17 @@ import { freePort } from './ports';
 export interface Instance {
   url: string;
   docsUrl: string;
+  /** The status board page (served beside the docs page). */
+  boardUrl: string;
+  /** The instance's embedded store (benchmarks write changes into it directly). */
+  storeEndpoint: string;
   stop: () => Promise<void>;
 }
 
 const root = resolve(__dirname, '..', '..');
 const READY = /API ready at (\S+)/;
+// printed before offline's long route table, so caught as it goes by
+const STORE = /embedded DynamoDB at (\S+)/;
 
 export const startInstance = async (options: {
   env: Record<string, string>;
@@ -37,17 +43,20 @@ export const startInstance = async (options: {
       DATA_DIR: dataDir,
       PORT: String(await freePort()),
       DOCS_PORT: String(await freePort()),
+      WEBSOCKET_PORT: String(await freePort()),
       ESBUILD_WORK_FOLDER: options.workFolder,
       ...options.env,
     },
   });
   const timeoutMs = options.readyTimeoutMs ?? 360_000;
   let output = '';
+  let storeEndpoint = '';
   const url = await new Promise<string>((ready, fail) => {
     const timer = setTimeout(() => fail(new Error(`npm start did not become ready in ${timeoutMs} ms:\n${output}`)), timeoutMs);
     const read = (chunk: Buffer) => {
       if (options.echo) process.stderr.write(chunk);
       output = (output + chunk.toString()).slice(-20_000);
+      storeEndpoint ||= STORE.exec(output)?.[1] ?? '';
       const match = READY.exec(output);
       if (match?.[1]) {
         clearTimeout(timer);
@@ -69,6 +78,8 @@ export const startInstance = async (options: {
   return {
     url,
     docsUrl: /API docs at (\S+)/.exec(output)?.[1] ?? '',
+    boardUrl: /Status board at (\S+)/.exec(output)?.[1] ?? '',
+    storeEndpoint,
     stop: async () => {
       await stopGroup(child);
       rmSync(dataDir, { recursive: true, force: true });

@@ -157,3 +157,44 @@ describe('a role a user holds is never deleted, even in a race (item 5)', () => 
     }
   });
 });
+
+describe('weak passwords are refused with 400 naming the rule (item 10)', () => {
+  const cases: [string, (username: string) => string, string][] = [
+    ['twelve spaces', () => ' '.repeat(12), 'must use at least 5 different characters'],
+    ['twelve NULs', () => '\u0000'.repeat(12), 'must not contain control characters'],
+    ['twelve zero-width spaces', () => '\u200b'.repeat(12), 'must not contain invisible format characters (such as zero-width spaces)'],
+    ['lone surrogates', () => 'Quiet-harbour-\ud800\udc00\ud800', 'must be well-formed Unicode (no lone surrogates)'],
+    ['an unassigned code point', () => 'Quiet-harbour-\u0378-47', 'must not contain unassigned characters'],
+    ['aaaaaaaaaaaa', () => 'aaaaaaaaaaaa', 'must use at least 5 different characters'],
+    ['password1234', () => 'password1234', 'is a commonly used password'],
+    ['the username itself', (username) => username, 'must not contain the username'],
+  ];
+
+  it.each(cases)('POST auth refuses %s', async (_case, password, rule) => {
+    const username = unique('weakling-user');
+    const body = { username, password: password(username), email: `${username}@example.com`, name: 'Weak', role: 'viewer' };
+    const res = await call('POST', '/auth', { token: adminToken, body });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ errors: [{ field: 'body.password', message: `body.password ${rule}` }] });
+    expect((await call('GET', `/auth/${username}`, { token: adminToken })).status).toBe(404);
+  });
+
+  it.each(cases)('POST auth/me/password and the admin route refuse %s', async (_case, password, rule) => {
+    const username = await createUser();
+    const token = await signIn(username);
+    const own = await call('POST', '/auth/me/password', { token, body: { currentPassword: PASSWORD, newPassword: password(username) } });
+    expect(own.status).toBe(400);
+    expect(own.body).toMatchObject({ errors: [{ field: 'body.newPassword', message: `body.newPassword ${rule}` }] });
+    const byAdmin = await call('POST', `/auth/${username}/password/admin`, { token: adminToken, body: { newPassword: password(username) } });
+    expect(byAdmin.status).toBe(400);
+    expect((await call('GET', '/auth/me', { token })).status).toBe(200);
+  });
+
+  it('accepts a long passphrase with accents and emoji, normalising it (NFC): the decomposed form signs in too', async () => {
+    const username = await createUser();
+    const composed = 'Crème brûlée 🍮 at the harbour';
+    const res = await call('POST', `/auth/${username}/password/admin`, { token: adminToken, body: { newPassword: composed.normalize('NFD') } });
+    expect(res.status).toBe(200);
+    await signIn(username, composed.normalize('NFC'));
+  });
+});

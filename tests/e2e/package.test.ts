@@ -98,6 +98,23 @@ describe('serverless package --stage prod (no AWS credentials)', () => {
       expect(environment(fn).JWT_PUBLIC_KEY).toBe('{{resolve:ssm:/device-monitoring/prod/jwt-public-key}}');
     }
   });
+
+  it('declares the WebSocket API ($connect, $disconnect, subscribe, $default) and lets functions post only to its connections', () => {
+    const routes = resourcesOfType(prod, 'AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties?.RouteKey);
+    expect(routes.sort()).toEqual(['$connect', '$default', '$disconnect', 'subscribe']);
+    // in the roles of the functions that push (tests/e2e/operations.test.ts checks which)
+    const manage = statements(prod).filter((s) => s.Action.some((a) => a.startsWith('execute-api:')));
+    expect(manage.length).toBeGreaterThan(0);
+    for (const statement of manage) {
+      expect(statement.Action).toEqual(['execute-api:ManageConnections']);
+      expect(statement.Resource).toHaveLength(1);
+      expect(JSON.stringify(statement.Resource[0])).toContain('{"Ref":"WebsocketsApi"}');
+      expect(JSON.stringify(statement.Resource[0])).toContain('/prod/POST/@connections/*');
+    }
+    const [, sync] = resourcesOfType(prod, 'AWS::Lambda::Function').find(([name]) => name === 'DevicesSyncLambdaFunction')!;
+    expect(JSON.stringify(environment(sync).LIVE_PUSH_ENDPOINT)).toContain('{"Ref":"WebsocketsApi"}');
+    expect(JSON.stringify(environment(sync).LIVE_WS_URL)).toContain('wss://');
+  });
 });
 
 /** Every statement of every IAM role in the template. */

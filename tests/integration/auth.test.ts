@@ -52,6 +52,19 @@ describe('users', () => {
     expect((error as InstanceType<typeof Invalid>).details?.[0]?.field).toBe('body.role');
   });
 
+  it.each([
+    ['creating a user', (username: string) => createUser({ username: unique('weak'), email: 'w@example.com', name: 'W', role: 'viewer' }, 'password1234'), 'body.password'],
+    ['changing the own password', (username: string) => changeOwnPassword(username, PASSWORD, `x-${username}-x`), 'body.newPassword'],
+    ['an admin setting it', (username: string) => setPassword(username, 'aaaaaaaaaaaa'), 'body.newPassword'],
+  ])('refuses a weak password when %s, naming the field and the rule, and stores nothing', async (_case, act, field) => {
+    const username = await newUser();
+    const error = await act(username).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Invalid);
+    expect((error as InstanceType<typeof Invalid>).details?.[0]?.field).toBe(field);
+    expect((error as Error).message).toMatch(new RegExp(`^${field.replace('.', '\\.')} (is a commonly used password|must not contain the username|must use at least 5 different characters)$`));
+    await expect(signIn(username, PASSWORD)).resolves.toMatchObject({ tokenType: 'Bearer' });
+  });
+
   it('answers NotFound for an unknown user', async () => {
     await expect(users.get('nobody-here')).rejects.toBeInstanceOf(NotFound);
     await expect(removeUser('nobody-here')).rejects.toBeInstanceOf(NotFound);

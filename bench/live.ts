@@ -1,0 +1,183 @@
+/**
+ * Live pushes (issue 17): a private `npm start` instance (still demo fleet), 500 WebSockets
+ * opened with tickets over every kind of scope (most narrow), then 50 room changes per second for
+ * BENCH_LIVE_SECONDS (20): each flips one device's connection in the instance's store and
+ * recomputes its room, the way npm start's sync does, so the push goes through the same seam
+ * and serverless-offline's @connections endpoint. Reports pushes expected (sockets whose
+ * scope holds the room) and delivered, p50/p99 delay from the start of the change to
+ * receipt, and errors. Target: nothing lost, p99 under 1 s.
+ */
+import { cpus, loadavg } from 'node:os';
+import WebSocket from 'ws';
+import { startInstance, stillFleetEnv } from '../scripts/local/instance';
+import { localTableName, storeEnv } from '../scripts/local/env';
+import { round, writeResult } from './lib';
+
+const SOCKETS = Number(process.env.BENCH_LIVE_SOCKETS ?? 500);
+const CHANGES_PER_SECOND = Number(process.env.BENCH_LIVE_RATE ?? 50);
+const SECONDS = Number(process.env.BENCH_LIVE_SECONDS ?? 20);
+const KEY = 'bench-live-key';
+
+type Filter = { regionName: string; locationName: string; roomName: string };
+const percentile = (sorted: readonly number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : 0);
+
+export const runLiveBench = async () => {
+  const instance = await startInstance({ workFolder: '.esbuild-bench', env: { API_KEY: KEY, SEED_DEVICES: '300', ...stillFleetEnv } });
+  try {
+    // this process writes into the instance's store, as npm start's own sync loop would
+    if (!instance.storeEndpoint) throw new Error('npm start did not say where its store is');
+    Object.assign(process.env, storeEnv(instance.storeEndpoint), { TABLE_NAME: localTableName() });
+    const { devices } = await import('../lib/db/devices');
+    const { rooms } = await import('../lib/db/rooms');
+    const { onStored } = await import('../lib/db/changes');
+    const { enableLivePush } = await import('../lib/live/push');
+    const { covers } = await import('../lib/live/scope');
+
+    const inventory = await devices.index();
+    const roomList = await rooms.inScope({});
+    const placeKey = (p: { region: string; location: string; room: string }) => `${p.region}/${p.location}/${p.room}`;
+    const byRoom = new Map<string, typeof inventory>();
+    for (const device of inventory) byRoom.set(placeKey(device.details), [...(byRoom.get(placeKey(device.details)) ?? []), device]);
+
+    // dashboards over every kind of scope, most of them narrow, as sites and rooms watch theirs:
+    // 2 % everything, 8 % a region, 20 % a location, 20 % a room name, 50 % one room
+    const kinds: [number, (r: (typeof roomList)[number]) => Filter][] = [
+      [2, () => ({ regionName: 'all', locationName: 'all', roomName: 'all' })],
+      [8, (r) => ({ regionName: r.region, locationName: 'all', roomName: 'all' })],
+      [20, (r) => ({ regionName: r.region, locationName: r.location, roomName: 'all' })],
+      [20, (r) => ({ regionName: 'all', locationName: 'all', roomName: r.room })],
+      [50, (r) => ({ regionName: r.region, locationName: r.location, roomName: r.room })],
+    ];
+    const filters: Filter[] = kinds.flatMap(([percent, filterOf]) =>
+      Array.from({ length: (SOCKETS * percent) / 100 }, (_, i) => filterOf(roomList[(i * 7) % roomList.length]!)),
+    );
+    const ticket = async (filter: Filter) => {
+      const res = await fetch(`${instance.url}/live/ticket`, { method: 'POST', headers: { 'x-api-key': KEY, 'content-type': 'application/json' }, body: JSON.stringify({ filter }) });
+      if (res.status !== 201) throw new Error(`ticket answered ${res.status}`);
+      return ((await res.json()) as { url: string }).url;
+    };
+    const started = new Map<string, number>(); // `${room}|${at}` -> when the change began
+    const delays: number[] = [];
+    let received = 0;
+    let unmatched = 0;
+    let socketErrors = 0;
+    const sockets: WebSocket[] = [];
+    const connectStart = Date.now();
+    for (let i = 0; i < SOCKETS; i += 25) {
+      const batch = filters.slice(i, i + 25);
+      sockets.push(
+        ...(await Promise.all(
+          batch.map(
+            async (filter) =>
+              new Promise<WebSocket>(async (open, fail) => {
+                const socket = new WebSocket(await ticket(filter));
+                socket.on('message', (data) => {
+                  const now = Date.now();
+                  const message = JSON.parse(String(data)) as { type: string; at?: string; room?: { region: string; location: string; room: string } };
+                  if (message.type !== 'room' || !message.room) return;
+                  received++;
+                  const begun = started.get(`${placeKey(message.room)}|${message.at}`);
+                  if (begun === undefined) unmatched++;
+                  else delays.push(now - begun);
+                });
+                socket.on('error', () => socketErrors++);
+                socket.once('open', () => open(socket));
+                socket.once('unexpected-response', (_q, res) => fail(new Error(`handshake refused ${res.statusCode}`)));
+              }),
+          ),
+        )),
+      );
+    }
+    const connectSeconds = (Date.now() - connectStart) / 1000;
+
+    // the change's start, keyed by what its push will carry; registered before the push itself
+    const pending = new Map<string, number>();
+    onStored(async (change) => {
+      if (change.kind !== 'room') return;
+      const begun = pending.get(placeKey(change.room));
+      if (begun !== undefined) started.set(`${placeKey(change.room)}|${change.at}`, begun);
+    });
+    enableLivePush(new URL((await ticket(filters[0]!)).replace(/^ws/, 'http')).origin);
+
+    let expected = 0;
+    let changeErrors = 0;
+    const roomKeys = [...byRoom.keys()];
+    const total = CHANGES_PER_SECOND * SECONDS;
+    const inFlight: Promise<void>[] = [];
+    const loadAtStart = loadavg()[0]!;
+    const changeStart = Date.now();
+    for (let n = 0; n < total; n++) {
+      const due = changeStart + (n * 1000) / CHANGES_PER_SECOND;
+      const wait = due - Date.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      const key = roomKeys[n % roomKeys.length]!;
+      const members = byRoom.get(key)!;
+      const device = members[Math.floor(n / roomKeys.length) % members.length]!;
+      device.status = { ...device.status, connected: !device.status.connected };
+      expected += filters.filter((f) => covers(f, device.details)).length;
+      inFlight.push(
+        (async () => {
+          const begun = Date.now();
+          pending.set(key, begun);
+          try {
+            await devices.put(device);
+            await rooms.recompute(device.details);
+          } catch (error) {
+            if (changeErrors++ < 3) console.error('change failed:', error instanceof Error ? `${error.name}: ${error.message}` : error);
+          }
+        })(),
+      );
+    }
+    await Promise.all(inFlight);
+    const changeSeconds = (Date.now() - changeStart) / 1000;
+    // let the last pushes arrive
+    const quietUntil = Date.now() + 5000;
+    while (Date.now() < quietUntil && received < expected) await new Promise((r) => setTimeout(r, 100));
+    for (const socket of sockets) socket.close();
+
+    delays.sort((a, b) => a - b);
+    const summary = {
+      sockets: SOCKETS,
+      scopes: '2 % everything, 8 % region, 20 % location, 20 % room name, 50 % one room',
+      loadAverage: { atStart: round(loadAtStart, 1), atEnd: round(loadavg()[0]!, 1) },
+      connectSeconds: round(connectSeconds, 1),
+      changes: total,
+      changesPerSecondAsked: CHANGES_PER_SECOND,
+      changesPerSecondDone: round(total / changeSeconds, 1),
+      pushesExpected: expected,
+      pushesDelivered: received,
+      lost: Math.max(0, expected - received),
+      delayMs: { p50: percentile(delays, 50), p90: percentile(delays, 90), p99: percentile(delays, 99), max: delays.at(-1) ?? 0 },
+      errors: { changes: changeErrors, sockets: socketErrors, unmatched },
+    };
+    const met = summary.lost === 0 && summary.delayMs.p99 < 1000;
+    const markdown = [
+      '# Live pushes (npm start, serverless-offline WebSockets, embedded store)',
+      '',
+      `${SOCKETS} sockets over every kind of scope (${summary.scopes}),`,
+      `${CHANGES_PER_SECOND} room changes per second for ${SECONDS} s (one device's connection flipped, room recomputed, pushed).`,
+      'Delay: from the start of the change (device write) to receipt by the socket.',
+      '',
+      '| pushes expected | delivered | lost | p50 ms | p90 ms | p99 ms | max ms | errors | target (nothing lost, p99 < 1 s) |',
+      '|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+      `| ${expected} | ${received} | ${summary.lost} | ${summary.delayMs.p50} | ${summary.delayMs.p90} | ${summary.delayMs.p99} | ${summary.delayMs.max} | ${changeErrors + socketErrors} | ${met ? 'met' : 'NOT met'} |`,
+      '',
+      `Sockets connected in ${summary.connectSeconds} s; changes ran at ${summary.changesPerSecondDone}/s.`,
+      `Machine load average (1 min) ${summary.loadAverage.atStart} at the start, ${summary.loadAverage.atEnd} at the end, on ${cpus().length} cores.`,
+    ].join('\n');
+    writeResult('live', summary, markdown);
+    console.log(markdown);
+  } finally {
+    await instance.stop();
+  }
+};
+
+if (require.main === module) {
+  runLiveBench().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,114 @@
+/*
+ * The status board's state and how each message changes it: plain data in, plain data out,
+ * no DOM, no network (unit-tested in tests/unit/board-state.test.ts).
+ */
+export type RoomStatus = 'Critical' | 'Major' | 'Minor' | 'Info' | 'OK';
+export const STATUSES: readonly RoomStatus[] = ['Critical', 'Major', 'Minor', 'Info', 'OK'];
+
+export interface Filter {
+  regionName: string;
+  locationName: string;
+  roomName: string;
+}
+
+export interface Room {
+  region: string;
+  location: string;
+  room: string;
+  roomStatus: RoomStatus;
+  deviceCount: number;
+  online: number;
+  offline: number;
+}
+
+export interface Alarm {
+  id: string;
+  severity: number;
+  devicesn: string;
+  region: string;
+  location: string;
+  room: string;
+  raisedAt: string;
+  description?: string;
+  acknowledged?: boolean;
+  silenced?: boolean;
+}
+
+export type Message =
+  | { type: 'subscribed'; filter: Filter; snapshot: Counts }
+  | { type: 'room'; at: string; room: Room }
+  | { type: 'alarm'; event: 'raised' | 'cleared' | 'acknowledged' | 'silenced'; at: string; alarm: Alarm }
+  | { type: 'error'; message: string };
+
+export interface Counts {
+  TotalRooms: number;
+  CriticalStatus: number;
+  MajorStatus: number;
+  MinorStatus: number;
+  InfoStatus: number;
+  OKStatus: number;
+}
+
+export interface BoardState {
+  /** Rooms in scope by `roomKey`, each with the time of the newest change applied. */
+  rooms: Map<string, { room: Room; at: string }>;
+  /** Newest open alarms first, at most `alarmLimit`. */
+  alarms: Alarm[];
+  alarmLimit: number;
+}
+
+export const roomKey = (room: Pick<Room, 'region' | 'location' | 'room'>): string => [room.region, room.location, room.room].join(' / ');
+
+export const emptyState = (alarmLimit = 8): BoardState => ({ rooms: new Map(), alarms: [], alarmLimit });
+
+/** A fresh picture from the API (POST /live/rooms, GET /alarms): replaces what the board held. */
+export const loaded = (state: BoardState, rooms: readonly Room[], alarms: readonly Alarm[], at: string): BoardState => ({
+  ...state,
+  rooms: new Map(rooms.map((room) => [roomKey(room), { room, at }])),
+  alarms: alarms.slice(0, state.alarmLimit),
+});
+
+/** One pushed message applied; older news about a room than what the board shows is ignored. */
+export const applyMessage = (state: BoardState, message: Message): BoardState => {
+  if (message.type === 'room') {
+    const key = roomKey(message.room);
+    const known = state.rooms.get(key);
+    if (known && known.at > message.at) return state;
+    const rooms = new Map(state.rooms);
+    if (message.room.deviceCount === 0) rooms.delete(key);
+    else rooms.set(key, { room: message.room, at: message.at });
+    return { ...state, rooms };
+  }
+  if (message.type === 'alarm') {
+    const others = state.alarms.filter((alarm) => alarm.id !== message.alarm.id);
+    if (message.event === 'cleared') return { ...state, alarms: others };
+    const alarm = {
+      ...message.alarm,
+      acknowledged: message.event === 'acknowledged' || state.alarms.find((a) => a.id === message.alarm.id)?.acknowledged,
+      silenced: message.event === 'silenced' || state.alarms.find((a) => a.id === message.alarm.id)?.silenced,
+    };
+    const alarms = [...others, alarm].sort((a, b) => (a.raisedAt < b.raisedAt ? 1 : a.raisedAt > b.raisedAt ? -1 : 0));
+    return { ...state, alarms: alarms.slice(0, state.alarmLimit) };
+  }
+  return state;
+};
+
+/** The six counts of roomStatusCount, from the rooms the board holds. */
+export const countsOf = (state: BoardState): Counts => {
+  const rooms = [...state.rooms.values()].map(({ room }) => room);
+  const count = (status: RoomStatus) => rooms.filter((room) => room.roomStatus === status).length;
+  return {
+    TotalRooms: rooms.length,
+    CriticalStatus: count('Critical'),
+    MajorStatus: count('Major'),
+    MinorStatus: count('Minor'),
+    InfoStatus: count('Info'),
+    OKStatus: count('OK'),
+  };
+};
+
+/** Rooms in a stable order (region, location, room), so a tile changes colour in place. */
+export const roomsInOrder = (state: BoardState): Room[] =>
+  [...state.rooms.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, { room }]) => room);
+
+export const SEVERITY_NAMES: Record<number, RoomStatus> = { 1: 'Critical', 2: 'Major', 3: 'Minor', 4: 'Info' };

@@ -1,0 +1,40 @@
+import type { Acknowledgement, Alarm, AlarmState, ClearReason } from '#lib/alarms/types';
+import type { RoomAggregate } from '#lib/devices/types';
+
+/*
+ * The one seam between storing a change and telling anybody about it. Repositories announce a
+ * change after the write landed (never before, never for a write that failed its condition);
+ * whoever wants to hear (the live push, lib/live/push.ts) subscribes. Functions that do not
+ * subscribe pay nothing: the repositories import only this file.
+ */
+
+/** An alarm event as dashboards see it: the alarm as GET /alarms answers it, plus how it ended. */
+export interface AlarmChange {
+  event: 'raised' | 'cleared' | 'acknowledged' | 'silenced';
+  alarm: Alarm & Partial<Acknowledgement> & { id: string; state: AlarmState; clearedAt?: string; clearReason?: ClearReason; silencedBy?: string[] };
+}
+
+export type StoredChange =
+  /** A room aggregate was written; `deviceCount: 0` means the room has no devices any more. */
+  | { kind: 'room'; at: string; room: RoomAggregate }
+  | ({ kind: 'alarm'; at: string } & AlarmChange);
+
+export type ChangeListener = (change: StoredChange) => Promise<void>;
+
+const listeners = new Set<ChangeListener>();
+
+/** Registers a listener for every change stored by this process; returns its removal. */
+export const onStored = (listener: ChangeListener): (() => void) => {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+};
+
+/**
+ * Tells every listener about a change that has been stored, and waits for them (a Lambda may
+ * freeze once its handler returns). Listeners own their failures: a listener that throws
+ * never fails the write that already landed.
+ */
+export const announceStored = async (change: StoredChange): Promise<void> => {
+  if (listeners.size === 0) return;
+  await Promise.allSettled([...listeners].map((listener) => listener(change)));
+};

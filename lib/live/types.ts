@@ -1,0 +1,23 @@
+import type { AlarmChange } from '#lib/db/changes';
+import type { DeviceFilter } from '#lib/devices/filter';
+import type { RoomAggregate } from '#lib/devices/types';
+
+/** What a dashboard watches: the three names of a device query, `all` = any (DESIGN D10). */
+export type LiveFilter = DeviceFilter;
+
+/** The roomStatusCount answer for a scope. */
+export interface StatusCounts {
+  TotalRooms: number;
+  CriticalStatus: number;
+  MajorStatus: number;
+  MinorStatus: number;
+  InfoStatus: number;
+  OKStatus: number;
+}
+
+/** Every message the server sends over the socket. */
+export type LiveMessage =
+  | { type: 'subscribed'; filter: LiveFilter; snapshot: StatusCounts }
+  | { type: 'room'; at: string; room: RoomAggregate }
+  | { type: 'alarm'; event: AlarmChange['event']; at: string; alarm: AlarmChange['alarm'] }
+  | { type: 'error'; message: string };

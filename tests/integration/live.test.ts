@@ -1,0 +1,190 @@
+import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { evaluateAlarms } from '#lib/alarms/evaluate';
+import { outboxMailer } from '#lib/alarms/mailer';
+import { alarms } from '#lib/db/alarms';
+import { doc, tableName } from '#lib/db/client';
+import { liveConnections, liveTickets } from '#lib/db/live';
+import { rooms } from '#lib/db/rooms';
+import { watchers } from '#lib/db/watchers';
+import type { DeviceProvider } from '#lib/devices/provider';
+import { roomStatusCount } from '#lib/devices/stats';
+import { syncDevices } from '#lib/devices/sync';
+import type { ProviderDevice } from '#lib/devices/types';
+import { HttpError } from '#lib/errors';
+import { enableLivePush, pushTo } from '#lib/live/push';
+import { connect, disconnect, issueTicket, subscribe } from '#lib/live/session';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import validate from '#generated/validators/liveMessage';
+
+// A stand-in for API Gateway's @connections endpoint on a loopback port: it records what it is
+// asked to deliver and answers 410 Gone for connections it was told are closed.
+const received = new Map<string, unknown[]>();
+const closed = new Set<string>();
+let server: Server;
+let endpoint = '';
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const id = decodeURIComponent((req.url ?? '').replace('/@connections/', ''));
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      if (req.method !== 'POST' || closed.has(id)) {
+        res.writeHead(410).end();
+        return;
+      }
+      received.set(id, [...(received.get(id) ?? []), JSON.parse(body)]);
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  endpoint = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  enableLivePush(endpoint);
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+let n = 0;
+const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++n}`;
+const device = (region: string, sn: string, room: string, connected: boolean): ProviderDevice => ({
+  deviceid: `id-${sn}`,
+  devicesn: sn,
+  devicemodel: 'X50',
+  status: { connected, inCallStatus: 'NONE' },
+  details: { region, location: 'London', room },
+});
+const fixed = (fleet: () => ProviderDevice[]): DeviceProvider => ({
+  listDevices: async () => fleet(),
+  getDevice: async (sn) => fleet().find((d) => d.devicesn === sn),
+});
+const filterOf = (regionName: string, roomName = 'all') => ({ regionName, locationName: 'all', roomName });
+/** A registered connection on `filter`, opened through a ticket like a browser's. */
+const opened = async (filter: ReturnType<typeof filterOf>) => {
+  const id = unique('conn');
+  const { ticket } = await issueTicket(filter, 'ws://localhost:1');
+  await connect(id, ticket);
+  return id;
+};
+const failure = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error as HttpError);
+
+describe('live tickets', () => {
+  it('a ticket opens exactly one connection, on its filter, and the table never holds the ticket itself', async () => {
+    const filter = filterOf(unique('R'));
+    const { ticket, url, expiresAt } = await issueTicket(filter, 'wss://example.com/prod');
+    expect(new URL(url).searchParams.get('ticket')).toBe(ticket);
+    expect(url.startsWith('wss://example.com/prod?ticket=')).toBe(true);
+    expect(Date.parse(expiresAt) - Date.now()).toBeGreaterThan(55_000);
+    const { Items } = await doc.send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `LIVETICKET#${ticket}` } }));
+    expect(Items).toEqual([]);
+
+    const first = unique('conn');
+    await connect(first, ticket);
+    expect(await liveConnections.find(first)).toMatchObject({ filter });
+    expect((await failure(connect(unique('conn'), ticket)))?.statusCode).toBe(401);
+  });
+
+  it('refuses an expired, unknown, missing or oversized ticket', async () => {
+    await liveTickets.store('expired-ticket-value', filterOf('all'), Date.now() - 1);
+    for (const ticket of ['expired-ticket-value', 'never-issued', undefined, 'x'.repeat(300)]) {
+      expect((await failure(connect(unique('conn'), ticket)))?.statusCode).toBe(401);
+    }
+  });
+
+  it('two connections racing for one ticket: one opens, one is refused', async () => {
+    const { ticket } = await issueTicket(filterOf('all'), 'ws://localhost:1');
+    const outcomes = await Promise.all([failure(connect(unique('conn'), ticket)), failure(connect(unique('conn'), ticket))]);
+    expect(outcomes.filter((error) => error === undefined)).toHaveLength(1);
+  });
+});
+
+describe('live subscriptions', () => {
+  it('subscribe moves the connection to the new scope and answers its roomStatusCount', async () => {
+    const region = unique('R');
+    await syncDevices(fixed(() => [device(region, `${region}-1`, 'A', true), device(region, `${region}-2`, 'B', false)]));
+    const id = await opened(filterOf('all'));
+    const answer = await subscribe(id, JSON.stringify({ action: 'subscribe', filter: filterOf(region) }), validate);
+    expect(answer).toEqual({ type: 'subscribed', filter: filterOf(region), snapshot: roomStatusCount(await rooms.inScope({ region })) });
+    expect(answer).toMatchObject({ snapshot: { TotalRooms: 2, OKStatus: 2 } });
+    expect(await liveConnections.find(id)).toMatchObject({ filter: filterOf(region) });
+    expect((await liveConnections.subscribers([`${encodeURIComponent(region)}#all#all`])).map((s) => s.connectionId)).toEqual([id]);
+    expect((await liveConnections.subscribers(['all#all#all'])).map((s) => s.connectionId)).not.toContain(id);
+  });
+
+  it('an invalid filter is an error naming the field; the scope stays', async () => {
+    const id = await opened(filterOf('all'));
+    const error = await failure(subscribe(id, JSON.stringify({ action: 'subscribe', filter: { regionName: '', locationName: 'all' } }), validate));
+    expect(error?.message).toContain('filter.regionName');
+    expect(error?.message).toContain('filter.roomName is required');
+    expect((await failure(subscribe(id, 'not json', validate)))?.message).toContain('not valid JSON');
+    expect(await liveConnections.find(id)).toMatchObject({ filter: filterOf('all') });
+  });
+
+  it('a closed connection is forgotten with its subscription, and cannot subscribe', async () => {
+    const region = unique('R');
+    const id = await opened(filterOf(region));
+    await disconnect(id);
+    expect(await liveConnections.find(id)).toBeUndefined();
+    expect(await liveConnections.subscribers([`${encodeURIComponent(region)}#all#all`])).toEqual([]);
+    expect((await failure(subscribe(id, JSON.stringify({ action: 'subscribe', filter: filterOf('all') }), validate)))?.message).toContain('no longer registered');
+  });
+});
+
+describe('live pushes', () => {
+  it('a stored room change reaches the connections whose scope holds the room, and no other', async () => {
+    const region = unique('R');
+    let connected = true;
+    const provider = fixed(() => [device(region, `${region}-1`, 'A', connected), device(region, `${region}-2`, 'B', true)]);
+    await syncDevices(provider);
+    const inRegion = await opened(filterOf(region));
+    const inRoom = await opened(filterOf(region, 'A'));
+    const otherRoom = await opened(filterOf(region, 'B'));
+    const elsewhere = await opened(filterOf(unique('R')));
+
+    connected = false;
+    await syncDevices(provider);
+    const pushed = { type: 'room', at: expect.any(String), room: { region, location: 'London', room: 'A', roomStatus: 'OK', deviceCount: 1, online: 0, offline: 1 } };
+    expect(received.get(inRegion)).toEqual([pushed]);
+    expect(received.get(inRoom)).toEqual([pushed]);
+    expect(received.get(otherRoom)).toBeUndefined();
+    expect(received.get(elsewhere)).toBeUndefined();
+
+    // nothing changed, nothing stored, nothing pushed
+    await syncDevices(provider);
+    expect(received.get(inRegion)).toHaveLength(1);
+  });
+
+  it('a raised alarm is pushed after it is stored, followed by the room whose status it changed', async () => {
+    const region = unique('R');
+    await syncDevices(fixed(() => [device(region, `${region}-1`, 'A', false)]));
+    const id = await opened(filterOf(region));
+    const watcherId = await watchers.create({
+      user: 'ops', dashboard: 'd', service: 's', type: 't', allDevices: true, severity: 1, sendEmail: false,
+      operations: { type: 'device', operatorType: 'AND', conditions: [{ element: 'details.region', operator: '==', value: region }] },
+    });
+    await evaluateAlarms({ mailer: outboxMailer(), deadline: Date.now() + 30_000 });
+    expect(received.get(id)).toEqual([
+      { type: 'alarm', event: 'raised', at: expect.any(String), alarm: expect.objectContaining({ id: `${watcherId}:${region}-1`, severity: 1, room: 'A', region }) },
+      { type: 'room', at: expect.any(String), room: expect.objectContaining({ room: 'A', roomStatus: 'Critical' }) },
+    ]);
+    await alarms.acknowledge({ watcherId, devicesn: `${region}-1` }, { acknowledgedAt: new Date().toISOString(), acknowledgedBy: 'ana' });
+    expect(received.get(id)?.[2]).toMatchObject({ type: 'alarm', event: 'acknowledged', alarm: { id: `${watcherId}:${region}-1`, acknowledgedBy: 'ana' } });
+    await watchers.remove(watcherId);
+    await evaluateAlarms({ mailer: outboxMailer(), deadline: Date.now() + 30_000 });
+    expect(received.get(id)?.[3]).toMatchObject({ type: 'alarm', event: 'cleared', alarm: { clearReason: 'watcher deleted', clearedAt: expect.any(String) } });
+  });
+
+  it('a connection API Gateway reports gone (410) is forgotten by the push that found it', async () => {
+    const region = unique('R');
+    const alive = await opened(filterOf(region));
+    const gone = await opened(filterOf(region));
+    closed.add(gone);
+    const result = await pushTo(endpoint, { region, location: 'London', room: 'A' }, { type: 'test' });
+    // (connections on all/all/all from other tests hear it too)
+    expect(result).toMatchObject({ gone: 1, failed: 0, delivered: result.subscribers - 1 });
+    expect(received.get(alive)).toEqual([{ type: 'test' }]);
+    expect(await liveConnections.find(gone)).toBeUndefined();
+    expect(await liveConnections.find(alive)).toBeDefined();
+    expect(await pushTo(endpoint, { region, location: 'London', room: 'A' }, { type: 'test' })).toMatchObject({ gone: 0, delivered: result.subscribers - 1 });
+  });
+});

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { applyMessage, countsOf, emptyState, loaded, roomsInOrder, type Alarm, type Room } from '../../board/src/state';
+
+const room = (name: string, roomStatus: Room['roomStatus'] = 'OK', deviceCount = 2): Room => ({
+  region: 'EMEA', location: 'Berlin', room: name, roomStatus, deviceCount, online: deviceCount, offline: 0,
+});
+const alarm = (id: string, raisedAt: string, severity = 2): Alarm => ({ id, severity, devicesn: id, region: 'EMEA', location: 'Berlin', room: 'A', raisedAt });
+const T0 = '2026-01-01T00:00:00.000Z';
+const T1 = '2026-01-01T00:00:01.000Z';
+
+describe('status board state', () => {
+  it('counts rooms per status the way roomStatusCount does', () => {
+    const state = loaded(emptyState(), [room('A', 'Critical'), room('B'), room('C', 'Major'), room('D')], [], T0);
+    expect(countsOf(state)).toEqual({ TotalRooms: 4, CriticalStatus: 1, MajorStatus: 1, MinorStatus: 0, InfoStatus: 0, OKStatus: 2 });
+  });
+
+  it('a room push recolours that room in place, and a room without devices leaves the grid', () => {
+    let state = loaded(emptyState(), [room('A'), room('B')], [], T0);
+    state = applyMessage(state, { type: 'room', at: T1, room: room('B', 'Major') });
+    expect(roomsInOrder(state).map((r) => [r.room, r.roomStatus])).toEqual([['A', 'OK'], ['B', 'Major']]);
+    state = applyMessage(state, { type: 'room', at: T1, room: room('A', 'OK', 0) });
+    expect(roomsInOrder(state).map((r) => r.room)).toEqual(['B']);
+    expect(countsOf(state)).toMatchObject({ TotalRooms: 1, MajorStatus: 1 });
+  });
+
+  it('ignores news about a room older than what it shows', () => {
+    let state = loaded(emptyState(), [room('A', 'Critical')], [], T1);
+    state = applyMessage(state, { type: 'room', at: T0, room: room('A', 'OK') });
+    expect(roomsInOrder(state)[0]?.roomStatus).toBe('Critical');
+  });
+
+  it('keeps the newest open alarms: raised ones enter in order, cleared ones leave, acknowledged ones are marked', () => {
+    let state = loaded(emptyState(2), [], [alarm('a', T0)], T0);
+    state = applyMessage(state, { type: 'alarm', event: 'raised', at: T1, alarm: alarm('b', T1) });
+    expect(state.alarms.map((a) => a.id)).toEqual(['b', 'a']);
+    state = applyMessage(state, { type: 'alarm', event: 'raised', at: T0, alarm: alarm('c', '2025-12-31T00:00:00.000Z') });
+    expect(state.alarms.map((a) => a.id)).toEqual(['b', 'a']);
+    state = applyMessage(state, { type: 'alarm', event: 'acknowledged', at: T1, alarm: alarm('a', T0) });
+    expect(state.alarms.find((a) => a.id === 'a')?.acknowledged).toBe(true);
+    state = applyMessage(state, { type: 'alarm', event: 'cleared', at: T1, alarm: alarm('b', T1) });
+    expect(state.alarms.map((a) => a.id)).toEqual(['a']);
+  });
+});
