@@ -44,7 +44,7 @@ export const runStatsBench = async () => {
   const { ensureTable } = await import('../lib/db/table');
   const { devices } = await import('../lib/db/devices');
   const { rooms } = await import('../lib/db/rooms');
-  const { mapConcurrent } = await import('../lib/devices/concurrent');
+  const { mapConcurrent } = await import('../lib/shared/concurrency');
   const { simulatedFleet } = await import('../lib/devices/provider/simulated');
   const { toDevice } = await import('../lib/devices/types');
   const handlers = Object.fromEntries(

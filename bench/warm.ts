@@ -19,7 +19,7 @@ export const runWarmBench = async () => {
   const { doc, dynamo, tableName } = await import('../lib/db/client');
   const { ensureTable } = await import('../lib/db/table');
   const { intervals } = await import('../lib/db/intervals');
-  const { INTERVAL_FIELDS } = await import('../lib/intervals/fields');
+  const { INTERVAL_FIELDS } = await import('../lib/intervals/types');
   const { GetCommand } = await import('@aws-sdk/lib-dynamodb');
   const { build } = await import('../scripts/generate');
   await build();

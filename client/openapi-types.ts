@@ -9,7 +9,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Firing (or pending) alarms (why a room is not OK), filterable by region, location, room, severity, watcherId and acknowledgement */
+        /**
+         * Firing (or pending) alarms (why a room is not OK), filterable by region, location, room, severity, watcherId and acknowledgement
+         * @description Needs the API key (x-api-key). Answers: 200 Open alarms, newest first: a bare array, or with ?limit / ?cursor one page {items, nextCursor}; 403 Missing or wrong x-api-key (API Gateway); 422 Invalid filter, limit or cursor, each offending field named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["alarmsList"];
         put?: never;
         post?: never;
@@ -28,9 +31,15 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Acknowledge an open alarm (it still counts in room status; it is never reminded of) */
+        /**
+         * Acknowledge an open alarm (it still counts in room status; it is never reminded of)
+         * @description Needs the API key (x-api-key). Answers: 200 The alarm with acknowledgedAt, acknowledgedBy and ackComment; 403 Missing or wrong x-api-key (API Gateway); 404 No alarm with that id; 409 The alarm is no longer open (it cleared); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 Invalid comment, each offending field named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["alarmsAcknowledge"];
-        /** Remove the acknowledgement of an open alarm */
+        /**
+         * Remove the acknowledgement of an open alarm
+         * @description Needs the API key (x-api-key). Answers: 200 The alarm, unacknowledged; 403 Missing or wrong x-api-key (API Gateway); 404 No alarm with that id; 409 The alarm is no longer open (it cleared); 422 Invalid id; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         delete: operations["alarmsUnacknowledge"];
         options?: never;
         head?: never;
@@ -46,7 +55,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Evaluate every active watcher now (operators, tests); answers what changed */
+        /**
+         * Evaluate every active watcher now (operators, tests); answers what changed
+         * @description Needs the API key (x-api-key). Answers: 200 Transitions of this run; complete is false when the run hit intervalDeviceWatchersTimeout; 403 Missing or wrong x-api-key (API Gateway); 409 Another evaluation is running; retry in a few seconds; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["alarmsEvaluateNow"];
         delete?: never;
         options?: never;
@@ -61,7 +73,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Cleared alarms, newest first, kept ALARM_HISTORY_DAYS: by device, room, watcher, location, region or all */
+        /**
+         * Cleared alarms, newest first, kept ALARM_HISTORY_DAYS: by device, room, watcher, location, region or all
+         * @description Needs the API key (x-api-key). Answers: 200 One page of cleared alarms and the cursor of the next (null on the last); 403 Missing or wrong x-api-key (API Gateway); 422 Invalid filter, window, limit or cursor (room needs location and region, location needs region), each offending field named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["alarmsHistory"];
         put?: never;
         post?: never;
@@ -78,7 +93,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Mails of the local outbox (MAILER=outbox), optionally only those to one address */
+        /**
+         * Mails of the local outbox (MAILER=outbox), optionally only those to one address
+         * @description Needs the API key (x-api-key). Answers: 200 Stored mails, newest first: a bare array, or with ?limit / ?cursor one page {items, nextCursor}; 403 Missing or wrong x-api-key (API Gateway); 422 Invalid address, limit or cursor; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["alarmsOutbox"];
         put?: never;
         post?: never;
@@ -97,7 +115,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a user */
+        /**
+         * Create a user
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 201 The user; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 409 The username is taken; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["usersCreate"];
         delete?: never;
         options?: never;
@@ -112,11 +133,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A user's details (admin, or the user) */
+        /**
+         * A user's details (admin, or the user)
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 The user; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, neither an admin nor the user named: {"message":"Only an admin may read another user"}; 404 No user with that id; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["usersGet"];
         put?: never;
         post?: never;
-        /** Delete a user */
+        /**
+         * Delete a user
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Confirmation; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 404 No user with that id; 409 Admins cannot delete themselves, nor the last admin; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         delete: operations["usersRemove"];
         options?: never;
         head?: never;
@@ -132,7 +159,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set a user's password as an admin; their earlier tokens stop working */
+        /**
+         * Set a user's password as an admin; their earlier tokens stop working
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Confirmation; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 404 No user with that id; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["usersAdminPassword"];
         delete?: never;
         options?: never;
@@ -147,7 +177,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List users */
+        /**
+         * List users
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Every user; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["usersList"];
         put?: never;
         post?: never;
@@ -166,7 +199,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Revoke the bearer token */
+        /**
+         * Revoke the bearer token
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Confirmation; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["sessionsLogout"];
         delete?: never;
         options?: never;
@@ -181,7 +217,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in user's details */
+        /**
+         * The signed-in user's details
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 The user; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["usersMe"];
         put?: never;
         post?: never;
@@ -200,7 +239,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Change your own password (needs the current one); earlier tokens stop working */
+        /**
+         * Change your own password (needs the current one); earlier tokens stop working
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Confirmation; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 429 Too many wrong passwords for this user in the window (sign-in and own password change together): refused, the right password too, until Retry-After; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["usersChangeOwnPassword"];
         delete?: never;
         options?: never;
@@ -217,7 +259,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign in with username and password */
+        /**
+         * Sign in with username and password
+         * @description Needs the API key (x-api-key). Answers: 200 An access token; 400 Invalid input, each offending field named; 401 Invalid username or password (the same answer for both); 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 429 Too many wrong passwords for this user in the window (sign-in and own password change together): refused, the right password too, until Retry-After; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["sessionsSignin"];
         delete?: never;
         options?: never;
@@ -234,7 +279,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a role */
+        /**
+         * Create a role
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 201 The role with its roleid; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 409 A role with that id exists; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["rolesCreate"];
         delete?: never;
         options?: never;
@@ -249,11 +297,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a role */
+        /**
+         * Get a role
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 The role; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 404 No role with that id; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["rolesGet"];
         put?: never;
         post?: never;
-        /** Delete a role */
+        /**
+         * Delete a role
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Confirmation; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 404 No role with that id; 409 Built-in, or still assigned to a user; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         delete: operations["rolesRemove"];
         options?: never;
         head?: never;
@@ -267,7 +321,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List roles (built-in admin and viewer included) */
+        /**
+         * List roles (built-in admin and viewer included)
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Every role; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["rolesList"];
         put?: never;
         post?: never;
@@ -286,7 +343,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Make sure the table exists (idempotent) */
+        /**
+         * Make sure the table exists (idempotent)
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 The table exists and is ACTIVE; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["rolesCreateTable"];
         delete?: never;
         options?: never;
@@ -301,10 +361,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List registered services */
+        /**
+         * List registered services
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Every service; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["servicesList"];
         put?: never;
-        /** Register a service */
+        /**
+         * Register a service
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 201 The service with its id; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["servicesCreate"];
         delete?: never;
         options?: never;
@@ -319,12 +385,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a registered service */
+        /**
+         * Get a registered service
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 The service; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 404 No service with that id; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["servicesGet"];
-        /** Change some fields of a service */
+        /**
+         * Change some fields of a service
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 The updated service; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 404 No service with that id; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         put: operations["servicesUpdate"];
         post?: never;
-        /** Delete a service */
+        /**
+         * Delete a service
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Confirmation; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 404 No service with that id; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         delete: operations["servicesRemove"];
         options?: never;
         head?: never;
@@ -340,8 +415,123 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Make sure the table exists (idempotent) */
+        /**
+         * Make sure the table exists (idempotent)
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 The table exists and is ACTIVE; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["servicesCreateTable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/channels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the notification channels
+         * @description Needs the API key (x-api-key). Answers: 200 Every channel (never a secret); 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
+        get: operations["channelsList"];
+        put?: never;
+        /**
+         * Create a notification channel (e-mail addresses or a signed webhook)
+         * @description Needs the API key (x-api-key). Answers: 201 The channel; a webhook with its signing secret, shown only here; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
+        post: operations["channelsCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/channels/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a notification channel
+         * @description Needs the API key (x-api-key). Answers: 200 The channel (never its secret); 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No channel with that id; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
+        get: operations["channelsGet"];
+        /**
+         * Replace a channel (full body; its type cannot change)
+         * @description Needs the API key (x-api-key). Answers: 200 The updated channel; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No channel with that id; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
+        put: operations["channelsUpdate"];
+        post?: never;
+        /**
+         * Delete a channel no watcher uses
+         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No channel with that id; 409 A watcher uses the channel; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
+        delete: operations["channelsRemove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/channels/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A channel's deliveries of the last 30 days, newest first
+         * @description Needs the API key (x-api-key). Answers: 200 One page; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No channel with that id; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
+        get: operations["channelsDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/channels/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a new signing secret for a webhook channel
+         * @description Needs the API key (x-api-key). Answers: 200 The channel with its new secret, shown only here; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No channel with that id; 409 Not a webhook channel; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
+        post: operations["channelsRotateSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/channels/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test notification through the channel now
+         * @description Needs the API key (x-api-key). Answers: 200 The delivery after its first attempt; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No channel with that id; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
+        post: operations["channelsTest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -355,7 +545,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Distinct services across stored watchers, sorted */
+        /**
+         * Distinct services across stored watchers, sorted
+         * @description Needs the API key (x-api-key). Answers: 200 Every service in use; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["alarmConfigListsServices"];
         put?: never;
         post?: never;
@@ -372,7 +565,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Distinct types across stored watchers, sorted */
+        /**
+         * Distinct types across stored watchers, sorted
+         * @description Needs the API key (x-api-key). Answers: 200 Every type in use; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["alarmConfigListsTypes"];
         put?: never;
         post?: never;
@@ -389,7 +585,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Distinct dashboards across stored watchers, sorted */
+        /**
+         * Distinct dashboards across stored watchers, sorted
+         * @description Needs the API key (x-api-key). Answers: 200 Every dashboard in use; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["alarmConfigListsDashboards"];
         put?: never;
         post?: never;
@@ -406,12 +605,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List filters (id, name) by id */
+        /**
+         * List filters (id, name) by id
+         * @description Needs the API key (x-api-key). Answers: 200 Every filter; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["filterRecordsList"];
         put?: never;
-        /** Insert or update each filter of the list */
+        /**
+         * Insert or update each filter of the list
+         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["filterRecordsUpsertList"];
-        /** Delete every filter whose id is NOT in the array ([] deletes all) */
+        /**
+         * Delete every filter whose id is NOT in the array ([] deletes all)
+         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         delete: operations["filterRecordsKeepOnly"];
         options?: never;
         head?: never;
@@ -425,12 +633,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a filter */
+        /**
+         * Get a filter
+         * @description Needs the API key (x-api-key). Answers: 200 The filter; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No filter with that id (a bare JSON string); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["filterRecordsGet"];
         put?: never;
-        /** Insert or update one filter */
+        /**
+         * Insert or update one filter
+         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["filterRecordsUpsert"];
-        /** Delete a filter */
+        /**
+         * Delete a filter
+         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No filter with that id (a bare JSON string); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         delete: operations["filterRecordsRemove"];
         options?: never;
         head?: never;
@@ -444,7 +661,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Number of filters */
+        /**
+         * Number of filters
+         * @description Needs the API key (x-api-key). Answers: 200 The count; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["filterRecordsCount"];
         put?: never;
         post?: never;
@@ -461,7 +681,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The filter of a device serial number (lowest id) */
+        /**
+         * The filter of a device serial number (lowest id)
+         * @description Needs the API key (x-api-key). Answers: 200 The filter; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No filter with that id (a bare JSON string); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["filterRecordsByDevice"];
         put?: never;
         post?: never;
@@ -480,7 +703,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Location names holding devices, narrowed by regionName/locationName/roomName ("all" = any); with a "filters" object: their count */
+        /**
+         * Location names holding devices, narrowed by regionName/locationName/roomName ("all" = any); with a "filters" object: their count
+         * @description Needs the API key (x-api-key). Answers: 200 Shape A (flat body): sorted distinct names. Shape B (body with "filters"): their number; 400 Invalid body, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["lookupsLocation"];
         delete?: never;
         options?: never;
@@ -495,7 +721,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Number of locations in the region named zone */
+        /**
+         * Number of locations in the region named zone
+         * @description Needs the API key (x-api-key). Answers: 200 The count; 400 Invalid zone; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["lookupsLocationsByZone"];
         put?: never;
         post?: never;
@@ -514,7 +743,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Region names holding devices, narrowed by regionName/locationName/roomName ("all" = any); with a "filters" object: their count */
+        /**
+         * Region names holding devices, narrowed by regionName/locationName/roomName ("all" = any); with a "filters" object: their count
+         * @description Needs the API key (x-api-key). Answers: 200 Shape A (flat body): sorted distinct names. Shape B (body with "filters"): their number; 400 Invalid body, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["lookupsRegion"];
         delete?: never;
         options?: never;
@@ -531,7 +763,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Room names holding devices, narrowed by regionName/locationName/roomName ("all" = any); with a "filters" object: their count */
+        /**
+         * Room names holding devices, narrowed by regionName/locationName/roomName ("all" = any); with a "filters" object: their count
+         * @description Needs the API key (x-api-key). Answers: 200 Shape A (flat body): sorted distinct names. Shape B (body with "filters"): their number; 400 Invalid body, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["lookupsRoom"];
         delete?: never;
         options?: never;
@@ -546,7 +781,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every device serial number, sorted */
+        /**
+         * Every device serial number, sorted
+         * @description Needs the API key (x-api-key). Answers: 200 Serial numbers; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["lookupsVideoDevices"];
         put?: never;
         post?: never;
@@ -563,12 +801,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List filters configurations (list form) by id */
+        /**
+         * List filters configurations (list form) by id
+         * @description Needs the API key (x-api-key). Answers: 200 Every configuration; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["filterConfigsList"];
         put?: never;
-        /** Insert or update each configuration of the list (list form) */
+        /**
+         * Insert or update each configuration of the list (list form)
+         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 409 Lost repeated races with other writers; retry; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["filterConfigsUpsertList"];
-        /** Delete every configuration whose id is NOT in the array ([] deletes all) */
+        /**
+         * Delete every configuration whose id is NOT in the array ([] deletes all)
+         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         delete: operations["filterConfigsKeepOnly"];
         options?: never;
         head?: never;
@@ -582,12 +829,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a filters configuration (list form) */
+        /**
+         * Get a filters configuration (list form)
+         * @description Needs the API key (x-api-key). Answers: 200 The configuration; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No filters configuration with that id (a bare JSON string); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["filterConfigsGet"];
         put?: never;
-        /** Insert or replace one configuration (nested region -> locations -> rooms) */
+        /**
+         * Insert or replace one configuration (nested region -> locations -> rooms)
+         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["filterConfigsUpsert"];
-        /** Delete a filters configuration */
+        /**
+         * Delete a filters configuration
+         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No filters configuration with that id (a bare JSON string); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         delete: operations["filterConfigsRemove"];
         options?: never;
         head?: never;
@@ -601,7 +857,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Number of filters configurations */
+        /**
+         * Number of filters configurations
+         * @description Needs the API key (x-api-key). Answers: 200 The count; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["filterConfigsCount"];
         put?: never;
         post?: never;
@@ -618,10 +877,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List interval settings by id */
+        /**
+         * List interval settings by id
+         * @description Needs the API key (x-api-key). Answers: 200 Every record; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["intervalsList"];
         put?: never;
-        /** Create interval settings (all nine fields, seconds) */
+        /**
+         * Create interval settings (all nine fields, seconds)
+         * @description Needs the API key (x-api-key). Answers: 200 The stored record with its new id; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 Invalid id or values, each offending field named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["intervalsCreate"];
         delete?: never;
         options?: never;
@@ -636,12 +901,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get interval settings */
+        /**
+         * Get interval settings
+         * @description Needs the API key (x-api-key). Answers: 200 The record; 403 Missing or wrong x-api-key (API Gateway); 404 No interval settings with that id; 422 Invalid id or values, each offending field named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["intervalsGet"];
-        /** Change some interval settings */
+        /**
+         * Change some interval settings
+         * @description Needs the API key (x-api-key). Answers: 200 The updated record; 403 Missing or wrong x-api-key (API Gateway); 404 No interval settings with that id; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 Invalid id or values, each offending field named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         put: operations["intervalsUpdate"];
         post?: never;
-        /** Delete interval settings */
+        /**
+         * Delete interval settings
+         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 403 Missing or wrong x-api-key (API Gateway); 404 No interval settings with that id; 422 Invalid id or values, each offending field named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         delete: operations["intervalsRemove"];
         options?: never;
         head?: never;
@@ -657,7 +931,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Make sure the table exists (idempotent) */
+        /**
+         * Make sure the table exists (idempotent)
+         * @description Needs the API key (x-api-key). Answers: 200 The table exists and is ACTIVE; 400 The table could not be ensured; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["intervalsCreateTable"];
         delete?: never;
         options?: never;
@@ -674,7 +951,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Every room in scope with its status and counts (what a status board draws; pushes carry the same shape) */
+        /**
+         * Every room in scope with its status and counts (what a status board draws; pushes carry the same shape)
+         * @description Needs the API key (x-api-key). Answers: 200 One item per room holding devices, ordered by region, location, room; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 The filter is invalid, its fields named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["liveRooms"];
         delete?: never;
         options?: never;
@@ -691,7 +971,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A one-use ticket (60 s) to open the live WebSocket; `url` is the address to open, ticket included */
+        /**
+         * A one-use ticket (60 s) to open the live WebSocket; `url` is the address to open, ticket included
+         * @description Needs the API key (x-api-key). Answers: 201 The ticket, the ws(s):// address with the ticket in its query, and when the ticket expires; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 The filter is invalid, its fields named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["liveTicket"];
         delete?: never;
         options?: never;
@@ -706,10 +989,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Active and future silences, soonest end first; ?all=true adds the expired ones still kept */
+        /**
+         * Active and future silences, soonest end first; ?all=true adds the expired ones still kept
+         * @description Needs the API key (x-api-key). Answers: 200 The silences; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["silencesList"];
         put?: never;
-        /** Silence matching alarms' notifications from startsAt (default now) to endsAt (at most 90 days later) */
+        /**
+         * Silence matching alarms' notifications from startsAt (default now) to endsAt (at most 90 days later)
+         * @description Needs the API key (x-api-key). Answers: 201 The silence, with its id and createdBy; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["silencesCreate"];
         delete?: never;
         options?: never;
@@ -724,11 +1013,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One silence, whatever its status */
+        /**
+         * One silence, whatever its status
+         * @description Needs the API key (x-api-key). Answers: 200 The silence; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No silence with that id; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["silencesGet"];
         put?: never;
         post?: never;
-        /** End a silence now (a future one never starts); it is kept, expired */
+        /**
+         * End a silence now (a future one never starts); it is kept, expired
+         * @description Needs the API key (x-api-key). Answers: 200 The silence, now expired; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No silence with that id; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         delete: operations["silencesEnd"];
         options?: never;
         head?: never;
@@ -744,7 +1039,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A device by serial number */
+        /**
+         * A device by serial number
+         * @description Needs the API key (x-api-key). Answers: 200 The device; 403 Missing or wrong x-api-key (API Gateway); 404 No device with that serial number; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, each named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["devicesGet"];
         delete?: never;
         options?: never;
@@ -759,7 +1057,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Connectivity transitions of a device (first observation and every connected flip), newest first */
+        /**
+         * Connectivity transitions of a device (first observation and every connected flip), newest first
+         * @description Needs the API key (x-api-key). Answers: 200 One page of transitions in [from, to] (default: the retention up to now); 403 Missing or wrong x-api-key (API Gateway); 404 No device with that serial number; 422 Invalid window, limit or cursor, each offending field named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["devicesHistory"];
         put?: never;
         post?: never;
@@ -778,7 +1079,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Devices in scope (region, location, room; "all" = any); paginated with limit/cursor */
+        /**
+         * Devices in scope (region, location, room; "all" = any); paginated with limit/cursor
+         * @description Needs the API key (x-api-key). Answers: 200 Without limit/cursor: every device in scope. With them: one page and the cursor of the next; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, each named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["devicesAllDevices"];
         delete?: never;
         options?: never;
@@ -795,7 +1099,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Number of connected devices in scope */
+        /**
+         * Number of connected devices in scope
+         * @description Needs the API key (x-api-key). Answers: 200 One integer in an array; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, each named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["devicesConnected"];
         delete?: never;
         options?: never;
@@ -812,7 +1119,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Device counts per room in scope */
+        /**
+         * Device counts per room in scope
+         * @description Needs the API key (x-api-key). Answers: 200 One item per room; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, each named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["devicesNumOfDevicesByRoom"];
         delete?: never;
         options?: never;
@@ -829,7 +1139,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Number of devices in scope */
+        /**
+         * Number of devices in scope
+         * @description Needs the API key (x-api-key). Answers: 200 One integer in an array; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, each named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["devicesTotalDevices"];
         delete?: never;
         options?: never;
@@ -846,7 +1159,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Ask the provider for the live status of a device, store it, answer it */
+        /**
+         * Ask the provider for the live status of a device, store it, answer it
+         * @description Needs the API key (x-api-key). Answers: 200 The device with refreshInfo.lastRefresh; 403 Missing or wrong x-api-key (API Gateway); 404 No device with that serial number; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, each named; 500 Unexpected server fault; 503 The device provider did not answer.
+         */
         post: operations["devicesRefresh"];
         delete?: never;
         options?: never;
@@ -863,7 +1179,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Availability of the rooms in scope: connected over observed device-time, worst rooms first */
+        /**
+         * Availability of the rooms in scope: connected over observed device-time, worst rooms first
+         * @description Needs the API key (x-api-key). Answers: 200 The window (default the last 24 hours, at most 31 days, cut at now), each room and the whole scope; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, or the window is invalid, each named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["devicesAvailability"];
         delete?: never;
         options?: never;
@@ -880,7 +1199,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Devices in scope: total, online, offline */
+        /**
+         * Devices in scope: total, online, offline
+         * @description Needs the API key (x-api-key). Answers: 200 The counts; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, each named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["devicesNumDevicesConnected"];
         delete?: never;
         options?: never;
@@ -897,7 +1219,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Number of rooms with devices in scope */
+        /**
+         * Number of rooms with devices in scope
+         * @description Needs the API key (x-api-key). Answers: 200 The count; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, each named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["devicesNumOfRooms"];
         delete?: never;
         options?: never;
@@ -914,7 +1239,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Rooms in scope per status level (worst open alarm); the five levels sum to TotalRooms */
+        /**
+         * Rooms in scope per status level (worst open alarm); the five levels sum to TotalRooms
+         * @description Needs the API key (x-api-key). Answers: 200 The counts; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, each named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["devicesRoomStatusCount"];
         delete?: never;
         options?: never;
@@ -931,7 +1259,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create an alarm rule (active) */
+        /**
+         * Create an alarm rule (active)
+         * @description Needs the API key (x-api-key). Answers: 200 The new id; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["watchersCreate"];
         delete?: never;
         options?: never;
@@ -946,12 +1277,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a watcher */
+        /**
+         * Get a watcher
+         * @description Needs the API key (x-api-key). Answers: 200 The watcher; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No watcher with that id; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["watchersGet"];
-        /** Replace a watcher (full body) */
+        /**
+         * Replace a watcher (full body)
+         * @description Needs the API key (x-api-key). Answers: 200 The updated watcher; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No watcher with that id; 409 Changed by another request meanwhile; retry; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         put: operations["watchersUpdate"];
         post?: never;
-        /** Delete a watcher */
+        /**
+         * Delete a watcher
+         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No watcher with that id; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         delete: operations["watchersRemove"];
         options?: never;
         head?: never;
@@ -966,7 +1306,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Switch a watcher active or inactive */
+        /**
+         * Switch a watcher active or inactive
+         * @description Needs the API key (x-api-key). Answers: 200 The updated watcher; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No watcher with that id; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         put: operations["watchersStatus"];
         post?: never;
         delete?: never;
@@ -982,7 +1325,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List every watcher */
+        /**
+         * List every watcher
+         * @description Needs the API key (x-api-key). Answers: 200 Every watcher, active or not; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         get: operations["watchersList"];
         put?: never;
         post?: never;
@@ -1001,7 +1347,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Make sure the table exists (idempotent) */
+        /**
+         * Make sure the table exists (idempotent)
+         * @description Needs the API key (x-api-key). Answers: 200 Always 1; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
         post: operations["watchersCreateTable"];
         delete?: never;
         options?: never;
@@ -1732,12 +2081,13 @@ export interface operations {
                      * @description an e-mail address
                      */
                     email: string;
+                    /** @description 1 to 256 characters without control characters */
                     name: string;
                     /** @description a password of 12 to 256 characters, without control, invisible or unassigned characters, not containing the username, not a pattern (few different characters, repeats, runs) nor a common password; a 400 names the rule broken */
                     password: string;
                     /** @description a role id (lower-case letters, digits and single hyphens, at most 64) */
                     role: string;
-                    /** @description 3 to 64 letters, digits, dots, underscores or hyphens (not all, signin or logout) */
+                    /** @description 3 to 64 letters, digits, dots, underscores or hyphens, and not one of all, me, signin, logout */
                     username: string;
                 };
             };
@@ -1791,13 +2141,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description The username is taken */
@@ -1912,13 +2265,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, neither an admin nor the user named: {"message":"Only an admin may read another user"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "Only an admin may read another user";
+                    };
                 };
             };
             /** @description No user with that id */
@@ -2006,13 +2362,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description No user with that id */
@@ -2122,13 +2481,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description No user with that id */
@@ -2226,13 +2588,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description Unexpected server fault */
@@ -2517,6 +2882,7 @@ export interface operations {
             content: {
                 "application/json": {
                     password: string;
+                    /** @description 1 to 256 characters without control characters */
                     username: string;
                 };
             };
@@ -2648,6 +3014,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description at most 2048 characters; no control characters other than tab and line breaks */
                     description?: string;
                     /** @description 1 to 64 letters, digits, spaces, dots, underscores or hyphens, starting with a letter or digit */
                     name: string;
@@ -2701,13 +3068,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description A role with that id exists */
@@ -2913,13 +3283,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description No role with that id */
@@ -3073,13 +3446,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description Unexpected server fault */
@@ -3186,7 +3562,9 @@ export interface operations {
             content: {
                 "application/json": {
                     active?: boolean;
+                    /** @description at most 2048 characters; no control characters other than tab and line breaks */
                     description?: string;
+                    /** @description 1 to 256 characters without control characters */
                     name: string;
                     /**
                      * Format: uri
@@ -3247,13 +3625,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description Body larger than 256 KiB */
@@ -3412,7 +3793,9 @@ export interface operations {
             content: {
                 "application/json": {
                     active?: boolean;
+                    /** @description at most 2048 characters; no control characters other than tab and line breaks */
                     description?: string;
+                    /** @description 1 to 256 characters without control characters */
                     name?: string;
                     /**
                      * Format: uri
@@ -3473,13 +3856,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description No service with that id */
@@ -3585,13 +3971,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
                 };
             };
             /** @description No service with that id */
@@ -3662,6 +4051,68 @@ export interface operations {
                     };
                 };
             };
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"} */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "This operation needs the admin role";
+                    };
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    channelsList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every channel (never a secret) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        emails?: string[];
+                        format?: string;
+                        id: string;
+                        name: string;
+                        /** @description email or webhook */
+                        type: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        url?: string;
+                    }[];
+                };
+            };
             /** @description Missing or wrong x-api-key (API Gateway) */
             403: {
                 headers: {
@@ -3669,6 +4120,716 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    channelsCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 256 characters without control characters */
+                    name: string;
+                    /**
+                     * @description email or webhook
+                     * @enum {unknown}
+                     */
+                    type: "email" | "webhook";
+                };
+            };
+        };
+        responses: {
+            /** @description The channel; a webhook with its signing secret, shown only here */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        emails?: string[];
+                        format?: string;
+                        id: string;
+                        name: string;
+                        /** @description the webhook signing secret: shown in this answer only */
+                        secret?: string;
+                        /** @description email or webhook */
+                        type: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        url?: string;
+                    };
+                };
+            };
+            /** @description Invalid input, each offending field named */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description Body larger than 256 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    channelsGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The channel (never its secret) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        emails?: string[];
+                        format?: string;
+                        id: string;
+                        name: string;
+                        /** @description email or webhook */
+                        type: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        url?: string;
+                    };
+                };
+            };
+            /** @description Invalid input, each offending field named */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description No channel with that id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    channelsUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 256 characters without control characters */
+                    name: string;
+                    /**
+                     * @description email or webhook
+                     * @enum {unknown}
+                     */
+                    type: "email" | "webhook";
+                };
+            };
+        };
+        responses: {
+            /** @description The updated channel */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        emails?: string[];
+                        format?: string;
+                        id: string;
+                        name: string;
+                        /** @description email or webhook */
+                        type: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        url?: string;
+                    };
+                };
+            };
+            /** @description Invalid input, each offending field named */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description No channel with that id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Body larger than 256 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    channelsRemove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Confirmation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Invalid input, each offending field named */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description No channel with that id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description A watcher uses the channel */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    channelsDeliveries: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: date-time */
+                            at: string;
+                            attempts: number;
+                            /** @description stable across retries; sent as x-delivery-id */
+                            deliveryId: string;
+                            lastResponseStatus?: number;
+                            /** Format: date-time */
+                            nextAttemptAt?: string;
+                            /** @description pending, delivered, retrying, failed or suppressed */
+                            status: string;
+                            /** @description alarms.raised, alarms.cleared, alarms.repeat, test */
+                            type: string;
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input, each offending field named */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description No channel with that id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    channelsRotateSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The channel with its new secret, shown only here */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        emails?: string[];
+                        format?: string;
+                        id: string;
+                        name: string;
+                        /** @description the webhook signing secret: shown in this answer only */
+                        secret?: string;
+                        /** @description email or webhook */
+                        type: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        url?: string;
+                    };
+                };
+            };
+            /** @description Invalid input, each offending field named */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description No channel with that id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not a webhook channel */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    channelsTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery after its first attempt */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        at: string;
+                        attempts: number;
+                        /** @description stable across retries; sent as x-delivery-id */
+                        deliveryId: string;
+                        lastResponseStatus?: number;
+                        /** Format: date-time */
+                        nextAttemptAt?: string;
+                        /** @description pending, delivered, retrying, failed or suppressed */
+                        status: string;
+                        /** @description alarms.raised, alarms.cleared, alarms.repeat, test */
+                        type: string;
+                    };
+                };
+            };
+            /** @description Invalid input, each offending field named */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description No channel with that id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
                 };
             };
             /** @description Unexpected server fault */
@@ -3892,10 +5053,12 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description at most 2048 characters; no control characters other than tab and line breaks */
                     description?: string;
                     deviceSN?: string | null;
                     /** @description a positive integer up to 999999999999999 */
                     id: number;
+                    /** @description 1 to 256 characters without control characters */
                     name: string;
                 }[];
             };
@@ -4146,8 +5309,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description at most 2048 characters; no control characters other than tab and line breaks */
                     description: string;
                     deviceSN?: string | null;
+                    /** @description 1 to 256 characters without control characters */
                     name: string;
                 };
             };
@@ -4433,18 +5598,18 @@ export interface operations {
             content: {
                 "application/json": {
                     filters?: {
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         locationName?: string;
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         regionName?: string;
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         roomName?: string;
                     };
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName?: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName?: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName?: string;
                 };
             };
@@ -4596,18 +5761,18 @@ export interface operations {
             content: {
                 "application/json": {
                     filters?: {
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         locationName?: string;
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         regionName?: string;
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         roomName?: string;
                     };
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName?: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName?: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName?: string;
                 };
             };
@@ -4695,18 +5860,18 @@ export interface operations {
             content: {
                 "application/json": {
                     filters?: {
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         locationName?: string;
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         regionName?: string;
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         roomName?: string;
                     };
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName?: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName?: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName?: string;
                 };
             };
@@ -4850,8 +6015,10 @@ export interface operations {
                         id: number;
                         /** @description an array of at most 500 locations */
                         locations: {
+                            /** @description 1 to 256 characters without control characters */
                             locationName: string;
                         }[];
+                        /** @description 1 to 256 characters without control characters */
                         region: string;
                     }[];
                 };
@@ -4899,8 +6066,10 @@ export interface operations {
                     id: number;
                     /** @description an array of at most 500 locations */
                     locations: {
+                        /** @description 1 to 256 characters without control characters */
                         locationName: string;
                     }[];
+                    /** @description 1 to 256 characters without control characters */
                     region: string;
                 }[];
             };
@@ -5098,8 +6267,10 @@ export interface operations {
                         id: number;
                         /** @description an array of at most 500 locations */
                         locations: {
+                            /** @description 1 to 256 characters without control characters */
                             locationName: string;
                         }[];
+                        /** @description 1 to 256 characters without control characters */
                         region: string;
                     };
                 };
@@ -5172,12 +6343,15 @@ export interface operations {
                     region: {
                         /** @description an array of at most 500 locations */
                         location: {
+                            /** @description 1 to 256 characters without control characters */
                             locationName: string;
                             /** @description an array of at most 500 distinct rooms */
                             room: {
+                                /** @description 1 to 256 characters without control characters */
                                 roomName: string;
                             }[];
                         }[];
+                        /** @description 1 to 256 characters without control characters */
                         regionName: string;
                     };
                 };
@@ -5901,11 +7075,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName: string;
                 };
             };
@@ -6002,11 +7176,11 @@ export interface operations {
             content: {
                 "application/json": {
                     filter?: {
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         locationName: string;
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         regionName: string;
-                        /** @description a non-empty name or "all" */
+                        /** @description a non-empty name without control characters, or "all" */
                         roomName: string;
                     };
                 };
@@ -6118,9 +7292,13 @@ export interface operations {
                         endsAt: string;
                         id: string;
                         matchers: {
+                            /** @description 1 to 256 characters without control characters */
                             devicesn?: string;
+                            /** @description 1 to 256 characters without control characters */
                             location?: string;
+                            /** @description 1 to 256 characters without control characters */
                             region?: string;
+                            /** @description 1 to 256 characters without control characters */
                             room?: string;
                             /** @description an id of 1 to 64 letters, digits, "-" or "_" */
                             watcherId?: string;
@@ -6192,9 +7370,13 @@ export interface operations {
                     endsAt: string;
                     /** @description at least one of region, location, room, devicesn, watcherId; an alarm matches when every one given equals its own */
                     matchers: {
+                        /** @description 1 to 256 characters without control characters */
                         devicesn?: string;
+                        /** @description 1 to 256 characters without control characters */
                         location?: string;
+                        /** @description 1 to 256 characters without control characters */
                         region?: string;
+                        /** @description 1 to 256 characters without control characters */
                         room?: string;
                         /** @description an id of 1 to 64 letters, digits, "-" or "_" */
                         watcherId?: string;
@@ -6223,9 +7405,13 @@ export interface operations {
                         endsAt: string;
                         id: string;
                         matchers: {
+                            /** @description 1 to 256 characters without control characters */
                             devicesn?: string;
+                            /** @description 1 to 256 characters without control characters */
                             location?: string;
+                            /** @description 1 to 256 characters without control characters */
                             region?: string;
+                            /** @description 1 to 256 characters without control characters */
                             room?: string;
                             /** @description an id of 1 to 64 letters, digits, "-" or "_" */
                             watcherId?: string;
@@ -6328,9 +7514,13 @@ export interface operations {
                         endsAt: string;
                         id: string;
                         matchers: {
+                            /** @description 1 to 256 characters without control characters */
                             devicesn?: string;
+                            /** @description 1 to 256 characters without control characters */
                             location?: string;
+                            /** @description 1 to 256 characters without control characters */
                             region?: string;
+                            /** @description 1 to 256 characters without control characters */
                             room?: string;
                             /** @description an id of 1 to 64 letters, digits, "-" or "_" */
                             watcherId?: string;
@@ -6430,9 +7620,13 @@ export interface operations {
                         endsAt: string;
                         id: string;
                         matchers: {
+                            /** @description 1 to 256 characters without control characters */
                             devicesn?: string;
+                            /** @description 1 to 256 characters without control characters */
                             location?: string;
+                            /** @description 1 to 256 characters without control characters */
                             region?: string;
+                            /** @description 1 to 256 characters without control characters */
                             room?: string;
                             /** @description an id of 1 to 64 letters, digits, "-" or "_" */
                             watcherId?: string;
@@ -6723,11 +7917,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName: string;
                 };
             };
@@ -6845,11 +8039,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName: string;
                 };
             };
@@ -6936,11 +8130,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName: string;
                 };
             };
@@ -7032,11 +8226,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName: string;
                 };
             };
@@ -7251,11 +8445,11 @@ export interface operations {
                 "application/json": {
                     /** Format: date-time */
                     from?: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName: string;
                     /** Format: date-time */
                     to?: string;
@@ -7357,11 +8551,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName: string;
                 };
             };
@@ -7452,11 +8646,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName: string;
                 };
             };
@@ -7545,11 +8739,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     locationName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     regionName: string;
-                    /** @description a non-empty name or "all" */
+                    /** @description a non-empty name without control characters, or "all" */
                     roomName: string;
                 };
             };
@@ -7646,7 +8840,9 @@ export interface operations {
                     allDevices: boolean;
                     /** @description an array of at most 20 distinct ids of notification channels (POST /channels) */
                     channelIds?: string[];
+                    /** @description 1 to 256 characters without control characters */
                     dashboard: string;
+                    /** @description at most 2048 characters on one line (no control characters) */
                     description?: string;
                     /** @description an array of at most 500 distinct device ids */
                     devicesId?: string[];
@@ -7664,6 +8860,7 @@ export interface operations {
                         }[];
                         /** @enum {unknown} */
                         operatorType: "AND" | "OR";
+                        /** @description 1 to 256 characters without control characters */
                         type: string;
                     };
                     /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
@@ -7671,10 +8868,13 @@ export interface operations {
                     /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
                     repeatIntervalSeconds?: number;
                     sendEmail: boolean;
+                    /** @description 1 to 256 characters without control characters */
                     service: string;
                     /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
                     severity: number;
+                    /** @description 1 to 256 characters without control characters */
                     type: string;
+                    /** @description 1 to 256 characters without control characters */
                     user: string;
                 } & (unknown & unknown);
             };
@@ -7775,7 +8975,9 @@ export interface operations {
                         channelIds?: string[];
                         /** Format: date-time */
                         createdAt?: string;
+                        /** @description 1 to 256 characters without control characters */
                         dashboard?: string;
+                        /** @description at most 2048 characters on one line (no control characters) */
                         description?: string;
                         /** @description an array of at most 500 distinct device ids */
                         devicesId?: string[];
@@ -7794,6 +8996,7 @@ export interface operations {
                             }[];
                             /** @enum {unknown} */
                             operatorType: "AND" | "OR";
+                            /** @description 1 to 256 characters without control characters */
                             type: string;
                         };
                         /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
@@ -7801,12 +9004,15 @@ export interface operations {
                         /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
                         repeatIntervalSeconds?: number;
                         sendEmail?: boolean;
+                        /** @description 1 to 256 characters without control characters */
                         service?: string;
                         /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
                         severity?: number;
+                        /** @description 1 to 256 characters without control characters */
                         type?: string;
                         /** Format: date-time */
                         updatedAt?: string;
+                        /** @description 1 to 256 characters without control characters */
                         user?: string;
                     };
                 };
@@ -7885,7 +9091,9 @@ export interface operations {
                     allDevices: boolean;
                     /** @description an array of at most 20 distinct ids of notification channels (POST /channels) */
                     channelIds?: string[];
+                    /** @description 1 to 256 characters without control characters */
                     dashboard: string;
+                    /** @description at most 2048 characters on one line (no control characters) */
                     description?: string;
                     /** @description an array of at most 500 distinct device ids */
                     devicesId?: string[];
@@ -7903,6 +9111,7 @@ export interface operations {
                         }[];
                         /** @enum {unknown} */
                         operatorType: "AND" | "OR";
+                        /** @description 1 to 256 characters without control characters */
                         type: string;
                     };
                     /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
@@ -7910,10 +9119,13 @@ export interface operations {
                     /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
                     repeatIntervalSeconds?: number;
                     sendEmail: boolean;
+                    /** @description 1 to 256 characters without control characters */
                     service: string;
                     /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
                     severity: number;
+                    /** @description 1 to 256 characters without control characters */
                     type: string;
+                    /** @description 1 to 256 characters without control characters */
                     user: string;
                 } & (unknown & unknown);
             };
@@ -7932,7 +9144,9 @@ export interface operations {
                         channelIds?: string[];
                         /** Format: date-time */
                         createdAt?: string;
+                        /** @description 1 to 256 characters without control characters */
                         dashboard?: string;
+                        /** @description at most 2048 characters on one line (no control characters) */
                         description?: string;
                         /** @description an array of at most 500 distinct device ids */
                         devicesId?: string[];
@@ -7951,6 +9165,7 @@ export interface operations {
                             }[];
                             /** @enum {unknown} */
                             operatorType: "AND" | "OR";
+                            /** @description 1 to 256 characters without control characters */
                             type: string;
                         };
                         /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
@@ -7958,12 +9173,15 @@ export interface operations {
                         /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
                         repeatIntervalSeconds?: number;
                         sendEmail?: boolean;
+                        /** @description 1 to 256 characters without control characters */
                         service?: string;
                         /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
                         severity?: number;
+                        /** @description 1 to 256 characters without control characters */
                         type?: string;
                         /** Format: date-time */
                         updatedAt?: string;
+                        /** @description 1 to 256 characters without control characters */
                         user?: string;
                     };
                 };
@@ -8169,7 +9387,9 @@ export interface operations {
                         channelIds?: string[];
                         /** Format: date-time */
                         createdAt?: string;
+                        /** @description 1 to 256 characters without control characters */
                         dashboard?: string;
+                        /** @description at most 2048 characters on one line (no control characters) */
                         description?: string;
                         /** @description an array of at most 500 distinct device ids */
                         devicesId?: string[];
@@ -8188,6 +9408,7 @@ export interface operations {
                             }[];
                             /** @enum {unknown} */
                             operatorType: "AND" | "OR";
+                            /** @description 1 to 256 characters without control characters */
                             type: string;
                         };
                         /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
@@ -8195,12 +9416,15 @@ export interface operations {
                         /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
                         repeatIntervalSeconds?: number;
                         sendEmail?: boolean;
+                        /** @description 1 to 256 characters without control characters */
                         service?: string;
                         /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
                         severity?: number;
+                        /** @description 1 to 256 characters without control characters */
                         type?: string;
                         /** Format: date-time */
                         updatedAt?: string;
+                        /** @description 1 to 256 characters without control characters */
                         user?: string;
                     };
                 };
@@ -8304,7 +9528,9 @@ export interface operations {
                         channelIds?: string[];
                         /** Format: date-time */
                         createdAt?: string;
+                        /** @description 1 to 256 characters without control characters */
                         dashboard?: string;
+                        /** @description at most 2048 characters on one line (no control characters) */
                         description?: string;
                         /** @description an array of at most 500 distinct device ids */
                         devicesId?: string[];
@@ -8323,6 +9549,7 @@ export interface operations {
                             }[];
                             /** @enum {unknown} */
                             operatorType: "AND" | "OR";
+                            /** @description 1 to 256 characters without control characters */
                             type: string;
                         };
                         /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
@@ -8330,12 +9557,15 @@ export interface operations {
                         /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
                         repeatIntervalSeconds?: number;
                         sendEmail?: boolean;
+                        /** @description 1 to 256 characters without control characters */
                         service?: string;
                         /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
                         severity?: number;
+                        /** @description 1 to 256 characters without control characters */
                         type?: string;
                         /** Format: date-time */
                         updatedAt?: string;
+                        /** @description 1 to 256 characters without control characters */
                         user?: string;
                     }[];
                 };

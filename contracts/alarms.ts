@@ -2,7 +2,7 @@
  * Alarm engine (docs/decisions.md "Alarm engine", "Alarm lifecycle and history"; DESIGN D5,
  * D6): invalid input is 422.
  */
-import { MAX_SEVERITY, MIN_SEVERITY } from '#lib/watchers/rules';
+import { MAX_SEVERITY, MIN_SEVERITY } from '#lib/watchers/types';
 import { job, route } from '#lib/http/contract';
 import { dateTime, error, listOrPage, name, ok, oneOfValues, page, strict, Type, type TSchema } from './shared';
 import { watcherId } from './watchers';

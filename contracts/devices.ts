@@ -1,12 +1,12 @@
 /** Devices and statistics (spec "Devices"; DESIGN §6, D4, D10, D11): invalid input is 422. */
 import { job, route } from '#lib/http/contract';
-import { dateTime, error, listOrPage, name, ok, page, strict, Type, type TSchema } from './shared';
+import { dateTime, error, listOrPage, name, ok, page, SINGLE_LINE, strict, Type, type TSchema } from './shared';
 
 /** Where devices come from (lib/devices/provider). */
 const providerEnvironment = '${file(./functions/devices/provider-env.yml)}';
 
 /** Device filter parameters: all three required, non-empty; `all` = no narrowing (DESIGN D10). */
-const filterField = Type.String({ minLength: 1, maxLength: 256, description: 'a non-empty name or "all"' });
+const filterField = Type.String({ minLength: 1, maxLength: 256, pattern: SINGLE_LINE, description: 'a non-empty name without control characters, or "all"' });
 export const deviceFilter = strict({ regionName: filterField, locationName: filterField, roomName: filterField });
 
 /** `{devicesn}` and refresh take an empty-object body, or none at all. */

@@ -1,9 +1,9 @@
 /** Filter configurations (spec "filtersConfig": region -> locations -> rooms): invalid input is 400. */
-import { MAX_LOCATIONS, MAX_ROOMS } from '#lib/filters/config';
-import { MAX_UPSERT_ITEMS } from '#lib/filters/records';
+import { MAX_LOCATIONS, MAX_ROOMS } from '#lib/filterConfigs/types';
+import { MAX_UPSERT_ITEMS } from '#lib/filterRecords/types';
 import { route } from '#lib/http/contract';
 import { count, error, integerIdParam, list, name, ok, text, Type, type TSchema, type TProperties } from './shared';
-import { bodyId, keepList } from './filterRecords';
+import { bodyId, countRoute, keepOnlyRoute } from './filterRecords';
 
 /** Every property required, nothing else allowed. */
 const all = <P extends TProperties>(properties: P) =>
@@ -47,23 +47,8 @@ export const routes = {
     },
     responses: { 200: text('Confirmation'), 400: invalid, 409: error('Lost repeated races with other writers; retry') },
   }),
-  keepOnly: route({
-    method: 'DELETE',
-    path: 'filtersConfig',
-    summary: 'Delete every configuration whose id is NOT in the array ([] deletes all)',
-    access: 'key',
-    invalidStatus: 400,
-    request: { body: keepList },
-    responses: { 200: text('Confirmation'), 400: invalid },
-  }),
-  count: route({
-    method: 'GET',
-    path: 'filtersConfig/count',
-    summary: 'Number of filters configurations',
-    access: 'key',
-    invalidStatus: 400,
-    responses: { 200: count() },
-  }),
+  keepOnly: keepOnlyRoute('filtersConfig', 'configuration'),
+  count: countRoute('filtersConfig/count', 'Number of filters configurations'),
   get: route({
     method: 'GET',
     path: 'filtersConfig/{id}',

@@ -1,5 +1,5 @@
 /** Filter records (spec "Filters": GET/POST/DELETE /filters...): invalid input is 400. */
-import { MAX_FILTER_ID, MAX_KEEP_IDS, MAX_UPSERT_ITEMS } from '#lib/filters/records';
+import { MAX_FILTER_ID, MAX_KEEP_IDS, MAX_UPSERT_ITEMS } from '#lib/filterRecords/types';
 import { route } from '#lib/http/contract';
 import { count, description, error, integerIdParam, list, name, ok, strict, text, Type } from './shared';
 
@@ -11,6 +11,20 @@ export const keepList = Type.Array(bodyId, { maxItems: MAX_KEEP_IDS, description
 
 // `null` removes the filter's device association.
 const deviceSN = Type.Union([name(), Type.Null()]);
+
+/** DELETE of a keep-list and GET of the count, alike for filters and filters configurations. */
+export const keepOnlyRoute = <P extends string>(path: P, what: string) =>
+  route({
+    method: 'DELETE',
+    path,
+    summary: `Delete every ${what} whose id is NOT in the array ([] deletes all)`,
+    access: 'key',
+    invalidStatus: 400,
+    request: { body: keepList },
+    responses: { 200: text('Confirmation'), 400: error('Invalid input, each offending field named') },
+  });
+export const countRoute = <P extends string>(path: P, summary: string) =>
+  route({ method: 'GET', path, summary, access: 'key', invalidStatus: 400, responses: { 200: count() } });
 
 const filterRecord = strict({ id: bodyId, name: name(), description: Type.Optional(description), deviceSN: Type.Optional(deviceSN) });
 const notFound = { description: 'No filter with that id (a bare JSON string)', schema: Type.String() };
@@ -42,23 +56,8 @@ export const routes = {
     },
     responses: { 200: text('Confirmation'), 400: invalid },
   }),
-  keepOnly: route({
-    method: 'DELETE',
-    path: 'filters',
-    summary: 'Delete every filter whose id is NOT in the array ([] deletes all)',
-    access: 'key',
-    invalidStatus: 400,
-    request: { body: keepList },
-    responses: { 200: text('Confirmation'), 400: invalid },
-  }),
-  count: route({
-    method: 'GET',
-    path: 'filters/count',
-    summary: 'Number of filters',
-    access: 'key',
-    invalidStatus: 400,
-    responses: { 200: count() },
-  }),
+  keepOnly: keepOnlyRoute('filters', 'filter'),
+  count: countRoute('filters/count', 'Number of filters'),
   byDevice: route({
     method: 'GET',
     path: 'filters/device/{deviceSN}',

@@ -1,5 +1,5 @@
 /** Intervals (spec "Intervals"; DESIGN D7, D8): invalid input is 422. */
-import { INTERVAL_FIELDS, MAX_INTERVAL_SECONDS, MIN_INTERVAL_SECONDS, type IntervalField } from '#lib/intervals/fields';
+import { INTERVAL_FIELDS, MAX_INTERVAL_SECONDS, MIN_INTERVAL_SECONDS, type IntervalField } from '#lib/intervals/types';
 import { route } from '#lib/http/contract';
 import { error, integerIdParam, list, ok, text, Type } from './shared';
 

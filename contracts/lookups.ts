@@ -1,9 +1,9 @@
 /** Lookups: names and counts of what holds devices (spec "filters/*" lookups; DESIGN D1, D2): 400. */
 import { route } from '#lib/http/contract';
-import { count, either, error, list, name, Type } from './shared';
+import { count, either, error, list, name, SINGLE_LINE, Type } from './shared';
 
 /** Lookup fields are optional; `all` = no narrowing; an empty string is refused. */
-const field = Type.String({ minLength: 1, maxLength: 256, description: 'a non-empty name or "all"' });
+const field = Type.String({ minLength: 1, maxLength: 256, pattern: SINGLE_LINE, description: 'a non-empty name without control characters, or "all"' });
 const fields = { regionName: Type.Optional(field), locationName: Type.Optional(field), roomName: Type.Optional(field) };
 
 const lookupBody = Type.Object(

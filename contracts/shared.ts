@@ -21,9 +21,31 @@ export const either = <A extends TSchema, B extends TSchema>(a: A, b: B) => Type
 /** A positive integer id as it arrives in a path: digits only, no sign, no leading zero. */
 export const integerIdParam = Type.String({ pattern: '^[1-9][0-9]{0,14}$', description: 'a positive integer' });
 
-/** Names and ids are bounded (DESIGN D12). */
-export const name = (maxLength = 256) => Type.String({ minLength: 1, maxLength });
-export const description = Type.String({ maxLength: 2048 });
+/** One line of text: no control character at all (C0, DEL, C1), so none reaches a key, a log line or a mail header. */
+export const SINGLE_LINE = '^\\P{Cc}*$';
+/** Free text may break lines and use tabs; other control characters are refused. */
+const MULTI_LINE = '^(?:\\P{Cc}|[\\t\\n\\r])*$';
+
+/** Names and ids are bounded (DESIGN D12) and single-line. */
+export const name = (maxLength = 256) =>
+  Type.String({ minLength: 1, maxLength, pattern: SINGLE_LINE, description: `1 to ${maxLength} characters without control characters` });
+export const description = Type.String({
+  maxLength: 2048,
+  pattern: MULTI_LINE,
+  description: 'at most 2048 characters; no control characters other than tab and line breaks',
+});
+/** A description that ends up in a mail subject (watchers): one line. */
+export const singleLineDescription = Type.String({
+  maxLength: 2048,
+  pattern: SINGLE_LINE,
+  description: 'at most 2048 characters on one line (no control characters)',
+});
+
+/** The exact 403 body a signed-in caller gets (lib/auth), beside API Gateway's own 403 for the key. */
+export const forbidden = (description: string, message: string) => ({
+  description: `${description}: {"message":"${message}"}`,
+  schema: Type.Object({ message: Type.Unsafe<string>({ const: message }) }),
+});
 export const dateTime = Type.String({ format: 'date-time' });
 
 /** `?limit` and `?cursor` of paginated lists. */

@@ -4,11 +4,11 @@
  */
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '#lib/auth/password';
 import { route } from '#lib/http/contract';
-import { dateTime, error, list, name, ok, strict, text, Type } from './shared';
+import { dateTime, error, forbidden, list, name, ok, strict, text, Type } from './shared';
 
 export const username = Type.String({
   pattern: '^(?!(all|me|signin|logout)$)[a-zA-Z0-9._-]{3,64}$',
-  description: '3 to 64 letters, digits, dots, underscores or hyphens (not all, signin or logout)',
+  description: '3 to 64 letters, digits, dots, underscores or hyphens, and not one of all, me, signin, logout',
 });
 
 /** A role id as users carry it and paths name it: the slug of the role's name. */
@@ -80,7 +80,7 @@ export const routes = {
     access: 'bearer',
     invalidStatus: 400,
     request: { path },
-    responses: { 200: ok('The user', user), 400: invalid, 403: error('Signed in, but not an admin'), 404: unknown },
+    responses: { 200: ok('The user', user), 400: invalid, 403: forbidden('Signed in, neither an admin nor the user named', 'Only an admin may read another user'), 404: unknown },
   }),
   remove: route({
     method: 'DELETE',

@@ -11,9 +11,9 @@ import {
   OPERATOR_TYPES,
   OPERATORS,
   type Severity,
-} from '#lib/watchers/rules';
+} from '#lib/watchers/types';
 import { route } from '#lib/http/contract';
-import { dateTime, description, error, list, name, ok, oneOfValues, strict, text, Type } from './shared';
+import { dateTime, error, list, name, ok, oneOfValues, singleLineDescription, strict, text, Type } from './shared';
 
 /** Watcher ids are UUIDs; any id made of safe characters is looked up (unknown -> 404). */
 export const watcherId = Type.String({
@@ -73,7 +73,7 @@ const watcherFields = {
     description: 'an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info)',
   })),
   operations,
-  description: Type.Optional(description),
+  description: Type.Optional(singleLineDescription),
   sendEmail: Type.Boolean(),
   emails: Type.Optional(
     Type.Array(Type.String({ format: 'email', maxLength: LIMITS.email, description: 'a valid e-mail address' }), {
@@ -113,7 +113,7 @@ const watcherBody = strict(watcherFields, {
       if: { properties: { sendEmail: { const: true } }, required: ['sendEmail'] },
       then: {
         required: ['emails'],
-        properties: { emails: { type: 'array', minItems: 1, description: 'a non-empty array of e-mail addresses when sendEmail is true' } },
+        properties: { emails: { type: 'array', items: { type: 'string' }, minItems: 1, description: 'a non-empty array of e-mail addresses when sendEmail is true' } },
       },
     },
     {
@@ -121,7 +121,7 @@ const watcherBody = strict(watcherFields, {
       if: { properties: { allDevices: { const: true } }, required: ['allDevices'] },
       else: {
         required: ['devicesId'],
-        properties: { devicesId: { type: 'array', minItems: 1, description: 'a non-empty array of device ids unless allDevices is true' } },
+        properties: { devicesId: { type: 'array', items: { type: 'string' }, minItems: 1, description: 'a non-empty array of device ids unless allDevices is true' } },
       },
     },
   ],

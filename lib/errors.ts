@@ -75,12 +75,6 @@ export class PayloadTooLarge extends HttpError {
   }
 }
 
-export class UnsupportedMediaType extends HttpError {
-  constructor(contentType: string | undefined) {
-    super(415, `Content-Type must be application/json (got ${contentType ? JSON.stringify(contentType) : 'none'})`);
-  }
-}
-
 export class ServiceUnavailable extends HttpError {
   constructor(message: string, retryAfterSeconds = 1) {
     super(503, message, { headers: { 'retry-after': String(retryAfterSeconds) } });

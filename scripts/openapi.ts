@@ -2,10 +2,13 @@
  * docs/openapi.json (OpenAPI 3.1) from the route contracts (contracts/<area>.ts); written by
  * `npm run generate`. tests/unit/generated.test.ts fails when the committed file is stale.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Access, Answer, RouteContract } from '#lib/http/contract';
-import { errorBody, forbiddenBody } from '../contracts/shared';
+import { errorBody, forbidden, forbiddenBody } from '../contracts/shared';
 import { eventSchema, root, routes, type Schema } from './registry';
+import ts from 'typescript';
+import { tidyOpenApi } from './openapi-tidy';
 
 export const openApiFile = join(root, 'docs', 'openapi.json');
 
@@ -17,7 +20,7 @@ const unauthenticated: Answer = { description: 'Missing, invalid, expired or rev
 const byAccess: Record<Access, Record<number, Answer>> = {
   key: {},
   bearer: { 401: unauthenticated },
-  admin: { 401: unauthenticated, 403: { description: 'Signed in, but not an admin', schema: errorBody } },
+  admin: { 401: unauthenticated, 403: forbidden('Signed in, but not an admin', 'This operation needs the admin role') },
 };
 
 interface Documented {
@@ -50,8 +53,21 @@ const layers = (contract: Documentable): Record<number, Documented>[] => [
   contract.request?.body ? withBody : {},
 ];
 
-/** The answer OpenAPI shows for each status: the route's own, overridden by the common ones. */
-export const answersOf = (contract: Documentable): Record<number, Documented> => Object.assign({}, ...layers(contract));
+/**
+ * The answer OpenAPI shows for each status: the route's own, overridden by the common ones; a
+ * route's own 403 (signed in without the right role) is shown beside API Gateway's.
+ */
+export const answersOf = (contract: Documentable): Record<number, Documented> => {
+  const answers: Record<number, Documented> = Object.assign({}, ...layers(contract));
+  const own403 = byAccess[contract.access][403] ?? contract.responses[403];
+  if (own403) {
+    answers[403] = {
+      description: `${apiKey[403]!.description}; or ${own403.description}`,
+      schema: { oneOf: [apiKey[403]!.schema, own403.schema] },
+    };
+  }
+  return answers;
+};
 
 /**
  * Every body a route may answer with each status (one status can have several: a 403 from API
@@ -103,7 +119,7 @@ export const buildOpenApi = async () => {
       security: contract.access === 'key' ? [{ apiKey: [] }] : [{ apiKey: [], bearer: [] }],
     };
   }
-  return {
+  return tidyOpenApi({
     openapi: '3.1.0',
     info: {
       title: 'Device-monitoring API',
@@ -128,7 +144,21 @@ export const buildOpenApi = async () => {
       },
       schemas: components,
     },
-  };
+  }, areaDescription);
+};
+
+/** An area's description: the leading comment of its contracts/<area>.ts, read with the TypeScript scanner. */
+const areaDescription = (area: string): string => {
+  const text = readFileSync(join(root, 'contracts', `${area}.ts`), 'utf8');
+  const [first] = ts.getLeadingCommentRanges(text, 0) ?? [];
+  if (!first) return '';
+  return text
+    .slice(first.pos, first.end)
+    .replace(/^\/\*\*?|\*\/$/g, '')
+    .split('\n')
+    .map((line) => line.replace(/^\s*\*\s?/, '').trim())
+    .filter(Boolean)
+    .join(' ');
 };
 
 export const renderOpenApi = async () => `${JSON.stringify(await buildOpenApi(), null, 2)}\n`;

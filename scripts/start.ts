@@ -3,10 +3,10 @@
  * Embedded DynamoDB (persisted under .data/), table and local data ensured, then
  * `serverless offline` on http://localhost:${PORT:-3000}/dev. Ctrl-C stops everything.
  */
-import { createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
+import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { LOCAL_ADMIN_PASSWORD, LOCAL_ADMIN_USERNAME, LOCAL_API_KEY, LOCAL_STAGE, localTableName, storeEnv } from './local/env';
+import { LOCAL_ADMIN_PASSWORD, LOCAL_ADMIN_USERNAME, LOCAL_API_KEY, LOCAL_STAGE, localPageOrigins, localTableName, storeEnv } from './local/env';
 import { startDocsServer } from './local/docs-server';
 import { startOffline } from './local/offline';
 import { freePort } from './local/ports';
@@ -42,6 +42,14 @@ const localTokenKeys = async (): Promise<TokenKeys> => {
     writeFileSync(file, `${JSON.stringify(keys, null, 2)}\n`, { mode: 0o600 });
   }
   return JSON.parse(readFileSync(file, 'utf8')) as TokenKeys;
+};
+
+/** The key that seals pagination cursors (lib/db/cursor.ts): made once per data folder, CURSOR_SECRET wins. */
+const localCursorSecret = (): string => {
+  if (process.env.CURSOR_SECRET) return process.env.CURSOR_SECRET;
+  const file = resolve(dataRoot, 'cursor-secret');
+  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('base64url'), { mode: 0o600 });
+  return readFileSync(file, 'utf8').trim();
 };
 
 /**
@@ -82,7 +90,7 @@ const startPeriodicEvaluation = () => {
   const seconds = Number(process.env.EVALUATE_INTERVAL_SECONDS ?? 30);
   return every(seconds, 'alarm evaluation', async () => {
     const { runEvaluation } = await import('../lib/alarms/evaluate');
-    const { mailerFromEnv } = await import('../lib/alarms/mailer');
+    const { mailerFromEnv } = await import('../lib/adapters/mail');
     const outcome = await runEvaluation({ mailer: mailerFromEnv(), force: false, tickSeconds: seconds });
     if (!outcome.ran) return undefined;
     const { raised, cleared, mailed } = outcome.summary;
@@ -94,6 +102,7 @@ const main = async () => {
   const port = Number(process.env.PORT ?? 3000);
   const socketPort = Number(process.env.WEBSOCKET_PORT ?? port + 3);
   const apiKey = process.env.API_KEY ?? LOCAL_API_KEY;
+  const docsPort = Number(process.env.DOCS_PORT ?? port + 1);
   mkdirSync(dataDir, { recursive: true });
 
   const storePort = process.env.DYNAMODB_PORT ? Number(process.env.DYNAMODB_PORT) : await freePort();
@@ -102,6 +111,9 @@ const main = async () => {
     TABLE_NAME: localTableName(LOCAL_STAGE),
     API_KEY: apiKey,
     ...(await localTokenKeys()),
+    CURSOR_SECRET: localCursorSecret(),
+    // browsers: only the pages npm start serves may call the API, unless CORS_ORIGINS says otherwise
+    CORS_ORIGINS: process.env.CORS_ORIGINS ?? localPageOrigins([docsPort]),
     ADMIN_USERNAME: process.env.ADMIN_USERNAME ?? LOCAL_ADMIN_USERNAME,
     ADMIN_PASSWORD: process.env.ADMIN_PASSWORD ?? LOCAL_ADMIN_PASSWORD,
     // alarm mails land in the local outbox (GET /alarms/outbox) unless told otherwise
@@ -129,6 +141,13 @@ const main = async () => {
     console.log(`embedded DynamoDB at ${store.endpoint} (data in ${dataDir})`);
     const { bootstrap } = await import('./local/bootstrap');
     await bootstrap((line) => console.log(line));
+    // a previous run killed mid-evaluation may have left room statuses behind the open alarms
+    const { reconcileAfterRestart } = await import('../lib/alarms/recover');
+    const reconciled = await reconcileAfterRestart();
+    if (!reconciled) console.log('room statuses: not reconciled (the alarm evaluator lease is still held)');
+    else if (reconciled.devicesFixed || reconciled.roomsRecomputed) {
+      console.log(`room statuses reconciled with open alarms: ${reconciled.devicesFixed} devices, ${reconciled.roomsRecomputed} rooms`);
+    }
     return store;
   })();
   const [started, prepared] = await Promise.allSettled([starting, preparing]);
@@ -143,7 +162,7 @@ const main = async () => {
   await fetch(`${offline.url}/intervals`, { headers: { 'x-api-key': apiKey } }).catch(() => undefined);
   const { boardAssets, configFile } = await import('./local/board');
   const board = { assets: await boardAssets(), config: configFile({ apiUrl: offline.url, apiKey }) };
-  const docs = await startDocsServer(Number(process.env.DOCS_PORT ?? port + 1), offline.url, board);
+  const docs = await startDocsServer(docsPort, offline.url, board);
   console.log(`\nAPI docs at ${docs.url}`);
   console.log(`Status board at ${docs.url.replace(/\/docs$/, '/board/')}  (live at ${env.LIVE_WS_URL})`);
   // tests wait for this exact line

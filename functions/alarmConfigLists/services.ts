@@ -1,6 +1,6 @@
 import http from '#generated/routes/alarmConfigListsServices';
+import { uniqueSorted } from '#lib/shared/names';
 import { watchers } from '#lib/db/watchers';
-import { uniqueSorted } from '#lib/watchers/rules';
 
 // GET /filter/alarmservices -> 200 the distinct watcher services, sorted; 500 JSON on a store failure
 export const handler = http(async () => ({

@@ -1,7 +1,7 @@
 import http from '#generated/routes/alarmsEvaluateNow';
 import { Conflict } from '#lib/errors';
 import { runEvaluation } from '#lib/alarms/evaluate';
-import { mailerFromEnv } from '#lib/alarms/mailer';
+import { mailerFromEnv } from '#lib/adapters/mail';
 import { enableLivePush } from '#lib/live/push';
 
 const mailer = mailerFromEnv();

@@ -4,7 +4,7 @@ import { logger } from '#lib/log';
 import { recordWork } from '#lib/observability/metrics';
 import { tracing } from '#lib/observability/tracing';
 import { runEvaluation } from '#lib/alarms/evaluate';
-import { mailerFromEnv } from '#lib/alarms/mailer';
+import { mailerFromEnv } from '#lib/adapters/mail';
 import { enableLivePush } from '#lib/live/push';
 
 const mailer = mailerFromEnv();

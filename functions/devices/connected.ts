@@ -1,6 +1,6 @@
 import http from '#generated/routes/devicesConnected';
 import { rooms } from '#lib/db/rooms';
-import { scopeOf } from '#lib/devices/filter';
+import { scopeOf } from '#lib/devices/deviceScope';
 import { devicesConnected } from '#lib/devices/stats';
 
 // POST /videoDevice/all/devicesConnected -> [connected devices in scope]; 422 missing or empty filter field

@@ -1,6 +1,6 @@
 import http from '#generated/routes/devicesNumDevicesConnected';
 import { rooms } from '#lib/db/rooms';
-import { scopeOf } from '#lib/devices/filter';
+import { scopeOf } from '#lib/devices/deviceScope';
 import { numDevicesConnected } from '#lib/devices/stats';
 
 // POST /videoDevice/room/numDevicesConnected -> {total, online, offline}; 422

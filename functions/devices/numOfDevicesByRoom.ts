@@ -1,6 +1,6 @@
 import http from '#generated/routes/devicesNumOfDevicesByRoom';
 import { rooms } from '#lib/db/rooms';
-import { scopeOf } from '#lib/devices/filter';
+import { scopeOf } from '#lib/devices/deviceScope';
 import { numOfDevicesByRoom } from '#lib/devices/stats';
 
 // POST /videoDevice/all/numOfDevicesByRoom -> [{name, deviceCount, onlineDeviceCount, offlineDeviceCount}] per room in scope; 422

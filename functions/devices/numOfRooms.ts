@@ -1,6 +1,6 @@
 import http from '#generated/routes/devicesNumOfRooms';
 import { rooms } from '#lib/db/rooms';
-import { scopeOf } from '#lib/devices/filter';
+import { scopeOf } from '#lib/devices/deviceScope';
 import { numOfRooms } from '#lib/devices/stats';
 
 // POST /videoDevice/room/numOfRooms -> {totalRooms} (rooms in scope that hold devices); 422

@@ -1,6 +1,6 @@
 import http from '#generated/routes/devicesTotalDevices';
 import { rooms } from '#lib/db/rooms';
-import { scopeOf } from '#lib/devices/filter';
+import { scopeOf } from '#lib/devices/deviceScope';
 import { totalDevices } from '#lib/devices/stats';
 
 // POST /videoDevice/all/totalDevices -> [device count in scope]; 422 missing or empty filter field

@@ -1,8 +1,8 @@
 import http from '#generated/routes/filterConfigsKeepOnly';
-import { filtersConfig } from '#lib/db/filtersConfig';
+import { filterConfigs } from '#lib/db/filterConfigs';
 
-// DELETE /filtersConfig -> 200 confirming string; deletes every configuration whose id is NOT listed ([] deletes all)
+// DELETE /filterConfigs -> 200 confirming string; deletes every configuration whose id is NOT listed ([] deletes all)
 export const handler = http(async ({ body }) => {
-  const deleted = await filtersConfig.keepOnly(body);
+  const deleted = await filterConfigs.keepOnly(body);
   return { statusCode: 200, body: `Deleted ${deleted} filter configurations not in the list` };
 });

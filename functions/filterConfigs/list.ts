@@ -1,9 +1,9 @@
 import http from '#generated/routes/filterConfigsList';
-import { filtersConfig } from '#lib/db/filtersConfig';
-import { toListForm } from '#lib/filters/config';
+import { filterConfigs } from '#lib/db/filterConfigs';
+import { toListForm } from '#lib/filterConfigs/types';
 
-// GET /filtersConfig -> 200 every configuration in list form {id, region, locations: [{locationName}]}, by id
+// GET /filterConfigs -> 200 every configuration in list form {id, region, locations: [{locationName}]}, by id
 export const handler = http(async () => ({
   statusCode: 200,
-  body: (await filtersConfig.list()).map(toListForm),
+  body: (await filterConfigs.list()).map(toListForm),
 }));

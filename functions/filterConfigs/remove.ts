@@ -1,8 +1,8 @@
 import http from '#generated/routes/filterConfigsRemove';
-import { filtersConfig } from '#lib/db/filtersConfig';
+import { filterConfigs } from '#lib/db/filterConfigs';
 
 // DELETE /filtersConfig/{id} -> 200 confirming string; 404 "Filter configuration not found"; 400 non-integer id
 export const handler = http(async ({ path }) => {
-  await filtersConfig.remove(Number(path.id));
+  await filterConfigs.remove(Number(path.id));
   return { statusCode: 200, body: `Filter configuration ${path.id} deleted` };
 });

@@ -1,10 +1,10 @@
 import http from '#generated/routes/filterConfigsUpsert';
-import { filtersConfig } from '#lib/db/filtersConfig';
-import { fromNestedForm } from '#lib/filters/config';
+import { filterConfigs } from '#lib/db/filterConfigs';
+import { fromNestedForm } from '#lib/filterConfigs/types';
 
 // POST /filtersConfig/{id} -> 200 confirming string; the nested region -> location -> room tree replaces
 // the stored one; 400 invalid tree or a repeated location
 export const handler = http(async ({ path, body }) => {
-  await filtersConfig.replace(fromNestedForm(Number(path.id), body));
+  await filterConfigs.replace(fromNestedForm(Number(path.id), body));
   return { statusCode: 200, body: `Filter configuration ${path.id} upserted` };
 });

@@ -1,9 +1,9 @@
 import http from '#generated/routes/filterConfigsUpsertList';
-import { filtersConfig } from '#lib/db/filtersConfig';
+import { filterConfigs } from '#lib/db/filterConfigs';
 
-// POST /filtersConfig -> 200 confirming string; each list-form record inserted or updated (stored rooms
+// POST /filterConfigs -> 200 confirming string; each list-form record inserted or updated (stored rooms
 // of remaining locations kept); 400 invalid records, a repeated id or location
 export const handler = http(async ({ body }) => {
-  await filtersConfig.upsertMany(body);
+  await filterConfigs.upsertMany(body);
   return { statusCode: 200, body: `Upserted ${body.length} filter configurations` };
 });

@@ -1,8 +1,8 @@
 import http from '#generated/routes/filterRecordsList';
-import { filters } from '#lib/db/filters';
+import { filterRecords } from '#lib/db/filterRecords';
 
 // GET /filters -> 200 every filter as {id, name}, by id
 export const handler = http(async () => ({
   statusCode: 200,
-  body: await filters.list(),
+  body: await filterRecords.list(),
 }));

@@ -1,8 +1,8 @@
 import http from '#generated/routes/filterRecordsRemove';
-import { filters } from '#lib/db/filters';
+import { filterRecords } from '#lib/db/filterRecords';
 
 // DELETE /filters/{id} -> 200 confirming string; 404 "Filter not found"; 400 non-integer id
 export const handler = http(async ({ path }) => {
-  await filters.remove(Number(path.id));
+  await filterRecords.remove(Number(path.id));
   return { statusCode: 200, body: `Filter ${path.id} deleted` };
 });

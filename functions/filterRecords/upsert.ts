@@ -1,8 +1,8 @@
 import http from '#generated/routes/filterRecordsUpsert';
-import { filters } from '#lib/db/filters';
+import { filterRecords } from '#lib/db/filterRecords';
 
 // POST /filters/{id} -> 200 confirming string; {name, description, deviceSN?} inserted or updated; 400 invalid
 export const handler = http(async ({ path, body }) => {
-  await filters.upsert(Number(path.id), body);
+  await filterRecords.upsert(Number(path.id), body);
   return { statusCode: 200, body: `Filter ${path.id} upserted` };
 });

@@ -1,8 +1,8 @@
 import http from '#generated/routes/filterRecordsUpsertList';
-import { filters } from '#lib/db/filters';
+import { filterRecords } from '#lib/db/filterRecords';
 
 // POST /filters -> 200 confirming string; each record inserted or updated; 400 invalid records or a repeated id
 export const handler = http(async ({ body }) => {
-  await filters.upsertMany(body);
+  await filterRecords.upsertMany(body);
   return { statusCode: 200, body: `Upserted ${body.length} filters` };
 });

@@ -1,6 +1,6 @@
 import http from '#generated/routes/liveRooms';
 import { rooms } from '#lib/db/rooms';
-import { scopeOf } from '#lib/devices/filter';
+import { scopeOf } from '#lib/devices/deviceScope';
 
 // POST /live/rooms {regionName, locationName, roomName} -> [{region, location, room, roomStatus, deviceCount, online, offline}]; 422
 export const handler = http(async ({ body }) => ({

@@ -1,8 +1,8 @@
 import http from '#generated/routes/rolesCreateTable';
-import { ensureAccountsTable } from '#lib/auth/table';
+import { ensureTheTable } from '#lib/tables/ensure';
 
 // POST /api/authService/role/createTable -> 200 once the (single) table is ACTIVE; built-in roles always exist (admin)
 export const handler = http(async () => ({
   statusCode: 200,
-  body: await ensureAccountsTable(),
+  body: await ensureTheTable(),
 }));

@@ -1,8 +1,8 @@
 import http from '#generated/routes/rolesGet';
-import { roles } from '#lib/db/roles';
+import { roleCatalog } from '#lib/auth/roles';
 
 // GET /api/authService/role/{roleid} -> 200 the role; 404 unknown (any signed-in user)
 export const handler = http(async ({ path }) => ({
   statusCode: 200,
-  body: await roles.get(path.roleid),
+  body: await roleCatalog.get(path.roleid),
 }));

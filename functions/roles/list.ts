@@ -1,8 +1,8 @@
 import http from '#generated/routes/rolesList';
-import { roles } from '#lib/db/roles';
+import { roleCatalog } from '#lib/auth/roles';
 
 // GET /api/authService/role/all -> 200 built-in roles, then created ones by roleid (any signed-in user)
 export const handler = http(async () => ({
   statusCode: 200,
-  body: await roles.list(),
+  body: await roleCatalog.list(),
 }));

@@ -1,8 +1,8 @@
 import http from '#generated/routes/servicesCreateTable';
-import { ensureAccountsTable } from '#lib/auth/table';
+import { ensureTheTable } from '#lib/tables/ensure';
 
 // POST /api/authService/service/table -> 200 once the (single) table is ACTIVE (admin)
 export const handler = http(async () => ({
   statusCode: 200,
-  body: await ensureAccountsTable(),
+  body: await ensureTheTable(),
 }));

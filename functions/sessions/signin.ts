@@ -1,9 +1,10 @@
 import http from '#generated/routes/sessionsSignin';
+import { secret } from '#lib/adapters/secrets';
 import { signIn } from '#lib/auth/signin';
 
 // POST /api/authService/auth/signin -> 200 {accessToken, tokenType, expiresIn, user}; 401 same body
 // for an unknown user and a wrong password; 429 with Retry-After after repeated failures
 export const handler = http(async ({ body }) => ({
   statusCode: 200,
-  body: await signIn(body.username, body.password),
+  body: await signIn(secret, body.username, body.password),
 }));

@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto';
-import { alarmRuns } from '#lib/db/alarmRuns';
 import { alarmHistory } from '#lib/db/alarmHistory';
 import { alarms } from '#lib/db/alarms';
 import { devices } from '#lib/db/devices';
@@ -7,12 +5,13 @@ import { intervals } from '#lib/db/intervals';
 import { rooms } from '#lib/db/rooms';
 import { silences } from '#lib/db/silences';
 import { watchers } from '#lib/db/watchers';
-import { mapConcurrent } from '#lib/devices/concurrent';
+import { mapConcurrent } from '#lib/shared/concurrency';
 import { placeKey } from '#lib/devices/plan';
 import type { Place } from '#lib/devices/types';
 import { logger } from '#lib/log';
 import { notifier, type NotificationSummary } from '#lib/notify/notifier';
 import { historyRecord } from './history';
+import { withLease } from './lease';
 import type { Mailer } from './mailer';
 import { transitionNotice } from './notification';
 import { planAlarms, roomsToRecompute } from './plan';
@@ -58,8 +57,9 @@ const writeHistory = async (inTime: () => boolean): Promise<boolean> => {
  * is idempotent and re-derived from stored state, so a run cut short by `deadline` (or a
  * crash) is finished by the next one. Runs stop between writes, never in the middle of one.
  */
-export const evaluateAlarms = async ({ mailer, deadline }: { mailer: Mailer; deadline: number }): Promise<EvaluationSummary> => {
-  const inTime = () => Date.now() < deadline;
+export const evaluateAlarms = async ({ mailer, deadline, holding = () => true }: { mailer: Mailer; deadline: number; holding?: () => boolean }): Promise<EvaluationSummary> => {
+  // stop between writes at the deadline, or as soon as the lease may be someone else's
+  const inTime = () => Date.now() < deadline && holding();
   const summary = { raised: 0, pending: 0, dropped: 0, cleared: 0, updated: 0, roomsRecomputed: 0 };
   const notifications = notifier({ mailer, deadline });
   // what an interrupted run left, within a third of the budget: evaluating must not starve
@@ -113,17 +113,9 @@ export const runEvaluation = async (options: { mailer: Mailer; force: boolean; t
   const settings = evaluatorSettings(await intervals.list());
   const start = Date.now();
   const timeoutMs = Math.min(settings.timeoutSeconds * 1000, options.budgetMs ?? Number.POSITIVE_INFINITY);
-  const runId = randomUUID();
-  const acquired = await alarmRuns.acquire(
-    runId,
-    start,
-    start + timeoutMs + 30_000,
-    options.force ? undefined : dueAt(start, settings, options.tickSeconds),
+  const outcome = await withLease(
+    async ({ holding }) => evaluateAlarms({ mailer: options.mailer, deadline: start + timeoutMs, holding }),
+    { now: start, dueAt: options.force ? undefined : dueAt(start, settings, options.tickSeconds) },
   );
-  if (!acquired) return { ran: false, reason: options.force ? 'busy' : 'not due' };
-  try {
-    return { ran: true, summary: await evaluateAlarms({ mailer: options.mailer, deadline: start + timeoutMs }) };
-  } finally {
-    await alarmRuns.release(runId, start);
-  }
+  return outcome === undefined ? { ran: false, reason: options.force ? 'busy' : 'not due' } : { ran: true, summary: outcome };
 };

@@ -2,7 +2,7 @@ import { placeKey } from '#lib/devices/plan';
 import { roomStatusOf } from '#lib/devices/rollup';
 import type { Place, RoomAggregate, RoomStatus, Severity, StoredDevice } from '#lib/devices/types';
 import { evaluate, parseConditions, targets } from '#lib/watchers/conditions';
-import type { WatcherRecord } from '#lib/watchers/rules';
+import type { WatcherRecord } from '#lib/watchers/types';
 import { silencedBy, type Silence } from './silences';
 import { alarmId, type Alarm, type ClearReason, type OpenAlarm, type Recipients } from './types';
 

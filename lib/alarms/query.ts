@@ -1,4 +1,4 @@
-import { ALL } from '#lib/devices/filter';
+import { ALL } from '#lib/devices/deviceScope';
 import type { Severity } from '#lib/devices/types';
 import type { AlarmFilter, AlarmView } from '#lib/db/alarms';
 import { alarms } from '#lib/db/alarms';

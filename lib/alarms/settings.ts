@@ -1,4 +1,4 @@
-import type { IntervalRecord } from '#lib/intervals/fields';
+import type { IntervalRecord } from '#lib/intervals/types';
 
 export const DEFAULT_EVALUATION_INTERVAL_SECONDS = 60;
 export const DEFAULT_EVALUATION_TIMEOUT_SECONDS = 50;

@@ -1,10 +1,10 @@
-import { roles } from '#lib/db/roles';
 import { users, type NewUser, type User } from '#lib/db/users';
 import { Conflict, Invalid, Unauthorized } from '#lib/errors';
 import { withinGuessBudget } from './guesses';
 import { hashPassword, verifyPassword } from './password';
 import { passwordProblem } from './passwordPolicy';
 import { storeUser } from './membership';
+import { roleCatalog } from './roles';
 
 // Sign-in and the first admin live in ./signin: they need secrets, which no other function may load.
 
@@ -16,7 +16,7 @@ const refuseWeak = (password: string, username: string, field: 'body.password' |
 
 export const createUser = async (user: NewUser, password: string): Promise<User> => {
   refuseWeak(password, user.username, 'body.password');
-  if (!(await roles.find(user.role))) {
+  if (!(await roleCatalog.find(user.role))) {
     throw new Invalid(`body.role must be an existing role id`, [{ field: 'body.role', message: `body.role ${user.role} is not a role` }]);
   }
   if (await users.find(user.username)) throw new Conflict(`User ${user.username} already exists`);

@@ -3,7 +3,7 @@ import type { Authenticator, Principal } from '#lib/http';
 import { revokedTokens } from '#lib/db/sessions';
 import { users } from '#lib/db/users';
 import { Forbidden, Unauthorized } from '#lib/errors';
-import { ADMIN_ROLE } from './roles';
+import { ADMIN_ROLE } from './types';
 import { bearerToken } from './tokens';
 // the verifying side only: no secret, no SSM client in any bearer-protected bundle
 import { publicKey, verifyAccessToken } from './verify';

@@ -2,7 +2,8 @@ import { adminCount } from '#lib/db/admins';
 import { removeUnheldRole, roleCountsHolders, roles } from '#lib/db/roles';
 import { removeUserHolding, users, type NewUser, type User } from '#lib/db/users';
 import { Conflict, Invalid } from '#lib/errors';
-import { ADMIN_ROLE, builtInRole } from './roles';
+import { builtInRole } from './roles';
+import { ADMIN_ROLE } from './types';
 
 /**
  * Who holds which role, kept right under parallel requests without transactions (dynalite has
@@ -59,5 +60,6 @@ export const removeUser = async (username: string): Promise<void> => {
 
 /** Built-in roles and roles some user holds stay (409); 404 when unknown. */
 export const deleteRole = async (roleid: string): Promise<void> => {
+  if (builtInRole(roleid)) throw new Conflict(`Role ${roleid} is built in and cannot be deleted`);
   await removeUnheldRole(roleid, () => users.countWithRole(roleid));
 };

@@ -1,6 +1,6 @@
 import type { Principal } from '#lib/http';
 import { Conflict, Forbidden } from '#lib/errors';
-import { ADMIN_ROLE } from './roles';
+import { ADMIN_ROLE } from './types';
 
 /** An admin reads anyone; everyone else only themselves. */
 export const mayReadUser = (principal: Principal, username: string): void => {

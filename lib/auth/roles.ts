@@ -1,16 +1,6 @@
-/** A role: users carry its `roleid`. Only `admin` manages accounts (DESIGN §5). */
-export interface Role {
-  roleid: string;
-  name: string;
-  description: string;
-  permissions: string[];
-  builtIn: boolean;
-  createdAt?: string;
-  updatedAt?: string;
-}
-
-export const ADMIN_ROLE = 'admin';
-export const VIEWER_ROLE = 'viewer';
+import { Conflict } from '#lib/errors';
+import { roles, type NewRole } from '#lib/db/roles';
+import { ADMIN_ROLE, VIEWER_ROLE, type Role } from './types';
 
 /**
  * Built-in roles are part of the code, not of the data: they exist in every table from the
@@ -41,3 +31,26 @@ export const roleIdOf = (name: string): string =>
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '');
+
+/**
+ * The roles a client sees: the built-in ones (from code), then the stored ones by roleid. No
+ * stored role can take a built-in id, and a built-in role is never stored.
+ */
+export const roleCatalog = {
+  async list(): Promise<Role[]> {
+    return [...BUILT_IN_ROLES, ...(await roles.list())];
+  },
+
+  async find(roleid: string): Promise<Role | undefined> {
+    return builtInRole(roleid) ?? roles.find(roleid);
+  },
+
+  async get(roleid: string): Promise<Role> {
+    return builtInRole(roleid) ?? roles.get(roleid);
+  },
+
+  async create(role: NewRole): Promise<Role> {
+    if (builtInRole(role.roleid)) throw new Conflict(`Role ${role.roleid} already exists`);
+    return roles.create(role);
+  },
+};

@@ -4,16 +4,19 @@ import { Conflict, Unauthorized } from '#lib/errors';
 import { withinGuessBudget } from './guesses';
 import { storeUser } from './membership';
 import { hashPassword, verifyAgainstNothing, verifyPassword } from './password';
-import { ADMIN_ROLE } from './roles';
-import { secret } from './secrets';
+import { ADMIN_ROLE } from './types';
 import { issueAccessToken, privateKey } from './sign';
 import { ACCESS_TOKEN_SECONDS } from './tokens';
 
 /**
  * Sign-in and the first admin: the only account code that reads secrets (the token's
- * private key, the first admin's password), so only the sign-in function bundles the SSM
- * client (DESIGN §8). Everything else in the account group verifies with the public key.
+ * private key, the first admin's password), through the `SecretSource` its caller hands in
+ * (lib/adapters/secrets.ts: environment, else SSM), so only the sign-in function bundles the
+ * SSM client (DESIGN §8). Everything else in the account group verifies with the public key.
  */
+
+/** The value of a named secret, or undefined when it is not configured. */
+export type SecretSource = (name: string) => Promise<string | undefined>;
 
 export interface SignInAnswer {
   accessToken: string;
@@ -33,7 +36,7 @@ export const adminUsername = (): string => process.env.ADMIN_USERNAME || 'admin'
  * yet, no admin stored), so an admin deleted on purpose is never created again, and changing
  * ADMIN_PASSWORD later resets nothing.
  */
-export const ensureFirstAdmin = async (): Promise<'created' | 'exists' | 'unconfigured'> => {
+export const ensureFirstAdmin = async (secret: SecretSource): Promise<'created' | 'exists' | 'unconfigured'> => {
   if (await adminCount.exists()) return 'exists';
   if ((await users.countWithRole(ADMIN_ROLE)) > 0) {
     await adminCount.ensure(); // a store from before the count
@@ -53,16 +56,16 @@ export const ensureFirstAdmin = async (): Promise<'created' | 'exists' | 'unconf
 };
 
 /** The user's credentials, the configured first admin being created on its first sign-in if absent. */
-const credentialsOf = async (username: string): Promise<Credentials | undefined> => {
+const credentialsOf = async (secret: SecretSource, username: string): Promise<Credentials | undefined> => {
   const credentials = await users.credentials(username);
-  if (credentials || username !== adminUsername() || (await ensureFirstAdmin()) !== 'created') return credentials;
+  if (credentials || username !== adminUsername() || (await ensureFirstAdmin(secret)) !== 'created') return credentials;
   return users.credentials(username);
 };
 
-export const signIn = async (username: string, password: string): Promise<SignInAnswer> => {
+export const signIn = async (secret: SecretSource, username: string, password: string): Promise<SignInAnswer> => {
   // the guess is counted before the password is checked: 429 once the budget is spent
   const credentials = await withinGuessBudget(username, async () => {
-    const found = await credentialsOf(username);
+    const found = await credentialsOf(secret, username);
     const valid = found ? await verifyPassword(password, found.passwordHash) : await verifyAgainstNothing(password);
     return valid ? found : undefined;
   });
@@ -70,6 +73,6 @@ export const signIn = async (username: string, password: string): Promise<SignIn
   const incarnation = credentials.incarnation || (await adoptIncarnation(username, credentials.passwordHash));
   // the record changed between the check and now (deleted, re-created, new password): sign in again
   if (!incarnation) throw new Unauthorized(INVALID_CREDENTIALS);
-  const { token } = await issueAccessToken(await privateKey(), { ...credentials.user, incarnation });
+  const { token } = await issueAccessToken(await privateKey(secret), { ...credentials.user, incarnation });
   return { accessToken: token, tokenType: 'Bearer', expiresIn: ACCESS_TOKEN_SECONDS, user: credentials.user };
 };

@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ADMIN_ROLE } from '#lib/auth/roles';
+import { ADMIN_ROLE } from '#lib/auth/types';
 import { Conflict } from '#lib/errors';
 import { doc, tableName } from './client';
 import { conditionHeld } from './helpers';
@@ -19,16 +19,17 @@ const NAMES = { '#count': 'count' };
 // a removal races at most a start of the count
 const MAX_ATTEMPTS = 3;
 
-const add = (delta: number, condition: string) =>
+/** Adds `delta` to the count if it exists; with `above`, only while the count is greater than that. */
+const add = (delta: number, above?: number) =>
   conditionHeld(
     doc.send(
       new UpdateCommand({
         TableName: tableName(),
         Key: KEY,
         UpdateExpression: 'SET #count = #count + :delta',
-        ConditionExpression: condition,
+        ConditionExpression: above === undefined ? 'attribute_exists(PK)' : '#count > :above',
         ExpressionAttributeNames: NAMES,
-        ExpressionAttributeValues: { ':delta': delta, ...(condition.includes(':one') ? { ':one': 1 } : {}) },
+        ExpressionAttributeValues: above === undefined ? { ':delta': delta } : { ':delta': delta, ':above': above },
       }),
     ),
   );
@@ -63,7 +64,7 @@ export const adminCount = {
   /** Counts an admin just stored with `adminCountPending`. */
   async added(username: string): Promise<void> {
     for (let counted = false; !counted; ) {
-      counted = (await add(1, 'attribute_exists(PK)')) || (await start(1));
+      counted = (await add(1)) || (await start(1));
     }
     await users.adminCounted(username);
   },
@@ -71,7 +72,7 @@ export const adminCount = {
   /** Before an admin is deleted: takes it off the count, or 409 when it is the last one. */
   async reserveRemoval(): Promise<void> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      if (await add(-1, '#count > :one')) return;
+      if (await add(-1, 1)) return;
       if (await this.exists()) break;
       await start(0);
     }
@@ -80,6 +81,6 @@ export const adminCount = {
 
   /** The deletion reserved did not happen (the user was gone or no longer an admin). */
   async cancelRemoval(): Promise<void> {
-    await add(1, 'attribute_exists(PK)');
+    await add(1);
   },
 };

@@ -105,7 +105,10 @@ export const alarmHistory = {
   /** One page of cleared alarms, newest first, from the key built for the filter. */
   async query(filter: HistoryFilter, limit: number, cursor?: string): Promise<Page<HistoryRecord>> {
     const { input, keyAttributes } = historyQuery(filter, Date.now());
-    const page = await queryPage(input, keyAttributes, limit, cursor);
+    // a cursor holds to the key and the narrowing it was answered for; the time window may move
+    const pk = { [String(input.ExpressionAttributeNames?.['#pk'])]: String(input.ExpressionAttributeValues?.[':pk']) };
+    const narrowing = NARROWING.map((field) => filter[field] ?? null);
+    const page = await queryPage(input, { keyAttributes, partition: pk, query: `alarmHistory ${JSON.stringify([pk, narrowing])}` }, limit, cursor);
     return { items: page.items.map(fromItem), nextCursor: page.nextCursor };
   },
 };

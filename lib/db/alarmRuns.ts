@@ -33,6 +33,26 @@ export const alarmRuns = {
     }
   },
 
+  /** The holder's heartbeat: moves its lease to `leaseUntil`. False when the lease is no longer its own. */
+  async renew(runId: string, leaseUntil: number): Promise<boolean> {
+    try {
+      await doc.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: KEY,
+          UpdateExpression: 'SET #lease = :until',
+          ConditionExpression: '#run = :run AND #lease > :zero',
+          ExpressionAttributeNames: { '#lease': 'leaseUntil', '#run': 'runId' },
+          ExpressionAttributeValues: { ':until': leaseUntil, ':run': runId, ':zero': 0 },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailed(error)) return false;
+      throw error;
+    }
+  },
+
   /** Ends the run that holds the lease, recording when it started. */
   async release(runId: string, startedAt: number): Promise<void> {
     try {

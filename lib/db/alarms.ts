@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Severity } from '#lib/devices/types';
 import {
   alarmId,
@@ -15,7 +15,7 @@ import { Conflict, NotFound } from '#lib/errors';
 import type { Notice } from '#lib/notify/types';
 import { announceStored } from './changes';
 import { doc, tableName } from './client';
-import { isConditionFailed, queryAll, type Item } from './helpers';
+import { isConditionFailed, queryAll, type Item, updateExpression } from './helpers';
 import { queryListOrPage, type Page } from './pages';
 
 /*
@@ -102,39 +102,8 @@ const toCleared = (item: Item): ClearedAlarm => ({
   clearReason: String(item.clearReason) as ClearReason,
 });
 
-/** Builds one UpdateExpression from SET values, REMOVE names and list appends. */
-const expression = (set: Record<string, unknown>, remove: string[], append: Record<string, unknown[]> = {}) => {
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  const sets: string[] = [];
-  let n = 0;
-  for (const [field, value] of Object.entries(set)) {
-    if (value === undefined) {
-      remove.push(field);
-      continue;
-    }
-    names[`#n${n}`] = field;
-    values[`:v${n}`] = value;
-    sets.push(`#n${n} = :v${n}`);
-    n++;
-  }
-  for (const [field, list] of Object.entries(append)) {
-    names[`#n${n}`] = field;
-    values[`:v${n}`] = list;
-    values[':empty'] = [];
-    sets.push(`#n${n} = list_append(if_not_exists(#n${n}, :empty), :v${n})`);
-    n++;
-  }
-  const removes = remove.map((field) => {
-    names[`#n${n}`] = field;
-    return `#n${n++}`;
-  });
-  return {
-    UpdateExpression: [sets.length ? `SET ${sets.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : ''].join(' ').trim(),
-    ExpressionAttributeNames: names,
-    ExpressionAttributeValues: values,
-  };
-};
+const expression = (set: Record<string, unknown>, remove: string[], append: Record<string, unknown[]> = {}) =>
+  updateExpression({ set, remove, append });
 
 /** Runs a conditional update; false when the condition did not hold (someone got there first). */
 const conditional = async (input: ConstructorParameters<typeof UpdateCommand>[0]): Promise<boolean> => {
@@ -240,15 +209,16 @@ export const alarms = {
    */
   async list(filter: AlarmFilter, page: { limit?: number; cursor?: string }): Promise<AlarmView[] | Page<AlarmView>> {
     const { FilterExpression, names, values } = filterExpression(filter);
+    const partition = filter.state === 'pending' ? PENDING : OPEN;
     const answer = await queryListOrPage(
       {
         IndexName: 'GSI1',
         KeyConditionExpression: 'GSI1PK = :pk',
         ScanIndexForward: false,
         ...(FilterExpression ? { FilterExpression, ExpressionAttributeNames: names } : {}),
-        ExpressionAttributeValues: { ':pk': filter.state === 'pending' ? PENDING : OPEN, ...values },
+        ExpressionAttributeValues: { ':pk': partition, ...values },
       },
-      OPEN_INDEX_KEY,
+      { keyAttributes: OPEN_INDEX_KEY, partition: { GSI1PK: partition }, query: `alarms ${JSON.stringify(filter)}` },
       page,
     );
     return Array.isArray(answer) ? answer.map(toView) : { items: answer.items.map(toView), nextCursor: answer.nextCursor };
@@ -487,19 +457,6 @@ export const alarms = {
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: { ':first': delivered[0]!.id },
     });
-  },
-
-  /** The stored state of one pair (tests and operators). */
-  async find(pair: Pick<Alarm, 'watcherId' | 'devicesn'>): Promise<Item | undefined> {
-    const { Items } = await doc.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk AND SK = :sk',
-        ExpressionAttributeValues: { ':pk': keys(pair).PK, ':sk': keys(pair).SK },
-        ConsistentRead: true,
-      }),
-    );
-    return Items?.[0];
   },
 };
 

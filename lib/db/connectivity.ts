@@ -3,7 +3,7 @@ import type { DayRollup, Transition } from '#lib/devices/availability';
 import type { Place } from '#lib/devices/types';
 import { doc, tableName } from './client';
 import { roomId } from './devices';
-import { batchWrite, isConditionFailed, type Item } from './helpers';
+import { batchWrite, isConditionFailed, type Item, queryPages } from './helpers';
 import { queryPage, type Page } from './pages';
 
 /*
@@ -49,7 +49,7 @@ export const connectivity = {
         ExpressionAttributeValues: { ':pk': transitionPk(devicesn), ':from': from, ':to': to, ':now': Math.floor(Date.now() / 1000) },
         ScanIndexForward: false,
       },
-      ['PK', 'SK'],
+      { keyAttributes: ['PK', 'SK'], partition: { PK: transitionPk(devicesn) }, query: `connectivity ${devicesn}` },
       limit,
       cursor,
     );
@@ -103,23 +103,17 @@ export const connectivity = {
   /** The room's rollups of the days `first`..`last`, and the last one before them (the counts the window starts with). */
   async rollups(place: Place, first: string, last: string): Promise<DayRollup[]> {
     const found: Item[] = [];
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const page = await doc.send(
-        new QueryCommand({
-          TableName: tableName(),
-          KeyConditionExpression: 'PK = :pk AND SK <= :last',
-          ExpressionAttributeValues: { ':pk': rollupPk(place), ':last': last },
-          ScanIndexForward: false,
-          ExclusiveStartKey,
-        }),
-      );
+    const pages = queryPages({
+      KeyConditionExpression: 'PK = :pk AND SK <= :last',
+      ExpressionAttributeValues: { ':pk': rollupPk(place), ':last': last },
+      ScanIndexForward: false,
+    });
+    for await (const page of pages) {
       for (const item of page.Items ?? []) {
         found.push(item);
         if (String(item.SK) < first) return found.reverse().map(fromRollup);
       }
-      ExclusiveStartKey = page.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
+    }
     return found.reverse().map(fromRollup);
   },
 };

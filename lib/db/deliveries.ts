@@ -167,7 +167,7 @@ export const deliveries = {
         ExpressionAttributeValues: { ':pk': logPk(channelId), ':now': nowSeconds() },
         ScanIndexForward: false,
       },
-      ['PK', 'SK', 'GSI1PK', 'GSI1SK'],
+      { keyAttributes: ['PK', 'SK', 'GSI1PK', 'GSI1SK'], partition: { GSI1PK: logPk(channelId) }, query: `deliveries ${channelId}` },
       limit,
       cursor,
     );

@@ -1,8 +1,9 @@
 import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { Invalid, NotFound } from '#lib/errors';
-import { mapConcurrent } from '#lib/devices/concurrent';
+import { NotFound } from '#lib/errors';
+import { mapConcurrent } from '#lib/shared/concurrency';
 import { toDevice, type Device, type Place, type Severity, type StoredDevice } from '#lib/devices/types';
 import { doc, tableName } from './client';
+import { badCursor, isKeyString, openCursor, sealCursor } from './cursor';
 import { batchWrite, isConditionFailed, queryAll, type Item } from './helpers';
 
 /*
@@ -55,20 +56,15 @@ const projection = {
   ExpressionAttributeNames: Object.fromEntries(FIELDS.map((field, i) => [`#p${i}`, field])),
 };
 
-/** Opaque position in the device list: the last room and serial number answered. */
+/** Position in the device list: the last room and serial number answered. */
 interface Position {
   room: string;
   sn: string;
 }
-export const encodeCursor = (position: Position): string => Buffer.from(JSON.stringify(position)).toString('base64url');
-export const decodeCursor = (cursor: string): Position => {
-  try {
-    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Partial<Position>;
-    if (typeof value.room === 'string' && typeof value.sn === 'string') return { room: value.room, sn: value.sn };
-  } catch {
-    /* falls through to the 422 below */
-  }
-  throw new Invalid('cursor is not valid', [{ field: 'queryStringParameters.cursor', message: 'cursor must be a nextCursor this API answered' }]);
+const openPosition = (query: string, cursor: string): Position => {
+  const { room, sn, ...rest } = openCursor(query, cursor);
+  if (!isKeyString(room) || !isKeyString(sn) || Object.keys(rest).length > 0) throw badCursor();
+  return { room, sn };
 };
 
 const roomPage = async (place: Place, afterSn: string, limit: number) => {
@@ -123,10 +119,13 @@ export const devices = {
     return perRoom.flat().map(toDevice);
   },
 
-  /** One page of the devices of the given rooms (sorted by room key), after `cursor`. */
-  async page(places: readonly Place[], limit: number, cursor?: string): Promise<{ items: Device[]; nextCursor: string | null }> {
+  /**
+   * One page of the devices of the given rooms (sorted by room key), after `cursor`. `query`
+   * names the request the rooms came from: a cursor is only good for the query it was answered for.
+   */
+  async page(places: readonly Place[], limit: number, cursor: string | undefined, query: string): Promise<{ items: Device[]; nextCursor: string | null }> {
     const sorted = [...places].sort((a, b) => (roomId(a) < roomId(b) ? -1 : roomId(a) > roomId(b) ? 1 : 0));
-    const from = cursor ? decodeCursor(cursor) : undefined;
+    const from = cursor ? openPosition(query, cursor) : undefined;
     const found: Item[] = [];
     let last: Position | undefined;
     let more = false;
@@ -141,7 +140,7 @@ export const devices = {
         break;
       }
     }
-    return { items: found.map((item) => toDevice(fromItem(item))), nextCursor: more && last ? encodeCursor(last) : null };
+    return { items: found.map((item) => toDevice(fromItem(item))), nextCursor: more && last ? sealCursor(query, { ...last }) : null };
   },
 
   /** The whole inventory, from the serial-number index: what a sync compares against. */

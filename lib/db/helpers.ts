@@ -49,17 +49,26 @@ export const deleteExisting = async (key: Item, missing: () => Error): Promise<v
   );
 };
 
-/** Every page of a Query; for collections the design keeps small (settings, rules). */
-export const queryAll = async (input: Omit<QueryCommandInput, 'TableName'>): Promise<Item[]> => {
-  const items: Item[] = [];
+/** The one page-reading loop: each page of a Query in turn, until the index ends or the caller stops. */
+export async function* queryPages(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>) {
   let ExclusiveStartKey: Record<string, unknown> | undefined;
   do {
     const page = await doc.send(new QueryCommand({ ...input, TableName: tableName(), ExclusiveStartKey }));
-    items.push(...((page.Items ?? []) as Item[]));
+    yield page;
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey);
+}
+
+/** Every page of a Query; for collections the design keeps small (settings, rules). */
+export const queryAll = async (input: Omit<QueryCommandInput, 'TableName'>): Promise<Item[]> => {
+  const items: Item[] = [];
+  for await (const page of queryPages(input)) items.push(...((page.Items ?? []) as Item[]));
   return items;
 };
+
+/** Every item of one partition (`PK = partition`), in sort-key order. */
+export const queryPartition = (partition: string): Promise<Item[]> =>
+  queryAll({ KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': partition } });
 
 /** Atomic sequence: each call returns the next integer for `name`, starting at 1. */
 export const nextSequence = async (name: string): Promise<number> => {
@@ -76,25 +85,60 @@ export const nextSequence = async (name: string): Promise<number> => {
   return Number(Attributes?.value);
 };
 
-/**
- * `SET` expression for a partial update that also bumps `version` and `updatedAt`,
- * so every write of a record is visible to optimistic-concurrency checks.
- */
-export const patchExpression = (patch: Item, now: string) => {
-  const names: Record<string, string> = { '#version': 'version', '#updatedAt': 'updatedAt' };
-  const values: Record<string, unknown> = { ':one': 1, ':now': now };
-  const sets = ['#version = #version + :one', '#updatedAt = :now'];
-  Object.entries(patch).forEach(([field, value], i) => {
-    names[`#f${i}`] = field;
-    values[`:v${i}`] = value;
-    sets.push(`#f${i} = :v${i}`);
+/** What one UpdateItem changes: values to SET (undefined = REMOVE), names to REMOVE, lists to append to, numbers to add. */
+export interface UpdateParts {
+  set?: Record<string, unknown>;
+  remove?: readonly string[];
+  append?: Record<string, unknown[]>;
+  increment?: Record<string, number>;
+}
+
+/** The one builder of UpdateExpressions: every name and value a placeholder (`#n0`, `:v0`, ...). */
+export const updateExpression = ({ set = {}, remove = [], append = {}, increment = {} }: UpdateParts) => {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const sets: string[] = [];
+  const removed = [...remove];
+  let n = 0;
+  const name = (field: string) => {
+    names[`#n${n}`] = field;
+    return `#n${n}`;
+  };
+  for (const [field, by] of Object.entries(increment)) {
+    sets.push(`${name(field)} = #n${n} + :v${n}`);
+    values[`:v${n++}`] = by;
+  }
+  for (const [field, value] of Object.entries(set)) {
+    if (value === undefined) {
+      removed.push(field);
+      continue;
+    }
+    sets.push(`${name(field)} = :v${n}`);
+    values[`:v${n++}`] = value;
+  }
+  for (const [field, list] of Object.entries(append)) {
+    values[':empty'] = [];
+    sets.push(`${name(field)} = list_append(if_not_exists(#n${n}, :empty), :v${n})`);
+    values[`:v${n++}`] = list;
+  }
+  const removes = removed.map((field) => {
+    const placeholder = name(field);
+    n++;
+    return placeholder;
   });
   return {
-    UpdateExpression: `SET ${sets.join(', ')}`,
+    UpdateExpression: [sets.length ? `SET ${sets.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : ''].join(' ').trim(),
     ExpressionAttributeNames: names,
     ExpressionAttributeValues: values,
   };
 };
+
+/**
+ * A partial update that also bumps `version` and `updatedAt`, so every write of a record is
+ * visible to optimistic-concurrency checks.
+ */
+export const patchExpression = (patch: Item, now: string) =>
+  updateExpression({ increment: { version: 1 }, set: { updatedAt: now, ...patch } });
 
 export type WriteRequest = { PutRequest: { Item: Item } } | { DeleteRequest: { Key: Item } };
 

@@ -1,8 +1,8 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { NotFound } from '#lib/errors';
-import { INTERVAL_FIELDS, type IntervalRecord, type Intervals } from '#lib/intervals/fields';
+import { INTERVAL_FIELDS, type IntervalRecord, type Intervals } from '#lib/intervals/types';
 import { doc, tableName } from './client';
-import { nextSequence, padId, queryAll, type Item, deleteExisting, patchExisting } from './helpers';
+import { nextSequence, padId, type Item, deleteExisting, patchExisting, queryPartition } from './helpers';
 
 // All interval settings live in one small partition, sorted by id: list = one Query.
 const PARTITION = 'INTERVAL';
@@ -32,11 +32,7 @@ export const intervals = {
   },
 
   async list(): Promise<IntervalRecord[]> {
-    const items = await queryAll({
-      KeyConditionExpression: 'PK = :pk',
-      ExpressionAttributeValues: { ':pk': PARTITION },
-    });
-    return items.map(fromItem);
+    return (await queryPartition(PARTITION)).map(fromItem);
   },
 
   async get(id: number): Promise<IntervalRecord> {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { DeviceFilter } from '#lib/devices/filter';
+import type { DeviceFilter } from '#lib/devices/deviceScope';
 import { doc, tableName } from './client';
 import { isConditionFailed, type Item } from './helpers';
 

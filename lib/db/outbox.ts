@@ -63,7 +63,7 @@ export const outbox = {
         ...(to ? { ExpressionAttributeNames: { '#to': 'to' } } : {}),
         ExpressionAttributeValues: { ':pk': OUTBOX, ':now': Math.floor(Date.now() / 1000), ...(to ? { ':to': to } : {}) },
       },
-      ['PK', 'SK', 'GSI1PK', 'GSI1SK'],
+      { keyAttributes: ['PK', 'SK', 'GSI1PK', 'GSI1SK'], partition: { GSI1PK: OUTBOX }, query: `outbox ${to ?? ''}` },
       page,
     );
     return Array.isArray(answer) ? answer.map(fromItem) : { items: answer.items.map(fromItem), nextCursor: answer.nextCursor };

@@ -1,6 +1,6 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { Invalid } from '#lib/errors';
 import { doc, tableName } from './client';
+import { badCursor, isKeyString, openCursor, sealCursor } from './cursor';
 import { queryAll, type Item } from './helpers';
 
 /** A page of a list answered with `?limit` / `?cursor`: `nextCursor` is null on the last page. */
@@ -9,37 +9,37 @@ export interface Page<T> {
   nextCursor: string | null;
 }
 
-const badCursor = () =>
-  new Invalid('cursor is not valid', [{ field: 'queryStringParameters.cursor', message: 'cursor must be a nextCursor this API answered' }]);
+/** What a cursor of one paginated Query is bound to. */
+export interface PagedQuery {
+  /** Attributes of the index's start key, table key first (`PK, SK, GSI1PK, GSI1SK`). */
+  keyAttributes: readonly string[];
+  /** The partition the Query reads, e.g. `{ GSI1PK: 'ALARMS#OPEN' }`: a cursor must stay inside it. */
+  partition: Record<string, string>;
+  /** The endpoint and its filters: a cursor answered for one query is refused by any other. */
+  query: string;
+}
 
-/** The opaque cursor of a position in an index: the key attributes of the last item answered. */
-const encode = (key: Record<string, unknown>): string => Buffer.from(JSON.stringify(key)).toString('base64url');
-const decode = (cursor: string, attributes: readonly string[]): Record<string, string> => {
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw badCursor();
-  }
-  const key = value as Record<string, unknown>;
-  if (typeof value !== 'object' || value === null || Object.keys(key).length !== attributes.length) throw badCursor();
-  if (!attributes.every((a) => typeof key[a] === 'string')) throw badCursor();
+/** The start key a sealed cursor holds, checked again: exactly the key attributes, in the query's partition. */
+const startKey = (cursor: string, paged: PagedQuery): Record<string, string> => {
+  const key = openCursor(paged.query, cursor);
+  const attributes = Object.keys(key);
+  if (attributes.length !== paged.keyAttributes.length || !paged.keyAttributes.every((a) => isKeyString(key[a]))) throw badCursor();
+  if (!Object.entries(paged.partition).every(([attribute, value]) => key[attribute] === value)) throw badCursor();
   return key as Record<string, string>;
 };
 
 /**
  * One page of a Query that may carry a FilterExpression: reads until `limit` matches are found
- * or the index ends. `keyAttributes` are the attributes of the index's start key (table key
- * first); a cursor naming other attributes is a 4xx, never passed to the store.
+ * or the index ends. A cursor not sealed by this API for this query is a 422, never passed to the store.
  */
 export const queryPage = async (
   input: Omit<QueryCommandInput, 'TableName' | 'Limit' | 'ExclusiveStartKey'>,
-  keyAttributes: readonly string[],
+  paged: PagedQuery,
   limit: number,
   cursor?: string,
 ): Promise<Page<Item>> => {
   const items: Item[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined = cursor ? decode(cursor, keyAttributes) : undefined;
+  let ExclusiveStartKey: Record<string, unknown> | undefined = cursor ? startKey(cursor, paged) : undefined;
   do {
     const page = await doc.send(new QueryCommand({ ...input, TableName: tableName(), Limit: limit - items.length, ExclusiveStartKey }));
     items.push(...((page.Items ?? []) as Item[]));
@@ -48,16 +48,16 @@ export const queryPage = async (
   // a full page ends on an item it answered: its key is where the next page starts
   const last = items[items.length - 1];
   const nextCursor =
-    ExclusiveStartKey && last ? encode(Object.fromEntries(keyAttributes.map((a) => [a, last[a]]))) : null;
+    ExclusiveStartKey && last ? sealCursor(paged.query, Object.fromEntries(paged.keyAttributes.map((a) => [a, last[a]]))) : null;
   return { items, nextCursor };
 };
 
 /** Every item, or one page when `limit` or `cursor` is given. */
 export const queryListOrPage = async (
   input: Omit<QueryCommandInput, 'TableName' | 'Limit' | 'ExclusiveStartKey'>,
-  keyAttributes: readonly string[],
+  paged: PagedQuery,
   page: { limit?: number; cursor?: string },
 ): Promise<Item[] | Page<Item>> =>
   page.limit === undefined && page.cursor === undefined
     ? queryAll(input)
-    : queryPage(input, keyAttributes, page.limit ?? 100, page.cursor);
+    : queryPage(input, paged, page.limit ?? 100, page.cursor);

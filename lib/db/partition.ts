@@ -1,6 +1,4 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { doc, tableName } from './client';
-import { batchWrite, queryAll } from './helpers';
+import { batchWrite, deleteExisting, queryAll, queryPages } from './helpers';
 
 /**
  * Operations on a collection kept whole in one partition (`PK=<partition>`), such as the
@@ -10,20 +8,9 @@ import { batchWrite, queryAll } from './helpers';
 /** Number of items in the partition: `Select: COUNT` over every page, nothing transferred. */
 export const countPartition = async (partition: string): Promise<number> => {
   let count = 0;
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await doc.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk',
-        ExpressionAttributeValues: { ':pk': partition },
-        Select: 'COUNT',
-        ExclusiveStartKey,
-      }),
-    );
+  for await (const page of queryPages({ KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': partition }, Select: 'COUNT' })) {
     count += page.Count ?? 0;
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
+  }
   return count;
 };
 
@@ -42,11 +29,21 @@ export const keepOnlyInPartition = async (partition: string, keep: ReadonlySet<s
   return doomed.length;
 };
 
-/** Runs `task` over `items` with at most `limit` in flight; rejects on the first failure. */
-export const forEachLimited = async <T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>) => {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await task(items[next++] as T);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-};
+/**
+ * `remove`, `keepOnly` and `count` of a collection of numbered records kept whole in one
+ * partition (filters, filters configurations): one implementation, spread into each repository.
+ */
+export const numberedCollection = (partition: string, sortKey: (id: number) => string, missing: () => Error) => ({
+  async remove(id: number): Promise<void> {
+    await deleteExisting({ PK: partition, SK: sortKey(id) }, missing);
+  },
+
+  /** Deletes every record whose id is not in `ids` (`[]` deletes all); answers how many went. */
+  async keepOnly(ids: readonly number[]): Promise<number> {
+    return keepOnlyInPartition(partition, new Set(ids.map(sortKey)));
+  },
+
+  async count(): Promise<number> {
+    return countPartition(partition);
+  },
+});

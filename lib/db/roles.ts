@@ -1,8 +1,8 @@
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { BUILT_IN_ROLES, builtInRole, type Role } from '#lib/auth/roles';
+import type { Role } from '#lib/auth/types';
 import { Conflict, NotFound } from '#lib/errors';
 import { doc, tableName } from './client';
-import { conditionHeld, queryAll, type Item, putNew } from './helpers';
+import { conditionHeld, type Item, putNew, queryPartition } from './helpers';
 
 export interface NewRole {
   roleid: string;
@@ -56,7 +56,6 @@ const startCount = async (item: Item, countHolders: () => Promise<number>): Prom
 
 export const roles = {
   async create(role: NewRole): Promise<Role> {
-    if (builtInRole(role.roleid)) throw new Conflict(`Role ${role.roleid} already exists`);
     const now = new Date().toISOString();
     const record: Role = { ...role, builtIn: false, createdAt: now, updatedAt: now };
     await putNew(
@@ -67,16 +66,10 @@ export const roles = {
   },
 
   async list(): Promise<Role[]> {
-    const items = await queryAll({
-      KeyConditionExpression: 'PK = :pk',
-      ExpressionAttributeValues: { ':pk': PARTITION },
-    });
-    return [...BUILT_IN_ROLES, ...items.map(fromItem)];
+    return (await queryPartition(PARTITION)).map(fromItem);
   },
 
   async find(roleid: string): Promise<Role | undefined> {
-    const builtIn = builtInRole(roleid);
-    if (builtIn) return builtIn;
     const { Item: item } = await doc.send(new GetCommand({ TableName: tableName(), Key: keys(roleid) }));
     return item ? fromItem(item) : undefined;
   },
@@ -138,7 +131,6 @@ export const roleCountsHolders = async (roleid: string): Promise<boolean> => (aw
 
 /** Deletes a created role that no user holds: 409 while one does, 404 when unknown. */
 export const removeUnheldRole = async (roleid: string, countHolders: () => Promise<number>): Promise<void> => {
-  if (builtInRole(roleid)) throw new Conflict(`Role ${roleid} is built in and cannot be deleted`);
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const removed = await conditionHeld(
       doc.send(

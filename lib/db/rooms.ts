@@ -1,6 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ServiceUnavailable } from '#lib/errors';
-import { inScope, type Scope } from '#lib/devices/filter';
+import { inScope, type Scope } from '#lib/devices/deviceScope';
 import { rollUp, sameAggregate } from '#lib/devices/rollup';
 import type { Place, RoomAggregate, RoomStatus } from '#lib/devices/types';
 import { announceStored } from './changes';

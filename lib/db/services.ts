@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { NotFound } from '#lib/errors';
 import { doc, tableName } from './client';
-import { queryAll, type Item, deleteExisting, patchExisting } from './helpers';
+import { type Item, deleteExisting, patchExisting, queryPartition } from './helpers';
 
 /** A registered service (DESIGN §5). */
 export interface Service {
@@ -62,11 +62,7 @@ export const services = {
   },
 
   async list(): Promise<Service[]> {
-    const items = await queryAll({
-      KeyConditionExpression: 'PK = :pk',
-      ExpressionAttributeValues: { ':pk': PARTITION },
-    });
-    return items.map(fromItem);
+    return (await queryPartition(PARTITION)).map(fromItem);
   },
 
   async get(id: string): Promise<Service> {

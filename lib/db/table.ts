@@ -10,11 +10,9 @@ import {
 import definition from './table-definition.json';
 
 /**
- * The one description of the table's keys and indexes. serverless.yml reads the same
- * JSON file for the CloudFormation resource, so the two can never drift apart.
+ * The table's keys and indexes come from table-definition.json, which serverless.yml reads for
+ * the CloudFormation resource too, so the two can never drift apart.
  */
-export const tableDefinition = definition;
-
 export const createTableInput = (tableName: string): CreateTableCommandInput => ({
   TableName: tableName,
   AttributeDefinitions: definition.AttributeDefinitions.map((a) => ({

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict, NotFound } from '#lib/errors';
 import { doc, tableName } from './client';
-import { conditionHeld, queryAll, type Item, whenExists, putNew, isConditionFailed } from './helpers';
+import { conditionHeld, queryAll, type Item, whenExists, putNew, isConditionFailed, queryPartition } from './helpers';
 
 /** A user as every answer shows it: never the hash, never token bookkeeping. */
 export interface User {
@@ -77,11 +77,7 @@ export const users = {
   },
 
   async list(): Promise<User[]> {
-    const items = await queryAll({
-      KeyConditionExpression: 'PK = :pk',
-      ExpressionAttributeValues: { ':pk': PARTITION },
-    });
-    return items.map(fromItem);
+    return (await queryPartition(PARTITION)).map(fromItem);
   },
 
   async find(username: string): Promise<User | undefined> {

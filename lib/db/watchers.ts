@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict, NotFound } from '#lib/errors';
-import { normalize, type ConfigurationField, type Watcher, type WatcherInput, type WatcherRecord } from '#lib/watchers/rules';
+import { normalize, type ConfigurationField, type Watcher, type WatcherInput, type WatcherRecord } from '#lib/watchers/types';
 import { doc, tableName } from './client';
-import { isConditionFailed, queryAll, type Item, deleteExisting, whenExists } from './helpers';
+import { isConditionFailed, queryAll, type Item, deleteExisting, whenExists, queryPartition } from './helpers';
 
 // Watchers are few: they all live in one partition, so listing them is one Query.
 // The rule itself is a map attribute `watcher`, which keeps its `type` apart from the
@@ -46,11 +46,7 @@ export const watchers = {
   },
 
   async list(): Promise<WatcherRecord[]> {
-    const items = await queryAll({
-      KeyConditionExpression: 'PK = :pk',
-      ExpressionAttributeValues: { ':pk': PARTITION },
-    });
-    return items.map(fromItem);
+    return (await queryPartition(PARTITION)).map(fromItem);
   },
 
   async read(id: string): Promise<VersionedWatcher> {

@@ -5,8 +5,8 @@ import type { Page } from '#lib/db/pages';
 import { rooms } from '#lib/db/rooms';
 import { Invalid, ServiceUnavailable } from '#lib/errors';
 import { advance, availabilityWindow, observedIn, ratio, windowDays, worstFirst, type Observed, type RoomAvailability, type RoomCounts } from './availability';
-import { mapConcurrent } from './concurrent';
-import { scopeOf, type DeviceFilter, type Scope } from './filter';
+import { mapConcurrent } from '#lib/shared/concurrency';
+import { scopeOf, type DeviceFilter, type Scope } from './deviceScope';
 import type { Place, RoomAggregate } from './types';
 
 const MAX_ATTEMPTS = 6;

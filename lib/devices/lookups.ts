@@ -1,5 +1,6 @@
 import { rooms } from '#lib/db/rooms';
-import { scopeOf, uniqueSorted, type DeviceFilter } from './filter';
+import { uniqueSorted } from '#lib/shared/names';
+import { scopeOf, type DeviceFilter } from './deviceScope';
 import type { Place } from './types';
 
 export type LookupKind = keyof Place;
@@ -7,12 +8,23 @@ export type LookupKind = keyof Place;
 /** Body of `POST /filters/region|location|room`: flat fields (shape A) or `{filters}` (shape B). */
 export type LookupBody = Partial<DeviceFilter> & { filters?: Partial<DeviceFilter> };
 
+/** What identifies one thing of each kind (DESIGN D11): a room by all three names, a location within its region. */
+const identity: Record<LookupKind, (place: Place) => readonly string[]> = {
+  region: (place) => [place.region],
+  location: (place) => [place.region, place.location],
+  room: (place) => [place.region, place.location, place.room],
+};
+
+/** Shape B (DESIGN D1): how many regions, (region, location) pairs or rooms the places hold. */
+export const countDistinct = (kind: LookupKind, places: readonly Place[]): number =>
+  new Set(places.map((place) => JSON.stringify(identity[kind](place)))).size;
+
 /** Names of the rooms in scope (rooms that hold devices), deduplicated and sorted (DESIGN D1). */
 export const lookupNames = async (kind: LookupKind, filter: Partial<DeviceFilter>): Promise<string[]> =>
   uniqueSorted((await rooms.inScope(scopeOf(filter))).map((room) => room[kind]));
 
-/** Shape B (a body with `filters`) answers the count of the names shape A lists. */
+/** Shape A (flat body) lists unique names; shape B (a body with `filters`) counts the things in scope. */
 export const lookup = async (kind: LookupKind, body: LookupBody | undefined): Promise<string[] | number> => {
-  if (body?.filters) return (await lookupNames(kind, body.filters)).length;
+  if (body?.filters) return countDistinct(kind, await rooms.inScope(scopeOf(body.filters)));
   return lookupNames(kind, body ?? {});
 };

@@ -1,6 +1,5 @@
+import { SEVERITIES } from '#lib/shared/severity';
 import type { RoomAggregate, RoomStatus, Severity, StoredDevice, Place } from './types';
-
-const LEVELS: Record<Severity, RoomStatus> = { 1: 'Critical', 2: 'Major', 3: 'Minor', 4: 'Info' };
 
 /** A room's status is the worst open alarm among its devices, OK when none (DESIGN D6). */
 export const roomStatusOf = (severities: Iterable<Severity | undefined>): RoomStatus => {
@@ -8,7 +7,7 @@ export const roomStatusOf = (severities: Iterable<Severity | undefined>): RoomSt
   for (const severity of severities) {
     if (severity !== undefined && (worst === undefined || severity < worst)) worst = severity;
   }
-  return worst === undefined ? 'OK' : LEVELS[worst];
+  return worst === undefined ? 'OK' : SEVERITIES[worst];
 };
 
 type Member = Pick<StoredDevice, 'status' | 'alarmSeverity'>;

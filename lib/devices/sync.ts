@@ -3,9 +3,11 @@ import { connectivity } from '#lib/db/connectivity';
 import { devices } from '#lib/db/devices';
 import { rooms } from '#lib/db/rooms';
 import { NotFound, ServiceUnavailable } from '#lib/errors';
+import { logger } from '#lib/log';
+import { mapConcurrent } from '#lib/shared/concurrency';
 import { connectivityTransitions } from './availability';
-import { mapConcurrent } from './concurrent';
 import { rollupBeforeWrite } from './connectivity';
+import { fitDevices, unfitField } from './names';
 import { expectedAggregates, placeKey, planSync, staleRooms } from './plan';
 import { ProviderError, type DeviceProvider } from './provider';
 import { toDevice, type Device, type Place } from './types';
@@ -15,6 +17,8 @@ export interface SyncResult {
   upserted: number;
   removed: number;
   roomsRecomputed: number;
+  /** Provider records skipped for a malformed name (logged); their stored devices stay as they were. */
+  skipped: number;
 }
 
 /**
@@ -25,14 +29,20 @@ export interface SyncResult {
  * Transitions are written before the devices: a run cut short is repeated by the next sync.
  */
 export const syncDevices = async (provider: DeviceProvider): Promise<SyncResult> => {
-  const [incoming, stored] = await Promise.all([provider.listDevices(), devices.index()]);
+  const [listed, inventory] = await Promise.all([provider.listDevices(), devices.index()]);
+  const { fit: incoming, skipped } = fitDevices(listed);
+  for (const device of skipped) logger.warn('device skipped by the sync: malformed name', { field: device.field, devicesn: device.devicesn });
+  // a device the provider reported unreadably is neither updated nor removed this time
+  const unreadable = new Set(skipped.map((device) => device.devicesn));
+  const held = inventory.filter((device) => unreadable.has(device.devicesn));
+  const stored = inventory.filter((device) => !unreadable.has(device.devicesn));
   const plan = planSync(stored, incoming);
   await connectivity.record(connectivityTransitions(stored, plan.puts, new Date().toISOString()), historyExpiry);
   await devices.writeAll(plan.puts, plan.deletes);
-  const stale = staleRooms(await rooms.inScope({}), expectedAggregates(plan.fleet));
+  const stale = staleRooms(await rooms.inScope({}), expectedAggregates([...plan.fleet, ...held]));
   const toRecompute = new Map<string, Place>([...plan.touched, ...stale].map((place) => [placeKey(place), place]));
   await mapConcurrent([...toRecompute.values()], 8, (place) => rooms.recompute(place, rollupBeforeWrite));
-  return { devices: plan.fleet.length, upserted: plan.puts.length, removed: plan.vanished, roomsRecomputed: toRecompute.size };
+  return { devices: plan.fleet.length, upserted: plan.puts.length, removed: plan.vanished, roomsRecomputed: toRecompute.size, skipped: skipped.length };
 };
 
 export interface RefreshedDevice extends Device {
@@ -47,6 +57,8 @@ export const refreshDevice = async (provider: DeviceProvider, devicesn: string):
     throw error;
   });
   if (!live) throw new NotFound(`Device ${devicesn} is no longer reported by the device provider`);
+  const unfit = unfitField(live);
+  if (unfit) throw new ServiceUnavailable(`the device provider answered a malformed ${unfit} for device ${devicesn}; retry later`);
   const lastRefresh = new Date().toISOString();
   const after = before.alarmSeverity === undefined ? live : { ...live, alarmSeverity: before.alarmSeverity };
   await connectivity.record(connectivityTransitions([before], [after], lastRefresh), historyExpiry);

@@ -1,3 +1,5 @@
+import type { Severity, SeverityLabel } from '#lib/shared/severity';
+
 /** Where a device is: a room is identified by region + location + room name (DESIGN D11). */
 export interface Place {
   region: string;
@@ -24,15 +26,15 @@ export interface Device {
 /** A device as a provider reports it: `deviceconnected` is derived, never taken from outside. */
 export type ProviderDevice = Omit<Device, 'deviceconnected'>;
 
-/** 1 Critical, 2 Major, 3 Minor, 4 Info (DESIGN D5). */
-export type Severity = 1 | 2 | 3 | 4;
+export type { Severity } from '#lib/shared/severity';
 
 /** A device as stored: also the worst open alarm's severity, set by the alarm engine. */
 export interface StoredDevice extends ProviderDevice {
   alarmSeverity?: Severity;
 }
 
-export type RoomStatus = 'Critical' | 'Major' | 'Minor' | 'Info' | 'OK';
+/** A room's status: the label of its worst open alarm, OK when none (DESIGN D6). */
+export type RoomStatus = SeverityLabel | 'OK';
 
 /** The per-room aggregate every count endpoint reads (DESIGN §3). */
 export interface RoomAggregate extends Place {

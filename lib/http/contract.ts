@@ -6,7 +6,8 @@
  * Lambda bundle carries it (docs/decisions.md "Route contracts").
  */
 import type { Static, TSchema } from '@sinclair/typebox';
-import type { CompiledValidator } from './validation';
+import type { CompiledValidator } from '#lib/shared/validation';
+import type { HttpResult } from './respond';
 
 /** Who may call: the API key only, any signed-in user (bearer token), or an admin. */
 export type Access = 'key' | 'bearer' | 'admin';
@@ -116,8 +117,11 @@ export interface RequestParts<C extends RouteContract> {
 type AnswerBody<A> = A extends { schema: infer S extends TSchema } ? Static<S> : unknown;
 type Responses<C extends RouteContract> = C['responses'];
 
-/** What the handler of a route may answer: one of its 2xx statuses with that status's body. */
-export type AnswerOf<C extends RouteContract> = {
+/**
+ * What the handler of a route may answer: one of its 2xx statuses with that status's body. A
+ * handler bound to no particular contract (the CORS preflight) may answer anything.
+ */
+export type AnswerOf<C extends RouteContract> = RouteContract extends C ? HttpResult : {
   [S in keyof Responses<C>]: `${S & number}` extends `2${string}`
     ? { statusCode: S; body: AnswerBody<Responses<C>[S]>; headers?: Record<string, string> }
     : never;

@@ -5,11 +5,13 @@ import { logger } from '#lib/log';
 import { recordRequest } from '#lib/observability/metrics';
 import { tracing } from '#lib/observability/tracing';
 import { parseJsonBody } from './body';
+import { corsHeaders } from './cors';
 import { errorResult, json, type HttpResult } from './respond';
 import type { AnswerOf, Binding, Principal, RequestParts, RouteContract } from './contract';
+import { requireWellFormed } from './unicode';
 
 export type { HttpResult } from './respond';
-export type { CompiledValidator } from './validation';
+export type { CompiledValidator } from '#lib/shared/validation';
 export type { Authenticator, Binding, Principal } from './contract';
 
 export interface HttpRequest<C extends RouteContract> extends RequestParts<C> {
@@ -48,16 +50,25 @@ const lifecycle = (invalidStatus: number): MiddlewareObj<APIGatewayProxyEvent, A
       const fields = done(request.event, request.context, request.response?.statusCode ?? 200);
       logger.info('request', fields);
       await recordRequest({ resource: request.event.resource, status: fields.status, latencyMs: fields.latencyMs });
+      withCors(request.event, request.response);
     },
     onError: async (request) => {
-      const { result, known } = errorResult(request.error, invalidStatus);
+      const { result, known, fault } = errorResult(request.error, invalidStatus);
       const fields = done(request.event, request.context, result.statusCode);
-      if (known) logger.info('request', { ...fields, reason: (result.body as { message?: string })?.message });
+      // one line per request: a store fault says which (ECONNREFUSED, ThrottlingException, ...)
+      if (fault) logger.warn('request', { ...fields, reason: `store ${fault.fault}: ${fault.reason}` });
+      else if (known) logger.info('request', { ...fields, reason: (result.body as { message?: string })?.message });
       else logger.error('request failed', { ...fields, error: request.error });
       await recordRequest({ resource: request.event.resource, status: fields.status, latencyMs: fields.latencyMs });
       request.response = json(result);
+      withCors(request.event, request.response);
     },
   };
+};
+
+/** Every answer, errors included, carries the CORS headers its origin is entitled to (lib/http/cors.ts). */
+const withCors = (event: APIGatewayProxyEvent, response: APIGatewayProxyResult | null | undefined) => {
+  if (response) response.headers = { ...response.headers, ...corsHeaders(event.headers?.origin) };
 };
 
 /**
@@ -70,6 +81,7 @@ export const http = <C extends RouteContract>(binding: Binding<C>, handle: Handl
   const principals = new WeakMap<object, Principal>();
   const { auth } = binding;
   if (auth) chain.use({ before: async ({ event }) => void principals.set(event, await auth(event)) });
+  chain.use({ before: ({ event }) => requireWellFormed(event) });
   if (binding.validate) chain.use(validator({ eventSchema: binding.validate }));
   return chain.handler(async (event, context) => {
     const parts = {

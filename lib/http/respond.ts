@@ -1,6 +1,7 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { HttpError, type ErrorDetail } from '#lib/errors';
-import { describeSchemaErrors, summarize, type SchemaError } from './validation';
+import { storeFault, type StoreFault } from './store-faults';
+import { describeSchemaErrors, summarize, type SchemaError } from '#lib/shared/validation';
 
 export interface HttpResult {
   statusCode: number;
@@ -24,13 +25,6 @@ interface MiddyError {
 const isMiddyError = (error: unknown): error is MiddyError =>
   error instanceof Error && typeof (error as MiddyError).cause === 'object' && !!(error as MiddyError).cause?.package;
 
-const THROTTLING = new Set([
-  'ThrottlingException',
-  'ProvisionedThroughputExceededException',
-  'RequestLimitExceeded',
-  'TimeoutError',
-]);
-
 const failure = (statusCode: number, message: string, details?: ErrorDetail[], headers?: Record<string, string>): HttpResult => ({
   statusCode,
   body: details?.length ? { message, errors: details } : { message },
@@ -42,7 +36,7 @@ const failure = (statusCode: number, message: string, details?: ErrorDetail[], h
  * fields named; store back-pressure a 503 to retry; anything unknown a bare 500 (the caller
  * logs it). `known` says whether the error was expected, so the log level can follow.
  */
-export const errorResult = (error: unknown, invalidStatus: number): { result: HttpResult; known: boolean } => {
+export const errorResult = (error: unknown, invalidStatus: number): { result: HttpResult; known: boolean; fault?: { fault: StoreFault; reason: string } } => {
   if (error instanceof HttpError) {
     const statusCode = error.statusCode ?? invalidStatus;
     const result =
@@ -64,10 +58,14 @@ export const errorResult = (error: unknown, invalidStatus: number): { result: Ht
       return { result: failure(invalidStatus, 'Request body is not valid JSON'), known: true };
     }
   }
-  const name = error instanceof Error ? error.name : '';
-  if (THROTTLING.has(name)) {
-    return { result: failure(503, 'The service is busy; retry shortly', undefined, { 'retry-after': '1' }), known: false };
+  const fault = storeFault(error);
+  if (fault?.fault === 'busy') {
+    return { result: failure(503, 'The service is busy; retry shortly', undefined, { 'retry-after': '1' }), known: true, fault };
   }
+  if (fault?.fault === 'unavailable') {
+    return { result: failure(503, 'The data store is unavailable; retry shortly', undefined, { 'retry-after': '5' }), known: true, fault };
+  }
+  const name = error instanceof Error ? error.name : '';
   if (name === 'ConditionalCheckFailedException' || name === 'TransactionConflictException') {
     return { result: failure(409, 'The record was changed by another request; retry'), known: true };
   }

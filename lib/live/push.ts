@@ -1,6 +1,6 @@
 import { onStored, type StoredChange } from '#lib/db/changes';
 import { liveConnections, type Subscriber } from '#lib/db/live';
-import { mapConcurrent } from '#lib/devices/concurrent';
+import { mapConcurrent } from '#lib/shared/concurrency';
 import type { Place } from '#lib/devices/types';
 import { logger } from '#lib/log';
 import { recordWork } from '#lib/observability/metrics';

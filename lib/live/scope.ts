@@ -1,4 +1,4 @@
-import { ALL, inScope, scopeOf } from '#lib/devices/filter';
+import { ALL, inScope, scopeOf } from '#lib/devices/deviceScope';
 import type { Place } from '#lib/devices/types';
 import type { LiveFilter } from './types';
 

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { liveConnections, liveTickets } from '#lib/db/live';
 import { rooms } from '#lib/db/rooms';
-import { scopeOf } from '#lib/devices/filter';
+import { scopeOf } from '#lib/devices/deviceScope';
 import { roomStatusCount } from '#lib/devices/stats';
 import { Invalid, ServiceUnavailable, Unauthorized } from '#lib/errors';
-import { describeSchemaErrors, summarize, type CompiledValidator } from '#lib/http/validation';
+import { describeSchemaErrors, summarize, type CompiledValidator } from '#lib/shared/validation';
 import { EVERYTHING, scopeKey } from './scope';
 import type { LiveFilter, LiveMessage } from './types';
 

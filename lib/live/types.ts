@@ -1,5 +1,5 @@
 import type { AlarmChange } from '#lib/db/changes';
-import type { DeviceFilter } from '#lib/devices/filter';
+import type { DeviceFilter } from '#lib/devices/deviceScope';
 import type { RoomAggregate } from '#lib/devices/types';
 
 /** What a dashboard watches: the three names of a device query, `all` = any (DESIGN D10). */

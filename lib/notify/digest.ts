@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { placeKey } from '#lib/devices/plan';
-import { SEVERITIES } from '#lib/watchers/rules';
+import { SEVERITIES } from '#lib/shared/severity';
 import { LISTED, type Digest, type NotificationType, type NotifiedAlarm, type NotifiedWatcher } from './types';
 
 /** A short stable id from its parts: 32 hex characters of their SHA-256. */

@@ -1,4 +1,5 @@
 import escapeHtml from 'escape-html';
+import { headerText } from '#lib/shared/header';
 import type { Mail } from '#lib/alarms/types';
 import { alarmLine, byRoom, introOf, moreLine, subjectOf } from './digest';
 import type { Digest } from './types';
@@ -32,7 +33,7 @@ const html = (digest: Digest): string => {
 export const digestMail = (digest: Digest, deliveryId: string, to: readonly string[]): Mail => ({
   id: deliveryId,
   to: [...to],
-  subject: subjectOf(digest),
+  subject: headerText(subjectOf(digest)),
   text: text(digest),
   html: html(digest),
 });

@@ -12,7 +12,7 @@ import {
   type Element,
   type Operations,
   type Watcher,
-} from './rules';
+} from './types';
 
 /** The device state a watcher is evaluated against (as the inventory stores it). */
 export interface DeviceState {

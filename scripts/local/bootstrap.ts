@@ -5,6 +5,7 @@
  */
 import { dynamo, tableName } from '../../lib/db/client';
 import { ensureTable } from '../../lib/db/table';
+import { secret } from '../../lib/adapters/secrets';
 import { adminUsername, ensureFirstAdmin } from '../../lib/auth/signin';
 import { providerFromEnv } from '../../lib/devices/provider';
 import { syncDevices } from '../../lib/devices/sync';
@@ -36,7 +37,7 @@ const ensureDemoWatcher = async (): Promise<string> => {
 export const bootstrap = async (log: (line: string) => void = () => {}): Promise<void> => {
   const { created } = await ensureTable(dynamo, tableName());
   log(`table ${tableName()} ${created ? 'created' : 'ready'}`);
-  log(`first admin ${adminUsername()}: ${await ensureFirstAdmin()}`);
+  log(`first admin ${adminUsername()}: ${await ensureFirstAdmin(secret)}`);
   // demo fleet (DEVICE_PROVIDER, default simulated: SEED_DEVICES devices, fixed seed)
   const synced = await syncDevices(providerFromEnv());
   log(`devices synced: ${synced.devices} devices (${synced.upserted} written, ${synced.removed} removed)`);

@@ -6,6 +6,12 @@ export const LOCAL_REGION = 'eu-west-1';
 export const LOCAL_ADMIN_USERNAME = 'admin';
 export const LOCAL_ADMIN_PASSWORD = 'local-admin-password';
 
+/**
+ * The default CORS allow-list of `npm start` (CORS_ORIGINS overrides it): the origins of the pages
+ * npm start itself serves. A new local page passes its port here.
+ */
+export const localPageOrigins = (pagePorts: readonly number[]): string => pagePorts.map((port) => `http://localhost:${port}`).join(',');
+
 export const localTableName = (stage = LOCAL_STAGE) => `device-monitoring-${stage}`;
 
 /** What the SDK needs to talk to the embedded store: any credentials, a region, the endpoint. */

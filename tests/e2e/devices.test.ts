@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ALL, inScope, scopeOf, type DeviceFilter } from '#lib/devices/filter';
+import { ALL, inScope, scopeOf, type DeviceFilter } from '#lib/devices/deviceScope';
 import { simulatedFleet } from '#lib/devices/provider/simulated';
 import { toDevice, type Device } from '#lib/devices/types';
 import { api } from '../support/api';

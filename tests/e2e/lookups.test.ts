@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { uniqueSorted } from '#lib/devices/filter';
+import { uniqueSorted } from '#lib/shared/names';
 import { simulatedFleet } from '#lib/devices/provider/simulated';
 import { typedApi } from '../support/api';
 
@@ -44,14 +44,33 @@ describe('POST /filters/region|location|room, shape A (names)', () => {
 });
 
 describe('POST /filters/region|location|room, shape B (count)', () => {
+  // DESIGN D1/D11: shape B counts the things (a room is region + location + room), not their names
+  const countOf = (key: (p: (typeof fleet)[number]['details']) => string, where: (p: (typeof fleet)[number]['details']) => boolean = () => true) =>
+    new Set(fleet.map((d) => d.details).filter(where).map(key)).size;
+  const room = (p: (typeof fleet)[number]['details']) => `${p.region}/${p.location}/${p.room}`;
+  const location = (p: (typeof fleet)[number]['details']) => `${p.region}/${p.location}`;
+
   it.each([
     ['region', {}, namesOf('region').length],
-    ['location', { regionName: 'APAC' }, namesOf('location', (p) => p.region === 'APAC').length],
-    ['room', { locationName: 'London' }, namesOf('room', (p) => p.location === 'London').length],
-  ] as const)('/filters/%s with a filters object answers the count as an integer', async (kind, filters, count) => {
+    ['location', { regionName: 'APAC' }, countOf(location, (p) => p.region === 'APAC')],
+    ['room', { locationName: 'London' }, countOf(room, (p) => p.location === 'London')],
+    ['room', { regionName: 'all', locationName: 'all', roomName: 'all' }, countOf(room)],
+    ['room', { roomName: 'Room 1' }, countOf(room, (p) => p.room === 'Room 1')],
+    ['location', {}, countOf(location)],
+  ] as const)('/filters/%s with filters %j answers the count of things in scope as an integer', async (kind, filters, count) => {
     const { data, response } = await api.POST(`/filters/${kind}`, { body: { filters } });
     expect(response.status).toBe(200);
     expect(data).toBe(count);
+  });
+
+  it('counts rooms, not room names: all/all/all equals numOfRooms', async () => {
+    const all = { regionName: 'all', locationName: 'all', roomName: 'all' };
+    const [count, rooms] = await Promise.all([
+      api.POST('/filters/room', { body: { filters: all } }),
+      api.POST('/videoDevice/room/numOfRooms', { body: all }),
+    ]);
+    expect(count.data).toBe(rooms.data?.totalRooms);
+    expect(count.data).toBeGreaterThan(namesOf('room').length);
   });
 });
 

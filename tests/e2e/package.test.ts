@@ -125,3 +125,33 @@ const statements = (template: CfnTemplate) =>
 
 const environment = (fn: CfnResource): Record<string, unknown> =>
   (fn.Properties?.Environment as { Variables: Record<string, unknown> } | undefined)?.Variables ?? {};
+
+describe('serverless package --stage prod: cursor key', () => {
+  it('gives every function the generated cursor key as a deploy-time reference, never a value', () => {
+    const secrets = resourcesOfType(prod, 'AWS::SecretsManager::Secret');
+    expect(secrets.map(([name]) => name)).toContain('CursorSecret');
+    for (const [, fn] of resourcesOfType(prod, 'AWS::Lambda::Function')) {
+      expect(environment(fn).CURSOR_SECRET).toEqual({ 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: 'CursorSecret' }, ':SecretString}}']] });
+    }
+  });
+});
+
+describe('serverless package --stage prod: CORS', () => {
+  it('answers OPTIONS on every API resource with a method, without API key, through the corsPreflight function', () => {
+    const methods = resourcesOfType(prod, 'AWS::ApiGateway::Method');
+    const resourceOf = (m: CfnResource) => JSON.stringify(m.Properties?.ResourceId);
+    const withMethods = new Set(methods.filter(([, m]) => m.Properties?.HttpMethod !== 'OPTIONS').map(([, m]) => resourceOf(m)));
+    const options = methods.filter(([, m]) => m.Properties?.HttpMethod === 'OPTIONS').map(([, m]) => m);
+    expect(new Set(options.map(resourceOf))).toEqual(withMethods);
+    for (const option of options) {
+      expect(option.Properties?.ApiKeyRequired).not.toBe(true);
+      const integration = option.Properties?.Integration as { Type?: string; Uri?: unknown };
+      expect(integration.Type).toBe('AWS_PROXY');
+      expect(JSON.stringify(integration.Uri)).toContain('CorsPreflightLambdaFunction');
+    }
+  });
+
+  it('allows no browser origin on prod unless the stage lists one', () => {
+    for (const [, fn] of resourcesOfType(prod, 'AWS::Lambda::Function')) expect(environment(fn).CORS_ORIGINS).toBe('');
+  });
+});

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { evaluateAlarms } from '#lib/alarms/evaluate';
-import { outboxMailer } from '#lib/alarms/mailer';
+import { outboxMailer } from '#lib/adapters/mail';
 import { historyExpiry } from '#lib/alarms/settings';
 import type { Mail } from '#lib/alarms/types';
 import { alarmHistory } from '#lib/db/alarmHistory';
@@ -17,7 +17,7 @@ import { roomStatusCount } from '#lib/devices/stats';
 import { syncDevices } from '#lib/devices/sync';
 import type { ProviderDevice } from '#lib/devices/types';
 import { Conflict, NotFound } from '#lib/errors';
-import type { WatcherInput } from '#lib/watchers/rules';
+import type { WatcherInput } from '#lib/watchers/types';
 
 let n = 0;
 const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++n}`;

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { evaluateAlarms, runEvaluation } from '#lib/alarms/evaluate';
-import { outboxMailer, type Mailer } from '#lib/alarms/mailer';
+import { outboxMailer } from '#lib/adapters/mail';
+import type { Mailer } from '#lib/alarms/mailer';
 import type { Mail } from '#lib/alarms/types';
 import { alarms, type AlarmView } from '#lib/db/alarms';
 import { devices } from '#lib/db/devices';
@@ -11,7 +12,7 @@ import { roomStatusCount } from '#lib/devices/stats';
 import type { DeviceProvider } from '#lib/devices/provider';
 import { syncDevices } from '#lib/devices/sync';
 import type { ProviderDevice } from '#lib/devices/types';
-import type { WatcherInput } from '#lib/watchers/rules';
+import type { WatcherInput } from '#lib/watchers/types';
 
 // Each test uses its own region, watcher and mail address: assertions see only their own data.
 let n = 0;

@@ -11,8 +11,9 @@ Object.assign(process.env, { JWT_PRIVATE_KEY: keyPair.privateKey, JWT_PUBLIC_KEY
 const { changeOwnPassword, createUser } = await import('#lib/auth/accounts');
 const { deleteRole, removeUser } = await import('#lib/auth/membership');
 const { ensureFirstAdmin, signIn } = await import('#lib/auth/signin');
+const { secret } = await import('#lib/adapters/secrets');
 const { dynamo, doc, tableName } = await import('#lib/db/client');
-const { roles } = await import('#lib/db/roles');
+const { roleCatalog: roles } = await import('#lib/auth/roles');
 const { ensureTable } = await import('#lib/db/table');
 const { users } = await import('#lib/db/users');
 const { TooManyRequests, Unauthorized } = await import('#lib/errors');
@@ -33,14 +34,14 @@ const tally = (results: string[]) => results.reduce<Record<string, number>>((acc
 describe('guess budget of sign-in (item 2)', () => {
   it('evaluates exactly 5 of 25 parallel wrong passwords; the other 20 are 429', async () => {
     const username = await newUser();
-    const results = await outcomes(Array.from({ length: 25 }, () => signIn(username, 'wrong-password-xx')));
+    const results = await outcomes(Array.from({ length: 25 }, () => signIn(secret, username, 'wrong-password-xx')));
     expect(tally(results)).toEqual({ Unauthorized: 5, TooManyRequests: 20 });
-    await expect(signIn(username, PASSWORD)).rejects.toBeInstanceOf(TooManyRequests);
+    await expect(signIn(secret, username, PASSWORD)).rejects.toBeInstanceOf(TooManyRequests);
   });
 
   it('a right password inside a parallel burst frees no slot for the wrong ones', async () => {
     const username = await newUser();
-    const calls = Array.from({ length: 24 }, (_, i) => signIn(username, i === 12 ? PASSWORD : 'wrong-password-xx'));
+    const calls = Array.from({ length: 24 }, (_, i) => signIn(secret, username, i === 12 ? PASSWORD : 'wrong-password-xx'));
     const results = tally(await outcomes(calls));
     // wrong guesses keep their slots; the right one only gives back its own
     expect(results.Unauthorized ?? 0).toBeLessThanOrEqual(5);
@@ -49,16 +50,16 @@ describe('guess budget of sign-in (item 2)', () => {
 
   it('a right password neither clears the failures nor uses up the budget', async () => {
     const username = await newUser();
-    for (let i = 0; i < 4; i++) await expect(signIn(username, 'wrong-password-xx')).rejects.toBeInstanceOf(Unauthorized);
-    await expect(signIn(username, PASSWORD)).resolves.toMatchObject({ tokenType: 'Bearer' });
-    await expect(signIn(username, PASSWORD)).resolves.toMatchObject({ tokenType: 'Bearer' });
-    await expect(signIn(username, 'wrong-password-xx')).rejects.toBeInstanceOf(Unauthorized);
-    await expect(signIn(username, PASSWORD)).rejects.toBeInstanceOf(TooManyRequests);
+    for (let i = 0; i < 4; i++) await expect(signIn(secret, username, 'wrong-password-xx')).rejects.toBeInstanceOf(Unauthorized);
+    await expect(signIn(secret, username, PASSWORD)).resolves.toMatchObject({ tokenType: 'Bearer' });
+    await expect(signIn(secret, username, PASSWORD)).resolves.toMatchObject({ tokenType: 'Bearer' });
+    await expect(signIn(secret, username, 'wrong-password-xx')).rejects.toBeInstanceOf(Unauthorized);
+    await expect(signIn(secret, username, PASSWORD)).rejects.toBeInstanceOf(TooManyRequests);
   });
 
   it('counts guesses for unknown usernames the same way', async () => {
     const ghost = unique('ghost');
-    const results = await outcomes(Array.from({ length: 12 }, () => signIn(ghost, 'wrong-password-xx')));
+    const results = await outcomes(Array.from({ length: 12 }, () => signIn(secret, ghost, 'wrong-password-xx')));
     expect(tally(results)).toEqual({ Unauthorized: 5, TooManyRequests: 7 });
   });
 });
@@ -69,12 +70,12 @@ describe('guess budget of the own-password change (item 3)', () => {
     const results = await outcomes(Array.from({ length: 20 }, () => changeOwnPassword(username, 'wrong-password-xx', 'Brand-new-lantern-48')));
     expect(tally(results)).toEqual({ Unauthorized: 5, TooManyRequests: 15 });
     await expect(changeOwnPassword(username, PASSWORD, 'Brand-new-lantern-48')).rejects.toBeInstanceOf(TooManyRequests);
-    await expect(signIn(username, PASSWORD)).rejects.toBeInstanceOf(TooManyRequests);
+    await expect(signIn(secret, username, PASSWORD)).rejects.toBeInstanceOf(TooManyRequests);
   });
 
   it('shares one budget with sign-in, sequentially too', async () => {
     const username = await newUser();
-    for (let i = 0; i < 3; i++) await expect(signIn(username, 'wrong-password-xx')).rejects.toBeInstanceOf(Unauthorized);
+    for (let i = 0; i < 3; i++) await expect(signIn(secret, username, 'wrong-password-xx')).rejects.toBeInstanceOf(Unauthorized);
     for (let i = 0; i < 2; i++) {
       await expect(changeOwnPassword(username, 'wrong-password-xx', 'Brand-new-lantern-48')).rejects.toBeInstanceOf(Unauthorized);
     }
@@ -146,8 +147,8 @@ describe('at least one admin remains (item 4)', () => {
     await inFreshTable(async () => {
       process.env.ADMIN_USERNAME = unique('first');
       process.env.ADMIN_PASSWORD = 'first-admin-lantern-42';
-      expect(await ensureFirstAdmin()).toBe('created');
-      expect(await ensureFirstAdmin()).toBe('exists');
+      expect(await ensureFirstAdmin(secret)).toBe('created');
+      expect(await ensureFirstAdmin(secret)).toBe('exists');
       expect((await users.get(process.env.ADMIN_USERNAME)).role).toBe('admin');
     });
   });
@@ -156,7 +157,7 @@ describe('at least one admin remains (item 4)', () => {
     await inFreshTable(async () => {
       process.env.ADMIN_USERNAME = unique('first');
       process.env.ADMIN_PASSWORD = 'lazy-admin-lantern-42';
-      expect((await signIn(process.env.ADMIN_USERNAME, 'lazy-admin-lantern-42')).user.role).toBe('admin');
+      expect((await signIn(secret, process.env.ADMIN_USERNAME, 'lazy-admin-lantern-42')).user.role).toBe('admin');
     });
   });
 
@@ -164,11 +165,11 @@ describe('at least one admin remains (item 4)', () => {
     await inFreshTable(async () => {
       const first = unique('first');
       Object.assign(process.env, { ADMIN_USERNAME: first, ADMIN_PASSWORD: 'startup-admin-lantern-42' });
-      expect(await ensureFirstAdmin()).toBe('created');
+      expect(await ensureFirstAdmin(secret)).toBe('created');
       await newUser('admin');
       await removeUser(first);
-      await expect(signIn(first, 'startup-admin-lantern-42')).rejects.toBeInstanceOf(Unauthorized);
-      expect(await ensureFirstAdmin()).toBe('exists');
+      await expect(signIn(secret, first, 'startup-admin-lantern-42')).rejects.toBeInstanceOf(Unauthorized);
+      expect(await ensureFirstAdmin(secret)).toBe('exists');
       expect(await users.find(first)).toBeUndefined();
     });
   });

@@ -11,8 +11,9 @@ Object.assign(process.env, { JWT_PRIVATE_KEY: keyPair.privateKey, JWT_PUBLIC_KEY
 const { changeOwnPassword, createUser, setPassword } = await import('#lib/auth/accounts');
 const { deleteRole, removeUser } = await import('#lib/auth/membership');
 const { ensureFirstAdmin, signIn } = await import('#lib/auth/signin');
+const { secret } = await import('#lib/adapters/secrets');
 const { authenticate } = await import('#lib/auth/authenticate');
-const { roles } = await import('#lib/db/roles');
+const { roleCatalog: roles } = await import('#lib/auth/roles');
 const { revokedTokens } = await import('#lib/db/sessions');
 const { services } = await import('#lib/db/services');
 const { users } = await import('#lib/db/users');
@@ -62,7 +63,7 @@ describe('users', () => {
     expect(error).toBeInstanceOf(Invalid);
     expect((error as InstanceType<typeof Invalid>).details?.[0]?.field).toBe(field);
     expect((error as Error).message).toMatch(new RegExp(`^${field.replace('.', '\\.')} (is a commonly used password|must not contain the username|must use at least 5 different characters)$`));
-    await expect(signIn(username, PASSWORD)).resolves.toMatchObject({ tokenType: 'Bearer' });
+    await expect(signIn(secret, username, PASSWORD)).resolves.toMatchObject({ tokenType: 'Bearer' });
   });
 
   it('answers NotFound for an unknown user', async () => {
@@ -75,15 +76,15 @@ describe('users', () => {
 describe('sign-in', () => {
   it('answers a bearer token for the right password', async () => {
     const username = await newUser();
-    const answer = await signIn(username, PASSWORD);
+    const answer = await signIn(secret, username, PASSWORD);
     expect(answer).toMatchObject({ tokenType: 'Bearer', expiresIn: 900, user: { username, role: 'viewer' } });
     expect((await authenticate('user')(bearer(answer.accessToken))).username).toBe(username);
   });
 
   it('gives the same answer for an unknown user and a wrong password', async () => {
     const username = await newUser();
-    const wrong = await signIn(username, 'wrong-password-xx').catch((e: unknown) => e);
-    const unknown = await signIn(unique('ghost'), PASSWORD).catch((e: unknown) => e);
+    const wrong = await signIn(secret, username, 'wrong-password-xx').catch((e: unknown) => e);
+    const unknown = await signIn(secret, unique('ghost'), PASSWORD).catch((e: unknown) => e);
     expect(wrong).toBeInstanceOf(Unauthorized);
     expect(unknown).toBeInstanceOf(Unauthorized);
     expect((wrong as Error).message).toBe('Invalid username or password');
@@ -92,8 +93,8 @@ describe('sign-in', () => {
 
   it('locks a username for the rest of the window after 5 failures, even for the right password', async () => {
     const username = await newUser();
-    for (let i = 0; i < 5; i++) await expect(signIn(username, 'wrong-password-xx')).rejects.toBeInstanceOf(Unauthorized);
-    const locked = await signIn(username, PASSWORD).catch((e: unknown) => e);
+    for (let i = 0; i < 5; i++) await expect(signIn(secret, username, 'wrong-password-xx')).rejects.toBeInstanceOf(Unauthorized);
+    const locked = await signIn(secret, username, PASSWORD).catch((e: unknown) => e);
     expect(locked).toBeInstanceOf(TooManyRequests);
     expect(Number((locked as InstanceType<typeof TooManyRequests>).headers?.['retry-after'])).toBeGreaterThan(800);
   });
@@ -101,7 +102,7 @@ describe('sign-in', () => {
 
 describe('token checks', () => {
   it('refuses a revoked token', async () => {
-    const { accessToken } = await signIn(await newUser(), PASSWORD);
+    const { accessToken } = await signIn(secret, await newUser(), PASSWORD);
     const principal = await authenticate('user')(bearer(accessToken));
     await revokedTokens.revoke(principal.tokenId, principal.expiresAt);
     await expect(authenticate('user')(bearer(accessToken))).rejects.toBeInstanceOf(Unauthorized);
@@ -109,40 +110,40 @@ describe('token checks', () => {
 
   it('refuses tokens issued before a password change, and accepts a new sign-in right after', async () => {
     const username = await newUser();
-    const before = (await signIn(username, PASSWORD)).accessToken;
+    const before = (await signIn(secret, username, PASSWORD)).accessToken;
     await changeOwnPassword(username, PASSWORD, 'changed-password-1');
     await expect(authenticate('user')(bearer(before))).rejects.toBeInstanceOf(Unauthorized);
-    const after = (await signIn(username, 'changed-password-1')).accessToken;
+    const after = (await signIn(secret, username, 'changed-password-1')).accessToken;
     expect((await authenticate('user')(bearer(after))).username).toBe(username);
   });
 
   it('refuses a password change with the wrong current password', async () => {
     const username = await newUser();
     await expect(changeOwnPassword(username, 'not-the-password', 'changed-password-1')).rejects.toBeInstanceOf(Unauthorized);
-    await expect(signIn(username, PASSWORD)).resolves.toMatchObject({ tokenType: 'Bearer' });
+    await expect(signIn(secret, username, PASSWORD)).resolves.toMatchObject({ tokenType: 'Bearer' });
   });
 
   it('refuses the token of a deleted user', async () => {
     const username = await newUser();
-    const { accessToken } = await signIn(username, PASSWORD);
+    const { accessToken } = await signIn(secret, username, PASSWORD);
     await removeUser(username);
     await expect(authenticate('user')(bearer(accessToken))).rejects.toBeInstanceOf(Unauthorized);
   });
 
   it('refuses the token of a deleted user after the same username is created again, even as admin', async () => {
     const username = await newUser('viewer');
-    const { accessToken } = await signIn(username, PASSWORD);
+    const { accessToken } = await signIn(secret, username, PASSWORD);
     await removeUser(username);
     await createUser({ username, email: `${username}@example.com`, name: 'Reborn', role: 'admin' }, PASSWORD);
     await expect(authenticate('user')(bearer(accessToken))).rejects.toBeInstanceOf(Unauthorized);
     await expect(authenticate('admin')(bearer(accessToken))).rejects.toBeInstanceOf(Unauthorized);
-    const fresh = (await signIn(username, PASSWORD)).accessToken;
+    const fresh = (await signIn(secret, username, PASSWORD)).accessToken;
     expect((await authenticate('admin')(bearer(fresh))).role).toBe('admin');
   });
 
   it('refuses a token signed in with the old password while an admin set a new one', async () => {
     const username = await newUser();
-    const before = (await signIn(username, PASSWORD)).accessToken;
+    const before = (await signIn(secret, username, PASSWORD)).accessToken;
     await setPassword(username, 'set-by-the-admin-1');
     await expect(authenticate('user')(bearer(before))).rejects.toBeInstanceOf(Unauthorized);
   });
@@ -150,13 +151,13 @@ describe('token checks', () => {
   it('gives a user record from before incarnations one at sign-in; its tokens then work', async () => {
     const username = await newUser();
     await doc.send(new UpdateCommand({ TableName: tableName(), Key: { PK: 'USER', SK: `USER#${username}` }, UpdateExpression: 'REMOVE incarnation' }));
-    const { accessToken } = await signIn(username, PASSWORD);
+    const { accessToken } = await signIn(secret, username, PASSWORD);
     expect((await users.credentials(username))?.incarnation).toMatch(/^[0-9a-f-]{36}$/);
     expect((await authenticate('user')(bearer(accessToken))).username).toBe(username);
   });
 
   it('answers Forbidden to a valid non-admin token where admin is required', async () => {
-    const { accessToken } = await signIn(await newUser(), PASSWORD);
+    const { accessToken } = await signIn(secret, await newUser(), PASSWORD);
     await expect(authenticate('admin')(bearer(accessToken))).rejects.toBeInstanceOf(Forbidden);
   });
 });

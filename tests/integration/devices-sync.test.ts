@@ -1,10 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { devices } from '#lib/db/devices';
 import { rooms } from '#lib/db/rooms';
-import { inScope } from '#lib/devices/filter';
+import { inScope } from '#lib/devices/deviceScope';
 import { expectedAggregates, placeKey } from '#lib/devices/plan';
 import type { DeviceProvider } from '#lib/devices/provider';
 import { simulatedFleet } from '#lib/devices/provider/simulated';
+import { logger } from '#lib/log';
 import { refreshDevice, syncDevices } from '#lib/devices/sync';
 import type { Place, ProviderDevice } from '#lib/devices/types';
 
@@ -36,7 +37,7 @@ describe('device sync', () => {
   it('writes nothing on a sync that finds no change', async () => {
     const fleet = simulatedFleet({ seed: 12, devices: 40 });
     await syncDevices(fixed(fleet));
-    expect(await syncDevices(fixed(fleet))).toEqual({ devices: 40, upserted: 0, removed: 0, roomsRecomputed: 0 });
+    expect(await syncDevices(fixed(fleet))).toEqual({ devices: 40, upserted: 0, removed: 0, roomsRecomputed: 0, skipped: 0 });
   });
 
   it('moves a device between rooms: both rooms recounted, the device found in its new room only', async () => {
@@ -55,6 +56,33 @@ describe('device sync', () => {
     await expect(devices.get('v2')).rejects.toThrow('Device v2 not found');
     expect(await aggregateOf(room('Gone'))).toBeUndefined();
     expect(await devices.serialNumbers()).toEqual(['v1']);
+  });
+
+  it('skips devices with a malformed name, logs each, and syncs the rest', async () => {
+    await syncDevices(fixed([device('u1', 'A'), device('u2', 'A')]));
+    const warn = vi.spyOn(logger, 'warn');
+    const result = await syncDevices(
+      fixed([
+        device('u1', 'A', false),
+        device('u2', '\ud800'), // a lone surrogate: not Unicode text
+        device('u3', 'Lobby\r\nBcc: x'), // control characters
+        { ...device('u4\u0000', 'A') },
+        device('u5', 'B'),
+      ]),
+    );
+    expect(result).toMatchObject({ skipped: 3, devices: 2 });
+    expect(warn.mock.calls.filter(([message]) => String(message).includes('malformed name')).map(([, fields]) => fields)).toEqual([
+      { field: 'details.room', devicesn: 'u2' },
+      { field: 'details.room', devicesn: 'u3' },
+      { field: 'devicesn', devicesn: 'u4\u0000' },
+    ]);
+    warn.mockRestore();
+    expect((await devices.get('u1')).status.connected).toBe(false);
+    expect((await devices.get('u5')).details.room).toBe('B');
+    // the device reported unreadably is kept as it was, neither moved nor removed
+    expect((await devices.get('u2')).details.room).toBe('A');
+    expect(await devices.serialNumbers()).toEqual(['u1', 'u2', 'u5']);
+    expect(await aggregateOf(room('A'))).toMatchObject({ deviceCount: 2, online: 1, offline: 1 });
   });
 
   it('recomputes a status change into the room counts', async () => {
@@ -112,7 +140,7 @@ describe('device list', () => {
     const seen: string[] = [];
     let cursor: string | undefined;
     do {
-      const page = await devices.page(scope, 7, cursor);
+      const page = await devices.page(scope, 7, cursor, 'all');
       expect(page.items.length).toBeLessThanOrEqual(7);
       seen.push(...page.items.map((d) => d.devicesn));
       cursor = page.nextCursor ?? undefined;
@@ -122,7 +150,7 @@ describe('device list', () => {
   });
 
   it('refuses a cursor it did not answer', async () => {
-    await expect(devices.page([], 5, 'not-a-cursor')).rejects.toThrow('cursor is not valid');
+    await expect(devices.page([], 5, 'not-a-cursor', 'all')).rejects.toThrow('cursor is not valid');
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { intervals } from '#lib/db/intervals';
-import { INTERVAL_FIELDS, type Intervals } from '#lib/intervals/fields';
+import { INTERVAL_FIELDS, type Intervals } from '#lib/intervals/types';
 import { NotFound } from '#lib/errors';
 
 const settings = (base = 10): Intervals =>

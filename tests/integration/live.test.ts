@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluateAlarms } from '#lib/alarms/evaluate';
-import { outboxMailer } from '#lib/alarms/mailer';
+import { outboxMailer } from '#lib/adapters/mail';
 import { alarms } from '#lib/db/alarms';
 import { doc, tableName } from '#lib/db/client';
 import { liveConnections, liveTickets } from '#lib/db/live';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { evaluateAlarms } from '#lib/alarms/evaluate';
-import { outboxMailer } from '#lib/alarms/mailer';
+import { outboxMailer } from '#lib/adapters/mail';
 import type { Mail, OpenAlarm } from '#lib/alarms/types';
 import { alarms } from '#lib/db/alarms';
 import { channels } from '#lib/db/channels';
@@ -18,7 +18,7 @@ import { createSilence } from '#lib/alarms/silencing';
 import { noticeFor } from '#lib/notify/notice';
 import { notifier } from '#lib/notify/notifier';
 import { planDigests } from '#lib/notify/plan';
-import type { WatcherInput } from '#lib/watchers/rules';
+import type { WatcherInput } from '#lib/watchers/types';
 
 // Each test uses its own region, watcher and addresses: assertions see only their own data.
 let n = 0;

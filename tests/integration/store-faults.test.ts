@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { INTERVAL_FIELDS } from '#lib/intervals/fields';
+import { INTERVAL_FIELDS } from '#lib/intervals/types';
 import { intervals } from '#lib/db/intervals';
 import { handler as create } from '../../functions/intervals/create';
 import { handler as update } from '../../functions/intervals/update';
@@ -83,7 +83,7 @@ describe('store faults on other areas', () => {
   });
 
   it('a keep-list delete whose batch write is throttled answers 503, never 200; repeating it converges', async () => {
-    const { filters } = await import('#lib/db/filters');
+    const { filterRecords } = await import('#lib/db/filterRecords');
     const { handler: keepOnly } = await import('../../functions/filterRecords/keepOnly');
     const { handler: upsertList } = await import('../../functions/filterRecords/upsertList');
     expect((await call(upsertList, jsonEvent([1, 2, 3].map((id) => ({ id, name: `f${id}` }))))).status).toBe(200);
@@ -93,6 +93,6 @@ describe('store faults on other areas', () => {
     clear();
     const repeated = await call(keepOnly, jsonEvent([1]));
     expect(repeated.status).toBe(200);
-    expect((await filters.list()).map((f) => f.id)).toEqual([1]);
+    expect((await filterRecords.list()).map((f) => f.id)).toEqual([1]);
   });
 });

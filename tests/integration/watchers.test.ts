@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { watchers } from '#lib/db/watchers';
 import { Conflict, NotFound } from '#lib/errors';
-import type { WatcherInput } from '#lib/watchers/rules';
+import type { WatcherInput } from '#lib/watchers/types';
 
 const input = (overrides: Partial<WatcherInput> = {}): WatcherInput => ({
   user: 'ana',

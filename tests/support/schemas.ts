@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { CompiledValidator } from '#lib/http/validation';
+import type { CompiledValidator } from '#lib/shared/validation';
 import { eventSchema, root, type Route, type Schema } from '../../scripts/registry';
 
 /** The event schema a route's contract declares (none for routes that take no input). */

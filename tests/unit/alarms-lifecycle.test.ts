@@ -7,7 +7,7 @@ import { matches, silenceStatus, silencedBy, silenceWindow, type Silence } from 
 import { parseAlarmId, type OpenAlarm } from '#lib/alarms/types';
 import { availabilityWindow } from '#lib/devices/availability';
 import type { StoredDevice } from '#lib/devices/types';
-import type { WatcherRecord } from '#lib/watchers/rules';
+import type { WatcherRecord } from '#lib/watchers/types';
 
 const T0 = '2024-06-11T10:00:00.000Z';
 const at = (seconds: number) => new Date(Date.parse(T0) + seconds * 1000).toISOString();

@@ -4,7 +4,7 @@ import { evaluatorSettings, dueAt } from '#lib/alarms/settings';
 import type { OpenAlarm } from '#lib/alarms/types';
 import type { RoomAggregate, Severity, StoredDevice } from '#lib/devices/types';
 import { noticeFor } from '#lib/notify/notice';
-import type { WatcherRecord } from '#lib/watchers/rules';
+import type { WatcherRecord } from '#lib/watchers/types';
 
 const NOW = '2024-06-11T10:00:00.000Z';
 const LATER = '2024-06-11T10:01:00.000Z';

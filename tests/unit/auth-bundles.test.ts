@@ -1,7 +1,7 @@
-import { join } from 'node:path';
-import { build, type Metafile } from 'esbuild';
+import type { Metafile } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { functionDefs, root } from '../../scripts/registry';
+import { functionDefs } from '../../scripts/registry';
+import { importGraph } from '../support/bundles';
 
 /**
  * DESIGN §8: only the sign-in function may carry the SSM client (it alone reads secrets:
@@ -10,23 +10,9 @@ import { functionDefs, root } from '../../scripts/registry';
  * external so that this stays fast.
  */
 const SIGNER = 'sessionsSignin';
-const SECRETS = 'lib/auth/secrets.ts';
+const SECRETS = 'lib/adapters/secrets.ts';
 const SSM = '@aws-sdk/client-ssm';
 
-const graph = async (handlerFile: string): Promise<Metafile> => {
-  const { metafile } = await build({
-    entryPoints: [join(root, handlerFile)],
-    bundle: true,
-    write: false,
-    platform: 'node',
-    format: 'cjs',
-    packages: 'external',
-    tsconfig: join(root, 'tsconfig.json'),
-    logLevel: 'error',
-    metafile: true,
-  });
-  return metafile;
-};
 const reaches = (metafile: Metafile) => ({
   secrets: SECRETS in metafile.inputs,
   ssm: Object.values(metafile.inputs).some((input) => input.imports.some((i) => i.path === SSM)),
@@ -38,7 +24,7 @@ describe('secrets in bundles', () => {
     expect(defs.map((fn) => fn.functionName)).toContain(SIGNER);
     const offenders: string[] = [];
     for (const fn of defs) {
-      const { secrets, ssm } = reaches(await graph(fn.handlerFile));
+      const { secrets, ssm } = reaches(await importGraph(fn.handlerFile));
       if (fn.functionName === SIGNER) expect({ secrets, ssm }).toEqual({ secrets: true, ssm: true });
       else if (secrets || ssm) offenders.push(fn.functionName);
     }

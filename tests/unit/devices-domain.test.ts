@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { inScope, scopeOf, uniqueSorted } from '#lib/devices/filter';
+import { uniqueSorted } from '#lib/shared/names';
+import { inScope, scopeOf} from '#lib/devices/deviceScope';
 import { expectedAggregates, planSync, staleRooms } from '#lib/devices/plan';
 import { rollUp, roomStatusOf } from '#lib/devices/rollup';
 import * as stats from '#lib/devices/stats';

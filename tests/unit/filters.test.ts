@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Invalid } from '#lib/errors';
-import { assertDistinctListForm, fromNestedForm, mergeListForm, toListForm, type FiltersConfig } from '#lib/filters/config';
-import { duplicateIds, toSummary } from '#lib/filters/records';
+import { assertDistinctListForm, fromNestedForm, mergeListForm, toListForm, type FiltersConfig } from '#lib/filterConfigs/types';
+import { duplicateIds, toSummary } from '#lib/filterRecords/types';
 
 const stored: FiltersConfig = {
   id: 7,

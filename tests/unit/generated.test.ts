@@ -1,25 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { build, type Metafile } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { renderBuild, staleCommitted } from '../../scripts/generate';
 import { contracts, root } from '../../scripts/registry';
+import { importGraph } from '../support/bundles';
 
-/** Source files a handler's bundle reaches (packages left external, so this stays fast). */
-const inputs = async (handlerFile: string): Promise<string[]> => {
-  const { metafile } = (await build({
-    entryPoints: [join(root, handlerFile)],
-    bundle: true,
-    write: false,
-    platform: 'node',
-    format: 'cjs',
-    packages: 'external',
-    tsconfig: join(root, 'tsconfig.json'),
-    logLevel: 'error',
-    metafile: true,
-  })) as { metafile: Metafile };
-  return Object.keys(metafile.inputs);
-};
+/** Source files a handler's bundle reaches. */
+const inputs = async (handlerFile: string): Promise<string[]> => Object.keys((await importGraph(handlerFile)).inputs);
 
 describe('generated from the contracts', () => {
   it('generated/functions.yml, docs/openapi.json and client/openapi-types.ts are current (run `npm run generate`)', async () => {

@@ -1,34 +1,22 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { build, type Metafile } from 'esbuild';
+import type { Metafile } from 'esbuild';
 import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
+import { importGraph } from '../support/bundles';
 import { functionDefs, root } from '../../scripts/registry';
 
 /*
  * DESIGN §8: the API Gateway management client (live pushes) must not weigh on other bundles.
  * It is left out of every bundle (serverless.yml esbuild.exclude, the runtime's SDK provides
  * it), and only functions that store room or alarm changes reach the push code at all; each
- * of those subscribes it, so none of their changes goes unannounced.
+ * of those subscribes it and may post to connections, so none of their changes goes unannounced.
  */
 const CLIENT = '@aws-sdk/client-apigatewaymanagementapi';
 const PUSH = 'lib/live/push.ts';
 const WRITERS = ['lib/devices/sync.ts', 'lib/alarms/evaluate.ts', 'lib/alarms/acknowledge.ts'];
 
-const graph = async (handlerFile: string): Promise<Metafile> =>
-  (
-    await build({
-      entryPoints: [join(root, handlerFile)],
-      bundle: true,
-      write: false,
-      platform: 'node',
-      format: 'cjs',
-      packages: 'external',
-      tsconfig: join(root, 'tsconfig.json'),
-      logLevel: 'error',
-      metafile: true,
-    })
-  ).metafile;
+const graph = importGraph;
 
 describe('live push in bundles', () => {
   it('leaves the management client out of every bundle', () => {
@@ -37,16 +25,20 @@ describe('live push in bundles', () => {
   });
 
   it('only functions that store room or alarm changes carry the push, and each of them enables it', async () => {
+    const permissions = load(readFileSync(join(root, 'resources', 'permissions.yml'), 'utf8')) as { default: string[]; functions: Record<string, string[]> };
     const carriers: string[] = [];
     for (const fn of await functionDefs()) {
       const inputs = (await graph(fn.handlerFile)).inputs;
       const writes = WRITERS.some((file) => file in inputs);
       const pushes = PUSH in inputs;
       if (pushes) carriers.push(fn.functionName);
-      expect({ fn: fn.functionName, pushes }).toEqual({ fn: fn.functionName, pushes: writes });
+      const fix = `${fn.functionName} stores room or alarm changes: call enableLivePush() (lib/live/push) at module scope and grant it LivePush in resources/permissions.yml`;
+      expect({ fn: fn.functionName, pushes }, fix).toEqual({ fn: fn.functionName, pushes: writes });
       const reachesClient = Object.values(inputs).some((input) => input.imports.some((i) => i.path === CLIENT));
       expect({ fn: fn.functionName, reachesClient }).toEqual({ fn: fn.functionName, reachesClient: pushes });
-      if (pushes) expect(readFileSync(join(root, fn.handlerFile), 'utf8')).toMatch(/^enableLivePush\(\);$/m);
+      if (!pushes) continue;
+      expect(readFileSync(join(root, fn.handlerFile), 'utf8'), fix).toMatch(/^enableLivePush\(\);$/m);
+      expect(permissions.functions[fn.functionName] ?? permissions.default, fix).toContain('LivePush');
     }
     expect(carriers).toEqual(expect.arrayContaining(['alarmsEvaluateNow', 'alarmsEvaluateOnSchedule', 'devicesRefresh', 'devicesSync']));
   }, 60_000);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeSchemaErrors, summarize } from '#lib/http/validation';
+import { describeSchemaErrors, summarize } from '#lib/shared/validation';
 
 describe('describeSchemaErrors', () => {
   it('writes array positions as indexes and decodes JSON-pointer escapes', () => {

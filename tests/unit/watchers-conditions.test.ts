@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { uniqueSorted } from '#lib/shared/names';
 import { Invalid } from '#lib/errors';
 import { evaluate, holds, inCandidates, parseConditions, targets, type DeviceState } from '#lib/watchers/conditions';
-import { normalize, uniqueSorted, type Condition, type Element, type Operator } from '#lib/watchers/rules';
+import { normalize, type Condition, type Element, type Operator } from '#lib/watchers/types';
 
 const device = (overrides: Partial<DeviceState> = {}): DeviceState => ({
   deviceid: 'dev-1',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeSchemaErrors } from '#lib/http/validation';
+import { describeSchemaErrors } from '#lib/shared/validation';
 import validateCreate from '#generated/validators/watchersCreate';
 import validateUpdate from '#generated/validators/watchersUpdate';
 import validateStatus from '#generated/validators/watchersStatus';

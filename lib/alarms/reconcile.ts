@@ -1,0 +1,30 @@
+import type { Place, RoomAggregate, Severity, StoredDevice } from '#lib/devices/types';
+import { placeKey } from '#lib/devices/plan';
+import { roomsToRecompute, worstSeverityByDevice } from './plan';
+import type { Alarm } from './types';
+
+export interface ReconcilePlan {
+  /** Devices whose stored severity is not the worst of their open alarms. */
+  severities: { device: Pick<StoredDevice, 'devicesn' | 'details'>; severity: Severity | undefined }[];
+  /** Rooms to recompute: those of the devices above and any whose stored status disagrees. */
+  rooms: Place[];
+}
+
+/**
+ * What makes room statuses agree with the open alarms again, e.g. after a run was killed
+ * between its alarm writes and its room writes. Raises and clears nothing: the open alarms
+ * are the truth here.
+ */
+export const planReconcile = (input: {
+  devices: readonly StoredDevice[];
+  open: readonly Pick<Alarm, 'devicesn' | 'severity'>[];
+  rooms: readonly RoomAggregate[];
+}): ReconcilePlan => {
+  const worst = worstSeverityByDevice(input.open);
+  const severities = input.devices
+    .filter((device) => device.alarmSeverity !== worst.get(device.devicesn))
+    .map((device) => ({ device, severity: worst.get(device.devicesn) }));
+  const rooms = new Map<string, Place>(severities.map(({ device }) => [placeKey(device.details), device.details]));
+  for (const room of roomsToRecompute(input.rooms, input.devices, worst)) rooms.set(placeKey(room), room);
+  return { severities, rooms: [...rooms.values()] };
+};

@@ -1,0 +1,44 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { Invalid } from '#lib/errors';
+
+/*
+ * Cursors are sealed: `<position>.<tag>`, the tag an HMAC-SHA256 over the query the page
+ * answered and the position. A cursor this API did not hand out for that very query (edited,
+ * forged, or taken from another query or endpoint) fails the tag and is a 422 before any of it
+ * reaches the store. The key is CURSOR_SECRET (per stage in serverless.yml, per data folder under
+ * npm start); without one, a random key per process, so cursors still never cross processes unchecked.
+ */
+const processKey = randomBytes(32);
+const key = (): Buffer | string => process.env.CURSOR_SECRET || processKey;
+
+const TAG_BYTES = 16;
+/** Longer than any position this API writes; bounded before any parsing or hashing. */
+const MAX_CURSOR_LENGTH = 2048;
+
+const tag = (query: string, position: string): Buffer =>
+  createHmac('sha256', key()).update(query).update('\n').update(position).digest().subarray(0, TAG_BYTES);
+
+export const badCursor = () =>
+  new Invalid('cursor is not valid', [{ field: 'queryStringParameters.cursor', message: 'cursor must be a nextCursor this API answered for the same query' }]);
+
+/** The cursor of a position, valid only for `query` (an identity of the endpoint and its filters). */
+export const sealCursor = (query: string, position: Record<string, unknown>): string => {
+  const encoded = Buffer.from(JSON.stringify(position)).toString('base64url');
+  return `${encoded}.${tag(query, encoded).toString('base64url')}`;
+};
+
+/** The position a cursor holds, if this API sealed it for `query`; otherwise a 422. */
+export const openCursor = (query: string, cursor: string): Record<string, unknown> => {
+  const [encoded, sent, extra] = cursor.length <= MAX_CURSOR_LENGTH ? cursor.split('.') : [];
+  if (!encoded || !sent || extra !== undefined) throw badCursor();
+  const expected = tag(query, encoded);
+  const given = Buffer.from(sent, 'base64url');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw badCursor();
+  const value: unknown = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8'));
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badCursor();
+  return value as Record<string, unknown>;
+};
+
+/** A key attribute fit to be sent back to the store: a non-empty string within DynamoDB's key size. */
+export const isKeyString = (value: unknown): value is string =>
+  typeof value === 'string' && value.length > 0 && Buffer.byteLength(value) <= 1024;

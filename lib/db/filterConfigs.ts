@@ -1,0 +1,114 @@
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { NotFound } from '#lib/errors';
+import {
+  assertDistinctListForm,
+  mergeListForm,
+  type FiltersConfig,
+  type FiltersConfigListForm,
+  type StoredLocation,
+} from '#lib/filterConfigs/types';
+import { doc, tableName } from './client';
+import { isConditionFailed, padId, queryAll, type Item } from './helpers';
+import { mapConcurrent } from '#lib/shared/concurrency';
+import { numberedCollection } from './partition';
+
+// All configurations live in one partition sorted by id; each item holds its whole
+// region -> locations -> rooms tree (bounded well under the 400 KB item limit by the body limit).
+const PARTITION = 'FILTERCONFIG';
+const sortKey = (id: number) => `FILTERCONFIG#${padId(id)}`;
+const keys = (id: number) => ({ PK: PARTITION, SK: sortKey(id) });
+
+const UPSERT_CONCURRENCY = 16;
+// A list-form upsert reads, merges and writes back on a version condition. Every round of
+// racing writers has one winner, so a few jittered retries settle any realistic contention.
+const MERGE_ATTEMPTS = 10;
+const jitter = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(200, 5 * 2 ** attempt)));
+
+const fromItem = (item: Item): FiltersConfig => ({
+  id: Number(item.id),
+  region: String(item.region),
+  locations: ((item.locations ?? []) as StoredLocation[]).map(({ locationName, rooms }) => ({
+    locationName,
+    rooms: (rooms ?? []).map(({ roomName }) => ({ roomName })),
+  })),
+});
+
+export const FILTERS_CONFIG_NOT_FOUND = 'Filter configuration not found';
+const notFound = () => new NotFound(FILTERS_CONFIG_NOT_FOUND, { body: FILTERS_CONFIG_NOT_FOUND });
+
+const getItem = async (id: number): Promise<Item | undefined> =>
+  (await doc.send(new GetCommand({ TableName: tableName(), Key: keys(id), ConsistentRead: true }))).Item;
+
+/** Read, merge (rooms of remaining locations kept), write back if nobody wrote in between. */
+const mergeOne = async (incoming: FiltersConfigListForm, now: string): Promise<void> => {
+  for (let attempt = 1; ; attempt++) {
+    const stored = await getItem(incoming.id);
+    const version = Number(stored?.version ?? 0);
+    try {
+      await doc.send(
+        new PutCommand({
+          TableName: tableName(),
+          Item: {
+            ...keys(incoming.id),
+            type: 'FiltersConfig',
+            ...mergeListForm(incoming, stored && fromItem(stored)),
+            version: version + 1,
+            createdAt: stored?.createdAt ?? now,
+            updatedAt: now,
+          },
+          ConditionExpression: stored ? '#version = :version' : 'attribute_not_exists(PK)',
+          ...(stored && { ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: { ':version': version } }),
+        }),
+      );
+      return;
+    } catch (error) {
+      // after MERGE_ATTEMPTS lost races the failed condition surfaces as 409 "retry"
+      if (!isConditionFailed(error) || attempt >= MERGE_ATTEMPTS) throw error;
+      await jitter(attempt);
+    }
+  }
+};
+
+export const filterConfigs = {
+  /** Every configuration, by id, rooms included (the list form leaves them out). */
+  async list(): Promise<FiltersConfig[]> {
+    const items = await queryAll({ KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': PARTITION } });
+    return items.map(fromItem);
+  },
+
+  async get(id: number): Promise<FiltersConfig> {
+    const item = await getItem(id);
+    if (!item) throw notFound();
+    return fromItem(item);
+  },
+
+  /** Creates or wholly replaces one configuration (per-id form): one atomic write. */
+  async replace({ id, region, locations }: FiltersConfig): Promise<void> {
+    await doc.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys(id),
+        UpdateExpression:
+          'SET #type = :type, #id = :id, #region = :region, #locations = :locations, ' +
+          '#version = if_not_exists(#version, :zero) + :one, #createdAt = if_not_exists(#createdAt, :now), #updatedAt = :now',
+        ExpressionAttributeNames: {
+          '#type': 'type', '#id': 'id', '#region': 'region', '#locations': 'locations',
+          '#version': 'version', '#createdAt': 'createdAt', '#updatedAt': 'updatedAt',
+        },
+        ExpressionAttributeValues: {
+          ':type': 'FiltersConfig', ':id': id, ':region': region, ':locations': locations,
+          ':zero': 0, ':one': 1, ':now': new Date().toISOString(),
+        },
+      }),
+    );
+  },
+
+  /** Upserts each list-form record, keeping stored rooms of the locations that remain. */
+  async upsertMany(records: readonly FiltersConfigListForm[]): Promise<void> {
+    assertDistinctListForm(records);
+    const now = new Date().toISOString();
+    await mapConcurrent(records, UPSERT_CONCURRENCY, (record) => mergeOne(record, now));
+  },
+
+  ...numberedCollection(PARTITION, sortKey, notFound),
+};

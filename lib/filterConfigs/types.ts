@@ -1,0 +1,89 @@
+import { Invalid, type ErrorDetail } from '#lib/errors';
+import { duplicateIds } from '#lib/filterRecords/types';
+
+/** Stored form of a filters configuration: region -> locations -> rooms. */
+export interface FiltersConfig {
+  id: number;
+  region: string;
+  locations: StoredLocation[];
+}
+
+export interface StoredLocation {
+  locationName: string;
+  rooms: { roomName: string }[];
+}
+
+/** List form (GET/POST /filtersConfig): the locations without their rooms. */
+export interface FiltersConfigListForm {
+  id: number;
+  region: string;
+  locations: { locationName: string }[];
+}
+
+/** Per-id form (POST /filtersConfig/{id}): the whole nested tree. */
+export interface FiltersConfigNestedForm {
+  region: {
+    regionName: string;
+    location: { locationName: string; room: { roomName: string }[] }[];
+  };
+}
+
+export const MAX_LOCATIONS = 500;
+export const MAX_ROOMS = 500;
+
+export const toListForm = ({ id, region, locations }: FiltersConfig): FiltersConfigListForm => ({
+  id,
+  region,
+  locations: locations.map(({ locationName }) => ({ locationName })),
+});
+
+/** The stored form of a per-id body; refuses a location named twice (400 naming it). */
+export const fromNestedForm = (id: number, { region }: FiltersConfigNestedForm): FiltersConfig => {
+  const repeated = duplicateLocations(region.location, 'body.region.location');
+  if (repeated.length) throw new Invalid('Each location may appear once per configuration', repeated);
+  return {
+    id,
+    region: region.regionName,
+    locations: region.location.map(({ locationName, room }) => ({
+      locationName,
+      rooms: room.map(({ roomName }) => ({ roomName })),
+    })),
+  };
+};
+
+/** A list-form upsert body names each id once and each location once per record. */
+export const assertDistinctListForm = (records: readonly FiltersConfigListForm[]): void => {
+  const problems = [
+    ...duplicateIds(records),
+    ...records.flatMap((record, index) => duplicateLocations(record.locations, `body[${index}].locations`)),
+  ];
+  if (problems.length) throw new Invalid('Each id may appear once, and each location once per configuration', problems);
+};
+
+/**
+ * A list-form upsert carries no rooms: locations that remain keep the rooms stored for them,
+ * new locations start without rooms, locations left out are dropped (with their rooms).
+ */
+export const mergeListForm = (incoming: FiltersConfigListForm, stored: FiltersConfig | undefined): FiltersConfig => {
+  const roomsOf = new Map(stored?.locations.map((l) => [l.locationName, l.rooms]));
+  return {
+    id: incoming.id,
+    region: incoming.region,
+    locations: incoming.locations.map(({ locationName }) => ({ locationName, rooms: roomsOf.get(locationName) ?? [] })),
+  };
+};
+
+/** Location names must be distinct inside one configuration (they identify a location). */
+export const duplicateLocations = (
+  locations: readonly { locationName: string }[],
+  field: string,
+): ErrorDetail[] => {
+  const seen = new Set<string>();
+  const details: ErrorDetail[] = [];
+  locations.forEach(({ locationName }, index) => {
+    const at = `${field}[${index}].locationName`;
+    if (seen.has(locationName)) details.push({ field: at, message: `${at} repeats location ${JSON.stringify(locationName)}` });
+    seen.add(locationName);
+  });
+  return details;
+};

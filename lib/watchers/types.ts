@@ -1,0 +1,122 @@
+/**
+ * The vocabulary of a watcher (alarm rule), DESIGN D5. The request schema, the repository
+ * and the condition evaluator all read these lists, so they cannot disagree.
+ */
+
+/** Device fields a condition may test. */
+export const ELEMENTS = [
+  'status.connected',
+  'status.inCallStatus',
+  'deviceconnected',
+  'devicemodel',
+  'details.region',
+  'details.location',
+  'details.room',
+] as const;
+export type Element = (typeof ELEMENTS)[number];
+
+/** Elements holding a boolean; their condition value is the string "true" or "false". */
+export const BOOLEAN_ELEMENTS = ['status.connected', 'deviceconnected'] as const satisfies readonly Element[];
+export const BOOLEAN_OPERATORS = ['==', '!='] as const;
+export const BOOLEAN_VALUES = ['true', 'false'] as const;
+
+export const OPERATORS = ['==', '!=', 'contains', 'in'] as const;
+export type Operator = (typeof OPERATORS)[number];
+
+export const OPERATOR_TYPES = ['AND', 'OR'] as const;
+export type OperatorType = (typeof OPERATOR_TYPES)[number];
+
+import type { Severity } from '#lib/shared/severity';
+
+// Severities are shared with alarms and rooms (lib/shared/severity.ts).
+export { MAX_SEVERITY, MIN_SEVERITY, SEVERITIES, type Severity } from '#lib/shared/severity';
+
+/** Separator of the candidates in an `in` value: "Room A,Room B". */
+export const IN_SEPARATOR = ',';
+
+export const LIMITS = {
+  name: 256,
+  description: 2048,
+  conditionValue: 256,
+  conditions: 50,
+  devicesId: 500,
+  emails: 50,
+  email: 254,
+  channelIds: 20,
+  repeatIntervalSeconds: { min: 3600, max: 604_800 },
+} as const;
+
+export interface Condition {
+  operator: Operator;
+  value: string;
+  element: Element;
+}
+
+export interface Operations {
+  type: string;
+  operatorType: OperatorType;
+  conditions: Condition[];
+}
+
+/** A watcher as clients send it (POST and PUT): `description`, `devicesId`, `emails` may be left out. */
+export interface WatcherInput {
+  user: string;
+  dashboard: string;
+  service: string;
+  type: string;
+  devicesId?: string[];
+  allDevices: boolean;
+  severity: Severity;
+  operations: Operations;
+  description?: string;
+  sendEmail: boolean;
+  emails?: string[];
+  /** Seconds the condition must hold before the alarm fires (0..86400, default 0: at once). */
+  pendingSeconds?: number;
+  /** Notification channels (issue 16) told in addition to `emails`; ids of existing channels. */
+  channelIds?: string[];
+  /** Re-notify open, unacknowledged alarms once per this many seconds (0 = never, else 3600..604800). */
+  repeatIntervalSeconds?: number;
+}
+
+/** The longest pending period a watcher may ask for: one day. */
+export const MAX_PENDING_SECONDS = 86_400;
+
+/** Notification fields a watcher carries only when they were sent. */
+type NotificationFields = 'channelIds' | 'repeatIntervalSeconds';
+
+/** The rule as stored: every field present, but the notification fields only when set. */
+export type Watcher = Required<Omit<WatcherInput, NotificationFields>> & Pick<WatcherInput, NotificationFields>;
+
+/** A watcher as the API answers it. */
+export interface WatcherRecord extends Watcher {
+  id: string;
+  active: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The alarm-configuration fields listed by `/filter/dashboards|alarmservices|alarmtypes`. */
+export type ConfigurationField = 'dashboard' | 'service' | 'type';
+
+/** Fills the optional fields, and keeps only the fields of a watcher, in a stable order. */
+export const normalize = (input: WatcherInput): Watcher => ({
+  user: input.user,
+  dashboard: input.dashboard,
+  service: input.service,
+  type: input.type,
+  devicesId: input.devicesId ?? [],
+  allDevices: input.allDevices,
+  severity: input.severity,
+  operations: {
+    type: input.operations.type,
+    operatorType: input.operations.operatorType,
+    conditions: input.operations.conditions.map(({ operator, value, element }) => ({ operator, value, element })),
+  },
+  description: input.description ?? '',
+  sendEmail: input.sendEmail,
+  emails: input.emails ?? [],
+  pendingSeconds: input.pendingSeconds ?? 0,
+  ...(input.channelIds?.length ? { channelIds: [...input.channelIds] } : {}),
+  ...(input.repeatIntervalSeconds ? { repeatIntervalSeconds: input.repeatIntervalSeconds } : {}),
+});

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { api } from '../support/api';
+import { routes, samplePath } from '../support/routes';
+import { eventSchemaOf } from '../support/schemas';
+
+type ErrorBody = { message: string; errors?: { field: string }[] };
+type PageBody = { items: unknown[]; nextCursor: string | null };
+
+/** A cursor in the shape main once answered: the start key as base64url JSON, unsigned. */
+const forged = (key: Record<string, unknown>) => Buffer.from(JSON.stringify(key)).toString('base64url');
+const FORGED_KEYS = {
+  'a key in another partition': { PK: 'USER', SK: 'USER#admin', GSI1PK: 'USER_ROLE#admin', GSI1SK: 'USER#admin' },
+  'empty key strings': { PK: '', SK: '', GSI1PK: '', GSI1SK: '' },
+  'a key of the right partition, not signed': { PK: 'ALARM#x', SK: 'DEVICE#y', GSI1PK: 'ALARMS#OPEN', GSI1SK: '2024#x#y' },
+  'a key with a number': { PK: 1, SK: 'a', GSI1PK: 'OUTBOX', GSI1SK: 'b' },
+  'a device position': { room: 'EMEA#London#Room%201', sn: 'VD000001' },
+};
+const ALL = { regionName: 'all', locationName: 'all', roomName: 'all' };
+const expect422 = (res: { status: number; body: ErrorBody }) => {
+  expect(res.status).toBe(422);
+  expect(res.body.errors?.map((e) => e.field)).toEqual(['queryStringParameters.cursor']);
+};
+
+/** Every route declaring a `cursor` query parameter, read from the route files and schemas. */
+const paginated = (await routes()).filter((route) => {
+  const query = eventSchemaOf(route)?.properties as { queryStringParameters?: { anyOf?: { properties?: object }[] } } | undefined;
+  return query?.queryStringParameters?.anyOf?.some((branch) => branch.properties && 'cursor' in branch.properties);
+});
+/** A valid request body for the paginated routes that need one. */
+const BODIES: Record<string, unknown> = { devicesAllDevices: ALL };
+
+describe('every paginated route, found from its declaration, refuses a cursor it did not answer', () => {
+  it('finds the paginated routes', () => expect(paginated.length).toBeGreaterThanOrEqual(3));
+
+  it.each(paginated.map((route) => [`${route.method} /${route.path}`, route] as const))('%s answers 422 for forged cursors', async (_label, route) => {
+    const body = route.method === 'GET' ? undefined : BODIES[route.functionName];
+    expect(route.method === 'GET' || body !== undefined, `add a valid body for ${route.functionName} to BODIES`).toBe(true);
+    for (const key of Object.values(FORGED_KEYS)) {
+      expect422(await api<ErrorBody>(route.method, `${samplePath(route)}?limit=5&cursor=${forged(key)}`, { body }));
+    }
+  });
+});
+
+describe('every cursor of every paginated endpoint is checked', () => {
+  it.each(Object.entries(FORGED_KEYS))('GET /alarms answers 422 for a cursor holding %s', async (_case, key) => {
+    expect422(await api<ErrorBody>('GET', `/alarms?limit=5&cursor=${forged(key)}`));
+  });
+
+  it.each(Object.entries(FORGED_KEYS))('GET /alarms/outbox answers 422 for a cursor holding %s', async (_case, key) => {
+    expect422(await api<ErrorBody>('GET', `/alarms/outbox?limit=5&cursor=${forged(key)}`));
+  });
+
+  it.each(Object.entries(FORGED_KEYS))('POST allDevices answers 422 for a cursor holding %s', async (_case, key) => {
+    expect422(await api<ErrorBody>('POST', `/videoDevice/all/allDevices?limit=5&cursor=${forged(key)}`, { body: ALL }));
+  });
+
+  it('a cursor answered for one query pages that query, and only that query', async () => {
+    const emea = { ...ALL, regionName: 'EMEA' };
+    const first = await api<PageBody>('POST', '/videoDevice/all/allDevices?limit=5', { body: emea });
+    const cursor = first.body.nextCursor;
+    expect(cursor).toEqual(expect.any(String));
+    const next = await api<PageBody>('POST', `/videoDevice/all/allDevices?limit=5&cursor=${cursor}`, { body: emea });
+    expect(next.status).toBe(200);
+    expect(next.body.items).toHaveLength(5);
+    // the same cursor with another scope, on another endpoint, or with one character changed
+    expect422(await api<ErrorBody>('POST', `/videoDevice/all/allDevices?limit=5&cursor=${cursor}`, { body: { ...ALL, regionName: 'APAC' } }));
+    expect422(await api<ErrorBody>('GET', `/alarms?limit=5&cursor=${cursor}`));
+    expect422(await api<ErrorBody>('GET', `/alarms/outbox?limit=5&cursor=${cursor}`));
+    const [position = '', tag = ''] = String(cursor).split('.');
+    const edited = `${position.slice(0, -1)}${position.endsWith('A') ? 'B' : 'A'}.${tag}`;
+    expect422(await api<ErrorBody>('POST', `/videoDevice/all/allDevices?limit=5&cursor=${edited}`, { body: emea }));
+  });
+});
