@@ -10,13 +10,37 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Open alarms (why a room is not OK), filterable by region, location, room, severity and watcherId
+         * Firing (or pending) alarms (why a room is not OK), filterable by region, location, room, severity, watcherId and acknowledgement
          * @description Needs the API key (x-api-key). Answers: 200 Open alarms, newest first: a bare array, or with ?limit / ?cursor one page {items, nextCursor}; 403 Missing or wrong x-api-key (API Gateway); 422 Invalid filter, limit or cursor, each offending field named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["alarmsList"];
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/alarms/{id}/ack": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Acknowledge an open alarm (it still counts in room status; it is never reminded of)
+         * @description Needs the API key (x-api-key). Answers: 200 The alarm with acknowledgedAt, acknowledgedBy and ackComment; 403 Missing or wrong x-api-key (API Gateway); 404 No alarm with that id; 409 The alarm is no longer open (it cleared); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 Invalid comment, each offending field named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
+        post: operations["alarmsAcknowledge"];
+        /**
+         * Remove the acknowledgement of an open alarm
+         * @description Needs the API key (x-api-key). Answers: 200 The alarm, unacknowledged; 403 Missing or wrong x-api-key (API Gateway); 404 No alarm with that id; 409 The alarm is no longer open (it cleared); 422 Invalid id; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
+        delete: operations["alarmsUnacknowledge"];
         options?: never;
         head?: never;
         patch?: never;
@@ -36,6 +60,26 @@ export interface paths {
          * @description Needs the API key (x-api-key). Answers: 200 Transitions of this run; complete is false when the run hit intervalDeviceWatchersTimeout; 403 Missing or wrong x-api-key (API Gateway); 409 Another evaluation is running; retry in a few seconds; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["alarmsEvaluateNow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/alarms/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Cleared alarms, newest first, kept ALARM_HISTORY_DAYS: by device, room, watcher, location, region or all
+         * @description Needs the API key (x-api-key). Answers: 200 One page of cleared alarms and the cursor of the next (null on the last); 403 Missing or wrong x-api-key (API Gateway); 422 Invalid filter, window, limit or cursor (room needs location and region, location needs region), each offending field named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
+        get: operations["alarmsHistory"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -376,6 +420,118 @@ export interface paths {
          * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 The table exists and is ACTIVE; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["servicesCreateTable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/channels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the notification channels
+         * @description Needs the API key (x-api-key). Answers: 200 Every channel (never a secret); 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
+        get: operations["channelsList"];
+        put?: never;
+        /**
+         * Create a notification channel (e-mail addresses or a signed webhook)
+         * @description Needs the API key (x-api-key). Answers: 201 The channel; a webhook with its signing secret, shown only here; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
+        post: operations["channelsCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/channels/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a notification channel
+         * @description Needs the API key (x-api-key). Answers: 200 The channel (never its secret); 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No channel with that id; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
+        get: operations["channelsGet"];
+        /**
+         * Replace a channel (full body; its type cannot change)
+         * @description Needs the API key (x-api-key). Answers: 200 The updated channel; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No channel with that id; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
+        put: operations["channelsUpdate"];
+        post?: never;
+        /**
+         * Delete a channel no watcher uses
+         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No channel with that id; 409 A watcher uses the channel; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
+        delete: operations["channelsRemove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/channels/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A channel's deliveries of the last 30 days, newest first
+         * @description Needs the API key (x-api-key). Answers: 200 One page; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No channel with that id; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
+        get: operations["channelsDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/channels/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a new signing secret for a webhook channel
+         * @description Needs the API key (x-api-key). Answers: 200 The channel with its new secret, shown only here; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No channel with that id; 409 Not a webhook channel; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
+        post: operations["channelsRotateSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/channels/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test notification through the channel now
+         * @description Needs the API key (x-api-key). Answers: 200 The delivery after its first attempt; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No channel with that id; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
+        post: operations["channelsTest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -826,6 +982,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/silences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Active and future silences, soonest end first; ?all=true adds the expired ones still kept
+         * @description Needs the API key (x-api-key). Answers: 200 The silences; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
+        get: operations["silencesList"];
+        put?: never;
+        /**
+         * Silence matching alarms' notifications from startsAt (default now) to endsAt (at most 90 days later)
+         * @description Needs the API key (x-api-key). Answers: 201 The silence, with its id and createdBy; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
+        post: operations["silencesCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/silences/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One silence, whatever its status
+         * @description Needs the API key (x-api-key). Answers: 200 The silence; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No silence with that id; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
+        get: operations["silencesGet"];
+        put?: never;
+        post?: never;
+        /**
+         * End a silence now (a future one never starts); it is kept, expired
+         * @description Needs the API key (x-api-key). Answers: 200 The silence, now expired; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No silence with that id; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
+        delete: operations["silencesEnd"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/videoDevice/{devicesn}": {
         parameters: {
             query?: never;
@@ -840,6 +1044,26 @@ export interface paths {
          * @description Needs the API key (x-api-key). Answers: 200 The device; 403 Missing or wrong x-api-key (API Gateway); 404 No device with that serial number; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, each named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["devicesGet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/videoDevice/{devicesn}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Connectivity transitions of a device (first observation and every connected flip), newest first
+         * @description Needs the API key (x-api-key). Answers: 200 One page of transitions in [from, to] (default: the retention up to now); 403 Missing or wrong x-api-key (API Gateway); 404 No device with that serial number; 422 Invalid window, limit or cursor, each offending field named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
+        get: operations["devicesHistory"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -940,6 +1164,26 @@ export interface paths {
          * @description Needs the API key (x-api-key). Answers: 200 The device with refreshInfo.lastRefresh; 403 Missing or wrong x-api-key (API Gateway); 404 No device with that serial number; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, each named; 500 Unexpected server fault; 503 The device provider did not answer.
          */
         post: operations["devicesRefresh"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/videoDevice/room/availability": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Availability of the rooms in scope: connected over observed device-time, worst rooms first
+         * @description Needs the API key (x-api-key). Answers: 200 The window (default the last 24 hours, at most 31 days, cut at now), each room and the whole scope; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, or the window is invalid, each named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
+        post: operations["devicesAvailability"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1141,12 +1385,14 @@ export interface operations {
     alarmsList: {
         parameters: {
             query?: {
+                acknowledged?: "true" | "false";
                 cursor?: string;
                 limit?: string;
                 location?: string;
                 region?: string;
                 room?: string;
                 severity?: string;
+                state?: "firing" | "pending";
                 watcherId?: string;
             };
             header?: never;
@@ -1162,33 +1408,65 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        ackComment?: string;
+                        /** Format: date-time */
+                        acknowledgedAt?: string;
+                        /** @description the user of the bearer token sent with the acknowledgement, else "api-key" */
+                        acknowledgedBy?: string;
                         description?: string;
                         deviceid: string;
                         devicesn: string;
+                        /** Format: date-time */
+                        firesAt?: string;
                         /** @description watcherId:devicesn */
                         id: string;
                         location: string;
+                        /** Format: date-time */
+                        pendingSince?: string;
                         /** Format: date-time */
                         raisedAt: string;
                         region: string;
                         room: string;
                         /** @description 1 Critical, 2 Major, 3 Minor, 4 Info */
                         severity: number;
+                        /** @description ids of the silences that silence the alarm now */
+                        silencedBy: string[];
+                        /**
+                         * @description pending: the condition holds, the watcher's pendingSeconds have not passed yet
+                         * @enum {unknown}
+                         */
+                        state: "firing" | "pending";
                         watcherId: string;
                     }[] | {
                         items: {
+                            ackComment?: string;
+                            /** Format: date-time */
+                            acknowledgedAt?: string;
+                            /** @description the user of the bearer token sent with the acknowledgement, else "api-key" */
+                            acknowledgedBy?: string;
                             description?: string;
                             deviceid: string;
                             devicesn: string;
+                            /** Format: date-time */
+                            firesAt?: string;
                             /** @description watcherId:devicesn */
                             id: string;
                             location: string;
+                            /** Format: date-time */
+                            pendingSince?: string;
                             /** Format: date-time */
                             raisedAt: string;
                             region: string;
                             room: string;
                             /** @description 1 Critical, 2 Major, 3 Minor, 4 Info */
                             severity: number;
+                            /** @description ids of the silences that silence the alarm now */
+                            silencedBy: string[];
+                            /**
+                             * @description pending: the condition holds, the watcher's pendingSeconds have not passed yet
+                             * @enum {unknown}
+                             */
+                            state: "firing" | "pending";
                             watcherId: string;
                         }[];
                         nextCursor: string | null;
@@ -1205,6 +1483,279 @@ export interface operations {
                 };
             };
             /** @description Invalid filter, limit or cursor, each offending field named */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    alarmsAcknowledge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description at most 2048 characters */
+                    comment?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The alarm with acknowledgedAt, acknowledgedBy and ackComment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ackComment?: string;
+                        /** Format: date-time */
+                        acknowledgedAt?: string;
+                        /** @description the user of the bearer token sent with the acknowledgement, else "api-key" */
+                        acknowledgedBy?: string;
+                        description?: string;
+                        deviceid: string;
+                        devicesn: string;
+                        /** Format: date-time */
+                        firesAt?: string;
+                        /** @description watcherId:devicesn */
+                        id: string;
+                        location: string;
+                        /** Format: date-time */
+                        pendingSince?: string;
+                        /** Format: date-time */
+                        raisedAt: string;
+                        region: string;
+                        room: string;
+                        /** @description 1 Critical, 2 Major, 3 Minor, 4 Info */
+                        severity: number;
+                        /** @description ids of the silences that silence the alarm now */
+                        silencedBy: string[];
+                        /**
+                         * @description pending: the condition holds, the watcher's pendingSeconds have not passed yet
+                         * @enum {unknown}
+                         */
+                        state: "firing" | "pending";
+                        watcherId: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description No alarm with that id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description The alarm is no longer open (it cleared) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Body larger than 256 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid comment, each offending field named */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    alarmsUnacknowledge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The alarm, unacknowledged */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ackComment?: string;
+                        /** Format: date-time */
+                        acknowledgedAt?: string;
+                        /** @description the user of the bearer token sent with the acknowledgement, else "api-key" */
+                        acknowledgedBy?: string;
+                        description?: string;
+                        deviceid: string;
+                        devicesn: string;
+                        /** Format: date-time */
+                        firesAt?: string;
+                        /** @description watcherId:devicesn */
+                        id: string;
+                        location: string;
+                        /** Format: date-time */
+                        pendingSince?: string;
+                        /** Format: date-time */
+                        raisedAt: string;
+                        region: string;
+                        room: string;
+                        /** @description 1 Critical, 2 Major, 3 Minor, 4 Info */
+                        severity: number;
+                        /** @description ids of the silences that silence the alarm now */
+                        silencedBy: string[];
+                        /**
+                         * @description pending: the condition holds, the watcher's pendingSeconds have not passed yet
+                         * @enum {unknown}
+                         */
+                        state: "firing" | "pending";
+                        watcherId: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description No alarm with that id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description The alarm is no longer open (it cleared) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid id */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1257,6 +1808,8 @@ export interface operations {
                     "application/json": {
                         cleared: number;
                         complete: boolean;
+                        /** @description pending alarms whose condition stopped before they fired */
+                        dropped: number;
                         /** @description mails delivered this run (digests) */
                         mailed: number;
                         /** @description what the notification engine did: deliveries stored (digests x targets), delivered, due again, failed, suppressed */
@@ -1269,6 +1822,8 @@ export interface operations {
                             retrying: number;
                             suppressed: number;
                         };
+                        /** @description alarms that went pending */
+                        pending: number;
                         raised: number;
                         roomsRecomputed: number;
                         updated: number;
@@ -1286,6 +1841,111 @@ export interface operations {
             };
             /** @description Another evaluation is running; retry in a few seconds */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    alarmsHistory: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                devicesn?: string;
+                from?: string;
+                limit?: string;
+                location?: string;
+                region?: string;
+                room?: string;
+                to?: string;
+                watcherId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of cleared alarms and the cursor of the next (null on the last) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            ackComment?: string;
+                            /** Format: date-time */
+                            acknowledgedAt?: string;
+                            /** @description the user of the bearer token sent with the acknowledgement, else "api-key" */
+                            acknowledgedBy?: string;
+                            /** Format: date-time */
+                            clearedAt: string;
+                            description?: string;
+                            deviceid: string;
+                            devicesn: string;
+                            durationSeconds: number;
+                            /** @description watcherId:devicesn */
+                            id: string;
+                            location: string;
+                            notified: {
+                                /** @description the recipients the notification went to (empty: none were asked for), or "suppressed" by a silence */
+                                cleared?: string[] | "suppressed";
+                                /** @description the recipients the notification went to (empty: none were asked for), or "suppressed" by a silence */
+                                raised?: string[] | "suppressed";
+                            };
+                            /** Format: date-time */
+                            raisedAt: string;
+                            /** @enum {unknown} */
+                            reason: "resolved" | "watcher inactive" | "watcher deleted" | "device vanished";
+                            region: string;
+                            room: string;
+                            /** @description 1 Critical, 2 Major, 3 Minor, 4 Info */
+                            severity: number;
+                            watcherId: string;
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description Invalid filter, window, limit or cursor (room needs location and region, location needs region), each offending field named */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3400,6 +4060,775 @@ export interface operations {
                     "application/json": components["schemas"]["Forbidden"] | {
                         /** @constant */
                         message: "This operation needs the admin role";
+                    };
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    channelsList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every channel (never a secret) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        emails?: string[];
+                        format?: string;
+                        id: string;
+                        name: string;
+                        /** @description email or webhook */
+                        type: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        url?: string;
+                    }[];
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    channelsCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 256 characters without control characters */
+                    name: string;
+                    /**
+                     * @description email or webhook
+                     * @enum {unknown}
+                     */
+                    type: "email" | "webhook";
+                };
+            };
+        };
+        responses: {
+            /** @description The channel; a webhook with its signing secret, shown only here */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        emails?: string[];
+                        format?: string;
+                        id: string;
+                        name: string;
+                        /** @description the webhook signing secret: shown in this answer only */
+                        secret?: string;
+                        /** @description email or webhook */
+                        type: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        url?: string;
+                    };
+                };
+            };
+            /** @description Invalid input, each offending field named */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description Body larger than 256 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    channelsGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The channel (never its secret) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        emails?: string[];
+                        format?: string;
+                        id: string;
+                        name: string;
+                        /** @description email or webhook */
+                        type: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        url?: string;
+                    };
+                };
+            };
+            /** @description Invalid input, each offending field named */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description No channel with that id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    channelsUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 256 characters without control characters */
+                    name: string;
+                    /**
+                     * @description email or webhook
+                     * @enum {unknown}
+                     */
+                    type: "email" | "webhook";
+                };
+            };
+        };
+        responses: {
+            /** @description The updated channel */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        emails?: string[];
+                        format?: string;
+                        id: string;
+                        name: string;
+                        /** @description email or webhook */
+                        type: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        url?: string;
+                    };
+                };
+            };
+            /** @description Invalid input, each offending field named */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description No channel with that id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Body larger than 256 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    channelsRemove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Confirmation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Invalid input, each offending field named */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description No channel with that id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description A watcher uses the channel */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    channelsDeliveries: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: date-time */
+                            at: string;
+                            attempts: number;
+                            /** @description stable across retries; sent as x-delivery-id */
+                            deliveryId: string;
+                            lastResponseStatus?: number;
+                            /** Format: date-time */
+                            nextAttemptAt?: string;
+                            /** @description pending, delivered, retrying, failed or suppressed */
+                            status: string;
+                            /** @description alarms.raised, alarms.cleared, alarms.repeat, test */
+                            type: string;
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input, each offending field named */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description No channel with that id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    channelsRotateSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The channel with its new secret, shown only here */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        emails?: string[];
+                        format?: string;
+                        id: string;
+                        name: string;
+                        /** @description the webhook signing secret: shown in this answer only */
+                        secret?: string;
+                        /** @description email or webhook */
+                        type: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        url?: string;
+                    };
+                };
+            };
+            /** @description Invalid input, each offending field named */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description No channel with that id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not a webhook channel */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    channelsTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery after its first attempt */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        at: string;
+                        attempts: number;
+                        /** @description stable across retries; sent as x-delivery-id */
+                        deliveryId: string;
+                        lastResponseStatus?: number;
+                        /** Format: date-time */
+                        nextAttemptAt?: string;
+                        /** @description pending, delivered, retrying, failed or suppressed */
+                        status: string;
+                        /** @description alarms.raised, alarms.cleared, alarms.repeat, test */
+                        type: string;
+                    };
+                };
+            };
+            /** @description Invalid input, each offending field named */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description No channel with that id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
                     };
                 };
             };
@@ -5834,6 +7263,440 @@ export interface operations {
             };
         };
     };
+    silencesList: {
+        parameters: {
+            query?: {
+                all?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The silences */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        comment: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @description the user of the bearer token sent, else "api-key" */
+                        createdBy: string;
+                        /** Format: date-time */
+                        endedAt?: string;
+                        /** Format: date-time */
+                        endsAt: string;
+                        id: string;
+                        matchers: {
+                            /** @description 1 to 256 characters without control characters */
+                            devicesn?: string;
+                            /** @description 1 to 256 characters without control characters */
+                            location?: string;
+                            /** @description 1 to 256 characters without control characters */
+                            region?: string;
+                            /** @description 1 to 256 characters without control characters */
+                            room?: string;
+                            /** @description an id of 1 to 64 letters, digits, "-" or "_" */
+                            watcherId?: string;
+                        };
+                        /** Format: date-time */
+                        startsAt: string;
+                        /** @enum {unknown} */
+                        status: "pending" | "active" | "expired";
+                    }[];
+                };
+            };
+            /** @description Invalid input, each offending field named */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    silencesCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description why: 1 to 2048 characters */
+                    comment: string;
+                    /** Format: date-time */
+                    endsAt: string;
+                    /** @description at least one of region, location, room, devicesn, watcherId; an alarm matches when every one given equals its own */
+                    matchers: {
+                        /** @description 1 to 256 characters without control characters */
+                        devicesn?: string;
+                        /** @description 1 to 256 characters without control characters */
+                        location?: string;
+                        /** @description 1 to 256 characters without control characters */
+                        region?: string;
+                        /** @description 1 to 256 characters without control characters */
+                        room?: string;
+                        /** @description an id of 1 to 64 letters, digits, "-" or "_" */
+                        watcherId?: string;
+                    };
+                    /** Format: date-time */
+                    startsAt?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The silence, with its id and createdBy */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        comment: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @description the user of the bearer token sent, else "api-key" */
+                        createdBy: string;
+                        /** Format: date-time */
+                        endedAt?: string;
+                        /** Format: date-time */
+                        endsAt: string;
+                        id: string;
+                        matchers: {
+                            /** @description 1 to 256 characters without control characters */
+                            devicesn?: string;
+                            /** @description 1 to 256 characters without control characters */
+                            location?: string;
+                            /** @description 1 to 256 characters without control characters */
+                            region?: string;
+                            /** @description 1 to 256 characters without control characters */
+                            room?: string;
+                            /** @description an id of 1 to 64 letters, digits, "-" or "_" */
+                            watcherId?: string;
+                        };
+                        /** Format: date-time */
+                        startsAt: string;
+                        /** @enum {unknown} */
+                        status: "pending" | "active" | "expired";
+                    };
+                };
+            };
+            /** @description Invalid input, each offending field named */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description Body larger than 256 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    silencesGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The silence */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        comment: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @description the user of the bearer token sent, else "api-key" */
+                        createdBy: string;
+                        /** Format: date-time */
+                        endedAt?: string;
+                        /** Format: date-time */
+                        endsAt: string;
+                        id: string;
+                        matchers: {
+                            /** @description 1 to 256 characters without control characters */
+                            devicesn?: string;
+                            /** @description 1 to 256 characters without control characters */
+                            location?: string;
+                            /** @description 1 to 256 characters without control characters */
+                            region?: string;
+                            /** @description 1 to 256 characters without control characters */
+                            room?: string;
+                            /** @description an id of 1 to 64 letters, digits, "-" or "_" */
+                            watcherId?: string;
+                        };
+                        /** Format: date-time */
+                        startsAt: string;
+                        /** @enum {unknown} */
+                        status: "pending" | "active" | "expired";
+                    };
+                };
+            };
+            /** @description Invalid input, each offending field named */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description No silence with that id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    silencesEnd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The silence, now expired */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        comment: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @description the user of the bearer token sent, else "api-key" */
+                        createdBy: string;
+                        /** Format: date-time */
+                        endedAt?: string;
+                        /** Format: date-time */
+                        endsAt: string;
+                        id: string;
+                        matchers: {
+                            /** @description 1 to 256 characters without control characters */
+                            devicesn?: string;
+                            /** @description 1 to 256 characters without control characters */
+                            location?: string;
+                            /** @description 1 to 256 characters without control characters */
+                            region?: string;
+                            /** @description 1 to 256 characters without control characters */
+                            room?: string;
+                            /** @description an id of 1 to 64 letters, digits, "-" or "_" */
+                            watcherId?: string;
+                        };
+                        /** Format: date-time */
+                        startsAt: string;
+                        /** @enum {unknown} */
+                        status: "pending" | "active" | "expired";
+                    };
+                };
+            };
+            /** @description Invalid input, each offending field named */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description No silence with that id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     devicesGet: {
         parameters: {
             query?: never;
@@ -5915,6 +7778,98 @@ export interface operations {
                 };
             };
             /** @description A filter field is missing or empty, each named */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    devicesHistory: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                from?: string;
+                limit?: string;
+                to?: string;
+            };
+            header?: never;
+            path: {
+                devicesn: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of transitions in [from, to] (default: the retention up to now) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: date-time */
+                            at: string;
+                            connected: boolean;
+                            inCallStatus: string;
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description No device with that serial number */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid window, limit or cursor, each offending field named */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6474,6 +8429,114 @@ export interface operations {
                         }[];
                         message: string;
                     };
+                };
+            };
+        };
+    };
+    devicesAvailability: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: date-time */
+                    from?: string;
+                    /** @description a non-empty name without control characters, or "all" */
+                    locationName: string;
+                    /** @description a non-empty name without control characters, or "all" */
+                    regionName: string;
+                    /** @description a non-empty name without control characters, or "all" */
+                    roomName: string;
+                    /** Format: date-time */
+                    to?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The window (default the last 24 hours, at most 31 days, cut at now), each room and the whole scope */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        from: string;
+                        overall: number;
+                        rooms: {
+                            availability: number;
+                            deviceCount: number;
+                            location: string;
+                            region: string;
+                            room: string;
+                        }[];
+                        /** Format: date-time */
+                        to: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description Body larger than 256 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A filter field is missing or empty, or the window is invalid, each named */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };

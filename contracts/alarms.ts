@@ -1,24 +1,64 @@
-/** Alarm engine (docs/decisions.md "Alarm engine"; DESIGN D5, D6): invalid input is 422. */
+/**
+ * Alarm engine (docs/decisions.md "Alarm engine", "Alarm lifecycle and history"; DESIGN D5,
+ * D6): invalid input is 422.
+ */
 import { MAX_SEVERITY, MIN_SEVERITY } from '#lib/watchers/types';
 import { job, route } from '#lib/http/contract';
-import { dateTime, error, listOrPage, name, page, Type } from './shared';
+import { dateTime, error, listOrPage, name, ok, oneOfValues, page, strict, Type, type TSchema } from './shared';
 import { watcherId } from './watchers';
 
 /** How alarm mails leave: ses in AWS (MAIL_FROM must be a verified SES identity), outbox locally. */
 const mailEnvironment = '${file(./functions/alarms/mail-env.yml)}';
 
+const severity = Type.Integer({ minimum: MIN_SEVERITY, maximum: MAX_SEVERITY, description: '1 Critical, 2 Major, 3 Minor, 4 Info' });
+const acknowledgement = {
+  acknowledgedAt: Type.Optional(dateTime),
+  acknowledgedBy: Type.Optional(Type.String({ description: 'the user of the bearer token sent with the acknowledgement, else "api-key"' })),
+  ackComment: Type.Optional(Type.String()),
+};
 const alarm = Type.Object({
   id: Type.String({ description: 'watcherId:devicesn' }),
+  state: oneOfValues(['firing', 'pending'] as const, { description: 'pending: the condition holds, the watcher\'s pendingSeconds have not passed yet' }),
   watcherId: Type.String(),
-  severity: Type.Integer({ minimum: MIN_SEVERITY, maximum: MAX_SEVERITY, description: '1 Critical, 2 Major, 3 Minor, 4 Info' }),
+  severity,
   devicesn: Type.String(),
   deviceid: Type.String(),
   region: Type.String(),
   location: Type.String(),
   room: Type.String(),
   raisedAt: dateTime,
+  pendingSince: Type.Optional(dateTime),
+  firesAt: Type.Optional(dateTime),
   description: Type.Optional(Type.String()),
+  ...acknowledgement,
+  silencedBy: Type.Array(Type.String(), { description: 'ids of the silences that silence the alarm now' }),
 });
+const delivery = Type.Unsafe<string[] | 'suppressed'>({
+  oneOf: [{ type: 'array', items: { type: 'string' } }, { const: 'suppressed' }],
+  description: 'the recipients the notification went to (empty: none were asked for), or "suppressed" by a silence',
+});
+const historyRecord = Type.Object({
+  id: Type.String({ description: 'watcherId:devicesn' }),
+  watcherId: Type.String(),
+  severity,
+  devicesn: Type.String(),
+  deviceid: Type.String(),
+  region: Type.String(),
+  location: Type.String(),
+  room: Type.String(),
+  raisedAt: dateTime,
+  clearedAt: dateTime,
+  reason: oneOfValues(['resolved', 'watcher inactive', 'watcher deleted', 'device vanished'] as const),
+  durationSeconds: Type.Integer({ minimum: 0 }),
+  description: Type.Optional(Type.String()),
+  ...acknowledgement,
+  notified: Type.Object({ raised: Type.Optional(delivery), cleared: Type.Optional(delivery) }),
+});
+const pageOf = <S extends TSchema>(item: S, description: string) =>
+  ok(description, Type.Object({ items: Type.Array(item), nextCursor: Type.Unsafe<string | null>({ type: ['string', 'null'] }) }));
+const alarmPath = { id: Type.String({ minLength: 1, maxLength: 400, description: 'an alarm id, watcherId:devicesn' }) };
+const unknownAlarm = error('No alarm with that id');
+const notOpen = error('The alarm is no longer open (it cleared)');
 const mail = Type.Object({
   id: Type.String(),
   to: Type.Array(Type.String()),
@@ -31,7 +71,7 @@ export const routes = {
   list: route({
     method: 'GET',
     path: 'alarms',
-    summary: 'Open alarms (why a room is not OK), filterable by region, location, room, severity and watcherId',
+    summary: 'Firing (or pending) alarms (why a room is not OK), filterable by region, location, room, severity, watcherId and acknowledgement',
     access: 'key',
     invalidStatus: 422,
     request: {
@@ -44,6 +84,8 @@ export const routes = {
           description: `an integer from ${MIN_SEVERITY} to ${MAX_SEVERITY}`,
         }),
         watcherId,
+        state: oneOfValues(['firing', 'pending'] as const, { description: 'firing (default) or pending' }),
+        acknowledged: oneOfValues(['true', 'false'] as const, { description: 'only acknowledged (true) or unacknowledged (false) alarms' }),
         ...page,
       },
     },
@@ -69,6 +111,8 @@ export const routes = {
         description: 'Transitions of this run; complete is false when the run hit intervalDeviceWatchersTimeout',
         schema: Type.Object({
           raised: Type.Integer(),
+          pending: Type.Integer({ description: 'alarms that went pending' }),
+          dropped: Type.Integer({ description: 'pending alarms whose condition stopped before they fired' }),
           cleared: Type.Integer(),
           mailed: Type.Integer({ description: 'mails delivered this run (digests)' }),
           notifications: Type.Object(
@@ -91,6 +135,51 @@ export const routes = {
       409: error('Another evaluation is running; retry in a few seconds'),
     },
     function: { timeout: 29, environment: mailEnvironment },
+  }),
+  acknowledge: route({
+    method: 'POST',
+    path: 'alarms/{id}/ack',
+    summary: 'Acknowledge an open alarm (it still counts in room status; it is never reminded of)',
+    access: 'key',
+    invalidStatus: 422,
+    request: {
+      path: alarmPath,
+      body: strict({ comment: Type.Optional(Type.String({ maxLength: 2048, description: 'at most 2048 characters' })) }),
+      bodyOptional: true,
+    },
+    responses: { 200: ok('The alarm with acknowledgedAt, acknowledgedBy and ackComment', alarm), 404: unknownAlarm, 409: notOpen, 422: error('Invalid comment, each offending field named') },
+  }),
+  unacknowledge: route({
+    method: 'DELETE',
+    path: 'alarms/{id}/ack',
+    summary: 'Remove the acknowledgement of an open alarm',
+    access: 'key',
+    invalidStatus: 422,
+    request: { path: alarmPath },
+    responses: { 200: ok('The alarm, unacknowledged', alarm), 404: unknownAlarm, 409: notOpen, 422: error('Invalid id') },
+  }),
+  history: route({
+    method: 'GET',
+    path: 'alarms/history',
+    summary: 'Cleared alarms, newest first, kept ALARM_HISTORY_DAYS: by device, room, watcher, location, region or all',
+    access: 'key',
+    invalidStatus: 422,
+    request: {
+      query: {
+        region: name(),
+        location: name(),
+        room: name(),
+        devicesn: name(),
+        watcherId,
+        from: Type.String({ format: 'date-time', description: 'ISO 8601: cleared at or after (default: the start of the retention)' }),
+        to: Type.String({ format: 'date-time', description: 'ISO 8601: cleared at or before (default: now)' }),
+        ...page,
+      },
+    },
+    responses: {
+      200: pageOf(historyRecord, 'One page of cleared alarms and the cursor of the next (null on the last)'),
+      422: error('Invalid filter, window, limit or cursor (room needs location and region, location needs region), each offending field named'),
+    },
   }),
 };
 

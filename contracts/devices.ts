@@ -107,7 +107,60 @@ export const routes = {
     'Rooms in scope per status level (worst open alarm); the five levels sum to TotalRooms',
     'The counts',
     counters('TotalRooms', 'CriticalStatus', 'MajorStatus', 'MinorStatus', 'InfoStatus', 'OKStatus'),
-  ),
+  ),  history: route({
+    method: 'GET',
+    path: 'videoDevice/{devicesn}/history',
+    summary: 'Connectivity transitions of a device (first observation and every connected flip), newest first',
+    access: 'key',
+    invalidStatus: 422,
+    request: {
+      path: { devicesn: name() },
+      query: {
+        from: Type.String({ format: 'date-time', description: 'ISO 8601 (default: the start of the retention)' }),
+        to: Type.String({ format: 'date-time', description: 'ISO 8601 (default: now)' }),
+        ...page,
+      },
+    },
+    responses: {
+      200: ok(
+        'One page of transitions in [from, to] (default: the retention up to now)',
+        Type.Object({
+          items: Type.Array(Type.Object({ at: dateTime, connected: Type.Boolean(), inCallStatus: Type.String() })),
+          nextCursor: Type.Unsafe<string | null>({ type: ['string', 'null'] }),
+        }),
+      ),
+      404: unknown,
+      422: error('Invalid window, limit or cursor, each offending field named'),
+    },
+  }),
+  availability: route({
+    method: 'POST',
+    path: 'videoDevice/room/availability',
+    summary: 'Availability of the rooms in scope: connected over observed device-time, worst rooms first',
+    access: 'key',
+    invalidStatus: 422,
+    request: { body: strict({ ...deviceFilter.properties, from: Type.Optional(dateTime), to: Type.Optional(dateTime) }) },
+    responses: {
+      200: ok(
+        'The window (default the last 24 hours, at most 31 days, cut at now), each room and the whole scope',
+        Type.Object({
+          from: dateTime,
+          to: dateTime,
+          rooms: Type.Array(
+            Type.Object({
+              region: Type.String(),
+              location: Type.String(),
+              room: Type.String(),
+              availability: Type.Number({ minimum: 0, maximum: 1 }),
+              deviceCount: integer,
+            }),
+          ),
+          overall: Type.Number({ minimum: 0, maximum: 1 }),
+        }),
+      ),
+      422: error('A filter field is missing or empty, or the window is invalid, each named'),
+    },
+  }),
 };
 
 export const jobs = {

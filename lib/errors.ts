@@ -80,3 +80,10 @@ export class ServiceUnavailable extends HttpError {
     super(503, message, { headers: { 'retry-after': String(retryAfterSeconds) } });
   }
 }
+
+/** A pagination cursor this API did not answer for the same query; the HTTP edge names the parameter it came in. */
+export class InvalidCursor extends HttpError {
+  constructor() {
+    super(undefined, 'cursor is not valid');
+  }
+}

@@ -8,7 +8,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { LOCAL_ADMIN_PASSWORD, LOCAL_ADMIN_USERNAME, LOCAL_API_KEY, LOCAL_STAGE, localPageOrigins, localTableName, storeEnv } from './local/env';
 import { startDocsServer } from './local/docs-server';
-import { startOffline } from './local/offline';
+import type { ChildProcess } from 'node:child_process';
+import { startOffline, stopGroup } from './local/offline';
 import { freePort } from './local/ports';
 
 // DATA_DIR lets the end-to-end tests run a whole private instance in a temporary folder.
@@ -137,7 +138,21 @@ const main = async () => {
   // serverless offline (its own process, the longest step) starts first; meanwhile this
   // process compiles the validators and readies the store, table, first admin and demo fleet.
   // Handlers load on first request, which comes only after all of that.
-  const starting = startOffline({ port, stage: LOCAL_STAGE, env, output: 'inherit', workFolder: process.env.ESBUILD_WORK_FOLDER });
+  // serverless offline runs in its own process group: a stop during startup must end it too
+  let spawned: ChildProcess | undefined;
+  const stopEarly = () => void (spawned ? stopGroup(spawned) : Promise.resolve()).finally(() => process.exit(0));
+  process.once('SIGINT', stopEarly);
+  process.once('SIGTERM', stopEarly);
+  const starting = startOffline({
+    port,
+    stage: LOCAL_STAGE,
+    env,
+    output: 'inherit',
+    workFolder: process.env.ESBUILD_WORK_FOLDER,
+    onSpawn: (child) => {
+      spawned = child;
+    },
+  });
   const preparing = (async () => {
     const { build } = await import('./generate');
     await build();
@@ -193,6 +208,8 @@ const main = async () => {
     await store.close();
     process.exit(code);
   };
+  process.off('SIGINT', stopEarly);
+  process.off('SIGTERM', stopEarly);
   process.on('SIGINT', () => void stop(0));
   process.on('SIGTERM', () => void stop(0));
   offline.process.once('exit', (code) => {

@@ -60,14 +60,15 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const narrowing = (value: string | undefined) => (value === undefined || value === 'all' ? undefined : value);
 
 /**
- * The filter of a history query. `to` defaults to now, `from` to the start of the retention;
+ * The filter of a history query. `to` defaults to now, `from` to a retention before `to`;
  * a room is named within its location and region, a location within its region (each history
  * question is a Query on a key built for it, never a filter over all history).
  */
 export const historyFilter = (query: HistoryQuery, now: number, retentionDays: number): HistoryFilter | { problems: { field: string; message: string }[] } => {
+  const to = query.to ? Date.parse(query.to) : now;
   const filter: HistoryFilter = {
-    from: query.from ? new Date(query.from).toISOString() : new Date(now - retentionDays * DAY_MS).toISOString(),
-    to: query.to ? new Date(query.to).toISOString() : new Date(now).toISOString(),
+    from: new Date(query.from ? Date.parse(query.from) : to - retentionDays * DAY_MS).toISOString(),
+    to: new Date(to).toISOString(),
   };
   for (const field of ['region', 'location', 'room', 'devicesn', 'watcherId'] as const) {
     const value = narrowing(query[field]);

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { Invalid } from '#lib/errors';
+import { InvalidCursor } from '#lib/errors';
 
 /*
  * Cursors are sealed: `<position>.<tag>`, the tag an HMAC-SHA256 over the query the page
@@ -18,8 +18,7 @@ const MAX_CURSOR_LENGTH = 2048;
 const tag = (query: string, position: string): Buffer =>
   createHmac('sha256', key()).update(query).update('\n').update(position).digest().subarray(0, TAG_BYTES);
 
-export const badCursor = () =>
-  new Invalid('cursor is not valid', [{ field: 'queryStringParameters.cursor', message: 'cursor must be a nextCursor this API answered for the same query' }]);
+export const badCursor = () => new InvalidCursor();
 
 /** The cursor of a position, valid only for `query` (an identity of the endpoint and its filters). */
 export const sealCursor = (query: string, position: Record<string, unknown>): string => {

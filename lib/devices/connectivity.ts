@@ -76,15 +76,16 @@ export const roomAvailability = async (body: DeviceFilter & { from?: string; to?
   return availabilityIn(scopeOf(body), window.from, window.to);
 };
 
-/** GET /videoDevice/{devicesn}/history: a known device's transitions, newest first (404 unknown device). */
+/** GET /videoDevice/{devicesn}/history: a known device's transitions, newest first (404 unknown device); default window: a retention up to `to` (now). */
 export const deviceHistory = async (
   devicesn: string,
   query: { from?: string; to?: string; limit?: string; cursor?: string },
 ): Promise<Page<{ at: string; connected: boolean; inCallStatus: string }>> => {
   await devices.get(devicesn);
   const now = Date.now();
-  const from = query.from ? new Date(query.from).toISOString() : new Date(now - historyDays() * DAY_MS).toISOString();
-  const to = query.to ? new Date(query.to).toISOString() : new Date(now).toISOString();
+  const end = query.to ? Date.parse(query.to) : now;
+  const from = new Date(query.from ? Date.parse(query.from) : end - historyDays() * DAY_MS).toISOString();
+  const to = new Date(end).toISOString();
   if (from > to) throw invalid([{ field: 'queryStringParameters.from', message: 'from must not be after to' }]);
   return connectivity.history(devicesn, from, to, query.limit ? Number(query.limit) : 100, query.cursor);
 };

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { HttpError, type ErrorDetail } from '#lib/errors';
+import { HttpError, InvalidCursor, type ErrorDetail } from '#lib/errors';
 import { storeFault, type StoreFault } from './store-faults';
 import { describeSchemaErrors, summarize, type SchemaError } from '#lib/shared/validation';
 
@@ -37,6 +37,10 @@ const failure = (statusCode: number, message: string, details?: ErrorDetail[], h
  * logs it). `known` says whether the error was expected, so the log level can follow.
  */
 export const errorResult = (error: unknown, invalidStatus: number): { result: HttpResult; known: boolean; fault?: { fault: StoreFault; reason: string } } => {
+  if (error instanceof InvalidCursor) {
+    const details = [{ field: 'queryStringParameters.cursor', message: 'cursor must be a nextCursor this API answered for the same query' }];
+    return { result: failure(invalidStatus, error.message, details), known: true };
+  }
   if (error instanceof HttpError) {
     const statusCode = error.statusCode ?? invalidStatus;
     const result =

@@ -25,7 +25,9 @@ export interface ChannelRules {
 const checkTarget = async (input: ChannelInput, rules: ChannelRules): Promise<void> => {
   if (input.type !== 'webhook') return;
   const problem = await targetProblem(input.url, rules.allowLocal ?? allowLocalWebhooks(), rules.lookup);
-  if (problem) throw new Invalid('url is not an allowed webhook target', [{ field: 'body.url', message: `body.${problem}` }]);
+  if (!problem) return;
+  const message = problem.startsWith('url ') ? `body.${problem}` : `body.url: ${problem}`;
+  throw new Invalid('url is not an allowed webhook target', [{ field: 'body.url', message }]);
 };
 
 /** A channel as answered once: a webhook's with its signing secret. */

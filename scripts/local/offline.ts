@@ -18,6 +18,8 @@ export interface OfflineOptions {
   /** Where the server's output goes: inherited (npm start) or collected (tests). */
   output?: 'inherit' | 'pipe';
   readyTimeoutMs?: number;
+  /** Called with the process as soon as it is spawned (to stop it during startup). */
+  onSpawn?: (child: ChildProcess) => void;
 }
 
 const root = resolve(__dirname, '..', '..');
@@ -71,6 +73,7 @@ export const startOffline = async (options: OfflineOptions): Promise<OfflineServ
       SLS_NOTIFICATIONS_MODE: 'off',
     },
   });
+  options.onSpawn?.(child);
   let output = '';
   const collect = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-20000);

@@ -89,6 +89,7 @@ describe('alarms raised by a watcher for status.connected == false', () => {
         ...d.details,
         raisedAt: expect.any(String),
         description: 'Video device offline',
+        silencedBy: [],
       })),
     );
   });

@@ -274,6 +274,7 @@ describe('history and availability queries', () => {
 
   it('history defaults to the retention up to now; room needs location and region, location needs region', () => {
     expect(historyFilter({}, NOW, 90)).toEqual({ from: new Date(NOW - 90 * 86_400_000).toISOString(), to: T0 });
+    expect(historyFilter({ to: at(-3600) }, NOW, 7)).toEqual({ from: new Date(NOW - 3_600_000 - 7 * 86_400_000).toISOString(), to: at(-3600) });
     expect(historyFilter({ region: 'all', watcherId: 'w1' }, NOW, 90)).toMatchObject({ watcherId: 'w1' });
     expect(historyFilter({ region: 'all' }, NOW, 90)).not.toHaveProperty('region');
     const fieldsOf = (query: Parameters<typeof historyFilter>[0]) => {
