@@ -487,7 +487,7 @@ export interface paths {
         };
         /**
          * A channel's deliveries of the last 30 days, newest first
-         * @description Needs the API key (x-api-key). Answers: 200 One page; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No channel with that id; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 One page; 403 Missing or wrong x-api-key (API Gateway); 404 No channel with that id; 422 Invalid input, each offending field named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["channelsDeliveries"];
         put?: never;
@@ -4593,8 +4593,17 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input, each offending field named */
-            400: {
+            /** @description Missing or wrong x-api-key (API Gateway) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description No channel with that id */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4608,17 +4617,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Forbidden"];
-                };
-            };
-            /** @description No channel with that id */
-            404: {
+            /** @description Invalid input, each offending field named */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -128,11 +128,12 @@ export const routes = {
     path: 'channels/{id}/deliveries',
     summary: "A channel's deliveries of the last 30 days, newest first",
     access: 'key',
-    invalidStatus: 400,
+    // paging errors (limit, a cursor this API did not answer) are 422 as on every paginated route
+    invalidStatus: 422,
     request: { path, query: page },
     responses: {
       200: ok('One page', Type.Object({ items: Type.Array(delivery), nextCursor: Type.Unsafe<string | null>({ type: ['string', 'null'] }) })),
-      400: invalid,
+      422: invalid,
       404: unknown,
     },
   }),

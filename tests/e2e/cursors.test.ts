@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../support/api';
 import { routes, samplePath } from '../support/routes';
 import { eventSchemaOf } from '../support/schemas';
@@ -28,6 +28,22 @@ const paginated = (await routes()).filter((route) => {
 });
 /** A valid request body for the paginated routes that need one. */
 const BODIES: Record<string, unknown> = { devicesAllDevices: ALL };
+/** Paths naming a record that exists, for paginated routes under one (404 would come first). */
+const PATHS: Record<string, string> = {};
+
+beforeAll(async () => {
+  const device = await api<{ items: { devicesn: string }[] }>('POST', '/videoDevice/all/allDevices?limit=1', { body: ALL });
+  const [first] = device.body.items;
+  expect(first).toBeDefined();
+  PATHS.devicesHistory = `/videoDevice/${encodeURIComponent(first?.devicesn ?? '')}/history`;
+  const channel = await api<{ id: string }>('POST', '/channels', { body: { name: 'cursor e2e', type: 'email', emails: ['cursor-e2e@example.com'] } });
+  expect(channel.status).toBe(201);
+  PATHS.channelsDeliveries = `/channels/${channel.body.id}/deliveries`;
+});
+afterAll(async () => {
+  const id = PATHS.channelsDeliveries?.split('/')[2];
+  if (id) await api('DELETE', `/channels/${id}`);
+});
 
 describe('every paginated route, found from its declaration, refuses a cursor it did not answer', () => {
   it('finds the paginated routes', () => expect(paginated.length).toBeGreaterThanOrEqual(3));
@@ -36,7 +52,7 @@ describe('every paginated route, found from its declaration, refuses a cursor it
     const body = route.method === 'GET' ? undefined : BODIES[route.functionName];
     expect(route.method === 'GET' || body !== undefined, `add a valid body for ${route.functionName} to BODIES`).toBe(true);
     for (const key of Object.values(FORGED_KEYS)) {
-      expect422(await api<ErrorBody>(route.method, `${samplePath(route)}?limit=5&cursor=${forged(key)}`, { body }));
+      expect422(await api<ErrorBody>(route.method, `${PATHS[route.functionName] ?? samplePath(route)}?limit=5&cursor=${forged(key)}`, { body }));
     }
   });
 });
