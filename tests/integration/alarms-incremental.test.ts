@@ -16,40 +16,12 @@ import type { ProviderDevice } from '#lib/devices/types';
 import { INTERVAL_FIELDS, type Intervals } from '#lib/intervals/types';
 import type { WatcherInput } from '#lib/watchers/types';
 import { injectFault } from '../support/faults';
+import { device, offlineWatcher, unique } from '../support/fleet';
 
 // A sync makes the inventory equal to its fleet, so each test syncs the whole fleet it needs.
-let n = 0;
-const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++n}`;
-const device = (region: string, sn: string, room: string, connected: boolean): ProviderDevice => ({
-  deviceid: `id-${sn}`,
-  devicesn: sn,
-  devicemodel: 'X50',
-  status: { connected, inCallStatus: 'NONE' },
-  details: { region, location: 'London', room },
-});
 const fixed = (fleet: ProviderDevice[]): DeviceProvider => ({
   listDevices: async () => fleet,
   getDevice: async (sn) => fleet.find((d) => d.devicesn === sn),
-});
-const offlineWatcher = (region: string, email: string, overrides: Partial<WatcherInput> = {}): WatcherInput => ({
-  user: 'ops',
-  dashboard: 'd',
-  service: 's',
-  type: 't',
-  allDevices: true,
-  severity: 2,
-  operations: {
-    type: 'device',
-    operatorType: 'AND',
-    conditions: [
-      { element: 'status.connected', operator: '==', value: 'false' },
-      { element: 'details.region', operator: '==', value: region },
-    ],
-  },
-  description: 'device offline',
-  sendEmail: true,
-  emails: [email],
-  ...overrides,
 });
 const queuePass = () => evaluateQueue({ mailer: outboxMailer(), deadline: Date.now() + 30_000 });
 const fullPass = () => evaluateAlarms({ mailer: outboxMailer(), deadline: Date.now() + 30_000 });

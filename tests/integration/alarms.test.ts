@@ -13,41 +13,8 @@ import type { DeviceProvider } from '#lib/devices/provider';
 import { syncDevices } from '#lib/devices/sync';
 import type { ProviderDevice } from '#lib/devices/types';
 import type { WatcherInput } from '#lib/watchers/types';
+import { device, fixed, offlineWatcher, unique } from '../support/fleet';
 
-// Each test uses its own region, watcher and mail address: assertions see only their own data.
-let n = 0;
-const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++n}`;
-const device = (region: string, sn: string, room: string, connected: boolean): ProviderDevice => ({
-  deviceid: `id-${sn}`,
-  devicesn: sn,
-  devicemodel: 'X50',
-  status: { connected, inCallStatus: 'NONE' },
-  details: { region, location: 'London', room },
-});
-const fixed = (fleet: () => ProviderDevice[]): DeviceProvider => ({
-  listDevices: async () => fleet(),
-  getDevice: async (sn) => fleet().find((d) => d.devicesn === sn),
-});
-const offlineWatcher = (region: string, email: string, overrides: Partial<WatcherInput> = {}): WatcherInput => ({
-  user: 'ops',
-  dashboard: 'd',
-  service: 's',
-  type: 't',
-  allDevices: true,
-  severity: 2,
-  operations: {
-    type: 'device',
-    operatorType: 'AND',
-    conditions: [
-      { element: 'status.connected', operator: '==', value: 'false' },
-      { element: 'details.region', operator: '==', value: region },
-    ],
-  },
-  description: 'device offline',
-  sendEmail: true,
-  emails: [email],
-  ...overrides,
-});
 const evaluate = (mailer: Mailer = outboxMailer()) => evaluateAlarms({ mailer, deadline: Date.now() + 30_000 });
 const mailsTo = async (email: string) => (await outbox.list(email, {})) as Mail[];
 const statusIn = async (region: string) => roomStatusCount(await rooms.inScope({ region }));

@@ -1,0 +1,44 @@
+/** Fixtures of the alarm-engine integration tests: a small fleet, its provider and a watcher. */
+import type { DeviceProvider } from '#lib/devices/provider';
+import type { ProviderDevice } from '#lib/devices/types';
+import type { WatcherInput } from '#lib/watchers/types';
+
+// Each test uses its own region, watcher and mail address: assertions see only their own data.
+let n = 0;
+export const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++n}`;
+
+export const device = (region: string, sn: string, room: string, connected: boolean): ProviderDevice => ({
+  deviceid: `id-${sn}`,
+  devicesn: sn,
+  devicemodel: 'X50',
+  status: { connected, inCallStatus: 'NONE' },
+  details: { region, location: 'London', room },
+});
+
+/** A provider answering whatever `fleet()` holds at the time of the call. */
+export const fixed = (fleet: () => ProviderDevice[]): DeviceProvider => ({
+  listDevices: async () => fleet(),
+  getDevice: async (sn) => fleet().find((d) => d.devicesn === sn),
+});
+
+/** A watcher raising Major for every disconnected device of `region`, mailing `email`. */
+export const offlineWatcher = (region: string, email: string, overrides: Partial<WatcherInput> = {}): WatcherInput => ({
+  user: 'ops',
+  dashboard: 'd',
+  service: 's',
+  type: 't',
+  allDevices: true,
+  severity: 2,
+  operations: {
+    type: 'device',
+    operatorType: 'AND',
+    conditions: [
+      { element: 'status.connected', operator: '==', value: 'false' },
+      { element: 'details.region', operator: '==', value: region },
+    ],
+  },
+  description: 'device offline',
+  sendEmail: true,
+  emails: [email],
+  ...overrides,
+});
