@@ -2,7 +2,7 @@ import { BatchGetCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk
 import { randomUUID } from 'node:crypto';
 import type { Place } from '#lib/devices/types';
 import { doc, tableName } from './client';
-import { isConditionFailed, queryAll, type Item } from './helpers';
+import { conditionHeld, isConditionFailed, queryAll, type Item } from './helpers';
 import { bucketOf } from './shards';
 
 /*
@@ -52,15 +52,6 @@ const bucketOfItem = (bucket: number, item: Item | undefined): FingerprintBucket
   rooms: new Map(Object.entries(item ?? {}).flatMap(([name, value]) => (name.startsWith(ROOM) ? [[name.slice(ROOM.length), String(value)] as const] : []))),
 });
 
-const landed = async (write: Promise<unknown>): Promise<boolean> => {
-  try {
-    await write;
-    return true;
-  } catch (error) {
-    if (isConditionFailed(error)) return false;
-    throw error;
-  }
-};
 
 export const syncFingerprints = {
   /** B: SYNC_BUCKETS (default 512); a change makes the next sync compare the whole inventory. */
@@ -119,7 +110,7 @@ export const syncFingerprints = {
       read.version > 0
         ? { ConditionExpression: '#version = :version', ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: { ':version': read.version } }
         : { ConditionExpression: 'attribute_not_exists(PK)' };
-    return landed(doc.send(new PutCommand({ TableName: tableName(), Item: item, ...guard })));
+    return conditionHeld(doc.send(new PutCommand({ TableName: tableName(), Item: item, ...guard })));
   },
 
   /**
@@ -158,7 +149,7 @@ export const syncFingerprints = {
         names['#fullAt'] = 'fullAt';
         values[':fullAt'] = full.at;
       }
-      const ok = await landed(
+      const ok = await conditionHeld(
         doc.send(
           new UpdateCommand({
             TableName: tableName(),
@@ -249,7 +240,7 @@ const markRooms = async (bucket: number, rooms: readonly string[], expected?: nu
 /** Replaces the digests of these buckets by `mark` (a value no sync computes), where a top item exists. */
 const markDigests = async (buckets: readonly number[], mark: string): Promise<void> => {
   for (const batch of chunks(buckets)) {
-    await landed(
+    await conditionHeld(
       doc.send(
         new UpdateCommand({
           TableName: tableName(),
