@@ -4,6 +4,7 @@ import type { Place } from '#lib/devices/types';
 import { doc, tableName } from './client';
 import { conditionHeld, isConditionFailed, queryAll, type Item } from './helpers';
 import { bucketOf } from './shards';
+import { mapConcurrent } from '#lib/shared/concurrency';
 
 /*
  * Sync fingerprints: what the stored inventory holds, per room, in a form a sync can compare
@@ -25,6 +26,8 @@ const bucketKey = (bucket: number) => ({ PK, SK: `B#${bucket}` });
 const ROOM = 'r:';
 const roomId = (place: Place) => [place.region, place.location, place.room].map(encodeURIComponent).join('#');
 const DIRTY = 'dirty';
+/** Bucket writes in flight. */
+const IN_FLIGHT = 16;
 /** Entries per UpdateItem: expressions stay far below DynamoDB's 4 KB. */
 const CHUNK = 100;
 
@@ -177,7 +180,7 @@ export const syncFingerprints = {
       byBucket.set(bucket, (byBucket.get(bucket) ?? new Set()).add(room));
     }
     if (byBucket.size === 0) return;
-    await Promise.all([...byBucket].map(([bucket, rooms]) => markRooms(bucket, [...rooms])));
+    await mapConcurrent([...byBucket], IN_FLIGHT, ([bucket, rooms]) => markRooms(bucket, [...rooms]));
     await markDigests([...byBucket.keys()], `${DIRTY}:${randomUUID()}`);
   },
 
@@ -189,12 +192,10 @@ export const syncFingerprints = {
    */
   async markForSync(plan: readonly { read: FingerprintBucket; rooms: readonly string[] }[]): Promise<{ versions: Map<number, number>; mark: string }> {
     const versions = new Map<number, number>();
-    await Promise.all(
-      plan.map(async ({ read, rooms }) => {
-        const version = await markRooms(read.bucket, rooms, read.version);
-        if (version !== undefined) versions.set(read.bucket, version);
-      }),
-    );
+    await mapConcurrent(plan, IN_FLIGHT, async ({ read, rooms }) => {
+      const version = await markRooms(read.bucket, rooms, read.version);
+      if (version !== undefined) versions.set(read.bucket, version);
+    });
     const mark = `${DIRTY}:${randomUUID()}`;
     await markDigests(plan.map(({ read }) => read.bucket), mark);
     return { versions, mark };
