@@ -115,7 +115,7 @@ export const runCapacityBench = async () => {
     const base = simulatedFleet({ seed: 1, devices: size, rooms: ROOMS }).map((d) => ({ ...d, status: { connected: true, inCallStatus: d.status.inCallStatus } }));
     const seeded = await measure(async () => {
       const chunk = Math.ceil(base.length / 8);
-      await Promise.all(Array.from({ length: 8 }, (_, i) => devices.writeAll(base.slice(i * chunk, (i + 1) * chunk), [])));
+      await Promise.all(Array.from({ length: 8 }, (_, i) => devices.syncWrite(base.slice(i * chunk, (i + 1) * chunk), [])));
       await recountRooms(base.map((d) => d.details));
     });
     console.log(`${size} devices seeded in ${(seeded.ms / 1000).toFixed(1)} s`);

@@ -43,7 +43,8 @@ export const syncDevices = async (provider: DeviceProvider): Promise<SyncResult>
   const { fit, skipped } = fitDevices(listed);
   for (const device of skipped) logger.warn('device skipped by the sync: malformed name', { field: device.field, devicesn: device.devicesn });
   // a device the provider reported unreadably is neither updated nor removed this time
-  const side = await readStoredSide(fit, new Set(skipped.map((device) => device.devicesn)));
+  // (one whose serial number itself is malformed was never stored: there is nothing to hold)
+  const side = await readStoredSide(fit, new Set(skipped.filter((device) => device.field !== 'devicesn').map((device) => device.devicesn)));
   const plan = planSync(side.stored, side.incoming);
   await connectivity.record(connectivityTransitions(side.stored, plan.puts, new Date().toISOString()), historyExpiry);
   // queued before the writes: a run that dies after them still leaves the alarm engine its work
