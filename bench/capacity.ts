@@ -18,7 +18,7 @@ import { median, resultsDir, root, round } from './lib';
 import { project, PRICES } from './capacity-projection';
 
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number);
-const ROOMS = 1000;
+const ROOMS = Number(process.env.BENCH_ROOMS ?? 1000);
 const CALLS = Number(process.env.BENCH_CALLS ?? 5);
 const STEADY_CHANGES = 100;
 const STEADY_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -256,7 +256,7 @@ type Figures = { ms: number; rcu: number; wcu: number; readRequests: number; wri
 /**
  * `BENCH_PART=sync npm run bench -- capacity` (with BENCH_SIZES=100000): only the syncs at the
  * largest size: the first (full) one, steady ones changing 100 devices each, and the periodic
- * full sync (SYNC_FULL_SECONDS) with 100 changes, into bench/results/capacity-sync.json.
+ * full sync (SYNC_FULL_SECONDS) with 100 changes, into bench/results/capacity-sync-<BENCH_ROOMS>rooms.json.
  */
 const writeSyncFigures = async ({ size, firstSync, sync, fleet: base }: { size: number; firstSync: Figures; sync: (fleet: Fleet) => Promise<Figures>; fleet: Fleet }) => {
   const { loadavg } = await import('node:os');
@@ -294,7 +294,7 @@ const writeSyncFigures = async ({ size, firstSync, sync, fleet: base }: { size: 
     fullSync: fullMed,
     ratio: { time: round(fullMed.ms / steadyMed.ms, 1), rcu: round(fullMed.rcu / Math.max(steadyMed.rcu, 0.5), 1) },
   };
-  writeFileSync(join(resultsDir, 'capacity-sync.json'), `${JSON.stringify(output, null, 2)}\n`);
+  writeFileSync(join(resultsDir, `capacity-sync-${ROOMS}rooms.json`), `${JSON.stringify(output, null, 2)}\n`);
   console.log(JSON.stringify({ steady: { ms: steadyMed.ms, rcu: steadyMed.rcu, wcu: steadyMed.wcu }, full: { ms: fullMed.ms, rcu: fullMed.rcu, wcu: fullMed.wcu }, ratio: output.ratio }));
 };
 

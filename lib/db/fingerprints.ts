@@ -2,7 +2,7 @@ import { BatchGetCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk
 import { randomUUID } from 'node:crypto';
 import type { Place } from '#lib/devices/types';
 import { doc, tableName } from './client';
-import { conditionHeld, isConditionFailed, queryAll, type Item } from './helpers';
+import { conditionHeld, queryAll, type Item } from './helpers';
 import { bucketOf } from './shards';
 import { mapConcurrent } from '#lib/shared/concurrency';
 
@@ -26,6 +26,8 @@ const bucketKey = (bucket: number) => ({ PK, SK: `B#${bucket}` });
 const ROOM = 'r:';
 const roomId = (place: Place) => [place.region, place.location, place.room].map(encodeURIComponent).join('#');
 const DIRTY = 'dirty';
+/** A digest the sync replaced before writing into the bucket: every room of it is to be compared. */
+const WHOLE = 'whole:';
 /** Bucket writes in flight. */
 const IN_FLIGHT = 16;
 /** Entries per UpdateItem: expressions stay far below DynamoDB's 4 KB. */
@@ -37,6 +39,8 @@ export interface FingerprintTop {
   /** Epoch ms of the last sync that compared the whole inventory. */
   fullAt: number;
   digests: Map<number, string>;
+  /** Buckets a sync marked before its writes and did not record: compare every room of them. */
+  whole: Set<number>;
 }
 
 export interface FingerprintBucket {
@@ -80,7 +84,8 @@ export const syncFingerprints = {
     if (!Item) return undefined;
     const digests = new Map<number, string>();
     for (const [name, value] of Object.entries(Item)) if (/^b\d+$/.test(name)) digests.set(Number(name.slice(1)), String(value));
-    return { buckets: Number(Item.buckets ?? 0), fullAt: Number(Item.fullAt ?? 0), digests };
+    const whole = new Set([...digests].filter(([, digest]) => digest.startsWith(WHOLE)).map(([bucket]) => bucket));
+    return { buckets: Number(Item.buckets ?? 0), fullAt: Number(Item.fullAt ?? 0), digests, whole };
   },
 
   /** The given buckets, read consistently (absent ones empty, version 0). */
@@ -185,57 +190,30 @@ export const syncFingerprints = {
   },
 
   /**
-   * The sync's own mark before it writes devices, so that a run cut short is seen by the next:
-   * the rooms it will write, in buckets read at `read`, each only if nobody moved the bucket
-   * since; then the buckets' digests. Answers the buckets marked at their new version and the
-   * digest mark; a bucket not answered was moved meanwhile (its rooms are marked anyway).
+   * The sync's own mark before it writes devices into these buckets, so that a run cut short is
+   * seen by the next: their digests become a mark that says "compare every room of the bucket"
+   * (`whole` in `top()`). Answers the mark (what the sync's own digest write expects to find).
    */
-  async markForSync(plan: readonly { read: FingerprintBucket; rooms: readonly string[] }[]): Promise<{ versions: Map<number, number>; mark: string }> {
-    const versions = new Map<number, number>();
-    await mapConcurrent(plan, IN_FLIGHT, async ({ read, rooms }) => {
-      const version = await markRooms(read.bucket, rooms, read.version);
-      if (version !== undefined) versions.set(read.bucket, version);
-    });
-    const mark = `${DIRTY}:${randomUUID()}`;
-    await markDigests(plan.map(({ read }) => read.bucket), mark);
-    return { versions, mark };
+  async markForSync(buckets: readonly number[]): Promise<string> {
+    const mark = `${WHOLE}${randomUUID()}`;
+    await markDigests(buckets, mark);
+    return mark;
   },
 };
 
-/**
- * Sets rooms of a bucket `dirty` and moves its version, in chunks; with `expected`, each chunk
- * only if the version is still the one the previous left (answers the final version, or
- * undefined when another writer came between: the rest is then marked unconditionally).
- */
-const markRooms = async (bucket: number, rooms: readonly string[], expected?: number): Promise<number | undefined> => {
-  let version = expected;
+/** Sets rooms of a bucket `dirty` and moves its version, in chunks. */
+const markRooms = async (bucket: number, rooms: readonly string[]): Promise<void> => {
   for (const batch of chunks(rooms)) {
-    const input = {
-      TableName: tableName(),
-      Key: bucketKey(bucket),
-      UpdateExpression: `SET ${batch.map((_, i) => `#r${i} = :dirty`).join(', ')}, #type = :type ADD #version :one`,
-      ExpressionAttributeNames: { '#version': 'version', '#type': 'type', ...Object.fromEntries(batch.map((room, i) => [`#r${i}`, `${ROOM}${room}`])) },
-      ExpressionAttributeValues: { ':dirty': DIRTY, ':one': 1, ':type': 'SyncFingerprints' } as Record<string, unknown>,
-      ReturnValues: 'UPDATED_NEW' as const,
-    };
-    if (version === undefined) {
-      await doc.send(new UpdateCommand(input));
-      continue;
-    }
-    const condition = version > 0 ? '#version = :expected' : 'attribute_not_exists(PK)';
-    try {
-      const { Attributes } = await doc.send(
-        new UpdateCommand({ ...input, ConditionExpression: condition, ExpressionAttributeValues: { ...input.ExpressionAttributeValues, ...(version > 0 ? { ':expected': version } : {}) } }),
-      );
-      version = Number(Attributes?.version);
-    } catch (error) {
-      if (!isConditionFailed(error)) throw error;
-      await doc.send(new UpdateCommand(input));
-      version = undefined;
-      expected = undefined;
-    }
+    await doc.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: bucketKey(bucket),
+        UpdateExpression: `SET ${batch.map((_, i) => `#r${i} = :dirty`).join(', ')}, #type = :type ADD #version :one`,
+        ExpressionAttributeNames: { '#version': 'version', '#type': 'type', ...Object.fromEntries(batch.map((room, i) => [`#r${i}`, `${ROOM}${room}`])) },
+        ExpressionAttributeValues: { ':dirty': DIRTY, ':one': 1, ':type': 'SyncFingerprints' },
+      }),
+    );
   }
-  return expected === undefined ? undefined : version;
 };
 
 /** Replaces the digests of these buckets by `mark` (a value no sync computes), where a top item exists. */

@@ -75,7 +75,12 @@ export const readStoredSide = async (listed: readonly ProviderDevice[], unreadab
   } else {
     const differing = Array.from({ length: count }, (_, bucket) => bucket).filter((bucket) => bucketDigest(entriesOf(bucket)) !== digests.get(bucket));
     read = await syncFingerprints.buckets(differing);
-    const changed = new Set([...read.values()].flatMap(({ bucket, rooms: storedEntries }) => differingRooms(entriesOf(bucket), storedEntries)));
+    const changed = new Set(
+      [...read.values()].flatMap(({ bucket, rooms: storedEntries }) =>
+        // a bucket a sync marked and did not record (cut short): every room of it is compared
+        top.whole.has(bucket) ? [...new Set([...entriesOf(bucket).keys(), ...storedEntries.keys()])] : differingRooms(entriesOf(bucket), storedEntries),
+      ),
+    );
     // a room holding a device the provider reported unreadably is compared on every sync
     for (const device of await devices.find([...unreadable])) changed.add(syncFingerprints.locate(device.details).room);
     const places = [...changed].map(syncFingerprints.placeOf);
@@ -91,32 +96,20 @@ export const readStoredSide = async (listed: readonly ProviderDevice[], unreadab
   const held = stored.filter((device) => unreadable.has(device.devicesn));
   const heldRooms = new Set(held.map((device) => syncFingerprints.locate(device.details).room));
 
-  // buckets the sync marked before its writes: their version and digest as the mark left them
-  const marked = new Map<number, FingerprintBucket>();
+  // buckets the sync marked before its writes, and the mark it left on their digests
+  const marked = new Set<number>();
   let mark: string | undefined;
   const markWrites = async (written: readonly Pick<StoredDevice, 'details'>[]) => {
-    const byBucket = new Map<number, Set<string>>();
-    for (const { details } of written) {
-      const { room, bucket } = syncFingerprints.locate(details);
-      byBucket.set(bucket, (byBucket.get(bucket) ?? new Set()).add(room));
-    }
-    const plan = [...byBucket].map(([bucket, rooms]) => ({ read: read.get(bucket) ?? { bucket, version: 0, rooms: new Map<string, string>() }, rooms: [...rooms] }));
-    if (plan.length === 0) return;
-    const done = await syncFingerprints.markForSync(plan);
-    mark = done.mark;
-    for (const { read: bucket, rooms } of plan) {
-      const version = done.versions.get(bucket.bucket);
-      // a bucket another writer moved meanwhile is left to the next sync
-      if (version === undefined) read.delete(bucket.bucket);
-      else marked.set(bucket.bucket, { bucket: bucket.bucket, version, rooms: new Map([...bucket.rooms, ...rooms.map((room) => [room, 'dirty'] as const)]) });
-    }
+    const buckets = [...new Set(written.map(({ details }) => syncFingerprints.locate(details).bucket))];
+    if (buckets.length === 0) return;
+    mark = await syncFingerprints.markForSync(buckets);
+    for (const bucket of buckets) marked.add(bucket);
   };
 
   const commit = async () => {
     const changes: { bucket: number; digest?: string; was?: string }[] = [];
     let missed = 0;
-    await mapConcurrent([...read.values()], 16, async (asRead) => {
-      const bucket = marked.get(asRead.bucket) ?? asRead;
+    await mapConcurrent([...read.values()], 16, async (bucket) => {
       const entries = new Map([...entriesOf(bucket.bucket)].filter(([room]) => !heldRooms.has(room)));
       if (!sameEntries(entries, bucket.rooms) && !(await syncFingerprints.writeBucket(bucket, entries))) {
         missed++;
