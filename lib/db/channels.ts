@@ -57,18 +57,9 @@ export const channels = {
    * channel is gone.
    */
   async markUsed(id: string): Promise<boolean> {
-    return conditionHeld(
-      doc.send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: keys(id),
-          UpdateExpression: 'SET #version = #version + :one',
-          ConditionExpression: 'attribute_exists(PK)',
-          ExpressionAttributeNames: { '#version': 'version' },
-          ExpressionAttributeValues: { ':one': 1 },
-        }),
-      ),
-    );
+    const bump = { UpdateExpression: 'SET #version = #version + :one', ExpressionAttributeValues: { ':one': 1 } };
+    const ifExists = { ConditionExpression: 'attribute_exists(PK)', ExpressionAttributeNames: { '#version': 'version' } };
+    return conditionHeld(doc.send(new UpdateCommand({ TableName: tableName(), Key: keys(id), ...bump, ...ifExists })));
   },
 
   /** The channel, or undefined when it is gone (deliveries to a deleted channel fail). */
@@ -135,18 +126,8 @@ export const channels = {
 
   /** Deletes the channel as read at `version`; 404 when gone, 409 when written since. */
   async remove(id: string, version: number): Promise<void> {
-    const deleted = await conditionHeld(
-      doc.send(
-        new DeleteCommand({
-          TableName: tableName(),
-          Key: keys(id),
-          ConditionExpression: '#version = :read',
-          ExpressionAttributeNames: { '#version': 'version' },
-          ExpressionAttributeValues: { ':read': version },
-        }),
-      ),
-    );
-    if (deleted) return;
+    const atVersion = { ConditionExpression: '#version = :read', ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: { ':read': version } };
+    if (await conditionHeld(doc.send(new DeleteCommand({ TableName: tableName(), Key: keys(id), ...atVersion })))) return;
     await channels.get(id); // 404 when it is gone
     throw new Conflict(`Channel ${id} was changed or named by a watcher meanwhile; read it again and retry`);
   },
