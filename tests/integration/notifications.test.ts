@@ -7,7 +7,6 @@ import { channels } from '#lib/db/channels';
 import { deliveries } from '#lib/db/deliveries';
 import { outbox } from '#lib/db/outbox';
 import { watchers } from '#lib/db/watchers';
-import type { DeviceProvider } from '#lib/devices/provider';
 import { syncDevices } from '#lib/devices/sync';
 import type { ProviderDevice } from '#lib/devices/types';
 import { HttpError } from '#lib/errors';
@@ -19,39 +18,14 @@ import { noticeFor } from '#lib/notify/notice';
 import { notifier } from '#lib/notify/notifier';
 import { planDigests } from '#lib/notify/plan';
 import type { WatcherInput } from '#lib/watchers/types';
+import { device, fixed, offlineWatcher, unique } from '../support/fleet';
 
-// Each test uses its own region, watcher and addresses: assertions see only their own data.
-let n = 0;
-const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++n}`;
 const fleet = (region: string, count: number, rooms: number): ProviderDevice[] =>
-  Array.from({ length: count }, (_, i) => ({
-    deviceid: `id-${region}-${i}`,
-    devicesn: `${region}-${String(i).padStart(3, '0')}`,
-    devicemodel: 'X50',
-    status: { connected: false, inCallStatus: 'NONE' },
-    details: { region, location: 'London', room: `Room ${i % rooms}` },
-  }));
-const provider = (devices: ProviderDevice[]): DeviceProvider => ({ listDevices: async () => devices, getDevice: async (sn) => devices.find((d) => d.devicesn === sn) });
-const watcher = (region: string, overrides: Partial<WatcherInput> = {}): WatcherInput => ({
-  user: 'ops',
-  dashboard: 'd',
-  service: 's',
-  type: 'offline',
-  allDevices: true,
-  severity: 2,
-  operations: {
-    type: 'device',
-    operatorType: 'AND',
-    conditions: [
-      { element: 'status.connected', operator: '==', value: 'false' },
-      { element: 'details.region', operator: '==', value: region },
-    ],
-  },
-  description: 'device offline',
-  sendEmail: true,
-  emails: [`${unique('ops')}@example.com`],
-  ...overrides,
-});
+  Array.from({ length: count }, (_, i) => device(region, `${region}-${String(i).padStart(3, '0')}`, `Room ${i % rooms}`, false));
+const provider = (devices: ProviderDevice[]) => fixed(() => devices);
+/** An offline watcher of `region` (type "offline": the subjects say it), mailing an address of its own. */
+const watcher = (region: string, overrides: Partial<WatcherInput> = {}): WatcherInput =>
+  offlineWatcher(region, `${unique('ops')}@example.com`, { type: 'offline', ...overrides });
 const mailsTo = async (email: string) => (await outbox.list(email, {})) as Mail[];
 const soon = () => Date.now() + 20_000;
 const statusOf = async (error: Promise<unknown>) => {
