@@ -29,6 +29,7 @@ export const runLiveBench = async () => {
     Object.assign(process.env, storeEnv(instance.storeEndpoint), { TABLE_NAME: localTableName() });
     const { devices } = await import('../lib/db/devices');
     const { rooms } = await import('../lib/db/rooms');
+    const { recomputeRoom } = await import('../lib/devices/rooms');
     const { onStored } = await import('../lib/db/changes');
     const { enableLivePush } = await import('../lib/live/push');
     const { covers } = await import('../lib/live/scope');
@@ -124,7 +125,7 @@ export const runLiveBench = async () => {
           pending.set(key, begun);
           try {
             await devices.put(device);
-            await rooms.recompute(device.details);
+            await recomputeRoom(device.details);
           } catch (error) {
             if (changeErrors++ < 3) console.error('change failed:', error instanceof Error ? `${error.name}: ${error.message}` : error);
           }
