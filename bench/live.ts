@@ -32,6 +32,7 @@ export const runLiveBench = async () => {
     const { recomputeRoom } = await import('../lib/devices/rooms');
     const { onStored } = await import('../lib/db/changes');
     const { enableLivePush } = await import('../lib/live/push');
+    const { managementApi } = await import('../lib/adapters/connections');
     const { covers } = await import('../lib/live/scope');
 
     const inventory = await devices.index();
@@ -103,7 +104,7 @@ export const runLiveBench = async () => {
       const begun = pending.get(placeKey(change.room));
       if (begun !== undefined) started.set(`${placeKey(change.room)}|${change.at}`, begun);
     });
-    enableLivePush(new URL((await ticket(filters[0]!)).replace(/^ws/, 'http')).origin);
+    enableLivePush(managementApi(new URL((await ticket(filters[0]!)).replace(/^ws/, 'http')).origin));
 
     let changeErrors = 0;
     const roomKeys = [...byRoom.keys()];

@@ -200,8 +200,8 @@ const main = async () => {
   console.log(`try: curl -H 'x-api-key: ${apiKey === LOCAL_API_KEY ? apiKey : '$API_KEY'}' ${offline.url}/intervals   (Ctrl-C stops everything)\n`);
 
   // the local sync and evaluator push what they store to live dashboards, like the functions
-  const { enableLivePush } = await import('../lib/live/push');
-  enableLivePush();
+  const [{ enableLivePush }, { connectionsFromEnv }] = await Promise.all([import('../lib/live/push'), import('../lib/adapters/connections')]);
+  enableLivePush(connectionsFromEnv());
   const syncTimer = startPeriodicSync();
   const evaluateTimer = startPeriodicEvaluation();
   let stopping = false;

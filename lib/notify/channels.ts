@@ -57,12 +57,16 @@ export const rotateSecret = async (id: string): Promise<ChannelWithSecret> => {
   return { ...(await channels.rotateSecret(id, secret)), secret };
 };
 
-/** Deletes a channel no watcher uses; 409 naming the watchers otherwise. */
+/**
+ * Deletes a channel no watcher uses; 409 naming the watchers otherwise. The delete holds only
+ * if the channel is unchanged since it was read before listing the watchers: a watcher written
+ * meanwhile marks the channel used (lib/watchers/write.ts), which makes this a 409.
+ */
 export const removeChannel = async (id: string): Promise<void> => {
-  await channels.get(id);
+  const { version } = await channels.read(id);
   const users = (await watchers.list()).filter((w) => w.channelIds?.includes(id)).map((w) => w.id);
   if (users.length > 0) throw new Conflict(`Channel ${id} is used by watcher(s) ${users.join(', ')}; remove it from them first`);
-  await channels.remove(id);
+  await channels.remove(id, version);
 };
 
 /** Sends a `test` notification through the channel now and answers its delivery. */
