@@ -6,11 +6,12 @@ import { mailerFromEnv } from '#lib/adapters/mail';
 import { tracing } from '#lib/observability/tracing';
 import { providerFromEnv } from '#lib/devices/provider';
 import { syncAndReport } from '#lib/devices/sync';
+import { connectionsFromEnv } from '#lib/adapters/connections';
 import { enableLivePush } from '#lib/live/push';
 
 const provider = providerFromEnv();
 const mailer = mailerFromEnv();
-enableLivePush();
+enableLivePush(connectionsFromEnv());
 
 // Scheduled (rate in contracts/devices.ts): the device inventory from the provider into the table,
 // then the alarms of the devices it changed (the queue), in the same run; a busy evaluator leaves

@@ -6,7 +6,7 @@ import { watchers } from '#lib/db/watchers';
 import { Conflict, Invalid } from '#lib/errors';
 import { allowLocalWebhooks, targetProblem, type Lookup } from './address';
 import { testDigest } from './digest';
-import { notifier } from './notifier';
+import { deliverer } from './deliver';
 import { deliveryId } from './plan';
 import { newSecret } from './signature';
 import type { Channel, ChannelInput, DeliveryView } from './types';
@@ -75,7 +75,7 @@ export const testChannel = async (id: string, mailer: Mailer, deadline: number):
   const digest = testDigest(randomUUID(), new Date().toISOString());
   const target = { kind: 'channel' as const, channelId: id };
   const draft = { id: deliveryId(digest, target), digest, target, status: 'pending' as const };
-  await notifier({ mailer, deadline }).sendNow(draft);
+  await deliverer({ mailer, deadline }).sendNow(draft);
   const delivery = await deliveries.view(draft.id);
   if (!delivery) throw new Error(`test delivery of channel ${id} was not stored`);
   return delivery;
