@@ -78,7 +78,7 @@ const evaluateDevices = async (
   const hints = new Map<string, Set<string>>();
   for (const entry of entries) {
     const seen = latest.get(entry.devicesn);
-    if (!seen || String(entry.key.SK) > String(seen.key.SK)) latest.set(entry.devicesn, entry);
+    if (!seen || entry.order > seen.order) latest.set(entry.devicesn, entry);
     const hint = hints.get(entry.devicesn) ?? new Set<string>();
     for (const id of entry.alarmWatchers === 'any' ? all.map((w) => w.id) : entry.alarmWatchers) hint.add(id);
     hints.set(entry.devicesn, hint);
