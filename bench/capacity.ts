@@ -6,7 +6,7 @@
  * handlers against an in-memory dynalite; capacity from `ReturnConsumedCapacity: TOTAL`, summed.
  * Writes bench/results/capacity.json and the capacity section of bench/README.md.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -67,7 +67,7 @@ interface CallFigure {
 
 export const runCapacityBench = async () => {
   await buildSchemas();
-  const store = await startLocalStore();
+  const store = process.env.BENCH_STORE === 'in-process' ? await startLocalStore() : await storeProcess();
   Object.assign(process.env, storeEnv(store.endpoint), { POWERTOOLS_LOG_LEVEL: 'SILENT', TABLE_NAME: 'bench-capacity', MAILER: 'outbox' });
   const { dynamo } = await import('../lib/db/client');
   dynamo.middlewareStack.add(
@@ -253,7 +253,7 @@ export const runCapacityBench = async () => {
     measuredAt: new Date().toISOString(),
     machine: { node: process.version, cpus: cpus().length, loadAverage: loadavg().map((l) => round(l, 1)) },
     parts: [...PARTS],
-    method: `handler-level, in-process dynalite (memory), ${ROOMS} rooms, SHARDS=${process.env.SHARDS ?? 8}, median of ${CALLS} calls after 1 warm-up; capacity = sum of ConsumedCapacity (TOTAL) as dynalite computes it (table units: GSI write units are not included, the projection adds them)`,
+    method: `handler-level (handlers in the bench process), dynalite (memory) ${process.env.BENCH_STORE === 'in-process' ? 'in the same process' : 'in a process of its own'}, ${ROOMS} rooms, SHARDS=${process.env.SHARDS ?? 8}, median of ${CALLS} calls after 1 warm-up; capacity = sum of ConsumedCapacity (TOTAL) as dynalite computes it (table units: GSI write units are not included, the projection adds them)`,
     calls,
     background,
     heap,
@@ -261,9 +261,39 @@ export const runCapacityBench = async () => {
     prices: PRICES,
     targets: targetsOf(calls, background, heap, projection, SIZES[SIZES.length - 1]!),
   };
-  writeFileSync(join(resultsDir, 'capacity.json'), `${JSON.stringify(output, null, 2)}\n`);
-  writeReadme(output);
+  const whole = ['endpoints', 'steady', 'storm'].every((part) => PARTS.has(part));
+  // a partial run (BENCH_PARTS) never replaces the committed figures
+  writeFileSync(join(resultsDir, whole ? 'capacity.json' : `capacity-${[...PARTS].join('-')}.json`), `${JSON.stringify(output, null, 2)}\n`);
+  if (whole) writeReadme(output);
   console.log(JSON.stringify(output.targets, null, 2));
+};
+
+/**
+ * The embedded store (dynalite, in memory) in a process of its own, as DynamoDB is a service of
+ * its own: the bench's engine and the store then do not share one thread and one heap.
+ * BENCH_STORE=in-process runs it inside the bench instead. The child ends with its stdin, so it
+ * never outlives the bench.
+ */
+const storeProcess = async (): Promise<{ endpoint: string; close: () => Promise<void> }> => {
+  const script = [
+    "const server = require('dynalite')({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });",
+    'server.keepAliveTimeout = 120000; server.headersTimeout = 121000;',
+    "server.listen(0, '127.0.0.1', () => process.stdout.write(server.address().port + '\\n'));",
+    "process.stdin.on('end', () => process.exit(0)); process.stdin.resume();",
+  ].join('\n');
+  const child = spawn(process.execPath, ['--max-old-space-size=4096', '-e', script], { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] });
+  const port = await new Promise<string>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`the store process ended (${code})`)));
+    child.stdout.once('data', (data: Buffer) => resolve(data.toString().trim()));
+  });
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    close: async () => {
+      child.stdin.end();
+      await new Promise((resolve) => child.once('exit', resolve));
+    },
+  };
 };
 
 /**

@@ -1,7 +1,8 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { mapConcurrent } from '#lib/shared/concurrency';
 import type { StoredDevice } from '#lib/devices/types';
 import { doc, tableName } from './client';
-import { batchWrite, type Item } from './helpers';
+import { batchWrite, isConditionFailed, type Item } from './helpers';
 import { queryShards, shardKey } from './shards';
 
 /*
@@ -32,8 +33,8 @@ export interface DeviceWork {
 }
 
 export type QueuedEvaluation =
-  /** `order`: later entries of the same device sort higher. */
-  | ({ kind: 'device'; key: Item; order: string; queuedAt: number } & DeviceWork)
+  /** `order`: later entries of the same device sort higher; `claimed`: a run started on it (and did not finish). */
+  | ({ kind: 'device'; key: Item; order: string; queuedAt: number; claimed?: string } & DeviceWork)
   | { kind: 'watcher'; key: Item; watcherId: string; queuedAt: number; notBefore?: number };
 
 let sequence = 0;
@@ -72,11 +73,12 @@ const deviceItems = (work: readonly DeviceWork[], now: number): Item[] => {
 };
 
 type DeviceEntry = Extract<QueuedEvaluation, { kind: 'device' }>;
-const deviceEntry = (key: Item, order: string, queuedAt: number, work: Item): DeviceEntry => {
+const deviceEntry = (key: Item, order: string, queuedAt: number, work: Item, claimed: unknown): DeviceEntry => {
   const device = typeof work.device === 'object' && work.device !== null ? (work.device as StoredDevice) : undefined;
   const alarmWatchers = Array.isArray(work.alarmWatchers) ? work.alarmWatchers.map(String) : 'any';
   const notBefore = typeof work.notBefore === 'number' ? { notBefore: work.notBefore } : {};
-  return { kind: 'device', key, order, devicesn: String(work.devicesn), ...(device ? { device } : {}), alarmWatchers, queuedAt, ...notBefore };
+  const claim = typeof claimed === 'string' ? { claimed } : {};
+  return { kind: 'device', key, order, devicesn: String(work.devicesn), ...(device ? { device } : {}), alarmWatchers, queuedAt, ...notBefore, ...claim };
 };
 
 /** The entries of one stored item: a watcher, the devices folded into it, or one device (items stored before folding). */
@@ -89,9 +91,9 @@ const fromItem = (item: Item): QueuedEvaluation[] => {
   }
   const sk = String(item.SK);
   if (item.kind === 'devices' && Array.isArray(item.devices)) {
-    return (item.devices as Item[]).map((work, i) => deviceEntry(key, `${sk.slice(2)}.${String(i).padStart(3, '0')}`, queuedAt, work));
+    return (item.devices as Item[]).map((work, i) => deviceEntry(key, `${sk.slice(2)}.${String(i).padStart(3, '0')}`, queuedAt, work, item.claimed));
   }
-  return [deviceEntry(key, sk.slice(sk.lastIndexOf('#') + 1), queuedAt, item)];
+  return [deviceEntry(key, sk.slice(sk.lastIndexOf('#') + 1), queuedAt, item, item.claimed)];
 };
 
 
@@ -114,6 +116,23 @@ export const evaluationQueue = {
   async list(): Promise<QueuedEvaluation[]> {
     const items = await queryShards(QUEUE, (pk) => ({ KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true }));
     return items.flatMap(fromItem);
+  },
+
+  /**
+   * Marks the items of entries a run is about to work on (before its first write): a later run
+   * that finds the mark knows a run died somewhere in the middle of them, and recomputes their
+   * rooms rather than moving them by deltas (which a half-done run may have applied already).
+   */
+  async claim(entries: readonly QueuedEvaluation[], runId: string): Promise<void> {
+    const keys = new Map(entries.map((entry) => [`${String(entry.key.PK)}\u0000${String(entry.key.SK)}`, entry.key]));
+    await mapConcurrent([...keys.values()], BATCHES_IN_FLIGHT, async (Key) => {
+      try {
+        await doc.send(new UpdateCommand({ TableName: tableName(), Key, UpdateExpression: 'SET claimed = :run', ConditionExpression: 'attribute_exists(PK)', ExpressionAttributeValues: { ':run': runId } }));
+      } catch (error) {
+        // an entry another run finished meanwhile: nothing left to mark
+        if (!isConditionFailed(error)) throw error;
+      }
+    });
   },
 
   /** Drops the items of entries a finished evaluation covered (by their own keys: newer entries stay). */

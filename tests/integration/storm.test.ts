@@ -1,7 +1,8 @@
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { evaluateAlarms, evaluateQueue } from '#lib/alarms/evaluate';
 import { outboxMailer } from '#lib/adapters/mail';
+import { transitionNotice } from '#lib/alarms/notification';
 import type { Mail } from '#lib/alarms/types';
 import { alarms } from '#lib/db/alarms';
 import { doc, dynamo, tableName } from '#lib/db/client';
@@ -31,8 +32,8 @@ const writesDuring = async (run: () => Promise<unknown>): Promise<{ requests: nu
       if (command === 'UpdateItemCommand' || command === 'PutItemCommand') {
         seen.requests++;
         seen.updates++;
-        const input = args.input as { ConditionExpression?: string; Key?: { PK?: { S?: string } } };
-        if (input.Key?.PK?.S?.startsWith('ALARM#') && input.ConditionExpression?.includes('attribute_not_exists(PK)')) seen.raiseUpdates++;
+        const input = args.input as { ConditionExpression?: string; Key?: { PK?: unknown } };
+        if (String(input.Key?.PK ?? '').startsWith('ALARM#') && input.ConditionExpression?.includes('attribute_not_exists(PK)')) seen.raiseUpdates++;
       } else if (command === 'BatchWriteItemCommand') {
         seen.requests++;
         const items = (args.input as { RequestItems: Record<string, unknown[]> }).RequestItems;
@@ -100,7 +101,7 @@ describe('storms', () => {
     const base = { watcherId: id, deviceid: 'x', severity: 2 as const, region, location: 'London', room: 'Room 1', state: 'firing' as const, notify: { sendEmail: true, emails: [email] } };
     const at = new Date().toISOString();
     const alarm = (sn: string) => ({ ...base, devicesn: `${region}-${sn}`, raisedAt: at });
-    const notice = (sn: string) => ({ id: `n-${sn}`, type: 'alarm.raised', at, alarm: alarm(sn) }) as never;
+    const notice = (sn: string) => ({ ...transitionNotice('raised', alarm(sn), base.notify, at, []).notice!, id: `n-${sn}` });
 
     // a: cleared, history not written (still under ALARMS#HISTORY); b: cleared with a notice not collected; c: open
     await alarms.raise(alarm('a'));
@@ -122,6 +123,58 @@ describe('storms', () => {
     // nothing after the budget: no batch starts once inTime() is false
     expect(await alarms.raiseAll([again('e')], () => false)).toEqual([false]);
     expect(await stored(id, `${region}-e`)).toBeUndefined();
+    // made-up alarms: leave nothing for the next tests' notifier
+    for (const sn of ['a', 'b', 'c', 'd']) await doc.send(new DeleteCommand({ TableName: tableName(), Key: { PK: `ALARM#${id}`, SK: `DEVICE#${region}-${sn}` } }));
+  });
+});
+
+/** Fails the room writes after the first `pass` of them, until healed (a run dying in the middle of its rooms). */
+const failRoomWritesAfter = (pass: number): (() => void) => {
+  let seen = 0;
+  const name = `fail-rooms-${Math.random()}`;
+  dynamo.middlewareStack.add(
+    (next) => async (args) => {
+      // DocumentClient commands reach this step with their keys as plain strings
+      const input = args.input as { Key?: { PK?: unknown }; Item?: { PK?: unknown } };
+      if (String(input.Key?.PK ?? input.Item?.PK ?? '').startsWith('ROOMS#') && ++seen > pass) throw Object.assign(new Error('socket timed out'), { name: 'TimeoutError' });
+      return next(args);
+    },
+    { step: 'initialize', name },
+  );
+  return () => dynamo.middlewareStack.remove(name);
+};
+
+describe('a run that dies in the middle of its rooms', () => {
+  it.each([0, 3])('after %i room writes: the next run recomputes those rooms (no room moved twice, none left behind)', async (pass) => {
+    const region = unique('C');
+    const email = `${unique('ops')}@example.com`;
+    let fleet = Array.from({ length: 30 }, (_, i) => device(region, `${region}-${i}`, `Room ${i % 6}`, true));
+    await syncDevices(fixed(() => fleet));
+    await watchers.create(offlineWatcher(region, email));
+    await fullPass();
+    await queuePass();
+
+    fleet = fleet.map((d, i) => (i < 12 ? device(region, d.devicesn, d.details.room, false) : d));
+    await syncDevices(fixed(() => fleet));
+    const heal = failRoomWritesAfter(pass);
+    await expect(queuePass()).rejects.toThrow();
+    heal();
+    // the work stays queued, marked as begun
+    const left = (await evaluationQueue.list()).filter((e) => e.kind === 'device' && e.devicesn.startsWith(region));
+    expect(left).toHaveLength(12);
+    expect(left.every((e) => e.kind === 'device' && e.claimed !== undefined)).toBe(true);
+
+    expect(await queuePass()).toMatchObject({ raised: 0, complete: true });
+    expect(await regionStatus(region)).toMatchObject({ rooms: 6, Major: 6, OK: 0 });
+    expect(await mailsTo(email)).toHaveLength(1);
+    expect((await evaluationQueue.list()).filter((e) => e.kind === 'device' && e.devicesn.startsWith(region))).toEqual([]);
+
+    // every room counted each offline device once: all back online, every room is OK again
+    fleet = fleet.map((d) => device(region, d.devicesn, d.details.room, true));
+    await syncDevices(fixed(() => fleet));
+    expect(await queuePass()).toMatchObject({ cleared: 12, complete: true });
+    expect(await regionStatus(region)).toMatchObject({ rooms: 6, Major: 0, OK: 6 });
+    expect(await fullPass()).toMatchObject({ raised: 0, cleared: 0, roomsRecomputed: 0 });
   });
 });
 
