@@ -15,7 +15,7 @@ import { Conflict, NotFound } from '#lib/errors';
 import type { Notice } from '#lib/notify/types';
 import { announceStored } from './changes';
 import { doc, tableName } from './client';
-import { batchWrite, isConditionFailed, queryAll, type Item, updateExpression } from './helpers';
+import { batchWriteWhile, isConditionFailed, queryAll, type Item, updateExpression } from './helpers';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import type { Page } from './pages';
 import { queryShards, queryShardsDescending, shardKey } from './shards';
@@ -338,7 +338,7 @@ export const alarms = {
       for (const [field, value] of Object.entries(item)) if (value === undefined) delete item[field];
       return { PutRequest: { Item: item } };
     });
-    const sent = await batchWrite(puts, { inFlight: BATCHES_IN_FLIGHT, proceed: inTime });
+    const sent = await batchWriteWhile(puts, { inFlight: BATCHES_IN_FLIGHT, proceed: inTime });
     const raised = list.map(() => false);
     batched.forEach((i, n) => (raised[i] = sent[n]!));
     await mapConcurrent(

@@ -151,12 +151,16 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Puts and deletes, 25 per BatchWriteItem, retrying `UnprocessedItems` with backoff until
  * every write landed (DESIGN §3). Only resolves when all are done; otherwise throws a 503
  * so the caller never answers 2xx for a partial write. Callers keep writes idempotent, so a
- * repeated request converges. `inFlight` requests at a time (default one); a request starts
- * only while `proceed()` holds: the answer says which writes were sent (all, by default).
+ * repeated request converges. `inFlight` requests at a time (default one).
  */
-export const batchWrite = async (
+export const batchWrite = async (requests: readonly WriteRequest[], options: { inFlight?: number } = {}): Promise<void> => {
+  await batchWriteWhile(requests, options);
+};
+
+/** As `batchWrite`, but a request starts only while `proceed()` holds: answers which writes were sent. */
+export const batchWriteWhile = async (
   requests: readonly WriteRequest[],
-  { inFlight = 1, proceed = () => true }: { inFlight?: number; proceed?: () => boolean } = {},
+  { inFlight = 1, proceed = () => true }: { inFlight?: number; proceed?: () => boolean },
 ): Promise<boolean[]> => {
   const chunks = Array.from({ length: Math.ceil(requests.length / BATCH_SIZE) }, (_, i) => requests.slice(i * BATCH_SIZE, (i + 1) * BATCH_SIZE));
   const sent = await mapConcurrent(chunks, inFlight, async (chunk) => {
