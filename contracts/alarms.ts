@@ -3,8 +3,7 @@
  * D6): invalid input is 422.
  */
 import { MAX_SEVERITY, MIN_SEVERITY } from '#lib/watchers/types';
-import { job, route } from '#lib/http/contract';
-import { dateTime, error, listOrPage, name, ok, oneOfValues, page, strict, Type, type TSchema } from './shared';
+import { dateTime, error, listOrPage, name, ok, oneOfValues, page, pageOf, routesOf, scheduled, strict, Type } from './shared';
 import { watcherId } from './watchers';
 
 /** How alarm mails leave: ses in AWS (MAIL_FROM must be a verified SES identity), outbox locally. */
@@ -16,9 +15,8 @@ const acknowledgement = {
   acknowledgedBy: Type.Optional(Type.String({ description: 'the user of the bearer token sent with the acknowledgement, else "api-key"' })),
   ackComment: Type.Optional(Type.String()),
 };
-const alarm = Type.Object({
-  id: Type.String({ description: 'watcherId:devicesn' }),
-  state: oneOfValues(['firing', 'pending'] as const, { description: 'pending: the condition holds, the watcher\'s pendingSeconds have not passed yet' }),
+/** What an open alarm and a cleared one both say: which watcher, which device where, since when. */
+const raised = {
   watcherId: Type.String(),
   severity,
   devicesn: Type.String(),
@@ -27,6 +25,12 @@ const alarm = Type.Object({
   location: Type.String(),
   room: Type.String(),
   raisedAt: dateTime,
+};
+const alarmId = Type.String({ description: 'watcherId:devicesn' });
+const alarm = Type.Object({
+  id: alarmId,
+  state: oneOfValues(['firing', 'pending'] as const, { description: 'pending: the condition holds, the watcher\'s pendingSeconds have not passed yet' }),
+  ...raised,
   pendingSince: Type.Optional(dateTime),
   firesAt: Type.Optional(dateTime),
   description: Type.Optional(Type.String()),
@@ -38,15 +42,8 @@ const delivery = Type.Unsafe<string[] | 'suppressed'>({
   description: 'the recipients the notification went to (empty: none were asked for), or "suppressed" by a silence',
 });
 const historyRecord = Type.Object({
-  id: Type.String({ description: 'watcherId:devicesn' }),
-  watcherId: Type.String(),
-  severity,
-  devicesn: Type.String(),
-  deviceid: Type.String(),
-  region: Type.String(),
-  location: Type.String(),
-  room: Type.String(),
-  raisedAt: dateTime,
+  id: alarmId,
+  ...raised,
   clearedAt: dateTime,
   reason: oneOfValues(['resolved', 'watcher inactive', 'watcher deleted', 'device vanished'] as const),
   durationSeconds: Type.Integer({ minimum: 0 }),
@@ -54,8 +51,6 @@ const historyRecord = Type.Object({
   ...acknowledgement,
   notified: Type.Object({ raised: Type.Optional(delivery), cleared: Type.Optional(delivery) }),
 });
-const pageOf = <S extends TSchema>(item: S, description: string) =>
-  ok(description, Type.Object({ items: Type.Array(item), nextCursor: Type.Unsafe<string | null>({ type: ['string', 'null'] }) }));
 const alarmPath = { id: Type.String({ minLength: 1, maxLength: 400, description: 'an alarm id, watcherId:devicesn' }) };
 const unknownAlarm = error('No alarm with that id');
 const notOpen = error('The alarm is no longer open (it cleared)');
@@ -67,13 +62,10 @@ const mail = Type.Object({
   html: Type.Optional(Type.String({ description: 'the HTML part, when the mail has one' })),
   storedAt: dateTime,
 });
+const api = routesOf({ access: 'key', invalidStatus: 422 });
+
 export const routes = {
-  list: route({
-    method: 'GET',
-    path: 'alarms',
-    summary: 'Firing (or pending) alarms (why a room is not OK), filterable by region, location, room, severity, watcherId and acknowledgement',
-    access: 'key',
-    invalidStatus: 422,
+  list: api('GET', 'alarms', 'Firing (or pending) alarms (why a room is not OK), filterable by region, location, room, severity, watcherId and acknowledgement', {
     request: {
       query: {
         region: name(),
@@ -91,21 +83,11 @@ export const routes = {
     },
     responses: { 200: listOrPage(alarm, 'Open alarms, newest first: a bare array, or with ?limit / ?cursor one page {items, nextCursor}'), 422: error('Invalid filter, limit or cursor, each offending field named') },
   }),
-  outbox: route({
-    method: 'GET',
-    path: 'alarms/outbox',
-    summary: 'Mails of the local outbox (MAILER=outbox), optionally only those to one address',
-    access: 'key',
-    invalidStatus: 422,
+  outbox: api('GET', 'alarms/outbox', 'Mails of the local outbox (MAILER=outbox), optionally only those to one address', {
     request: { query: { to: Type.String({ minLength: 3, maxLength: 254, description: 'an e-mail address' }), ...page } },
     responses: { 200: listOrPage(mail, 'Stored mails, newest first: a bare array, or with ?limit / ?cursor one page {items, nextCursor}'), 422: error('Invalid address, limit or cursor') },
   }),
-  evaluateNow: route({
-    method: 'POST',
-    path: 'alarms/evaluate',
-    summary: 'Evaluate every active watcher now (operators, tests); answers what changed',
-    access: 'key',
-    invalidStatus: 422,
+  evaluateNow: api('POST', 'alarms/evaluate', 'Evaluate every active watcher now (operators, tests); answers what changed', {
     responses: {
       200: {
         description: 'Transitions of this run; complete is false when the run hit intervalDeviceWatchersTimeout',
@@ -136,12 +118,7 @@ export const routes = {
     },
     function: { timeout: 29, environment: mailEnvironment },
   }),
-  acknowledge: route({
-    method: 'POST',
-    path: 'alarms/{id}/ack',
-    summary: 'Acknowledge an open alarm (it still counts in room status; it is never reminded of)',
-    access: 'key',
-    invalidStatus: 422,
+  acknowledge: api('POST', 'alarms/{id}/ack', 'Acknowledge an open alarm (it still counts in room status; it is never reminded of)', {
     request: {
       path: alarmPath,
       body: strict({ comment: Type.Optional(Type.String({ maxLength: 2048, description: 'at most 2048 characters' })) }),
@@ -149,21 +126,11 @@ export const routes = {
     },
     responses: { 200: ok('The alarm with acknowledgedAt, acknowledgedBy and ackComment', alarm), 404: unknownAlarm, 409: notOpen, 422: error('Invalid comment, each offending field named') },
   }),
-  unacknowledge: route({
-    method: 'DELETE',
-    path: 'alarms/{id}/ack',
-    summary: 'Remove the acknowledgement of an open alarm',
-    access: 'key',
-    invalidStatus: 422,
+  unacknowledge: api('DELETE', 'alarms/{id}/ack', 'Remove the acknowledgement of an open alarm', {
     request: { path: alarmPath },
     responses: { 200: ok('The alarm, unacknowledged', alarm), 404: unknownAlarm, 409: notOpen, 422: error('Invalid id') },
   }),
-  history: route({
-    method: 'GET',
-    path: 'alarms/history',
-    summary: 'Cleared alarms, newest first, kept ALARM_HISTORY_DAYS: by device, room, watcher, location, region or all',
-    access: 'key',
-    invalidStatus: 422,
+  history: api('GET', 'alarms/history', 'Cleared alarms, newest first, kept ALARM_HISTORY_DAYS: by device, room, watcher, location, region or all', {
     request: {
       query: {
         region: name(),
@@ -177,7 +144,7 @@ export const routes = {
       },
     },
     responses: {
-      200: pageOf(historyRecord, 'One page of cleared alarms and the cursor of the next (null on the last)'),
+      200: ok('One page of cleared alarms and the cursor of the next (null on the last)', pageOf(historyRecord)),
       422: error('Invalid filter, window, limit or cursor (room needs location and region, location needs region), each offending field named'),
     },
   }),
@@ -185,10 +152,8 @@ export const routes = {
 
 export const jobs = {
   // Ticks every minute; runs when intervalDeviceWatchers seconds passed since the last run.
-  evaluateOnSchedule: job({
-    summary: 'Evaluate every active watcher when intervalDeviceWatchers seconds have passed',
+  evaluateOnSchedule: scheduled('Evaluate every active watcher when intervalDeviceWatchers seconds have passed', 'rate(1 minute)', {
     timeout: 300,
     environment: mailEnvironment,
-    events: [{ schedule: 'rate(1 minute)' }],
   }),
 };

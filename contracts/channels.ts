@@ -1,8 +1,7 @@
 /** Notification channels and their delivery log (issue 16; docs/decisions.md "Notifications"): invalid input is 400. */
 import { LIMITS } from '#lib/watchers/types';
-import { route } from '#lib/http/contract';
 import { NOTIFICATION_TYPES, WEBHOOK_FORMATS } from '#lib/notify/types';
-import { dateTime, error, list, name, ok, oneOfValues, page, strict, text, Type } from './shared';
+import { dateTime, error, list, name, ok, oneOfValues, page, pageOf, recordRoutesOf, routesOf, strict, text, Type } from './shared';
 
 /** How notification mails leave: the same mailer as the alarm engine's. */
 const mailEnvironment = '${file(./functions/alarms/mail-env.yml)}';
@@ -59,82 +58,35 @@ const delivery = Type.Object({
 const invalid = error('Invalid input, each offending field named');
 const unknown = error('No channel with that id');
 
+const api = routesOf({ access: 'key', invalidStatus: 400 });
+const onChannel = recordRoutesOf({ access: 'key', invalidStatus: 400 }, { path, invalid, unknown });
+
 export const routes = {
-  create: route({
-    method: 'POST',
-    path: 'channels',
-    summary: 'Create a notification channel (e-mail addresses or a signed webhook)',
-    access: 'key',
-    invalidStatus: 400,
+  create: api('POST', 'channels', 'Create a notification channel (e-mail addresses or a signed webhook)', {
     request: { body: channelBody },
     responses: { 201: ok('The channel; a webhook with its signing secret, shown only here', withSecret), 400: invalid },
   }),
-  list: route({
-    method: 'GET',
-    path: 'channels',
-    summary: 'List the notification channels',
-    access: 'key',
-    invalidStatus: 400,
-    responses: { 200: list('Every channel (never a secret)', channel) },
+  list: api('GET', 'channels', 'List the notification channels', { responses: { 200: list('Every channel (never a secret)', channel) } }),
+  get: onChannel('GET', 'channels/{id}', 'Get a notification channel', { responses: { 200: ok('The channel (never its secret)', channel) } }),
+  update: onChannel('PUT', 'channels/{id}', 'Replace a channel (full body; its type cannot change)', {
+    request: { body: channelBody },
+    responses: { 200: ok('The updated channel', channel) },
   }),
-  get: route({
-    method: 'GET',
-    path: 'channels/{id}',
-    summary: 'Get a notification channel',
-    access: 'key',
-    invalidStatus: 400,
-    request: { path },
-    responses: { 200: ok('The channel (never its secret)', channel), 400: invalid, 404: unknown },
+  remove: onChannel('DELETE', 'channels/{id}', 'Delete a channel no watcher uses', {
+    responses: { 200: text('Confirmation'), 409: error('A watcher uses the channel') },
   }),
-  update: route({
-    method: 'PUT',
-    path: 'channels/{id}',
-    summary: 'Replace a channel (full body; its type cannot change)',
-    access: 'key',
-    invalidStatus: 400,
-    request: { path, body: channelBody },
-    responses: { 200: ok('The updated channel', channel), 400: invalid, 404: unknown },
+  rotateSecret: onChannel('POST', 'channels/{id}/rotate-secret', 'Issue a new signing secret for a webhook channel', {
+    responses: { 200: ok('The channel with its new secret, shown only here', withSecret), 409: error('Not a webhook channel') },
   }),
-  remove: route({
-    method: 'DELETE',
-    path: 'channels/{id}',
-    summary: 'Delete a channel no watcher uses',
-    access: 'key',
-    invalidStatus: 400,
-    request: { path },
-    responses: { 200: text('Confirmation'), 400: invalid, 404: unknown, 409: error('A watcher uses the channel') },
-  }),
-  rotateSecret: route({
-    method: 'POST',
-    path: 'channels/{id}/rotate-secret',
-    summary: 'Issue a new signing secret for a webhook channel',
-    access: 'key',
-    invalidStatus: 400,
-    request: { path },
-    responses: { 200: ok('The channel with its new secret, shown only here', withSecret), 400: invalid, 404: unknown, 409: error('Not a webhook channel') },
-  }),
-  test: route({
-    method: 'POST',
-    path: 'channels/{id}/test',
-    summary: 'Send a test notification through the channel now',
-    access: 'key',
-    invalidStatus: 400,
-    request: { path },
-    responses: { 200: ok('The delivery after its first attempt', delivery), 400: invalid, 404: unknown },
+  test: onChannel('POST', 'channels/{id}/test', 'Send a test notification through the channel now', {
+    responses: { 200: ok('The delivery after its first attempt', delivery) },
     function: { timeout: 29, environment: mailEnvironment },
   }),
-  deliveries: route({
-    method: 'GET',
-    path: 'channels/{id}/deliveries',
-    summary: "A channel's deliveries of the last 30 days, newest first",
-    access: 'key',
-    // paging errors (limit, a cursor this API did not answer) are 422 as on every paginated route
-    invalidStatus: 422,
-    request: { path, query: page },
-    responses: {
-      200: ok('One page', Type.Object({ items: Type.Array(delivery), nextCursor: Type.Unsafe<string | null>({ type: ['string', 'null'] }) })),
-      422: invalid,
-      404: unknown,
-    },
-  }),
+  // paging errors (limit, a cursor this API did not answer) are 422 as on every paginated route
+  deliveries: recordRoutesOf({ access: 'key', invalidStatus: 422 }, { path, invalid, unknown })(
+    'GET',
+    'channels/{id}/deliveries',
+    "A channel's deliveries of the last 30 days, newest first",
+    { request: { query: page }, responses: { 200: ok('One page', pageOf(delivery)) } },
+  ),
 };

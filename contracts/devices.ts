@@ -1,6 +1,5 @@
 /** Devices and statistics (spec "Devices"; DESIGN §6, D4, D10, D11): invalid input is 422. */
-import { job, route } from '#lib/http/contract';
-import { dateTime, error, listOrPage, name, ok, page, SINGLE_LINE, strict, Type, type TSchema } from './shared';
+import { dateTime, error, listOrPage, name, ok, page, pageOf, recordRoutesOf, routesOf, scheduled, SINGLE_LINE, strict, Type, type TSchema } from './shared';
 
 /** Where devices come from (lib/devices/provider). */
 const providerEnvironment = '${file(./functions/devices/provider-env.yml)}';
@@ -9,9 +8,9 @@ const providerEnvironment = '${file(./functions/devices/provider-env.yml)}';
 const filterField = Type.String({ minLength: 1, maxLength: 256, pattern: SINGLE_LINE, description: 'a non-empty name without control characters, or "all"' });
 export const deviceFilter = strict({ regionName: filterField, locationName: filterField, roomName: filterField });
 
+const path = { devicesn: name() };
 /** `{devicesn}` and refresh take an empty-object body, or none at all. */
-const bySerialNumber = {
-  path: { devicesn: name() },
+const emptyBody = {
   body: Type.Unsafe<Record<string, never>>({ type: 'object', additionalProperties: false, maxProperties: 0, description: 'an empty object' }),
   bodyOptional: true,
 } as const;
@@ -29,58 +28,32 @@ const device = Type.Partial(
 );
 const invalid = error('A filter field is missing or empty, each named');
 const unknown = error('No device with that serial number');
+const api = routesOf({ access: 'key', invalidStatus: 422 });
+const onDevice = recordRoutesOf({ access: 'key', invalidStatus: 422 }, { path, invalid, unknown });
 const counters = <K extends string>(...names: K[]) =>
   Type.Object(Object.fromEntries(names.map((n) => [n, integer])) as Record<K, typeof integer>);
 
 /** A statistic over the devices in scope: POST with the device filter. */
-const statistic = <P extends string, S extends TSchema>(path: P, summary: string, description: string, schema: S) =>
-  route({
-    method: 'POST',
-    path,
-    summary,
-    access: 'key',
-    invalidStatus: 422,
-    request: { body: deviceFilter },
-    responses: { 200: { description, schema }, 422: invalid },
-  });
+const statistic = <S extends TSchema>(path: string, summary: string, description: string, schema: S) =>
+  api('POST', path, summary, { request: { body: deviceFilter }, responses: { 200: { description, schema }, 422: invalid } });
 const oneInteger = Type.Array(integer, { minItems: 1, maxItems: 1 });
 
 export const routes = {
-  allDevices: route({
-    method: 'POST',
-    path: 'videoDevice/all/allDevices',
-    summary: 'Devices in scope (region, location, room; "all" = any); paginated with limit/cursor',
-    access: 'key',
-    invalidStatus: 422,
+  allDevices: api('POST', 'videoDevice/all/allDevices', 'Devices in scope (region, location, room; "all" = any); paginated with limit/cursor', {
     request: { body: deviceFilter, query: page },
     responses: {
       200: listOrPage(device, 'Without limit/cursor: every device in scope. With them: one page and the cursor of the next'),
       422: invalid,
     },
   }),
-  get: route({
-    method: 'POST',
-    path: 'videoDevice/{devicesn}',
-    summary: 'A device by serial number',
-    access: 'key',
-    invalidStatus: 422,
-    request: bySerialNumber,
-    responses: { 200: ok('The device', device), 404: unknown, 422: invalid },
-  }),
-  refresh: route({
-    method: 'POST',
-    path: 'videoDevice/refresh/{devicesn}',
-    summary: 'Ask the provider for the live status of a device, store it, answer it',
-    access: 'key',
-    invalidStatus: 422,
-    request: bySerialNumber,
+  get: onDevice('POST', 'videoDevice/{devicesn}', 'A device by serial number', { request: emptyBody, responses: { 200: ok('The device', device) } }),
+  refresh: onDevice('POST', 'videoDevice/refresh/{devicesn}', 'Ask the provider for the live status of a device, store it, answer it', {
+    request: emptyBody,
     responses: {
       200: ok(
         'The device with refreshInfo.lastRefresh',
         Type.Intersect([device, Type.Partial(Type.Object({ refreshInfo: Type.Partial(Type.Object({ lastRefresh: dateTime })) }))]),
       ),
-      404: unknown,
-      422: invalid,
       503: error('The device provider did not answer'),
     },
     function: { environment: providerEnvironment },
@@ -107,14 +80,10 @@ export const routes = {
     'Rooms in scope per status level (worst open alarm); the five levels sum to TotalRooms',
     'The counts',
     counters('TotalRooms', 'CriticalStatus', 'MajorStatus', 'MinorStatus', 'InfoStatus', 'OKStatus'),
-  ),  history: route({
-    method: 'GET',
-    path: 'videoDevice/{devicesn}/history',
-    summary: 'Connectivity transitions of a device (first observation and every connected flip), newest first',
-    access: 'key',
-    invalidStatus: 422,
+  ),
+  history: api('GET', 'videoDevice/{devicesn}/history', 'Connectivity transitions of a device (first observation and every connected flip), newest first', {
     request: {
-      path: { devicesn: name() },
+      path,
       query: {
         from: Type.String({ format: 'date-time', description: 'ISO 8601 (default: the start of the retention)' }),
         to: Type.String({ format: 'date-time', description: 'ISO 8601 (default: now)' }),
@@ -124,21 +93,13 @@ export const routes = {
     responses: {
       200: ok(
         'One page of transitions in [from, to] (default: the retention up to now)',
-        Type.Object({
-          items: Type.Array(Type.Object({ at: dateTime, connected: Type.Boolean(), inCallStatus: Type.String() })),
-          nextCursor: Type.Unsafe<string | null>({ type: ['string', 'null'] }),
-        }),
+        pageOf(Type.Object({ at: dateTime, connected: Type.Boolean(), inCallStatus: Type.String() })),
       ),
       404: unknown,
       422: error('Invalid window, limit or cursor, each offending field named'),
     },
   }),
-  availability: route({
-    method: 'POST',
-    path: 'videoDevice/room/availability',
-    summary: 'Availability of the rooms in scope: connected over observed device-time, worst rooms first',
-    access: 'key',
-    invalidStatus: 422,
+  availability: api('POST', 'videoDevice/room/availability', 'Availability of the rooms in scope: connected over observed device-time, worst rooms first', {
     request: { body: strict({ ...deviceFilter.properties, from: Type.Optional(dateTime), to: Type.Optional(dateTime) }) },
     responses: {
       200: ok(
@@ -165,10 +126,5 @@ export const routes = {
 
 export const jobs = {
   // The device inventory from the provider into the table.
-  sync: job({
-    summary: 'Synchronise the device inventory from the provider',
-    timeout: 300,
-    environment: providerEnvironment,
-    events: [{ schedule: 'rate(5 minutes)' }],
-  }),
+  sync: scheduled('Synchronise the device inventory from the provider', 'rate(5 minutes)', { timeout: 300, environment: providerEnvironment }),
 };

@@ -1,8 +1,7 @@
 /** Filter configurations (spec "filtersConfig": region -> locations -> rooms): invalid input is 400. */
 import { MAX_LOCATIONS, MAX_ROOMS } from '#lib/filterConfigs/types';
 import { MAX_UPSERT_ITEMS } from '#lib/filterRecords/types';
-import { route } from '#lib/http/contract';
-import { count, error, integerIdParam, list, name, ok, text, Type, type TSchema, type TProperties } from './shared';
+import { error, integerIdParam, list, name, ok, recordRoutesOf, routesOf, text, Type, type TSchema, type TProperties } from './shared';
 import { bodyId, countRoute, keepOnlyRoute } from './filterRecords';
 
 /** Every property required, nothing else allowed. */
@@ -23,21 +22,12 @@ const invalid = error('Invalid input, each offending field named');
 const notFound = { description: 'No filters configuration with that id (a bare JSON string)', schema: Type.String() };
 const path = { id: integerIdParam };
 
+const api = routesOf({ access: 'key', invalidStatus: 400 });
+const onConfig = recordRoutesOf({ access: 'key', invalidStatus: 400 }, { path, invalid, unknown: notFound });
+
 export const routes = {
-  list: route({
-    method: 'GET',
-    path: 'filtersConfig',
-    summary: 'List filters configurations (list form) by id',
-    access: 'key',
-    invalidStatus: 400,
-    responses: { 200: list('Every configuration', listForm) },
-  }),
-  upsertList: route({
-    method: 'POST',
-    path: 'filtersConfig',
-    summary: 'Insert or update each configuration of the list (list form)',
-    access: 'key',
-    invalidStatus: 400,
+  list: api('GET', 'filtersConfig', 'List filters configurations (list form) by id', { responses: { 200: list('Every configuration', listForm) } }),
+  upsertList: api('POST', 'filtersConfig', 'Insert or update each configuration of the list (list form)', {
     request: {
       body: Type.Array(listForm, {
         minItems: 1,
@@ -49,34 +39,13 @@ export const routes = {
   }),
   keepOnly: keepOnlyRoute('filtersConfig', 'configuration'),
   count: countRoute('filtersConfig/count', 'Number of filters configurations'),
-  get: route({
-    method: 'GET',
-    path: 'filtersConfig/{id}',
-    summary: 'Get a filters configuration (list form)',
-    access: 'key',
-    invalidStatus: 400,
-    request: { path },
-    responses: { 200: ok('The configuration', listForm), 400: invalid, 404: notFound },
-  }),
-  upsert: route({
-    method: 'POST',
-    path: 'filtersConfig/{id}',
-    summary: 'Insert or replace one configuration (nested region -> locations -> rooms)',
-    access: 'key',
-    invalidStatus: 400,
+  get: onConfig('GET', 'filtersConfig/{id}', 'Get a filters configuration (list form)', { responses: { 200: ok('The configuration', listForm) } }),
+  upsert: api('POST', 'filtersConfig/{id}', 'Insert or replace one configuration (nested region -> locations -> rooms)', {
     request: {
       path,
       body: all({ region: all({ regionName: name(), location: locations(all({ locationName: name(), room: rooms })) }) }),
     },
     responses: { 200: text('Confirmation'), 400: invalid },
   }),
-  remove: route({
-    method: 'DELETE',
-    path: 'filtersConfig/{id}',
-    summary: 'Delete a filters configuration',
-    access: 'key',
-    invalidStatus: 400,
-    request: { path },
-    responses: { 200: text('Confirmation'), 400: invalid, 404: notFound },
-  }),
+  remove: onConfig('DELETE', 'filtersConfig/{id}', 'Delete a filters configuration', { responses: { 200: text('Confirmation') } }),
 };

@@ -1,6 +1,5 @@
 /** Lookups: names and counts of what holds devices (spec "filters/*" lookups; DESIGN D1, D2): 400. */
-import { route } from '#lib/http/contract';
-import { count, either, error, list, name, SINGLE_LINE, Type } from './shared';
+import { count, either, error, list, name, routesOf, SINGLE_LINE, Type } from './shared';
 
 /** Lookup fields are optional; `all` = no narrowing; an empty string is refused. */
 const field = Type.String({ minLength: 1, maxLength: 256, pattern: SINGLE_LINE, description: 'a non-empty name without control characters, or "all"' });
@@ -18,42 +17,34 @@ const lookupBody = Type.Object(
 const names = Type.Array(Type.String());
 const invalid = error('Invalid body, each offending field named');
 
-const lookup = <P extends string>(what: string, path: P) =>
-  route({
-    method: 'POST',
+const api = routesOf({ access: 'key', invalidStatus: 400 });
+
+const lookup = (what: string, path: string) =>
+  api(
+    'POST',
     path,
-    summary: `${what} names holding devices, narrowed by regionName/locationName/roomName ("all" = any); with a "filters" object: their count`,
-    access: 'key',
-    invalidStatus: 400,
-    request: { body: lookupBody, bodyOptional: true },
-    responses: {
-      200: {
-        description: 'Shape A (flat body): sorted distinct names. Shape B (body with "filters"): their number',
-        schema: either(names, Type.Integer({ minimum: 0 })),
+    `${what} names holding devices, narrowed by regionName/locationName/roomName ("all" = any); with a "filters" object: their count`,
+    {
+      request: { body: lookupBody, bodyOptional: true },
+      responses: {
+        200: {
+          description: 'Shape A (flat body): sorted distinct names. Shape B (body with "filters"): their number',
+          schema: either(names, Type.Integer({ minimum: 0 })),
+        },
+        400: invalid,
       },
-      400: invalid,
     },
-  });
+  );
 
 export const routes = {
   region: lookup('Region', 'filters/region'),
   location: lookup('Location', 'filters/location'),
   room: lookup('Room', 'filters/room'),
-  locationsByZone: route({
-    method: 'GET',
-    path: 'filters/location/byzone/{zone}',
-    summary: 'Number of locations in the region named zone',
-    access: 'key',
-    invalidStatus: 400,
+  locationsByZone: api('GET', 'filters/location/byzone/{zone}', 'Number of locations in the region named zone', {
     request: { path: { zone: name() } },
     responses: { 200: count(), 400: error('Invalid zone') },
   }),
-  videoDevices: route({
-    method: 'GET',
-    path: 'filters/videodevices',
-    summary: 'Every device serial number, sorted',
-    access: 'key',
-    invalidStatus: 400,
+  videoDevices: api('GET', 'filters/videodevices', 'Every device serial number, sorted', {
     responses: { 200: list('Serial numbers', Type.String()) },
   }),
 };

@@ -1,6 +1,5 @@
 /** Roles (DESIGN §5): built-in admin and viewer, created ones by roleid. */
-import { route } from '#lib/http/contract';
-import { description, error, list, ok, strict, text, Type } from './shared';
+import { description, ENSURE_TABLE, error, list, ok, recordRoutesOf, routesOf, strict, text, Type } from './shared';
 import { roleId } from './users';
 
 const permission = Type.String({
@@ -16,17 +15,14 @@ const role = Type.Partial(
     builtIn: Type.Boolean(),
   }),
 );
-const path = { roleid: roleId };
 const invalid = error('Invalid input, each offending field named');
-const unknown = error('No role with that id');
+const record = { path: { roleid: roleId }, invalid, unknown: error('No role with that id') };
+
+const signedIn = routesOf({ access: 'bearer', invalidStatus: 400 });
+const admin = routesOf({ access: 'admin', invalidStatus: 400 });
 
 export const routes = {
-  create: route({
-    method: 'POST',
-    path: 'api/authService/role',
-    summary: 'Create a role',
-    access: 'admin',
-    invalidStatus: 400,
+  create: admin('POST', 'api/authService/role', 'Create a role', {
     request: {
       body: strict({
         name: Type.String({
@@ -39,38 +35,14 @@ export const routes = {
     },
     responses: { 201: ok('The role with its roleid', role), 400: invalid, 409: error('A role with that id exists') },
   }),
-  list: route({
-    method: 'GET',
-    path: 'api/authService/role/all',
-    summary: 'List roles (built-in admin and viewer included)',
-    access: 'bearer',
-    invalidStatus: 400,
+  list: signedIn('GET', 'api/authService/role/all', 'List roles (built-in admin and viewer included)', {
     responses: { 200: list('Every role', role) },
   }),
-  get: route({
-    method: 'GET',
-    path: 'api/authService/role/{roleid}',
-    summary: 'Get a role',
-    access: 'bearer',
-    invalidStatus: 400,
-    request: { path },
-    responses: { 200: ok('The role', role), 400: invalid, 404: unknown },
+  get: recordRoutesOf({ access: 'bearer', invalidStatus: 400 }, record)('GET', 'api/authService/role/{roleid}', 'Get a role', {
+    responses: { 200: ok('The role', role) },
   }),
-  remove: route({
-    method: 'DELETE',
-    path: 'api/authService/role/{roleid}',
-    summary: 'Delete a role',
-    access: 'admin',
-    invalidStatus: 400,
-    request: { path },
-    responses: { 200: text('Confirmation'), 400: invalid, 404: unknown, 409: error('Built-in, or still assigned to a user') },
+  remove: recordRoutesOf({ access: 'admin', invalidStatus: 400 }, record)('DELETE', 'api/authService/role/{roleid}', 'Delete a role', {
+    responses: { 200: text('Confirmation'), 409: error('Built-in, or still assigned to a user') },
   }),
-  createTable: route({
-    method: 'POST',
-    path: 'api/authService/role/createTable',
-    summary: 'Make sure the table exists (idempotent)',
-    access: 'admin',
-    invalidStatus: 400,
-    responses: { 200: text('The table exists and is ACTIVE') },
-  }),
+  createTable: admin('POST', 'api/authService/role/createTable', ENSURE_TABLE, { responses: { 200: text('The table exists and is ACTIVE') } }),
 };

@@ -1,20 +1,13 @@
 /** Sign-in and logout (DESIGN §5; docs/decisions.md "Account administration"). */
 import { PASSWORD_MAX_LENGTH } from '#lib/auth/password';
-import { route } from '#lib/http/contract';
-import { error, name, ok, strict, text, Type } from './shared';
+import { error, name, ok, routesOf, strict, text, Type } from './shared';
 import { guessesSpent, user } from './users';
 
 // Sign-in checks no policy: whatever does not match a user is the same 401.
 const anyPassword = Type.String({ minLength: 1, maxLength: PASSWORD_MAX_LENGTH });
 
 export const routes = {
-  // The only function that reads secrets: the token's private key and the first admin's password.
-  signin: route({
-    method: 'POST',
-    path: 'api/authService/auth/signin',
-    summary: 'Sign in with username and password',
-    access: 'key',
-    invalidStatus: 400,
+  signin: routesOf({ access: 'key', invalidStatus: 400 })('POST', 'api/authService/auth/signin', 'Sign in with username and password', {
     request: { body: strict({ username: name(), password: anyPassword }) },
     responses: {
       200: ok(
@@ -33,12 +26,7 @@ export const routes = {
       },
     },
   }),
-  logout: route({
-    method: 'POST',
-    path: 'api/authService/auth/logout',
-    summary: 'Revoke the bearer token',
-    access: 'bearer',
-    invalidStatus: 400,
+  logout: routesOf({ access: 'bearer', invalidStatus: 400 })('POST', 'api/authService/auth/logout', 'Revoke the bearer token', {
     responses: { 200: text('Confirmation') },
   }),
 };

@@ -3,7 +3,7 @@
  * JSON Schema at run time (compiled by ajv, printed into OpenAPI) and static types for handlers.
  */
 import { Type, type Static, type TSchema, type TProperties } from '@sinclair/typebox';
-import type { Answer } from '#lib/http/contract';
+import { job, route, type Answer, type FunctionFacts, type Method, type RouteContract } from '#lib/http/contract';
 
 export { Type, type Static, type TSchema, type TProperties };
 
@@ -20,6 +20,10 @@ export const either = <A extends TSchema, B extends TSchema>(a: A, b: B) => Type
 
 /** A positive integer id as it arrives in a path: digits only, no sign, no leading zero. */
 export const integerIdParam = Type.String({ pattern: '^[1-9][0-9]{0,14}$', description: 'a positive integer' });
+
+/** A UUID as it arrives in a path (service and silence ids). */
+export const uuidParam = (description: string) =>
+  Type.String({ pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$', description });
 
 /** One line of text: no control character at all (C0, DEL, C1), so none reaches a key, a log line or a mail header. */
 export const SINGLE_LINE = '^\\P{Cc}*$';
@@ -71,11 +75,51 @@ export const text = (description: string) => ({ description, schema: Type.String
 export const list = <S extends TSchema>(description: string, item: S) => ({ description, schema: Type.Array(item) });
 export const count = (description = 'The count') => ({ description, schema: Type.Integer({ minimum: 0 }) });
 
+/** One page of a paginated list: `{items, nextCursor}` (null on the last page). */
+export const pageOf = <S extends TSchema>(item: S) =>
+  Type.Object({ items: Type.Array(item), nextCursor: Type.Unsafe<string | null>({ type: ['string', 'null'] }) });
+
 /** `[item]`, or with ?limit / ?cursor one page `{items, nextCursor}` (null on the last page). */
 export const listOrPage = <S extends TSchema>(item: S, description: string) => ({
   description,
-  schema: either(
-    Type.Array(item),
-    Type.Object({ items: Type.Array(item), nextCursor: Type.Unsafe<string | null>({ type: ['string', 'null'] }) }),
-  ),
+  schema: either(Type.Array(item), pageOf(item)),
 });
+
+/** What every route of an area (or of a group of its routes) shares: who may call, the invalid-input status. */
+type Shared = Pick<RouteContract, 'access' | 'invalidStatus'>;
+/** What a route states itself besides method, path and summary. */
+type Own = Pick<RouteContract, 'responses'> & Partial<Pick<RouteContract, 'request' | 'function'>>;
+
+/**
+ * Routes that share their caller and invalid-input status, stated once per area:
+ * `const api = routesOf({ access: 'key', invalidStatus: 400 })`, then
+ * `list: api('GET', 'channels', 'List the channels', { responses: { 200: … } })`.
+ */
+export const routesOf =
+  <const S extends Shared>(shared: S) =>
+  <const M extends Method, const O extends Own>(method: M, path: string, summary: string, own: O) =>
+    route({ method, path, summary, ...shared, ...own });
+
+/**
+ * Routes on one record (`…/{id}`): besides what `routesOf` shares, each takes the record's path
+ * parameters and answers an invalid id (at the invalid-input status) and an unknown one (404).
+ */
+export const recordRoutesOf =
+  <const S extends Shared, const P extends Record<string, TSchema>>(shared: S, record: { path: P; invalid: Answer; unknown: Answer }) =>
+  <const M extends Method, const O extends Own>(method: M, path: string, summary: string, own: O) =>
+    route({
+      method,
+      path,
+      summary,
+      ...shared,
+      ...own,
+      request: { path: record.path, ...own.request } as Omit<NonNullable<O['request']>, 'path'> & { path: P },
+      responses: { [shared.invalidStatus]: record.invalid, 404: record.unknown, ...own.responses } as Record<S['invalidStatus'] | 404, Answer> &
+        O['responses'],
+    });
+
+/** The summary of every area's idempotent table-ensuring route. */
+export const ENSURE_TABLE = 'Make sure the table exists (idempotent)';
+
+/** A function run on a schedule (`rate(…)` or `cron(…)`), with its own Lambda facts. */
+export const scheduled = (summary: string, schedule: string, facts: FunctionFacts) => job({ summary, ...facts, events: [{ schedule }] });

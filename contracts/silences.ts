@@ -1,13 +1,9 @@
 /** Silences (issue 15; docs/decisions.md "Alarm lifecycle and history"): invalid input is 400. */
 import { MAX_SILENCE_DAYS } from '#lib/alarms/silences';
-import { route } from '#lib/http/contract';
-import { dateTime, error, list, name, ok, oneOfValues, strict, Type } from './shared';
+import { dateTime, error, list, name, ok, oneOfValues, recordRoutesOf, routesOf, strict, Type, uuidParam } from './shared';
 import { watcherId } from './watchers';
 
-const silenceId = Type.String({
-  pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$',
-  description: 'a silence id (a UUID)',
-});
+const silenceId = uuidParam('a silence id (a UUID)');
 const path = { id: silenceId };
 const comment = Type.String({ minLength: 1, maxLength: 2048, description: 'why: 1 to 2048 characters' });
 
@@ -37,41 +33,25 @@ const silence = Type.Object({
 const invalid = error('Invalid input, each offending field named');
 const unknown = error('No silence with that id');
 
+const api = routesOf({ access: 'key', invalidStatus: 400 });
+const onSilence = recordRoutesOf({ access: 'key', invalidStatus: 400 }, { path, invalid, unknown });
+
 export const routes = {
-  create: route({
-    method: 'POST',
-    path: 'silences',
-    summary: `Silence matching alarms' notifications from startsAt (default now) to endsAt (at most ${MAX_SILENCE_DAYS} days later)`,
-    access: 'key',
-    invalidStatus: 400,
-    request: { body: strict({ matchers, startsAt: Type.Optional(dateTime), endsAt: dateTime, comment }) },
-    responses: { 201: ok('The silence, with its id and createdBy', silence), 400: invalid },
-  }),
-  list: route({
-    method: 'GET',
-    path: 'silences',
-    summary: 'Active and future silences, soonest end first; ?all=true adds the expired ones still kept',
-    access: 'key',
-    invalidStatus: 400,
+  create: api(
+    'POST',
+    'silences',
+    `Silence matching alarms' notifications from startsAt (default now) to endsAt (at most ${MAX_SILENCE_DAYS} days later)`,
+    {
+      request: { body: strict({ matchers, startsAt: Type.Optional(dateTime), endsAt: dateTime, comment }) },
+      responses: { 201: ok('The silence, with its id and createdBy', silence), 400: invalid },
+    },
+  ),
+  list: api('GET', 'silences', 'Active and future silences, soonest end first; ?all=true adds the expired ones still kept', {
     request: { query: { all: oneOfValues(['true', 'false'] as const) } },
     responses: { 200: list('The silences', silence), 400: invalid },
   }),
-  get: route({
-    method: 'GET',
-    path: 'silences/{id}',
-    summary: 'One silence, whatever its status',
-    access: 'key',
-    invalidStatus: 400,
-    request: { path },
-    responses: { 200: ok('The silence', silence), 400: invalid, 404: unknown },
-  }),
-  end: route({
-    method: 'DELETE',
-    path: 'silences/{id}',
-    summary: 'End a silence now (a future one never starts); it is kept, expired',
-    access: 'key',
-    invalidStatus: 400,
-    request: { path },
-    responses: { 200: ok('The silence, now expired', silence), 400: invalid, 404: unknown },
+  get: onSilence('GET', 'silences/{id}', 'One silence, whatever its status', { responses: { 200: ok('The silence', silence) } }),
+  end: onSilence('DELETE', 'silences/{id}', 'End a silence now (a future one never starts); it is kept, expired', {
+    responses: { 200: ok('The silence, now expired', silence) },
   }),
 };

@@ -3,8 +3,7 @@
  * API key; 401 and, on admin routes, 403 are documented from `access`.
  */
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '#lib/auth/password';
-import { route } from '#lib/http/contract';
-import { dateTime, error, forbidden, list, name, ok, strict, text, Type } from './shared';
+import { dateTime, error, forbidden, list, name, ok, recordRoutesOf, routesOf, strict, text, Type } from './shared';
 
 export const username = Type.String({
   pattern: '^(?!(all|me|signin|logout)$)[a-zA-Z0-9._-]{3,64}$',
@@ -39,13 +38,12 @@ export const guessesSpent = error(
   'Too many wrong passwords for this user in the window (sign-in and own password change together): refused, the right password too, until Retry-After',
 );
 
+const signedIn = routesOf({ access: 'bearer', invalidStatus: 400 });
+const admin = routesOf({ access: 'admin', invalidStatus: 400 });
+const onUser = recordRoutesOf({ access: 'admin', invalidStatus: 400 }, { path, invalid, unknown });
+
 export const routes = {
-  create: route({
-    method: 'POST',
-    path: 'api/authService/auth',
-    summary: 'Create a user',
-    access: 'admin',
-    invalidStatus: 400,
+  create: admin('POST', 'api/authService/auth', 'Create a user', {
     request: {
       body: strict({
         username,
@@ -57,56 +55,23 @@ export const routes = {
     },
     responses: { 201: ok('The user', user), 400: invalid, 409: error('The username is taken') },
   }),
-  list: route({
-    method: 'GET',
-    path: 'api/authService/auth/all',
-    summary: 'List users',
-    access: 'admin',
-    invalidStatus: 400,
-    responses: { 200: list('Every user', user) },
+  list: admin('GET', 'api/authService/auth/all', 'List users', { responses: { 200: list('Every user', user) } }),
+  me: signedIn('GET', 'api/authService/auth/me', "The signed-in user's details", { responses: { 200: ok('The user', user) } }),
+  get: recordRoutesOf({ access: 'bearer', invalidStatus: 400 }, { path, invalid, unknown })(
+    'GET',
+    'api/authService/auth/{user}',
+    "A user's details (admin, or the user)",
+    { responses: { 200: ok('The user', user), 403: forbidden('Signed in, neither an admin nor the user named', 'Only an admin may read another user') } },
+  ),
+  remove: onUser('DELETE', 'api/authService/auth/{user}', 'Delete a user', {
+    responses: { 200: text('Confirmation'), 409: error('Admins cannot delete themselves, nor the last admin') },
   }),
-  me: route({
-    method: 'GET',
-    path: 'api/authService/auth/me',
-    summary: "The signed-in user's details",
-    access: 'bearer',
-    invalidStatus: 400,
-    responses: { 200: ok('The user', user) },
-  }),
-  get: route({
-    method: 'GET',
-    path: 'api/authService/auth/{user}',
-    summary: "A user's details (admin, or the user)",
-    access: 'bearer',
-    invalidStatus: 400,
-    request: { path },
-    responses: { 200: ok('The user', user), 400: invalid, 403: forbidden('Signed in, neither an admin nor the user named', 'Only an admin may read another user'), 404: unknown },
-  }),
-  remove: route({
-    method: 'DELETE',
-    path: 'api/authService/auth/{user}',
-    summary: 'Delete a user',
-    access: 'admin',
-    invalidStatus: 400,
-    request: { path },
-    responses: { 200: text('Confirmation'), 400: invalid, 404: unknown, 409: error('Admins cannot delete themselves, nor the last admin') },
-  }),
-  changeOwnPassword: route({
-    method: 'POST',
-    path: 'api/authService/auth/me/password',
-    summary: 'Change your own password (needs the current one); earlier tokens stop working',
-    access: 'bearer',
-    invalidStatus: 400,
+  changeOwnPassword: signedIn('POST', 'api/authService/auth/me/password', 'Change your own password (needs the current one); earlier tokens stop working', {
     request: { body: strict({ currentPassword: anyPassword, newPassword }) },
     responses: { 200: text('Confirmation'), 400: invalid, 401: error('Wrong current password or bad token'), 429: guessesSpent },
   }),
-  adminPassword: route({
-    method: 'POST',
-    path: 'api/authService/auth/{user}/password/admin',
-    summary: "Set a user's password as an admin; their earlier tokens stop working",
-    access: 'admin',
-    invalidStatus: 400,
-    request: { path, body: strict({ newPassword }) },
-    responses: { 200: text('Confirmation'), 400: invalid, 404: unknown },
+  adminPassword: onUser('POST', 'api/authService/auth/{user}/password/admin', "Set a user's password as an admin; their earlier tokens stop working", {
+    request: { body: strict({ newPassword }) },
+    responses: { 200: text('Confirmation') },
   }),
 };

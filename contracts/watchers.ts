@@ -12,8 +12,7 @@ import {
   OPERATORS,
   type Severity,
 } from '#lib/watchers/types';
-import { route } from '#lib/http/contract';
-import { dateTime, error, list, name, ok, oneOfValues, singleLineDescription, strict, text, Type } from './shared';
+import { dateTime, ENSURE_TABLE, error, list, name, ok, oneOfValues, recordRoutesOf, routesOf, singleLineDescription, strict, text, Type } from './shared';
 
 /** Watcher ids are UUIDs; any id made of safe characters is looked up (unknown -> 404). */
 export const watcherId = Type.String({
@@ -133,67 +132,25 @@ const watcher = Type.Partial(
 const invalid = error('Invalid input, each offending field named');
 const unknown = error('No watcher with that id');
 
+const api = routesOf({ access: 'key', invalidStatus: 400 });
+const onWatcher = recordRoutesOf({ access: 'key', invalidStatus: 400 }, { path, invalid, unknown });
+
 export const routes = {
-  createTable: route({
-    method: 'POST',
-    path: 'watcher/createTable',
-    summary: 'Make sure the table exists (idempotent)',
-    access: 'key',
-    invalidStatus: 400,
-    responses: { 200: ok('Always 1', Type.Literal(1)) },
-  }),
+  createTable: api('POST', 'watcher/createTable', ENSURE_TABLE, { responses: { 200: ok('Always 1', Type.Literal(1)) } }),
   // API Gateway (and serverless-offline) match the static `watcher/all` before `watcher/{watcherid}`.
-  list: route({
-    method: 'GET',
-    path: 'watcher/all',
-    summary: 'List every watcher',
-    access: 'key',
-    invalidStatus: 400,
-    responses: { 200: list('Every watcher, active or not', watcher) },
-  }),
-  get: route({
-    method: 'GET',
-    path: 'watcher/{watcherid}',
-    summary: 'Get a watcher',
-    access: 'key',
-    invalidStatus: 400,
-    request: { path },
-    responses: { 200: ok('The watcher', watcher), 400: invalid, 404: unknown },
-  }),
-  create: route({
-    method: 'POST',
-    path: 'watcher',
-    summary: 'Create an alarm rule (active)',
-    access: 'key',
-    invalidStatus: 400,
+  list: api('GET', 'watcher/all', 'List every watcher', { responses: { 200: list('Every watcher, active or not', watcher) } }),
+  get: onWatcher('GET', 'watcher/{watcherid}', 'Get a watcher', { responses: { 200: ok('The watcher', watcher) } }),
+  create: api('POST', 'watcher', 'Create an alarm rule (active)', {
     request: { body: watcherBody },
     responses: { 200: ok('The new id', Type.String()), 400: invalid },
   }),
-  update: route({
-    method: 'PUT',
-    path: 'watcher/{watcherid}',
-    summary: 'Replace a watcher (full body)',
-    access: 'key',
-    invalidStatus: 400,
-    request: { path, body: watcherBody },
-    responses: { 200: ok('The updated watcher', watcher), 400: invalid, 404: unknown, 409: error('Changed by another request meanwhile; retry') },
+  update: onWatcher('PUT', 'watcher/{watcherid}', 'Replace a watcher (full body)', {
+    request: { body: watcherBody },
+    responses: { 200: ok('The updated watcher', watcher), 409: error('Changed by another request meanwhile; retry') },
   }),
-  remove: route({
-    method: 'DELETE',
-    path: 'watcher/{watcherid}',
-    summary: 'Delete a watcher',
-    access: 'key',
-    invalidStatus: 400,
-    request: { path },
-    responses: { 200: text('Confirmation'), 400: invalid, 404: unknown },
-  }),
-  status: route({
-    method: 'PUT',
-    path: 'watcher/{watcherid}/status',
-    summary: 'Switch a watcher active or inactive',
-    access: 'key',
-    invalidStatus: 400,
-    request: { path, body: strict({ active: Type.Boolean() }) },
-    responses: { 200: ok('The updated watcher', watcher), 400: invalid, 404: unknown },
+  remove: onWatcher('DELETE', 'watcher/{watcherid}', 'Delete a watcher', { responses: { 200: text('Confirmation') } }),
+  status: onWatcher('PUT', 'watcher/{watcherid}/status', 'Switch a watcher active or inactive', {
+    request: { body: strict({ active: Type.Boolean() }) },
+    responses: { 200: ok('The updated watcher', watcher) },
   }),
 };

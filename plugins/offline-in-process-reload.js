@@ -9,6 +9,7 @@
  * Hot reload: when a source under functions/, lib/ or generated/ changes, the project's own
  * modules are dropped from require's cache and the next request loads the new code
  * (node_modules stay loaded).
+ * Never outliving `npm start`: the server exits when the IPC channel to its parent closes.
  */
 const { watch } = require('node:fs');
 const { resolve, sep } = require('node:path');
@@ -21,6 +22,9 @@ class OfflineInProcessReload {
     const root = serverless.config.servicePath;
     this.sourceDirs = SOURCE_FOLDERS.map((folder) => resolve(root, folder));
     this.watchers = [];
+    // started by `npm start` (scripts/local/offline.ts) with an IPC channel: when that process is
+    // gone (Ctrl-C, a kill, a crash), the channel closes and this server goes with it
+    if (typeof process.send === 'function') process.once('disconnect', () => process.exit(0));
     this.hooks = {
       'offline:start:init': () => this.watchSources(),
       'offline:start:end': () => this.watchers.forEach((w) => w.close()),

@@ -11,6 +11,7 @@ import { startDocsServer } from './local/docs-server';
 import type { ChildProcess } from 'node:child_process';
 import { startOffline, stopGroup } from './local/offline';
 import { freePort } from './local/ports';
+import { secondsSinceCommand } from './local/processes';
 
 // DATA_DIR lets the end-to-end tests run a whole private instance in a temporary folder.
 const dataRoot = resolve(process.env.DATA_DIR ?? resolve(__dirname, '..', '.data'));
@@ -140,7 +141,10 @@ const main = async () => {
   // Handlers load on first request, which comes only after all of that.
   // serverless offline runs in its own process group: a stop during startup must end it too
   let spawned: ChildProcess | undefined;
-  const stopEarly = () => void (spawned ? stopGroup(spawned) : Promise.resolve()).finally(() => process.exit(0));
+  const stopEarly = (signal: NodeJS.Signals) => {
+    console.log(`${signal}: stopping`);
+    void (spawned ? stopGroup(spawned) : Promise.resolve()).finally(() => process.exit(0));
+  };
   process.once('SIGINT', stopEarly);
   process.once('SIGTERM', stopEarly);
   const starting = startOffline({
@@ -154,8 +158,8 @@ const main = async () => {
     },
   });
   const preparing = (async () => {
-    const { build } = await import('./generate');
-    await build();
+    const { buildOnce } = await import('./local/build-once');
+    if (await buildOnce()) console.log('validators and route bindings built (generated/)');
     const { startLocalStore } = await import('./local/dynamo');
     const store = await startLocalStore({ path: dataDir, port: storePort });
     console.log(`embedded DynamoDB at ${store.endpoint} (data in ${dataDir})`);
@@ -183,18 +187,21 @@ const main = async () => {
   const { boardAssets, configFile } = await import('./local/board');
   const board = { assets: await boardAssets(), config: configFile({ apiUrl: offline.url, apiKey }) };
   const docs = await startDocsServer(docsPort, offline.url, board);
-  console.log(`\nAPI docs at ${docs.url}`);
+  const shownKey = apiKey === LOCAL_API_KEY ? apiKey : '<your API_KEY>';
+  // what is where, once the route table of serverless offline has scrolled by (tests read these lines)
+  console.log(`\nstore: embedded DynamoDB at ${store.endpoint}, data in ${dataDir}`);
+  console.log(`API docs at ${docs.url}`);
   console.log(`Status board at ${docs.url.replace(/\/docs$/, '/board/')}  (live at ${env.LIVE_WS_URL})`);
-  // tests wait for this exact line
-  console.log(
-    `API ready at ${offline.url}  (header x-api-key: ${apiKey === LOCAL_API_KEY ? apiKey : '<your API_KEY>'}) ` +
-      `in ${process.uptime().toFixed(1)} s`,
-  );
-  console.log(`try: curl -H 'x-api-key: ${apiKey === LOCAL_API_KEY ? apiKey : '$API_KEY'}' ${offline.url}/intervals\n`);
+  // the documented local defaults only: a password of the user's own is never printed
+  if (env.ADMIN_USERNAME === LOCAL_ADMIN_USERNAME && env.ADMIN_PASSWORD === LOCAL_ADMIN_PASSWORD) {
+    console.log(`first admin (README "Account administration"): ${LOCAL_ADMIN_USERNAME} / ${LOCAL_ADMIN_PASSWORD}`);
+  }
+  console.log(`API ready at ${offline.url}  (header x-api-key: ${shownKey}) in ${secondsSinceCommand().toFixed(1)} s since npm start`);
+  console.log(`try: curl -H 'x-api-key: ${apiKey === LOCAL_API_KEY ? apiKey : '$API_KEY'}' ${offline.url}/intervals   (Ctrl-C stops everything)\n`);
 
   // the local sync and evaluator push what they store to live dashboards, like the functions
-  const { enableLivePush } = await import('../lib/live/push');
-  enableLivePush();
+  const [{ enableLivePush }, { connectionsFromEnv }] = await Promise.all([import('../lib/live/push'), import('../lib/adapters/connections')]);
+  enableLivePush(connectionsFromEnv());
   const syncTimer = startPeriodicSync();
   const evaluateTimer = startPeriodicEvaluation();
   let stopping = false;
@@ -202,16 +209,20 @@ const main = async () => {
     if (stopping) return;
     stopping = true;
     if (syncTimer) clearInterval(syncTimer);
-    await docs.close();
     if (evaluateTimer) clearInterval(evaluateTimer);
-    await offline.stop();
-    await store.close();
+    // an open browser tab or a client's keep-alive socket must not hold the stop up
+    setTimeout(() => process.exit(code), 5000).unref();
+    await Promise.allSettled([docs.close(), offline.stop(), store.close()]);
     process.exit(code);
   };
   process.off('SIGINT', stopEarly);
   process.off('SIGTERM', stopEarly);
-  process.on('SIGINT', () => void stop(0));
-  process.on('SIGTERM', () => void stop(0));
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (!stopping) console.log(`${signal}: stopping`);
+      void stop(0);
+    });
+  }
   offline.process.once('exit', (code) => {
     if (!stopping) {
       console.error(`serverless offline exited (${code}); stopping`);

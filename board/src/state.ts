@@ -30,6 +30,10 @@ export interface Alarm {
   room: string;
   raisedAt: string;
   description?: string;
+  /** As GET /alarms and the pushes answer them. */
+  acknowledgedAt?: string;
+  silencedBy?: string[];
+  /** What the board shows, from the two above (or from the event that announced them). */
   acknowledged?: boolean;
   silenced?: boolean;
 }
@@ -37,7 +41,7 @@ export interface Alarm {
 export type Message =
   | { type: 'subscribed'; filter: Filter; snapshot: Counts }
   | { type: 'room'; at: string; room: Room }
-  | { type: 'alarm'; event: 'raised' | 'cleared' | 'acknowledged' | 'silenced'; at: string; alarm: Alarm }
+  | { type: 'alarm'; event: 'raised' | 'cleared' | 'acknowledged' | 'silenced' | 'unsilenced'; at: string; alarm: Alarm }
   | { type: 'error'; message: string };
 
 export interface Counts {
@@ -61,11 +65,18 @@ export const roomKey = (room: Pick<Room, 'region' | 'location' | 'room'>): strin
 
 export const emptyState = (alarmLimit = 8): BoardState => ({ rooms: new Map(), alarms: [], alarmLimit });
 
+/** An alarm's marks from what the API says of it: acknowledged, silenced by at least one silence. */
+const marked = (alarm: Alarm): Alarm => ({
+  ...alarm,
+  acknowledged: alarm.acknowledged || alarm.acknowledgedAt !== undefined,
+  silenced: alarm.silencedBy ? alarm.silencedBy.length > 0 : alarm.silenced,
+});
+
 /** A fresh picture from the API (POST /live/rooms, GET /alarms): replaces what the board held. */
 export const loaded = (state: BoardState, rooms: readonly Room[], alarms: readonly Alarm[], at: string): BoardState => ({
   ...state,
   rooms: new Map(rooms.map((room) => [roomKey(room), { room, at }])),
-  alarms: alarms.slice(0, state.alarmLimit),
+  alarms: alarms.slice(0, state.alarmLimit).map(marked),
 });
 
 /** One pushed message applied; older news about a room than what the board shows is ignored. */
@@ -82,11 +93,12 @@ export const applyMessage = (state: BoardState, message: Message): BoardState =>
   if (message.type === 'alarm') {
     const others = state.alarms.filter((alarm) => alarm.id !== message.alarm.id);
     if (message.event === 'cleared') return { ...state, alarms: others };
-    const alarm = {
+    const known = state.alarms.find((a) => a.id === message.alarm.id);
+    const alarm = marked({
       ...message.alarm,
-      acknowledged: message.event === 'acknowledged' || state.alarms.find((a) => a.id === message.alarm.id)?.acknowledged,
-      silenced: message.event === 'silenced' || state.alarms.find((a) => a.id === message.alarm.id)?.silenced,
-    };
+      acknowledged: message.event === 'acknowledged' || known?.acknowledged,
+      silenced: message.event === 'silenced' || (message.event !== 'unsilenced' && known?.silenced),
+    });
     const alarms = [...others, alarm].sort((a, b) => (a.raisedAt < b.raisedAt ? 1 : a.raisedAt > b.raisedAt ? -1 : 0));
     return { ...state, alarms: alarms.slice(0, state.alarmLimit) };
   }

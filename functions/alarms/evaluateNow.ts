@@ -2,10 +2,11 @@ import http from '#generated/routes/alarmsEvaluateNow';
 import { Conflict } from '#lib/errors';
 import { runEvaluation } from '#lib/alarms/evaluate';
 import { mailerFromEnv } from '#lib/adapters/mail';
+import { connectionsFromEnv } from '#lib/adapters/connections';
 import { enableLivePush } from '#lib/live/push';
 
 const mailer = mailerFromEnv();
-enableLivePush();
+enableLivePush(connectionsFromEnv());
 
 // POST /alarms/evaluate -> {raised, cleared, mailed, updated, roomsRecomputed, complete}; 409 while another run holds the lease
 export const handler = http(async ({ event }) => {

@@ -5,10 +5,11 @@ import { recordWork } from '#lib/observability/metrics';
 import { tracing } from '#lib/observability/tracing';
 import { runEvaluation } from '#lib/alarms/evaluate';
 import { mailerFromEnv } from '#lib/adapters/mail';
+import { connectionsFromEnv } from '#lib/adapters/connections';
 import { enableLivePush } from '#lib/live/push';
 
 const mailer = mailerFromEnv();
-enableLivePush();
+enableLivePush(connectionsFromEnv());
 const SCHEDULE_SECONDS = 60;
 
 // Scheduled every minute (contracts/alarms.ts); evaluates when intervalDeviceWatchers seconds have passed.

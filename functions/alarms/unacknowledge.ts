@@ -1,8 +1,9 @@
 import http from '#generated/routes/alarmsUnacknowledge';
 import { unacknowledgeAlarm } from '#lib/alarms/acknowledge';
+import { connectionsFromEnv } from '#lib/adapters/connections';
 import { enableLivePush } from '#lib/live/push';
 
-enableLivePush();
+enableLivePush(connectionsFromEnv());
 
 // DELETE /alarms/{id}/ack -> 200 the alarm without acknowledgement; 404 unknown; 409 no longer open
 export const handler = http(async ({ path }) => ({ statusCode: 200, body: await unacknowledgeAlarm(path.id) }));

@@ -4,11 +4,12 @@ import { runEvaluation } from '#lib/alarms/evaluate';
 import { mailerFromEnv } from '#lib/adapters/mail';
 import { providerFromEnv } from '#lib/devices/provider';
 import { refreshDevice } from '#lib/devices/sync';
+import { connectionsFromEnv } from '#lib/adapters/connections';
 import { enableLivePush } from '#lib/live/push';
 
 const provider = providerFromEnv();
 const mailer = mailerFromEnv();
-enableLivePush();
+enableLivePush(connectionsFromEnv());
 
 // POST /videoDevice/refresh/{devicesn} -> Device + refreshInfo.lastRefresh, live from the provider; 404; 422
 // The device's alarms follow before the answer (a few seconds at most; when the evaluator is

@@ -1,5 +1,9 @@
 import http from '#generated/routes/silencesEnd';
-import { endSilence } from '#lib/alarms/silencing';
+import { endSilenceAndAnnounce } from '#lib/alarms/silenceEvents';
+import { connectionsFromEnv } from '#lib/adapters/connections';
+import { enableLivePush } from '#lib/live/push';
+
+enableLivePush(connectionsFromEnv());
 
 // DELETE /silences/{id} -> 200 the silence, ended now and kept (status expired); 404 unknown; 400 malformed id
-export const handler = http(async ({ path }) => ({ statusCode: 200, body: await endSilence(path.id) }));
+export const handler = http(async ({ path }) => ({ statusCode: 200, body: await endSilenceAndAnnounce(path.id) }));

@@ -1,12 +1,10 @@
 import http from '#generated/routes/watchersUpdate';
 import { evaluationQueue } from '#lib/db/evaluationQueue';
-import { watchers } from '#lib/db/watchers';
-import { checkChannelIds } from '#lib/notify/channelIds';
+import { updateWatcher } from '#lib/watchers/write';
 
-// PUT /watcher/{watcherid} -> 200 the updated watcher; 400 invalid; 404 unknown id; 409 changed meanwhile
+// PUT /watcher/{watcherid} -> 200 the updated watcher; 400 invalid or unknown channel; 404 unknown id; 409 changed meanwhile
 export const handler = http(async ({ path, body }) => {
-  await checkChannelIds(body.channelIds);
-  const updated = await watchers.update(path.watcherid, body);
+  const updated = await updateWatcher(path.watcherid, body);
   await evaluationQueue.addWatcher(path.watcherid);
   return { statusCode: 200, body: updated };
 });

@@ -86,7 +86,7 @@ export interface AlarmView extends Alarm, Partial<Acknowledgement> {
   pendingSince?: string;
   firesAt?: string;
 }
-const viewOf = ({ notify: _notify, notified: _notified, acknowledgement, ...alarm }: OpenAlarm): AlarmView => ({
+export const viewOf = ({ notify: _notify, notified: _notified, acknowledgement, ...alarm }: OpenAlarm): AlarmView => ({
   id: alarmId(alarm),
   ...alarm,
   ...acknowledgement,

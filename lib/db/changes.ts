@@ -10,7 +10,7 @@ import type { RoomAggregate } from '#lib/devices/types';
 
 /** An alarm event as dashboards see it: the alarm as GET /alarms answers it, plus how it ended. */
 export interface AlarmChange {
-  event: 'raised' | 'cleared' | 'acknowledged' | 'silenced';
+  event: 'raised' | 'cleared' | 'acknowledged' | 'silenced' | 'unsilenced';
   alarm: Alarm & Partial<Acknowledgement> & { id: string; state: AlarmState; clearedAt?: string; clearReason?: ClearReason; silencedBy?: string[] };
 }
 
@@ -28,6 +28,9 @@ export const onStored = (listener: ChangeListener): (() => void) => {
   listeners.add(listener);
   return () => listeners.delete(listener);
 };
+
+/** Whether anybody listens: announcements that cost reads to assemble (silences) are skipped when nobody does. */
+export const listening = (): boolean => listeners.size > 0;
 
 /**
  * Tells every listener about a change that has been stored, and waits for them (a Lambda may

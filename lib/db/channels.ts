@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { NotFound } from '#lib/errors';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { Conflict, NotFound } from '#lib/errors';
 import type { Channel, ChannelInput } from '#lib/notify/types';
 import { doc, tableName } from './client';
-import { deleteExisting, queryAll, whenExists, type Item } from './helpers';
+import { conditionHeld, queryAll, whenExists, type Item } from './helpers';
 
 /*
  * Notification channels are few: one partition, listed with one Query. A webhook channel
@@ -41,9 +41,25 @@ export const channels = {
   },
 
   async get(id: string): Promise<Channel> {
+    return (await channels.read(id)).channel;
+  },
+
+  /** The channel and the version it was read at (a delete is conditional on it). */
+  async read(id: string): Promise<{ channel: Channel; version: number }> {
     const { Item } = await doc.send(new GetCommand({ TableName: tableName(), Key: keys(id), ConsistentRead: true }));
     if (!Item) throw notFound(id);
-    return fromItem(Item);
+    return { channel: fromItem(Item), version: Number(Item.version) };
+  },
+
+  /**
+   * A watcher that names the channel was just written: move the channel's version on, so that
+   * a delete that read the channel before that write fails its condition. False when the
+   * channel is gone.
+   */
+  async markUsed(id: string): Promise<boolean> {
+    const bump = { UpdateExpression: 'SET #version = #version + :one', ExpressionAttributeValues: { ':one': 1 } };
+    const ifExists = { ConditionExpression: 'attribute_exists(PK)', ExpressionAttributeNames: { '#version': 'version' } };
+    return conditionHeld(doc.send(new UpdateCommand({ TableName: tableName(), Key: keys(id), ...bump, ...ifExists })));
   },
 
   /** The channel, or undefined when it is gone (deliveries to a deleted channel fail). */
@@ -108,7 +124,11 @@ export const channels = {
     return fromItem(Attributes ?? {});
   },
 
-  async remove(id: string): Promise<void> {
-    await deleteExisting(keys(id), () => notFound(id));
+  /** Deletes the channel as read at `version`; 404 when gone, 409 when written since. */
+  async remove(id: string, version: number): Promise<void> {
+    const atVersion = { ConditionExpression: '#version = :read', ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: { ':read': version } };
+    if (await conditionHeld(doc.send(new DeleteCommand({ TableName: tableName(), Key: keys(id), ...atVersion })))) return;
+    await channels.get(id); // 404 when it is gone
+    throw new Conflict(`Channel ${id} was changed or named by a watcher meanwhile; read it again and retry`);
   },
 };

@@ -3,7 +3,7 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict, NotFound } from '#lib/errors';
 import { normalize, type ConfigurationField, type Watcher, type WatcherInput, type WatcherRecord } from '#lib/watchers/types';
 import { doc, tableName } from './client';
-import { isConditionFailed, queryAll, type Item, deleteExisting, whenExists, queryPartition } from './helpers';
+import { conditionHeld, isConditionFailed, queryAll, type Item, deleteExisting, whenExists } from './helpers';
 
 // Watchers are few: they all live in one partition, so listing them is one Query.
 // The rule itself is a map attribute `watcher`, which keeps its `type` apart from the
@@ -45,8 +45,10 @@ export const watchers = {
     return id;
   },
 
+  /** Strongly consistent: a channel delete must see every watcher written before it (lib/notify/channels.ts). */
   async list(): Promise<WatcherRecord[]> {
-    return (await queryPartition(PARTITION)).map(fromItem);
+    const items = await queryAll({ KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': PARTITION }, ConsistentRead: true });
+    return items.map(fromItem);
   },
 
   async read(id: string): Promise<VersionedWatcher> {
@@ -81,6 +83,24 @@ export const watchers = {
       throw error;
     }
     return record;
+  },
+
+  /**
+   * Puts back the watcher as it was read, undoing the replace written on top of it, unless
+   * someone wrote after that replace (their write stands). Answers whether it was put back.
+   */
+  async restore(previous: VersionedWatcher): Promise<boolean> {
+    return conditionHeld(
+      doc.send(
+        new PutCommand({
+          TableName: tableName(),
+          Item: toItem(previous.record, previous.version + 2),
+          ConditionExpression: '#version = :replaced',
+          ExpressionAttributeNames: { '#version': 'version' },
+          ExpressionAttributeValues: { ':replaced': previous.version + 1 },
+        }),
+      ),
+    );
   },
 
   /** PUT semantics: the whole rule is replaced; 404 for an unknown id, 409 on a lost race. */

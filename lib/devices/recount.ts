@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { roomId as roomIdOf } from '#lib/db/devices';
-import { rooms, type BeforeWrite, type RoomChange } from '#lib/db/rooms';
+import { rooms } from '#lib/db/rooms';
 import { summaries } from '#lib/db/summaries';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import { expectedSummaries, summaryDeltas, summaryKey, summaryScopesOf, uniquePlaces, zeroCounts } from './summary';
 import { placeKey } from './plan';
+import { recomputeRoomChange, shiftRoom, type BeforeWrite, type RoomChange } from './rooms';
 import type { Place, Severity } from './types';
 
 /**
@@ -25,7 +25,7 @@ export const recountRooms = async (places: Iterable<Place>, beforeWrite?: Before
   const unique = uniquePlaces(places);
   return withSummaries(unique, (changes) =>
     mapConcurrent(unique, writesInFlight(), async (place) => {
-      changes.push(await rooms.recomputeChange(place, beforeWrite));
+      changes.push(await recomputeRoomChange(place, beforeWrite));
     }),
   );
 };
@@ -62,9 +62,9 @@ export const shiftRooms = async (shifts: Iterable<{ place: Place; from?: Severit
   return withSummaries(
     [...byRoom.values()].map((entry) => entry.place),
     async (changes) => {
-      const items = await rooms.items([...byRoom.values()].map((entry) => entry.place));
+      const stored = new Map((await rooms.items([...byRoom.values()].map((entry) => entry.place))).map((room) => [placeKey(room.aggregate), room]));
       await mapConcurrent([...byRoom.values()], writesInFlight(), async ({ place, moves }) => {
-        changes.push(await rooms.shiftSeverities(place, items.get(roomIdOf(place)), moves));
+        changes.push(await shiftRoom(place, stored.get(placeKey(place)), moves));
       });
     },
   );

@@ -5,6 +5,7 @@ import { evaluationQueue } from '#lib/db/evaluationQueue';
 import { rooms } from '#lib/db/rooms';
 import { NotFound, ServiceUnavailable } from '#lib/errors';
 import { logger } from '#lib/log';
+import { recordWork } from '#lib/observability/metrics';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import { connectivityTransitions } from './availability';
 import { rollupBeforeWrite } from './connectivity';
@@ -55,6 +56,27 @@ export const syncDevices = async (provider: DeviceProvider): Promise<SyncResult>
   // an aggregate that had drifted means an interrupted run: its summaries may have drifted too
   if (stale.length > 0) await healSummaries();
   return { devices: plan.fleet.length, upserted: plan.puts.length, removed: plan.vanished, roomsRecomputed: toRecompute.size, skipped: skipped.length };
+};
+
+/**
+ * A sync with its figures published (area `sync`, docs/operations.md): runs, failures, duration,
+ * devices changed, fleet size, and the provider records skipped for a malformed name.
+ */
+export const syncAndReport = async (provider: DeviceProvider): Promise<SyncResult> => {
+  const startedAt = Date.now();
+  const result = await syncDevices(provider).catch(async (error: unknown) => {
+    await recordWork('sync', { SyncRuns: 1, SyncFailed: 1, SyncDuration: [Date.now() - startedAt, 'Milliseconds'] });
+    throw error;
+  });
+  await recordWork('sync', {
+    SyncRuns: 1,
+    SyncFailed: 0,
+    SyncDuration: [Date.now() - startedAt, 'Milliseconds'],
+    DevicesChanged: result.upserted + result.removed,
+    Devices: result.devices,
+    DevicesSkippedInvalid: result.skipped,
+  });
+  return result;
 };
 
 export interface RefreshedDevice extends Device {

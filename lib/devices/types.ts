@@ -46,6 +46,16 @@ export interface RoomAggregate extends Place {
   roomStatus: RoomStatus;
 }
 
+/** How many devices of a room have each worst open severity: what lets a room move by a delta. */
+export type SeverityCounts = Record<Severity, number>;
+
+/** A room aggregate as stored: its per-severity counts (absent on items written before them) and its version. */
+export interface StoredRoom {
+  aggregate: RoomAggregate;
+  severities?: SeverityCounts;
+  version: number;
+}
+
 export const toDevice = (device: ProviderDevice): Device => ({
   deviceid: device.deviceid,
   devicesn: device.devicesn,

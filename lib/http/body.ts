@@ -1,12 +1,27 @@
 import jsonBodyParser from '@middy/http-json-body-parser';
 import type { Request } from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { PayloadTooLarge } from '#lib/errors';
+import { HttpError, PayloadTooLarge } from '#lib/errors';
 
 /** Largest request body accepted; API Gateway itself allows 10 MB. Stated in the README. */
 export const MAX_BODY_BYTES = 256 * 1024;
 
 const parser = jsonBodyParser();
+
+/**
+ * Media types are case-insensitive (RFC 9110 8.3.1), so `Application/JSON` is JSON; and JSON
+ * is UTF-8 (RFC 8259 8.1), so a body declared in another charset is 415, not parsed as UTF-8.
+ */
+const checkMediaType = (headers: Record<string, string | undefined>): void => {
+  const contentType = headers['content-type'];
+  if (typeof contentType !== 'string') return;
+  const normalized = contentType.toLowerCase();
+  headers['content-type'] = normalized;
+  const charset = /;\s*charset\s*=\s*"?([^;"\s]*)/.exec(normalized)?.[1];
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+    throw new HttpError(415, `Content-Type must be application/json in UTF-8 (got charset ${JSON.stringify(charset)})`);
+  }
+};
 
 /**
  * Lower-cases header names (API Gateway keeps the client's spelling), treats an absent or
@@ -27,6 +42,7 @@ export const parseJsonBody = async (request: Request<APIGatewayProxyEvent>): Pro
     (event as { body: unknown }).body = undefined;
     return;
   }
+  checkMediaType(event.headers);
   const bytes = event.isBase64Encoded ? Math.floor((raw.length * 3) / 4) : Buffer.byteLength(raw);
   if (bytes > MAX_BODY_BYTES) throw new PayloadTooLarge(MAX_BODY_BYTES);
   await parser.before?.(request);

@@ -1,3 +1,4 @@
+import { withSilences } from '#lib/alarms/query';
 import { onStored, type StoredChange } from '#lib/db/changes';
 import { liveConnections, type Subscriber } from '#lib/db/live';
 import { mapConcurrent } from '#lib/shared/concurrency';
@@ -5,16 +6,19 @@ import type { Place } from '#lib/devices/types';
 import { logger } from '#lib/log';
 import { recordWork } from '#lib/observability/metrics';
 import { messageOf } from './messages';
+import { sharedReads } from './reads';
 import { scopeKeysOf } from './scope';
+import type { Connections, LiveMessage } from './types';
 
 /*
  * Pushes every stored room or alarm change to the connections whose scope holds its room
  * (docs/decisions.md "Live"). Cost per change: one Query per scope key containing the room
- * (at most 8) and one PostToConnection per subscriber, in parallel: O(connections in scope).
- * The API Gateway management client is loaded on the first push only and is not bundled
- * (serverless.yml `esbuild.exclude`; Lambda's runtime SDK provides it).
+ * (at most 8; changes stored while a key is being read share its next read, lib/live/reads.ts)
+ * and one PostToConnection per subscriber, in parallel: O(connections in scope).
+ * The posts go through `Connections` (lib/adapters/connections.ts), wired in by the functions.
  */
 const IN_FLIGHT = 32;
+const subscribersOf = sharedReads((scopeKey) => liveConnections.subscribersOf(scopeKey));
 
 export interface PushResult {
   subscribers: number;
@@ -23,70 +27,64 @@ export interface PushResult {
   failed: number;
 }
 
-type Post = (connectionId: string, data: string) => Promise<unknown>;
-const clients = new Map<string, Promise<Post>>();
-
-/** One management client per endpoint, built on first use; a push gives up on a connection after 3 s. */
-const managementClient = (endpoint: string): Promise<Post> => {
-  let post = clients.get(endpoint);
-  if (!post) {
-    post = import('@aws-sdk/client-apigatewaymanagementapi').then(({ ApiGatewayManagementApiClient, PostToConnectionCommand }) => {
-      const api = new ApiGatewayManagementApiClient({ endpoint, maxAttempts: 2, requestHandler: { requestTimeout: 3000, connectionTimeout: 1000 } });
-      return (ConnectionId: string, data: string) => api.send(new PostToConnectionCommand({ ConnectionId, Data: data }));
-    });
-    clients.set(endpoint, post);
-  }
-  return post;
-};
-
-/** A connection that no longer exists: API Gateway answers 410 Gone. */
-const isGone = (error: unknown) =>
-  error instanceof Error &&
-  (error.name === 'GoneException' || (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 410);
-
-/** Sends one message to every subscriber of the scopes holding `place`; forgets the ones that are gone. */
-export const pushTo = async (endpoint: string, place: Place, message: unknown): Promise<PushResult> => {
-  const subscribers = await liveConnections.subscribers(scopeKeysOf(place));
+/**
+ * Sends one message to every subscriber of the scopes holding `place`; forgets the ones that are
+ * gone. `message` may be a function: it is then only built when somebody is subscribed.
+ */
+export const pushTo = async (connections: Connections, place: Place, message: unknown): Promise<PushResult> => {
+  const subscribers = (await Promise.all(scopeKeysOf(place).map(subscribersOf))).flat();
   const result: PushResult = { subscribers: subscribers.length, delivered: 0, gone: 0, failed: 0 };
   if (subscribers.length === 0) return result;
-  const post = await managementClient(endpoint);
-  const data = JSON.stringify(message);
+  const data = JSON.stringify(typeof message === 'function' ? await (message as () => Promise<unknown>)() : message);
   await mapConcurrent(subscribers, IN_FLIGHT, async ({ connectionId, scopeKey }: Subscriber) => {
     try {
-      await post(connectionId, data);
-      result.delivered++;
-    } catch (error) {
-      if (isGone(error)) {
-        result.gone++;
-        await liveConnections.close(connectionId, scopeKey);
-      } else {
-        result.failed++;
-        logger.warn('live push failed', { connectionId, error: error instanceof Error ? error.name : String(error) });
+      if ((await connections.post(connectionId, data)) === 'sent') {
+        result.delivered++;
+        return;
       }
+      result.gone++;
+      await liveConnections.close(connectionId, scopeKey);
+    } catch (error) {
+      result.failed++;
+      logger.warn('live push failed', { connectionId, error: error instanceof Error ? error.message : String(error) });
     }
   });
   return result;
 };
 
-const enabled = new Set<string>();
+const enabled = new Set<Connections>();
 
 const placeOf = (change: StoredChange): Place => (change.kind === 'room' ? change.room : change.alarm);
 
 /**
- * Subscribes the push to every change this process stores, when LIVE_PUSH_ENDPOINT (the
- * WebSocket API's management endpoint) is set. Called once by each function that writes room
- * aggregates or alarms, and by `npm start` for its local sync and evaluator.
+ * The message of a change. Alarms are sent as GET /alarms answers them, `silencedBy` included:
+ * the silence events know it; for the others it is read from the silences current now (one
+ * Query of the few current ones, and only when somebody is subscribed).
  */
-export const enableLivePush = (endpoint = process.env.LIVE_PUSH_ENDPOINT): boolean => {
-  if (!endpoint || enabled.has(endpoint)) return Boolean(endpoint);
-  enabled.add(endpoint);
+const messageFor = async (change: StoredChange): Promise<LiveMessage> => {
+  if (change.kind !== 'alarm' || change.alarm.silencedBy) return messageOf(change);
+  const [answered] = await withSilences([change.alarm]);
+  return messageOf({ ...change, alarm: { ...change.alarm, silencedBy: answered?.silencedBy ?? [] } });
+};
+
+/**
+ * Subscribes the push to every change this process stores, when live updates are configured
+ * (`connections`: lib/adapters/connections.ts `connectionsFromEnv()`, from LIVE_PUSH_ENDPOINT).
+ * Called once by each function that writes room aggregates, alarms or silences, and by
+ * `npm start` for its local sync and evaluator. `observe` hears each change's outcome (benchmarks).
+ */
+export const enableLivePush = (connections: Connections | undefined, observe?: (outcome: PushResult | Error, change: StoredChange) => void): boolean => {
+  if (!connections || enabled.has(connections)) return Boolean(connections);
+  enabled.add(connections);
   onStored(async (change) => {
     try {
-      const result = await pushTo(endpoint, placeOf(change), messageOf(change));
+      const result = await pushTo(connections, placeOf(change), () => messageFor(change));
+      observe?.(result, change);
       if (result.subscribers > 0) {
         await recordWork('live', { PushesSent: result.delivered, ConnectionsGone: result.gone, PushesFailed: result.failed });
       }
     } catch (error) {
+      observe?.(error instanceof Error ? error : new Error(String(error)), change);
       // the change is stored; a dashboard that missed it catches up on its next snapshot
       logger.error('live push failed', { kind: change.kind, error: error instanceof Error ? error.message : String(error) });
     }

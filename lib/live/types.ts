@@ -21,3 +21,11 @@ export type LiveMessage =
   | { type: 'room'; at: string; room: RoomAggregate }
   | { type: 'alarm'; event: AlarmChange['event']; at: string; alarm: AlarmChange['alarm'] }
   | { type: 'error'; message: string };
+
+/**
+ * Where pushes go: API Gateway's @connections endpoint of the WebSocket stage (lib/adapters/connections.ts).
+ * `post` answers `gone` when the connection no longer exists (410) and throws when the post failed.
+ */
+export interface Connections {
+  post(connectionId: string, data: string): Promise<'sent' | 'gone'>;
+}

@@ -13,7 +13,10 @@ import ipaddr from 'ipaddr.js';
 export const rangeOf = (address: string): string => {
   let ip = ipaddr.parse(address);
   if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) ip = (ip as ipaddr.IPv6).toIPv4Address();
-  return ip.range();
+  const range = ip.range();
+  // ::a.b.c.d (IPv4-compatible, deprecated by RFC 4291) embeds an IPv4 address too; ipaddr.js calls it unicast
+  const v4Compatible = ip.kind() === 'ipv6' && range === 'unicast' && (ip as ipaddr.IPv6).parts.slice(0, 6).every((part) => part === 0);
+  return v4Compatible ? 'ipv4Compatible' : range;
 };
 
 /** Why an address is not a webhook target, or undefined when it is public (or allowed loopback). */

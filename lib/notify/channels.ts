@@ -6,7 +6,7 @@ import { watchers } from '#lib/db/watchers';
 import { Conflict, Invalid } from '#lib/errors';
 import { allowLocalWebhooks, targetProblem, type Lookup } from './address';
 import { testDigest } from './digest';
-import { notifier } from './notifier';
+import { deliverer } from './deliver';
 import { deliveryId } from './plan';
 import { newSecret } from './signature';
 import type { Channel, ChannelInput, DeliveryView } from './types';
@@ -57,12 +57,16 @@ export const rotateSecret = async (id: string): Promise<ChannelWithSecret> => {
   return { ...(await channels.rotateSecret(id, secret)), secret };
 };
 
-/** Deletes a channel no watcher uses; 409 naming the watchers otherwise. */
+/**
+ * Deletes a channel no watcher uses; 409 naming the watchers otherwise. The delete holds only
+ * if the channel is unchanged since it was read before listing the watchers: a watcher written
+ * meanwhile marks the channel used (lib/watchers/write.ts), which makes this a 409.
+ */
 export const removeChannel = async (id: string): Promise<void> => {
-  await channels.get(id);
+  const { version } = await channels.read(id);
   const users = (await watchers.list()).filter((w) => w.channelIds?.includes(id)).map((w) => w.id);
   if (users.length > 0) throw new Conflict(`Channel ${id} is used by watcher(s) ${users.join(', ')}; remove it from them first`);
-  await channels.remove(id);
+  await channels.remove(id, version);
 };
 
 /** Sends a `test` notification through the channel now and answers its delivery. */
@@ -71,7 +75,7 @@ export const testChannel = async (id: string, mailer: Mailer, deadline: number):
   const digest = testDigest(randomUUID(), new Date().toISOString());
   const target = { kind: 'channel' as const, channelId: id };
   const draft = { id: deliveryId(digest, target), digest, target, status: 'pending' as const };
-  await notifier({ mailer, deadline }).sendNow(draft);
+  await deliverer({ mailer, deadline }).sendNow(draft);
   const delivery = await deliveries.view(draft.id);
   if (!delivery) throw new Error(`test delivery of channel ${id} was not stored`);
   return delivery;

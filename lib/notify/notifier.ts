@@ -1,84 +1,32 @@
-import type { Mailer } from '#lib/alarms/mailer';
 import { notificationGate } from '#lib/alarms/notification';
 import { silencedBy, type Silence } from '#lib/alarms/silences';
 import { alarms } from '#lib/db/alarms';
-import { channels } from '#lib/db/channels';
-import { deliveries, type DueDelivery } from '#lib/db/deliveries';
+import { deliveries } from '#lib/db/deliveries';
 import { repeats } from '#lib/db/repeats';
 import { silences } from '#lib/db/silences';
 import { watchers } from '#lib/db/watchers';
 import { mapConcurrent } from '#lib/shared/concurrency';
-import { logger } from '#lib/log';
 import { recordWork } from '#lib/observability/metrics';
 import type { WatcherRecord } from '#lib/watchers/types';
-import { allowLocalWebhooks } from './address';
-import { webhookBody } from './formats';
-import { digestMail } from './mail';
+import { deliverer, iso, type NotificationSummary, type NotifierOptions } from './deliver';
 import { audienceOf, notifiedAlarm } from './notice';
 import { draftsFor, dueForRepeat, planDigests, repeatSlot } from './plan';
-import { nextAttemptAt, retryPolicyFromEnv, verdictOf, type AttemptOutcome, type RetryPolicy } from './retry';
-import type { Channel, DeliveryDraft, Digest, Target } from './types';
-import { postWebhook, WEBHOOK_TIMEOUT_MS } from './webhook';
+import type { DeliveryDraft } from './types';
 
-export interface NotificationSummary {
-  /** Deliveries stored this run (one per digest and target). */
-  digests: number;
-  delivered: number;
-  /** Of `delivered`, the mails. */
-  mailed: number;
-  retrying: number;
-  failed: number;
-  suppressed: number;
-  /** False when the time budget or the per-run cap left work for the next run. */
-  complete: boolean;
-}
+export { DEFAULT_MAX_PER_RUN, maxPerRunFromEnv, type NotificationSummary, type NotifierOptions } from './deliver';
 
-export interface NotifierOptions {
-  mailer: Mailer;
-  /** Epoch ms: no attempt starts after it, and none runs past it. */
-  deadline: number;
-  /** Attempts per run at most (NOTIFY_MAX_PER_RUN, default 100): the rest waits for the next run. */
-  maxPerRun?: number;
-  policy?: RetryPolicy;
-  allowLocal?: boolean;
-}
-
-export const DEFAULT_MAX_PER_RUN = 100;
 const WRITES_IN_FLIGHT = 16;
-const DUE_PAGE = 25;
-/** An attempt starts only when this much of the budget is left. */
-const MIN_ATTEMPT_MS = 1_000;
-/** How long a claimed delivery stays out of the due index while it is being attempted. */
-const CLAIM_LEASE_MS = WEBHOOK_TIMEOUT_MS + 25_000;
-
-export const maxPerRunFromEnv = (env: NodeJS.ProcessEnv = process.env): number => {
-  const value = Number(env.NOTIFY_MAX_PER_RUN);
-  return Number.isInteger(value) && value > 0 ? value : DEFAULT_MAX_PER_RUN;
-};
-
-const iso = (ms: number) => new Date(ms).toISOString();
-const errorOf = (outcome: AttemptOutcome): string | undefined =>
-  outcome.kind === 'timeout' ? 'timed out' : outcome.kind === 'refused' || outcome.kind === 'unreachable' ? outcome.reason : undefined;
 
 /**
  * The notification engine the evaluator hands its work to (issue 16). `run()` turns pending
  * notices into stored deliveries (one digest per watcher, run and target; deterministic ids,
  * so a resumed run stores nothing twice), adds repeat digests that are due, then attempts due
- * deliveries, oldest first, within the deadline and the per-run cap. Whatever is left stays
- * stored and due: the next run carries it on (outbox pattern).
+ * deliveries, oldest first, within the deadline and the per-run cap (deliver.ts). Whatever is
+ * left stays stored and due: the next run carries it on (outbox pattern).
  */
 export const notifier = (options: NotifierOptions) => {
-  const summary: NotificationSummary = { digests: 0, delivered: 0, mailed: 0, retrying: 0, failed: 0, suppressed: 0, complete: true };
-  const policy = options.policy ?? retryPolicyFromEnv();
-  const allowLocal = options.allowLocal ?? allowLocalWebhooks();
-  let budget = options.maxPerRun ?? maxPerRunFromEnv();
-  let until = options.deadline;
-  const inTime = (marginMs = 0) => Date.now() + marginMs < until;
-  const channelCache = new Map<string, Promise<Channel | undefined>>();
-  const channelOf = (id: string) => {
-    if (!channelCache.has(id)) channelCache.set(id, channels.find(id));
-    return channelCache.get(id)!;
-  };
+  const delivery = deliverer(options);
+  const { summary, inTime } = delivery;
 
   const store = async (drafts: readonly DeliveryDraft[]): Promise<boolean> => {
     const stored = await mapConcurrent(drafts, WRITES_IN_FLIGHT, async (draft) => inTime() && (await deliveries.createIfAbsent(draft, iso(Date.now()))));
@@ -135,91 +83,6 @@ export const notifier = (options: NotifierOptions) => {
     return true;
   };
 
-  const mail = async (digest: Digest, deliveryId: string, to: readonly string[]): Promise<AttemptOutcome> => {
-    try {
-      await options.mailer.send(digestMail(digest, deliveryId, to));
-      return { kind: 'sent' };
-    } catch (error) {
-      return { kind: 'unreachable', reason: error instanceof Error ? error.message : String(error) };
-    }
-  };
-
-  const attempt = async (delivery: DueDelivery, target: Target): Promise<AttemptOutcome> => {
-    if (target.kind === 'email') return mail(delivery.digest, delivery.deliveryId, target.to);
-    const channel = await channelOf(target.channelId);
-    if (!channel) return { kind: 'refused', reason: `channel ${target.channelId} was deleted` };
-    if (channel.type === 'email') return mail(delivery.digest, delivery.deliveryId, channel.emails);
-    const secret = await channels.secretOf(channel.id);
-    if (!secret) return { kind: 'refused', reason: `channel ${channel.id} has no signing secret` };
-    return postWebhook({
-      url: channel.url,
-      body: webhookBody(delivery.digest, channel.format, delivery.deliveryId, iso(Date.now())),
-      deliveryId: delivery.deliveryId,
-      secret,
-      timeoutMs: Math.max(1, Math.min(WEBHOOK_TIMEOUT_MS, until - Date.now() - 250)),
-      allowLocal,
-    });
-  };
-
-  /** Records an outcome: delivered, due again after a backoff, or failed for good. */
-  const settle = async (delivery: DueDelivery, outcome: AttemptOutcome, startedAt: number) => {
-    const verdict = verdictOf(outcome);
-    const now = Date.now();
-    const facts = {
-      at: iso(now),
-      ...(outcome.kind === 'answered' ? { responseStatus: outcome.status } : {}),
-      ...(errorOf(outcome) ? { error: errorOf(outcome) } : {}),
-    };
-    const next =
-      verdict === 'retry'
-        ? nextAttemptAt({
-            attempts: delivery.attempts + 1,
-            firstAttemptAt: Date.parse(delivery.firstAttemptAt ?? iso(startedAt)),
-            now,
-            policy,
-            ...(outcome.kind === 'answered' && outcome.retryAfterSeconds !== undefined ? { retryAfterSeconds: outcome.retryAfterSeconds } : {}),
-          })
-        : undefined;
-    if (verdict === 'delivered') {
-      await deliveries.settle(delivery.deliveryId, { status: 'delivered', ...facts });
-      summary.delivered++;
-      if (outcome.kind === 'sent') summary.mailed++;
-    } else if (next !== undefined) {
-      await deliveries.settle(delivery.deliveryId, { status: 'retrying', nextAttemptAt: iso(next), ...facts });
-      summary.retrying++;
-    } else {
-      await deliveries.settle(delivery.deliveryId, { status: 'failed', ...facts });
-      summary.failed++;
-    }
-    const log = { deliveryId: delivery.deliveryId, type: delivery.type, attempt: delivery.attempts + 1, verdict, ...facts };
-    if (verdict === 'delivered') logger.info('notification delivered', log);
-    else logger.warn('notification not delivered', log);
-  };
-
-  /** Claims one due delivery and makes one attempt; false when someone else had claimed it. */
-  const attemptOne = async (delivery: DueDelivery): Promise<boolean> => {
-    const startedAt = Date.now();
-    if (!(await deliveries.claim(delivery, iso(startedAt), iso(startedAt + CLAIM_LEASE_MS)))) return false;
-    budget--;
-    await settle(delivery, await attempt(delivery, delivery.target), startedAt);
-    return true;
-  };
-
-  /** Attempts due deliveries until none is due, the cap is spent or the budget runs low. */
-  const deliverDue = async (): Promise<boolean> => {
-    while (budget > 0 && inTime(MIN_ATTEMPT_MS)) {
-      const due = await deliveries.due(iso(Date.now()), Math.min(budget, DUE_PAGE));
-      if (due.length === 0) return true;
-      let progressed = false;
-      for (const delivery of due) {
-        if (budget <= 0 || !inTime(MIN_ATTEMPT_MS)) break;
-        progressed = (await attemptOne(delivery)) || progressed;
-      }
-      if (!progressed) return true;
-    }
-    return (await deliveries.due(iso(Date.now()), 1)).length === 0;
-  };
-
   return {
     summary,
     /**
@@ -227,10 +90,10 @@ export const notifier = (options: NotifierOptions) => {
      * than once per run, and by concurrent runs: stored deliveries and claims never double.
      */
     async run(stopAt = options.deadline): Promise<NotificationSummary> {
-      until = Math.min(stopAt, options.deadline);
+      delivery.stopAt(stopAt);
       const before = { ...summary };
       const collected = (await collectNotices()) && (await collectRepeats());
-      const delivered = await deliverDue();
+      const delivered = await delivery.deliverDue();
       summary.complete = summary.complete && collected && delivered;
       // mails sent and failed SES calls are counted by the SES mailer itself
       const figures = {
@@ -243,10 +106,6 @@ export const notifier = (options: NotifierOptions) => {
       return summary;
     },
     /** Stores one delivery and attempts it at once (a channel test). */
-    async sendNow(draft: DeliveryDraft): Promise<void> {
-      await deliveries.createIfAbsent(draft, iso(Date.now()));
-      const stored = await deliveries.get(draft.id);
-      if (stored?.status === 'pending') await attemptOne(stored);
-    },
+    sendNow: (draft: DeliveryDraft) => delivery.sendNow(draft),
   };
 };

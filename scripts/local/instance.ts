@@ -8,8 +8,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { stopGroup } from './offline';
 import { freePort } from './ports';
+import { startMarker, stopMarked } from './processes';
 
 export interface Instance {
   url: string;
@@ -34,7 +34,15 @@ export const startInstance = async (options: {
   readyTimeoutMs?: number;
 }): Promise<Instance> => {
   const dataDir = mkdtempSync(join(tmpdir(), 'instance-data-'));
-  const child = spawn(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), 'scripts/start.ts'], {
+  // every process of this instance inherits the marker: the stop finds them all, whatever their group
+  const marker = startMarker();
+  const stop = async () => {
+    const { killed } = await stopMarked(child, marker);
+    rmSync(dataDir, { recursive: true, force: true });
+    if (killed.length) console.warn(`npm start did not stop on SIGINT; killed: ${killed.map((p) => p.command).join('; ')}`);
+  };
+  // as package.json's "start" runs it
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
     cwd: root,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -46,6 +54,7 @@ export const startInstance = async (options: {
       WEBSOCKET_PORT: String(await freePort()),
       ESBUILD_WORK_FOLDER: options.workFolder,
       ...options.env,
+      ...marker,
     },
   });
   const timeoutMs = options.readyTimeoutMs ?? 360_000;
@@ -67,7 +76,7 @@ export const startInstance = async (options: {
     child.stderr?.on('data', read);
     child.once('exit', (code) => fail(new Error(`npm start exited with ${code}:\n${output}`)));
   }).catch(async (error: unknown) => {
-    await stopGroup(child);
+    await stop();
     throw error;
   });
   // keep draining so the server never blocks on a full pipe
@@ -80,10 +89,7 @@ export const startInstance = async (options: {
     docsUrl: /API docs at (\S+)/.exec(output)?.[1] ?? '',
     boardUrl: /Status board at (\S+)/.exec(output)?.[1] ?? '',
     storeEndpoint,
-    stop: async () => {
-      await stopGroup(child);
-      rmSync(dataDir, { recursive: true, force: true });
-    },
+    stop,
   };
 };
 

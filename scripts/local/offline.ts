@@ -58,11 +58,13 @@ export const stopGroup = async (child: ChildProcess): Promise<void> => {
 
 /** `serverless offline start` in its own process group, resolved once it answers HTTP. */
 export const startOffline = async (options: OfflineOptions): Promise<OfflineServer> => {
-  const lambdaPort = await freePort();
+  const lambdaPort = process.env.LAMBDA_PORT ? Number(process.env.LAMBDA_PORT) : await freePort();
   const child = spawn(process.execPath, [serverlessBin, 'offline', 'start', '--stage', options.stage], {
     cwd: root,
     detached: true,
-    stdio: options.output === 'inherit' ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+    // the IPC channel closes when this process dies, however it dies: offline then exits too
+    // (plugins/offline-in-process-reload.js) instead of serving on, orphaned
+    stdio: options.output === 'inherit' ? ['inherit', 'inherit', 'inherit', 'ipc'] : ['ignore', 'pipe', 'pipe', 'ipc'],
     env: {
       ...process.env,
       ...options.env,

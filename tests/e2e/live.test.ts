@@ -126,4 +126,41 @@ describe('pushes', () => {
     await watching.next((m) => m.type === 'room' && (m.room as { roomStatus: string }).roomStatus === before?.roomStatus);
     expect(other.messages.filter((m) => m.type !== 'subscribed')).toEqual([]);
   });
+
+  it('a silence pushes `silenced` for the firing alarm it matches, as GET /alarms answers it, and its early end `unsilenced`', async () => {
+    const watching = await client();
+    await subscribed(watching, room);
+    const created = await api<string>('POST', '/watcher', {
+      body: {
+        user: 'ops', dashboard: 'live-e2e-silence', service: 'video', type: 'offline', allDevices: false, devicesId: [target.devicesn],
+        severity: 2, sendEmail: false,
+        operations: { type: 'device', operatorType: 'AND', conditions: [{ element: 'status.connected', operator: '==', value: 'false' }] },
+      },
+    });
+    const ownWatcher = created.body;
+    const alarmId = `${ownWatcher}:${target.devicesn}`;
+    let silenceId = '';
+    try {
+      await api('POST', '/alarms/evaluate');
+      await watching.next((m) => m.type === 'alarm' && m.event === 'raised' && (m.alarm as { id: string }).id === alarmId);
+
+      const silence = await api<{ id: string }>('POST', '/silences', {
+        body: { matchers: { watcherId: ownWatcher, devicesn: target.devicesn }, endsAt: new Date(Date.now() + 3_600_000).toISOString(), comment: 'live e2e' },
+      });
+      expect(silence.status).toBe(201);
+      silenceId = silence.body.id;
+      const silenced = await watching.next((m) => m.type === 'alarm' && m.event === 'silenced' && (m.alarm as { id: string }).id === alarmId);
+      expect(silenced.alarm).toMatchObject({ id: alarmId, silencedBy: [silenceId] });
+      const listed = await api<{ id: string }[]>('GET', `/alarms?watcherId=${ownWatcher}`);
+      expect(silenced.alarm).toEqual(listed.body.find((a) => a.id === alarmId));
+
+      expect((await api('DELETE', `/silences/${silenceId}`)).status).toBe(200);
+      const unsilenced = await watching.next((m) => m.type === 'alarm' && m.event === 'unsilenced' && (m.alarm as { id: string }).id === alarmId);
+      expect(unsilenced.alarm).toMatchObject({ id: alarmId, silencedBy: [] });
+    } finally {
+      if (silenceId) await api('DELETE', `/silences/${silenceId}`);
+      await api('DELETE', `/watcher/${ownWatcher}`);
+      await api('POST', '/alarms/evaluate');
+    }
+  });
 });

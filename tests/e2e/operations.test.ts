@@ -173,7 +173,7 @@ describe('least privilege per function', () => {
         tableAdmin: 'lib/db/table.ts' in metafile.inputs,
         secrets: importsPackage(metafile, '@aws-sdk/client-ssm'),
         mail: importsPackage(metafile, '@aws-sdk/client-sesv2'),
-        push: importsPackage(metafile, '@aws-sdk/client-apigatewaymanagementapi'),
+        push: 'lib/adapters/connections.ts' in metafile.inputs,
       };
       const onlyReads = fn.events.length > 0 && fn.events.every((e) => (e as { http?: { method: string } }).http?.method === 'get');
       const actions = actionsOf(roleOf(prod.Resources[logicalId(fn.functionName)]!).role);

@@ -7,6 +7,7 @@ import { alarms, type AlarmView } from '#lib/db/alarms';
 import { devices } from '#lib/db/devices';
 import { outbox } from '#lib/db/outbox';
 import { rooms } from '#lib/db/rooms';
+import { recomputeRoom } from '#lib/devices/rooms';
 import { watchers } from '#lib/db/watchers';
 import { roomStatusCount } from '#lib/devices/stats';
 import type { DeviceProvider } from '#lib/devices/provider';
@@ -134,7 +135,7 @@ describe('alarm engine against the store', () => {
     await watchers.create(offlineWatcher(region, `${unique('ops')}@example.com`));
     await evaluate();
     await devices.put(fleet[0]!); // a sync batch that read the device before the alarm: no severity
-    await rooms.recompute(fleet[0]!.details);
+    await recomputeRoom(fleet[0]!.details);
     expect(await statusIn(region)).toMatchObject({ OKStatus: 1 });
     await evaluate();
     expect(await statusIn(region)).toMatchObject({ MajorStatus: 1 });

@@ -1,12 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
 import { devices } from '#lib/db/devices';
 import { rooms } from '#lib/db/rooms';
+import { recomputeRoom } from '#lib/devices/rooms';
 import { inScope } from '#lib/devices/deviceScope';
 import { expectedAggregates, placeKey } from '#lib/devices/plan';
 import type { DeviceProvider } from '#lib/devices/provider';
 import { simulatedFleet } from '#lib/devices/provider/simulated';
 import { logger } from '#lib/log';
-import { refreshDevice, syncDevices } from '#lib/devices/sync';
+import { refreshDevice, syncAndReport, syncDevices } from '#lib/devices/sync';
+import { emitted } from '../support/emf';
 import type { Place, ProviderDevice } from '#lib/devices/types';
 
 // Each test syncs its own fleet: a sync makes the table's inventory equal to the provider's.
@@ -85,6 +87,18 @@ describe('device sync', () => {
     expect(await aggregateOf(room('A'))).toMatchObject({ deviceCount: 2, online: 1, offline: 1 });
   });
 
+  it('publishes DevicesSkippedInvalid with the sync\'s other figures', async () => {
+    vi.stubEnv('POWERTOOLS_METRICS_DISABLED', 'false');
+    try {
+      const lines = await emitted(() => syncAndReport(fixed([device('m1', 'A'), device('m2', 'Lobby\u0007'), device('m3\ud800', 'A')])));
+      const sync = lines.find((line) => line.area === 'sync');
+      expect(sync?._aws.CloudWatchMetrics[0]!.Metrics).toEqual(expect.arrayContaining([{ Name: 'DevicesSkippedInvalid', Unit: 'Count' }]));
+      expect(sync).toMatchObject({ SyncRuns: 1, SyncFailed: 0, Devices: 1, DevicesSkippedInvalid: 2 });
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
   it('recomputes a status change into the room counts', async () => {
     await syncDevices(fixed([device('s1', 'A'), device('s2', 'A')]));
     await syncDevices(fixed([device('s1', 'A', false), device('s2', 'A')]));
@@ -97,17 +111,17 @@ describe('room aggregates', () => {
     await syncDevices(fixed([device('a1', 'A'), device('a2', 'A')]));
     await devices.put({ ...device('a1', 'A'), alarmSeverity: 3 });
     await devices.put({ ...device('a2', 'A'), alarmSeverity: 2 });
-    expect((await rooms.recompute(room('A')))?.roomStatus).toBe('Major');
+    expect((await recomputeRoom(room('A')))?.roomStatus).toBe('Major');
     await devices.put(device('a2', 'A'));
     await devices.put(device('a1', 'A'));
-    expect((await rooms.recompute(room('A')))?.roomStatus).toBe('OK');
+    expect((await recomputeRoom(room('A')))?.roomStatus).toBe('OK');
     expect((await aggregateOf(room('A')))?.roomStatus).toBe('OK');
   });
 
   it('survive concurrent recomputes of the same room', async () => {
     await syncDevices(fixed([device('c1', 'A'), device('c2', 'A', false)]));
     await devices.put(device('c2', 'A', true));
-    await Promise.all(Array.from({ length: 6 }, () => rooms.recompute(room('A'))));
+    await Promise.all(Array.from({ length: 6 }, () => recomputeRoom(room('A'))));
     expect(await aggregateOf(room('A'))).toMatchObject({ deviceCount: 2, online: 2, offline: 0 });
   });
 

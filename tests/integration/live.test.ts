@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluateAlarms } from '#lib/alarms/evaluate';
+import { managementApi } from '#lib/adapters/connections';
 import { outboxMailer } from '#lib/adapters/mail';
 import { alarms } from '#lib/db/alarms';
 import { doc, tableName } from '#lib/db/client';
@@ -12,8 +13,11 @@ import { roomStatusCount } from '#lib/devices/stats';
 import { syncDevices } from '#lib/devices/sync';
 import type { ProviderDevice } from '#lib/devices/types';
 import { HttpError } from '#lib/errors';
+import { listAlarms } from '#lib/alarms/query';
+import { createSilenceAndAnnounce, endSilenceAndAnnounce } from '#lib/alarms/silenceEvents';
 import { enableLivePush, pushTo } from '#lib/live/push';
 import { connect, disconnect, issueTicket, subscribe } from '#lib/live/session';
+import type { Connections } from '#lib/live/types';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import validate from '#generated/validators/liveMessage';
 
@@ -23,6 +27,7 @@ const received = new Map<string, unknown[]>();
 const closed = new Set<string>();
 let server: Server;
 let endpoint = '';
+let api: Connections;
 
 beforeAll(async () => {
   server = createServer((req, res) => {
@@ -41,7 +46,8 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   endpoint = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  enableLivePush(endpoint);
+  api = managementApi(endpoint);
+  enableLivePush(api);
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
@@ -179,12 +185,87 @@ describe('live pushes', () => {
     const alive = await opened(filterOf(region));
     const gone = await opened(filterOf(region));
     closed.add(gone);
-    const result = await pushTo(endpoint, { region, location: 'London', room: 'A' }, { type: 'test' });
+    const result = await pushTo(api, { region, location: 'London', room: 'A' }, { type: 'test' });
     // (connections on all/all/all from other tests hear it too)
     expect(result).toMatchObject({ gone: 1, failed: 0, delivered: result.subscribers - 1 });
     expect(received.get(alive)).toEqual([{ type: 'test' }]);
     expect(await liveConnections.find(gone)).toBeUndefined();
     expect(await liveConnections.find(alive)).toBeDefined();
-    expect(await pushTo(endpoint, { region, location: 'London', room: 'A' }, { type: 'test' })).toMatchObject({ gone: 0, delivered: result.subscribers - 1 });
+    expect(await pushTo(api, { region, location: 'London', room: 'A' }, { type: 'test' })).toMatchObject({ gone: 0, delivered: result.subscribers - 1 });
+  });
+});
+
+describe('live pushes of silences', () => {
+  const hourFromNow = () => new Date(Date.now() + 3_600_000).toISOString();
+  const evaluate = () => evaluateAlarms({ mailer: outboxMailer(), deadline: Date.now() + 30_000 });
+  const alarmEvents = (id: string) => (received.get(id) ?? []).filter((m) => (m as { type: string }).type === 'alarm') as { event: string; alarm: { id: string; silencedBy: string[] } }[];
+  /** The open alarm as GET /alarms?region=… answers it now. */
+  const answered = async (region: string, alarmId: string) => ((await listAlarms({ region })) as { id: string }[]).find((a) => a.id === alarmId);
+
+  it('a silence started while alarms fire pushes `silenced` for each it matches, as GET /alarms answers them; ending it pushes `unsilenced`', async () => {
+    const region = unique('R');
+    const devices = [device(region, `${region}-1`, 'A', false), device(region, `${region}-2`, 'A', false), device(region, `${region}-3`, 'B', false)];
+    await syncDevices(fixed(() => devices));
+    const watcherId = await watchers.create({
+      user: 'ops', dashboard: 'd', service: 's', type: 't', allDevices: true, severity: 2, sendEmail: false,
+      operations: { type: 'device', operatorType: 'AND', conditions: [{ element: 'details.region', operator: '==', value: region }] },
+    });
+    await evaluate();
+    const inRegion = await opened(filterOf(region));
+    const roomB = await opened(filterOf(region, 'B'));
+    const elsewhere = await opened(filterOf(unique('R')));
+
+    // a silence that starts later silences nothing yet: nothing is pushed
+    await createSilenceAndAnnounce({ matchers: { region }, startsAt: new Date(Date.now() + 600_000).toISOString(), endsAt: hourFromNow(), comment: 'later' }, 'ana');
+    expect(received.get(inRegion)).toBeUndefined();
+
+    const silence = await createSilenceAndAnnounce({ matchers: { region, room: 'A' }, endsAt: hourFromNow(), comment: 'works in A' }, 'ana');
+    const silenced = alarmEvents(inRegion);
+    expect(silenced.map((m) => [m.event, m.alarm.id]).sort()).toEqual([
+      ['silenced', `${watcherId}:${region}-1`],
+      ['silenced', `${watcherId}:${region}-2`],
+    ]);
+    for (const message of silenced) {
+      expect(message.alarm.silencedBy).toEqual([silence.id]);
+      expect(message.alarm).toEqual(await answered(region, message.alarm.id));
+    }
+    expect(received.get(roomB)).toBeUndefined();
+    expect(received.get(elsewhere)).toBeUndefined();
+
+    // by watcher and device: the watcher's own alarms, found by key
+    const byDevice = await createSilenceAndAnnounce({ matchers: { watcherId, devicesn: `${region}-3` }, endsAt: hourFromNow(), comment: 'one device' }, 'ana');
+    expect(alarmEvents(roomB).map((m) => [m.event, m.alarm.id, m.alarm.silencedBy])).toEqual([['silenced', `${watcherId}:${region}-3`, [byDevice.id]]]);
+
+    // ending the room silence early frees A's alarms; B's stays silenced by the other
+    received.clear();
+    await endSilenceAndAnnounce(silence.id);
+    expect(alarmEvents(inRegion).map((m) => [m.event, m.alarm.id, m.alarm.silencedBy]).sort()).toEqual([
+      ['unsilenced', `${watcherId}:${region}-1`, []],
+      ['unsilenced', `${watcherId}:${region}-2`, []],
+    ]);
+    // ending it again changes nothing and pushes nothing
+    received.clear();
+    await endSilenceAndAnnounce(silence.id);
+    expect(received.get(inRegion)).toBeUndefined();
+    await watchers.remove(watcherId);
+    await evaluate();
+  });
+
+  it('an alarm raised while a silence holds it is pushed with silencedBy, as GET /alarms answers it', async () => {
+    const region = unique('R');
+    await syncDevices(fixed(() => [device(region, `${region}-1`, 'A', false)]));
+    const silence = await createSilenceAndAnnounce({ matchers: { region }, endsAt: hourFromNow(), comment: 'before the alarm' }, 'ana');
+    const id = await opened(filterOf(region));
+    const watcherId = await watchers.create({
+      user: 'ops', dashboard: 'd', service: 's', type: 't', allDevices: true, severity: 2, sendEmail: false,
+      operations: { type: 'device', operatorType: 'AND', conditions: [{ element: 'details.region', operator: '==', value: region }] },
+    });
+    await evaluate();
+    const [raised] = alarmEvents(id);
+    expect(raised).toMatchObject({ event: 'raised', alarm: { id: `${watcherId}:${region}-1`, silencedBy: [silence.id] } });
+    expect(raised!.alarm).toEqual(await answered(region, raised!.alarm.id));
+    await endSilenceAndAnnounce(silence.id);
+    await watchers.remove(watcherId);
+    await evaluate();
   });
 });

@@ -4,6 +4,7 @@ import { doc, dynamo, tableName } from '#lib/db/client';
 import { alarms } from '#lib/db/alarms';
 import { devices } from '#lib/db/devices';
 import { rooms } from '#lib/db/rooms';
+import { recomputeRoom } from '#lib/devices/rooms';
 import { summaries } from '#lib/db/summaries';
 import { ensureTable } from '#lib/db/table';
 import { countsIn } from '#lib/devices/counts';
@@ -148,7 +149,7 @@ describe('summaries', () => {
     const target = fleet[3]!;
     await summaries.begin('dead-run', Date.now() - 16 * 60 * 1000, [{}]);
     await devices.setAlarmSeverity(target, 2);
-    await rooms.recompute(target.details);
+    await recomputeRoom(target.details);
     expect((await countsIn(FILTERS[0]!)).Major).toBe(0);
     await healSummaries();
     expect((await countsIn(FILTERS[0]!)).Major).toBe(1);

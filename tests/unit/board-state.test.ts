@@ -40,4 +40,16 @@ describe('status board state', () => {
     state = applyMessage(state, { type: 'alarm', event: 'cleared', at: T1, alarm: alarm('b', T1) });
     expect(state.alarms.map((a) => a.id)).toEqual(['a']);
   });
+
+  it('marks alarms silenced from silencedBy and from silenced / unsilenced pushes', () => {
+    let state = loaded(emptyState(), [], [{ ...alarm('a', T0), silencedBy: ['s1'] }, { ...alarm('b', T0), silencedBy: [] }], T0);
+    expect(state.alarms.map((a) => [a.id, a.silenced])).toEqual([['a', true], ['b', false]]);
+    state = applyMessage(state, { type: 'alarm', event: 'silenced', at: T1, alarm: { ...alarm('b', T0), silencedBy: ['s2'] } });
+    expect(state.alarms.find((a) => a.id === 'b')?.silenced).toBe(true);
+    state = applyMessage(state, { type: 'alarm', event: 'unsilenced', at: T1, alarm: { ...alarm('a', T0), silencedBy: [] } });
+    expect(state.alarms.find((a) => a.id === 'a')?.silenced).toBe(false);
+    // a raise while a silence holds arrives silenced
+    state = applyMessage(state, { type: 'alarm', event: 'raised', at: T1, alarm: { ...alarm('c', T1), silencedBy: ['s2'] } });
+    expect(state.alarms.find((a) => a.id === 'c')?.silenced).toBe(true);
+  });
 });

@@ -7,19 +7,21 @@ import { importGraph } from '../support/bundles';
 import { functionDefs, root } from '../../scripts/registry';
 
 /*
- * DESIGN §8: the API Gateway management client (live pushes) must not weigh on other bundles.
- * It is left out of every bundle (serverless.yml esbuild.exclude, the runtime's SDK provides
- * it), and only functions that store room or alarm changes reach the push code at all; each
+ * DESIGN §8: live pushes must not weigh on bundles. No function carries the API Gateway
+ * management client (the push adapter signs its posts with the signer the DynamoDB client
+ * already brings; the client stays in serverless.yml esbuild.exclude should anything import it),
+ * and only functions that store room, alarm or silence changes reach the push code at all; each
  * of those subscribes it and may post to connections, so none of their changes goes unannounced.
  */
 const CLIENT = '@aws-sdk/client-apigatewaymanagementapi';
 const PUSH = 'lib/live/push.ts';
-const WRITERS = ['lib/devices/sync.ts', 'lib/alarms/evaluate.ts', 'lib/alarms/acknowledge.ts'];
+const ADAPTER = 'lib/adapters/connections.ts';
+const WRITERS = ['lib/devices/sync.ts', 'lib/alarms/evaluate.ts', 'lib/alarms/acknowledge.ts', 'lib/alarms/silenceEvents.ts'];
 
 const graph = importGraph;
 
 describe('live push in bundles', () => {
-  it('leaves the management client out of every bundle', () => {
+  it('keeps the management client out of bundles should anything import it', () => {
     const config = load(readFileSync(join(root, 'serverless.yml'), 'utf8').replace(/!(Join|Ref|GetAtt|Sub)/g, '')) as { custom: { esbuild: { exclude: string[] } } };
     expect(config.custom.esbuild.exclude).toContain(CLIENT);
   });
@@ -32,12 +34,13 @@ describe('live push in bundles', () => {
       const writes = WRITERS.some((file) => file in inputs);
       const pushes = PUSH in inputs;
       if (pushes) carriers.push(fn.functionName);
-      const fix = `${fn.functionName} stores room or alarm changes: call enableLivePush() (lib/live/push) at module scope and grant it LivePush in resources/permissions.yml`;
+      const fix = `${fn.functionName} stores room, alarm or silence changes: call enableLivePush(connectionsFromEnv()) (lib/live/push, lib/adapters/connections) at module scope and grant it LivePush in resources/permissions.yml`;
       expect({ fn: fn.functionName, pushes }, fix).toEqual({ fn: fn.functionName, pushes: writes });
       const reachesClient = Object.values(inputs).some((input) => input.imports.some((i) => i.path === CLIENT));
-      expect({ fn: fn.functionName, reachesClient }).toEqual({ fn: fn.functionName, reachesClient: pushes });
+      expect({ fn: fn.functionName, reachesClient }).toEqual({ fn: fn.functionName, reachesClient: false });
+      expect({ fn: fn.functionName, adapter: ADAPTER in inputs }).toEqual({ fn: fn.functionName, adapter: pushes });
       if (!pushes) continue;
-      expect(readFileSync(join(root, fn.handlerFile), 'utf8'), fix).toMatch(/^enableLivePush\(\);$/m);
+      expect(readFileSync(join(root, fn.handlerFile), 'utf8'), fix).toMatch(/^enableLivePush\(connectionsFromEnv\(\)\);$/m);
       expect(permissions.functions[fn.functionName] ?? permissions.default, fix).toContain('LivePush');
     }
     expect(carriers).toEqual(expect.arrayContaining(['alarmsEvaluateNow', 'alarmsEvaluateOnSchedule', 'devicesRefresh', 'devicesSync']));

@@ -2,28 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { areaOf, functionName, NAMESPACE, recordRequest, recordWork } from '#lib/observability/metrics';
+import { emitted } from '../support/emf';
 
 const root = join(__dirname, '..', '..');
-
-interface Emf {
-  _aws: { CloudWatchMetrics: { Namespace: string; Dimensions: string[][]; Metrics: { Name: string; Unit: string }[] }[] };
-  [key: string]: unknown;
-}
-
-/** The EMF lines written to stdout while `act` runs. */
-const emitted = async (act: () => Promise<void>): Promise<Emf[]> => {
-  const lines: string[] = [];
-  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-    lines.push(String(chunk));
-    return true;
-  });
-  try {
-    await act();
-  } finally {
-    spy.mockRestore();
-  }
-  return lines.flatMap((l) => l.split('\n')).filter((l) => l.includes('"_aws"')).map((l) => JSON.parse(l) as Emf);
-};
 
 describe('metrics (EMF)', () => {
   beforeEach(() => {

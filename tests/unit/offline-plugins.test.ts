@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -53,5 +54,19 @@ describe('plugins for serverless offline', () => {
     } finally {
       await plugin.hooks['offline:start:end']!();
     }
+  });
+
+  it('offline-in-process-reload ends serverless offline when npm start, its parent, is gone (the IPC channel closes)', async () => {
+    const plugin = join(__dirname, '../../plugins/offline-in-process-reload.js');
+    // stands in for `serverless offline`: loads the plugin, then would serve forever
+    const script = `new (require(${JSON.stringify(plugin)}))({ config: { servicePath: process.cwd() } }); setInterval(() => {}, 1000);`;
+    const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
+    const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+    await new Promise((r) => setTimeout(r, 500));
+    expect(child.exitCode).toBeNull();
+    child.disconnect();
+    const code = await Promise.race([exited, new Promise<'still running'>((r) => setTimeout(() => r('still running'), 5000))]);
+    if (code === 'still running') child.kill('SIGKILL');
+    expect(code).toBe(0);
   });
 });

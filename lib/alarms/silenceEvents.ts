@@ -1,0 +1,71 @@
+import { alarms, viewOf, type AlarmView } from '#lib/db/alarms';
+import { announceStored, listening } from '#lib/db/changes';
+import { silences } from '#lib/db/silences';
+import { mapConcurrent } from '#lib/shared/concurrency';
+import { matches, silencedBy, silenceStatus, type Silence, type SilenceInput } from './silences';
+import { createSilence, endSilence, type SilenceAnswer } from './silencing';
+
+/*
+ * Silences are never written onto alarms (docs/decisions.md "Alarm lifecycle"), so starting or
+ * ending one is one write; what changes for dashboards is announced here, after that write,
+ * through the same seam as the other alarm events (lib/db/changes.ts, live pushes):
+ * `silenced` for each firing alarm a new active silence matches, `unsilenced` for each one a
+ * silence ended early leaves silenced by none (docs/decisions.md "Live": silenced events).
+ * Each alarm carries `silencedBy` as GET /alarms answers it then. Only the two routes that
+ * start and end silences import this (and the push); reading silences costs nothing of it.
+ */
+
+/** Alarms announced at once (each announcement is a push fanned out in parallel itself). */
+const IN_FLIGHT = 8;
+
+/**
+ * The firing alarms a silence matches. With a watcher among its matchers: that watcher's
+ * partition (by key). Otherwise no key holds open alarms by place or device, so it is the
+ * firing index narrowed by the silence's place (a FilterExpression, the cost of GET
+ * /alarms?region=…&room=…: O(firing alarms), never the history).
+ */
+const firingMatching = async ({ matchers }: Silence): Promise<AlarmView[]> => {
+  const found = matchers.watcherId
+    ? (await alarms.openOf(matchers.watcherId)).filter((alarm) => alarm.state === 'firing').map(viewOf)
+    : ((await alarms.list({ region: matchers.region, location: matchers.location, room: matchers.room, state: 'firing' }, {})) as AlarmView[]);
+  return found.filter((alarm) => matches(matchers, alarm));
+};
+
+/** The silences current at `now` as they are after this write (the index may lag the write a moment). */
+const currentAfter = async (now: string, stored: Silence, stillActive: boolean): Promise<Silence[]> => {
+  const others = (await silences.current(now)).filter((silence) => silence.id !== stored.id);
+  return stillActive ? [...others, stored] : others;
+};
+
+/** After a silence was stored: `silenced` for every firing alarm it silences now (none when it starts later). */
+const announceSilenced = async (silence: Silence, now: string): Promise<void> => {
+  if (!listening() || silenceStatus(silence, now) !== 'active') return;
+  const [matching, current] = await Promise.all([firingMatching(silence), currentAfter(now, silence, true)]);
+  await mapConcurrent(matching, IN_FLIGHT, (alarm) =>
+    announceStored({ kind: 'alarm', event: 'silenced', at: now, alarm: { ...alarm, silencedBy: silencedBy(alarm, current, now) } }),
+  );
+};
+
+/** After a silence was ended at `endedAt`: `unsilenced` for every firing alarm no other silence still silences. */
+const announceUnsilenced = async (ended: Silence, endedAt: string): Promise<void> => {
+  if (!listening()) return;
+  const [matching, current] = await Promise.all([firingMatching(ended), currentAfter(endedAt, ended, false)]);
+  const freed = matching.filter((alarm) => silencedBy(alarm, current, endedAt).length === 0);
+  await mapConcurrent(freed, IN_FLIGHT, (alarm) => announceStored({ kind: 'alarm', event: 'unsilenced', at: endedAt, alarm: { ...alarm, silencedBy: [] } }));
+};
+
+/** POST /silences: creates the silence, then announces the alarms it silences. */
+export const createSilenceAndAnnounce = async (input: SilenceInput, createdBy: string): Promise<SilenceAnswer> => {
+  const created = await createSilence(input, createdBy);
+  await announceSilenced(created, created.createdAt);
+  return created;
+};
+
+/** DELETE /silences/{id}: ends the silence, then announces the alarms it no longer silences. */
+export const endSilenceAndAnnounce = async (id: string): Promise<SilenceAnswer> => {
+  const calledAt = new Date().toISOString();
+  const ended = await endSilence(id);
+  // only when this call ended it (not an earlier one), and it had started (a future one never silenced anything)
+  if (ended.endedAt && ended.endedAt >= calledAt && ended.startsAt < ended.endedAt) await announceUnsilenced(ended, ended.endedAt);
+  return ended;
+};

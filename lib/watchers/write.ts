@@ -1,0 +1,48 @@
+import { channels } from '#lib/db/channels';
+import { watchers } from '#lib/db/watchers';
+import { NotFound } from '#lib/errors';
+import { checkChannelIds, unknownChannels } from '#lib/notify/channelIds';
+import type { WatcherInput, WatcherRecord } from './types';
+
+/*
+ * A watcher names notification channels by id, and a channel a watcher names cannot be deleted
+ * (lib/notify/channels.ts). Without transactions the two checks race: a watcher written right
+ * after a channel delete listed the watchers would name a deleted channel. So a watcher write
+ * first lands, then marks each channel it names used (a conditional version bump): a delete that
+ * read the channel before the mark fails its condition (409), and a channel already deleted makes
+ * the mark fail, which undoes the watcher write and answers 400, as if the channel had been
+ * missing from the start. Either way no stored watcher names a deleted channel.
+ */
+
+/** The ids of those channels that are gone, after marking every other one used. */
+const markUsed = async (ids: readonly string[] | undefined): Promise<string[]> => {
+  const marked = await Promise.all((ids ?? []).map(async (id) => ((await channels.markUsed(id)) ? undefined : id)));
+  return marked.filter((id): id is string => id !== undefined);
+};
+
+/** POST /watcher: stores a new, active watcher and answers its id; 400 for unknown channel ids. */
+export const createWatcher = async (input: WatcherInput): Promise<string> => {
+  await checkChannelIds(input.channelIds);
+  const id = await watchers.create(input);
+  const gone = await markUsed(input.channelIds);
+  if (gone.length > 0) {
+    await watchers.remove(id).catch((error: unknown) => {
+      if (!(error instanceof NotFound)) throw error; // already gone is as good
+    });
+    throw unknownChannels(gone);
+  }
+  return id;
+};
+
+/** PUT /watcher/{id}: replaces the rule; 404 unknown, 409 lost race, 400 unknown channel ids. */
+export const updateWatcher = async (id: string, input: WatcherInput): Promise<WatcherRecord> => {
+  await checkChannelIds(input.channelIds);
+  const current = await watchers.read(id);
+  const updated = await watchers.replace(current, input);
+  const gone = await markUsed(input.channelIds);
+  if (gone.length > 0) {
+    await watchers.restore(current);
+    throw unknownChannels(gone);
+  }
+  return updated;
+};
