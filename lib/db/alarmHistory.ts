@@ -115,7 +115,12 @@ export const historyQuery = (
 export const alarmHistory = {
   /** Stores the history record of one cleared alarm (both items; idempotent). */
   async write(record: HistoryRecord, expiresAt: number): Promise<void> {
-    await batchWrite(items(record, expiresAt).map((Item) => ({ PutRequest: { Item } })));
+    await alarmHistory.writeAll([{ record, expiresAt }]);
+  },
+
+  /** Stores many history records (both items each; idempotent), 25 items a request, 8 requests in flight. */
+  async writeAll(records: readonly { record: HistoryRecord; expiresAt: number }[]): Promise<void> {
+    await batchWrite(records.flatMap(({ record, expiresAt }) => items(record, expiresAt).map((Item) => ({ PutRequest: { Item } }))), { inFlight: 8 });
   },
 
   /** One page of cleared alarms, newest first, from the key built for the filter. */
