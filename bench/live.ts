@@ -7,6 +7,7 @@
  * scope holds the room) and delivered, p50/p99 delay from the start of the change to
  * receipt, and errors. Target: nothing lost, p99 under 1 s.
  */
+import { Agent, request } from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import WebSocket from 'ws';
 import { startInstance, stillFleetEnv } from '../scripts/local/instance';
@@ -17,6 +18,7 @@ const SOCKETS = Number(process.env.BENCH_LIVE_SOCKETS ?? 500);
 const CHANGES_PER_SECOND = Number(process.env.BENCH_LIVE_RATE ?? 50);
 const SECONDS = Number(process.env.BENCH_LIVE_SECONDS ?? 20);
 const KEY = 'bench-live-key';
+const EMULATOR_POSTS = Number(process.env.BENCH_LIVE_EMULATOR_POSTS ?? 5000);
 
 type Filter = { regionName: string; locationName: string; roomName: string };
 const percentile = (sorted: readonly number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : 0);
@@ -104,7 +106,17 @@ export const runLiveBench = async () => {
       const begun = pending.get(placeKey(change.room));
       if (begun !== undefined) started.set(`${placeKey(change.room)}|${change.at}`, begun);
     });
-    enableLivePush(managementApi(new URL((await ticket(filters[0]!)).replace(/^ws/, 'http')).origin));
+    // posts that failed and changes whose push failed as a whole (e.g. the subscriber read) are errors, not silence
+    let postsFailed = 0;
+    let pushesFailed = 0;
+    let owedByFailedPushes = 0;
+    enableLivePush(managementApi(new URL((await ticket(filters[0]!)).replace(/^ws/, 'http')).origin), (outcome, change) => {
+      if (change.kind !== 'room') return;
+      if (outcome instanceof Error) {
+        if (pushesFailed++ < 3) console.error('push failed:', outcome.message);
+        owedByFailedPushes += filters.filter((f) => covers(f, change.room)).length;
+      } else postsFailed += outcome.failed;
+    });
 
     let changeErrors = 0;
     const roomKeys = [...byRoom.keys()];
@@ -138,6 +150,45 @@ export const runLiveBench = async () => {
     // let the last pushes arrive
     const quietUntil = Date.now() + 5000;
     while (Date.now() < quietUntil && received < expected) await new Promise((r) => setTimeout(r, 100));
+
+    // The emulator's own ceiling, on the same open sockets: POST /@connections/{id} as fast as
+    // 32 parallel posts go, once with a trivial keep-alive client (no signing), once through the
+    // push adapter (signed); what each costs this process in CPU per post.
+    const { liveConnections } = await import('../lib/db/live');
+    const { scopeKey } = await import('../lib/live/scope');
+    const ids = [...new Set((await Promise.all([...new Set(filters.map(scopeKey))].map((key) => liveConnections.subscribersOf(key)))).flat().map((s) => s.connectionId))];
+    const origin = new URL((await ticket(filters[0]!)).replace(/^ws/, 'http')).origin;
+    const agent = new Agent({ keepAlive: true, maxSockets: 32 });
+    const trivialPost = (id: string, data: string) =>
+      new Promise<void>((done, fail) => {
+        const req = request(`${origin}/@connections/${encodeURIComponent(id)}`, { method: 'POST', agent, headers: { 'content-length': Buffer.byteLength(data) } }, (res) => {
+          res.resume();
+          res.once('end', () => (res.statusCode! < 300 ? done() : fail(new Error(`answered ${res.statusCode}`))));
+        });
+        req.once('error', fail);
+        req.end(data);
+      });
+    const adapter = managementApi(origin);
+    const ceiling = async (post: (id: string, data: string) => Promise<unknown>) => {
+      const posts = ids.length ? EMULATOR_POSTS : 0;
+      let next = 0;
+      let failed = 0;
+      const cpu = process.cpuUsage();
+      const began = Date.now();
+      await Promise.all(
+        Array.from({ length: 32 }, async () => {
+          while (next < posts) {
+            const n = next++;
+            await post(ids[n % ids.length]!, JSON.stringify({ type: 'probe', n })).catch(() => failed++);
+          }
+        }),
+      );
+      const used = process.cpuUsage(cpu);
+      return { posts, failed, perSecond: Math.round((posts / Math.max(1, Date.now() - began)) * 1000), cpuMsPerPost: round((used.user + used.system) / 1000 / Math.max(1, posts), 3) };
+    };
+    await ceiling(trivialPost); // warm-up: the emulator's first thousands of requests run cold
+    const emulator = { trivialClient: await ceiling(trivialPost), pushAdapter: await ceiling((id, data) => adapter.post(id, data)), loadAverage: round(loadavg()[0]!, 1) };
+    agent.destroy();
     for (const socket of sockets) socket.close();
 
     delays.sort((a, b) => a - b);
@@ -153,8 +204,11 @@ export const runLiveBench = async () => {
       pushesExpected: expected,
       pushesDelivered: received,
       lost: Math.max(0, expected - received),
+      // lost that no failure explains: what the bench would get wrong (pushes late past the wait, or a miscount)
+      lostUnexplained: expected - received - owedByFailedPushes - postsFailed,
       delayMs: { p50: percentile(delays, 50), p90: percentile(delays, 90), p99: percentile(delays, 99), max: delays.at(-1) ?? 0 },
-      errors: { changes: changeErrors, sockets: socketErrors, unmatched },
+      errors: { changes: changeErrors, sockets: socketErrors, postsFailed, pushesFailed, unmatched },
+      emulator,
     };
     const met = summary.lost === 0 && summary.delayMs.p99 < 1000;
     const markdown = [
@@ -166,11 +220,18 @@ export const runLiveBench = async () => {
       '',
       '| pushes expected | delivered | lost | p50 ms | p90 ms | p99 ms | max ms | errors | target (nothing lost, p99 < 1 s) |',
       '|---:|---:|---:|---:|---:|---:|---:|---:|---|',
-      `| ${expected} | ${received} | ${summary.lost} | ${summary.delayMs.p50} | ${summary.delayMs.p90} | ${summary.delayMs.p99} | ${summary.delayMs.max} | ${changeErrors + socketErrors} | ${met ? 'met' : 'NOT met'} |`,
+      `| ${expected} | ${received} | ${summary.lost} | ${summary.delayMs.p50} | ${summary.delayMs.p90} | ${summary.delayMs.p99} | ${summary.delayMs.max} | ${changeErrors + socketErrors + postsFailed + pushesFailed} | ${met ? 'met' : 'NOT met'} |`,
       '',
       `Sockets connected in ${summary.connectSeconds} s; changes ran at ${summary.changesPerSecondDone}/s; ${stored} of ${total} changes were stored (${changeErrors} failed against the store).`,
       'Pushes expected are those owed for the changes stored; lost = expected - delivered.',
+      `Errors: ${changeErrors} changes refused by the store, ${pushesFailed} changes whose push failed as a whole (subscriber read, owing ${owedByFailedPushes} pushes), ${postsFailed} posts failed, ${socketErrors} socket errors;`,
+      `lost pushes no failure explains: ${summary.lostUnexplained} (pushes are awaited by their change, so a push not received 5 s after the last change was not delivered).`,
       `Machine load average (1 min) ${summary.loadAverage.atStart} at the start, ${summary.loadAverage.atEnd} at the end, on ${cpus().length} cores.`,
+      '',
+      `The emulator's ceiling on the same sockets (${EMULATOR_POSTS} posts, 32 in parallel, load ${emulator.loadAverage}):`,
+      `trivial keep-alive client ${emulator.trivialClient.perSecond} posts/s (${emulator.trivialClient.cpuMsPerPost} ms CPU per post here, ${emulator.trivialClient.failed} failed);`,
+      `the push adapter (SigV4-signed) ${emulator.pushAdapter.perSecond} posts/s (${emulator.pushAdapter.cpuMsPerPost} ms CPU per post, ${emulator.pushAdapter.failed} failed).`,
+      `The run above needed ${round(expected / SECONDS)} posts/s.`,
     ].join('\n');
     writeResult('live', summary, markdown);
     console.log(markdown);

@@ -1,5 +1,15 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DeleteCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchWriteCommand,
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+  type DeleteCommandInput,
+  type QueryCommandInput,
+  type UpdateCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { ServiceUnavailable } from '#lib/errors';
 import { doc, tableName } from './client';
 
@@ -43,10 +53,7 @@ export const putNew = async (item: Item, exists: () => Error): Promise<void> => 
 
 /** Deletes the item at `key` if it exists; otherwise throws `missing()`. */
 export const deleteExisting = async (key: Item, missing: () => Error): Promise<void> => {
-  await whenExists(
-    doc.send(new DeleteCommand({ TableName: tableName(), Key: key, ConditionExpression: 'attribute_exists(PK)' })),
-    missing,
-  );
+  await whenExists(deleteItem(key, { ConditionExpression: 'attribute_exists(PK)' }), missing);
 };
 
 /** The one page-reading loop: each page of a Query in turn, until the index ends or the caller stops. */
@@ -168,19 +175,49 @@ export const batchWrite = async (requests: readonly WriteRequest[]): Promise<voi
   }
 };
 
+/** One UpdateItem on the table: the item's key, and the expressions as the SDK takes them. */
+export const updateItem = (key: Item, input: Omit<UpdateCommandInput, 'TableName' | 'Key'>) =>
+  doc.send(new UpdateCommand({ TableName: tableName(), Key: key, ...input }));
+
+/** One DeleteItem on the table, usually conditional. */
+export const deleteItem = (key: Item, input: Omit<DeleteCommandInput, 'TableName' | 'Key'> = {}) =>
+  doc.send(new DeleteCommand({ TableName: tableName(), Key: key, ...input }));
+
 /** Sets only the fields of `patch` (and bumps version, updatedAt) on an existing item; answers the new item. */
 export const patchExisting = async (key: Item, patch: Item, missing: () => Error): Promise<Item> => {
   const { Attributes } = await whenExists(
-    doc.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: key,
-        ...patchExpression(patch, new Date().toISOString()),
-        ConditionExpression: 'attribute_exists(PK)',
-        ReturnValues: 'ALL_NEW',
-      }),
-    ),
+    updateItem(key, { ...patchExpression(patch, new Date().toISOString()), ConditionExpression: 'attribute_exists(PK)', ReturnValues: 'ALL_NEW' }),
     missing,
   );
   return Attributes ?? {};
 };
+
+/**
+ * The records of one partition, sorted by id: list (one Query), get, patch and delete, where an
+ * unknown id is `notFound(id)` (a 404). Creating one is the repository's own (ids, defaults).
+ */
+export const partitionRecords = <Id, R, P extends Item>(
+  partition: string,
+  keys: (id: Id) => Item,
+  fromItem: (item: Item) => R,
+  notFound: (id: Id) => Error,
+) => ({
+  async list(): Promise<R[]> {
+    return (await queryPartition(partition)).map(fromItem);
+  },
+
+  async get(id: Id): Promise<R> {
+    const { Item: item } = await doc.send(new GetCommand({ TableName: tableName(), Key: keys(id) }));
+    if (!item) throw notFound(id);
+    return fromItem(item);
+  },
+
+  /** Sets only the fields given, in one conditional write: concurrent patches never undo each other. */
+  async update(id: Id, patch: P): Promise<R> {
+    return fromItem(await patchExisting(keys(id), patch, () => notFound(id)));
+  },
+
+  async remove(id: Id): Promise<void> {
+    await deleteExisting(keys(id), () => notFound(id));
+  },
+});

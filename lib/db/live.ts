@@ -123,30 +123,30 @@ export const liveConnections = {
     return Item ? { filter: toFilter(Item.filter), scopeKey: String(Item.scopeKey), expiresAt: Number(Item.expiresAt) } : undefined;
   },
 
-  /** Unexpired subscribers of the given scope keys: one Query per key, O(subscribers found). */
-  async subscribers(scopeKeys: readonly string[]): Promise<Subscriber[]> {
+  /** Unexpired subscribers of one scope key: one Query of its partition (paged), O(subscribers found). */
+  async subscribersOf(scopeKey: string): Promise<Subscriber[]> {
     const now = nowSeconds();
-    const pages = await Promise.all(
-      scopeKeys.map(async (scopeKey) => {
-        const found: Subscriber[] = [];
-        let ExclusiveStartKey: Item | undefined;
-        do {
-          const page = await doc.send(
-            new QueryCommand({
-              TableName: tableName(),
-              KeyConditionExpression: 'PK = :pk',
-              FilterExpression: 'expiresAt > :now',
-              ProjectionExpression: 'SK',
-              ExpressionAttributeValues: { ':pk': subscriptionKey(scopeKey, '').PK, ':now': now },
-              ExclusiveStartKey,
-            }),
-          );
-          for (const item of page.Items ?? []) found.push({ connectionId: String(item.SK), scopeKey });
-          ExclusiveStartKey = page.LastEvaluatedKey;
-        } while (ExclusiveStartKey);
-        return found;
-      }),
-    );
-    return pages.flat();
+    const found: Subscriber[] = [];
+    let ExclusiveStartKey: Item | undefined;
+    do {
+      const page = await doc.send(
+        new QueryCommand({
+          TableName: tableName(),
+          KeyConditionExpression: 'PK = :pk',
+          FilterExpression: 'expiresAt > :now',
+          ProjectionExpression: 'SK',
+          ExpressionAttributeValues: { ':pk': subscriptionKey(scopeKey, '').PK, ':now': now },
+          ExclusiveStartKey,
+        }),
+      );
+      for (const item of page.Items ?? []) found.push({ connectionId: String(item.SK), scopeKey });
+      ExclusiveStartKey = page.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
+    return found;
+  },
+
+  /** Unexpired subscribers of the given scope keys: one Query per key, in parallel. */
+  async subscribers(scopeKeys: readonly string[]): Promise<Subscriber[]> {
+    return (await Promise.all(scopeKeys.map((key) => liveConnections.subscribersOf(key)))).flat();
   },
 };

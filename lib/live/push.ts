@@ -6,16 +6,19 @@ import type { Place } from '#lib/devices/types';
 import { logger } from '#lib/log';
 import { recordWork } from '#lib/observability/metrics';
 import { messageOf } from './messages';
+import { sharedReads } from './reads';
 import { scopeKeysOf } from './scope';
 import type { Connections, LiveMessage } from './types';
 
 /*
  * Pushes every stored room or alarm change to the connections whose scope holds its room
  * (docs/decisions.md "Live"). Cost per change: one Query per scope key containing the room
- * (at most 8) and one PostToConnection per subscriber, in parallel: O(connections in scope).
+ * (at most 8; changes stored while a key is being read share its next read, lib/live/reads.ts)
+ * and one PostToConnection per subscriber, in parallel: O(connections in scope).
  * The posts go through `Connections` (lib/adapters/connections.ts), wired in by the functions.
  */
 const IN_FLIGHT = 32;
+const subscribersOf = sharedReads((scopeKey) => liveConnections.subscribersOf(scopeKey));
 
 export interface PushResult {
   subscribers: number;
@@ -29,7 +32,7 @@ export interface PushResult {
  * gone. `message` may be a function: it is then only built when somebody is subscribed.
  */
 export const pushTo = async (connections: Connections, place: Place, message: unknown): Promise<PushResult> => {
-  const subscribers = await liveConnections.subscribers(scopeKeysOf(place));
+  const subscribers = (await Promise.all(scopeKeysOf(place).map(subscribersOf))).flat();
   const result: PushResult = { subscribers: subscribers.length, delivered: 0, gone: 0, failed: 0 };
   if (subscribers.length === 0) return result;
   const data = JSON.stringify(typeof message === 'function' ? await (message as () => Promise<unknown>)() : message);
@@ -68,18 +71,20 @@ const messageFor = async (change: StoredChange): Promise<LiveMessage> => {
  * Subscribes the push to every change this process stores, when live updates are configured
  * (`connections`: lib/adapters/connections.ts `connectionsFromEnv()`, from LIVE_PUSH_ENDPOINT).
  * Called once by each function that writes room aggregates, alarms or silences, and by
- * `npm start` for its local sync and evaluator.
+ * `npm start` for its local sync and evaluator. `observe` hears each change's outcome (benchmarks).
  */
-export const enableLivePush = (connections: Connections | undefined): boolean => {
+export const enableLivePush = (connections: Connections | undefined, observe?: (outcome: PushResult | Error, change: StoredChange) => void): boolean => {
   if (!connections || enabled.has(connections)) return Boolean(connections);
   enabled.add(connections);
   onStored(async (change) => {
     try {
       const result = await pushTo(connections, placeOf(change), () => messageFor(change));
+      observe?.(result, change);
       if (result.subscribers > 0) {
         await recordWork('live', { PushesSent: result.delivered, ConnectionsGone: result.gone, PushesFailed: result.failed });
       }
     } catch (error) {
+      observe?.(error instanceof Error ? error : new Error(String(error)), change);
       // the change is stored; a dashboard that missed it catches up on its next snapshot
       logger.error('live push failed', { kind: change.kind, error: error instanceof Error ? error.message : String(error) });
     }
