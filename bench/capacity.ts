@@ -18,7 +18,7 @@ import { median, resultsDir, root, round } from './lib';
 import { project, PRICES } from './capacity-projection';
 
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number);
-const ROOMS = 1000;
+const ROOMS = Number(process.env.BENCH_ROOMS ?? 1000);
 const CALLS = Number(process.env.BENCH_CALLS ?? 5);
 const STEADY_CHANGES = 100;
 const STEADY_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -83,8 +83,10 @@ export const runCapacityBench = async () => {
   const handler = async (path: string) => ((await import(`../functions/${path}`)) as { handler: Handler }).handler;
 
   const endpoints: { name: string; scoped: boolean; call: (scope: (typeof SCOPES)[keyof typeof SCOPES]) => Promise<APIGatewayProxyResult> }[] = [];
+  /** Handler files whose name is not the endpoint's (issue 13 renamed them). */
+  const FILES: Record<string, string> = { devicesConnected: 'connected' };
   for (const name of COUNTS) {
-    const h = await handler(`devices/${name}`);
+    const h = await handler(`devices/${FILES[name] ?? name}`);
     endpoints.push({ name, scoped: true, call: (scope) => h(jsonEvent(scope), context) });
   }
   const allDevices = await handler('devices/allDevices');
@@ -97,8 +99,9 @@ export const runCapacityBench = async () => {
   }
   const byZone = await handler('lookups/locationsByZone');
   endpoints.push({ name: 'filters/location/byzone/EMEA', scoped: false, call: () => byZone(apiEvent({ httpMethod: 'GET', pathParameters: { zone: 'EMEA' } }), context) });
-  const serials = await handler('lookups/videodevices');
+  const serials = await handler('lookups/videoDevices');
   endpoints.push({ name: 'filters/videodevices', scoped: false, call: () => serials(apiEvent({ httpMethod: 'GET' }), context) });
+  if (process.env.BENCH_PART === 'sync') endpoints.length = 0; // only the syncs (writeSyncFigures)
   const get = await handler('devices/get');
   endpoints.push({ name: 'videoDevice/{devicesn}', scoped: false, call: () => get(apiEvent({ pathParameters: { devicesn: 'VD000051' } }), context) });
 
@@ -112,7 +115,7 @@ export const runCapacityBench = async () => {
     const base = simulatedFleet({ seed: 1, devices: size, rooms: ROOMS }).map((d) => ({ ...d, status: { connected: true, inCallStatus: d.status.inCallStatus } }));
     const seeded = await measure(async () => {
       const chunk = Math.ceil(base.length / 8);
-      await Promise.all(Array.from({ length: 8 }, (_, i) => devices.writeAll(base.slice(i * chunk, (i + 1) * chunk), [])));
+      await Promise.all(Array.from({ length: 8 }, (_, i) => devices.syncWrite(base.slice(i * chunk, (i + 1) * chunk), [])));
       await recountRooms(base.map((d) => d.details));
     });
     console.log(`${size} devices seeded in ${(seeded.ms / 1000).toFixed(1)} s`);
@@ -148,6 +151,14 @@ export const runCapacityBench = async () => {
     const far = () => Date.now() + 3_600_000;
     const provider = (fleet: typeof base) => ({ listDevices: async () => fleet, getDevice: async (sn: string) => fleet.find((d) => d.devicesn === sn) });
     const fullPass = async () => measure(() => evaluateAlarms({ mailer, deadline: far() }));
+    // the first sync after seeding compares everything and writes the fingerprints later syncs read
+    const firstSync = await measure(() => syncDevices(provider(base)));
+    console.log(`first (full) sync: ${firstSync.ms} ms / ${firstSync.rcu} RCU / ${firstSync.wcu} WCU`);
+    if (process.env.BENCH_PART === 'sync') {
+      await writeSyncFigures({ size, firstSync, sync: (fleet) => measure(() => syncDevices(provider(fleet))), fleet: base });
+      await store.close();
+      return;
+    }
     const indexRead = await measure(() => devices.index());
     const roomsRead = await measure(() => rooms.inScope({}));
     const steadyFull = await fullPass();
@@ -237,6 +248,54 @@ export const runCapacityBench = async () => {
   writeFileSync(join(resultsDir, 'capacity.json'), `${JSON.stringify(output, null, 2)}\n`);
   writeReadme(output);
   console.log(JSON.stringify(output.targets, null, 2));
+};
+
+type Fleet = import('../lib/devices/types').ProviderDevice[];
+type Figures = { ms: number; rcu: number; wcu: number; readRequests: number; writeRequests: number; writeItems: number; value?: unknown };
+
+/**
+ * `BENCH_PART=sync npm run bench -- capacity` (with BENCH_SIZES=100000): only the syncs at the
+ * largest size: the first (full) one, steady ones changing 100 devices each, and the periodic
+ * full sync (SYNC_FULL_SECONDS) with 100 changes, into bench/results/capacity-sync-<BENCH_ROOMS>rooms.json.
+ */
+const writeSyncFigures = async ({ size, firstSync, sync, fleet: base }: { size: number; firstSync: Figures; sync: (fleet: Fleet) => Promise<Figures>; fleet: Fleet }) => {
+  const { loadavg } = await import('node:os');
+  const load = [loadavg()];
+  const pick = ({ ms, rcu, wcu, readRequests, writeRequests, writeItems, value }: Figures) => ({ ms, rcu, wcu, readRequests, writeRequests, writeItems, result: value });
+  let fleet = base;
+  let next = 7;
+  const changed = () => {
+    const flip = new Set(Array.from({ length: STEADY_CHANGES }, () => (next = (next * 7919 + 13) % size)));
+    fleet = fleet.map((d, i) => (flip.has(i) ? { ...d, status: { ...d.status, connected: !d.status.connected } } : d));
+    return fleet;
+  };
+  const steady: Figures[] = [];
+  for (let i = 0; i < STEADY_ROUNDS; i++) {
+    steady.push(await sync(changed()));
+    console.log(`steady sync ${i + 1}: ${steady[i]!.ms} ms / ${steady[i]!.rcu} RCU / ${steady[i]!.wcu} WCU`);
+  }
+  const full: Figures[] = [];
+  process.env.SYNC_FULL_SECONDS = '0';
+  for (let i = 0; i < STEADY_ROUNDS; i++) {
+    full.push(await sync(changed()));
+    console.log(`full sync ${i + 1}: ${full[i]!.ms} ms / ${full[i]!.rcu} RCU / ${full[i]!.wcu} WCU`);
+  }
+  delete process.env.SYNC_FULL_SECONDS;
+  load.push(loadavg());
+  const med = (list: Figures[]) => ({ ms: median(list.map((m) => m.ms)), rcu: median(list.map((m) => m.rcu)), wcu: median(list.map((m) => m.wcu)), runs: list.map(pick) });
+  const steadyMed = med(steady);
+  const fullMed = med(full);
+  const output = {
+    measuredAt: new Date().toISOString(),
+    loadAverage: { before: load[0], after: load[1] },
+    method: `in-process dynalite (memory), ${size} devices, ${ROOMS} rooms, SYNC_BUCKETS=${process.env.SYNC_BUCKETS ?? 512}, ${STEADY_CHANGES} devices changed per sync, median of ${STEADY_ROUNDS}; capacity = sum of ConsumedCapacity (TOTAL)`,
+    firstSync: pick(firstSync),
+    steadySync: steadyMed,
+    fullSync: fullMed,
+    ratio: { time: round(fullMed.ms / steadyMed.ms, 1), rcu: round(fullMed.rcu / Math.max(steadyMed.rcu, 0.5), 1) },
+  };
+  writeFileSync(join(resultsDir, `capacity-sync-${ROOMS}rooms.json`), `${JSON.stringify(output, null, 2)}\n`);
+  console.log(JSON.stringify({ steady: { ms: steadyMed.ms, rcu: steadyMed.rcu, wcu: steadyMed.wcu }, full: { ms: fullMed.ms, rcu: fullMed.rcu, wcu: fullMed.wcu }, ratio: output.ratio }));
 };
 
 /** The largest share of 1M serial numbers / 250k room ids any one shard gets (1 = perfectly even). */
