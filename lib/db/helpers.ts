@@ -11,6 +11,7 @@ import {
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { ServiceUnavailable } from '#lib/errors';
+import { mapConcurrent } from '#lib/shared/concurrency';
 import { doc, tableName } from './client';
 
 export type Item = Record<string, unknown>;
@@ -157,11 +158,21 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Puts and deletes, 25 per BatchWriteItem, retrying `UnprocessedItems` with backoff until
  * every write landed (DESIGN §3). Only resolves when all are done; otherwise throws a 503
  * so the caller never answers 2xx for a partial write. Callers keep writes idempotent, so a
- * repeated request converges.
+ * repeated request converges. `inFlight` requests at a time (default one).
  */
-export const batchWrite = async (requests: readonly WriteRequest[]): Promise<void> => {
-  for (let start = 0; start < requests.length; start += BATCH_SIZE) {
-    let pending = requests.slice(start, start + BATCH_SIZE) as WriteRequest[];
+export const batchWrite = async (requests: readonly WriteRequest[], options: { inFlight?: number } = {}): Promise<void> => {
+  await batchWriteWhile(requests, options);
+};
+
+/** As `batchWrite`, but a request starts only while `proceed()` holds: answers which writes were sent. */
+export const batchWriteWhile = async (
+  requests: readonly WriteRequest[],
+  { inFlight = 1, proceed = () => true }: { inFlight?: number; proceed?: () => boolean },
+): Promise<boolean[]> => {
+  const chunks = Array.from({ length: Math.ceil(requests.length / BATCH_SIZE) }, (_, i) => requests.slice(i * BATCH_SIZE, (i + 1) * BATCH_SIZE));
+  const sent = await mapConcurrent(chunks, inFlight, async (chunk) => {
+    if (!proceed()) return false;
+    let pending = chunk as WriteRequest[];
     for (let attempt = 1; pending.length > 0; attempt++) {
       if (attempt > MAX_BATCH_ATTEMPTS) {
         throw new ServiceUnavailable(`${pending.length} writes were not accepted by the store; retry the request`);
@@ -172,7 +183,9 @@ export const batchWrite = async (requests: readonly WriteRequest[]): Promise<voi
       );
       pending = (UnprocessedItems?.[tableName()] ?? []) as WriteRequest[];
     }
-  }
+    return true;
+  });
+  return requests.map((_, i) => sent[Math.floor(i / BATCH_SIZE)]!);
 };
 
 /** One UpdateItem on the table: the item's key, and the expressions as the SDK takes them. */
