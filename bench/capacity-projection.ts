@@ -38,15 +38,37 @@ export const ASSUME = {
 
 const LIMIT = { rcu: 3000, wcu: 1000 };
 
-interface Background {
-  devices?: number;
-  rooms?: number;
-  reads?: { indexRcu: number; indexMs: number; roomsRcu: number; roomsMs: number };
-  steady?: { sync: Record<string, number>; evaluation: Record<string, number>; fullPass: Record<string, number> };
+/** Time and capacity of one piece of background work (bench/capacity.ts measures them). */
+export interface Work {
+  ms: number;
+  rcu: number;
+  wcu: number;
+  readRequests: number;
+  writeRequests: number;
+  writeItems: number;
 }
 
-export const project = ({ background, shardShare, summaryRcu }: { background: Record<string, unknown>; shardShare: { serials: number; rooms: number }; summaryRcu: number }) => {
-  const b = background as Background;
+/** The background figures at the bench's largest size (each part only when it ran). */
+export interface Background {
+  devices?: number;
+  rooms?: number;
+  watchers?: number;
+  reads?: { indexRcu: number; indexMs: number; roomsRcu: number; roomsMs: number };
+  fullPassNothingToDo?: Work;
+  steady?: { changesPerSync: number; rounds: number; sync: Work; evaluation: Work; fullPass: Work; evaluationVsFullPass: { time: number; rcu: number } };
+  storm?: {
+    disconnected: number;
+    secondsUntilRoomsRight: number;
+    secondsUntilRunDone: number;
+    roomsWrongAfter: number;
+    sync: Work;
+    evaluation: Work & { raised: number; roomsRecomputed: number; complete: boolean };
+    writesIssued: number;
+    fullPassAfter?: Work;
+  };
+}
+
+export const project = ({ background: b, shardShare, summaryRcu }: { background: Background; shardShare: { serials: number; rooms: number }; summaryRcu: number }) => {
   const n0 = b.devices ?? 100_000;
   const r0 = b.rooms ?? 1000;
   const a = ASSUME;

@@ -6,8 +6,9 @@
  * handlers against an in-memory dynalite; capacity from `ReturnConsumedCapacity: TOTAL`, summed.
  * Writes bench/results/capacity.json and the capacity section of bench/README.md.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { build as buildSchemas } from '../scripts/generate';
@@ -15,13 +16,15 @@ import { startLocalStore } from '../scripts/local/dynamo';
 import { storeEnv } from '../scripts/local/env';
 import { apiEvent, jsonEvent, lambdaContext } from '../tests/support/events';
 import { median, resultsDir, root, round } from './lib';
-import { project, PRICES } from './capacity-projection';
+import { project, PRICES, type Background, type Work } from './capacity-projection';
 
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number);
-const ROOMS = 1000;
+const ROOMS = Number(process.env.BENCH_ROOMS ?? 1000);
 const CALLS = Number(process.env.BENCH_CALLS ?? 5);
 const STEADY_CHANGES = 100;
 const STEADY_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** `BENCH_PARTS=storm` (comma list of endpoints, steady, storm): run only those parts, to iterate on one. */
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'endpoints,steady,storm').split(','));
 const context: Context = lambdaContext();
 type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
@@ -39,16 +42,32 @@ const resetMeter = () => Object.assign(meter, { rcu: 0, wcu: 0, readRequests: 0,
 const taken = () => ({ ...meter, rcu: round(meter.rcu, 1), wcu: round(meter.wcu, 1) });
 const READS = new Set(['GetItemCommand', 'QueryCommand', 'ScanCommand', 'BatchGetItemCommand']);
 
-const measure = async <T>(run: () => Promise<T>) => {
+/** Time and capacity of one piece of work. */
+type Measured = Work;
+const measure = async <T>(run: () => Promise<T>): Promise<Measured & { value: T }> => {
   resetMeter();
   const started = performance.now();
   const value = await run();
   return { value, ms: round(performance.now() - started, 1), ...taken() };
 };
+const pick = ({ ms, rcu, wcu, readRequests, writeRequests, writeItems }: Measured): Measured => ({ ms, rcu, wcu, readRequests, writeRequests, writeItems });
+const medianOf = (list: readonly Measured[]): Measured => {
+  const of = (field: keyof Measured) => median(list.map((m) => m[field]));
+  return { ms: of('ms'), rcu: of('rcu'), wcu: of('wcu'), readRequests: of('readRequests'), writeRequests: of('writeRequests'), writeItems: of('writeItems') };
+};
+
+/** One endpoint call's figures at one fleet size and scope. */
+interface CallFigure {
+  devices: number;
+  endpoint: string;
+  scope: string;
+  medianMs: number;
+  rcu: number;
+}
 
 export const runCapacityBench = async () => {
   await buildSchemas();
-  const store = await startLocalStore();
+  const store = process.env.BENCH_STORE === 'in-process' ? await startLocalStore() : await storeProcess();
   Object.assign(process.env, storeEnv(store.endpoint), { POWERTOOLS_LOG_LEVEL: 'SILENT', TABLE_NAME: 'bench-capacity', MAILER: 'outbox' });
   const { dynamo } = await import('../lib/db/client');
   dynamo.middlewareStack.add(
@@ -79,12 +98,15 @@ export const runCapacityBench = async () => {
   const { simulatedFleet } = await import('../lib/devices/provider/simulated');
   const { syncDevices } = await import('../lib/devices/sync');
   const { evaluateAlarms, evaluateQueue } = await import('../lib/alarms/evaluate');
+  const { onStored } = await import('../lib/db/changes');
   const { outboxMailer } = await import('../lib/adapters/mail');
   const handler = async (path: string) => ((await import(`../functions/${path}`)) as { handler: Handler }).handler;
 
   const endpoints: { name: string; scoped: boolean; call: (scope: (typeof SCOPES)[keyof typeof SCOPES]) => Promise<APIGatewayProxyResult> }[] = [];
+  /** Handler files whose name is not the endpoint's (issue 13 renamed them). */
+  const FILES: Record<string, string> = { devicesConnected: 'connected' };
   for (const name of COUNTS) {
-    const h = await handler(`devices/${name}`);
+    const h = await handler(`devices/${FILES[name] ?? name}`);
     endpoints.push({ name, scoped: true, call: (scope) => h(jsonEvent(scope), context) });
   }
   const allDevices = await handler('devices/allDevices');
@@ -97,13 +119,14 @@ export const runCapacityBench = async () => {
   }
   const byZone = await handler('lookups/locationsByZone');
   endpoints.push({ name: 'filters/location/byzone/EMEA', scoped: false, call: () => byZone(apiEvent({ httpMethod: 'GET', pathParameters: { zone: 'EMEA' } }), context) });
-  const serials = await handler('lookups/videodevices');
+  const serials = await handler('lookups/videoDevices');
   endpoints.push({ name: 'filters/videodevices', scoped: false, call: () => serials(apiEvent({ httpMethod: 'GET' }), context) });
+  if (process.env.BENCH_PART === 'sync') endpoints.length = 0; // only the syncs (writeSyncFigures)
   const get = await handler('devices/get');
   endpoints.push({ name: 'videoDevice/{devicesn}', scoped: false, call: () => get(apiEvent({ pathParameters: { devicesn: 'VD000051' } }), context) });
 
-  const calls: Record<string, unknown>[] = [];
-  let background: Record<string, unknown> = {};
+  const calls: CallFigure[] = [];
+  let background: Background = {};
   let shardShare = { serials: 0, rooms: 0 };
   for (const size of SIZES) {
     process.env.TABLE_NAME = `bench-capacity-${size}`;
@@ -112,12 +135,12 @@ export const runCapacityBench = async () => {
     const base = simulatedFleet({ seed: 1, devices: size, rooms: ROOMS }).map((d) => ({ ...d, status: { connected: true, inCallStatus: d.status.inCallStatus } }));
     const seeded = await measure(async () => {
       const chunk = Math.ceil(base.length / 8);
-      await Promise.all(Array.from({ length: 8 }, (_, i) => devices.writeAll(base.slice(i * chunk, (i + 1) * chunk), [])));
+      await Promise.all(Array.from({ length: 8 }, (_, i) => devices.syncWrite(base.slice(i * chunk, (i + 1) * chunk), [])));
       await recountRooms(base.map((d) => d.details));
     });
     console.log(`${size} devices seeded in ${(seeded.ms / 1000).toFixed(1)} s`);
 
-    for (const endpoint of endpoints) {
+    for (const endpoint of PARTS.has('endpoints') ? endpoints : []) {
       for (const [scopeName, scope] of endpoint.scoped ? Object.entries(SCOPES) : [['-', SCOPES.everything] as const]) {
         // the whole fleet as one answer passes Lambda's 6 MB long before 100k devices: paged only
         if (endpoint.name.includes('whole list') && (scopeName === 'everything' || scopeName === 'region')) continue;
@@ -148,64 +171,76 @@ export const runCapacityBench = async () => {
     const far = () => Date.now() + 3_600_000;
     const provider = (fleet: typeof base) => ({ listDevices: async () => fleet, getDevice: async (sn: string) => fleet.find((d) => d.devicesn === sn) });
     const fullPass = async () => measure(() => evaluateAlarms({ mailer, deadline: far() }));
+    // the first sync after seeding compares everything and writes the fingerprints later syncs read
+    const firstSync = await measure(() => syncDevices(provider(base)));
+    console.log(`first (full) sync: ${firstSync.ms} ms / ${firstSync.rcu} RCU / ${firstSync.wcu} WCU`);
+    if (process.env.BENCH_PART === 'sync') {
+      await writeSyncFigures({ size, firstSync, sync: (fleet) => measure(() => syncDevices(provider(fleet))), fleet: base });
+      await store.close();
+      return;
+    }
     const indexRead = await measure(() => devices.index());
     const roomsRead = await measure(() => rooms.inScope({}));
-    const steadyFull = await fullPass();
-    console.log(`full pass (nothing to do): ${steadyFull.ms} ms, ${steadyFull.rcu} RCU`);
+    background = { devices: size, rooms: roomsRead.value.length, watchers: 10, reads: { indexRcu: indexRead.rcu, indexMs: indexRead.ms, roomsRcu: roomsRead.rcu, roomsMs: roomsRead.ms } };
 
     let fleet = base;
-    let next = 7;
-    const steady: { sync: Awaited<ReturnType<typeof measure>>; evaluation: Awaited<ReturnType<typeof measure>> }[] = [];
-    for (let round_ = 0; round_ < STEADY_ROUNDS; round_++) {
-      const flip = new Set(Array.from({ length: STEADY_CHANGES }, () => (next = (next * 7919 + 13) % size)));
-      fleet = fleet.map((d, i) => (flip.has(i) ? { ...d, status: { ...d.status, connected: !d.status.connected } } : d));
-      const sync = await measure(() => syncDevices(provider(fleet)));
-      const evaluation = await measure(() => evaluateQueue({ mailer, deadline: far() }));
-      steady.push({ sync, evaluation });
-      console.log(`steady round ${round_ + 1}: sync ${sync.ms} ms / ${sync.rcu} RCU, evaluation ${evaluation.ms} ms / ${evaluation.rcu} RCU`, evaluation.value);
-    }
-    const fullAfterSteady = await fullPass();
-
-    // storm: 10% of the fleet disconnects in one sync
-    fleet = fleet.map((d, i) => (i % 10 === 0 ? { ...d, status: { ...d.status, connected: false } } : d));
-    const stormStart = performance.now();
-    const stormSync = await measure(() => syncDevices(provider(fleet)));
-    const stormEval = await measure(() => evaluateQueue({ mailer, deadline: far() }));
-    const stormSeconds = round((performance.now() - stormStart) / 1000, 1);
-    const offlineRooms = new Set(fleet.filter((d) => !d.status.connected).map((d) => JSON.stringify(d.details)));
-    const stored = await rooms.inScope({});
-    const wrong = stored.filter((r) => (r.roomStatus === 'Major') !== offlineRooms.has(JSON.stringify({ region: r.region, location: r.location, room: r.room }))).length;
-    console.log(`storm: ${stormSeconds} s, ${wrong} rooms wrong`, stormEval.value);
-    const fullAfterStorm = await fullPass();
-
-    const pick = (m: Awaited<ReturnType<typeof measure>>) => ({ ms: m.ms, rcu: m.rcu, wcu: m.wcu, readRequests: m.readRequests, writeRequests: m.writeRequests, writeItems: m.writeItems });
-    const med = (list: ReturnType<typeof pick>[]) => Object.fromEntries(Object.keys(list[0]!).map((k) => [k, median(list.map((x) => x[k as keyof typeof x]))]));
-    const steadySync = med(steady.map((s) => pick(s.sync)));
-    const steadyEval = med(steady.map((s) => pick(s.evaluation)));
-    background = {
-      devices: size,
-      rooms: stored.length,
-      watchers: 10,
-      reads: { indexRcu: indexRead.rcu, indexMs: indexRead.ms, roomsRcu: roomsRead.rcu, roomsMs: roomsRead.ms },
-      fullPassNothingToDo: pick(steadyFull),
-      steady: {
+    if (PARTS.has('steady')) {
+      const steadyFull = await fullPass();
+      console.log(`full pass (nothing to do): ${steadyFull.ms} ms, ${steadyFull.rcu} RCU`);
+      let next = 7;
+      const steady: { sync: Measured; evaluation: Measured }[] = [];
+      for (let round_ = 0; round_ < STEADY_ROUNDS; round_++) {
+        const flip = new Set(Array.from({ length: STEADY_CHANGES }, () => (next = (next * 7919 + 13) % size)));
+        fleet = fleet.map((d, i) => (flip.has(i) ? { ...d, status: { ...d.status, connected: !d.status.connected } } : d));
+        const sync = await measure(() => syncDevices(provider(fleet)));
+        const evaluation = await measure(() => evaluateQueue({ mailer, deadline: far() }));
+        steady.push({ sync: pick(sync), evaluation: pick(evaluation) });
+        console.log(`steady round ${round_ + 1}: sync ${sync.ms} ms / ${sync.rcu} RCU, evaluation ${evaluation.ms} ms / ${evaluation.rcu} RCU`, evaluation.value);
+      }
+      const fullAfterSteady = await fullPass();
+      const steadyEval = medianOf(steady.map((s) => s.evaluation));
+      background.fullPassNothingToDo = pick(steadyFull);
+      background.steady = {
         changesPerSync: STEADY_CHANGES,
         rounds: STEADY_ROUNDS,
-        sync: steadySync,
+        sync: medianOf(steady.map((s) => s.sync)),
         evaluation: steadyEval,
         fullPass: pick(fullAfterSteady),
-        evaluationVsFullPass: { time: round(steadyFull.ms / (steadyEval.ms ?? 1), 1), rcu: round(steadyFull.rcu / Math.max(steadyEval.rcu ?? 0, 0.5), 1) },
-      },
-      storm: {
+        evaluationVsFullPass: { time: round(steadyFull.ms / Math.max(steadyEval.ms, 1), 1), rcu: round(steadyFull.rcu / Math.max(steadyEval.rcu, 0.5), 1) },
+      };
+    }
+
+    if (PARTS.has('storm')) {
+      // storm: 10% of the fleet disconnects in one sync; rooms are right once the last room write of the run landed
+      fleet = fleet.map((d, i) => (i % 10 === 0 ? { ...d, status: { ...d.status, connected: false } } : d));
+      let lastRoomWrite = 0;
+      const stopListening = onStored(async (change) => {
+        if (change.kind === 'room') lastRoomWrite = performance.now();
+      });
+      const profile = await profiler();
+      const stormStart = performance.now();
+      const stormSync = await measure(() => syncDevices(provider(fleet)));
+      await profile.mark('storm-sync');
+      const stormEval = await measure(() => evaluateQueue({ mailer, deadline: far() }));
+      const stormEnd = performance.now();
+      await profile.mark('storm-evaluation');
+      stopListening();
+      const offlineRooms = new Set(fleet.filter((d) => !d.status.connected).map((d) => JSON.stringify(d.details)));
+      const stored = await rooms.inScope({});
+      const wrong = stored.filter((r) => (r.roomStatus === 'Major') !== offlineRooms.has(JSON.stringify({ region: r.region, location: r.location, room: r.room }))).length;
+      const fullAfterStorm = PARTS.has('steady') ? pick(await fullPass()) : undefined;
+      background.storm = {
         disconnected: fleet.filter((d) => !d.status.connected).length,
-        secondsUntilRoomsRight: stormSeconds,
+        secondsUntilRoomsRight: round((lastRoomWrite - stormStart) / 1000, 1),
+        secondsUntilRunDone: round((stormEnd - stormStart) / 1000, 1),
         roomsWrongAfter: wrong,
         sync: pick(stormSync),
-        evaluation: { ...pick(stormEval), ...(stormEval.value as object) },
+        evaluation: { ...pick(stormEval), raised: stormEval.value.raised, roomsRecomputed: stormEval.value.roomsRecomputed, complete: stormEval.value.complete },
         writesIssued: stormSync.writeItems + stormEval.writeItems,
-        fullPassAfter: pick(fullAfterStorm),
-      },
-    };
+        ...(fullAfterStorm ? { fullPassAfter: fullAfterStorm } : {}),
+      };
+      console.log(`storm: rooms right after ${background.storm.secondsUntilRoomsRight} s, run done after ${background.storm.secondsUntilRunDone} s, ${wrong} rooms wrong`, background.storm);
+    }
     const { shardKey } = await import('../lib/db/shards');
     shardShare = shardShares(shardKey);
   }
@@ -221,12 +256,13 @@ export const runCapacityBench = async () => {
     .pop()!;
   const heap = JSON.parse(heapLine) as { heapPeakMB: number; maxRssMB: number };
 
-  const summaryRcu = (calls.find((c) => c.devices === SIZES[SIZES.length - 1] && c.endpoint === 'totalDevices' && c.scope === 'everything')?.rcu as number) ?? 0.5;
+  const summaryRcu = calls.find((c) => c.devices === SIZES[SIZES.length - 1] && c.endpoint === 'totalDevices' && c.scope === 'everything')?.rcu ?? 0.5;
   const projection = project({ background, shardShare, summaryRcu });
-  const output = {
+  const output: Output = {
     measuredAt: new Date().toISOString(),
-    machine: { node: process.version, cpus: require('node:os').cpus().length },
-    method: `handler-level, in-process dynalite (memory), ${ROOMS} rooms, SHARDS=${process.env.SHARDS ?? 8}, median of ${CALLS} calls after 1 warm-up; capacity = sum of ConsumedCapacity (TOTAL) as dynalite computes it (table units: GSI write units are not included, the projection adds them)`,
+    machine: { node: process.version, cpus: cpus().length, loadAverage: loadavg().map((l) => round(l, 1)) },
+    parts: [...PARTS],
+    method: `handler-level (handlers in the bench process), dynalite (memory) ${process.env.BENCH_STORE === 'in-process' ? 'in the same process' : 'in a process of its own'}, ${ROOMS} rooms, SHARDS=${process.env.SHARDS ?? 8}, median of ${CALLS} calls after 1 warm-up; capacity = sum of ConsumedCapacity (TOTAL) as dynalite computes it (table units: GSI write units are not included, the projection adds them)`,
     calls,
     background,
     heap,
@@ -234,9 +270,108 @@ export const runCapacityBench = async () => {
     prices: PRICES,
     targets: targetsOf(calls, background, heap, projection, SIZES[SIZES.length - 1]!),
   };
-  writeFileSync(join(resultsDir, 'capacity.json'), `${JSON.stringify(output, null, 2)}\n`);
-  writeReadme(output);
+  const whole = ['endpoints', 'steady', 'storm'].every((part) => PARTS.has(part));
+  // a partial run (BENCH_PARTS) never replaces the committed figures
+  writeFileSync(join(resultsDir, whole ? 'capacity.json' : `capacity-${[...PARTS].join('-')}.json`), `${JSON.stringify(output, null, 2)}\n`);
+  if (whole) writeReadme(output);
   console.log(JSON.stringify(output.targets, null, 2));
+};
+
+/**
+ * The embedded store (dynalite, in memory) in a process of its own, as DynamoDB is a service of
+ * its own: the bench's engine and the store then do not share one thread and one heap.
+ * BENCH_STORE=in-process runs it inside the bench instead. The child ends with its stdin, so it
+ * never outlives the bench.
+ */
+const storeProcess = async (): Promise<{ endpoint: string; close: () => Promise<void> }> => {
+  const script = [
+    "const server = require('dynalite')({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });",
+    'server.keepAliveTimeout = 120000; server.headersTimeout = 121000;',
+    "server.listen(0, '127.0.0.1', () => process.stdout.write(server.address().port + '\\n'));",
+    "process.stdin.on('end', () => process.exit(0)); process.stdin.resume();",
+  ].join('\n');
+  const child = spawn(process.execPath, ['--max-old-space-size=4096', '-e', script], { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] });
+  const port = await new Promise<string>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`the store process ended (${code})`)));
+    child.stdout.once('data', (data: Buffer) => resolve(data.toString().trim()));
+  });
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    close: async () => {
+      child.stdin.end();
+      await new Promise((resolve) => child.once('exit', resolve));
+    },
+  };
+};
+
+/**
+ * With BENCH_PROFILE=<dir>, a CPU profile of each marked stretch (node:inspector), written as
+ * <dir>/<name>.cpuprofile for Chrome DevTools; otherwise marks cost nothing.
+ */
+const profiler = async (): Promise<{ mark: (name: string) => Promise<void> }> => {
+  const dir = process.env.BENCH_PROFILE;
+  if (!dir) return { mark: async () => undefined };
+  const { Session } = await import('node:inspector/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return {
+    mark: async (name) => {
+      const { profile } = await session.post('Profiler.stop');
+      writeFileSync(join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
+      await session.post('Profiler.start');
+    },
+  };
+};
+
+type Fleet = import('../lib/devices/types').ProviderDevice[];
+type Figures = { ms: number; rcu: number; wcu: number; readRequests: number; writeRequests: number; writeItems: number; value?: unknown };
+
+/**
+ * `BENCH_PART=sync npm run bench -- capacity` (with BENCH_SIZES=100000): only the syncs at the
+ * largest size: the first (full) one, steady ones changing 100 devices each, and the periodic
+ * full sync (SYNC_FULL_SECONDS) with 100 changes, into bench/results/capacity-sync-<BENCH_ROOMS>rooms.json.
+ */
+const writeSyncFigures = async ({ size, firstSync, sync, fleet: base }: { size: number; firstSync: Figures; sync: (fleet: Fleet) => Promise<Figures>; fleet: Fleet }) => {
+  const { loadavg } = await import('node:os');
+  const load = [loadavg()];
+  const pick = ({ ms, rcu, wcu, readRequests, writeRequests, writeItems, value }: Figures) => ({ ms, rcu, wcu, readRequests, writeRequests, writeItems, result: value });
+  let fleet = base;
+  let next = 7;
+  const changed = () => {
+    const flip = new Set(Array.from({ length: STEADY_CHANGES }, () => (next = (next * 7919 + 13) % size)));
+    fleet = fleet.map((d, i) => (flip.has(i) ? { ...d, status: { ...d.status, connected: !d.status.connected } } : d));
+    return fleet;
+  };
+  const steady: Figures[] = [];
+  for (let i = 0; i < STEADY_ROUNDS; i++) {
+    steady.push(await sync(changed()));
+    console.log(`steady sync ${i + 1}: ${steady[i]!.ms} ms / ${steady[i]!.rcu} RCU / ${steady[i]!.wcu} WCU`);
+  }
+  const full: Figures[] = [];
+  process.env.SYNC_FULL_SECONDS = '0';
+  for (let i = 0; i < STEADY_ROUNDS; i++) {
+    full.push(await sync(changed()));
+    console.log(`full sync ${i + 1}: ${full[i]!.ms} ms / ${full[i]!.rcu} RCU / ${full[i]!.wcu} WCU`);
+  }
+  delete process.env.SYNC_FULL_SECONDS;
+  load.push(loadavg());
+  const med = (list: Figures[]) => ({ ms: median(list.map((m) => m.ms)), rcu: median(list.map((m) => m.rcu)), wcu: median(list.map((m) => m.wcu)), runs: list.map(pick) });
+  const steadyMed = med(steady);
+  const fullMed = med(full);
+  const output = {
+    measuredAt: new Date().toISOString(),
+    loadAverage: { before: load[0], after: load[1] },
+    method: `dynalite (memory) ${process.env.BENCH_STORE === 'in-process' ? 'in the same process' : 'in a process of its own'}, ${size} devices, ${ROOMS} rooms, SYNC_BUCKETS=${process.env.SYNC_BUCKETS ?? 512}, ${STEADY_CHANGES} devices changed per sync, median of ${STEADY_ROUNDS}; capacity = sum of ConsumedCapacity (TOTAL)`,
+    firstSync: pick(firstSync),
+    steadySync: steadyMed,
+    fullSync: fullMed,
+    ratio: { time: round(fullMed.ms / steadyMed.ms, 1), rcu: round(fullMed.rcu / Math.max(steadyMed.rcu, 0.5), 1) },
+  };
+  writeFileSync(join(resultsDir, `capacity-sync-${ROOMS}rooms.json`), `${JSON.stringify(output, null, 2)}\n`);
+  console.log(JSON.stringify({ steady: { ms: steadyMed.ms, rcu: steadyMed.rcu, wcu: steadyMed.wcu }, full: { ms: fullMed.ms, rcu: fullMed.rcu, wcu: fullMed.wcu }, ratio: output.ratio }));
 };
 
 /** The largest share of 1M serial numbers / 250k room ids any one shard gets (1 = perfectly even). */
@@ -255,49 +390,83 @@ const shardShares = (shardKey: (base: string, id: string) => string) => {
   return { serials: spread(serials, 1_000_000), rooms: spread(roomIds, 250_000) };
 };
 
-const targetsOf = (calls: Record<string, unknown>[], background: Record<string, any>, heap: { heapPeakMB: number }, projection: ReturnType<typeof project>, size: number) => {
-  const countRcu = calls.filter((c) => c.devices === size && COUNTS.includes(String(c.endpoint)) && c.endpoint !== 'numOfDevicesByRoom' && c.scope !== 'room').map((c) => Number(c.rcu));
-  const steady = background.steady ?? {};
+interface Target<T> {
+  measured: T | undefined;
+  target: string;
+  met: boolean;
+}
+interface Targets {
+  steadyEvaluationVsFullPass: Target<{ time: number; rcu: number }>;
+  storm: Target<number>;
+  countRcu: Target<number>;
+  projection: Target<number>;
+  heap: Target<number>;
+}
+interface Output {
+  measuredAt: string;
+  machine: { node: string; cpus: number; loadAverage: number[] };
+  parts: string[];
+  method: string;
+  calls: CallFigure[];
+  background: Background;
+  heap: { heapPeakMB: number; maxRssMB: number };
+  projection: ReturnType<typeof project>;
+  prices: typeof PRICES;
+  targets: Targets;
+}
+
+const targetsOf = (calls: readonly CallFigure[], background: Background, heap: { heapPeakMB: number }, projection: ReturnType<typeof project>, size: number): Targets => {
+  const countRcu = calls.filter((c) => c.devices === size && COUNTS.includes(c.endpoint) && c.endpoint !== 'numOfDevicesByRoom' && c.scope !== 'room').map((c) => c.rcu);
+  const ratio = background.steady?.evaluationVsFullPass;
+  const storm = background.storm;
+  const maxCount = countRcu.length ? Math.max(...countRcu) : undefined;
   return {
-    steadyEvaluationVsFullPass: { measured: steady.evaluationVsFullPass, target: '>= 20x less time and read capacity', met: steady.evaluationVsFullPass?.time >= 20 && steady.evaluationVsFullPass?.rcu >= 20 },
-    storm: { measured: background.storm?.secondsUntilRoomsRight, target: '<= 30 s until every room status is right', met: background.storm?.secondsUntilRoomsRight <= 30 && background.storm?.roomsWrongAfter === 0 },
-    countRcu: { measured: Math.max(...countRcu), target: '<= 2 RCU per count call (everything/region/location)', met: Math.max(...countRcu) <= 2 },
+    steadyEvaluationVsFullPass: { measured: ratio, target: '>= 20x less time and read capacity', met: ratio !== undefined && ratio.time >= 20 && ratio.rcu >= 20 },
+    storm: { measured: storm?.secondsUntilRoomsRight, target: '<= 30 s until every room status is right', met: storm !== undefined && storm.secondsUntilRoomsRight <= 30 && storm.roomsWrongAfter === 0 },
+    countRcu: { measured: maxCount, target: '<= 2 RCU per count call (everything/region/location)', met: maxCount !== undefined && maxCount <= 2 },
     projection: { measured: projection.busiestShareOfLimit, target: '< 50% of every partition limit at 1M devices', met: projection.busiestShareOfLimit < 0.5 },
     heap: { measured: heap.heapPeakMB, target: '< 256 MB', met: heap.heapPeakMB < 256 },
   };
 };
 
-const writeReadme = (output: Record<string, any>) => {
+const verdict = (met: boolean) => (met ? 'met' : '**NOT met**');
+const figure = (value: number | undefined, unit = '') => (value === undefined ? 'not measured' : `${value}${unit}`);
+
+const writeReadme = (output: Output) => {
   const t = output.targets;
   const b = output.background;
+  const steady = b.steady;
+  const storm = b.storm;
   const lines = [
     '| figure | measured | target | |',
     '|---|---:|---|---|',
-    `| evaluation after a sync changing ${b.steady?.changesPerSync} of ${b.devices} devices: time / RCU | ${b.steady?.evaluation.ms} ms / ${b.steady?.evaluation.rcu} RCU | | |`,
-    `| full reconciliation pass, same state: time / RCU | ${b.fullPassNothingToDo?.ms} ms / ${b.fullPassNothingToDo?.rcu} RCU | | |`,
-    `| ratio full pass / incremental (time, RCU) | ${t.steadyEvaluationVsFullPass.measured?.time}x, ${t.steadyEvaluationVsFullPass.measured?.rcu}x | >= 20x, 20x | ${t.steadyEvaluationVsFullPass.met ? 'met' : '**NOT met**'} |`,
-    `| the sync itself (100 changed): time / RCU / WCU | ${b.steady?.sync.ms} ms / ${b.steady?.sync.rcu} RCU / ${b.steady?.sync.wcu} WCU | reported | bounded by reading the stored index and the room aggregates |`,
-    `| storm: ${b.storm?.disconnected} disconnect in one sync, until every room is right | ${b.storm?.secondsUntilRoomsRight} s, ${b.storm?.writesIssued} writes | <= 30 s | ${t.storm.met ? 'met' : '**NOT met**'} |`,
-    `| count endpoints, everything/region/location, ${b.devices} devices | max ${t.countRcu.measured} RCU per call | <= 2 | ${t.countRcu.met ? 'met' : '**NOT met**'} |`,
-    `| evaluator heap at ${b.devices} devices (no store) | ${output.heap.heapPeakMB} MB (max RSS ${output.heap.maxRssMB} MB) | < 256 MB | ${t.heap.met ? 'met' : '**NOT met**'} |`,
-    `| 1M devices / 250k rooms: busiest partition / its limit | ${round(t.projection.measured * 100, 1)}% (${output.projection.busiest}) | < 50% | ${t.projection.met ? 'met' : '**NOT met**'} |`,
+    `| evaluation after a sync changing ${steady?.changesPerSync ?? STEADY_CHANGES} of ${b.devices} devices: time / RCU | ${figure(steady?.evaluation.ms, ' ms')} / ${figure(steady?.evaluation.rcu, ' RCU')} | | |`,
+    `| full reconciliation pass, same state: time / RCU | ${figure(b.fullPassNothingToDo?.ms, ' ms')} / ${figure(b.fullPassNothingToDo?.rcu, ' RCU')} | | |`,
+    `| ratio full pass / incremental (time, RCU) | ${figure(steady?.evaluationVsFullPass.time, 'x')}, ${figure(steady?.evaluationVsFullPass.rcu, 'x')} | >= 20x, 20x | ${verdict(t.steadyEvaluationVsFullPass.met)} |`,
+    `| the sync itself (${steady?.changesPerSync ?? STEADY_CHANGES} changed): time / RCU / WCU | ${figure(steady?.sync.ms, ' ms')} / ${figure(steady?.sync.rcu, ' RCU')} / ${figure(steady?.sync.wcu, ' WCU')} | reported | bounded by the provider's full list and what the sync reads of the stored side |`,
+    `| storm: ${figure(storm?.disconnected)} disconnect in one sync, until every room is right (run done) | ${figure(storm?.secondsUntilRoomsRight, ' s')} (${figure(storm?.secondsUntilRunDone, ' s')}), ${figure(storm?.writesIssued)} writes | <= 30 s | ${verdict(t.storm.met)} |`,
+    `| count endpoints, everything/region/location, ${b.devices} devices | max ${figure(t.countRcu.measured)} RCU per call | <= 2 | ${verdict(t.countRcu.met)} |`,
+    `| evaluator heap at ${b.devices} devices (no store) | ${output.heap.heapPeakMB} MB (max RSS ${output.heap.maxRssMB} MB) | < 256 MB | ${verdict(t.heap.met)} |`,
+    `| 1M devices / 250k rooms: busiest partition / its limit | ${round((t.projection.measured ?? 0) * 100, 1)}% (${output.projection.busiest}) | < 50% | ${verdict(t.projection.met)} |`,
     `| 1M devices: monthly on-demand cost | $${output.projection.monthlyUsd.total} | reported | prices ${PRICES.region}, ${PRICES.date} |`,
   ];
+  const atSize = output.calls.filter((c) => c.devices === b.devices);
   const perCall = [
     '',
     `Per call at ${b.devices} devices (median ms / RCU):`,
     '',
     '| endpoint | everything | region | location | room |',
     '|---|---:|---:|---:|---:|',
-    ...[...new Set(output.calls.filter((c: any) => c.devices === b.devices).map((c: any) => c.endpoint as string))].map((endpoint) => {
+    ...[...new Set(atSize.map((c) => c.endpoint))].map((endpoint) => {
       const cell = (scope: string) => {
-        const c = output.calls.find((x: any) => x.devices === b.devices && x.endpoint === endpoint && (x.scope === scope || x.scope === '-'));
+        const c = atSize.find((x) => x.endpoint === endpoint && (x.scope === scope || x.scope === '-'));
         return c ? `${c.medianMs} / ${c.rcu}` : '';
       };
       return `| ${endpoint} | ${cell('everything')} | ${cell('region')} | ${cell('location')} | ${cell('room')} |`;
     }),
   ];
-  const block = `<!-- capacity:start -->\n${[...lines, ...perCall].join('\n')}\n\n_${output.measuredAt}, Node ${output.machine.node}, ${output.machine.cpus} cores; full figures (1k/10k/100k, partitions) in results/capacity.json_\n<!-- capacity:end -->`;
+  const load = output.machine.loadAverage.join(' / ');
+  const block = `<!-- capacity:start -->\n${[...lines, ...perCall].join('\n')}\n\n_${output.measuredAt}, Node ${output.machine.node}, ${output.machine.cpus} cores, load average ${load} (1/5/15 min) at the end; parts ${output.parts.join(', ')}; full figures (1k/10k/100k, partitions) in results/capacity.json_\n<!-- capacity:end -->`;
   const readme = join(root, 'bench', 'README.md');
   const text = readFileSync(readme, 'utf8');
   const section = `## Capacity (\`bench/capacity.ts\`, issue 14)\n\n${block}\n`;

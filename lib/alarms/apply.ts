@@ -65,12 +65,13 @@ export const applyPlan = async (
     return items.filter((_, i) => done[i]);
   };
   const typeOf = new Map((planned.watchers ?? []).map((w) => [w.id, w.type]));
-  const raised = (
-    await step(plan.raise, ({ alarm, fromPending, silencedBy }) => {
-      const { notice, delivery } = transitionNotice('raised', alarm, alarm.notify, at, silencedBy, undefined, typeOf.get(alarm.watcherId));
-      return alarms.raise(alarm, notice, delivery, fromPending);
-    })
-  ).map(({ alarm }) => alarm);
+  // raises in batches (a storm is thousands of them): lib/db/alarms decides which need a condition
+  const raises = plan.raise.map(({ alarm, fromPending, silencedBy }) => {
+    const { notice, delivery } = transitionNotice('raised', alarm, alarm.notify, at, silencedBy, undefined, typeOf.get(alarm.watcherId));
+    return { alarm, notice, delivery, fromPending };
+  });
+  const raisedFlags = await alarms.raiseAll(raises, inTime);
+  const raised = plan.raise.filter((_, i) => raisedFlags[i]).map(({ alarm }) => alarm);
   const pending = await step(plan.pend, (alarm) => alarms.pend(alarm));
   const dropped = await step(plan.drop, (alarm) => alarms.drop(alarm, at, historyExpiry(at)));
   const cleared = await step(plan.clear, ({ alarm, reason, notify, silencedBy }) => {
@@ -93,7 +94,8 @@ export const applyPlan = async (
       const { alarmSeverity: _severity, alarmWatchers: _watchers, ...rest } = device;
       return { ...rest, ...(severity === undefined ? {} : { alarmSeverity: severity }), ...(ids.length ? { alarmWatchers: ids } : {}) };
     });
-    await devices.writeAll(next, []);
+    const chunks = Array.from({ length: Math.ceil(next.length / 25) }, (_, i) => next.slice(i * 25, (i + 1) * 25));
+    await mapConcurrent(chunks, 8, (chunk) => devices.writeAll(chunk, []));
     for (const { device, severity } of changes) if (device.alarmSeverity !== severity) shifts.push({ place: device.details, from: device.alarmSeverity, to: severity });
     return { raised, pending, dropped, cleared, updated, shifts, rooms: changes.map(({ device }) => device.details) };
   }

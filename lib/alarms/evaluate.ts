@@ -111,9 +111,17 @@ export const evaluateQueue = async ({ mailer, deadline, holding = () => true }: 
   const earlierHistory = await writeHistory(inTime);
   const at = new Date().toISOString();
   const [queued, due] = await Promise.all([evaluationQueue.list(), alarms.duePending(at)]);
-  const { applied, complete } = await evaluateQueued(queued, due, at, inTime);
+  const { applied, complete, covered, recompute } = await evaluateQueued(queued, due, at, inTime);
   Object.assign(summary, tally(applied));
-  if (inTime()) summary.roomsRecomputed = (await shiftRooms(applied.flatMap((a) => a.shifts))).length;
+  if (inTime()) {
+    // rooms a dead run may have moved already are recomputed whole; the others move by their devices' shifts
+    const whole = new Set(recompute.map(placeKey));
+    const recomputed = await recountRooms(recompute);
+    const shifted = await shiftRooms(applied.flatMap((a) => a.shifts).filter((s) => !whole.has(placeKey(s.place))));
+    summary.roomsRecomputed = recomputed.length + shifted.length;
+  }
+  // the queue entries go only once their rooms are written: a run that dies before leaves them claimed
+  if (complete && inTime()) await evaluationQueue.remove(covered);
   const told = await notifications.run();
   const history = await writeHistory(inTime);
   return { ...summary, mailed: told.mailed, notifications: told, complete: complete && told.complete && earlierHistory && history && inTime() };

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { alarms } from '#lib/db/alarms';
 import { devices } from '#lib/db/devices';
 import { evaluationQueue, type DeviceWork, type QueuedEvaluation } from '#lib/db/evaluationQueue';
@@ -5,7 +6,8 @@ import { silences } from '#lib/db/silences';
 import { watchers } from '#lib/db/watchers';
 import { NotFound } from '#lib/errors';
 import { mapConcurrent } from '#lib/shared/concurrency';
-import { openWatchersHint, type StoredDevice } from '#lib/devices/types';
+import { uniquePlaces } from '#lib/devices/summary';
+import { openWatchersHint, type Place, type StoredDevice } from '#lib/devices/types';
 import type { WatcherRecord } from '#lib/watchers/types';
 import { applyPlan, type Applied } from './apply';
 import { planAlarms } from './plan';
@@ -78,7 +80,7 @@ const evaluateDevices = async (
   const hints = new Map<string, Set<string>>();
   for (const entry of entries) {
     const seen = latest.get(entry.devicesn);
-    if (!seen || String(entry.key.SK) > String(seen.key.SK)) latest.set(entry.devicesn, entry);
+    if (!seen || entry.order > seen.order) latest.set(entry.devicesn, entry);
     const hint = hints.get(entry.devicesn) ?? new Set<string>();
     for (const id of entry.alarmWatchers === 'any' ? all.map((w) => w.id) : entry.alarmWatchers) hint.add(id);
     hints.set(entry.devicesn, hint);
@@ -105,35 +107,48 @@ const evaluateDevices = async (
   return applyPlan(plan, { devices: present, open, watchers: all, asWritten: true }, at, inTime);
 };
 
+/** What the queue pass did: the plans applied, the device entries it covered, and the rooms to recompute whole. */
+export interface QueuedOutcome {
+  applied: Applied[];
+  complete: boolean;
+  /** Device entries evaluated: removed once their rooms are written. */
+  covered: DeviceEntry[];
+  /** Rooms of devices a run that died had claimed: recomputed from their devices, never moved by deltas. */
+  recompute: Place[];
+}
+
 /**
  * Evaluates queued work that is due: watchers first (each alone), then every queued device
- * (each once, however often it was queued). Answers what changed; the entries it covered are
- * removed only if the whole pass finished in time.
+ * (each once, however often it was queued). The device entries are claimed before the first
+ * write; entries an earlier run claimed and did not finish have their rooms recomputed. The
+ * caller writes the rooms, then removes the covered entries (only if the whole pass finished).
  */
 export const evaluateQueued = async (
   entries: readonly QueuedEvaluation[],
   duePending: readonly OpenAlarm[],
   at: string,
   inTime: () => boolean,
-): Promise<{ applied: Applied[]; complete: boolean }> => {
+): Promise<QueuedOutcome> => {
   const now = Date.parse(at);
   const due = entries.filter((entry) => entry.notBefore === undefined || entry.notBefore <= now);
-  if (due.length === 0 && duePending.length === 0) return { applied: [], complete: true };
+  if (due.length === 0 && duePending.length === 0) return { applied: [], complete: true, covered: [], recompute: [] };
   const [all, silenceList] = await Promise.all([watchers.list(), silences.current(at)]);
   const applied: Applied[] = [];
   const watcherEntries = due.filter((e): e is WatcherEntry => e.kind === 'watcher');
   for (const watcherId of new Set(watcherEntries.map((e) => e.watcherId))) {
-    if (!inTime()) return { applied, complete: false };
+    if (!inTime()) return { applied, complete: false, covered: [], recompute: [] };
     applied.push(await evaluateWatcher(watcherId, all, silenceList, at, inTime));
   }
-  if (!inTime()) return { applied, complete: false };
+  if (!inTime()) return { applied, complete: false, covered: [], recompute: [] };
   await evaluationQueue.remove(watcherEntries);
   // the device pass also sees what the watcher pass queued
   const deviceEntries = (watcherEntries.length ? await evaluationQueue.list() : due).filter(
     (e): e is DeviceEntry => e.kind === 'device' && (e.notBefore === undefined || e.notBefore <= now),
   );
-  if ((deviceEntries.length > 0 || duePending.length > 0) && inTime()) applied.push(await evaluateDevices(deviceEntries, duePending, all, silenceList, at, inTime));
-  const complete = inTime();
-  if (complete) await evaluationQueue.remove(deviceEntries);
-  return { applied, complete };
+  const recompute = uniquePlaces(deviceEntries.flatMap((e) => (e.claimed !== undefined && e.device ? [e.device.details] : [])));
+  if ((deviceEntries.length > 0 || duePending.length > 0) && inTime()) {
+    await evaluationQueue.claim(deviceEntries, randomUUID());
+    applied.push(await evaluateDevices(deviceEntries, duePending, all, silenceList, at, inTime));
+  }
+  return { applied, complete: inTime(), covered: deviceEntries, recompute };
 };

@@ -15,7 +15,8 @@ import { Conflict, NotFound } from '#lib/errors';
 import type { Notice } from '#lib/notify/types';
 import { announceStored } from './changes';
 import { doc, tableName } from './client';
-import { isConditionFailed, queryAll, type Item, updateExpression } from './helpers';
+import { batchWriteWhile, isConditionFailed, queryAll, type Item, updateExpression } from './helpers';
+import { mapConcurrent } from '#lib/shared/concurrency';
 import type { Page } from './pages';
 import { queryShards, queryShardsDescending, shardKey } from './shards';
 
@@ -121,6 +122,46 @@ const conditional = async (input: ConstructorParameters<typeof UpdateCommand>[0]
 const noticeFields = (alarm: Alarm, notice: Notice | undefined): { set: Record<string, unknown>; append: Record<string, unknown[]> } =>
   notice ? { set: { GSI2PK: shardKey(NOTIFY, alarmId(alarm)), GSI2SK: alarmId(alarm) }, append: { pendingNotices: [notice] } } : { set: {}, append: {} };
 
+/** Everything a firing alarm's item holds (its notice aside); `FIRING_REMOVES` are what an older alarm of the pair may have left. */
+const firingFields = (alarm: OpenAlarm, delivery: Delivery | undefined): Item => ({
+  type: 'Alarm',
+  state: 'firing',
+  watcherId: alarm.watcherId,
+  devicesn: alarm.devicesn,
+  ...alarmFields(alarm),
+  raisedAt: alarm.raisedAt,
+  pendingSince: alarm.pendingSince,
+  notify: alarm.notify,
+  notified: { raised: delivery ?? [] },
+  ...acknowledgementFields(alarm.acknowledgement),
+  GSI1PK: shardKey(OPEN, alarmId(alarm)),
+  GSI1SK: openSk(alarm),
+});
+const FIRING_REMOVES = ['clearedAt', 'clearReason', 'expiresAt', 'firesAt'];
+const announceRaised = (alarm: OpenAlarm) => announceStored({ kind: 'alarm', event: 'raised', at: new Date().toISOString(), alarm: { ...viewOf(alarm), state: 'firing' } });
+
+/** Batch requests in flight for storms (reads of 100 keys, writes of 25 items). */
+const BATCHES_IN_FLIGHT = 8;
+
+/** The stored items of the given pairs (consistent BatchGetItem, 100 keys a request), by alarm id. */
+const itemsOf = async (pairs: readonly Pick<Alarm, 'watcherId' | 'devicesn'>[], projection?: string, names?: Record<string, string>): Promise<Map<string, Item>> => {
+  const chunks = Array.from({ length: Math.ceil(pairs.length / 100) }, (_, i) => pairs.slice(i * 100, (i + 1) * 100));
+  const found = new Map<string, Item>();
+  await mapConcurrent(chunks, BATCHES_IN_FLIGHT, async (chunk) => {
+    let pending: Record<string, unknown>[] = chunk.map(keys);
+    while (pending.length > 0) {
+      const answer = await doc.send(
+        new BatchGetCommand({
+          RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true, ...(projection ? { ProjectionExpression: projection, ExpressionAttributeNames: names } : {}) } },
+        }),
+      );
+      for (const item of (answer.Responses?.[tableName()] ?? []) as Item[]) found.set(alarmId({ watcherId: String(item.PK).slice(6), devicesn: String(item.SK).slice(7) }), item);
+      pending = (answer.UnprocessedKeys?.[tableName()]?.Keys ?? []) as Record<string, unknown>[];
+    }
+  });
+  return found;
+};
+
 const alarmFields = (alarm: Alarm) => ({
   deviceid: alarm.deviceid,
   severity: alarm.severity,
@@ -173,6 +214,14 @@ const acknowledgementFields = (ack: Acknowledgement | undefined): Record<string,
   ackComment: ack?.ackComment,
 });
 
+/** An alarm to fire: its notice (written on it), where that went, and the pending alarm it fires (its `raisedAt`), if any. */
+export interface Raise {
+  alarm: OpenAlarm;
+  notice?: Notice | undefined;
+  delivery?: Delivery | undefined;
+  fromPending?: string | undefined;
+}
+
 export interface PendingNotices {
   alarm: Pick<Alarm, 'watcherId' | 'devicesn'>;
   notices: Notice[];
@@ -196,17 +245,8 @@ export const alarms = {
 
   /** The open (firing or pending) alarms among the given (watcher, device) pairs: consistent BatchGetItem, O(pairs). */
   async openAmong(pairs: readonly Pick<Alarm, 'watcherId' | 'devicesn'>[]): Promise<OpenAlarm[]> {
-    const found: OpenAlarm[] = [];
     const isOpen = (item: Item) => item.state === 'firing' || item.state === LEGACY_FIRING || item.state === 'pending';
-    for (let start = 0; start < pairs.length; start += 100) {
-      let pending: Record<string, unknown>[] = pairs.slice(start, start + 100).map(keys);
-      while (pending.length > 0) {
-        const answer = await doc.send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true } } }));
-        found.push(...((answer.Responses?.[tableName()] ?? []) as Item[]).filter(isOpen).map(fromItem));
-        pending = (answer.UnprocessedKeys?.[tableName()]?.Keys ?? []) as Record<string, unknown>[];
-      }
-    }
-    return found;
+    return [...(await itemsOf(pairs)).values()].filter(isOpen).map(fromItem);
   },
 
   /** The open (firing or pending) alarms of one watcher (its partition, the rest filtered out). */
@@ -269,32 +309,47 @@ export const alarms = {
     const raised = await conditional({
       TableName: tableName(),
       Key: keys(alarm),
-      ...withCondition(
-        expression(
-          {
-            type: 'Alarm',
-            state: 'firing',
-            watcherId: alarm.watcherId,
-            devicesn: alarm.devicesn,
-            ...alarmFields(alarm),
-            raisedAt: alarm.raisedAt,
-            pendingSince: alarm.pendingSince,
-            notify: alarm.notify,
-            notified: { raised: delivery ?? [] },
-            ...acknowledgementFields(alarm.acknowledgement),
-            GSI1PK: shardKey(OPEN, alarmId(alarm)),
-            GSI1SK: openSk(alarm),
-            ...extra.set,
-          },
-          ['clearedAt', 'clearReason', 'expiresAt', 'firesAt'],
-          extra.append,
-        ),
-        condition,
-        names,
-        values,
-      ),
+      ...withCondition(expression({ ...firingFields(alarm, delivery), ...extra.set }, FIRING_REMOVES, extra.append), condition, names, values),
     });
-    if (raised) await announceStored({ kind: 'alarm', event: 'raised', at: new Date().toISOString(), alarm: { ...viewOf(alarm), state: 'firing' } });
+    if (raised) await announceRaised(alarm);
+    return raised;
+  },
+
+  /**
+   * Fires many alarms (a storm): each new alarm whose pair's item is absent, or over with its
+   * history written and no notice left on it, is put whole, 25 a BatchWriteItem (no condition:
+   * see docs/decisions.md "Storms: raises in batches"); the others, and pending alarms that
+   * fire, go through `raise` one by one. Answers, in input order, whether each was raised.
+   */
+  async raiseAll(list: readonly Raise[], inTime: () => boolean): Promise<boolean[]> {
+    const fresh = list.flatMap((raise, i) => (raise.fromPending === undefined ? [i] : []));
+    const stored = await itemsOf(fresh.map((i) => list[i]!.alarm), 'PK, SK, #state, GSI1PK, GSI2PK', { '#state': 'state' });
+    const free = new Set(
+      fresh.filter((i) => {
+        const item = stored.get(alarmId(list[i]!.alarm));
+        return !item || ((item.state === 'cleared' || item.state === 'dropped') && item.GSI1PK === undefined && item.GSI2PK === undefined);
+      }),
+    );
+    const batched = [...free];
+    const puts = batched.map((i) => {
+      const { alarm, notice, delivery } = list[i]!;
+      const item: Item = { ...keys(alarm), ...firingFields(alarm, delivery) };
+      if (notice) Object.assign(item, noticeFields(alarm, notice).set, { pendingNotices: [notice] });
+      for (const [field, value] of Object.entries(item)) if (value === undefined) delete item[field];
+      return { PutRequest: { Item: item } };
+    });
+    const sent = await batchWriteWhile(puts, { inFlight: BATCHES_IN_FLIGHT, proceed: inTime });
+    const raised = list.map(() => false);
+    batched.forEach((i, n) => (raised[i] = sent[n]!));
+    await mapConcurrent(
+      list.flatMap((_, i) => (free.has(i) ? [] : [i])),
+      BATCHES_IN_FLIGHT,
+      async (i) => {
+        const { alarm, notice, delivery, fromPending } = list[i]!;
+        raised[i] = inTime() && (await alarms.raise(alarm, notice, delivery, fromPending));
+      },
+    );
+    for (const [i, done] of raised.entries()) if (done && free.has(i)) await announceRaised(list[i]!.alarm);
     return raised;
   },
 

@@ -3,13 +3,16 @@ import type { Delivery, DeliveryDraft, DeliveryView, Digest, NotificationType, T
 import { doc, tableName } from './client';
 import { isConditionFailed, type Item } from './helpers';
 import { queryPage, type Page } from './pages';
+import { allShards, shardKey } from './shards';
 
 /*
  * One item per delivery (a digest to one target), keyed by its deterministic id, so storing
  * the same delivery twice is a no-op (outbox pattern). GSI1 (`CHANNEL#<id>#DELIVERIES`, by
  * time) is a channel's delivery log, newest first. GSI2 (`DELIVERIES#DUE`, by next attempt)
- * holds only deliveries still to be attempted: the notifier reads what is due from it.
- * Deliveries expire 30 days after they were made (TTL); readers treat expired ones as absent.
+ * holds only deliveries still to be attempted: the notifier reads what is due from it. The due
+ * index is sharded by delivery id (`DELIVERIES#DUE#<n>`, lib/db/shards.ts): `due` asks every
+ * shard, and the unsharded key deliveries stored before the shards still sit under, for its
+ * earliest and keeps the earliest overall. Deliveries expire 30 days after they were made (TTL); readers treat expired ones as absent.
  */
 const DUE = 'DELIVERIES#DUE';
 const KEEP_SECONDS = 30 * 24 * 60 * 60;
@@ -68,7 +71,7 @@ export const deliveries = {
       createdAt,
       expiresAt: Math.floor(Date.parse(createdAt) / 1000) + KEEP_SECONDS,
       ...(draft.target.kind === 'channel' ? { GSI1PK: logPk(draft.target.channelId), GSI1SK: `${createdAt}#${draft.id}` } : {}),
-      ...(draft.status === 'pending' ? { GSI2PK: DUE, GSI2SK: dueSk(createdAt, draft.id), nextAttemptAt: createdAt } : {}),
+      ...(draft.status === 'pending' ? { GSI2PK: shardKey(DUE, draft.id), GSI2SK: dueSk(createdAt, draft.id), nextAttemptAt: createdAt } : {}),
     };
     try {
       await doc.send(new PutCommand({ TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' }));
@@ -79,18 +82,24 @@ export const deliveries = {
     }
   },
 
-  /** Deliveries whose next attempt is due at `now`, earliest first. */
+  /** Deliveries whose next attempt is due at `now`, earliest first (up to `limit` of every shard, merged). */
   async due(now: string, limit: number): Promise<DueDelivery[]> {
-    const { Items } = await doc.send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'GSI2',
-        KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK <= :now',
-        ExpressionAttributeValues: { ':pk': DUE, ':now': `${now}#\uffff` },
-        Limit: limit,
+    const perShard = await Promise.all(
+      [...allShards(DUE), DUE].map(async (pk) => {
+        const { Items } = await doc.send(
+          new QueryCommand({
+            TableName: tableName(),
+            IndexName: 'GSI2',
+            KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK <= :now',
+            ExpressionAttributeValues: { ':pk': pk, ':now': `${now}#\uffff` },
+            Limit: limit,
+          }),
+        );
+        return (Items ?? []) as Item[];
       }),
     );
-    return (Items ?? []).map(fromItem);
+    const earliest = perShard.flat().sort((a, b) => (String(a.GSI2SK) < String(b.GSI2SK) ? -1 : String(a.GSI2SK) > String(b.GSI2SK) ? 1 : 0));
+    return earliest.slice(0, limit).map(fromItem);
   },
 
   /**

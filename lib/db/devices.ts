@@ -4,8 +4,9 @@ import { mapConcurrent } from '#lib/shared/concurrency';
 import { toDevice, type Device, type Place, type Severity, type StoredDevice } from '#lib/devices/types';
 import { doc, tableName } from './client';
 import { badCursor, isKeyString, openCursor, sealCursor } from './cursor';
-import { batchWrite, isConditionFailed, queryAll, type Item } from './helpers';
-import { queryShards, shardKey } from './shards';
+import { syncFingerprints } from './fingerprints';
+import { batchWrite, isConditionFailed, queryAll, queryPages, type Item } from './helpers';
+import { allShards, queryShards, shardKey } from './shards';
 
 /*
  * Device items live in their room's partition, so a room's aggregate is recomputed from one
@@ -70,6 +71,36 @@ const openPosition = (query: string, cursor: string): Position => {
   return { room, sn };
 };
 
+/**
+ * Read units a second a full read of the inventory may take from one index partition
+ * (INDEX_READ_RCU_PER_SECOND, default 1,000 of the 3,000 a partition serves), so that the sync's
+ * or the reconciliation's full read never starves the dashboards reading the same partition.
+ */
+const indexPace = (): number => {
+  const value = Number(process.env.INDEX_READ_RCU_PER_SECOND ?? 1000);
+  return Number.isFinite(value) && value > 0 ? value : 1000;
+};
+
+/** Every item of one index shard, page after page, no faster than `indexPace` read units a second. */
+const pacedShard = async (pk: string): Promise<Item[]> => {
+  const items: Item[] = [];
+  const started = Date.now();
+  let units = 0;
+  for await (const page of queryPages({
+    IndexName: 'GSI2',
+    KeyConditionExpression: 'GSI2PK = :pk',
+    ...projection,
+    ExpressionAttributeValues: { ':pk': pk },
+    ReturnConsumedCapacity: 'TOTAL',
+  })) {
+    items.push(...((page.Items ?? []) as Item[]));
+    units += page.ConsumedCapacity?.CapacityUnits ?? 0;
+    const wait = started + (units / indexPace()) * 1000 - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+  return items;
+};
+
 const roomPage = async (place: Place, afterSn: string, limit: number) => {
   const items: Item[] = [];
   let ExclusiveStartKey: Record<string, unknown> | undefined;
@@ -92,17 +123,25 @@ const roomPage = async (place: Place, afterSn: string, limit: number) => {
 export const devices = {
   /** A device by serial number (GSI1); 404 when unknown (DESIGN D4). */
   async get(devicesn: string): Promise<StoredDevice> {
-    const { Items } = await doc.send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'GSI1',
-        KeyConditionExpression: 'GSI1PK = :pk',
-        ExpressionAttributeValues: { ':pk': `DEVICE#${devicesn}` },
-      }),
-    );
-    const item = Items?.[0];
-    if (!item) throw new NotFound(`Device ${devicesn} not found`);
-    return fromItem(item);
+    const [found] = await devices.find([devicesn]);
+    if (!found) throw new NotFound(`Device ${devicesn} not found`);
+    return found;
+  },
+
+  /** The stored devices with these serial numbers, wherever they are (GSI1, 16 in flight); unknown ones are left out. */
+  async find(serials: readonly string[]): Promise<StoredDevice[]> {
+    const found = await mapConcurrent(serials, 16, async (devicesn) => {
+      const { Items } = await doc.send(
+        new QueryCommand({
+          TableName: tableName(),
+          IndexName: 'GSI1',
+          KeyConditionExpression: 'GSI1PK = :pk',
+          ExpressionAttributeValues: { ':pk': `DEVICE#${devicesn}` },
+        }),
+      );
+      return Items?.[0] ? [fromItem(Items[0])] : [];
+    });
+    return found.flat();
   },
 
   /** The devices stored at the given places, read consistently (BatchGetItem); absent ones are left out. */
@@ -160,15 +199,12 @@ export const devices = {
     return { items: found.map((item) => toDevice(fromItem(item))), nextCursor: more && last ? sealCursor(query, { ...last }) : null };
   },
 
-  /** The whole inventory, from the serial-number index: what a sync compares against. */
+  /**
+   * The whole inventory, from the serial-number index (K shards in parallel, each paced): what a
+   * full sync and the reconciliation compare against.
+   */
   async index(): Promise<StoredDevice[]> {
-    const items = await queryShards(SERIALS, (pk) => ({
-      IndexName: 'GSI2',
-      KeyConditionExpression: 'GSI2PK = :pk',
-      ...projection,
-      ExpressionAttributeValues: { ':pk': pk },
-    }));
-    return items.map(fromItem);
+    return (await Promise.all(allShards(SERIALS).map(pacedShard))).flat().map(fromItem);
   },
 
   /** Unique serial numbers, sorted (each shard answers in order; one attribute projected). */
@@ -182,8 +218,11 @@ export const devices = {
     return items.map((item) => String(item.GSI2SK)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   },
 
-  /** Idempotent batch of upserts and removals (a sync). */
-  async writeAll(puts: readonly StoredDevice[], deletes: readonly StoredDevice[]): Promise<void> {
+  /**
+   * Idempotent batch of upserts and removals by the sync itself, which writes the fingerprints
+   * of what it stored afterwards (lib/db/fingerprints.ts).
+   */
+  async syncWrite(puts: readonly StoredDevice[], deletes: readonly StoredDevice[]): Promise<void> {
     const now = new Date().toISOString();
     await batchWrite([
       ...deletes.map((device) => ({ DeleteRequest: { Key: keys(device) } })),
@@ -191,10 +230,15 @@ export const devices = {
     ]);
   },
 
+  /** Idempotent batch of upserts and removals by anyone but the sync (the alarm engine): their rooms' fingerprints are marked dirty. */
+  async writeAll(puts: readonly StoredDevice[], deletes: readonly StoredDevice[]): Promise<void> {
+    await dirtying([...puts, ...deletes], () => devices.syncWrite(puts, deletes));
+  },
+
   /** Stores one device's new state (a refresh), `lastRefresh` included. */
   async put(device: StoredDevice, lastRefresh?: string): Promise<void> {
     const now = new Date().toISOString();
-    await doc.send(new PutCommand({ TableName: tableName(), Item: { ...toItem(device, now), lastRefresh } }));
+    await dirtying([device], () => doc.send(new PutCommand({ TableName: tableName(), Item: { ...toItem(device, now), lastRefresh } })));
   },
 
   /**
@@ -243,6 +287,18 @@ export const devices = {
   },
 
   async remove(device: StoredDevice): Promise<void> {
-    await doc.send(new DeleteCommand({ TableName: tableName(), Key: keys(device) }));
+    await dirtying([device], () => doc.send(new DeleteCommand({ TableName: tableName(), Key: keys(device) })));
   },
+};
+
+/**
+ * A write of device items that is not the sync's: the rooms it writes are marked dirty for the
+ * next sync before it (a crash after the write leaves them marked) and after it (a sync that
+ * wrote their fingerprints in between read the devices before this write).
+ */
+const dirtying = async (written: readonly Pick<StoredDevice, 'details'>[], write: () => Promise<unknown>): Promise<void> => {
+  const places = written.map((device) => device.details);
+  await syncFingerprints.invalidate(places);
+  await write();
+  await syncFingerprints.invalidate(places);
 };

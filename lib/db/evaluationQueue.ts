@@ -1,7 +1,8 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { mapConcurrent } from '#lib/shared/concurrency';
 import type { StoredDevice } from '#lib/devices/types';
 import { doc, tableName } from './client';
-import { batchWrite, type Item } from './helpers';
+import { batchWrite, isConditionFailed, type Item } from './helpers';
 import { queryShards, shardKey } from './shards';
 
 /*
@@ -11,9 +12,16 @@ import { queryShards, shardKey } from './shards';
  * leaves its work queued, and the evaluator finds pending work by reading the queue (K small
  * partitions), never the fleet. `notBefore` (epoch ms) holds work that waits for a time.
  * Each entry has its own token in the key, so a newer entry for the same subject is never
- * deleted by a run that processed an older one.
+ * deleted by a run that processed an older one. Devices queued together are folded into one
+ * item per shard and up to DEVICES_PER_ITEM of them (a 10k-device storm is ~160 items, not
+ * 10k): the item is written and deleted whole, and each device in it keeps its own order
+ * (`<token>.<index>`), so the newest entry of a device still wins.
  */
 const QUEUE = 'EVALQ';
+/** Devices folded into one queue item: ~300 bytes each, far below the 400 KB item limit. */
+const DEVICES_PER_ITEM = 64;
+/** Batch requests in flight when the queue is written or emptied. */
+const BATCHES_IN_FLIGHT = 8;
 
 export interface DeviceWork {
   devicesn: string;
@@ -25,56 +33,111 @@ export interface DeviceWork {
 }
 
 export type QueuedEvaluation =
-  | ({ kind: 'device'; key: Item; queuedAt: number } & DeviceWork)
+  /** `order`: later entries of the same device sort higher; `claimed`: a run started on it (and did not finish). */
+  | ({ kind: 'device'; key: Item; order: string; queuedAt: number; claimed?: string } & DeviceWork)
   | { kind: 'watcher'; key: Item; watcherId: string; queuedAt: number; notBefore?: number };
 
 let sequence = 0;
-const token = (now: number) => `${now.toString(36).padStart(9, '0')}.${(sequence++ % 1e6).toString(36)}.${Math.random().toString(36).slice(2, 8)}`;
+const token = (now: number) => `${now.toString(36).padStart(9, '0')}.${(sequence++ % 1e6).toString(36).padStart(4, '0')}.${Math.random().toString(36).slice(2, 8)}`;
 
-const deviceItem = (work: DeviceWork, now: number): Item => ({
-  PK: shardKey(QUEUE, work.devicesn),
-  SK: `D#${work.devicesn}#${token(now)}`,
-  type: 'QueuedEvaluation',
-  kind: 'device',
+const workOf = (work: DeviceWork): Item => ({
   devicesn: work.devicesn,
   ...(work.device ? { device: work.device } : {}),
   alarmWatchers: work.alarmWatchers,
-  queuedAt: now,
   ...(work.notBefore === undefined ? {} : { notBefore: work.notBefore }),
 });
 
-const fromItem = (item: Item): QueuedEvaluation => {
-  const key = { PK: item.PK, SK: item.SK };
-  const notBefore = typeof item.notBefore === 'number' ? { notBefore: item.notBefore } : {};
-  if (item.kind === 'watcher') return { kind: 'watcher', key, watcherId: String(item.watcherId), queuedAt: Number(item.queuedAt), ...notBefore };
-  const device = typeof item.device === 'object' && item.device !== null ? (item.device as StoredDevice) : undefined;
-  const alarmWatchers = Array.isArray(item.alarmWatchers) ? item.alarmWatchers.map(String) : 'any';
-  return { kind: 'device', key, devicesn: String(item.devicesn), ...(device ? { device } : {}), alarmWatchers, queuedAt: Number(item.queuedAt), ...notBefore };
+/**
+ * One item per shard, due time and DEVICES_PER_ITEM devices queued together (an item's entries
+ * are due together, so a run that covered one covered them all).
+ */
+const deviceItems = (work: readonly DeviceWork[], now: number): Item[] => {
+  const groups = new Map<string, { PK: string; list: DeviceWork[] }>();
+  for (const entry of work) {
+    const PK = shardKey(QUEUE, entry.devicesn);
+    const group = `${PK}#${entry.notBefore ?? ''}`;
+    const found = groups.get(group) ?? { PK, list: [] };
+    found.list.push(entry);
+    groups.set(group, found);
+  }
+  return [...groups.values()].flatMap(({ PK, list }) =>
+    Array.from({ length: Math.ceil(list.length / DEVICES_PER_ITEM) }, (_, i) => ({
+      PK,
+      SK: `D#${token(now)}`,
+      type: 'QueuedEvaluation',
+      kind: 'devices',
+      devices: list.slice(i * DEVICES_PER_ITEM, (i + 1) * DEVICES_PER_ITEM).map(workOf),
+      queuedAt: now,
+    })),
+  );
 };
 
+type DeviceEntry = Extract<QueuedEvaluation, { kind: 'device' }>;
+const deviceEntry = (key: Item, order: string, queuedAt: number, work: Item, claimed: unknown): DeviceEntry => {
+  const device = typeof work.device === 'object' && work.device !== null ? (work.device as StoredDevice) : undefined;
+  const alarmWatchers = Array.isArray(work.alarmWatchers) ? work.alarmWatchers.map(String) : 'any';
+  const notBefore = typeof work.notBefore === 'number' ? { notBefore: work.notBefore } : {};
+  const claim = typeof claimed === 'string' ? { claimed } : {};
+  return { kind: 'device', key, order, devicesn: String(work.devicesn), ...(device ? { device } : {}), alarmWatchers, queuedAt, ...notBefore, ...claim };
+};
+
+/** The entries of one stored item: a watcher, the devices folded into it, or one device (items stored before folding). */
+const fromItem = (item: Item): QueuedEvaluation[] => {
+  const key = { PK: item.PK, SK: item.SK };
+  const queuedAt = Number(item.queuedAt);
+  if (item.kind === 'watcher') {
+    const notBefore = typeof item.notBefore === 'number' ? { notBefore: item.notBefore } : {};
+    return [{ kind: 'watcher', key, watcherId: String(item.watcherId), queuedAt, ...notBefore }];
+  }
+  const sk = String(item.SK);
+  if (item.kind === 'devices' && Array.isArray(item.devices)) {
+    return (item.devices as Item[]).map((work, i) => deviceEntry(key, `${sk.slice(2)}.${String(i).padStart(3, '0')}`, queuedAt, work, item.claimed));
+  }
+  return [deviceEntry(key, sk.slice(sk.lastIndexOf('#') + 1), queuedAt, item, item.claimed)];
+};
+
+
 export const evaluationQueue = {
-  /** Queues devices (batched, 25 a request); answers the entries as stored. */
+  /** Queues devices (folded into few items, batched); answers the entries as stored. */
   async addDevices(work: readonly DeviceWork[], now = Date.now()): Promise<QueuedEvaluation[]> {
-    const items = work.map((entry) => deviceItem(entry, now));
-    await batchWrite(items.map((Item) => ({ PutRequest: { Item } })));
-    return items.map(fromItem);
+    const items = deviceItems(work, now);
+    await batchWrite(items.map((Item) => ({ PutRequest: { Item } })), { inFlight: BATCHES_IN_FLIGHT });
+    return items.flatMap(fromItem);
   },
 
   /** Queues one watcher: its alarms are re-evaluated over its targets alone. */
   async addWatcher(watcherId: string, now = Date.now()): Promise<QueuedEvaluation> {
     const Item = { PK: shardKey(QUEUE, watcherId), SK: `W#${watcherId}#${token(now)}`, type: 'QueuedEvaluation', kind: 'watcher', watcherId, queuedAt: now };
     await doc.send(new PutCommand({ TableName: tableName(), Item }));
-    return fromItem(Item);
+    return fromItem(Item)[0]!;
   },
 
   /** Everything queued (all shards), due or not. O(queued), never the fleet. */
   async list(): Promise<QueuedEvaluation[]> {
     const items = await queryShards(QUEUE, (pk) => ({ KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true }));
-    return items.map(fromItem);
+    return items.flatMap(fromItem);
   },
 
-  /** Drops entries a finished evaluation covered (by their own keys: newer entries stay). */
+  /**
+   * Marks the items of entries a run is about to work on (before its first write): a later run
+   * that finds the mark knows a run died somewhere in the middle of them, and recomputes their
+   * rooms rather than moving them by deltas (which a half-done run may have applied already).
+   */
+  async claim(entries: readonly QueuedEvaluation[], runId: string): Promise<void> {
+    const keys = new Map(entries.map((entry) => [`${String(entry.key.PK)}\u0000${String(entry.key.SK)}`, entry.key]));
+    await mapConcurrent([...keys.values()], BATCHES_IN_FLIGHT, async (Key) => {
+      try {
+        await doc.send(new UpdateCommand({ TableName: tableName(), Key, UpdateExpression: 'SET claimed = :run', ConditionExpression: 'attribute_exists(PK)', ExpressionAttributeValues: { ':run': runId } }));
+      } catch (error) {
+        // an entry another run finished meanwhile: nothing left to mark
+        if (!isConditionFailed(error)) throw error;
+      }
+    });
+  },
+
+  /** Drops the items of entries a finished evaluation covered (by their own keys: newer entries stay). */
   async remove(entries: readonly QueuedEvaluation[]): Promise<void> {
-    await batchWrite(entries.map((entry) => ({ DeleteRequest: { Key: entry.key } })));
+    const keys = new Map(entries.map((entry) => [`${String(entry.key.PK)}\u0000${String(entry.key.SK)}`, entry.key]));
+    await batchWrite([...keys.values()].map((Key) => ({ DeleteRequest: { Key } })), { inFlight: BATCHES_IN_FLIGHT });
   },
 };

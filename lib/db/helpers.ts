@@ -1,6 +1,17 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DeleteCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchWriteCommand,
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+  type DeleteCommandInput,
+  type QueryCommandInput,
+  type UpdateCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { ServiceUnavailable } from '#lib/errors';
+import { mapConcurrent } from '#lib/shared/concurrency';
 import { doc, tableName } from './client';
 
 export type Item = Record<string, unknown>;
@@ -43,10 +54,7 @@ export const putNew = async (item: Item, exists: () => Error): Promise<void> => 
 
 /** Deletes the item at `key` if it exists; otherwise throws `missing()`. */
 export const deleteExisting = async (key: Item, missing: () => Error): Promise<void> => {
-  await whenExists(
-    doc.send(new DeleteCommand({ TableName: tableName(), Key: key, ConditionExpression: 'attribute_exists(PK)' })),
-    missing,
-  );
+  await whenExists(deleteItem(key, { ConditionExpression: 'attribute_exists(PK)' }), missing);
 };
 
 /** The one page-reading loop: each page of a Query in turn, until the index ends or the caller stops. */
@@ -150,11 +158,21 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Puts and deletes, 25 per BatchWriteItem, retrying `UnprocessedItems` with backoff until
  * every write landed (DESIGN §3). Only resolves when all are done; otherwise throws a 503
  * so the caller never answers 2xx for a partial write. Callers keep writes idempotent, so a
- * repeated request converges.
+ * repeated request converges. `inFlight` requests at a time (default one).
  */
-export const batchWrite = async (requests: readonly WriteRequest[]): Promise<void> => {
-  for (let start = 0; start < requests.length; start += BATCH_SIZE) {
-    let pending = requests.slice(start, start + BATCH_SIZE) as WriteRequest[];
+export const batchWrite = async (requests: readonly WriteRequest[], options: { inFlight?: number } = {}): Promise<void> => {
+  await batchWriteWhile(requests, options);
+};
+
+/** As `batchWrite`, but a request starts only while `proceed()` holds: answers which writes were sent. */
+export const batchWriteWhile = async (
+  requests: readonly WriteRequest[],
+  { inFlight = 1, proceed = () => true }: { inFlight?: number; proceed?: () => boolean },
+): Promise<boolean[]> => {
+  const chunks = Array.from({ length: Math.ceil(requests.length / BATCH_SIZE) }, (_, i) => requests.slice(i * BATCH_SIZE, (i + 1) * BATCH_SIZE));
+  const sent = await mapConcurrent(chunks, inFlight, async (chunk) => {
+    if (!proceed()) return false;
+    let pending = chunk as WriteRequest[];
     for (let attempt = 1; pending.length > 0; attempt++) {
       if (attempt > MAX_BATCH_ATTEMPTS) {
         throw new ServiceUnavailable(`${pending.length} writes were not accepted by the store; retry the request`);
@@ -165,22 +183,54 @@ export const batchWrite = async (requests: readonly WriteRequest[]): Promise<voi
       );
       pending = (UnprocessedItems?.[tableName()] ?? []) as WriteRequest[];
     }
-  }
+    return true;
+  });
+  return requests.map((_, i) => sent[Math.floor(i / BATCH_SIZE)]!);
 };
+
+/** One UpdateItem on the table: the item's key, and the expressions as the SDK takes them. */
+export const updateItem = (key: Item, input: Omit<UpdateCommandInput, 'TableName' | 'Key'>) =>
+  doc.send(new UpdateCommand({ TableName: tableName(), Key: key, ...input }));
+
+/** One DeleteItem on the table, usually conditional. */
+export const deleteItem = (key: Item, input: Omit<DeleteCommandInput, 'TableName' | 'Key'> = {}) =>
+  doc.send(new DeleteCommand({ TableName: tableName(), Key: key, ...input }));
 
 /** Sets only the fields of `patch` (and bumps version, updatedAt) on an existing item; answers the new item. */
 export const patchExisting = async (key: Item, patch: Item, missing: () => Error): Promise<Item> => {
   const { Attributes } = await whenExists(
-    doc.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: key,
-        ...patchExpression(patch, new Date().toISOString()),
-        ConditionExpression: 'attribute_exists(PK)',
-        ReturnValues: 'ALL_NEW',
-      }),
-    ),
+    updateItem(key, { ...patchExpression(patch, new Date().toISOString()), ConditionExpression: 'attribute_exists(PK)', ReturnValues: 'ALL_NEW' }),
     missing,
   );
   return Attributes ?? {};
 };
+
+/**
+ * The records of one partition, sorted by id: list (one Query), get, patch and delete, where an
+ * unknown id is `notFound(id)` (a 404). Creating one is the repository's own (ids, defaults).
+ */
+export const partitionRecords = <Id, R, P extends Item>(
+  partition: string,
+  keys: (id: Id) => Item,
+  fromItem: (item: Item) => R,
+  notFound: (id: Id) => Error,
+) => ({
+  async list(): Promise<R[]> {
+    return (await queryPartition(partition)).map(fromItem);
+  },
+
+  async get(id: Id): Promise<R> {
+    const { Item: item } = await doc.send(new GetCommand({ TableName: tableName(), Key: keys(id) }));
+    if (!item) throw notFound(id);
+    return fromItem(item);
+  },
+
+  /** Sets only the fields given, in one conditional write: concurrent patches never undo each other. */
+  async update(id: Id, patch: P): Promise<R> {
+    return fromItem(await patchExisting(keys(id), patch, () => notFound(id)));
+  },
+
+  async remove(id: Id): Promise<void> {
+    await deleteExisting(keys(id), () => notFound(id));
+  },
+});

@@ -1,8 +1,6 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { NotFound } from '#lib/errors';
+import { Conflict, NotFound } from '#lib/errors';
 import { INTERVAL_FIELDS, type IntervalRecord, type Intervals } from '#lib/intervals/types';
-import { doc, tableName } from './client';
-import { nextSequence, padId, type Item, deleteExisting, patchExisting, queryPartition } from './helpers';
+import { nextSequence, padId, partitionRecords, putNew, type Item } from './helpers';
 
 // All interval settings live in one small partition, sorted by id: list = one Query.
 const PARTITION = 'INTERVAL';
@@ -17,35 +15,14 @@ const fromItem = (item: Item): IntervalRecord => {
 const notFound = (id: number) => new NotFound(`Interval ${id} not found`);
 
 export const intervals = {
+  ...partitionRecords<number, IntervalRecord, Partial<Intervals>>(PARTITION, keys, fromItem, notFound),
+
   async create(values: Intervals): Promise<IntervalRecord> {
     const id = await nextSequence('interval');
     const now = new Date().toISOString();
     const record: IntervalRecord = { id, ...values };
-    await doc.send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { ...keys(id), type: 'Interval', ...record, version: 1, createdAt: now, updatedAt: now },
-        ConditionExpression: 'attribute_not_exists(PK)',
-      }),
-    );
+    // a fresh sequence number: the condition only guards against a reset sequence
+    await putNew({ ...keys(id), type: 'Interval', ...record, version: 1, createdAt: now, updatedAt: now }, () => new Conflict(`Interval ${id} exists`));
     return record;
-  },
-
-  async list(): Promise<IntervalRecord[]> {
-    return (await queryPartition(PARTITION)).map(fromItem);
-  },
-
-  async get(id: number): Promise<IntervalRecord> {
-    const { Item: item } = await doc.send(new GetCommand({ TableName: tableName(), Key: keys(id) }));
-    if (!item) throw notFound(id);
-    return fromItem(item);
-  },
-
-  async update(id: number, patch: Partial<Intervals>): Promise<IntervalRecord> {
-    return fromItem(await patchExisting(keys(id), patch, () => notFound(id)));
-  },
-
-  async remove(id: number): Promise<void> {
-    await deleteExisting(keys(id), () => notFound(id));
   },
 };

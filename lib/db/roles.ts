@@ -1,8 +1,8 @@
-import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Role } from '#lib/auth/types';
 import { Conflict, NotFound } from '#lib/errors';
 import { doc, tableName } from './client';
-import { conditionHeld, type Item, putNew, queryPartition } from './helpers';
+import { conditionHeld, deleteItem, type Item, putNew, queryPartition, updateItem } from './helpers';
 
 export interface NewRole {
   roleid: string;
@@ -42,15 +42,11 @@ const read = async (roleid: string): Promise<Item | undefined> =>
  */
 const startCount = async (item: Item, countHolders: () => Promise<number>): Promise<void> => {
   await conditionHeld(
-    doc.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: { PK: item.PK, SK: item.SK },
-        UpdateExpression: 'SET holders = :n',
-        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(holders)',
-        ExpressionAttributeValues: { ':n': await countHolders() },
-      }),
-    ),
+    updateItem({ PK: item.PK, SK: item.SK }, {
+      UpdateExpression: 'SET holders = :n',
+      ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(holders)',
+      ExpressionAttributeValues: { ':n': await countHolders() },
+    }),
   );
 };
 
@@ -87,15 +83,11 @@ export const roles = {
   async claim(roleid: string, countHolders: () => Promise<number>): Promise<boolean> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const claimed = await conditionHeld(
-        doc.send(
-          new UpdateCommand({
-            TableName: tableName(),
-            Key: keys(roleid),
-            UpdateExpression: 'SET holders = holders + :one',
-            ConditionExpression: 'attribute_exists(holders)',
-            ExpressionAttributeValues: { ':one': 1 },
-          }),
-        ),
+        updateItem(keys(roleid), {
+          UpdateExpression: 'SET holders = holders + :one',
+          ConditionExpression: 'attribute_exists(holders)',
+          ExpressionAttributeValues: { ':one': 1 },
+        }),
       );
       if (claimed) return true;
       const item = await read(roleid);
@@ -108,15 +100,11 @@ export const roles = {
   /** One holder less, after the user was deleted (or was not stored after all). */
   async release(roleid: string): Promise<void> {
     await conditionHeld(
-      doc.send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: keys(roleid),
-          UpdateExpression: 'SET holders = holders - :one',
-          ConditionExpression: 'holders > :zero',
-          ExpressionAttributeValues: { ':one': 1, ':zero': 0 },
-        }),
-      ),
+      updateItem(keys(roleid), {
+        UpdateExpression: 'SET holders = holders - :one',
+        ConditionExpression: 'holders > :zero',
+        ExpressionAttributeValues: { ':one': 1, ':zero': 0 },
+      }),
     );
   },
 
@@ -133,14 +121,10 @@ export const roleCountsHolders = async (roleid: string): Promise<boolean> => (aw
 export const removeUnheldRole = async (roleid: string, countHolders: () => Promise<number>): Promise<void> => {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const removed = await conditionHeld(
-      doc.send(
-        new DeleteCommand({
-          TableName: tableName(),
-          Key: keys(roleid),
-          ConditionExpression: 'holders <= :zero',
-          ExpressionAttributeValues: { ':zero': 0 },
-        }),
-      ),
+      deleteItem(keys(roleid), {
+        ConditionExpression: 'holders <= :zero',
+        ExpressionAttributeValues: { ':zero': 0 },
+      }),
     );
     if (removed) return;
     const item = await read(roleid);

@@ -3,7 +3,7 @@ import type { Place, RoomAggregate, RoomStatus, Severity, SeverityCounts, Stored
 import { announceStored } from './changes';
 import { doc, tableName } from './client';
 import { roomId } from './devices';
-import { isConditionFailed, type Item } from './helpers';
+import { conditionHeld, type Item } from './helpers';
 import { queryShards, shardKey } from './shards';
 
 /*
@@ -64,16 +64,6 @@ const guard = (version: number) =>
     ? { ConditionExpression: '#version = :version', ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: { ':version': version } }
     : { ConditionExpression: 'attribute_not_exists(PK)' };
 
-/** Runs a guarded write: true when it landed, false when the item moved since it was read. */
-const guarded = async (write: () => Promise<unknown>): Promise<boolean> => {
-  try {
-    await write();
-    return true;
-  } catch (error) {
-    if (isConditionFailed(error)) return false;
-    throw error;
-  }
-};
 
 const FIELDS = ['region', 'location', 'room', 'deviceCount', 'online', 'offline', 'roomStatus'];
 const NAME_FIELDS = ['region', 'location', 'room'] as const;
@@ -149,21 +139,21 @@ export const rooms = {
    * when it moved meanwhile. `announce`: the counts or status changed (dashboards hear of it).
    */
   async write(aggregate: RoomAggregate, severities: SeverityCounts, readVersion: number, announce: boolean): Promise<boolean> {
-    const landed = await guarded(() => doc.send(new PutCommand({ TableName: tableName(), Item: toItem(aggregate, severities, readVersion + 1), ...guard(readVersion) })));
+    const landed = await conditionHeld(doc.send(new PutCommand({ TableName: tableName(), Item: toItem(aggregate, severities, readVersion + 1), ...guard(readVersion) })));
     if (landed && announce) await announceStored({ kind: 'room', at: new Date().toISOString(), room: aggregate });
     return landed;
   },
 
   /** Removes a room that holds no device any more, under the version it was read at; false when it moved meanwhile. */
   async remove(emptied: RoomAggregate, readVersion: number): Promise<boolean> {
-    const landed = await guarded(() => doc.send(new DeleteCommand({ TableName: tableName(), Key: keys(emptied), ...guard(readVersion) })));
+    const landed = await conditionHeld(doc.send(new DeleteCommand({ TableName: tableName(), Key: keys(emptied), ...guard(readVersion) })));
     if (landed) await announceStored({ kind: 'room', at: new Date().toISOString(), room: emptied });
     return landed;
   },
 
   /** Sets a room's per-severity counts and the status they imply, under the version it was read at; false when it moved meanwhile. */
   async setSeverities(after: RoomAggregate, severities: SeverityCounts, readVersion: number): Promise<boolean> {
-    const landed = await guarded(() =>
+    const landed = await conditionHeld(
       doc.send(
         new UpdateCommand({
           TableName: tableName(),

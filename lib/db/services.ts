@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { NotFound } from '#lib/errors';
-import { doc, tableName } from './client';
-import { type Item, deleteExisting, patchExisting, queryPartition } from './helpers';
+import { Conflict, NotFound } from '#lib/errors';
+import { partitionRecords, putNew, type Item } from './helpers';
 
 /** A registered service (DESIGN §5). */
 export interface Service {
@@ -41,6 +39,8 @@ const fromItem = (item: Item): Service => ({
 const notFound = (id: string) => new NotFound(`Service ${id} not found`);
 
 export const services = {
+  ...partitionRecords<string, Service, ServicePatch>(PARTITION, keys, fromItem, notFound),
+
   async create(service: NewService): Promise<Service> {
     const now = new Date().toISOString();
     const record: Service = {
@@ -51,32 +51,7 @@ export const services = {
       createdAt: now,
       updatedAt: now,
     };
-    await doc.send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { ...keys(record.id), type: 'Service', ...record, version: 1 },
-        ConditionExpression: 'attribute_not_exists(PK)',
-      }),
-    );
+    await putNew({ ...keys(record.id), type: 'Service', ...record, version: 1 }, () => new Conflict(`Service ${record.id} exists`));
     return record;
-  },
-
-  async list(): Promise<Service[]> {
-    return (await queryPartition(PARTITION)).map(fromItem);
-  },
-
-  async get(id: string): Promise<Service> {
-    const { Item: item } = await doc.send(new GetCommand({ TableName: tableName(), Key: keys(id) }));
-    if (!item) throw notFound(id);
-    return fromItem(item);
-  },
-
-  /** Sets only the fields given, in one conditional write: concurrent patches never undo each other. */
-  async update(id: string, patch: ServicePatch): Promise<Service> {
-    return fromItem(await patchExisting(keys(id), patch, () => notFound(id)));
-  },
-
-  async remove(id: string): Promise<void> {
-    await deleteExisting(keys(id), () => notFound(id));
   },
 };

@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { doc, tableName } from './client';
-import { conditionHeld, isConditionFailed } from './helpers';
+import { conditionHeld, isConditionFailed, updateItem } from './helpers';
 
 // Short-lived records with `expiresAt` (TTL in AWS). dynalite never expires them, so readers
 // treat a past `expiresAt` as absent.
@@ -68,16 +68,12 @@ export const loginFailures = {
       // no window, or an ended one: this guess opens the next
       const windowEnd = now + windowSeconds;
       const opened = await conditionHeld(
-        doc.send(
-          new UpdateCommand({
-            TableName: tableName(),
-            Key: failureKeys(username),
-            UpdateExpression: 'SET #count = :one, expiresAt = :end, #type = :type',
-            ConditionExpression: 'attribute_not_exists(PK) OR expiresAt <= :now',
-            ExpressionAttributeNames: { '#count': 'count', '#type': 'type' },
-            ExpressionAttributeValues: { ':one': 1, ':end': windowEnd, ':now': now, ':type': 'LoginFailures' },
-          }),
-        ),
+        updateItem(failureKeys(username), {
+          UpdateExpression: 'SET #count = :one, expiresAt = :end, #type = :type',
+          ConditionExpression: 'attribute_not_exists(PK) OR expiresAt <= :now',
+          ExpressionAttributeNames: { '#count': 'count', '#type': 'type' },
+          ExpressionAttributeValues: { ':one': 1, ':end': windowEnd, ':now': now, ':type': 'LoginFailures' },
+        }),
       );
       if (opened) return { granted: true, windowEnd };
       const window = await this.get(username);
@@ -90,16 +86,12 @@ export const loginFailures = {
   /** Gives back a slot taken by `reserve` (a right password), if its window is still the current one. */
   async release(username: string, windowEnd: number): Promise<void> {
     await conditionHeld(
-      doc.send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: failureKeys(username),
-          UpdateExpression: 'SET #count = #count - :one',
-          ConditionExpression: 'expiresAt = :end AND #count > :zero',
-          ExpressionAttributeNames: { '#count': 'count' },
-          ExpressionAttributeValues: { ':one': 1, ':end': windowEnd, ':zero': 0 },
-        }),
-      ),
+      updateItem(failureKeys(username), {
+        UpdateExpression: 'SET #count = #count - :one',
+        ConditionExpression: 'expiresAt = :end AND #count > :zero',
+        ExpressionAttributeNames: { '#count': 'count' },
+        ExpressionAttributeValues: { ':one': 1, ':end': windowEnd, ':zero': 0 },
+      }),
     );
   },
 };

@@ -31,6 +31,9 @@ const fnv1a = (text: string): number => {
   return hash;
 };
 
+/** The bucket (0..count-1) of `identity`: the same stable hash as the shards. */
+export const bucketOf = (identity: string, count: number): number => fnv1a(identity) % count;
+
 /** The partition key of `identity` within the sharded `base`. */
 export const shardKey = (base: string, identity: string): string => `${base}#${fnv1a(identity) % shardCount()}`;
 

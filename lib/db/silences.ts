@@ -1,8 +1,8 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Matchers, Silence } from '#lib/alarms/silences';
 import { NotFound } from '#lib/errors';
 import { doc, tableName } from './client';
-import { isConditionFailed, putNew, queryAll, type Item } from './helpers';
+import { isConditionFailed, putNew, queryAll, type Item, updateItem } from './helpers';
 
 /*
  * Silences are few (maintenance windows): one partition `SILENCE`, and GSI1 `SILENCES#BY_END`
@@ -83,17 +83,13 @@ export const silences = {
     if (Date.parse(current.endsAt) <= Date.parse(now)) return current;
     const startsAt = Date.parse(current.startsAt) > Date.parse(now) ? now : current.startsAt;
     try {
-      const { Attributes } = await doc.send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: keys(id),
-          UpdateExpression: 'SET #ends = :now, #starts = :starts, #ended = :now, GSI1SK = :sk',
-          ConditionExpression: '#ends = :was',
-          ExpressionAttributeNames: { '#ends': 'endsAt', '#starts': 'startsAt', '#ended': 'endedAt' },
-          ExpressionAttributeValues: { ':now': now, ':starts': startsAt, ':sk': `${now}#${id}`, ':was': current.endsAt },
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
+      const { Attributes } = await updateItem(keys(id), {
+        UpdateExpression: 'SET #ends = :now, #starts = :starts, #ended = :now, GSI1SK = :sk',
+        ConditionExpression: '#ends = :was',
+        ExpressionAttributeNames: { '#ends': 'endsAt', '#starts': 'startsAt', '#ended': 'endedAt' },
+        ExpressionAttributeValues: { ':now': now, ':starts': startsAt, ':sk': `${now}#${id}`, ':was': current.endsAt },
+        ReturnValues: 'ALL_NEW',
+      });
       return fromItem(Attributes ?? {});
     } catch (error) {
       // ended by a concurrent DELETE: answer it as that one left it

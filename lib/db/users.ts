@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict, NotFound } from '#lib/errors';
 import { doc, tableName } from './client';
-import { conditionHeld, queryAll, type Item, whenExists, putNew, isConditionFailed, queryPartition } from './helpers';
+import { conditionHeld, deleteItem, queryAll, type Item, whenExists, putNew, isConditionFailed, queryPartition, updateItem } from './helpers';
 
 /** A user as every answer shows it: never the hash, never token bookkeeping. */
 export interface User {
@@ -99,15 +99,11 @@ export const users = {
   /** New hash and a new incarnation: every token issued before stops working. */
   async setPassword(username: string, passwordHash: string): Promise<void> {
     await whenExists(
-      doc.send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: keys(username),
-          UpdateExpression: 'SET passwordHash = :hash, incarnation = :inc, updatedAt = :iso, version = version + :one',
-          ExpressionAttributeValues: { ':hash': passwordHash, ':inc': randomUUID(), ':iso': new Date().toISOString(), ':one': 1 },
-          ConditionExpression: 'attribute_exists(PK)',
-        }),
-      ),
+      updateItem(keys(username), {
+        UpdateExpression: 'SET passwordHash = :hash, incarnation = :inc, updatedAt = :iso, version = version + :one',
+        ExpressionAttributeValues: { ':hash': passwordHash, ':inc': randomUUID(), ':iso': new Date().toISOString(), ':one': 1 },
+        ConditionExpression: 'attribute_exists(PK)',
+      }),
       () => notFound(username),
     );
   },
@@ -116,14 +112,10 @@ export const users = {
   /** The admin count includes this admin now (see `create`). */
   async adminCounted(username: string): Promise<void> {
     await conditionHeld(
-      doc.send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: keys(username),
-          UpdateExpression: 'REMOVE adminCountPending',
-          ConditionExpression: 'attribute_exists(PK)',
-        }),
-      ),
+      updateItem(keys(username), {
+        UpdateExpression: 'REMOVE adminCountPending',
+        ConditionExpression: 'attribute_exists(PK)',
+      }),
     );
   },
 
@@ -157,15 +149,11 @@ export const users = {
 export const adoptIncarnation = async (username: string, passwordHash: string): Promise<string | undefined> => {
   const incarnation = randomUUID();
   try {
-    await doc.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys(username),
-        UpdateExpression: 'SET incarnation = :inc',
-        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(incarnation) AND passwordHash = :hash',
-        ExpressionAttributeValues: { ':inc': incarnation, ':hash': passwordHash },
-      }),
-    );
+    await updateItem(keys(username), {
+      UpdateExpression: 'SET incarnation = :inc',
+      ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(incarnation) AND passwordHash = :hash',
+      ExpressionAttributeValues: { ':inc': incarnation, ':hash': passwordHash },
+    });
     return incarnation;
   } catch (error) {
     if (isConditionFailed(error)) return undefined;
@@ -176,14 +164,10 @@ export const adoptIncarnation = async (username: string, passwordHash: string): 
 /** Deletes the user if it still holds `role`; false when it is gone or holds another role. */
 export const removeUserHolding = async (username: string, role: string): Promise<boolean> => {
   return conditionHeld(
-    doc.send(
-      new DeleteCommand({
-        TableName: tableName(),
-        Key: keys(username),
-        ConditionExpression: '#role = :role',
-        ExpressionAttributeNames: { '#role': 'role' },
-        ExpressionAttributeValues: { ':role': role },
-      }),
-    ),
+    deleteItem(keys(username), {
+      ConditionExpression: '#role = :role',
+      ExpressionAttributeNames: { '#role': 'role' },
+      ExpressionAttributeValues: { ':role': role },
+    }),
   );
 };

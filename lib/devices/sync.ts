@@ -2,17 +2,16 @@ import { historyExpiry } from '#lib/alarms/settings';
 import { connectivity } from '#lib/db/connectivity';
 import { devices } from '#lib/db/devices';
 import { evaluationQueue } from '#lib/db/evaluationQueue';
-import { rooms } from '#lib/db/rooms';
 import { NotFound, ServiceUnavailable } from '#lib/errors';
 import { logger } from '#lib/log';
 import { recordWork } from '#lib/observability/metrics';
-import { mapConcurrent } from '#lib/shared/concurrency';
 import { connectivityTransitions } from './availability';
 import { rollupBeforeWrite } from './connectivity';
 import { fitDevices, unfitField } from './names';
 import { expectedAggregates, placeKey, planSync, staleRooms } from './plan';
 import { ProviderError, type DeviceProvider } from './provider';
 import { healSummaries, recountRooms } from './recount';
+import { readStoredSide } from './storedSide';
 import { openWatchersHint, toDevice, type Device, type Place, type StoredDevice } from './types';
 
 export interface SyncResult {
@@ -22,40 +21,55 @@ export interface SyncResult {
   roomsRecomputed: number;
   /** Provider records skipped for a malformed name (logged); their stored devices stay as they were. */
   skipped: number;
+  /** The whole stored inventory was compared (else only the rooms whose fingerprint differs). */
+  full: boolean;
+  /** Rooms whose stored devices were read. */
+  roomsRead: number;
 }
 
 /**
- * One inventory sync (DESIGN §3, §6): record the connectivity transitions it observes, queue
- * the changed devices for the alarm engine, upsert what changed, remove what vanished, then
- * recompute every room a write touched and every room whose stored aggregate disagrees with the
- * inventory (so a sync also heals aggregates an interrupted run left behind), each room's
- * availability rollup brought up to date first. Transitions and queue entries are written
- * before the devices: a run cut short is repeated by the next sync. The caller evaluates the
- * queue (`runEvaluation({mode: 'queue'})`).
+ * One inventory sync (DESIGN §3, §6): compare the provider's list with the stored side (the rooms
+ * whose fingerprint differs, or everything on a full sync: lib/devices/storedSide.ts), record the
+ * connectivity transitions it observes, queue the changed devices for the alarm engine, upsert
+ * what changed, remove what vanished, then recompute every room a write touched and every room
+ * compared whose stored aggregate disagrees with its devices (so a sync also heals aggregates an
+ * interrupted run left behind), each room's availability rollup brought up to date first, and
+ * last the fingerprints of what is now stored. Transitions and queue entries are written before
+ * the devices, fingerprints after the rooms: a run cut short is repeated by the next sync. The
+ * caller evaluates the queue (`runEvaluation({mode: 'queue'})`).
  */
 export const syncDevices = async (provider: DeviceProvider): Promise<SyncResult> => {
-  const [listed, inventory] = await Promise.all([provider.listDevices(), devices.index()]);
-  const { fit: incoming, skipped } = fitDevices(listed);
+  const listed = await provider.listDevices();
+  const { fit, skipped } = fitDevices(listed);
   for (const device of skipped) logger.warn('device skipped by the sync: malformed name', { field: device.field, devicesn: device.devicesn });
   // a device the provider reported unreadably is neither updated nor removed this time
-  const unreadable = new Set(skipped.map((device) => device.devicesn));
-  const held = inventory.filter((device) => unreadable.has(device.devicesn));
-  const stored = inventory.filter((device) => !unreadable.has(device.devicesn));
-  const plan = planSync(stored, incoming);
-  await connectivity.record(connectivityTransitions(stored, plan.puts, new Date().toISOString()), historyExpiry);
+  // (one whose serial number itself is malformed was never stored: there is nothing to hold)
+  const side = await readStoredSide(fit, new Set(skipped.filter((device) => device.field !== 'devicesn').map((device) => device.devicesn)));
+  const plan = planSync(side.stored, side.incoming);
+  await connectivity.record(connectivityTransitions(side.stored, plan.puts, new Date().toISOString()), historyExpiry);
   // queued before the writes: a run that dies after them still leaves the alarm engine its work
   const written = new Set(plan.puts.map((d) => d.devicesn));
   await evaluationQueue.addDevices([
     ...plan.puts.map((d) => ({ devicesn: d.devicesn, device: d, alarmWatchers: openWatchersHint(d) })),
     ...plan.deletes.filter((d) => !written.has(d.devicesn)).map((d) => ({ devicesn: d.devicesn, alarmWatchers: openWatchersHint(d) })),
   ]);
-  await devices.writeAll(plan.puts, plan.deletes);
-  const stale = staleRooms(await rooms.inScope({}), expectedAggregates([...plan.fleet, ...held]));
+  await side.markWrites([...plan.puts, ...plan.deletes]);
+  await devices.syncWrite(plan.puts, plan.deletes);
+  const stale = staleRooms(side.aggregates, expectedAggregates([...plan.fleet, ...side.held]));
   const toRecompute = new Map<string, Place>([...plan.touched, ...stale].map((place) => [placeKey(place), place]));
   await recountRooms(toRecompute.values(), rollupBeforeWrite);
   // an aggregate that had drifted means an interrupted run: its summaries may have drifted too
   if (stale.length > 0) await healSummaries();
-  return { devices: plan.fleet.length, upserted: plan.puts.length, removed: plan.vanished, roomsRecomputed: toRecompute.size, skipped: skipped.length };
+  await side.commit();
+  return {
+    devices: new Set(fit.map((d) => d.devicesn)).size,
+    upserted: plan.puts.length,
+    removed: plan.vanished,
+    roomsRecomputed: toRecompute.size,
+    skipped: skipped.length,
+    full: side.full,
+    roomsRead: side.roomsRead,
+  };
 };
 
 /**

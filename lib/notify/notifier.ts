@@ -17,6 +17,9 @@ export { DEFAULT_MAX_PER_RUN, maxPerRunFromEnv, type NotificationSummary, type N
 
 const WRITES_IN_FLIGHT = 16;
 
+/** Repeat markers once held slot indexes (< 1e9 for any interval of an hour or more); now slot starts in ms. */
+const LEGACY_SLOT_INDEX_BELOW = 1e9;
+
 /**
  * The notification engine the evaluator hands its work to (issue 16). `run()` turns pending
  * notices into stored deliveries (one digest per watcher, run and target; deterministic ids,
@@ -50,9 +53,12 @@ export const notifier = (options: NotifierOptions) => {
   const repeatOf = async (watcher: WatcherRecord & { repeatIntervalSeconds: number }, active: readonly Silence[]): Promise<boolean> => {
     const now = Date.now();
     const interval = watcher.repeatIntervalSeconds;
-    const slot = repeatSlot(now, interval);
-    const last = await repeats.lastSlot(watcher.id);
-    if (last !== undefined && last >= slot) return true;
+    // the marker holds the start (ms) of the last slot done, so that slots of a changed interval
+    // still compare; a marker from before holds a slot index, read with the current interval
+    const slotStart = repeatSlot(now, interval) * interval * 1000;
+    const marked = await repeats.lastSlot(watcher.id);
+    const lastStart = marked !== undefined && marked < LEGACY_SLOT_INDEX_BELOW ? marked * interval * 1000 : marked;
+    if (lastStart !== undefined && lastStart >= slotStart) return true;
     // acknowledged or silenced alarms are never re-notified (issue 15)
     const open = (await alarms.firingOf(watcher.id))
       .filter((alarm) => notificationGate(alarm, silencedBy(alarm, active, iso(now))).remind)
@@ -61,14 +67,14 @@ export const notifier = (options: NotifierOptions) => {
     if (due.length > 0) {
       const drafts = draftsFor({
         type: 'alarms.repeat',
-        at: iso(slot * interval * 1000),
+        at: iso(slotStart),
         watcher: { id: watcher.id, description: watcher.description, severity: watcher.severity, type: watcher.type },
         alarms: due,
         audience: audienceOf(watcher),
       });
       if (!(await store(drafts))) return false;
     }
-    await repeats.done(watcher.id, slot, iso(now));
+    await repeats.done(watcher.id, slotStart, iso(now));
     return true;
   };
 

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simulatedFleet } from '#lib/devices/provider/simulated';
 import { api } from '../support/api';
+import { offlineWatcher } from '../support/fleet';
 
 // A webhook receiver on loopback (the e2e server runs with ALLOW_LOCAL_WEBHOOKS=true, like
 // npm start). `/ok` answers 204, `/flaky` 500 on its first request and 200 after, `/bad` 400.
@@ -61,26 +62,8 @@ const webhook = (path: string, format?: string) => createChannel({ name: `hook $
 const evaluate = async () => expect((await api('POST', '/alarms/evaluate')).status).toBe(200);
 const mailsTo = async (to: string) => (await api<{ subject: string; text: string; html?: string }[]>('GET', `/alarms/outbox?to=${encodeURIComponent(to)}`)).body;
 const log = async (channelId: string, query = '') => api<{ items: Delivery[]; nextCursor: string | null }>('GET', `/channels/${channelId}/deliveries${query}`);
-const watcherBody = (channelIds: string[]) => ({
-  user: 'ops',
-  dashboard: 'notify-e2e',
-  service: 'video',
-  type: 'offline',
-  allDevices: true,
-  severity: 2,
-  operations: {
-    type: 'device',
-    operatorType: 'AND',
-    conditions: [
-      { operator: '==', value: 'false', element: 'status.connected' },
-      { operator: '==', value: region, element: 'details.region' },
-    ],
-  },
-  description: 'EMEA device offline',
-  sendEmail: true,
-  emails: [ownEmail],
-  channelIds,
-});
+const watcherBody = (channelIds: string[]) =>
+  offlineWatcher(region, ownEmail, { dashboard: 'notify-e2e', service: 'video', type: 'offline', description: 'EMEA device offline', channelIds });
 
 beforeAll(async () => {
   server = createServer((request, response) => {

@@ -52,6 +52,7 @@ const repeats = () => posted.filter((p) => p.type === 'alarms.repeat');
 const subjects = async () => (await call<{ subject: string }[]>('GET', `/alarms/outbox?to=${encodeURIComponent(email)}`)).body.map((m) => m.subject);
 
 let watcherId: string;
+let channelIds: string[];
 
 beforeAll(async () => {
   writeFileSync(shiftFile, '0');
@@ -82,7 +83,8 @@ beforeAll(async () => {
     url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
   });
   expect(hook.status).toBe(201);
-  const made = await call<string>('POST', '/watcher', offlineWatcher(region, email, { channelIds: [hook.body.id], repeatIntervalSeconds: 3600 }));
+  channelIds = [hook.body.id];
+  const made = await call<string>('POST', '/watcher', offlineWatcher(region, email, { channelIds, repeatIntervalSeconds: 3600 }));
   expect(made.status).toBe(200);
   watcherId = made.body;
 }, 400_000);
@@ -127,10 +129,20 @@ describe('repeat notifications (repeatIntervalSeconds)', () => {
     expect(repeats()[1]!.alarms.map((a) => a.devicesn).sort()).toEqual(offline.slice(1));
   });
 
+  it('keeps repeating after the interval is made longer (one digest per new interval)', async () => {
+    const longer = offlineWatcher(region, email, { channelIds, repeatIntervalSeconds: 7200 });
+    expect((await call('PUT', `/watcher/${watcherId}`, longer)).status).toBe(200);
+    await setShift(4 * HOUR + 60_000);
+    await evaluate();
+    await evaluate();
+    expect(repeats()).toHaveLength(3);
+    expect(repeats()[2]!.alarms.map((a) => a.devicesn).sort()).toEqual(offline.slice(1));
+  });
+
   it('stops repeating once the watcher is switched off', async () => {
     expect((await call('PUT', `/watcher/${watcherId}/status`, { active: false })).status).toBe(200);
-    await setShift(3 * HOUR + 60_000);
+    await setShift(7 * HOUR + 60_000);
     await evaluate();
-    expect(repeats()).toHaveLength(2);
+    expect(repeats()).toHaveLength(3);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { api } from '../support/api';
+import { watcherInput } from '../support/fleet';
 
 type ErrorBody = { message: string; errors?: { field: string; message: string }[] };
 
@@ -53,17 +54,7 @@ describe('strings that are not Unicode text, or names holding control characters
 });
 
 describe('single-line fields refuse control characters (mail header injection)', () => {
-  const watcher = {
-    user: 'ana',
-    dashboard: 'ops',
-    service: 'video',
-    type: 'offline',
-    allDevices: true,
-    severity: 2,
-    sendEmail: true,
-    emails: ['ops@example.com'],
-    operations: { type: 'device', operatorType: 'AND', conditions: [{ element: 'status.connected', operator: '==', value: 'false' }] },
-  };
+  const watcher = watcherInput({ user: 'ana', sendEmail: true, emails: ['ops@example.com'] });
 
   it('POST /watcher answers 400 for a description with CR LF, which would reach the mail subject', async () => {
     const res = await api<ErrorBody>('POST', '/watcher', { body: { ...watcher, description: 'offline\r\nBcc: attacker@example.com' } });

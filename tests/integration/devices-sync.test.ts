@@ -39,7 +39,7 @@ describe('device sync', () => {
   it('writes nothing on a sync that finds no change', async () => {
     const fleet = simulatedFleet({ seed: 12, devices: 40 });
     await syncDevices(fixed(fleet));
-    expect(await syncDevices(fixed(fleet))).toEqual({ devices: 40, upserted: 0, removed: 0, roomsRecomputed: 0, skipped: 0 });
+    expect(await syncDevices(fixed(fleet))).toEqual({ devices: 40, upserted: 0, removed: 0, roomsRecomputed: 0, skipped: 0, full: false, roomsRead: 0 });
   });
 
   it('moves a device between rooms: both rooms recounted, the device found in its new room only', async () => {

@@ -9,9 +9,8 @@ import { alarmRuns } from '#lib/db/alarmRuns';
 import { alarms } from '#lib/db/alarms';
 import { rooms } from '#lib/db/rooms';
 import { watchers } from '#lib/db/watchers';
-import type { DeviceProvider } from '#lib/devices/provider';
 import { syncDevices } from '#lib/devices/sync';
-import type { ProviderDevice } from '#lib/devices/types';
+import { device, fixed, offlineWatcher } from '../support/fleet';
 
 const root = resolve(__dirname, '..', '..');
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -45,14 +44,8 @@ describe('evaluator lease', () => {
 
 describe('a run killed with SIGKILL mid-evaluation', () => {
   const region = `CRASH-${Date.now().toString(36)}`;
-  const fleet: ProviderDevice[] = [1, 2, 3, 4].map((i) => ({
-    deviceid: `id-${region}-${i}`,
-    devicesn: `${region}-${i}`,
-    devicemodel: 'X50',
-    status: { connected: i % 2 === 0, inCallStatus: 'NONE' },
-    details: { region, location: 'London', room: `Room ${i}` },
-  }));
-  const provider: DeviceProvider = { listDevices: async () => fleet, getDevice: async (sn) => fleet.find((d) => d.devicesn === sn) };
+  const fleet = [1, 2, 3, 4].map((i) => device(region, `${region}-${i}`, `Room ${i}`, i % 2 === 0));
+  const provider = fixed(() => fleet);
   /** Rooms of the region whose stored status is not what their open alarms say. */
   const disagreeing = async () => {
     const open = (await alarms.open()).filter((alarm) => alarm.region === region);
@@ -64,25 +57,7 @@ describe('a run killed with SIGKILL mid-evaluation', () => {
 
   it('leaves room statuses that reconcile with the open alarms within 15 s of the restart, and the evaluator free', async () => {
     await syncDevices(provider);
-    await watchers.create({
-      user: 'ops',
-      dashboard: 'd',
-      service: 's',
-      type: 't',
-      allDevices: true,
-      severity: 1,
-      operations: {
-        type: 'device',
-        operatorType: 'AND',
-        conditions: [
-          { element: 'status.connected', operator: '==', value: 'false' },
-          { element: 'details.region', operator: '==', value: region },
-        ],
-      },
-      description: 'offline',
-      sendEmail: false,
-      emails: [],
-    });
+    await watchers.create(offlineWatcher(region, 'ops@example.com', { severity: 1, sendEmail: false, emails: [] }));
 
     // one process (tsx as a loader, not its CLI, which would run the script in a child of its own)
     const child = spawn(process.execPath, ['--import', 'tsx', 'tests/support/evaluation-child.ts'], {

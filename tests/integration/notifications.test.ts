@@ -7,7 +7,6 @@ import { channels } from '#lib/db/channels';
 import { deliveries } from '#lib/db/deliveries';
 import { outbox } from '#lib/db/outbox';
 import { watchers } from '#lib/db/watchers';
-import type { DeviceProvider } from '#lib/devices/provider';
 import { syncDevices } from '#lib/devices/sync';
 import type { ProviderDevice } from '#lib/devices/types';
 import { HttpError } from '#lib/errors';
@@ -19,39 +18,35 @@ import { noticeFor } from '#lib/notify/notice';
 import { notifier } from '#lib/notify/notifier';
 import { planDigests } from '#lib/notify/plan';
 import type { WatcherInput } from '#lib/watchers/types';
+import { device, fixed, offlineWatcher, unique } from '../support/fleet';
 
-// Each test uses its own region, watcher and addresses: assertions see only their own data.
-let n = 0;
-const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++n}`;
 const fleet = (region: string, count: number, rooms: number): ProviderDevice[] =>
-  Array.from({ length: count }, (_, i) => ({
-    deviceid: `id-${region}-${i}`,
-    devicesn: `${region}-${String(i).padStart(3, '0')}`,
-    devicemodel: 'X50',
-    status: { connected: false, inCallStatus: 'NONE' },
-    details: { region, location: 'London', room: `Room ${i % rooms}` },
-  }));
-const provider = (devices: ProviderDevice[]): DeviceProvider => ({ listDevices: async () => devices, getDevice: async (sn) => devices.find((d) => d.devicesn === sn) });
-const watcher = (region: string, overrides: Partial<WatcherInput> = {}): WatcherInput => ({
-  user: 'ops',
-  dashboard: 'd',
-  service: 's',
-  type: 'offline',
-  allDevices: true,
-  severity: 2,
-  operations: {
-    type: 'device',
-    operatorType: 'AND',
-    conditions: [
-      { element: 'status.connected', operator: '==', value: 'false' },
-      { element: 'details.region', operator: '==', value: region },
-    ],
-  },
-  description: 'device offline',
-  sendEmail: true,
-  emails: [`${unique('ops')}@example.com`],
-  ...overrides,
-});
+  Array.from({ length: count }, (_, i) => device(region, `${region}-${String(i).padStart(3, '0')}`, `Room ${i % rooms}`, false));
+const provider = (devices: ProviderDevice[]) => fixed(() => devices);
+/** An offline watcher of `region` (type "offline": the subjects say it), mailing an address of its own. */
+const watcher = (region: string, overrides: Partial<WatcherInput> = {}): WatcherInput =>
+  offlineWatcher(region, `${unique('ops')}@example.com`, { type: 'offline', ...overrides });
+/** A region of `count` offline devices in `rooms` rooms, synced, and a watcher of it that also notifies an e-mail channel. */
+const watchedRegion = async (count: number, rooms: number) => {
+  const region = unique('R');
+  await syncDevices(provider(fleet(region, count, rooms)));
+  const teamMail = `${unique('team')}@example.com`;
+  const channel = await createChannel({ name: 'team', type: 'email', emails: [teamMail] });
+  const input = watcher(region, { channelIds: [channel.id] });
+  await watchers.create(input);
+  return { region, teamMail, channel, input };
+};
+/** A watcher that re-notifies every hour, with alarms on its devices A and B raised two hours ago. */
+const repeatingWatcher = async () => {
+  const region = unique('R');
+  const email = `${unique('ops')}@example.com`;
+  const id = await watchers.create(watcher(region, { emails: [email], repeatIntervalSeconds: 3600 }));
+  const raise = (sn: string, raisedAt: string) =>
+    alarms.raise({ watcherId: id, devicesn: `${region}-${sn}`, deviceid: sn, severity: 2, region, location: 'L', room: 'R1', raisedAt, state: 'firing', notify: { sendEmail: true, emails: [email] } });
+  const longAgo = new Date(Date.now() - 2 * 3600_000).toISOString();
+  for (const sn of ['A', 'B']) await raise(sn, longAgo);
+  return { region, email, id, raise };
+};
 const mailsTo = async (email: string) => (await outbox.list(email, {})) as Mail[];
 const soon = () => Date.now() + 20_000;
 const statusOf = async (error: Promise<unknown>) => {
@@ -65,12 +60,7 @@ const statusOf = async (error: Promise<unknown>) => {
 
 describe('digests', () => {
   it('tells a watcher that raised 60 alarms in one run with one mail per target, grouped by room', async () => {
-    const region = unique('R');
-    await syncDevices(provider(fleet(region, 60, 3)));
-    const channelMail = `${unique('team')}@example.com`;
-    const channel = await createChannel({ name: 'team', type: 'email', emails: [channelMail] });
-    const input = watcher(region, { channelIds: [channel.id] });
-    await watchers.create(input);
+    const { region, teamMail: channelMail, channel, input } = await watchedRegion(60, 3);
 
     const summary = await evaluateAlarms({ mailer: outboxMailer(), deadline: soon() });
 
@@ -129,14 +119,8 @@ describe('digests', () => {
 
 describe('repeat', () => {
   it('re-notifies alarms open longer than the interval as one digest per interval', async () => {
-    const region = unique('R');
-    const email = `${unique('ops')}@example.com`;
-    const id = await watchers.create(watcher(region, { emails: [email], repeatIntervalSeconds: 3600 }));
-    const longAgo = new Date(Date.now() - 2 * 3600_000).toISOString();
-    for (const sn of ['A', 'B']) {
-      await alarms.raise({ watcherId: id, devicesn: `${region}-${sn}`, deviceid: sn, severity: 2, region, location: 'L', room: 'R1', raisedAt: longAgo, state: 'firing', notify: { sendEmail: true, emails: [email] } });
-    }
-    await alarms.raise({ watcherId: id, devicesn: `${region}-new`, deviceid: 'new', severity: 2, region, location: 'L', room: 'R1', raisedAt: new Date().toISOString(), state: 'firing', notify: { sendEmail: true, emails: [email] } });
+    const { region, email, raise } = await repeatingWatcher();
+    await raise('new', new Date().toISOString());
 
     expect(await notifier({ mailer: outboxMailer(), deadline: soon() }).run()).toMatchObject({ digests: 1, mailed: 1 });
     expect(await notifier({ mailer: outboxMailer(), deadline: soon() }).run()).toMatchObject({ digests: 0, mailed: 0 });
@@ -148,12 +132,7 @@ describe('repeat', () => {
 
 describe('silences and acknowledgements', () => {
   it('records the digest of silenced alarms as suppressed in the channel log, and sends nothing', async () => {
-    const region = unique('R');
-    await syncDevices(provider(fleet(region, 2, 1)));
-    const teamMail = `${unique('team')}@example.com`;
-    const channel = await createChannel({ name: 'team', type: 'email', emails: [teamMail] });
-    const input = watcher(region, { channelIds: [channel.id] });
-    await watchers.create(input);
+    const { region, teamMail, channel, input } = await watchedRegion(2, 1);
     await createSilence({ matchers: { region }, endsAt: new Date(Date.now() + 3600_000).toISOString(), comment: 'maintenance' }, 'ops');
 
     // other tests' watchers share the store: only this watcher's targets are asserted
@@ -166,13 +145,7 @@ describe('silences and acknowledgements', () => {
   });
 
   it('never repeats an acknowledged alarm', async () => {
-    const region = unique('R');
-    const email = `${unique('ops')}@example.com`;
-    const id = await watchers.create(watcher(region, { emails: [email], repeatIntervalSeconds: 3600 }));
-    const longAgo = new Date(Date.now() - 2 * 3600_000).toISOString();
-    for (const sn of ['A', 'B']) {
-      await alarms.raise({ watcherId: id, devicesn: `${region}-${sn}`, deviceid: sn, severity: 2, region, location: 'L', room: 'R1', raisedAt: longAgo, state: 'firing', notify: { sendEmail: true, emails: [email] } });
-    }
+    const { region, email, id } = await repeatingWatcher();
     await acknowledgeAlarm(`${id}:${region}-A`, 'ops');
 
     expect(await notifier({ mailer: outboxMailer(), deadline: soon() }).run()).toMatchObject({ digests: 1, mailed: 1 });

@@ -6,6 +6,7 @@ import { handler as update } from '../../functions/intervals/update';
 import { handler as list } from '../../functions/intervals/list';
 import { apiEvent, jsonEvent, lambdaContext } from '../support/events';
 import { injectFault } from '../support/faults';
+import { watcherInput } from '../support/fleet';
 
 const settings = Object.fromEntries(INTERVAL_FIELDS.map((f) => [f, 60]));
 let clear: () => void = () => {};
@@ -57,16 +58,7 @@ describe('store faults reach the client as JSON, never as a false success', () =
 });
 
 describe('store faults on other areas', () => {
-  const watcherBody = {
-    user: 'faults',
-    dashboard: 'ops',
-    service: 'video',
-    type: 'offline',
-    allDevices: true,
-    severity: 2,
-    sendEmail: false,
-    operations: { type: 'device', operatorType: 'AND', conditions: [{ operator: '==', value: 'false', element: 'status.connected' }] },
-  };
+  const watcherBody = watcherInput({ user: 'faults' });
 
   it('a throttled watcher create answers 503 and stores no watcher; the retry creates one', async () => {
     const { watchers } = await import('#lib/db/watchers');

@@ -1,4 +1,4 @@
-/** Fixtures of the alarm-engine integration tests: a small fleet, its provider and a watcher. */
+/** Fixtures of the alarm-engine tests: a small fleet, its provider and watchers. */
 import type { DeviceProvider } from '#lib/devices/provider';
 import type { ProviderDevice } from '#lib/devices/types';
 import type { WatcherInput } from '#lib/watchers/types';
@@ -21,24 +21,30 @@ export const fixed = (fleet: () => ProviderDevice[]): DeviceProvider => ({
   getDevice: async (sn) => fleet().find((d) => d.devicesn === sn),
 });
 
-/** A watcher raising Major for every disconnected device of `region`, mailing `email`. */
-export const offlineWatcher = (region: string, email: string, overrides: Partial<WatcherInput> = {}): WatcherInput => ({
+const disconnected = { element: 'status.connected', operator: '==', value: 'false' } as const;
+
+/** A valid watcher body (POST /watcher): Major for every disconnected device, no mail. */
+export const watcherInput = (overrides: Partial<WatcherInput> = {}): WatcherInput => ({
   user: 'ops',
-  dashboard: 'd',
-  service: 's',
-  type: 't',
+  dashboard: 'ops',
+  service: 'video',
+  type: 'offline',
   allDevices: true,
   severity: 2,
-  operations: {
-    type: 'device',
-    operatorType: 'AND',
-    conditions: [
-      { element: 'status.connected', operator: '==', value: 'false' },
-      { element: 'details.region', operator: '==', value: region },
-    ],
-  },
-  description: 'device offline',
-  sendEmail: true,
-  emails: [email],
+  operations: { type: 'device', operatorType: 'AND', conditions: [disconnected] },
+  sendEmail: false,
   ...overrides,
 });
+
+/** A watcher raising Major for every disconnected device of `region`, mailing `email`. */
+export const offlineWatcher = (region: string, email: string, overrides: Partial<WatcherInput> = {}): WatcherInput =>
+  watcherInput({
+    dashboard: 'd',
+    service: 's',
+    type: 't',
+    operations: { type: 'device', operatorType: 'AND', conditions: [disconnected, { element: 'details.region', operator: '==', value: region }] },
+    description: 'device offline',
+    sendEmail: true,
+    emails: [email],
+    ...overrides,
+  });

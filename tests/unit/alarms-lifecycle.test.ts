@@ -8,37 +8,9 @@ import { parseAlarmId, type OpenAlarm } from '#lib/alarms/types';
 import { availabilityWindow } from '#lib/devices/availability';
 import type { StoredDevice } from '#lib/devices/types';
 import type { WatcherRecord } from '#lib/watchers/types';
+import { storedDevice as device, T0, watcherRecord as watcher } from '../support/records';
 
-const T0 = '2024-06-11T10:00:00.000Z';
 const at = (seconds: number) => new Date(Date.parse(T0) + seconds * 1000).toISOString();
-
-const device = (sn: string, connected: boolean): StoredDevice => ({
-  deviceid: `id-${sn}`,
-  devicesn: sn,
-  devicemodel: 'X50',
-  status: { connected, inCallStatus: 'NONE' },
-  details: { region: 'EMEA', location: 'London', room: 'Room 1' },
-});
-
-const watcher = (overrides: Partial<WatcherRecord> = {}): WatcherRecord => ({
-  id: 'w1',
-  user: 'ana',
-  dashboard: 'd',
-  service: 's',
-  type: 't',
-  devicesId: [],
-  allDevices: true,
-  severity: 2,
-  operations: { type: 'device', operatorType: 'AND', conditions: [{ element: 'status.connected', operator: '==', value: 'false' }] },
-  description: 'offline',
-  sendEmail: true,
-  emails: ['ops@example.com'],
-  pendingSeconds: 0,
-  active: true,
-  createdAt: T0,
-  updatedAt: T0,
-  ...overrides,
-});
 
 const silence = (overrides: Partial<Silence> = {}): Silence => ({
   id: 's1',
@@ -50,6 +22,20 @@ const silence = (overrides: Partial<Silence> = {}): Silence => ({
   createdAt: T0,
   ...overrides,
 });
+
+/** The alarm watcher w1 raised for device a at T0. */
+const alarm: OpenAlarm = {
+  state: 'firing',
+  watcherId: 'w1',
+  devicesn: 'a',
+  deviceid: 'id-a',
+  severity: 2,
+  region: 'EMEA',
+  location: 'London',
+  room: 'Room 1',
+  raisedAt: T0,
+  notify: { sendEmail: true, emails: ['ops@example.com'] },
+};
 
 /** The open alarms after a plan is carried out: what the next evaluation reads. */
 const apply = (open: OpenAlarm[], plan: AlarmPlan): OpenAlarm[] => {
@@ -161,18 +147,6 @@ describe('alarm state machine: silences and acknowledgement', () => {
 });
 
 describe('notifications of transitions', () => {
-  const alarm: OpenAlarm = {
-    state: 'firing',
-    watcherId: 'w1',
-    devicesn: 'a',
-    deviceid: 'id-a',
-    severity: 2,
-    region: 'EMEA',
-    location: 'London',
-    room: 'Room 1',
-    raisedAt: T0,
-    notify: { sendEmail: true, emails: ['ops@example.com'] },
-  };
 
   it('a silenced transition sends nothing: its notice is marked silenced and recorded as suppressed', () => {
     const silenced = transitionNotice('raised', alarm, alarm.notify, T0, ['s1']);
@@ -227,31 +201,17 @@ describe('silences', () => {
 describe('history records and retention', () => {
   it('a cleared alarm becomes a record with its duration, acknowledgement and deliveries', () => {
     const record = historyRecord({
-      state: 'firing',
-      watcherId: 'w1',
-      devicesn: 'a',
-      deviceid: 'id-a',
-      severity: 2,
-      region: 'EMEA',
-      location: 'London',
-      room: 'Room 1',
-      raisedAt: T0,
-      notify: { sendEmail: true, emails: ['ops@example.com'] },
+      ...alarm,
       acknowledgement: { acknowledgedAt: at(10), acknowledgedBy: 'ana' },
       notified: { raised: ['ops@example.com'], cleared: 'suppressed' },
       clearedAt: at(125),
       clearReason: 'resolved',
     });
+    // the alarm's own fields stay; its state and notification targets do not
+    const { state: _state, notify: _notify, ...raised } = alarm;
     expect(record).toEqual({
       id: 'w1:a',
-      watcherId: 'w1',
-      devicesn: 'a',
-      deviceid: 'id-a',
-      severity: 2,
-      region: 'EMEA',
-      location: 'London',
-      room: 'Room 1',
-      raisedAt: T0,
+      ...raised,
       clearedAt: at(125),
       reason: 'resolved',
       durationSeconds: 125,

@@ -5,38 +5,13 @@ import type { OpenAlarm } from '#lib/alarms/types';
 import type { RoomAggregate, Severity, StoredDevice } from '#lib/devices/types';
 import { noticeFor } from '#lib/notify/notice';
 import type { WatcherRecord } from '#lib/watchers/types';
+import { storedDevice, T0, watcherRecord } from '../support/records';
 
-const NOW = '2024-06-11T10:00:00.000Z';
+const NOW = T0;
 const LATER = '2024-06-11T10:01:00.000Z';
 
-const device = (sn: string, connected: boolean, room = 'Room 1', alarmSeverity?: Severity): StoredDevice => ({
-  deviceid: `id-${sn}`,
-  devicesn: sn,
-  devicemodel: 'X50',
-  status: { connected, inCallStatus: 'NONE' },
-  details: { region: 'EMEA', location: 'London', room },
-  ...(alarmSeverity ? { alarmSeverity } : {}),
-});
-
-const watcher = (id: string, overrides: Partial<WatcherRecord> = {}): WatcherRecord => ({
-  id,
-  user: 'ana',
-  dashboard: 'd',
-  service: 's',
-  type: 't',
-  devicesId: [],
-  allDevices: true,
-  severity: 2,
-  operations: { type: 'device', operatorType: 'AND', conditions: [{ element: 'status.connected', operator: '==', value: 'false' }] },
-  description: 'offline',
-  sendEmail: true,
-  emails: ['ops@example.com'],
-  pendingSeconds: 0,
-  active: true,
-  createdAt: NOW,
-  updatedAt: NOW,
-  ...overrides,
-});
+const device = storedDevice;
+const watcher = (id: string, overrides: Partial<WatcherRecord> = {}) => watcherRecord({ id, ...overrides });
 
 /** The open alarms a plan leaves: what the next evaluation reads. */
 const applied = (open: OpenAlarm[], plan: ReturnType<typeof planAlarms>): OpenAlarm[] => {

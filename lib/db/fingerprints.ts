@@ -1,0 +1,235 @@
+import { BatchGetCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { randomUUID } from 'node:crypto';
+import type { Place } from '#lib/devices/types';
+import { doc, tableName } from './client';
+import { conditionHeld, queryAll, type Item } from './helpers';
+import { bucketOf } from './shards';
+import { mapConcurrent } from '#lib/shared/concurrency';
+
+/*
+ * Sync fingerprints: what the stored inventory holds, per room, in a form a sync can compare
+ * with the provider's list without reading the devices. Rooms are spread over B buckets (a
+ * stable hash of the room's identity); one item per bucket holds each room's fingerprint
+ * (`r:<room>`, written by the domain, opaque here), and one top item holds each bucket's digest
+ * (`b<n>`). A sync reads the top item, then the buckets whose digest differs from the
+ * provider's, then the devices of the rooms whose fingerprint differs.
+ *
+ * Never claiming a state not stored: the sync writes a bucket only after the devices it
+ * describes, under the version it read the bucket at, and a digest only after its bucket, under
+ * the digest it read. Every other writer of device items (refresh, the alarm engine) marks the
+ * rooms it writes dirty, before and after its write (a room entry `dirty`, the bucket's version
+ * moved, the top digest replaced by a value nobody computes), so the next sync reads them.
+ */
+const PK = 'SYNCFP';
+const TOP = { PK, SK: 'TOP' };
+const bucketKey = (bucket: number) => ({ PK, SK: `B#${bucket}` });
+const ROOM = 'r:';
+const roomId = (place: Place) => [place.region, place.location, place.room].map(encodeURIComponent).join('#');
+const DIRTY = 'dirty';
+/** A digest the sync replaced before writing into the bucket: every room of it is to be compared. */
+const WHOLE = 'whole:';
+/** Bucket writes in flight. */
+const IN_FLIGHT = 16;
+/** Entries per UpdateItem: expressions stay far below DynamoDB's 4 KB. */
+const CHUNK = 100;
+
+export interface FingerprintTop {
+  /** How many buckets the digests were made for. */
+  buckets: number;
+  /** Epoch ms of the last sync that compared the whole inventory. */
+  fullAt: number;
+  digests: Map<number, string>;
+  /** Buckets a sync marked before its writes and did not record: compare every room of them. */
+  whole: Set<number>;
+}
+
+export interface FingerprintBucket {
+  bucket: number;
+  /** 0 when the item does not exist. */
+  version: number;
+  /** Room identity -> fingerprint (`dirty` for a room written by someone other than the sync). */
+  rooms: Map<string, string>;
+}
+
+const chunks = <T>(list: readonly T[]): T[][] => Array.from({ length: Math.ceil(list.length / CHUNK) }, (_, i) => list.slice(i * CHUNK, (i + 1) * CHUNK));
+
+const bucketOfItem = (bucket: number, item: Item | undefined): FingerprintBucket => ({
+  bucket,
+  version: Number(item?.version ?? 0),
+  rooms: new Map(Object.entries(item ?? {}).flatMap(([name, value]) => (name.startsWith(ROOM) ? [[name.slice(ROOM.length), String(value)] as const] : []))),
+});
+
+
+export const syncFingerprints = {
+  /** B: SYNC_BUCKETS (default 512); a change makes the next sync compare the whole inventory. */
+  bucketCount(): number {
+    const count = Number(process.env.SYNC_BUCKETS ?? 512);
+    return Number.isInteger(count) && count > 0 ? count : 512;
+  },
+
+  /** A room's identity in the fingerprints and its bucket. */
+  locate(place: Place): { room: string; bucket: number } {
+    const room = roomId(place);
+    return { room, bucket: bucketOf(room, syncFingerprints.bucketCount()) };
+  },
+
+  /** The place a room identity names. */
+  placeOf(room: string): Place {
+    const [region, location, name] = room.split('#').map(decodeURIComponent);
+    return { region: region!, location: location!, room: name! };
+  },
+
+  async top(): Promise<FingerprintTop | undefined> {
+    const { Item } = await doc.send(new GetCommand({ TableName: tableName(), Key: TOP, ConsistentRead: true }));
+    if (!Item) return undefined;
+    const digests = new Map<number, string>();
+    for (const [name, value] of Object.entries(Item)) if (/^b\d+$/.test(name)) digests.set(Number(name.slice(1)), String(value));
+    const whole = new Set([...digests].filter(([, digest]) => digest.startsWith(WHOLE)).map(([bucket]) => bucket));
+    return { buckets: Number(Item.buckets ?? 0), fullAt: Number(Item.fullAt ?? 0), digests, whole };
+  },
+
+  /** The given buckets, read consistently (absent ones empty, version 0). */
+  async buckets(wanted: readonly number[]): Promise<Map<number, FingerprintBucket>> {
+    const found = new Map<number, FingerprintBucket>(wanted.map((bucket) => [bucket, bucketOfItem(bucket, undefined)]));
+    for (let start = 0; start < wanted.length; start += 100) {
+      let pending: Record<string, unknown>[] = wanted.slice(start, start + 100).map(bucketKey);
+      while (pending.length > 0) {
+        const answer = await doc.send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true } } }));
+        for (const item of answer.Responses?.[tableName()] ?? []) {
+          const bucket = Number(String(item.SK).slice(2));
+          found.set(bucket, bucketOfItem(bucket, item));
+        }
+        pending = (answer.UnprocessedKeys?.[tableName()]?.Keys ?? []) as Record<string, unknown>[];
+      }
+    }
+    return found;
+  },
+
+  /** Every bucket item (one Query, consistent): a full sync's view. */
+  async allBuckets(): Promise<Map<number, FingerprintBucket>> {
+    const items = await queryAll({ KeyConditionExpression: 'PK = :pk AND begins_with(SK, :b)', ExpressionAttributeValues: { ':pk': PK, ':b': 'B#' }, ConsistentRead: true });
+    return new Map(items.map((item) => Number(String(item.SK).slice(2))).map((bucket, i) => [bucket, bucketOfItem(bucket, items[i])]));
+  },
+
+  /** Replaces a bucket's room fingerprints, under the version it was read at; false when someone marked it meanwhile. */
+  async writeBucket(read: FingerprintBucket, rooms: ReadonlyMap<string, string>): Promise<boolean> {
+    const item: Item = { ...bucketKey(read.bucket), type: 'SyncFingerprints', version: read.version + 1, ...Object.fromEntries([...rooms].map(([room, fp]) => [`${ROOM}${room}`, fp])) };
+    const guard =
+      read.version > 0
+        ? { ConditionExpression: '#version = :version', ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: { ':version': read.version } }
+        : { ConditionExpression: 'attribute_not_exists(PK)' };
+    return conditionHeld(doc.send(new PutCommand({ TableName: tableName(), Item: item, ...guard })));
+  },
+
+  /**
+   * Sets bucket digests (undefined: removes it), each only where the top item still holds the
+   * digest `was` read (undefined: absent); answers the buckets whose digest it did not set.
+   * `full` records the time of a sync that compared the whole inventory.
+   */
+  async writeDigests(changes: readonly { bucket: number; digest?: string; was?: string }[], full?: { at: number }): Promise<number[]> {
+    const missed: number[] = [];
+    const batches = chunks(changes);
+    if (full && batches.length === 0) batches.push([]);
+    for (const batch of batches) {
+      const names: Record<string, string> = {};
+      const values: Record<string, unknown> = {};
+      const sets: string[] = [];
+      const removes: string[] = [];
+      const conditions: string[] = [];
+      batch.forEach(({ bucket, digest, was }, i) => {
+        names[`#b${i}`] = `b${bucket}`;
+        if (digest === undefined) removes.push(`#b${i}`);
+        else {
+          sets.push(`#b${i} = :d${i}`);
+          values[`:d${i}`] = digest;
+        }
+        if (was === undefined) conditions.push(`attribute_not_exists(#b${i})`);
+        else {
+          conditions.push(`#b${i} = :w${i}`);
+          values[`:w${i}`] = was;
+        }
+      });
+      sets.push('#buckets = :buckets', '#type = :type');
+      Object.assign(names, { '#buckets': 'buckets', '#type': 'type' });
+      Object.assign(values, { ':buckets': syncFingerprints.bucketCount(), ':type': 'SyncFingerprintTop' });
+      if (full) {
+        sets.push('#fullAt = :fullAt');
+        names['#fullAt'] = 'fullAt';
+        values[':fullAt'] = full.at;
+      }
+      const ok = await conditionHeld(
+        doc.send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: TOP,
+            UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+            ...(conditions.length ? { ConditionExpression: conditions.join(' AND ') } : {}),
+            ExpressionAttributeNames: names,
+            ExpressionAttributeValues: values,
+          }),
+        ),
+      );
+      if (!ok) missed.push(...batch.map((change) => change.bucket));
+    }
+    return missed;
+  },
+
+  /**
+   * Marks rooms dirty for the next sync: their entries, their buckets' versions, their buckets'
+   * digests. Called by every writer of device items other than the sync, before and after it writes.
+   */
+  async invalidate(places: readonly Place[]): Promise<void> {
+    const byBucket = new Map<number, Set<string>>();
+    for (const place of places) {
+      const { room, bucket } = syncFingerprints.locate(place);
+      byBucket.set(bucket, (byBucket.get(bucket) ?? new Set()).add(room));
+    }
+    if (byBucket.size === 0) return;
+    await mapConcurrent([...byBucket], IN_FLIGHT, ([bucket, rooms]) => markRooms(bucket, [...rooms]));
+    await markDigests([...byBucket.keys()], `${DIRTY}:${randomUUID()}`);
+  },
+
+  /**
+   * The sync's own mark before it writes devices into these buckets, so that a run cut short is
+   * seen by the next: their digests become a mark that says "compare every room of the bucket"
+   * (`whole` in `top()`). Answers the mark (what the sync's own digest write expects to find).
+   */
+  async markForSync(buckets: readonly number[]): Promise<string> {
+    const mark = `${WHOLE}${randomUUID()}`;
+    await markDigests(buckets, mark);
+    return mark;
+  },
+};
+
+/** Sets rooms of a bucket `dirty` and moves its version, in chunks. */
+const markRooms = async (bucket: number, rooms: readonly string[]): Promise<void> => {
+  for (const batch of chunks(rooms)) {
+    await doc.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: bucketKey(bucket),
+        UpdateExpression: `SET ${batch.map((_, i) => `#r${i} = :dirty`).join(', ')}, #type = :type ADD #version :one`,
+        ExpressionAttributeNames: { '#version': 'version', '#type': 'type', ...Object.fromEntries(batch.map((room, i) => [`#r${i}`, `${ROOM}${room}`])) },
+        ExpressionAttributeValues: { ':dirty': DIRTY, ':one': 1, ':type': 'SyncFingerprints' },
+      }),
+    );
+  }
+};
+
+/** Replaces the digests of these buckets by `mark` (a value no sync computes), where a top item exists. */
+const markDigests = async (buckets: readonly number[], mark: string): Promise<void> => {
+  for (const batch of chunks(buckets)) {
+    await conditionHeld(
+      doc.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: TOP,
+          UpdateExpression: `SET ${batch.map((_, i) => `#b${i} = :mark`).join(', ')}`,
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeNames: Object.fromEntries(batch.map((bucket, i) => [`#b${i}`, `b${bucket}`])),
+          ExpressionAttributeValues: { ':mark': mark },
+        }),
+      ),
+    );
+  }
+};

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { outboxMailer } from '#lib/adapters/mail';
+import { alarms } from '#lib/db/alarms';
+import { repeats } from '#lib/db/repeats';
+import { watchers } from '#lib/db/watchers';
+import { notifier } from '#lib/notify/notifier';
+import { repeatSlot } from '#lib/notify/plan';
+import { offlineWatcher, unique } from '../support/fleet';
+
+// Repeat markers written before they held slot starts (ms) held slot indexes: still honoured.
+const HOUR_S = 3600;
+const run = () => notifier({ mailer: outboxMailer(), deadline: Date.now() + 20_000 }).run();
+
+const watcherWithOldAlarm = async () => {
+  const region = unique('R');
+  const email = `${unique('ops')}@example.com`;
+  const id = await watchers.create(offlineWatcher(region, email, { repeatIntervalSeconds: HOUR_S }));
+  const raisedAt = new Date(Date.now() - 2 * HOUR_S * 1000).toISOString();
+  await alarms.raise({ watcherId: id, devicesn: `${region}-A`, deviceid: 'A', severity: 2, region, location: 'L', room: 'R1', raisedAt, state: 'firing', notify: { sendEmail: true, emails: [email] } });
+  return id;
+};
+
+describe('repeat markers holding a slot index (written before slot starts)', () => {
+  it('a marker of the current slot index sends no repeat', async () => {
+    const id = await watcherWithOldAlarm();
+    await repeats.done(id, repeatSlot(Date.now(), HOUR_S), new Date().toISOString());
+    await run();
+    expect(await repeats.lastSlot(id)).toBe(repeatSlot(Date.now(), HOUR_S));
+  });
+
+  it('a marker of the previous slot index lets this slot repeat, and stores its start', async () => {
+    const id = await watcherWithOldAlarm();
+    await repeats.done(id, repeatSlot(Date.now(), HOUR_S) - 1, new Date().toISOString());
+    await run();
+    expect(await repeats.lastSlot(id)).toBe(repeatSlot(Date.now(), HOUR_S) * HOUR_S * 1000);
+  });
+});
