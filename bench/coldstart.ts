@@ -9,7 +9,7 @@
  * the median of all its pairs: one noisy burst on a shared machine does not decide it.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -109,6 +109,7 @@ export const runColdStartBench = async () => {
         `| ${r.name} | ${(r.size / 1024).toFixed(0)} | ${r.sizeRatio} | ${r.importMs} | ${r.importRatio}${'firstImportRatio' in r ? ` (${r.firstImportRatio})` : ''} | ${r.samples} |`,
     ),
   ].join('\n');
+  rmSync(out, { recursive: true, force: true });
   writeResult('coldstart', { runs: RUNS, floor: { size: floorSize, importMs: round(floorImport) }, worstSize, worstImport, functions: results }, markdown);
   console.log(markdown);
 };

@@ -7,6 +7,8 @@
  * scope holds the room) and delivered, p50/p99 delay from the start of the change to
  * receipt, and errors. Target: nothing lost, p99 under 1 s.
  */
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import WebSocket from 'ws';
@@ -21,6 +23,35 @@ const KEY = 'bench-live-key';
 const EMULATOR_POSTS = Number(process.env.BENCH_LIVE_EMULATOR_POSTS ?? 5000);
 
 type Filter = { regionName: string; locationName: string; roomName: string };
+
+/*
+ * CPU seconds used so far by every process of the instance's process group (found from the
+ * process listening on its WebSocket port), from /proc: how much of the machine the local
+ * runtime (embedded store, offline, WebSocket server) took during the run. Undefined off Linux.
+ */
+const groupCpuSeconds = (port: string): (() => number | undefined) => {
+  try {
+    const pid = /pid=(\d+)/.exec(execFileSync('ss', ['-Htlnp', `sport = :${port}`], { encoding: 'utf8' }))?.[1];
+    const stat = (id: string) => readFileSync(`/proc/${id}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    const group = pid ? stat(pid)[2] : undefined; // field 5, pgrp
+    const ticks = 100; // USER_HZ
+    return () => {
+      if (!group) return undefined;
+      let total = 0;
+      for (const id of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+        try {
+          const fields = stat(id);
+          if (fields[2] === group) total += (Number(fields[11]) + Number(fields[12])) / ticks; // utime, stime
+        } catch {
+          /* gone meanwhile */
+        }
+      }
+      return total;
+    };
+  } catch {
+    return () => undefined;
+  }
+};
 const percentile = (sorted: readonly number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : 0);
 
 export const runLiveBench = async () => {
@@ -62,6 +93,7 @@ export const runLiveBench = async () => {
     };
     const started = new Map<string, number>(); // `${room}|${at}` -> when the change began
     const delays: number[] = [];
+    const pushDelays: number[] = []; // from the moment the room was stored (the message's `at`) to receipt
     let received = 0;
     let unmatched = 0;
     let socketErrors = 0;
@@ -80,6 +112,7 @@ export const runLiveBench = async () => {
                   const message = JSON.parse(String(data)) as { type: string; at?: string; room?: { region: string; location: string; room: string } };
                   if (message.type !== 'room' || !message.room) return;
                   received++;
+                  if (message.at) pushDelays.push(now - Date.parse(message.at));
                   const begun = started.get(`${placeKey(message.room)}|${message.at}`);
                   if (begun === undefined) unmatched++;
                   else delays.push(now - begun);
@@ -110,12 +143,18 @@ export const runLiveBench = async () => {
     let postsFailed = 0;
     let pushesFailed = 0;
     let owedByFailedPushes = 0;
+    const readTimes: number[] = [];
+    const postTimes: number[] = [];
     enableLivePush(managementApi(new URL((await ticket(filters[0]!)).replace(/^ws/, 'http')).origin), (outcome, change) => {
       if (change.kind !== 'room') return;
       if (outcome instanceof Error) {
         if (pushesFailed++ < 3) console.error('push failed:', outcome.message);
         owedByFailedPushes += filters.filter((f) => covers(f, change.room)).length;
-      } else postsFailed += outcome.failed;
+      } else {
+        postsFailed += outcome.failed;
+        readTimes.push(outcome.readMs);
+        postTimes.push(outcome.postMs);
+      }
     });
 
     let changeErrors = 0;
@@ -123,6 +162,13 @@ export const runLiveBench = async () => {
     const total = CHANGES_PER_SECOND * SECONDS;
     const inFlight: Promise<void>[] = [];
     const loadAtStart = loadavg()[0]!;
+    // serverless-offline (its own process group, found by the WebSocket port) and npm start
+    // itself, which embeds the store (found by the store's port)
+    const offlineCpu = groupCpuSeconds(new URL(await ticket(filters[0]!)).port);
+    const storeCpu = groupCpuSeconds(new URL(instance.storeEndpoint).port);
+    const offlineCpuAtStart = offlineCpu();
+    const storeCpuAtStart = storeCpu();
+    const benchCpuAtStart = process.cpuUsage();
     const changeStart = Date.now();
     for (let n = 0; n < total; n++) {
       const due = changeStart + (n * 1000) / CHANGES_PER_SECOND;
@@ -147,6 +193,16 @@ export const runLiveBench = async () => {
     }
     await Promise.all(inFlight);
     const changeSeconds = (Date.now() - changeStart) / 1000;
+    const offlineCpuAtEnd = offlineCpu();
+    const storeCpuAtEnd = storeCpu();
+    const benchCpu = process.cpuUsage(benchCpuAtStart);
+    // CPU seconds per second of the change phase: 1.0 is one core saturated
+    const share = (from: number | undefined, to: number | undefined) => (from === undefined || to === undefined ? null : round((to - from) / changeSeconds));
+    const cpuShare = {
+      offline: share(offlineCpuAtStart, offlineCpuAtEnd),
+      npmStartWithStore: share(storeCpuAtStart, storeCpuAtEnd),
+      benchProcess: round((benchCpu.user + benchCpu.system) / 1e6 / changeSeconds),
+    };
     // let the last pushes arrive
     const quietUntil = Date.now() + 5000;
     while (Date.now() < quietUntil && received < expected) await new Promise((r) => setTimeout(r, 100));
@@ -192,6 +248,9 @@ export const runLiveBench = async () => {
     for (const socket of sockets) socket.close();
 
     delays.sort((a, b) => a - b);
+    pushDelays.sort((a, b) => a - b);
+    readTimes.sort((a, b) => a - b);
+    postTimes.sort((a, b) => a - b);
     const summary = {
       sockets: SOCKETS,
       scopes: '2 % everything, 8 % region, 20 % location, 20 % room name, 50 % one room',
@@ -207,8 +266,12 @@ export const runLiveBench = async () => {
       // lost that no failure explains: what the bench would get wrong (pushes late past the wait, or a miscount)
       lostUnexplained: expected - received - owedByFailedPushes - postsFailed,
       delayMs: { p50: percentile(delays, 50), p90: percentile(delays, 90), p99: percentile(delays, 99), max: delays.at(-1) ?? 0 },
+      storedToReceiptMs: { p50: percentile(pushDelays, 50), p99: percentile(pushDelays, 99) },
+      // per change: reading its subscribers, then posting to all of them
+      pushPhasesMs: { read: { p50: percentile(readTimes, 50), p99: percentile(readTimes, 99) }, post: { p50: percentile(postTimes, 50), p99: percentile(postTimes, 99) } },
       errors: { changes: changeErrors, sockets: socketErrors, postsFailed, pushesFailed, unmatched },
       emulator,
+      cpuShare,
     };
     const met = summary.lost === 0 && summary.delayMs.p99 < 1000;
     const markdown = [
@@ -222,10 +285,13 @@ export const runLiveBench = async () => {
       '|---:|---:|---:|---:|---:|---:|---:|---:|---|',
       `| ${expected} | ${received} | ${summary.lost} | ${summary.delayMs.p50} | ${summary.delayMs.p90} | ${summary.delayMs.p99} | ${summary.delayMs.max} | ${changeErrors + socketErrors + postsFailed + pushesFailed} | ${met ? 'met' : 'NOT met'} |`,
       '',
-      `Sockets connected in ${summary.connectSeconds} s; changes ran at ${summary.changesPerSecondDone}/s; ${stored} of ${total} changes were stored (${changeErrors} failed against the store).`,
+      `From the room's write (the message's \`at\`) to receipt, the push alone: p50 ${summary.storedToReceiptMs.p50} ms, p99 ${summary.storedToReceiptMs.p99} ms;`,
+      `per change, reading its subscribers p50 ${summary.pushPhasesMs.read.p50} / p99 ${summary.pushPhasesMs.read.p99} ms, then posting to all of them p50 ${summary.pushPhasesMs.post.p50} / p99 ${summary.pushPhasesMs.post.p99} ms.`,
+      `Sockets connected in ${summary.connectSeconds} s; changes ran at ${summary.changesPerSecondDone}/s; ${stored} of ${total} changes were stored (${changeErrors} failed against the store; the rest found their room already recomputed by a concurrent change, nothing to push).`,
       'Pushes expected are those owed for the changes stored; lost = expected - delivered.',
       `Errors: ${changeErrors} changes refused by the store, ${pushesFailed} changes whose push failed as a whole (subscriber read, owing ${owedByFailedPushes} pushes), ${postsFailed} posts failed, ${socketErrors} socket errors;`,
       `lost pushes no failure explains: ${summary.lostUnexplained} (pushes are awaited by their change, so a push not received 5 s after the last change was not delivered).`,
+      `CPU used during the changes, in cores: serverless-offline (HTTP API, WebSocket server, @connections) ${cpuShare.offline ?? 'unknown'}, npm start with the embedded store ${cpuShare.npmStartWithStore ?? 'unknown'}, this process (the writer, the push, 500 sockets) ${cpuShare.benchProcess}.`,
       `Machine load average (1 min) ${summary.loadAverage.atStart} at the start, ${summary.loadAverage.atEnd} at the end, on ${cpus().length} cores.`,
       '',
       `The emulator's ceiling on the same sockets (${EMULATOR_POSTS} posts, 32 in parallel, load ${emulator.loadAverage}):`,

@@ -25,7 +25,7 @@ if (unknown.length) {
 const failures: string[] = [];
 for (const name of asked.length ? asked : ALL) {
   console.log(`\n== bench ${name}`);
-  const marker = startMarker();
+  const marker = startMarker('BENCH_RUN_ID');
   const run = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'bench', `${name}.ts`)], {
     cwd: root,
     stdio: 'inherit',

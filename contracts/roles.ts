@@ -18,11 +18,13 @@ const role = Type.Partial(
 const invalid = error('Invalid input, each offending field named');
 const record = { path: { roleid: roleId }, invalid, unknown: error('No role with that id') };
 
-const signedIn = routesOf({ access: 'bearer', invalidStatus: 400 });
-const admin = routesOf({ access: 'admin', invalidStatus: 400 });
+const signedIn = { access: 'bearer', invalidStatus: 400 } as const;
+const admin = { access: 'admin', invalidStatus: 400 } as const;
+const signedInRoute = routesOf(signedIn);
+const adminRoute = routesOf(admin);
 
 export const routes = {
-  create: admin('POST', 'api/authService/role', 'Create a role', {
+  create: adminRoute('POST', 'api/authService/role', 'Create a role', {
     request: {
       body: strict({
         name: Type.String({
@@ -35,14 +37,14 @@ export const routes = {
     },
     responses: { 201: ok('The role with its roleid', role), 400: invalid, 409: error('A role with that id exists') },
   }),
-  list: signedIn('GET', 'api/authService/role/all', 'List roles (built-in admin and viewer included)', {
+  list: signedInRoute('GET', 'api/authService/role/all', 'List roles (built-in admin and viewer included)', {
     responses: { 200: list('Every role', role) },
   }),
-  get: recordRoutesOf({ access: 'bearer', invalidStatus: 400 }, record)('GET', 'api/authService/role/{roleid}', 'Get a role', {
+  get: recordRoutesOf(signedIn, record)('GET', 'api/authService/role/{roleid}', 'Get a role', {
     responses: { 200: ok('The role', role) },
   }),
-  remove: recordRoutesOf({ access: 'admin', invalidStatus: 400 }, record)('DELETE', 'api/authService/role/{roleid}', 'Delete a role', {
+  remove: recordRoutesOf(admin, record)('DELETE', 'api/authService/role/{roleid}', 'Delete a role', {
     responses: { 200: text('Confirmation'), 409: error('Built-in, or still assigned to a user') },
   }),
-  createTable: admin('POST', 'api/authService/role/createTable', ENSURE_TABLE, { responses: { 200: text('The table exists and is ACTIVE') } }),
+  createTable: adminRoute('POST', 'api/authService/role/createTable', ENSURE_TABLE, { responses: { 200: text('The table exists and is ACTIVE') } }),
 };

@@ -21,27 +21,31 @@ const service = Type.Partial(
 );
 const invalid = error('Invalid input, each offending field named');
 
-const signedIn = routesOf({ access: 'bearer', invalidStatus: 400 });
-const admin = routesOf({ access: 'admin', invalidStatus: 400 });
+const signedIn = { access: 'bearer', invalidStatus: 400 } as const;
+const admin = { access: 'admin', invalidStatus: 400 } as const;
 const record = { path: { id: serviceId }, invalid, unknown: error('No service with that id') };
+const signedInRoute = routesOf(signedIn);
+const adminRoute = routesOf(admin);
+const signedInRecordRoute = recordRoutesOf(signedIn, record);
+const adminRecordRoute = recordRoutesOf(admin, record);
 
 export const routes = {
-  createTable: admin('POST', 'api/authService/service/table', ENSURE_TABLE, { responses: { 200: text('The table exists and is ACTIVE') } }),
-  create: admin('POST', 'api/authService/service', 'Register a service', {
+  createTable: adminRoute('POST', 'api/authService/service/table', ENSURE_TABLE, { responses: { 200: text('The table exists and is ACTIVE') } }),
+  create: adminRoute('POST', 'api/authService/service', 'Register a service', {
     request: { body: strict(fields) },
     responses: { 201: ok('The service with its id', service), 400: invalid },
   }),
-  list: signedIn('GET', 'api/authService/service', 'List registered services', { responses: { 200: list('Every service', service) } }),
-  get: recordRoutesOf({ access: 'bearer', invalidStatus: 400 }, record)('GET', 'api/authService/service/{id}', 'Get a registered service', {
+  list: signedInRoute('GET', 'api/authService/service', 'List registered services', { responses: { 200: list('Every service', service) } }),
+  get: signedInRecordRoute('GET', 'api/authService/service/{id}', 'Get a registered service', {
     responses: { 200: ok('The service', service) },
   }),
-  update: recordRoutesOf({ access: 'admin', invalidStatus: 400 }, record)('PUT', 'api/authService/service/{id}', 'Change some fields of a service', {
+  update: adminRecordRoute('PUT', 'api/authService/service/{id}', 'Change some fields of a service', {
     request: {
       body: Type.Partial(strict(fields), { minProperties: 1, description: 'an object with at least one of name, description, url, active' }),
     },
     responses: { 200: ok('The updated service', service) },
   }),
-  remove: recordRoutesOf({ access: 'admin', invalidStatus: 400 }, record)('DELETE', 'api/authService/service/{id}', 'Delete a service', {
+  remove: adminRecordRoute('DELETE', 'api/authService/service/{id}', 'Delete a service', {
     responses: { 200: text('Confirmation') },
   }),
 };

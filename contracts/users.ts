@@ -38,12 +38,15 @@ export const guessesSpent = error(
   'Too many wrong passwords for this user in the window (sign-in and own password change together): refused, the right password too, until Retry-After',
 );
 
-const signedIn = routesOf({ access: 'bearer', invalidStatus: 400 });
-const admin = routesOf({ access: 'admin', invalidStatus: 400 });
-const onUser = recordRoutesOf({ access: 'admin', invalidStatus: 400 }, { path, invalid, unknown });
+const signedIn = { access: 'bearer', invalidStatus: 400 } as const;
+const admin = { access: 'admin', invalidStatus: 400 } as const;
+const signedInRoute = routesOf(signedIn);
+const adminRoute = routesOf(admin);
+const signedInRecordRoute = recordRoutesOf(signedIn, { path, invalid, unknown });
+const adminRecordRoute = recordRoutesOf(admin, { path, invalid, unknown });
 
 export const routes = {
-  create: admin('POST', 'api/authService/auth', 'Create a user', {
+  create: adminRoute('POST', 'api/authService/auth', 'Create a user', {
     request: {
       body: strict({
         username,
@@ -55,22 +58,22 @@ export const routes = {
     },
     responses: { 201: ok('The user', user), 400: invalid, 409: error('The username is taken') },
   }),
-  list: admin('GET', 'api/authService/auth/all', 'List users', { responses: { 200: list('Every user', user) } }),
-  me: signedIn('GET', 'api/authService/auth/me', "The signed-in user's details", { responses: { 200: ok('The user', user) } }),
-  get: recordRoutesOf({ access: 'bearer', invalidStatus: 400 }, { path, invalid, unknown })(
+  list: adminRoute('GET', 'api/authService/auth/all', 'List users', { responses: { 200: list('Every user', user) } }),
+  me: signedInRoute('GET', 'api/authService/auth/me', "The signed-in user's details", { responses: { 200: ok('The user', user) } }),
+  get: signedInRecordRoute(
     'GET',
     'api/authService/auth/{user}',
     "A user's details (admin, or the user)",
     { responses: { 200: ok('The user', user), 403: forbidden('Signed in, neither an admin nor the user named', 'Only an admin may read another user') } },
   ),
-  remove: onUser('DELETE', 'api/authService/auth/{user}', 'Delete a user', {
+  remove: adminRecordRoute('DELETE', 'api/authService/auth/{user}', 'Delete a user', {
     responses: { 200: text('Confirmation'), 409: error('Admins cannot delete themselves, nor the last admin') },
   }),
-  changeOwnPassword: signedIn('POST', 'api/authService/auth/me/password', 'Change your own password (needs the current one); earlier tokens stop working', {
+  changeOwnPassword: signedInRoute('POST', 'api/authService/auth/me/password', 'Change your own password (needs the current one); earlier tokens stop working', {
     request: { body: strict({ currentPassword: anyPassword, newPassword }) },
     responses: { 200: text('Confirmation'), 400: invalid, 401: error('Wrong current password or bad token'), 429: guessesSpent },
   }),
-  adminPassword: onUser('POST', 'api/authService/auth/{user}/password/admin', "Set a user's password as an admin; their earlier tokens stop working", {
+  adminPassword: adminRecordRoute('POST', 'api/authService/auth/{user}/password/admin', "Set a user's password as an admin; their earlier tokens stop working", {
     request: { body: strict({ newPassword }) },
     responses: { 200: text('Confirmation') },
   }),

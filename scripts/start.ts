@@ -137,16 +137,19 @@ const main = async () => {
   Object.assign(process.env, env);
 
   // serverless offline (its own process, the longest step) starts first; meanwhile this
-  // process compiles the validators and readies the store, table, first admin and demo fleet.
+  // process builds the validators (when a source changed) and readies the store, table, first
+  // admin and demo fleet.
   // Handlers load on first request, which comes only after all of that.
   // serverless offline runs in its own process group: a stop during startup must end it too
   let spawned: ChildProcess | undefined;
-  const stopEarly = (signal: NodeJS.Signals) => {
+  // One listener per signal for the whole run, pointing at the stop of the moment. Swapping
+  // listeners instead loses a signal that arrives just before the swap: Node hands it to the
+  // listener that was removed (a Ctrl-C right after "API ready" was ignored).
+  let onSignal = (signal: NodeJS.Signals) => {
     console.log(`${signal}: stopping`);
     void (spawned ? stopGroup(spawned) : Promise.resolve()).finally(() => process.exit(0));
   };
-  process.once('SIGINT', stopEarly);
-  process.once('SIGTERM', stopEarly);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, (received: NodeJS.Signals) => onSignal(received));
   const starting = startOffline({
     port,
     stage: LOCAL_STAGE,
@@ -215,14 +218,10 @@ const main = async () => {
     await Promise.allSettled([docs.close(), offline.stop(), store.close()]);
     process.exit(code);
   };
-  process.off('SIGINT', stopEarly);
-  process.off('SIGTERM', stopEarly);
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.on(signal, () => {
-      if (!stopping) console.log(`${signal}: stopping`);
-      void stop(0);
-    });
-  }
+  onSignal = (signal) => {
+    if (!stopping) console.log(`${signal}: stopping`);
+    void stop(0);
+  };
   offline.process.once('exit', (code) => {
     if (!stopping) {
       console.error(`serverless offline exited (${code}); stopping`);

@@ -94,8 +94,8 @@ export const applyPlan = async (
       const { alarmSeverity: _severity, alarmWatchers: _watchers, ...rest } = device;
       return { ...rest, ...(severity === undefined ? {} : { alarmSeverity: severity }), ...(ids.length ? { alarmWatchers: ids } : {}) };
     });
-    const chunks = Array.from({ length: Math.ceil(next.length / 25) }, (_, i) => next.slice(i * 25, (i + 1) * 25));
-    await mapConcurrent(chunks, 8, (chunk) => devices.writeAll(chunk, []));
+    // one call: the rooms' sync fingerprints are marked once per bucket, not once per 25 devices
+    await devices.writeAll(next, []);
     for (const { device, severity } of changes) if (device.alarmSeverity !== severity) shifts.push({ place: device.details, from: device.alarmSeverity, to: severity });
     return { raised, pending, dropped, cleared, updated, shifts, rooms: changes.map(({ device }) => device.details) };
   }

@@ -44,9 +44,12 @@ export interface EvaluationSummary {
 /** Writes the history record of every cleared alarm still waiting for one (a run cut short leaves some). */
 const writeHistory = async (inTime: () => boolean): Promise<boolean> => {
   const waiting = await alarms.awaitingHistory();
+  if (waiting.length === 0) return true;
+  if (!inTime()) return false;
+  // the records first, in batches (idempotent), then each alarm leaves the waiting list
+  await alarmHistory.writeAll(waiting.map((alarm) => ({ record: historyRecord(alarm), expiresAt: historyExpiry(alarm.clearedAt) })));
   const done = await mapConcurrent(waiting, writesInFlight(), async (alarm) => {
     if (!inTime()) return false;
-    await alarmHistory.write(historyRecord(alarm), historyExpiry(alarm.clearedAt));
     await alarms.historyWritten(alarm);
     return true;
   });

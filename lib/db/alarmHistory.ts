@@ -2,6 +2,7 @@ import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { HistoryFilter, HistoryRecord } from '#lib/alarms/history';
 import { batchWrite, type Item } from './helpers';
 import { queryPage, type Page } from './pages';
+import { queryShardsDescending, shardKey, type ShardedIndex } from './shards';
 
 /*
  * Each cleared alarm is written as two items, so that every question has a key built for it:
@@ -13,10 +14,15 @@ import { queryPage, type Page } from './pages';
  *   everything GSI2 ALARMHIST#ALL                        GSI2SK  <clearedAt>#<watcherId>#<sn>
  * Sort keys start with clearedAt, so a time window is a key condition and newest-first is the
  * index order. Both puts are idempotent (same keys for the same clear). `expiresAt` is the TTL.
+ * The two keys that take a whole region's or the whole fleet's clears are sharded by pair
+ * (`ALARMHIST#REGION#<region>#<n>`, `ALARMHIST#ALL#<n>`, lib/db/shards.ts): a page asks every
+ * shard, and the unsharded key older records sit under, for its newest below the cursor.
  */
 const enc = encodeURIComponent;
 const P = 'ALARMHIST';
 const place = (record: Pick<HistoryRecord, 'region' | 'location'>) => `${enc(record.region)}#${enc(record.location)}`;
+
+const pair = (record: Pick<HistoryRecord, 'watcherId' | 'devicesn'>) => `${record.watcherId}:${record.devicesn}`;
 
 const items = (record: HistoryRecord, expiresAt: number): Item[] => {
   const at = record.clearedAt;
@@ -35,9 +41,9 @@ const items = (record: HistoryRecord, expiresAt: number): Item[] => {
     {
       PK: `${P}#LOCATION#${place(record)}`,
       SK: `${at}#${record.watcherId}#${sn}`,
-      GSI1PK: `${P}#REGION#${enc(record.region)}`,
+      GSI1PK: shardKey(`${P}#REGION#${enc(record.region)}`, pair(record)),
       GSI1SK: `${at}#${record.watcherId}#${sn}`,
-      GSI2PK: `${P}#ALL`,
+      GSI2PK: shardKey(`${P}#ALL`, pair(record)),
       GSI2SK: `${at}#${record.watcherId}#${sn}`,
       ...full,
     },
@@ -51,7 +57,7 @@ const FIELDS = [
 const fromItem = (item: Item): HistoryRecord =>
   Object.fromEntries(FIELDS.filter((field) => item[field] !== undefined).map((field) => [field, item[field]])) as unknown as HistoryRecord;
 
-type Key = { index?: 'GSI1' | 'GSI2'; pk: string; sk: 'SK' | 'GSI1SK' | 'GSI2SK'; pkName: string; narrowed: (keyof HistoryFilter)[] };
+type Key = { index?: 'GSI1' | 'GSI2'; pk: string; sk: 'SK' | 'GSI1SK' | 'GSI2SK'; pkName: string; narrowed: (keyof HistoryFilter)[]; sharded?: true };
 
 /** The narrowest key for a filter: device, room, watcher, location, region, or everything. */
 const keyFor = (filter: HistoryFilter): Key => {
@@ -64,14 +70,17 @@ const keyFor = (filter: HistoryFilter): Key => {
   if (region !== undefined && location !== undefined) {
     return { pk: `${P}#LOCATION#${place({ region, location })}`, pkName: 'PK', sk: 'SK', narrowed: ['region', 'location'] };
   }
-  if (region !== undefined) return { index: 'GSI1', pk: `${P}#REGION#${enc(region)}`, pkName: 'GSI1PK', sk: 'GSI1SK', narrowed: ['region'] };
-  return { index: 'GSI2', pk: `${P}#ALL`, pkName: 'GSI2PK', sk: 'GSI2SK', narrowed: [] };
+  if (region !== undefined) return { index: 'GSI1', pk: `${P}#REGION#${enc(region)}`, pkName: 'GSI1PK', sk: 'GSI1SK', narrowed: ['region'], sharded: true };
+  return { index: 'GSI2', pk: `${P}#ALL`, pkName: 'GSI2PK', sk: 'GSI2SK', narrowed: [], sharded: true };
 };
 
 const NARROWING = ['devicesn', 'region', 'location', 'room', 'watcherId'] as const;
 
 /** The Query of a history question: a key condition on its key and window; other filters only within that key. */
-export const historyQuery = (filter: HistoryFilter, now: number): { input: Omit<QueryCommandInput, 'TableName'>; keyAttributes: string[] } => {
+export const historyQuery = (
+  filter: HistoryFilter,
+  now: number,
+): { input: Omit<QueryCommandInput, 'TableName'>; keyAttributes: string[]; sharded?: ShardedIndex } => {
   const key = keyFor(filter);
   const rest = NARROWING.filter((field) => filter[field] !== undefined && !key.narrowed.includes(field));
   const names: Record<string, string> = { '#pk': key.pkName, '#sk': key.sk, '#expires': 'expiresAt' };
@@ -83,7 +92,14 @@ export const historyQuery = (filter: HistoryFilter, now: number): { input: Omit<
     terms.push(`#f${i} = :f${i}`);
   });
   const keyAttributes = key.index ? ['PK', 'SK', key.pkName, key.sk] : ['PK', 'SK'];
+  const { '#pk': _pk, '#sk': _sk, ...filterNames } = names;
+  const { ':pk': _pkValue, ':from': _from, ':to': _to, ...filterValues } = values;
+  const sharded: ShardedIndex | undefined =
+    key.sharded && key.index
+      ? { base: key.pk, index: key.index, unsharded: true, range: { from: filter.from, to: `${filter.to}#\uffff` }, FilterExpression: terms.join(' AND '), ExpressionAttributeNames: filterNames, ExpressionAttributeValues: filterValues }
+      : undefined;
   return {
+    ...(sharded ? { sharded } : {}),
     input: {
       ...(key.index ? { IndexName: key.index } : {}),
       KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
@@ -99,15 +115,24 @@ export const historyQuery = (filter: HistoryFilter, now: number): { input: Omit<
 export const alarmHistory = {
   /** Stores the history record of one cleared alarm (both items; idempotent). */
   async write(record: HistoryRecord, expiresAt: number): Promise<void> {
-    await batchWrite(items(record, expiresAt).map((Item) => ({ PutRequest: { Item } })));
+    await alarmHistory.writeAll([{ record, expiresAt }]);
+  },
+
+  /** Stores many history records (both items each; idempotent), 25 items a request, 8 requests in flight. */
+  async writeAll(records: readonly { record: HistoryRecord; expiresAt: number }[]): Promise<void> {
+    await batchWrite(records.flatMap(({ record, expiresAt }) => items(record, expiresAt).map((Item) => ({ PutRequest: { Item } }))), { inFlight: 8 });
   },
 
   /** One page of cleared alarms, newest first, from the key built for the filter. */
   async query(filter: HistoryFilter, limit: number, cursor?: string): Promise<Page<HistoryRecord>> {
-    const { input, keyAttributes } = historyQuery(filter, Date.now());
+    const { input, keyAttributes, sharded } = historyQuery(filter, Date.now());
     // a cursor holds to the key and the narrowing it was answered for; the time window may move
     const pk = { [String(input.ExpressionAttributeNames?.['#pk'])]: String(input.ExpressionAttributeValues?.[':pk']) };
     const narrowing = NARROWING.map((field) => filter[field] ?? null);
+    if (sharded) {
+      const page = (await queryShardsDescending(sharded, { limit, ...(cursor === undefined ? {} : { cursor }) }, `alarmHistory ${JSON.stringify([pk, narrowing])}`)) as Page<Item>;
+      return { items: page.items.map(fromItem), nextCursor: page.nextCursor };
+    }
     const page = await queryPage(input, { keyAttributes, partition: pk, query: `alarmHistory ${JSON.stringify([pk, narrowing])}` }, limit, cursor);
     return { items: page.items.map(fromItem), nextCursor: page.nextCursor };
   },

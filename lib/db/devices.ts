@@ -224,10 +224,10 @@ export const devices = {
    */
   async syncWrite(puts: readonly StoredDevice[], deletes: readonly StoredDevice[]): Promise<void> {
     const now = new Date().toISOString();
-    await batchWrite([
-      ...deletes.map((device) => ({ DeleteRequest: { Key: keys(device) } })),
-      ...puts.map((device) => ({ PutRequest: { Item: toItem(device, now) } })),
-    ]);
+    await batchWrite(
+      [...deletes.map((device) => ({ DeleteRequest: { Key: keys(device) } })), ...puts.map((device) => ({ PutRequest: { Item: toItem(device, now) } }))],
+      { inFlight: 8 },
+    );
   },
 
   /** Idempotent batch of upserts and removals by anyone but the sync (the alarm engine): their rooms' fingerprints are marked dirty. */

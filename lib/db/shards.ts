@@ -52,33 +52,58 @@ const afterOf = (position: Record<string, unknown>): string => {
 export interface ShardedIndex {
   base: string;
   index: 'GSI1' | 'GSI2';
+  /** Only sort keys in this window (inclusive; `:from`, `:upper` are taken). */
+  range?: { from: string; to: string };
+  /** Also read the unsharded `base` itself (items stored before the key was sharded). */
+  unsharded?: boolean;
   /** Filter, names and values beyond the key condition (`:pk`, `:after`, `#pk`, `#sk` are taken). */
   FilterExpression?: string;
   ExpressionAttributeNames?: Record<string, string>;
   ExpressionAttributeValues?: Record<string, unknown>;
 }
 
-const indexQuery = (spec: ShardedIndex, pk: string, after?: string): Omit<QueryCommandInput, 'TableName'> => ({
-  IndexName: spec.index,
-  KeyConditionExpression: after === undefined ? '#pk = :pk' : '#pk = :pk AND #sk < :after',
-  ScanIndexForward: false,
-  ...(spec.FilterExpression ? { FilterExpression: spec.FilterExpression } : {}),
-  ExpressionAttributeNames: { ...spec.ExpressionAttributeNames, '#pk': `${spec.index}PK`, ...(after === undefined ? {} : { '#sk': `${spec.index}SK` }) },
-  ExpressionAttributeValues: { ...spec.ExpressionAttributeValues, ':pk': pk, ...(after === undefined ? {} : { ':after': after }) },
-});
+const indexQuery = (spec: ShardedIndex, pk: string, after?: string): Omit<QueryCommandInput, 'TableName'> | undefined => {
+  const names: Record<string, string> = { ...spec.ExpressionAttributeNames, '#pk': `${spec.index}PK` };
+  const values: Record<string, unknown> = { ...spec.ExpressionAttributeValues, ':pk': pk };
+  let condition = '#pk = :pk';
+  if (spec.range) {
+    // BETWEEN is inclusive: the item at `after` itself is dropped by the reader
+    const upper = after !== undefined && after < spec.range.to ? after : spec.range.to;
+    if (upper < spec.range.from) return undefined;
+    condition += ' AND #sk BETWEEN :from AND :upper';
+    Object.assign(names, { '#sk': `${spec.index}SK` });
+    Object.assign(values, { ':from': spec.range.from, ':upper': upper });
+  } else if (after !== undefined) {
+    condition += ' AND #sk < :after';
+    Object.assign(names, { '#sk': `${spec.index}SK` });
+    Object.assign(values, { ':after': after });
+  }
+  return {
+    IndexName: spec.index,
+    KeyConditionExpression: condition,
+    ScanIndexForward: false,
+    ...(spec.FilterExpression ? { FilterExpression: spec.FilterExpression } : {}),
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  };
+};
+
+/** The partitions of a sharded index: its K shards, and the unsharded key where asked. */
+const partitionsOf = (spec: ShardedIndex) => [...allShards(spec.base), ...(spec.unsharded ? [spec.base] : [])];
 
 /** Up to `limit` matching items of one shard, newest (highest sort key) first, below `after`. */
 const shardPage = async (spec: ShardedIndex, pk: string, limit: number, after?: string) => {
+  const input = indexQuery(spec, pk, after);
   const items: Item[] = [];
+  if (!input) return { items, more: false };
+  const sk = `${spec.index}SK`;
   let ExclusiveStartKey: Record<string, unknown> | undefined;
   do {
-    const page = await doc.send(
-      new QueryCommand({ ...indexQuery(spec, pk, after), TableName: tableName(), Limit: limit - items.length, ExclusiveStartKey }),
-    );
-    items.push(...((page.Items ?? []) as Item[]));
+    const page = await doc.send(new QueryCommand({ ...input, TableName: tableName(), Limit: limit - items.length + (after === undefined ? 0 : 1), ExclusiveStartKey }));
+    items.push(...((page.Items ?? []) as Item[]).filter((item) => after === undefined || String(item[sk]) < after));
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey && items.length < limit);
-  return { items, more: ExclusiveStartKey !== undefined };
+  return { items: items.slice(0, limit), more: ExclusiveStartKey !== undefined || items.length > limit };
 };
 
 const descending = (sk: string) => (a: Item, b: Item) => (String(a[sk]) < String(b[sk]) ? 1 : String(a[sk]) > String(b[sk]) ? -1 : 0);
@@ -96,11 +121,15 @@ export const queryShardsDescending = async (
 ): Promise<Item[] | Page<Item>> => {
   const sk = `${spec.index}SK`;
   if (page.limit === undefined && page.cursor === undefined) {
-    return (await queryShards(spec.base, (pk) => indexQuery(spec, pk))).sort(descending(sk));
+    const all = await Promise.all(partitionsOf(spec).map(async (pk) => {
+      const input = indexQuery(spec, pk);
+      return input ? queryAll(input) : [];
+    }));
+    return all.flat().sort(descending(sk));
   }
   const limit = page.limit ?? 100;
   const after = page.cursor === undefined ? undefined : afterOf(openCursor(query, page.cursor));
-  const perShard = await Promise.all(allShards(spec.base).map((pk) => shardPage(spec, pk, limit, after)));
+  const perShard = await Promise.all(partitionsOf(spec).map((pk) => shardPage(spec, pk, limit, after)));
   const merged = perShard.flatMap((answer) => answer.items).sort(descending(sk));
   const items = merged.slice(0, limit);
   const more = merged.length > limit || perShard.some((answer) => answer.more);

@@ -16,6 +16,13 @@ export const json = ({ statusCode, body, headers }: HttpResult): APIGatewayProxy
   body: body === undefined ? '' : JSON.stringify(body),
 });
 
+/**
+ * Schema errors described in one answer at most. A body within the size limit can hold 170,000
+ * of them (85,000 empty records); listing all made an 11 MB answer, over Lambda's 6 MB response
+ * limit (a 502 in AWS) and seconds of CPU to describe.
+ */
+const MAX_SCHEMA_ERRORS = 100;
+
 interface MiddyError {
   statusCode?: number;
   message: string;
@@ -51,8 +58,10 @@ export const errorResult = (error: unknown, invalidStatus: number): { result: Ht
   }
   if (isMiddyError(error)) {
     if (error.cause?.package === '@middy/validator') {
-      const details = describeSchemaErrors(error.cause.data as SchemaError[]);
-      return { result: failure(invalidStatus, summarize(details), details), known: true };
+      const errors = (error.cause.data as SchemaError[] | undefined) ?? [];
+      const details = describeSchemaErrors(errors.slice(0, MAX_SCHEMA_ERRORS));
+      const unlisted = errors.length > MAX_SCHEMA_ERRORS ? `; ${errors.length - MAX_SCHEMA_ERRORS} further problems not listed` : '';
+      return { result: failure(invalidStatus, summarize(details) + unlisted, details), known: true };
     }
     if (error.cause?.package === '@middy/http-json-body-parser') {
       if (error.message === 'Unsupported Media Type') {

@@ -25,6 +25,9 @@ export interface PushResult {
   delivered: number;
   gone: number;
   failed: number;
+  /** How long finding the subscribers took, and then posting to them (ms). */
+  readMs: number;
+  postMs: number;
 }
 
 /**
@@ -32,8 +35,10 @@ export interface PushResult {
  * gone. `message` may be a function: it is then only built when somebody is subscribed.
  */
 export const pushTo = async (connections: Connections, place: Place, message: unknown): Promise<PushResult> => {
+  const began = Date.now();
   const subscribers = (await Promise.all(scopeKeysOf(place).map(subscribersOf))).flat();
-  const result: PushResult = { subscribers: subscribers.length, delivered: 0, gone: 0, failed: 0 };
+  const read = Date.now();
+  const result: PushResult = { subscribers: subscribers.length, delivered: 0, gone: 0, failed: 0, readMs: read - began, postMs: 0 };
   if (subscribers.length === 0) return result;
   const data = JSON.stringify(typeof message === 'function' ? await (message as () => Promise<unknown>)() : message);
   await mapConcurrent(subscribers, IN_FLIGHT, async ({ connectionId, scopeKey }: Subscriber) => {
@@ -49,6 +54,7 @@ export const pushTo = async (connections: Connections, place: Place, message: un
       logger.warn('live push failed', { connectionId, error: error instanceof Error ? error.message : String(error) });
     }
   });
+  result.postMs = Date.now() - read;
   return result;
 };
 

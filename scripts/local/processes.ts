@@ -10,10 +10,11 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 
-const MARKER = 'LOCAL_START_ID';
-
-/** A fresh marker for the environment of one start: `{ LOCAL_START_ID: <uuid> }`. */
-export const startMarker = (): Record<string, string> => ({ [MARKER]: randomUUID() });
+/**
+ * A fresh marker for the environment of one start: `{ LOCAL_START_ID: <uuid> }`. Markers of
+ * different names nest (a benchmark's `BENCH_RUN_ID` stays on the starts it makes).
+ */
+export const startMarker = (name = 'LOCAL_START_ID'): Record<string, string> => ({ [name]: randomUUID() });
 
 export interface MarkedProcess {
   pid: number;
@@ -22,7 +23,8 @@ export interface MarkedProcess {
 
 /** Every live process whose environment carries this start's marker. */
 export const markedProcesses = (marker: Record<string, string>): MarkedProcess[] => {
-  const needle = `${MARKER}=${marker[MARKER]}`;
+  const [name, value] = Object.entries(marker)[0]!;
+  const needle = `${name}=${value}`;
   if (!existsSync('/proc/self/environ')) {
     return execFileSync('ps', ['-A', '-wwE', '-o', 'pid=,command='])
       .toString()

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { api } from '../support/api';
+import { api, expectDeletedOnce } from '../support/api';
 
 type Filter = { id: number; name: string; description?: string; deviceSN?: string };
 type ErrorBody = { message: string; errors?: { field: string; message: string }[] };
@@ -10,6 +10,11 @@ const fields = (res: { body: unknown }) => ((res.body as ErrorBody).errors ?? []
 const upsertOne = async (id: number, body: Omit<Filter, 'id'> & { description: string }) => {
   const res = await api<string>('POST', `/filters/${id}`, { body });
   expect(res.status).toBe(200);
+};
+/** Stores filter `id`, then reads it at `path`: 200 with the whole record. */
+const expectStoredAt = async (path: string, id: number, body: Omit<Filter, 'id'> & { description: string }) => {
+  await upsertOne(id, body);
+  expect(await api('GET', path)).toMatchObject({ status: 200, body: { id, ...body } });
 };
 
 describe('POST /filters and GET /filters', () => {
@@ -110,11 +115,7 @@ describe('DELETE /filters (keep-list)', () => {
 
 describe('GET /filters/{id}', () => {
   it('answers the filter record', async () => {
-    await upsertOne(50, { name: 'Fifty', description: 'desc', deviceSN: 'E2E-SN-50' });
-    expect(await api('GET', '/filters/50')).toMatchObject({
-      status: 200,
-      body: { id: 50, name: 'Fifty', description: 'desc', deviceSN: 'E2E-SN-50' },
-    });
+    await expectStoredAt('/filters/50', 50, { name: 'Fifty', description: 'desc', deviceSN: 'E2E-SN-50' });
   });
 
   it('answers 404 with the string "Filter not found" for an unknown id', async () => {
@@ -171,9 +172,7 @@ describe('POST /filters/{id}', () => {
 describe('DELETE /filters/{id}', () => {
   it('deletes the filter, then answers 404 "Filter not found"', async () => {
     await upsertOne(70, { name: 'a', description: 'b' });
-    expect(await api('DELETE', '/filters/70')).toMatchObject({ status: 200, body: 'Filter 70 deleted' });
-    expect(await api('GET', '/filters/70')).toMatchObject({ status: 404, body: 'Filter not found' });
-    expect(await api('DELETE', '/filters/70')).toMatchObject({ status: 404, body: 'Filter not found' });
+    await expectDeletedOnce('/filters/70', 'Filter 70 deleted', 'Filter not found');
   });
 
   it('answers 400 for a non-integer id', async () => {
@@ -183,11 +182,7 @@ describe('DELETE /filters/{id}', () => {
 
 describe('GET /filters/device/{deviceSN}', () => {
   it('answers the filter record with its deviceSN', async () => {
-    await upsertOne(80, { name: 'dev', description: 'x', deviceSN: 'E2E-SN-80' });
-    expect(await api('GET', '/filters/device/E2E-SN-80')).toMatchObject({
-      status: 200,
-      body: { id: 80, name: 'dev', description: 'x', deviceSN: 'E2E-SN-80' },
-    });
+    await expectStoredAt('/filters/device/E2E-SN-80', 80, { name: 'dev', description: 'x', deviceSN: 'E2E-SN-80' });
   });
 
   it('answers the lowest id when two filters claim the serial number', async () => {

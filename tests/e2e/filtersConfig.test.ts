@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { api } from '../support/api';
+import { api, expectDeletedOnce } from '../support/api';
 
 type ListForm = { id: number; region: string; locations: { locationName: string }[] };
 type ErrorBody = { message: string; errors?: { field: string; message: string }[] };
@@ -134,9 +134,7 @@ describe('DELETE /filtersConfig (keep-list)', () => {
 describe('DELETE /filtersConfig/{id}', () => {
   it('deletes the configuration, then answers 404 "Filter configuration not found"', async () => {
     await api('POST', '/filtersConfig/30', { body: nested('EU', { Paris: [] }) });
-    expect(await api('DELETE', '/filtersConfig/30')).toMatchObject({ status: 200, body: 'Filter configuration 30 deleted' });
-    expect(await api('GET', '/filtersConfig/30')).toMatchObject({ status: 404, body: 'Filter configuration not found' });
-    expect(await api('DELETE', '/filtersConfig/30')).toMatchObject({ status: 404, body: 'Filter configuration not found' });
+    await expectDeletedOnce('/filtersConfig/30', 'Filter configuration 30 deleted', 'Filter configuration not found');
   });
 
   it('answers 400 for a non-integer id', async () => {

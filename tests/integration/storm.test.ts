@@ -1,9 +1,10 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { evaluateAlarms, evaluateQueue } from '#lib/alarms/evaluate';
 import { outboxMailer } from '#lib/adapters/mail';
 import { transitionNotice } from '#lib/alarms/notification';
 import type { Mail } from '#lib/alarms/types';
+import { alarmHistory } from '#lib/db/alarmHistory';
 import { alarms } from '#lib/db/alarms';
 import { doc, dynamo, tableName } from '#lib/db/client';
 import { deliveries } from '#lib/db/deliveries';
@@ -247,5 +248,57 @@ describe('due deliveries over shards', () => {
     expect(shards.size).toBeGreaterThan(1);
     const due = (await deliveries.due('2001-01-01T00:01:00.000Z', 10)).filter((d) => d.deliveryId.startsWith(tag));
     expect(due.map((d) => d.deliveryId)).toEqual([`${tag}-old`, ...Array.from({ length: 9 }, (_, i) => `${tag}-${String(29 - i).padStart(2, '0')}`)]);
+  });
+});
+
+describe('alarm history over shards', () => {
+  it('pages a region and the whole fleet newest first across the shards and the unsharded key, cursor after cursor', async () => {
+    process.env.SHARDS = '4';
+    const region = unique('H');
+    const record = (i: number) => ({
+      id: `w${i % 3}:${region}-${i}`,
+      watcherId: `w${i % 3}`,
+      severity: 2 as const,
+      devicesn: `${region}-${i}`,
+      deviceid: `id-${i}`,
+      region,
+      location: 'London',
+      room: `Room ${i % 4}`,
+      raisedAt: '2003-01-01T00:00:00.000Z',
+      clearedAt: new Date(Date.parse('2003-01-02T00:00:00.000Z') + i * 60_000).toISOString(),
+      reason: 'resolved' as const,
+      durationSeconds: 60,
+      notified: { raised: [], cleared: [] },
+    });
+    const expires = Math.floor(Date.now() / 1000) + 3600;
+    for (let i = 0; i < 23; i++) await alarmHistory.write(record(i), expires);
+    // one record stored before the keys were sharded
+    const old = { ...record(23), id: `w2:${region}-old`, devicesn: `${region}-old` };
+    const sk = `${old.clearedAt}#${old.watcherId}#${old.devicesn}`;
+    await doc.send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { PK: `ALARMHIST#LOCATION#${region}#London`, SK: sk, GSI1PK: `ALARMHIST#REGION#${region}`, GSI1SK: sk, GSI2PK: 'ALARMHIST#ALL', GSI2SK: sk, type: 'AlarmHistory', ...old, expiresAt: expires },
+      }),
+    );
+    const { Items } = await doc.send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `ALARMHIST#LOCATION#${region}#London` } }));
+    expect(new Set(Items!.map((item) => item.GSI1PK)).size).toBeGreaterThan(2);
+
+    const window = { from: '2003-01-02T00:03:00.000Z', to: '2003-01-02T00:23:00.000Z' };
+    const expected = [old.devicesn, ...Array.from({ length: 20 }, (_, i) => `${region}-${22 - i}`)].slice(0, 21);
+    for (const filter of [{ region, ...window }, window]) {
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await alarmHistory.query(filter, 4, cursor);
+        expect(page.items.length).toBeLessThanOrEqual(4);
+        seen.push(...page.items.filter((r) => r.region === region).map((r) => r.devicesn));
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor);
+      expect(seen).toEqual(expected);
+    }
+    // a cursor of one question is refused by another
+    const first = await alarmHistory.query({ region, ...window }, 4);
+    await expect(alarmHistory.query(window, 4, first.nextCursor!)).rejects.toThrow();
   });
 });

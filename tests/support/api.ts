@@ -1,4 +1,4 @@
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { contractBreach } from './answers';
 import { apiClient } from '../../client';
 
@@ -48,3 +48,10 @@ export const api = async <T = unknown>(method: string, path: string, options: Ca
 
 /** The typed client (client/index.ts) against the offline server, with the test API key. */
 export const typedApi = (options: { accessToken?: string } = {}) => apiClient({ baseUrl: inject('apiUrl'), apiKey: inject('apiKey'), ...options });
+
+/** DELETE of a stored record: 200 with `confirmation`, then GET and a second DELETE answer 404 with `notFound`. */
+export const expectDeletedOnce = async (path: string, confirmation: string, notFound: string) => {
+  expect(await api('DELETE', path)).toMatchObject({ status: 200, body: confirmation });
+  expect(await api('GET', path)).toMatchObject({ status: 404, body: notFound });
+  expect(await api('DELETE', path)).toMatchObject({ status: 404, body: notFound });
+};

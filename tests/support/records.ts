@@ -1,5 +1,5 @@
 /** Records as the store hands them to the pure planners: fixtures of the unit tests. */
-import type { Severity, StoredDevice } from '#lib/devices/types';
+import type { RoomAggregate, Severity, StoredDevice } from '#lib/devices/types';
 import type { WatcherRecord } from '#lib/watchers/types';
 
 /** The instant the fixtures are created at. */
@@ -33,5 +33,17 @@ export const watcherRecord = (overrides: Partial<WatcherRecord> = {}): WatcherRe
   active: true,
   createdAt: T0,
   updatedAt: T0,
+  ...overrides,
+});
+
+/** The stored aggregate of room EMEA / London / R1: two devices, one of them online, status OK. */
+export const roomAggregate = (overrides: Partial<RoomAggregate> = {}): RoomAggregate => ({
+  region: 'EMEA',
+  location: 'London',
+  room: 'R1',
+  deviceCount: 2,
+  online: 1,
+  offline: 1,
+  roomStatus: 'OK',
   ...overrides,
 });

@@ -6,6 +6,7 @@ import { rollUp, roomStatusOf } from '#lib/devices/rollup';
 import * as stats from '#lib/devices/stats';
 import type { ProviderDevice, RoomAggregate, StoredDevice } from '#lib/devices/types';
 import { toDevice } from '#lib/devices/types';
+import { roomAggregate } from '../support/records';
 
 const place = { region: 'EMEA', location: 'London', room: 'R1' };
 const device = (sn: string, connected = true, details = place): ProviderDevice => ({
@@ -15,14 +16,7 @@ const device = (sn: string, connected = true, details = place): ProviderDevice =
   status: { connected, inCallStatus: 'NONE' },
   details,
 });
-const aggregate = (overrides: Partial<RoomAggregate>): RoomAggregate => ({
-  ...place,
-  deviceCount: 1,
-  online: 1,
-  offline: 0,
-  roomStatus: 'OK',
-  ...overrides,
-});
+const aggregate = (overrides: Partial<RoomAggregate>) => roomAggregate({ ...place, deviceCount: 1, online: 1, offline: 0, ...overrides });
 
 describe('filter matching', () => {
   it('treats all and absent fields as no narrowing', () => {

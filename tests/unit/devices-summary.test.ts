@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { countRooms, expectedSummaries, summaryDeltas, summaryKey, summaryScopeFor, zeroCounts } from '#lib/devices/summary';
-import type { RoomAggregate } from '#lib/devices/types';
+import { roomAggregate } from '../support/records';
 
-const room = (fields: Partial<RoomAggregate>): RoomAggregate => ({
-  region: 'EMEA',
-  location: 'London',
-  room: 'R1',
-  deviceCount: 2,
-  online: 1,
-  offline: 1,
-  roomStatus: 'OK',
-  ...fields,
-});
+const room = roomAggregate;
 
 describe('summaries', () => {
   it('serve everything, a region and a region + location; any other scope reads rooms', () => {

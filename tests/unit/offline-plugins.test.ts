@@ -62,11 +62,15 @@ describe('plugins for serverless offline', () => {
     const script = `new (require(${JSON.stringify(plugin)}))({ config: { servicePath: process.cwd() } }); setInterval(() => {}, 1000);`;
     const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
     const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-    await new Promise((r) => setTimeout(r, 500));
-    expect(child.exitCode).toBeNull();
-    child.disconnect();
-    const code = await Promise.race([exited, new Promise<'still running'>((r) => setTimeout(() => r('still running'), 5000))]);
-    if (code === 'still running') child.kill('SIGKILL');
-    expect(code).toBe(0);
+    try {
+      await new Promise((r) => setTimeout(r, 500));
+      expect(child.exitCode).toBeNull();
+      child.disconnect();
+      const code = await Promise.race([exited, new Promise<'still running'>((r) => setTimeout(() => r('still running'), 5000))]);
+      expect(code).toBe(0);
+    } finally {
+      // never leave the stand-in running, whatever failed
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
   });
 });
