@@ -23,7 +23,7 @@ const ROOMS = Number(process.env.BENCH_ROOMS ?? 1000);
 const CALLS = Number(process.env.BENCH_CALLS ?? 5);
 const STEADY_CHANGES = 100;
 const STEADY_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-/** `BENCH_PARTS=storm` (comma list of endpoints, steady, storm): run only those parts, to iterate on one. */
+/** `BENCH_PARTS=storm` (comma list of endpoints, steady, storm, sync): run only those parts, to iterate on one; `sync` alone: the syncs only (writeSyncFigures). */
 const PARTS = new Set((process.env.BENCH_PARTS ?? 'endpoints,steady,storm').split(','));
 const context: Context = lambdaContext();
 type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -121,7 +121,6 @@ export const runCapacityBench = async () => {
   endpoints.push({ name: 'filters/location/byzone/EMEA', scoped: false, call: () => byZone(apiEvent({ httpMethod: 'GET', pathParameters: { zone: 'EMEA' } }), context) });
   const serials = await handler('lookups/videoDevices');
   endpoints.push({ name: 'filters/videodevices', scoped: false, call: () => serials(apiEvent({ httpMethod: 'GET' }), context) });
-  if (process.env.BENCH_PART === 'sync') endpoints.length = 0; // only the syncs (writeSyncFigures)
   const get = await handler('devices/get');
   endpoints.push({ name: 'videoDevice/{devicesn}', scoped: false, call: () => get(apiEvent({ pathParameters: { devicesn: 'VD000051' } }), context) });
 
@@ -174,7 +173,7 @@ export const runCapacityBench = async () => {
     // the first sync after seeding compares everything and writes the fingerprints later syncs read
     const firstSync = await measure(() => syncDevices(provider(base)));
     console.log(`first (full) sync: ${firstSync.ms} ms / ${firstSync.rcu} RCU / ${firstSync.wcu} WCU`);
-    if (process.env.BENCH_PART === 'sync') {
+    if (PARTS.has('sync')) {
       await writeSyncFigures({ size, firstSync, sync: (fleet) => measure(() => syncDevices(provider(fleet))), fleet: base });
       await store.close();
       return;
@@ -330,7 +329,7 @@ type Fleet = import('../lib/devices/types').ProviderDevice[];
 type Figures = { ms: number; rcu: number; wcu: number; readRequests: number; writeRequests: number; writeItems: number; value?: unknown };
 
 /**
- * `BENCH_PART=sync npm run bench -- capacity` (with BENCH_SIZES=100000): only the syncs at the
+ * `BENCH_PARTS=sync npm run bench -- capacity` (with BENCH_SIZES=100000): only the syncs at the
  * largest size: the first (full) one, steady ones changing 100 devices each, and the periodic
  * full sync (SYNC_FULL_SECONDS) with 100 changes, into bench/results/capacity-sync-<BENCH_ROOMS>rooms.json.
  */

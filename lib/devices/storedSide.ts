@@ -3,7 +3,8 @@ import { syncFingerprints, type FingerprintBucket } from '#lib/db/fingerprints';
 import { rooms } from '#lib/db/rooms';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import { bucketDigest, differingRooms, roomFingerprint, sameEntries } from './fingerprint';
-import type { ProviderDevice, RoomAggregate, StoredDevice } from './types';
+import { expectedAggregates, placeKey, staleRooms } from './plan';
+import type { Place, ProviderDevice, RoomAggregate, StoredDevice } from './types';
 
 /*
  * What a sync compares the provider's list with. The provider answers the whole fleet, so its
@@ -29,8 +30,11 @@ export interface StoredSide {
   held: StoredDevice[];
   /** Provider devices the comparison covers (last listing of a serial number wins). */
   incoming: ProviderDevice[];
-  /** Stored aggregates of the rooms compared, for the drift check. */
-  aggregates: RoomAggregate[];
+  /**
+   * Rooms compared whose stored aggregate disagrees with their stored devices as read, before
+   * this sync writes anything: left behind by an interrupted run (recount them, heal the summaries).
+   */
+  drifted: Place[];
   /** Before the sync writes devices: marks the rooms it will write, so a run cut short is seen by the next. */
   markWrites(written: readonly Pick<StoredDevice, 'details'>[]): Promise<void>;
   /** After the sync's writes: records the fingerprints of what is now stored. */
@@ -66,6 +70,7 @@ export const readStoredSide = async (listed: readonly ProviderDevice[], unreadab
   let aggregates: RoomAggregate[];
   let roomsRead: number;
   let incoming: ProviderDevice[];
+  let aggregatePlaces: Place[] = [];
   if (full) {
     read = await syncFingerprints.allBuckets();
     for (let bucket = 0; bucket < count; bucket++) if (!read.has(bucket)) read.set(bucket, { bucket, version: 0, rooms: new Map() });
@@ -91,9 +96,17 @@ export const readStoredSide = async (listed: readonly ProviderDevice[], unreadab
     const elsewhere = await devices.find(incoming.filter((device) => !known.has(device.devicesn)).map((device) => device.devicesn));
     stored = [...inRooms, ...elsewhere];
     aggregates = (await rooms.items(places)).map((room) => room.aggregate);
+    aggregatePlaces = places;
     roomsRead = places.length;
   }
   const held = stored.filter((device) => unreadable.has(device.devicesn));
+  // drift: what the rooms compared hold before this sync's writes, against their aggregates
+  const expected = expectedAggregates(stored);
+  if (!full) {
+    const compared = new Set(aggregatePlaces.map(placeKey));
+    for (const key of [...expected.keys()]) if (!compared.has(key)) expected.delete(key);
+  }
+  const drifted = staleRooms(aggregates, expected);
   const heldRooms = new Set(held.map((device) => syncFingerprints.locate(device.details).room));
 
   // buckets the sync marked before its writes, and the mark it left on their digests
@@ -123,6 +136,6 @@ export const readStoredSide = async (listed: readonly ProviderDevice[], unreadab
     return { bucketsWritten: changes.length - notSet.length, bucketsMissed: missed + notSet.length };
   };
 
-  return { full, roomsRead, stored: stored.filter((device) => !unreadable.has(device.devicesn)), held, incoming, aggregates, markWrites, commit };
+  return { full, roomsRead, stored: stored.filter((device) => !unreadable.has(device.devicesn)), held, incoming, drifted, markWrites, commit };
 };
 

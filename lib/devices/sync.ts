@@ -8,7 +8,7 @@ import { recordWork } from '#lib/observability/metrics';
 import { connectivityTransitions } from './availability';
 import { rollupBeforeWrite } from './connectivity';
 import { fitDevices, unfitField } from './names';
-import { expectedAggregates, placeKey, planSync, staleRooms } from './plan';
+import { placeKey, planSync } from './plan';
 import { ProviderError, type DeviceProvider } from './provider';
 import { healSummaries, recountRooms } from './recount';
 import { readStoredSide } from './storedSide';
@@ -55,7 +55,7 @@ export const syncDevices = async (provider: DeviceProvider): Promise<SyncResult>
   ]);
   await side.markWrites([...plan.puts, ...plan.deletes]);
   await devices.syncWrite(plan.puts, plan.deletes);
-  const stale = staleRooms(side.aggregates, expectedAggregates([...plan.fleet, ...side.held]));
+  const stale = side.drifted;
   const toRecompute = new Map<string, Place>([...plan.touched, ...stale].map((place) => [placeKey(place), place]));
   await recountRooms(toRecompute.values(), rollupBeforeWrite);
   // an aggregate that had drifted means an interrupted run: its summaries may have drifted too

@@ -84,6 +84,18 @@ describe('a sync that reads only what changed', () => {
     await expectStoreToBe(fleet);
   });
 
+  it('recounts a room it compares whose aggregate drifted (a run cut short before its recount)', async () => {
+    const fleet = fleetOf(28);
+    await syncDevices(fixed(() => fleet));
+    const target = fleet[4]!;
+    const stored = (await rooms.items([target.details]))[0]!;
+    // a refresh stored the device and died before recounting its room: the aggregate is off by one
+    await rooms.write({ ...stored.aggregate, online: stored.aggregate.online + 1, offline: stored.aggregate.offline - 1 }, stored.severities ?? { 1: 0, 2: 0, 3: 0, 4: 0 }, stored.version, false);
+    await devices.put(target);
+    expect(await syncDevices(fixed(() => fleet))).toMatchObject({ full: false, roomsRead: 1, upserted: 0, roomsRecomputed: 1 });
+    await expectStoreToBe(fleet);
+  });
+
   it('converges when refreshes run while a sync runs', async () => {
     const fleet = fleetOf(26);
     await syncDevices(fixed(() => fleet));
