@@ -75,6 +75,16 @@ export class PayloadTooLarge extends HttpError {
   }
 }
 
+/** An answer larger than a Lambda may return: API Gateway would turn it into a bare 502. */
+export class AnswerTooLarge extends HttpError {
+  constructor(bytes: number, limitBytes: number) {
+    super(
+      413,
+      `The answer would be ${bytes} bytes, over the ${limitBytes} bytes an answer may hold: ask for pages (?limit and ?cursor) or a narrower scope`,
+    );
+  }
+}
+
 export class ServiceUnavailable extends HttpError {
   constructor(message: string, retryAfterSeconds = 1) {
     super(503, message, { headers: { 'retry-after': String(retryAfterSeconds) } });

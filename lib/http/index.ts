@@ -6,7 +6,7 @@ import { recordRequest } from '#lib/observability/metrics';
 import { tracing } from '#lib/observability/tracing';
 import { parseJsonBody } from './body';
 import { corsHeaders } from './cors';
-import { errorResult, json, type HttpResult } from './respond';
+import { errorResult, json, withinAnswerLimit, type HttpResult } from './respond';
 import type { AnswerOf, Binding, Principal, RequestParts, RouteContract } from './contract';
 import { requireWellFormed } from './unicode';
 
@@ -96,6 +96,6 @@ export const http = <C extends RouteContract>(binding: Binding<C>, handle: Handl
       requestId: event.requestContext?.requestId ?? context.awsRequestId,
       event,
     })) as HttpResult;
-    return json(result);
+    return withinAnswerLimit(json(result));
   });
 };

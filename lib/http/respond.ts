@@ -1,5 +1,5 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { HttpError, InvalidCursor, type ErrorDetail } from '#lib/errors';
+import { AnswerTooLarge, HttpError, InvalidCursor, type ErrorDetail } from '#lib/errors';
 import { storeFault, type StoreFault } from './store-faults';
 import { describeSchemaErrors, summarize, type SchemaError } from '#lib/shared/validation';
 
@@ -15,6 +15,21 @@ export const json = ({ statusCode, body, headers }: HttpResult): APIGatewayProxy
   headers: { 'content-type': 'application/json', ...headers },
   body: body === undefined ? '' : JSON.stringify(body),
 });
+
+/** Lambda's limit for a synchronous answer: status, headers and body serialised together. */
+export const MAX_ANSWER_BYTES = 6 * 1024 * 1024;
+
+/**
+ * Throws 413 (AnswerTooLarge) for an answer Lambda could not return, which API Gateway would
+ * otherwise turn into a bare 502: an unpaged list grown past ~6 MB (e.g. GET /alarms in a storm).
+ * Only answers whose body could be near the limit are measured exactly.
+ */
+export const withinAnswerLimit = (response: APIGatewayProxyResult, limit = MAX_ANSWER_BYTES): APIGatewayProxyResult => {
+  if (response.body.length * 3 < limit) return response;
+  const bytes = Buffer.byteLength(JSON.stringify(response));
+  if (bytes > limit) throw new AnswerTooLarge(bytes, limit);
+  return response;
+};
 
 /**
  * Schema errors described in one answer at most. A body within the size limit can hold 170,000

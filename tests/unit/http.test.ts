@@ -117,6 +117,23 @@ describe('http() wrapper', () => {
     expect(res.json.message).toContain(String(MAX_BODY_BYTES));
   });
 
+  it('answers 413 naming the size and the way out when the answer would exceed what Lambda may return', async () => {
+    // ~7 MB of alarms-like records: API Gateway would turn the Lambda's refusal into a bare 502
+    const big = Array.from({ length: 45_000 }, (_, i) => ({ id: `alarm-${i}`, room: 'Room 1', note: 'x'.repeat(120) }));
+    const answer = http<typeof anyRoute>(plain, async () => ({ statusCode: 200, body: big }));
+    const res = await call(answer);
+    expect(res.statusCode).toBe(413);
+    expect(res.json.message).toMatch(/^The answer would be \d+ bytes, over the 6291456 bytes .*\?limit and \?cursor/);
+  });
+
+  it('answers a large answer under the limit as it is', async () => {
+    const big = Array.from({ length: 20_000 }, (_, i) => ({ id: `alarm-${i}`, note: 'x'.repeat(120) }));
+    const answer = http<typeof anyRoute>(plain, async () => ({ statusCode: 200, body: big }));
+    const res = await call(answer);
+    expect(res.statusCode).toBe(200);
+    expect(res.json).toHaveLength(20_000);
+  });
+
   it('maps thrown domain errors to their status and message', async () => {
     const missing = http<typeof anyRoute>(plain, async () => {
       throw new NotFound('Interval 9 not found');
