@@ -34,13 +34,14 @@ export const components = { Error: errorBody, Forbidden: forbiddenBody };
 const faults: Record<number, Documented> = {
   500: { description: 'Unexpected server fault', schema: ref('Error') },
   503: { description: 'The store is busy or unavailable; retry after Retry-After seconds', schema: ref('Error') },
+  413: { description: "The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope", schema: ref('Error') },
 };
 /** API Gateway's answer without the right key, on every route. */
 const apiKey: Record<number, Documented> = {
   403: { description: 'Missing or wrong x-api-key (API Gateway)', schema: ref('Forbidden') },
 };
 const withBody: Record<number, Documented> = {
-  413: { description: 'Body larger than 256 KiB', schema: ref('Error') },
+  413: { description: 'Body larger than 256 KiB, or an answer larger than 6 MiB', schema: ref('Error') },
   415: { description: 'Content-Type is not application/json', schema: ref('Error') },
 };
 
