@@ -101,11 +101,15 @@ describe('alarm engine against the store', () => {
     await watchers.create(offlineWatcher(region, email));
     const failing: Mailer = { kind: 'outbox', send: async () => Promise.reject(new Error('mail server down')) };
 
-    expect(await evaluate(failing)).toMatchObject({ raised: 1, mailed: 0, notifications: { retrying: 1 } });
+    // other files share the table and may have deliveries due at the same time: count this mail by its address
+    const failed = await evaluate(failing);
+    expect(failed).toMatchObject({ raised: 1, mailed: 0 });
+    expect(failed.notifications.retrying).toBeGreaterThanOrEqual(1);
     expect(await mailsTo(email)).toEqual([]);
     await new Promise((resolve) => setTimeout(resolve, 150));
-    expect(await evaluate()).toMatchObject({ raised: 0, mailed: 1 });
-    expect(await evaluate()).toMatchObject({ mailed: 0 });
+    expect(await evaluate()).toMatchObject({ raised: 0 });
+    expect(await mailsTo(email)).toHaveLength(1);
+    await evaluate();
     expect(await mailsTo(email)).toHaveLength(1);
     vi.unstubAllEnvs();
   });
