@@ -13,8 +13,12 @@ import type { Connections } from '#lib/live/types';
  * thousand posts per second from keeping up (bench/README.md "Live pushes").
  */
 
-/** Parallel sockets per endpoint; further posts wait for a free one (never time out waiting). */
-const SOCKETS = 64;
+/**
+ * Parallel sockets per endpoint (a cap: sockets open only as posts need them); further posts wait
+ * for a free one (never time out waiting). 64 queued a 50-changes/s fan-out (~2,400 posts/s) for
+ * seconds on the local bench (push-alone p99 3.4 s); 256 keeps it at ~0.5 s (bench/README.md).
+ */
+const SOCKETS = 256;
 /** A post that has not been answered within this long (once it has a socket) has failed. */
 const TIMEOUT_MS = 3000;
 
