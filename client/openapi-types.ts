@@ -11,7 +11,7 @@ export interface paths {
         };
         /**
          * Firing (or pending) alarms (why a room is not OK), filterable by region, location, room, severity, watcherId and acknowledgement
-         * @description Needs the API key (x-api-key). Answers: 200 Open alarms, newest first: a bare array, or with ?limit / ?cursor one page {items, nextCursor}; 403 Missing or wrong x-api-key (API Gateway); 422 Invalid filter, limit or cursor, each offending field named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 Open alarms, newest first: a bare array, or with ?limit / ?cursor one page {items, nextCursor}; 403 Missing or wrong x-api-key (API Gateway); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 Invalid filter, limit or cursor, each offending field named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["alarmsList"];
         put?: never;
@@ -33,12 +33,12 @@ export interface paths {
         put?: never;
         /**
          * Acknowledge an open alarm (it still counts in room status; it is never reminded of)
-         * @description Needs the API key (x-api-key). Answers: 200 The alarm with acknowledgedAt, acknowledgedBy and ackComment; 403 Missing or wrong x-api-key (API Gateway); 404 No alarm with that id; 409 The alarm is no longer open (it cleared); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 Invalid comment, each offending field named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 The alarm with acknowledgedAt, acknowledgedBy and ackComment; 403 Missing or wrong x-api-key (API Gateway); 404 No alarm with that id; 409 The alarm is no longer open (it cleared); 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 Invalid comment, each offending field named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["alarmsAcknowledge"];
         /**
          * Remove the acknowledgement of an open alarm
-         * @description Needs the API key (x-api-key). Answers: 200 The alarm, unacknowledged; 403 Missing or wrong x-api-key (API Gateway); 404 No alarm with that id; 409 The alarm is no longer open (it cleared); 422 Invalid id; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 The alarm, unacknowledged; 403 Missing or wrong x-api-key (API Gateway); 404 No alarm with that id; 409 The alarm is no longer open (it cleared); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 Invalid id; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         delete: operations["alarmsUnacknowledge"];
         options?: never;
@@ -57,7 +57,7 @@ export interface paths {
         put?: never;
         /**
          * Evaluate every active watcher now (operators, tests); answers what changed
-         * @description Needs the API key (x-api-key). Answers: 200 Transitions of this run; complete is false when the run hit intervalDeviceWatchersTimeout; 403 Missing or wrong x-api-key (API Gateway); 409 Another evaluation is running; retry in a few seconds; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 Transitions of this run; complete is false when the run hit intervalDeviceWatchersTimeout; 403 Missing or wrong x-api-key (API Gateway); 409 Another evaluation is running; retry in a few seconds; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["alarmsEvaluateNow"];
         delete?: never;
@@ -75,7 +75,7 @@ export interface paths {
         };
         /**
          * Cleared alarms, newest first, kept ALARM_HISTORY_DAYS: by device, room, watcher, location, region or all
-         * @description Needs the API key (x-api-key). Answers: 200 One page of cleared alarms and the cursor of the next (null on the last); 403 Missing or wrong x-api-key (API Gateway); 422 Invalid filter, window, limit or cursor (room needs location and region, location needs region), each offending field named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 One page of cleared alarms and the cursor of the next (null on the last); 403 Missing or wrong x-api-key (API Gateway); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 Invalid filter, window, limit or cursor (room needs location and region, location needs region), each offending field named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["alarmsHistory"];
         put?: never;
@@ -95,7 +95,7 @@ export interface paths {
         };
         /**
          * Mails of the local outbox (MAILER=outbox), optionally only those to one address
-         * @description Needs the API key (x-api-key). Answers: 200 Stored mails, newest first: a bare array, or with ?limit / ?cursor one page {items, nextCursor}; 403 Missing or wrong x-api-key (API Gateway); 422 Invalid address, limit or cursor; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 Stored mails, newest first: a bare array, or with ?limit / ?cursor one page {items, nextCursor}; 403 Missing or wrong x-api-key (API Gateway); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 Invalid address, limit or cursor; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["alarmsOutbox"];
         put?: never;
@@ -117,7 +117,7 @@ export interface paths {
         put?: never;
         /**
          * Create a user
-         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 201 The user; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 409 The username is taken; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 201 The user; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 409 The username is taken; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["usersCreate"];
         delete?: never;
@@ -135,14 +135,14 @@ export interface paths {
         };
         /**
          * A user's details (admin, or the user)
-         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 The user; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, neither an admin nor the user named: {"message":"Only an admin may read another user"}; 404 No user with that id; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 The user; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, neither an admin nor the user named: {"message":"Only an admin may read another user"}; 404 No user with that id; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["usersGet"];
         put?: never;
         post?: never;
         /**
          * Delete a user
-         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Confirmation; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 404 No user with that id; 409 Admins cannot delete themselves, nor the last admin; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Confirmation; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 404 No user with that id; 409 Admins cannot delete themselves, nor the last admin; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         delete: operations["usersRemove"];
         options?: never;
@@ -161,7 +161,7 @@ export interface paths {
         put?: never;
         /**
          * Set a user's password as an admin; their earlier tokens stop working
-         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Confirmation; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 404 No user with that id; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Confirmation; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 404 No user with that id; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["usersAdminPassword"];
         delete?: never;
@@ -179,7 +179,7 @@ export interface paths {
         };
         /**
          * List users
-         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Every user; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Every user; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["usersList"];
         put?: never;
@@ -201,7 +201,7 @@ export interface paths {
         put?: never;
         /**
          * Revoke the bearer token
-         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Confirmation; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Confirmation; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["sessionsLogout"];
         delete?: never;
@@ -219,7 +219,7 @@ export interface paths {
         };
         /**
          * The signed-in user's details
-         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 The user; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 The user; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["usersMe"];
         put?: never;
@@ -241,7 +241,7 @@ export interface paths {
         put?: never;
         /**
          * Change your own password (needs the current one); earlier tokens stop working
-         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Confirmation; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 429 Too many wrong passwords for this user in the window (sign-in and own password change together): refused, the right password too, until Retry-After; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Confirmation; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 429 Too many wrong passwords for this user in the window (sign-in and own password change together): refused, the right password too, until Retry-After; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["usersChangeOwnPassword"];
         delete?: never;
@@ -261,7 +261,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in with username and password
-         * @description Needs the API key (x-api-key). Answers: 200 An access token; 400 Invalid input, each offending field named; 401 Invalid username or password (the same answer for both); 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 429 Too many wrong passwords for this user in the window (sign-in and own password change together): refused, the right password too, until Retry-After; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 An access token; 400 Invalid input, each offending field named; 401 Invalid username or password (the same answer for both); 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 429 Too many wrong passwords for this user in the window (sign-in and own password change together): refused, the right password too, until Retry-After; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["sessionsSignin"];
         delete?: never;
@@ -281,7 +281,7 @@ export interface paths {
         put?: never;
         /**
          * Create a role
-         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 201 The role with its roleid; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 409 A role with that id exists; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 201 The role with its roleid; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 409 A role with that id exists; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["rolesCreate"];
         delete?: never;
@@ -299,14 +299,14 @@ export interface paths {
         };
         /**
          * Get a role
-         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 The role; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 404 No role with that id; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 The role; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 404 No role with that id; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["rolesGet"];
         put?: never;
         post?: never;
         /**
          * Delete a role
-         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Confirmation; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 404 No role with that id; 409 Built-in, or still assigned to a user; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Confirmation; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 404 No role with that id; 409 Built-in, or still assigned to a user; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         delete: operations["rolesRemove"];
         options?: never;
@@ -323,7 +323,7 @@ export interface paths {
         };
         /**
          * List roles (built-in admin and viewer included)
-         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Every role; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Every role; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["rolesList"];
         put?: never;
@@ -345,7 +345,7 @@ export interface paths {
         put?: never;
         /**
          * Make sure the table exists (idempotent)
-         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 The table exists and is ACTIVE; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 The table exists and is ACTIVE; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["rolesCreateTable"];
         delete?: never;
@@ -363,13 +363,13 @@ export interface paths {
         };
         /**
          * List registered services
-         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Every service; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Every service; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["servicesList"];
         put?: never;
         /**
          * Register a service
-         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 201 The service with its id; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 201 The service with its id; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["servicesCreate"];
         delete?: never;
@@ -387,18 +387,18 @@ export interface paths {
         };
         /**
          * Get a registered service
-         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 The service; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 404 No service with that id; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 The service; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 404 No service with that id; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["servicesGet"];
         /**
          * Change some fields of a service
-         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 The updated service; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 404 No service with that id; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 The updated service; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 404 No service with that id; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         put: operations["servicesUpdate"];
         post?: never;
         /**
          * Delete a service
-         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Confirmation; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 404 No service with that id; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 Confirmation; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 404 No service with that id; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         delete: operations["servicesRemove"];
         options?: never;
@@ -417,7 +417,7 @@ export interface paths {
         put?: never;
         /**
          * Make sure the table exists (idempotent)
-         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 The table exists and is ACTIVE; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 200 The table exists and is ACTIVE; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["servicesCreateTable"];
         delete?: never;
@@ -435,13 +435,13 @@ export interface paths {
         };
         /**
          * List the notification channels
-         * @description Needs the API key (x-api-key). Answers: 200 Every channel (never a secret); 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 Every channel (never a secret); 403 Missing or wrong x-api-key (API Gateway); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["channelsList"];
         put?: never;
         /**
          * Create a notification channel (e-mail addresses or a signed webhook)
-         * @description Needs the API key (x-api-key). Answers: 201 The channel; a webhook with its signing secret, shown only here; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 201 The channel; a webhook with its signing secret, shown only here; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["channelsCreate"];
         delete?: never;
@@ -459,18 +459,18 @@ export interface paths {
         };
         /**
          * Get a notification channel
-         * @description Needs the API key (x-api-key). Answers: 200 The channel (never its secret); 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No channel with that id; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 The channel (never its secret); 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No channel with that id; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["channelsGet"];
         /**
          * Replace a channel (full body; its type cannot change)
-         * @description Needs the API key (x-api-key). Answers: 200 The updated channel; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No channel with that id; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 The updated channel; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No channel with that id; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         put: operations["channelsUpdate"];
         post?: never;
         /**
          * Delete a channel no watcher uses
-         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No channel with that id; 409 A watcher uses the channel; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No channel with that id; 409 A watcher uses the channel; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         delete: operations["channelsRemove"];
         options?: never;
@@ -487,7 +487,7 @@ export interface paths {
         };
         /**
          * A channel's deliveries of the last 30 days, newest first
-         * @description Needs the API key (x-api-key). Answers: 200 One page; 403 Missing or wrong x-api-key (API Gateway); 404 No channel with that id; 422 Invalid input, each offending field named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 One page; 403 Missing or wrong x-api-key (API Gateway); 404 No channel with that id; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 Invalid input, each offending field named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["channelsDeliveries"];
         put?: never;
@@ -509,7 +509,7 @@ export interface paths {
         put?: never;
         /**
          * Issue a new signing secret for a webhook channel
-         * @description Needs the API key (x-api-key). Answers: 200 The channel with its new secret, shown only here; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No channel with that id; 409 Not a webhook channel; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 The channel with its new secret, shown only here; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No channel with that id; 409 Not a webhook channel; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["channelsRotateSecret"];
         delete?: never;
@@ -529,7 +529,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test notification through the channel now
-         * @description Needs the API key (x-api-key). Answers: 200 The delivery after its first attempt; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No channel with that id; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 The delivery after its first attempt; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No channel with that id; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["channelsTest"];
         delete?: never;
@@ -547,7 +547,7 @@ export interface paths {
         };
         /**
          * Distinct services across stored watchers, sorted
-         * @description Needs the API key (x-api-key). Answers: 200 Every service in use; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 Every service in use; 403 Missing or wrong x-api-key (API Gateway); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["alarmConfigListsServices"];
         put?: never;
@@ -567,7 +567,7 @@ export interface paths {
         };
         /**
          * Distinct types across stored watchers, sorted
-         * @description Needs the API key (x-api-key). Answers: 200 Every type in use; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 Every type in use; 403 Missing or wrong x-api-key (API Gateway); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["alarmConfigListsTypes"];
         put?: never;
@@ -587,7 +587,7 @@ export interface paths {
         };
         /**
          * Distinct dashboards across stored watchers, sorted
-         * @description Needs the API key (x-api-key). Answers: 200 Every dashboard in use; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 Every dashboard in use; 403 Missing or wrong x-api-key (API Gateway); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["alarmConfigListsDashboards"];
         put?: never;
@@ -607,18 +607,18 @@ export interface paths {
         };
         /**
          * List filters (id, name) by id
-         * @description Needs the API key (x-api-key). Answers: 200 Every filter; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 Every filter; 403 Missing or wrong x-api-key (API Gateway); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["filterRecordsList"];
         put?: never;
         /**
          * Insert or update each filter of the list
-         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["filterRecordsUpsertList"];
         /**
          * Delete every filter whose id is NOT in the array ([] deletes all)
-         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         delete: operations["filterRecordsKeepOnly"];
         options?: never;
@@ -635,18 +635,18 @@ export interface paths {
         };
         /**
          * Get a filter
-         * @description Needs the API key (x-api-key). Answers: 200 The filter; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No filter with that id (a bare JSON string); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 The filter; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No filter with that id (a bare JSON string); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["filterRecordsGet"];
         put?: never;
         /**
          * Insert or update one filter
-         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["filterRecordsUpsert"];
         /**
          * Delete a filter
-         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No filter with that id (a bare JSON string); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No filter with that id (a bare JSON string); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         delete: operations["filterRecordsRemove"];
         options?: never;
@@ -663,7 +663,7 @@ export interface paths {
         };
         /**
          * Number of filters
-         * @description Needs the API key (x-api-key). Answers: 200 The count; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 The count; 403 Missing or wrong x-api-key (API Gateway); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["filterRecordsCount"];
         put?: never;
@@ -683,7 +683,7 @@ export interface paths {
         };
         /**
          * The filter of a device serial number (lowest id)
-         * @description Needs the API key (x-api-key). Answers: 200 The filter; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No filter with that id (a bare JSON string); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 The filter; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No filter with that id (a bare JSON string); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["filterRecordsByDevice"];
         put?: never;
@@ -705,7 +705,7 @@ export interface paths {
         put?: never;
         /**
          * Location names holding devices, narrowed by regionName/locationName/roomName ("all" = any); with a "filters" object: their count
-         * @description Needs the API key (x-api-key). Answers: 200 Shape A (flat body): sorted distinct names. Shape B (body with "filters"): their number; 400 Invalid body, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 Shape A (flat body): sorted distinct names. Shape B (body with "filters"): their number; 400 Invalid body, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["lookupsLocation"];
         delete?: never;
@@ -723,7 +723,7 @@ export interface paths {
         };
         /**
          * Number of locations in the region named zone
-         * @description Needs the API key (x-api-key). Answers: 200 The count; 400 Invalid zone; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 The count; 400 Invalid zone; 403 Missing or wrong x-api-key (API Gateway); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["lookupsLocationsByZone"];
         put?: never;
@@ -745,7 +745,7 @@ export interface paths {
         put?: never;
         /**
          * Region names holding devices, narrowed by regionName/locationName/roomName ("all" = any); with a "filters" object: their count
-         * @description Needs the API key (x-api-key). Answers: 200 Shape A (flat body): sorted distinct names. Shape B (body with "filters"): their number; 400 Invalid body, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 Shape A (flat body): sorted distinct names. Shape B (body with "filters"): their number; 400 Invalid body, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["lookupsRegion"];
         delete?: never;
@@ -765,7 +765,7 @@ export interface paths {
         put?: never;
         /**
          * Room names holding devices, narrowed by regionName/locationName/roomName ("all" = any); with a "filters" object: their count
-         * @description Needs the API key (x-api-key). Answers: 200 Shape A (flat body): sorted distinct names. Shape B (body with "filters"): their number; 400 Invalid body, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 Shape A (flat body): sorted distinct names. Shape B (body with "filters"): their number; 400 Invalid body, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["lookupsRoom"];
         delete?: never;
@@ -783,7 +783,7 @@ export interface paths {
         };
         /**
          * Every device serial number, sorted
-         * @description Needs the API key (x-api-key). Answers: 200 Serial numbers; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 Serial numbers; 403 Missing or wrong x-api-key (API Gateway); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["lookupsVideoDevices"];
         put?: never;
@@ -803,18 +803,18 @@ export interface paths {
         };
         /**
          * List filters configurations (list form) by id
-         * @description Needs the API key (x-api-key). Answers: 200 Every configuration; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 Every configuration; 403 Missing or wrong x-api-key (API Gateway); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["filterConfigsList"];
         put?: never;
         /**
          * Insert or update each configuration of the list (list form)
-         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 409 Lost repeated races with other writers; retry; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 409 Lost repeated races with other writers; retry; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["filterConfigsUpsertList"];
         /**
          * Delete every configuration whose id is NOT in the array ([] deletes all)
-         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         delete: operations["filterConfigsKeepOnly"];
         options?: never;
@@ -831,18 +831,18 @@ export interface paths {
         };
         /**
          * Get a filters configuration (list form)
-         * @description Needs the API key (x-api-key). Answers: 200 The configuration; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No filters configuration with that id (a bare JSON string); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 The configuration; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No filters configuration with that id (a bare JSON string); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["filterConfigsGet"];
         put?: never;
         /**
          * Insert or replace one configuration (nested region -> locations -> rooms)
-         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["filterConfigsUpsert"];
         /**
          * Delete a filters configuration
-         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No filters configuration with that id (a bare JSON string); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No filters configuration with that id (a bare JSON string); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         delete: operations["filterConfigsRemove"];
         options?: never;
@@ -859,7 +859,7 @@ export interface paths {
         };
         /**
          * Number of filters configurations
-         * @description Needs the API key (x-api-key). Answers: 200 The count; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 The count; 403 Missing or wrong x-api-key (API Gateway); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["filterConfigsCount"];
         put?: never;
@@ -879,13 +879,13 @@ export interface paths {
         };
         /**
          * List interval settings by id
-         * @description Needs the API key (x-api-key). Answers: 200 Every record; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 Every record; 403 Missing or wrong x-api-key (API Gateway); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["intervalsList"];
         put?: never;
         /**
          * Create interval settings (all nine fields, seconds)
-         * @description Needs the API key (x-api-key). Answers: 200 The stored record with its new id; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 Invalid id or values, each offending field named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 The stored record with its new id; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 Invalid id or values, each offending field named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["intervalsCreate"];
         delete?: never;
@@ -903,18 +903,18 @@ export interface paths {
         };
         /**
          * Get interval settings
-         * @description Needs the API key (x-api-key). Answers: 200 The record; 403 Missing or wrong x-api-key (API Gateway); 404 No interval settings with that id; 422 Invalid id or values, each offending field named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 The record; 403 Missing or wrong x-api-key (API Gateway); 404 No interval settings with that id; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 Invalid id or values, each offending field named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["intervalsGet"];
         /**
          * Change some interval settings
-         * @description Needs the API key (x-api-key). Answers: 200 The updated record; 403 Missing or wrong x-api-key (API Gateway); 404 No interval settings with that id; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 Invalid id or values, each offending field named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 The updated record; 403 Missing or wrong x-api-key (API Gateway); 404 No interval settings with that id; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 Invalid id or values, each offending field named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         put: operations["intervalsUpdate"];
         post?: never;
         /**
          * Delete interval settings
-         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 403 Missing or wrong x-api-key (API Gateway); 404 No interval settings with that id; 422 Invalid id or values, each offending field named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 403 Missing or wrong x-api-key (API Gateway); 404 No interval settings with that id; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 Invalid id or values, each offending field named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         delete: operations["intervalsRemove"];
         options?: never;
@@ -933,7 +933,7 @@ export interface paths {
         put?: never;
         /**
          * Make sure the table exists (idempotent)
-         * @description Needs the API key (x-api-key). Answers: 200 The table exists and is ACTIVE; 400 The table could not be ensured; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 The table exists and is ACTIVE; 400 The table could not be ensured; 403 Missing or wrong x-api-key (API Gateway); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["intervalsCreateTable"];
         delete?: never;
@@ -953,7 +953,7 @@ export interface paths {
         put?: never;
         /**
          * Every room in scope with its status and counts (what a status board draws; pushes carry the same shape)
-         * @description Needs the API key (x-api-key). Answers: 200 One item per room holding devices, ordered by region, location, room; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 The filter is invalid, its fields named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 One item per room holding devices, ordered by region, location, room; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 The filter is invalid, its fields named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["liveRooms"];
         delete?: never;
@@ -973,7 +973,7 @@ export interface paths {
         put?: never;
         /**
          * A one-use ticket (60 s) to open the live WebSocket; `url` is the address to open, ticket included
-         * @description Needs the API key (x-api-key). Answers: 201 The ticket, the ws(s):// address with the ticket in its query, and when the ticket expires; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 The filter is invalid, its fields named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 201 The ticket, the ws(s):// address with the ticket in its query, and when the ticket expires; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 The filter is invalid, its fields named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["liveTicket"];
         delete?: never;
@@ -991,13 +991,13 @@ export interface paths {
         };
         /**
          * Active and future silences, soonest end first; ?all=true adds the expired ones still kept
-         * @description Needs the API key (x-api-key). Answers: 200 The silences; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 The silences; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["silencesList"];
         put?: never;
         /**
          * Silence matching alarms' notifications from startsAt (default now) to endsAt (at most 90 days later)
-         * @description Needs the API key (x-api-key). Answers: 201 The silence, with its id and createdBy; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 201 The silence, with its id and createdBy; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["silencesCreate"];
         delete?: never;
@@ -1015,14 +1015,14 @@ export interface paths {
         };
         /**
          * One silence, whatever its status
-         * @description Needs the API key (x-api-key). Answers: 200 The silence; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No silence with that id; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 The silence; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No silence with that id; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["silencesGet"];
         put?: never;
         post?: never;
         /**
          * End a silence now (a future one never starts); it is kept, expired
-         * @description Needs the API key (x-api-key). Answers: 200 The silence, now expired; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No silence with that id; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 The silence, now expired; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No silence with that id; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         delete: operations["silencesEnd"];
         options?: never;
@@ -1041,7 +1041,7 @@ export interface paths {
         put?: never;
         /**
          * A device by serial number
-         * @description Needs the API key (x-api-key). Answers: 200 The device; 403 Missing or wrong x-api-key (API Gateway); 404 No device with that serial number; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, each named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 The device; 403 Missing or wrong x-api-key (API Gateway); 404 No device with that serial number; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, each named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["devicesGet"];
         delete?: never;
@@ -1059,7 +1059,7 @@ export interface paths {
         };
         /**
          * Connectivity transitions of a device (first observation and every connected flip), newest first
-         * @description Needs the API key (x-api-key). Answers: 200 One page of transitions in [from, to] (default: the retention up to now); 403 Missing or wrong x-api-key (API Gateway); 404 No device with that serial number; 422 Invalid window, limit or cursor, each offending field named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 One page of transitions in [from, to] (default: the retention up to now); 403 Missing or wrong x-api-key (API Gateway); 404 No device with that serial number; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 Invalid window, limit or cursor, each offending field named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["devicesHistory"];
         put?: never;
@@ -1081,7 +1081,7 @@ export interface paths {
         put?: never;
         /**
          * Devices in scope (region, location, room; "all" = any); paginated with limit/cursor
-         * @description Needs the API key (x-api-key). Answers: 200 Without limit/cursor: every device in scope. With them: one page and the cursor of the next; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, each named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 Without limit/cursor: every device in scope. With them: one page and the cursor of the next; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, each named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["devicesAllDevices"];
         delete?: never;
@@ -1101,7 +1101,7 @@ export interface paths {
         put?: never;
         /**
          * Number of connected devices in scope
-         * @description Needs the API key (x-api-key). Answers: 200 One integer in an array; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, each named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 One integer in an array; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, each named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["devicesConnected"];
         delete?: never;
@@ -1121,7 +1121,7 @@ export interface paths {
         put?: never;
         /**
          * Device counts per room in scope
-         * @description Needs the API key (x-api-key). Answers: 200 One item per room; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, each named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 One item per room; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, each named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["devicesNumOfDevicesByRoom"];
         delete?: never;
@@ -1141,7 +1141,7 @@ export interface paths {
         put?: never;
         /**
          * Number of devices in scope
-         * @description Needs the API key (x-api-key). Answers: 200 One integer in an array; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, each named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 One integer in an array; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, each named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["devicesTotalDevices"];
         delete?: never;
@@ -1161,7 +1161,7 @@ export interface paths {
         put?: never;
         /**
          * Ask the provider for the live status of a device, store it, answer it
-         * @description Needs the API key (x-api-key). Answers: 200 The device with refreshInfo.lastRefresh; 403 Missing or wrong x-api-key (API Gateway); 404 No device with that serial number; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, each named; 500 Unexpected server fault; 503 The device provider did not answer.
+         * @description Needs the API key (x-api-key). Answers: 200 The device with refreshInfo.lastRefresh; 403 Missing or wrong x-api-key (API Gateway); 404 No device with that serial number; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, each named; 500 Unexpected server fault; 503 The device provider did not answer.
          */
         post: operations["devicesRefresh"];
         delete?: never;
@@ -1181,7 +1181,7 @@ export interface paths {
         put?: never;
         /**
          * Availability of the rooms in scope: connected over observed device-time, worst rooms first
-         * @description Needs the API key (x-api-key). Answers: 200 The window (default the last 24 hours, at most 31 days, cut at now), each room and the whole scope; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, or the window is invalid, each named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 The window (default the last 24 hours, at most 31 days, cut at now), each room and the whole scope; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, or the window is invalid, each named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["devicesAvailability"];
         delete?: never;
@@ -1201,7 +1201,7 @@ export interface paths {
         put?: never;
         /**
          * Devices in scope: total, online, offline
-         * @description Needs the API key (x-api-key). Answers: 200 The counts; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, each named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 The counts; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, each named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["devicesNumDevicesConnected"];
         delete?: never;
@@ -1221,7 +1221,7 @@ export interface paths {
         put?: never;
         /**
          * Number of rooms with devices in scope
-         * @description Needs the API key (x-api-key). Answers: 200 The count; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, each named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 The count; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, each named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["devicesNumOfRooms"];
         delete?: never;
@@ -1241,7 +1241,7 @@ export interface paths {
         put?: never;
         /**
          * Rooms in scope per status level (worst open alarm); the five levels sum to TotalRooms
-         * @description Needs the API key (x-api-key). Answers: 200 The counts; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, each named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 The counts; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, each named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["devicesRoomStatusCount"];
         delete?: never;
@@ -1261,7 +1261,7 @@ export interface paths {
         put?: never;
         /**
          * Create an alarm rule (active)
-         * @description Needs the API key (x-api-key). Answers: 200 The new id; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 The new id; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["watchersCreate"];
         delete?: never;
@@ -1279,18 +1279,18 @@ export interface paths {
         };
         /**
          * Get a watcher
-         * @description Needs the API key (x-api-key). Answers: 200 The watcher; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No watcher with that id; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 The watcher; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No watcher with that id; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["watchersGet"];
         /**
          * Replace a watcher (full body)
-         * @description Needs the API key (x-api-key). Answers: 200 The updated watcher; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No watcher with that id; 409 Changed by another request meanwhile; retry; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 The updated watcher; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No watcher with that id; 409 Changed by another request meanwhile; retry; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         put: operations["watchersUpdate"];
         post?: never;
         /**
          * Delete a watcher
-         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No watcher with that id; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No watcher with that id; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         delete: operations["watchersRemove"];
         options?: never;
@@ -1308,7 +1308,7 @@ export interface paths {
         get?: never;
         /**
          * Switch a watcher active or inactive
-         * @description Needs the API key (x-api-key). Answers: 200 The updated watcher; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No watcher with that id; 413 Body larger than 256 KiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 The updated watcher; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No watcher with that id; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         put: operations["watchersStatus"];
         post?: never;
@@ -1327,7 +1327,7 @@ export interface paths {
         };
         /**
          * List every watcher
-         * @description Needs the API key (x-api-key). Answers: 200 Every watcher, active or not; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 Every watcher, active or not; 403 Missing or wrong x-api-key (API Gateway); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["watchersList"];
         put?: never;
@@ -1349,7 +1349,7 @@ export interface paths {
         put?: never;
         /**
          * Make sure the table exists (idempotent)
-         * @description Needs the API key (x-api-key). Answers: 200 Always 1; 403 Missing or wrong x-api-key (API Gateway); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 Always 1; 403 Missing or wrong x-api-key (API Gateway); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["watchersCreateTable"];
         delete?: never;
@@ -1480,6 +1480,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Invalid filter, limit or cursor, each offending field named */
@@ -1613,7 +1622,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Body larger than 256 KiB */
+            /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -1755,6 +1764,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Invalid id */
             422: {
                 headers: {
@@ -1854,6 +1872,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected server fault */
             500: {
                 headers: {
@@ -1944,6 +1971,15 @@ export interface operations {
                     "application/json": components["schemas"]["Forbidden"];
                 };
             };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Invalid filter, window, limit or cursor (room needs location and region, location needs region), each offending field named */
             422: {
                 headers: {
@@ -2029,6 +2065,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Invalid address, limit or cursor */
@@ -2168,7 +2213,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Body larger than 256 KiB */
+            /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2292,6 +2337,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected server fault */
             500: {
                 headers: {
@@ -2404,6 +2458,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected server fault */
             500: {
                 headers: {
@@ -2508,7 +2571,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Body larger than 256 KiB */
+            /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2600,6 +2663,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected server fault */
             500: {
                 headers: {
@@ -2660,6 +2732,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unexpected server fault */
@@ -2731,6 +2812,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unexpected server fault */
@@ -2818,7 +2908,7 @@ export interface operations {
                     "application/json": components["schemas"]["Forbidden"];
                 };
             };
-            /** @description Body larger than 256 KiB */
+            /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2951,7 +3041,7 @@ export interface operations {
                     "application/json": components["schemas"]["Forbidden"];
                 };
             };
-            /** @description Body larger than 256 KiB */
+            /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3095,7 +3185,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Body larger than 256 KiB */
+            /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3213,6 +3303,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected server fault */
             500: {
                 headers: {
@@ -3325,6 +3424,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected server fault */
             500: {
                 headers: {
@@ -3393,6 +3501,15 @@ export interface operations {
                     "application/json": components["schemas"]["Forbidden"];
                 };
             };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected server fault */
             500: {
                 headers: {
@@ -3456,6 +3573,15 @@ export interface operations {
                         /** @constant */
                         message: "This operation needs the admin role";
                     };
+                };
+            };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unexpected server fault */
@@ -3529,6 +3655,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unexpected server fault */
@@ -3637,7 +3772,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Body larger than 256 KiB */
+            /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3758,6 +3893,15 @@ export interface operations {
                         }[];
                         message: string;
                     };
+                };
+            };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unexpected server fault */
@@ -3883,7 +4027,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Body larger than 256 KiB */
+            /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3998,6 +4142,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected server fault */
             500: {
                 headers: {
@@ -4063,6 +4216,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected server fault */
             500: {
                 headers: {
@@ -4120,6 +4282,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unexpected server fault */
@@ -4210,7 +4381,7 @@ export interface operations {
                     "application/json": components["schemas"]["Forbidden"];
                 };
             };
-            /** @description Body larger than 256 KiB */
+            /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4319,6 +4490,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected server fault */
             500: {
                 headers: {
@@ -4422,7 +4602,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Body larger than 256 KiB */
+            /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4534,6 +4714,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected server fault */
             500: {
                 headers: {
@@ -4615,6 +4804,15 @@ export interface operations {
                         }[];
                         message: string;
                     };
+                };
+            };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Invalid input, each offending field named */
@@ -4740,6 +4938,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected server fault */
             500: {
                 headers: {
@@ -4832,6 +5039,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected server fault */
             500: {
                 headers: {
@@ -4877,6 +5093,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unexpected server fault */
@@ -4926,6 +5151,15 @@ export interface operations {
                     "application/json": components["schemas"]["Forbidden"];
                 };
             };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected server fault */
             500: {
                 headers: {
@@ -4971,6 +5205,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unexpected server fault */
@@ -5021,6 +5264,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unexpected server fault */
@@ -5097,7 +5349,7 @@ export interface operations {
                     "application/json": components["schemas"]["Forbidden"];
                 };
             };
-            /** @description Body larger than 256 KiB */
+            /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5181,7 +5433,7 @@ export interface operations {
                     "application/json": components["schemas"]["Forbidden"];
                 };
             };
-            /** @description Body larger than 256 KiB */
+            /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5277,6 +5529,15 @@ export interface operations {
                     "application/json": string;
                 };
             };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected server fault */
             500: {
                 headers: {
@@ -5351,7 +5612,7 @@ export interface operations {
                     "application/json": components["schemas"]["Forbidden"];
                 };
             };
-            /** @description Body larger than 256 KiB */
+            /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5442,6 +5703,15 @@ export interface operations {
                     "application/json": string;
                 };
             };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected server fault */
             500: {
                 headers: {
@@ -5487,6 +5757,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unexpected server fault */
@@ -5565,6 +5844,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": string;
+                };
+            };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unexpected server fault */
@@ -5648,7 +5936,7 @@ export interface operations {
                     "application/json": components["schemas"]["Forbidden"];
                 };
             };
-            /** @description Body larger than 256 KiB */
+            /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5728,6 +6016,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unexpected server fault */
@@ -5811,7 +6108,7 @@ export interface operations {
                     "application/json": components["schemas"]["Forbidden"];
                 };
             };
-            /** @description Body larger than 256 KiB */
+            /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5910,7 +6207,7 @@ export interface operations {
                     "application/json": components["schemas"]["Forbidden"];
                 };
             };
-            /** @description Body larger than 256 KiB */
+            /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5975,6 +6272,15 @@ export interface operations {
                     "application/json": components["schemas"]["Forbidden"];
                 };
             };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected server fault */
             500: {
                 headers: {
@@ -6030,6 +6336,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unexpected server fault */
@@ -6123,7 +6438,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Body larger than 256 KiB */
+            /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6207,7 +6522,7 @@ export interface operations {
                     "application/json": components["schemas"]["Forbidden"];
                 };
             };
-            /** @description Body larger than 256 KiB */
+            /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6308,6 +6623,15 @@ export interface operations {
                     "application/json": string;
                 };
             };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected server fault */
             500: {
                 headers: {
@@ -6391,7 +6715,7 @@ export interface operations {
                     "application/json": components["schemas"]["Forbidden"];
                 };
             };
-            /** @description Body larger than 256 KiB */
+            /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6482,6 +6806,15 @@ export interface operations {
                     "application/json": string;
                 };
             };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected server fault */
             500: {
                 headers: {
@@ -6527,6 +6860,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unexpected server fault */
@@ -6585,6 +6927,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unexpected server fault */
@@ -6659,7 +7010,7 @@ export interface operations {
                     "application/json": components["schemas"]["Forbidden"];
                 };
             };
-            /** @description Body larger than 256 KiB */
+            /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6767,6 +7118,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Invalid id or values, each offending field named */
             422: {
                 headers: {
@@ -6871,7 +7231,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Body larger than 256 KiB */
+            /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6968,6 +7328,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Invalid id or values, each offending field named */
             422: {
                 headers: {
@@ -7045,6 +7414,15 @@ export interface operations {
                     "application/json": components["schemas"]["Forbidden"];
                 };
             };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected server fault */
             500: {
                 headers: {
@@ -7112,7 +7490,7 @@ export interface operations {
                     "application/json": components["schemas"]["Forbidden"];
                 };
             };
-            /** @description Body larger than 256 KiB */
+            /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7210,7 +7588,7 @@ export interface operations {
                     "application/json": components["schemas"]["Forbidden"];
                 };
             };
-            /** @description Body larger than 256 KiB */
+            /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7334,6 +7712,15 @@ export interface operations {
                     "application/json": components["schemas"]["Forbidden"];
                 };
             };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected server fault */
             500: {
                 headers: {
@@ -7447,7 +7834,7 @@ export interface operations {
                     "application/json": components["schemas"]["Forbidden"];
                 };
             };
-            /** @description Body larger than 256 KiB */
+            /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7571,6 +7958,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected server fault */
             500: {
                 headers: {
@@ -7677,6 +8073,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected server fault */
             500: {
                 headers: {
@@ -7759,7 +8164,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Body larger than 256 KiB */
+            /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7869,6 +8274,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Invalid window, limit or cursor, each offending field named */
             422: {
                 headers: {
@@ -7976,7 +8390,7 @@ export interface operations {
                     "application/json": components["schemas"]["Forbidden"];
                 };
             };
-            /** @description Body larger than 256 KiB */
+            /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -8067,7 +8481,7 @@ export interface operations {
                     "application/json": components["schemas"]["Forbidden"];
                 };
             };
-            /** @description Body larger than 256 KiB */
+            /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -8163,7 +8577,7 @@ export interface operations {
                     "application/json": components["schemas"]["Forbidden"];
                 };
             };
-            /** @description Body larger than 256 KiB */
+            /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -8254,7 +8668,7 @@ export interface operations {
                     "application/json": components["schemas"]["Forbidden"];
                 };
             };
-            /** @description Body larger than 256 KiB */
+            /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -8374,7 +8788,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Body larger than 256 KiB */
+            /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -8488,7 +8902,7 @@ export interface operations {
                     "application/json": components["schemas"]["Forbidden"];
                 };
             };
-            /** @description Body larger than 256 KiB */
+            /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -8583,7 +8997,7 @@ export interface operations {
                     "application/json": components["schemas"]["Forbidden"];
                 };
             };
-            /** @description Body larger than 256 KiB */
+            /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -8676,7 +9090,7 @@ export interface operations {
                     "application/json": components["schemas"]["Forbidden"];
                 };
             };
-            /** @description Body larger than 256 KiB */
+            /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -8774,7 +9188,7 @@ export interface operations {
                     "application/json": components["schemas"]["Forbidden"];
                 };
             };
-            /** @description Body larger than 256 KiB */
+            /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -8913,7 +9327,7 @@ export interface operations {
                     "application/json": components["schemas"]["Forbidden"];
                 };
             };
-            /** @description Body larger than 256 KiB */
+            /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -9054,6 +9468,15 @@ export interface operations {
                         }[];
                         message: string;
                     };
+                };
+            };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unexpected server fault */
@@ -9240,7 +9663,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Body larger than 256 KiB */
+            /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -9335,6 +9758,15 @@ export interface operations {
                         }[];
                         message: string;
                     };
+                };
+            };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unexpected server fault */
@@ -9468,7 +9900,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Body larger than 256 KiB */
+            /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -9579,6 +10011,15 @@ export interface operations {
                     "application/json": components["schemas"]["Forbidden"];
                 };
             };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected server fault */
             500: {
                 headers: {
@@ -9624,6 +10065,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unexpected server fault */
