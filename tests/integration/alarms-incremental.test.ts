@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { evaluateAlarms, evaluateQueue, runEvaluation } from '#lib/alarms/evaluate';
 import { outboxMailer } from '#lib/adapters/mail';
 import type { Mail } from '#lib/alarms/types';
-import { dynamo } from '#lib/db/client';
 import { alarms } from '#lib/db/alarms';
 import { devices } from '#lib/db/devices';
 import { evaluationQueue } from '#lib/db/evaluationQueue';
@@ -17,6 +16,7 @@ import { INTERVAL_FIELDS, type Intervals } from '#lib/intervals/types';
 import type { WatcherInput } from '#lib/watchers/types';
 import { injectFault } from '../support/faults';
 import { device, offlineWatcher, unique } from '../support/fleet';
+import { watchingRequests } from '../support/requests';
 
 // A sync makes the inventory equal to its fleet, so each test syncs the whole fleet it needs.
 const fixed = (fleet: ProviderDevice[]): DeviceProvider => ({
@@ -31,20 +31,10 @@ const regionStatus = async (region: string) => countsIn({ regionName: region, lo
 /** Counts the Queries the client sends to the inventory index (GSI2 `SERIALS#…`) while `run` runs. */
 const inventoryReads = async (run: () => Promise<unknown>): Promise<number> => {
   let reads = 0;
-  const name = `count-inventory-${Math.random()}`;
-  dynamo.middlewareStack.add(
-    (next) => async (args) => {
-      const input = args.input as { IndexName?: string; ExpressionAttributeValues?: Record<string, { S?: string }> };
-      if (input.IndexName === 'GSI2' && Object.values(input.ExpressionAttributeValues ?? {}).some((v) => v.S?.startsWith('SERIALS#'))) reads++;
-      return next(args);
-    },
-    { step: 'initialize', name },
-  );
-  try {
-    await run();
-  } finally {
-    dynamo.middlewareStack.remove(name);
-  }
+  await watchingRequests((_command, input) => {
+    const { IndexName, ExpressionAttributeValues } = input as { IndexName?: string; ExpressionAttributeValues?: Record<string, { S?: string }> };
+    if (IndexName === 'GSI2' && Object.values(ExpressionAttributeValues ?? {}).some((v) => v.S?.startsWith('SERIALS#'))) reads++;
+  }, run);
   return reads;
 };
 

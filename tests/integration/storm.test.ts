@@ -15,6 +15,7 @@ import { watchers } from '#lib/db/watchers';
 import { countsIn } from '#lib/devices/counts';
 import { syncDevices } from '#lib/devices/sync';
 import { device, fixed, offlineWatcher, unique } from '../support/fleet';
+import { watchingRequests } from '../support/requests';
 
 const queuePass = () => evaluateQueue({ mailer: outboxMailer(), deadline: Date.now() + 60_000 });
 const fullPass = () => evaluateAlarms({ mailer: outboxMailer(), deadline: Date.now() + 60_000 });
@@ -26,29 +27,18 @@ const stored = async (watcherId: string, devicesn: string) =>
 /** Counts the write requests (and the items they carry) the client sends while `run` runs. */
 const writesDuring = async (run: () => Promise<unknown>): Promise<{ requests: number; updates: number; raiseUpdates: number; batchItems: number }> => {
   const seen = { requests: 0, updates: 0, raiseUpdates: 0, batchItems: 0 };
-  const name = `count-writes-${Math.random()}`;
-  dynamo.middlewareStack.add(
-    (next, context) => async (args) => {
-      const command = (context as { commandName?: string }).commandName ?? '';
-      if (command === 'UpdateItemCommand' || command === 'PutItemCommand') {
-        seen.requests++;
-        seen.updates++;
-        const input = args.input as { ConditionExpression?: string; Key?: { PK?: unknown } };
-        if (String(input.Key?.PK ?? '').startsWith('ALARM#') && input.ConditionExpression?.includes('attribute_not_exists(PK)')) seen.raiseUpdates++;
-      } else if (command === 'BatchWriteItemCommand') {
-        seen.requests++;
-        const items = (args.input as { RequestItems: Record<string, unknown[]> }).RequestItems;
-        seen.batchItems += Object.values(items).reduce((n, list) => n + list.length, 0);
-      }
-      return next(args);
-    },
-    { step: 'initialize', name },
-  );
-  try {
-    await run();
-  } finally {
-    dynamo.middlewareStack.remove(name);
-  }
+  await watchingRequests((command, input) => {
+    if (command === 'UpdateItemCommand' || command === 'PutItemCommand') {
+      seen.requests++;
+      seen.updates++;
+      const { ConditionExpression, Key } = input as { ConditionExpression?: string; Key?: { PK?: unknown } };
+      if (String(Key?.PK ?? '').startsWith('ALARM#') && ConditionExpression?.includes('attribute_not_exists(PK)')) seen.raiseUpdates++;
+    } else if (command === 'BatchWriteItemCommand') {
+      seen.requests++;
+      const items = (input as { RequestItems: Record<string, unknown[]> }).RequestItems;
+      seen.batchItems += Object.values(items).reduce((n, list) => n + list.length, 0);
+    }
+  }, run);
   return seen;
 };
 
