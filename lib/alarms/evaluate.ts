@@ -65,6 +65,33 @@ const tally = (applied: readonly Applied[]) => ({
   updated: applied.reduce((n, a) => n + a.updated.length, 0),
 });
 
+interface PassOptions {
+  mailer: Mailer;
+  deadline: number;
+  holding?: () => boolean;
+}
+type PassCounts = Omit<EvaluationSummary, 'mailed' | 'notifications' | 'complete' | 'reconciled'>;
+
+/**
+ * What every pass does around its own work: first what an interrupted run left (notifications
+ * within a third of the budget, so evaluating is not starved; history records), then `work`,
+ * then the notifications and history records it produced. `inTime` stops between writes at the
+ * deadline, or as soon as the lease may be someone else's.
+ */
+const pass = async (
+  { mailer, deadline, holding = () => true }: PassOptions,
+  work: (inTime: () => boolean) => Promise<{ counts: PassCounts; complete: boolean }>,
+): Promise<EvaluationSummary> => {
+  const inTime = () => Date.now() < deadline && holding();
+  const notifications = notifier({ mailer, deadline });
+  await notifications.run(Date.now() + (deadline - Date.now()) / 3);
+  const earlierHistory = await writeHistory(inTime);
+  const { counts, complete } = await work(inTime);
+  const told = await notifications.run();
+  const history = await writeHistory(inTime);
+  return { ...counts, mailed: told.mailed, notifications: told, complete: complete && told.complete && earlierHistory && history && inTime() };
+};
+
 /**
  * The full pass, a reconciliation (DESIGN D6): notifications left over by an interrupted run,
  * then every active watcher against the whole inventory, alarm writes (each transition's notice
@@ -74,61 +101,47 @@ const tally = (applied: readonly Applied[]) => ({
  * run cut short by `deadline` (or a crash) is finished by the next one. Runs stop between
  * writes, never in the middle of one.
  */
-export const evaluateAlarms = async ({ mailer, deadline, holding = () => true }: { mailer: Mailer; deadline: number; holding?: () => boolean }): Promise<EvaluationSummary> => {
-  // stop between writes at the deadline, or as soon as the lease may be someone else's
-  const inTime = () => Date.now() < deadline && holding();
-  const summary = { raised: 0, pending: 0, dropped: 0, cleared: 0, updated: 0, roomsRecomputed: 0 };
-  const notifications = notifier({ mailer, deadline });
-  // what an interrupted run left, within a third of the budget: evaluating must not starve
-  await notifications.run(Date.now() + (deadline - Date.now()) / 3);
-  const earlierHistory = await writeHistory(inTime);
+export const evaluateAlarms = (options: PassOptions): Promise<EvaluationSummary> =>
+  pass(options, async (inTime) => {
+    const summary = { raised: 0, pending: 0, dropped: 0, cleared: 0, updated: 0, roomsRecomputed: 0 };
+    const at = new Date().toISOString();
+    const [watcherList, inventory, open, silenceList] = await Promise.all([watchers.list(), devices.index(), alarms.open(), silences.current(at)]);
+    const plan = planAlarms({ watchers: watcherList, devices: inventory, open, now: at, silences: silenceList });
+    if (plan.invalidWatchers.length) logger.warn('watchers with invalid conditions match nothing', { watchers: plan.invalidWatchers });
+    const applied = await applyPlan(plan, { devices: inventory, open, watchers: watcherList }, at, inTime);
+    Object.assign(summary, tally([applied]));
 
-  const at = new Date().toISOString();
-  const [watcherList, inventory, open, silenceList] = await Promise.all([watchers.list(), devices.index(), alarms.open(), silences.current(at)]);
-  const plan = planAlarms({ watchers: watcherList, devices: inventory, open, now: at, silences: silenceList });
-  if (plan.invalidWatchers.length) logger.warn('watchers with invalid conditions match nothing', { watchers: plan.invalidWatchers });
-  const applied = await applyPlan(plan, { devices: inventory, open, watchers: watcherList }, at, inTime);
-  Object.assign(summary, tally([applied]));
-
-  // the rooms whose devices changed, and any room whose stored status disagrees (heals lost writes)
-  const touched = new Map<string, Place>(applied.rooms.map((room) => [placeKey(room), room]));
-  for (const room of roomsToRecompute(await rooms.inScope({}), inventory, plan.worst)) touched.set(placeKey(room), room);
-  if (inTime()) summary.roomsRecomputed = (await recountRooms(touched.values())).length;
-  if (inTime()) await healSummaries();
-
-  const told = await notifications.run();
-  const history = await writeHistory(inTime);
-  return { ...summary, mailed: told.mailed, notifications: told, complete: told.complete && earlierHistory && history && inTime() };
-};
+    // the rooms whose devices changed, and any room whose stored status disagrees (heals lost writes)
+    const touched = new Map<string, Place>(applied.rooms.map((room) => [placeKey(room), room]));
+    for (const room of roomsToRecompute(await rooms.inScope({}), inventory, plan.worst)) touched.set(placeKey(room), room);
+    if (inTime()) summary.roomsRecomputed = (await recountRooms(touched.values())).length;
+    if (inTime()) await healSummaries();
+    return { counts: summary, complete: true };
+  });
 
 /**
  * The incremental pass: only the work that is due (devices a sync or refresh changed, watchers
  * that were written, pending alarms whose time came), found by reading the queue and the
  * pending-alarm index, never the fleet. Each room moves once, then the notifications go out.
  */
-export const evaluateQueue = async ({ mailer, deadline, holding = () => true }: { mailer: Mailer; deadline: number; holding?: () => boolean }): Promise<EvaluationSummary> => {
-  const inTime = () => Date.now() < deadline && holding();
-  const summary = { raised: 0, pending: 0, dropped: 0, cleared: 0, updated: 0, roomsRecomputed: 0 };
-  const notifications = notifier({ mailer, deadline });
-  await notifications.run(Date.now() + (deadline - Date.now()) / 3);
-  const earlierHistory = await writeHistory(inTime);
-  const at = new Date().toISOString();
-  const [queued, due] = await Promise.all([evaluationQueue.list(), alarms.duePending(at)]);
-  const { applied, complete, covered, recompute } = await evaluateQueued(queued, due, at, inTime);
-  Object.assign(summary, tally(applied));
-  if (inTime()) {
-    // rooms a dead run may have moved already are recomputed whole; the others move by their devices' shifts
-    const whole = new Set(recompute.map(placeKey));
-    const recomputed = await recountRooms(recompute);
-    const shifted = await shiftRooms(applied.flatMap((a) => a.shifts).filter((s) => !whole.has(placeKey(s.place))));
-    summary.roomsRecomputed = recomputed.length + shifted.length;
-  }
-  // the queue entries go only once their rooms are written: a run that dies before leaves them claimed
-  if (complete && inTime()) await evaluationQueue.remove(covered);
-  const told = await notifications.run();
-  const history = await writeHistory(inTime);
-  return { ...summary, mailed: told.mailed, notifications: told, complete: complete && told.complete && earlierHistory && history && inTime() };
-};
+export const evaluateQueue = (options: PassOptions): Promise<EvaluationSummary> =>
+  pass(options, async (inTime) => {
+    const summary = { raised: 0, pending: 0, dropped: 0, cleared: 0, updated: 0, roomsRecomputed: 0 };
+    const at = new Date().toISOString();
+    const [queued, due] = await Promise.all([evaluationQueue.list(), alarms.duePending(at)]);
+    const { applied, complete, covered, recompute } = await evaluateQueued(queued, due, at, inTime);
+    Object.assign(summary, tally(applied));
+    if (inTime()) {
+      // rooms a dead run may have moved already are recomputed whole; the others move by their devices' shifts
+      const whole = new Set(recompute.map(placeKey));
+      const recomputed = await recountRooms(recompute);
+      const shifted = await shiftRooms(applied.flatMap((a) => a.shifts).filter((s) => !whole.has(placeKey(s.place))));
+      summary.roomsRecomputed = recomputed.length + shifted.length;
+    }
+    // the queue entries go only once their rooms are written: a run that dies before leaves them claimed
+    if (complete && inTime()) await evaluationQueue.remove(covered);
+    return { counts: summary, complete };
+  });
 
 export type RunOutcome = { ran: true; summary: EvaluationSummary } | { ran: false; reason: 'busy' | 'not due' };
 
