@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
+import { build, type BuildOptions } from 'esbuild';
 import { build as generate } from '../scripts/generate';
 import { functionDefs } from '../scripts/registry';
 import { median, root, round, writeResult } from './lib';
@@ -22,27 +22,30 @@ const RECHECK_RUNS = Number(process.env.BENCH_RECHECK_RUNS ?? 2 * RUNS);
 const SIZE_TARGET = 1.2;
 const IMPORT_TARGET = 1.25;
 
-const handlers = async () => (await functionDefs()).map((fn) => ({ name: fn.functionName, entry: join(root, fn.handlerFile) }));
+export const handlers = async () => (await functionDefs()).map((fn) => ({ name: fn.functionName, entry: join(root, fn.handlerFile) }));
 
 // the packages serverless.yml leaves out of the bundles (custom.esbuild.exclude)
 const external = JSON.parse(
   (/^\s*exclude: (\[.*\])\s*$/m.exec(readFileSync(join(root, 'serverless.yml'), 'utf8'))?.[1] ?? '[]').replace(/'/g, '"'),
 ) as string[];
 
+/** the options serverless.yml gives serverless-esbuild (custom.esbuild) */
+export const bundleOptions = {
+  bundle: true,
+  minify: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  external,
+  mainFields: ['module', 'main'],
+  tsconfig: join(root, 'tsconfig.json'),
+  logLevel: 'error',
+} satisfies BuildOptions;
+
+export const floorEntry = join(root, 'bench', 'floor.ts');
+
 const bundle = async (entry: string, outfile: string) => {
-  await build({
-    entryPoints: [entry],
-    outfile,
-    bundle: true,
-    minify: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    external,
-    mainFields: ['module', 'main'],
-    tsconfig: join(root, 'tsconfig.json'),
-    logLevel: 'error',
-  });
+  await build({ ...bundleOptions, entryPoints: [entry], outfile });
   return statSync(outfile).size;
 };
 
@@ -61,7 +64,7 @@ export const runColdStartBench = async () => {
   await generate();
   const out = mkdtempSync(join(tmpdir(), 'coldstart-'));
   const floorFile = join(out, 'floor.js');
-  const floorSize = await bundle(join(root, 'bench', 'floor.ts'), floorFile);
+  const floorSize = await bundle(floorEntry, floorFile);
   const floorTimes: number[] = [];
   const rows = [];
   for (const { name, entry } of await handlers()) {

@@ -1,5 +1,5 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
-import ipaddr from 'ipaddr.js';
+import { BlockList, isIP } from 'node:net';
 
 /**
  * Where webhooks may go (SSRF guard): `https` URLs whose host resolves only to public unicast
@@ -9,19 +9,83 @@ import ipaddr from 'ipaddr.js';
  * npm start and tests only) a URL may also be `http` and point at loopback.
  */
 
+/**
+ * The special ranges, named and ordered as ipaddr.js 2.5 names them (the first range holding an
+ * address names it): node's own `BlockList` matches them, which keeps ipaddr.js's 12 KiB out of
+ * every bundle that sends notifications (tests/unit/webhook-ranges.test.ts holds the two equal).
+ */
+const V4_RANGES: [string, string[]][] = [
+  ['unspecified', ['0.0.0.0/8']],
+  ['broadcast', ['255.255.255.255/32']],
+  ['multicast', ['224.0.0.0/4']],
+  ['linkLocal', ['169.254.0.0/16']],
+  ['loopback', ['127.0.0.0/8']],
+  ['carrierGradeNat', ['100.64.0.0/10']],
+  ['private', ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16']],
+  ['reserved', ['192.0.0.0/24', '192.0.2.0/24', '192.88.99.0/24', '198.18.0.0/15', '198.51.100.0/24', '203.0.113.0/24', '240.0.0.0/4']],
+  ['as112', ['192.175.48.0/24', '192.31.196.0/24']],
+  ['amt', ['192.52.193.0/24']],
+];
+const V6_RANGES: [string, string[]][] = [
+  ['unspecified', ['::/128']],
+  ['linkLocal', ['fe80::/10']],
+  ['multicast', ['ff00::/8']],
+  ['loopback', ['::1/128']],
+  ['uniqueLocal', ['fc00::/7']],
+  ['deprecatedSiteLocal', ['fec0::/10']],
+  ['discard', ['100::/64']],
+  ['rfc6145', ['::ffff:0:0:0/96']],
+  ['rfc6052', ['64:ff9b::/96', '64:ff9b:1::/48']],
+  ['6to4', ['2002::/16']],
+  ['teredo', ['2001::/32']],
+  ['benchmarking', ['2001:2::/48']],
+  ['amt', ['2001:3::/32']],
+  ['as112v6', ['2001:4:112::/48', '2620:4f:8000::/48']],
+  ['deprecatedOrchid', ['2001:10::/28']],
+  ['orchid2', ['2001:20::/28']],
+  ['droneRemoteIdProtocolEntityTags', ['2001:30::/28']],
+  ['segmentRouting', ['5f00::/16']],
+  ['reserved', ['2001::/23', '2001:db8::/32', '3fff::/20']],
+];
+
+const blockList = (family: 'ipv4' | 'ipv6', subnets: string[]) => {
+  const list = new BlockList();
+  for (const subnet of subnets) {
+    const [network, bits] = subnet.split('/');
+    list.addSubnet(network!, Number(bits), family);
+  }
+  return list;
+};
+
+let ranges: { v4: [string, BlockList][]; v6: [string, BlockList][]; mapped: BlockList; compatible: BlockList } | undefined;
+/** built on the first check, not at import */
+const rangeLists = () =>
+  (ranges ??= {
+    v4: V4_RANGES.map(([name, subnets]) => [name, blockList('ipv4', subnets)]),
+    v6: V6_RANGES.map(([name, subnets]) => [name, blockList('ipv6', subnets)]),
+    mapped: blockList('ipv6', ['::ffff:0:0/96']),
+    compatible: blockList('ipv6', ['::/96']),
+  });
+
+/** An IPv4 or IPv6 address (an IPv6 zone, `%eth0`, allowed). */
+export const isAddress = (host: string): boolean => isIP(host) !== 0;
+
 /** The special range an address is in (IPv4-mapped IPv6 judged as its IPv4 address); `unicast` is public. */
 export const rangeOf = (address: string): string => {
-  let ip = ipaddr.parse(address);
-  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) ip = (ip as ipaddr.IPv6).toIPv4Address();
-  const range = ip.range();
-  // ::a.b.c.d (IPv4-compatible, deprecated by RFC 4291) embeds an IPv4 address too; ipaddr.js calls it unicast
-  const v4Compatible = ip.kind() === 'ipv6' && range === 'unicast' && (ip as ipaddr.IPv6).parts.slice(0, 6).every((part) => part === 0);
-  return v4Compatible ? 'ipv4Compatible' : range;
+  const bare = address.replace(/%.*$/, '');
+  const { v4, v6, mapped, compatible } = rangeLists();
+  const within = (lists: [string, BlockList][], family: 'ipv4' | 'ipv6') => lists.find(([, list]) => list.check(bare, family))?.[0] ?? 'unicast';
+  if (isIP(bare) === 4) return within(v4, 'ipv4');
+  // BlockList judges an IPv4-mapped address by the IPv4 rules
+  if (mapped.check(bare, 'ipv6')) return within(v4, 'ipv6');
+  const range = within(v6, 'ipv6');
+  // ::a.b.c.d (IPv4-compatible, deprecated by RFC 4291) embeds an IPv4 address too
+  return range === 'unicast' && compatible.check(bare, 'ipv6') ? 'ipv4Compatible' : range;
 };
 
 /** Why an address is not a webhook target, or undefined when it is public (or allowed loopback). */
 export const addressProblem = (address: string, allowLocal: boolean): string | undefined => {
-  if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
+  if (!isAddress(address)) return `${address} is not an IP address`;
   const range = rangeOf(address);
   if (range === 'unicast' || (range === 'loopback' && allowLocal)) return undefined;
   return `${address} is a ${range} address; webhooks go to public addresses only`;
@@ -42,12 +106,12 @@ export const urlProblem = (raw: string, allowLocal: boolean): string | undefined
   const host = bareHost(url.hostname);
   if (url.protocol === 'http:') {
     if (!allowLocal) return 'url must use https';
-    const local = host === 'localhost' || (ipaddr.isValid(host) && rangeOf(host) === 'loopback');
+    const local = host === 'localhost' || (isAddress(host) && rangeOf(host) === 'loopback');
     if (!local) return 'url may use http only on loopback (ALLOW_LOCAL_WEBHOOKS)';
   } else if (url.protocol !== 'https:') {
     return 'url must use https';
   }
-  return ipaddr.isValid(host) ? addressProblem(host, allowLocal) : undefined;
+  return isAddress(host) ? addressProblem(host, allowLocal) : undefined;
 };
 
 export type Lookup = (hostname: string) => Promise<string[]>;
@@ -65,7 +129,7 @@ export const targetProblem = async (raw: string, allowLocal: boolean, lookup: Lo
   const problem = urlProblem(raw, allowLocal);
   if (problem) return problem;
   const host = bareHost(new URL(raw).hostname);
-  if (ipaddr.isValid(host)) return undefined;
+  if (isAddress(host)) return undefined;
   let addresses: string[];
   try {
     addresses = await lookup(host);
