@@ -19,11 +19,15 @@ const reference = (address: string): string => {
   return v4Compatible ? 'ipv4Compatible' : range;
 };
 
-const networksOf = (ranges: Record<string, unknown>) =>
-  Object.values(ranges).flatMap((subnets) => (Array.isArray(subnets[0]) ? subnets : [subnets]) as [ipaddr.IPv4 | ipaddr.IPv6, number][]);
+type Network<A> = [A, number];
+/** ipaddr.js's own table (not in its typings): range name -> one network or a list of them */
+const networksOf = <A>(kind: { prototype: object }) =>
+  Object.values((kind.prototype as { SpecialRanges: Record<string, Network<A> | Network<A>[]> }).SpecialRanges).flatMap((subnets) =>
+    Array.isArray(subnets[0]) ? (subnets as Network<A>[]) : [subnets as Network<A>],
+  );
 
-const v4Networks = networksOf(ipaddr.IPv4.prototype.SpecialRanges as Record<string, unknown>) as [ipaddr.IPv4, number][];
-const v6Networks = networksOf(ipaddr.IPv6.prototype.SpecialRanges as Record<string, unknown>) as [ipaddr.IPv6, number][];
+const v4Networks = networksOf<ipaddr.IPv4>(ipaddr.IPv4);
+const v6Networks = networksOf<ipaddr.IPv6>(ipaddr.IPv6);
 
 /** an address inside (or near) one of the special networks: random bits below its prefix, a few above it */
 const v4Near = fc.tuple(fc.constantFrom(...v4Networks), fc.array(fc.nat(255), { minLength: 4, maxLength: 4 }), fc.integer({ min: -2, max: 2 })).map(([[net, bits], noise, shift]) => {
