@@ -3,12 +3,34 @@ import type { ErrorDetail } from '#lib/errors';
 /** The subset of an ajv error the formatter reads. */
 export interface SchemaError {
   instancePath: string;
+  /** where in the schema the failing keyword is: `#/properties/body/properties/name/maxLength` */
+  schemaPath?: string;
   keyword: string;
   params: Record<string, unknown>;
   message?: string;
-  /** Present because validators are compiled with `verbose`; a `description` there names the rule. */
+  /** The schema holding the failing keyword (ajv's `verbose`), or only its `description` (withRules): it names the rule. */
   parentSchema?: { description?: unknown };
 }
+
+/** What ajv's standalone code is: a function that leaves the errors of its last call on itself. */
+type AjvValidator = ((data: unknown) => boolean) & { errors?: SchemaError[] | null };
+
+/**
+ * A validator compiled without ajv's `verbose` (scripts/generate.ts), whose errors get the
+ * `description` of the schema holding the failing keyword from `rules` (by that schema's path),
+ * as `verbose` would give it in `parentSchema`.
+ */
+export const withRules = (validate: AjvValidator, rules: Record<string, string>): CompiledValidator => {
+  const checked: CompiledValidator = (data) => {
+    const valid = validate(data);
+    checked.errors = validate.errors?.map((error) => {
+      const rule = rules[error.schemaPath?.slice(0, error.schemaPath.lastIndexOf('/')) ?? ''];
+      return rule === undefined ? error : { ...error, parentSchema: { description: rule } };
+    });
+    return valid;
+  };
+  return checked;
+};
 
 /** A validator compiled at build time by scripts/build-schemas.ts (ajv standalone code). */
 export interface CompiledValidator {
