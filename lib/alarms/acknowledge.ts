@@ -1,4 +1,4 @@
-import { alarms } from '#lib/db/alarms';
+import * as alarms from '#lib/db/alarms';
 import { NotFound } from '#lib/errors';
 import { withSilences, type AlarmAnswer } from './query';
 import { parseAlarmId } from './types';

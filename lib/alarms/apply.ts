@@ -1,4 +1,4 @@
-import { alarms } from '#lib/db/alarms';
+import * as alarms from '#lib/db/alarms';
 import { devices } from '#lib/db/devices';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import { writesInFlight } from '#lib/devices/recount';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { alarms } from '#lib/db/alarms';
+import * as alarms from '#lib/db/alarms';
 import { devices } from '#lib/db/devices';
 import { evaluationQueue, type DeviceWork, type QueuedEvaluation } from '#lib/db/evaluationQueue';
 import { silences } from '#lib/db/silences';

@@ -1,7 +1,7 @@
 import { ALL } from '#lib/devices/deviceScope';
 import type { Severity } from '#lib/devices/types';
 import type { AlarmFilter, AlarmView } from '#lib/db/alarms';
-import { alarms } from '#lib/db/alarms';
+import * as alarms from '#lib/db/alarms';
 import type { Page } from '#lib/db/pages';
 import { silences } from '#lib/db/silences';
 import { silencedBy } from './silences';

@@ -1,4 +1,4 @@
-import { alarms } from '#lib/db/alarms';
+import * as alarms from '#lib/db/alarms';
 import { devices } from '#lib/db/devices';
 import { rooms } from '#lib/db/rooms';
 import { mapConcurrent } from '#lib/shared/concurrency';

@@ -1,4 +1,5 @@
-import { alarms, viewOf, type AlarmView } from '#lib/db/alarms';
+import * as alarms from '#lib/db/alarms';
+import { viewOf, type AlarmView } from '#lib/db/alarms';
 import { announceStored, listening } from '#lib/db/changes';
 import { silences } from '#lib/db/silences';
 import { mapConcurrent } from '#lib/shared/concurrency';

@@ -232,313 +232,315 @@ const notOpen = (id: string) => new Conflict(`Alarm ${id} is no longer open`);
 const OPEN_CONDITION = 'attribute_exists(PK) AND (#state = :firing OR #state = :legacy OR #state = :pending)';
 const openGuard = { names: { '#state': 'state' }, values: { ':firing': 'firing', ':legacy': LEGACY_FIRING, ':pending': 'pending' } };
 
-export const alarms = {
-  /** Every open alarm, firing and pending (two index keys: O(open alarms), never the history). */
-  async open(): Promise<OpenAlarm[]> {
-    const [firing, pending] = await Promise.all([OPEN, PENDING].map((base) => queryShards(base, (pk) => ({
-      IndexName: 'GSI1',
-      KeyConditionExpression: 'GSI1PK = :pk',
-      ExpressionAttributeValues: { ':pk': pk },
-    }))));
-    return [...firing!, ...pending!].map(fromItem);
-  },
+// The repository is this module, imported whole (`import * as alarms from '#lib/db/alarms'`):
+// each function is its own export, so a bundle keeps only those it calls (docs/decisions.md
+// "Bundle size against the floor").
 
-  /** The open (firing or pending) alarms among the given (watcher, device) pairs: consistent BatchGetItem, O(pairs). */
-  async openAmong(pairs: readonly Pick<Alarm, 'watcherId' | 'devicesn'>[]): Promise<OpenAlarm[]> {
-    const isOpen = (item: Item) => item.state === 'firing' || item.state === LEGACY_FIRING || item.state === 'pending';
-    return [...(await itemsOf(pairs)).values()].filter(isOpen).map(fromItem);
-  },
+/** Every open alarm, firing and pending (two index keys: O(open alarms), never the history). */
+export const open = async (): Promise<OpenAlarm[]> => {
+  const [firing, pending] = await Promise.all([OPEN, PENDING].map((base) => queryShards(base, (pk) => ({
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :pk',
+    ExpressionAttributeValues: { ':pk': pk },
+  }))));
+  return [...firing!, ...pending!].map(fromItem);
+};
 
-  /** The open (firing or pending) alarms of one watcher (its partition, the rest filtered out). */
-  async openOf(watcherId: string): Promise<OpenAlarm[]> {
-    const items = await queryAll({
-      KeyConditionExpression: 'PK = :pk',
-      FilterExpression: '#state IN (:firing, :legacy, :pending)',
-      ExpressionAttributeNames: { '#state': 'state' },
-      ExpressionAttributeValues: { ':pk': keys({ watcherId, devicesn: '' }).PK, ':firing': 'firing', ':legacy': LEGACY_FIRING, ':pending': 'pending' },
-      ConsistentRead: true,
-    });
-    return items.map(fromItem);
-  },
+/** The open (firing or pending) alarms among the given (watcher, device) pairs: consistent BatchGetItem, O(pairs). */
+export const openAmong = async (pairs: readonly Pick<Alarm, 'watcherId' | 'devicesn'>[]): Promise<OpenAlarm[]> => {
+  const isOpen = (item: Item) => item.state === 'firing' || item.state === LEGACY_FIRING || item.state === 'pending';
+  return [...(await itemsOf(pairs)).values()].filter(isOpen).map(fromItem);
+};
 
-  /** Pending alarms whose `firesAt` is at or before `now`: the timers that are due (O(due alarms)). */
-  async duePending(now: string): Promise<OpenAlarm[]> {
-    const items = await queryShards(PENDING, (pk) => ({
-      IndexName: 'GSI1',
-      KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK <= :now',
-      ExpressionAttributeValues: { ':pk': pk, ':now': `${now}#\uffff` },
-    }));
-    return items.map(fromItem);
-  },
+/** The open (firing or pending) alarms of one watcher (its partition, the rest filtered out). */
+export const openOf = async (watcherId: string): Promise<OpenAlarm[]> => {
+  const items = await queryAll({
+    KeyConditionExpression: 'PK = :pk',
+    FilterExpression: '#state IN (:firing, :legacy, :pending)',
+    ExpressionAttributeNames: { '#state': 'state' },
+    ExpressionAttributeValues: { ':pk': keys({ watcherId, devicesn: '' }).PK, ':firing': 'firing', ':legacy': LEGACY_FIRING, ':pending': 'pending' },
+    ConsistentRead: true,
+  });
+  return items.map(fromItem);
+};
 
-  /**
-   * Open alarms newest first (firing by default, or pending), narrowed by the filter (a
-   * FilterExpression on that state's index key: a page costs the open alarms read to fill it).
-   * All of them, or one page.
-   */
-  async list(filter: AlarmFilter, page: { limit?: number; cursor?: string }): Promise<AlarmView[] | Page<AlarmView>> {
-    const { FilterExpression, names, values } = filterExpression(filter);
-    const answer = await queryShardsDescending(
-      {
-        base: filter.state === 'pending' ? PENDING : OPEN,
-        index: 'GSI1',
-        ...(FilterExpression ? { FilterExpression, ExpressionAttributeNames: names, ExpressionAttributeValues: values } : {}),
-      },
-      page,
-      `alarms ${JSON.stringify(filter)}`,
-    );
-    return Array.isArray(answer) ? answer.map(toView) : { items: answer.items.map(toView), nextCursor: answer.nextCursor };
-  },
+/** Pending alarms whose `firesAt` is at or before `now`: the timers that are due (O(due alarms)). */
+export const duePending = async (now: string): Promise<OpenAlarm[]> => {
+  const items = await queryShards(PENDING, (pk) => ({
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK <= :now',
+    ExpressionAttributeValues: { ':pk': pk, ':now': `${now}#\uffff` },
+  }));
+  return items.map(fromItem);
+};
 
-  /** One alarm (open or not) by its pair; undefined when the pair has none (or only a dropped pending one). */
-  async get(pair: Pick<Alarm, 'watcherId' | 'devicesn'>): Promise<(AlarmView & { open: boolean }) | undefined> {
-    const { Item: item } = await doc.send(new GetCommand({ TableName: tableName(), Key: keys(pair), ConsistentRead: true }));
-    if (!item || item.state === 'dropped') return undefined;
-    return { ...toView(item), open: item.state !== 'cleared' };
-  },
+/**
+ * Open alarms newest first (firing by default, or pending), narrowed by the filter (a
+ * FilterExpression on that state's index key: a page costs the open alarms read to fill it).
+ * All of them, or one page.
+ */
+export const list = async (filter: AlarmFilter, page: { limit?: number; cursor?: string }): Promise<AlarmView[] | Page<AlarmView>> => {
+  const { FilterExpression, names, values } = filterExpression(filter);
+  const answer = await queryShardsDescending(
+    {
+      base: filter.state === 'pending' ? PENDING : OPEN,
+      index: 'GSI1',
+      ...(FilterExpression ? { FilterExpression, ExpressionAttributeNames: names, ExpressionAttributeValues: values } : {}),
+    },
+    page,
+    `alarms ${JSON.stringify(filter)}`,
+  );
+  return Array.isArray(answer) ? answer.map(toView) : { items: answer.items.map(toView), nextCursor: answer.nextCursor };
+};
 
-  /**
-   * Fires the pair's alarm: a new one (unless one is open already), or the pending one stored
-   * with `raisedAt = fromPending`. Its notice (if any) lands in the same write, and where it went.
-   */
-  async raise(alarm: OpenAlarm, notice?: Notice, delivery?: Delivery, fromPending?: string): Promise<boolean> {
-    const extra = noticeFields(alarm, notice);
-    const [condition, names, values] = fromPending
-      ? ['#state = :pending AND #raisedAt = :from', { '#state': 'state', '#raisedAt': 'raisedAt' }, { ':pending': 'pending', ':from': fromPending }]
-      : [NEW_CONDITION, newGuard.names, newGuard.values];
-    const raised = await conditional({
-      TableName: tableName(),
-      Key: keys(alarm),
-      ...withCondition(expression({ ...firingFields(alarm, delivery), ...extra.set }, FIRING_REMOVES, extra.append), condition, names, values),
-    });
-    if (raised) await announceRaised(alarm);
-    return raised;
-  },
+/** One alarm (open or not) by its pair; undefined when the pair has none (or only a dropped pending one). */
+export const get = async (pair: Pick<Alarm, 'watcherId' | 'devicesn'>): Promise<(AlarmView & { open: boolean }) | undefined> => {
+  const { Item: item } = await doc.send(new GetCommand({ TableName: tableName(), Key: keys(pair), ConsistentRead: true }));
+  if (!item || item.state === 'dropped') return undefined;
+  return { ...toView(item), open: item.state !== 'cleared' };
+};
 
-  /**
-   * Fires many alarms (a storm): each new alarm whose pair's item is absent, or over with its
-   * history written and no notice left on it, is put whole, 25 a BatchWriteItem (no condition:
-   * see docs/decisions.md "Storms: raises in batches"); the others, and pending alarms that
-   * fire, go through `raise` one by one. Answers, in input order, whether each was raised.
-   */
-  async raiseAll(list: readonly Raise[], inTime: () => boolean): Promise<boolean[]> {
-    const fresh = list.flatMap((raise, i) => (raise.fromPending === undefined ? [i] : []));
-    const stored = await itemsOf(fresh.map((i) => list[i]!.alarm), 'PK, SK, #state, GSI1PK, GSI2PK', { '#state': 'state' });
-    const free = new Set(
-      fresh.filter((i) => {
-        const item = stored.get(alarmId(list[i]!.alarm));
-        return !item || ((item.state === 'cleared' || item.state === 'dropped') && item.GSI1PK === undefined && item.GSI2PK === undefined);
+/**
+ * Fires the pair's alarm: a new one (unless one is open already), or the pending one stored
+ * with `raisedAt = fromPending`. Its notice (if any) lands in the same write, and where it went.
+ */
+export const raise = async (alarm: OpenAlarm, notice?: Notice, delivery?: Delivery, fromPending?: string): Promise<boolean> => {
+  const extra = noticeFields(alarm, notice);
+  const [condition, names, values] = fromPending
+    ? ['#state = :pending AND #raisedAt = :from', { '#state': 'state', '#raisedAt': 'raisedAt' }, { ':pending': 'pending', ':from': fromPending }]
+    : [NEW_CONDITION, newGuard.names, newGuard.values];
+  const raised = await conditional({
+    TableName: tableName(),
+    Key: keys(alarm),
+    ...withCondition(expression({ ...firingFields(alarm, delivery), ...extra.set }, FIRING_REMOVES, extra.append), condition, names, values),
+  });
+  if (raised) await announceRaised(alarm);
+  return raised;
+};
+
+/**
+ * Fires many alarms (a storm): each new alarm whose pair's item is absent, or over with its
+ * history written and no notice left on it, is put whole, 25 a BatchWriteItem (no condition:
+ * see docs/decisions.md "Storms: raises in batches"); the others, and pending alarms that
+ * fire, go through `raise` one by one. Answers, in input order, whether each was raised.
+ */
+export const raiseAll = async (list: readonly Raise[], inTime: () => boolean): Promise<boolean[]> => {
+  const fresh = list.flatMap((raise, i) => (raise.fromPending === undefined ? [i] : []));
+  const stored = await itemsOf(fresh.map((i) => list[i]!.alarm), 'PK, SK, #state, GSI1PK, GSI2PK', { '#state': 'state' });
+  const free = new Set(
+    fresh.filter((i) => {
+      const item = stored.get(alarmId(list[i]!.alarm));
+      return !item || ((item.state === 'cleared' || item.state === 'dropped') && item.GSI1PK === undefined && item.GSI2PK === undefined);
+    }),
+  );
+  const batched = [...free];
+  const puts = batched.map((i) => {
+    const { alarm, notice, delivery } = list[i]!;
+    const item: Item = { ...keys(alarm), ...firingFields(alarm, delivery) };
+    if (notice) Object.assign(item, noticeFields(alarm, notice).set, { pendingNotices: [notice] });
+    for (const [field, value] of Object.entries(item)) if (value === undefined) delete item[field];
+    return { PutRequest: { Item: item } };
+  });
+  const sent = await batchWriteWhile(puts, { inFlight: BATCHES_IN_FLIGHT, proceed: inTime });
+  const raised = list.map(() => false);
+  batched.forEach((i, n) => (raised[i] = sent[n]!));
+  await mapConcurrent(
+    list.flatMap((_, i) => (free.has(i) ? [] : [i])),
+    BATCHES_IN_FLIGHT,
+    async (i) => {
+      const { alarm, notice, delivery, fromPending } = list[i]!;
+      raised[i] = inTime() && (await raise(alarm, notice, delivery, fromPending));
+    },
+  );
+  for (const [i, done] of raised.entries()) if (done && free.has(i)) await announceRaised(list[i]!.alarm);
+  return raised;
+};
+
+/** Stores a new pending alarm for the pair unless one is open already (no mail). */
+export const pend = async (alarm: OpenAlarm): Promise<boolean> => {
+  return conditional({
+    TableName: tableName(),
+    Key: keys(alarm),
+    ...withCondition(
+      expression(
+        {
+          type: 'Alarm',
+          state: 'pending',
+          watcherId: alarm.watcherId,
+          devicesn: alarm.devicesn,
+          ...alarmFields(alarm),
+          raisedAt: alarm.raisedAt,
+          pendingSince: alarm.pendingSince ?? alarm.raisedAt,
+          firesAt: alarm.firesAt,
+          notify: alarm.notify,
+          GSI1PK: shardKey(PENDING, alarmId(alarm)),
+          GSI1SK: pendingSk(alarm),
+        },
+        ['clearedAt', 'clearReason', 'expiresAt', 'notified', ...ACK_FIELDS],
+      ),
+      NEW_CONDITION,
+      newGuard.names,
+      newGuard.values,
+    ),
+  });
+};
+
+/** A pending alarm whose condition stopped before it fired: leaves every index, no mail, no history. */
+export const drop = async (alarm: OpenAlarm, at: string, expiresAt: number): Promise<boolean> => {
+  return conditional({
+    TableName: tableName(),
+    Key: keys(alarm),
+    ...withCondition(
+      expression({ state: 'dropped', clearedAt: at, expiresAt }, ['GSI1PK', 'GSI1SK']),
+      '#state = :pending AND #raisedAt = :raisedAt',
+      { '#state': 'state', '#raisedAt': 'raisedAt' },
+      { ':pending': 'pending', ':raisedAt': alarm.raisedAt },
+    ),
+  });
+};
+
+/**
+ * Clears the firing alarm raised at `alarm.raisedAt`; false when it is not firing (any more).
+ * The item waits under `ALARMS#HISTORY` until its history record is written.
+ */
+export const clear = async (alarm: OpenAlarm, clearedAt: string, reason: ClearReason, expiresAt: number, notice?: Notice, delivery?: Delivery): Promise<boolean> => {
+  const extra = noticeFields(alarm, notice);
+  const guard = firingGuard(alarm);
+  const cleared = await conditional({
+    TableName: tableName(),
+    Key: keys(alarm),
+    ...withCondition(
+      expression(
+        {
+          state: 'cleared',
+          clearedAt,
+          clearReason: reason,
+          expiresAt,
+          notified: { ...(alarm.notified ?? {}), cleared: delivery ?? [] },
+          GSI1PK: shardKey(HISTORY, alarmId(alarm)),
+          GSI1SK: `${clearedAt}#${alarm.watcherId}#${alarm.devicesn}`,
+          ...extra.set,
+        },
+        [],
+        extra.append,
+      ),
+      FIRING_CONDITION,
+      guard.names,
+      guard.values,
+    ),
+  });
+  if (cleared) await announceStored({ kind: 'alarm', event: 'cleared', at: clearedAt, alarm: { ...viewOf(alarm), clearedAt, clearReason: reason } });
+  return cleared;
+};
+
+/** Carries a changed severity, room, description or firing time into an alarm that stays open (no mail). */
+export const update = async (alarm: OpenAlarm): Promise<boolean> => {
+  const pending = alarm.state === 'pending';
+  const [condition, names, values] = pending
+    ? ['#state = :pending AND #raisedAt = :raisedAt', { '#state': 'state', '#raisedAt': 'raisedAt' }, { ':pending': 'pending', ':raisedAt': alarm.raisedAt }]
+    : [FIRING_CONDITION, firingGuard(alarm).names, firingGuard(alarm).values];
+  return conditional({
+    TableName: tableName(),
+    Key: keys(alarm),
+    ...withCondition(
+      expression(pending ? { ...alarmFields(alarm), firesAt: alarm.firesAt, GSI1SK: pendingSk(alarm) } : alarmFields(alarm), []),
+      condition,
+      names,
+      values,
+    ),
+  });
+};
+
+/** Records (or, with undefined, removes) the acknowledgement of an open alarm; 404 unknown, 409 not open. */
+export const acknowledge = async (pair: Pick<Alarm, 'watcherId' | 'devicesn'>, ack: Acknowledgement | undefined): Promise<AlarmView> => {
+  const id = alarmId(pair);
+  try {
+    const { Attributes } = await doc.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys(pair),
+        ...withCondition(expression(acknowledgementFields(ack), []), OPEN_CONDITION, openGuard.names, openGuard.values),
+        ReturnValues: 'ALL_NEW',
       }),
     );
-    const batched = [...free];
-    const puts = batched.map((i) => {
-      const { alarm, notice, delivery } = list[i]!;
-      const item: Item = { ...keys(alarm), ...firingFields(alarm, delivery) };
-      if (notice) Object.assign(item, noticeFields(alarm, notice).set, { pendingNotices: [notice] });
-      for (const [field, value] of Object.entries(item)) if (value === undefined) delete item[field];
-      return { PutRequest: { Item: item } };
-    });
-    const sent = await batchWriteWhile(puts, { inFlight: BATCHES_IN_FLIGHT, proceed: inTime });
-    const raised = list.map(() => false);
-    batched.forEach((i, n) => (raised[i] = sent[n]!));
-    await mapConcurrent(
-      list.flatMap((_, i) => (free.has(i) ? [] : [i])),
-      BATCHES_IN_FLIGHT,
-      async (i) => {
-        const { alarm, notice, delivery, fromPending } = list[i]!;
-        raised[i] = inTime() && (await alarms.raise(alarm, notice, delivery, fromPending));
-      },
-    );
-    for (const [i, done] of raised.entries()) if (done && free.has(i)) await announceRaised(list[i]!.alarm);
-    return raised;
-  },
+    const view = toView(Attributes ?? {});
+    if (ack) await announceStored({ kind: 'alarm', event: 'acknowledged', at: ack.acknowledgedAt, alarm: view });
+    return view;
+  } catch (error) {
+    if (!isConditionFailed(error)) throw error;
+    throw (await get(pair)) ? notOpen(id) : missingAlarm(id);
+  }
+};
 
-  /** Stores a new pending alarm for the pair unless one is open already (no mail). */
-  async pend(alarm: OpenAlarm): Promise<boolean> {
-    return conditional({
-      TableName: tableName(),
-      Key: keys(alarm),
-      ...withCondition(
-        expression(
-          {
-            type: 'Alarm',
-            state: 'pending',
-            watcherId: alarm.watcherId,
-            devicesn: alarm.devicesn,
-            ...alarmFields(alarm),
-            raisedAt: alarm.raisedAt,
-            pendingSince: alarm.pendingSince ?? alarm.raisedAt,
-            firesAt: alarm.firesAt,
-            notify: alarm.notify,
-            GSI1PK: shardKey(PENDING, alarmId(alarm)),
-            GSI1SK: pendingSk(alarm),
-          },
-          ['clearedAt', 'clearReason', 'expiresAt', 'notified', ...ACK_FIELDS],
-        ),
-        NEW_CONDITION,
-        newGuard.names,
-        newGuard.values,
-      ),
-    });
-  },
+/** Cleared alarms whose history record is not written yet, oldest first. */
+export const awaitingHistory = async (): Promise<ClearedAlarm[]> => {
+  const items = await queryShards(HISTORY, (pk) => ({
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :pk',
+    ExpressionAttributeValues: { ':pk': pk },
+  }));
+  return items.map(toCleared);
+};
 
-  /** A pending alarm whose condition stopped before it fired: leaves every index, no mail, no history. */
-  async drop(alarm: OpenAlarm, at: string, expiresAt: number): Promise<boolean> {
-    return conditional({
-      TableName: tableName(),
-      Key: keys(alarm),
-      ...withCondition(
-        expression({ state: 'dropped', clearedAt: at, expiresAt }, ['GSI1PK', 'GSI1SK']),
-        '#state = :pending AND #raisedAt = :raisedAt',
-        { '#state': 'state', '#raisedAt': 'raisedAt' },
-        { ':pending': 'pending', ':raisedAt': alarm.raisedAt },
-      ),
-    });
-  },
+/** The history record of the clear at `clearedAt` is written: the item leaves the waiting list. */
+export const historyWritten = async (alarm: Pick<ClearedAlarm, 'watcherId' | 'devicesn' | 'clearedAt'>): Promise<boolean> => {
+  return conditional({
+    TableName: tableName(),
+    Key: keys(alarm),
+    UpdateExpression: 'REMOVE GSI1PK, GSI1SK',
+    ConditionExpression: '#state = :cleared AND #clearedAt = :at AND GSI1PK = :pk',
+    ExpressionAttributeNames: { '#state': 'state', '#clearedAt': 'clearedAt' },
+    ExpressionAttributeValues: { ':cleared': 'cleared', ':at': alarm.clearedAt, ':pk': shardKey(HISTORY, alarmId(alarm)) },
+  });
+};
 
-  /**
-   * Clears the firing alarm raised at `alarm.raisedAt`; false when it is not firing (any more).
-   * The item waits under `ALARMS#HISTORY` until its history record is written.
-   */
-  async clear(alarm: OpenAlarm, clearedAt: string, reason: ClearReason, expiresAt: number, notice?: Notice, delivery?: Delivery): Promise<boolean> {
-    const extra = noticeFields(alarm, notice);
-    const guard = firingGuard(alarm);
-    const cleared = await conditional({
-      TableName: tableName(),
-      Key: keys(alarm),
-      ...withCondition(
-        expression(
-          {
-            state: 'cleared',
-            clearedAt,
-            clearReason: reason,
-            expiresAt,
-            notified: { ...(alarm.notified ?? {}), cleared: delivery ?? [] },
-            GSI1PK: shardKey(HISTORY, alarmId(alarm)),
-            GSI1SK: `${clearedAt}#${alarm.watcherId}#${alarm.devicesn}`,
-            ...extra.set,
-          },
-          [],
-          extra.append,
-        ),
-        FIRING_CONDITION,
-        guard.names,
-        guard.values,
-      ),
-    });
-    if (cleared) await announceStored({ kind: 'alarm', event: 'cleared', at: clearedAt, alarm: { ...viewOf(alarm), clearedAt, clearReason: reason } });
-    return cleared;
-  },
+/** The firing alarms of one watcher (its own partition; repeat notifications). */
+export const firingOf = async (watcherId: string): Promise<OpenAlarm[]> => {
+  const items = await queryAll({
+    KeyConditionExpression: 'PK = :pk',
+    FilterExpression: '#state = :firing OR #state = :legacy',
+    ExpressionAttributeNames: { '#state': 'state' },
+    ExpressionAttributeValues: { ':pk': keys({ watcherId, devicesn: '' }).PK, ':firing': 'firing', ':legacy': LEGACY_FIRING },
+  });
+  return items.map(fromItem);
+};
 
-  /** Carries a changed severity, room, description or firing time into an alarm that stays open (no mail). */
-  async update(alarm: OpenAlarm): Promise<boolean> {
-    const pending = alarm.state === 'pending';
-    const [condition, names, values] = pending
-      ? ['#state = :pending AND #raisedAt = :raisedAt', { '#state': 'state', '#raisedAt': 'raisedAt' }, { ':pending': 'pending', ':raisedAt': alarm.raisedAt }]
-      : [FIRING_CONDITION, firingGuard(alarm).names, firingGuard(alarm).values];
-    return conditional({
-      TableName: tableName(),
-      Key: keys(alarm),
-      ...withCondition(
-        expression(pending ? { ...alarmFields(alarm), firesAt: alarm.firesAt, GSI1SK: pendingSk(alarm) } : alarmFields(alarm), []),
-        condition,
-        names,
-        values,
-      ),
-    });
-  },
+/** Alarms with notices not yet carried by a stored digest, oldest transition first within each alarm. */
+export const pendingNotices = async (): Promise<PendingNotices[]> => {
+  const items = await queryShards(NOTIFY, (pk) => ({
+    IndexName: 'GSI2',
+    KeyConditionExpression: 'GSI2PK = :pk',
+    ExpressionAttributeValues: { ':pk': pk },
+    ProjectionExpression: 'watcherId, devicesn, pendingNotices',
+  }));
+  return items.map((item) => ({
+    alarm: { watcherId: String(item.watcherId), devicesn: String(item.devicesn) },
+    notices: (Array.isArray(item.pendingNotices) ? item.pendingNotices : []) as Notice[],
+  }));
+};
 
-  /** Records (or, with undefined, removes) the acknowledgement of an open alarm; 404 unknown, 409 not open. */
-  async acknowledge(pair: Pick<Alarm, 'watcherId' | 'devicesn'>, ack: Acknowledgement | undefined): Promise<AlarmView> {
-    const id = alarmId(pair);
-    try {
-      const { Attributes } = await doc.send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: keys(pair),
-          ...withCondition(expression(acknowledgementFields(ack), []), OPEN_CONDITION, openGuard.names, openGuard.values),
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      const view = toView(Attributes ?? {});
-      if (ack) await announceStored({ kind: 'alarm', event: 'acknowledged', at: ack.acknowledgedAt, alarm: view });
-      return view;
-    } catch (error) {
-      if (!isConditionFailed(error)) throw error;
-      throw (await alarms.get(pair)) ? notOpen(id) : missingAlarm(id);
-    }
-  },
-
-  /** Cleared alarms whose history record is not written yet, oldest first. */
-  async awaitingHistory(): Promise<ClearedAlarm[]> {
-    const items = await queryShards(HISTORY, (pk) => ({
-      IndexName: 'GSI1',
-      KeyConditionExpression: 'GSI1PK = :pk',
-      ExpressionAttributeValues: { ':pk': pk },
-    }));
-    return items.map(toCleared);
-  },
-
-  /** The history record of the clear at `clearedAt` is written: the item leaves the waiting list. */
-  async historyWritten(alarm: Pick<ClearedAlarm, 'watcherId' | 'devicesn' | 'clearedAt'>): Promise<boolean> {
-    return conditional({
-      TableName: tableName(),
-      Key: keys(alarm),
-      UpdateExpression: 'REMOVE GSI1PK, GSI1SK',
-      ConditionExpression: '#state = :cleared AND #clearedAt = :at AND GSI1PK = :pk',
-      ExpressionAttributeNames: { '#state': 'state', '#clearedAt': 'clearedAt' },
-      ExpressionAttributeValues: { ':cleared': 'cleared', ':at': alarm.clearedAt, ':pk': shardKey(HISTORY, alarmId(alarm)) },
-    });
-  },
-
-  /** The firing alarms of one watcher (its own partition; repeat notifications). */
-  async firingOf(watcherId: string): Promise<OpenAlarm[]> {
-    const items = await queryAll({
-      KeyConditionExpression: 'PK = :pk',
-      FilterExpression: '#state = :firing OR #state = :legacy',
-      ExpressionAttributeNames: { '#state': 'state' },
-      ExpressionAttributeValues: { ':pk': keys({ watcherId, devicesn: '' }).PK, ':firing': 'firing', ':legacy': LEGACY_FIRING },
-    });
-    return items.map(fromItem);
-  },
-
-  /** Alarms with notices not yet carried by a stored digest, oldest transition first within each alarm. */
-  async pendingNotices(): Promise<PendingNotices[]> {
-    const items = await queryShards(NOTIFY, (pk) => ({
-      IndexName: 'GSI2',
-      KeyConditionExpression: 'GSI2PK = :pk',
-      ExpressionAttributeValues: { ':pk': pk },
-      ProjectionExpression: 'watcherId, devicesn, pendingNotices',
-    }));
-    return items.map((item) => ({
-      alarm: { watcherId: String(item.watcherId), devicesn: String(item.devicesn) },
-      notices: (Array.isArray(item.pendingNotices) ? item.pendingNotices : []) as Notice[],
-    }));
-  },
-
-  /** Drops the first `delivered` pending notices of an alarm, and its place in the pending index once none is left. */
-  async noticesCollected(alarm: Pick<Alarm, 'watcherId' | 'devicesn'>, delivered: readonly Notice[]): Promise<void> {
-    if (delivered.length === 0) return;
-    const names = { '#mails': 'pendingNotices', '#id': 'id' };
-    const all = await conditional({
-      TableName: tableName(),
-      Key: keys(alarm),
-      UpdateExpression: 'REMOVE #mails, GSI2PK, GSI2SK',
-      ConditionExpression: 'size(#mails) = :n AND #mails[0].#id = :first',
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: { ':n': delivered.length, ':first': delivered[0]!.id },
-    });
-    if (all) return;
-    // a newer transition appended a notice meanwhile: drop only those collected, keep it pending
-    await conditional({
-      TableName: tableName(),
-      Key: keys(alarm),
-      UpdateExpression: `REMOVE ${delivered.map((_, i) => `#mails[${i}]`).join(', ')}`,
-      ConditionExpression: '#mails[0].#id = :first',
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: { ':first': delivered[0]!.id },
-    });
-  },
+/** Drops the first `delivered` pending notices of an alarm, and its place in the pending index once none is left. */
+export const noticesCollected = async (alarm: Pick<Alarm, 'watcherId' | 'devicesn'>, delivered: readonly Notice[]): Promise<void> => {
+  if (delivered.length === 0) return;
+  const names = { '#mails': 'pendingNotices', '#id': 'id' };
+  const all = await conditional({
+    TableName: tableName(),
+    Key: keys(alarm),
+    UpdateExpression: 'REMOVE #mails, GSI2PK, GSI2SK',
+    ConditionExpression: 'size(#mails) = :n AND #mails[0].#id = :first',
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: { ':n': delivered.length, ':first': delivered[0]!.id },
+  });
+  if (all) return;
+  // a newer transition appended a notice meanwhile: drop only those collected, keep it pending
+  await conditional({
+    TableName: tableName(),
+    Key: keys(alarm),
+    UpdateExpression: `REMOVE ${delivered.map((_, i) => `#mails[${i}]`).join(', ')}`,
+    ConditionExpression: '#mails[0].#id = :first',
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: { ':first': delivered[0]!.id },
+  });
 };
 
 function withCondition(

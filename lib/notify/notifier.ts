@@ -1,6 +1,6 @@
 import { notificationGate } from '#lib/alarms/notification';
 import { silencedBy, type Silence } from '#lib/alarms/silences';
-import { alarms } from '#lib/db/alarms';
+import * as alarms from '#lib/db/alarms';
 import { deliveries } from '#lib/db/deliveries';
 import { repeats } from '#lib/db/repeats';
 import { silences } from '#lib/db/silences';

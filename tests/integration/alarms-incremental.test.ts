@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { evaluateAlarms, evaluateQueue, runEvaluation } from '#lib/alarms/evaluate';
 import { outboxMailer } from '#lib/adapters/mail';
 import type { Mail } from '#lib/alarms/types';
-import { alarms } from '#lib/db/alarms';
+import * as alarms from '#lib/db/alarms';
 import { devices } from '#lib/db/devices';
 import { evaluationQueue } from '#lib/db/evaluationQueue';
 import { intervals } from '#lib/db/intervals';

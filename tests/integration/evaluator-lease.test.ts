@@ -6,7 +6,7 @@ import { HEARTBEAT_MS, LEASE_MS, withLease } from '#lib/alarms/lease';
 import { outboxMailer } from '#lib/adapters/mail';
 import { reconcileAfterRestart } from '#lib/alarms/recover';
 import { alarmRuns } from '#lib/db/alarmRuns';
-import { alarms } from '#lib/db/alarms';
+import * as alarms from '#lib/db/alarms';
 import { rooms } from '#lib/db/rooms';
 import { watchers } from '#lib/db/watchers';
 import { syncDevices } from '#lib/devices/sync';

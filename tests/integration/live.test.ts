@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluateAlarms } from '#lib/alarms/evaluate';
 import { managementApi } from '#lib/adapters/connections';
 import { outboxMailer } from '#lib/adapters/mail';
-import { alarms } from '#lib/db/alarms';
+import * as alarms from '#lib/db/alarms';
 import { doc, tableName } from '#lib/db/client';
 import { liveConnections, liveTickets } from '#lib/db/live';
 import { rooms } from '#lib/db/rooms';

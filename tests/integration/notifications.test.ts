@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { evaluateAlarms } from '#lib/alarms/evaluate';
 import { outboxMailer } from '#lib/adapters/mail';
 import type { Mail, OpenAlarm } from '#lib/alarms/types';
-import { alarms } from '#lib/db/alarms';
+import * as alarms from '#lib/db/alarms';
 import { channels } from '#lib/db/channels';
 import { deliveries } from '#lib/db/deliveries';
 import { outbox } from '#lib/db/outbox';

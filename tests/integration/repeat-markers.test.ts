@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { outboxMailer } from '#lib/adapters/mail';
-import { alarms } from '#lib/db/alarms';
+import * as alarms from '#lib/db/alarms';
 import { repeats } from '#lib/db/repeats';
 import { watchers } from '#lib/db/watchers';
 import { notifier } from '#lib/notify/notifier';

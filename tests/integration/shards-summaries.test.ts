@@ -1,7 +1,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { doc, dynamo, tableName } from '#lib/db/client';
-import { alarms } from '#lib/db/alarms';
+import * as alarms from '#lib/db/alarms';
 import { devices } from '#lib/db/devices';
 import { rooms } from '#lib/db/rooms';
 import { recomputeRoom } from '#lib/devices/rooms';

@@ -5,7 +5,7 @@ import { outboxMailer } from '#lib/adapters/mail';
 import { transitionNotice } from '#lib/alarms/notification';
 import type { Mail } from '#lib/alarms/types';
 import { alarmHistory } from '#lib/db/alarmHistory';
-import { alarms } from '#lib/db/alarms';
+import * as alarms from '#lib/db/alarms';
 import { doc, dynamo, tableName } from '#lib/db/client';
 import { deliveries } from '#lib/db/deliveries';
 import { devices } from '#lib/db/devices';
