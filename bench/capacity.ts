@@ -92,8 +92,8 @@ export const runCapacityBench = async () => {
   );
   const { ensureTable } = await import('../lib/db/table');
   const { devices } = await import('../lib/db/devices');
-  const { rooms } = await import('../lib/db/rooms');
-  const { watchers } = await import('../lib/db/watchers');
+  const rooms = await import('../lib/db/rooms');
+  const watchers = await import('../lib/db/watchers');
   const { recountRooms } = await import('../lib/devices/recount');
   const { simulatedFleet } = await import('../lib/devices/provider/simulated');
   const { syncDevices } = await import('../lib/devices/sync');

@@ -61,7 +61,7 @@ export const runLiveBench = async () => {
     if (!instance.storeEndpoint) throw new Error('npm start did not say where its store is');
     Object.assign(process.env, storeEnv(instance.storeEndpoint), { TABLE_NAME: localTableName() });
     const { devices } = await import('../lib/db/devices');
-    const { rooms } = await import('../lib/db/rooms');
+    const rooms = await import('../lib/db/rooms');
     const { recomputeRoom } = await import('../lib/devices/rooms');
     const { onStored } = await import('../lib/db/changes');
     const { enableLivePush } = await import('../lib/live/push');

@@ -1,6 +1,6 @@
 import http from '#generated/routes/alarmConfigListsTypes';
 import { uniqueSorted } from '#lib/shared/names';
-import { watchers } from '#lib/db/watchers';
+import * as watchers from '#lib/db/watchers';
 
 // GET /filter/alarmtypes -> 200 the distinct watcher types, sorted; 500 JSON on a store failure
 export const handler = http(async () => ({

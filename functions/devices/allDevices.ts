@@ -1,6 +1,6 @@
 import http from '#generated/routes/devicesAllDevices';
 import { devices } from '#lib/db/devices';
-import { rooms } from '#lib/db/rooms';
+import * as rooms from '#lib/db/rooms';
 import { scopeOf } from '#lib/devices/deviceScope';
 
 // POST /videoDevice/all/allDevices -> [Device] in scope; with ?limit / ?cursor -> {items, nextCursor}; 422

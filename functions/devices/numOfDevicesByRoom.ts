@@ -1,5 +1,5 @@
 import http from '#generated/routes/devicesNumOfDevicesByRoom';
-import { rooms } from '#lib/db/rooms';
+import * as rooms from '#lib/db/rooms';
 import { scopeOf } from '#lib/devices/deviceScope';
 import { numOfDevicesByRoom } from '#lib/devices/stats';
 

@@ -1,5 +1,5 @@
 import http from '#generated/routes/liveRooms';
-import { rooms } from '#lib/db/rooms';
+import * as rooms from '#lib/db/rooms';
 import { scopeOf } from '#lib/devices/deviceScope';
 
 // POST /live/rooms {regionName, locationName, roomName} -> [{region, location, room, roomStatus, deviceCount, online, offline}]; 422

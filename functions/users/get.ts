@@ -1,6 +1,6 @@
 import http from '#generated/routes/usersGet';
 import { mayReadUser } from '#lib/auth/policy';
-import { users } from '#lib/db/users';
+import * as users from '#lib/db/users';
 
 // GET /api/authService/auth/{user} -> 200 the user (admin, or the user itself; 403 otherwise); 404 unknown
 export const handler = http(async ({ path, principal }) => {

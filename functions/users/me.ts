@@ -1,5 +1,5 @@
 import http from '#generated/routes/usersMe';
-import { users } from '#lib/db/users';
+import * as users from '#lib/db/users';
 
 // GET /api/authService/auth/me -> 200 the signed-in user
 export const handler = http(async ({ principal }) => ({

@@ -1,5 +1,5 @@
 import http from '#generated/routes/watchersGet';
-import { watchers } from '#lib/db/watchers';
+import * as watchers from '#lib/db/watchers';
 
 // GET /watcher/{watcherid} -> 200 the watcher; 404 unknown id; 400 malformed id
 export const handler = http(async ({ path }) => ({

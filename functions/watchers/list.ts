@@ -1,5 +1,5 @@
 import http from '#generated/routes/watchersList';
-import { watchers } from '#lib/db/watchers';
+import * as watchers from '#lib/db/watchers';
 
 // GET /watcher/all -> 200 every watcher
 export const handler = http(async () => ({

@@ -1,6 +1,6 @@
 import http from '#generated/routes/watchersRemove';
 import { evaluationQueue } from '#lib/db/evaluationQueue';
-import { watchers } from '#lib/db/watchers';
+import * as watchers from '#lib/db/watchers';
 
 // DELETE /watcher/{watcherid} -> 200 confirming string; 404 unknown id; 400 malformed id
 export const handler = http(async ({ path }) => {

@@ -1,6 +1,6 @@
 import http from '#generated/routes/watchersStatus';
 import { evaluationQueue } from '#lib/db/evaluationQueue';
-import { watchers } from '#lib/db/watchers';
+import * as watchers from '#lib/db/watchers';
 
 // PUT /watcher/{watcherid}/status -> 200 the updated watcher; 400 non-boolean active; 404 unknown id
 export const handler = http(async ({ path, body }) => {

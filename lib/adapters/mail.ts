@@ -1,4 +1,5 @@
-import { outbox, sentMails } from '#lib/db/outbox';
+import * as outbox from '#lib/db/outbox';
+import { sentMails } from '#lib/db/outbox';
 import { recordWork } from '#lib/observability/metrics';
 import { traced } from '#lib/observability/tracing';
 import { headerText } from '#lib/shared/header';

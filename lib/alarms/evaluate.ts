@@ -1,12 +1,12 @@
-import { alarmHistory } from '#lib/db/alarmHistory';
+import * as alarmHistory from '#lib/db/alarmHistory';
 import * as alarms from '#lib/db/alarms';
 import { devices } from '#lib/db/devices';
 import { evaluationQueue } from '#lib/db/evaluationQueue';
 import { intervals } from '#lib/db/intervals';
 import { reconciliation } from '#lib/db/reconciliation';
-import { rooms } from '#lib/db/rooms';
-import { silences } from '#lib/db/silences';
-import { watchers } from '#lib/db/watchers';
+import * as rooms from '#lib/db/rooms';
+import * as silences from '#lib/db/silences';
+import * as watchers from '#lib/db/watchers';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import { placeKey } from '#lib/devices/plan';
 import { healSummaries, recountRooms, shiftRooms, writesInFlight } from '#lib/devices/recount';

@@ -1,4 +1,4 @@
-import { alarmHistory } from '#lib/db/alarmHistory';
+import * as alarmHistory from '#lib/db/alarmHistory';
 import type { Page } from '#lib/db/pages';
 import { Invalid } from '#lib/errors';
 import { historyFilter, type HistoryQuery, type HistoryRecord } from './history';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { alarmRuns } from '#lib/db/alarmRuns';
+import * as alarmRuns from '#lib/db/alarmRuns';
 
 /*
  * The evaluator's lease (one run at a time, DESIGN D6): short, and renewed by a heartbeat while

@@ -3,7 +3,7 @@ import type { Severity } from '#lib/devices/types';
 import type { AlarmFilter, AlarmView } from '#lib/db/alarms';
 import * as alarms from '#lib/db/alarms';
 import type { Page } from '#lib/db/pages';
-import { silences } from '#lib/db/silences';
+import * as silences from '#lib/db/silences';
 import { silencedBy } from './silences';
 
 /** GET /alarms query parameters, as validated strings. */

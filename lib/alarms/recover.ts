@@ -1,6 +1,6 @@
 import * as alarms from '#lib/db/alarms';
 import { devices } from '#lib/db/devices';
-import { rooms } from '#lib/db/rooms';
+import * as rooms from '#lib/db/rooms';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import { recountRooms } from '#lib/devices/recount';
 import { LEASE_MS, withLease } from './lease';

@@ -1,7 +1,7 @@
 import * as alarms from '#lib/db/alarms';
 import { viewOf, type AlarmView } from '#lib/db/alarms';
 import { announceStored, listening } from '#lib/db/changes';
-import { silences } from '#lib/db/silences';
+import * as silences from '#lib/db/silences';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import { matches, silencedBy, silenceStatus, type Silence, type SilenceInput } from './silences';
 import { createSilence, endSilence, type SilenceAnswer } from './silencing';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { silences } from '#lib/db/silences';
+import * as silences from '#lib/db/silences';
 import { Invalid } from '#lib/errors';
 import { historyExpiry } from './settings';
 import { MATCHER_FIELDS, silenceStatus, silenceWindow, type Matchers, type Silence, type SilenceInput, type SilenceStatus } from './silences';

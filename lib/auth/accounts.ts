@@ -1,4 +1,5 @@
-import { users, type NewUser, type User } from '#lib/db/users';
+import * as users from '#lib/db/users';
+import type { NewUser, User } from '#lib/db/users';
 import { Conflict, Invalid, Unauthorized } from '#lib/errors';
 import { withinGuessBudget } from './guesses';
 import { hashPassword, verifyPassword } from './password';

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { Authenticator, Principal } from '#lib/http';
 import { revokedTokens } from '#lib/db/sessions';
-import { users } from '#lib/db/users';
+import * as users from '#lib/db/users';
 import { Forbidden, Unauthorized } from '#lib/errors';
 import { ADMIN_ROLE } from './types';
 import { bearerToken } from './tokens';

@@ -1,6 +1,7 @@
 import { adminCount } from '#lib/db/admins';
 import { removeUnheldRole, roleCountsHolders, roles } from '#lib/db/roles';
-import { removeUserHolding, users, type NewUser, type User } from '#lib/db/users';
+import * as users from '#lib/db/users';
+import { removeUserHolding, type NewUser, type User } from '#lib/db/users';
 import { Conflict, Invalid } from '#lib/errors';
 import { builtInRole } from './roles';
 import { ADMIN_ROLE } from './types';

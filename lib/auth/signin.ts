@@ -1,5 +1,6 @@
 import { adminCount } from '#lib/db/admins';
-import { adoptIncarnation, users, type Credentials, type NewUser, type User } from '#lib/db/users';
+import * as users from '#lib/db/users';
+import { adoptIncarnation, type Credentials, type NewUser, type User } from '#lib/db/users';
 import { Conflict, Unauthorized } from '#lib/errors';
 import { withinGuessBudget } from './guesses';
 import { storeUser } from './membership';

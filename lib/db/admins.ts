@@ -3,7 +3,7 @@ import { ADMIN_ROLE } from '#lib/auth/types';
 import { Conflict } from '#lib/errors';
 import { doc, tableName } from './client';
 import { conditionHeld } from './helpers';
-import { users } from './users';
+import * as users from './users';
 
 /**
  * The number of admins, kept so that "at least one admin remains" holds under parallel deletes

@@ -112,28 +112,26 @@ export const historyQuery = (
   };
 };
 
-export const alarmHistory = {
-  /** Stores the history record of one cleared alarm (both items; idempotent). */
-  async write(record: HistoryRecord, expiresAt: number): Promise<void> {
-    await alarmHistory.writeAll([{ record, expiresAt }]);
-  },
+/** Stores the history record of one cleared alarm (both items; idempotent). */
+export const write = async (record: HistoryRecord, expiresAt: number): Promise<void> => {
+  await writeAll([{ record, expiresAt }]);
+};
 
-  /** Stores many history records (both items each; idempotent), 25 items a request, 8 requests in flight. */
-  async writeAll(records: readonly { record: HistoryRecord; expiresAt: number }[]): Promise<void> {
-    await batchWrite(records.flatMap(({ record, expiresAt }) => items(record, expiresAt).map((Item) => ({ PutRequest: { Item } }))), { inFlight: 8 });
-  },
+/** Stores many history records (both items each; idempotent), 25 items a request, 8 requests in flight. */
+export const writeAll = async (records: readonly { record: HistoryRecord; expiresAt: number }[]): Promise<void> => {
+  await batchWrite(records.flatMap(({ record, expiresAt }) => items(record, expiresAt).map((Item) => ({ PutRequest: { Item } }))), { inFlight: 8 });
+};
 
-  /** One page of cleared alarms, newest first, from the key built for the filter. */
-  async query(filter: HistoryFilter, limit: number, cursor?: string): Promise<Page<HistoryRecord>> {
-    const { input, keyAttributes, sharded } = historyQuery(filter, Date.now());
-    // a cursor holds to the key and the narrowing it was answered for; the time window may move
-    const pk = { [String(input.ExpressionAttributeNames?.['#pk'])]: String(input.ExpressionAttributeValues?.[':pk']) };
-    const narrowing = NARROWING.map((field) => filter[field] ?? null);
-    if (sharded) {
-      const page = (await queryShardsDescending(sharded, { limit, ...(cursor === undefined ? {} : { cursor }) }, `alarmHistory ${JSON.stringify([pk, narrowing])}`)) as Page<Item>;
-      return { items: page.items.map(fromItem), nextCursor: page.nextCursor };
-    }
-    const page = await queryPage(input, { keyAttributes, partition: pk, query: `alarmHistory ${JSON.stringify([pk, narrowing])}` }, limit, cursor);
+/** One page of cleared alarms, newest first, from the key built for the filter. */
+export const query = async (filter: HistoryFilter, limit: number, cursor?: string): Promise<Page<HistoryRecord>> => {
+  const { input, keyAttributes, sharded } = historyQuery(filter, Date.now());
+  // a cursor holds to the key and the narrowing it was answered for; the time window may move
+  const pk = { [String(input.ExpressionAttributeNames?.['#pk'])]: String(input.ExpressionAttributeValues?.[':pk']) };
+  const narrowing = NARROWING.map((field) => filter[field] ?? null);
+  if (sharded) {
+    const page = (await queryShardsDescending(sharded, { limit, ...(cursor === undefined ? {} : { cursor }) }, `alarmHistory ${JSON.stringify([pk, narrowing])}`)) as Page<Item>;
     return { items: page.items.map(fromItem), nextCursor: page.nextCursor };
-  },
+  }
+  const page = await queryPage(input, { keyAttributes, partition: pk, query: `alarmHistory ${JSON.stringify([pk, narrowing])}` }, limit, cursor);
+  return { items: page.items.map(fromItem), nextCursor: page.nextCursor };
 };

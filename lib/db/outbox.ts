@@ -39,36 +39,34 @@ const putOnce = async (Item: Item): Promise<boolean> => {
   }
 };
 
-export const outbox = {
-  /** Stores a mail unless its id is stored already; true when it is new. */
-  async store(mail: Mail, storedAt: string): Promise<boolean> {
-    return putOnce({
-      PK: `OUTBOX#${mail.id}`,
-      SK: 'MAIL',
-      GSI1PK: shardKey(OUTBOX, mail.id),
-      GSI1SK: `${storedAt}#${mail.id}`,
-      type: 'OutboxMail',
-      ...mail,
-      storedAt,
-      expiresAt: expiry(storedAt),
-    });
-  },
+/** Stores a mail unless its id is stored already; true when it is new. */
+export const store = async (mail: Mail, storedAt: string): Promise<boolean> => {
+  return putOnce({
+    PK: `OUTBOX#${mail.id}`,
+    SK: 'MAIL',
+    GSI1PK: shardKey(OUTBOX, mail.id),
+    GSI1SK: `${storedAt}#${mail.id}`,
+    type: 'OutboxMail',
+    ...mail,
+    storedAt,
+    expiresAt: expiry(storedAt),
+  });
+};
 
-  /** Stored mails newest first, optionally only those addressed to `to`; all, or one page. */
-  async list(to: string | undefined, page: { limit?: number; cursor?: string }): Promise<OutboxMail[] | Page<OutboxMail>> {
-    const answer = await queryShardsDescending(
-      {
-        base: OUTBOX,
-        index: 'GSI1',
-        FilterExpression: `(attribute_not_exists(expiresAt) OR expiresAt > :now)${to ? ' AND contains(#to, :to)' : ''}`,
-        ...(to ? { ExpressionAttributeNames: { '#to': 'to' } } : {}),
-        ExpressionAttributeValues: { ':now': Math.floor(Date.now() / 1000), ...(to ? { ':to': to } : {}) },
-      },
-      page,
-      `outbox ${to ?? ''}`,
-    );
-    return Array.isArray(answer) ? answer.map(fromItem) : { items: answer.items.map(fromItem), nextCursor: answer.nextCursor };
-  },
+/** Stored mails newest first, optionally only those addressed to `to`; all, or one page. */
+export const list = async (to: string | undefined, page: { limit?: number; cursor?: string }): Promise<OutboxMail[] | Page<OutboxMail>> => {
+  const answer = await queryShardsDescending(
+    {
+      base: OUTBOX,
+      index: 'GSI1',
+      FilterExpression: `(attribute_not_exists(expiresAt) OR expiresAt > :now)${to ? ' AND contains(#to, :to)' : ''}`,
+      ...(to ? { ExpressionAttributeNames: { '#to': 'to' } } : {}),
+      ExpressionAttributeValues: { ':now': Math.floor(Date.now() / 1000), ...(to ? { ':to': to } : {}) },
+    },
+    page,
+    `outbox ${to ?? ''}`,
+  );
+  return Array.isArray(answer) ? answer.map(fromItem) : { items: answer.items.map(fromItem), nextCursor: answer.nextCursor };
 };
 
 export const sentMails = {

@@ -8,12 +8,11 @@ import { doc, tableName } from './client';
  */
 const keys = (watcherId: string) => ({ PK: `REPEAT#${watcherId}`, SK: 'REPEAT' });
 
-export const repeats = {
-  async lastSlot(watcherId: string): Promise<number | undefined> {
-    const { Item } = await doc.send(new GetCommand({ TableName: tableName(), Key: keys(watcherId), ConsistentRead: true }));
-    return typeof Item?.slot === 'number' ? Item.slot : undefined;
-  },
-  async done(watcherId: string, slot: number, at: string): Promise<void> {
-    await doc.send(new PutCommand({ TableName: tableName(), Item: { ...keys(watcherId), type: 'RepeatMarker', watcherId, slot, at } }));
-  },
+export const lastSlot = async (watcherId: string): Promise<number | undefined> => {
+  const { Item } = await doc.send(new GetCommand({ TableName: tableName(), Key: keys(watcherId), ConsistentRead: true }));
+  return typeof Item?.slot === 'number' ? Item.slot : undefined;
+};
+
+export const done = async (watcherId: string, slot: number, at: string): Promise<void> => {
+  await doc.send(new PutCommand({ TableName: tableName(), Item: { ...keys(watcherId), type: 'RepeatMarker', watcherId, slot, at } }));
 };

@@ -106,71 +106,69 @@ const scopeQuery = (scope: Partial<Place>): { base: string; query: (pk: string) 
 
 const byPlace = (a: RoomAggregate, b: RoomAggregate) => (roomId(a) < roomId(b) ? -1 : roomId(a) > roomId(b) ? 1 : 0);
 
-export const rooms = {
-  /** The aggregates of every room in scope (absent name: any) that holds devices, sorted by region, location, room. */
-  async inScope(scope: Partial<Place>): Promise<RoomAggregate[]> {
-    const { base, query } = scopeQuery(scope);
-    const items = await queryShards(base, query);
-    return items.map(fromItem).sort(byPlace);
-  },
+/** The aggregates of every room in scope (absent name: any) that holds devices, sorted by region, location, room. */
+export const inScope = async (scope: Partial<Place>): Promise<RoomAggregate[]> => {
+  const { base, query } = scopeQuery(scope);
+  const items = await queryShards(base, query);
+  return items.map(fromItem).sort(byPlace);
+};
 
-  /** One room's stored aggregate, read consistently (what a recompute writes against). */
-  async read(place: Place): Promise<StoredRoom | undefined> {
-    const { Item } = await doc.send(new GetCommand({ TableName: tableName(), Key: keys(place), ConsistentRead: true }));
-    return Item ? storedOf(Item) : undefined;
-  },
+/** One room's stored aggregate, read consistently (what a recompute writes against). */
+export const read = async (place: Place): Promise<StoredRoom | undefined> => {
+  const { Item } = await doc.send(new GetCommand({ TableName: tableName(), Key: keys(place), ConsistentRead: true }));
+  return Item ? storedOf(Item) : undefined;
+};
 
-  /** The stored aggregates of these rooms (eventually consistent BatchGetItem: a stale one only fails its version check). */
-  async items(places: readonly Place[]): Promise<StoredRoom[]> {
-    const found: StoredRoom[] = [];
-    for (let start = 0; start < places.length; start += 100) {
-      let pending: Record<string, unknown>[] = places.slice(start, start + 100).map(keys);
-      while (pending.length > 0) {
-        const answer = await doc.send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending } } }));
-        found.push(...(answer.Responses?.[tableName()] ?? []).map(storedOf));
-        pending = (answer.UnprocessedKeys?.[tableName()]?.Keys ?? []) as Record<string, unknown>[];
-      }
+/** The stored aggregates of these rooms (eventually consistent BatchGetItem: a stale one only fails its version check). */
+export const items = async (places: readonly Place[]): Promise<StoredRoom[]> => {
+  const found: StoredRoom[] = [];
+  for (let start = 0; start < places.length; start += 100) {
+    let pending: Record<string, unknown>[] = places.slice(start, start + 100).map(keys);
+    while (pending.length > 0) {
+      const answer = await doc.send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending } } }));
+      found.push(...(answer.Responses?.[tableName()] ?? []).map(storedOf));
+      pending = (answer.UnprocessedKeys?.[tableName()]?.Keys ?? []) as Record<string, unknown>[];
     }
-    return found;
-  },
+  }
+  return found;
+};
 
-  /**
-   * Writes a room's whole aggregate under the version it was read at (0: read absent); false
-   * when it moved meanwhile. `announce`: the counts or status changed (dashboards hear of it).
-   */
-  async write(aggregate: RoomAggregate, severities: SeverityCounts, readVersion: number, announce: boolean): Promise<boolean> {
-    const landed = await conditionHeld(doc.send(new PutCommand({ TableName: tableName(), Item: toItem(aggregate, severities, readVersion + 1), ...guard(readVersion) })));
-    if (landed && announce) await announceStored({ kind: 'room', at: new Date().toISOString(), room: aggregate });
-    return landed;
-  },
+/**
+ * Writes a room's whole aggregate under the version it was read at (0: read absent); false
+ * when it moved meanwhile. `announce`: the counts or status changed (dashboards hear of it).
+ */
+export const write = async (aggregate: RoomAggregate, severities: SeverityCounts, readVersion: number, announce: boolean): Promise<boolean> => {
+  const landed = await conditionHeld(doc.send(new PutCommand({ TableName: tableName(), Item: toItem(aggregate, severities, readVersion + 1), ...guard(readVersion) })));
+  if (landed && announce) await announceStored({ kind: 'room', at: new Date().toISOString(), room: aggregate });
+  return landed;
+};
 
-  /** Removes a room that holds no device any more, under the version it was read at; false when it moved meanwhile. */
-  async remove(emptied: RoomAggregate, readVersion: number): Promise<boolean> {
-    const landed = await conditionHeld(doc.send(new DeleteCommand({ TableName: tableName(), Key: keys(emptied), ...guard(readVersion) })));
-    if (landed) await announceStored({ kind: 'room', at: new Date().toISOString(), room: emptied });
-    return landed;
-  },
+/** Removes a room that holds no device any more, under the version it was read at; false when it moved meanwhile. */
+export const remove = async (emptied: RoomAggregate, readVersion: number): Promise<boolean> => {
+  const landed = await conditionHeld(doc.send(new DeleteCommand({ TableName: tableName(), Key: keys(emptied), ...guard(readVersion) })));
+  if (landed) await announceStored({ kind: 'room', at: new Date().toISOString(), room: emptied });
+  return landed;
+};
 
-  /** Sets a room's per-severity counts and the status they imply, under the version it was read at; false when it moved meanwhile. */
-  async setSeverities(after: RoomAggregate, severities: SeverityCounts, readVersion: number): Promise<boolean> {
-    const landed = await conditionHeld(
-      doc.send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: keys(after),
-          UpdateExpression: `SET ${SEVERITY_LEVELS.map((level) => `#sev${level} = :sev${level}`).join(', ')}, #status = :status, #version = :next`,
-          ConditionExpression: '#version = :version',
-          ExpressionAttributeNames: { '#status': 'roomStatus', '#version': 'version', ...Object.fromEntries(SEVERITY_LEVELS.map((level) => [`#sev${level}`, `sev${level}`])) },
-          ExpressionAttributeValues: {
-            ':status': after.roomStatus,
-            ':version': readVersion,
-            ':next': readVersion + 1,
-            ...Object.fromEntries(SEVERITY_LEVELS.map((level) => [`:sev${level}`, severities[level]])),
-          },
-        }),
-      ),
-    );
-    if (landed) await announceStored({ kind: 'room', at: new Date().toISOString(), room: after });
-    return landed;
-  },
+/** Sets a room's per-severity counts and the status they imply, under the version it was read at; false when it moved meanwhile. */
+export const setSeverities = async (after: RoomAggregate, severities: SeverityCounts, readVersion: number): Promise<boolean> => {
+  const landed = await conditionHeld(
+    doc.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys(after),
+        UpdateExpression: `SET ${SEVERITY_LEVELS.map((level) => `#sev${level} = :sev${level}`).join(', ')}, #status = :status, #version = :next`,
+        ConditionExpression: '#version = :version',
+        ExpressionAttributeNames: { '#status': 'roomStatus', '#version': 'version', ...Object.fromEntries(SEVERITY_LEVELS.map((level) => [`#sev${level}`, `sev${level}`])) },
+        ExpressionAttributeValues: {
+          ':status': after.roomStatus,
+          ':version': readVersion,
+          ':next': readVersion + 1,
+          ...Object.fromEntries(SEVERITY_LEVELS.map((level) => [`:sev${level}`, severities[level]])),
+        },
+      }),
+    ),
+  );
+  if (landed) await announceStored({ kind: 'room', at: new Date().toISOString(), room: after });
+  return landed;
 };

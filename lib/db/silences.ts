@@ -39,62 +39,60 @@ const fromItem = (item: Item): Silence => {
 const notFound = (id: string) => new NotFound(`Silence ${id} not found`);
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
-export const silences = {
-  async create(silence: Silence, expiresAt: number): Promise<Silence> {
-    await putNew(toItem(silence, expiresAt), () => new Error(`silence id ${silence.id} collided`));
-    return silence;
-  },
+export const create = async (silence: Silence, expiresAt: number): Promise<Silence> => {
+  await putNew(toItem(silence, expiresAt), () => new Error(`silence id ${silence.id} collided`));
+  return silence;
+};
 
-  /** One silence (any status); 404 when unknown or past its retention. */
-  async get(id: string): Promise<Silence> {
-    const { Item: item } = await doc.send(new GetCommand({ TableName: tableName(), Key: keys(id), ConsistentRead: true }));
-    if (!item || Number(item.expiresAt) <= nowSeconds()) throw notFound(id);
-    return fromItem(item);
-  },
+/** One silence (any status); 404 when unknown or past its retention. */
+export const get = async (id: string): Promise<Silence> => {
+  const { Item: item } = await doc.send(new GetCommand({ TableName: tableName(), Key: keys(id), ConsistentRead: true }));
+  if (!item || Number(item.expiresAt) <= nowSeconds()) throw notFound(id);
+  return fromItem(item);
+};
 
-  /** Silences that have not ended at `now` (active and future), soonest end first. */
-  async current(now: string): Promise<Silence[]> {
-    const items = await queryAll({
-      IndexName: 'GSI1',
-      KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK > :now',
-      ExpressionAttributeValues: { ':pk': BY_END, ':now': `${now}#\uffff` },
+/** Silences that have not ended at `now` (active and future), soonest end first. */
+export const current = async (now: string): Promise<Silence[]> => {
+  const items = await queryAll({
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK > :now',
+    ExpressionAttributeValues: { ':pk': BY_END, ':now': `${now}#\uffff` },
+  });
+  return items.map(fromItem);
+};
+
+/** Every kept silence, expired ones included, soonest end first. */
+export const all = async (): Promise<Silence[]> => {
+  const items = await queryAll({
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :pk',
+    FilterExpression: '#expires > :now',
+    ExpressionAttributeNames: { '#expires': 'expiresAt' },
+    ExpressionAttributeValues: { ':pk': BY_END, ':now': nowSeconds() },
+  });
+  return items.map(fromItem);
+};
+
+/**
+ * Ends a silence at `now` (a future one never starts); an ended one is answered as it is.
+ * The item stays, expired, until its retention ends.
+ */
+export const end = async (id: string, now: string): Promise<Silence> => {
+  const current = await get(id);
+  if (Date.parse(current.endsAt) <= Date.parse(now)) return current;
+  const startsAt = Date.parse(current.startsAt) > Date.parse(now) ? now : current.startsAt;
+  try {
+    const { Attributes } = await updateItem(keys(id), {
+      UpdateExpression: 'SET #ends = :now, #starts = :starts, #ended = :now, GSI1SK = :sk',
+      ConditionExpression: '#ends = :was',
+      ExpressionAttributeNames: { '#ends': 'endsAt', '#starts': 'startsAt', '#ended': 'endedAt' },
+      ExpressionAttributeValues: { ':now': now, ':starts': startsAt, ':sk': `${now}#${id}`, ':was': current.endsAt },
+      ReturnValues: 'ALL_NEW',
     });
-    return items.map(fromItem);
-  },
-
-  /** Every kept silence, expired ones included, soonest end first. */
-  async all(): Promise<Silence[]> {
-    const items = await queryAll({
-      IndexName: 'GSI1',
-      KeyConditionExpression: 'GSI1PK = :pk',
-      FilterExpression: '#expires > :now',
-      ExpressionAttributeNames: { '#expires': 'expiresAt' },
-      ExpressionAttributeValues: { ':pk': BY_END, ':now': nowSeconds() },
-    });
-    return items.map(fromItem);
-  },
-
-  /**
-   * Ends a silence at `now` (a future one never starts); an ended one is answered as it is.
-   * The item stays, expired, until its retention ends.
-   */
-  async end(id: string, now: string): Promise<Silence> {
-    const current = await silences.get(id);
-    if (Date.parse(current.endsAt) <= Date.parse(now)) return current;
-    const startsAt = Date.parse(current.startsAt) > Date.parse(now) ? now : current.startsAt;
-    try {
-      const { Attributes } = await updateItem(keys(id), {
-        UpdateExpression: 'SET #ends = :now, #starts = :starts, #ended = :now, GSI1SK = :sk',
-        ConditionExpression: '#ends = :was',
-        ExpressionAttributeNames: { '#ends': 'endsAt', '#starts': 'startsAt', '#ended': 'endedAt' },
-        ExpressionAttributeValues: { ':now': now, ':starts': startsAt, ':sk': `${now}#${id}`, ':was': current.endsAt },
-        ReturnValues: 'ALL_NEW',
-      });
-      return fromItem(Attributes ?? {});
-    } catch (error) {
-      // ended by a concurrent DELETE: answer it as that one left it
-      if (isConditionFailed(error)) return silences.get(id);
-      throw error;
-    }
-  },
+    return fromItem(Attributes ?? {});
+  } catch (error) {
+    // ended by a concurrent DELETE: answer it as that one left it
+    if (isConditionFailed(error)) return get(id);
+    throw error;
+  }
 };

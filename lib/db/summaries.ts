@@ -62,110 +62,108 @@ const fromItem = (scope: SummaryScope, item: Item | undefined): StoredSummary =>
   inflight: item?.inflight instanceof Set ? [...(item.inflight as Set<string>)].map((entry) => Number(entry.split(':')[0])) : [],
 });
 
-export const summaries = {
-  /** The counts of one scope: one eventually consistent GetItem (zeros when nothing was ever counted). */
-  async get(scope: SummaryScope): Promise<Counts> {
-    const { Item } = await doc.send(
-      new GetCommand({
-        TableName: tableName(),
-        Key: keys(scope),
-        ProjectionExpression: COUNT_FIELDS.map((_, i) => `#c${i}`).join(', '),
-        ExpressionAttributeNames: Object.fromEntries(COUNT_FIELDS.map((field, i) => [`#c${i}`, field])),
-      }),
-    );
-    return countsOf(Item);
-  },
+/** The counts of one scope: one eventually consistent GetItem (zeros when nothing was ever counted). */
+export const get = async (scope: SummaryScope): Promise<Counts> => {
+  const { Item } = await doc.send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: keys(scope),
+      ProjectionExpression: COUNT_FIELDS.map((_, i) => `#c${i}`).join(', '),
+      ExpressionAttributeNames: Object.fromEntries(COUNT_FIELDS.map((field, i) => [`#c${i}`, field])),
+    }),
+  );
+  return countsOf(Item);
+};
 
-  /** Marks the summaries a run is about to move (before its first room write). */
-  async begin(runId: string, startedAt: number, scopes: readonly SummaryScope[]): Promise<void> {
-    await Promise.all(
-      scopes.map((scope) =>
-        doc.send(
-          new UpdateCommand({
-            TableName: tableName(),
-            Key: keys(scope),
-            UpdateExpression: 'ADD #inflight :mark, #version :one SET #type = :type, GSI1PK = :gsi1pk, GSI1SK = :gsi1sk' + scopeSet(scope).expression,
-            ExpressionAttributeNames: { '#inflight': 'inflight', '#version': 'version', '#type': 'type', ...scopeSet(scope).names },
-            ExpressionAttributeValues: {
-              ':mark': new Set([mark(runId, startedAt)]),
-              ':one': 1,
-              ':type': 'Summary',
-              ':gsi1pk': SUMMARIES,
-              ':gsi1sk': scopeId(scope),
-              ...scopeSet(scope).values,
-            },
-          }),
-        ),
-      ),
-    );
-  },
-
-  /** Adds the run's change to each summary it marked and drops its mark, in one update each. */
-  async apply(runId: string, startedAt: number, scopes: readonly SummaryScope[], deltas: ReadonlyMap<string, { delta: Counts }>): Promise<void> {
-    await Promise.all(
-      scopes.map((scope) => {
-        const delta = deltas.get(summaryKey(scope))?.delta ?? zeroCounts();
-        const adds = COUNT_FIELDS.map((field, i) => `#c${i} :c${i}`).join(', ');
-        return doc.send(
-          new UpdateCommand({
-            TableName: tableName(),
-            Key: keys(scope),
-            UpdateExpression: `ADD ${adds}, #version :one DELETE #inflight :mark`,
-            ExpressionAttributeNames: { ...Object.fromEntries(COUNT_FIELDS.map((field, i) => [`#c${i}`, field])), '#version': 'version', '#inflight': 'inflight' },
-            ExpressionAttributeValues: {
-              ...Object.fromEntries(COUNT_FIELDS.map((field, i) => [`:c${i}`, delta[field]])),
-              ':one': 1,
-              ':mark': new Set([mark(runId, startedAt)]),
-            },
-          }),
-        );
-      }),
-    );
-  },
-
-  /** Every summary item there is (discovery for a heal; GSI1 `SUMMARIES`, a few dozen items). */
-  async scopes(): Promise<SummaryScope[]> {
-    const items = await queryAll({ IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': SUMMARIES } });
-    return items.map(scopeOfItem);
-  },
-
-  /** The stored state of these scopes, read consistently (the first step of a heal). */
-  async read(scopes: readonly SummaryScope[]): Promise<StoredSummary[]> {
-    const found = new Map<string, Item>();
-    for (let start = 0; start < scopes.length; start += 100) {
-      let pending: Record<string, unknown>[] = scopes.slice(start, start + 100).map(keys);
-      while (pending.length > 0) {
-        const answer = await doc.send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true } } }));
-        for (const item of answer.Responses?.[tableName()] ?? []) found.set(String(item.PK), item);
-        pending = (answer.UnprocessedKeys?.[tableName()]?.Keys ?? []) as Record<string, unknown>[];
-      }
-    }
-    return scopes.map((scope) => fromItem(scope, found.get(keys(scope).PK)));
-  },
-
-  /**
-   * Overwrites a summary read by `read` with the counts of the rooms read after it, unless a
-   * live run marked it or anything wrote it since. True when it was written.
-   */
-  async heal(stored: StoredSummary, counts: Counts, now = Date.now()): Promise<boolean> {
-    if (stored.inflight.some((startedAt) => now - startedAt < STALE_MS)) return false;
-    if (stored.inflight.length === 0 && sameCounts(stored.counts, counts)) return false;
-    try {
-      await doc.send(
-        new PutCommand({
+/** Marks the summaries a run is about to move (before its first room write). */
+export const begin = async (runId: string, startedAt: number, scopes: readonly SummaryScope[]): Promise<void> => {
+  await Promise.all(
+    scopes.map((scope) =>
+      doc.send(
+        new UpdateCommand({
           TableName: tableName(),
-          Item: { ...keys(stored.scope), ...scopeFields(stored.scope), ...counts, version: stored.version + 1, updatedAt: new Date(now).toISOString() },
-          ...(stored.version === 0
-            ? { ConditionExpression: 'attribute_not_exists(PK)' }
-            : { ConditionExpression: '#version = :version', ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: { ':version': stored.version } }),
+          Key: keys(scope),
+          UpdateExpression: 'ADD #inflight :mark, #version :one SET #type = :type, GSI1PK = :gsi1pk, GSI1SK = :gsi1sk' + scopeSet(scope).expression,
+          ExpressionAttributeNames: { '#inflight': 'inflight', '#version': 'version', '#type': 'type', ...scopeSet(scope).names },
+          ExpressionAttributeValues: {
+            ':mark': new Set([mark(runId, startedAt)]),
+            ':one': 1,
+            ':type': 'Summary',
+            ':gsi1pk': SUMMARIES,
+            ':gsi1sk': scopeId(scope),
+            ...scopeSet(scope).values,
+          },
+        }),
+      ),
+    ),
+  );
+};
+
+/** Adds the run's change to each summary it marked and drops its mark, in one update each. */
+export const apply = async (runId: string, startedAt: number, scopes: readonly SummaryScope[], deltas: ReadonlyMap<string, { delta: Counts }>): Promise<void> => {
+  await Promise.all(
+    scopes.map((scope) => {
+      const delta = deltas.get(summaryKey(scope))?.delta ?? zeroCounts();
+      const adds = COUNT_FIELDS.map((field, i) => `#c${i} :c${i}`).join(', ');
+      return doc.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys(scope),
+          UpdateExpression: `ADD ${adds}, #version :one DELETE #inflight :mark`,
+          ExpressionAttributeNames: { ...Object.fromEntries(COUNT_FIELDS.map((field, i) => [`#c${i}`, field])), '#version': 'version', '#inflight': 'inflight' },
+          ExpressionAttributeValues: {
+            ...Object.fromEntries(COUNT_FIELDS.map((field, i) => [`:c${i}`, delta[field]])),
+            ':one': 1,
+            ':mark': new Set([mark(runId, startedAt)]),
+          },
         }),
       );
-      return true;
-    } catch (error) {
-      if (isConditionFailed(error)) return false;
-      throw error;
+    }),
+  );
+};
+
+/** Every summary item there is (discovery for a heal; GSI1 `SUMMARIES`, a few dozen items). */
+export const scopes = async (): Promise<SummaryScope[]> => {
+  const items = await queryAll({ IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': SUMMARIES } });
+  return items.map(scopeOfItem);
+};
+
+/** The stored state of these scopes, read consistently (the first step of a heal). */
+export const read = async (scopes: readonly SummaryScope[]): Promise<StoredSummary[]> => {
+  const found = new Map<string, Item>();
+  for (let start = 0; start < scopes.length; start += 100) {
+    let pending: Record<string, unknown>[] = scopes.slice(start, start + 100).map(keys);
+    while (pending.length > 0) {
+      const answer = await doc.send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true } } }));
+      for (const item of answer.Responses?.[tableName()] ?? []) found.set(String(item.PK), item);
+      pending = (answer.UnprocessedKeys?.[tableName()]?.Keys ?? []) as Record<string, unknown>[];
     }
-  },
+  }
+  return scopes.map((scope) => fromItem(scope, found.get(keys(scope).PK)));
+};
+
+/**
+ * Overwrites a summary read by `read` with the counts of the rooms read after it, unless a
+ * live run marked it or anything wrote it since. True when it was written.
+ */
+export const heal = async (stored: StoredSummary, counts: Counts, now = Date.now()): Promise<boolean> => {
+  if (stored.inflight.some((startedAt) => now - startedAt < STALE_MS)) return false;
+  if (stored.inflight.length === 0 && sameCounts(stored.counts, counts)) return false;
+  try {
+    await doc.send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...keys(stored.scope), ...scopeFields(stored.scope), ...counts, version: stored.version + 1, updatedAt: new Date(now).toISOString() },
+        ...(stored.version === 0
+          ? { ConditionExpression: 'attribute_not_exists(PK)' }
+          : { ConditionExpression: '#version = :version', ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: { ':version': stored.version } }),
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailed(error)) return false;
+    throw error;
+  }
 };
 
 function scopeSet(scope: SummaryScope) {

@@ -52,90 +52,86 @@ const fromItem = (item: Item): User => ({
 
 const notFound = (username: string) => new NotFound(`User ${username} not found`);
 
-export const users = {
-  /**
-   * Stores a new user (409 if the username exists). `adminCountPending` marks an admin not yet
-   * in the admin count (lib/db/admins), so that starting the count does not count it twice.
-   */
-  async create(user: NewUser, passwordHash: string, options: { adminCountPending?: boolean } = {}): Promise<User> {
-    const now = new Date().toISOString();
-    const record: User = { ...user, createdAt: now, updatedAt: now };
-    await putNew(
-      {
-        ...keys(user.username),
-        ...roleKeys(user.role, user.username),
-        type: 'User',
-        ...record,
-        passwordHash,
-        incarnation: randomUUID(),
-        ...(options.adminCountPending ? { adminCountPending: true } : {}),
-        version: 1,
-      },
-      () => new Conflict(`User ${user.username} already exists`),
-    );
-    return record;
-  },
+/**
+ * Stores a new user (409 if the username exists). `adminCountPending` marks an admin not yet
+ * in the admin count (lib/db/admins), so that starting the count does not count it twice.
+ */
+export const create = async (user: NewUser, passwordHash: string, options: { adminCountPending?: boolean } = {}): Promise<User> => {
+  const now = new Date().toISOString();
+  const record: User = { ...user, createdAt: now, updatedAt: now };
+  await putNew(
+    {
+      ...keys(user.username),
+      ...roleKeys(user.role, user.username),
+      type: 'User',
+      ...record,
+      passwordHash,
+      incarnation: randomUUID(),
+      ...(options.adminCountPending ? { adminCountPending: true } : {}),
+      version: 1,
+    },
+    () => new Conflict(`User ${user.username} already exists`),
+  );
+  return record;
+};
 
-  async list(): Promise<User[]> {
-    return (await queryPartition(PARTITION)).map(fromItem);
-  },
+export const list = async (): Promise<User[]> => {
+  return (await queryPartition(PARTITION)).map(fromItem);
+};
 
-  async find(username: string): Promise<User | undefined> {
-    return (await this.credentials(username))?.user;
-  },
+export const find = async (username: string): Promise<User | undefined> => {
+  return (await credentials(username))?.user;
+};
 
-  async get(username: string): Promise<User> {
-    const user = await this.find(username);
-    if (!user) throw notFound(username);
-    return user;
-  },
+export const get = async (username: string): Promise<User> => {
+  const user = await find(username);
+  if (!user) throw notFound(username);
+  return user;
+};
 
-  async credentials(username: string): Promise<Credentials | undefined> {
-    const { Item: item } = await doc.send(new GetCommand({ TableName: tableName(), Key: keys(username), ConsistentRead: true }));
-    if (!item) return undefined;
-    return { user: fromItem(item), passwordHash: String(item.passwordHash), incarnation: String(item.incarnation ?? '') };
-  },
+export const credentials = async (username: string): Promise<Credentials | undefined> => {
+  const { Item: item } = await doc.send(new GetCommand({ TableName: tableName(), Key: keys(username), ConsistentRead: true }));
+  if (!item) return undefined;
+  return { user: fromItem(item), passwordHash: String(item.passwordHash), incarnation: String(item.incarnation ?? '') };
+};
 
-  /** New hash and a new incarnation: every token issued before stops working. */
-  async setPassword(username: string, passwordHash: string): Promise<void> {
-    await whenExists(
-      updateItem(keys(username), {
-        UpdateExpression: 'SET passwordHash = :hash, incarnation = :inc, updatedAt = :iso, version = version + :one',
-        ExpressionAttributeValues: { ':hash': passwordHash, ':inc': randomUUID(), ':iso': new Date().toISOString(), ':one': 1 },
-        ConditionExpression: 'attribute_exists(PK)',
-      }),
-      () => notFound(username),
-    );
-  },
+/** New hash and a new incarnation: every token issued before stops working. */
+export const setPassword = async (username: string, passwordHash: string): Promise<void> => {
+  await whenExists(
+    updateItem(keys(username), {
+      UpdateExpression: 'SET passwordHash = :hash, incarnation = :inc, updatedAt = :iso, version = version + :one',
+      ExpressionAttributeValues: { ':hash': passwordHash, ':inc': randomUUID(), ':iso': new Date().toISOString(), ':one': 1 },
+      ConditionExpression: 'attribute_exists(PK)',
+    }),
+    () => notFound(username),
+  );
+};
 
+/** The admin count includes this admin now (see `create`). */
+export const adminCounted = async (username: string): Promise<void> => {
+  await conditionHeld(
+    updateItem(keys(username), {
+      UpdateExpression: 'REMOVE adminCountPending',
+      ConditionExpression: 'attribute_exists(PK)',
+    }),
+  );
+};
 
-  /** The admin count includes this admin now (see `create`). */
-  async adminCounted(username: string): Promise<void> {
-    await conditionHeld(
-      updateItem(keys(username), {
-        UpdateExpression: 'REMOVE adminCountPending',
-        ConditionExpression: 'attribute_exists(PK)',
-      }),
-    );
-  },
-
-
-  /**
-   * Users holding `role`, read consistently (one Query of the users' partition). With
-   * `countedAdminsOnly`, admins still waiting to be counted are left out.
-   */
-  async countWithRole(role: string, options: { countedAdminsOnly?: boolean } = {}): Promise<number> {
-    const pending = options.countedAdminsOnly ? ' AND attribute_not_exists(adminCountPending)' : '';
-    const items = await queryAll({
-      KeyConditionExpression: 'PK = :pk',
-      FilterExpression: `#role = :role${pending}`,
-      ExpressionAttributeNames: { '#role': 'role' },
-      ExpressionAttributeValues: { ':pk': PARTITION, ':role': role },
-      ProjectionExpression: 'PK',
-      ConsistentRead: true,
-    });
-    return items.length;
-  },
+/**
+ * Users holding `role`, read consistently (one Query of the users' partition). With
+ * `countedAdminsOnly`, admins still waiting to be counted are left out.
+ */
+export const countWithRole = async (role: string, options: { countedAdminsOnly?: boolean } = {}): Promise<number> => {
+  const pending = options.countedAdminsOnly ? ' AND attribute_not_exists(adminCountPending)' : '';
+  const items = await queryAll({
+    KeyConditionExpression: 'PK = :pk',
+    FilterExpression: `#role = :role${pending}`,
+    ExpressionAttributeNames: { '#role': 'role' },
+    ExpressionAttributeValues: { ':pk': PARTITION, ':role': role },
+    ProjectionExpression: 'PK',
+    ConsistentRead: true,
+  });
+  return items.length;
 };
 
 // Only sign-in and deletion need these: outside the object, other bundles leave them out

@@ -33,112 +33,110 @@ const toItem = (record: WatcherRecord, version: number): Item => {
   return { ...keys(id), type: 'Watcher', id, watcher, active, version, createdAt, updatedAt };
 };
 
-export const watchers = {
-  /** Stores a new, active watcher and answers its id. */
-  async create(input: WatcherInput): Promise<string> {
-    const id = randomUUID();
-    const now = new Date().toISOString();
-    const record: WatcherRecord = { id, ...normalize(input), active: true, createdAt: now, updatedAt: now };
+/** Stores a new, active watcher and answers its id. */
+export const create = async (input: WatcherInput): Promise<string> => {
+  const id = randomUUID();
+  const now = new Date().toISOString();
+  const record: WatcherRecord = { id, ...normalize(input), active: true, createdAt: now, updatedAt: now };
+  await doc.send(
+    new PutCommand({ TableName: tableName(), Item: toItem(record, 1), ConditionExpression: 'attribute_not_exists(PK)' }),
+  );
+  return id;
+};
+
+/** Strongly consistent: a channel delete must see every watcher written before it (lib/notify/channels.ts). */
+export const list = async (): Promise<WatcherRecord[]> => {
+  const items = await queryAll({ KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': PARTITION }, ConsistentRead: true });
+  return items.map(fromItem);
+};
+
+export const read = async (id: string): Promise<VersionedWatcher> => {
+  const { Item: item } = await doc.send(new GetCommand({ TableName: tableName(), Key: keys(id), ConsistentRead: true }));
+  if (!item) throw notFound(id);
+  return { record: fromItem(item), version: Number(item.version) };
+};
+
+export const get = async (id: string): Promise<WatcherRecord> => {
+  return (await read(id)).record;
+};
+
+/**
+ * Replaces the rule of a watcher read at `version`, keeping its id, `active` and
+ * `createdAt`. Anyone else's write since that read makes this a 409, never an overwrite.
+ */
+export const replace = async (current: VersionedWatcher, input: WatcherInput): Promise<WatcherRecord> => {
+  const { id } = current.record;
+  const record: WatcherRecord = { ...current.record, ...normalize(input), updatedAt: new Date().toISOString() };
+  try {
     await doc.send(
-      new PutCommand({ TableName: tableName(), Item: toItem(record, 1), ConditionExpression: 'attribute_not_exists(PK)' }),
-    );
-    return id;
-  },
-
-  /** Strongly consistent: a channel delete must see every watcher written before it (lib/notify/channels.ts). */
-  async list(): Promise<WatcherRecord[]> {
-    const items = await queryAll({ KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': PARTITION }, ConsistentRead: true });
-    return items.map(fromItem);
-  },
-
-  async read(id: string): Promise<VersionedWatcher> {
-    const { Item: item } = await doc.send(new GetCommand({ TableName: tableName(), Key: keys(id), ConsistentRead: true }));
-    if (!item) throw notFound(id);
-    return { record: fromItem(item), version: Number(item.version) };
-  },
-
-  async get(id: string): Promise<WatcherRecord> {
-    return (await watchers.read(id)).record;
-  },
-
-  /**
-   * Replaces the rule of a watcher read at `version`, keeping its id, `active` and
-   * `createdAt`. Anyone else's write since that read makes this a 409, never an overwrite.
-   */
-  async replace(current: VersionedWatcher, input: WatcherInput): Promise<WatcherRecord> {
-    const { id } = current.record;
-    const record: WatcherRecord = { ...current.record, ...normalize(input), updatedAt: new Date().toISOString() };
-    try {
-      await doc.send(
-        new PutCommand({
-          TableName: tableName(),
-          Item: toItem(record, current.version + 1),
-          ConditionExpression: '#version = :read',
-          ExpressionAttributeNames: { '#version': 'version' },
-          ExpressionAttributeValues: { ':read': current.version },
-        }),
-      );
-    } catch (error) {
-      if (isConditionFailed(error)) throw changed(id);
-      throw error;
-    }
-    return record;
-  },
-
-  /**
-   * Puts back the watcher as it was read, undoing the replace written on top of it, unless
-   * someone wrote after that replace (their write stands). Answers whether it was put back.
-   */
-  async restore(previous: VersionedWatcher): Promise<boolean> {
-    return conditionHeld(
-      doc.send(
-        new PutCommand({
-          TableName: tableName(),
-          Item: toItem(previous.record, previous.version + 2),
-          ConditionExpression: '#version = :replaced',
-          ExpressionAttributeNames: { '#version': 'version' },
-          ExpressionAttributeValues: { ':replaced': previous.version + 1 },
-        }),
-      ),
-    );
-  },
-
-  /** PUT semantics: the whole rule is replaced; 404 for an unknown id, 409 on a lost race. */
-  async update(id: string, input: WatcherInput): Promise<WatcherRecord> {
-    return watchers.replace(await watchers.read(id), input);
-  },
-
-  /** Switches a watcher on or off; one atomic write that also bumps the version. */
-  async setActive(id: string, active: boolean): Promise<WatcherRecord> {
-    const { Attributes } = await whenExists(
-      doc.send(
-      new UpdateCommand({
+      new PutCommand({
         TableName: tableName(),
-        Key: keys(id),
-        UpdateExpression: 'SET #active = :active, #version = #version + :one, #updatedAt = :now',
-        ConditionExpression: 'attribute_exists(PK)',
-        ExpressionAttributeNames: { '#active': 'active', '#version': 'version', '#updatedAt': 'updatedAt' },
-        ExpressionAttributeValues: { ':active': active, ':one': 1, ':now': new Date().toISOString() },
-        ReturnValues: 'ALL_NEW',
+        Item: toItem(record, current.version + 1),
+        ConditionExpression: '#version = :read',
+        ExpressionAttributeNames: { '#version': 'version' },
+        ExpressionAttributeValues: { ':read': current.version },
       }),
-      ),
-      () => notFound(id),
     );
-    return fromItem(Attributes ?? {});
-  },
+  } catch (error) {
+    if (isConditionFailed(error)) throw changed(id);
+    throw error;
+  }
+  return record;
+};
 
-  async remove(id: string): Promise<void> {
-    await deleteExisting(keys(id), () => notFound(id));
-  },
+/**
+ * Puts back the watcher as it was read, undoing the replace written on top of it, unless
+ * someone wrote after that replace (their write stands). Answers whether it was put back.
+ */
+export const restore = async (previous: VersionedWatcher): Promise<boolean> => {
+  return conditionHeld(
+    doc.send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: toItem(previous.record, previous.version + 2),
+        ConditionExpression: '#version = :replaced',
+        ExpressionAttributeNames: { '#version': 'version' },
+        ExpressionAttributeValues: { ':replaced': previous.version + 1 },
+      }),
+    ),
+  );
+};
 
-  /** One alarm-configuration field of every watcher (one Query, only that attribute read). */
-  async fieldValues(field: ConfigurationField): Promise<unknown[]> {
-    const items = await queryAll({
-      KeyConditionExpression: 'PK = :pk',
-      ProjectionExpression: '#watcher.#field',
-      ExpressionAttributeNames: { '#watcher': 'watcher', '#field': field },
-      ExpressionAttributeValues: { ':pk': PARTITION },
-    });
-    return items.map((item) => (item.watcher as Partial<Watcher> | undefined)?.[field]);
-  },
+/** PUT semantics: the whole rule is replaced; 404 for an unknown id, 409 on a lost race. */
+export const update = async (id: string, input: WatcherInput): Promise<WatcherRecord> => {
+  return replace(await read(id), input);
+};
+
+/** Switches a watcher on or off; one atomic write that also bumps the version. */
+export const setActive = async (id: string, active: boolean): Promise<WatcherRecord> => {
+  const { Attributes } = await whenExists(
+    doc.send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keys(id),
+      UpdateExpression: 'SET #active = :active, #version = #version + :one, #updatedAt = :now',
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeNames: { '#active': 'active', '#version': 'version', '#updatedAt': 'updatedAt' },
+      ExpressionAttributeValues: { ':active': active, ':one': 1, ':now': new Date().toISOString() },
+      ReturnValues: 'ALL_NEW',
+    }),
+    ),
+    () => notFound(id),
+  );
+  return fromItem(Attributes ?? {});
+};
+
+export const remove = async (id: string): Promise<void> => {
+  await deleteExisting(keys(id), () => notFound(id));
+};
+
+/** One alarm-configuration field of every watcher (one Query, only that attribute read). */
+export const fieldValues = async (field: ConfigurationField): Promise<unknown[]> => {
+  const items = await queryAll({
+    KeyConditionExpression: 'PK = :pk',
+    ProjectionExpression: '#watcher.#field',
+    ExpressionAttributeNames: { '#watcher': 'watcher', '#field': field },
+    ExpressionAttributeValues: { ':pk': PARTITION },
+  });
+  return items.map((item) => (item.watcher as Partial<Watcher> | undefined)?.[field]);
 };

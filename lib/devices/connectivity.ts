@@ -1,8 +1,8 @@
 import { historyDays, historyExpiry } from '#lib/alarms/settings';
-import { connectivity } from '#lib/db/connectivity';
+import * as connectivity from '#lib/db/connectivity';
 import { devices } from '#lib/db/devices';
 import type { Page } from '#lib/db/pages';
-import { rooms } from '#lib/db/rooms';
+import * as rooms from '#lib/db/rooms';
 import { Invalid, ServiceUnavailable } from '#lib/errors';
 import { advance, availabilityWindow, observedIn, ratio, windowDays, worstFirst, type Observed, type RoomAvailability, type RoomCounts } from './availability';
 import { mapConcurrent } from '#lib/shared/concurrency';

@@ -1,5 +1,5 @@
-import { rooms } from '#lib/db/rooms';
-import { summaries } from '#lib/db/summaries';
+import * as rooms from '#lib/db/rooms';
+import * as summaries from '#lib/db/summaries';
 import { scopeOf, type DeviceFilter } from './deviceScope';
 import { countRooms, summaryScopeFor, type Counts } from './summary';
 

@@ -1,4 +1,4 @@
-import { rooms } from '#lib/db/rooms';
+import * as rooms from '#lib/db/rooms';
 import { uniqueSorted } from '#lib/shared/names';
 import { scopeOf, type DeviceFilter } from './deviceScope';
 import type { Place } from './types';

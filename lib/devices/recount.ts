@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { rooms } from '#lib/db/rooms';
-import { summaries } from '#lib/db/summaries';
+import * as rooms from '#lib/db/rooms';
+import * as summaries from '#lib/db/summaries';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import { expectedSummaries, summaryDeltas, summaryKey, summaryScopesOf, uniquePlaces, zeroCounts } from './summary';
 import { placeKey } from './plan';

@@ -1,5 +1,5 @@
 import { devices } from '#lib/db/devices';
-import { rooms } from '#lib/db/rooms';
+import * as rooms from '#lib/db/rooms';
 import { ServiceUnavailable } from '#lib/errors';
 import { rollUp, roomStatusOf, sameAggregate } from './rollup';
 import type { Place, RoomAggregate, Severity, SeverityCounts, StoredDevice, StoredRoom } from './types';

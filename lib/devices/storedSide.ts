@@ -1,6 +1,6 @@
 import { devices } from '#lib/db/devices';
 import { syncFingerprints, type FingerprintBucket } from '#lib/db/fingerprints';
-import { rooms } from '#lib/db/rooms';
+import * as rooms from '#lib/db/rooms';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import { bucketDigest, differingRooms, roomFingerprint, sameEntries } from './fingerprint';
 import { expectedAggregates, placeKey, staleRooms } from './plan';

@@ -1,5 +1,5 @@
 import { historyExpiry } from '#lib/alarms/settings';
-import { connectivity } from '#lib/db/connectivity';
+import * as connectivity from '#lib/db/connectivity';
 import { devices } from '#lib/db/devices';
 import { evaluationQueue } from '#lib/db/evaluationQueue';
 import { NotFound, ServiceUnavailable } from '#lib/errors';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { liveConnections, liveTickets } from '#lib/db/live';
-import { rooms } from '#lib/db/rooms';
+import * as rooms from '#lib/db/rooms';
 import { scopeOf } from '#lib/devices/deviceScope';
 import { roomStatusCount } from '#lib/devices/stats';
 import { Invalid, ServiceUnavailable, Unauthorized } from '#lib/errors';

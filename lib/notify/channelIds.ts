@@ -1,4 +1,4 @@
-import { channels } from '#lib/db/channels';
+import * as channels from '#lib/db/channels';
 import { Invalid } from '#lib/errors';
 
 // Apart from lib/notify/channels.ts so that the watcher functions do not bundle the notifier.

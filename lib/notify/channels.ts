@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Mailer } from '#lib/alarms/mailer';
-import { channels } from '#lib/db/channels';
-import { deliveries } from '#lib/db/deliveries';
-import { watchers } from '#lib/db/watchers';
+import * as channels from '#lib/db/channels';
+import * as deliveries from '#lib/db/deliveries';
+import * as watchers from '#lib/db/watchers';
 import { Conflict, Invalid } from '#lib/errors';
 import { allowLocalWebhooks, targetProblem, type Lookup } from './address';
 import { testDigest } from './digest';

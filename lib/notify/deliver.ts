@@ -1,6 +1,7 @@
 import type { Mailer } from '#lib/alarms/mailer';
-import { channels } from '#lib/db/channels';
-import { deliveries, type DueDelivery } from '#lib/db/deliveries';
+import * as channels from '#lib/db/channels';
+import * as deliveries from '#lib/db/deliveries';
+import type { DueDelivery } from '#lib/db/deliveries';
 import { logger } from '#lib/log';
 import { allowLocalWebhooks } from './address';
 import { webhookBody } from './formats';

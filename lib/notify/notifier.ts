@@ -1,10 +1,10 @@
 import { notificationGate } from '#lib/alarms/notification';
 import { silencedBy, type Silence } from '#lib/alarms/silences';
 import * as alarms from '#lib/db/alarms';
-import { deliveries } from '#lib/db/deliveries';
-import { repeats } from '#lib/db/repeats';
-import { silences } from '#lib/db/silences';
-import { watchers } from '#lib/db/watchers';
+import * as deliveries from '#lib/db/deliveries';
+import * as repeats from '#lib/db/repeats';
+import * as silences from '#lib/db/silences';
+import * as watchers from '#lib/db/watchers';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import { recordWork } from '#lib/observability/metrics';
 import type { WatcherRecord } from '#lib/watchers/types';

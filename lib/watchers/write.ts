@@ -1,5 +1,5 @@
-import { channels } from '#lib/db/channels';
-import { watchers } from '#lib/db/watchers';
+import * as channels from '#lib/db/channels';
+import * as watchers from '#lib/db/watchers';
 import { NotFound } from '#lib/errors';
 import { checkChannelIds, unknownChannels } from '#lib/notify/channelIds';
 import type { WatcherInput, WatcherRecord } from './types';

@@ -9,7 +9,7 @@ import { secret } from '../../lib/adapters/secrets';
 import { adminUsername, ensureFirstAdmin } from '../../lib/auth/signin';
 import { providerFromEnv } from '../../lib/devices/provider';
 import { syncDevices } from '../../lib/devices/sync';
-import { watchers } from '../../lib/db/watchers';
+import * as watchers from '../../lib/db/watchers';
 
 /**
  * The demo's alarm rule, created once on a store without any watcher (DEMO_WATCHER=0: never):

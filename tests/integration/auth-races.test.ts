@@ -15,7 +15,7 @@ const { secret } = await import('#lib/adapters/secrets');
 const { dynamo, doc, tableName } = await import('#lib/db/client');
 const { roleCatalog: roles } = await import('#lib/auth/roles');
 const { ensureTable } = await import('#lib/db/table');
-const { users } = await import('#lib/db/users');
+const users = await import('#lib/db/users');
 const { TooManyRequests, Unauthorized } = await import('#lib/errors');
 const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
 

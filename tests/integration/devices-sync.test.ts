@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { devices } from '#lib/db/devices';
-import { rooms } from '#lib/db/rooms';
+import * as rooms from '#lib/db/rooms';
 import { recomputeRoom } from '#lib/devices/rooms';
 import { inScope } from '#lib/devices/deviceScope';
 import { expectedAggregates, placeKey } from '#lib/devices/plan';

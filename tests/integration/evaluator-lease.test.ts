@@ -5,10 +5,10 @@ import { runEvaluation } from '#lib/alarms/evaluate';
 import { HEARTBEAT_MS, LEASE_MS, withLease } from '#lib/alarms/lease';
 import { outboxMailer } from '#lib/adapters/mail';
 import { reconcileAfterRestart } from '#lib/alarms/recover';
-import { alarmRuns } from '#lib/db/alarmRuns';
+import * as alarmRuns from '#lib/db/alarmRuns';
 import * as alarms from '#lib/db/alarms';
-import { rooms } from '#lib/db/rooms';
-import { watchers } from '#lib/db/watchers';
+import * as rooms from '#lib/db/rooms';
+import * as watchers from '#lib/db/watchers';
 import { syncDevices } from '#lib/devices/sync';
 import { device, fixed, offlineWatcher } from '../support/fleet';
 

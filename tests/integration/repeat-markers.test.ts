@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { outboxMailer } from '#lib/adapters/mail';
 import * as alarms from '#lib/db/alarms';
-import { repeats } from '#lib/db/repeats';
-import { watchers } from '#lib/db/watchers';
+import * as repeats from '#lib/db/repeats';
+import * as watchers from '#lib/db/watchers';
 import { notifier } from '#lib/notify/notifier';
 import { repeatSlot } from '#lib/notify/plan';
 import { offlineWatcher, unique } from '../support/fleet';

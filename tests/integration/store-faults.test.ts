@@ -61,7 +61,7 @@ describe('store faults on other areas', () => {
   const watcherBody = watcherInput({ user: 'faults' });
 
   it('a throttled watcher create answers 503 and stores no watcher; the retry creates one', async () => {
-    const { watchers } = await import('#lib/db/watchers');
+    const watchers = await import('#lib/db/watchers');
     const { handler: createWatcher } = await import('../../functions/watchers/create');
     const before = (await watchers.list()).length;
     clear = injectFault('throttle', 'PutCommand');

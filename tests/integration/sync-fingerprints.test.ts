@@ -4,7 +4,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { doc, tableName } from '#lib/db/client';
 import { devices } from '#lib/db/devices';
-import { rooms } from '#lib/db/rooms';
+import * as rooms from '#lib/db/rooms';
 import { expectedAggregates, placeKey } from '#lib/devices/plan';
 import { simulatedFleet } from '#lib/devices/provider/simulated';
 import { refreshDevice, syncDevices } from '#lib/devices/sync';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { watchers } from '#lib/db/watchers';
+import * as watchers from '#lib/db/watchers';
 import { Conflict, NotFound } from '#lib/errors';
 import type { WatcherInput } from '#lib/watchers/types';
 

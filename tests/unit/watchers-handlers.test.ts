@@ -2,14 +2,12 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiEvent, lambdaContext } from '../support/events';
 
 // Store failures are unknown errors: the handlers must answer the generic 500 JSON.
-vi.mock('#lib/db/watchers', () => ({
-  watchers: { fieldValues: vi.fn(), list: vi.fn() },
-}));
+vi.mock('#lib/db/watchers', () => ({ fieldValues: vi.fn(), list: vi.fn() }));
 vi.mock('#lib/db/table', () => ({ ensureTable: vi.fn() }));
 // the SDK client module is still loaded; its notice about this machine's Node 20 is noise here
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
-const { watchers } = await import('#lib/db/watchers');
+const watchers = await import('#lib/db/watchers');
 const { ensureTable } = await import('#lib/db/table');
 const storeDown = Object.assign(new Error('Requested resource not found'), { name: 'ResourceNotFoundException' });
 
