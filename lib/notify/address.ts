@@ -14,39 +14,19 @@ import { BlockList, isIP } from 'node:net';
  * address names it): node's own `BlockList` matches them, which keeps ipaddr.js's 12 KiB out of
  * every bundle that sends notifications (tests/unit/webhook-ranges.test.ts holds the two equal).
  */
-const V4_RANGES: [string, string[]][] = [
-  ['unspecified', ['0.0.0.0/8']],
-  ['broadcast', ['255.255.255.255/32']],
-  ['multicast', ['224.0.0.0/4']],
-  ['linkLocal', ['169.254.0.0/16']],
-  ['loopback', ['127.0.0.0/8']],
-  ['carrierGradeNat', ['100.64.0.0/10']],
-  ['private', ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16']],
-  ['reserved', ['192.0.0.0/24', '192.0.2.0/24', '192.88.99.0/24', '198.18.0.0/15', '198.51.100.0/24', '203.0.113.0/24', '240.0.0.0/4']],
-  ['as112', ['192.175.48.0/24', '192.31.196.0/24']],
-  ['amt', ['192.52.193.0/24']],
-];
-const V6_RANGES: [string, string[]][] = [
-  ['unspecified', ['::/128']],
-  ['linkLocal', ['fe80::/10']],
-  ['multicast', ['ff00::/8']],
-  ['loopback', ['::1/128']],
-  ['uniqueLocal', ['fc00::/7']],
-  ['deprecatedSiteLocal', ['fec0::/10']],
-  ['discard', ['100::/64']],
-  ['rfc6145', ['::ffff:0:0:0/96']],
-  ['rfc6052', ['64:ff9b::/96', '64:ff9b:1::/48']],
-  ['6to4', ['2002::/16']],
-  ['teredo', ['2001::/32']],
-  ['benchmarking', ['2001:2::/48']],
-  ['amt', ['2001:3::/32']],
-  ['as112v6', ['2001:4:112::/48', '2620:4f:8000::/48']],
-  ['deprecatedOrchid', ['2001:10::/28']],
-  ['orchid2', ['2001:20::/28']],
-  ['droneRemoteIdProtocolEntityTags', ['2001:30::/28']],
-  ['segmentRouting', ['5f00::/16']],
-  ['reserved', ['2001::/23', '2001:db8::/32', '3fff::/20']],
-];
+const V4_RANGES: Record<string, string[]> = {
+  unspecified: ['0.0.0.0/8'], broadcast: ['255.255.255.255/32'], multicast: ['224.0.0.0/4'], linkLocal: ['169.254.0.0/16'],
+  loopback: ['127.0.0.0/8'], carrierGradeNat: ['100.64.0.0/10'], private: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16'],
+  reserved: ['192.0.0.0/24', '192.0.2.0/24', '192.88.99.0/24', '198.18.0.0/15', '198.51.100.0/24', '203.0.113.0/24', '240.0.0.0/4'],
+  as112: ['192.175.48.0/24', '192.31.196.0/24'], amt: ['192.52.193.0/24'],
+};
+const V6_RANGES: Record<string, string[]> = {
+  unspecified: ['::/128'], linkLocal: ['fe80::/10'], multicast: ['ff00::/8'], loopback: ['::1/128'], uniqueLocal: ['fc00::/7'],
+  deprecatedSiteLocal: ['fec0::/10'], discard: ['100::/64'], rfc6145: ['::ffff:0:0:0/96'], rfc6052: ['64:ff9b::/96', '64:ff9b:1::/48'],
+  '6to4': ['2002::/16'], teredo: ['2001::/32'], benchmarking: ['2001:2::/48'], amt: ['2001:3::/32'],
+  as112v6: ['2001:4:112::/48', '2620:4f:8000::/48'], deprecatedOrchid: ['2001:10::/28'], orchid2: ['2001:20::/28'],
+  droneRemoteIdProtocolEntityTags: ['2001:30::/28'], segmentRouting: ['5f00::/16'], reserved: ['2001::/23', '2001:db8::/32', '3fff::/20'],
+};
 
 const blockList = (family: 'ipv4' | 'ipv6', subnets: string[]) => {
   const list = new BlockList();
@@ -61,8 +41,8 @@ let ranges: { v4: [string, BlockList][]; v6: [string, BlockList][]; mapped: Bloc
 /** built on the first check, not at import */
 const rangeLists = () =>
   (ranges ??= {
-    v4: V4_RANGES.map(([name, subnets]) => [name, blockList('ipv4', subnets)]),
-    v6: V6_RANGES.map(([name, subnets]) => [name, blockList('ipv6', subnets)]),
+    v4: Object.entries(V4_RANGES).map(([name, subnets]) => [name, blockList('ipv4', subnets)]),
+    v6: Object.entries(V6_RANGES).map(([name, subnets]) => [name, blockList('ipv6', subnets)]),
     mapped: blockList('ipv6', ['::ffff:0:0/96']),
     compatible: blockList('ipv6', ['::/96']),
   });

@@ -29,25 +29,24 @@ const networksOf = <A>(kind: { prototype: object }) =>
 const v4Networks = networksOf<ipaddr.IPv4>(ipaddr.IPv4);
 const v6Networks = networksOf<ipaddr.IPv6>(ipaddr.IPv6);
 
-/** an address inside (or near) one of the special networks: random bits below its prefix, a few above it */
-const v4Near = fc.tuple(fc.constantFrom(...v4Networks), fc.array(fc.nat(255), { minLength: 4, maxLength: 4 }), fc.integer({ min: -2, max: 2 })).map(([[net, bits], noise, shift]) => {
-  const prefix = Math.max(0, Math.min(32, bits + shift));
-  const octets = net.octets.map((octet, i) => {
-    const kept = Math.max(0, Math.min(8, prefix - 8 * i));
-    const mask = (0xff << (8 - kept)) & 0xff;
-    return (octet & mask) | (noise[i]! & ~mask & 0xff);
+/**
+ * An address inside (or near) one of the special networks: random bits below its prefix, a
+ * prefix a little longer or shorter than the network's. Parts are octets (IPv4) or 16-bit groups (IPv6).
+ */
+const near = <A extends ipaddr.IPv4 | ipaddr.IPv6>(networks: Network<A>[], width: 8 | 16, write: (parts: number[]) => string) => {
+  const all = width === 8 ? 0xff : 0xffff;
+  const count = width === 8 ? 4 : 8;
+  return fc.tuple(fc.constantFrom(...networks), fc.array(fc.nat(all), { minLength: count, maxLength: count }), fc.integer({ min: -2, max: 2 })).map(([[net, bits], noise, shift]) => {
+    const network = 'octets' in net ? net.octets : net.parts;
+    const prefix = Math.max(0, Math.min(network.length * width, bits + shift));
+    return write(network.map((part, i) => {
+      const mask = (all << (width - Math.max(0, Math.min(width, prefix - width * i)))) & all;
+      return (part & mask) | (noise[i]! & ~mask & all);
+    }));
   });
-  return octets.join('.');
-});
-const v6Near = fc.tuple(fc.constantFrom(...v6Networks), fc.array(fc.nat(0xffff), { minLength: 8, maxLength: 8 }), fc.integer({ min: -2, max: 2 })).map(([[net, bits], noise, shift]) => {
-  const prefix = Math.max(0, Math.min(128, bits + shift));
-  const parts = net.parts.map((part, i) => {
-    const kept = Math.max(0, Math.min(16, prefix - 16 * i));
-    const mask = (0xffff << (16 - kept)) & 0xffff;
-    return (part & mask) | (noise[i]! & ~mask & 0xffff);
-  });
-  return new ipaddr.IPv6(parts).toString();
-});
+};
+const v4Near = near(v4Networks, 8, (octets) => octets.join('.'));
+const v6Near = near(v6Networks, 16, (parts) => new ipaddr.IPv6(parts).toString());
 const anyV4 = fc.array(fc.nat(255), { minLength: 4, maxLength: 4 }).map((octets) => octets.join('.'));
 const anyV6 = fc.array(fc.nat(0xffff), { minLength: 8, maxLength: 8 }).map((parts) => new ipaddr.IPv6(parts).toString());
 /** IPv4-mapped and IPv4-compatible IPv6, in dotted and in hex form */
