@@ -50,7 +50,7 @@ const openWatchers = (open: readonly OpenAlarm[], plan: Pick<AlarmPlan, 'raise' 
  * the `open` alarms it was planned from: alarm writes first (each transition's mail in the same
  * item write), then each device's worst severity and open-alarm watchers where they differ:
  * conditional updates, or, when the devices are exactly as a sync or refresh just wrote them
- * (`asWritten`), whole items in batches. Alarm writes are conditional, `writesInFlight()` in
+ * (`asWritten`) and batches cost fewer requests, whole items in batches. Alarm writes are conditional, `writesInFlight()` in
  * flight, none after `inTime()`.
  */
 export const applyPlan = async (
@@ -87,8 +87,9 @@ export const applyPlan = async (
     return device.alarmSeverity === severity && sameList(device.alarmWatchers ?? [], ids) ? [] : [{ device, severity, ids }];
   });
   const shifts: SeverityShift[] = [];
-  if (planned.asWritten) {
-    // the devices as the queue carries them are what the store holds: whole items, 25 a request
+  if (planned.asWritten && devices.writeAllRequests(changes.map(({ device }) => device)) < changes.length) {
+    // the devices as the queue carries them are what the store holds: whole items, 25 a request,
+    // when that and the fingerprint marks it owes cost fewer requests than one update each (a storm)
     if (!inTime()) return { raised, pending, dropped, cleared, updated, shifts, rooms: [] };
     const next = changes.map(({ device, severity, ids }) => {
       const { alarmSeverity: _severity, alarmWatchers: _watchers, ...rest } = device;

@@ -7,12 +7,16 @@ import { traced } from '#lib/observability/tracing';
 // Bounded waits: a stuck connection becomes a retried TimeoutError (503 to the client)
 // instead of a Lambda that hangs until API Gateway gives up.
 // Its calls are X-Ray subsegments where tracing is on (lib/observability/tracing.ts).
-export const dynamo = traced(
-  new DynamoDBClient({
-    maxAttempts: 3,
-    requestHandler: { connectionTimeout: 1_000, requestTimeout: 3_000 },
-  }),
-);
+// Sockets: the SDK's default agent keeps 50, and a request waiting for a free one is already
+// under `connectionTimeout`, so a pass with 64 writes in flight (WRITES_IN_FLIGHT) beside its
+// reads had requests fail as timeouts while merely queued behind a slow store. 256 sockets
+// cover every concurrency limit in lib/, so the timeout measures the connection again.
+export const clientOptions = {
+  maxAttempts: 3,
+  requestHandler: { connectionTimeout: 1_000, requestTimeout: 3_000, httpAgent: { maxSockets: 256 }, httpsAgent: { maxSockets: 256 } },
+};
+
+export const dynamo = traced(new DynamoDBClient(clientOptions));
 
 export const doc = DynamoDBDocumentClient.from(dynamo, {
   marshallOptions: { removeUndefinedValues: true },

@@ -5,7 +5,7 @@ import { toDevice, type Device, type Place, type Severity, type StoredDevice } f
 import { doc, tableName } from './client';
 import { badCursor, isKeyString, openCursor, sealCursor } from './cursor';
 import { syncFingerprints } from './fingerprints';
-import { batchWrite, isConditionFailed, queryAll, queryPages, type Item } from './helpers';
+import { BATCH_SIZE, batchWrite, isConditionFailed, queryAll, queryPages, type Item } from './helpers';
 import { allShards, queryShards, shardKey } from './shards';
 
 /*
@@ -228,6 +228,16 @@ export const devices = {
       [...deletes.map((device) => ({ DeleteRequest: { Key: keys(device) } })), ...puts.map((device) => ({ PutRequest: { Item: toItem(device, now) } }))],
       { inFlight: 8 },
     );
+  },
+
+  /**
+   * Requests `writeAll(puts, [])` costs: its batches, the rooms' dirty marks before and after
+   * them, and for the next sync a read of each room and the removal of its mark. A caller with
+   * few devices to write may find one conditional update each cheaper.
+   */
+  writeAllRequests(puts: readonly Pick<StoredDevice, 'details'>[]): number {
+    const places = puts.map((device) => device.details);
+    return Math.ceil(puts.length / BATCH_SIZE) + 2 * syncFingerprints.invalidateRequests(places) + 2 * new Set(places.map(roomId)).size;
   },
 
   /** Idempotent batch of upserts and removals by anyone but the sync (the alarm engine): their rooms' fingerprints are marked dirty. */

@@ -1,9 +1,9 @@
-import { BatchGetCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import type { Place } from '#lib/devices/types';
 import { doc, tableName } from './client';
-import { conditionHeld, queryAll, type Item } from './helpers';
-import { bucketOf } from './shards';
+import { BATCH_SIZE, batchWrite, conditionHeld, queryAll, type Item } from './helpers';
+import { bucketOf, queryShards, shardKey } from './shards';
 import { mapConcurrent } from '#lib/shared/concurrency';
 
 /*
@@ -17,15 +17,20 @@ import { mapConcurrent } from '#lib/shared/concurrency';
  * Never claiming a state not stored: the sync writes a bucket only after the devices it
  * describes, under the version it read the bucket at, and a digest only after its bucket, under
  * the digest it read. Every other writer of device items (refresh, the alarm engine) marks the
- * rooms it writes dirty, before and after its write (a room entry `dirty`, the bucket's version
- * moved, the top digest replaced by a value nobody computes), so the next sync reads them.
+ * rooms it writes dirty, before and after its write: one small item per room (`SYNCFP#DIRTY#<n>`,
+ * K shards, a fresh mark each time), written in batches, never the top item or a bucket. The
+ * next sync reads the marks with the top item, compares those rooms whatever their fingerprints
+ * say, and removes each mark only if it still holds the value read (a writer that marked again
+ * meanwhile keeps its room dirty for the sync after).
  */
 const PK = 'SYNCFP';
 const TOP = { PK, SK: 'TOP' };
 const bucketKey = (bucket: number) => ({ PK, SK: `B#${bucket}` });
 const ROOM = 'r:';
 const roomId = (place: Place) => [place.region, place.location, place.room].map(encodeURIComponent).join('#');
-const DIRTY = 'dirty';
+/** Rooms written by someone other than the sync since the sync last compared them. */
+const DIRTY = 'SYNCFP#DIRTY';
+const dirtyKey = (room: string) => ({ PK: shardKey(DIRTY, room), SK: `R#${room}` });
 /** A digest the sync replaced before writing into the bucket: every room of it is to be compared. */
 const WHOLE = 'whole:';
 /** Bucket writes in flight. */
@@ -47,7 +52,7 @@ export interface FingerprintBucket {
   bucket: number;
   /** 0 when the item does not exist. */
   version: number;
-  /** Room identity -> fingerprint (`dirty` for a room written by someone other than the sync). */
+  /** Room identity -> fingerprint. */
   rooms: Map<string, string>;
 }
 
@@ -70,7 +75,12 @@ export const syncFingerprints = {
   /** A room's identity in the fingerprints and its bucket. */
   locate(place: Place): { room: string; bucket: number } {
     const room = roomId(place);
-    return { room, bucket: bucketOf(room, syncFingerprints.bucketCount()) };
+    return { room, bucket: syncFingerprints.bucketOfRoom(room) };
+  },
+
+  /** The bucket of a room identity. */
+  bucketOfRoom(room: string): number {
+    return bucketOf(room, syncFingerprints.bucketCount());
   },
 
   /** The place a room identity names. */
@@ -174,19 +184,42 @@ export const syncFingerprints = {
     return missed;
   },
 
+  /** Requests `invalidate(places)` sends: one per 25 rooms. */
+  invalidateRequests(places: readonly Place[]): number {
+    return Math.ceil(new Set(places.map(roomId)).size / BATCH_SIZE);
+  },
+
   /**
-   * Marks rooms dirty for the next sync: their entries, their buckets' versions, their buckets'
-   * digests. Called by every writer of device items other than the sync, before and after it writes.
+   * Marks rooms dirty for the next sync (a fresh mark per room, in batches). Called by every
+   * writer of device items other than the sync, before and after it writes.
    */
   async invalidate(places: readonly Place[]): Promise<void> {
-    const byBucket = new Map<number, Set<string>>();
-    for (const place of places) {
-      const { room, bucket } = syncFingerprints.locate(place);
-      byBucket.set(bucket, (byBucket.get(bucket) ?? new Set()).add(room));
-    }
-    if (byBucket.size === 0) return;
-    await mapConcurrent([...byBucket], IN_FLIGHT, ([bucket, rooms]) => markRooms(bucket, [...rooms]));
-    await markDigests([...byBucket.keys()], `${DIRTY}:${randomUUID()}`);
+    const mark = randomUUID();
+    const rooms = [...new Set(places.map(roomId))];
+    await batchWrite(rooms.map((room) => ({ PutRequest: { Item: { ...dirtyKey(room), type: 'SyncDirtyRoom', mark } } })), { inFlight: IN_FLIGHT });
+  },
+
+  /** The rooms marked dirty, each with its mark (read consistently, every shard). */
+  async dirtyRooms(): Promise<Map<string, string>> {
+    const items = await queryShards(DIRTY, (pk) => ({ KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true }));
+    return new Map(items.map((item) => [String(item.SK).slice(2), String(item.mark)]));
+  },
+
+  /** Removes the marks a sync read and dealt with, each only if it still holds the value read. */
+  async clearDirty(marks: ReadonlyMap<string, string>): Promise<void> {
+    await mapConcurrent([...marks], IN_FLIGHT, ([room, mark]) =>
+      conditionHeld(
+        doc.send(
+          new DeleteCommand({
+            TableName: tableName(),
+            Key: dirtyKey(room),
+            ConditionExpression: '#mark = :mark',
+            ExpressionAttributeNames: { '#mark': 'mark' },
+            ExpressionAttributeValues: { ':mark': mark },
+          }),
+        ),
+      ),
+    );
   },
 
   /**
@@ -199,21 +232,6 @@ export const syncFingerprints = {
     await markDigests(buckets, mark);
     return mark;
   },
-};
-
-/** Sets rooms of a bucket `dirty` and moves its version, in chunks. */
-const markRooms = async (bucket: number, rooms: readonly string[]): Promise<void> => {
-  for (const batch of chunks(rooms)) {
-    await doc.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: bucketKey(bucket),
-        UpdateExpression: `SET ${batch.map((_, i) => `#r${i} = :dirty`).join(', ')}, #type = :type ADD #version :one`,
-        ExpressionAttributeNames: { '#version': 'version', '#type': 'type', ...Object.fromEntries(batch.map((room, i) => [`#r${i}`, `${ROOM}${room}`])) },
-        ExpressionAttributeValues: { ':dirty': DIRTY, ':one': 1, ':type': 'SyncFingerprints' },
-      }),
-    );
-  }
 };
 
 /** Replaces the digests of these buckets by `mark` (a value no sync computes), where a top item exists. */

@@ -150,7 +150,7 @@ export const patchExpression = (patch: Item, now: string) =>
 
 export type WriteRequest = { PutRequest: { Item: Item } } | { DeleteRequest: { Key: Item } };
 
-const BATCH_SIZE = 25;
+export const BATCH_SIZE = 25;
 const MAX_BATCH_ATTEMPTS = 8;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

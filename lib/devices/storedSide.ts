@@ -60,7 +60,8 @@ export const readStoredSide = async (listed: readonly ProviderDevice[], unreadab
   const latest = [...new Map(listed.map((device) => [device.devicesn, device])).values()];
   const wanted = providerBuckets(latest);
   const count = syncFingerprints.bucketCount();
-  const top = await syncFingerprints.top();
+  // rooms another writer marked: compared whatever their fingerprints say, read before any device
+  const [top, dirty] = await Promise.all([syncFingerprints.top(), syncFingerprints.dirtyRooms()]);
   const full = !top || top.buckets !== count || startedAt - top.fullAt >= fullSyncMs();
   const digests = top?.digests ?? new Map<number, string>();
   const entriesOf = (bucket: number) => wanted.get(bucket) ?? new Map<string, string>();
@@ -86,6 +87,7 @@ export const readStoredSide = async (listed: readonly ProviderDevice[], unreadab
         top.whole.has(bucket) ? [...new Set([...entriesOf(bucket).keys(), ...storedEntries.keys()])] : differingRooms(entriesOf(bucket), storedEntries),
       ),
     );
+    for (const room of dirty.keys()) changed.add(room);
     // a room holding a device the provider reported unreadably is compared on every sync
     for (const device of await devices.find([...unreadable])) changed.add(syncFingerprints.locate(device.details).room);
     const places = [...changed].map(syncFingerprints.placeOf);
@@ -121,11 +123,11 @@ export const readStoredSide = async (listed: readonly ProviderDevice[], unreadab
 
   const commit = async () => {
     const changes: { bucket: number; digest?: string; was?: string }[] = [];
-    let missed = 0;
+    const missedBuckets: number[] = [];
     await mapConcurrent([...read.values()], 16, async (bucket) => {
       const entries = new Map([...entriesOf(bucket.bucket)].filter(([room]) => !heldRooms.has(room)));
       if (!sameEntries(entries, bucket.rooms) && !(await syncFingerprints.writeBucket(bucket, entries))) {
-        missed++;
+        missedBuckets.push(bucket.bucket);
         return;
       }
       const was = marked.has(bucket.bucket) && top ? mark : digests.get(bucket.bucket);
@@ -133,7 +135,10 @@ export const readStoredSide = async (listed: readonly ProviderDevice[], unreadab
       if (digest !== was) changes.push({ bucket: bucket.bucket, ...(digest === undefined ? {} : { digest }), ...(was === undefined ? {} : { was }) });
     });
     const notSet = await syncFingerprints.writeDigests(changes, full ? { at: startedAt } : undefined);
-    return { bucketsWritten: changes.length - notSet.length, bucketsMissed: missed + notSet.length };
+    // the marks read are dealt with, except in buckets whose fingerprints this sync could not record
+    const unrecorded = new Set([...missedBuckets, ...notSet]);
+    await syncFingerprints.clearDirty(new Map([...dirty].filter(([room]) => !unrecorded.has(syncFingerprints.bucketOfRoom(room)))));
+    return { bucketsWritten: changes.length - notSet.length, bucketsMissed: missedBuckets.length + notSet.length };
   };
 
   return { full, roomsRead, stored: stored.filter((device) => !unreadable.has(device.devicesn)), held, incoming, drifted, markWrites, commit };

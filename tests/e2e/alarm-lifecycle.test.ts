@@ -118,7 +118,8 @@ describe('pending period', () => {
     expect(status.CriticalStatus).toBe(others.length > 0 ? 1 : 0);
 
     await new Promise((resolve) => setTimeout(resolve, 1100));
-    await evaluate();
+    // a run cut short by its budget on a loaded machine (complete: false) leaves it for the next one
+    for (let run = 0; run < 5 && (await alarmsOf(id)).length === 0; run++) await evaluate();
     expect(await alarmsOf(id)).toEqual([expect.objectContaining({ state: 'firing', pendingSince: pending!.pendingSince })]);
     expect(status).toBeDefined();
     expect((await api<Record<string, number>>('POST', '/videoDevice/room/roomStatusCount', { body: { regionName: region, locationName: location, roomName: room } })).body.CriticalStatus).toBe(1);

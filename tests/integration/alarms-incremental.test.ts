@@ -62,6 +62,28 @@ describe('incremental evaluation', () => {
     expect(await fullPass()).toMatchObject({ raised: 0, cleared: 0, updated: 0, mailed: 0 });
   });
 
+  it('writes a few changed devices one conditional update each, leaving the next sync no room to re-read', async () => {
+    const region = unique('R');
+    const fleet = Array.from({ length: 6 }, (_, i) => device(region, `${region}-${i}`, `Room ${i}`, true));
+    await syncDevices(fixed(fleet));
+    await watchers.create(offlineWatcher(region, `${unique('ops')}@example.com`));
+    await queuePass();
+    fleet[2] = device(region, `${region}-2`, 'Room 2', false);
+    await syncDevices(fixed(fleet));
+    const seen = { deviceUpdates: 0, devicePuts: 0, dirtyMarks: 0 };
+    await watchingRequests((command, input) => {
+      const { Key, RequestItems } = input as { Key?: { PK?: string }; RequestItems?: Record<string, { PutRequest?: { Item?: { type?: string } } }[]> };
+      if (command === 'UpdateItemCommand' && Key?.PK?.startsWith('ROOM#')) seen.deviceUpdates++;
+      for (const request of Object.values(RequestItems ?? {}).flat()) {
+        if (request.PutRequest?.Item?.type === 'Device') seen.devicePuts++;
+        if (request.PutRequest?.Item?.type === 'SyncDirtyRoom') seen.dirtyMarks++;
+      }
+    }, async () => expect(await queuePass()).toMatchObject({ raised: 1, complete: true }));
+    expect(seen).toEqual({ deviceUpdates: 1, devicePuts: 0, dirtyMarks: 0 });
+    expect((await devices.get(`${region}-2`)).alarmSeverity).toBe(2);
+    expect(await syncDevices(fixed(fleet))).toMatchObject({ upserted: 0, roomsRead: 0 });
+  });
+
   it('clears the alarm of a device that came back, and of one that vanished', async () => {
     const region = unique('R');
     const fleet = [device(region, `${region}-a`, 'A', false), device(region, `${region}-b`, 'B', false)];

@@ -4,6 +4,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { doc, tableName } from '#lib/db/client';
 import { devices } from '#lib/db/devices';
+import { syncFingerprints } from '#lib/db/fingerprints';
 import * as rooms from '#lib/db/rooms';
 import { expectedAggregates, placeKey } from '#lib/devices/plan';
 import { simulatedFleet } from '#lib/devices/provider/simulated';
@@ -82,6 +83,23 @@ describe('a sync that reads only what changed', () => {
     await devices.writeAll([{ ...gone, alarmSeverity: 2 }], []); // a whole-item write from an older queue entry
     expect(await syncDevices(fixed(() => fleet))).toMatchObject({ removed: 1 });
     await expectStoreToBe(fleet);
+  });
+
+  it('compares a room another writer marked once, and keeps a mark renewed after the sync read it', async () => {
+    const fleet = fleetOf(29);
+    await syncDevices(fixed(() => fleet));
+    const target = fleet[6]!;
+    await devices.put(target); // a refresh that found nothing new still marks its room
+    expect(await syncDevices(fixed(() => fleet))).toMatchObject({ full: false, roomsRead: 1, upserted: 0 });
+    expect(await syncDevices(fixed(() => fleet))).toMatchObject({ full: false, roomsRead: 0 });
+    // a writer marks again after a sync read the marks: the sync's clean-up leaves the new mark
+    await devices.put(target);
+    const read = await syncFingerprints.dirtyRooms();
+    await devices.put(target);
+    await syncFingerprints.clearDirty(read);
+    expect([...(await syncFingerprints.dirtyRooms()).keys()]).toEqual([syncFingerprints.locate(target.details).room]);
+    expect(await syncDevices(fixed(() => fleet))).toMatchObject({ full: false, roomsRead: 1 });
+    expect(await syncFingerprints.dirtyRooms()).toEqual(new Map());
   });
 
   it('recounts a room it compares whose aggregate drifted (a run cut short before its recount)', async () => {
