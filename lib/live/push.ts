@@ -1,6 +1,7 @@
 import { withSilences } from '#lib/alarms/query';
 import { onStored, type StoredChange } from '#lib/db/changes';
-import { liveConnections, type Subscriber } from '#lib/db/live';
+import * as liveConnections from '#lib/db/liveConnections';
+import type { Subscriber } from '#lib/db/liveConnections';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import type { Place } from '#lib/devices/types';
 import { logger } from '#lib/log';
