@@ -95,6 +95,9 @@ export const runLiveBench = async () => {
     const delays: number[] = [];
     const pushDelays: number[] = []; // from the moment the room was stored (the message's `at`) to receipt
     let received = 0;
+    /** Receipts of a push a socket already had (a post retried after its answer was late): not deliveries. */
+    let duplicates = 0;
+    const seen = new Set<string>();
     let unmatched = 0;
     let socketErrors = 0;
     const sockets: WebSocket[] = [];
@@ -104,13 +107,19 @@ export const runLiveBench = async () => {
       sockets.push(
         ...(await Promise.all(
           batch.map(
-            async (filter) =>
+            async (filter, b) =>
               new Promise<WebSocket>(async (open, fail) => {
                 const socket = new WebSocket(await ticket(filter));
                 socket.on('message', (data) => {
                   const now = Date.now();
                   const message = JSON.parse(String(data)) as { type: string; at?: string; room?: { region: string; location: string; room: string } };
                   if (message.type !== 'room' || !message.room) return;
+                  const receipt = `${i + b}|${placeKey(message.room)}|${message.at}`;
+                  if (seen.has(receipt)) {
+                    duplicates++;
+                    return;
+                  }
+                  seen.add(receipt);
                   received++;
                   if (message.at) pushDelays.push(now - Date.parse(message.at));
                   const begun = started.get(`${placeKey(message.room)}|${message.at}`);
@@ -262,6 +271,7 @@ export const runLiveBench = async () => {
       changesPerSecondDone: round(total / changeSeconds, 1),
       pushesExpected: expected,
       pushesDelivered: received,
+      duplicates,
       lost: Math.max(0, expected - received),
       // lost that no failure explains: what the bench would get wrong (pushes late past the wait, or a miscount)
       lostUnexplained: expected - received - owedByFailedPushes - postsFailed,
@@ -288,7 +298,7 @@ export const runLiveBench = async () => {
       `From the room's write (the message's \`at\`) to receipt, the push alone: p50 ${summary.storedToReceiptMs.p50} ms, p99 ${summary.storedToReceiptMs.p99} ms;`,
       `per change, reading its subscribers p50 ${summary.pushPhasesMs.read.p50} / p99 ${summary.pushPhasesMs.read.p99} ms, then posting to all of them p50 ${summary.pushPhasesMs.post.p50} / p99 ${summary.pushPhasesMs.post.p99} ms.`,
       `Sockets connected in ${summary.connectSeconds} s; changes ran at ${summary.changesPerSecondDone}/s; ${stored} of ${total} changes were stored (${changeErrors} failed against the store; the rest found their room already recomputed by a concurrent change, nothing to push).`,
-      'Pushes expected are those owed for the changes stored; lost = expected - delivered.',
+      `Pushes expected are those owed for the changes stored; delivered counts each (socket, room, change) once; lost = expected - delivered; ${duplicates} duplicate receipts (a post retried after its answer came late) are not counted.`,
       `Errors: ${changeErrors} changes refused by the store, ${pushesFailed} changes whose push failed as a whole (subscriber read, owing ${owedByFailedPushes} pushes), ${postsFailed} posts failed, ${socketErrors} socket errors;`,
       `lost pushes no failure explains: ${summary.lostUnexplained} (pushes are awaited by their change, so a push not received 5 s after the last change was not delivered).`,
       `CPU used during the changes, in cores: serverless-offline (HTTP API, WebSocket server, @connections) ${cpuShare.offline ?? 'unknown'}, npm start with the embedded store ${cpuShare.npmStartWithStore ?? 'unknown'}, this process (the writer, the push, 500 sockets) ${cpuShare.benchProcess}.`,
