@@ -1,5 +1,6 @@
 import { adminCount } from '#lib/db/admins';
-import { removeUnheldRole, roleCountsHolders, roles } from '#lib/db/roles';
+import * as roles from '#lib/db/roles';
+import { removeUnheldRole, roleCountsHolders } from '#lib/db/roles';
 import * as users from '#lib/db/users';
 import { removeUserHolding, type NewUser, type User } from '#lib/db/users';
 import { Conflict, Invalid } from '#lib/errors';

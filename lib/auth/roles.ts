@@ -1,5 +1,6 @@
 import { Conflict } from '#lib/errors';
-import { roles, type NewRole } from '#lib/db/roles';
+import * as roles from '#lib/db/roles';
+import type { NewRole } from '#lib/db/roles';
 import { ADMIN_ROLE, VIEWER_ROLE, type Role } from './types';
 
 /**

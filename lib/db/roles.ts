@@ -50,65 +50,61 @@ const startCount = async (item: Item, countHolders: () => Promise<number>): Prom
   );
 };
 
-export const roles = {
-  async create(role: NewRole): Promise<Role> {
-    const now = new Date().toISOString();
-    const record: Role = { ...role, builtIn: false, createdAt: now, updatedAt: now };
-    await putNew(
-      { ...keys(role.roleid), type: 'Role', ...role, holders: 0, createdAt: now, updatedAt: now, version: 1 },
-      () => new Conflict(`Role ${role.roleid} already exists`),
-    );
-    return record;
-  },
+export const create = async (role: NewRole): Promise<Role> => {
+  const now = new Date().toISOString();
+  const record: Role = { ...role, builtIn: false, createdAt: now, updatedAt: now };
+  await putNew(
+    { ...keys(role.roleid), type: 'Role', ...role, holders: 0, createdAt: now, updatedAt: now, version: 1 },
+    () => new Conflict(`Role ${role.roleid} already exists`),
+  );
+  return record;
+};
 
-  async list(): Promise<Role[]> {
-    return (await queryPartition(PARTITION)).map(fromItem);
-  },
+export const list = async (): Promise<Role[]> => {
+  return (await queryPartition(PARTITION)).map(fromItem);
+};
 
-  async find(roleid: string): Promise<Role | undefined> {
-    const { Item: item } = await doc.send(new GetCommand({ TableName: tableName(), Key: keys(roleid) }));
-    return item ? fromItem(item) : undefined;
-  },
+export const find = async (roleid: string): Promise<Role | undefined> => {
+  const { Item: item } = await doc.send(new GetCommand({ TableName: tableName(), Key: keys(roleid) }));
+  return item ? fromItem(item) : undefined;
+};
 
-  async get(roleid: string): Promise<Role> {
-    const role = await this.find(roleid);
-    if (!role) throw notFound(roleid);
-    return role;
-  },
+export const get = async (roleid: string): Promise<Role> => {
+  const role = await find(roleid);
+  if (!role) throw notFound(roleid);
+  return role;
+};
 
-  /**
-   * One more holder, before the user is stored. False when the role does not exist.
-   * `countHolders` counts the stored users of the role, for a role from before the count.
-   */
-  async claim(roleid: string, countHolders: () => Promise<number>): Promise<boolean> {
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const claimed = await conditionHeld(
-        updateItem(keys(roleid), {
-          UpdateExpression: 'SET holders = holders + :one',
-          ConditionExpression: 'attribute_exists(holders)',
-          ExpressionAttributeValues: { ':one': 1 },
-        }),
-      );
-      if (claimed) return true;
-      const item = await read(roleid);
-      if (!item) return false;
-      await startCount(item, countHolders);
-    }
-    throw new Conflict(`Role ${roleid} changed while being assigned; try again`);
-  },
-
-  /** One holder less, after the user was deleted (or was not stored after all). */
-  async release(roleid: string): Promise<void> {
-    await conditionHeld(
+/**
+ * One more holder, before the user is stored. False when the role does not exist.
+ * `countHolders` counts the stored users of the role, for a role from before the count.
+ */
+export const claim = async (roleid: string, countHolders: () => Promise<number>): Promise<boolean> => {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const claimed = await conditionHeld(
       updateItem(keys(roleid), {
-        UpdateExpression: 'SET holders = holders - :one',
-        ConditionExpression: 'holders > :zero',
-        ExpressionAttributeValues: { ':one': 1, ':zero': 0 },
+        UpdateExpression: 'SET holders = holders + :one',
+        ConditionExpression: 'attribute_exists(holders)',
+        ExpressionAttributeValues: { ':one': 1 },
       }),
     );
-  },
+    if (claimed) return true;
+    const item = await read(roleid);
+    if (!item) return false;
+    await startCount(item, countHolders);
+  }
+  throw new Conflict(`Role ${roleid} changed while being assigned; try again`);
+};
 
-
+/** One holder less, after the user was deleted (or was not stored after all). */
+export const release = async (roleid: string): Promise<void> => {
+  await conditionHeld(
+    updateItem(keys(roleid), {
+      UpdateExpression: 'SET holders = holders - :one',
+      ConditionExpression: 'holders > :zero',
+      ExpressionAttributeValues: { ':one': 1, ':zero': 0 },
+    }),
+  );
 };
 
 // Only deletions need these: outside the object, bundles that never delete leave them out

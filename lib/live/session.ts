@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as liveConnections from '#lib/db/liveConnections';
-import { liveTickets } from '#lib/db/liveTickets';
+import * as liveTickets from '#lib/db/liveTickets';
 import * as rooms from '#lib/db/rooms';
 import { scopeOf } from '#lib/devices/deviceScope';
 import { roomStatusCount } from '#lib/devices/stats';

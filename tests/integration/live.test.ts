@@ -6,7 +6,7 @@ import { outboxMailer } from '#lib/adapters/mail';
 import * as alarms from '#lib/db/alarms';
 import { doc, tableName } from '#lib/db/client';
 import * as liveConnections from '#lib/db/liveConnections';
-import { liveTickets } from '#lib/db/liveTickets';
+import * as liveTickets from '#lib/db/liveTickets';
 import * as rooms from '#lib/db/rooms';
 import * as watchers from '#lib/db/watchers';
 import type { DeviceProvider } from '#lib/devices/provider';
