@@ -28,6 +28,8 @@ export interface Applied {
   shifts: SeverityShift[];
   /** Rooms of every device the run wrote. */
   rooms: Place[];
+  /** Transitions written with a notice for the notification engine to collect. */
+  notices: number;
 }
 
 const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
@@ -74,9 +76,12 @@ export const applyPlan = async (
   const raised = plan.raise.filter((_, i) => raisedFlags[i]).map(({ alarm }) => alarm);
   const pending = await step(plan.pend, (alarm) => alarms.pend(alarm));
   const dropped = await step(plan.drop, (alarm) => alarms.drop(alarm, at, historyExpiry(at)));
-  const cleared = await step(plan.clear, ({ alarm, reason, notify, silencedBy }) => {
+  let notices = raises.filter(({ notice }, i) => raisedFlags[i] && notice).length;
+  const cleared = await step(plan.clear, async ({ alarm, reason, notify, silencedBy }) => {
     const { notice, delivery } = transitionNotice('cleared', alarm, notify, at, silencedBy, reason, typeOf.get(alarm.watcherId));
-    return alarms.clear(alarm, at, reason, historyExpiry(at), notice, delivery);
+    const done = await alarms.clear(alarm, at, reason, historyExpiry(at), notice, delivery);
+    if (done && notice) notices++;
+    return done;
   });
   const updated = await step(plan.update, (alarm) => alarms.update(alarm));
 
@@ -90,7 +95,7 @@ export const applyPlan = async (
   if (planned.asWritten && devices.writeAllRequests(changes.map(({ device }) => device)) < changes.length) {
     // the devices as the queue carries them are what the store holds: whole items, 25 a request,
     // when that and the fingerprint marks it owes cost fewer requests than one update each (a storm)
-    if (!inTime()) return { raised, pending, dropped, cleared, updated, shifts, rooms: [] };
+    if (!inTime()) return { raised, pending, dropped, cleared, updated, shifts, rooms: [], notices };
     const next = changes.map(({ device, severity, ids }) => {
       const { alarmSeverity: _severity, alarmWatchers: _watchers, ...rest } = device;
       return { ...rest, ...(severity === undefined ? {} : { alarmSeverity: severity }), ...(ids.length ? { alarmWatchers: ids } : {}) };
@@ -98,12 +103,12 @@ export const applyPlan = async (
     // one call: the rooms' sync fingerprints are marked once per bucket, not once per 25 devices
     await devices.writeAll(next, []);
     for (const { device, severity } of changes) if (device.alarmSeverity !== severity) shifts.push({ place: device.details, from: device.alarmSeverity, to: severity });
-    return { raised, pending, dropped, cleared, updated, shifts, rooms: changes.map(({ device }) => device.details) };
+    return { raised, pending, dropped, cleared, updated, shifts, rooms: changes.map(({ device }) => device.details), notices };
   }
   const written = await step(changes, async ({ device, severity, ids }) => {
     const result = await devices.setAlarmSeverity(device, severity, ids);
     if (result && result.before !== severity) shifts.push({ place: device.details, from: result.before, to: severity });
     return result !== false;
   });
-  return { raised, pending, dropped, cleared, updated, shifts, rooms: written.map(({ device }) => device.details) };
+  return { raised, pending, dropped, cleared, updated, shifts, rooms: written.map(({ device }) => device.details), notices };
 };

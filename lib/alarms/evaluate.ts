@@ -63,6 +63,7 @@ const tally = (applied: readonly Applied[]) => ({
   dropped: applied.reduce((n, a) => n + a.dropped.length, 0),
   cleared: applied.reduce((n, a) => n + a.cleared.length, 0),
   updated: applied.reduce((n, a) => n + a.updated.length, 0),
+  notices: applied.reduce((n, a) => n + a.notices, 0),
 });
 
 interface PassOptions {
@@ -70,12 +71,13 @@ interface PassOptions {
   deadline: number;
   holding?: () => boolean;
 }
-type PassCounts = Omit<EvaluationSummary, 'mailed' | 'notifications' | 'complete' | 'reconciled'>;
+type PassCounts = Omit<EvaluationSummary, 'mailed' | 'notifications' | 'complete' | 'reconciled'> & { notices?: number };
 
 /**
  * What every pass does around its own work: first what an interrupted run left (notifications
  * within a third of the budget, so evaluating is not starved; history records), then `work`,
- * then the notifications and history records it produced. `inTime` stops between writes at the
+ * then the notifications and history records it produced, if it produced any (repeats and
+ * retries that fell due meanwhile wait for the next run). `inTime` stops between writes at the
  * deadline, or as soon as the lease may be someone else's.
  */
 const pass = async (
@@ -84,11 +86,11 @@ const pass = async (
 ): Promise<EvaluationSummary> => {
   const inTime = () => Date.now() < deadline && holding();
   const notifications = notifier({ mailer, deadline });
-  await notifications.run(Date.now() + (deadline - Date.now()) / 3);
+  const earlier = await notifications.run(Date.now() + (deadline - Date.now()) / 3);
   const earlierHistory = await writeHistory(inTime);
-  const { counts, complete } = await work(inTime);
-  const told = await notifications.run();
-  const history = await writeHistory(inTime);
+  const { counts: { notices = 0, ...counts }, complete } = await work(inTime);
+  const told = notices > 0 ? await notifications.run() : earlier;
+  const history = counts.cleared + counts.dropped > 0 ? await writeHistory(inTime) : true;
   return { ...counts, mailed: told.mailed, notifications: told, complete: complete && told.complete && earlierHistory && history && inTime() };
 };
 

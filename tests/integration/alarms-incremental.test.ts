@@ -84,6 +84,35 @@ describe('incremental evaluation', () => {
     expect(await syncDevices(fixed(fleet))).toMatchObject({ upserted: 0, roomsRead: 0 });
   });
 
+  it('reads for new notices and history records only after a pass that wrote some', async () => {
+    const region = unique('R');
+    const fleet = [device(region, `${region}-q`, 'Q', true)];
+    await syncDevices(fixed(fleet));
+    // nobody to tell: its raise writes no notice
+    await watchers.create(offlineWatcher(region, '', { sendEmail: false, emails: [] }));
+    await queuePass();
+    const reads = async (run: () => Promise<unknown>) => {
+      const seen = { notices: 0, history: 0 };
+      await watchingRequests((command, input) => {
+        if (command !== 'QueryCommand') return;
+        const values = JSON.stringify(input.ExpressionAttributeValues ?? {});
+        if (values.includes('"ALARMS#NOTIFY#')) seen.notices++;
+        if (values.includes('"ALARMS#HISTORY#')) seen.history++;
+      }, run);
+      return seen;
+    };
+    const shards = Number(process.env.SHARDS ?? 8);
+    fleet[0] = device(region, `${region}-q`, 'Q', false);
+    await syncDevices(fixed(fleet));
+    // a raise without a notice: the leftovers are read once, before the pass's own work
+    expect(await reads(async () => expect(await queuePass()).toMatchObject({ raised: 1, mailed: 0 }))).toEqual({ notices: shards, history: shards });
+    fleet[0] = device(region, `${region}-q`, 'Q', true);
+    await syncDevices(fixed(fleet));
+    // a clear: its history record is written in the same pass
+    expect(await reads(async () => expect(await queuePass()).toMatchObject({ cleared: 1 }))).toEqual({ notices: shards, history: 2 * shards });
+    expect(await alarms.awaitingHistory()).toEqual([]);
+  });
+
   it('clears the alarm of a device that came back, and of one that vanished', async () => {
     const region = unique('R');
     const fleet = [device(region, `${region}-a`, 'A', false), device(region, `${region}-b`, 'B', false)];
