@@ -44,10 +44,54 @@ export const bundleOptions = {
 
 export const floorEntry = join(root, 'bench', 'floor.ts');
 
-const bundle = async (entry: string, outfile: string) => {
-  await build({ ...bundleOptions, entryPoints: [entry], outfile });
-  return statSync(outfile).size;
+/** A bundle's bytes, and the bytes each source file put into it (esbuild's metafile). */
+export interface Contents {
+  size: number;
+  inputs: Map<string, number>;
+}
+
+const bundle = async (entry: string, outfile: string): Promise<Contents> => {
+  const { metafile } = await build({ ...bundleOptions, entryPoints: [entry], outfile, metafile: true });
+  const inputs = new Map<string, number>();
+  for (const output of Object.values(metafile.outputs))
+    for (const [file, { bytesInOutput }] of Object.entries(output.inputs)) inputs.set(file, (inputs.get(file) ?? 0) + bytesInOutput);
+  return { size: statSync(outfile).size, inputs };
 };
+
+/** Builds one entry as serverless.yml does, into a temporary file. */
+export const contents = async (entry: string): Promise<Contents> => {
+  const out = mkdtempSync(join(tmpdir(), 'bundle-'));
+  try {
+    return await bundle(entry, join(out, 'bundle.js'));
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+};
+
+/** our own source file, or the package a file of node_modules belongs to */
+const ownerOf = (file: string) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file)?.[1] ?? file.replace(`${root}/`, '');
+
+/**
+ * What a bundle carries above the floor's: bytes by package or by folder of ours
+ * (`lib/db`), and by file of ours, largest first.
+ */
+export const aboveFloor = (own: Contents, floor: Contents) => {
+  const byGroup = new Map<string, number>();
+  const byFile = new Map<string, number>();
+  for (const [file, bytes] of own.inputs) {
+    const above = bytes - (floor.inputs.get(file) ?? 0);
+    if (above <= 0) continue;
+    const owner = ownerOf(file);
+    const ours = !file.includes('node_modules');
+    const group = ours ? owner.split('/').slice(0, -1).join('/') || owner : owner;
+    byGroup.set(group, (byGroup.get(group) ?? 0) + above);
+    if (ours) byFile.set(owner, above);
+  }
+  const sorted = (rows: Map<string, number>) => [...rows].sort((a, b) => b[1] - a[1]);
+  return { byGroup: sorted(byGroup), byFile: sorted(byFile) };
+};
+
+const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 
 const importMs = (file: string): number =>
   Number(
@@ -64,12 +108,16 @@ export const runColdStartBench = async () => {
   await generate();
   const out = mkdtempSync(join(tmpdir(), 'coldstart-'));
   const floorFile = join(out, 'floor.js');
-  const floorSize = await bundle(floorEntry, floorFile);
+  const floor = await bundle(floorEntry, floorFile);
+  const floorSize = floor.size;
+  const carried: { name: string; groups: [string, number][] }[] = [];
   const floorTimes: number[] = [];
   const rows = [];
   for (const { name, entry } of await handlers()) {
     const file = join(out, `${name}.js`);
-    const size = await bundle(entry, file);
+    const own = await bundle(entry, file);
+    const { size } = own;
+    if (size > SIZE_TARGET * floorSize) carried.push({ name, groups: aboveFloor(own, floor).byGroup.slice(0, 6) });
     const times: number[] = [];
     const ratios: number[] = [];
     const sample = (runs: number) => {
@@ -111,6 +159,14 @@ export const runColdStartBench = async () => {
       (r) =>
         `| ${r.name} | ${(r.size / 1024).toFixed(0)} | ${r.sizeRatio} | ${r.importMs} | ${r.importRatio}${'firstImportRatio' in r ? ` (${r.firstImportRatio})` : ''} | ${r.samples} |`,
     ),
+    ...(carried.length
+      ? [
+          '',
+          `What the functions above ${SIZE_TARGET}x carry above the floor, largest first (all of it: \`npx tsx scripts/bundle-report.ts <function>\`):`,
+          '',
+          ...carried.map(({ name, groups }) => `- ${name}: ${groups.map(([group, bytes]) => `${group} ${kib(bytes)}`).join(', ')}`),
+        ]
+      : []),
   ].join('\n');
   rmSync(out, { recursive: true, force: true });
   writeResult('coldstart', { runs: RUNS, floor: { size: floorSize, importMs: round(floorImport) }, worstSize, worstImport, functions: results }, markdown);
