@@ -120,11 +120,15 @@ export const runLiveBench = async () => {
                     return;
                   }
                   seen.add(receipt);
+                  // only pushes of this bench's own changes count: anything else the instance pushed is reported apart
+                  const begun = started.get(`${placeKey(message.room)}|${message.at}`);
+                  if (begun === undefined) {
+                    unmatched++;
+                    return;
+                  }
                   received++;
                   if (message.at) pushDelays.push(now - Date.parse(message.at));
-                  const begun = started.get(`${placeKey(message.room)}|${message.at}`);
-                  if (begun === undefined) unmatched++;
-                  else delays.push(now - begun);
+                  delays.push(now - begun);
                 });
                 socket.on('error', () => socketErrors++);
                 socket.once('open', () => open(socket));
@@ -298,7 +302,7 @@ export const runLiveBench = async () => {
       `From the room's write (the message's \`at\`) to receipt, the push alone: p50 ${summary.storedToReceiptMs.p50} ms, p99 ${summary.storedToReceiptMs.p99} ms;`,
       `per change, reading its subscribers p50 ${summary.pushPhasesMs.read.p50} / p99 ${summary.pushPhasesMs.read.p99} ms, then posting to all of them p50 ${summary.pushPhasesMs.post.p50} / p99 ${summary.pushPhasesMs.post.p99} ms.`,
       `Sockets connected in ${summary.connectSeconds} s; changes ran at ${summary.changesPerSecondDone}/s; ${stored} of ${total} changes were stored (${changeErrors} failed against the store; the rest found their room already recomputed by a concurrent change, nothing to push).`,
-      `Pushes expected are those owed for the changes stored; delivered counts each (socket, room, change) once; lost = expected - delivered; ${duplicates} duplicate receipts (a post retried after its answer came late) are not counted.`,
+      `Pushes expected are those owed for the changes stored; delivered counts each (socket, room, change) once; lost = expected - delivered; ${duplicates} duplicate receipts (a post retried after its answer came late) and ${unmatched} pushes of changes this bench did not make are not counted.`,
       `Errors: ${changeErrors} changes refused by the store, ${pushesFailed} changes whose push failed as a whole (subscriber read, owing ${owedByFailedPushes} pushes), ${postsFailed} posts failed, ${socketErrors} socket errors;`,
       `lost pushes no failure explains: ${summary.lostUnexplained} (pushes are awaited by their change, so a push not received 5 s after the last change was not delivered).`,
       `CPU used during the changes, in cores: serverless-offline (HTTP API, WebSocket server, @connections) ${cpuShare.offline ?? 'unknown'}, npm start with the embedded store ${cpuShare.npmStartWithStore ?? 'unknown'}, this process (the writer, the push, 500 sockets) ${cpuShare.benchProcess}.`,
