@@ -33,7 +33,7 @@ export const writeSummary = () => {
   const stats = read<Stamped & { summary: { ratio: number }[] }>('stats');
   const load = read<Stamped & { failed: number; latencyMs: { p50: number; p99: number }; requestsPerSecond: number }>('load');
   const start = read<Stamped & { firstMedianSeconds: number; warmMedianSeconds: number; firstMedianPrinted?: number; warmMedianPrinted?: number }>('start');
-  const live = read<Stamped & { lost: number; delayMs: { p50: number; p99: number } }>('live');
+  const live = read<Stamped & { lost: number; delayMs: { p50: number; p99: number }; warmup?: { seconds: number; lost: number; delayMs: { p50: number; p99: number } } }>('live');
   const worstStats = stats ? Math.max(...stats.summary.map((s) => s.ratio)) : undefined;
   const table = [
     '| figure | measured | target | | measured at (UTC) | load avg (1 min) start / end |',
@@ -46,7 +46,7 @@ export const writeSummary = () => {
     load ? `| HTTP load: p50 / p99 latency, req/s | ${load.latencyMs.p50} / ${load.latencyMs.p99} ms, ${load.requestsPerSecond} req/s | reported | | ${stamp(load)} |` : '',
     row('npm start: first answer, warm start (median s)', start?.warmMedianSeconds, '<= 10', (v) => v <= 10, start),
     row('npm start: first answer, first start (median s)', start?.firstMedianSeconds, '<= 20', (v) => v <= 20, start),
-    row('live: pushes lost (500 sockets, 50 room changes/s)', live?.lost, '0', (v) => v === 0, live),
+    row('live: pushes lost (500 sockets, 50 room changes/s)', live && live.lost + (live.warmup?.lost ?? 0), '0', (v) => v === 0, live),
     row('live: p99 delay from change to receipt, ms', live?.delayMs.p99, '< 1000', (v) => v < 1000, live),
   ]
     .filter(Boolean)
@@ -59,6 +59,9 @@ export const writeSummary = () => {
   const notes = [
     cold?.functions ? `- Cold start, bundles over 1.2x the floor: ${over((f) => f.sizeRatio, 1.2)}.` : '',
     cold?.functions ? `- Cold start, imports over 1.25x the floor (${cold.runs ?? '?'} pairs each, more for those above): ${over((f) => f.importRatio, 1.25)}.` : '',
+    live?.warmup
+      ? `- Live: p99 measured after a ${live.warmup.seconds} s warm-up at the same load; during the warm-up itself p50 ${live.warmup.delayMs.p50} / p99 ${live.warmup.delayMs.p99} ms (pushes lost counts both).`
+      : '',
     start?.warmMedianPrinted !== undefined
       ? `- npm start, its own printed ready time (median): warm ${start.warmMedianPrinted} s, first ${start.firstMedianPrinted} s.`
       : '',
