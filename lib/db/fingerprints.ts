@@ -28,9 +28,13 @@ const TOP = { PK, SK: 'TOP' };
 const bucketKey = (bucket: number) => ({ PK, SK: `B#${bucket}` });
 const ROOM = 'r:';
 const roomId = (place: Place) => [place.region, place.location, place.room].map(encodeURIComponent).join('#');
-/** Rooms written by someone other than the sync since the sync last compared them. */
+/**
+ * Rooms written by someone other than the sync since the sync last compared them. The sort key
+ * is the room identity alone, as in the room's aggregate: a room the sync can store (identity up
+ * to DynamoDB's 1,024 bytes) can always be marked.
+ */
 const DIRTY = 'SYNCFP#DIRTY';
-const dirtyKey = (room: string) => ({ PK: shardKey(DIRTY, room), SK: `R#${room}` });
+const dirtyKey = (room: string) => ({ PK: shardKey(DIRTY, room), SK: room });
 /** A digest the sync replaced before writing into the bucket: every room of it is to be compared. */
 const WHOLE = 'whole:';
 /** Bucket writes in flight. */
@@ -202,7 +206,7 @@ export const syncFingerprints = {
   /** The rooms marked dirty, each with its mark (read consistently, every shard). */
   async dirtyRooms(): Promise<Map<string, string>> {
     const items = await queryShards(DIRTY, (pk) => ({ KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true }));
-    return new Map(items.map((item) => [String(item.SK).slice(2), String(item.mark)]));
+    return new Map(items.map((item) => [String(item.SK), String(item.mark)]));
   },
 
   /** Removes the marks a sync read and dealt with, each only if it still holds the value read. */

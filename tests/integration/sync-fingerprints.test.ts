@@ -85,6 +85,23 @@ describe('a sync that reads only what changed', () => {
     await expectStoreToBe(fleet);
   });
 
+  it('marks a room whose identity fills a whole sort key (1,024 bytes) as the sync stores it', async () => {
+    const place = { region: 'Edge', location: 'Limit', room: 'a'.repeat(1024 - 'Edge#Limit#'.length) };
+    expect(Buffer.byteLength(syncFingerprints.locate(place).room)).toBe(1024);
+    const edge: ProviderDevice = { ...fleetOf(31)[0]!, devicesn: 'edge-1', deviceid: 'edge-1', details: place };
+    const fleet = [...fleetOf(31), edge];
+    let live = fleet;
+    await syncDevices(fixed(() => live));
+    // the room's aggregate fits; the refresh's marks of that room must fit too
+    live = fleet.map((d) => (d === edge ? flip(d) : d));
+    await expect(refreshDevice(fixed(() => live), edge.devicesn)).resolves.toMatchObject({ devicesn: 'edge-1' });
+    expect([...(await syncFingerprints.dirtyRooms()).keys()]).toEqual([syncFingerprints.locate(place).room]);
+    live = fleet;
+    expect(await syncDevices(fixed(() => live))).toMatchObject({ full: false, roomsRead: 1, upserted: 1 });
+    expect(await syncFingerprints.dirtyRooms()).toEqual(new Map());
+    await expectStoreToBe(fleet);
+  });
+
   it('compares a room another writer marked once, and keeps a mark renewed after the sync read it', async () => {
     const fleet = fleetOf(29);
     await syncDevices(fixed(() => fleet));
