@@ -1,3 +1,4 @@
+import { oversizedField } from '#lib/db/devices';
 import type { ProviderDevice } from './types';
 
 /** Lone surrogates (not Unicode text) and control characters (C0, DEL, C1): never part of a name. */
@@ -19,8 +20,11 @@ const FIELDS: ReadonlyArray<readonly [string, (device: ProviderDevice) => string
   ['details.room', (d) => d.details.room],
 ];
 
-/** The first field of a provider's device that holds a lone surrogate or a control character. */
-export const unfitField = (device: ProviderDevice): string | undefined => FIELDS.find(([, read]) => UNFIT.test(read(device)))?.[0];
+/**
+ * The first field of a provider's device that holds a lone surrogate or a control character, or
+ * else a name too long to become part of its keys.
+ */
+export const unfitField = (device: ProviderDevice): string | undefined => FIELDS.find(([, read]) => UNFIT.test(read(device)))?.[0] ?? oversizedField(device);
 
 /**
  * Splits a provider's listing into the devices a sync can store and those it must skip, so one

@@ -87,6 +87,27 @@ describe('device sync', () => {
     expect(await aggregateOf(room('A'))).toMatchObject({ deviceCount: 2, online: 1, offline: 1 });
   });
 
+  it('skips devices whose names are too long to become keys, and syncs the rest', async () => {
+    await syncDevices(fixed([device('k1', 'A'), device('k2', 'A')]));
+    const warn = vi.spyOn(logger, 'warn');
+    // a room identity is a whole sort key (1,024 bytes), names URI-encoded: 100 emoji are 1,200 bytes
+    const result = await syncDevices(fixed([device('k1', 'A', false), device('k2', '🎥'.repeat(100)), device('会'.repeat(400), 'A'), device('k3', 'B')]));
+    expect(result).toMatchObject({ skipped: 2, devices: 2 });
+    expect(warn.mock.calls.filter(([message]) => String(message).includes('malformed name')).map(([, fields]) => fields)).toEqual([
+      { field: 'details.room', devicesn: 'k2' },
+      { field: 'devicesn', devicesn: '会'.repeat(400) },
+    ]);
+    warn.mockRestore();
+    expect((await devices.get('k1')).status.connected).toBe(false);
+    // the device reported unreadably is kept as it was
+    expect((await devices.get('k2')).details.room).toBe('A');
+    expect(await devices.serialNumbers()).toEqual(['k1', 'k2', 'k3']);
+    // a room whose identity fills the sort key exactly is stored
+    const full = 'r'.repeat(1024 - 'EMEA#London#'.length);
+    expect(await syncDevices(fixed([device('k1', 'A'), device('k2', 'A'), device('k3', full)]))).toMatchObject({ skipped: 0, devices: 3 });
+    expect(await aggregateOf(room(full))).toMatchObject({ deviceCount: 1 });
+  });
+
   it('publishes DevicesSkippedInvalid with the sync\'s other figures', async () => {
     vi.stubEnv('POWERTOOLS_METRICS_DISABLED', 'false');
     try {
