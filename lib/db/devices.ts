@@ -5,6 +5,7 @@ import { toDevice, type Device, type Place, type Severity, type StoredDevice } f
 import { doc, tableName } from './client';
 import { badCursor, isKeyString, openCursor, sealCursor } from './cursor';
 import { syncFingerprints } from './fingerprints';
+import { roomId } from './place';
 import { BATCH_SIZE, batchWrite, isConditionFailed, queryAll, queryPages, type Item } from './helpers';
 import { allShards, queryShards, shardKey } from './shards';
 
@@ -13,9 +14,6 @@ import { allShards, queryShards, shardKey } from './shards';
  * small Query. GSI1 finds a device by serial number; GSI2 (`SERIALS#<shard>`, K partitions
  * sorted by serial number) lists the serial numbers and is the sync's inventory index.
  */
-const enc = encodeURIComponent;
-/** A room's identity inside keys: each name URI-encoded, so `#` in a name cannot collide. */
-export const roomId = (place: Place): string => `${enc(place.region)}#${enc(place.location)}#${enc(place.room)}`;
 const roomPartition = (place: Place) => `ROOM#${roomId(place)}`;
 const deviceSk = (devicesn: string) => `DEVICE#${devicesn}`;
 const keys = (device: Pick<StoredDevice, 'devicesn' | 'details'>) => ({ PK: roomPartition(device.details), SK: deviceSk(device.devicesn) });
