@@ -3,7 +3,7 @@ import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/l
 import { Conflict, NotFound } from '#lib/errors';
 import type { Channel, ChannelInput } from '#lib/notify/types';
 import { doc, tableName } from './client';
-import { conditionHeld, queryAll, whenExists, type Item } from './helpers';
+import { conditionHeld, queryAll, updateItem, whenExists, type Item } from './helpers';
 
 /*
  * Notification channels are few: one partition, listed with one Query. A webhook channel
@@ -107,17 +107,13 @@ export const replace = async (id: string, input: ChannelInput): Promise<Channel>
 /** Replaces the signing secret of a webhook channel; 404 when there is no such webhook channel. */
 export const rotateSecret = async (id: string, secret: string): Promise<Channel> => {
   const { Attributes } = await whenExists(
-    doc.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys(id),
-        UpdateExpression: 'SET #secret = :secret, #updatedAt = :now, #version = #version + :one',
-        ConditionExpression: 'attribute_exists(PK) AND #type = :webhook',
-        ExpressionAttributeNames: { '#secret': 'secret', '#updatedAt': 'updatedAt', '#version': 'version', '#type': 'channelType' },
-        ExpressionAttributeValues: { ':secret': secret, ':now': new Date().toISOString(), ':one': 1, ':webhook': 'webhook' },
-        ReturnValues: 'ALL_NEW',
-      }),
-    ),
+    updateItem(keys(id), {
+      UpdateExpression: 'SET #secret = :secret, #updatedAt = :now, #version = #version + :one',
+      ConditionExpression: 'attribute_exists(PK) AND #type = :webhook',
+      ExpressionAttributeNames: { '#secret': 'secret', '#updatedAt': 'updatedAt', '#version': 'version', '#type': 'channelType' },
+      ExpressionAttributeValues: { ':secret': secret, ':now': new Date().toISOString(), ':one': 1, ':webhook': 'webhook' },
+      ReturnValues: 'ALL_NEW',
+    }),
     () => notFound(id),
   );
   return fromItem(Attributes ?? {});

@@ -2,7 +2,7 @@ import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { DayRollup, Transition } from '#lib/devices/availability';
 import type { Place } from '#lib/devices/types';
 import { doc, tableName } from './client';
-import { roomId } from './devices';
+import { roomId } from './place';
 import { batchWrite, isConditionFailed, type Item, queryPages } from './helpers';
 import { queryPage, type Page } from './pages';
 

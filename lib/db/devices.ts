@@ -5,6 +5,7 @@ import { toDevice, type Device, type Place, type Severity, type StoredDevice } f
 import { doc, tableName } from './client';
 import { badCursor, isKeyString, openCursor, sealCursor } from './cursor';
 import { syncFingerprints } from './fingerprints';
+import { roomId } from './place';
 import { BATCH_SIZE, batchWrite, isConditionFailed, queryAll, queryPages, type Item } from './helpers';
 import { allShards, queryShards, shardKey } from './shards';
 
@@ -13,28 +14,7 @@ import { allShards, queryShards, shardKey } from './shards';
  * small Query. GSI1 finds a device by serial number; GSI2 (`SERIALS#<shard>`, K partitions
  * sorted by serial number) lists the serial numbers and is the sync's inventory index.
  */
-const enc = encodeURIComponent;
-/** A room's identity inside keys: each name URI-encoded, so `#` in a name cannot collide. */
-export const roomId = (place: Place): string => `${enc(place.region)}#${enc(place.location)}#${enc(place.room)}`;
 const roomPartition = (place: Place) => `ROOM#${roomId(place)}`;
-
-/** DynamoDB's bound on a sort key, in bytes (encoded names are ASCII: one byte a character). */
-const SORT_KEY_BYTES = 1024;
-/** What precedes a URI-encoded serial number in the longest sort key holding one (alarm history: `<clearedAt>#<watcher id>#`). */
-const BEFORE_SERIAL_BYTES = 64;
-
-/**
- * The field of a device whose names cannot become the keys it would be stored under, if any: a
- * room's identity is a whole sort key (its aggregate, its dirty mark), a serial number URI-encoded
- * part of one. The sync skips such a device like one with a malformed name.
- */
-export const oversizedField = (device: Pick<StoredDevice, 'devicesn' | 'details'>): string | undefined => {
-  if (enc(device.devicesn).length > SORT_KEY_BYTES - BEFORE_SERIAL_BYTES) return 'devicesn';
-  if (roomId(device.details).length <= SORT_KEY_BYTES) return undefined;
-  const { region, location, room } = device.details;
-  const longest = [['details.region', region], ['details.location', location], ['details.room', room]].sort(([, a], [, b]) => enc(b!).length - enc(a!).length);
-  return longest[0]![0];
-};
 const deviceSk = (devicesn: string) => `DEVICE#${devicesn}`;
 const keys = (device: Pick<StoredDevice, 'devicesn' | 'details'>) => ({ PK: roomPartition(device.details), SK: deviceSk(device.devicesn) });
 const SERIALS = 'SERIALS';

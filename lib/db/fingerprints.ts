@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Place } from '#lib/devices/types';
 import { doc, tableName } from './client';
 import { BATCH_SIZE, batchWrite, conditionHeld, queryAll, type Item } from './helpers';
+import { roomId } from './place';
 import { bucketOf, queryShards, shardKey } from './shards';
 import { mapConcurrent } from '#lib/shared/concurrency';
 
@@ -27,7 +28,6 @@ const PK = 'SYNCFP';
 const TOP = { PK, SK: 'TOP' };
 const bucketKey = (bucket: number) => ({ PK, SK: `B#${bucket}` });
 const ROOM = 'r:';
-const roomId = (place: Place) => [place.region, place.location, place.room].map(encodeURIComponent).join('#');
 /**
  * Rooms written by someone other than the sync since the sync last compared them. The sort key
  * is the room identity alone, as in the room's aggregate: a room the sync can store (identity up

@@ -2,7 +2,7 @@ import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, UpdateCommand, 
 import type { Place, RoomAggregate, RoomStatus, Severity, SeverityCounts, StoredRoom } from '#lib/devices/types';
 import { announceStored } from './changes';
 import { doc, tableName } from './client';
-import { roomId } from './devices';
+import { roomId } from './place';
 import { conditionHeld, type Item } from './helpers';
 import { queryShards, shardKey } from './shards';
 

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict, NotFound } from '#lib/errors';
 import { normalize, type ConfigurationField, type Watcher, type WatcherInput, type WatcherRecord } from '#lib/watchers/types';
 import { doc, tableName } from './client';
-import { conditionHeld, isConditionFailed, queryAll, type Item, deleteExisting, whenExists } from './helpers';
+import { conditionHeld, isConditionFailed, queryAll, type Item, deleteExisting, patchExisting, whenExists } from './helpers';
 
 // Watchers are few: they all live in one partition, so listing them is one Query.
 // The rule itself is a map attribute `watcher`, which keeps its `type` apart from the
@@ -108,23 +108,7 @@ export const update = async (id: string, input: WatcherInput): Promise<WatcherRe
 };
 
 /** Switches a watcher on or off; one atomic write that also bumps the version. */
-export const setActive = async (id: string, active: boolean): Promise<WatcherRecord> => {
-  const { Attributes } = await whenExists(
-    doc.send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: keys(id),
-      UpdateExpression: 'SET #active = :active, #version = #version + :one, #updatedAt = :now',
-      ConditionExpression: 'attribute_exists(PK)',
-      ExpressionAttributeNames: { '#active': 'active', '#version': 'version', '#updatedAt': 'updatedAt' },
-      ExpressionAttributeValues: { ':active': active, ':one': 1, ':now': new Date().toISOString() },
-      ReturnValues: 'ALL_NEW',
-    }),
-    ),
-    () => notFound(id),
-  );
-  return fromItem(Attributes ?? {});
-};
+export const setActive = async (id: string, active: boolean): Promise<WatcherRecord> => fromItem(await patchExisting(keys(id), { active }, () => notFound(id)));
 
 export const remove = async (id: string): Promise<void> => {
   await deleteExisting(keys(id), () => notFound(id));
