@@ -56,7 +56,16 @@ export const planSync = (stored: readonly StoredDevice[], incoming: readonly Pro
   }
   let vanished = 0;
   for (const device of stored) {
-    if (after.has(device.devicesn)) continue;
+    const next = after.get(device.devicesn);
+    if (next) {
+      // a serial number stored in a second room (a refresh's move cut short between its write and
+      // its removal): every copy outside the room the provider reports goes, whichever was read last
+      if (device !== before.get(device.devicesn) && !samePlace(device.details, next.details)) {
+        deletes.push(device);
+        touch(device.details);
+      }
+      continue;
+    }
     deletes.push(device);
     touch(device.details);
     vanished++;

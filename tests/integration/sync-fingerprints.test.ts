@@ -74,6 +74,24 @@ describe('a sync that reads only what changed', () => {
     await expectStoreToBe(fleet);
   });
 
+  it('removes the copy a refresh cut short between its write and its removal left in the old room', async () => {
+    let fleet = fleetOf(32);
+    await syncDevices(fixed(() => fleet));
+    const moved = fleet[4]!;
+    const target = fleet.find((d) => placeKey(d.details) !== placeKey(moved.details))!.details;
+    fleet = fleet.map((d) => (d === moved ? { ...d, details: target } : d));
+    // the refresh stored the device in its new room, then died before removing the old item
+    await devices.put({ ...moved, details: target });
+    expect((await devices.index()).filter((d) => d.devicesn === moved.devicesn)).toHaveLength(2);
+    await syncDevices(fixed(() => fleet));
+    await expectStoreToBe(fleet);
+    // and a full sync, which reads every copy, heals it too
+    await devices.put({ ...moved, details: moved.details });
+    vi.stubEnv('SYNC_FULL_SECONDS', '0');
+    expect(await syncDevices(fixed(() => fleet))).toMatchObject({ full: true });
+    await expectStoreToBe(fleet);
+  });
+
   it('removes a device another writer (the alarm engine) wrote back after the sync removed it', async () => {
     let fleet = fleetOf(25);
     await syncDevices(fixed(() => fleet));

@@ -121,6 +121,18 @@ describe('sync plan', () => {
     expect(plan.vanished).toBe(0);
   });
 
+  it('deletes every copy of a device stored in a room other than its own, whichever is read last', () => {
+    const other = { ...place, room: 'R2' };
+    const stale = device('a');
+    const current = device('a', true, other);
+    for (const stored of [[stale, current], [current, stale]]) {
+      const plan = planSync(stored, [device('a', true, other)]);
+      expect(plan.deletes).toEqual([stale]);
+      expect(plan.touched).toContainEqual(place);
+      expect(plan.vanished).toBe(0);
+    }
+  });
+
   it('keeps the alarm severity the alarm engine stored', () => {
     const plan = planSync([{ ...device('a'), alarmSeverity: 2 }], [device('a', false)]);
     expect(plan.puts[0]?.alarmSeverity).toBe(2);
