@@ -112,10 +112,15 @@ export const refreshDevice = async (provider: DeviceProvider, devicesn: string):
   if (before.alarmSeverity !== undefined) after.alarmSeverity = before.alarmSeverity;
   if (before.alarmWatchers?.length) after.alarmWatchers = before.alarmWatchers;
   await connectivity.record(connectivityTransitions([before], [after], lastRefresh), historyExpiry);
-  await evaluationQueue.addDevices([{ devicesn, device: after, alarmWatchers: openWatchersHint(before) }]);
+  const work = [{ devicesn, device: after, alarmWatchers: openWatchersHint(before) }];
+  await evaluationQueue.addDevices(work);
   await devices.put(after, lastRefresh);
   const moved = placeKey(before.details) !== placeKey(after.details);
   if (moved) await devices.remove(before);
+  // queued before the write (a crash after it still leaves the work) and again after it: a sync
+  // that wrote this device between the provider's answer and this write queued its older state
+  // later than our first entry, and the engine evaluates the newest entry, which must be what is stored
+  await evaluationQueue.addDevices(work);
   await recountRooms(moved ? [after.details, before.details] : [after.details], rollupBeforeWrite);
   return { ...toDevice(after), refreshInfo: { lastRefresh } };
 };

@@ -3,6 +3,7 @@ import { evaluateAlarms, evaluateQueue, runEvaluation } from '#lib/alarms/evalua
 import { outboxMailer } from '#lib/adapters/mail';
 import type { Mail } from '#lib/alarms/types';
 import * as alarms from '#lib/db/alarms';
+import { dynamo } from '#lib/db/client';
 import { devices } from '#lib/db/devices';
 import { evaluationQueue } from '#lib/db/evaluationQueue';
 import { intervals } from '#lib/db/intervals';
@@ -111,6 +112,42 @@ describe('incremental evaluation', () => {
     // a clear: its history record is written in the same pass
     expect(await reads(async () => expect(await queuePass()).toMatchObject({ cleared: 1 }))).toEqual({ notices: shards, history: 2 * shards });
     expect(await alarms.awaitingHistory()).toEqual([]);
+  });
+
+  it('keeps what a refresh stored when a sync wrote an older state between its read and its write', async () => {
+    const region = unique('R');
+    const sn = `${region}-x`;
+    await syncDevices(fixed([device(region, sn, 'X', false)]));
+    await watchers.create(offlineWatcher(region, `${unique('ops')}@example.com`));
+    await queuePass();
+    expect(await alarms.list({ region }, {})).toHaveLength(1);
+    // the refresh reads the device offline; a sync from an older provider list (online) queues
+    // and writes it just before the refresh's own device write lands
+    let raced = false;
+    const name = `race-${region}`;
+    dynamo.middlewareStack.add(
+      (next, context) => async (args) => {
+        const item = (args.input as { Item?: { type?: { S?: string } | string; devicesn?: { S?: string } | string } }).Item;
+        const sn_ = typeof item?.devicesn === 'string' ? item.devicesn : item?.devicesn?.S;
+        if (!raced && (context as { commandName?: string }).commandName === 'PutItemCommand' && sn_ === sn) {
+          raced = true;
+          await syncDevices(fixed([device(region, sn, 'X', true)]));
+        }
+        return next(args);
+      },
+      { step: 'initialize', name },
+    );
+    try {
+      await refreshDevice(fixed([device(region, sn, 'X', false)]), sn);
+    } finally {
+      dynamo.middlewareStack.remove(name);
+    }
+    expect(raced).toBe(true);
+    expect((await devices.get(sn)).status.connected).toBe(false);
+    await queuePass();
+    // the engine evaluated what is stored (offline): the alarm stays, and the room stays Major
+    expect(await alarms.list({ region }, {})).toHaveLength(1);
+    expect(await regionStatus(region)).toMatchObject({ Major: 1 });
   });
 
   it('clears the alarm of a device that came back, and of one that vanished', async () => {
