@@ -52,8 +52,8 @@ const openWatchers = (open: readonly OpenAlarm[], plan: Pick<AlarmPlan, 'raise' 
  * the `open` alarms it was planned from: alarm writes first (each transition's mail in the same
  * item write), then each device's worst severity and open-alarm watchers where they differ:
  * conditional updates, or, when the devices are exactly as a sync or refresh just wrote them
- * (`asWritten`) and batches cost fewer requests, whole items in batches. Alarm writes are conditional, `writesInFlight()` in
- * flight, none after `inTime()`.
+ * (`asWritten`) and batches cost fewer requests, whole items in batches. Alarm writes are
+ * conditional, `writesInFlight()` in flight, none after `inTime()`.
  */
 export const applyPlan = async (
   plan: Pick<AlarmPlan, 'raise' | 'pend' | 'drop' | 'clear' | 'update' | 'worst'>,
@@ -100,7 +100,7 @@ export const applyPlan = async (
       const { alarmSeverity: _severity, alarmWatchers: _watchers, ...rest } = device;
       return { ...rest, ...(severity === undefined ? {} : { alarmSeverity: severity }), ...(ids.length ? { alarmWatchers: ids } : {}) };
     });
-    // one call: the rooms' sync fingerprints are marked once per bucket, not once per 25 devices
+    // one call: each room's dirty mark is written once before and once after, not once per 25 devices
     await devices.writeAll(next, []);
     for (const { device, severity } of changes) if (device.alarmSeverity !== severity) shifts.push({ place: device.details, from: device.alarmSeverity, to: severity });
     return { raised, pending, dropped, cleared, updated, shifts, rooms: changes.map(({ device }) => device.details), notices };

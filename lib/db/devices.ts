@@ -234,8 +234,8 @@ export const devices = {
    * few devices to write may find one conditional update each cheaper.
    */
   writeAllRequests(puts: readonly Pick<StoredDevice, 'details'>[]): number {
-    const places = puts.map((device) => device.details);
-    return Math.ceil(puts.length / BATCH_SIZE) + 2 * syncFingerprints.invalidateRequests(places) + 2 * new Set(places.map(roomId)).size;
+    const rooms = new Set(puts.map((device) => roomId(device.details))).size;
+    return Math.ceil(puts.length / BATCH_SIZE) + 2 * syncFingerprints.invalidateRequests(rooms) + 2 * rooms;
   },
 
   /** Idempotent batch of upserts and removals by anyone but the sync (the alarm engine): their rooms' fingerprints are marked dirty. */

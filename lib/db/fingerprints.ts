@@ -1,8 +1,8 @@
-import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import type { Place } from '#lib/devices/types';
 import { doc, tableName } from './client';
-import { BATCH_SIZE, batchWrite, conditionHeld, queryAll, type Item } from './helpers';
+import { BATCH_SIZE, batchWrite, conditionHeld, deleteItem, queryAll, type Item } from './helpers';
 import { roomId } from './place';
 import { bucketOf, queryShards, shardKey } from './shards';
 import { mapConcurrent } from '#lib/shared/concurrency';
@@ -188,9 +188,9 @@ export const syncFingerprints = {
     return missed;
   },
 
-  /** Requests `invalidate(places)` sends: one per 25 rooms. */
-  invalidateRequests(places: readonly Place[]): number {
-    return Math.ceil(new Set(places.map(roomId)).size / BATCH_SIZE);
+  /** Requests `invalidate` sends for this many distinct rooms: one per 25. */
+  invalidateRequests(rooms: number): number {
+    return Math.ceil(rooms / BATCH_SIZE);
   },
 
   /**
@@ -212,17 +212,7 @@ export const syncFingerprints = {
   /** Removes the marks a sync read and dealt with, each only if it still holds the value read. */
   async clearDirty(marks: ReadonlyMap<string, string>): Promise<void> {
     await mapConcurrent([...marks], IN_FLIGHT, ([room, mark]) =>
-      conditionHeld(
-        doc.send(
-          new DeleteCommand({
-            TableName: tableName(),
-            Key: dirtyKey(room),
-            ConditionExpression: '#mark = :mark',
-            ExpressionAttributeNames: { '#mark': 'mark' },
-            ExpressionAttributeValues: { ':mark': mark },
-          }),
-        ),
-      ),
+      conditionHeld(deleteItem(dirtyKey(room), { ConditionExpression: '#mark = :mark', ExpressionAttributeNames: { '#mark': 'mark' }, ExpressionAttributeValues: { ':mark': mark } })),
     );
   },
 
