@@ -1,8 +1,8 @@
-import { BatchGetCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import type { Place } from '#lib/devices/types';
 import { doc, tableName } from './client';
-import { BATCH_SIZE, batchWrite, conditionHeld, deleteItem, queryAll, type Item } from './helpers';
+import { BATCH_SIZE, batchGet, batchWrite, conditionHeld, deleteItem, queryAll, type Item } from './helpers';
 import { roomId } from './place';
 import { bucketOf, queryShards, shardKey } from './shards';
 import { mapConcurrent } from '#lib/shared/concurrency';
@@ -105,16 +105,9 @@ export const syncFingerprints = {
   /** The given buckets, read consistently (absent ones empty, version 0). */
   async buckets(wanted: readonly number[]): Promise<Map<number, FingerprintBucket>> {
     const found = new Map<number, FingerprintBucket>(wanted.map((bucket) => [bucket, bucketOfItem(bucket, undefined)]));
-    for (let start = 0; start < wanted.length; start += 100) {
-      let pending: Record<string, unknown>[] = wanted.slice(start, start + 100).map(bucketKey);
-      while (pending.length > 0) {
-        const answer = await doc.send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true } } }));
-        for (const item of answer.Responses?.[tableName()] ?? []) {
-          const bucket = Number(String(item.SK).slice(2));
-          found.set(bucket, bucketOfItem(bucket, item));
-        }
-        pending = (answer.UnprocessedKeys?.[tableName()]?.Keys ?? []) as Record<string, unknown>[];
-      }
+    for (const item of await batchGet(wanted.map(bucketKey))) {
+      const bucket = Number(String(item.SK).slice(2));
+      found.set(bucket, bucketOfItem(bucket, item));
     }
     return found;
   },

@@ -1,5 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
+  BatchGetCommand,
   BatchWriteCommand,
   DeleteCommand,
   GetCommand,
@@ -151,8 +152,62 @@ export const patchExpression = (patch: Item, now: string) =>
 export type WriteRequest = { PutRequest: { Item: Item } } | { DeleteRequest: { Key: Item } };
 
 export const BATCH_SIZE = 25;
-const MAX_BATCH_ATTEMPTS = 8;
+/** Keys one BatchGetItem may name. */
+const GET_BATCH_SIZE = 100;
+/** A batch gives up after this many rounds in a row that the store took none of (DESIGN §3). */
+const MAX_IDLE_ROUNDS = 10;
+/** Backoff between rounds: capped exponential, full jitter (the store sheds load, we spread out). */
+const BACKOFF_BASE_MS = 50;
+const BACKOFF_CAP_MS = 2_000;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export const backoff = (round: number): number => Math.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** round);
+
+const chunked = <T>(list: readonly T[], size: number): T[][] =>
+  Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, (i + 1) * size));
+
+/**
+ * Sends `pending` in rounds until the store took all of it: `send` answers what it handed
+ * back (UnprocessedItems / UnprocessedKeys). Each round that took nothing counts towards the
+ * limit, and every round after the first waits a jittered, growing pause; a round that made
+ * progress starts the count again, so a throttled partition slows the batch down instead of
+ * failing it. Throws a 503 once the store took nothing for MAX_IDLE_ROUNDS rounds.
+ */
+const untilTaken = async <T>(pending: T[], send: (pending: T[]) => Promise<T[]>): Promise<void> => {
+  let idle = 0;
+  for (let round = 0; pending.length > 0; round++) {
+    if (round > 0) await pause(backoff(idle + 1));
+    const left = await send(pending);
+    idle = left.length < pending.length ? 0 : idle + 1;
+    if (idle >= MAX_IDLE_ROUNDS) throw new ServiceUnavailable(`${left.length} requests were not accepted by the store; retry the request`);
+    pending = left;
+  }
+};
+
+/** A key as a string, to find the same key twice (attribute order aside). */
+const keyId = (key: Item): string => JSON.stringify(Object.keys(key).sort().map((name) => [name, key[name]]));
+
+/**
+ * The items at `keys` (absent ones left out): BatchGetItem, 100 distinct keys a request (a
+ * batch never names one key twice: DESIGN §3), `inFlight` requests at a time, unprocessed keys
+ * retried with backoff. Strongly consistent unless `consistent: false`.
+ */
+export const batchGet = async (
+  keys: readonly Item[],
+  options: { projection?: { ProjectionExpression: string; ExpressionAttributeNames?: Record<string, string> }; consistent?: boolean; inFlight?: number } = {},
+): Promise<Item[]> => {
+  const distinct = [...new Map(keys.map((key) => [keyId(key), key])).values()];
+  const found: Item[] = [];
+  await mapConcurrent(chunked(distinct, GET_BATCH_SIZE), options.inFlight ?? 1, (chunk) =>
+    untilTaken(chunk, async (pending) => {
+      const answer = await doc.send(
+        new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: options.consistent ?? true, ...options.projection } } }),
+      );
+      found.push(...((answer.Responses?.[tableName()] ?? []) as Item[]));
+      return (answer.UnprocessedKeys?.[tableName()]?.Keys ?? []) as Item[];
+    }),
+  );
+  return found;
+};
 
 /**
  * Puts and deletes, 25 per BatchWriteItem, retrying `UnprocessedItems` with backoff until
@@ -164,28 +219,31 @@ export const batchWrite = async (requests: readonly WriteRequest[], options: { i
   await batchWriteWhile(requests, options);
 };
 
-/** As `batchWrite`, but a request starts only while `proceed()` holds: answers which writes were sent. */
+/**
+ * As `batchWrite`, but a request starts only while `proceed()` holds: answers which writes were
+ * sent. Two writes of one key in a batch are refused by DynamoDB: the last one of a key wins.
+ */
 export const batchWriteWhile = async (
   requests: readonly WriteRequest[],
   { inFlight = 1, proceed = () => true }: { inFlight?: number; proceed?: () => boolean },
 ): Promise<boolean[]> => {
-  const chunks = Array.from({ length: Math.ceil(requests.length / BATCH_SIZE) }, (_, i) => requests.slice(i * BATCH_SIZE, (i + 1) * BATCH_SIZE));
+  const keyOf = (request: WriteRequest) => keyId('PutRequest' in request ? { PK: request.PutRequest.Item.PK, SK: request.PutRequest.Item.SK } : request.DeleteRequest.Key);
+  const lastOfKey = new Map(requests.map((request, i) => [keyOf(request), i]));
+  const kept = requests.flatMap((request, i) => (lastOfKey.get(keyOf(request)) === i ? [i] : []));
+  const chunks = chunked(kept, BATCH_SIZE);
   const sent = await mapConcurrent(chunks, inFlight, async (chunk) => {
     if (!proceed()) return false;
-    let pending = chunk as WriteRequest[];
-    for (let attempt = 1; pending.length > 0; attempt++) {
-      if (attempt > MAX_BATCH_ATTEMPTS) {
-        throw new ServiceUnavailable(`${pending.length} writes were not accepted by the store; retry the request`);
-      }
-      if (attempt > 1) await pause(Math.min(1000, 25 * 2 ** attempt));
-      const { UnprocessedItems } = await doc.send(
-        new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }),
-      );
-      pending = (UnprocessedItems?.[tableName()] ?? []) as WriteRequest[];
-    }
+    await untilTaken(
+      chunk.map((i) => requests[i]!),
+      async (pending) => {
+        const { UnprocessedItems } = await doc.send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
+        return (UnprocessedItems?.[tableName()] ?? []) as WriteRequest[];
+      },
+    );
     return true;
   });
-  return requests.map((_, i) => sent[Math.floor(i / BATCH_SIZE)]!);
+  const sentOf = new Map(chunks.flatMap((chunk, c) => chunk.map((i) => [i, sent[c]!] as const)));
+  return requests.map((request) => sentOf.get(lastOfKey.get(keyOf(request))!)!);
 };
 
 /** One UpdateItem on the table: the item's key, and the expressions as the SDK takes them. */

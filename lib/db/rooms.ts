@@ -1,9 +1,9 @@
-import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Place, RoomAggregate, RoomStatus, Severity, SeverityCounts, StoredRoom } from '#lib/devices/types';
 import { announceStored } from './changes';
 import { doc, tableName } from './client';
 import { roomId } from './place';
-import { conditionHeld, type Item } from './helpers';
+import { batchGet, conditionHeld, type Item } from './helpers';
 import { queryShards, shardKey } from './shards';
 
 /*
@@ -121,16 +121,7 @@ export const read = async (place: Place): Promise<StoredRoom | undefined> => {
 
 /** The stored aggregates of these rooms (eventually consistent BatchGetItem: a stale one only fails its version check). */
 export const items = async (places: readonly Place[]): Promise<StoredRoom[]> => {
-  const found: StoredRoom[] = [];
-  for (let start = 0; start < places.length; start += 100) {
-    let pending: Record<string, unknown>[] = places.slice(start, start + 100).map(keys);
-    while (pending.length > 0) {
-      const answer = await doc.send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending } } }));
-      found.push(...(answer.Responses?.[tableName()] ?? []).map(storedOf));
-      pending = (answer.UnprocessedKeys?.[tableName()]?.Keys ?? []) as Record<string, unknown>[];
-    }
-  }
-  return found;
+  return (await batchGet(places.map(keys), { consistent: false })).map(storedOf);
 };
 
 /**

@@ -1,8 +1,8 @@
-import { BatchGetCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { COUNT_FIELDS, sameCounts, zeroCounts, summaryKey, type Counts, type SummaryScope } from '#lib/devices/types';
 import type { Place } from '#lib/devices/types';
 import { doc, tableName } from './client';
-import { isConditionFailed, queryAll, type Item } from './helpers';
+import { batchGet, isConditionFailed, queryAll, type Item } from './helpers';
 
 /*
  * One summary item per scope (everything, each region, each region + location) holding the
@@ -130,15 +130,7 @@ export const scopes = async (): Promise<SummaryScope[]> => {
 
 /** The stored state of these scopes, read consistently (the first step of a heal). */
 export const read = async (scopes: readonly SummaryScope[]): Promise<StoredSummary[]> => {
-  const found = new Map<string, Item>();
-  for (let start = 0; start < scopes.length; start += 100) {
-    let pending: Record<string, unknown>[] = scopes.slice(start, start + 100).map(keys);
-    while (pending.length > 0) {
-      const answer = await doc.send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true } } }));
-      for (const item of answer.Responses?.[tableName()] ?? []) found.set(String(item.PK), item);
-      pending = (answer.UnprocessedKeys?.[tableName()]?.Keys ?? []) as Record<string, unknown>[];
-    }
-  }
+  const found = new Map((await batchGet(scopes.map(keys))).map((item) => [String(item.PK), item]));
   return scopes.map((scope) => fromItem(scope, found.get(keys(scope).PK)));
 };
 
