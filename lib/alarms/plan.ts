@@ -114,7 +114,7 @@ export const planAlarms = (input: {
   const inventory = new Set(devices.map((d) => d.devicesn));
   const openById = new Map(open.map((a) => [alarmId(a), a]));
   const plan: AlarmPlan = { raise: [], pend: [], drop: [], clear: [], update: [], severities: [], worst: new Map(), invalidWatchers };
-  const firing: Alarm[] = [];
+  const firing: OpenAlarm[] = [];
   const fire = (alarm: OpenAlarm, fromPending?: string) => {
     plan.raise.push({ alarm, ...(fromPending ? { fromPending } : {}), silencedBy: silencedBy(alarm, silences, now) });
     firing.push(alarm);
@@ -171,10 +171,15 @@ export const planAlarms = (input: {
 const keptAcknowledgement = (alarm: OpenAlarm): Pick<OpenAlarm, 'acknowledgement'> =>
   alarm.acknowledgement ? { acknowledgement: alarm.acknowledgement } : {};
 
-/** The worst (lowest-numbered) severity of each device's open alarms; devices without none absent. */
-export const worstSeverityByDevice = (open: readonly Pick<Alarm, 'devicesn' | 'severity'>[]): Map<string, Severity> => {
+/**
+ * The one rule for a device's severity (DESIGN D6): the worst (lowest-numbered) severity of its
+ * firing alarms; pending ones do not count. Devices with none firing are absent. Every place
+ * that derives device severities (the planner, the restart repair, the reconciliation) uses it.
+ */
+export const worstSeverityByDevice = (open: readonly Pick<OpenAlarm, 'devicesn' | 'severity' | 'state'>[]): Map<string, Severity> => {
   const worst = new Map<string, Severity>();
   for (const alarm of open) {
+    if (alarm.state !== 'firing') continue;
     const current = worst.get(alarm.devicesn);
     if (current === undefined || alarm.severity < current) worst.set(alarm.devicesn, alarm.severity);
   }

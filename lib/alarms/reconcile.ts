@@ -1,7 +1,7 @@
 import type { Place, RoomAggregate, Severity, StoredDevice } from '#lib/devices/types';
 import { placeKey } from '#lib/devices/plan';
 import { roomsToRecompute, worstSeverityByDevice } from './plan';
-import type { Alarm } from './types';
+import type { OpenAlarm } from './types';
 
 export interface ReconcilePlan {
   /** Devices whose stored severity is not the worst of their open alarms. */
@@ -13,11 +13,11 @@ export interface ReconcilePlan {
 /**
  * What makes room statuses agree with the open alarms again, e.g. after a run was killed
  * between its alarm writes and its room writes. Raises and clears nothing: the open alarms
- * are the truth here.
+ * are the truth here, and only the firing ones count (worstSeverityByDevice).
  */
 export const planReconcile = (input: {
   devices: readonly StoredDevice[];
-  open: readonly Pick<Alarm, 'devicesn' | 'severity'>[];
+  open: readonly Pick<OpenAlarm, 'devicesn' | 'severity' | 'state'>[];
   rooms: readonly RoomAggregate[];
 }): ReconcilePlan => {
   const worst = worstSeverityByDevice(input.open);

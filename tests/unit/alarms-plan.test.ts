@@ -5,7 +5,8 @@ import type { OpenAlarm } from '#lib/alarms/types';
 import type { RoomAggregate, Severity, StoredDevice } from '#lib/devices/types';
 import { noticeFor } from '#lib/notify/notice';
 import type { WatcherRecord } from '#lib/watchers/types';
-import { storedDevice, T0, watcherRecord } from '../support/records';
+import { roomAggregate, storedDevice, T0, watcherRecord } from '../support/records';
+import { planReconcile } from '#lib/alarms/reconcile';
 
 const NOW = T0;
 const LATER = '2024-06-11T10:01:00.000Z';
@@ -100,14 +101,28 @@ describe('planAlarms: transitions', () => {
 });
 
 describe('worst severity roll-up', () => {
-  it('gives each device the worst (lowest) severity of its open alarms', () => {
+  it('gives each device the worst (lowest) severity of its firing alarms, pending ones aside', () => {
     const worst = worstSeverityByDevice([
-      { devicesn: 'a', severity: 3 },
-      { devicesn: 'a', severity: 1 },
-      { devicesn: 'a', severity: 4 },
-      { devicesn: 'b', severity: 4 },
+      { devicesn: 'a', severity: 3, state: 'firing' },
+      { devicesn: 'a', severity: 1, state: 'firing' },
+      { devicesn: 'a', severity: 4, state: 'firing' },
+      { devicesn: 'b', severity: 4, state: 'firing' },
+      { devicesn: 'b', severity: 1, state: 'pending' },
+      { devicesn: 'c', severity: 2, state: 'pending' },
     ]);
     expect(Object.fromEntries(worst)).toEqual({ a: 1, b: 4 });
+  });
+
+  it('repairs room statuses after a restart from firing alarms only (a pending alarm leaves its room OK)', () => {
+    const devices = [device('a', false, 'Room 1', 2), device('b', false, 'Room 2')];
+    const open = [
+      { devicesn: 'a', severity: 2 as const, state: 'pending' as const },
+      { devicesn: 'b', severity: 1 as const, state: 'pending' as const },
+    ];
+    const rooms = [roomAggregate({ room: 'Room 1', roomStatus: 'Major' }), roomAggregate({ room: 'Room 2', roomStatus: 'OK' })];
+    const plan = planReconcile({ devices, open, rooms });
+    expect(plan.severities).toEqual([{ device: devices[0], severity: undefined }]);
+    expect(plan.rooms.map((r) => r.room)).toEqual(['Room 1']);
   });
 
   it('sets each device severity to its worst alarm, and removes it where no alarm is open', () => {
