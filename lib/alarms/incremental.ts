@@ -56,7 +56,8 @@ const evaluateWatcher = async (watcherId: string, all: readonly WatcherRecord[],
   const work: DeviceWork[] = [...new Set(touched)].map((devicesn) => {
     const device = stored.get(devicesn);
     const hint = device ? openWatchersHint(device) : [];
-    return { devicesn, ...(device ? { device } : {}), alarmWatchers: hint === 'any' ? 'any' : [...new Set([...hint, watcherId])] };
+    // copies read through an index: the device pass reads them by key (DESIGN §3)
+    return { devicesn, ...(device ? { device, reread: true } : {}), alarmWatchers: hint === 'any' ? 'any' : [...new Set([...hint, watcherId])] };
   });
   await evaluationQueue.addDevices(work);
   // only this watcher's alarms: severities and rooms follow in the device pass, which sees every watcher
@@ -85,7 +86,13 @@ const evaluateDevices = async (
     for (const id of entry.alarmWatchers === 'any' ? all.map((w) => w.id) : entry.alarmWatchers) hint.add(id);
     hints.set(entry.devicesn, hint);
   }
-  const present = [...latest.values()].flatMap((entry) => (entry.device ? [entry.device] : []));
+  // devices the watcher pass queued from an index copy are read by key; one no longer where the
+  // copy says (it moved a moment ago) is left for the entry its move queued
+  const reread = [...latest.values()].filter((entry) => entry.reread && entry.device);
+  const current = await devices.at(reread.map((entry) => ({ devicesn: entry.devicesn, place: entry.device!.details })));
+  const found = new Set(current.map((device) => device.devicesn));
+  for (const entry of reread) if (!found.has(entry.devicesn)) latest.delete(entry.devicesn);
+  const present = [...[...latest.values()].flatMap((entry) => (entry.device && !entry.reread ? [entry.device] : [])), ...current];
   // pending alarms whose time came: their devices as stored now (by key), with that watcher asked
   const queued = new Set(latest.keys());
   const timed = due.filter((alarm) => !queued.has(alarm.devicesn));
@@ -101,10 +108,12 @@ const evaluateDevices = async (
     for (const id of hint === 'any' ? all.map((w) => w.id) : hint) known.add(id);
     hints.set(device.devicesn, known);
   }
-  const pairs = [...hints].flatMap(([devicesn, ids]) => [...ids].map((watcherId) => ({ watcherId, devicesn })));
+  const left = new Set(reread.filter((entry) => !found.has(entry.devicesn) && !timed.some((alarm) => alarm.devicesn === entry.devicesn)).map((entry) => entry.devicesn));
+  const pairs = [...hints].filter(([devicesn]) => !left.has(devicesn)).flatMap(([devicesn, ids]) => [...ids].map((watcherId) => ({ watcherId, devicesn })));
   const open = await alarms.openAmong(pairs);
   const plan = planAlarms({ watchers: all, devices: present, open, now: at, silences: silenceList });
-  return applyPlan(plan, { devices: present, open, watchers: all, asWritten: true }, at, inTime);
+  // whole-item batches only when every device is exactly as its writer queued it
+  return applyPlan(plan, { devices: present, open, watchers: all, asWritten: reread.length === 0 }, at, inTime);
 };
 
 /** What the queue pass did: the plans applied, the device entries it covered, and the rooms to recompute whole. */

@@ -1,4 +1,4 @@
-import { BatchGetCommand, DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { NotFound } from '#lib/errors';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import { toDevice, type Device, type Place, type Severity, type StoredDevice } from '#lib/devices/types';
@@ -6,7 +6,7 @@ import { doc, tableName } from './client';
 import { badCursor, isKeyString, openCursor, sealCursor } from './cursor';
 import { syncFingerprints } from './fingerprints';
 import { roomId } from './place';
-import { BATCH_SIZE, batchWrite, isConditionFailed, queryAll, queryPages, type Item } from './helpers';
+import { BATCH_SIZE, batchGet, batchWrite, conditionHeld, isConditionFailed, queryAll, queryPages, updateExpression, type Item } from './helpers';
 import { allShards, queryShards, shardKey } from './shards';
 
 /*
@@ -118,12 +118,30 @@ const roomPage = async (place: Place, afterSn: string, limit: number) => {
   return { items, more: ExclusiveStartKey !== undefined };
 };
 
+/** How often `current` looks a device up again when the index named a room the device just left. */
+const RELOCATE_ATTEMPTS = 3;
+
 export const devices = {
-  /** A device by serial number (GSI1); 404 when unknown (DESIGN D4). */
+  /** A device by serial number (GSI1, which may lag behind the table); 404 when unknown (DESIGN D4). */
   async get(devicesn: string): Promise<StoredDevice> {
     const [found] = await devices.find([devicesn]);
     if (!found) throw new NotFound(`Device ${devicesn} not found`);
     return found;
+  },
+
+  /**
+   * A device as the table holds it now: found through GSI1, then read by key, strongly
+   * consistent (DESIGN §3: an index may show an older version). What a writer of the device
+   * starts from. Looks again when the index named a room the device has just left; 404 when unknown.
+   */
+  async current(devicesn: string): Promise<StoredDevice> {
+    for (let attempt = 1; ; attempt++) {
+      const indexed = await devices.get(devicesn);
+      const [stored] = await devices.at([{ devicesn, place: indexed.details }]);
+      if (stored) return stored;
+      if (attempt === RELOCATE_ATTEMPTS) throw new NotFound(`Device ${devicesn} not found`);
+      await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+    }
   },
 
   /** The stored devices with these serial numbers, wherever they are (GSI1, 16 in flight); unknown ones are left out. */
@@ -142,18 +160,10 @@ export const devices = {
     return found.flat();
   },
 
-  /** The devices stored at the given places, read consistently (BatchGetItem); absent ones are left out. */
+  /** The devices stored at the given places, read consistently (BatchGetItem, each key once); absent ones are left out. */
   async at(wanted: readonly { devicesn: string; place: Place }[]): Promise<StoredDevice[]> {
-    const found: StoredDevice[] = [];
-    for (let start = 0; start < wanted.length; start += 100) {
-      let pending: Record<string, unknown>[] = wanted.slice(start, start + 100).map(({ devicesn, place }) => keys({ devicesn, details: place }));
-      while (pending.length > 0) {
-        const answer = await doc.send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true, ...projection } } }));
-        found.push(...((answer.Responses?.[tableName()] ?? []) as Item[]).map(fromItem));
-        pending = (answer.UnprocessedKeys?.[tableName()]?.Keys ?? []) as Record<string, unknown>[];
-      }
-    }
-    return found;
+    const items = await batchGet(wanted.map(({ devicesn, place }) => keys({ devicesn, details: place })), { projection });
+    return items.map(fromItem);
   },
 
   /** Every device of one room, read consistently: the input of its aggregate. */
@@ -243,10 +253,40 @@ export const devices = {
     await dirtying([...puts, ...deletes], () => devices.syncWrite(puts, deletes));
   },
 
-  /** Stores one device's new state (a refresh), `lastRefresh` included. */
+  /** Stores one device's whole item (tests, and a device moved to a room where it has no item yet). */
   async put(device: StoredDevice, lastRefresh?: string): Promise<void> {
     const now = new Date().toISOString();
     await dirtying([device], () => doc.send(new PutCommand({ TableName: tableName(), Item: { ...toItem(device, now), lastRefresh } })));
+  },
+
+  /**
+   * Stores what a provider reported of one device (a refresh) in its item, leaving the fields
+   * the alarm engine owns (`alarmSeverity`, `alarmWatchers`) as they are now: a whole-item
+   * write would undo an evaluation that wrote them a moment earlier (DESIGN §3). A device
+   * whose item is not in that room yet (it moved) is put whole, carrying `carried`'s alarm fields.
+   */
+  async storeReported(device: StoredDevice, lastRefresh: string, carried: Pick<StoredDevice, 'alarmSeverity' | 'alarmWatchers'>): Promise<void> {
+    const { alarmSeverity: _severity, alarmWatchers: _watchers, ...reported } = toItem(device, new Date().toISOString());
+    const { PK, SK, ...fields } = reported;
+    await dirtying([device], async () => {
+      const updated = await conditionHeld(
+        doc.send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: { PK, SK },
+            ...updateExpression({ set: { ...fields, lastRefresh } }),
+            ConditionExpression: 'attribute_exists(PK)',
+          }),
+        ),
+      );
+      if (!updated) {
+        const whole = { ...device, ...(carried.alarmSeverity === undefined ? {} : { alarmSeverity: carried.alarmSeverity }), ...(carried.alarmWatchers?.length ? { alarmWatchers: carried.alarmWatchers } : {}) };
+        await doc.send(new PutCommand({ TableName: tableName(), Item: { ...toItem(whole, new Date().toISOString()), lastRefresh }, ConditionExpression: 'attribute_not_exists(PK)' })).catch((error: unknown) => {
+          // someone stored it there meanwhile: what they stored stands, the refresh's queue entry re-evaluates it
+          if (!isConditionFailed(error)) throw error;
+        });
+      }
+    });
   },
 
   /**

@@ -27,6 +27,11 @@ export interface DeviceWork {
   devicesn: string;
   /** The device as the change wrote it; absent when it vanished. */
   device?: StoredDevice;
+  /**
+   * The device copy came from an index (the watcher pass), which may lag behind the table: the
+   * device pass reads the device by key instead of trusting it, and never writes it whole.
+   */
+  reread?: boolean;
   /** Watchers that may have an open alarm on it ('any': not known, ask every watcher). */
   alarmWatchers: string[] | 'any';
   notBefore?: number;
@@ -43,6 +48,7 @@ const token = (now: number) => `${now.toString(36).padStart(9, '0')}.${(sequence
 const workOf = (work: DeviceWork): Item => ({
   devicesn: work.devicesn,
   ...(work.device ? { device: work.device } : {}),
+  ...(work.reread ? { reread: true } : {}),
   alarmWatchers: work.alarmWatchers,
   ...(work.notBefore === undefined ? {} : { notBefore: work.notBefore }),
 });
@@ -78,7 +84,8 @@ const deviceEntry = (key: Item, order: string, queuedAt: number, work: Item, cla
   const alarmWatchers = Array.isArray(work.alarmWatchers) ? work.alarmWatchers.map(String) : 'any';
   const notBefore = typeof work.notBefore === 'number' ? { notBefore: work.notBefore } : {};
   const claim = typeof claimed === 'string' ? { claimed } : {};
-  return { kind: 'device', key, order, devicesn: String(work.devicesn), ...(device ? { device } : {}), alarmWatchers, queuedAt, ...notBefore, ...claim };
+  const reread = work.reread === true ? { reread: true } : {};
+  return { kind: 'device', key, order, devicesn: String(work.devicesn), ...(device ? { device } : {}), ...reread, alarmWatchers, queuedAt, ...notBefore, ...claim };
 };
 
 /** The entries of one stored item: a watcher, the devices folded into it, or one device (items stored before folding). */

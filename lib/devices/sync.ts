@@ -97,9 +97,13 @@ export interface RefreshedDevice extends Device {
   refreshInfo: { lastRefresh: string };
 }
 
-/** Asks the provider for one device's live state, stores it, fixes its room's counts, answers it. */
+/**
+ * Asks the provider for one device's live state, stores it, fixes its room's counts, answers it.
+ * It starts from the device as the table holds it (not the index's copy) and writes only what
+ * the provider reports: the alarm engine's fields stay as the engine last wrote them.
+ */
 export const refreshDevice = async (provider: DeviceProvider, devicesn: string): Promise<RefreshedDevice> => {
-  const before = await devices.get(devicesn);
+  const before = await devices.current(devicesn);
   const live = await provider.getDevice(devicesn).catch((error: unknown) => {
     if (error instanceof ProviderError) throw new ServiceUnavailable(`${error.message}; retry later`);
     throw error;
@@ -114,7 +118,7 @@ export const refreshDevice = async (provider: DeviceProvider, devicesn: string):
   await connectivity.record(connectivityTransitions([before], [after], lastRefresh), historyExpiry);
   const work = [{ devicesn, device: after, alarmWatchers: openWatchersHint(before) }];
   await evaluationQueue.addDevices(work);
-  await devices.put(after, lastRefresh);
+  await devices.storeReported(after, lastRefresh, before);
   const moved = placeKey(before.details) !== placeKey(after.details);
   if (moved) await devices.remove(before);
   // queued before the write (a crash after it still leaves the work) and again after it: a sync
