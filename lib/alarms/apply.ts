@@ -30,6 +30,8 @@ export interface Applied {
   rooms: Place[];
   /** Transitions written with a notice for the notification engine to collect. */
   notices: number;
+  /** The alarms those notices were written on: the notifier reads them by key, not through the lagging index. */
+  noticed: Pick<OpenAlarm, 'watcherId' | 'devicesn'>[];
 }
 
 const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
@@ -76,13 +78,14 @@ export const applyPlan = async (
   const raised = plan.raise.filter((_, i) => raisedFlags[i]).map(({ alarm }) => alarm);
   const pending = await step(plan.pend, (alarm) => alarms.pend(alarm));
   const dropped = await step(plan.drop, (alarm) => alarms.drop(alarm, at, historyExpiry(at)));
-  let notices = raises.filter(({ notice }, i) => raisedFlags[i] && notice).length;
+  const noticed = raises.filter(({ notice }, i) => raisedFlags[i] && notice).map(({ alarm }) => alarm);
   const cleared = await step(plan.clear, async ({ alarm, reason, notify, silencedBy }) => {
     const { notice, delivery } = transitionNotice('cleared', alarm, notify, at, silencedBy, reason, typeOf.get(alarm.watcherId));
     const done = await alarms.clear(alarm, at, reason, historyExpiry(at), notice, delivery);
-    if (done && notice) notices++;
+    if (done && notice) noticed.push(alarm);
     return done;
   });
+  const notices = noticed.length;
   const updated = await step(plan.update, (alarm) => alarms.update(alarm));
 
   const watchersOf = openWatchers(planned.open, plan);
@@ -95,7 +98,7 @@ export const applyPlan = async (
   if (planned.asWritten && devices.writeAllRequests(changes.map(({ device }) => device)) < changes.length) {
     // the devices as the queue carries them are what the store holds: whole items, 25 a request,
     // when that and the fingerprint marks it owes cost fewer requests than one update each (a storm)
-    if (!inTime()) return { raised, pending, dropped, cleared, updated, shifts, rooms: [], notices };
+    if (!inTime()) return { raised, pending, dropped, cleared, updated, shifts, rooms: [], notices, noticed };
     const next = changes.map(({ device, severity, ids }) => {
       const { alarmSeverity: _severity, alarmWatchers: _watchers, ...rest } = device;
       return { ...rest, ...(severity === undefined ? {} : { alarmSeverity: severity }), ...(ids.length ? { alarmWatchers: ids } : {}) };
@@ -103,12 +106,12 @@ export const applyPlan = async (
     // one call: each room's dirty mark is written once before and once after, not once per 25 devices
     await devices.writeAll(next, []);
     for (const { device, severity } of changes) if (device.alarmSeverity !== severity) shifts.push({ place: device.details, from: device.alarmSeverity, to: severity });
-    return { raised, pending, dropped, cleared, updated, shifts, rooms: changes.map(({ device }) => device.details), notices };
+    return { raised, pending, dropped, cleared, updated, shifts, rooms: changes.map(({ device }) => device.details), notices, noticed };
   }
   const written = await step(changes, async ({ device, severity, ids }) => {
     const result = await devices.setAlarmSeverity(device, severity, ids);
     if (result && result.before !== severity) shifts.push({ place: device.details, from: result.before, to: severity });
     return result !== false;
   });
-  return { raised, pending, dropped, cleared, updated, shifts, rooms: written.map(({ device }) => device.details), notices };
+  return { raised, pending, dropped, cleared, updated, shifts, rooms: written.map(({ device }) => device.details), notices, noticed };
 };

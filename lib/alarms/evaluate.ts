@@ -11,6 +11,9 @@ import { mapConcurrent } from '#lib/shared/concurrency';
 import { placeKey } from '#lib/devices/plan';
 import { healSummaries, recountRooms, shiftRooms, writesInFlight } from '#lib/devices/recount';
 import type { Place } from '#lib/devices/types';
+import type { Alarm } from './types';
+
+type AlarmKey = Pick<Alarm, 'watcherId' | 'devicesn'>;
 import { logger } from '#lib/log';
 import { notifier, type NotificationSummary } from '#lib/notify/notifier';
 import { applyPlan, type Applied } from './apply';
@@ -64,6 +67,7 @@ const tally = (applied: readonly Applied[]) => ({
   cleared: applied.reduce((n, a) => n + a.cleared.length, 0),
   updated: applied.reduce((n, a) => n + a.updated.length, 0),
   notices: applied.reduce((n, a) => n + a.notices, 0),
+  noticed: applied.flatMap((a) => a.noticed),
 });
 
 interface PassOptions {
@@ -71,12 +75,13 @@ interface PassOptions {
   deadline: number;
   holding?: () => boolean;
 }
-type PassCounts = Omit<EvaluationSummary, 'mailed' | 'notifications' | 'complete' | 'reconciled'> & { notices?: number };
+type PassCounts = Omit<EvaluationSummary, 'mailed' | 'notifications' | 'complete' | 'reconciled'> & { notices?: number; noticed?: AlarmKey[] };
 
 /**
  * What every pass does around its own work: first what an interrupted run left (notifications
  * within a third of the budget, so evaluating is not starved; history records), then `work`,
- * then the notifications and history records it produced, if it produced any (repeats and
+ * then the notifications and history records it produced, if it produced any (the alarms it wrote
+ * notices on are handed to the notifier, never found again through the lagging notice index) (repeats and
  * retries that fell due meanwhile wait for the next run). `inTime` stops between writes at the
  * deadline, or as soon as the lease may be someone else's.
  */
@@ -88,8 +93,9 @@ const pass = async (
   const notifications = notifier({ mailer, deadline });
   const earlier = await notifications.run(Date.now() + (deadline - Date.now()) / 3);
   const earlierHistory = await writeHistory(inTime);
-  const { counts: { notices = 0, ...counts }, complete } = await work(inTime);
-  const told = notices > 0 ? await notifications.run() : earlier;
+  const { counts: { notices = 0, noticed = [], ...counts }, complete } = await work(inTime);
+  // the pass hands over the alarms it wrote notices on: the notice index may not show them yet
+  const told = notices > 0 ? await notifications.run(undefined, noticed) : earlier;
   const history = counts.cleared + counts.dropped > 0 ? await writeHistory(inTime) : true;
   return { ...counts, mailed: told.mailed, notifications: told, complete: complete && told.complete && earlierHistory && history && inTime() };
 };

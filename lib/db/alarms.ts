@@ -1,4 +1,4 @@
-import { BatchGetCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Severity } from '#lib/devices/types';
 import {
   alarmId,
@@ -15,7 +15,7 @@ import { Conflict, NotFound } from '#lib/errors';
 import type { Notice } from '#lib/notify/types';
 import { announceStored } from './changes';
 import { doc, tableName } from './client';
-import { batchWriteWhile, isConditionFailed, queryAll, type Item, updateExpression } from './helpers';
+import { batchGet, batchWriteWhile, isConditionFailed, queryAll, type Item, updateExpression } from './helpers';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import type { Page } from './pages';
 import { queryShards, queryShardsDescending, shardKey } from './shards';
@@ -145,21 +145,11 @@ const BATCHES_IN_FLIGHT = 8;
 
 /** The stored items of the given pairs (consistent BatchGetItem, 100 keys a request), by alarm id. */
 const itemsOf = async (pairs: readonly Pick<Alarm, 'watcherId' | 'devicesn'>[], projection?: string, names?: Record<string, string>): Promise<Map<string, Item>> => {
-  const chunks = Array.from({ length: Math.ceil(pairs.length / 100) }, (_, i) => pairs.slice(i * 100, (i + 1) * 100));
-  const found = new Map<string, Item>();
-  await mapConcurrent(chunks, BATCHES_IN_FLIGHT, async (chunk) => {
-    let pending: Record<string, unknown>[] = chunk.map(keys);
-    while (pending.length > 0) {
-      const answer = await doc.send(
-        new BatchGetCommand({
-          RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true, ...(projection ? { ProjectionExpression: projection, ExpressionAttributeNames: names } : {}) } },
-        }),
-      );
-      for (const item of (answer.Responses?.[tableName()] ?? []) as Item[]) found.set(alarmId({ watcherId: String(item.PK).slice(6), devicesn: String(item.SK).slice(7) }), item);
-      pending = (answer.UnprocessedKeys?.[tableName()]?.Keys ?? []) as Record<string, unknown>[];
-    }
+  const items = await batchGet(pairs.map(keys), {
+    inFlight: BATCHES_IN_FLIGHT,
+    ...(projection ? { projection: { ProjectionExpression: projection, ExpressionAttributeNames: names } } : {}),
   });
-  return found;
+  return new Map(items.map((item) => [alarmId({ watcherId: String(item.PK).slice(6), devicesn: String(item.SK).slice(7) }), item]));
 };
 
 const alarmFields = (alarm: Alarm) => ({
@@ -517,6 +507,17 @@ export const pendingNotices = async (): Promise<PendingNotices[]> => {
     alarm: { watcherId: String(item.watcherId), devicesn: String(item.devicesn) },
     notices: (Array.isArray(item.pendingNotices) ? item.pendingNotices : []) as Notice[],
   }));
+};
+
+/**
+ * The pending notices of these alarms as the table holds them now (consistent BatchGetItem):
+ * what an index copy showed may be older, or already collected (DESIGN §3).
+ */
+export const noticesOf = async (pairs: readonly Pick<Alarm, 'watcherId' | 'devicesn'>[]): Promise<PendingNotices[]> => {
+  const items = await itemsOf(pairs, 'PK, SK, watcherId, devicesn, pendingNotices');
+  return [...items.values()]
+    .filter((item) => Array.isArray(item.pendingNotices) && item.pendingNotices.length > 0)
+    .map((item) => ({ alarm: { watcherId: String(item.watcherId), devicesn: String(item.devicesn) }, notices: item.pendingNotices as Notice[] }));
 };
 
 /** Drops the first `delivered` pending notices of an alarm, and its place in the pending index once none is left. */

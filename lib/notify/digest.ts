@@ -6,8 +6,13 @@ import { LISTED, type Digest, type NotificationType, type NotifiedAlarm, type No
 /** A short stable id from its parts: 32 hex characters of their SHA-256. */
 export const stableId = (...parts: string[]): string => createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 32);
 
-/** The digest of one watcher, type and run (or repeat slot): the same inputs give the same id. */
-export const digestId = (watcherId: string, type: NotificationType, at: string): string => stableId('digest', watcherId, type, at);
+/**
+ * The digest of one watcher, type and run (or repeat slot): the same inputs give the same id.
+ * `carrying` (a run's notices) adds what it carries: a notice that reached the notifier late
+ * makes a digest of its own instead of meeting the id of one already stored without it.
+ */
+export const digestId = (watcherId: string, type: NotificationType, at: string, carrying?: string): string =>
+  carrying === undefined ? stableId('digest', watcherId, type, at) : stableId('digest', watcherId, type, at, carrying);
 
 const byPlace = (a: NotifiedAlarm, b: NotifiedAlarm): number => {
   const ka = `${placeKey(a)}\u0000${a.devicesn}`;
@@ -39,11 +44,13 @@ export const buildDigest = (input: {
   at: string;
   watcher: NotifiedWatcher;
   alarms: readonly NotifiedAlarm[];
+  /** What fixes the id beside watcher, type and run (the notices carried), if anything. */
+  carrying?: string;
 }): Digest => {
   const unique = [...new Map(input.alarms.map((a) => [a.id, a])).values()].sort(byPlace);
   return {
     type: input.type,
-    id: digestId(input.watcher.id, input.type, input.at),
+    id: digestId(input.watcher.id, input.type, input.at, input.carrying),
     at: input.at,
     watcher: input.watcher,
     alarms: unique.slice(0, LISTED),

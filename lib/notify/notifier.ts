@@ -1,4 +1,5 @@
 import { notificationGate } from '#lib/alarms/notification';
+import { alarmId, type Alarm } from '#lib/alarms/types';
 import { silencedBy, type Silence } from '#lib/alarms/silences';
 import * as alarms from '#lib/db/alarms';
 import * as deliveries from '#lib/db/deliveries';
@@ -16,6 +17,8 @@ import type { DeliveryDraft } from './types';
 export { DEFAULT_MAX_PER_RUN, maxPerRunFromEnv, type NotificationSummary, type NotifierOptions } from './deliver';
 
 const WRITES_IN_FLIGHT = 16;
+
+type AlarmKey = Pick<Alarm, 'watcherId' | 'devicesn'>;
 
 /** Repeat markers once held slot indexes (< 1e9 for any interval of an hour or more); now slot starts in ms. */
 const LEGACY_SLOT_INDEX_BELOW = 1e9;
@@ -41,9 +44,17 @@ export const notifier = (options: NotifierOptions) => {
     return inTime();
   };
 
-  /** Stores the digests of pending notices, then drops the notices they carry from their alarms. */
-  const collectNotices = async (): Promise<boolean> => {
-    const pending = await alarms.pendingNotices();
+  /**
+   * Stores the digests of pending notices, then drops the notices they carry from their alarms.
+   * The notice index only says which alarms to look at, and it lags (DESIGN §3): those alarms,
+   * and the ones the run hands over (`written`), are read by key, so a digest carries every
+   * notice its alarms hold now, and a notice is dropped only once a stored digest carries it.
+   */
+  const collectNotices = async (written: readonly AlarmKey[]): Promise<boolean> => {
+    const discovered = (await alarms.pendingNotices()).map((p) => p.alarm);
+    const wanted = [...new Map([...written, ...discovered].map((alarm) => [alarmId(alarm), alarm])).values()];
+    if (wanted.length === 0) return true;
+    const pending = await alarms.noticesOf(wanted);
     if (pending.length === 0) return true;
     if (!(await store(planDigests(pending.flatMap((p) => p.notices))))) return false;
     await mapConcurrent(pending, WRITES_IN_FLIGHT, async ({ alarm, notices }) => inTime() && (await alarms.noticesCollected(alarm, notices)));
@@ -92,13 +103,14 @@ export const notifier = (options: NotifierOptions) => {
   return {
     summary,
     /**
-     * One pass: collect, then deliver, until `stopAt` (at most the deadline). Safe to call more
-     * than once per run, and by concurrent runs: stored deliveries and claims never double.
+     * One pass: collect, then deliver, until `stopAt` (at most the deadline). `written`: the
+     * alarms this run wrote notices on. Safe to call more than once per run, and by concurrent
+     * runs: stored deliveries and claims never double.
      */
-    async run(stopAt = options.deadline): Promise<NotificationSummary> {
+    async run(stopAt = options.deadline, written: readonly AlarmKey[] = []): Promise<NotificationSummary> {
       delivery.stopAt(stopAt);
       const before = { ...summary };
-      const collected = (await collectNotices()) && (await collectRepeats());
+      const collected = (await collectNotices(written)) && (await collectRepeats());
       const delivered = await delivery.deliverDue();
       summary.complete = summary.complete && collected && delivered;
       // mails sent and failed SES calls are counted by the SES mailer itself

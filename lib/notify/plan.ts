@@ -17,20 +17,27 @@ export type SilencedBy = (alarm: NotifiedAlarm) => boolean;
 
 /** One digest to each target; suppressed where silences cover all of its alarms. */
 export const draftsFor = (
-  input: { type: Digest['type']; at: string; watcher: NotifiedWatcher; alarms: readonly NotifiedAlarm[]; audience: Audience },
+  input: { type: Digest['type']; at: string; watcher: NotifiedWatcher; alarms: readonly NotifiedAlarm[]; audience: Audience; carrying?: string },
   silenced: SilencedBy = () => false,
 ): DeliveryDraft[] => {
   const told = input.alarms.filter((alarm) => !silenced(alarm));
-  const digest = buildDigest({ type: input.type, at: input.at, watcher: input.watcher, alarms: told.length > 0 ? told : input.alarms });
+  const digest = buildDigest({
+    type: input.type,
+    at: input.at,
+    watcher: input.watcher,
+    alarms: told.length > 0 ? told : input.alarms,
+    ...(input.carrying === undefined ? {} : { carrying: input.carrying }),
+  });
   const status = told.length > 0 ? 'pending' : 'suppressed';
   return targetsOf(input.audience).map((target) => ({ id: deliveryId(digest, target), digest, target, status }));
 };
 
 /**
  * Digests of pending notices (issue 16 item 1): one per watcher, transition type and run,
- * to each of the watcher's targets; at most one per watcher per run per channel. Notices of
- * one group share their run, so the group, its digest id and its deliveries' ids are fixed
- * whenever and however often this is planned. Alarms whose notice was silenced are left out;
+ * to each of the watcher's targets; at most one per watcher per run per channel. A digest's id
+ * (and its deliveries') is fixed by its group and the notices it carries, so planning the same
+ * notices again stores nothing twice, and a notice of the run that reached the notifier late
+ * (DESIGN §3) makes a digest of its own rather than being dropped as if already told. Alarms whose notice was silenced are left out;
  * a digest of silenced alarms only is stored as suppressed. Pure.
  */
 export const planDigests = (notices: readonly Notice[]): DeliveryDraft[] => {
@@ -42,8 +49,9 @@ export const planDigests = (notices: readonly Notice[]): DeliveryDraft[] => {
   return [...groups.values()].flatMap((group) => {
     const last = group[group.length - 1]!;
     const silenced = new Set(group.filter((n) => n.silenced).map((n) => n.alarm.id));
+    const carrying = stableId(...[...new Set(group.map((n) => n.id))].sort());
     return draftsFor(
-      { type: last.type, at: last.at, watcher: last.watcher, alarms: group.map((n) => n.alarm), audience: last.audience },
+      { type: last.type, at: last.at, watcher: last.watcher, alarms: group.map((n) => n.alarm), audience: last.audience, carrying },
       (alarm) => silenced.has(alarm.id),
     );
   });
