@@ -7,6 +7,22 @@ const alias = {
   '#generated': resolve(import.meta.dirname, 'generated'),
 };
 
+/** The engine's integration tests: incremental and full passes, storms, notifications, lifecycle, sync, rollups, lease, webhooks. */
+const FAITHFUL_TESTS = [
+  'alarms',
+  'alarms-incremental',
+  'storm',
+  'notifications',
+  'repeat-markers',
+  'alarm-lifecycle',
+  'devices-sync',
+  'sync-fingerprints',
+  'connectivity',
+  'shards-summaries',
+  'evaluator-lease',
+  'webhook',
+];
+
 export default defineConfig({
   resolve: { alias },
   test: {
@@ -26,6 +42,18 @@ export default defineConfig({
           globalSetup: ['tests/support/store.global.ts'],
           setupFiles: ['tests/support/table.setup.ts'],
           testTimeout: 20_000,
+        },
+      },
+      {
+        // the engine's integration tests once more, against DynamoDB's rules (tests/support/faithful.ts)
+        extends: true,
+        test: {
+          name: 'faithful',
+          include: FAITHFUL_TESTS.map((name) => `tests/integration/${name}.test.ts`),
+          globalSetup: ['tests/support/faithful.global.ts'],
+          setupFiles: ['tests/support/table.setup.ts', 'tests/support/faithful.setup.ts'],
+          env: { FAITHFUL_STORE: '1' },
+          testTimeout: 40_000,
         },
       },
       {

@@ -32,7 +32,7 @@ export interface FaithfulOptions {
 
 export interface FaithfulStore {
   endpoint: string;
-  /** Resolves once every write made so far has reached the indexes. */
+  /** Lets the lag pass at once: resolves once every write made so far has reached the indexes. */
   settle: () => Promise<void>;
   configure: (options: Partial<FaithfulOptions>) => void;
   /** What the proxy did: throttled requests, partial batches, refusals, replicated writes. */
@@ -126,6 +126,18 @@ export const startFaithfulStore = async (upstream: string, initial: FaithfulOpti
   let idle: (() => void)[] = [];
   /** Per item: the chain of its replications, so one item's states reach the replica in order. */
   const chains = new Map<string, Promise<void>>();
+  /** Replications waiting out their lag: `settle` ends the wait at once (time passed). */
+  const waiting = new Set<() => void>();
+  const lag = () =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        waiting.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, options.lagMs);
+      waiting.add(done);
+    });
 
   const send = (op: string, body: unknown, headers: Record<string, string> = {}): Promise<Answer> =>
     new Promise((resolve, reject) => {
@@ -188,7 +200,7 @@ export const startFaithfulStore = async (upstream: string, initial: FaithfulOpti
     const next = previous.then(async () => {
       const now = await send('GetItem', { TableName: table, Key: key, ConsistentRead: true });
       const item = now.body.Item as Item | undefined;
-      await new Promise((resolve) => setTimeout(resolve, options.lagMs));
+      await lag();
       if (item) await send('PutItem', { TableName: table + REPLICA, Item: item });
       else await send('DeleteItem', { TableName: table + REPLICA, Key: key });
       stats.replicated++;
@@ -382,7 +394,14 @@ export const startFaithfulStore = async (upstream: string, initial: FaithfulOpti
   server.keepAliveTimeout = 120_000;
   server.headersTimeout = 121_000;
 
-  const settle = () => (inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => idle.push(resolve)));
+  /** Lets the lag pass at once: every write so far reaches the indexes, then it resolves. */
+  const settle = async (): Promise<void> => {
+    while (inFlight > 0) {
+      const drained = new Promise<void>((resolve) => idle.push(resolve));
+      for (const done of [...waiting]) done();
+      await Promise.race([drained, new Promise((resolve) => setTimeout(resolve, 5))]);
+    }
+  };
   const port = await freePort();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

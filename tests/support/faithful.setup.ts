@@ -1,0 +1,57 @@
+import { readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { vi } from 'vitest';
+import { settleIndexes } from './faithful';
+
+/*
+ * How the faithful project (tests/support/faithful.ts) runs the engine's integration tests.
+ *
+ * A test's own calls into lib/ stand for separate events: a sync, a refresh or an evaluation
+ * run (separate Lambda invocations, at least a minute apart on the schedule), or someone
+ * reading the API afterwards. Each of those starts once the indexes caught up with what came
+ * before it. Calls the engine makes inside an invocation never wait: a run that reads its own
+ * writes back through an index sees the lag, which is what this mode exists to catch.
+ *
+ * So every async export of the engine's modules is wrapped: a call whose direct caller is a test file
+ * settles the indexes first; a call from lib/ goes straight through.
+ */
+const root = resolve(import.meta.dirname, '..', '..');
+const MODULE_FOLDERS = ['lib/db', 'lib/devices', 'lib/alarms', 'lib/notify'];
+const LEFT_AS_THEY_ARE = new Set(['lib/db/client.ts', 'lib/db/helpers.ts', 'lib/db/table.ts']);
+
+const calledFromTest = (): boolean => {
+  const caller = new Error().stack?.split('\n')[3] ?? '';
+  return caller.includes('/tests/') && !caller.includes('/tests/support/faithful');
+};
+
+type Fn = (...args: unknown[]) => unknown;
+const settling = (fn: Fn): Fn =>
+  function (this: unknown, ...args: unknown[]) {
+    if (!calledFromTest()) return fn.apply(this, args);
+    return settleIndexes().then(() => fn.apply(this, args));
+  };
+
+/** Only async functions reach the store; pure helpers (key builders, planners) stay as they are. */
+const isAsync = (value: unknown): value is Fn => typeof value === 'function' && value.constructor.name === 'AsyncFunction';
+
+const wrapExport = (value: unknown): unknown => {
+  if (isAsync(value)) return settling(value);
+  if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    const entries = Object.entries(value as Record<string, unknown>);
+    if (entries.some(([, v]) => isAsync(v))) {
+      return Object.fromEntries(entries.map(([k, v]) => [k, isAsync(v) ? settling(v) : v]));
+    }
+  }
+  return value;
+};
+
+for (const folder of MODULE_FOLDERS) {
+  for (const file of readdirSync(join(root, folder))) {
+    const path = `${folder}/${file}`;
+    if (!file.endsWith('.ts') || LEFT_AS_THEY_ARE.has(path)) continue;
+    vi.doMock(join(root, path), async (importOriginal) => {
+      const original = await importOriginal<Record<string, unknown>>();
+      return Object.fromEntries(Object.entries(original).map(([name, value]) => [name, wrapExport(value)]));
+    });
+  }
+}
