@@ -21,6 +21,7 @@ const FAITHFUL_TESTS = [
   'shards-summaries',
   'evaluator-lease',
   'webhook',
+  'dynamodb-rules',
 ];
 
 export default defineConfig({
