@@ -137,5 +137,22 @@ export const targetProblem = async (raw: string, allowLocal: boolean, lookup: Lo
   return undefined;
 };
 
+/** What stands for a webhook URL's path and query once it has been answered: they are the credential. */
+export const MASK = '***';
+
+/**
+ * A webhook URL as answered after its creation: scheme, host and port, the path and query masked
+ * (`https://hooks.slack.com/***`). Slack and Teams check nothing but the URL, so whoever reads
+ * it whole can post into the channel (issue 24 item 11).
+ */
+export const maskedUrl = (raw: string): string => {
+  try {
+    const url = new URL(raw);
+    return `${url.protocol}//${url.host}/${MASK}`;
+  } catch {
+    return MASK;
+  }
+};
+
 /** ALLOW_LOCAL_WEBHOOKS=true: set by npm start and the tests, never by a deployed stage. */
 export const allowLocalWebhooks = (env: NodeJS.ProcessEnv = process.env): boolean => env.ALLOW_LOCAL_WEBHOOKS === 'true';

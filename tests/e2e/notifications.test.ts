@@ -203,6 +203,23 @@ describe('/channels', () => {
     expect(rotated.body.secret).not.toBe(made.secret);
   });
 
+  it('answers a webhook URL whole only on create and rotate-secret, masked elsewhere; the masked URL PUT back keeps it', async () => {
+    const made = await webhook('/ok-mask/T000/B000/XXXXSECRETXXXX');
+    const whole = `${base}/ok-mask/T000/B000/XXXXSECRETXXXX-${tag}`;
+    const masked = `http://${new URL(base).host}/***`;
+    expect(made.url).toBe(whole);
+    expect((await api<Channel>('GET', `/channels/${made.id}`)).body.url).toBe(masked);
+    const listed = (await api<Channel[]>('GET', '/channels')).body;
+    expect(listed.find((c) => c.id === made.id)?.url).toBe(masked);
+    expect(listed.map((c) => c.url ?? '').join(' ')).not.toContain('SECRET');
+    const put = await api<Channel>('PUT', `/channels/${made.id}`, { body: { name: 'renamed', type: 'webhook', url: masked, format: 'slack' } });
+    expect(put.status).toBe(200);
+    expect(put.body).toMatchObject({ name: 'renamed', format: 'slack', url: masked });
+    expect((await api<Channel>('POST', `/channels/${made.id}/rotate-secret`)).body.url).toBe(whole);
+    expect((await api('POST', `/channels/${made.id}/test`)).status).toBe(200);
+    expect(received.some((r) => r.path === new URL(whole).pathname)).toBe(true);
+  });
+
   it('replaces a channel with PUT, keeps its type, and deletes it', async () => {
     const made = await createChannel({ name: 'ops', type: 'email', emails: ['a@example.com'] });
     const put = await api<Channel>('PUT', `/channels/${made.id}`, { body: { name: 'ops 2', type: 'email', emails: ['b@example.com'] } });

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { addressProblem, targetProblem, urlProblem, webhookPorts, type Lookup } from '#lib/notify/address';
+import { addressProblem, maskedUrl, targetProblem, urlProblem, webhookPorts, type Lookup } from '#lib/notify/address';
 import { DEFAULT_RETRY, nextAttemptAt, verdictOf } from '#lib/notify/retry';
 import { newSecret, signatureOf, verifySignature } from '#lib/notify/signature';
 
@@ -134,6 +134,14 @@ describe('webhook target checks', () => {
     expect(urlProblem('https://hooks.example.com:8443/x', false, webhookPorts({ WEBHOOK_PORTS: '443,9443' }))).toContain('port 8443');
     expect(webhookPorts({ WEBHOOK_PORTS: 'nonsense' })).toEqual([443, 8443]);
     expect(urlProblem('http://127.0.0.1:22/x', true)).toBeUndefined();
+  });
+
+  it('masks a webhook URL to scheme, host and port: path, query and fragment are the credential', () => {
+    expect(maskedUrl('https://hooks.slack.com/services/T000/B000/XXXXXXXX')).toBe('https://hooks.slack.com/***');
+    expect(maskedUrl('https://prod-01.westus.logic.azure.com:443/workflows/abc/triggers/manual/paths/invoke?api-version=1&sig=SECRET')).toBe(
+      'https://prod-01.westus.logic.azure.com/***',
+    );
+    expect(maskedUrl('https://hooks.example.com:8443/x?token=t#f')).toBe('https://hooks.example.com:8443/***');
   });
 
   it('checks every address a name resolves to', async () => {
