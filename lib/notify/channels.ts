@@ -8,6 +8,7 @@ import { allowLocalWebhooks, maskedUrl, targetProblem, type Lookup } from './add
 import { testDigest } from './digest';
 import { deliverer } from './deliver';
 import { deliveryId } from './plan';
+import { requireAllowedRecipients } from './recipients';
 import { newSecret } from './signature';
 import type { Channel, ChannelInput, DeliveryView } from './types';
 
@@ -24,7 +25,7 @@ export interface ChannelRules {
 }
 
 const checkTarget = async (input: ChannelInput, rules: ChannelRules): Promise<void> => {
-  if (input.type !== 'webhook') return;
+  if (input.type === 'email') return requireAllowedRecipients(input.emails, 'body.emails');
   const problem = await targetProblem(input.url, rules.allowLocal ?? allowLocalWebhooks(), rules.lookup);
   if (!problem) return;
   const message = problem.startsWith('url ') ? `body.${problem}` : `body.url: ${problem}`;
