@@ -4,7 +4,8 @@ import * as liveTickets from '#lib/db/liveTickets';
 import * as rooms from '#lib/db/rooms';
 import { scopeOf } from '#lib/devices/deviceScope';
 import { roomStatusCount } from '#lib/devices/stats';
-import { Invalid, ServiceUnavailable, Unauthorized } from '#lib/errors';
+import type { Connection } from '#lib/db/liveConnections';
+import { Conflict, Invalid, ServiceUnavailable, Unauthorized } from '#lib/errors';
 import { describeSchemaErrors, summarize, type CompiledValidator } from '#lib/shared/validation';
 import { EVERYTHING, scopeKey } from './scope';
 import type { LiveFilter, LiveMessage } from './types';
@@ -42,6 +43,8 @@ export const connect = async (connectionId: string, ticket: string | undefined):
 
 export const disconnect = (connectionId: string): Promise<void> => liveConnections.close(connectionId);
 
+const notRegistered = () => new Invalid('This connection is no longer registered; open a new one with a fresh ticket');
+
 const parse = (body: string | null | undefined): unknown => {
   try {
     return JSON.parse(body ?? '');
@@ -50,13 +53,27 @@ const parse = (body: string | null | undefined): unknown => {
   }
 };
 
-/** `subscribe`: moves the connection to the message's scope and answers that scope's roomStatusCount. */
-export const subscribe = async (connectionId: string, body: string | null | undefined, validate: CompiledValidator): Promise<LiveMessage> => {
+/** A move that lost to another message of the same connection is tried again this often. */
+const MOVE_ATTEMPTS = 3;
+
+/**
+ * `subscribe`: moves the connection to the message's scope and answers that scope's
+ * roomStatusCount. `current` is the connection as just read, if it was (saves a read).
+ */
+export const subscribe = async (
+  connectionId: string,
+  body: string | null | undefined,
+  validate: CompiledValidator,
+  current?: Connection,
+): Promise<LiveMessage> => {
   const message = parse(body);
   if (!validate(message)) throw new Invalid(summarize(describeSchemaErrors(validate.errors)));
   const { filter } = message as { filter: LiveFilter };
-  if (!(await liveConnections.move(connectionId, { filter, scopeKey: scopeKey(filter) }))) {
-    throw new Invalid('This connection is no longer registered; open a new one with a fresh ticket');
+  const scope = { filter, scopeKey: scopeKey(filter) };
+  for (let attempt = 0; attempt < MOVE_ATTEMPTS; attempt++) {
+    const outcome = await liveConnections.move(connectionId, scope, attempt === 0 ? current : undefined);
+    if (outcome === 'gone') throw notRegistered();
+    if (outcome === 'moved') return { type: 'subscribed', filter, snapshot: roomStatusCount(await rooms.inScope(scopeOf(filter))) };
   }
-  return { type: 'subscribed', filter, snapshot: roomStatusCount(await rooms.inScope(scopeOf(filter))) };
+  throw new Conflict('Other messages of this connection kept changing its scope meanwhile; send the subscribe again');
 };

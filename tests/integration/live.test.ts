@@ -137,6 +137,38 @@ describe('live subscriptions', () => {
   });
 });
 
+describe('live subscriptions under concurrent subscribes (issue 24 item 6)', () => {
+  const subscribeTo = (id: string, filter: unknown) => subscribe(id, JSON.stringify({ action: 'subscribe', filter }), validate);
+  /** Every subscription item of `id` under the given scopes. */
+  const subscriptionsOf = async (id: string, regions: string[]) =>
+    (await liveConnections.subscribers([...regions.map((r) => `${encodeURIComponent(r)}#all#all`), 'all#all#all'])).filter((s) => s.connectionId === id);
+
+  it('40 concurrent subscribes then one to a region leave exactly one subscription, in that region, and none after the close', async () => {
+    const regions = ['LATAM', 'AMER', 'APAC', 'EMEA'].map((r) => unique(r));
+    const id = await opened(filterOf('all'));
+    const flood = Array.from({ length: 40 }, (_, i) => subscribeTo(id, filterOf(i % 5 === 4 ? 'all' : regions[i % 4]!)));
+    await Promise.allSettled(flood);
+    const emea = regions[3]!;
+    expect(await subscribeTo(id, filterOf(emea))).toMatchObject({ type: 'subscribed' });
+    expect(await liveConnections.find(id)).toMatchObject({ filter: filterOf(emea) });
+    expect((await subscriptionsOf(id, regions)).map((s) => s.scopeKey)).toEqual([`${encodeURIComponent(emea)}#all#all`]);
+    await disconnect(id);
+    expect(await subscriptionsOf(id, regions)).toEqual([]);
+  });
+
+  it('a move that lost the race removes only its own subscription: concurrent moves to one scope keep the winner subscribed', async () => {
+    const region = unique('R');
+    for (let round = 0; round < 5; round++) {
+      const id = await opened(filterOf('all'));
+      await Promise.allSettled(Array.from({ length: 8 }, () => subscribeTo(id, filterOf(region))));
+      const stored = await liveConnections.find(id);
+      const subscriptions = await subscriptionsOf(id, [region]);
+      expect(subscriptions).toEqual([{ connectionId: id, scopeKey: stored!.scopeKey, subscriptionId: stored!.subscriptionId }]);
+      await disconnect(id);
+    }
+  });
+});
+
 describe('live pushes', () => {
   it('a stored room change reaches the connections whose scope holds the room, and no other', async () => {
     const region = unique('R');
