@@ -47,6 +47,8 @@ export interface Connection extends Scoped {
   connectionId: string;
   subscriptionId?: string;
   expiresAt: number;
+  /** Messages counted in the current rate window (admitMessage). */
+  messages?: number;
 }
 
 export const toFilter = (value: unknown): DeviceFilter => {
@@ -60,6 +62,7 @@ const toConnection = (item: Record<string, unknown>): Connection => ({
   scopeKey: String(item.scopeKey),
   ...(typeof item.subscriptionId === 'string' ? { subscriptionId: item.subscriptionId } : {}),
   expiresAt: Number(item.expiresAt),
+  ...(typeof item.messages === 'number' ? { messages: item.messages } : {}),
 });
 
 const putSubscription = (scopeKey: string, connectionId: string, subscriptionId: string, expiresAt: number) =>
@@ -86,12 +89,48 @@ export const open = async (connectionId: string, scope: Scoped, expiresAt: numbe
   ]);
 };
 
+/**
+ * Counts one message of a connection in the rate window starting at `window` (epoch s) and
+ * answers the connection with the count so far; undefined when it is not (or no longer)
+ * registered. One conditional UpdateItem of the connection item (two when a window opens), so
+ * the count holds across Lambda invocations and costs no item of its own.
+ */
+export const admitMessage = async (connectionId: string, window: number): Promise<Connection | undefined> => {
+  const count = (UpdateExpression: string, ConditionExpression: string) =>
+    doc
+      .send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: connectionKey(connectionId),
+          UpdateExpression,
+          ConditionExpression: `attribute_exists(PK) AND expiresAt > :now AND (${ConditionExpression})`,
+          ExpressionAttributeNames: { '#messages': 'messages', '#window': 'messageWindow' },
+          ExpressionAttributeValues: { ':window': window, ':one': 1, ':now': nowSeconds() },
+          ReturnValues: 'ALL_NEW',
+        }),
+      )
+      .then(
+        ({ Attributes }) => (Attributes ? toConnection(Attributes) : undefined),
+        (error: unknown) => {
+          if (isConditionFailed(error)) return undefined;
+          throw error;
+        },
+      );
+  const inWindow = () => count('SET #messages = #messages + :one', '#window = :window');
+  return (
+    (await inWindow()) ??
+    (await count('SET #window = :window, #messages = :one', 'attribute_not_exists(#window) OR #window < :window')) ??
+    // another message opened the window meanwhile
+    (await inWindow())
+  );
+};
+
 /** What a move came to: moved; lost to another move of the same connection; the connection is gone. */
 export type MoveOutcome = 'moved' | 'raced' | 'gone';
 
 /**
  * Moves a connection to another scope (the protocol in the header). `current` is the
- * connection as just read; without it the move reads it.
+ * connection as just read (admitMessage answers it); without it the move reads it.
  */
 export const move = async (connectionId: string, scope: Scoped, current?: Connection): Promise<MoveOutcome> => {
   const read = current ?? (await find(connectionId));

@@ -17,7 +17,7 @@ import { HttpError } from '#lib/errors';
 import { listAlarms } from '#lib/alarms/query';
 import { createSilenceAndAnnounce, endSilenceAndAnnounce } from '#lib/alarms/silenceEvents';
 import { enableLivePush, pushTo } from '#lib/live/push';
-import { connect, disconnect, issueTicket, subscribe } from '#lib/live/session';
+import { admit, connect, disconnect, issueTicket, MESSAGE_WINDOW_SECONDS, subscribe } from '#lib/live/session';
 import type { Connections } from '#lib/live/types';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import validate from '#generated/validators/liveMessage';
@@ -137,7 +137,7 @@ describe('live subscriptions', () => {
   });
 });
 
-describe('live subscriptions under concurrent subscribes (issue 24 item 6)', () => {
+describe('live subscriptions under hostile clients (issue 24 items 5, 6)', () => {
   const subscribeTo = (id: string, filter: unknown) => subscribe(id, JSON.stringify({ action: 'subscribe', filter }), validate);
   /** Every subscription item of `id` under the given scopes. */
   const subscriptionsOf = async (id: string, regions: string[]) =>
@@ -166,6 +166,33 @@ describe('live subscriptions under concurrent subscribes (issue 24 item 6)', () 
       expect(subscriptions).toEqual([{ connectionId: id, scopeKey: stored!.scopeKey, subscriptionId: stored!.subscriptionId }]);
       await disconnect(id);
     }
+  });
+
+  it('a lone surrogate in a filter is an error naming the field, not a URIError', async () => {
+    const id = await opened(filterOf('all'));
+    const error = await failure(subscribeTo(id, { regionName: 'EMEA\ud800', locationName: 'all', roomName: 'all' }));
+    expect(error).toBeInstanceOf(HttpError);
+    expect(error?.message).toBe('filter.regionName must be well-formed Unicode (no lone surrogates)');
+    expect(await liveConnections.find(id)).toMatchObject({ filter: filterOf('all') });
+  });
+
+  it('a message nested deeper than the limit is an error naming the limit', async () => {
+    const id = await opened(filterOf('all'));
+    const error = await failure(subscribe(id, `{"action":"subscribe","filter":${'['.repeat(5100)}${']'.repeat(5100)}}`, validate));
+    expect(error?.message).toContain('nesting limit');
+  });
+
+  it('counts every message of a connection: over 10 in a window is 429 "slow down", also when they arrive at once', async () => {
+    const id = await opened(filterOf('all'));
+    const start = Math.ceil(Date.now() / 1000 / MESSAGE_WINDOW_SECONDS) * MESSAGE_WINDOW_SECONDS * 1000 + 60_000;
+    const outcomes = await Promise.allSettled(Array.from({ length: 30 }, () => admit(id, start)));
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(10);
+    const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected').map((o) => o.reason as HttpError);
+    expect(refused.every((e) => e.statusCode === 429 && e.message.includes('slow down'))).toBe(true);
+    // the next window admits again
+    expect(await admit(id, start + MESSAGE_WINDOW_SECONDS * 1000)).toMatchObject({ connectionId: id, messages: 1 });
+    await disconnect(id);
+    expect((await failure(admit(id, start)))?.message).toContain('no longer registered');
   });
 });
 
