@@ -435,13 +435,13 @@ export interface paths {
         };
         /**
          * List the notification channels
-         * @description Needs the API key (x-api-key). Answers: 200 Every channel (never a secret); 403 Missing or wrong x-api-key (API Gateway); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 Every channel (never a secret; webhook URLs masked); 403 Missing or wrong x-api-key (API Gateway); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["channelsList"];
         put?: never;
         /**
          * Create a notification channel (e-mail addresses or a signed webhook)
-         * @description Needs the API key (x-api-key). Answers: 201 The channel; a webhook with its signing secret, shown only here; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 201 The channel; a webhook with its signing secret and its whole URL, shown only here; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["channelsCreate"];
         delete?: never;
@@ -459,7 +459,7 @@ export interface paths {
         };
         /**
          * Get a notification channel
-         * @description Needs the API key (x-api-key). Answers: 200 The channel (never its secret); 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No channel with that id; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 The channel (never its secret; a webhook URL masked); 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No channel with that id; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["channelsGet"];
         /**
@@ -509,7 +509,7 @@ export interface paths {
         put?: never;
         /**
          * Issue a new signing secret for a webhook channel
-         * @description Needs the API key (x-api-key). Answers: 200 The channel with its new secret, shown only here; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No channel with that id; 409 Not a webhook channel; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 The channel with its new secret and its whole URL, shown only here; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 404 No channel with that id; 409 Not a webhook channel; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["channelsRotateSecret"];
         delete?: never;
@@ -4254,7 +4254,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Every channel (never a secret) */
+            /** @description Every channel (never a secret; webhook URLs masked) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4271,6 +4271,7 @@ export interface operations {
                         type: string;
                         /** Format: date-time */
                         updatedAt: string;
+                        /** @description scheme, host and a masked path, e.g. https://hooks.slack.com/*** (the whole URL is answered only by create and rotate-secret; PUT it back as is to keep it) */
                         url?: string;
                     }[];
                 };
@@ -4334,7 +4335,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The channel; a webhook with its signing secret, shown only here */
+            /** @description The channel; a webhook with its signing secret and its whole URL, shown only here */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -4353,6 +4354,7 @@ export interface operations {
                         type: string;
                         /** Format: date-time */
                         updatedAt: string;
+                        /** @description the whole webhook URL: answered only here */
                         url?: string;
                     };
                 };
@@ -4430,7 +4432,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The channel (never its secret) */
+            /** @description The channel (never its secret; a webhook URL masked) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4447,6 +4449,7 @@ export interface operations {
                         type: string;
                         /** Format: date-time */
                         updatedAt: string;
+                        /** @description scheme, host and a masked path, e.g. https://hooks.slack.com/*** (the whole URL is answered only by create and rotate-secret; PUT it back as is to keep it) */
                         url?: string;
                     };
                 };
@@ -4559,6 +4562,7 @@ export interface operations {
                         type: string;
                         /** Format: date-time */
                         updatedAt: string;
+                        /** @description scheme, host and a masked path, e.g. https://hooks.slack.com/*** (the whole URL is answered only by create and rotate-secret; PUT it back as is to keep it) */
                         url?: string;
                     };
                 };
@@ -4861,7 +4865,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The channel with its new secret, shown only here */
+            /** @description The channel with its new secret and its whole URL, shown only here */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4880,6 +4884,7 @@ export interface operations {
                         type: string;
                         /** Format: date-time */
                         updatedAt: string;
+                        /** @description the whole webhook URL: answered only here */
                         url?: string;
                     };
                 };

@@ -32,18 +32,27 @@ const channelBody = Type.Unsafe<
   else: emailChannel,
 });
 
-const channel = Type.Object({
+const channelFields = {
   id: Type.String(),
   name: Type.String(),
   type: Type.String({ description: 'email or webhook' }),
   emails: Type.Optional(Type.Array(Type.String())),
-  url: Type.Optional(Type.String()),
   format: Type.Optional(Type.String()),
   createdAt: dateTime,
   updatedAt: dateTime,
+};
+/** Every answer but create and rotate-secret: a webhook URL is a credential (Slack, Teams), so its path and query are masked. */
+const channel = Type.Object({
+  ...channelFields,
+  url: Type.Optional(
+    Type.String({
+      description: 'scheme, host and a masked path, e.g. https://hooks.slack.com/*** (the whole URL is answered only by create and rotate-secret; PUT it back as is to keep it)',
+    }),
+  ),
 });
 const withSecret = Type.Object({
-  ...channel.properties,
+  ...channelFields,
+  url: Type.Optional(Type.String({ description: 'the whole webhook URL: answered only here' })),
   secret: Type.Optional(Type.String({ description: 'the webhook signing secret: shown in this answer only' })),
 });
 const delivery = Type.Object({
@@ -64,10 +73,10 @@ const onChannel = recordRoutesOf({ access: 'key', invalidStatus: 400 }, { path, 
 export const routes = {
   create: api('POST', 'channels', 'Create a notification channel (e-mail addresses or a signed webhook)', {
     request: { body: channelBody },
-    responses: { 201: ok('The channel; a webhook with its signing secret, shown only here', withSecret), 400: invalid },
+    responses: { 201: ok('The channel; a webhook with its signing secret and its whole URL, shown only here', withSecret), 400: invalid },
   }),
-  list: api('GET', 'channels', 'List the notification channels', { responses: { 200: list('Every channel (never a secret)', channel) } }),
-  get: onChannel('GET', 'channels/{id}', 'Get a notification channel', { responses: { 200: ok('The channel (never its secret)', channel) } }),
+  list: api('GET', 'channels', 'List the notification channels', { responses: { 200: list('Every channel (never a secret; webhook URLs masked)', channel) } }),
+  get: onChannel('GET', 'channels/{id}', 'Get a notification channel', { responses: { 200: ok('The channel (never its secret; a webhook URL masked)', channel) } }),
   update: onChannel('PUT', 'channels/{id}', 'Replace a channel (full body; its type cannot change)', {
     request: { body: channelBody },
     responses: { 200: ok('The updated channel', channel) },
@@ -76,7 +85,7 @@ export const routes = {
     responses: { 200: text('Confirmation'), 409: error('A watcher uses the channel') },
   }),
   rotateSecret: onChannel('POST', 'channels/{id}/rotate-secret', 'Issue a new signing secret for a webhook channel', {
-    responses: { 200: ok('The channel with its new secret, shown only here', withSecret), 409: error('Not a webhook channel') },
+    responses: { 200: ok('The channel with its new secret and its whole URL, shown only here', withSecret), 409: error('Not a webhook channel') },
   }),
   test: onChannel('POST', 'channels/{id}/test', 'Send a test notification through the channel now', {
     responses: { 200: ok('The delivery after its first attempt', delivery) },

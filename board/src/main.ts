@@ -5,6 +5,7 @@
  * The API address and key come from config.json beside this page (README "Status board").
  */
 import {
+  ALL,
   applyMessage,
   countsOf,
   emptyState,
@@ -29,11 +30,10 @@ interface Config {
 type Connection = 'connecting' | 'live' | 'reconnecting';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
-const ALL: Filter = { regionName: 'all', locationName: 'all', roomName: 'all' };
 
 let config: Config;
 let filter: Filter = { ...ALL };
-let state: BoardState = emptyState();
+let state: BoardState = emptyState(8, filter);
 let socket: WebSocket | undefined;
 let pollTimer: number | undefined;
 let retryTimer: number | undefined;
@@ -190,7 +190,7 @@ const fillScope = async () => {
 /** A new scope: asked of the open socket (it answers `subscribed`), or of the next connection. */
 const changeScope = (next: Filter) => {
   filter = next;
-  state = emptyState(state.alarmLimit);
+  state = emptyState(state.alarmLimit, next);
   render();
   if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ action: 'subscribe', filter }));
   else void reload().catch(showError);

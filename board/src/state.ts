@@ -54,6 +54,8 @@ export interface Counts {
 }
 
 export interface BoardState {
+  /** The scope the board shows; pushes about rooms outside it are ignored. */
+  filter: Filter;
   /** Rooms in scope by `roomKey`, each with the time of the newest change applied. */
   rooms: Map<string, { room: Room; at: string }>;
   /** Newest open alarms first, at most `alarmLimit`. */
@@ -63,7 +65,15 @@ export interface BoardState {
 
 export const roomKey = (room: Pick<Room, 'region' | 'location' | 'room'>): string => [room.region, room.location, room.room].join(' / ');
 
-export const emptyState = (alarmLimit = 8): BoardState => ({ rooms: new Map(), alarms: [], alarmLimit });
+export const ALL: Filter = { regionName: 'all', locationName: 'all', roomName: 'all' };
+
+export const emptyState = (alarmLimit = 8, filter: Filter = ALL): BoardState => ({ filter, rooms: new Map(), alarms: [], alarmLimit });
+
+/** Whether a room lies in a scope: each name matches, or the scope says `all` there (as device queries). */
+export const inScope = (filter: Filter, place: Pick<Room, 'region' | 'location' | 'room'>): boolean =>
+  (filter.regionName === 'all' || filter.regionName === place.region) &&
+  (filter.locationName === 'all' || filter.locationName === place.location) &&
+  (filter.roomName === 'all' || filter.roomName === place.room);
 
 /** An alarm's marks from what the API says of it: acknowledged, silenced by at least one silence. */
 const marked = (alarm: Alarm): Alarm => ({
@@ -79,8 +89,14 @@ export const loaded = (state: BoardState, rooms: readonly Room[], alarms: readon
   alarms: alarms.slice(0, state.alarmLimit).map(marked),
 });
 
-/** One pushed message applied; older news about a room than what the board shows is ignored. */
+/**
+ * One pushed message applied. Ignored: news about a room outside the board's scope (a
+ * subscription the server has not yet dropped, or one meant for an earlier scope), and news
+ * about a room older than what the board shows.
+ */
 export const applyMessage = (state: BoardState, message: Message): BoardState => {
+  if (message.type === 'room' && !inScope(state.filter, message.room)) return state;
+  if (message.type === 'alarm' && !inScope(state.filter, message.alarm)) return state;
   if (message.type === 'room') {
     const key = roomKey(message.room);
     const known = state.rooms.get(key);

@@ -1,5 +1,5 @@
 import http from '#generated/routes/channelsList';
-import * as channels from '#lib/db/channels';
+import { listChannels } from '#lib/notify/channels';
 
-// GET /channels -> 200 every channel, never a secret
-export const handler = http(async () => ({ statusCode: 200, body: await channels.list() }));
+// GET /channels -> 200 every channel, never a secret, webhook URLs masked
+export const handler = http(async () => ({ statusCode: 200, body: await listChannels() }));

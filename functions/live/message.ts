@@ -1,11 +1,13 @@
 import { Invalid } from '#lib/errors';
-import { subscribe } from '#lib/live/session';
+import { admit, subscribe } from '#lib/live/session';
 import { reply, socket } from '#lib/live/socket';
 import validate from '#generated/validators/liveMessage';
 
 // WebSocket `subscribe` {"action":"subscribe","filter":{...}} -> {"type":"subscribed","filter","snapshot"};
-// anything else ($default) or an invalid filter -> {"type":"error","message"}
+// anything else ($default) or an invalid filter -> {"type":"error","message"}; over the connection's
+// message rate -> {"type":"error","message":"... slow down ..."} (every message counts)
 export const handler = socket(async ({ requestContext, body }) => {
+  const connection = await admit(requestContext.connectionId);
   if (requestContext.routeKey !== 'subscribe') throw new Invalid('Unknown action; send {"action": "subscribe", "filter": {regionName, locationName, roomName}}');
-  return reply(await subscribe(requestContext.connectionId, body, validate));
+  return reply(await subscribe(requestContext.connectionId, body, validate, connection));
 });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DeviceFilter } from '#lib/devices/deviceScope';
 import { doc, tableName } from './client';
@@ -5,18 +6,35 @@ import { isConditionFailed, type Item } from './helpers';
 
 /*
  * Connections of live dashboards (docs/data-model.md "Live"; tickets: liveTickets.ts). A
- * connection is one item (its filter and scope key) plus one subscription item in the partition
- * of its scope key: a change reads the partitions of the (at most 8) scope keys that contain its
- * room, never the list of all connections. Everything carries `expiresAt` (TTL); readers skip
- * what has expired.
+ * connection is one item (its filter, scope key and the id of its current subscription) plus one
+ * subscription item in the partition of its scope key: a change reads the partitions of the (at
+ * most 8) scope keys that contain its room, never the list of all connections. Everything
+ * carries `expiresAt` (TTL); readers skip what has expired.
+ *
+ * Moving a connection to another scope touches three items without a transaction, and one
+ * socket's messages run concurrently (one Lambda each), so the move must not trust what it read
+ * (issue 24 item 6: 40 quick subscribes left subscriptions under four other scopes). Each
+ * subscription item is keyed by its own id as well as its connection, and each move, in order:
+ * 1. writes a subscription of its own in the new scope (the connection misses no change there);
+ * 2. points the connection at it, conditional on the scope and subscription it read;
+ * 3a. having won, deletes the subscription it replaced (that exact item);
+ * 3b. having lost (another move, or a close, came between), deletes its own, exactly that one.
+ * Two moves never delete each other's subscription, so whatever the interleaving, the items
+ * left are those the connection points at. A crash between 2 and 3a leaves the old item until
+ * its TTL (at most the connection's life); the board ignores pushes outside its scope.
  */
 const connectionKey = (connectionId: string) => ({ PK: `LIVECONN#${connectionId}`, SK: 'CONN' });
-const subscriptionKey = (scopeKey: string, connectionId: string) => ({ PK: `LIVESCOPE#${scopeKey}`, SK: connectionId });
+/** Subscriptions written before the move protocol above have no id: their key is the connection id alone. */
+const subscriptionKey = (scopeKey: string, connectionId: string, subscriptionId?: string) => ({
+  PK: `LIVESCOPE#${scopeKey}`,
+  SK: subscriptionId ? `${connectionId}#${subscriptionId}` : connectionId,
+});
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 export interface Subscriber {
   connectionId: string;
   scopeKey: string;
+  subscriptionId?: string;
 }
 
 interface Scoped {
@@ -24,67 +42,142 @@ interface Scoped {
   scopeKey: string;
 }
 
+/** A registered connection as stored. */
+export interface Connection extends Scoped {
+  connectionId: string;
+  subscriptionId?: string;
+  expiresAt: number;
+  /** Messages counted in the current rate window (admitMessage). */
+  messages?: number;
+}
+
 export const toFilter = (value: unknown): DeviceFilter => {
   const filter = (value ?? {}) as Partial<DeviceFilter>;
   return { regionName: String(filter.regionName), locationName: String(filter.locationName), roomName: String(filter.roomName) };
 };
 
-const putSubscription = (scope: Scoped, connectionId: string, expiresAt: number) =>
-  doc.send(new PutCommand({ TableName: tableName(), Item: { ...subscriptionKey(scope.scopeKey, connectionId), type: 'LiveSubscription', expiresAt } }));
-const deleteSubscription = (scopeKey: string, connectionId: string) =>
-  doc.send(new DeleteCommand({ TableName: tableName(), Key: subscriptionKey(scopeKey, connectionId) }));
+const toConnection = (item: Record<string, unknown>): Connection => ({
+  connectionId: String(item.PK).slice('LIVECONN#'.length),
+  filter: toFilter(item.filter),
+  scopeKey: String(item.scopeKey),
+  ...(typeof item.subscriptionId === 'string' ? { subscriptionId: item.subscriptionId } : {}),
+  expiresAt: Number(item.expiresAt),
+  ...(typeof item.messages === 'number' ? { messages: item.messages } : {}),
+});
+
+const putSubscription = (scopeKey: string, connectionId: string, subscriptionId: string, expiresAt: number) =>
+  doc.send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...subscriptionKey(scopeKey, connectionId, subscriptionId), type: 'LiveSubscription', connectionId, subscriptionId, expiresAt },
+    }),
+  );
+const deleteSubscription = (scopeKey: string, connectionId: string, subscriptionId?: string) =>
+  doc.send(new DeleteCommand({ TableName: tableName(), Key: subscriptionKey(scopeKey, connectionId, subscriptionId) }));
 
 /** Registers an open connection watching `scope` until `expiresAt` (epoch s). */
 export const open = async (connectionId: string, scope: Scoped, expiresAt: number): Promise<void> => {
+  const subscriptionId = randomUUID();
   await Promise.all([
-    putSubscription(scope, connectionId, expiresAt),
+    putSubscription(scope.scopeKey, connectionId, subscriptionId, expiresAt),
     doc.send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...connectionKey(connectionId), type: 'LiveConnection', ...scope, connectedAt: new Date().toISOString(), expiresAt },
+        Item: { ...connectionKey(connectionId), type: 'LiveConnection', ...scope, subscriptionId, connectedAt: new Date().toISOString(), expiresAt },
       }),
     ),
   ]);
 };
 
-/** Moves a connection to another scope; false when the connection is not (or no longer) registered. */
-export const move = async (connectionId: string, scope: Scoped): Promise<boolean> => {
-  const { Item } = await doc.send(new GetCommand({ TableName: tableName(), Key: connectionKey(connectionId), ConsistentRead: true }));
-  if (!Item || Number(Item.expiresAt) <= nowSeconds()) return false;
-  const expiresAt = Number(Item.expiresAt);
-  // the new subscription first: the connection never misses a change of its new scope
-  await putSubscription(scope, connectionId, expiresAt);
+/**
+ * Counts one message of a connection in the rate window starting at `window` (epoch s) and
+ * answers the connection with the count so far; undefined when it is not (or no longer)
+ * registered. One conditional UpdateItem of the connection item (two when a window opens), so
+ * the count holds across Lambda invocations and costs no item of its own.
+ */
+export const admitMessage = async (connectionId: string, window: number): Promise<Connection | undefined> => {
+  const count = (UpdateExpression: string, ConditionExpression: string) =>
+    doc
+      .send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: connectionKey(connectionId),
+          UpdateExpression,
+          ConditionExpression: `attribute_exists(PK) AND expiresAt > :now AND (${ConditionExpression})`,
+          ExpressionAttributeNames: { '#messages': 'messages', '#window': 'messageWindow' },
+          ExpressionAttributeValues: { ':window': window, ':one': 1, ':now': nowSeconds() },
+          ReturnValues: 'ALL_NEW',
+        }),
+      )
+      .then(
+        ({ Attributes }) => (Attributes ? toConnection(Attributes) : undefined),
+        (error: unknown) => {
+          if (isConditionFailed(error)) return undefined;
+          throw error;
+        },
+      );
+  const inWindow = () => count('SET #messages = #messages + :one', '#window = :window');
+  return (
+    (await inWindow()) ??
+    (await count('SET #window = :window, #messages = :one', 'attribute_not_exists(#window) OR #window < :window')) ??
+    // another message opened the window meanwhile
+    (await inWindow())
+  );
+};
+
+/** What a move came to: moved; lost to another move of the same connection; the connection is gone. */
+export type MoveOutcome = 'moved' | 'raced' | 'gone';
+
+/**
+ * Moves a connection to another scope (the protocol in the header). `current` is the
+ * connection as just read (admitMessage answers it); without it the move reads it.
+ */
+export const move = async (connectionId: string, scope: Scoped, current?: Connection): Promise<MoveOutcome> => {
+  const read = current ?? (await find(connectionId));
+  if (!read || read.expiresAt <= nowSeconds()) return 'gone';
+  const subscriptionId = randomUUID();
+  await putSubscription(scope.scopeKey, connectionId, subscriptionId, read.expiresAt);
   try {
     await doc.send(
       new UpdateCommand({
         TableName: tableName(),
         Key: connectionKey(connectionId),
-        UpdateExpression: 'SET #filter = :filter, scopeKey = :scopeKey',
-        ConditionExpression: 'attribute_exists(PK)',
+        UpdateExpression: 'SET #filter = :filter, scopeKey = :scopeKey, subscriptionId = :subscriptionId',
+        ConditionExpression: `attribute_exists(PK) AND scopeKey = :readScopeKey AND ${read.subscriptionId ? 'subscriptionId = :readSubscriptionId' : 'attribute_not_exists(subscriptionId)'}`,
         ExpressionAttributeNames: { '#filter': 'filter' },
-        ExpressionAttributeValues: { ':filter': scope.filter, ':scopeKey': scope.scopeKey },
+        ExpressionAttributeValues: {
+          ':filter': scope.filter,
+          ':scopeKey': scope.scopeKey,
+          ':subscriptionId': subscriptionId,
+          ':readScopeKey': read.scopeKey,
+          ...(read.subscriptionId ? { ':readSubscriptionId': read.subscriptionId } : {}),
+        },
       }),
     );
   } catch (error) {
     if (!isConditionFailed(error)) throw error;
-    await deleteSubscription(scope.scopeKey, connectionId); // disconnected meanwhile
-    return false;
+    await deleteSubscription(scope.scopeKey, connectionId, subscriptionId);
+    return (await find(connectionId)) ? 'raced' : 'gone';
   }
-  if (Item.scopeKey !== scope.scopeKey) await deleteSubscription(String(Item.scopeKey), connectionId);
-  return true;
+  await deleteSubscription(read.scopeKey, connectionId, read.subscriptionId);
+  return 'moved';
 };
 
-/** Forgets a connection (closed, or found gone by a push) and its subscription. */
-export const close = async (connectionId: string, alsoScopeKey?: string): Promise<void> => {
+/** Forgets a connection (closed, or found gone by a push) and its subscription (and `also`, the one the push found). */
+export const close = async (connectionId: string, also?: Subscriber): Promise<void> => {
   const { Attributes } = await doc.send(new DeleteCommand({ TableName: tableName(), Key: connectionKey(connectionId), ReturnValues: 'ALL_OLD' }));
-  const scopeKeys = new Set([Attributes?.scopeKey, alsoScopeKey].filter((key): key is string => typeof key === 'string'));
-  await Promise.all([...scopeKeys].map((key) => deleteSubscription(key, connectionId)));
+  const stored = Attributes ? toConnection(Attributes) : undefined;
+  const subscriptions = new Map<string, Subscriber>();
+  for (const subscription of [stored, also]) {
+    if (subscription) subscriptions.set(`${subscription.scopeKey}#${subscription.subscriptionId}`, subscription);
+  }
+  await Promise.all([...subscriptions.values()].map((s) => deleteSubscription(s.scopeKey, connectionId, s.subscriptionId)));
 };
 
-/** The connection's stored scope, if registered (tests and operators). */
-export const find = async (connectionId: string): Promise<(Scoped & { expiresAt: number }) | undefined> => {
+/** The connection as stored, if registered (a strongly consistent read). */
+export const find = async (connectionId: string): Promise<Connection | undefined> => {
   const { Item } = await doc.send(new GetCommand({ TableName: tableName(), Key: connectionKey(connectionId), ConsistentRead: true }));
-  return Item ? { filter: toFilter(Item.filter), scopeKey: String(Item.scopeKey), expiresAt: Number(Item.expiresAt) } : undefined;
+  return Item ? toConnection(Item) : undefined;
 };
 
 /** Unexpired subscribers of one scope key: one Query of its partition (paged), O(subscribers found). */
@@ -98,12 +191,15 @@ export const subscribersOf = async (scopeKey: string): Promise<Subscriber[]> => 
         TableName: tableName(),
         KeyConditionExpression: 'PK = :pk',
         FilterExpression: 'expiresAt > :now',
-        ProjectionExpression: 'SK',
+        ProjectionExpression: 'SK, connectionId, subscriptionId',
         ExpressionAttributeValues: { ':pk': subscriptionKey(scopeKey, '').PK, ':now': now },
         ExclusiveStartKey,
       }),
     );
-    for (const item of page.Items ?? []) found.push({ connectionId: String(item.SK), scopeKey });
+    for (const item of page.Items ?? []) {
+      const subscriptionId = typeof item.subscriptionId === 'string' ? item.subscriptionId : undefined;
+      found.push({ connectionId: String(item.connectionId ?? item.SK), scopeKey, ...(subscriptionId ? { subscriptionId } : {}) });
+    }
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey);
   return found;

@@ -2,6 +2,7 @@ import jsonBodyParser from '@middy/http-json-body-parser';
 import type { Request } from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { HttpError, PayloadTooLarge } from '#lib/errors';
+import { requireShallow } from '#lib/shared/json';
 
 /** Largest request body accepted; API Gateway itself allows 10 MB. Stated in the README. */
 export const MAX_BODY_BYTES = 256 * 1024;
@@ -25,8 +26,8 @@ const checkMediaType = (headers: Record<string, string | undefined>): void => {
 
 /**
  * Lower-cases header names (API Gateway keeps the client's spelling), treats an absent or
- * empty body as "no body" so that body-less POSTs need no content type, bounds the size,
- * then lets @middy/http-json-body-parser check the content type and parse.
+ * empty body as "no body" so that body-less POSTs need no content type, bounds the size and
+ * the nesting (lib/shared/json.ts), then lets @middy/http-json-body-parser check the content type and parse.
  */
 export const parseJsonBody = async (request: Request<APIGatewayProxyEvent>): Promise<void> => {
   const { event } = request;
@@ -46,4 +47,6 @@ export const parseJsonBody = async (request: Request<APIGatewayProxyEvent>): Pro
   const bytes = event.isBase64Encoded ? Math.floor((raw.length * 3) / 4) : Buffer.byteLength(raw);
   if (bytes > MAX_BODY_BYTES) throw new PayloadTooLarge(MAX_BODY_BYTES);
   await parser.before?.(request);
+  // after the parser (its 415s first); JSON.parse itself does not recurse, what would walk the value does
+  requireShallow(event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw, 'body');
 };

@@ -1,26 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { Invalid, type ErrorDetail } from '#lib/errors';
-
-/** A UTF-16 surrogate without its partner: JSON allows it (`"\ud800"`), Unicode text does not. */
-const LONE_SURROGATE = /\p{Cs}/u;
-
-const MAX_REPORTED = 20;
-
-/** Fields (`body.a[0].b`, also object keys) holding strings that are not well-formed Unicode. */
-export const malformedStrings = (value: unknown, field: string, found: string[] = []): string[] => {
-  if (found.length >= MAX_REPORTED) return found;
-  if (typeof value === 'string') {
-    if (LONE_SURROGATE.test(value)) found.push(field);
-  } else if (Array.isArray(value)) {
-    value.forEach((item, i) => malformedStrings(item, `${field}[${i}]`, found));
-  } else if (typeof value === 'object' && value !== null) {
-    for (const [key, item] of Object.entries(value)) {
-      if (LONE_SURROGATE.test(key)) found.push(`${field} (a property name)`);
-      else malformedStrings(item, `${field}.${key}`, found);
-    }
-  }
-  return found;
-};
+import { malformedStrings } from '#lib/shared/json';
 
 /**
  * Refuses any string of the request that is not well-formed Unicode (lone surrogates), naming

@@ -42,14 +42,15 @@ export const pushTo = async (connections: Connections, place: Place, message: un
   const result: PushResult = { subscribers: subscribers.length, delivered: 0, gone: 0, failed: 0, readMs: read - began, postMs: 0 };
   if (subscribers.length === 0) return result;
   const data = JSON.stringify(typeof message === 'function' ? await (message as () => Promise<unknown>)() : message);
-  await mapConcurrent(subscribers, IN_FLIGHT, async ({ connectionId, scopeKey }: Subscriber) => {
+  await mapConcurrent(subscribers, IN_FLIGHT, async (subscriber: Subscriber) => {
+    const { connectionId } = subscriber;
     try {
       if ((await connections.post(connectionId, data)) === 'sent') {
         result.delivered++;
         return;
       }
       result.gone++;
-      await liveConnections.close(connectionId, scopeKey);
+      await liveConnections.close(connectionId, subscriber);
     } catch (error) {
       result.failed++;
       logger.warn('live push failed', { connectionId, error: error instanceof Error ? error.message : String(error) });

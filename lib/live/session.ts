@@ -4,7 +4,9 @@ import * as liveTickets from '#lib/db/liveTickets';
 import * as rooms from '#lib/db/rooms';
 import { scopeOf } from '#lib/devices/deviceScope';
 import { roomStatusCount } from '#lib/devices/stats';
-import { Invalid, ServiceUnavailable, Unauthorized } from '#lib/errors';
+import type { Connection } from '#lib/db/liveConnections';
+import { Conflict, Invalid, ServiceUnavailable, TooManyRequests, Unauthorized } from '#lib/errors';
+import { malformedStrings, requireShallow } from '#lib/shared/json';
 import { describeSchemaErrors, summarize, type CompiledValidator } from '#lib/shared/validation';
 import { EVERYTHING, scopeKey } from './scope';
 import type { LiveFilter, LiveMessage } from './types';
@@ -42,7 +44,38 @@ export const connect = async (connectionId: string, ticket: string | undefined):
 
 export const disconnect = (connectionId: string): Promise<void> => liveConnections.close(connectionId);
 
+/**
+ * Messages one connection may send per window (issue 24 item 5: 500 subscribes from one socket
+ * starved the store). `LIVE_MAX_MESSAGES` per 10 s, default 10: a board sends one per scope change.
+ */
+export const MESSAGE_WINDOW_SECONDS = 10;
+export const maxMessages = (env: NodeJS.ProcessEnv = process.env): number => {
+  const value = Number(env.LIVE_MAX_MESSAGES);
+  return Number.isInteger(value) && value > 0 ? value : 10;
+};
+
+const notRegistered = () => new Invalid('This connection is no longer registered; open a new one with a fresh ticket');
+
+/**
+ * Every message first: counted against its connection's rate (stored on the connection item, so
+ * it holds across Lambda invocations); over the rate, 429 "slow down" and nothing else is done.
+ * Answers the connection as stored.
+ */
+export const admit = async (connectionId: string, now = Date.now()): Promise<Connection> => {
+  const seconds = Math.floor(now / 1000);
+  const window = seconds - (seconds % MESSAGE_WINDOW_SECONDS);
+  const connection = await liveConnections.admitMessage(connectionId, window);
+  if (!connection) throw notRegistered();
+  const max = maxMessages();
+  if ((connection.messages ?? 0) > max) {
+    const wait = window + MESSAGE_WINDOW_SECONDS - seconds;
+    throw new TooManyRequests(`Too many messages on this connection: slow down (at most ${max} per ${MESSAGE_WINDOW_SECONDS} s; send again in ${wait} s)`, wait);
+  }
+  return connection;
+};
+
 const parse = (body: string | null | undefined): unknown => {
+  requireShallow(body ?? '', 'message');
   try {
     return JSON.parse(body ?? '');
   } catch {
@@ -50,13 +83,29 @@ const parse = (body: string | null | undefined): unknown => {
   }
 };
 
-/** `subscribe`: moves the connection to the message's scope and answers that scope's roomStatusCount. */
-export const subscribe = async (connectionId: string, body: string | null | undefined, validate: CompiledValidator): Promise<LiveMessage> => {
+/** A move that lost to another message of the same connection is tried again this often. */
+const MOVE_ATTEMPTS = 3;
+
+/**
+ * `subscribe`: moves the connection to the message's scope and answers that scope's
+ * roomStatusCount. `current` is the connection as `admit` answered it (saves a read).
+ */
+export const subscribe = async (
+  connectionId: string,
+  body: string | null | undefined,
+  validate: CompiledValidator,
+  current?: Connection,
+): Promise<LiveMessage> => {
   const message = parse(body);
   if (!validate(message)) throw new Invalid(summarize(describeSchemaErrors(validate.errors)));
   const { filter } = message as { filter: LiveFilter };
-  if (!(await liveConnections.move(connectionId, { filter, scopeKey: scopeKey(filter) }))) {
-    throw new Invalid('This connection is no longer registered; open a new one with a fresh ticket');
+  const malformed = malformedStrings(filter, 'filter');
+  if (malformed.length > 0) throw new Invalid(malformed.map((field) => `${field} must be well-formed Unicode (no lone surrogates)`).join('; '));
+  const scope = { filter, scopeKey: scopeKey(filter) };
+  for (let attempt = 0; attempt < MOVE_ATTEMPTS; attempt++) {
+    const outcome = await liveConnections.move(connectionId, scope, attempt === 0 ? current : undefined);
+    if (outcome === 'gone') throw notRegistered();
+    if (outcome === 'moved') return { type: 'subscribed', filter, snapshot: roomStatusCount(await rooms.inScope(scopeOf(filter))) };
   }
-  return { type: 'subscribed', filter, snapshot: roomStatusCount(await rooms.inScope(scopeOf(filter))) };
+  throw new Conflict('Other messages of this connection kept changing its scope meanwhile; send the subscribe again');
 };

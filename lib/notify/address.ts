@@ -71,11 +71,22 @@ export const addressProblem = (address: string, allowLocal: boolean): string | u
   return `${address} is a ${range} address; webhooks go to public addresses only`;
 };
 
+/**
+ * Ports a webhook may use, from WEBHOOK_PORTS (comma-separated; default 443 and 8443, the ports
+ * HTTPS services answer on): a URL naming another port (22, 25, 6379, ...) would turn the sender
+ * into a probe of other services (issue 24 item 12). Loopback URLs under ALLOW_LOCAL_WEBHOOKS
+ * may use any port (local receivers take a free one).
+ */
+export const webhookPorts = (env: NodeJS.ProcessEnv = process.env): number[] => {
+  const listed = (env.WEBHOOK_PORTS ?? '').split(',').map((port) => Number(port.trim())).filter((port) => Number.isInteger(port) && port > 0 && port < 65536);
+  return listed.length > 0 ? listed : [443, 8443];
+};
+
 /** Literal IPv6 hosts come bracketed in URLs. */
 const bareHost = (hostname: string) => hostname.replace(/^\[(.*)\]$/, '$1');
 
-/** Why a URL is not a webhook target by its form alone (scheme, credentials, literal address). */
-export const urlProblem = (raw: string, allowLocal: boolean): string | undefined => {
+/** Why a URL is not a webhook target by its form alone (scheme, credentials, port, literal address). */
+export const urlProblem = (raw: string, allowLocal: boolean, ports: readonly number[] = webhookPorts()): string | undefined => {
   let url: URL;
   try {
     url = new URL(raw);
@@ -84,13 +95,15 @@ export const urlProblem = (raw: string, allowLocal: boolean): string | undefined
   }
   if (url.username || url.password) return 'url must not carry credentials';
   const host = bareHost(url.hostname);
+  const local = allowLocal && (host === 'localhost' || (isAddress(host) && rangeOf(host) === 'loopback'));
   if (url.protocol === 'http:') {
     if (!allowLocal) return 'url must use https';
-    const local = host === 'localhost' || (isAddress(host) && rangeOf(host) === 'loopback');
     if (!local) return 'url may use http only on loopback (ALLOW_LOCAL_WEBHOOKS)';
   } else if (url.protocol !== 'https:') {
     return 'url must use https';
   }
+  const port = url.port === '' ? 443 : Number(url.port);
+  if (!local && !ports.includes(port)) return `url port ${port} is not allowed; webhooks use port ${ports.join(' or ')} (WEBHOOK_PORTS)`;
   return isAddress(host) ? addressProblem(host, allowLocal) : undefined;
 };
 
@@ -122,6 +135,23 @@ export const targetProblem = async (raw: string, allowLocal: boolean, lookup: Lo
     if (bad) return `url host ${host} resolves to ${bad}`;
   }
   return undefined;
+};
+
+/** What stands for a webhook URL's path and query once it has been answered: they are the credential. */
+export const MASK = '***';
+
+/**
+ * A webhook URL as answered after its creation: scheme, host and port, the path and query masked
+ * (`https://hooks.slack.com/***`). Slack and Teams check nothing but the URL, so whoever reads
+ * it whole can post into the channel (issue 24 item 11).
+ */
+export const maskedUrl = (raw: string): string => {
+  try {
+    const url = new URL(raw);
+    return `${url.protocol}//${url.host}/${MASK}`;
+  } catch {
+    return MASK;
+  }
 };
 
 /** ALLOW_LOCAL_WEBHOOKS=true: set by npm start and the tests, never by a deployed stage. */

@@ -4,17 +4,19 @@ import * as channels from '#lib/db/channels';
 import * as deliveries from '#lib/db/deliveries';
 import * as watchers from '#lib/db/watchers';
 import { Conflict, Invalid } from '#lib/errors';
-import { allowLocalWebhooks, targetProblem, type Lookup } from './address';
+import { allowLocalWebhooks, maskedUrl, targetProblem, type Lookup } from './address';
 import { testDigest } from './digest';
 import { deliverer } from './deliver';
 import { deliveryId } from './plan';
+import { requireAllowedRecipients } from './recipients';
 import { newSecret } from './signature';
 import type { Channel, ChannelInput, DeliveryView } from './types';
 
 /*
  * Notification channels (issue 16 item 3): the rules around the repository. A webhook URL is
  * checked for a public target when written (and again before each send); its signing secret
- * is answered once, by create and rotate-secret; a channel a watcher uses cannot be deleted.
+ * is answered once, by create and rotate-secret, and so is its whole URL (issue 24 item 11:
+ * every other answer masks its path); a channel a watcher uses cannot be deleted.
  */
 
 export interface ChannelRules {
@@ -23,7 +25,7 @@ export interface ChannelRules {
 }
 
 const checkTarget = async (input: ChannelInput, rules: ChannelRules): Promise<void> => {
-  if (input.type !== 'webhook') return;
+  if (input.type === 'email') return requireAllowedRecipients(input.emails, 'body.emails');
   const problem = await targetProblem(input.url, rules.allowLocal ?? allowLocalWebhooks(), rules.lookup);
   if (!problem) return;
   const message = problem.startsWith('url ') ? `body.${problem}` : `body.url: ${problem}`;
@@ -33,6 +35,13 @@ const checkTarget = async (input: ChannelInput, rules: ChannelRules): Promise<vo
 /** A channel as answered once: a webhook's with its signing secret. */
 export type ChannelWithSecret = Channel & { secret?: string };
 
+/** A channel as every answer but create and rotate-secret shows it: a webhook's URL masked. */
+export const maskedChannel = (channel: Channel): Channel => (channel.type === 'webhook' ? { ...channel, url: maskedUrl(channel.url) } : channel);
+
+export const getChannel = async (id: string): Promise<Channel> => maskedChannel(await channels.get(id));
+
+export const listChannels = async (): Promise<Channel[]> => (await channels.list()).map(maskedChannel);
+
 export const createChannel = async (input: ChannelInput, rules: ChannelRules = {}): Promise<ChannelWithSecret> => {
   await checkTarget(input, rules);
   const secret = input.type === 'webhook' ? newSecret() : undefined;
@@ -40,14 +49,18 @@ export const createChannel = async (input: ChannelInput, rules: ChannelRules = {
   return secret ? { ...channel, secret } : channel;
 };
 
-/** PUT: a channel keeps its type (a different type is a new channel). */
+/**
+ * PUT: a channel keeps its type (a different type is a new channel). A webhook URL sent back
+ * exactly as GET masked it keeps the stored URL, so that a read, edit, write of the name works.
+ */
 export const replaceChannel = async (id: string, input: ChannelInput, rules: ChannelRules = {}): Promise<Channel> => {
   const current = await channels.get(id);
   if (current.type !== input.type) {
     throw new Invalid('type cannot change', [{ field: 'body.type', message: `body.type must stay "${current.type}"; create a new channel for another type` }]);
   }
-  await checkTarget(input, rules);
-  return channels.replace(id, input);
+  const kept = input.type === 'webhook' && current.type === 'webhook' && input.url === maskedUrl(current.url) ? { ...input, url: current.url } : input;
+  await checkTarget(kept, rules);
+  return maskedChannel(await channels.replace(id, kept));
 };
 
 export const rotateSecret = async (id: string): Promise<ChannelWithSecret> => {

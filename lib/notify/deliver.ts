@@ -6,6 +6,7 @@ import { logger } from '#lib/log';
 import { allowLocalWebhooks } from './address';
 import { webhookBody } from './formats';
 import { digestMail } from './mail';
+import { mailAllowedDomains, mayMail } from './recipients';
 import { nextAttemptAt, retryPolicyFromEnv, verdictOf, type AttemptOutcome, type RetryPolicy } from './retry';
 import type { Channel, DeliveryDraft, Digest, Target } from './types';
 import { postWebhook, WEBHOOK_TIMEOUT_MS } from './webhook';
@@ -68,7 +69,11 @@ export const deliverer = (options: NotifierOptions) => {
     return channelCache.get(id)!;
   };
 
-  const mail = async (digest: Digest, deliveryId: string, to: readonly string[]): Promise<AttemptOutcome> => {
+  const allowedDomains = mailAllowedDomains();
+  const mail = async (digest: Digest, deliveryId: string, addresses: readonly string[]): Promise<AttemptOutcome> => {
+    // also at send time: recipients stored before the stage's allow-list was narrowed
+    const to = addresses.filter((address) => mayMail(address, allowedDomains));
+    if (to.length === 0) return { kind: 'refused', reason: 'no recipient within MAIL_ALLOWED_DOMAINS' };
     try {
       await options.mailer.send(digestMail(digest, deliveryId, to));
       return { kind: 'sent' };

@@ -3,14 +3,32 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 /** A fresh webhook signing secret: 32 random bytes, base64url (43 characters). */
 export const newSecret = (): string => `whsec_${randomBytes(32).toString('base64url')}`;
 
-/** `x-signature-256` of a body: `sha256=<hex HMAC-SHA256 of the raw body with the secret>`. */
-export const signatureOf = (secret: string, body: string): string =>
-  `sha256=${createHmac('sha256', secret).update(body, 'utf8').digest('hex')}`;
+/** How old a signed request a receiver should still accept, as the README advises (seconds). */
+export const SIGNATURE_TOLERANCE_SECONDS = 300;
 
-/** What a receiver does: recompute the signature over the raw body and compare in constant time. */
-export const verifySignature = (secret: string, body: string, header: string | undefined): boolean => {
-  if (!header) return false;
-  const expected = Buffer.from(signatureOf(secret, body));
-  const given = Buffer.from(header);
+/**
+ * `x-signature-256` of one attempt: `sha256=<hex HMAC-SHA256 of "<timestamp>.<raw body>">`, where
+ * `timestamp` (Unix seconds, sent as `x-signature-timestamp`) is when the attempt was made. The
+ * timestamp is signed with the body, so a receiver that refuses old ones cannot be replayed a
+ * captured request later (issue 24 item 12); every retry is signed anew.
+ */
+export const signatureOf = (secret: string, timestamp: number, body: string): string =>
+  `sha256=${createHmac('sha256', secret).update(`${timestamp}.${body}`, 'utf8').digest('hex')}`;
+
+/**
+ * What a receiver does: refuse a timestamp more than `toleranceSeconds` from its clock, then
+ * recompute the signature over the timestamp and the raw body and compare in constant time.
+ */
+export const verifySignature = (
+  secret: string,
+  body: string,
+  headers: { signature: string | undefined; timestamp: string | undefined },
+  nowSeconds = Math.floor(Date.now() / 1000),
+  toleranceSeconds = SIGNATURE_TOLERANCE_SECONDS,
+): boolean => {
+  const timestamp = Number(headers.timestamp);
+  if (!headers.signature || !/^\d{1,12}$/.test(headers.timestamp ?? '') || Math.abs(nowSeconds - timestamp) > toleranceSeconds) return false;
+  const expected = Buffer.from(signatureOf(secret, timestamp, body));
+  const given = Buffer.from(headers.signature);
   return expected.length === given.length && timingSafeEqual(expected, given);
 };

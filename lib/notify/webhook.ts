@@ -53,6 +53,7 @@ export const postWebhook = (request: WebhookRequest): Promise<AttemptOutcome> =>
   const problem = urlProblem(request.url, request.allowLocal);
   if (problem) return Promise.resolve({ kind: 'refused', reason: problem });
   const url = new URL(request.url);
+  const timestamp = Math.floor(Date.now() / 1000);
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise<AttemptOutcome>((resolve) => {
     const outgoing = send(
@@ -66,7 +67,8 @@ export const postWebhook = (request: WebhookRequest): Promise<AttemptOutcome> =>
           'content-length': Buffer.byteLength(request.body),
           'user-agent': 'device-monitoring-webhooks/1',
           'x-delivery-id': request.deliveryId,
-          'x-signature-256': signatureOf(request.secret, request.body),
+          'x-signature-timestamp': String(timestamp),
+          'x-signature-256': signatureOf(request.secret, timestamp, request.body),
         },
       },
       (response: IncomingMessage) => {

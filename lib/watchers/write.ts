@@ -2,6 +2,7 @@ import * as channels from '#lib/db/channels';
 import * as watchers from '#lib/db/watchers';
 import { NotFound } from '#lib/errors';
 import { checkChannelIds, unknownChannels } from '#lib/notify/channelIds';
+import { requireAllowedRecipients } from '#lib/notify/recipients';
 import type { WatcherInput, WatcherRecord } from './types';
 
 /*
@@ -20,8 +21,9 @@ const markUsed = async (ids: readonly string[] | undefined): Promise<string[]> =
   return marked.filter((id): id is string => id !== undefined);
 };
 
-/** POST /watcher: stores a new, active watcher and answers its id; 400 for unknown channel ids. */
+/** POST /watcher: stores a new, active watcher and answers its id; 400 for unknown channel ids or addresses outside MAIL_ALLOWED_DOMAINS. */
 export const createWatcher = async (input: WatcherInput): Promise<string> => {
+  requireAllowedRecipients(input.emails, 'body.emails');
   await checkChannelIds(input.channelIds);
   const id = await watchers.create(input);
   const gone = await markUsed(input.channelIds);
@@ -34,8 +36,9 @@ export const createWatcher = async (input: WatcherInput): Promise<string> => {
   return id;
 };
 
-/** PUT /watcher/{id}: replaces the rule; 404 unknown, 409 lost race, 400 unknown channel ids. */
+/** PUT /watcher/{id}: replaces the rule; 404 unknown, 409 lost race, 400 unknown channel ids or addresses outside MAIL_ALLOWED_DOMAINS. */
 export const updateWatcher = async (id: string, input: WatcherInput): Promise<WatcherRecord> => {
+  requireAllowedRecipients(input.emails, 'body.emails');
   await checkChannelIds(input.channelIds);
   const current = await watchers.read(id);
   const updated = await watchers.replace(current, input);

@@ -61,6 +61,12 @@ describe.each(withBody.map((r) => [`${r.route.method} ${r.route.path}`, r] as co
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
+  it('answers 5,100 levels of nesting with its invalid status naming the nesting limit', async () => {
+    const res = await send(route, '['.repeat(5100) + ']'.repeat(5100));
+    expect(res.status, JSON.stringify(res.body)).toBe(route.contract.invalidStatus);
+    expect((res.body as { message: string }).message).toMatch(/deeper than \d+ levels \(the nesting limit\)/);
+  });
+
   it.each([
     ['a string', '"text"'],
     ['a number', '42'],

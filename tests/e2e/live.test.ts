@@ -92,6 +92,26 @@ describe('WebSocket subscribe', () => {
   });
 });
 
+describe('WebSocket messages from a hostile client (issue 24 item 5)', () => {
+  it('a lone surrogate in a filter is an error message naming the field, not "Internal server error"', async () => {
+    const c = await client();
+    c.send({ action: 'subscribe', filter: { ...ALL, regionName: 'EMEA\ud800' } });
+    const answer = await c.next((m) => m.type === 'error');
+    expect(answer.message).toBe('filter.regionName must be well-formed Unicode (no lone surrogates)');
+  });
+
+  it('a flood of subscribes from one socket gets "slow down" answers past the rate, never "Internal server error"', async () => {
+    const c = await client();
+    for (let i = 0; i < 40; i++) c.send({ action: 'subscribe', filter: i % 2 ? ALL : { ...ALL, regionName: elsewhere } });
+    await c.next(() => c.messages.length >= 40, 30_000);
+    const errors = c.messages.filter((m) => m.type === 'error').map((m) => String(m.message));
+    // past the rate "slow down"; an admitted one that kept losing to its siblings says so (409)
+    expect(errors.filter((m) => !m.includes('slow down') && !m.includes('send the subscribe again'))).toEqual([]);
+    expect(errors.length).toBeGreaterThanOrEqual(40 - 20); // at most two windows' worth admitted
+    expect(c.messages.filter((m) => m.type === 'subscribed').length).toBeGreaterThan(0);
+  });
+});
+
 describe('pushes', () => {
   it('a raised alarm and its room reach subscribers of the room, and not those of another region', async () => {
     const watching = await client();

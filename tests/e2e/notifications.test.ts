@@ -52,7 +52,9 @@ interface Delivery {
 }
 type ErrorBody = { message: string; errors?: { field: string; message: string }[] };
 const fieldsOf = (body: unknown) => ((body as ErrorBody).errors ?? []).map((e) => e.field);
-const hmac = (secret: string, raw: string) => `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`;
+/** What a receiver checks (README "Notification channels"): the signature over `<x-signature-timestamp>.<raw body>`. */
+const hmac = (secret: string, request: { raw: string; headers: Record<string, string | string[] | undefined> }) =>
+  `sha256=${createHmac('sha256', secret).update(`${String(request.headers['x-signature-timestamp'])}.${request.raw}`).digest('hex')}`;
 const createChannel = async (body: Record<string, unknown>) => {
   const res = await api<Channel>('POST', '/channels', { body });
   expect(res.status).toBe(201);
@@ -106,7 +108,8 @@ describe('a watcher that raises many alarms in one run', () => {
     expect(mine).toHaveLength(1);
     const [request] = mine;
     expect(request!.headers['content-type']).toBe('application/json');
-    expect(request!.headers['x-signature-256']).toBe(hmac(hook.secret!, request!.raw));
+    expect(request!.headers['x-signature-256']).toBe(hmac(hook.secret!, request!));
+    expect(Math.abs(Number(request!.headers['x-signature-timestamp']) - Date.now() / 1000)).toBeLessThan(600);
     const body = JSON.parse(request!.raw);
     expect(request!.headers['x-delivery-id']).toBe(body.deliveryId);
     expect(body).toMatchObject({ type: 'alarms.raised', watcher: { id: watcherId, description: 'EMEA device offline', severity: 2 }, totalAlarms: offlineInRegion.length });
@@ -158,7 +161,7 @@ describe('webhook delivery outcomes', () => {
     const attempts = received.filter((r) => r.path === `/flaky-${tag}`);
     expect(attempts).toHaveLength(2);
     expect(new Set(attempts.map((r) => r.headers['x-delivery-id']))).toEqual(new Set([first.body.deliveryId]));
-    expect(attempts.every((r) => r.headers['x-signature-256'] === hmac(flaky.secret!, r.raw))).toBe(true);
+    expect(attempts.every((r) => r.headers['x-signature-256'] === hmac(flaky.secret!, r))).toBe(true);
     expect((await log(flaky.id)).body.items).toEqual([
       expect.objectContaining({ deliveryId: first.body.deliveryId, status: 'delivered', attempts: 2, lastResponseStatus: 200 }),
     ]);
@@ -178,7 +181,7 @@ describe('webhook delivery outcomes', () => {
       const channel = await webhook(`/ok-${format}`, format);
       expect((await api<Delivery>('POST', `/channels/${channel.id}/test`)).body).toMatchObject({ status: 'delivered' });
       const request = received.find((r) => r.path === `/ok-${format}-${tag}`)!;
-      expect(request.headers['x-signature-256']).toBe(hmac(channel.secret!, request.raw));
+      expect(request.headers['x-signature-256']).toBe(hmac(channel.secret!, request));
       const body = JSON.parse(request.raw);
       if (format === 'slack') expect(body).toMatchObject({ text: expect.any(String), blocks: expect.any(Array) });
       else expect(body).toMatchObject({ type: 'message', attachments: [{ contentType: 'application/vnd.microsoft.card.adaptive' }] });
@@ -200,6 +203,23 @@ describe('/channels', () => {
     expect(rotated.body.secret).not.toBe(made.secret);
   });
 
+  it('answers a webhook URL whole only on create and rotate-secret, masked elsewhere; the masked URL PUT back keeps it', async () => {
+    const made = await webhook('/ok-mask/T000/B000/XXXXSECRETXXXX');
+    const whole = `${base}/ok-mask/T000/B000/XXXXSECRETXXXX-${tag}`;
+    const masked = `http://${new URL(base).host}/***`;
+    expect(made.url).toBe(whole);
+    expect((await api<Channel>('GET', `/channels/${made.id}`)).body.url).toBe(masked);
+    const listed = (await api<Channel[]>('GET', '/channels')).body;
+    expect(listed.find((c) => c.id === made.id)?.url).toBe(masked);
+    expect(listed.map((c) => c.url ?? '').join(' ')).not.toContain('SECRET');
+    const put = await api<Channel>('PUT', `/channels/${made.id}`, { body: { name: 'renamed', type: 'webhook', url: masked, format: 'slack' } });
+    expect(put.status).toBe(200);
+    expect(put.body).toMatchObject({ name: 'renamed', format: 'slack', url: masked });
+    expect((await api<Channel>('POST', `/channels/${made.id}/rotate-secret`)).body.url).toBe(whole);
+    expect((await api('POST', `/channels/${made.id}/test`)).status).toBe(200);
+    expect(received.some((r) => r.path === new URL(whole).pathname)).toBe(true);
+  });
+
   it('replaces a channel with PUT, keeps its type, and deletes it', async () => {
     const made = await createChannel({ name: 'ops', type: 'email', emails: ['a@example.com'] });
     const put = await api<Channel>('PUT', `/channels/${made.id}`, { body: { name: 'ops 2', type: 'email', emails: ['b@example.com'] } });
@@ -216,6 +236,7 @@ describe('/channels', () => {
     ['a private address', { name: 'x', type: 'webhook', url: 'https://10.1.2.3/hook' }, 'body.url'],
     ['the metadata service', { name: 'x', type: 'webhook', url: 'https://169.254.169.254/latest/meta-data' }, 'body.url'],
     ['http to a public name', { name: 'x', type: 'webhook', url: 'http://example.com/hook' }, 'body.url'],
+    ['a port other than 443 and 8443 (ssh)', { name: 'x', type: 'webhook', url: 'https://example.com:22/hook' }, 'body.url'],
     ['an unknown format', { name: 'x', type: 'webhook', url: 'https://example.com/hook', format: 'xml' }, 'body.format'],
     ['an e-mail channel without addresses', { name: 'x', type: 'email', emails: [] }, 'body.emails'],
     ['an unknown type', { name: 'x', type: 'sms' }, 'body.type'],

@@ -151,6 +151,12 @@ describe('serverless package --stage prod: CORS', () => {
     }
   });
 
+  it('gives every function the stage\'s mail domains and webhook ports (any domain and 443, 8443 unless set)', () => {
+    for (const [, fn] of resourcesOfType(prod, 'AWS::Lambda::Function')) {
+      expect(environment(fn)).toMatchObject({ MAIL_ALLOWED_DOMAINS: '', WEBHOOK_PORTS: '443,8443' });
+    }
+  });
+
   it('allows no browser origin on prod unless the stage lists one', () => {
     for (const [, fn] of resourcesOfType(prod, 'AWS::Lambda::Function')) expect(environment(fn).CORS_ORIGINS).toBe('');
   });

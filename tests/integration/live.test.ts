@@ -17,7 +17,7 @@ import { HttpError } from '#lib/errors';
 import { listAlarms } from '#lib/alarms/query';
 import { createSilenceAndAnnounce, endSilenceAndAnnounce } from '#lib/alarms/silenceEvents';
 import { enableLivePush, pushTo } from '#lib/live/push';
-import { connect, disconnect, issueTicket, subscribe } from '#lib/live/session';
+import { admit, connect, disconnect, issueTicket, MESSAGE_WINDOW_SECONDS, subscribe } from '#lib/live/session';
 import type { Connections } from '#lib/live/types';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import validate from '#generated/validators/liveMessage';
@@ -134,6 +134,65 @@ describe('live subscriptions', () => {
     expect(await liveConnections.find(id)).toBeUndefined();
     expect(await liveConnections.subscribers([`${encodeURIComponent(region)}#all#all`])).toEqual([]);
     expect((await failure(subscribe(id, JSON.stringify({ action: 'subscribe', filter: filterOf('all') }), validate)))?.message).toContain('no longer registered');
+  });
+});
+
+describe('live subscriptions under hostile clients (issue 24 items 5, 6)', () => {
+  const subscribeTo = (id: string, filter: unknown) => subscribe(id, JSON.stringify({ action: 'subscribe', filter }), validate);
+  /** Every subscription item of `id` under the given scopes. */
+  const subscriptionsOf = async (id: string, regions: string[]) =>
+    (await liveConnections.subscribers([...regions.map((r) => `${encodeURIComponent(r)}#all#all`), 'all#all#all'])).filter((s) => s.connectionId === id);
+
+  it('40 concurrent subscribes then one to a region leave exactly one subscription, in that region, and none after the close', async () => {
+    const regions = ['LATAM', 'AMER', 'APAC', 'EMEA'].map((r) => unique(r));
+    const id = await opened(filterOf('all'));
+    const flood = Array.from({ length: 40 }, (_, i) => subscribeTo(id, filterOf(i % 5 === 4 ? 'all' : regions[i % 4]!)));
+    await Promise.allSettled(flood);
+    const emea = regions[3]!;
+    expect(await subscribeTo(id, filterOf(emea))).toMatchObject({ type: 'subscribed' });
+    expect(await liveConnections.find(id)).toMatchObject({ filter: filterOf(emea) });
+    expect((await subscriptionsOf(id, regions)).map((s) => s.scopeKey)).toEqual([`${encodeURIComponent(emea)}#all#all`]);
+    await disconnect(id);
+    expect(await subscriptionsOf(id, regions)).toEqual([]);
+  });
+
+  it('a move that lost the race removes only its own subscription: concurrent moves to one scope keep the winner subscribed', async () => {
+    const region = unique('R');
+    for (let round = 0; round < 5; round++) {
+      const id = await opened(filterOf('all'));
+      await Promise.allSettled(Array.from({ length: 8 }, () => subscribeTo(id, filterOf(region))));
+      const stored = await liveConnections.find(id);
+      const subscriptions = await subscriptionsOf(id, [region]);
+      expect(subscriptions).toEqual([{ connectionId: id, scopeKey: stored!.scopeKey, subscriptionId: stored!.subscriptionId }]);
+      await disconnect(id);
+    }
+  });
+
+  it('a lone surrogate in a filter is an error naming the field, not a URIError', async () => {
+    const id = await opened(filterOf('all'));
+    const error = await failure(subscribeTo(id, { regionName: 'EMEA\ud800', locationName: 'all', roomName: 'all' }));
+    expect(error).toBeInstanceOf(HttpError);
+    expect(error?.message).toBe('filter.regionName must be well-formed Unicode (no lone surrogates)');
+    expect(await liveConnections.find(id)).toMatchObject({ filter: filterOf('all') });
+  });
+
+  it('a message nested deeper than the limit is an error naming the limit', async () => {
+    const id = await opened(filterOf('all'));
+    const error = await failure(subscribe(id, `{"action":"subscribe","filter":${'['.repeat(5100)}${']'.repeat(5100)}}`, validate));
+    expect(error?.message).toContain('nesting limit');
+  });
+
+  it('counts every message of a connection: over 10 in a window is 429 "slow down", also when they arrive at once', async () => {
+    const id = await opened(filterOf('all'));
+    const start = Math.ceil(Date.now() / 1000 / MESSAGE_WINDOW_SECONDS) * MESSAGE_WINDOW_SECONDS * 1000 + 60_000;
+    const outcomes = await Promise.allSettled(Array.from({ length: 30 }, () => admit(id, start)));
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(10);
+    const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected').map((o) => o.reason as HttpError);
+    expect(refused.every((e) => e.statusCode === 429 && e.message.includes('slow down'))).toBe(true);
+    // the next window admits again
+    expect(await admit(id, start + MESSAGE_WINDOW_SECONDS * 1000)).toMatchObject({ connectionId: id, messages: 1 });
+    await disconnect(id);
+    expect((await failure(admit(id, start)))?.message).toContain('no longer registered');
   });
 });
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { evaluateAlarms } from '#lib/alarms/evaluate';
 import { outboxMailer } from '#lib/adapters/mail';
 import type { Mail, OpenAlarm } from '#lib/alarms/types';
@@ -100,6 +100,22 @@ describe('digests', () => {
     expect(mails).toHaveLength(1);
     expect(mails[0]!.subject).toBe(`[Critical] 3 devices offline in ${region} / L / R1`);
     expect(await notifier({ mailer: outboxMailer(), deadline: soon() }).run()).toMatchObject({ digests: 0, delivered: 0 });
+  });
+
+  it('mails only recipients within MAIL_ALLOWED_DOMAINS, also those stored before the list was narrowed', async () => {
+    const region = unique('R');
+    await syncDevices(provider(fleet(region, 2, 1)));
+    const inside = `${unique('ops')}@example.com`;
+    const outside = `${unique('victim')}@evil.example`;
+    await watchers.create(watcher(region, { emails: [inside, outside] })); // stored directly: as if written before the list
+    vi.stubEnv('MAIL_ALLOWED_DOMAINS', 'example.com');
+    try {
+      await evaluateAlarms({ mailer: outboxMailer(), deadline: soon() }); // other tests' mail may go out in the same run
+    } finally {
+      vi.unstubAllEnvs();
+    }
+    expect(await mailsTo(inside)).toHaveLength(1);
+    expect(await mailsTo(outside)).toHaveLength(0);
   });
 
   it('carries what exceeds the per-run cap to the next run', async () => {

@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { signatureOf } from '#lib/notify/signature';
 import { postWebhook } from '#lib/notify/webhook';
 
@@ -36,11 +36,17 @@ describe('webhook POST', () => {
     expect(await post(`${base}/ok`)).toEqual({ kind: 'answered', status: 204 });
     const request = received.find((r) => r.url === '/ok')!;
     expect(request.body).toBe('{"type":"test"}');
+    const timestamp = Number(request.headers['x-signature-timestamp']);
+    expect(Math.abs(timestamp - Date.now() / 1000)).toBeLessThan(5);
     expect(request.headers).toMatchObject({
       'content-type': 'application/json',
       'x-delivery-id': 'd-1',
-      'x-signature-256': signatureOf('s3cret', '{"type":"test"}'),
+      'x-signature-256': signatureOf('s3cret', timestamp, '{"type":"test"}'),
     });
+  });
+
+  it('refuses a URL naming a port other than 443 and 8443 (ssh) before connecting', async () => {
+    expect(await post('https://example.com:22/ok')).toEqual({ kind: 'refused', reason: 'url port 22 is not allowed; webhooks use port 443 or 8443 (WEBHOOK_PORTS)' });
   });
 
   it('answers 5xx and 429 with Retry-After as they came', async () => {
@@ -64,7 +70,9 @@ describe('webhook POST', () => {
     const before = received.length;
     expect(await post(`${base}/ok`, { allowLocal: false })).toMatchObject({ kind: 'refused' });
     const port = new URL(base).port;
+    vi.stubEnv('WEBHOOK_PORTS', port); // so that the name's address, not its port, is what refuses it
     expect(await post(`https://localhost:${port}/ok`, { allowLocal: false })).toMatchObject({ kind: 'refused', reason: expect.stringContaining('loopback') });
+    vi.unstubAllEnvs();
     expect(received.length).toBe(before);
   });
 });

@@ -29,6 +29,8 @@ export default async function setup(project: TestProject) {
       // webhook retries after one second (the production first delay is 30 s)
       NOTIFY_RETRY_BASE_SECONDS: '1',
       SIM_ROOMS: '',
+      // alarm mail only to the tests' own domain (tests/e2e/mail-relay.test.ts)
+      MAIL_ALLOWED_DOMAINS: 'example.com,*.example.net',
     },
   });
   project.provide('apiUrl', instance.url);

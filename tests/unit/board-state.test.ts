@@ -52,4 +52,21 @@ describe('status board state', () => {
     state = applyMessage(state, { type: 'alarm', event: 'raised', at: T1, alarm: { ...alarm('c', T1), silencedBy: ['s2'] } });
     expect(state.alarms.find((a) => a.id === 'c')?.silenced).toBe(true);
   });
+
+  it('ignores room and alarm pushes outside its scope (a stale subscription on the server)', () => {
+    const emea = { regionName: 'EMEA', locationName: 'all', roomName: 'all' };
+    let state = loaded(emptyState(8, emea), [room('A')], [], T0);
+    const amerRoom: Room = { ...room('A', 'Critical'), region: 'AMER' };
+    state = applyMessage(state, { type: 'room', at: T1, room: amerRoom });
+    state = applyMessage(state, { type: 'alarm', event: 'raised', at: T1, alarm: { ...alarm('x', T1), region: 'AMER' } });
+    expect(roomsInOrder(state).map((r) => [r.region, r.room, r.roomStatus])).toEqual([['EMEA', 'A', 'OK']]);
+    expect(state.alarms).toEqual([]);
+    // inside the scope, the same pushes apply; `all` matches any name, a named level only itself
+    state = applyMessage(state, { type: 'room', at: T1, room: room('B', 'Major') });
+    state = applyMessage(state, { type: 'alarm', event: 'raised', at: T1, alarm: alarm('y', T1) });
+    expect(countsOf(state)).toMatchObject({ TotalRooms: 2, MajorStatus: 1 });
+    expect(state.alarms.map((a) => a.id)).toEqual(['y']);
+    const oneRoom = loaded(emptyState(8, { regionName: 'EMEA', locationName: 'Berlin', roomName: 'A' }), [room('A')], [], T0);
+    expect(roomsInOrder(applyMessage(oneRoom, { type: 'room', at: T1, room: room('B') })).map((r) => r.room)).toEqual(['A']);
+  });
 });

@@ -91,6 +91,15 @@ describe('http() wrapper', () => {
     expect(res.json.errors).toContainEqual({ field: 'body', message: 'body must be object' });
   });
 
+  it('answers 5,100 levels of nesting with the invalid-input status naming the nesting limit, not a stack overflow', async () => {
+    const deep = '['.repeat(5100) + ']'.repeat(5100);
+    for (const body of [deep, `{"name":${deep}}`]) {
+      const res = await call(echo, apiEvent({ body, headers: { 'content-type': 'application/json' }, pathParameters: { id: '1' } }));
+      expect(res.statusCode).toBe(422);
+      expect(res.json.errors).toEqual([{ field: 'body', message: 'body nests arrays and objects deeper than 32 levels (the nesting limit)' }]);
+    }
+  });
+
   it('answers a non-JSON content type with 415 JSON', async () => {
     const res = await call(echo, apiEvent({ body: 'name=abc', headers: { 'content-type': 'text/plain' } }));
     expect(res.statusCode).toBe(415);

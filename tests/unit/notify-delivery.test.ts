@@ -1,22 +1,35 @@
+import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { addressProblem, targetProblem, urlProblem, type Lookup } from '#lib/notify/address';
+import { addressProblem, maskedUrl, targetProblem, urlProblem, webhookPorts, type Lookup } from '#lib/notify/address';
 import { DEFAULT_RETRY, nextAttemptAt, verdictOf } from '#lib/notify/retry';
 import { newSecret, signatureOf, verifySignature } from '#lib/notify/signature';
 
 describe('webhook signatures', () => {
-  it('is sha256= and the hex HMAC-SHA256 of the raw body with the secret', () => {
-    // RFC 4231 test case 2
-    expect(signatureOf('Jefe', 'what do ya want for nothing?')).toBe('sha256=5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843');
+  it('is sha256= and the hex HMAC-SHA256 of "<timestamp>.<raw body>" with the secret', () => {
+    expect(signatureOf('Jefe', 1700000000, 'x')).toBe(`sha256=${createHmac('sha256', 'Jefe').update('1700000000.x').digest('hex')}`);
   });
 
-  it('verifies only the same body with the same secret', () => {
+  it('verifies only the same body and timestamp with the same secret, within five minutes of the receiver clock', () => {
     const secret = newSecret();
     const body = JSON.stringify({ type: 'test' });
-    const header = signatureOf(secret, body);
-    expect(verifySignature(secret, body, header)).toBe(true);
-    expect(verifySignature(secret, `${body} `, header)).toBe(false);
-    expect(verifySignature(newSecret(), body, header)).toBe(false);
-    expect(verifySignature(secret, body, undefined)).toBe(false);
+    const now = 1_800_000_000;
+    const signature = signatureOf(secret, now, body);
+    const timestamp = String(now);
+    expect(verifySignature(secret, body, { signature, timestamp }, now)).toBe(true);
+    expect(verifySignature(secret, body, { signature, timestamp }, now + 300)).toBe(true);
+    expect(verifySignature(secret, `${body} `, { signature, timestamp }, now)).toBe(false);
+    expect(verifySignature(newSecret(), body, { signature, timestamp }, now)).toBe(false);
+    expect(verifySignature(secret, body, { signature: undefined, timestamp }, now)).toBe(false);
+    expect(verifySignature(secret, body, { signature, timestamp: undefined }, now)).toBe(false);
+  });
+
+  it('refuses a replay: an old timestamp, or a fresh one with the old signature', () => {
+    const secret = newSecret();
+    const body = '{"type":"test"}';
+    const then = 1_800_000_000;
+    const signature = signatureOf(secret, then, body);
+    expect(verifySignature(secret, body, { signature, timestamp: String(then) }, then + 301)).toBe(false);
+    expect(verifySignature(secret, body, { signature, timestamp: String(then + 301) }, then + 301)).toBe(false);
   });
 
   it('makes a different random secret each time', () => {
@@ -110,6 +123,25 @@ describe('webhook target checks', () => {
     expect(urlProblem('http://localhost:8080/x', true)).toBeUndefined();
     expect(urlProblem('http://hooks.example.com/x', true)).toContain('only on loopback');
     expect(urlProblem('http://10.0.0.1/x', true)).toContain('only on loopback');
+  });
+
+  it('allows ports 443 and 8443 by default, WEBHOOK_PORTS when set, and any port only on loopback with local webhooks allowed', () => {
+    expect(urlProblem('https://hooks.example.com:443/x', false)).toBeUndefined();
+    expect(urlProblem('https://hooks.example.com:8443/x', false)).toBeUndefined();
+    expect(urlProblem('https://hooks.example.com:22/x', false)).toBe('url port 22 is not allowed; webhooks use port 443 or 8443 (WEBHOOK_PORTS)');
+    expect(urlProblem('https://hooks.example.com:22/x', true)).toContain('port 22 is not allowed');
+    expect(urlProblem('https://hooks.example.com:9443/x', false, webhookPorts({ WEBHOOK_PORTS: '443, 9443' }))).toBeUndefined();
+    expect(urlProblem('https://hooks.example.com:8443/x', false, webhookPorts({ WEBHOOK_PORTS: '443,9443' }))).toContain('port 8443');
+    expect(webhookPorts({ WEBHOOK_PORTS: 'nonsense' })).toEqual([443, 8443]);
+    expect(urlProblem('http://127.0.0.1:22/x', true)).toBeUndefined();
+  });
+
+  it('masks a webhook URL to scheme, host and port: path, query and fragment are the credential', () => {
+    expect(maskedUrl('https://hooks.slack.com/services/T000/B000/XXXXXXXX')).toBe('https://hooks.slack.com/***');
+    expect(maskedUrl('https://prod-01.westus.logic.azure.com:443/workflows/abc/triggers/manual/paths/invoke?api-version=1&sig=SECRET')).toBe(
+      'https://prod-01.westus.logic.azure.com/***',
+    );
+    expect(maskedUrl('https://hooks.example.com:8443/x?token=t#f')).toBe('https://hooks.example.com:8443/***');
   });
 
   it('checks every address a name resolves to', async () => {

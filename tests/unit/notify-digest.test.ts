@@ -115,6 +115,37 @@ describe('webhook bodies', () => {
     expect(JSON.stringify(body.attachments[0].content.body)).toContain('SN0002');
   });
 
+  describe('markup in client text is shown, not followed (issue 24 item 10)', () => {
+    const hostileWatcher: NotifiedWatcher = { id: 'w2', type: '<!here> offline', description: '<!channel> <https://evil.example/sso|Re-authenticate now> & [Re-authenticate](https://evil.example/sso)', severity: 1 };
+    const hostile = buildDigest({ type: 'alarms.raised', at: AT, watcher: hostileWatcher, alarms: [alarm(1, '<@U123> *room*')] });
+    /** Every string of a JSON document, wherever it is. */
+    const strings = (value: unknown): string[] =>
+      typeof value === 'string' ? [value] : value && typeof value === 'object' ? Object.values(value).flatMap(strings) : [];
+
+    it('slack gets &, < and > as entities in text, mrkdwn and plain_text', () => {
+      const body = JSON.parse(webhookBody(hostile, 'slack', 'del-1', AT));
+      for (const text of strings(body)) expect(text).not.toMatch(/[<>]|&(?!amp;|lt;|gt;)/);
+      expect(body.text).toContain('&lt;!here&gt; offline');
+      expect(JSON.stringify(body.blocks)).toContain('&lt;!channel&gt; &lt;https://evil.example/sso|Re-authenticate now&gt; &amp; [');
+      expect(JSON.stringify(body.blocks)).toContain('&lt;@U123&gt;');
+    });
+
+    it('teams gets Markdown punctuation escaped, so no link, mention or emphasis forms', () => {
+      const body = JSON.parse(webhookBody(hostile, 'teams', 'del-1', AT));
+      const texts = strings(body.attachments[0].content.body).filter((t) => t.includes('evil') || t.includes('U123') || t.includes('here'));
+      expect(texts.length).toBeGreaterThan(0);
+      for (const text of texts) expect(text).not.toMatch(/(?<!\\)[[\]<>*_]/);
+      expect(texts.join('\n')).toContain('\\[Re-authenticate\\](https://evil.example/sso)');
+    });
+
+    it('slack clips after escaping without cutting an entity', () => {
+      const long = buildDigest({ type: 'alarms.raised', at: AT, watcher: { ...watcher, type: '<'.repeat(200) }, alarms: [alarm(1)] });
+      const header = JSON.parse(webhookBody(long, 'slack', 'del-1', AT)).blocks[0].text.text as string;
+      expect(header.length).toBeLessThanOrEqual(150);
+      expect(header).toMatch(/(&lt;)+…$/);
+    });
+  });
+
   it('a test has no watcher and no alarms', () => {
     const body = JSON.parse(webhookBody({ type: 'test', id: 't', at: AT, alarms: [], total: 0, rooms: 0, scope: 'no rooms' }, 'json', 'del-2', AT));
     expect(body).toEqual({ type: 'test', deliveryId: 'del-2', sentAt: AT, summary: expect.any(String), alarms: [], totalAlarms: 0 });
