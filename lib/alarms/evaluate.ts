@@ -22,7 +22,7 @@ import { evaluateQueued } from './incremental';
 import { withLease } from './lease';
 import type { Mailer } from './mailer';
 import { planAlarms, roomsToRecompute } from './plan';
-import { dueAt, evaluatorSettings, historyExpiry, reconcileSeconds } from './settings';
+import { dueAt, evaluatorSettings, historyExpiry, reconcileSeconds, runBudgetMs } from './settings';
 
 export interface EvaluationSummary {
   raised: number;
@@ -132,12 +132,17 @@ export const evaluateAlarms = (options: PassOptions): Promise<EvaluationSummary>
  * that were written, pending alarms whose time came), found by reading the queue and the
  * pending-alarm index, never the fleet. Each room moves once, then the notifications go out.
  */
+/** Share of a queue pass's budget its watchers may use; the device pass gets the rest. */
+const WATCHER_SHARE = 0.5;
+
 export const evaluateQueue = (options: PassOptions): Promise<EvaluationSummary> =>
   pass(options, async (inTime) => {
     const summary = { raised: 0, pending: 0, dropped: 0, cleared: 0, updated: 0, roomsRecomputed: 0 };
     const at = new Date().toISOString();
     const [queued, due] = await Promise.all([evaluationQueue.list(), alarms.duePending(at)]);
-    const { applied, complete, covered, recompute } = await evaluateQueued(queued, due, at, inTime);
+    // watchers get at most WATCHER_SHARE of what is left: the device pass always gets the rest
+    const watchersUntil = Date.now() + (options.deadline - Date.now()) * WATCHER_SHARE;
+    const { applied, complete, covered, recompute } = await evaluateQueued(queued, due, at, inTime, () => inTime() && Date.now() < watchersUntil);
     Object.assign(summary, tally(applied));
     if (inTime()) {
       // rooms a dead run may have moved already are recomputed whole; the others move by their devices' shifts
@@ -146,8 +151,8 @@ export const evaluateQueue = (options: PassOptions): Promise<EvaluationSummary> 
       const shifted = await shiftRooms(applied.flatMap((a) => a.shifts).filter((s) => !whole.has(placeKey(s.place))));
       summary.roomsRecomputed = recomputed.length + shifted.length;
     }
-    // the queue entries go only once their rooms are written: a run that dies before leaves them claimed
-    if (complete && inTime()) await evaluationQueue.remove(covered);
+    // the device entries go only once their rooms are written: a run that dies before leaves them claimed
+    if (covered.length > 0 && inTime()) await evaluationQueue.remove(covered);
     return { counts: summary, complete };
   });
 
@@ -170,7 +175,7 @@ export const runEvaluation = async (options: {
 }): Promise<RunOutcome> => {
   const settings = evaluatorSettings(await intervals.list());
   const start = Date.now();
-  const timeoutMs = Math.min(settings.timeoutSeconds * 1000, options.budgetMs ?? Number.POSITIVE_INFINITY);
+  const timeoutMs = Math.min(runBudgetMs(settings), options.budgetMs ?? Number.POSITIVE_INFINITY);
   const paced = !options.force && options.mode !== 'queue';
   const deadline = start + timeoutMs;
   const outcome = await withLease(

@@ -127,16 +127,21 @@ export interface QueuedOutcome {
 }
 
 /**
- * Evaluates queued work that is due: watchers first (each alone), then every queued device
- * (each once, however often it was queued). The device entries are claimed before the first
- * write; entries an earlier run claimed and did not finish have their rooms recomputed. The
- * caller writes the rooms, then removes the covered entries (only if the whole pass finished).
+ * Evaluates queued work that is due: watchers first (each alone, while `watchersInTime` holds:
+ * the caller leaves them a share of the budget), then every queued device (each once, however
+ * often it was queued), whatever the watchers left undone. A watcher's entries leave the queue
+ * as soon as its evaluation finished, so every run makes progress and a run cut short never
+ * redoes the watchers it finished; device changes are never starved by watcher work (issue 24).
+ * The device entries are claimed before the first write; entries an earlier run claimed and did
+ * not finish have their rooms recomputed. The caller writes the rooms, then removes the covered
+ * device entries (only if the whole pass finished).
  */
 export const evaluateQueued = async (
   entries: readonly QueuedEvaluation[],
   duePending: readonly OpenAlarm[],
   at: string,
   inTime: () => boolean,
+  watchersInTime: () => boolean = inTime,
 ): Promise<QueuedOutcome> => {
   const now = Date.parse(at);
   const due = entries.filter((entry) => entry.notBefore === undefined || entry.notBefore <= now);
@@ -144,12 +149,20 @@ export const evaluateQueued = async (
   const [all, silenceList] = await Promise.all([watchers.list(), silences.current(at)]);
   const applied: Applied[] = [];
   const watcherEntries = due.filter((e): e is WatcherEntry => e.kind === 'watcher');
+  let watchersDone = true;
   for (const watcherId of new Set(watcherEntries.map((e) => e.watcherId))) {
-    if (!inTime()) return { applied, complete: false, covered: [], recompute: [] };
+    if (!watchersInTime()) {
+      watchersDone = false;
+      break;
+    }
     applied.push(await evaluateWatcher(watcherId, all, silenceList, at, inTime));
+    // finished only if no write was skipped for time: then its entries go at once
+    if (!inTime()) {
+      watchersDone = false;
+      break;
+    }
+    await evaluationQueue.remove(watcherEntries.filter((e) => e.watcherId === watcherId));
   }
-  if (!inTime()) return { applied, complete: false, covered: [], recompute: [] };
-  await evaluationQueue.remove(watcherEntries);
   // the device pass also sees what the watcher pass queued
   const deviceEntries = (watcherEntries.length ? await evaluationQueue.list() : due).filter(
     (e): e is DeviceEntry => e.kind === 'device' && (e.notBefore === undefined || e.notBefore <= now),
@@ -159,5 +172,5 @@ export const evaluateQueued = async (
     await evaluationQueue.claim(deviceEntries, randomUUID());
     applied.push(await evaluateDevices(deviceEntries, duePending, all, silenceList, at, inTime));
   }
-  return { applied, complete: inTime(), covered: deviceEntries, recompute };
+  return { applied, complete: watchersDone && inTime(), covered: inTime() ? deviceEntries : [], recompute };
 };

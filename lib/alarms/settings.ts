@@ -20,6 +20,15 @@ export const evaluatorSettings = (records: readonly IntervalRecord[]): Evaluator
 };
 
 /**
+ * The least time a run is given, whatever `intervalDeviceWatchersTimeout` says: below it a run
+ * may finish nothing (one watcher over the fleet, then its devices), and the queue stalls.
+ */
+export const MIN_RUN_SECONDS = 10;
+
+/** What one run may take: `intervalDeviceWatchersTimeout`, never below MIN_RUN_SECONDS. */
+export const runBudgetMs = (settings: EvaluatorSettings): number => Math.max(MIN_RUN_SECONDS, settings.timeoutSeconds) * 1000;
+
+/**
  * Whether a scheduled tick should run: the interval has passed since the last start, with half
  * a tick of slack so that a schedule firing a little early does not skip a whole tick.
  */
