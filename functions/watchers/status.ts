@@ -4,7 +4,8 @@ import * as watchers from '#lib/db/watchers';
 
 // PUT /watcher/{watcherid}/status -> 200 the updated watcher; 400 non-boolean active; 404 unknown id
 export const handler = http(async ({ path, body }) => {
-  const updated = await watchers.setActive(path.watcherid, body.active);
+  // queued first: a crash after the write still leaves its evaluation queued (an extra entry is harmless)
   await evaluationQueue.addWatcher(path.watcherid);
+  const updated = await watchers.setActive(path.watcherid, body.active);
   return { statusCode: 200, body: updated };
 });

@@ -33,9 +33,11 @@ const toItem = (record: WatcherRecord, version: number): Item => {
   return { ...keys(id), type: 'Watcher', id, watcher, active, version, createdAt, updatedAt };
 };
 
+/** A new watcher's id (a caller that queues the watcher before storing it needs it first). */
+export const newId = (): string => randomUUID();
+
 /** Stores a new, active watcher and answers its id. */
-export const create = async (input: WatcherInput): Promise<string> => {
-  const id = randomUUID();
+export const create = async (input: WatcherInput, id = newId()): Promise<string> => {
   const now = new Date().toISOString();
   const record: WatcherRecord = { id, ...normalize(input), active: true, createdAt: now, updatedAt: now };
   await doc.send(

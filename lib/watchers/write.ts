@@ -1,4 +1,5 @@
 import * as channels from '#lib/db/channels';
+import { evaluationQueue } from '#lib/db/evaluationQueue';
 import * as watchers from '#lib/db/watchers';
 import { NotFound } from '#lib/errors';
 import { checkChannelIds, unknownChannels } from '#lib/notify/channelIds';
@@ -21,11 +22,18 @@ const markUsed = async (ids: readonly string[] | undefined): Promise<string[]> =
   return marked.filter((id): id is string => id !== undefined);
 };
 
-/** POST /watcher: stores a new, active watcher and answers its id; 400 for unknown channel ids or addresses outside MAIL_ALLOWED_DOMAINS. */
+/**
+ * POST /watcher: stores a new, active watcher and answers its id; 400 for unknown channel ids
+ * or addresses outside MAIL_ALLOWED_DOMAINS. The watcher is queued for evaluation before it is
+ * stored: a create that dies between the two leaves at most a queue entry of a watcher that does
+ * not exist (harmless), never an active watcher nobody evaluates until the hourly full pass.
+ */
 export const createWatcher = async (input: WatcherInput): Promise<string> => {
   requireAllowedRecipients(input.emails, 'body.emails');
   await checkChannelIds(input.channelIds);
-  const id = await watchers.create(input);
+  const id = watchers.newId();
+  await evaluationQueue.addWatcher(id); // its alarms follow at the evaluator's next tick
+  await watchers.create(input, id);
   const gone = await markUsed(input.channelIds);
   if (gone.length > 0) {
     await watchers.remove(id).catch((error: unknown) => {
