@@ -22,6 +22,7 @@ const FAITHFUL_TESTS = [
   'evaluator-lease',
   'webhook',
   'dynamodb-rules',
+  'engine-progress',
 ];
 
 export default defineConfig({
