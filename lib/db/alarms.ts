@@ -533,16 +533,24 @@ export const noticesCollected = async (alarm: Pick<Alarm, 'watcherId' | 'devices
     ExpressionAttributeValues: { ':n': delivered.length, ':first': delivered[0]!.id },
   });
   if (all) return;
-  // a newer transition appended a notice meanwhile: drop only those collected, keep it pending
-  await conditional({
-    TableName: tableName(),
-    Key: keys(alarm),
-    UpdateExpression: `REMOVE ${delivered.map((_, i) => `#mails[${i}]`).join(', ')}`,
-    ConditionExpression: '#mails[0].#id = :first',
-    ExpressionAttributeNames: names,
-    ExpressionAttributeValues: { ':first': delivered[0]!.id },
-  });
+  // a newer transition appended a notice meanwhile: drop only those collected, keep it pending;
+  // at most REMOVED_PER_UPDATE a write, so the expression stays far below DynamoDB's 4 KB
+  for (let start = 0; start < delivered.length; start += REMOVED_PER_UPDATE) {
+    const chunk = delivered.slice(start, start + REMOVED_PER_UPDATE);
+    const removed = await conditional({
+      TableName: tableName(),
+      Key: keys(alarm),
+      UpdateExpression: `REMOVE ${chunk.map((_, i) => `#mails[${i}]`).join(', ')}`,
+      ConditionExpression: '#mails[0].#id = :first',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: { ':first': chunk[0]!.id },
+    });
+    if (!removed) return;
+  }
 };
+
+/** List elements one REMOVE drops: `#mails[999]` is 11 bytes, so 200 of them stay under 2.5 KB. */
+const REMOVED_PER_UPDATE = 200;
 
 function withCondition(
   update: ReturnType<typeof expression>,

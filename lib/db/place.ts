@@ -3,6 +3,11 @@ import type { Place } from '#lib/devices/types';
 /** A room's identity inside keys: each name URI-encoded, so `#` in a name cannot collide. */
 export const roomId = (place: Place): string => [place.region, place.location, place.room].map(encodeURIComponent).join('#');
 
+/** A location's identity inside keys (its summary's `LOCATION#<region>#<location>`). */
+export const locationId = (place: Pick<Place, 'region' | 'location'>): string => [place.region, place.location].map(encodeURIComponent).join('#');
+/** The longest prefix before a location's identity in a sort key (`LOCATION#`, the summaries' index key). */
+const BEFORE_LOCATION_BYTES = 'LOCATION#'.length;
+
 /** DynamoDB's bound on a sort key, in bytes (encoded names are ASCII: one byte a character). */
 const SORT_KEY_BYTES = 1024;
 /** What precedes a URI-encoded serial number in the longest sort key holding one (alarm history: `<clearedAt>#<watcher id>#`). */
@@ -10,14 +15,19 @@ const BEFORE_SERIAL_BYTES = 64;
 
 /**
  * The field of a device whose names cannot become the keys it would be stored under, if any: a
- * room's identity is a whole sort key (its aggregate, its dirty mark), a serial number URI-encoded
- * part of one. The sync skips such a device like one with a malformed name.
+ * room's identity is a whole sort key (its aggregate, its dirty mark), its location's identity
+ * most of one (the location summary's index key, DESIGN §3: index keys obey key limits), a serial
+ * number URI-encoded part of one. The sync skips such a device like one with a malformed name.
  */
 export const oversizedField = (device: { devicesn: string; details: Place }): string | undefined => {
   if (encodeURIComponent(device.devicesn).length > SORT_KEY_BYTES - BEFORE_SERIAL_BYTES) return 'devicesn';
-  if (roomId(device.details).length <= SORT_KEY_BYTES) return undefined;
+  const roomFits = roomId(device.details).length <= SORT_KEY_BYTES;
+  const locationFits = BEFORE_LOCATION_BYTES + locationId(device.details).length <= SORT_KEY_BYTES;
+  if (roomFits && locationFits) return undefined;
   const { region, location, room } = device.details;
-  const names: [string, string][] = [['details.region', region], ['details.location', location], ['details.room', room]];
+  const names: [string, string][] = roomFits
+    ? [['details.region', region], ['details.location', location]]
+    : [['details.region', region], ['details.location', location], ['details.room', room]];
   const size = ([, name]: [string, string]) => encodeURIComponent(name).length;
   return names.reduce((longest, next) => (size(next) > size(longest) ? next : longest))[0];
 };

@@ -2,6 +2,7 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { COUNT_FIELDS, sameCounts, zeroCounts, summaryKey, type Counts, type SummaryScope } from '#lib/devices/types';
 import type { Place } from '#lib/devices/types';
 import { doc, tableName } from './client';
+import { locationId } from './place';
 import { batchGet, isConditionFailed, queryAll, type Item } from './helpers';
 
 /*
@@ -22,7 +23,7 @@ const enc = encodeURIComponent;
 const scopeId = (scope: SummaryScope): string => {
   const { region, location } = scope as Partial<Place>;
   if (region === undefined) return 'ALL';
-  return location === undefined ? `REGION#${enc(region)}` : `LOCATION#${enc(region)}#${enc(location)}`;
+  return location === undefined ? `REGION#${enc(region)}` : `LOCATION#${locationId({ region, location })}`;
 };
 const keys = (scope: SummaryScope) => ({ PK: `SUMMARY#${scopeId(scope)}`, SK: 'SUMMARY' });
 
