@@ -2,6 +2,8 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { NotFound } from '#lib/errors';
 import {
   assertDistinctListForm,
+  assertStorable,
+  treeField,
   mergeListForm,
   type FiltersConfig,
   type FiltersConfigListForm,
@@ -13,7 +15,8 @@ import { mapConcurrent } from '#lib/shared/concurrency';
 import { numberedCollection } from './partition';
 
 // All configurations live in one partition sorted by id; each item holds its whole
-// region -> locations -> rooms tree (bounded well under the 400 KB item limit by the body limit).
+// region -> locations -> rooms tree, refused over DynamoDB's 400 KB counted in UTF-8 bytes (assertStorable):
+// a list-form upsert keeps stored rooms, so the body limit alone does not bound it.
 const PARTITION = 'FILTERCONFIG';
 const sortKey = (id: number) => `FILTERCONFIG#${padId(id)}`;
 const keys = (id: number) => ({ PK: PARTITION, SK: sortKey(id) });
@@ -40,22 +43,24 @@ const getItem = async (id: number): Promise<Item | undefined> =>
   (await doc.send(new GetCommand({ TableName: tableName(), Key: keys(id), ConsistentRead: true }))).Item;
 
 /** Read, merge (rooms of remaining locations kept), write back if nobody wrote in between. */
-const mergeOne = async (incoming: FiltersConfigListForm, now: string): Promise<void> => {
+const mergeOne = async (incoming: FiltersConfigListForm, index: number, now: string): Promise<void> => {
   for (let attempt = 1; ; attempt++) {
     const stored = await getItem(incoming.id);
     const version = Number(stored?.version ?? 0);
+    const item = {
+      ...keys(incoming.id),
+      type: 'FiltersConfig',
+      ...mergeListForm(incoming, stored && fromItem(stored)),
+      version: version + 1,
+      createdAt: stored?.createdAt ?? now,
+      updatedAt: now,
+    };
+    assertStorable(item, treeField(index));
     try {
       await doc.send(
         new PutCommand({
           TableName: tableName(),
-          Item: {
-            ...keys(incoming.id),
-            type: 'FiltersConfig',
-            ...mergeListForm(incoming, stored && fromItem(stored)),
-            version: version + 1,
-            createdAt: stored?.createdAt ?? now,
-            updatedAt: now,
-          },
+          Item: item,
           ConditionExpression: stored ? '#version = :version' : 'attribute_not_exists(PK)',
           ...(stored && { ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: { ':version': version } }),
         }),
@@ -84,6 +89,9 @@ export const filterConfigs = {
 
   /** Creates or wholly replaces one configuration (per-id form): one atomic write. */
   async replace({ id, region, locations }: FiltersConfig): Promise<void> {
+    const now = new Date().toISOString();
+    // the item as it will be stored, its version counted at its widest
+    assertStorable({ ...keys(id), type: 'FiltersConfig', id, region, locations, version: Number.MAX_SAFE_INTEGER, createdAt: now, updatedAt: now }, treeField());
     await doc.send(
       new UpdateCommand({
         TableName: tableName(),
@@ -97,7 +105,7 @@ export const filterConfigs = {
         },
         ExpressionAttributeValues: {
           ':type': 'FiltersConfig', ':id': id, ':region': region, ':locations': locations,
-          ':zero': 0, ':one': 1, ':now': new Date().toISOString(),
+          ':zero': 0, ':one': 1, ':now': now,
         },
       }),
     );
@@ -107,7 +115,7 @@ export const filterConfigs = {
   async upsertMany(records: readonly FiltersConfigListForm[]): Promise<void> {
     assertDistinctListForm(records);
     const now = new Date().toISOString();
-    await mapConcurrent(records, UPSERT_CONCURRENCY, (record) => mergeOne(record, now));
+    await mapConcurrent(records.map((record, index) => ({ record, index })), UPSERT_CONCURRENCY, ({ record, index }) => mergeOne(record, index, now));
   },
 
   ...numberedCollection(PARTITION, sortKey, notFound),
