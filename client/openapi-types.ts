@@ -117,7 +117,7 @@ export interface paths {
         put?: never;
         /**
          * Create a user
-         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 201 The user; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 409 The username is taken; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 201 The user; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 409 The username is taken; or A request with this Idempotency-Key is still being processed; retry shortly; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 This Idempotency-Key was used for a different request; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["usersCreate"];
         delete?: never;
@@ -281,7 +281,7 @@ export interface paths {
         put?: never;
         /**
          * Create a role
-         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 201 The role with its roleid; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 409 A role with that id exists; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 201 The role with its roleid; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 409 A role with that id exists; or A request with this Idempotency-Key is still being processed; retry shortly; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 This Idempotency-Key was used for a different request; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["rolesCreate"];
         delete?: never;
@@ -369,7 +369,7 @@ export interface paths {
         put?: never;
         /**
          * Register a service
-         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 201 The service with its id; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 201 The service with its id; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 409 A request with this Idempotency-Key is still being processed; retry shortly; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 This Idempotency-Key was used for a different request; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["servicesCreate"];
         delete?: never;
@@ -441,7 +441,7 @@ export interface paths {
         put?: never;
         /**
          * Create a notification channel (e-mail addresses or a signed webhook)
-         * @description Needs the API key (x-api-key). Answers: 201 The channel; a webhook with its signing secret, shown only here; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 201 The channel; a webhook with its signing secret, shown only here; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 409 A request with this Idempotency-Key is still being processed; retry shortly; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 This Idempotency-Key was used for a different request; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["channelsCreate"];
         delete?: never;
@@ -613,7 +613,7 @@ export interface paths {
         put?: never;
         /**
          * Insert or update each filter of the list
-         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 409 A request with this Idempotency-Key is still being processed; retry shortly; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 This Idempotency-Key was used for a different request; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["filterRecordsUpsertList"];
         /**
@@ -641,7 +641,7 @@ export interface paths {
         put?: never;
         /**
          * Insert or update one filter
-         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 409 A request with this Idempotency-Key is still being processed; retry shortly; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 This Idempotency-Key was used for a different request; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["filterRecordsUpsert"];
         /**
@@ -809,7 +809,7 @@ export interface paths {
         put?: never;
         /**
          * Insert or update each configuration of the list (list form)
-         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 409 Lost repeated races with other writers; retry; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 409 Lost repeated races with other writers; retry; or A request with this Idempotency-Key is still being processed; retry shortly; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 This Idempotency-Key was used for a different request; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["filterConfigsUpsertList"];
         /**
@@ -837,7 +837,7 @@ export interface paths {
         put?: never;
         /**
          * Insert or replace one configuration (nested region -> locations -> rooms)
-         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 409 A request with this Idempotency-Key is still being processed; retry shortly; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 This Idempotency-Key was used for a different request; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["filterConfigsUpsert"];
         /**
@@ -885,7 +885,7 @@ export interface paths {
         put?: never;
         /**
          * Create interval settings (all nine fields, seconds)
-         * @description Needs the API key (x-api-key). Answers: 200 The stored record with its new id; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 Invalid id or values, each offending field named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 The stored record with its new id; 403 Missing or wrong x-api-key (API Gateway); 409 A request with this Idempotency-Key is still being processed; retry shortly; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 Invalid id or values, each offending field named; or This Idempotency-Key was used for a different request; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["intervalsCreate"];
         delete?: never;
@@ -997,7 +997,7 @@ export interface paths {
         put?: never;
         /**
          * Silence matching alarms' notifications from startsAt (default now) to endsAt (at most 90 days later)
-         * @description Needs the API key (x-api-key). Answers: 201 The silence, with its id and createdBy; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 201 The silence, with its id and createdBy; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 409 A request with this Idempotency-Key is still being processed; retry shortly; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 This Idempotency-Key was used for a different request; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["silencesCreate"];
         delete?: never;
@@ -1261,7 +1261,7 @@ export interface paths {
         put?: never;
         /**
          * Create an alarm rule (active)
-         * @description Needs the API key (x-api-key). Answers: 200 The new id; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 The new id; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 409 A request with this Idempotency-Key is still being processed; retry shortly; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 This Idempotency-Key was used for a different request; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["watchersCreate"];
         delete?: never;
@@ -2114,7 +2114,10 @@ export interface operations {
     usersCreate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the create safe to retry: a retry with the same key and the same request answers the first result (header idempotent-replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2198,7 +2201,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The username is taken */
+            /** @description The username is taken; or A request with this Idempotency-Key is still being processed; retry shortly */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2224,6 +2227,15 @@ export interface operations {
             };
             /** @description Content-Type is not application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used for a different request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3097,7 +3109,10 @@ export interface operations {
     rolesCreate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the create safe to retry: a retry with the same key and the same request answers the first result (header idempotent-replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3170,7 +3185,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A role with that id exists */
+            /** @description A role with that id exists; or A request with this Idempotency-Key is still being processed; retry shortly */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3196,6 +3211,15 @@ export interface operations {
             };
             /** @description Content-Type is not application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used for a different request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3689,7 +3713,10 @@ export interface operations {
     servicesCreate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the create safe to retry: a retry with the same key and the same request answers the first result (header idempotent-replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3772,6 +3799,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description A request with this Idempotency-Key is still being processed; retry shortly */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
@@ -3783,6 +3819,15 @@ export interface operations {
             };
             /** @description Content-Type is not application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used for a different request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4316,7 +4361,10 @@ export interface operations {
     channelsCreate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the create safe to retry: a retry with the same key and the same request answers the first result (header idempotent-replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4381,6 +4429,15 @@ export interface operations {
                     "application/json": components["schemas"]["Forbidden"];
                 };
             };
+            /** @description A request with this Idempotency-Key is still being processed; retry shortly */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
@@ -4392,6 +4449,15 @@ export interface operations {
             };
             /** @description Content-Type is not application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used for a different request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5298,7 +5364,10 @@ export interface operations {
     filterRecordsUpsertList: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the create safe to retry: a retry with the same key and the same request answers the first result (header idempotent-replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5349,6 +5418,15 @@ export interface operations {
                     "application/json": components["schemas"]["Forbidden"];
                 };
             };
+            /** @description A request with this Idempotency-Key is still being processed; retry shortly */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
@@ -5360,6 +5438,15 @@ export interface operations {
             };
             /** @description Content-Type is not application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used for a different request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5561,7 +5648,10 @@ export interface operations {
     filterRecordsUpsert: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the create safe to retry: a retry with the same key and the same request answers the first result (header idempotent-replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -5612,6 +5702,15 @@ export interface operations {
                     "application/json": components["schemas"]["Forbidden"];
                 };
             };
+            /** @description A request with this Idempotency-Key is still being processed; retry shortly */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
@@ -5623,6 +5722,15 @@ export interface operations {
             };
             /** @description Content-Type is not application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used for a different request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6370,7 +6478,10 @@ export interface operations {
     filterConfigsUpsertList: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the create safe to retry: a retry with the same key and the same request answers the first result (header idempotent-replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6423,7 +6534,7 @@ export interface operations {
                     "application/json": components["schemas"]["Forbidden"];
                 };
             };
-            /** @description Lost repeated races with other writers; retry */
+            /** @description Lost repeated races with other writers; retry; or A request with this Idempotency-Key is still being processed; retry shortly */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6449,6 +6560,15 @@ export interface operations {
             };
             /** @description Content-Type is not application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used for a different request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6655,7 +6775,10 @@ export interface operations {
     filterConfigsUpsert: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the create safe to retry: a retry with the same key and the same request answers the first result (header idempotent-replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -6715,6 +6838,15 @@ export interface operations {
                     "application/json": components["schemas"]["Forbidden"];
                 };
             };
+            /** @description A request with this Idempotency-Key is still being processed; retry shortly */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
@@ -6726,6 +6858,15 @@ export interface operations {
             };
             /** @description Content-Type is not application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used for a different request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6961,7 +7102,10 @@ export interface operations {
     intervalsCreate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the create safe to retry: a retry with the same key and the same request answers the first result (header idempotent-replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7010,6 +7154,15 @@ export interface operations {
                     "application/json": components["schemas"]["Forbidden"];
                 };
             };
+            /** @description A request with this Idempotency-Key is still being processed; retry shortly */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
@@ -7028,7 +7181,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Invalid id or values, each offending field named */
+            /** @description Invalid id or values, each offending field named; or This Idempotency-Key was used for a different request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7744,7 +7897,10 @@ export interface operations {
     silencesCreate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the create safe to retry: a retry with the same key and the same request answers the first result (header idempotent-replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7834,6 +7990,15 @@ export interface operations {
                     "application/json": components["schemas"]["Forbidden"];
                 };
             };
+            /** @description A request with this Idempotency-Key is still being processed; retry shortly */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
@@ -7845,6 +8010,15 @@ export interface operations {
             };
             /** @description Content-Type is not application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used for a different request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9244,7 +9418,10 @@ export interface operations {
     watchersCreate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the create safe to retry: a retry with the same key and the same request answers the first result (header idempotent-replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9327,6 +9504,15 @@ export interface operations {
                     "application/json": components["schemas"]["Forbidden"];
                 };
             };
+            /** @description A request with this Idempotency-Key is still being processed; retry shortly */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
@@ -9338,6 +9524,15 @@ export interface operations {
             };
             /** @description Content-Type is not application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used for a different request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -36,6 +36,7 @@ export const routes = {
       }),
     },
     responses: { 200: text('Confirmation'), 400: invalid, 409: error('Lost repeated races with other writers; retry') },
+    idempotent: true,
   }),
   keepOnly: keepOnlyRoute('filtersConfig', 'configuration'),
   count: countRoute('filtersConfig/count', 'Number of filters configurations'),
@@ -46,6 +47,7 @@ export const routes = {
       body: all({ region: all({ regionName: name(), location: locations(all({ locationName: name(), room: rooms })) }) }),
     },
     responses: { 200: text('Confirmation'), 400: invalid },
+    idempotent: true,
   }),
   remove: onConfig('DELETE', 'filtersConfig/{id}', 'Delete a filters configuration', { responses: { 200: text('Confirmation') } }),
 };

@@ -88,7 +88,7 @@ export const listOrPage = <S extends TSchema>(item: S, description: string) => (
 /** What every route of an area (or of a group of its routes) shares: who may call, the invalid-input status. */
 type Shared = Pick<RouteContract, 'access' | 'invalidStatus'>;
 /** What a route states itself besides method, path and summary. */
-type Own = Pick<RouteContract, 'responses'> & Partial<Pick<RouteContract, 'request' | 'function'>>;
+type Own = Pick<RouteContract, 'responses'> & Partial<Pick<RouteContract, 'request' | 'function' | 'idempotent'>>;
 
 /**
  * Routes that share their caller and invalid-input status, stated once per area:

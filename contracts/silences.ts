@@ -44,6 +44,7 @@ export const routes = {
     {
       request: { body: strict({ matchers, startsAt: Type.Optional(dateTime), endsAt: dateTime, comment }) },
       responses: { 201: ok('The silence, with its id and createdBy', silence), 400: invalid },
+      idempotent: true,
     },
   ),
   list: api('GET', 'silences', 'Active and future silences, soonest end first; ?all=true adds the expired ones still kept', {

@@ -143,6 +143,7 @@ export const routes = {
   create: api('POST', 'watcher', 'Create an alarm rule (active)', {
     request: { body: watcherBody },
     responses: { 200: ok('The new id', Type.String()), 400: invalid },
+    idempotent: true,
   }),
   update: onWatcher('PUT', 'watcher/{watcherid}', 'Replace a watcher (full body)', {
     request: { body: watcherBody },
