@@ -990,8 +990,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Active and future silences, soonest end first; ?all=true adds the expired ones still kept
-         * @description Needs the API key (x-api-key). Answers: 200 The silences; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * Active and future silences, soonest end first; ?all=true adds the expired ones still kept, a page at a time
+         * @description Needs the API key (x-api-key). Answers: 200 Active and future silences: a bare array, or with ?limit / ?cursor one page {items, nextCursor}; with ?all=true always one page (limit default 100); 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 A cursor not answered for the same query; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["silencesList"];
         put?: never;
@@ -1429,8 +1429,10 @@ export interface operations {
                         room: string;
                         /** @description 1 Critical, 2 Major, 3 Minor, 4 Info */
                         severity: number;
-                        /** @description ids of the silences that silence the alarm now */
+                        /** @description ids of the silences that silence the alarm now (the first 20) */
                         silencedBy: string[];
+                        /** @description how many silences silence the alarm now */
+                        silencedByCount: number;
                         /**
                          * @description pending: the condition holds, the watcher's pendingSeconds have not passed yet
                          * @enum {unknown}
@@ -1460,8 +1462,10 @@ export interface operations {
                             room: string;
                             /** @description 1 Critical, 2 Major, 3 Minor, 4 Info */
                             severity: number;
-                            /** @description ids of the silences that silence the alarm now */
+                            /** @description ids of the silences that silence the alarm now (the first 20) */
                             silencedBy: string[];
+                            /** @description how many silences silence the alarm now */
+                            silencedByCount: number;
                             /**
                              * @description pending: the condition holds, the watcher's pendingSeconds have not passed yet
                              * @enum {unknown}
@@ -1572,8 +1576,10 @@ export interface operations {
                         room: string;
                         /** @description 1 Critical, 2 Major, 3 Minor, 4 Info */
                         severity: number;
-                        /** @description ids of the silences that silence the alarm now */
+                        /** @description ids of the silences that silence the alarm now (the first 20) */
                         silencedBy: string[];
+                        /** @description how many silences silence the alarm now */
+                        silencedByCount: number;
                         /**
                          * @description pending: the condition holds, the watcher's pendingSeconds have not passed yet
                          * @enum {unknown}
@@ -1714,8 +1720,10 @@ export interface operations {
                         room: string;
                         /** @description 1 Critical, 2 Major, 3 Minor, 4 Info */
                         severity: number;
-                        /** @description ids of the silences that silence the alarm now */
+                        /** @description ids of the silences that silence the alarm now (the first 20) */
                         silencedBy: string[];
+                        /** @description how many silences silence the alarm now */
+                        silencedByCount: number;
                         /**
                          * @description pending: the condition holds, the watcher's pendingSeconds have not passed yet
                          * @enum {unknown}
@@ -7798,6 +7806,8 @@ export interface operations {
         parameters: {
             query?: {
                 all?: "true" | "false";
+                cursor?: string;
+                limit?: string;
             };
             header?: never;
             path?: never;
@@ -7805,7 +7815,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The silences */
+            /** @description Active and future silences: a bare array, or with ?limit / ?cursor one page {items, nextCursor}; with ?all=true always one page (limit default 100) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7838,7 +7848,37 @@ export interface operations {
                         startsAt: string;
                         /** @enum {unknown} */
                         status: "pending" | "active" | "expired";
-                    }[];
+                    }[] | {
+                        items: {
+                            comment: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description the user of the bearer token sent, else "api-key" */
+                            createdBy: string;
+                            /** Format: date-time */
+                            endedAt?: string;
+                            /** Format: date-time */
+                            endsAt: string;
+                            id: string;
+                            matchers: {
+                                /** @description 1 to 256 characters without control characters */
+                                devicesn?: string;
+                                /** @description 1 to 256 characters without control characters */
+                                location?: string;
+                                /** @description 1 to 256 characters without control characters */
+                                region?: string;
+                                /** @description 1 to 256 characters without control characters */
+                                room?: string;
+                                /** @description an id of 1 to 64 letters, digits, "-" or "_" */
+                                watcherId?: string;
+                            };
+                            /** Format: date-time */
+                            startsAt: string;
+                            /** @enum {unknown} */
+                            status: "pending" | "active" | "expired";
+                        }[];
+                        nextCursor: string | null;
+                    };
                 };
             };
             /** @description Invalid input, each offending field named */
@@ -7874,6 +7914,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A cursor not answered for the same query */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
             /** @description Unexpected server fault */
             500: {
                 headers: {
@@ -7907,7 +7962,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description why: 1 to 2048 characters */
+                    /** @description why: 1 to 2048 characters; no control characters other than tab and line breaks */
                     comment: string;
                     /** Format: date-time */
                     endsAt: string;

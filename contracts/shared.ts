@@ -28,7 +28,7 @@ export const uuidParam = (description: string) =>
 /** One line of text: no control character at all (C0, DEL, C1), so none reaches a key, a log line or a mail header. */
 export const SINGLE_LINE = '^\\P{Cc}*$';
 /** Free text may break lines and use tabs; other control characters are refused. */
-const MULTI_LINE = '^(?:\\P{Cc}|[\\t\\n\\r])*$';
+export const MULTI_LINE = '^(?:\\P{Cc}|[\\t\\n\\r])*$';
 
 /** Names and ids are bounded (DESIGN D12) and single-line. */
 export const name = (maxLength = 256) =>

@@ -4,7 +4,7 @@ import { announceStored, listening } from '#lib/db/changes';
 import * as silences from '#lib/db/silences';
 import { logger } from '#lib/log';
 import { mapConcurrent } from '#lib/shared/concurrency';
-import { matches, silencedBy, silenceStatus, type Silence, type SilenceInput } from './silences';
+import { answeredSilences, matches, silencedBy, silenceStatus, type Silence, type SilenceInput } from './silences';
 import { createSilence, endSilence, type SilenceAnswer } from './silencing';
 
 /*
@@ -44,7 +44,7 @@ const announceSilenced = async (silence: Silence, now: string): Promise<void> =>
   if (!listening() || silenceStatus(silence, now) !== 'active') return;
   const [matching, current] = await Promise.all([firingMatching(silence), currentAfter(now, silence, true)]);
   await mapConcurrent(matching, IN_FLIGHT, (alarm) =>
-    announceStored({ kind: 'alarm', event: 'silenced', at: now, alarm: { ...alarm, silencedBy: silencedBy(alarm, current, now) } }),
+    announceStored({ kind: 'alarm', event: 'silenced', at: now, alarm: { ...alarm, ...answeredSilences(silencedBy(alarm, current, now)) } }),
   );
 };
 
@@ -53,7 +53,7 @@ const announceUnsilenced = async (ended: Silence, endedAt: string): Promise<void
   if (!listening()) return;
   const [matching, current] = await Promise.all([firingMatching(ended), currentAfter(endedAt, ended, false)]);
   const freed = matching.filter((alarm) => silencedBy(alarm, current, endedAt).length === 0);
-  await mapConcurrent(freed, IN_FLIGHT, (alarm) => announceStored({ kind: 'alarm', event: 'unsilenced', at: endedAt, alarm: { ...alarm, silencedBy: [] } }));
+  await mapConcurrent(freed, IN_FLIGHT, (alarm) => announceStored({ kind: 'alarm', event: 'unsilenced', at: endedAt, alarm: { ...alarm, ...answeredSilences([]) } }));
 };
 
 /**

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict, NotFound } from '#lib/errors';
 import { normalize, type ConfigurationField, type Watcher, type WatcherInput, type WatcherRecord } from '#lib/watchers/types';
+import { caps } from '#lib/shared/caps';
+import * as capped from './caps';
 import { doc, tableName } from './client';
 import { conditionHeld, isConditionFailed, queryAll, type Item, deleteExisting, patchExisting, whenExists } from './helpers';
 
@@ -33,14 +35,33 @@ const toItem = (record: WatcherRecord, version: number): Item => {
   return { ...keys(id), type: 'Watcher', id, watcher, active, version, createdAt, updatedAt };
 };
 
-/** Stores a new, active watcher and answers its id. */
+/** At most `WATCHERS_MAX` watchers per stage (lib/db/caps.ts): a create past it is 409. */
+const cap: capped.CapRules = {
+  name: 'watchers',
+  get max() {
+    return caps.watchers();
+  },
+  full: (max) => `This stage holds ${max} watchers, its maximum (WATCHERS_MAX); delete one first`,
+  living: async () => {
+    const items = await queryAll({ KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': PARTITION }, ProjectionExpression: 'id', ConsistentRead: true });
+    return new Map(items.map((item) => [String(item.id), undefined]));
+  },
+};
+
+/** Stores a new, active watcher and answers its id; 409 when the stage holds its maximum. */
 export const create = async (input: WatcherInput): Promise<string> => {
   const id = randomUUID();
   const now = new Date().toISOString();
   const record: WatcherRecord = { id, ...normalize(input), active: true, createdAt: now, updatedAt: now };
-  await doc.send(
-    new PutCommand({ TableName: tableName(), Item: toItem(record, 1), ConditionExpression: 'attribute_not_exists(PK)' }),
-  );
+  await capped.admit(cap, id);
+  try {
+    await doc.send(
+      new PutCommand({ TableName: tableName(), Item: toItem(record, 1), ConditionExpression: 'attribute_not_exists(PK)' }),
+    );
+  } catch (error) {
+    await capped.release(cap.name, [id]).catch(() => undefined); // else healed when the cap is reached
+    throw error;
+  }
   return id;
 };
 
@@ -112,6 +133,7 @@ export const setActive = async (id: string, active: boolean): Promise<WatcherRec
 
 export const remove = async (id: string): Promise<void> => {
   await deleteExisting(keys(id), () => notFound(id));
+  await capped.release(cap.name, [id]).catch(() => undefined); // best effort after the delete: healed when the cap is reached
 };
 
 /** One alarm-configuration field of every watcher (one Query, only that attribute read). */
