@@ -802,8 +802,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List filters configurations (list form) by id
-         * @description Needs the API key (x-api-key). Answers: 200 Every configuration; 403 Missing or wrong x-api-key (API Gateway); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * List filters configurations (list form) by id; paginated with limit/cursor
+         * @description Needs the API key (x-api-key). Answers: 200 Every configuration: a bare array, or with ?limit / ?cursor one page {items, nextCursor}; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 A cursor not answered for the same query; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["filterConfigsList"];
         put?: never;
@@ -1326,8 +1326,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List every watcher
-         * @description Needs the API key (x-api-key). Answers: 200 Every watcher, active or not; 403 Missing or wrong x-api-key (API Gateway); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * List every watcher; paginated with limit/cursor
+         * @description Needs the API key (x-api-key). Answers: 200 Every watcher, active or not: a bare array, or with ?limit / ?cursor one page {items, nextCursor}; 400 Invalid limit, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 A cursor not answered for the same query; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["watchersList"];
         put?: never;
@@ -6419,14 +6419,17 @@ export interface operations {
     };
     filterConfigsList: {
         parameters: {
-            query?: never;
+            query?: {
+                cursor?: string;
+                limit?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Every configuration */
+            /** @description Every configuration: a bare array, or with ?limit / ?cursor one page {items, nextCursor} */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6442,7 +6445,35 @@ export interface operations {
                         }[];
                         /** @description 1 to 256 characters without control characters */
                         region: string;
-                    }[];
+                    }[] | {
+                        items: {
+                            /** @description a positive integer up to 999999999999999 */
+                            id: number;
+                            /** @description an array of at most 500 locations */
+                            locations: {
+                                /** @description 1 to 256 characters without control characters */
+                                locationName: string;
+                            }[];
+                            /** @description 1 to 256 characters without control characters */
+                            region: string;
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input, each offending field named */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
                 };
             };
             /** @description Missing or wrong x-api-key (API Gateway) */
@@ -6461,6 +6492,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A cursor not answered for the same query */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
                 };
             };
             /** @description Unexpected server fault */
@@ -10190,14 +10236,17 @@ export interface operations {
     };
     watchersList: {
         parameters: {
-            query?: never;
+            query?: {
+                cursor?: string;
+                limit?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Every watcher, active or not */
+            /** @description Every watcher, active or not: a bare array, or with ?limit / ?cursor one page {items, nextCursor} */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10249,7 +10298,71 @@ export interface operations {
                         updatedAt?: string;
                         /** @description 1 to 256 characters without control characters */
                         user?: string;
-                    }[];
+                    }[] | {
+                        items: {
+                            active?: boolean;
+                            allDevices?: boolean;
+                            /** @description an array of at most 20 distinct ids of notification channels (POST /channels) */
+                            channelIds?: string[];
+                            /** Format: date-time */
+                            createdAt?: string;
+                            /** @description 1 to 256 characters without control characters */
+                            dashboard?: string;
+                            /** @description at most 2048 characters on one line (no control characters) */
+                            description?: string;
+                            /** @description an array of at most 500 distinct device ids */
+                            devicesId?: string[];
+                            /** @description an array of at most 50 distinct e-mail addresses */
+                            emails?: string[];
+                            id?: string;
+                            operations?: {
+                                /** @description an array of 1 to 50 conditions */
+                                conditions: {
+                                    /** @enum {unknown} */
+                                    element: "status.connected" | "status.inCallStatus" | "deviceconnected" | "devicemodel" | "details.region" | "details.location" | "details.room";
+                                    /** @enum {unknown} */
+                                    operator: "==" | "!=" | "contains" | "in";
+                                    /** @description a string of 1 to 256 characters ("a,b,c" for "in") */
+                                    value: string;
+                                }[];
+                                /** @enum {unknown} */
+                                operatorType: "AND" | "OR";
+                                /** @description 1 to 256 characters without control characters */
+                                type: string;
+                            };
+                            /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
+                            pendingSeconds?: number;
+                            /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
+                            repeatIntervalSeconds?: number;
+                            sendEmail?: boolean;
+                            /** @description 1 to 256 characters without control characters */
+                            service?: string;
+                            /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
+                            severity?: number;
+                            /** @description 1 to 256 characters without control characters */
+                            type?: string;
+                            /** Format: date-time */
+                            updatedAt?: string;
+                            /** @description 1 to 256 characters without control characters */
+                            user?: string;
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid limit, each offending field named */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
                 };
             };
             /** @description Missing or wrong x-api-key (API Gateway) */
@@ -10268,6 +10381,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A cursor not answered for the same query */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
                 };
             };
             /** @description Unexpected server fault */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Page } from '#lib/db/pages';
+import { mapPage, type Page } from '#lib/db/pages';
 import * as silences from '#lib/db/silences';
 import { Invalid } from '#lib/errors';
 import { historyExpiry } from './settings';
@@ -32,8 +32,7 @@ export const listSilences = async (query: { all?: string; limit?: string; cursor
   const now = new Date().toISOString();
   const kept = query.all === 'true';
   if (!kept && query.limit === undefined && query.cursor === undefined) return (await silences.current(now)).map((s) => answer(s, now));
-  const { items, nextCursor } = await silences.page(kept, now, query.limit ? Number(query.limit) : DEFAULT_SILENCES_PAGE, query.cursor);
-  return { items: items.map((s) => answer(s, now)), nextCursor };
+  return mapPage(await silences.page(kept, now, query.limit ? Number(query.limit) : DEFAULT_SILENCES_PAGE, query.cursor), (s) => answer(s, now));
 };
 
 export const getSilence = async (id: string): Promise<SilenceAnswer> => answer(await silences.get(id), new Date().toISOString());

@@ -2,6 +2,7 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { NotFound } from '#lib/errors';
 import {
   assertDistinctListForm,
+  assertListable,
   assertStorable,
   treeField,
   mergeListForm,
@@ -11,7 +12,10 @@ import {
 } from '#lib/filterConfigs/types';
 import { doc, tableName } from './client';
 import { isConditionFailed, padId, queryAll, type Item } from './helpers';
+import { caps } from '#lib/shared/caps';
 import { mapConcurrent } from '#lib/shared/concurrency';
+import * as capped from './caps';
+import { mapListOrPage, queryListOrPage, type Page } from './pages';
 import { numberedCollection } from './partition';
 
 // All configurations live in one partition sorted by id; each item holds its whole
@@ -36,6 +40,21 @@ const fromItem = (item: Item): FiltersConfig => ({
   })),
 });
 
+/** At most `FILTER_CONFIGS_MAX` configurations per stage (lib/db/caps.ts): an upsert of a new id past it is 409. */
+const cap: capped.CapRules = {
+  name: 'filterConfigs',
+  get max() {
+    return caps.filterConfigs();
+  },
+  full: (max) => `This stage holds ${max} filters configurations, its maximum (FILTER_CONFIGS_MAX); delete one first`,
+  living: async () => {
+    const items = await queryAll({ KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': PARTITION }, ProjectionExpression: 'id', ConsistentRead: true });
+    return new Map(items.map((item) => [String(item.id), undefined]));
+  },
+};
+const everyConfig = { KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': PARTITION } };
+const collection = numberedCollection(PARTITION, sortKey, () => notFound());
+
 export const FILTERS_CONFIG_NOT_FOUND = 'Filter configuration not found';
 const notFound = () => new NotFound(FILTERS_CONFIG_NOT_FOUND, { body: FILTERS_CONFIG_NOT_FOUND });
 
@@ -56,6 +75,7 @@ const mergeOne = async (incoming: FiltersConfigListForm, index: number, now: str
       updatedAt: now,
     };
     assertStorable(item, treeField(index));
+    assertListable(item, treeField(index));
     try {
       await doc.send(
         new PutCommand({
@@ -77,8 +97,13 @@ const mergeOne = async (incoming: FiltersConfigListForm, index: number, now: str
 export const filterConfigs = {
   /** Every configuration, by id, rooms included (the list form leaves them out). */
   async list(): Promise<FiltersConfig[]> {
-    const items = await queryAll({ KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': PARTITION } });
-    return items.map(fromItem);
+    return (await queryAll(everyConfig)).map(fromItem);
+  },
+
+  /** Every configuration, or one page with `limit` / `cursor` (sealed for this list). */
+  async listOrPage(page: { limit?: number; cursor?: string }): Promise<FiltersConfig[] | Page<FiltersConfig>> {
+    const paged = { keyAttributes: ['PK', 'SK'], partition: { PK: PARTITION }, query: 'filtersConfig' };
+    return mapListOrPage(await queryListOrPage(everyConfig, paged, page), fromItem);
   },
 
   async get(id: number): Promise<FiltersConfig> {
@@ -92,6 +117,8 @@ export const filterConfigs = {
     const now = new Date().toISOString();
     // the item as it will be stored, its version counted at its widest
     assertStorable({ ...keys(id), type: 'FiltersConfig', id, region, locations, version: Number.MAX_SAFE_INTEGER, createdAt: now, updatedAt: now }, treeField());
+    assertListable({ id, region, locations }, treeField());
+    await capped.admit(cap, String(id));
     await doc.send(
       new UpdateCommand({
         TableName: tableName(),
@@ -115,8 +142,21 @@ export const filterConfigs = {
   async upsertMany(records: readonly FiltersConfigListForm[]): Promise<void> {
     assertDistinctListForm(records);
     const now = new Date().toISOString();
+    // new ids take a place under the cap first (all or, with 409, the ones admitted before it was reached)
+    for (const id of await capped.nonMembers(cap.name, records.map((r) => String(r.id)))) await capped.admit(cap, id);
     await mapConcurrent(records.map((record, index) => ({ record, index })), UPSERT_CONCURRENCY, ({ record, index }) => mergeOne(record, index, now));
   },
 
-  ...numberedCollection(PARTITION, sortKey, notFound),
+  ...collection,
+
+  async remove(id: number): Promise<void> {
+    await collection.remove(id);
+    await capped.release(cap.name, [String(id)]).catch(() => undefined); // healed when the cap is reached
+  },
+
+  async keepOnly(ids: readonly number[]): Promise<number> {
+    const deleted = await collection.keepOnly(ids);
+    await capped.retainOnly(cap.name, new Set(ids.map(String))).catch(() => undefined);
+    return deleted;
+  },
 };

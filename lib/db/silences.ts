@@ -5,7 +5,7 @@ import { caps } from '#lib/shared/caps';
 import * as capped from './caps';
 import { doc, tableName } from './client';
 import { isConditionFailed, putNew, queryAll, type Item, updateItem } from './helpers';
-import { queryPage, type Page, type PagedQuery } from './pages';
+import { mapPage, queryPage, type Page, type PagedQuery } from './pages';
 
 /*
  * Silences are few (maintenance windows): one partition `SILENCE`, and GSI1 `SILENCES#BY_END`
@@ -103,8 +103,7 @@ export const all = async (): Promise<Silence[]> => (await queryAll(keptQuery()))
 
 /** One page of the current silences, or with `kept` of every kept one (expired ones included), soonest end first. */
 export const page = async (kept: boolean, now: string, limit: number, cursor?: string): Promise<Page<Silence>> => {
-  const { items, nextCursor } = await queryPage(kept ? keptQuery() : currentQuery(now), paged(kept), limit, cursor);
-  return { items: items.map(fromItem), nextCursor };
+  return mapPage(await queryPage(kept ? keptQuery() : currentQuery(now), paged(kept), limit, cursor), fromItem);
 };
 
 /**

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict, NotFound } from '#lib/errors';
-import { normalize, type ConfigurationField, type Watcher, type WatcherInput, type WatcherRecord } from '#lib/watchers/types';
+import { assertListable, normalize, type ConfigurationField, type Watcher, type WatcherInput, type WatcherRecord } from '#lib/watchers/types';
 import { caps } from '#lib/shared/caps';
 import * as capped from './caps';
 import { doc, tableName } from './client';
+import { mapListOrPage, queryListOrPage, type Page } from './pages';
 import { conditionHeld, isConditionFailed, queryAll, type Item, deleteExisting, patchExisting, whenExists } from './helpers';
 
 // Watchers are few: they all live in one partition, so listing them is one Query.
@@ -53,6 +54,7 @@ export const create = async (input: WatcherInput): Promise<string> => {
   const id = randomUUID();
   const now = new Date().toISOString();
   const record: WatcherRecord = { id, ...normalize(input), active: true, createdAt: now, updatedAt: now };
+  assertListable(record);
   await capped.admit(cap, id);
   try {
     await doc.send(
@@ -65,10 +67,15 @@ export const create = async (input: WatcherInput): Promise<string> => {
   return id;
 };
 
+const everyWatcher = { KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': PARTITION }, ConsistentRead: true };
+
 /** Strongly consistent: a channel delete must see every watcher written before it (lib/notify/channels.ts). */
-export const list = async (): Promise<WatcherRecord[]> => {
-  const items = await queryAll({ KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': PARTITION }, ConsistentRead: true });
-  return items.map(fromItem);
+export const list = async (): Promise<WatcherRecord[]> => (await queryAll(everyWatcher)).map(fromItem);
+
+/** GET /watcher/all: every watcher, or one page with `limit` / `cursor` (sealed for this list). */
+export const listOrPage = async (page: { limit?: number; cursor?: string }): Promise<WatcherRecord[] | Page<WatcherRecord>> => {
+  const paged = { keyAttributes: ['PK', 'SK'], partition: { PK: PARTITION }, query: 'watcher/all' };
+  return mapListOrPage(await queryListOrPage(everyWatcher, paged, page), fromItem);
 };
 
 export const read = async (id: string): Promise<VersionedWatcher> => {
@@ -88,6 +95,7 @@ export const get = async (id: string): Promise<WatcherRecord> => {
 export const replace = async (current: VersionedWatcher, input: WatcherInput): Promise<WatcherRecord> => {
   const { id } = current.record;
   const record: WatcherRecord = { ...current.record, ...normalize(input), updatedAt: new Date().toISOString() };
+  assertListable(record);
   try {
     await doc.send(
       new PutCommand({

@@ -1,5 +1,6 @@
 import { Invalid, type ErrorDetail } from '#lib/errors';
 import { duplicateIds } from '#lib/filterRecords/types';
+import { assertListShare, caps } from '#lib/shared/caps';
 import { itemBytes, MAX_ITEM_BYTES } from '#lib/shared/sizes';
 
 /** Stored form of a filters configuration: region -> locations -> rooms. */
@@ -103,3 +104,7 @@ export const assertStorable = (item: Record<string, unknown>, field: string): vo
   const message = `${field}: the configuration would be stored as ${bytes} bytes (UTF-8, as DynamoDB counts), over the ${MAX_ITEM_BYTES} an item may hold; name fewer or shorter locations and rooms`;
   throw new Invalid('The filters configuration is too large to store', [{ field, message }]);
 };
+
+/** Refuses (400 naming the field) a configuration that would answer more than its share of GET /filtersConfig (lib/shared/caps.ts). */
+export const assertListable = (config: FiltersConfig, field: string): void =>
+  assertListShare(toListForm(config), { max: caps.filterConfigs(), variable: 'FILTER_CONFIGS_MAX' }, field, 'filters configuration');

@@ -5,6 +5,9 @@
  * its share of 5 MiB (`recordShare`), counted in UTF-8 bytes.
  */
 
+import { Invalid } from '#lib/errors';
+import { jsonBytes } from './sizes';
+
 /** What an unpaged list may take of Lambda's 6 MB answer (the rest: headers, brackets, margin). */
 export const LIST_ANSWER_BYTES = 5 * 1024 * 1024;
 
@@ -25,3 +28,20 @@ export const caps = {
 
 /** The bytes one record may answer in a list of at most `max`: the list then stays within LIST_ANSWER_BYTES. */
 export const recordShare = (max: number): number => Math.floor(LIST_ANSWER_BYTES / max);
+
+/**
+ * Refuses (400 naming `field`) a record whose answer would take more than its share of its
+ * unpaged list: `max` records (the cap `variable`) of at most their share keep the list within
+ * LIST_ANSWER_BYTES.
+ */
+export const assertListShare = (answered: unknown, cap: { max: number; variable: string }, field: string, what: string): void => {
+  const bytes = jsonBytes(answered);
+  const share = recordShare(cap.max);
+  if (bytes <= share) return;
+  throw new Invalid(`The ${what} is too large to list`, [
+    {
+      field,
+      message: `${field}: the ${what} would answer ${bytes} bytes (UTF-8) in its list, over the ${share} each may take (${LIST_ANSWER_BYTES} / ${cap.variable} ${cap.max}); name fewer or shorter values`,
+    },
+  ]);
+};
