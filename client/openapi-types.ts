@@ -117,7 +117,7 @@ export interface paths {
         put?: never;
         /**
          * Create a user
-         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 201 The user; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 409 The username is taken; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 201 The user; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 409 The username is taken; or A request with this Idempotency-Key is still being processed; retry shortly; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 This Idempotency-Key was used for a different request; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["usersCreate"];
         delete?: never;
@@ -281,7 +281,7 @@ export interface paths {
         put?: never;
         /**
          * Create a role
-         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 201 The role with its roleid; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 409 A role with that id exists; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 201 The role with its roleid; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 409 A role with that id exists; or A request with this Idempotency-Key is still being processed; retry shortly; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 This Idempotency-Key was used for a different request; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["rolesCreate"];
         delete?: never;
@@ -369,7 +369,7 @@ export interface paths {
         put?: never;
         /**
          * Register a service
-         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 201 The service with its id; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key) and a bearer token from sign-in. Answers: 201 The service with its id; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in, but not an admin: {"message":"This operation needs the admin role"}; 409 A request with this Idempotency-Key is still being processed; retry shortly; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 This Idempotency-Key was used for a different request; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["servicesCreate"];
         delete?: never;
@@ -441,7 +441,7 @@ export interface paths {
         put?: never;
         /**
          * Create a notification channel (e-mail addresses or a signed webhook)
-         * @description Needs the API key (x-api-key). Answers: 201 The channel; a webhook with its signing secret and its whole URL, shown only here; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 201 The channel; a webhook with its signing secret and its whole URL, shown only here; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 409 A request with this Idempotency-Key is still being processed; retry shortly; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 This Idempotency-Key was used for a different request; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["channelsCreate"];
         delete?: never;
@@ -613,7 +613,7 @@ export interface paths {
         put?: never;
         /**
          * Insert or update each filter of the list
-         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 409 A request with this Idempotency-Key is still being processed; retry shortly; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 This Idempotency-Key was used for a different request; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["filterRecordsUpsertList"];
         /**
@@ -641,7 +641,7 @@ export interface paths {
         put?: never;
         /**
          * Insert or update one filter
-         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 409 A request with this Idempotency-Key is still being processed; retry shortly; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 This Idempotency-Key was used for a different request; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["filterRecordsUpsert"];
         /**
@@ -802,14 +802,14 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List filters configurations (list form) by id
-         * @description Needs the API key (x-api-key). Answers: 200 Every configuration; 403 Missing or wrong x-api-key (API Gateway); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * List filters configurations (list form) by id; paginated with limit/cursor
+         * @description Needs the API key (x-api-key). Answers: 200 Every configuration: a bare array, or with ?limit / ?cursor one page {items, nextCursor}; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 A cursor not answered for the same query; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["filterConfigsList"];
         put?: never;
         /**
          * Insert or update each configuration of the list (list form)
-         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 409 Lost repeated races with other writers; retry; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 409 Lost repeated races with other writers; retry; or A request with this Idempotency-Key is still being processed; retry shortly; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 This Idempotency-Key was used for a different request; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["filterConfigsUpsertList"];
         /**
@@ -837,7 +837,7 @@ export interface paths {
         put?: never;
         /**
          * Insert or replace one configuration (nested region -> locations -> rooms)
-         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 409 A request with this Idempotency-Key is still being processed; retry shortly; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 This Idempotency-Key was used for a different request; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["filterConfigsUpsert"];
         /**
@@ -885,7 +885,7 @@ export interface paths {
         put?: never;
         /**
          * Create interval settings (all nine fields, seconds)
-         * @description Needs the API key (x-api-key). Answers: 200 The stored record with its new id; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 Invalid id or values, each offending field named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 The stored record with its new id; 403 Missing or wrong x-api-key (API Gateway); 409 A request with this Idempotency-Key is still being processed; retry shortly; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 Invalid id or values, each offending field named; or This Idempotency-Key was used for a different request; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["intervalsCreate"];
         delete?: never;
@@ -990,14 +990,14 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Active and future silences, soonest end first; ?all=true adds the expired ones still kept
-         * @description Needs the API key (x-api-key). Answers: 200 The silences; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * Active and future silences, soonest end first; ?all=true adds the expired ones still kept, a page at a time
+         * @description Needs the API key (x-api-key). Answers: 200 Active and future silences: a bare array, or with ?limit / ?cursor one page {items, nextCursor}; with ?all=true always one page (limit default 100); 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 A cursor not answered for the same query; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["silencesList"];
         put?: never;
         /**
          * Silence matching alarms' notifications from startsAt (default now) to endsAt (at most 90 days later)
-         * @description Needs the API key (x-api-key). Answers: 201 The silence, with its id and createdBy; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 201 The silence, with its id and createdBy; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 409 A request with this Idempotency-Key is still being processed; retry shortly; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 This Idempotency-Key was used for a different request; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["silencesCreate"];
         delete?: never;
@@ -1261,7 +1261,7 @@ export interface paths {
         put?: never;
         /**
          * Create an alarm rule (active)
-         * @description Needs the API key (x-api-key). Answers: 200 The new id; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 The new id; 400 Invalid input, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 409 A request with this Idempotency-Key is still being processed; retry shortly; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 This Idempotency-Key was used for a different request; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["watchersCreate"];
         delete?: never;
@@ -1326,8 +1326,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List every watcher
-         * @description Needs the API key (x-api-key). Answers: 200 Every watcher, active or not; 403 Missing or wrong x-api-key (API Gateway); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * List every watcher; paginated with limit/cursor
+         * @description Needs the API key (x-api-key). Answers: 200 Every watcher, active or not: a bare array, or with ?limit / ?cursor one page {items, nextCursor}; 400 Invalid limit, each offending field named; 403 Missing or wrong x-api-key (API Gateway); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 A cursor not answered for the same query; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["watchersList"];
         put?: never;
@@ -1429,8 +1429,10 @@ export interface operations {
                         room: string;
                         /** @description 1 Critical, 2 Major, 3 Minor, 4 Info */
                         severity: number;
-                        /** @description ids of the silences that silence the alarm now */
+                        /** @description ids of the silences that silence the alarm now (the first 20) */
                         silencedBy: string[];
+                        /** @description how many silences silence the alarm now */
+                        silencedByCount: number;
                         /**
                          * @description pending: the condition holds, the watcher's pendingSeconds have not passed yet
                          * @enum {unknown}
@@ -1460,8 +1462,10 @@ export interface operations {
                             room: string;
                             /** @description 1 Critical, 2 Major, 3 Minor, 4 Info */
                             severity: number;
-                            /** @description ids of the silences that silence the alarm now */
+                            /** @description ids of the silences that silence the alarm now (the first 20) */
                             silencedBy: string[];
+                            /** @description how many silences silence the alarm now */
+                            silencedByCount: number;
                             /**
                              * @description pending: the condition holds, the watcher's pendingSeconds have not passed yet
                              * @enum {unknown}
@@ -1572,8 +1576,10 @@ export interface operations {
                         room: string;
                         /** @description 1 Critical, 2 Major, 3 Minor, 4 Info */
                         severity: number;
-                        /** @description ids of the silences that silence the alarm now */
+                        /** @description ids of the silences that silence the alarm now (the first 20) */
                         silencedBy: string[];
+                        /** @description how many silences silence the alarm now */
+                        silencedByCount: number;
                         /**
                          * @description pending: the condition holds, the watcher's pendingSeconds have not passed yet
                          * @enum {unknown}
@@ -1714,8 +1720,10 @@ export interface operations {
                         room: string;
                         /** @description 1 Critical, 2 Major, 3 Minor, 4 Info */
                         severity: number;
-                        /** @description ids of the silences that silence the alarm now */
+                        /** @description ids of the silences that silence the alarm now (the first 20) */
                         silencedBy: string[];
+                        /** @description how many silences silence the alarm now */
+                        silencedByCount: number;
                         /**
                          * @description pending: the condition holds, the watcher's pendingSeconds have not passed yet
                          * @enum {unknown}
@@ -2114,7 +2122,10 @@ export interface operations {
     usersCreate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the create safe to retry: a retry with the same key and the same request answers the first result (header idempotent-replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2198,7 +2209,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The username is taken */
+            /** @description The username is taken; or A request with this Idempotency-Key is still being processed; retry shortly */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2224,6 +2235,15 @@ export interface operations {
             };
             /** @description Content-Type is not application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used for a different request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3097,7 +3117,10 @@ export interface operations {
     rolesCreate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the create safe to retry: a retry with the same key and the same request answers the first result (header idempotent-replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3170,7 +3193,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A role with that id exists */
+            /** @description A role with that id exists; or A request with this Idempotency-Key is still being processed; retry shortly */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3196,6 +3219,15 @@ export interface operations {
             };
             /** @description Content-Type is not application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used for a different request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3689,7 +3721,10 @@ export interface operations {
     servicesCreate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the create safe to retry: a retry with the same key and the same request answers the first result (header idempotent-replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3772,6 +3807,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description A request with this Idempotency-Key is still being processed; retry shortly */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
@@ -3783,6 +3827,15 @@ export interface operations {
             };
             /** @description Content-Type is not application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used for a different request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4317,7 +4370,10 @@ export interface operations {
     channelsCreate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the create safe to retry: a retry with the same key and the same request answers the first result (header idempotent-replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4383,6 +4439,15 @@ export interface operations {
                     "application/json": components["schemas"]["Forbidden"];
                 };
             };
+            /** @description A request with this Idempotency-Key is still being processed; retry shortly */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
@@ -4394,6 +4459,15 @@ export interface operations {
             };
             /** @description Content-Type is not application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used for a different request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5303,7 +5377,10 @@ export interface operations {
     filterRecordsUpsertList: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the create safe to retry: a retry with the same key and the same request answers the first result (header idempotent-replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5354,6 +5431,15 @@ export interface operations {
                     "application/json": components["schemas"]["Forbidden"];
                 };
             };
+            /** @description A request with this Idempotency-Key is still being processed; retry shortly */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
@@ -5365,6 +5451,15 @@ export interface operations {
             };
             /** @description Content-Type is not application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used for a different request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5566,7 +5661,10 @@ export interface operations {
     filterRecordsUpsert: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the create safe to retry: a retry with the same key and the same request answers the first result (header idempotent-replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -5617,6 +5715,15 @@ export interface operations {
                     "application/json": components["schemas"]["Forbidden"];
                 };
             };
+            /** @description A request with this Idempotency-Key is still being processed; retry shortly */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
@@ -5628,6 +5735,15 @@ export interface operations {
             };
             /** @description Content-Type is not application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used for a different request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6308,14 +6424,17 @@ export interface operations {
     };
     filterConfigsList: {
         parameters: {
-            query?: never;
+            query?: {
+                cursor?: string;
+                limit?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Every configuration */
+            /** @description Every configuration: a bare array, or with ?limit / ?cursor one page {items, nextCursor} */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6331,7 +6450,35 @@ export interface operations {
                         }[];
                         /** @description 1 to 256 characters without control characters */
                         region: string;
-                    }[];
+                    }[] | {
+                        items: {
+                            /** @description a positive integer up to 999999999999999 */
+                            id: number;
+                            /** @description an array of at most 500 locations */
+                            locations: {
+                                /** @description 1 to 256 characters without control characters */
+                                locationName: string;
+                            }[];
+                            /** @description 1 to 256 characters without control characters */
+                            region: string;
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input, each offending field named */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
                 };
             };
             /** @description Missing or wrong x-api-key (API Gateway) */
@@ -6350,6 +6497,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A cursor not answered for the same query */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
                 };
             };
             /** @description Unexpected server fault */
@@ -6375,7 +6537,10 @@ export interface operations {
     filterConfigsUpsertList: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the create safe to retry: a retry with the same key and the same request answers the first result (header idempotent-replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6428,7 +6593,7 @@ export interface operations {
                     "application/json": components["schemas"]["Forbidden"];
                 };
             };
-            /** @description Lost repeated races with other writers; retry */
+            /** @description Lost repeated races with other writers; retry; or A request with this Idempotency-Key is still being processed; retry shortly */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6454,6 +6619,15 @@ export interface operations {
             };
             /** @description Content-Type is not application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used for a different request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6660,7 +6834,10 @@ export interface operations {
     filterConfigsUpsert: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the create safe to retry: a retry with the same key and the same request answers the first result (header idempotent-replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -6720,6 +6897,15 @@ export interface operations {
                     "application/json": components["schemas"]["Forbidden"];
                 };
             };
+            /** @description A request with this Idempotency-Key is still being processed; retry shortly */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
@@ -6731,6 +6917,15 @@ export interface operations {
             };
             /** @description Content-Type is not application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used for a different request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6966,7 +7161,10 @@ export interface operations {
     intervalsCreate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the create safe to retry: a retry with the same key and the same request answers the first result (header idempotent-replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7015,6 +7213,15 @@ export interface operations {
                     "application/json": components["schemas"]["Forbidden"];
                 };
             };
+            /** @description A request with this Idempotency-Key is still being processed; retry shortly */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
@@ -7033,7 +7240,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Invalid id or values, each offending field named */
+            /** @description Invalid id or values, each offending field named; or This Idempotency-Key was used for a different request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7650,6 +7857,8 @@ export interface operations {
         parameters: {
             query?: {
                 all?: "true" | "false";
+                cursor?: string;
+                limit?: string;
             };
             header?: never;
             path?: never;
@@ -7657,7 +7866,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The silences */
+            /** @description Active and future silences: a bare array, or with ?limit / ?cursor one page {items, nextCursor}; with ?all=true always one page (limit default 100) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7690,7 +7899,37 @@ export interface operations {
                         startsAt: string;
                         /** @enum {unknown} */
                         status: "pending" | "active" | "expired";
-                    }[];
+                    }[] | {
+                        items: {
+                            comment: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description the user of the bearer token sent, else "api-key" */
+                            createdBy: string;
+                            /** Format: date-time */
+                            endedAt?: string;
+                            /** Format: date-time */
+                            endsAt: string;
+                            id: string;
+                            matchers: {
+                                /** @description 1 to 256 characters without control characters */
+                                devicesn?: string;
+                                /** @description 1 to 256 characters without control characters */
+                                location?: string;
+                                /** @description 1 to 256 characters without control characters */
+                                region?: string;
+                                /** @description 1 to 256 characters without control characters */
+                                room?: string;
+                                /** @description an id of 1 to 64 letters, digits, "-" or "_" */
+                                watcherId?: string;
+                            };
+                            /** Format: date-time */
+                            startsAt: string;
+                            /** @enum {unknown} */
+                            status: "pending" | "active" | "expired";
+                        }[];
+                        nextCursor: string | null;
+                    };
                 };
             };
             /** @description Invalid input, each offending field named */
@@ -7726,6 +7965,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A cursor not answered for the same query */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
             /** @description Unexpected server fault */
             500: {
                 headers: {
@@ -7749,14 +8003,17 @@ export interface operations {
     silencesCreate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the create safe to retry: a retry with the same key and the same request answers the first result (header idempotent-replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description why: 1 to 2048 characters */
+                    /** @description why: 1 to 2048 characters; no control characters other than tab and line breaks */
                     comment: string;
                     /** Format: date-time */
                     endsAt: string;
@@ -7839,6 +8096,15 @@ export interface operations {
                     "application/json": components["schemas"]["Forbidden"];
                 };
             };
+            /** @description A request with this Idempotency-Key is still being processed; retry shortly */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
@@ -7850,6 +8116,15 @@ export interface operations {
             };
             /** @description Content-Type is not application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used for a different request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9249,7 +9524,10 @@ export interface operations {
     watchersCreate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the create safe to retry: a retry with the same key and the same request answers the first result (header idempotent-replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9332,6 +9610,15 @@ export interface operations {
                     "application/json": components["schemas"]["Forbidden"];
                 };
             };
+            /** @description A request with this Idempotency-Key is still being processed; retry shortly */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
             413: {
                 headers: {
@@ -9343,6 +9630,15 @@ export interface operations {
             };
             /** @description Content-Type is not application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used for a different request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9945,14 +10241,17 @@ export interface operations {
     };
     watchersList: {
         parameters: {
-            query?: never;
+            query?: {
+                cursor?: string;
+                limit?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Every watcher, active or not */
+            /** @description Every watcher, active or not: a bare array, or with ?limit / ?cursor one page {items, nextCursor} */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10004,7 +10303,71 @@ export interface operations {
                         updatedAt?: string;
                         /** @description 1 to 256 characters without control characters */
                         user?: string;
-                    }[];
+                    }[] | {
+                        items: {
+                            active?: boolean;
+                            allDevices?: boolean;
+                            /** @description an array of at most 20 distinct ids of notification channels (POST /channels) */
+                            channelIds?: string[];
+                            /** Format: date-time */
+                            createdAt?: string;
+                            /** @description 1 to 256 characters without control characters */
+                            dashboard?: string;
+                            /** @description at most 2048 characters on one line (no control characters) */
+                            description?: string;
+                            /** @description an array of at most 500 distinct device ids */
+                            devicesId?: string[];
+                            /** @description an array of at most 50 distinct e-mail addresses */
+                            emails?: string[];
+                            id?: string;
+                            operations?: {
+                                /** @description an array of 1 to 50 conditions */
+                                conditions: {
+                                    /** @enum {unknown} */
+                                    element: "status.connected" | "status.inCallStatus" | "deviceconnected" | "devicemodel" | "details.region" | "details.location" | "details.room";
+                                    /** @enum {unknown} */
+                                    operator: "==" | "!=" | "contains" | "in";
+                                    /** @description a string of 1 to 256 characters ("a,b,c" for "in") */
+                                    value: string;
+                                }[];
+                                /** @enum {unknown} */
+                                operatorType: "AND" | "OR";
+                                /** @description 1 to 256 characters without control characters */
+                                type: string;
+                            };
+                            /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
+                            pendingSeconds?: number;
+                            /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
+                            repeatIntervalSeconds?: number;
+                            sendEmail?: boolean;
+                            /** @description 1 to 256 characters without control characters */
+                            service?: string;
+                            /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
+                            severity?: number;
+                            /** @description 1 to 256 characters without control characters */
+                            type?: string;
+                            /** Format: date-time */
+                            updatedAt?: string;
+                            /** @description 1 to 256 characters without control characters */
+                            user?: string;
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid limit, each offending field named */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
                 };
             };
             /** @description Missing or wrong x-api-key (API Gateway) */
@@ -10023,6 +10386,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A cursor not answered for the same query */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
                 };
             };
             /** @description Unexpected server fault */

@@ -2,6 +2,7 @@
  * Alarm engine (docs/decisions.md "Alarm engine", "Alarm lifecycle and history"; DESIGN D5,
  * D6): invalid input is 422.
  */
+import { MAX_SILENCED_BY } from '#lib/alarms/silences';
 import { MAX_SEVERITY, MIN_SEVERITY } from '#lib/watchers/types';
 import { dateTime, error, listOrPage, name, ok, oneOfValues, page, pageOf, routesOf, scheduled, strict, Type } from './shared';
 import { watcherId } from './watchers';
@@ -35,7 +36,8 @@ const alarm = Type.Object({
   firesAt: Type.Optional(dateTime),
   description: Type.Optional(Type.String()),
   ...acknowledgement,
-  silencedBy: Type.Array(Type.String(), { description: 'ids of the silences that silence the alarm now' }),
+  silencedBy: Type.Array(Type.String(), { maxItems: MAX_SILENCED_BY, description: `ids of the silences that silence the alarm now (the first ${MAX_SILENCED_BY})` }),
+  silencedByCount: Type.Integer({ minimum: 0, description: 'how many silences silence the alarm now' }),
 });
 const delivery = Type.Unsafe<string[] | 'suppressed'>({
   oneOf: [{ type: 'array', items: { type: 'string' } }, { const: 'suppressed' }],

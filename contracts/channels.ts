@@ -74,6 +74,7 @@ export const routes = {
   create: api('POST', 'channels', 'Create a notification channel (e-mail addresses or a signed webhook)', {
     request: { body: channelBody },
     responses: { 201: ok('The channel; a webhook with its signing secret and its whole URL, shown only here', withSecret), 400: invalid },
+    idempotent: true,
   }),
   list: api('GET', 'channels', 'List the notification channels', { responses: { 200: list('Every channel (never a secret; webhook URLs masked)', channel) } }),
   get: onChannel('GET', 'channels/{id}', 'Get a notification channel', { responses: { 200: ok('The channel (never its secret; a webhook URL masked)', channel) } }),

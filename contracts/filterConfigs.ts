@@ -1,7 +1,7 @@
 /** Filter configurations (spec "filtersConfig": region -> locations -> rooms): invalid input is 400. */
 import { MAX_LOCATIONS, MAX_ROOMS } from '#lib/filterConfigs/types';
 import { MAX_UPSERT_ITEMS } from '#lib/filterRecords/types';
-import { error, integerIdParam, list, name, ok, recordRoutesOf, routesOf, text, Type, type TSchema, type TProperties } from './shared';
+import { error, integerIdParam, listOrPage, name, ok, page, recordRoutesOf, routesOf, text, Type, type TSchema, type TProperties } from './shared';
 import { bodyId, countRoute, keepOnlyRoute } from './filterRecords';
 
 /** Every property required, nothing else allowed. */
@@ -26,7 +26,14 @@ const api = routesOf({ access: 'key', invalidStatus: 400 });
 const onConfig = recordRoutesOf({ access: 'key', invalidStatus: 400 }, { path, invalid, unknown: notFound });
 
 export const routes = {
-  list: api('GET', 'filtersConfig', 'List filters configurations (list form) by id', { responses: { 200: list('Every configuration', listForm) } }),
+  list: api('GET', 'filtersConfig', 'List filters configurations (list form) by id; paginated with limit/cursor', {
+    request: { query: page },
+    responses: {
+      200: listOrPage(listForm, 'Every configuration: a bare array, or with ?limit / ?cursor one page {items, nextCursor}'),
+      400: invalid,
+      422: error('A cursor not answered for the same query'),
+    },
+  }),
   upsertList: api('POST', 'filtersConfig', 'Insert or update each configuration of the list (list form)', {
     request: {
       body: Type.Array(listForm, {
@@ -36,6 +43,7 @@ export const routes = {
       }),
     },
     responses: { 200: text('Confirmation'), 400: invalid, 409: error('Lost repeated races with other writers; retry') },
+    idempotent: true,
   }),
   keepOnly: keepOnlyRoute('filtersConfig', 'configuration'),
   count: countRoute('filtersConfig/count', 'Number of filters configurations'),
@@ -46,6 +54,7 @@ export const routes = {
       body: all({ region: all({ regionName: name(), location: locations(all({ locationName: name(), room: rooms })) }) }),
     },
     responses: { 200: text('Confirmation'), 400: invalid },
+    idempotent: true,
   }),
   remove: onConfig('DELETE', 'filtersConfig/{id}', 'Delete a filters configuration', { responses: { 200: text('Confirmation') } }),
 };

@@ -42,6 +42,7 @@ export const routes = {
       }),
     },
     responses: { 200: text('Confirmation'), 400: invalid },
+    idempotent: true,
   }),
   keepOnly: keepOnlyRoute('filters', 'filter'),
   count: countRoute('filters/count', 'Number of filters'),
@@ -55,6 +56,7 @@ export const routes = {
   upsert: api('POST', 'filters/{id}', 'Insert or update one filter', {
     request: { path, body: strict({ name: name(), description, deviceSN: Type.Optional(deviceSN) }) },
     responses: { 200: text('Confirmation'), 400: invalid },
+    idempotent: true,
   }),
   remove: onFilter('DELETE', 'filters/{id}', 'Delete a filter', { responses: { 200: text('Confirmation') } }),
 };

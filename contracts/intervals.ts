@@ -23,6 +23,7 @@ export const routes = {
   create: api('POST', 'intervals', 'Create interval settings (all nine fields, seconds)', {
     request: { body: intervals },
     responses: { 200: ok('The stored record with its new id', record), 422: invalid },
+    idempotent: true,
   }),
   update: onRecord('PUT', 'intervals/{id}', 'Change some interval settings', {
     request: { body: Type.Partial(intervals, { minProperties: 1, description: 'an object with at least one interval field' }) },

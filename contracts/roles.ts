@@ -36,6 +36,7 @@ export const routes = {
       }),
     },
     responses: { 201: ok('The role with its roleid', role), 400: invalid, 409: error('A role with that id exists') },
+    idempotent: true,
   }),
   list: signedInRoute('GET', 'api/authService/role/all', 'List roles (built-in admin and viewer included)', {
     responses: { 200: list('Every role', role) },

@@ -34,6 +34,7 @@ export const routes = {
   create: adminRoute('POST', 'api/authService/service', 'Register a service', {
     request: { body: strict(fields) },
     responses: { 201: ok('The service with its id', service), 400: invalid },
+    idempotent: true,
   }),
   list: signedInRoute('GET', 'api/authService/service', 'List registered services', { responses: { 200: list('Every service', service) } }),
   get: signedInRecordRoute('GET', 'api/authService/service/{id}', 'Get a registered service', {

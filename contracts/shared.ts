@@ -28,7 +28,7 @@ export const uuidParam = (description: string) =>
 /** One line of text: no control character at all (C0, DEL, C1), so none reaches a key, a log line or a mail header. */
 export const SINGLE_LINE = '^\\P{Cc}*$';
 /** Free text may break lines and use tabs; other control characters are refused. */
-const MULTI_LINE = '^(?:\\P{Cc}|[\\t\\n\\r])*$';
+export const MULTI_LINE = '^(?:\\P{Cc}|[\\t\\n\\r])*$';
 
 /** Names and ids are bounded (DESIGN D12) and single-line. */
 export const name = (maxLength = 256) =>
@@ -88,7 +88,7 @@ export const listOrPage = <S extends TSchema>(item: S, description: string) => (
 /** What every route of an area (or of a group of its routes) shares: who may call, the invalid-input status. */
 type Shared = Pick<RouteContract, 'access' | 'invalidStatus'>;
 /** What a route states itself besides method, path and summary. */
-type Own = Pick<RouteContract, 'responses'> & Partial<Pick<RouteContract, 'request' | 'function'>>;
+type Own = Pick<RouteContract, 'responses'> & Partial<Pick<RouteContract, 'request' | 'function' | 'idempotent'>>;
 
 /**
  * Routes that share their caller and invalid-input status, stated once per area:

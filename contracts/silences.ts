@@ -1,11 +1,16 @@
 /** Silences (issue 15; docs/decisions.md "Alarm lifecycle and history"): invalid input is 400. */
 import { MAX_SILENCE_DAYS } from '#lib/alarms/silences';
-import { dateTime, error, list, name, ok, oneOfValues, recordRoutesOf, routesOf, strict, Type, uuidParam } from './shared';
+import { dateTime, error, listOrPage, MULTI_LINE, name, ok, oneOfValues, page, recordRoutesOf, routesOf, strict, Type, uuidParam } from './shared';
 import { watcherId } from './watchers';
 
 const silenceId = uuidParam('a silence id (a UUID)');
 const path = { id: silenceId };
-const comment = Type.String({ minLength: 1, maxLength: 2048, description: 'why: 1 to 2048 characters' });
+const comment = Type.String({
+  minLength: 1,
+  maxLength: 2048,
+  pattern: MULTI_LINE,
+  description: 'why: 1 to 2048 characters; no control characters other than tab and line breaks',
+});
 
 const matcherFields = {
   region: Type.Optional(name()),
@@ -44,11 +49,16 @@ export const routes = {
     {
       request: { body: strict({ matchers, startsAt: Type.Optional(dateTime), endsAt: dateTime, comment }) },
       responses: { 201: ok('The silence, with its id and createdBy', silence), 400: invalid },
+      idempotent: true,
     },
   ),
-  list: api('GET', 'silences', 'Active and future silences, soonest end first; ?all=true adds the expired ones still kept', {
-    request: { query: { all: oneOfValues(['true', 'false'] as const) } },
-    responses: { 200: list('The silences', silence), 400: invalid },
+  list: api('GET', 'silences', 'Active and future silences, soonest end first; ?all=true adds the expired ones still kept, a page at a time', {
+    request: { query: { all: oneOfValues(['true', 'false'] as const), ...page } },
+    responses: {
+      200: listOrPage(silence, 'Active and future silences: a bare array, or with ?limit / ?cursor one page {items, nextCursor}; with ?all=true always one page (limit default 100)'),
+      400: invalid,
+      422: error('A cursor not answered for the same query'),
+    },
   }),
   get: onSilence('GET', 'silences/{id}', 'One silence, whatever its status', { responses: { 200: ok('The silence', silence) } }),
   end: onSilence('DELETE', 'silences/{id}', 'End a silence now (a future one never starts); it is kept, expired', {

@@ -57,6 +57,7 @@ export const routes = {
       }),
     },
     responses: { 201: ok('The user', user), 400: invalid, 409: error('The username is taken') },
+    idempotent: true,
   }),
   list: adminRoute('GET', 'api/authService/auth/all', 'List users', { responses: { 200: list('Every user', user) } }),
   me: signedInRoute('GET', 'api/authService/auth/me', "The signed-in user's details", { responses: { 200: ok('The user', user) } }),

@@ -12,7 +12,7 @@ import {
   OPERATORS,
   type Severity,
 } from '#lib/watchers/types';
-import { dateTime, ENSURE_TABLE, error, list, name, ok, oneOfValues, recordRoutesOf, routesOf, singleLineDescription, strict, text, Type } from './shared';
+import { dateTime, ENSURE_TABLE, error, listOrPage, name, ok, oneOfValues, page, recordRoutesOf, routesOf, singleLineDescription, strict, text, Type } from './shared';
 
 /** Watcher ids are UUIDs; any id made of safe characters is looked up (unknown -> 404). */
 export const watcherId = Type.String({
@@ -138,11 +138,19 @@ const onWatcher = recordRoutesOf({ access: 'key', invalidStatus: 400 }, { path, 
 export const routes = {
   createTable: api('POST', 'watcher/createTable', ENSURE_TABLE, { responses: { 200: ok('Always 1', Type.Literal(1)) } }),
   // API Gateway (and serverless-offline) match the static `watcher/all` before `watcher/{watcherid}`.
-  list: api('GET', 'watcher/all', 'List every watcher', { responses: { 200: list('Every watcher, active or not', watcher) } }),
+  list: api('GET', 'watcher/all', 'List every watcher; paginated with limit/cursor', {
+    request: { query: page },
+    responses: {
+      200: listOrPage(watcher, 'Every watcher, active or not: a bare array, or with ?limit / ?cursor one page {items, nextCursor}'),
+      400: error('Invalid limit, each offending field named'),
+      422: error('A cursor not answered for the same query'),
+    },
+  }),
   get: onWatcher('GET', 'watcher/{watcherid}', 'Get a watcher', { responses: { 200: ok('The watcher', watcher) } }),
   create: api('POST', 'watcher', 'Create an alarm rule (active)', {
     request: { body: watcherBody },
     responses: { 200: ok('The new id', Type.String()), 400: invalid },
+    idempotent: true,
   }),
   update: onWatcher('PUT', 'watcher/{watcherid}', 'Replace a watcher (full body)', {
     request: { body: watcherBody },

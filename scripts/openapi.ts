@@ -9,6 +9,7 @@ import { errorBody, forbidden, forbiddenBody } from '../contracts/shared';
 import { eventSchema, root, routes, type Schema } from './registry';
 import ts from 'typescript';
 import { tidyOpenApi } from './openapi-tidy';
+import { IDEMPOTENCY_KEY_PATTERN } from '#lib/http/idempotency';
 
 export const openApiFile = join(root, 'docs', 'openapi.json');
 
@@ -45,7 +46,23 @@ const withBody: Record<number, Documented> = {
   415: { description: 'Content-Type is not application/json', schema: ref('Error') },
 };
 
-type Documentable = Pick<RouteContract, 'access' | 'responses' | 'request'>;
+/** What an idempotent create answers besides its own (lib/http/idempotency.ts). */
+const idempotentAnswers: Record<number, Documented> = {
+  409: { description: 'A request with this Idempotency-Key is still being processed; retry shortly', schema: ref('Error') },
+  422: { description: 'This Idempotency-Key was used for a different request', schema: ref('Error') },
+};
+
+/** The `Idempotency-Key` header an idempotent create takes. */
+export const idempotencyParameter = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Makes the create safe to retry: a retry with the same key and the same request answers the first result (header idempotent-replayed: true) for 24 hours',
+  schema: { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN, description: '1 to 255 visible ASCII characters, e.g. a UUID' },
+};
+
+type Documentable = Pick<RouteContract, 'access' | 'responses' | 'request' | 'idempotent'>;
 const layers = (contract: Documentable): Record<number, Documented>[] => [
   faults,
   contract.responses,
@@ -54,12 +71,23 @@ const layers = (contract: Documentable): Record<number, Documented>[] => [
   contract.request?.body ? withBody : {},
 ];
 
+/** The idempotency answers beside a route's own of the same status (a 422 of invalid input, a 409 of a lost race). */
+const withIdempotency = (contract: Documentable, answers: Record<number, Documented>): Record<number, Documented> => {
+  if (!contract.idempotent) return answers;
+  const merged = { ...answers };
+  for (const [status, extra] of Object.entries(idempotentAnswers)) {
+    const own = merged[Number(status)];
+    merged[Number(status)] = own ? { ...own, description: `${own.description}; or ${extra.description}` } : extra;
+  }
+  return merged;
+};
+
 /**
  * The answer OpenAPI shows for each status: the route's own, overridden by the common ones; a
  * route's own 403 (signed in without the right role) is shown beside API Gateway's.
  */
 export const answersOf = (contract: Documentable): Record<number, Documented> => {
-  const answers: Record<number, Documented> = Object.assign({}, ...layers(contract));
+  const answers: Record<number, Documented> = withIdempotency(contract, Object.assign({}, ...layers(contract)));
   const own403 = byAccess[contract.access][403] ?? contract.responses[403];
   if (own403) {
     answers[403] = {
@@ -80,7 +108,7 @@ export const possibleAnswers = (contract: Documentable): Record<number, Document
     return name ? components[name] : schema;
   };
   const all: Record<number, Documented[]> = {};
-  for (const layer of layers(contract)) {
+  for (const layer of [...layers(contract), contract.idempotent ? idempotentAnswers : {}]) {
     for (const [status, doc] of Object.entries(layer)) (all[Number(status)] ??= []).push({ ...doc, schema: resolve(doc.schema) });
   }
   return all;
@@ -108,6 +136,7 @@ export const buildOpenApi = async () => {
     const parameters = [
       ...pathParams.map((key) => declared.find((p) => p.name === key) ?? { name: key, in: 'path', required: true, schema: { type: 'string' } }),
       ...param('query', properties.queryStringParameters),
+      ...(contract.idempotent ? [idempotencyParameter] : []),
     ];
     const answers = answersOf(contract);
     (paths[`/${route.path}`] ??= {})[route.method.toLowerCase()] = {

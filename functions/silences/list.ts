@@ -1,5 +1,6 @@
 import http from '#generated/routes/silencesList';
 import { listSilences } from '#lib/alarms/silencing';
 
-// GET /silences[?all=true] -> active and future silences (all: also expired ones), soonest end first; 400
-export const handler = http(async ({ query }) => ({ statusCode: 200, body: await listSilences(query.all === 'true') }));
+// GET /silences[?all=true][&limit=&cursor=] -> active and future silences, soonest end first (all: also expired ones,
+// always one page {items, nextCursor}); 400; 422 a cursor not answered for the same query
+export const handler = http(async ({ query }) => ({ statusCode: 200, body: await listSilences(query) }));

@@ -4,7 +4,7 @@ import type { AlarmFilter, AlarmView } from '#lib/db/alarms';
 import * as alarms from '#lib/db/alarms';
 import type { Page } from '#lib/db/pages';
 import * as silences from '#lib/db/silences';
-import { silencedBy } from './silences';
+import { answeredSilences, silencedBy } from './silences';
 
 /** GET /alarms query parameters, as validated strings. */
 export interface AlarmQuery {
@@ -32,15 +32,15 @@ export const alarmFilter = (query: AlarmQuery): AlarmFilter => ({
   acknowledged: query.acknowledged === undefined ? undefined : query.acknowledged === 'true',
 });
 
-/** An open alarm as answered: also the ids of the silences that silence it now. */
-export type AlarmAnswer = AlarmView & { silencedBy: string[] };
+/** An open alarm as answered: also the ids of the silences that silence it now (the first MAX_SILENCED_BY) and their number. */
+export type AlarmAnswer = AlarmView & { silencedBy: string[]; silencedByCount: number };
 
 /** Adds `silencedBy` to open alarms, from the silences active now (one Query of the few current ones). */
 export const withSilences = async (list: readonly AlarmView[]): Promise<AlarmAnswer[]> => {
   if (list.length === 0) return [];
   const now = new Date().toISOString();
   const current = await silences.current(now);
-  return list.map((alarm) => ({ ...alarm, silencedBy: silencedBy(alarm, current, now) }));
+  return list.map((alarm) => ({ ...alarm, ...answeredSilences(silencedBy(alarm, current, now)) }));
 };
 
 /** GET /alarms: firing (or pending) alarms newest first, each with the silences that silence it. */

@@ -2,8 +2,9 @@ import * as alarms from '#lib/db/alarms';
 import { viewOf, type AlarmView } from '#lib/db/alarms';
 import { announceStored, listening } from '#lib/db/changes';
 import * as silences from '#lib/db/silences';
+import { logger } from '#lib/log';
 import { mapConcurrent } from '#lib/shared/concurrency';
-import { matches, silencedBy, silenceStatus, type Silence, type SilenceInput } from './silences';
+import { answeredSilences, matches, silencedBy, silenceStatus, type Silence, type SilenceInput } from './silences';
 import { createSilence, endSilence, type SilenceAnswer } from './silencing';
 
 /*
@@ -43,7 +44,7 @@ const announceSilenced = async (silence: Silence, now: string): Promise<void> =>
   if (!listening() || silenceStatus(silence, now) !== 'active') return;
   const [matching, current] = await Promise.all([firingMatching(silence), currentAfter(now, silence, true)]);
   await mapConcurrent(matching, IN_FLIGHT, (alarm) =>
-    announceStored({ kind: 'alarm', event: 'silenced', at: now, alarm: { ...alarm, silencedBy: silencedBy(alarm, current, now) } }),
+    announceStored({ kind: 'alarm', event: 'silenced', at: now, alarm: { ...alarm, ...answeredSilences(silencedBy(alarm, current, now)) } }),
   );
 };
 
@@ -52,13 +53,20 @@ const announceUnsilenced = async (ended: Silence, endedAt: string): Promise<void
   if (!listening()) return;
   const [matching, current] = await Promise.all([firingMatching(ended), currentAfter(endedAt, ended, false)]);
   const freed = matching.filter((alarm) => silencedBy(alarm, current, endedAt).length === 0);
-  await mapConcurrent(freed, IN_FLIGHT, (alarm) => announceStored({ kind: 'alarm', event: 'unsilenced', at: endedAt, alarm: { ...alarm, silencedBy: [] } }));
+  await mapConcurrent(freed, IN_FLIGHT, (alarm) => announceStored({ kind: 'alarm', event: 'unsilenced', at: endedAt, alarm: { ...alarm, ...answeredSilences([]) } }));
 };
 
-/** POST /silences: creates the silence, then announces the alarms it silences. */
+/**
+ * POST /silences: creates the silence, then announces the alarms it silences. The announcement
+ * is best effort: its reads time out under load, and a create that answered 5xx after its write
+ * had clients retry into duplicates (issue 24 item 4). Dashboards that miss it see the silence
+ * in the next GET /alarms.
+ */
 export const createSilenceAndAnnounce = async (input: SilenceInput, createdBy: string): Promise<SilenceAnswer> => {
   const created = await createSilence(input, createdBy);
-  await announceSilenced(created, created.createdAt);
+  await announceSilenced(created, created.createdAt).catch((error: unknown) =>
+    logger.warn('silence stored, its announcement failed', { silenceId: created.id, reason: error instanceof Error ? error.name : String(error) }),
+  );
   return created;
 };
 

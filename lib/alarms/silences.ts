@@ -1,3 +1,4 @@
+import { ALL } from '#lib/devices/deviceScope';
 import type { Alarm } from './types';
 
 /** What a silence matches: every given field must equal the alarm's (exact, case-sensitive). */
@@ -10,6 +11,8 @@ export interface Matchers {
 }
 
 export const MATCHER_FIELDS = ['region', 'location', 'room', 'devicesn', 'watcherId'] as const satisfies readonly (keyof Matchers)[];
+/** The matchers that name a place, where device queries take the wildcard "all". */
+const PLACE_MATCHERS = ['region', 'location', 'room'] as const satisfies readonly (keyof Matchers)[];
 
 /** A silence as clients send it. */
 export interface SilenceInput {
@@ -59,6 +62,15 @@ export const silencedBy = (alarm: Pick<Alarm, keyof Matchers>, silences: readonl
     .map((silence) => silence.id)
     .sort();
 
+/** Silence ids answered per alarm at most; `silencedByCount` says how many silence it. */
+export const MAX_SILENCED_BY = 20;
+
+/** How an alarm's silences are answered (GET /alarms, live pushes): the first ids, and how many there are. */
+export const answeredSilences = (ids: readonly string[]): { silencedBy: string[]; silencedByCount: number } => ({
+  silencedBy: ids.slice(0, MAX_SILENCED_BY),
+  silencedByCount: ids.length,
+});
+
 export interface SilenceProblem {
   field: string;
   message: string;
@@ -76,12 +88,20 @@ export const silenceWindow = (
   if (!MATCHER_FIELDS.some((field) => input.matchers[field] !== undefined)) {
     problems.push({ field: 'body.matchers', message: `matchers must name at least one of ${MATCHER_FIELDS.join(', ')}` });
   }
+  // "all" is a wildcard of device queries, not a name: here it would match no alarm at all
+  for (const field of PLACE_MATCHERS) {
+    if (input.matchers[field] === ALL) {
+      problems.push({ field: `body.matchers.${field}`, message: `matchers.${field} must not be "all": omit the field instead (a silence without ${field} matches every ${field})` });
+    }
+  }
   const startsAt = new Date(input.startsAt ?? now);
   const endsAt = new Date(input.endsAt);
   if (Number.isNaN(startsAt.getTime())) problems.push({ field: 'body.startsAt', message: 'startsAt must be an ISO 8601 date-time' });
   if (Number.isNaN(endsAt.getTime())) problems.push({ field: 'body.endsAt', message: 'endsAt must be an ISO 8601 date-time' });
   if (problems.length) return { problems };
-  if (endsAt.getTime() <= startsAt.getTime()) problems.push({ field: 'body.endsAt', message: 'endsAt must be after startsAt' });
+  if (startsAt.getTime() - Date.parse(now) > MAX_SILENCE_DAYS * DAY_MS) {
+    problems.push({ field: 'body.startsAt', message: `startsAt must be at most ${MAX_SILENCE_DAYS} days from now` });
+  } else if (endsAt.getTime() <= startsAt.getTime()) problems.push({ field: 'body.endsAt', message: 'endsAt must be after startsAt' });
   else if (endsAt.getTime() - startsAt.getTime() > MAX_SILENCE_DAYS * DAY_MS) {
     problems.push({ field: 'body.endsAt', message: `endsAt must be at most ${MAX_SILENCE_DAYS} days after startsAt` });
   } else if (endsAt.getTime() <= Date.parse(now)) problems.push({ field: 'body.endsAt', message: 'endsAt must be in the future' });

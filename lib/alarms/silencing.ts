@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { mapPage, type Page } from '#lib/db/pages';
 import * as silences from '#lib/db/silences';
 import { Invalid } from '#lib/errors';
 import { historyExpiry } from './settings';
@@ -19,10 +20,19 @@ export const createSilence = async (input: SilenceInput, createdBy: string): Pro
   return answer(await silences.create(silence, historyExpiry(silence.endsAt)), now);
 };
 
-/** Active and future silences, or with `all` also the expired ones still kept; soonest end first. */
-export const listSilences = async (all: boolean): Promise<SilenceAnswer[]> => {
+/** Silences answered per page when `all` asks for every kept one without a limit. */
+export const DEFAULT_SILENCES_PAGE = 100;
+
+/**
+ * Active and future silences (a bare array: the cap SILENCES_MAX_ACTIVE bounds them), or one page
+ * with `limit`/`cursor`. With `all` also the expired ones still kept: those grow with time, so
+ * they are always answered a page at a time (`limit` default 100). Soonest end first.
+ */
+export const listSilences = async (query: { all?: string; limit?: string; cursor?: string }): Promise<SilenceAnswer[] | Page<SilenceAnswer>> => {
   const now = new Date().toISOString();
-  return (all ? await silences.all() : await silences.current(now)).map((s) => answer(s, now));
+  const kept = query.all === 'true';
+  if (!kept && query.limit === undefined && query.cursor === undefined) return (await silences.current(now)).map((s) => answer(s, now));
+  return mapPage(await silences.page(kept, now, query.limit ? Number(query.limit) : DEFAULT_SILENCES_PAGE, query.cursor), (s) => answer(s, now));
 };
 
 export const getSilence = async (id: string): Promise<SilenceAnswer> => answer(await silences.get(id), new Date().toISOString());

@@ -9,7 +9,9 @@ import { InvalidCursor } from '#lib/errors';
  * npm start); without one, a random key per process, so cursors still never cross processes unchecked.
  */
 const processKey = randomBytes(32);
-const key = (): Buffer | string => process.env.CURSOR_SECRET || processKey;
+/** The stage's sealing secret: cursors here, kept idempotent results (lib/requests/idempotency.ts). */
+export const stageSecret = (): Buffer | string => process.env.CURSOR_SECRET || processKey;
+const key = stageSecret;
 
 const TAG_BYTES = 16;
 /** Longer than any position this API writes; bounded before any parsing or hashing. */

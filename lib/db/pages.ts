@@ -61,3 +61,10 @@ export const queryListOrPage = async (
   page.limit === undefined && page.cursor === undefined
     ? queryAll(input)
     : queryPage(input, paged, page.limit ?? 100, page.cursor);
+
+/** Each item of a page mapped, the page keeping its cursor. */
+export const mapPage = <T, R>(page: Page<T>, map: (item: T) => R): Page<R> => ({ items: page.items.map(map), nextCursor: page.nextCursor });
+
+/** Each item of a list or of a page mapped. */
+export const mapListOrPage = <T, R>(answer: T[] | Page<T>, map: (item: T) => R): R[] | Page<R> =>
+  Array.isArray(answer) ? answer.map(map) : mapPage(answer, map);

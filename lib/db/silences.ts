@@ -1,8 +1,11 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Matchers, Silence } from '#lib/alarms/silences';
 import { NotFound } from '#lib/errors';
+import { caps } from '#lib/shared/caps';
+import * as capped from './caps';
 import { doc, tableName } from './client';
 import { isConditionFailed, putNew, queryAll, type Item, updateItem } from './helpers';
+import { mapPage, queryPage, type Page, type PagedQuery } from './pages';
 
 /*
  * Silences are few (maintenance windows): one partition `SILENCE`, and GSI1 `SILENCES#BY_END`
@@ -39,8 +42,35 @@ const fromItem = (item: Item): Silence => {
 const notFound = (id: string) => new NotFound(`Silence ${id} not found`);
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
+/** At most `SILENCES_MAX_ACTIVE` silences not yet ended (pending or active) per stage: a create past it is 409. */
+const cap: capped.CapRules = {
+  name: 'silences',
+  get max() {
+    return caps.activeSilences();
+  },
+  full: (max) => `This stage holds ${max} pending or active silences, its maximum (SILENCES_MAX_ACTIVE); end one first (DELETE /silences/{id})`,
+  living: async () => {
+    const now = Date.now();
+    const items = await queryAll({
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': PARTITION },
+      ExpressionAttributeNames: { '#ends': 'endsAt' },
+      ProjectionExpression: 'id, #ends',
+      ConsistentRead: true,
+    });
+    return new Map(items.map((item) => [String(item.id), Date.parse(String(item.endsAt))] as const).filter(([, ends]) => ends > now));
+  },
+};
+
+/** Stores a new silence; 409 when the stage holds its maximum of silences not yet ended. */
 export const create = async (silence: Silence, expiresAt: number): Promise<Silence> => {
-  await putNew(toItem(silence, expiresAt), () => new Error(`silence id ${silence.id} collided`));
+  await capped.admit(cap, silence.id, Date.parse(silence.endsAt));
+  try {
+    await putNew(toItem(silence, expiresAt), () => new Error(`silence id ${silence.id} collided`));
+  } catch (error) {
+    await capped.release(cap.name, [silence.id]).catch(() => undefined); // else healed when the cap is reached
+    throw error;
+  }
   return silence;
 };
 
@@ -51,26 +81,29 @@ export const get = async (id: string): Promise<Silence> => {
   return fromItem(item);
 };
 
+const currentQuery = (now: string) => ({
+  IndexName: 'GSI1',
+  KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK > :now',
+  ExpressionAttributeValues: { ':pk': BY_END, ':now': `${now}#\uffff` },
+});
+const keptQuery = () => ({
+  IndexName: 'GSI1',
+  KeyConditionExpression: 'GSI1PK = :pk',
+  FilterExpression: '#expires > :now',
+  ExpressionAttributeNames: { '#expires': 'expiresAt' },
+  ExpressionAttributeValues: { ':pk': BY_END, ':now': nowSeconds() },
+});
+const paged = (kept: boolean): PagedQuery => ({ keyAttributes: ['PK', 'SK', 'GSI1PK', 'GSI1SK'], partition: { GSI1PK: BY_END }, query: `silences?all=${kept}` });
+
 /** Silences that have not ended at `now` (active and future), soonest end first. */
-export const current = async (now: string): Promise<Silence[]> => {
-  const items = await queryAll({
-    IndexName: 'GSI1',
-    KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK > :now',
-    ExpressionAttributeValues: { ':pk': BY_END, ':now': `${now}#\uffff` },
-  });
-  return items.map(fromItem);
-};
+export const current = async (now: string): Promise<Silence[]> => (await queryAll(currentQuery(now))).map(fromItem);
 
 /** Every kept silence, expired ones included, soonest end first. */
-export const all = async (): Promise<Silence[]> => {
-  const items = await queryAll({
-    IndexName: 'GSI1',
-    KeyConditionExpression: 'GSI1PK = :pk',
-    FilterExpression: '#expires > :now',
-    ExpressionAttributeNames: { '#expires': 'expiresAt' },
-    ExpressionAttributeValues: { ':pk': BY_END, ':now': nowSeconds() },
-  });
-  return items.map(fromItem);
+export const all = async (): Promise<Silence[]> => (await queryAll(keptQuery())).map(fromItem);
+
+/** One page of the current silences, or with `kept` of every kept one (expired ones included), soonest end first. */
+export const page = async (kept: boolean, now: string, limit: number, cursor?: string): Promise<Page<Silence>> => {
+  return mapPage(await queryPage(kept ? keptQuery() : currentQuery(now), paged(kept), limit, cursor), fromItem);
 };
 
 /**
@@ -89,6 +122,8 @@ export const end = async (id: string, now: string): Promise<Silence> => {
       ExpressionAttributeValues: { ':now': now, ':starts': startsAt, ':sk': `${now}#${id}`, ':was': current.endsAt },
       ReturnValues: 'ALL_NEW',
     });
+    // it no longer counts against the cap; a failed release lapses at its old end anyway
+    await capped.release(cap.name, [id]).catch(() => undefined);
     return fromItem(Attributes ?? {});
   } catch (error) {
     // ended by a concurrent DELETE: answer it as that one left it

@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict, NotFound } from '#lib/errors';
-import { normalize, type ConfigurationField, type Watcher, type WatcherInput, type WatcherRecord } from '#lib/watchers/types';
+import { assertListable, normalize, type ConfigurationField, type Watcher, type WatcherInput, type WatcherRecord } from '#lib/watchers/types';
+import { caps } from '#lib/shared/caps';
+import * as capped from './caps';
 import { doc, tableName } from './client';
+import { mapListOrPage, queryListOrPage, type Page } from './pages';
 import { conditionHeld, isConditionFailed, queryAll, type Item, deleteExisting, patchExisting, whenExists } from './helpers';
 
 // Watchers are few: they all live in one partition, so listing them is one Query.
@@ -33,23 +36,48 @@ const toItem = (record: WatcherRecord, version: number): Item => {
   return { ...keys(id), type: 'Watcher', id, watcher, active, version, createdAt, updatedAt };
 };
 
+/** At most `WATCHERS_MAX` watchers per stage (lib/db/caps.ts): a create past it is 409. */
+const cap: capped.CapRules = {
+  name: 'watchers',
+  get max() {
+    return caps.watchers();
+  },
+  full: (max) => `This stage holds ${max} watchers, its maximum (WATCHERS_MAX); delete one first`,
+  living: async () => {
+    const items = await queryAll({ KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': PARTITION }, ProjectionExpression: 'id', ConsistentRead: true });
+    return new Map(items.map((item) => [String(item.id), undefined]));
+  },
+};
+
 /** A new watcher's id (a caller that queues the watcher before storing it needs it first). */
 export const newId = (): string => randomUUID();
 
-/** Stores a new, active watcher and answers its id. */
+/** Stores a new, active watcher and answers its id; 409 when the stage holds its maximum. */
 export const create = async (input: WatcherInput, id = newId()): Promise<string> => {
   const now = new Date().toISOString();
   const record: WatcherRecord = { id, ...normalize(input), active: true, createdAt: now, updatedAt: now };
-  await doc.send(
-    new PutCommand({ TableName: tableName(), Item: toItem(record, 1), ConditionExpression: 'attribute_not_exists(PK)' }),
-  );
+  assertListable(record);
+  await capped.admit(cap, id);
+  try {
+    await doc.send(
+      new PutCommand({ TableName: tableName(), Item: toItem(record, 1), ConditionExpression: 'attribute_not_exists(PK)' }),
+    );
+  } catch (error) {
+    await capped.release(cap.name, [id]).catch(() => undefined); // else healed when the cap is reached
+    throw error;
+  }
   return id;
 };
 
+const everyWatcher = { KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': PARTITION }, ConsistentRead: true };
+
 /** Strongly consistent: a channel delete must see every watcher written before it (lib/notify/channels.ts). */
-export const list = async (): Promise<WatcherRecord[]> => {
-  const items = await queryAll({ KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': PARTITION }, ConsistentRead: true });
-  return items.map(fromItem);
+export const list = async (): Promise<WatcherRecord[]> => (await queryAll(everyWatcher)).map(fromItem);
+
+/** GET /watcher/all: every watcher, or one page with `limit` / `cursor` (sealed for this list). */
+export const listOrPage = async (page: { limit?: number; cursor?: string }): Promise<WatcherRecord[] | Page<WatcherRecord>> => {
+  const paged = { keyAttributes: ['PK', 'SK'], partition: { PK: PARTITION }, query: 'watcher/all' };
+  return mapListOrPage(await queryListOrPage(everyWatcher, paged, page), fromItem);
 };
 
 export const read = async (id: string): Promise<VersionedWatcher> => {
@@ -69,6 +97,7 @@ export const get = async (id: string): Promise<WatcherRecord> => {
 export const replace = async (current: VersionedWatcher, input: WatcherInput): Promise<WatcherRecord> => {
   const { id } = current.record;
   const record: WatcherRecord = { ...current.record, ...normalize(input), updatedAt: new Date().toISOString() };
+  assertListable(record);
   try {
     await doc.send(
       new PutCommand({
@@ -114,6 +143,7 @@ export const setActive = async (id: string, active: boolean): Promise<WatcherRec
 
 export const remove = async (id: string): Promise<void> => {
   await deleteExisting(keys(id), () => notFound(id));
+  await capped.release(cap.name, [id]).catch(() => undefined); // best effort after the delete: healed when the cap is reached
 };
 
 /** One alarm-configuration field of every watcher (one Query, only that attribute read). */

@@ -1,5 +1,7 @@
 import { Invalid, type ErrorDetail } from '#lib/errors';
 import { duplicateIds } from '#lib/filterRecords/types';
+import { assertListShare, caps } from '#lib/shared/caps';
+import { itemBytes, MAX_ITEM_BYTES } from '#lib/shared/sizes';
 
 /** Stored form of a filters configuration: region -> locations -> rooms. */
 export interface FiltersConfig {
@@ -87,3 +89,22 @@ export const duplicateLocations = (
   });
   return details;
 };
+
+/** Where a configuration's tree arrives: the per-id body, or record `index` of a list body. */
+export const treeField = (index?: number): string => (index === undefined ? 'body.region.location' : `body[${index}].locations`);
+
+/**
+ * Refuses (400 naming the field) a configuration item DynamoDB would refuse: over 400 KB counted
+ * as DynamoDB counts (UTF-8 bytes of names and values). A list-form upsert keeps the stored rooms
+ * of the locations it names, so a body within the size limit can still grow an item past it.
+ */
+export const assertStorable = (item: Record<string, unknown>, field: string): void => {
+  const bytes = itemBytes(item);
+  if (bytes <= MAX_ITEM_BYTES) return;
+  const message = `${field}: the configuration would be stored as ${bytes} bytes (UTF-8, as DynamoDB counts), over the ${MAX_ITEM_BYTES} an item may hold; name fewer or shorter locations and rooms`;
+  throw new Invalid('The filters configuration is too large to store', [{ field, message }]);
+};
+
+/** Refuses (400 naming the field) a configuration that would answer more than its share of GET /filtersConfig (lib/shared/caps.ts). */
+export const assertListable = (config: FiltersConfig, field: string): void =>
+  assertListShare(toListForm(config), { max: caps.filterConfigs(), variable: 'FILTER_CONFIGS_MAX' }, field, 'filters configuration');

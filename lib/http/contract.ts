@@ -60,6 +60,11 @@ export interface RouteContract {
   /** Answers by status; 401/403 (access), 403 (API key), 413/415 (bodies) and 500 are added for all. */
   responses: Record<number, Answer>;
   function?: FunctionFacts;
+  /**
+   * A create: takes an `Idempotency-Key` header, and a retry with the same key answers the
+   * first result instead of creating again (lib/http/idempotency.ts).
+   */
+  idempotent?: true;
 }
 
 /** A function without an HTTP route: a schedule, a queue, a WebSocket route (raw serverless events). */
@@ -86,12 +91,37 @@ export interface Principal {
 /** Resolves the caller of a request or throws Unauthorized (401) / Forbidden (403). */
 export type Authenticator = (event: import('aws-lambda').APIGatewayProxyEvent) => Promise<Principal>;
 
+/** One idempotent request: the route, who calls, the key they sent, and what they asked (path, query, body). */
+export interface IdempotentRequest {
+  route: string;
+  caller: string;
+  key: string;
+  request: unknown;
+}
+
+/** A claimed key: the request runs, then its result is kept (`finish`) or the claim let go (`abandon`). */
+export interface IdempotencyClaim {
+  finish(result: HttpResult): Promise<void>;
+  abandon(): Promise<void>;
+}
+
+/**
+ * Keeps the results of idempotent creates: `begin` claims the key and answers the claim, or the
+ * first result of the same request to answer again; a key in use by another request, or still
+ * running, is thrown as an HttpError (422, 409).
+ */
+export interface IdempotencyStore {
+  begin(request: IdempotentRequest): Promise<IdempotencyClaim | { replay: HttpResult }>;
+}
+
 /** What the handler of a route is given at run time; written by the generator (generated/routes/). */
 export interface Binding<C extends RouteContract> {
   functionName: string;
   invalidStatus: C['invalidStatus'];
   validate?: CompiledValidator;
   auth?: Authenticator;
+  /** Where the results of idempotent creates are kept (set exactly when the contract says `idempotent`). */
+  idempotency?: IdempotencyStore;
   /** Types only: the contract this binding was generated from. */
   readonly contract?: C;
 }

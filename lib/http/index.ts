@@ -9,6 +9,7 @@ import { corsHeaders } from './cors';
 import { errorResult, json, withinAnswerLimit, type HttpResult } from './respond';
 import type { AnswerOf, Binding, Principal, RequestParts, RouteContract } from './contract';
 import { requireWellFormed } from './unicode';
+import { runIdempotent } from './idempotency';
 
 export type { HttpResult } from './respond';
 export type { CompiledValidator } from '#lib/shared/validation';
@@ -90,12 +91,18 @@ export const http = <C extends RouteContract>(binding: Binding<C>, handle: Handl
       query: event.queryStringParameters ?? {},
       principal: principals.get(event),
     } as unknown as RequestParts<C>;
-    const result: HttpResult = (await handle({
-      ...parts,
-      headers: event.headers,
-      requestId: event.requestContext?.requestId ?? context.awsRequestId,
-      event,
-    })) as HttpResult;
+    const run = async () =>
+      (await handle({
+        ...parts,
+        headers: event.headers,
+        requestId: event.requestContext?.requestId ?? context.awsRequestId,
+        event,
+      })) as HttpResult;
+    const { idempotency } = binding;
+    const request = { path: parts.path, query: parts.query, body: parts.body };
+    const result = idempotency
+      ? await runIdempotent(idempotency, { route: binding.functionName, event, principal: parts.principal as Principal | undefined, request }, run)
+      : await run();
     return withinAnswerLimit(json(result));
   });
 };

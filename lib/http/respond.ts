@@ -61,7 +61,8 @@ const failure = (statusCode: number, message: string, details?: ErrorDetail[], h
 export const errorResult = (error: unknown, invalidStatus: number): { result: HttpResult; known: boolean; fault?: { fault: StoreFault; reason: string } } => {
   if (error instanceof InvalidCursor) {
     const details = [{ field: 'queryStringParameters.cursor', message: 'cursor must be a nextCursor this API answered for the same query' }];
-    return { result: failure(invalidStatus, error.message, details), known: true };
+    // 422 on every route, as documented for cursors (docs/decisions.md "Cursors are sealed")
+    return { result: failure(422, error.message, details), known: true };
   }
   if (error instanceof HttpError) {
     const statusCode = error.statusCode ?? invalidStatus;

@@ -72,7 +72,7 @@ const placeOf = (change: StoredChange): Place => (change.kind === 'room' ? chang
 const messageFor = async (change: StoredChange): Promise<LiveMessage> => {
   if (change.kind !== 'alarm' || change.alarm.silencedBy) return messageOf(change);
   const [answered] = await withSilences([change.alarm]);
-  return messageOf({ ...change, alarm: { ...change.alarm, silencedBy: answered?.silencedBy ?? [] } });
+  return messageOf({ ...change, alarm: { ...change.alarm, silencedBy: answered?.silencedBy ?? [], silencedByCount: answered?.silencedByCount ?? 0 } });
 };
 
 /**

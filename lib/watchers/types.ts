@@ -27,6 +27,7 @@ export const OPERATOR_TYPES = ['AND', 'OR'] as const;
 export type OperatorType = (typeof OPERATOR_TYPES)[number];
 
 import type { Severity } from '#lib/shared/severity';
+import { assertListShare, caps } from '#lib/shared/caps';
 
 // Severities are shared with alarms and rooms (lib/shared/severity.ts).
 export { MAX_SEVERITY, MIN_SEVERITY, SEVERITIES, type Severity } from '#lib/shared/severity';
@@ -120,3 +121,7 @@ export const normalize = (input: WatcherInput): Watcher => ({
   ...(input.channelIds?.length ? { channelIds: [...input.channelIds] } : {}),
   ...(input.repeatIntervalSeconds ? { repeatIntervalSeconds: input.repeatIntervalSeconds } : {}),
 });
+
+/** Refuses (400) a watcher that would answer more than its share of GET /watcher/all (lib/shared/caps.ts). */
+export const assertListable = (record: WatcherRecord): void =>
+  assertListShare(record, { max: caps.watchers(), variable: 'WATCHERS_MAX' }, 'body', 'watcher');

@@ -90,6 +90,7 @@ describe('alarms raised by a watcher for status.connected == false', () => {
         raisedAt: expect.any(String),
         description: 'Video device offline',
         silencedBy: [],
+        silencedByCount: 0,
       })),
     );
   });

@@ -22,7 +22,7 @@ describe('CORS (one allow-list, CORS_ORIGINS)', () => {
       const res = await preflight(allowed(), path);
       expect(res.status).toBe(204);
       expect(res.headers.get('access-control-allow-origin')).toBe(allowed());
-      expect(res.headers.get('access-control-allow-headers')?.split(',').sort()).toEqual(['authorization', 'content-type', 'x-api-key']);
+      expect(res.headers.get('access-control-allow-headers')?.split(',').sort()).toEqual(['authorization', 'content-type', 'idempotency-key', 'x-api-key']);
       expect(res.headers.get('access-control-allow-methods')).toContain('POST');
       expect(res.headers.get('access-control-allow-credentials')).toBeNull();
     },

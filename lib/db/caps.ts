@@ -1,0 +1,141 @@
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { Conflict } from '#lib/errors';
+import { doc, tableName } from './client';
+import { conditionHeld, isConditionFailed, updateItem, type Item } from './helpers';
+
+/*
+ * Caps per stage (issue 24 items 7, 14): how many watchers, active silences and filter
+ * configurations a stage holds. One roster item per capped collection (`CAP` / `<name>`) maps
+ * each member's id to `{at, until?}` (when it was admitted, when it stops counting). Admitting a
+ * member is one conditional UpdateItem, `size(members) < :max` (or already a member), so
+ * parallel creates never pass the cap; the record is written after, and released when deleted.
+ * What can make the roster hold more than the collection (a crash between admission and the
+ * record's write, a failed release) is healed when the cap is reached: members past `until`,
+ * and members admitted more than a minute ago whose record the base table no longer holds
+ * (a strongly consistent read), are removed, then admission is tried again. A stage without a
+ * roster (created before the caps) gets one from its records on first use.
+ */
+
+export interface CapRules {
+  /** The collection: `watchers`, `silences`, `filterConfigs`. */
+  name: string;
+  max: number;
+  /** What the 409 says when the cap is reached. */
+  full: (max: number) => string;
+  /** The members the base table holds now (strongly consistent), each with the epoch ms it stops counting at, if any. */
+  living: () => Promise<Map<string, number | undefined>>;
+}
+
+interface Entry {
+  at: number;
+  until?: number;
+}
+
+const keys = (name: string) => ({ PK: 'CAP', SK: name });
+/** A member admitted this long ago whose record is missing is taken as never written (a route's timeout is 29 s). */
+const SETTLED_MS = 60_000;
+/** Members removed per UpdateItem (expressions are bounded at 4 KB). */
+const REMOVALS_PER_WRITE = 100;
+
+const entry = (until: number | undefined): Entry => ({ at: Date.now(), ...(until === undefined ? {} : { until }) });
+
+const tryAdmit = (rules: CapRules, id: string, until: number | undefined): Promise<boolean> =>
+  conditionHeld(
+    updateItem(keys(rules.name), {
+      UpdateExpression: 'SET members.#id = :entry',
+      ConditionExpression: 'attribute_exists(members) AND (attribute_exists(members.#id) OR size(members) < :max)',
+      ExpressionAttributeNames: { '#id': id },
+      ExpressionAttributeValues: { ':entry': entry(until), ':max': rules.max },
+    }),
+  );
+
+const readRoster = async (name: string): Promise<Record<string, Entry> | undefined> => {
+  const { Item: item } = await doc.send(new GetCommand({ TableName: tableName(), Key: keys(name), ConsistentRead: true }));
+  return item ? ((item.members ?? {}) as Record<string, Entry>) : undefined;
+};
+
+/** The roster of a collection that has none yet, from its records (a lost race with another first use is as good). */
+const createRoster = async (rules: CapRules): Promise<void> => {
+  const members = Object.fromEntries([...(await rules.living())].map(([id, until]) => [id, { at: 0, ...(until === undefined ? {} : { until }) }]));
+  try {
+    await doc.send(new PutCommand({ TableName: tableName(), Item: { ...keys(rules.name), type: 'Cap', members }, ConditionExpression: 'attribute_not_exists(PK)' }));
+  } catch (error) {
+    if (!isConditionFailed(error)) throw error;
+  }
+};
+
+/** Removes members, each only if unchanged since read (a member admitted again meanwhile stays). */
+const remove = async (name: string, gone: [string, Entry][]): Promise<void> => {
+  for (let i = 0; i < gone.length; i += REMOVALS_PER_WRITE) {
+    const chunk = gone.slice(i, i + REMOVALS_PER_WRITE);
+    const names: Record<string, string> = {};
+    const values: Item = {};
+    chunk.forEach(([id, { at }], n) => {
+      names[`#m${n}`] = id;
+      values[`:a${n}`] = at;
+    });
+    await conditionHeld(
+      updateItem(keys(name), {
+        UpdateExpression: `REMOVE ${chunk.map((_, n) => `members.#m${n}`).join(', ')}`,
+        ConditionExpression: chunk.map((_, n) => `members.#m${n}.#at = :a${n}`).join(' AND '),
+        ExpressionAttributeNames: { ...names, '#at': 'at' },
+        ExpressionAttributeValues: values,
+      }),
+    );
+  }
+};
+
+/** Heals a full roster: removes members that stopped counting or whose record is gone. Answers whether any went. */
+const heal = async (rules: CapRules, members: Record<string, Entry>): Promise<boolean> => {
+  const now = Date.now();
+  const expired = Object.entries(members).filter(([, e]) => e.until !== undefined && e.until <= now);
+  let gone = expired;
+  if (Object.keys(members).length - expired.length >= rules.max) {
+    const living = await rules.living();
+    gone = Object.entries(members).filter(([id, e]) => (e.until !== undefined && e.until <= now) || (e.at < now - SETTLED_MS && !living.has(id)));
+  }
+  if (gone.length === 0) return false;
+  await remove(rules.name, gone);
+  return true;
+};
+
+/**
+ * Admits `id` into the capped collection (a member already is admitted again), or throws 409
+ * when the cap is reached. `until`: when the member stops counting (a silence's end).
+ */
+export const admit = async (rules: CapRules, id: string, until?: number): Promise<void> => {
+  for (let attempt = 0; attempt < 4; attempt++) {
+    if (await tryAdmit(rules, id, until)) return;
+    const members = await readRoster(rules.name);
+    if (!members) await createRoster(rules);
+    else if (Object.keys(members).length < rules.max || members[id]) continue; // a member left meanwhile: try again
+    else if (!(await heal(rules, members))) break;
+  }
+  throw new Conflict(rules.full(rules.max));
+};
+
+/** The ids among `ids` that are not members yet (one consistent read; for upserts of many). */
+export const nonMembers = async (name: string, ids: readonly string[]): Promise<string[]> => {
+  const members = (await readRoster(name)) ?? {};
+  return ids.filter((id) => !(id in members));
+};
+
+/** Releases members whose records were deleted or ended (a failure is healed when the cap is reached). */
+export const release = async (name: string, ids: readonly string[]): Promise<void> => {
+  for (let i = 0; i < ids.length; i += REMOVALS_PER_WRITE) {
+    const chunk = ids.slice(i, i + REMOVALS_PER_WRITE);
+    await conditionHeld(
+      updateItem(keys(name), {
+        UpdateExpression: `REMOVE ${chunk.map((_, n) => `members.#m${n}`).join(', ')}`,
+        ConditionExpression: 'attribute_exists(members)',
+        ExpressionAttributeNames: Object.fromEntries(chunk.map((id, n) => [`#m${n}`, id])),
+      }),
+    );
+  }
+};
+
+/** Releases every member not in `keep` (after a keep-list delete). */
+export const retainOnly = async (name: string, keep: ReadonlySet<string>): Promise<void> => {
+  const members = await readRoster(name);
+  if (members) await release(name, Object.keys(members).filter((id) => !keep.has(id)));
+};

@@ -1,0 +1,56 @@
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { Invalid } from '#lib/errors';
+import { logger } from '#lib/log';
+import type { IdempotencyStore, Principal } from './contract';
+import type { HttpResult } from './respond';
+
+/*
+ * Idempotent creates (issue 24 item 4; docs/decisions.md "idempotent creates"). A client that
+ * sends `Idempotency-Key` on a create and retries with the same key (a timeout, a 503, a lost
+ * answer) gets the first result again instead of a second record. The key is claimed before the
+ * create runs (a conditional put), so parallel retries create once; the 2xx is kept once the
+ * create answered, and a failure lets the claim go, so a retry runs again. Only what the route
+ * validated reaches here: a malformed request claims nothing.
+ */
+
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+/** Visible ASCII, as Stripe and the IETF draft use (UUIDs, ULIDs, random tokens); quotes of a structured-field string are dropped. */
+export const IDEMPOTENCY_KEY_PATTERN = '^[\\x21-\\x7e]{1,255}$';
+const KEY = new RegExp(IDEMPOTENCY_KEY_PATTERN);
+
+/** The key a request sent, or undefined; a malformed one is the endpoint's invalid input. */
+export const idempotencyKey = (headers: Record<string, string | undefined>): string | undefined => {
+  const sent = headers[IDEMPOTENCY_HEADER];
+  if (sent === undefined) return undefined;
+  const key = /^"(.*)"$/.exec(sent)?.[1] ?? sent;
+  if (KEY.test(key)) return key;
+  throw new Invalid('Idempotency-Key must be 1 to 255 visible ASCII characters', [
+    { field: `headers.${IDEMPOTENCY_HEADER}`, message: 'Idempotency-Key must be 1 to 255 visible ASCII characters (a UUID, say)' },
+  ]);
+};
+
+/** Who a key belongs to: the signed-in user, else the API key (keys of different callers never meet). */
+const callerOf = (event: APIGatewayProxyEvent, principal: Principal | undefined): string =>
+  principal ? `user:${principal.username}` : `api-key:${event.requestContext?.identity?.apiKeyId ?? ''}`;
+
+/** Runs a create once per key: a retry with the same key and request answers the first result. */
+export const runIdempotent = async (
+  store: IdempotencyStore,
+  context: { route: string; event: APIGatewayProxyEvent; principal: Principal | undefined; request: unknown },
+  run: () => Promise<HttpResult>,
+): Promise<HttpResult> => {
+  const key = idempotencyKey(context.event.headers);
+  if (key === undefined) return run();
+  const begun = await store.begin({ route: context.route, caller: callerOf(context.event, context.principal), key, request: context.request });
+  if ('replay' in begun) return { ...begun.replay, headers: { ...begun.replay.headers, 'idempotent-replayed': 'true' } };
+  let result: HttpResult;
+  try {
+    result = await run();
+  } catch (error) {
+    await begun.abandon().catch((reason: unknown) => logger.warn('idempotency claim not released', { route: context.route, reason: String(reason) }));
+    throw error;
+  }
+  // the create landed: keeping its result is best effort, never a failure after the write
+  await begun.finish(result).catch((reason: unknown) => logger.warn('idempotent result not kept', { route: context.route, reason: String(reason) }));
+  return result;
+};
