@@ -3,7 +3,7 @@
  * openapi-fetch over the types `npm run openapi` generates from docs/openapi.json, so a path,
  * a body or an answer that does not match the document is a compile error.
  *
- *   const api = apiClient({ baseUrl: 'http://localhost:3000/dev', apiKey: 'local-dev-api-key' });
+ *   const api = apiClient({ baseUrl: 'http://localhost:3000/dev', apiKey: 'local-dev-api-key-not-a-secret' });
  *   const { data, error, response } = await api.POST('/filters/location', { body: { regionName: 'EMEA' } });
  */
 import createClient from 'openapi-fetch';

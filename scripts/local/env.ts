@@ -1,5 +1,5 @@
 /** Local defaults, documented in the README. Every one can be overridden from the environment. */
-export const LOCAL_API_KEY = 'local-dev-api-key';
+export const LOCAL_API_KEY = 'local-dev-api-key-not-a-secret';
 export const LOCAL_STAGE = 'dev';
 export const LOCAL_REGION = 'eu-west-1';
 /** The first admin of a local store (README); set ADMIN_USERNAME / ADMIN_PASSWORD to choose others. */

@@ -19,6 +19,8 @@ describe('serverless package --stage prod (no AWS credentials)', () => {
     const keys = resourcesOfType(prod, 'AWS::ApiGateway::ApiKey');
     expect(keys).toHaveLength(1);
     expect(keys[0]?.[1].Properties?.Value).toBeUndefined();
+    // operators find it by the stack output (README "Deploy")
+    expect(prod.Outputs?.ApiKeyId).toMatchObject({ Value: { Ref: keys[0]![0] } });
   });
 
   it('has a usage plan with throttling and a daily quota', () => {

@@ -12,6 +12,7 @@ export interface CfnResource {
 }
 export interface CfnTemplate {
   Resources: Record<string, CfnResource>;
+  Outputs?: Record<string, { Value?: unknown; Description?: string }>;
 }
 
 const root = resolve(__dirname, '..', '..');

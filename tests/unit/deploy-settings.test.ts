@@ -1,0 +1,73 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { LOCAL_API_KEY } from '../../scripts/local/env';
+import { root } from '../../scripts/registry';
+
+/** Deployment facts of issue 23 that need no packaging (tests/e2e/package.test.ts checks the template). */
+const load = createRequire(__filename);
+interface ApiKey {
+  name?: string;
+  value?: string | null;
+}
+interface Guard {
+  hooks: Record<string, () => void>;
+}
+type GuardClass = (new (serverless: unknown) => Guard) & { MIN_LENGTH: number };
+const ApiKeyGuard = load('../../plugins/api-key-guard.js') as GuardClass;
+
+class ServerlessError extends Error {}
+const servicesWithKey = (value: ApiKey['value']) => {
+  const key: ApiKey = { name: 'device-monitoring-dev-key', value };
+  const template = { Resources: { ApiGatewayApiKey1: { Type: 'AWS::ApiGateway::ApiKey' } }, Outputs: {} as Record<string, unknown> };
+  const serverless = {
+    classes: { Error: ServerlessError },
+    service: { provider: { apiGateway: { apiKeys: [key] }, compiledCloudFormationTemplate: template } },
+  };
+  return { key, template, guard: new ApiKeyGuard(serverless) };
+};
+
+describe('API keys of deployed stages (issue 23 finding 8)', () => {
+  it('keeps the local key of npm start long enough for API Gateway (20+), and refuses to deploy it', () => {
+    expect(LOCAL_API_KEY.length).toBeGreaterThanOrEqual(20);
+    const { guard } = servicesWithKey(LOCAL_API_KEY);
+    expect(() => guard.hooks['before:package:initialize']!()).toThrow(/documented local key/);
+    // the old 17-character one too
+    expect(() => servicesWithKey('local-dev-api-key').guard.hooks['before:package:initialize']!()).toThrow(/local key/);
+  });
+
+  it('refuses a given key under 32 characters and accepts a longer one', () => {
+    expect(ApiKeyGuard.MIN_LENGTH).toBe(32);
+    expect(() => servicesWithKey('x'.repeat(31)).guard.hooks['before:package:initialize']!()).toThrow(/31 characters/);
+    const { key, guard } = servicesWithKey('k'.repeat(32));
+    guard.hooks['before:package:initialize']!();
+    expect(key.value).toBe('k'.repeat(32));
+  });
+
+  it('lets API Gateway generate the key when none is given (an empty API_KEY counts as none), and outputs its id', () => {
+    for (const value of ['', null, undefined]) {
+      const { key, guard, template } = servicesWithKey(value);
+      guard.hooks['before:package:initialize']!();
+      expect(key.value).toBeUndefined();
+      guard.hooks['before:package:finalize']!();
+      expect(template.Outputs.ApiKeyId).toMatchObject({ Value: { Ref: 'ApiGatewayApiKey1' } });
+    }
+  });
+
+  it('gives no stage a fallback key in serverless.yml', () => {
+    const config = readFileSync(join(root, 'serverless.yml'), 'utf8');
+    expect(config).toContain('value: ${env:API_KEY, null}');
+    expect(config).not.toMatch(/apiKeyFallback/);
+    expect(config).toContain('./plugins/api-key-guard.js');
+  });
+
+  it('documents the local key everywhere it is shown (README, board example, client)', () => {
+    for (const file of ['README.md', 'board/config.example.json', 'client/index.ts']) {
+      const text = readFileSync(join(root, file), 'utf8');
+      const keys = [...text.matchAll(/x-api-key: ([\w-]+)|"apiKey": "([\w-]+)"|apiKey: '([\w-]+)'/g)].map((m) => m[1] ?? m[2] ?? m[3]);
+      expect(keys.length, file).toBeGreaterThan(0);
+      for (const key of keys) expect(key, file).toBe(LOCAL_API_KEY);
+    }
+  });
+});
