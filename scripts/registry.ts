@@ -85,6 +85,13 @@ export const contracts = (): Promise<{ routes: Route[]; jobs: Job[] }> =>
 /** Every http route. */
 export const routes = async (): Promise<Route[]> => (await contracts()).routes;
 
+/**
+ * A route that seals or opens something with the stage's secret (lib/db/cursor.ts): it pages
+ * (a `cursor` query parameter) or keeps idempotent results. Its binding loads the secret before
+ * the handler runs, and only its role may read it (resources/permissions.yml `CursorSecretRead`).
+ */
+export const needsStageSecret = (contract: RouteContract): boolean => contract.idempotent === true || contract.request?.query?.cursor !== undefined;
+
 /** Every function, routes and jobs, with its serverless events. */
 export const functionDefs = async (): Promise<(Declared & { events: Record<string, unknown>[] })[]> => {
   const { routes, jobs } = await contracts();

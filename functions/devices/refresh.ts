@@ -3,11 +3,12 @@ import { logger } from '#lib/log';
 import { runEvaluation } from '#lib/alarms/evaluate';
 import { mailerFromEnv } from '#lib/adapters/mail';
 import { providerFromEnv } from '#lib/devices/provider';
+import { secret } from '#lib/adapters/secrets';
 import { refreshDevice } from '#lib/devices/sync';
 import { connectionsFromEnv } from '#lib/adapters/connections';
 import { enableLivePush } from '#lib/live/push';
 
-const provider = providerFromEnv();
+const provider = providerFromEnv(process.env, secret);
 const mailer = mailerFromEnv();
 enableLivePush(connectionsFromEnv());
 

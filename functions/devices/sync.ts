@@ -5,11 +5,12 @@ import { runEvaluation } from '#lib/alarms/evaluate';
 import { mailerFromEnv } from '#lib/adapters/mail';
 import { tracing } from '#lib/observability/tracing';
 import { providerFromEnv } from '#lib/devices/provider';
+import { secret } from '#lib/adapters/secrets';
 import { syncAndReport } from '#lib/devices/sync';
 import { connectionsFromEnv } from '#lib/adapters/connections';
 import { enableLivePush } from '#lib/live/push';
 
-const provider = providerFromEnv();
+const provider = providerFromEnv(process.env, secret);
 const mailer = mailerFromEnv();
 enableLivePush(connectionsFromEnv());
 

@@ -1,7 +1,12 @@
+import { useStageSecret } from '#lib/db/cursor';
+
 /**
- * Secrets come from the environment (local runs, tests) or, in AWS, from an SSM
- * SecureString named by `<NAME>_PARAM`: fetched once per container, never logged,
- * never in the template.
+ * Named secrets (issue 23): from the environment locally (npm start, tests, `serverless offline`),
+ * in AWS from the SSM parameter named by `<NAME>_PARAM`, read at run time with decryption: a
+ * SecureString, or a Secrets Manager secret through its SSM reference
+ * (`/aws/reference/secretsmanager/<secret name>`). Fetched once per container, never logged,
+ * never in the template or the function's configuration. Each function's role may read only the
+ * parameters it names (resources/permissions.yml).
  */
 const cache = new Map<string, Promise<string | undefined>>();
 
@@ -13,12 +18,15 @@ const fromSsm = async (parameterName: string): Promise<string | undefined> => {
   return Parameter?.Value;
 };
 
-/** The value of env `name`, else of the SSM parameter named by env `<name>_PARAM`, else undefined. */
+/**
+ * The value of env `name`, else (in AWS) of the SSM parameter named by env `<name>_PARAM`, else
+ * undefined. Under `serverless offline` only the environment counts: a local run never calls AWS.
+ */
 export const secret = (name: string): Promise<string | undefined> => {
   const direct = process.env[name];
   if (direct) return Promise.resolve(direct);
   const parameterName = process.env[`${name}_PARAM`];
-  if (!parameterName) return Promise.resolve(undefined);
+  if (!parameterName || process.env.IS_OFFLINE) return Promise.resolve(undefined);
   let value = cache.get(parameterName);
   if (!value) {
     value = fromSsm(parameterName);
@@ -27,4 +35,15 @@ export const secret = (name: string): Promise<string | undefined> => {
     cache.set(parameterName, value);
   }
   return value;
+};
+
+/**
+ * Loads the stage's sealing secret (cursors, idempotent results) into lib/db/cursor.ts before a
+ * request that needs it (generated bindings of those routes call it). In AWS a missing secret is
+ * an error (a 500, logged), never a silent per-process key that would refuse other containers' cursors.
+ */
+export const loadStageSecret = async (): Promise<void> => {
+  const value = await secret('CURSOR_SECRET');
+  if (value) useStageSecret(value);
+  else if (process.env.CURSOR_SECRET_PARAM && !process.env.IS_OFFLINE) throw new Error(`the stage secret ${process.env.CURSOR_SECRET_PARAM} is empty`);
 };

@@ -5,12 +5,21 @@ import { InvalidCursor } from '#lib/errors';
  * Cursors are sealed: `<position>.<tag>`, the tag an HMAC-SHA256 over the query the page
  * answered and the position. A cursor this API did not hand out for that very query (edited,
  * forged, or taken from another query or endpoint) fails the tag and is a 422 before any of it
- * reaches the store. The key is CURSOR_SECRET (per stage in serverless.yml, per data folder under
- * npm start); without one, a random key per process, so cursors still never cross processes unchecked.
+ * reaches the store. The key is the stage's (in AWS a generated Secrets Manager secret read at run
+ * time, CURSOR_SECRET_PARAM; CURSOR_SECRET per data folder under npm start); without one, a random
+ * key per process, so cursors still never cross processes unchecked.
  */
 const processKey = randomBytes(32);
+let loaded: string | undefined;
+/**
+ * Hands in the stage's secret as read at run time (lib/adapters/secrets.ts `loadStageSecret`: in
+ * AWS from Secrets Manager, never a Lambda environment value).
+ */
+export const useStageSecret = (value: string): void => {
+  loaded = value;
+};
 /** The stage's sealing secret: cursors here, kept idempotent results (lib/requests/idempotency.ts). */
-export const stageSecret = (): Buffer | string => process.env.CURSOR_SECRET || processKey;
+export const stageSecret = (): Buffer | string => loaded || process.env.CURSOR_SECRET || processKey;
 const key = stageSecret;
 
 const TAG_BYTES = 16;

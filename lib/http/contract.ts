@@ -122,6 +122,8 @@ export interface Binding<C extends RouteContract> {
   auth?: Authenticator;
   /** Where the results of idempotent creates are kept (set exactly when the contract says `idempotent`). */
   idempotency?: IdempotencyStore;
+  /** Run before the request is handled, once per container in effect (loads the stage secret of routes that need it). */
+  prepare?: () => Promise<void>;
   /** Types only: the contract this binding was generated from. */
   readonly contract?: C;
 }

@@ -80,7 +80,8 @@ const withCors = (event: APIGatewayProxyEvent, response: APIGatewayProxyResult |
 export const http = <C extends RouteContract>(binding: Binding<C>, handle: Handler<C>) => {
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult>().use(tracing()).use(lifecycle(binding.invalidStatus));
   const principals = new WeakMap<object, Principal>();
-  const { auth } = binding;
+  const { auth, prepare } = binding;
+  if (prepare) chain.use({ before: () => prepare() });
   if (auth) chain.use({ before: async ({ event }) => void principals.set(event, await auth(event)) });
   chain.use({ before: ({ event }) => requireWellFormed(event) });
   if (binding.validate) chain.use(validator({ eventSchema: binding.validate }));

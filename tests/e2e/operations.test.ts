@@ -4,7 +4,7 @@ import type { Metafile } from 'esbuild';
 import { load } from 'js-yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { importGraph } from '../support/bundles';
-import { functionDefs, root } from '../../scripts/registry';
+import { functionDefs, needsStageSecret, root, routes } from '../../scripts/registry';
 import { packageStage, resourcesOfType, type CfnResource, type CfnTemplate } from '../support/package';
 
 /**
@@ -183,6 +183,7 @@ describe('least privilege per function', () => {
         ...(reaches.tableAdmin ? [] : [...actions].filter((a) => a === 'dynamodb:CreateTable' || a === 'dynamodb:DescribeTable')),
         ...(onlyReads ? [...actions].filter((a) => /^dynamodb:(Put|Update|Delete|BatchWrite)/.test(a)) : []),
         ...(reaches.secrets ? [] : has('ssm:')),
+        ...(reaches.secrets ? [] : has('secretsmanager:')),
         ...(reaches.mail ? [] : has('ses:')),
         ...has('sns:'),
         ...(reaches.push ? [] : has('execute-api:')),
@@ -190,6 +191,9 @@ describe('least privilege per function', () => {
       if (gained.length) offenders.push(`${fn.functionName}: ${gained.join(', ')}`);
       // and the converse: what the code reaches, the role allows
       if (reaches.secrets) expect(has('ssm:'), fn.functionName).toEqual(['ssm:GetParameter']);
+      // the stage secret: exactly the routes whose binding loads it (scripts/registry.ts needsStageSecret)
+      const route = (await routes()).find((r) => r.functionName === fn.functionName);
+      expect(has('secretsmanager:'), fn.functionName).toEqual(route && needsStageSecret(route.contract) ? ['secretsmanager:GetSecretValue'] : []);
       if (reaches.mail) expect(has('ses:'), fn.functionName).toEqual(['ses:SendEmail']);
       if (reaches.push) expect(has('execute-api:'), fn.functionName).toEqual(['execute-api:ManageConnections']);
     }

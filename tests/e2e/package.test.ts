@@ -65,32 +65,45 @@ describe('serverless package --stage prod (no AWS credentials)', () => {
   it('stays well under the CloudFormation resource limit', () => {
     expect(Object.keys(prod.Resources).length).toBeLessThan(500);
   });
-  it('lets functions read only the two account secrets from SSM, and ships no secret value', () => {
-    // one statement in one role: the sign-in function's (tests/e2e/operations.test.ts)
+  it('lets functions read only their own secrets from SSM, and ships no secret value', () => {
+    // each function's role holds only the statements resources/permissions.yml names (tests/e2e/operations.test.ts)
     const ssm = statements(prod).filter((s) => s.Action.some((a) => a.startsWith('ssm:')));
-    expect(ssm).toHaveLength(1);
-    expect(ssm[0]!.Action).toEqual(['ssm:GetParameter']);
-    const resources = ssm[0]!.Resource.map((r) => JSON.stringify(r));
-    expect(resources).toHaveLength(2);
-    expect(resources[0]).toContain(':parameter/device-monitoring/prod/admin-password');
-    expect(resources[1]).toContain(':parameter/device-monitoring/prod/jwt-private-key');
+    const bySid = new Map(ssm.map((s) => [s.Sid, s]));
+    expect([...bySid.keys()].sort()).toEqual(['CursorSecretRead', 'ProviderTokenRead', 'SecretsRead']);
+    const resources = (sid: string) => bySid.get(sid)!.Resource.map((r) => JSON.stringify(r));
+    expect(bySid.get('SecretsRead')!.Action).toEqual(['ssm:GetParameter']);
+    expect(resources('SecretsRead')).toHaveLength(2);
+    expect(resources('SecretsRead')[0]).toContain(':parameter/device-monitoring/prod/admin-password');
+    expect(resources('SecretsRead')[1]).toContain(':parameter/device-monitoring/prod/jwt-private-key');
+    expect(bySid.get('ProviderTokenRead')!.Action).toEqual(['ssm:GetParameter']);
+    expect(resources('ProviderTokenRead')).toEqual([expect.stringContaining(':parameter/device-monitoring/prod/device-provider-token')]);
+    expect(bySid.get('CursorSecretRead')!.Action).toEqual(['ssm:GetParameter', 'secretsmanager:GetSecretValue']);
+    expect(resources('CursorSecretRead')).toEqual([
+      expect.stringContaining(':parameter/aws/reference/secretsmanager/device-monitoring/prod/cursor-secret'),
+      '{"Ref":"CursorSecret"}',
+    ]);
     for (const [, fn] of resourcesOfType(prod, 'AWS::Lambda::Function')) {
       const names = Object.keys(environment(fn));
-      for (const secret of ['JWT_PRIVATE_KEY', 'ADMIN_PASSWORD', 'JWT_SECRET', 'JWT_SECRET_PARAM']) expect(names).not.toContain(secret);
+      for (const secret of ['JWT_PRIVATE_KEY', 'ADMIN_PASSWORD', 'JWT_SECRET', 'JWT_SECRET_PARAM', 'CURSOR_SECRET', 'DEVICE_PROVIDER_TOKEN']) expect(names).not.toContain(secret);
     }
     expect(JSON.stringify(prod)).not.toContain('local-admin-password');
     expect(JSON.stringify(prod)).not.toContain('PRIVATE KEY');
+    expect(JSON.stringify(prod)).not.toContain('resolve:secretsmanager');
   });
 
-  it('names the secret parameters to the sign-in function only', () => {
+  it('names the account secrets to the sign-in function only, the provider token to sync and refresh only', () => {
     const functions = resourcesOfType(prod, 'AWS::Lambda::Function');
-    const withSecrets = functions.filter(([, fn]) => Object.keys(environment(fn)).some((name) => name.endsWith('_PARAM'))).map(([name]) => name);
-    expect(withSecrets).toEqual(['SessionsSigninLambdaFunction']);
+    const naming = (suffix: string) =>
+      functions.filter(([, fn]) => Object.keys(environment(fn)).some((name) => name.endsWith(suffix))).map(([name]) => name).sort();
+    expect(naming('ADMIN_PASSWORD_PARAM')).toEqual(['SessionsSigninLambdaFunction']);
+    expect(naming('DEVICE_PROVIDER_TOKEN_PARAM')).toEqual(['DevicesRefreshLambdaFunction', 'DevicesSyncLambdaFunction']);
     const [, signin] = functions.find(([name]) => name === 'SessionsSigninLambdaFunction')!;
     expect(environment(signin)).toMatchObject({
       ADMIN_PASSWORD_PARAM: '/device-monitoring/prod/admin-password',
       JWT_PRIVATE_KEY_PARAM: '/device-monitoring/prod/jwt-private-key',
     });
+    const [, sync] = functions.find(([name]) => name === 'DevicesSyncLambdaFunction')!;
+    expect(environment(sync).DEVICE_PROVIDER_TOKEN_PARAM).toBe('/device-monitoring/prod/device-provider-token');
   });
 
   it('gives every function the public token key as an SSM reference CloudFormation resolves at deploy', () => {
@@ -122,18 +135,22 @@ describe('serverless package --stage prod (no AWS credentials)', () => {
 /** Every statement of every IAM role in the template. */
 const statements = (template: CfnTemplate) =>
   resourcesOfType(template, 'AWS::IAM::Role').flatMap(([, role]) =>
-    (role.Properties?.Policies as { PolicyDocument: { Statement: { Action: string[]; Resource: unknown[] }[] } }[]).flatMap((p) => p.PolicyDocument.Statement),
+    (role.Properties?.Policies as { PolicyDocument: { Statement: { Sid?: string; Action: string[]; Resource: unknown[] }[] } }[]).flatMap((p) => p.PolicyDocument.Statement),
   );
+
+const props = (r: CfnResource | undefined) => (r?.Properties ?? {}) as Record<string, unknown>;
 
 const environment = (fn: CfnResource): Record<string, unknown> =>
   (fn.Properties?.Environment as { Variables: Record<string, unknown> } | undefined)?.Variables ?? {};
 
 describe('serverless package --stage prod: cursor key', () => {
-  it('gives every function the generated cursor key as a deploy-time reference, never a value', () => {
+  it('generates the cursor key in Secrets Manager and names it to the functions, never its value', () => {
     const secrets = resourcesOfType(prod, 'AWS::SecretsManager::Secret');
     expect(secrets.map(([name]) => name)).toContain('CursorSecret');
+    expect(props(prod.Resources.CursorSecret).Name).toBe('device-monitoring/prod/cursor-secret');
     for (const [, fn] of resourcesOfType(prod, 'AWS::Lambda::Function')) {
-      expect(environment(fn).CURSOR_SECRET).toEqual({ 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: 'CursorSecret' }, ':SecretString}}']] });
+      expect(environment(fn).CURSOR_SECRET).toBeUndefined();
+      expect(environment(fn).CURSOR_SECRET_PARAM).toBe('/aws/reference/secretsmanager/device-monitoring/prod/cursor-secret');
     }
   });
 });

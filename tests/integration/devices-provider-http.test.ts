@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { httpProvider } from '#lib/devices/provider/http';
+import { httpProvider, ProviderError } from '#lib/devices/provider/http';
+import { providerFromEnv } from '#lib/devices/provider';
 import { simulatedFleet } from '#lib/devices/provider/simulated';
 
 // A real vendor API stand-in on a loopback port: paginated listing, one device, bearer token.
@@ -37,6 +38,24 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 describe('HTTP device provider', () => {
+  it('reads its token from the secret lookup it is given, at its first request (SSM in AWS, issue 23)', async () => {
+    const asked: string[] = [];
+    const provider = providerFromEnv({ DEVICE_PROVIDER: 'http', DEVICE_PROVIDER_URL: baseUrl, DEVICE_PROVIDER_TOKEN: 'not-this-one' }, async (name) => {
+      asked.push(name);
+      return TOKEN;
+    });
+    expect(asked).toEqual([]);
+    expect((await provider.getDevice(fleet[0]!.devicesn))?.devicesn).toBe(fleet[0]!.devicesn);
+    expect(asked).toEqual(['DEVICE_PROVIDER_TOKEN']);
+  });
+
+  it('fails as a provider error, naming no secret, when its token cannot be read', async () => {
+    const provider = httpProvider({ baseUrl, token: () => Promise.reject(new Error(`AccessDenied ${TOKEN}`)) });
+    const failure = (await provider.listDevices().catch((error: unknown) => error)) as Error;
+    expect(failure).toBeInstanceOf(ProviderError);
+    expect(failure.message).not.toContain(TOKEN);
+  });
+
   it('lists every device across pages with the bearer token', async () => {
     const devices = await httpProvider({ baseUrl, token: TOKEN }).listDevices();
     expect(devices).toEqual(fleet);

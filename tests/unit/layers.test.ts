@@ -31,7 +31,7 @@ const layerOf = (file: string): Layer | undefined => {
 /** What each layer may import at run time; `import type` may also reach `typesOnly`. */
 const allowed: Record<Layer, { values: Layer[]; typesOnly?: Layer[] }> = {
   function: { values: ['binding', 'validator', 'domain', 'adapter', 'db', 'types', 'shared', 'http'] },
-  binding: { values: ['validator', 'http', 'domain'], typesOnly: ['contract'] },
+  binding: { values: ['validator', 'http', 'domain', 'adapter'], typesOnly: ['contract'] },
   validator: { values: [], typesOnly: ['shared'] },
   contract: { values: ['contract', 'types', 'shared', 'domain', 'http'] },
   http: { values: ['http', 'shared'] },

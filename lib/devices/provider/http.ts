@@ -3,8 +3,8 @@ import type { DeviceProvider } from './types';
 
 export interface HttpProviderOptions {
   baseUrl: string;
-  /** Sent as a bearer token; never logged. */
-  token: string;
+  /** Sent as a bearer token; never logged. A function is asked before each request (it caches: lib/adapters/secrets.ts). */
+  token: string | (() => Promise<string | undefined>);
   timeoutMs?: number;
   /** Safety bound on pages followed in one listing. */
   maxPages?: number;
@@ -52,9 +52,15 @@ export const httpProvider = ({ baseUrl, token, timeoutMs = 5000, maxPages = 10_0
   const base = baseUrl.replace(/\/+$/, '');
   const get = async (path: string): Promise<{ status: number; body: unknown }> => {
     let response: Response;
+    let bearer: string | undefined;
+    try {
+      bearer = typeof token === 'string' ? token : await token();
+    } catch (error) {
+      throw new ProviderError(`device provider token unreadable: ${error instanceof Error ? error.name : 'error'}`);
+    }
     try {
       response = await fetch(`${base}${path}`, {
-        headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+        headers: { authorization: `Bearer ${bearer ?? ''}`, accept: 'application/json' },
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {
