@@ -126,5 +126,10 @@ export const routes = {
 
 export const jobs = {
   // The device inventory from the provider into the table.
-  sync: scheduled('Synchronise the device inventory from the provider', 'rate(5 minutes)', { timeout: 300, environment: providerEnvironment }),
+  // no async retries: a retry could only overlap the next scheduled sync (the lease makes one harmless anyway)
+  sync: scheduled('Synchronise the device inventory from the provider', 'rate(5 minutes)', {
+    timeout: 300,
+    maximumRetryAttempts: 0,
+    environment: providerEnvironment,
+  }),
 };

@@ -115,11 +115,12 @@ export const renderFunctions = async (): Promise<string> => {
     };
   }
   for (const job of jobs) {
-    const { timeout, memorySize, environment, events } = job.contract;
+    const { timeout, memorySize, maximumRetryAttempts, environment, events } = job.contract;
     functions[job.functionName] = {
       handler: handlerOf(job),
       ...(timeout ? { timeout } : {}),
       ...(memorySize ? { memorySize } : {}),
+      ...(maximumRetryAttempts !== undefined ? { maximumRetryAttempts } : {}),
       ...(environment ? { environment } : {}),
       events,
     };

@@ -79,10 +79,13 @@ const every = (seconds: number, label: string, task: () => Promise<string | unde
 const startPeriodicSync = () =>
   every(Number(process.env.SYNC_INTERVAL_SECONDS ?? 60), 'device sync', async () => {
     const { providerFromEnv } = await import('../lib/devices/provider');
-    const { syncDevices } = await import('../lib/devices/sync');
+    const { syncAlone } = await import('../lib/devices/syncLease');
     const { runEvaluation } = await import('../lib/alarms/evaluate');
     const { mailerFromEnv } = await import('../lib/adapters/mail');
-    const result = await syncDevices(providerFromEnv());
+    // the sync's lease: another instance syncing the same store (DYNAMODB_ENDPOINT) goes first
+    const leased = await syncAlone(providerFromEnv());
+    if (!leased.ran) return undefined;
+    const { result } = leased;
     // the alarms of the devices it changed follow in the same run (queued for the evaluator when it is busy)
     const outcome = await runEvaluation({ mailer: mailerFromEnv(), force: true, tickSeconds: 0, mode: 'queue' });
     const alarms = outcome.ran && (outcome.summary.raised || outcome.summary.cleared) ? `; ${outcome.summary.raised} raised, ${outcome.summary.cleared} cleared` : '';

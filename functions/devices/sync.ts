@@ -6,7 +6,7 @@ import { mailerFromEnv } from '#lib/adapters/mail';
 import { tracing } from '#lib/observability/tracing';
 import { providerFromEnv } from '#lib/devices/provider';
 import { secret } from '#lib/adapters/secrets';
-import { syncAndReport } from '#lib/devices/sync';
+import { syncAlone } from '#lib/devices/syncLease';
 import { connectionsFromEnv } from '#lib/adapters/connections';
 import { enableLivePush } from '#lib/live/push';
 
@@ -14,11 +14,17 @@ const provider = providerFromEnv(process.env, secret);
 const mailer = mailerFromEnv();
 enableLivePush(connectionsFromEnv());
 
-// Scheduled (rate in contracts/devices.ts): the device inventory from the provider into the table,
+// Scheduled (rate in contracts/devices.ts; no async retries, and one sync at a time under its lease): the device inventory from the provider into the table,
 // then the alarms of the devices it changed (the queue), in the same run; a busy evaluator leaves
 // them queued for its next tick.
 export const handler = middy(async (_event: unknown, context?: Context) => {
-  const result = await syncAndReport(provider);
+  // one sync at a time: a sync that finds another one running (or a retry of itself) does nothing
+  const leased = await syncAlone(provider);
+  if (!leased.ran) {
+    logger.info('device sync', { skipped: leased.reason });
+    return leased;
+  }
+  const { result } = leased;
   // under `serverless offline` the local loop of scripts/start.ts evaluates after its syncs (e2e: only when asked)
   if (process.env.IS_OFFLINE) return result;
   const budgetMs = context?.getRemainingTimeInMillis ? context.getRemainingTimeInMillis() - 10_000 : undefined;

@@ -34,6 +34,8 @@ export interface FunctionFacts {
   memorySize?: number;
   /** Variables, or a serverless reference such as `${file(./functions/x/env.yml)}`. */
   environment?: Record<string, string> | string;
+  /** Retries of an asynchronous invocation (schedules): 0 where a retry could overlap the next run. */
+  maximumRetryAttempts?: number;
   /** Extra statements for this function (per-function roles read them; see docs/architecture.md). */
   iam?: IamStatement[];
 }

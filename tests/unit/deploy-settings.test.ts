@@ -71,3 +71,10 @@ describe('API keys of deployed stages (issue 23 finding 8)', () => {
     }
   });
 });
+
+describe('the scheduled sync (issue 23 finding 8)', () => {
+  it('is never retried asynchronously: a retry could only overlap the next sync', () => {
+    const functions = load('js-yaml').load(readFileSync(join(root, 'generated', 'functions.yml'), 'utf8')) as Record<string, { maximumRetryAttempts?: number }>;
+    expect(functions.devicesSync?.maximumRetryAttempts).toBe(0);
+  });
+});
