@@ -44,6 +44,55 @@ const lambdaAlarm = ({ service, stage, metric, group, index, count }) => ({
   },
 });
 
+/** The table's global secondary indexes, from the one definition the table is created from. */
+const indexNames = () => require('../lib/db/table-definition.json').GlobalSecondaryIndexes.map((index) => index.IndexName);
+
+/**
+ * DynamoDB throttling, table and indexes: a throttled write to the table is counted on the
+ * table, but a write the table accepted can still be throttled by an index's own capacity, and
+ * index reads count on the index only (dimension GlobalSecondaryIndexName). One alarm sums them
+ * all (2 + 2 per index metrics, within CloudWatch's 10 per alarm).
+ */
+const throttleAlarm = ({ service, stage }) => {
+  const table = { Ref: 'Table' };
+  const sources = [
+    { id: 'table', dimensions: [{ Name: 'TableName', Value: table }] },
+    ...indexNames().map((index) => ({
+      id: index.toLowerCase().replace(/[^a-z0-9]/g, ''),
+      dimensions: [
+        { Name: 'TableName', Value: table },
+        { Name: 'GlobalSecondaryIndexName', Value: index },
+      ],
+    })),
+  ];
+  const metrics = sources.flatMap(({ id, dimensions }) =>
+    ['Read', 'Write'].map((kind) => ({
+      Id: `${kind.toLowerCase()}_${id}`,
+      ReturnData: false,
+      MetricStat: { Metric: { Namespace: 'AWS/DynamoDB', MetricName: `${kind}ThrottleEvents`, Dimensions: dimensions }, Period: 300, Stat: 'Sum' },
+    })),
+  );
+  if (metrics.length > 9) throw new Error('dynamodb-throttles: more than 9 metrics in one alarm; split it');
+  return {
+    Type: 'AWS::CloudWatch::Alarm',
+    Properties: {
+      AlarmName: `${service}-${stage}-dynamodb-throttles`,
+      AlarmDescription: 'The table or one of its indexes throttled reads or writes in 2 of the last 3 five-minute periods (docs/operations.md)',
+      Metrics: [
+        ...metrics,
+        { Id: 'throttled', Label: 'throttled reads + writes (table and indexes)', Expression: metrics.map((m) => `FILL(${m.Id}, 0)`).join(' + '), ReturnData: true },
+      ],
+      EvaluationPeriods: 3,
+      DatapointsToAlarm: 2,
+      Threshold: 0,
+      ComparisonOperator: 'GreaterThanThreshold',
+      TreatMissingData: 'notBreaching',
+      AlarmActions: [{ Ref: 'AlarmTopic' }],
+      OKActions: [{ Ref: 'AlarmTopic' }],
+    },
+  };
+};
+
 /** A metric widget; `{region}` is replaced by the stack's region (Fn::Join below). */
 const widget = (title, metrics, extra = {}) => ({
   type: 'metric',
@@ -94,9 +143,13 @@ const dashboard = ({ service, stage, alarmNames }) => {
       ours('notifications', 'NotificationsSuppressed'),
     ]),
     widget('Live pushes: sent, gone connections', [ours('live', 'PushesSent'), ours('live', 'ConnectionsGone')]),
-    widget('DynamoDB throttled reads / writes', [
+    widget('DynamoDB throttled reads / writes (table and indexes)', [
       ['AWS/DynamoDB', 'ReadThrottleEvents', 'TableName', `${service}-${stage}`],
       ['AWS/DynamoDB', 'WriteThrottleEvents', 'TableName', `${service}-${stage}`],
+      ...indexNames().flatMap((index) => [
+        ['AWS/DynamoDB', 'ReadThrottleEvents', 'TableName', `${service}-${stage}`, 'GlobalSecondaryIndexName', index],
+        ['AWS/DynamoDB', 'WriteThrottleEvents', 'TableName', `${service}-${stage}`, 'GlobalSecondaryIndexName', index],
+      ]),
     ]),
   ];
   // CloudFormation fills in region and account: the body is joined around them
@@ -110,7 +163,7 @@ const dashboard = ({ service, stage, alarmNames }) => {
 };
 
 /** Names of the alarms observability.yml declares (for the dashboard's alarm widget). */
-const STATIC_ALARMS = ['api-5xx-rate', 'api-latency-p99', 'evaluator-not-running', 'evaluator-incomplete', 'sync-failing', 'notification-failures', 'dynamodb-throttles'];
+const STATIC_ALARMS = ['api-5xx-rate', 'api-latency-p99', 'evaluator-not-running', 'evaluator-incomplete', 'sync-failing', 'notification-failures'];
 
 module.exports = async ({ resolveVariable, resolveConfigurationProperty }) => {
   const service = await resolveVariable('self:service');
@@ -118,7 +171,7 @@ module.exports = async ({ resolveVariable, resolveConfigurationProperty }) => {
   // `functions` is one map, or a list of maps (one file per area)
   const declared = (await resolveConfigurationProperty(['functions'])) ?? {};
   const names = Object.keys(Array.isArray(declared) ? Object.assign({}, ...declared) : declared).sort();
-  const Resources = {};
+  const Resources = { DynamoDbThrottlesAlarm: throttleAlarm({ service, stage }) };
   for (const metric of ['Errors', 'Throttles']) {
     const all = groups(names);
     all.forEach((group, index) => {

@@ -104,6 +104,12 @@ describe('alarms on ourselves', () => {
     for (const alarm of ours) expect(code, `${alarm.AlarmName} reads ${String(alarm.MetricName)}`).toContain(String(alarm.MetricName));
   });
 
+  it('counts throttling on the table and on each of its indexes in the dynamodb-throttles alarm', () => {
+    const alarm = alarms().find((a) => a.AlarmName === 'device-monitoring-prod-dynamodb-throttles')!;
+    const indexes = JSON.stringify(alarm.Metrics);
+    for (const index of ['GSI1', 'GSI2']) for (const metric of ['ReadThrottleEvents', 'WriteThrottleEvents']) expect(indexes).toMatch(new RegExp(`${metric}[^\\]]*GlobalSecondaryIndexName","Value":"${index}"`));
+  });
+
   it('has one dashboard for the stage showing every alarm', () => {
     const dashboards = resourcesOfType(prod, 'AWS::CloudWatch::Dashboard');
     expect(dashboards).toHaveLength(1);

@@ -78,3 +78,29 @@ describe('the scheduled sync (issue 23 finding 8)', () => {
     expect(functions.devicesSync?.maximumRetryAttempts).toBe(0);
   });
 });
+
+describe('DynamoDB throttle alarm (issue 23 finding 8)', () => {
+  it('sums the read and write throttles of the table and of every index the table defines', async () => {
+    const observability = load('../../resources/observability.js') as (options: unknown) => Promise<{ Resources: Record<string, { Properties: Record<string, unknown> }> }>;
+    const { Resources } = await observability({
+      resolveVariable: async (name: string) => (name === 'self:service' ? 'device-monitoring' : 'prod'),
+      resolveConfigurationProperty: async () => ({ devicesSync: {} }),
+    });
+    const alarm = Resources.DynamoDbThrottlesAlarm!.Properties as {
+      AlarmName: string;
+      Metrics: { Id: string; Expression?: string; MetricStat?: { Metric: { MetricName: string; Dimensions: { Name: string; Value: unknown }[] } } }[];
+    };
+    expect(alarm.AlarmName).toBe('device-monitoring-prod-dynamodb-throttles');
+    const read = alarm.Metrics.filter((m) => m.MetricStat).map((m) => {
+      const index = m.MetricStat!.Metric.Dimensions.find((d) => d.Name === 'GlobalSecondaryIndexName')?.Value ?? 'table';
+      return `${m.MetricStat!.Metric.MetricName}@${String(index)}`;
+    });
+    const definition = load('../../lib/db/table-definition.json') as { GlobalSecondaryIndexes: { IndexName: string }[] };
+    const indexes = ['table', ...definition.GlobalSecondaryIndexes.map((i) => i.IndexName)];
+    expect(indexes).toEqual(expect.arrayContaining(['GSI1', 'GSI2']));
+    expect(read.sort()).toEqual(indexes.flatMap((i) => [`ReadThrottleEvents@${i}`, `WriteThrottleEvents@${i}`]).sort());
+    const total = alarm.Metrics.find((m) => m.Expression)!;
+    for (const metric of alarm.Metrics.filter((m) => m.MetricStat)) expect(total.Expression).toContain(`FILL(${metric.Id}, 0)`);
+    expect(alarm.Metrics.length).toBeLessThanOrEqual(10);
+  });
+});
