@@ -15,7 +15,7 @@ import { Conflict, NotFound } from '#lib/errors';
 import type { Notice } from '#lib/notify/types';
 import { announceStored } from './changes';
 import { doc, tableName } from './client';
-import { batchGet, batchWriteWhile, isConditionFailed, queryAll, type Item, updateExpression } from './helpers';
+import { batchGet, batchWriteWhile, hasExpired, isConditionFailed, queryAll, type Item, updateExpression } from './helpers';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import type { Page } from './pages';
 import { queryShards, queryShardsDescending, shardKey } from './shards';
@@ -283,10 +283,13 @@ export const list = async (filter: AlarmFilter, page: { limit?: number; cursor?:
   return Array.isArray(answer) ? answer.map(toView) : { items: answer.items.map(toView), nextCursor: answer.nextCursor };
 };
 
-/** One alarm (open or not) by its pair; undefined when the pair has none (or only a dropped pending one). */
+/**
+ * One alarm (open or not) by its pair; undefined when the pair has none (or only a dropped pending
+ * one, or a cleared one past its `expiresAt`: TTL deletes lazily, up to days later, DESIGN §3).
+ */
 export const get = async (pair: Pick<Alarm, 'watcherId' | 'devicesn'>): Promise<(AlarmView & { open: boolean }) | undefined> => {
   const { Item: item } = await doc.send(new GetCommand({ TableName: tableName(), Key: keys(pair), ConsistentRead: true }));
-  if (!item || item.state === 'dropped') return undefined;
+  if (!item || item.state === 'dropped' || hasExpired(item)) return undefined;
   return { ...toView(item), open: item.state !== 'cleared' };
 };
 

@@ -3,7 +3,7 @@ import type { DayRollup, Transition } from '#lib/devices/availability';
 import type { Place } from '#lib/devices/types';
 import { doc, tableName } from './client';
 import { roomId } from './place';
-import { batchWrite, isConditionFailed, type Item, queryPages } from './helpers';
+import { batchWrite, hasExpired, isConditionFailed, type Item, queryPages } from './helpers';
 import { queryPage, type Page } from './pages';
 
 /*
@@ -70,7 +70,8 @@ export const latestRollup = async (place: Place): Promise<DayRollup | undefined>
       ConsistentRead: true,
     }),
   );
-  return Items?.[0] ? fromRollup(Items[0]) : undefined;
+  // rollups expire oldest first: when the newest has expired, so have all
+  return Items?.[0] && !hasExpired(Items[0]) ? fromRollup(Items[0]) : undefined;
 };
 
 /**
@@ -109,6 +110,8 @@ export const rollups = async (place: Place, first: string, last: string): Promis
   });
   for await (const page of pages) {
     for (const item of page.Items ?? []) {
+      // an expired rollup is absent (TTL deletes lazily), and so is every older one
+      if (hasExpired(item)) return found.reverse().map(fromRollup);
       found.push(item);
       if (String(item.SK) < first) return found.reverse().map(fromRollup);
     }

@@ -292,3 +292,10 @@ export const partitionRecords = <Id, R, P extends Item>(
     await deleteExisting(keys(id), () => notFound(id));
   },
 });
+
+/**
+ * An item whose `expiresAt` (epoch seconds, the TTL attribute) has passed: absent to every reader,
+ * since TTL deletes lazily, up to days later (DESIGN §3). An item without one never expires.
+ */
+export const hasExpired = (item: Item, nowSeconds = Math.floor(Date.now() / 1000)): boolean =>
+  item.expiresAt !== undefined && Number(item.expiresAt) <= nowSeconds;

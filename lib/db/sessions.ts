@@ -26,7 +26,8 @@ export const revokedTokens = {
   },
 
   async isRevoked(jti: string): Promise<boolean> {
-    const { Item } = await doc.send(new GetCommand({ TableName: tableName(), Key: revokedKeys(jti) }));
+    // strongly consistent (DESIGN §5): a token logged out a moment ago is refused everywhere at once
+    const { Item } = await doc.send(new GetCommand({ TableName: tableName(), Key: revokedKeys(jti), ConsistentRead: true }));
     return !!Item && Number(Item.expiresAt) > nowSeconds();
   },
 };
