@@ -1,12 +1,12 @@
 /**
  * `npm start`: the whole service on this machine, no AWS account needed.
- * Embedded DynamoDB (persisted under .data/), table and local data ensured, then
+ * Embedded DynamoDB (persisted under .data/), or the store DYNAMODB_ENDPOINT names; table and local data ensured, then
  * `serverless offline` on http://localhost:${PORT:-3000}/dev. Ctrl-C stops everything.
  */
 import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { LOCAL_ADMIN_PASSWORD, LOCAL_ADMIN_USERNAME, LOCAL_API_KEY, LOCAL_STAGE, localPageOrigins, localTableName, storeEnv } from './local/env';
+import { externalEndpoint, externalStoreEnv, LOCAL_ADMIN_PASSWORD, LOCAL_ADMIN_USERNAME, LOCAL_API_KEY, LOCAL_STAGE, localPageOrigins, localTableName, storeEnv } from './local/env';
 import { startDocsServer } from './local/docs-server';
 import type { ChildProcess } from 'node:child_process';
 import { startOffline, stopGroup } from './local/offline';
@@ -115,10 +115,12 @@ const main = async () => {
   const docsPort = Number(process.env.DOCS_PORT ?? port + 1);
   mkdirSync(dataDir, { recursive: true });
 
-  const storePort = process.env.DYNAMODB_PORT ? Number(process.env.DYNAMODB_PORT) : await freePort();
+  // DYNAMODB_ENDPOINT: any DynamoDB endpoint (DynamoDB Local, LocalStack, a proxy, AWS) instead of the embedded store
+  const external = externalEndpoint(process.env.DYNAMODB_ENDPOINT);
+  const storePort = external ? 0 : process.env.DYNAMODB_PORT ? Number(process.env.DYNAMODB_PORT) : await freePort();
   const env = {
-    ...storeEnv(`http://127.0.0.1:${storePort}`),
-    TABLE_NAME: localTableName(LOCAL_STAGE),
+    ...(external ? externalStoreEnv(external) : storeEnv(`http://127.0.0.1:${storePort}`)),
+    TABLE_NAME: process.env.TABLE_NAME || localTableName(LOCAL_STAGE),
     API_KEY: apiKey,
     ...(await localTokenKeys()),
     CURSOR_SECRET: localCursorSecret(),
@@ -167,8 +169,8 @@ const main = async () => {
     const { buildOnce } = await import('./local/build-once');
     if (await buildOnce()) console.log('validators and route bindings built (generated/)');
     const { startLocalStore } = await import('./local/dynamo');
-    const store = await startLocalStore({ path: dataDir, port: storePort });
-    console.log(`embedded DynamoDB at ${store.endpoint} (data in ${dataDir})`);
+    const store = external ? { endpoint: external, close: async () => undefined } : await startLocalStore({ path: dataDir, port: storePort });
+    console.log(external ? `external DynamoDB at ${store.endpoint} (DYNAMODB_ENDPOINT; table ${env.TABLE_NAME})` : `embedded DynamoDB at ${store.endpoint} (data in ${dataDir})`);
     const { bootstrap } = await import('./local/bootstrap');
     await bootstrap((line) => console.log(line));
     // a previous run killed mid-evaluation may have left room statuses behind the open alarms
@@ -195,7 +197,7 @@ const main = async () => {
   const docs = await startDocsServer(docsPort, offline.url, board);
   const shownKey = apiKey === LOCAL_API_KEY ? apiKey : '<your API_KEY>';
   // what is where, once the route table of serverless offline has scrolled by (tests read these lines)
-  console.log(`\nstore: embedded DynamoDB at ${store.endpoint}, data in ${dataDir}`);
+  console.log(external ? `\nstore: external DynamoDB at ${store.endpoint}, table ${env.TABLE_NAME}` : `\nstore: embedded DynamoDB at ${store.endpoint}, data in ${dataDir}`);
   console.log(`API docs at ${docs.url}`);
   console.log(`Status board at ${docs.url.replace(/\/docs$/, '/board/')}  (live at ${env.LIVE_WS_URL})`);
   // the documented local defaults only: a password of the user's own is never printed

@@ -23,3 +23,34 @@ export const storeEnv = (endpoint: string): Record<string, string> => ({
   // Lambda runs Node 22; the SDK's notice about this machine's Node 20 is noise here.
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
 });
+
+/**
+ * DYNAMODB_ENDPOINT, checked: an http(s) URL (DynamoDB Local, LocalStack, a proxy, AWS), or
+ * undefined when unset (npm start then runs its own embedded store).
+ */
+export const externalEndpoint = (value: string | undefined): string | undefined => {
+  if (!value) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`DYNAMODB_ENDPOINT must be an http(s) URL such as http://localhost:8000 (got ${value})`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`DYNAMODB_ENDPOINT must be an http(s) URL (got ${value})`);
+  return value.replace(/\/+$/, '');
+};
+
+/**
+ * The SDK's settings for an external store: its endpoint and region, and the shell's credentials
+ * (AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, or AWS_PROFILE for an AWS table); dummy ones only when
+ * the shell has none (DynamoDB Local and LocalStack accept any).
+ */
+export const externalStoreEnv = (endpoint: string): Record<string, string> => {
+  const env = storeEnv(endpoint);
+  if (process.env.AWS_PROFILE && !process.env.AWS_ACCESS_KEY_ID) {
+    delete env.AWS_ACCESS_KEY_ID;
+    delete env.AWS_SECRET_ACCESS_KEY;
+  }
+  return env;
+};
+

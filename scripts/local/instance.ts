@@ -24,7 +24,7 @@ export interface Instance {
 const root = resolve(__dirname, '..', '..');
 const READY = /API ready at (\S+)/;
 // printed before offline's long route table, so caught as it goes by
-const STORE = /embedded DynamoDB at (\S+)/;
+const STORE = /(?:embedded|external) DynamoDB at (\S+)/;
 
 export const startInstance = async (options: {
   env: Record<string, string>;
@@ -48,6 +48,8 @@ export const startInstance = async (options: {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       ...process.env,
+      // the caller's shell may name a store for its own npm start: an instance uses its own unless told
+      DYNAMODB_ENDPOINT: '',
       DATA_DIR: dataDir,
       PORT: String(await freePort()),
       DOCS_PORT: String(await freePort()),

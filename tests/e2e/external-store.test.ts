@@ -1,0 +1,49 @@
+import { DescribeTableCommand, DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLocalStore, type LocalStore } from '../../scripts/local/dynamo';
+import { localTableName } from '../../scripts/local/env';
+import { startInstance, stillFleetEnv, type Instance } from '../../scripts/local/instance';
+
+/*
+ * `npm start` against a store it did not start (issue 23 deliverable 3): DYNAMODB_ENDPOINT names
+ * it (here a dynalite this test runs, standing in for DynamoDB Local, LocalStack or an AWS
+ * table); the table is ensured there, the demo fleet synced into it, and the API answers from it.
+ */
+const KEY = 'external-store-e2e-api-key';
+let store: LocalStore;
+let instance: Instance;
+
+beforeAll(async () => {
+  store = await startLocalStore();
+  instance = await startInstance({
+    workFolder: '.esbuild-e2e-external',
+    echo: process.env.E2E_SERVER_LOGS === '1',
+    env: { ...stillFleetEnv, API_KEY: KEY, DYNAMODB_ENDPOINT: store.endpoint, SEED_DEVICES: '20', PASSWORD_SCRYPT_LOG_N: '14' },
+  });
+}, 400_000);
+
+afterAll(async () => {
+  await instance?.stop();
+  await store?.close();
+});
+
+describe('npm start with DYNAMODB_ENDPOINT', () => {
+  it('uses that store instead of starting its own, ensures the table there, and answers from it', async () => {
+    expect(instance.storeEndpoint).toBe(store.endpoint);
+    const client = new DynamoDBClient({ endpoint: store.endpoint, region: 'eu-west-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: localTableName() }));
+    expect(Table?.TableStatus).toBe('ACTIVE');
+    // the demo fleet and the first admin went there (a whole-table count is fine in a test)
+    const { Count = 0 } = await client.send(new ScanCommand({ TableName: localTableName(), Select: 'COUNT' }));
+    expect(Count).toBeGreaterThan(20);
+    client.destroy();
+
+    const answer = await fetch(`${instance.url}/videoDevice/all/totalDevices`, {
+      method: 'POST',
+      headers: { 'x-api-key': KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ regionName: 'all', locationName: 'all', roomName: 'all' }),
+    });
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual([20]);
+  });
+});
