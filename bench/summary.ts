@@ -34,6 +34,7 @@ export const writeSummary = () => {
   const load = read<Stamped & { failed: number; latencyMs: { p50: number; p99: number }; requestsPerSecond: number }>('load');
   const start = read<Stamped & { firstMedianSeconds: number; warmMedianSeconds: number; firstMedianPrinted?: number; warmMedianPrinted?: number }>('start');
   const live = read<Stamped & { lost: number; delayMs: { p50: number; p99: number }; warmup?: { seconds: number; lost: number; delayMs: { p50: number; p99: number } } }>('live');
+  const memory = read<Stamped & { worstShare: number; headroomTarget: number }>('memory');
   const worstStats = stats ? Math.max(...stats.summary.map((s) => s.ratio)) : undefined;
   const table = [
     '| figure | measured | target | | measured at (UTC) | load avg (1 min) start / end |',
@@ -48,6 +49,7 @@ export const writeSummary = () => {
     row('npm start: first answer, first start (median s)', start?.firstMedianSeconds, '<= 20', (v) => v <= 20, start),
     row('live: pushes lost (500 sockets, 50 room changes/s)', live && live.lost + (live.warmup?.lost ?? 0), '0', (v) => v === 0, live),
     row('live: p99 delay from change to receipt, ms', live?.delayMs.p99, '< 1000', (v) => v < 1000, live),
+    row('memory at 100k devices: worst peak RSS / memorySize (sync, evaluator)', memory?.worstShare, '<= 0.67 (1.5x headroom)', (v) => v <= 0.67, memory),
   ]
     .filter(Boolean)
     .join('\n');
