@@ -16,24 +16,13 @@ const logicalId = (name) => `${name.charAt(0).toUpperCase()}${name.slice(1).repl
 
 const groups = (names) => Array.from({ length: Math.ceil(names.length / GROUP) }, (_, i) => names.slice(i * GROUP, (i + 1) * GROUP));
 
-/** One alarm over a group of functions: the sum of their `metric` above 0 in 2 of 3 five-minute periods. */
-const lambdaAlarm = ({ service, stage, metric, group, index, count }) => ({
+/** An alarm on the sum of `metrics` (metric math, FILL 0) above 0 in 2 of 3 five-minute periods. */
+const sumAlarm = ({ name, description, metrics, label }) => ({
   Type: 'AWS::CloudWatch::Alarm',
   Properties: {
-    AlarmName: `${service}-${stage}-lambda-${metric.toLowerCase()}-${index + 1}-of-${count}`,
-    AlarmDescription: `Lambda ${metric} in ${group.join(', ')} (docs/operations.md)`,
-    Metrics: [
-      ...group.map((name, i) => ({
-        Id: `f${i}`,
-        ReturnData: false,
-        MetricStat: {
-          Metric: { Namespace: 'AWS/Lambda', MetricName: metric, Dimensions: [{ Name: 'FunctionName', Value: { Ref: logicalId(name) } }] },
-          Period: 300,
-          Stat: 'Sum',
-        },
-      })),
-      { Id: 'total', Label: `${metric} of ${group.length} functions`, Expression: group.map((_, i) => `FILL(f${i}, 0)`).join(' + '), ReturnData: true },
-    ],
+    AlarmName: name,
+    AlarmDescription: description,
+    Metrics: [...metrics, { Id: 'total', Label: label, Expression: metrics.map((m) => `FILL(${m.Id}, 0)`).join(' + '), ReturnData: true }],
     EvaluationPeriods: 3,
     DatapointsToAlarm: 2,
     Threshold: 0,
@@ -43,6 +32,22 @@ const lambdaAlarm = ({ service, stage, metric, group, index, count }) => ({
     OKActions: [{ Ref: 'AlarmTopic' }],
   },
 });
+
+/** A metric of a sum alarm: one five-minute Sum. */
+const summed = (id, namespace, metricName, dimensions) => ({
+  Id: id,
+  ReturnData: false,
+  MetricStat: { Metric: { Namespace: namespace, MetricName: metricName, Dimensions: dimensions }, Period: 300, Stat: 'Sum' },
+});
+
+/** One alarm over a group of functions: the sum of their `metric` above 0 in 2 of 3 five-minute periods. */
+const lambdaAlarm = ({ service, stage, metric, group, index, count }) =>
+  sumAlarm({
+    name: `${service}-${stage}-lambda-${metric.toLowerCase()}-${index + 1}-of-${count}`,
+    description: `Lambda ${metric} in ${group.join(', ')} (docs/operations.md)`,
+    metrics: group.map((name, i) => summed(`f${i}`, 'AWS/Lambda', metric, [{ Name: 'FunctionName', Value: { Ref: logicalId(name) } }])),
+    label: `${metric} of ${group.length} functions`,
+  });
 
 /** The table's global secondary indexes, from the one definition the table is created from. */
 const indexNames = () => require('../lib/db/table-definition.json').GlobalSecondaryIndexes.map((index) => index.IndexName);
@@ -54,43 +59,21 @@ const indexNames = () => require('../lib/db/table-definition.json').GlobalSecond
  * all (2 + 2 per index metrics, within CloudWatch's 10 per alarm).
  */
 const throttleAlarm = ({ service, stage }) => {
-  const table = { Ref: 'Table' };
+  const table = { Name: 'TableName', Value: { Ref: 'Table' } };
   const sources = [
-    { id: 'table', dimensions: [{ Name: 'TableName', Value: table }] },
-    ...indexNames().map((index) => ({
-      id: index.toLowerCase().replace(/[^a-z0-9]/g, ''),
-      dimensions: [
-        { Name: 'TableName', Value: table },
-        { Name: 'GlobalSecondaryIndexName', Value: index },
-      ],
-    })),
+    { id: 'table', dimensions: [table] },
+    ...indexNames().map((index) => ({ id: index.toLowerCase().replace(/[^a-z0-9]/g, ''), dimensions: [table, { Name: 'GlobalSecondaryIndexName', Value: index }] })),
   ];
   const metrics = sources.flatMap(({ id, dimensions }) =>
-    ['Read', 'Write'].map((kind) => ({
-      Id: `${kind.toLowerCase()}_${id}`,
-      ReturnData: false,
-      MetricStat: { Metric: { Namespace: 'AWS/DynamoDB', MetricName: `${kind}ThrottleEvents`, Dimensions: dimensions }, Period: 300, Stat: 'Sum' },
-    })),
+    ['Read', 'Write'].map((kind) => summed(`${kind.toLowerCase()}_${id}`, 'AWS/DynamoDB', `${kind}ThrottleEvents`, dimensions)),
   );
   if (metrics.length > 9) throw new Error('dynamodb-throttles: more than 9 metrics in one alarm; split it');
-  return {
-    Type: 'AWS::CloudWatch::Alarm',
-    Properties: {
-      AlarmName: `${service}-${stage}-dynamodb-throttles`,
-      AlarmDescription: 'The table or one of its indexes throttled reads or writes in 2 of the last 3 five-minute periods (docs/operations.md)',
-      Metrics: [
-        ...metrics,
-        { Id: 'throttled', Label: 'throttled reads + writes (table and indexes)', Expression: metrics.map((m) => `FILL(${m.Id}, 0)`).join(' + '), ReturnData: true },
-      ],
-      EvaluationPeriods: 3,
-      DatapointsToAlarm: 2,
-      Threshold: 0,
-      ComparisonOperator: 'GreaterThanThreshold',
-      TreatMissingData: 'notBreaching',
-      AlarmActions: [{ Ref: 'AlarmTopic' }],
-      OKActions: [{ Ref: 'AlarmTopic' }],
-    },
-  };
+  return sumAlarm({
+    name: `${service}-${stage}-dynamodb-throttles`,
+    description: 'The table or one of its indexes throttled reads or writes in 2 of the last 3 five-minute periods (docs/operations.md)',
+    metrics,
+    label: 'throttled reads + writes (table and indexes)',
+  });
 };
 
 /** A metric widget; `{region}` is replaced by the stack's region (Fn::Join below). */
