@@ -22,10 +22,11 @@ export const round = (value: number, digits = 2) => Number(value.toFixed(digits)
  * load average (1/5/15 min) when the benchmark began and when it ended: a figure from a busy
  * machine says so.
  */
-export const writeResult = (name: string, data: object, markdown: string) => {
+export const writeResult = (name: string, data: object, markdown: string, measured?: { measuredAt: string; node: string; cpus: number; loadAverage: { atStart: number[]; atEnd: number[] } }) => {
   mkdirSync(resultsDir, { recursive: true });
-  const loadAverage = { atStart: loadAtStart, atEnd: loadavg().map((v) => Number(v.toFixed(2))) };
-  const stamp = { measuredAt: new Date().toISOString(), node: process.version, cpus: cpus().length, loadAverage };
+  const loadAverage = measured?.loadAverage ?? { atStart: loadAtStart, atEnd: loadavg().map((v) => Number(v.toFixed(2))) };
+  // `measured`: figures re-rendered from an earlier run keep that run's stamp
+  const stamp = measured ?? { measuredAt: new Date().toISOString(), node: process.version, cpus: cpus().length, loadAverage };
   writeFileSync(join(resultsDir, `${name}.json`), `${JSON.stringify({ ...stamp, ...data }, null, 2)}\n`);
   const load = `load average ${loadAverage.atStart.join(' / ')} at the start, ${loadAverage.atEnd.join(' / ')} at the end`;
   writeFileSync(join(resultsDir, `${name}.md`), `${markdown}\n\n_${stamp.measuredAt}, Node ${stamp.node}, ${stamp.cpus} cores, ${load}_\n`);

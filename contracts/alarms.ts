@@ -4,7 +4,7 @@
  */
 import { MAX_SILENCED_BY } from '#lib/alarms/silences';
 import { MAX_SEVERITY, MIN_SEVERITY } from '#lib/watchers/types';
-import { dateTime, error, listOrPage, name, ok, oneOfValues, page, pageOf, routesOf, scheduled, strict, Type } from './shared';
+import { dateTime, error, INVENTORY_MEMORY_MB, listOrPage, name, ok, oneOfValues, page, pageOf, routesOf, scheduled, strict, Type } from './shared';
 import { watcherId } from './watchers';
 
 /** How alarm mails leave: ses in AWS (MAIL_FROM must be a verified SES identity), outbox locally. */
@@ -118,7 +118,7 @@ export const routes = {
       },
       409: error('Another evaluation is running; retry in a few seconds'),
     },
-    function: { timeout: 29, environment: mailEnvironment },
+    function: { timeout: 29, memorySize: INVENTORY_MEMORY_MB.evaluator, environment: mailEnvironment },
   }),
   acknowledge: api('POST', 'alarms/{id}/ack', 'Acknowledge an open alarm (it still counts in room status; it is never reminded of)', {
     request: {
@@ -156,6 +156,7 @@ export const jobs = {
   // Ticks every minute; runs when intervalDeviceWatchers seconds passed since the last run.
   evaluateOnSchedule: scheduled('Evaluate every active watcher when intervalDeviceWatchers seconds have passed', 'rate(1 minute)', {
     timeout: 300,
+    memorySize: INVENTORY_MEMORY_MB.evaluator,
     environment: mailEnvironment,
   }),
 };

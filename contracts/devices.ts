@@ -1,5 +1,5 @@
 /** Devices and statistics (spec "Devices"; DESIGN §6, D4, D10, D11): invalid input is 422. */
-import { dateTime, error, listOrPage, name, ok, page, pageOf, recordRoutesOf, routesOf, scheduled, SINGLE_LINE, strict, Type, type TSchema } from './shared';
+import { dateTime, error, INVENTORY_MEMORY_MB, listOrPage, name, ok, page, pageOf, recordRoutesOf, routesOf, scheduled, SINGLE_LINE, strict, Type, type TSchema } from './shared';
 
 /** Where devices come from (lib/devices/provider). */
 const providerEnvironment = '${file(./functions/devices/provider-env.yml)}';
@@ -129,6 +129,7 @@ export const jobs = {
   // no async retries: a retry could only overlap the next scheduled sync (the lease makes one harmless anyway)
   sync: scheduled('Synchronise the device inventory from the provider', 'rate(5 minutes)', {
     timeout: 300,
+    memorySize: INVENTORY_MEMORY_MB.sync,
     maximumRetryAttempts: 0,
     environment: providerEnvironment,
   }),

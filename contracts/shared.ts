@@ -123,3 +123,11 @@ export const ENSURE_TABLE = 'Make sure the table exists (idempotent)';
 
 /** A function run on a schedule (`rate(…)` or `cron(…)`), with its own Lambda facts. */
 export const scheduled = (summary: string, schedule: string, facts: FunctionFacts) => job({ summary, ...facts, events: [{ schedule }] });
+
+/**
+ * Memory (MB) of the functions that hold the device inventory, from `npm run bench -- memory` at
+ * 100k devices (bench/results/memory.md: peak RSS of the sync 645 MB, of the evaluator 410 MB),
+ * with at least 1.5x headroom (tests/unit/deploy-settings.test.ts checks it against the figures).
+ * Every other function keeps provider.memorySize.
+ */
+export const INVENTORY_MEMORY_MB = { sync: 1024, evaluator: 768 } as const;

@@ -104,3 +104,18 @@ describe('DynamoDB throttle alarm (issue 23 finding 8)', () => {
     expect(alarm.Metrics.length).toBeLessThanOrEqual(10);
   });
 });
+
+describe('memory per function from the measurement at 100k devices (issue 23 finding 8)', () => {
+  it('gives each function that holds the inventory at least 1.5x the peak RSS bench/results/memory.json measured', () => {
+    const measured = JSON.parse(readFileSync(join(root, 'bench', 'results', 'memory.json'), 'utf8')) as {
+      devices: number;
+      functions: { name: string; maxRssMB: number }[];
+    };
+    expect(measured.devices).toBeGreaterThanOrEqual(100_000);
+    const functions = load('js-yaml').load(readFileSync(join(root, 'generated', 'functions.yml'), 'utf8')) as Record<string, { memorySize?: number }>;
+    expect(measured.functions.map((f) => f.name).sort()).toEqual(['alarmsEvaluateNow', 'alarmsEvaluateOnSchedule', 'devicesSync']);
+    for (const { name, maxRssMB } of measured.functions) {
+      expect(functions[name]?.memorySize, name).toBeGreaterThanOrEqual(1.5 * maxRssMB);
+    }
+  });
+});
