@@ -1,16 +1,20 @@
 import type { Metafile } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { functionDefs } from '../../scripts/registry';
+import { functionDefs, needsStageSecret, routes } from '../../scripts/registry';
 import { importGraph } from '../support/bundles';
 
 /**
- * DESIGN §8: only the sign-in function may carry the SSM client (it alone reads secrets:
- * the token's private key and the first admin's password); every other function verifies
- * tokens with the public key. Checked on each handler's own import graph, packages left
- * external so that this stays fast.
+ * DESIGN §8: only the functions that read a secret carry the secrets module and the SSM client:
+ * sign-in (the token's private key, the first admin's password), the sync and the refresh (the
+ * device provider's token), and the routes that seal with the stage secret (cursors, idempotent
+ * results: scripts/registry.ts needsStageSecret). Only sign-in holds the signing key; every other
+ * function verifies tokens with the public key. Checked on each handler's own import graph,
+ * packages left external so that this stays fast.
  */
 const SIGNER = 'sessionsSignin';
+const PROVIDER_READERS = ['devicesSync', 'devicesRefresh'];
 const SECRETS = 'lib/adapters/secrets.ts';
+const SIGNING = 'lib/auth/sign.ts';
 const SSM = '@aws-sdk/client-ssm';
 
 const reaches = (metafile: Metafile) => ({
@@ -19,14 +23,19 @@ const reaches = (metafile: Metafile) => ({
 });
 
 describe('secrets in bundles', () => {
-  it('lets the sign-in function, and only it, import the secrets module and the SSM client', async () => {
+  it('lets only the functions that read a secret import the secrets module and the SSM client, and only sign-in the signing key', async () => {
     const defs = await functionDefs();
     expect(defs.map((fn) => fn.functionName)).toContain(SIGNER);
+    const sealing = (await routes()).filter((route) => needsStageSecret(route.contract)).map((route) => route.functionName);
+    expect(sealing.length).toBeGreaterThan(0);
+    const readers = new Set([SIGNER, ...PROVIDER_READERS, ...sealing]);
     const offenders: string[] = [];
     for (const fn of defs) {
-      const { secrets, ssm } = reaches(await importGraph(fn.handlerFile));
-      if (fn.functionName === SIGNER) expect({ secrets, ssm }).toEqual({ secrets: true, ssm: true });
+      const graph = await importGraph(fn.handlerFile);
+      const { secrets, ssm } = reaches(graph);
+      if (readers.has(fn.functionName)) expect({ secrets, ssm }, fn.functionName).toEqual({ secrets: true, ssm: true });
       else if (secrets || ssm) offenders.push(fn.functionName);
+      expect(SIGNING in graph.inputs, fn.functionName).toBe(fn.functionName === SIGNER);
     }
     expect(offenders).toEqual([]);
   }, 60_000);
