@@ -32,6 +32,8 @@ export interface Applied {
   notices: number;
   /** The alarms those notices were written on: the notifier reads them by key, not through the lagging index. */
   noticed: Pick<OpenAlarm, 'watcherId' | 'devicesn'>[];
+  /** When the transitions were written (`clearedAt` of the cleared alarms). */
+  at: string;
 }
 
 const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
@@ -98,7 +100,7 @@ export const applyPlan = async (
   if (planned.asWritten && devices.writeAllRequests(changes.map(({ device }) => device)) < changes.length) {
     // the devices as the queue carries them are what the store holds: whole items, 25 a request,
     // when that and the fingerprint marks it owes cost fewer requests than one update each (a storm)
-    if (!inTime()) return { raised, pending, dropped, cleared, updated, shifts, rooms: [], notices, noticed };
+    if (!inTime()) return { raised, pending, dropped, cleared, updated, shifts, rooms: [], notices, noticed, at };
     const next = changes.map(({ device, severity, ids }) => {
       const { alarmSeverity: _severity, alarmWatchers: _watchers, ...rest } = device;
       return { ...rest, ...(severity === undefined ? {} : { alarmSeverity: severity }), ...(ids.length ? { alarmWatchers: ids } : {}) };
@@ -106,12 +108,12 @@ export const applyPlan = async (
     // one call: each room's dirty mark is written once before and once after, not once per 25 devices
     await devices.writeAll(next, []);
     for (const { device, severity } of changes) if (device.alarmSeverity !== severity) shifts.push({ place: device.details, from: device.alarmSeverity, to: severity });
-    return { raised, pending, dropped, cleared, updated, shifts, rooms: changes.map(({ device }) => device.details), notices, noticed };
+    return { raised, pending, dropped, cleared, updated, shifts, rooms: changes.map(({ device }) => device.details), notices, noticed, at };
   }
   const written = await step(changes, async ({ device, severity, ids }) => {
     const result = await devices.setAlarmSeverity(device, severity, ids);
     if (result && result.before !== severity) shifts.push({ place: device.details, from: result.before, to: severity });
     return result !== false;
   });
-  return { raised, pending, dropped, cleared, updated, shifts, rooms: written.map(({ device }) => device.details), notices, noticed };
+  return { raised, pending, dropped, cleared, updated, shifts, rooms: written.map(({ device }) => device.details), notices, noticed, at };
 };

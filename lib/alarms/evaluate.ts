@@ -11,7 +11,7 @@ import { mapConcurrent } from '#lib/shared/concurrency';
 import { placeKey } from '#lib/devices/plan';
 import { healSummaries, recountRooms, shiftRooms, writesInFlight } from '#lib/devices/recount';
 import type { Place } from '#lib/devices/types';
-import type { Alarm } from './types';
+import { alarmId, type Alarm } from './types';
 
 type AlarmKey = Pick<Alarm, 'watcherId' | 'devicesn'>;
 import { logger } from '#lib/log';
@@ -44,9 +44,14 @@ export interface EvaluationSummary {
   reconciled?: boolean;
 }
 
-/** Writes the history record of every cleared alarm still waiting for one (a run cut short leaves some). */
-const writeHistory = async (inTime: () => boolean): Promise<boolean> => {
-  const waiting = await alarms.awaitingHistory();
+/**
+ * Writes the history record of every cleared alarm still waiting for one: those the run just
+ * cleared (`cleared`, carried forward: the waiting index lags, DESIGN §3) and those the index
+ * shows (a run cut short leaves some). Each record is idempotent, so one seen twice is harmless.
+ */
+const writeHistory = async (inTime: () => boolean, cleared: readonly alarms.ClearedAlarm[] = []): Promise<boolean> => {
+  const seen = await alarms.awaitingHistory();
+  const waiting = [...new Map([...cleared, ...seen].map((alarm) => [`${alarmId(alarm)}@${alarm.clearedAt}`, alarm])).values()];
   if (waiting.length === 0) return true;
   if (!inTime()) return false;
   // the records first, in batches (idempotent), then each alarm leaves the waiting list
@@ -68,6 +73,7 @@ const tally = (applied: readonly Applied[]) => ({
   updated: applied.reduce((n, a) => n + a.updated.length, 0),
   notices: applied.reduce((n, a) => n + a.notices, 0),
   noticed: applied.flatMap((a) => a.noticed),
+  clearedNow: applied.flatMap((a) => a.cleared.map(({ alarm, reason }): alarms.ClearedAlarm => ({ ...alarm, state: 'firing', clearedAt: a.at, clearReason: reason }))),
 });
 
 interface PassOptions {
@@ -75,7 +81,7 @@ interface PassOptions {
   deadline: number;
   holding?: () => boolean;
 }
-type PassCounts = Omit<EvaluationSummary, 'mailed' | 'notifications' | 'complete' | 'reconciled'> & { notices?: number; noticed?: AlarmKey[] };
+type PassCounts = Omit<EvaluationSummary, 'mailed' | 'notifications' | 'complete' | 'reconciled'> & { notices?: number; noticed?: AlarmKey[]; clearedNow?: alarms.ClearedAlarm[] };
 
 /**
  * What every pass does around its own work: first what an interrupted run left (notifications
@@ -93,10 +99,10 @@ const pass = async (
   const notifications = notifier({ mailer, deadline });
   const earlier = await notifications.run(Date.now() + (deadline - Date.now()) / 3);
   const earlierHistory = await writeHistory(inTime);
-  const { counts: { notices = 0, noticed = [], ...counts }, complete } = await work(inTime);
+  const { counts: { notices = 0, noticed = [], clearedNow = [], ...counts }, complete } = await work(inTime);
   // the pass hands over the alarms it wrote notices on: the notice index may not show them yet
   const told = notices > 0 ? await notifications.run(undefined, noticed) : earlier;
-  const history = counts.cleared + counts.dropped > 0 ? await writeHistory(inTime) : true;
+  const history = counts.cleared + counts.dropped > 0 ? await writeHistory(inTime, clearedNow) : true;
   return { ...counts, mailed: told.mailed, notifications: told, complete: complete && told.complete && earlierHistory && history && inTime() };
 };
 
