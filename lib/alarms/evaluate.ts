@@ -115,7 +115,7 @@ const pass = async (
  * run cut short by `deadline` (or a crash) is finished by the next one. Runs stop between
  * writes, never in the middle of one.
  */
-export const evaluateAlarms = (options: PassOptions): Promise<EvaluationSummary> =>
+export const evaluateAlarms = async (options: PassOptions): Promise<EvaluationSummary> =>
   pass(options, async (inTime) => {
     const summary = { raised: 0, pending: 0, dropped: 0, cleared: 0, updated: 0, roomsRecomputed: 0 };
     const at = new Date().toISOString();
@@ -141,7 +141,7 @@ export const evaluateAlarms = (options: PassOptions): Promise<EvaluationSummary>
 /** Share of a queue pass's budget its watchers may use; the device pass gets the rest. */
 const WATCHER_SHARE = 0.5;
 
-export const evaluateQueue = (options: PassOptions): Promise<EvaluationSummary> =>
+export const evaluateQueue = async (options: PassOptions): Promise<EvaluationSummary> =>
   pass(options, async (inTime) => {
     const summary = { raised: 0, pending: 0, dropped: 0, cleared: 0, updated: 0, roomsRecomputed: 0 };
     const at = new Date().toISOString();

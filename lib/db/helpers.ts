@@ -165,18 +165,26 @@ export const backoff = (round: number): number => Math.random() * Math.min(BACKO
 const chunked = <T>(list: readonly T[], size: number): T[][] =>
   Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, (i + 1) * size));
 
+/** A whole batch refused for throughput (DynamoDB throttles every item of it): a round that took nothing. */
+const THROTTLED = new Set(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded']);
+const throttled = (error: unknown): boolean => error instanceof Error && THROTTLED.has(error.name);
+
 /**
  * Sends `pending` in rounds until the store took all of it: `send` answers what it handed
- * back (UnprocessedItems / UnprocessedKeys). Each round that took nothing counts towards the
- * limit, and every round after the first waits a jittered, growing pause; a round that made
- * progress starts the count again, so a throttled partition slows the batch down instead of
- * failing it. Throws a 503 once the store took nothing for MAX_IDLE_ROUNDS rounds.
+ * back (UnprocessedItems / UnprocessedKeys); a round refused whole for throughput took nothing.
+ * Each round that took nothing counts towards the limit, and every round after the first waits
+ * a jittered, growing pause; a round that made progress starts the count again, so a throttled
+ * partition slows the batch down instead of failing it. Throws a 503 once the store took
+ * nothing for MAX_IDLE_ROUNDS rounds.
  */
 const untilTaken = async <T>(pending: T[], send: (pending: T[]) => Promise<T[]>): Promise<void> => {
   let idle = 0;
   for (let round = 0; pending.length > 0; round++) {
     if (round > 0) await pause(backoff(idle + 1));
-    const left = await send(pending);
+    const left = await send(pending).catch((error: unknown) => {
+      if (throttled(error)) return pending;
+      throw error;
+    });
     idle = left.length < pending.length ? 0 : idle + 1;
     if (idle >= MAX_IDLE_ROUNDS) throw new ServiceUnavailable(`${left.length} requests were not accepted by the store; retry the request`);
     pending = left;

@@ -31,7 +31,10 @@ const settling = (fn: Fn): Fn =>
     return settleIndexes().then(() => fn.apply(this, args));
   };
 
-/** Only async functions reach the store; pure helpers (key builders, planners) stay as they are. */
+/**
+ * Only async functions reach the store; pure helpers (key builders, planners) stay as they are.
+ * (An entry point that returns a promise must be declared `async` to be recognised here.)
+ */
 const isAsync = (value: unknown): value is Fn => typeof value === 'function' && value.constructor.name === 'AsyncFunction';
 
 const wrapExport = (value: unknown): unknown => {
