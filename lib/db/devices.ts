@@ -162,7 +162,7 @@ export const devices = {
 
   /** The devices stored at the given places, read consistently (BatchGetItem, each key once); absent ones are left out. */
   async at(wanted: readonly { devicesn: string; place: Place }[]): Promise<StoredDevice[]> {
-    const items = await batchGet(wanted.map(({ devicesn, place }) => keys({ devicesn, details: place })), { projection });
+    const items = await batchGet(wanted.map(({ devicesn, place }) => keys({ devicesn, details: place })), { projection, inFlight: 8 });
     return items.map(fromItem);
   },
 

@@ -46,6 +46,9 @@ export const syncDevices = async (provider: DeviceProvider): Promise<SyncResult>
   // (one whose serial number itself is malformed was never stored: there is nothing to hold)
   const side = await readStoredSide(fit, new Set(skipped.filter((device) => device.field !== 'devicesn').map((device) => device.devicesn)));
   const plan = planSync(side.stored, side.incoming);
+  // a full sync read the stored side through an index, which lags: the alarm fields it carries
+  // into its whole-item puts (and their queue copies) are taken from the table by key (DESIGN §3)
+  if (side.full) await carryCurrentAlarmFields(plan.puts);
   await connectivity.record(connectivityTransitions(side.stored, plan.puts, new Date().toISOString()), historyExpiry);
   // queued before the writes: a run that dies after them still leaves the alarm engine its work
   const written = new Set(plan.puts.map((d) => d.devicesn));
@@ -70,6 +73,19 @@ export const syncDevices = async (provider: DeviceProvider): Promise<SyncResult>
     full: side.full,
     roomsRead: side.roomsRead,
   };
+};
+
+/** Sets each device's alarm fields to what the table holds for it now (devices not stored yet keep none). */
+const carryCurrentAlarmFields = async (puts: StoredDevice[]): Promise<void> => {
+  const current = new Map((await devices.at(puts.map((d) => ({ devicesn: d.devicesn, place: d.details })))).map((d) => [d.devicesn, d]));
+  for (const put of puts) {
+    const stored = current.get(put.devicesn);
+    if (!stored) continue;
+    if (stored.alarmSeverity === undefined) delete put.alarmSeverity;
+    else put.alarmSeverity = stored.alarmSeverity;
+    if (stored.alarmWatchers?.length) put.alarmWatchers = stored.alarmWatchers;
+    else delete put.alarmWatchers;
+  }
 };
 
 /**
