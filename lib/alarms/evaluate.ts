@@ -73,7 +73,7 @@ const tally = (applied: readonly Applied[]) => ({
   updated: applied.reduce((n, a) => n + a.updated.length, 0),
   notices: applied.reduce((n, a) => n + a.notices, 0),
   noticed: applied.flatMap((a) => a.noticed),
-  clearedNow: applied.flatMap((a) => a.cleared.map(({ alarm, reason }): alarms.ClearedAlarm => ({ ...alarm, state: 'firing', clearedAt: a.at, clearReason: reason }))),
+  clearedNow: applied.flatMap((a) => a.clearedAlarms),
 });
 
 interface PassOptions {
