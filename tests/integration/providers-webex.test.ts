@@ -3,7 +3,7 @@ import { newMeter, ProviderError } from '#lib/devices/provider';
 import { nextLink } from '#lib/devices/provider/webex';
 import { logger } from '#lib/log';
 import type { WebexFake } from '../../scripts/local/fakes/webex';
-import { fleetOf, webexAdapter, webexFake } from '../support/vendors';
+import { fleetOf, resetFaults, webexAdapter, webexFake } from '../support/vendors';
 
 // The Webex adapter against the local Webex fake: 60 devices in 15 workspaces.
 const fleet = fleetOf(31, 60, 15);
@@ -14,7 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => fake.close());
 
-const reset = () => Object.assign(fake.faults, { rate429: 0, retryAfterSeconds: 1, burst5xx: 0, down: null, slowMs: 0, malformedPage: null });
+const reset = () => resetFaults(fake);
 
 describe('Webex adapter against the fake', () => {
   it('lists every device across several Link pages, placed by workspace and location, region by country', async () => {

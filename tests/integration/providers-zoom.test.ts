@@ -3,7 +3,7 @@ import { newMeter, ProviderError } from '#lib/devices/provider';
 import { placeInTree } from '#lib/devices/provider/zoom';
 import { zoomRegionMap } from '../../scripts/local/fakes/fleet';
 import type { ZoomFake } from '../../scripts/local/fakes/zoom';
-import { fleetOf, zoomAdapter, zoomFake } from '../support/vendors';
+import { fleetOf, resetFaults, zoomAdapter, zoomFake } from '../support/vendors';
 
 // The Zoom Rooms adapter against the local Zoom fake: 80 devices in 40 rooms (pages of 30 rooms at least).
 const fleet = fleetOf(32, 80, 40);
@@ -15,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => fake.close());
 
-const reset = () => Object.assign(fake.faults, { rate429: 0, retryAfterSeconds: null, burst5xx: 0, down: null, slowMs: 0, malformedPage: null });
+const reset = () => resetFaults(fake, { retryAfterSeconds: null });
 
 describe('Zoom Rooms adapter against the fake', () => {
   it('lists every room across next_page_token pages, each room\'s devices, placed by the tree levels', async () => {

@@ -4,6 +4,7 @@ import { webexProvider } from '#lib/devices/provider/webex';
 import { zoomProvider } from '#lib/devices/provider/zoom';
 import type { ProviderDevice } from '#lib/devices/types';
 import { FAKE_CREDENTIALS } from '../../scripts/local/fakes';
+import { noFaults, type Faults } from '../../scripts/local/fakes/server';
 import { startWebexFake, type WebexFakeOptions } from '../../scripts/local/fakes/webex';
 import { startZoomFake, type ZoomFakeOptions } from '../../scripts/local/fakes/zoom';
 
@@ -23,3 +24,6 @@ export const webexAdapter = (url: string, options: Partial<Parameters<typeof web
 
 export const zoomAdapter = (url: string, options: Partial<Parameters<typeof zoomProvider>[0]> = {}) =>
   zoomProvider({ apiUrl: `${url}/v2`, oauthUrl: url, credentials: async () => ({ ...FAKE_CREDENTIALS.zoom }), http: quickHttp, ...options });
+
+/** Back to a well-behaved vendor (Zoom sends no Retry-After: `retryAfterSeconds: null`). */
+export const resetFaults = (fake: { faults: Faults }, overrides: Partial<Faults> = {}) => Object.assign(fake.faults, noFaults(), overrides);

@@ -17,6 +17,8 @@ export interface Faults {
   burst5xx: number;
   /** While set, every API request answers this status (a vendor that is down). */
   down: number | null;
+  /** API requests after this many (counted from when it is set) answer 500: a listing that fails midway. */
+  failAfterRequests: number | null;
   /** Every API answer waits this long first (slow pages). */
   slowMs: number;
   /** The listing page (0-based) whose first record is malformed; null: none. */
@@ -30,7 +32,7 @@ export interface FakeStats {
   tokensIssued: number;
 }
 
-export const noFaults = (): Faults => ({ rate429: 0, retryAfterSeconds: 1, burst5xx: 0, down: null, slowMs: 0, malformedPage: null });
+export const noFaults = (): Faults => ({ rate429: 0, retryAfterSeconds: 1, burst5xx: 0, down: null, failAfterRequests: null, slowMs: 0, malformedPage: null });
 
 export interface Reply {
   status: number;
@@ -101,6 +103,11 @@ export const startFake = async (options: {
       if (faults.down !== null) {
         stats.failed++;
         return send(res, json(faults.down, { message: 'Service unavailable (fake: down)' }));
+      }
+      if (faults.failAfterRequests !== null && faults.failAfterRequests-- <= 0) {
+        faults.failAfterRequests = 0;
+        stats.failed++;
+        return send(res, json(500, { message: 'Internal Server Error (fake: failing midway)' }));
       }
       if (faults.burst5xx > 0) {
         faults.burst5xx--;
