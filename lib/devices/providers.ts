@@ -4,7 +4,7 @@ import { recordProvider, recordWork } from '#lib/observability/metrics';
 import { newMeter, type NamedProvider, type ProviderMeter } from './provider';
 import { ProviderError } from './provider/vendorHttp';
 import { emptyStatus, removalVerdict, sanitise, staleSince, type HeldRemovals, type ProviderStatus } from './providerStatus';
-import { syncListing, type SyncResult } from './sync';
+import { reportSync, syncListing, type SyncResult } from './sync';
 import type { ProviderDevice, StoredDevice } from './types';
 
 /*
@@ -181,3 +181,7 @@ export const syncProviders = async (providers: readonly NamedProvider[], options
   await recordWork('sync', { ProvidersFailing: failed.size });
   return { ...result, providers: outcome };
 };
+
+/** syncProviders with the run's figures published (lib/devices/sync.ts reportSync); undefined when none is configured. */
+export const syncProvidersAndReport = async (providers: readonly NamedProvider[]): Promise<ProvidersSyncResult | undefined> =>
+  providers.length === 0 ? syncProviders(providers) : reportSync(async () => (await syncProviders(providers))!);

@@ -101,9 +101,12 @@ const flagStale = (held: readonly StoredDevice[], stale: ReadonlyMap<string, str
  * A sync with its figures published (area `sync`, docs/operations.md): runs, failures, duration,
  * devices changed, fleet size, and the provider records skipped for a malformed name.
  */
-export const syncAndReport = async (provider: DeviceProvider): Promise<SyncResult> => {
+export const syncAndReport = (provider: DeviceProvider): Promise<SyncResult> => reportSync(() => syncDevices(provider));
+
+/** Runs one sync and publishes its figures (any sync: one provider, or several: lib/devices/providers.ts). */
+export const reportSync = async <R extends SyncResult>(run: () => Promise<R>): Promise<R> => {
   const startedAt = Date.now();
-  const result = await syncDevices(provider).catch(async (error: unknown) => {
+  const result = await run().catch(async (error: unknown) => {
     await recordWork('sync', { SyncRuns: 1, SyncFailed: 1, SyncDuration: [Date.now() - startedAt, 'Milliseconds'] });
     throw error;
   });

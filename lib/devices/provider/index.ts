@@ -1,4 +1,5 @@
 import { httpProvider } from './http';
+import { configuredNames, type ProviderKind } from './kinds';
 import { parseNameMap } from './regions';
 import { simulatedProvider } from './simulated';
 import type { DeviceProvider } from './types';
@@ -8,7 +9,9 @@ import { LOCATION_LEVELS, zoomProvider, type LocationLevel } from './zoom';
 
 export type { DeviceProvider, ProviderMeter } from './types';
 export { newMeter } from './types';
+export { configuredNames, PROVIDER_KINDS, type ProviderKind } from './kinds';
 export { ProviderError } from './vendorHttp';
+import { ProviderError } from './vendorHttp';
 
 const int = (value: string | undefined, fallback: number): number => {
   const n = Number(value);
@@ -17,10 +20,6 @@ const int = (value: string | undefined, fallback: number): number => {
 
 export const DEFAULT_SEED_DEVICES = 300;
 export const DEFAULT_SIM_SEED = 42;
-
-/** The kinds of provider, each configured by its own settings (README "Device providers"). */
-export const PROVIDER_KINDS = ['webex', 'zoom', 'http', 'simulated'] as const;
-export type ProviderKind = (typeof PROVIDER_KINDS)[number];
 
 /** A configured provider: its name is its kind, and the `vendor` of the devices it reports. */
 export interface NamedProvider {
@@ -57,18 +56,6 @@ export const providerFromEnv = (env: NodeJS.ProcessEnv = process.env): DevicePro
   }
   if (kind !== 'simulated') throw new Error(`DEVICE_PROVIDER must be simulated or http (got ${kind})`);
   return simulatedFromEnv(env);
-};
-
-/** The names of the configured providers: DEVICE_PROVIDERS (comma-separated), else DEVICE_PROVIDER, else none. */
-export const configuredNames = (env: NodeJS.ProcessEnv = process.env): ProviderKind[] => {
-  const listed = (env.DEVICE_PROVIDERS || env.DEVICE_PROVIDER || '')
-    .split(',')
-    .map((name) => name.trim())
-    .filter(Boolean);
-  for (const name of listed) {
-    if (!(PROVIDER_KINDS as readonly string[]).includes(name)) throw new Error(`DEVICE_PROVIDERS names ${name}; known: ${PROVIDER_KINDS.join(', ')}`);
-  }
-  return [...new Set(listed)] as ProviderKind[];
 };
 
 /** The HTTP limits of one vendor: `<VENDOR>_<SETTING>`, else `PROVIDER_<SETTING>`, else the default. */
@@ -140,9 +127,11 @@ export const providersFromEnv = (env: NodeJS.ProcessEnv = process.env, secret: S
  */
 export const fleetProvider = (providers: readonly NamedProvider[]): DeviceProvider => ({
   async listDevices(meter) {
+    if (providers.length === 0) throw new ProviderError('no device provider configured (DEVICE_PROVIDERS)');
     return (await Promise.all(providers.map(({ provider }) => provider.listDevices(meter)))).flat();
   },
   async getDevice(devicesn, stored, meter) {
+    if (providers.length === 0) throw new ProviderError('no device provider configured (DEVICE_PROVIDERS)');
     const own = providers.find(({ name }) => name === stored?.vendor);
     if (own) {
       const found = await own.provider.getDevice(devicesn, stored, meter);

@@ -202,7 +202,8 @@ export const zoomProvider = (options: ZoomOptions): DeviceProvider => {
     },
     async getDevice(devicesn, stored?: StoredDevice, meter?: ProviderMeter) {
       const [roomId, locationId] = (stored?.vendorRef ?? '').split('/');
-      if (!stored || !roomId) return http.fail(`device ${devicesn} has no Zoom room on record yet; the next sync stores it`);
+      // a device the sync has not stored from Zoom: no room to ask (Zoom has no lookup by serial number)
+      if (!stored || !roomId) return undefined;
       const records = await roomDevices(roomId, meter);
       if (!records) return undefined;
       // the room's status: is it among the rooms of its location in a meeting
