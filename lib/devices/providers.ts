@@ -151,7 +151,8 @@ export const syncProviders = async (providers: readonly NamedProvider[], options
     } else {
       const failure = failureOf(listing.error, startedAt);
       const failingSince = before.failingSince ?? startedAt;
-      logger.error('device sync: provider failed; its devices stay as stored', { provider: listing.name, ...failure, failingSince });
+      const { message: error, ...detail } = failure;
+      logger.error('device sync: provider failed; its devices stay as stored', { provider: listing.name, error, ...detail, failingSince });
       status = {
         ...before,
         lastSyncAt: startedAt,

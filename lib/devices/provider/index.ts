@@ -79,17 +79,21 @@ const level = (env: NodeJS.ProcessEnv, name: string, fallback: LocationLevel): L
 const fromEnvOnly: SecretReader = async (name) => process.env[name] || undefined;
 
 /** One configured provider by name, its secrets read through `secret` when it needs them. */
-const build = (name: ProviderKind, env: NodeJS.ProcessEnv, secret: SecretReader): DeviceProvider => {
+const build = (name: ProviderKind, env: NodeJS.ProcessEnv, read: SecretReader): DeviceProvider => {
+  // a parameter not created is a credential not given (a Webex access token beside a refresh grant)
+  const secret: SecretReader = (key, fresh) => read(key, fresh).catch((error: unknown) => (error instanceof Error && error.name === 'ParameterNotFound' ? undefined : Promise.reject(error)));
   switch (name) {
     case 'webex':
       return webexProvider({
         ...(env.WEBEX_API_URL ? { apiUrl: env.WEBEX_API_URL } : {}),
-        credentials: async (fresh) => ({
-          accessToken: await secret('WEBEX_ACCESS_TOKEN', fresh),
-          clientId: await secret('WEBEX_CLIENT_ID', fresh),
-          clientSecret: await secret('WEBEX_CLIENT_SECRET', fresh),
-          refreshToken: await secret('WEBEX_REFRESH_TOKEN', fresh),
-        }),
+        credentials: async (fresh) => {
+          const [clientId, clientSecret, refreshToken] = await Promise.all(
+            ['WEBEX_CLIENT_ID', 'WEBEX_CLIENT_SECRET', 'WEBEX_REFRESH_TOKEN'].map((name) => secret(name, fresh)),
+          );
+          // an access token as is only when no refresh grant is configured
+          if (clientId && clientSecret && refreshToken) return { clientId, clientSecret, refreshToken };
+          return { accessToken: await secret('WEBEX_ACCESS_TOKEN', fresh) };
+        },
         pageSize: Math.max(1, int(env.WEBEX_PAGE_SIZE, 1000)),
         regions: parseNameMap('WEBEX_REGION_MAP', env.WEBEX_REGION_MAP),
         http: httpLimits(env, 'WEBEX'),
