@@ -60,12 +60,13 @@ export const byRoom = (devices: readonly ProviderDevice[]): ProviderDevice[][] =
   return [...rooms.values()];
 };
 
-/** A snapshot of a changing fleet, taken again at most once per `ms` (pages of one listing agree). */
-export const snapshots = <T>(source: () => readonly ProviderDevice[], build: (devices: readonly ProviderDevice[]) => T, ms = 1000) => {
-  let taken: { at: number; value: T } | undefined;
+/** The vendor's view of a fleet, built again only when the source hands out another list. */
+export const snapshots = <T>(source: () => readonly ProviderDevice[], build: (devices: readonly ProviderDevice[]) => T) => {
+  let taken: { from: readonly ProviderDevice[]; value: T } | undefined;
   return {
     get(): T {
-      if (!taken || Date.now() - taken.at >= ms) taken = { at: Date.now(), value: build(source()) };
+      const devices = source();
+      if (taken?.from !== devices) taken = { from: devices, value: build(devices) };
       return taken.value;
     },
     reset() {

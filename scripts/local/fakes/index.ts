@@ -26,7 +26,13 @@ export interface VendorFakes {
 
 /** Both fakes, serving `fleet` (each time asked: a changing fleet changes in the fakes too). */
 export const startVendorFakes = async (fleet: () => readonly ProviderDevice[], options: { rate429?: number } = {}): Promise<VendorFakes> => {
-  const split = () => splitFleet(fleet());
+  // split again only when the fleet is another list (the fakes then rebuild their view of it)
+  let last: { from: readonly ProviderDevice[]; split: ReturnType<typeof splitFleet> } | undefined;
+  const split = () => {
+    const devices = fleet();
+    if (last?.from !== devices) last = { from: devices, split: splitFleet(devices) };
+    return last.split;
+  };
   const faults = { rate429: options.rate429 ?? 0 };
   const [webex, zoom] = await Promise.all([
     startWebexFake({ devices: () => split().webex, ...FAKE_CREDENTIALS.webex, faults }),
