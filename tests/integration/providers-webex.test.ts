@@ -85,6 +85,13 @@ describe('Webex adapter against the fake', () => {
     warn.mockRestore();
   });
 
+  it('gives up on pages slower than its timeout, and waits for slow pages within it', async () => {
+    reset();
+    fake.faults.slowMs = 150;
+    await expect(webexAdapter(fake.url, { http: { timeoutMs: 50, attempts: 2, backoffMs: 1 } }).listDevices()).rejects.toThrow(/unreachable \(TimeoutError\)/);
+    expect(await webexAdapter(fake.url, { http: { timeoutMs: 2000 } }).listDevices()).toHaveLength(fleet.length);
+  });
+
   it('fails rather than wait a Retry-After over its cap', async () => {
     reset();
     fake.faults.rate429 = 1;
