@@ -153,7 +153,7 @@ export const webexProvider = (options: WebexOptions): DeviceProvider => {
    * Every item of a listing: `link` follows the `Link` header's next URL exactly as given (no
    * next: the last page); `offset` pages by `start` until a short page (workspaces declare no `Link`).
    */
-  const listAll = async (path: string, max: number, paging: 'link' | 'offset', meter?: ProviderMeter): Promise<unknown[]> => {
+  const listAll = async (path: string, max: number, paging: 'link' | 'offset', meter?: ProviderMeter, each?: (items: unknown[]) => void): Promise<unknown[]> => {
     const items: unknown[] = [];
     let url: string | undefined = `${base}${path}?max=${max}`;
     for (let page = 0, start = 0; url; page++) {
@@ -161,7 +161,9 @@ export const webexProvider = (options: WebexOptions): DeviceProvider => {
       const answer = await getJson(url, meter);
       const pageItems = answer?.body.items;
       if (!answer || !Array.isArray(pageItems)) return http.fail(`a page of ${path} has no items array`);
-      items.push(...pageItems);
+      // a page handed to `each` is read and let go (100k raw records held at once cost ~150 MB)
+      if (each) each(pageItems);
+      else items.push(...pageItems);
       start += pageItems.length;
       if (paging === 'link') url = nextLink(answer.headers.get('link'), url);
       else url = pageItems.length >= max ? `${base}${path}?max=${max}&start=${start}` : undefined;
@@ -191,21 +193,20 @@ export const webexProvider = (options: WebexOptions): DeviceProvider => {
 
   return {
     async listDevices(meter) {
-      const [locationItems, workspaceItems, deviceItems] = await Promise.all([
-        listAll('/locations', 1000, 'link', meter),
-        listAll('/workspaces', 1000, 'offset', meter),
-        listAll('/devices', pageSize, 'link', meter),
-      ]);
+      // places first, so that each page of devices is mapped as it comes
+      const [locationItems, workspaceItems] = await Promise.all([listAll('/locations', 1000, 'link', meter), listAll('/workspaces', 1000, 'offset', meter)]);
       const locations = byId(locationItems, toLocation);
       const workspaces = byId(workspaceItems, toPlace);
       const devices: ProviderDevice[] = [];
-      for (const record of deviceItems) {
-        const mapped = mapWebexDevice(record, workspaces, locations, regions);
-        if ('skip' in mapped) {
-          countSkipped(meter, mapped.skip);
-          if (mapped.serial && meter) meter.unreadable.push(mapped.serial);
-        } else devices.push(mapped);
-      }
+      await listAll('/devices', pageSize, 'link', meter, (page) => {
+        for (const record of page) {
+          const mapped = mapWebexDevice(record, workspaces, locations, regions);
+          if ('skip' in mapped) {
+            countSkipped(meter, mapped.skip);
+            if (mapped.serial && meter) meter.unreadable.push(mapped.serial);
+          } else devices.push(mapped);
+        }
+      });
       return devices;
     },
     async getDevice(devicesn, stored, meter) {
