@@ -67,7 +67,8 @@ export const syncListing = async (listed: readonly ProviderDevice[], scope: Sync
     plan = planSync(side.stored.filter((device) => !kept.has(device.devicesn)), side.incoming);
   }
   plan.puts.push(...flagStale(side.held, scope.stale));
-  await connectivity.record(connectivityTransitions(side.stored, plan.puts, new Date().toISOString()), historyExpiry);
+  // held devices flagged stale are among the puts: compared with themselves, no transition
+  await connectivity.record(connectivityTransitions([...side.stored, ...side.held], plan.puts, new Date().toISOString()), historyExpiry);
   // queued before the writes: a run that dies after them still leaves the alarm engine its work
   const written = new Set(plan.puts.map((d) => d.devicesn));
   await evaluationQueue.addDevices([
