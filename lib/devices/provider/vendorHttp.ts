@@ -111,9 +111,9 @@ export const vendorHttp = (options: VendorHttpOptions) => {
     trackingHeader = 'trackingid',
     timeoutMs = 15_000,
     maxWaitMs = 60_000,
-    totalWaitMs = 240_000,
-    budget = 20_000,
-    backoffMs = 500,
+    totalWaitMs = 600_000,
+    budget = 50_000,
+    backoffMs = 250,
     attempts = 6,
     random = Math.random,
   } = options;
