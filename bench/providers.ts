@@ -10,7 +10,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { storeEnv } from '../scripts/local/env';
-import { FAKE_CREDENTIALS } from '../scripts/local/fakes';
+import { fakeEnv } from '../scripts/local/fakes';
 import { root, round, storeProcess, writeResult } from './lib';
 
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 100_000);
@@ -71,19 +71,8 @@ const main = async () => {
     process.env.TABLE_NAME = `bench-providers-${vendor}`;
     await ensureTable(dynamo, process.env.TABLE_NAME);
     // configured as a deployed stage is (its defaults: Webex 1,000 a page, Zoom 300 rooms a page, 8 rooms at once)
-    const env = {
-      DEVICE_PROVIDERS: vendor,
-      WEBEX_API_URL: `${fake.url}/v1`,
-      WEBEX_CLIENT_ID: FAKE_CREDENTIALS.webex.clientId,
-      WEBEX_CLIENT_SECRET: FAKE_CREDENTIALS.webex.clientSecret,
-      WEBEX_REFRESH_TOKEN: FAKE_CREDENTIALS.webex.refreshToken,
-      ZOOM_API_URL: `${fake.url}/v2`,
-      ZOOM_OAUTH_URL: fake.url,
-      ZOOM_ACCOUNT_ID: FAKE_CREDENTIALS.zoom.accountId,
-      ZOOM_CLIENT_ID: FAKE_CREDENTIALS.zoom.clientId,
-      ZOOM_CLIENT_SECRET: FAKE_CREDENTIALS.zoom.clientSecret,
-    };
-    const providers = providersFromEnv(env, async (name) => env[name as keyof typeof env]);
+    const env: Record<string, string> = { ...fakeEnv(fake.url, fake.url), DEVICE_PROVIDERS: vendor };
+    const providers = providersFromEnv(env, async (name) => env[name]);
     global.gc?.();
     const startedAt = performance.now();
     const { value: result, heapPeakMB, rssPeakMB } = await peakMemory(() => syncProviders(providers));

@@ -4,7 +4,7 @@ import type { Device } from '#lib/devices/types';
 import { startInstance, type Instance } from '../../scripts/local/instance';
 import { startVendorFakes, type VendorFakes } from '../../scripts/local/fakes';
 import { noFaults } from '../../scripts/local/fakes/server';
-import { api } from '../support/api';
+import { api, callerOf } from '../support/api';
 import { fleetOf } from '../support/vendors';
 
 /*
@@ -18,14 +18,7 @@ const fleet = fleetOf(42, 60, 16);
 let fakes: VendorFakes;
 let instance: Instance;
 
-const call = async <T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> => {
-  const response = await fetch(`${instance.url}${path}`, {
-    method,
-    headers: { 'x-api-key': KEY, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as T };
-};
+const call = callerOf(() => instance.url, KEY);
 const providers = async () => (await call<ProvidersReport>('GET', '/providers')).body;
 const until = async <T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> => {
   const deadline = Date.now() + timeoutMs;

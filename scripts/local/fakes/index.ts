@@ -24,6 +24,19 @@ export interface VendorFakes {
   close: () => Promise<void>;
 }
 
+/** What points the real adapters at fakes serving at these URLs (with the fakes' credentials). */
+export const fakeEnv = (webexUrl: string, zoomUrl: string): Record<string, string> => ({
+  WEBEX_API_URL: `${webexUrl}/v1`,
+  WEBEX_CLIENT_ID: FAKE_CREDENTIALS.webex.clientId,
+  WEBEX_CLIENT_SECRET: FAKE_CREDENTIALS.webex.clientSecret,
+  WEBEX_REFRESH_TOKEN: FAKE_CREDENTIALS.webex.refreshToken,
+  ZOOM_API_URL: `${zoomUrl}/v2`,
+  ZOOM_OAUTH_URL: zoomUrl,
+  ZOOM_ACCOUNT_ID: FAKE_CREDENTIALS.zoom.accountId,
+  ZOOM_CLIENT_ID: FAKE_CREDENTIALS.zoom.clientId,
+  ZOOM_CLIENT_SECRET: FAKE_CREDENTIALS.zoom.clientSecret,
+});
+
 /** Both fakes, serving `fleet` (each time asked: a changing fleet changes in the fakes too). */
 export const startVendorFakes = async (fleet: () => readonly ProviderDevice[], options: { rate429?: number } = {}): Promise<VendorFakes> => {
   // split again only when the fleet is another list (the fakes then rebuild their view of it)
@@ -38,19 +51,7 @@ export const startVendorFakes = async (fleet: () => readonly ProviderDevice[], o
     startWebexFake({ devices: () => split().webex, ...FAKE_CREDENTIALS.webex, faults }),
     startZoomFake({ devices: () => split().zoom, ...FAKE_CREDENTIALS.zoom, faults: { ...faults, retryAfterSeconds: null } }),
   ]);
-  const env = {
-    DEVICE_PROVIDERS: 'webex,zoom',
-    WEBEX_API_URL: `${webex.url}/v1`,
-    WEBEX_CLIENT_ID: FAKE_CREDENTIALS.webex.clientId,
-    WEBEX_CLIENT_SECRET: FAKE_CREDENTIALS.webex.clientSecret,
-    WEBEX_REFRESH_TOKEN: FAKE_CREDENTIALS.webex.refreshToken,
-    ZOOM_API_URL: `${zoom.url}/v2`,
-    ZOOM_OAUTH_URL: zoom.url,
-    ZOOM_ACCOUNT_ID: FAKE_CREDENTIALS.zoom.accountId,
-    ZOOM_CLIENT_ID: FAKE_CREDENTIALS.zoom.clientId,
-    ZOOM_CLIENT_SECRET: FAKE_CREDENTIALS.zoom.clientSecret,
-    ZOOM_REGION_MAP: JSON.stringify(zoomRegionMap(fleet())),
-  };
+  const env = { ...fakeEnv(webex.url, zoom.url), DEVICE_PROVIDERS: 'webex,zoom', ZOOM_REGION_MAP: JSON.stringify(zoomRegionMap(fleet())) };
   return { webex, zoom, env, close: async () => void (await Promise.all([webex.close(), zoom.close()])) };
 };
 
