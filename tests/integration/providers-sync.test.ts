@@ -4,6 +4,7 @@ import * as providerStatuses from '#lib/db/providers';
 import * as rooms from '#lib/db/rooms';
 import { expectedAggregates, placeKey } from '#lib/devices/plan';
 import type { NamedProvider } from '#lib/devices/provider';
+import { providersReport } from '#lib/devices/providerReport';
 import { syncProviders } from '#lib/devices/providers';
 import type { ProviderDevice, StoredDevice } from '#lib/devices/types';
 import { splitFleet, zoomRegionMap } from '../../scripts/local/fakes/fleet';
@@ -135,5 +136,35 @@ describe('several providers at once', () => {
     await sync();
     expect((await stored()).get(shared.devicesn)?.vendor).toBe('webex');
     expect((await statusOf('zoom')).duplicates).toBe(1);
+  });
+
+  it('with no provider configured the sync stores nothing, and the report says so beside the stored statuses', async () => {
+    const before = await stored();
+    expect(await syncProviders([])).toBeUndefined();
+    expect((await stored()).size).toBe(before.size);
+    const report = await providersReport();
+    expect(report.configured).toEqual([]);
+    expect(report.message).toMatch(/No device provider is configured/);
+    expect(report.providers.map((p) => [p.name, p.configured])).toEqual([
+      ['webex', false],
+      ['zoom', false],
+    ]);
+  });
+
+  it('reports a provider failing past PROVIDER_STALE_MINUTES as stale, with since when', async () => {
+    process.env.DEVICE_PROVIDERS = 'webex,zoom';
+    resetFaults(zoom, { down: 500, retryAfterSeconds: null });
+    try {
+      await sync();
+      const failingSince = (await statusOf('zoom')).failingSince!;
+      const report = await providersReport(Date.parse(failingSince) + 31 * 60_000);
+      const entry = report.providers.find((p) => p.name === 'zoom')!;
+      expect(entry).toMatchObject({ configured: true, stale: true, failingSince });
+      expect(entry.staleSince).toBe(new Date(Date.parse(failingSince) + 30 * 60_000).toISOString());
+      expect((await providersReport(Date.parse(failingSince) + 60_000)).providers.find((p) => p.name === 'zoom')!.stale).toBe(false);
+    } finally {
+      delete process.env.DEVICE_PROVIDERS;
+      resetFaults(zoom, { retryAfterSeconds: null });
+    }
   });
 });
