@@ -1,8 +1,12 @@
 /** Device providers (DESIGN §6): how each vendor's sync is doing. */
 import { dateTime, ok, routesOf, Type, type TSchema } from './shared';
 
-/** Where devices come from: GET /providers reads DEVICE_PROVIDERS and PROVIDER_STALE_MINUTES. */
-const providerEnvironment = '${file(./functions/devices/provider-env.yml)}';
+/** What GET /providers reads of the providers' settings (as functions/devices/provider-env.yml gives them; no secret names). */
+const providerEnvironment = {
+  DEVICE_PROVIDERS: "${env:DEVICE_PROVIDERS, ''}",
+  DEVICE_PROVIDER: "${env:DEVICE_PROVIDER, ''}",
+  PROVIDER_STALE_MINUTES: "${env:PROVIDER_STALE_MINUTES, '30'}",
+};
 
 const count = Type.Integer({ minimum: 0 });
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
