@@ -6,7 +6,7 @@
  * handlers against an in-memory dynalite; capacity from `ReturnConsumedCapacity: TOTAL`, summed.
  * Writes bench/results/capacity.json and the capacity section of bench/README.md.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +15,7 @@ import { build as buildSchemas } from '../scripts/generate';
 import { startLocalStore } from '../scripts/local/dynamo';
 import { storeEnv } from '../scripts/local/env';
 import { apiEvent, jsonEvent, lambdaContext } from '../tests/support/events';
-import { median, resultsDir, root, round } from './lib';
+import { median, resultsDir, root, round, storeProcess } from './lib';
 import { project, PRICES, type Background, type Work } from './capacity-projection';
 
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number);
@@ -293,34 +293,6 @@ export const runCapacityBench = async () => {
   writeFileSync(join(resultsDir, whole ? 'capacity.json' : `capacity-${[...PARTS].join('-')}.json`), `${JSON.stringify(output, null, 2)}\n`);
   if (whole) writeReadme(output);
   console.log(JSON.stringify(output.targets, null, 2));
-};
-
-/**
- * The embedded store (dynalite, in memory) in a process of its own, as DynamoDB is a service of
- * its own: the bench's engine and the store then do not share one thread and one heap.
- * BENCH_STORE=in-process runs it inside the bench instead. The child ends with its stdin, so it
- * never outlives the bench.
- */
-const storeProcess = async (): Promise<{ endpoint: string; close: () => Promise<void> }> => {
-  const script = [
-    "const server = require('dynalite')({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });",
-    'server.keepAliveTimeout = 120000; server.headersTimeout = 121000;',
-    "server.listen(0, '127.0.0.1', () => process.stdout.write(server.address().port + '\\n'));",
-    "process.stdin.on('end', () => process.exit(0)); process.stdin.resume();",
-  ].join('\n');
-  const child = spawn(process.execPath, ['--max-old-space-size=4096', '-e', script], { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] });
-  const port = await new Promise<string>((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`the store process ended (${code})`)));
-    child.stdout.once('data', (data: Buffer) => resolve(data.toString().trim()));
-  });
-  return {
-    endpoint: `http://127.0.0.1:${port}`,
-    close: async () => {
-      child.stdin.end();
-      await new Promise((resolve) => child.once('exit', resolve));
-    },
-  };
 };
 
 /**

@@ -2,12 +2,14 @@ import http from '#generated/routes/devicesRefresh';
 import { logger } from '#lib/log';
 import { runEvaluation } from '#lib/alarms/evaluate';
 import { mailerFromEnv } from '#lib/adapters/mail';
-import { providerFromEnv } from '#lib/devices/provider';
+import { secret } from '#lib/adapters/secrets';
+import { fleetProvider, providersFromEnv } from '#lib/devices/provider';
 import { refreshDevice } from '#lib/devices/sync';
 import { connectionsFromEnv } from '#lib/adapters/connections';
 import { enableLivePush } from '#lib/live/push';
 
-const provider = providerFromEnv();
+// the device's own vendor answers (DEVICE_PROVIDERS; secrets from SSM in AWS)
+const provider = fleetProvider(providersFromEnv(process.env, secret));
 const mailer = mailerFromEnv();
 enableLivePush(connectionsFromEnv());
 

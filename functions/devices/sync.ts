@@ -3,21 +3,24 @@ import type { Context } from 'aws-lambda';
 import { logger } from '#lib/log';
 import { runEvaluation } from '#lib/alarms/evaluate';
 import { mailerFromEnv } from '#lib/adapters/mail';
+import { secret } from '#lib/adapters/secrets';
 import { tracing } from '#lib/observability/tracing';
-import { providerFromEnv } from '#lib/devices/provider';
-import { syncAndReport } from '#lib/devices/sync';
+import { providersFromEnv } from '#lib/devices/provider';
+import { syncProvidersAndReport } from '#lib/devices/providers';
 import { connectionsFromEnv } from '#lib/adapters/connections';
 import { enableLivePush } from '#lib/live/push';
 
-const provider = providerFromEnv();
+// every configured provider (DEVICE_PROVIDERS), its secrets from SSM in AWS; none: the sync stores nothing
+const providers = providersFromEnv(process.env, secret);
 const mailer = mailerFromEnv();
 enableLivePush(connectionsFromEnv());
 
-// Scheduled (rate in contracts/devices.ts): the device inventory from the provider into the table,
+// Scheduled (rate in contracts/devices.ts): the device inventory from the providers into the table,
 // then the alarms of the devices it changed (the queue), in the same run; a busy evaluator leaves
 // them queued for its next tick.
 export const handler = middy(async (_event: unknown, context?: Context) => {
-  const result = await syncAndReport(provider);
+  const result = await syncProvidersAndReport(providers);
+  if (!result) return { synced: false, reason: 'no device provider configured (DEVICE_PROVIDERS)' };
   // under `serverless offline` the local loop of scripts/start.ts evaluates after its syncs (e2e: only when asked)
   if (process.env.IS_OFFLINE) return result;
   const budgetMs = context?.getRemainingTimeInMillis ? context.getRemainingTimeInMillis() - 10_000 : undefined;

@@ -36,8 +36,36 @@ const toItem = (device: StoredDevice, now: string): Item => ({
   room: device.details.room,
   alarmSeverity: device.alarmSeverity,
   alarmWatchers: device.alarmWatchers?.length ? device.alarmWatchers : undefined,
+  ...vendorAttributes(device),
   updatedAt: now,
 });
+
+/** The vendor's facts as flat attributes (absent ones left out: removeUndefinedValues). */
+const vendorAttributes = (device: StoredDevice): Item => ({
+  vendor: device.vendor,
+  vendorRef: device.vendorRef,
+  connectionDetail: device.vendorDetails?.connectionDetail,
+  errorCodes: device.vendorDetails?.errorCodes?.length ? device.vendorDetails.errorCodes : undefined,
+  software: device.vendorDetails?.software,
+  lastSeen: device.vendorDetails?.lastSeen,
+  plannedMaintenance: device.vendorDetails?.plannedMaintenance,
+  staleSince: device.staleSince,
+});
+
+const readVendor = (item: Item, device: StoredDevice): void => {
+  const text = (name: string) => (typeof item[name] === 'string' ? (item[name] as string) : undefined);
+  if (text('vendor')) device.vendor = text('vendor');
+  if (text('vendorRef')) device.vendorRef = text('vendorRef');
+  if (text('staleSince')) device.staleSince = text('staleSince');
+  const details = {
+    ...(text('connectionDetail') ? { connectionDetail: text('connectionDetail') } : {}),
+    ...(Array.isArray(item.errorCodes) && item.errorCodes.length > 0 ? { errorCodes: item.errorCodes.map(String) } : {}),
+    ...(text('software') ? { software: text('software') } : {}),
+    ...(text('lastSeen') ? { lastSeen: text('lastSeen') } : {}),
+    ...(text('plannedMaintenance') ? { plannedMaintenance: text('plannedMaintenance') } : {}),
+  };
+  if (Object.keys(details).length > 0) device.vendorDetails = details;
+};
 
 const fromItem = (item: Item): StoredDevice => {
   const device: StoredDevice = {
@@ -49,10 +77,23 @@ const fromItem = (item: Item): StoredDevice => {
   };
   if (typeof item.alarmSeverity === 'number') device.alarmSeverity = item.alarmSeverity as Severity;
   if (Array.isArray(item.alarmWatchers) && item.alarmWatchers.length > 0) device.alarmWatchers = item.alarmWatchers.map(String);
+  readVendor(item, device);
   return device;
 };
 
-const FIELDS = ['deviceid', 'devicesn', 'devicemodel', 'connected', 'inCallStatus', 'region', 'location', 'room', 'alarmSeverity', 'alarmWatchers'];
+const FIELDS = [
+  'deviceid',
+  'devicesn',
+  'devicemodel',
+  'connected',
+  'inCallStatus',
+  'region',
+  'location',
+  'room',
+  'alarmSeverity',
+  'alarmWatchers',
+  ...['vendor', 'vendorRef', 'connectionDetail', 'errorCodes', 'software', 'lastSeen', 'plannedMaintenance', 'staleSince'],
+];
 const projection = {
   ProjectionExpression: FIELDS.map((_, i) => `#p${i}`).join(', '),
   ExpressionAttributeNames: Object.fromEntries(FIELDS.map((field, i) => [`#p${i}`, field])),

@@ -63,27 +63,33 @@ describe('serverless package --stage prod (no AWS credentials)', () => {
   it('stays well under the CloudFormation resource limit', () => {
     expect(Object.keys(prod.Resources).length).toBeLessThan(500);
   });
-  it('lets functions read only the two account secrets from SSM, and ships no secret value', () => {
-    // one statement in one role: the sign-in function's (tests/e2e/operations.test.ts)
+  it('lets functions read only the two account secrets and the stage\'s provider secrets from SSM, and ships no secret value', () => {
+    // two statements: the sign-in function's, and the device providers' (tests/e2e/operations.test.ts says whose roles hold them)
     const ssm = statements(prod).filter((s) => s.Action.some((a) => a.startsWith('ssm:')));
-    expect(ssm).toHaveLength(1);
-    expect(ssm[0]!.Action).toEqual(['ssm:GetParameter']);
-    const resources = ssm[0]!.Resource.map((r) => JSON.stringify(r));
-    expect(resources).toHaveLength(2);
-    expect(resources[0]).toContain(':parameter/device-monitoring/prod/admin-password');
-    expect(resources[1]).toContain(':parameter/device-monitoring/prod/jwt-private-key');
+    const resourcesOf = (statement: (typeof ssm)[number]) => statement.Resource.map((r) => JSON.stringify(r));
+    expect(ssm.map((s) => s.Action)).toEqual([['ssm:GetParameter'], ['ssm:GetParameter']]);
+    const account = ssm.find((s) => resourcesOf(s).some((r) => r.includes('admin-password')))!;
+    expect(resourcesOf(account)).toHaveLength(2);
+    expect(resourcesOf(account)[0]).toContain(':parameter/device-monitoring/prod/admin-password');
+    expect(resourcesOf(account)[1]).toContain(':parameter/device-monitoring/prod/jwt-private-key');
+    const providers = ssm.find((s) => s !== account)!;
+    expect(resourcesOf(providers)).toHaveLength(1);
+    expect(resourcesOf(providers)[0]).toContain(':parameter/device-monitoring/prod/providers/*');
     for (const [, fn] of resourcesOfType(prod, 'AWS::Lambda::Function')) {
       const names = Object.keys(environment(fn));
       for (const secret of ['JWT_PRIVATE_KEY', 'ADMIN_PASSWORD', 'JWT_SECRET', 'JWT_SECRET_PARAM']) expect(names).not.toContain(secret);
+      for (const secret of ['WEBEX_ACCESS_TOKEN', 'WEBEX_CLIENT_SECRET', 'WEBEX_REFRESH_TOKEN', 'ZOOM_CLIENT_SECRET']) expect(names).not.toContain(secret);
     }
     expect(JSON.stringify(prod)).not.toContain('local-admin-password');
     expect(JSON.stringify(prod)).not.toContain('PRIVATE KEY');
   });
 
-  it('names the secret parameters to the sign-in function only', () => {
+  it('names the secret parameters to the sign-in function and to the two that call device vendors only', () => {
     const functions = resourcesOfType(prod, 'AWS::Lambda::Function');
     const withSecrets = functions.filter(([, fn]) => Object.keys(environment(fn)).some((name) => name.endsWith('_PARAM'))).map(([name]) => name);
-    expect(withSecrets).toEqual(['SessionsSigninLambdaFunction']);
+    expect(withSecrets.sort()).toEqual(['DevicesRefreshLambdaFunction', 'DevicesSyncLambdaFunction', 'SessionsSigninLambdaFunction']);
+    const [, sync] = functions.find(([name]) => name === 'DevicesSyncLambdaFunction')!;
+    expect(environment(sync)).toMatchObject({ WEBEX_CLIENT_SECRET_PARAM: '/device-monitoring/prod/providers/webex-client-secret', ZOOM_CLIENT_SECRET_PARAM: '/device-monitoring/prod/providers/zoom-client-secret', DEVICE_PROVIDERS: '' });
     const [, signin] = functions.find(([name]) => name === 'SessionsSigninLambdaFunction')!;
     expect(environment(signin)).toMatchObject({
       ADMIN_PASSWORD_PARAM: '/device-monitoring/prod/admin-password',
