@@ -128,7 +128,7 @@ const pass = async (
  * stored status drifted (each once), the summaries, and the new notifications (one digest per
  * watcher and run: lib/notify). Every step is idempotent and re-derived from stored state, so a
  * run cut short by `deadline` (or a crash) is finished by the next one. Runs stop between
- * writes, never in the middle of one.
+ * writes; a store call still in flight at the deadline is cut off there, as a crash would.
  */
 export const evaluateAlarms = (options: PassOptions): Promise<EvaluationSummary> =>
   pass(options, async (inTime, summary) => {
