@@ -57,7 +57,7 @@ export interface paths {
         put?: never;
         /**
          * Evaluate every active watcher now (operators, tests); answers what changed
-         * @description Needs the API key (x-api-key). Answers: 200 Transitions of this run; complete is false when the run hit intervalDeviceWatchersTimeout; 403 Missing or wrong x-api-key (API Gateway); 409 Another evaluation is running; retry in a few seconds; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 Transitions of this run; complete is false when the run ran out of time: intervalDeviceWatchersTimeout (at least 10 s), and here at most 25 s after API Gateway took the request (the answer within 27 s, before its 29 s limit, however slow the store); the next run carries on; 403 Missing or wrong x-api-key (API Gateway); 409 Another evaluation is running; retry in a few seconds; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["alarmsEvaluateNow"];
         delete?: never;
@@ -1845,7 +1845,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Transitions of this run; complete is false when the run hit intervalDeviceWatchersTimeout */
+            /** @description Transitions of this run; complete is false when the run ran out of time: intervalDeviceWatchersTimeout (at least 10 s), and here at most 25 s after API Gateway took the request (the answer within 27 s, before its 29 s limit, however slow the store); the next run carries on */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as alarmRuns from '#lib/db/alarmRuns';
+import { logger } from '#lib/log';
+import { isDeadlineExceeded } from '#lib/shared/deadline';
 
 /*
  * The evaluator's lease (one run at a time, DESIGN D6): short, and renewed by a heartbeat while
@@ -20,7 +22,7 @@ export interface Lease {
 /**
  * Runs `task` under the lease, or answers undefined when another run holds it (or, with
  * `dueAt`, the last run started after `dueAt`). The heartbeat ends and the lease is released
- * when the task ends, whichever way.
+ * when the task ends, whichever way (or, when the caller's deadline leaves no time for it, lapses).
  */
 export const withLease = async <T>(
   task: (lease: Lease) => Promise<T>,
@@ -47,6 +49,10 @@ export const withLease = async <T>(
     return await task({ runId, holding: () => !lost && Date.now() < heldUntil - SAFETY_MS });
   } finally {
     clearInterval(beat);
-    await alarmRuns.release(runId, options.unpaced ? undefined : startedAt);
+    // a release the caller's deadline cut short is no failure: the lease lapses within LEASE_MS
+    await alarmRuns.release(runId, options.unpaced ? undefined : startedAt).catch((error: unknown) => {
+      if (!isDeadlineExceeded(error)) throw error;
+      logger.warn('evaluator lease left to lapse: the run ran out of time to release it', { runId });
+    });
   }
 };

@@ -13,6 +13,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { ServiceUnavailable } from '#lib/errors';
 import { mapConcurrent } from '#lib/shared/concurrency';
+import { pause } from '#lib/shared/deadline';
 import { doc, tableName } from './client';
 
 export type Item = Record<string, unknown>;
@@ -159,7 +160,6 @@ const MAX_IDLE_ROUNDS = 10;
 /** Backoff between rounds: capped exponential, full jitter (the store sheds load, we spread out). */
 const BACKOFF_BASE_MS = 50;
 const BACKOFF_CAP_MS = 2_000;
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export const backoff = (round: number): number => Math.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** round);
 
 const chunked = <T>(list: readonly T[], size: number): T[][] =>

@@ -19,6 +19,8 @@ export interface HttpRequest<C extends RouteContract> extends RequestParts<C> {
   headers: Record<string, string | undefined>;
   requestId: string;
   event: APIGatewayProxyEvent;
+  /** The Lambda context (`getRemainingTimeInMillis` for handlers that budget their time). */
+  context: Context;
 }
 
 export type Handler<C extends RouteContract> = (request: HttpRequest<C>) => Promise<AnswerOf<C>>;
@@ -97,6 +99,7 @@ export const http = <C extends RouteContract>(binding: Binding<C>, handle: Handl
         headers: event.headers,
         requestId: event.requestContext?.requestId ?? context.awsRequestId,
         event,
+        context,
       })) as HttpResult;
     const { idempotency } = binding;
     const request = { path: parts.path, query: parts.query, body: parts.body };
