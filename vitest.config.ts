@@ -23,6 +23,7 @@ const FAITHFUL_TESTS = [
   'webhook',
   'dynamodb-rules',
   'engine-progress',
+  'providers-sync',
 ];
 
 export default defineConfig({

@@ -34,7 +34,8 @@ export const writeResult = (name: string, data: object, markdown: string, measur
 
 /**
  * The embedded store (dynalite, in memory) in a process of its own, as DynamoDB is a service of
- * its own: the bench's engine and the store then do not share one thread and one heap. The child ends with its stdin, so it
+ * its own: the bench's engine and the store then do not share one thread and one heap.
+ * BENCH_STORE=in-process runs it inside the bench instead. The child ends with its stdin, so it
  * never outlives the bench.
  */
 export const storeProcess = async (): Promise<{ endpoint: string; close: () => Promise<void> }> => {

@@ -1,6 +1,7 @@
 /** Writes the summary table of bench/README.md from bench/results/*.json: each figure against its target. */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { INVENTORY_MEMORY_MB } from '../contracts/shared';
 import { resultsDir, root } from './lib';
 
 const read = <T>(name: string): T | undefined => {
@@ -35,6 +36,7 @@ export const writeSummary = () => {
   const start = read<Stamped & { firstMedianSeconds: number; warmMedianSeconds: number; firstMedianPrinted?: number; warmMedianPrinted?: number }>('start');
   const live = read<Stamped & { lost: number; delayMs: { p50: number; p99: number }; warmup?: { seconds: number; lost: number; delayMs: { p50: number; p99: number } } }>('live');
   const memory = read<Stamped & { worstShare: number; headroomTarget: number }>('memory');
+  const providers = read<Stamped & { heapCapMB?: number; runs: { vendor: string; devices: number; lost: number; seconds: number; vendorRequests: number; throttledWaits: number; ok: boolean }[] }>('providers');
   const worstStats = stats ? Math.max(...stats.summary.map((s) => s.ratio)) : undefined;
   const table = [
     '| figure | measured | target | | measured at (UTC) | load avg (1 min) start / end |',
@@ -50,6 +52,10 @@ export const writeSummary = () => {
     row('live: pushes lost (500 sockets, 50 room changes/s)', live && live.lost + (live.warmup?.lost ?? 0), '0', (v) => v === 0, live),
     row('live: p99 delay from change to receipt, ms', live?.delayMs.p99, '< 1000', (v) => v < 1000, live),
     row('memory at 100k devices: worst peak RSS / memorySize (sync, evaluator)', memory?.worstShare, '<= 0.67 (1.5x headroom)', (v) => v <= 0.67, memory),
+    ...(providers?.runs ?? []).flatMap((r) => [
+      row(`provider sync, ${r.vendor}: devices lost of ${r.devices} (5% 429s)`, r.ok ? r.lost : r.devices, '0', (v) => v === 0, providers),
+      `| provider sync, ${r.vendor}: vendor requests, throttled waits, time | ${r.vendorRequests}, ${r.throttledWaits}, ${r.seconds} s | reported | | ${stamp(providers)} |`,
+    ]),
   ]
     .filter(Boolean)
     .join('\n');
@@ -64,6 +70,7 @@ export const writeSummary = () => {
     live?.warmup
       ? `- Live: p99 measured after a ${live.warmup.seconds} s warm-up at the same load; during the warm-up itself p50 ${live.warmup.delayMs.p50} / p99 ${live.warmup.delayMs.p99} ms (pushes lost counts both).`
       : '',
+    providers?.heapCapMB ? `- Provider sync: each ran under a ${providers.heapCapMB} MB heap cap (devicesSync has ${INVENTORY_MEMORY_MB.sync} MB); details in results/providers.md.` : '',
     start?.warmMedianPrinted !== undefined
       ? `- npm start, its own printed ready time (median): warm ${start.warmMedianPrinted} s, first ${start.firstMedianPrinted} s.`
       : '',

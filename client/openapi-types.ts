@@ -57,7 +57,7 @@ export interface paths {
         put?: never;
         /**
          * Evaluate every active watcher now (operators, tests); answers what changed
-         * @description Needs the API key (x-api-key). Answers: 200 Transitions of this run; complete is false when the run hit intervalDeviceWatchersTimeout; 403 Missing or wrong x-api-key (API Gateway); 409 Another evaluation is running; retry in a few seconds; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key). Answers: 200 Transitions of this run; complete is false when the run ran out of time: intervalDeviceWatchersTimeout (at least 10 s), and here at most 25 s after API Gateway took the request (the answer within 27 s, before its 29 s limit, however slow the store); the next run carries on; 403 Missing or wrong x-api-key (API Gateway); 409 Another evaluation is running; retry in a few seconds; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["alarmsEvaluateNow"];
         delete?: never;
@@ -982,6 +982,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Device providers: last success, last error, devices, requests, throttled waits, held removals, stale since
+         * @description Needs the API key (x-api-key). Answers: 200 Each provider configured or with a stored status, the configured first; 403 Missing or wrong x-api-key (API Gateway); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
+        get: operations["providersList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/silences": {
         parameters: {
             query?: never;
@@ -1825,7 +1845,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Transitions of this run; complete is false when the run hit intervalDeviceWatchersTimeout */
+            /** @description Transitions of this run; complete is false when the run ran out of time: intervalDeviceWatchersTimeout (at least 10 s), and here at most 25 s after API Gateway took the request (the answer within 27 s, before its 29 s limit, however slow the store); the next run carries on */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7853,6 +7873,103 @@ export interface operations {
             };
         };
     };
+    providersList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Each provider configured or with a stored status, the configured first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        configured: string[];
+                        /** @description present when no provider is configured: the sync stores nothing */
+                        message?: string;
+                        providers: {
+                            /** @description named by DEVICE_PROVIDERS now */
+                            configured: boolean;
+                            devices: number;
+                            duplicates: number;
+                            failingSince: string | null;
+                            heldRemovals: {
+                                count: number;
+                                seen: number;
+                                /** Format: date-time */
+                                since: string;
+                            } | null;
+                            lastError: {
+                                /** Format: date-time */
+                                at: string;
+                                /** @description what failed; never a token or a secret */
+                                message: string;
+                                /** @description the vendor's HTTP status */
+                                status?: number;
+                                /** @description the vendor's tracking id (Webex Trackingid), for its support */
+                                trackingId?: string;
+                            } | null;
+                            lastSuccessAt: string | null;
+                            lastSyncAt: string | null;
+                            /** @description webex, zoom, http or simulated: also the `vendor` of its devices */
+                            name: string;
+                            requests: number;
+                            /** @description records of the last listing skipped, by reason (noSerial, personal, malformed, ...) */
+                            skipped: {
+                                [key: string]: number;
+                            };
+                            /** @description failing longer than PROVIDER_STALE_MINUTES: its devices carry staleSince */
+                            stale: boolean;
+                            staleSince: string | null;
+                            throttledWaits: number;
+                            waitedSeconds: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     silencesList: {
         parameters: {
             query?: {
@@ -8413,9 +8530,26 @@ export interface operations {
                         deviceid?: string;
                         devicemodel?: string;
                         devicesn?: string;
+                        /**
+                         * Format: date-time
+                         * @description present while its provider has failed longer than PROVIDER_STALE_MINUTES: the state shown is the last one known
+                         */
+                        staleSince?: string;
                         status?: {
                             connected?: boolean;
                             inCallStatus?: string;
+                        };
+                        /** @description the provider that reports the device: webex, zoom, http or simulated */
+                        vendor?: string;
+                        vendorDetails?: {
+                            /** @description the vendor's own connection state (Webex connected_with_issues, Zoom Online, ...) */
+                            connectionDetail?: string;
+                            errorCodes?: string[];
+                            /** @description when the vendor last saw a device that is not connected */
+                            lastSeen?: string;
+                            /** @description off, on or upcoming */
+                            plannedMaintenance?: string;
+                            software?: string;
                         };
                     };
                 };
@@ -8637,9 +8771,26 @@ export interface operations {
                         deviceid?: string;
                         devicemodel?: string;
                         devicesn?: string;
+                        /**
+                         * Format: date-time
+                         * @description present while its provider has failed longer than PROVIDER_STALE_MINUTES: the state shown is the last one known
+                         */
+                        staleSince?: string;
                         status?: {
                             connected?: boolean;
                             inCallStatus?: string;
+                        };
+                        /** @description the provider that reports the device: webex, zoom, http or simulated */
+                        vendor?: string;
+                        vendorDetails?: {
+                            /** @description the vendor's own connection state (Webex connected_with_issues, Zoom Online, ...) */
+                            connectionDetail?: string;
+                            errorCodes?: string[];
+                            /** @description when the vendor last saw a device that is not connected */
+                            lastSeen?: string;
+                            /** @description off, on or upcoming */
+                            plannedMaintenance?: string;
+                            software?: string;
                         };
                     }[] | {
                         items: {
@@ -8652,9 +8803,26 @@ export interface operations {
                             deviceid?: string;
                             devicemodel?: string;
                             devicesn?: string;
+                            /**
+                             * Format: date-time
+                             * @description present while its provider has failed longer than PROVIDER_STALE_MINUTES: the state shown is the last one known
+                             */
+                            staleSince?: string;
                             status?: {
                                 connected?: boolean;
                                 inCallStatus?: string;
+                            };
+                            /** @description the provider that reports the device: webex, zoom, http or simulated */
+                            vendor?: string;
+                            vendorDetails?: {
+                                /** @description the vendor's own connection state (Webex connected_with_issues, Zoom Online, ...) */
+                                connectionDetail?: string;
+                                errorCodes?: string[];
+                                /** @description when the vendor last saw a device that is not connected */
+                                lastSeen?: string;
+                                /** @description off, on or upcoming */
+                                plannedMaintenance?: string;
+                                software?: string;
                             };
                         }[];
                         nextCursor: string | null;
@@ -9032,9 +9200,26 @@ export interface operations {
                         deviceid?: string;
                         devicemodel?: string;
                         devicesn?: string;
+                        /**
+                         * Format: date-time
+                         * @description present while its provider has failed longer than PROVIDER_STALE_MINUTES: the state shown is the last one known
+                         */
+                        staleSince?: string;
                         status?: {
                             connected?: boolean;
                             inCallStatus?: string;
+                        };
+                        /** @description the provider that reports the device: webex, zoom, http or simulated */
+                        vendor?: string;
+                        vendorDetails?: {
+                            /** @description the vendor's own connection state (Webex connected_with_issues, Zoom Online, ...) */
+                            connectionDetail?: string;
+                            errorCodes?: string[];
+                            /** @description when the vendor last saw a device that is not connected */
+                            lastSeen?: string;
+                            /** @description off, on or upcoming */
+                            plannedMaintenance?: string;
+                            software?: string;
                         };
                     } & {
                         refreshInfo?: {
@@ -9549,7 +9734,7 @@ export interface operations {
                         /** @description an array of 1 to 50 conditions */
                         conditions: {
                             /** @enum {unknown} */
-                            element: "status.connected" | "status.inCallStatus" | "deviceconnected" | "devicemodel" | "details.region" | "details.location" | "details.room";
+                            element: "status.connected" | "status.inCallStatus" | "deviceconnected" | "devicemodel" | "details.region" | "details.location" | "details.room" | "vendor" | "connectionDetail" | "errorCodes" | "software" | "plannedMaintenance" | "stale";
                             /** @enum {unknown} */
                             operator: "==" | "!=" | "contains" | "in";
                             /** @description a string of 1 to 256 characters ("a,b,c" for "in") */
@@ -9703,7 +9888,7 @@ export interface operations {
                             /** @description an array of 1 to 50 conditions */
                             conditions: {
                                 /** @enum {unknown} */
-                                element: "status.connected" | "status.inCallStatus" | "deviceconnected" | "devicemodel" | "details.region" | "details.location" | "details.room";
+                                element: "status.connected" | "status.inCallStatus" | "deviceconnected" | "devicemodel" | "details.region" | "details.location" | "details.room" | "vendor" | "connectionDetail" | "errorCodes" | "software" | "plannedMaintenance" | "stale";
                                 /** @enum {unknown} */
                                 operator: "==" | "!=" | "contains" | "in";
                                 /** @description a string of 1 to 256 characters ("a,b,c" for "in") */
@@ -9827,7 +10012,7 @@ export interface operations {
                         /** @description an array of 1 to 50 conditions */
                         conditions: {
                             /** @enum {unknown} */
-                            element: "status.connected" | "status.inCallStatus" | "deviceconnected" | "devicemodel" | "details.region" | "details.location" | "details.room";
+                            element: "status.connected" | "status.inCallStatus" | "deviceconnected" | "devicemodel" | "details.region" | "details.location" | "details.room" | "vendor" | "connectionDetail" | "errorCodes" | "software" | "plannedMaintenance" | "stale";
                             /** @enum {unknown} */
                             operator: "==" | "!=" | "contains" | "in";
                             /** @description a string of 1 to 256 characters ("a,b,c" for "in") */
@@ -9881,7 +10066,7 @@ export interface operations {
                             /** @description an array of 1 to 50 conditions */
                             conditions: {
                                 /** @enum {unknown} */
-                                element: "status.connected" | "status.inCallStatus" | "deviceconnected" | "devicemodel" | "details.region" | "details.location" | "details.room";
+                                element: "status.connected" | "status.inCallStatus" | "deviceconnected" | "devicemodel" | "details.region" | "details.location" | "details.room" | "vendor" | "connectionDetail" | "errorCodes" | "software" | "plannedMaintenance" | "stale";
                                 /** @enum {unknown} */
                                 operator: "==" | "!=" | "contains" | "in";
                                 /** @description a string of 1 to 256 characters ("a,b,c" for "in") */
@@ -10133,7 +10318,7 @@ export interface operations {
                             /** @description an array of 1 to 50 conditions */
                             conditions: {
                                 /** @enum {unknown} */
-                                element: "status.connected" | "status.inCallStatus" | "deviceconnected" | "devicemodel" | "details.region" | "details.location" | "details.room";
+                                element: "status.connected" | "status.inCallStatus" | "deviceconnected" | "devicemodel" | "details.region" | "details.location" | "details.room" | "vendor" | "connectionDetail" | "errorCodes" | "software" | "plannedMaintenance" | "stale";
                                 /** @enum {unknown} */
                                 operator: "==" | "!=" | "contains" | "in";
                                 /** @description a string of 1 to 256 characters ("a,b,c" for "in") */
@@ -10277,7 +10462,7 @@ export interface operations {
                             /** @description an array of 1 to 50 conditions */
                             conditions: {
                                 /** @enum {unknown} */
-                                element: "status.connected" | "status.inCallStatus" | "deviceconnected" | "devicemodel" | "details.region" | "details.location" | "details.room";
+                                element: "status.connected" | "status.inCallStatus" | "deviceconnected" | "devicemodel" | "details.region" | "details.location" | "details.room" | "vendor" | "connectionDetail" | "errorCodes" | "software" | "plannedMaintenance" | "stale";
                                 /** @enum {unknown} */
                                 operator: "==" | "!=" | "contains" | "in";
                                 /** @description a string of 1 to 256 characters ("a,b,c" for "in") */
@@ -10324,7 +10509,7 @@ export interface operations {
                                 /** @description an array of 1 to 50 conditions */
                                 conditions: {
                                     /** @enum {unknown} */
-                                    element: "status.connected" | "status.inCallStatus" | "deviceconnected" | "devicemodel" | "details.region" | "details.location" | "details.room";
+                                    element: "status.connected" | "status.inCallStatus" | "deviceconnected" | "devicemodel" | "details.region" | "details.location" | "details.room" | "vendor" | "connectionDetail" | "errorCodes" | "software" | "plannedMaintenance" | "stale";
                                     /** @enum {unknown} */
                                     operator: "==" | "!=" | "contains" | "in";
                                     /** @description a string of 1 to 256 characters ("a,b,c" for "in") */

@@ -24,6 +24,17 @@ const device = Type.Partial(
     status: Type.Partial(Type.Object({ connected: Type.Boolean(), inCallStatus: Type.String() })),
     deviceconnected: Type.Boolean(),
     details: Type.Partial(Type.Object({ room: Type.String(), location: Type.String(), region: Type.String() })),
+    vendor: Type.String({ description: 'the provider that reports the device: webex, zoom, http or simulated' }),
+    vendorDetails: Type.Partial(
+      Type.Object({
+        connectionDetail: Type.String({ description: "the vendor's own connection state (Webex connected_with_issues, Zoom Online, ...)" }),
+        errorCodes: Type.Array(Type.String()),
+        software: Type.String(),
+        lastSeen: Type.String({ description: 'when the vendor last saw a device that is not connected' }),
+        plannedMaintenance: Type.String({ description: 'off, on or upcoming' }),
+      }),
+    ),
+    staleSince: Type.String({ format: 'date-time', description: 'present while its provider has failed longer than PROVIDER_STALE_MINUTES: the state shown is the last one known' }),
   }),
 );
 const invalid = error('A filter field is missing or empty, each named');

@@ -119,6 +119,11 @@ const dashboard = ({ service, stage, alarmNames }) => {
       ours('sync', 'DevicesSkippedInvalid'),
     ]),
     widget('Sync duration (ms)', [ours('sync', 'SyncDuration', { stat: 'Maximum' })]),
+    widget('Device providers: failing, and per provider failed / held removals', [
+      ours('sync', 'ProvidersFailing', { stat: 'Maximum' }),
+      [{ expression: `SEARCH('{${NAMESPACE},provider,service,stage} MetricName="ProviderSyncFailed" stage="${stage}"', 'Maximum', 300)`, id: 'p' }],
+      [{ expression: `SEARCH('{${NAMESPACE},provider,service,stage} MetricName="ProviderHeldRemovals" stage="${stage}"', 'Maximum', 300)`, id: 'h' }],
+    ]),
     widget('Notifications: sent, retried, failed, suppressed', [
       ours('notifications', 'NotificationsSent'),
       ours('notifications', 'NotificationsRetried'),
@@ -146,7 +151,7 @@ const dashboard = ({ service, stage, alarmNames }) => {
 };
 
 /** Names of the alarms observability.yml declares (for the dashboard's alarm widget). */
-const STATIC_ALARMS = ['api-5xx-rate', 'api-latency-p99', 'evaluator-not-running', 'evaluator-incomplete', 'sync-failing', 'notification-failures'];
+const STATIC_ALARMS = ['api-5xx-rate', 'api-latency-p99', 'evaluator-not-running', 'evaluator-incomplete', 'sync-failing', 'provider-failing', 'notification-failures'];
 
 module.exports = async ({ resolveVariable, resolveConfigurationProperty }) => {
   const service = await resolveVariable('self:service');

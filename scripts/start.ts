@@ -75,17 +75,22 @@ const every = (seconds: number, label: string, task: () => Promise<string | unde
   }, seconds * 1000);
 };
 
+/** The providers of the local sync: built once, so that their tokens are cached like a warm function's. */
+let providers: import('../lib/devices/provider').NamedProvider[] | undefined;
+
 /** The scheduled device sync, every SYNC_INTERVAL_SECONDS (default 60; 0 = off). */
 const startPeriodicSync = () =>
   every(Number(process.env.SYNC_INTERVAL_SECONDS ?? 60), 'device sync', async () => {
-    const { providerFromEnv } = await import('../lib/devices/provider');
+    const { providersFromEnv } = await import('../lib/devices/provider');
     const { syncAlone } = await import('../lib/devices/syncLease');
     const { runEvaluation } = await import('../lib/alarms/evaluate');
     const { mailerFromEnv } = await import('../lib/adapters/mail');
     // the sync's lease: another instance syncing the same store (DYNAMODB_ENDPOINT) goes first
-    const leased = await syncAlone(providerFromEnv());
+    const leased = await syncAlone((providers ??= providersFromEnv()));
     if (!leased.ran) return undefined;
     const { result } = leased;
+    const failed = result.providers.filter((p) => !p.ok).map((p) => `${p.name} failed (${p.error}); its devices stay as stored`);
+    if (failed.length) console.log(`device sync: ${failed.join('; ')}`);
     // the alarms of the devices it changed follow in the same run (queued for the evaluator when it is busy)
     const outcome = await runEvaluation({ mailer: mailerFromEnv(), force: true, tickSeconds: 0, mode: 'queue' });
     const alarms = outcome.ran && (outcome.summary.raised || outcome.summary.cleared) ? `; ${outcome.summary.raised} raised, ${outcome.summary.cleared} cleared` : '';
@@ -118,7 +123,10 @@ const main = async () => {
   // DYNAMODB_ENDPOINT: any DynamoDB endpoint (DynamoDB Local, LocalStack, a proxy, AWS) instead of the embedded store
   const external = externalEndpoint(process.env.DYNAMODB_ENDPOINT);
   const storePort = external ? 0 : process.env.DYNAMODB_PORT ? Number(process.env.DYNAMODB_PORT) : await freePort();
+  // the demo fleet behind local Webex and Zoom fakes, synced by the real adapters, unless a provider is configured
+  const fakes = process.env.DEVICE_PROVIDERS || process.env.DEVICE_PROVIDER ? undefined : await (await import('./local/fakes')).startDemoFakes();
   const env = {
+    ...fakes?.env,
     ...(external ? externalStoreEnv(external) : storeEnv(`http://127.0.0.1:${storePort}`)),
     TABLE_NAME: process.env.TABLE_NAME || localTableName(LOCAL_STAGE),
     API_KEY: apiKey,
@@ -199,6 +207,7 @@ const main = async () => {
   // what is where, once the route table of serverless offline has scrolled by (tests read these lines)
   console.log(external ? `\nstore: external DynamoDB at ${store.endpoint}, table ${env.TABLE_NAME}` : `\nstore: embedded DynamoDB at ${store.endpoint}, data in ${dataDir}`);
   console.log(`API docs at ${docs.url}`);
+  if (fakes) console.log(`vendor fakes: Webex at ${fakes.webex.url}/v1, Zoom at ${fakes.zoom.url}/v2  (GET /providers; make one fail: curl -d '{"down":500}' ${fakes.zoom.url}/_fake/faults)`);
   console.log(`Status board at ${docs.url.replace(/\/docs$/, '/board/')}  (live at ${env.LIVE_WS_URL})`);
   // the documented local defaults only: a password of the user's own is never printed
   if (env.ADMIN_USERNAME === LOCAL_ADMIN_USERNAME && env.ADMIN_PASSWORD === LOCAL_ADMIN_PASSWORD) {
@@ -220,7 +229,7 @@ const main = async () => {
     if (evaluateTimer) clearInterval(evaluateTimer);
     // an open browser tab or a client's keep-alive socket must not hold the stop up
     setTimeout(() => process.exit(code), 5000).unref();
-    await Promise.allSettled([docs.close(), offline.stop(), store.close()]);
+    await Promise.allSettled([docs.close(), offline.stop(), store.close(), fakes?.close()]);
     process.exit(code);
   };
   onSignal = (signal) => {

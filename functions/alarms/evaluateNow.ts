@@ -9,11 +9,21 @@ const mailer = mailerFromEnv();
 enableLivePush(connectionsFromEnv());
 
 // POST /alarms/evaluate -> {raised, cleared, mailed, updated, roomsRecomputed, complete}; 409 while another run holds the lease
-export const handler = http(async ({ event }) => {
-  const outcome = await runEvaluation({ mailer, force: true, tickSeconds: 0, budgetMs: budget(event.requestContext?.requestTimeEpoch) });
+export const handler = http(async ({ event, context }) => {
+  const budgetMs = answerWithin(Date.now(), event.requestContext?.requestTimeEpoch, context?.getRemainingTimeInMillis?.());
+  const outcome = await runEvaluation({ mailer, force: true, tickSeconds: 0, budgetMs });
   if (!outcome.ran) throw new Conflict('Another alarm evaluation is running; retry in a few seconds');
   return { statusCode: 200, body: outcome.summary };
 });
 
-/** API Gateway answers 504 after 29 s: stop writing well before. */
-const budget = (startedAt: number | undefined) => 25_000 - (startedAt ? Math.max(0, Date.now() - startedAt) : 0);
+/** API Gateway answers 504 after 29 s: the run answers by 27 s after the gateway took the request (it stops writing 2 s before: RELEASE_MS). */
+const ANSWER_WITHIN_MS = 27_000;
+/** And 1 s before the Lambda's own timeout (also 29 s), whichever comes first. */
+const LAMBDA_MARGIN_MS = 1_000;
+
+/** The run's whole budget, store calls included (lib/shared/deadline.ts). */
+const answerWithin = (now: number, requestTimeEpoch?: number, remainingMs?: number): number =>
+  Math.min(
+    ANSWER_WITHIN_MS - (requestTimeEpoch ? Math.max(0, now - requestTimeEpoch) : 0),
+    remainingMs === undefined ? Number.POSITIVE_INFINITY : remainingMs - LAMBDA_MARGIN_MS,
+  );

@@ -2,14 +2,15 @@ import http from '#generated/routes/devicesRefresh';
 import { logger } from '#lib/log';
 import { runEvaluation } from '#lib/alarms/evaluate';
 import { mailerFromEnv } from '#lib/adapters/mail';
-import { providerFromEnv } from '#lib/devices/provider';
 import { secret } from '#lib/adapters/secrets';
+import { fleetProvider, providersFromEnv } from '#lib/devices/provider';
 import { refreshDevice } from '#lib/devices/sync';
 import { askingWithin, evaluationBudget, providerBudget, REFRESH_TIMEOUT_MS } from '#lib/devices/refreshBudget';
 import { connectionsFromEnv } from '#lib/adapters/connections';
 import { enableLivePush } from '#lib/live/push';
 
-const provider = providerFromEnv(process.env, secret);
+// the device's own vendor answers (DEVICE_PROVIDERS; secrets from SSM in AWS)
+const provider = fleetProvider(providersFromEnv(process.env, secret));
 const mailer = mailerFromEnv();
 enableLivePush(connectionsFromEnv());
 
@@ -17,9 +18,10 @@ enableLivePush(connectionsFromEnv());
 // The device's alarms follow before the answer when time is left (lib/devices/refreshBudget.ts:
 // provider + evaluation stay inside the timeout); otherwise the change stays queued for the
 // evaluator's next tick.
-export const handler = http(async ({ path, remainingMs }) => {
+export const handler = http(async ({ path, context }) => {
   const startedAt = Date.now();
-  const left = () => remainingMs() ?? REFRESH_TIMEOUT_MS - (Date.now() - startedAt);
+  // the Lambda context's time left; without one (a direct call), the function's timeout from the start
+  const left = () => context?.getRemainingTimeInMillis?.() ?? REFRESH_TIMEOUT_MS - (Date.now() - startedAt);
   const refreshed = await refreshDevice(askingWithin(provider, providerBudget(left())), path.devicesn);
   const budgetMs = evaluationBudget(left());
   if (budgetMs > 0) {

@@ -3,24 +3,26 @@ import type { Context } from 'aws-lambda';
 import { logger } from '#lib/log';
 import { runEvaluation } from '#lib/alarms/evaluate';
 import { mailerFromEnv } from '#lib/adapters/mail';
-import { tracing } from '#lib/observability/tracing';
-import { providerFromEnv } from '#lib/devices/provider';
 import { secret } from '#lib/adapters/secrets';
+import { tracing } from '#lib/observability/tracing';
+import { providersFromEnv } from '#lib/devices/provider';
 import { syncAlone } from '#lib/devices/syncLease';
 import { connectionsFromEnv } from '#lib/adapters/connections';
 import { enableLivePush } from '#lib/live/push';
 
-const provider = providerFromEnv(process.env, secret);
+// every configured provider (DEVICE_PROVIDERS), its secrets from SSM in AWS; none: the sync stores nothing
+const providers = providersFromEnv(process.env, secret);
 const mailer = mailerFromEnv();
 enableLivePush(connectionsFromEnv());
 
-// Scheduled (rate in contracts/devices.ts; no async retries, and one sync at a time under its lease): the device inventory from the provider into the table,
-// then the alarms of the devices it changed (the queue), in the same run; a busy evaluator leaves
-// them queued for its next tick.
+// Scheduled (rate in contracts/devices.ts; no async retries, and one sync at a time under its lease):
+// the device inventory from the providers into the table, then the alarms of the devices it changed
+// (the queue), in the same run; a busy evaluator leaves them queued for its next tick.
 export const handler = middy(async (_event: unknown, context?: Context) => {
   // one sync at a time: a sync that finds another one running (or a retry of itself) does nothing
-  const leased = await syncAlone(provider);
+  const leased = await syncAlone(providers);
   if (!leased.ran) {
+    if (leased.reason === 'no provider') return { synced: false, reason: 'no device provider configured (DEVICE_PROVIDERS)' };
     logger.info('device sync', { skipped: leased.reason });
     return leased;
   }

@@ -21,12 +21,15 @@ const fromSsm = async (parameterName: string): Promise<string | undefined> => {
 /**
  * The value of env `name`, else (in AWS) of the SSM parameter named by env `<name>_PARAM`, else
  * undefined. Under `serverless offline` only the environment counts: a local run never calls AWS.
+ * `fresh` reads the parameter again (a credential a vendor refused may have been rotated). A
+ * parameter named `/aws/reference/secretsmanager/<secret>` reads a Secrets Manager secret.
  */
-export const secret = (name: string): Promise<string | undefined> => {
+export const secret = (name: string, fresh = false): Promise<string | undefined> => {
   const direct = process.env[name];
   if (direct) return Promise.resolve(direct);
   const parameterName = process.env[`${name}_PARAM`];
   if (!parameterName || process.env.IS_OFFLINE) return Promise.resolve(undefined);
+  if (fresh) cache.delete(parameterName);
   let value = cache.get(parameterName);
   if (!value) {
     value = fromSsm(parameterName);

@@ -1,4 +1,5 @@
 import * as alarms from '#lib/db/alarms';
+import type { ClearedAlarm } from '#lib/db/alarms';
 import { devices } from '#lib/db/devices';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import { writesInFlight } from '#lib/devices/recount';
@@ -32,6 +33,8 @@ export interface Applied {
   notices: number;
   /** The alarms those notices were written on: the notifier reads them by key, not through the lagging index. */
   noticed: Pick<OpenAlarm, 'watcherId' | 'devicesn'>[];
+  /** The alarms cleared, as their items now hold them: their history records follow in the same pass. */
+  clearedAlarms: ClearedAlarm[];
 }
 
 const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
@@ -78,11 +81,13 @@ export const applyPlan = async (
   const raised = plan.raise.filter((_, i) => raisedFlags[i]).map(({ alarm }) => alarm);
   const pending = await step(plan.pend, (alarm) => alarms.pend(alarm));
   const dropped = await step(plan.drop, (alarm) => alarms.drop(alarm, at, historyExpiry(at)));
+  const clearedAlarms: ClearedAlarm[] = [];
   const noticed = raises.filter(({ notice }, i) => raisedFlags[i] && notice).map(({ alarm }) => alarm);
   const cleared = await step(plan.clear, async ({ alarm, reason, notify, silencedBy }) => {
     const { notice, delivery } = transitionNotice('cleared', alarm, notify, at, silencedBy, reason, typeOf.get(alarm.watcherId));
     const done = await alarms.clear(alarm, at, reason, historyExpiry(at), notice, delivery);
     if (done && notice) noticed.push(alarm);
+    if (done) clearedAlarms.push({ ...alarm, state: 'firing', clearedAt: at, clearReason: reason, notified: { ...(alarm.notified ?? {}), cleared: delivery ?? [] } });
     return done;
   });
   const notices = noticed.length;
@@ -98,7 +103,7 @@ export const applyPlan = async (
   if (planned.asWritten && devices.writeAllRequests(changes.map(({ device }) => device)) < changes.length) {
     // the devices as the queue carries them are what the store holds: whole items, 25 a request,
     // when that and the fingerprint marks it owes cost fewer requests than one update each (a storm)
-    if (!inTime()) return { raised, pending, dropped, cleared, updated, shifts, rooms: [], notices, noticed };
+    if (!inTime()) return { raised, pending, dropped, cleared, updated, shifts, rooms: [], notices, noticed, clearedAlarms };
     const next = changes.map(({ device, severity, ids }) => {
       const { alarmSeverity: _severity, alarmWatchers: _watchers, ...rest } = device;
       return { ...rest, ...(severity === undefined ? {} : { alarmSeverity: severity }), ...(ids.length ? { alarmWatchers: ids } : {}) };
@@ -106,12 +111,12 @@ export const applyPlan = async (
     // one call: each room's dirty mark is written once before and once after, not once per 25 devices
     await devices.writeAll(next, []);
     for (const { device, severity } of changes) if (device.alarmSeverity !== severity) shifts.push({ place: device.details, from: device.alarmSeverity, to: severity });
-    return { raised, pending, dropped, cleared, updated, shifts, rooms: changes.map(({ device }) => device.details), notices, noticed };
+    return { raised, pending, dropped, cleared, updated, shifts, rooms: changes.map(({ device }) => device.details), notices, noticed, clearedAlarms };
   }
   const written = await step(changes, async ({ device, severity, ids }) => {
     const result = await devices.setAlarmSeverity(device, severity, ids);
     if (result && result.before !== severity) shifts.push({ place: device.details, from: result.before, to: severity });
     return result !== false;
   });
-  return { raised, pending, dropped, cleared, updated, shifts, rooms: written.map(({ device }) => device.details), notices, noticed };
+  return { raised, pending, dropped, cleared, updated, shifts, rooms: written.map(({ device }) => device.details), notices, noticed, clearedAlarms };
 };

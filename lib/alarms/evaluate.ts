@@ -8,10 +8,11 @@ import * as rooms from '#lib/db/rooms';
 import * as silences from '#lib/db/silences';
 import * as watchers from '#lib/db/watchers';
 import { mapConcurrent } from '#lib/shared/concurrency';
+import { isDeadlineExceeded, withDeadline } from '#lib/shared/deadline';
 import { placeKey } from '#lib/devices/plan';
 import { healSummaries, recountRooms, shiftRooms, writesInFlight } from '#lib/devices/recount';
 import type { Place } from '#lib/devices/types';
-import type { Alarm } from './types';
+import { alarmId, type Alarm } from './types';
 
 type AlarmKey = Pick<Alarm, 'watcherId' | 'devicesn'>;
 import { logger } from '#lib/log';
@@ -44,9 +45,14 @@ export interface EvaluationSummary {
   reconciled?: boolean;
 }
 
-/** Writes the history record of every cleared alarm still waiting for one (a run cut short leaves some). */
-const writeHistory = async (inTime: () => boolean): Promise<boolean> => {
-  const waiting = await alarms.awaitingHistory();
+/**
+ * Writes the history record of every cleared alarm still waiting for one: those the run just
+ * cleared (`cleared`, carried forward: the waiting index lags, DESIGN §3) and those the index
+ * shows (a run cut short leaves some). Each record is idempotent, so one seen twice is harmless.
+ */
+const writeHistory = async (inTime: () => boolean, cleared: readonly alarms.ClearedAlarm[] = []): Promise<boolean> => {
+  const seen = await alarms.awaitingHistory();
+  const waiting = [...new Map([...cleared, ...seen].map((alarm) => [`${alarmId(alarm)}@${alarm.clearedAt}`, alarm])).values()];
   if (waiting.length === 0) return true;
   if (!inTime()) return false;
   // the records first, in batches (idempotent), then each alarm leaves the waiting list
@@ -68,6 +74,7 @@ const tally = (applied: readonly Applied[]) => ({
   updated: applied.reduce((n, a) => n + a.updated.length, 0),
   notices: applied.reduce((n, a) => n + a.notices, 0),
   noticed: applied.flatMap((a) => a.noticed),
+  clearedNow: applied.flatMap((a) => a.clearedAlarms),
 });
 
 interface PassOptions {
@@ -75,7 +82,8 @@ interface PassOptions {
   deadline: number;
   holding?: () => boolean;
 }
-type PassCounts = Omit<EvaluationSummary, 'mailed' | 'notifications' | 'complete' | 'reconciled'> & { notices?: number; noticed?: AlarmKey[] };
+type PassCounts = Omit<EvaluationSummary, 'mailed' | 'notifications' | 'complete' | 'reconciled'> & { notices?: number; noticed?: AlarmKey[]; clearedNow?: alarms.ClearedAlarm[] };
+const noCounts = (): PassCounts => ({ raised: 0, pending: 0, dropped: 0, cleared: 0, updated: 0, roomsRecomputed: 0 });
 
 /**
  * What every pass does around its own work: first what an interrupted run left (notifications
@@ -83,21 +91,34 @@ type PassCounts = Omit<EvaluationSummary, 'mailed' | 'notifications' | 'complete
  * then the notifications and history records it produced, if it produced any (the alarms it wrote
  * notices on are handed to the notifier, never found again through the lagging notice index) (repeats and
  * retries that fell due meanwhile wait for the next run). `inTime` stops between writes at the
- * deadline, or as soon as the lease may be someone else's.
+ * deadline, or as soon as the lease may be someone else's. The deadline also bounds every store
+ * call of the pass (lib/shared/deadline.ts): one refused or cut short ends the pass where it is,
+ * as a crash would, and it answers what it finished so far with `complete: false` (`work` adds
+ * to `counts` as it goes); the next run carries on from the stored state.
  */
 const pass = async (
   { mailer, deadline, holding = () => true }: PassOptions,
-  work: (inTime: () => boolean) => Promise<{ counts: PassCounts; complete: boolean }>,
+  work: (inTime: () => boolean, counts: PassCounts) => Promise<boolean>,
 ): Promise<EvaluationSummary> => {
   const inTime = () => Date.now() < deadline && holding();
   const notifications = notifier({ mailer, deadline });
-  const earlier = await notifications.run(Date.now() + (deadline - Date.now()) / 3);
-  const earlierHistory = await writeHistory(inTime);
-  const { counts: { notices = 0, noticed = [], ...counts }, complete } = await work(inTime);
-  // the pass hands over the alarms it wrote notices on: the notice index may not show them yet
-  const told = notices > 0 ? await notifications.run(undefined, noticed) : earlier;
-  const history = counts.cleared + counts.dropped > 0 ? await writeHistory(inTime) : true;
-  return { ...counts, mailed: told.mailed, notifications: told, complete: complete && told.complete && earlierHistory && history && inTime() };
+  const counts = noCounts();
+  try {
+    return await withDeadline(deadline, async () => {
+      const earlier = await notifications.run(Date.now() + (deadline - Date.now()) / 3);
+      const earlierHistory = await writeHistory(inTime);
+      const complete = await work(inTime, counts);
+      const { notices = 0, noticed = [], clearedNow = [], ...done } = counts;
+      // the pass hands over the alarms it wrote notices on: the notice index may not show them yet
+      const told = notices > 0 ? await notifications.run(undefined, noticed) : earlier;
+      const history = done.cleared + done.dropped > 0 ? await writeHistory(inTime, clearedNow) : true;
+      return { ...done, mailed: told.mailed, notifications: told, complete: complete && told.complete && earlierHistory && history && inTime() };
+    });
+  } catch (error) {
+    if (!isDeadlineExceeded(error)) throw error;
+    const { notices: _notices, noticed: _noticed, clearedNow: _clearedNow, ...done } = counts;
+    return { ...done, mailed: notifications.summary.mailed, notifications: { ...notifications.summary, complete: false }, complete: false };
+  }
 };
 
 /**
@@ -107,11 +128,10 @@ const pass = async (
  * stored status drifted (each once), the summaries, and the new notifications (one digest per
  * watcher and run: lib/notify). Every step is idempotent and re-derived from stored state, so a
  * run cut short by `deadline` (or a crash) is finished by the next one. Runs stop between
- * writes, never in the middle of one.
+ * writes; a store call still in flight at the deadline is cut off there, as a crash would.
  */
-export const evaluateAlarms = (options: PassOptions): Promise<EvaluationSummary> =>
-  pass(options, async (inTime) => {
-    const summary = { raised: 0, pending: 0, dropped: 0, cleared: 0, updated: 0, roomsRecomputed: 0 };
+export const evaluateAlarms = async (options: PassOptions): Promise<EvaluationSummary> =>
+  pass(options, async (inTime, summary) => {
     const at = new Date().toISOString();
     const [watcherList, inventory, open, silenceList] = await Promise.all([watchers.list(), devices.index(), alarms.open(), silences.current(at)]);
     const plan = planAlarms({ watchers: watcherList, devices: inventory, open, now: at, silences: silenceList });
@@ -124,7 +144,7 @@ export const evaluateAlarms = (options: PassOptions): Promise<EvaluationSummary>
     for (const room of roomsToRecompute(await rooms.inScope({}), inventory, plan.worst)) touched.set(placeKey(room), room);
     if (inTime()) summary.roomsRecomputed = (await recountRooms(touched.values())).length;
     if (inTime()) await healSummaries();
-    return { counts: summary, complete: true };
+    return true;
   });
 
 /**
@@ -135,9 +155,8 @@ export const evaluateAlarms = (options: PassOptions): Promise<EvaluationSummary>
 /** Share of a queue pass's budget its watchers may use; the device pass gets the rest. */
 const WATCHER_SHARE = 0.5;
 
-export const evaluateQueue = (options: PassOptions): Promise<EvaluationSummary> =>
-  pass(options, async (inTime) => {
-    const summary = { raised: 0, pending: 0, dropped: 0, cleared: 0, updated: 0, roomsRecomputed: 0 };
+export const evaluateQueue = async (options: PassOptions): Promise<EvaluationSummary> =>
+  pass(options, async (inTime, summary) => {
     const at = new Date().toISOString();
     const [queued, due] = await Promise.all([evaluationQueue.list(), alarms.duePending(at)]);
     // watchers get at most WATCHER_SHARE of what is left: the device pass always gets the rest
@@ -153,10 +172,20 @@ export const evaluateQueue = (options: PassOptions): Promise<EvaluationSummary> 
     }
     // the device entries go only once their rooms are written: a run that dies before leaves them claimed
     if (covered.length > 0 && inTime()) await evaluationQueue.remove(covered);
-    return { counts: summary, complete };
+    return complete;
   });
 
 export type RunOutcome = { ran: true; summary: EvaluationSummary } | { ran: false; reason: 'busy' | 'not due' };
+
+/** The end of a run's budget kept for releasing its lease: its passes stop writing this much earlier. */
+export const RELEASE_MS = 2_000;
+
+const noSummary = (): EvaluationSummary => ({
+  ...noCounts(),
+  mailed: 0,
+  notifications: { digests: 0, delivered: 0, mailed: 0, retrying: 0, failed: 0, suppressed: 0, complete: false },
+  complete: false,
+});
 
 /**
  * One run under the evaluator's lease. `force` (the operator endpoint) ignores the pace and
@@ -164,7 +193,12 @@ export type RunOutcome = { ran: true; summary: EvaluationSummary } | { ran: fals
  * last start, and the full pass only when RECONCILE_SECONDS (default an hour) passed since the
  * last complete one. Every run then evaluates the queue. `mode: 'queue'` (a sync, a refresh)
  * evaluates the queue alone and does not move the pace. `budgetMs` is what the caller's own
- * time limit leaves; the run also stops at `intervalDeviceWatchersTimeout`.
+ * time limit leaves; the run also ends within `intervalDeviceWatchersTimeout` (runBudgetMs)
+ * of its call. Both bound the whole run, its store calls included (lib/shared/deadline.ts): the
+ * passes stop RELEASE_MS before the end (none of their store calls starts or lasts past that),
+ * the lease is released by the end, and the run answers `complete: false` when it was cut
+ * short. Only a store too slow to read the settings or take the lease in time makes it throw
+ * (DeadlineExceeded, a 503 to a client).
  */
 export const runEvaluation = async (options: {
   mailer: Mailer;
@@ -173,25 +207,41 @@ export const runEvaluation = async (options: {
   budgetMs?: number;
   mode?: 'queue';
 }): Promise<RunOutcome> => {
-  const settings = evaluatorSettings(await intervals.list());
-  const start = Date.now();
-  const timeoutMs = Math.min(runBudgetMs(settings), options.budgetMs ?? Number.POSITIVE_INFINITY);
-  const paced = !options.force && options.mode !== 'queue';
-  const deadline = start + timeoutMs;
-  const outcome = await withLease(
-    async ({ holding }) => {
-      const full =
-        options.mode !== 'queue' && (options.force || (await reconciliation.lastAt()) <= start - reconcileSeconds() * 1000)
-          ? await evaluateAlarms({ mailer: options.mailer, deadline, holding })
-          : undefined;
-      if (full?.complete) await reconciliation.done(start);
-      const queued = await evaluateQueue({ mailer: options.mailer, deadline, holding });
-      const summary = full ? sum(full, queued) : queued;
-      return { ...summary, reconciled: full !== undefined };
-    },
-    { now: start, dueAt: paced ? dueAt(start, settings, options.tickSeconds) : undefined, unpaced: options.mode === 'queue' },
-  );
-  return outcome === undefined ? { ran: false, reason: paced ? 'not due' : 'busy' } : { ran: true, summary: outcome };
+  const called = Date.now();
+  const callerEnd = called + (options.budgetMs ?? Number.POSITIVE_INFINITY);
+  const run = async (): Promise<RunOutcome> => {
+    const settings = evaluatorSettings(await intervals.list());
+    const start = Date.now();
+    const end = Math.min(called + runBudgetMs(settings), callerEnd);
+    const paced = !options.force && options.mode !== 'queue';
+    const deadline = end - RELEASE_MS;
+    const outcome = await withDeadline(end, () =>
+      withLease(
+        ({ holding }) =>
+          withDeadline(deadline, async () => {
+            let full: EvaluationSummary | undefined;
+            try {
+              full =
+                options.mode !== 'queue' && (options.force || (await reconciliation.lastAt()) <= start - reconcileSeconds() * 1000)
+                  ? await evaluateAlarms({ mailer: options.mailer, deadline, holding })
+                  : undefined;
+              if (full?.complete) await reconciliation.done(start);
+              const queued = await evaluateQueue({ mailer: options.mailer, deadline, holding });
+              const summary = full ? sum(full, queued) : queued;
+              return { ...summary, reconciled: full !== undefined };
+            } catch (error) {
+              // a store call between the passes met the deadline: what the passes answered stands
+              if (!isDeadlineExceeded(error)) throw error;
+              return { ...(full ?? noSummary()), complete: false, reconciled: full !== undefined };
+            }
+          }),
+        { now: start, dueAt: paced ? dueAt(start, settings, options.tickSeconds) : undefined, unpaced: options.mode === 'queue' },
+      ),
+    );
+    return outcome === undefined ? { ran: false, reason: paced ? 'not due' : 'busy' } : { ran: true, summary: outcome };
+  };
+  // the caller's limit also bounds reading the settings and taking the lease
+  return Number.isFinite(callerEnd) ? withDeadline(callerEnd, run) : run();
 };
 
 const sumNotifications = (a: NotificationSummary, b: NotificationSummary): NotificationSummary => ({

@@ -102,7 +102,10 @@ const evaluateDevices = async (
     hint.add(alarm.watcherId);
     hints.set(alarm.devicesn, hint);
   }
-  for (const device of present) {
+  // the watchers with an alarm on each device as the table holds it now: a queued copy (or an
+  // index copy) may predate an alarm raised since, whose alarm must still be read and judged
+  const storedNow = await devices.at(present.map((device) => ({ devicesn: device.devicesn, place: device.details })));
+  for (const device of [...present, ...storedNow]) {
     const hint = openWatchersHint(device);
     const known = hints.get(device.devicesn) ?? new Set<string>();
     for (const id of hint === 'any' ? all.map((w) => w.id) : hint) known.add(id);

@@ -10,7 +10,7 @@ export { HEARTBEAT_MS, LEASE_MS, type Lease } from '#lib/shared/lease';
 /**
  * Runs `task` under the lease, or answers undefined when another run holds it (or, with
  * `dueAt`, the last run started after `dueAt`). The heartbeat ends and the lease is released
- * when the task ends, whichever way.
+ * when the task ends, whichever way (or, when the caller's deadline leaves no time for it, lapses).
  */
 export const withLease = <T>(task: (lease: Lease) => Promise<T>, options: LeaseOptions = {}): Promise<T | undefined> =>
   holdLease(alarmRuns, task, options);

@@ -18,7 +18,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Makes device severities and room statuses agree with the open alarms (planReconcile), under
  * the evaluator's lease; undefined while another run holds it. Raises, clears and mails nothing.
  */
-export const reconcileRoomStatuses = (): Promise<ReconcileSummary | undefined> =>
+export const reconcileRoomStatuses = async (): Promise<ReconcileSummary | undefined> =>
   withLease(async ({ holding }) => {
     const [inventory, open, stored] = await Promise.all([devices.index(), alarms.open(), rooms.inScope({})]);
     const plan = planReconcile({ devices: inventory, open, rooms: stored });

@@ -57,8 +57,7 @@ export type Settlement =
   | { status: 'retrying'; at: string; nextAttemptAt: string; responseStatus?: number; error?: string };
 
 /** Stores a delivery unless one with its id exists (then false): due now, or suppressed. */
-export const createIfAbsent = async (draft: DeliveryDraft, createdAt: string): Promise<boolean> => {
-  const item: Item = {
+const itemOf = (draft: DeliveryDraft, createdAt: string): Item => ({
     ...keys(draft.id),
     type: 'Delivery',
     deliveryId: draft.id,
@@ -71,7 +70,16 @@ export const createIfAbsent = async (draft: DeliveryDraft, createdAt: string): P
     expiresAt: Math.floor(Date.parse(createdAt) / 1000) + KEEP_SECONDS,
     ...(draft.target.kind === 'channel' ? { GSI1PK: logPk(draft.target.channelId), GSI1SK: `${createdAt}#${draft.id}` } : {}),
     ...(draft.status === 'pending' ? { GSI2PK: shardKey(DUE, draft.id), GSI2SK: dueSk(createdAt, draft.id), nextAttemptAt: createdAt } : {}),
-  };
+});
+
+/**
+ * A delivery `createIfAbsent` stored, as `due` would answer it: the notifier attempts what it
+ * just stored without finding it again through the due index, which lags (DESIGN §3).
+ */
+export const asStored = (draft: DeliveryDraft, createdAt: string): DueDelivery => fromItem(itemOf(draft, createdAt));
+
+export const createIfAbsent = async (draft: DeliveryDraft, createdAt: string): Promise<boolean> => {
+  const item = itemOf(draft, createdAt);
   try {
     await doc.send(new PutCommand({ TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' }));
     return true;

@@ -1,6 +1,7 @@
 import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { NotFound } from '#lib/errors';
 import { mapConcurrent } from '#lib/shared/concurrency';
+import { pause } from '#lib/shared/deadline';
 import { toDevice, type Device, type Place, type Severity, type StoredDevice } from '#lib/devices/types';
 import { doc, tableName } from './client';
 import { badCursor, isKeyString, openCursor, sealCursor } from './cursor';
@@ -36,8 +37,36 @@ const toItem = (device: StoredDevice, now: string): Item => ({
   room: device.details.room,
   alarmSeverity: device.alarmSeverity,
   alarmWatchers: device.alarmWatchers?.length ? device.alarmWatchers : undefined,
+  ...vendorAttributes(device),
   updatedAt: now,
 });
+
+/** The vendor's facts as flat attributes (absent ones left out: removeUndefinedValues). */
+const vendorAttributes = (device: StoredDevice): Item => ({
+  vendor: device.vendor,
+  vendorRef: device.vendorRef,
+  connectionDetail: device.vendorDetails?.connectionDetail,
+  errorCodes: device.vendorDetails?.errorCodes?.length ? device.vendorDetails.errorCodes : undefined,
+  software: device.vendorDetails?.software,
+  lastSeen: device.vendorDetails?.lastSeen,
+  plannedMaintenance: device.vendorDetails?.plannedMaintenance,
+  staleSince: device.staleSince,
+});
+
+const readVendor = (item: Item, device: StoredDevice): void => {
+  const text = (name: string) => (typeof item[name] === 'string' ? (item[name] as string) : undefined);
+  if (text('vendor')) device.vendor = text('vendor');
+  if (text('vendorRef')) device.vendorRef = text('vendorRef');
+  if (text('staleSince')) device.staleSince = text('staleSince');
+  const details = {
+    ...(text('connectionDetail') ? { connectionDetail: text('connectionDetail') } : {}),
+    ...(Array.isArray(item.errorCodes) && item.errorCodes.length > 0 ? { errorCodes: item.errorCodes.map(String) } : {}),
+    ...(text('software') ? { software: text('software') } : {}),
+    ...(text('lastSeen') ? { lastSeen: text('lastSeen') } : {}),
+    ...(text('plannedMaintenance') ? { plannedMaintenance: text('plannedMaintenance') } : {}),
+  };
+  if (Object.keys(details).length > 0) device.vendorDetails = details;
+};
 
 const fromItem = (item: Item): StoredDevice => {
   const device: StoredDevice = {
@@ -49,10 +78,23 @@ const fromItem = (item: Item): StoredDevice => {
   };
   if (typeof item.alarmSeverity === 'number') device.alarmSeverity = item.alarmSeverity as Severity;
   if (Array.isArray(item.alarmWatchers) && item.alarmWatchers.length > 0) device.alarmWatchers = item.alarmWatchers.map(String);
+  readVendor(item, device);
   return device;
 };
 
-const FIELDS = ['deviceid', 'devicesn', 'devicemodel', 'connected', 'inCallStatus', 'region', 'location', 'room', 'alarmSeverity', 'alarmWatchers'];
+const FIELDS = [
+  'deviceid',
+  'devicesn',
+  'devicemodel',
+  'connected',
+  'inCallStatus',
+  'region',
+  'location',
+  'room',
+  'alarmSeverity',
+  'alarmWatchers',
+  ...['vendor', 'vendorRef', 'connectionDetail', 'errorCodes', 'software', 'lastSeen', 'plannedMaintenance', 'staleSince'],
+];
 const projection = {
   ProjectionExpression: FIELDS.map((_, i) => `#p${i}`).join(', '),
   ExpressionAttributeNames: Object.fromEntries(FIELDS.map((field, i) => [`#p${i}`, field])),
@@ -94,7 +136,8 @@ const pacedShard = async (pk: string): Promise<Item[]> => {
     items.push(...((page.Items ?? []) as Item[]));
     units += page.ConsumedCapacity?.CapacityUnits ?? 0;
     const wait = started + (units / indexPace()) * 1000 - Date.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    // within a run, a wait that would end past its deadline ends the read at once (DeadlineExceeded)
+    if (wait > 0) await pause(wait);
   }
   return items;
 };
@@ -162,7 +205,7 @@ export const devices = {
 
   /** The devices stored at the given places, read consistently (BatchGetItem, each key once); absent ones are left out. */
   async at(wanted: readonly { devicesn: string; place: Place }[]): Promise<StoredDevice[]> {
-    const items = await batchGet(wanted.map(({ devicesn, place }) => keys({ devicesn, details: place })), { projection });
+    const items = await batchGet(wanted.map(({ devicesn, place }) => keys({ devicesn, details: place })), { projection, inFlight: 8 });
     return items.map(fromItem);
   },
 

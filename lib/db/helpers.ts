@@ -13,6 +13,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { ServiceUnavailable } from '#lib/errors';
 import { mapConcurrent } from '#lib/shared/concurrency';
+import { pause } from '#lib/shared/deadline';
 import { doc, tableName } from './client';
 
 export type Item = Record<string, unknown>;
@@ -159,24 +160,31 @@ const MAX_IDLE_ROUNDS = 10;
 /** Backoff between rounds: capped exponential, full jitter (the store sheds load, we spread out). */
 const BACKOFF_BASE_MS = 50;
 const BACKOFF_CAP_MS = 2_000;
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export const backoff = (round: number): number => Math.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** round);
 
 const chunked = <T>(list: readonly T[], size: number): T[][] =>
   Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, (i + 1) * size));
 
+/** A whole batch refused for throughput (DynamoDB throttles every item of it): a round that took nothing. */
+const THROTTLED = new Set(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded']);
+const throttled = (error: unknown): boolean => error instanceof Error && THROTTLED.has(error.name);
+
 /**
  * Sends `pending` in rounds until the store took all of it: `send` answers what it handed
- * back (UnprocessedItems / UnprocessedKeys). Each round that took nothing counts towards the
- * limit, and every round after the first waits a jittered, growing pause; a round that made
- * progress starts the count again, so a throttled partition slows the batch down instead of
- * failing it. Throws a 503 once the store took nothing for MAX_IDLE_ROUNDS rounds.
+ * back (UnprocessedItems / UnprocessedKeys); a round refused whole for throughput took nothing.
+ * Each round that took nothing counts towards the limit, and every round after the first waits
+ * a jittered, growing pause; a round that made progress starts the count again, so a throttled
+ * partition slows the batch down instead of failing it. Throws a 503 once the store took
+ * nothing for MAX_IDLE_ROUNDS rounds.
  */
 const untilTaken = async <T>(pending: T[], send: (pending: T[]) => Promise<T[]>): Promise<void> => {
   let idle = 0;
   for (let round = 0; pending.length > 0; round++) {
     if (round > 0) await pause(backoff(idle + 1));
-    const left = await send(pending);
+    const left = await send(pending).catch((error: unknown) => {
+      if (throttled(error)) return pending;
+      throw error;
+    });
     idle = left.length < pending.length ? 0 : idle + 1;
     if (idle >= MAX_IDLE_ROUNDS) throw new ServiceUnavailable(`${left.length} requests were not accepted by the store; retry the request`);
     pending = left;

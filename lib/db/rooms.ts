@@ -113,6 +113,16 @@ export const inScope = async (scope: Partial<Place>): Promise<RoomAggregate[]> =
   return items.map(fromItem).sort(byPlace);
 };
 
+/**
+ * Every room aggregate, read strongly consistent from the table (no index): what a summary
+ * heal counts, so it never overwrites a summary with a total older than a run's last room write.
+ */
+export const allConsistent = async (): Promise<RoomAggregate[]> => {
+  const { base, query } = scopeQuery({});
+  const items = await queryShards(base, (pk) => ({ ...query(pk), ConsistentRead: true }));
+  return items.map(fromItem).sort(byPlace);
+};
+
 /** One room's stored aggregate, read consistently (what a recompute writes against). */
 export const read = async (place: Place): Promise<StoredRoom | undefined> => {
   const { Item } = await doc.send(new GetCommand({ TableName: tableName(), Key: keys(place), ConsistentRead: true }));

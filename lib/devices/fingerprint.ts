@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ProviderDevice } from './types';
+import { vendorFactsKey, type ProviderDevice } from './types';
 
 /*
  * Fingerprints of the synced fields (what a sync compares: identity, model, status, place), so
@@ -10,7 +10,13 @@ const digest = (lines: string[]): string => createHash('sha1').update(lines.sort
 
 /** A room's fingerprint: a digest of its devices' synced fields, and how many they are. */
 export const roomFingerprint = (members: readonly ProviderDevice[]): string =>
-  `${digest(members.map((d) => [d.devicesn, d.deviceid, d.devicemodel, d.status.connected ? '1' : '0', d.status.inCallStatus].join('\u0000')))}.${members.length}`;
+  `${digest(members.map((d) => [d.devicesn, d.deviceid, d.devicemodel, d.status.connected ? '1' : '0', d.status.inCallStatus, ...vendorPart(d)].join('\u0000')))}.${members.length}`;
+
+/** The vendor's facts, for a device that has any (a device without keeps the fingerprint it always had). */
+const vendorPart = (device: ProviderDevice): string[] => {
+  const key = vendorFactsKey(device);
+  return key === '' ? [] : [key];
+};
 
 /** A bucket's digest from its rooms' fingerprints; undefined for a bucket without rooms. */
 export const bucketDigest = (rooms: ReadonlyMap<string, string>): string | undefined =>

@@ -1,5 +1,5 @@
 import { rollUp, sameAggregate } from './rollup';
-import type { Place, ProviderDevice, RoomAggregate, StoredDevice } from './types';
+import { CALL_STATE_UNKNOWN, vendorFactsKey, type Place, type ProviderDevice, type RoomAggregate, type StoredDevice } from './types';
 
 export const placeKey = (place: Place): string => JSON.stringify([place.region, place.location, place.room]);
 
@@ -11,7 +11,16 @@ const unchanged = (a: StoredDevice, b: StoredDevice) =>
   a.status.connected === b.status.connected &&
   a.status.inCallStatus === b.status.inCallStatus &&
   samePlace(a.details, b.details) &&
-  a.alarmSeverity === b.alarmSeverity;
+  a.alarmSeverity === b.alarmSeverity &&
+  vendorFactsKey(a) === vendorFactsKey(b);
+
+/** A listing that does not say whether a device is in a call keeps what was stored while it stays connected. */
+const callState = (device: ProviderDevice, previous: StoredDevice | undefined): string =>
+  device.status.inCallStatus !== CALL_STATE_UNKNOWN
+    ? device.status.inCallStatus
+    : device.status.connected && previous?.status.connected && previous.status.inCallStatus !== CALL_STATE_UNKNOWN
+      ? previous.status.inCallStatus
+      : 'NONE';
 
 export interface SyncPlan {
   /** New or changed devices (a moved device is written in its new room). */
@@ -24,6 +33,8 @@ export interface SyncPlan {
   touched: Place[];
   /** How many stored devices the provider no longer reports. */
   vanished: number;
+  /** Those devices (what the removal guard weighs). */
+  removed: StoredDevice[];
 }
 
 /**
@@ -35,7 +46,7 @@ export const planSync = (stored: readonly StoredDevice[], incoming: readonly Pro
   const after = new Map<string, StoredDevice>();
   for (const device of incoming) {
     const previous = before.get(device.devicesn);
-    const next: StoredDevice = { ...device };
+    const next: StoredDevice = { ...device, status: { ...device.status, inCallStatus: callState(device, previous) } };
     if (previous?.alarmSeverity !== undefined) next.alarmSeverity = previous.alarmSeverity;
     if (previous?.alarmWatchers?.length) next.alarmWatchers = previous.alarmWatchers;
     after.set(device.devicesn, next);
@@ -54,7 +65,7 @@ export const planSync = (stored: readonly StoredDevice[], incoming: readonly Pro
       touch(previous.details);
     }
   }
-  let vanished = 0;
+  const removed: StoredDevice[] = [];
   for (const device of stored) {
     const next = after.get(device.devicesn);
     if (next) {
@@ -68,9 +79,9 @@ export const planSync = (stored: readonly StoredDevice[], incoming: readonly Pro
     }
     deletes.push(device);
     touch(device.details);
-    vanished++;
+    removed.push(device);
   }
-  return { puts, deletes, fleet: [...after.values()], touched: [...touched.values()], vanished };
+  return { puts, deletes, fleet: [...after.values()], touched: [...touched.values()], vanished: removed.length, removed };
 };
 
 /** The aggregate every room should have for a given fleet. */

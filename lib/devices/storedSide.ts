@@ -19,6 +19,9 @@ const fullSyncMs = (): number => {
   return (Number.isFinite(value) && value >= 0 ? value : 3600) * 1000;
 };
 
+/** The fingerprint of a held room: equal to no listing's, so the room is compared on every sync while held. */
+const HELD = '!held';
+
 export interface StoredSide {
   /** The whole stored inventory was read. */
   full: boolean;
@@ -26,7 +29,7 @@ export interface StoredSide {
   roomsRead: number;
   /** Stored devices the comparison covers, devices reported unreadably left out. */
   stored: StoredDevice[];
-  /** Stored devices the provider reported unreadably: kept as they are. */
+  /** Stored devices the provider reported unreadably, or whose provider failed: kept as they are. */
   held: StoredDevice[];
   /** Provider devices the comparison covers (last listing of a serial number wins). */
   incoming: ProviderDevice[];
@@ -35,6 +38,8 @@ export interface StoredSide {
    * this sync writes anything: left behind by an interrupted run (recount them, heal the summaries).
    */
   drifted: Place[];
+  /** Keeps these stored devices as they are: their rooms' fingerprints are not recorded (compared again next time). */
+  hold(devices: readonly Pick<StoredDevice, 'details'>[]): void;
   /** Before the sync writes devices: marks the rooms it will write, so a run cut short is seen by the next. */
   markWrites(written: readonly Pick<StoredDevice, 'details'>[]): Promise<void>;
   /** After the sync's writes: records the fingerprints of what is now stored. */
@@ -55,14 +60,21 @@ const providerBuckets = (fleet: readonly ProviderDevice[]) => {
   return buckets;
 };
 
-export const readStoredSide = async (listed: readonly ProviderDevice[], unreadable: ReadonlySet<string>): Promise<StoredSide> => {
+export interface StoredSideOptions {
+  /** Stored devices to hold like unreadable ones (their provider's listing failed). */
+  holds?: (device: StoredDevice) => boolean;
+  /** Read the whole stored inventory whatever the fingerprints say. */
+  full?: boolean;
+}
+
+export const readStoredSide = async (listed: readonly ProviderDevice[], unreadable: ReadonlySet<string>, options: StoredSideOptions = {}): Promise<StoredSide> => {
   const startedAt = Date.now();
   const latest = [...new Map(listed.map((device) => [device.devicesn, device])).values()];
   const wanted = providerBuckets(latest);
   const count = syncFingerprints.bucketCount();
   // rooms another writer marked: compared whatever their fingerprints say, read before any device
   const [top, dirty] = await Promise.all([syncFingerprints.top(), syncFingerprints.dirtyRooms()]);
-  const full = !top || top.buckets !== count || startedAt - top.fullAt >= fullSyncMs();
+  const full = options.full === true || !top || top.buckets !== count || startedAt - top.fullAt >= fullSyncMs();
   const digests = top?.digests ?? new Map<number, string>();
   const entriesOf = (bucket: number) => wanted.get(bucket) ?? new Map<string, string>();
 
@@ -101,7 +113,9 @@ export const readStoredSide = async (listed: readonly ProviderDevice[], unreadab
     aggregatePlaces = places;
     roomsRead = places.length;
   }
-  const held = stored.filter((device) => unreadable.has(device.devicesn));
+  const isHeld = (device: StoredDevice) => unreadable.has(device.devicesn) || options.holds?.(device) === true;
+  const held = stored.filter(isHeld);
+  const heldSerials = new Set(held.map((device) => device.devicesn));
   // drift: what the rooms compared hold before this sync's writes, against their aggregates
   const expected = expectedAggregates(stored);
   if (!full) {
@@ -123,9 +137,13 @@ export const readStoredSide = async (listed: readonly ProviderDevice[], unreadab
 
   const commit = async () => {
     const changes: { bucket: number; digest?: string; was?: string }[] = [];
+    const heldByBucket = new Map<number, string[]>();
+    for (const room of heldRooms) heldByBucket.set(syncFingerprints.bucketOfRoom(room), [...(heldByBucket.get(syncFingerprints.bucketOfRoom(room)) ?? []), room]);
     const missedBuckets: number[] = [];
     await mapConcurrent([...read.values()], 16, async (bucket) => {
+      // a held room is recorded as no listing can be: compared again by every sync until it is not held
       const entries = new Map([...entriesOf(bucket.bucket)].filter(([room]) => !heldRooms.has(room)));
+      for (const room of heldByBucket.get(bucket.bucket) ?? []) entries.set(room, HELD);
       if (!sameEntries(entries, bucket.rooms) && !(await syncFingerprints.writeBucket(bucket, entries))) {
         missedBuckets.push(bucket.bucket);
         return;
@@ -141,6 +159,20 @@ export const readStoredSide = async (listed: readonly ProviderDevice[], unreadab
     return { bucketsWritten: changes.length - notSet.length, bucketsMissed: missedBuckets.length + notSet.length };
   };
 
-  return { full, roomsRead, stored: stored.filter((device) => !unreadable.has(device.devicesn)), held, incoming, drifted, markWrites, commit };
+  const hold = (devices: readonly Pick<StoredDevice, 'details'>[]) => {
+    for (const device of devices) heldRooms.add(syncFingerprints.locate(device.details).room);
+  };
+  return {
+    full,
+    roomsRead,
+    stored: stored.filter((device) => !isHeld(device)),
+    held,
+    // a serial number held for a failed provider is not taken over by another provider meanwhile
+    incoming: incoming.filter((device) => !heldSerials.has(device.devicesn)),
+    drifted,
+    hold,
+    markWrites,
+    commit,
+  };
 };
 

@@ -12,7 +12,7 @@ import { placeKey, planSync } from './plan';
 import { ProviderError, type DeviceProvider } from './provider';
 import { healSummaries, recountRooms } from './recount';
 import { readStoredSide } from './storedSide';
-import { openWatchersHint, toDevice, type Device, type Place, type StoredDevice } from './types';
+import { openWatchersHint, toDevice, type Device, type Place, type ProviderDevice, type StoredDevice } from './types';
 
 export interface SyncResult {
   devices: number;
@@ -38,15 +38,40 @@ export interface SyncResult {
  * the devices, fingerprints after the rooms: a run cut short is repeated by the next sync. The
  * caller evaluates the queue (`runEvaluation({mode: 'queue'})`).
  */
-export const syncDevices = async (provider: DeviceProvider): Promise<SyncResult> => {
-  const listed = await provider.listDevices();
+export const syncDevices = async (provider: DeviceProvider): Promise<SyncResult> => syncListing(await provider.listDevices());
+
+/** What a sync of several providers adds to one listing (lib/devices/providers.ts). */
+export interface SyncScope {
+  /** Serial numbers the providers themselves could not read: their stored devices stay as they are. */
+  unreadable?: readonly string[];
+  /** Stored devices to hold, neither updated nor removed (their provider's listing failed). */
+  holds?: (device: StoredDevice) => boolean;
+  /** The removal guard: of the devices the listing would remove, the serial numbers to keep for now. */
+  guard?: (removed: readonly StoredDevice[]) => Promise<ReadonlySet<string>>;
+  /** Held devices to flag stale: since when, by vendor (the sync is then a full one, to reach them all). */
+  stale?: ReadonlyMap<string, string>;
+}
+
+/** One sync of a listing already in hand (several providers' devices, merged). */
+export const syncListing = async (listed: readonly ProviderDevice[], scope: SyncScope = {}): Promise<SyncResult> => {
   const { fit, skipped } = fitDevices(listed);
   for (const device of skipped) logger.warn('device skipped by the sync: malformed name', { field: device.field, devicesn: device.devicesn });
   // a device the provider reported unreadably is neither updated nor removed this time
   // (one whose serial number itself is malformed was never stored: there is nothing to hold)
-  const side = await readStoredSide(fit, new Set(skipped.filter((device) => device.field !== 'devicesn').map((device) => device.devicesn)));
-  const plan = planSync(side.stored, side.incoming);
-  await connectivity.record(connectivityTransitions(side.stored, plan.puts, new Date().toISOString()), historyExpiry);
+  const unreadable = new Set([...skipped.filter((device) => device.field !== 'devicesn').map((device) => device.devicesn), ...(scope.unreadable ?? [])]);
+  const side = await readStoredSide(fit, unreadable, { holds: scope.holds, full: (scope.stale?.size ?? 0) > 0 });
+  let plan = planSync(side.stored, side.incoming);
+  const kept = scope.guard && plan.removed.length > 0 ? await scope.guard(plan.removed) : new Set<string>();
+  if (kept.size > 0) {
+    side.hold(plan.removed.filter((device) => kept.has(device.devicesn)));
+    plan = planSync(side.stored.filter((device) => !kept.has(device.devicesn)), side.incoming);
+  }
+  // a full sync read the stored side through an index, which lags: the alarm fields it carries
+  // into its whole-item puts (and their queue copies) are taken from the table by key (DESIGN §3)
+  if (side.full) await carryCurrentAlarmFields(plan.puts);
+  plan.puts.push(...flagStale(side.held, scope.stale));
+  // held devices flagged stale are among the puts: compared with themselves, no transition
+  await connectivity.record(connectivityTransitions([...side.stored, ...side.held], plan.puts, new Date().toISOString()), historyExpiry);
   // queued before the writes: a run that dies after them still leaves the alarm engine its work
   const written = new Set(plan.puts.map((d) => d.devicesn));
   await evaluationQueue.addDevices([
@@ -72,13 +97,33 @@ export const syncDevices = async (provider: DeviceProvider): Promise<SyncResult>
   };
 };
 
+/** Sets each device's alarm fields to what the table holds for it now (devices not stored yet keep none). */
+const carryCurrentAlarmFields = async (puts: StoredDevice[]): Promise<void> => {
+  const current = new Map((await devices.at(puts.map((d) => ({ devicesn: d.devicesn, place: d.details })))).map((d) => [d.devicesn, d]));
+  for (const put of puts) {
+    const stored = current.get(put.devicesn);
+    if (!stored) continue;
+    if (stored.alarmSeverity === undefined) delete put.alarmSeverity;
+    else put.alarmSeverity = stored.alarmSeverity;
+    if (stored.alarmWatchers?.length) put.alarmWatchers = stored.alarmWatchers;
+    else delete put.alarmWatchers;
+  }
+};
+
+/** Held devices of a vendor failing past its stale time, not flagged yet: written with `staleSince`. */
+const flagStale = (held: readonly StoredDevice[], stale: ReadonlyMap<string, string> | undefined): StoredDevice[] =>
+  stale ? held.filter((d) => d.vendor !== undefined && stale.has(d.vendor) && d.staleSince === undefined).map((d) => ({ ...d, staleSince: stale.get(d.vendor!)! })) : [];
+
 /**
  * A sync with its figures published (area `sync`, docs/operations.md): runs, failures, duration,
  * devices changed, fleet size, and the provider records skipped for a malformed name.
  */
-export const syncAndReport = async (provider: DeviceProvider): Promise<SyncResult> => {
+export const syncAndReport = (provider: DeviceProvider): Promise<SyncResult> => reportSync(() => syncDevices(provider));
+
+/** Runs one sync and publishes its figures (any sync: one provider, or several: lib/devices/providers.ts). */
+export const reportSync = async <R extends SyncResult>(run: () => Promise<R>): Promise<R> => {
   const startedAt = Date.now();
-  const result = await syncDevices(provider).catch(async (error: unknown) => {
+  const result = await run().catch(async (error: unknown) => {
     await recordWork('sync', { SyncRuns: 1, SyncFailed: 1, SyncDuration: [Date.now() - startedAt, 'Milliseconds'] });
     throw error;
   });
@@ -104,7 +149,7 @@ export interface RefreshedDevice extends Device {
  */
 export const refreshDevice = async (provider: DeviceProvider, devicesn: string): Promise<RefreshedDevice> => {
   const before = await devices.current(devicesn);
-  const live = await provider.getDevice(devicesn).catch((error: unknown) => {
+  const live = await provider.getDevice(devicesn, before).catch((error: unknown) => {
     if (error instanceof ProviderError) throw new ServiceUnavailable(`${error.message}; retry later`);
     throw error;
   });

@@ -13,6 +13,21 @@ export interface DeviceStatus {
   inCallStatus: string;
 }
 
+/**
+ * What a vendor says about a device beyond the spec's fields (DESIGN §6). `lastSeen` is kept for
+ * a device that is not connected only (a connected one is seen now: keeping its ever-moving
+ * time would rewrite the whole fleet on every sync).
+ */
+export interface VendorDetails {
+  /** The vendor's own connection state, e.g. Webex `connected_with_issues`, Zoom `Online`. */
+  connectionDetail?: string;
+  errorCodes?: string[];
+  software?: string;
+  lastSeen?: string;
+  /** Planned maintenance mode (`off`, `on`, `upcoming`). */
+  plannedMaintenance?: string;
+}
+
 /** A device as the API answers it (spec "Device"). `deviceconnected` always equals `status.connected`. */
 export interface Device {
   deviceid: string;
@@ -21,10 +36,24 @@ export interface Device {
   status: DeviceStatus;
   deviceconnected: boolean;
   details: Place;
+  /** The provider that reports the device (`webex`, `zoom`, `http`, `simulated`). */
+  vendor?: string;
+  vendorDetails?: VendorDetails;
+  /** Since when the device's provider has been failing longer than PROVIDER_STALE_MINUTES. */
+  staleSince?: string;
 }
 
-/** A device as a provider reports it: `deviceconnected` is derived, never taken from outside. */
-export type ProviderDevice = Omit<Device, 'deviceconnected'>;
+/**
+ * A device as a provider reports it: `deviceconnected` is derived, never taken from outside.
+ * `vendorRef` is the vendor's handle for a refresh (Zoom: the room id), stored but never answered.
+ */
+export type ProviderDevice = Omit<Device, 'deviceconnected' | 'staleSince'> & { vendorRef?: string; staleSince?: string };
+
+/**
+ * The call state of a listing that does not say (Webex lists no call state): the sync keeps the
+ * stored one while the device stays connected, else NONE (lib/devices/plan.ts).
+ */
+export const CALL_STATE_UNKNOWN = '?';
 
 export type { Severity } from '#lib/shared/severity';
 
@@ -63,7 +92,17 @@ export const toDevice = (device: ProviderDevice): Device => ({
   status: { connected: device.status.connected, inCallStatus: device.status.inCallStatus },
   deviceconnected: device.status.connected,
   details: { room: device.details.room, location: device.details.location, region: device.details.region },
+  ...(device.vendor === undefined ? {} : { vendor: device.vendor }),
+  ...(device.vendorDetails === undefined ? {} : { vendorDetails: { ...device.vendorDetails } }),
+  ...(device.staleSince === undefined ? {} : { staleSince: device.staleSince }),
 });
+
+/** The vendor's extra facts as one comparable string ('' for a device without any). */
+export const vendorFactsKey = (device: Pick<ProviderDevice, 'vendor' | 'vendorDetails' | 'vendorRef' | 'staleSince'>): string => {
+  if (device.vendor === undefined && device.vendorDetails === undefined && device.staleSince === undefined) return '';
+  const d = device.vendorDetails ?? {};
+  return JSON.stringify([device.vendor, device.vendorRef, d.connectionDetail, d.errorCodes, d.software, d.lastSeen, d.plannedMaintenance, device.staleSince]);
+};
 
 /**
  * Which watchers may have an open alarm on a stored device: those it names, or every watcher

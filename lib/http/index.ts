@@ -19,8 +19,8 @@ export interface HttpRequest<C extends RouteContract> extends RequestParts<C> {
   headers: Record<string, string | undefined>;
   requestId: string;
   event: APIGatewayProxyEvent;
-  /** Milliseconds this invocation has left (the Lambda context's), or undefined where there is no context. */
-  remainingMs: () => number | undefined;
+  /** The Lambda context (`getRemainingTimeInMillis` for handlers that budget their time). */
+  context: Context;
 }
 
 export type Handler<C extends RouteContract> = (request: HttpRequest<C>) => Promise<AnswerOf<C>>;
@@ -100,7 +100,7 @@ export const http = <C extends RouteContract>(binding: Binding<C>, handle: Handl
         headers: event.headers,
         requestId: event.requestContext?.requestId ?? context.awsRequestId,
         event,
-        remainingMs: () => (typeof context?.getRemainingTimeInMillis === 'function' ? context.getRemainingTimeInMillis() : undefined),
+        context,
       })) as HttpResult;
     const { idempotency } = binding;
     const request = { path: parts.path, query: parts.query, body: parts.body };

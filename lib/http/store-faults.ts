@@ -6,7 +6,8 @@
  */
 export type StoreFault = 'busy' | 'unavailable';
 
-const BUSY = new Set(['ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded', 'TimeoutError']);
+// DeadlineExceeded: a store too slow for a run's budget to even start it (lib/shared/deadline.ts)
+const BUSY = new Set(['ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded', 'TimeoutError', 'DeadlineExceeded']);
 const UNAVAILABLE = new Set(['InternalServerError', 'ServiceUnavailable', 'ServiceUnavailableException', 'RequestTimeout', 'RequestTimeoutException']);
 /** Node's codes for a connection that failed or broke (the SDK rethrows them after its retries). */
 const CONNECTION = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNABORTED']);

@@ -3,6 +3,7 @@ import { onStored, type StoredChange } from '#lib/db/changes';
 import * as liveConnections from '#lib/db/liveConnections';
 import type { Subscriber } from '#lib/db/liveConnections';
 import { mapConcurrent } from '#lib/shared/concurrency';
+import { isDeadlineExceeded } from '#lib/shared/deadline';
 import type { Place } from '#lib/devices/types';
 import { logger } from '#lib/log';
 import { recordWork } from '#lib/observability/metrics';
@@ -94,7 +95,9 @@ export const enableLivePush = (connections: Connections | undefined, observe?: (
     } catch (error) {
       observe?.(error instanceof Error ? error : new Error(String(error)), change);
       // the change is stored; a dashboard that missed it catches up on its next snapshot
-      logger.error('live push failed', { kind: change.kind, error: error instanceof Error ? error.message : String(error) });
+      // (a run's deadline cutting the push short is expected under a slow store: a warning)
+      if (isDeadlineExceeded(error)) logger.warn('live push failed', { kind: change.kind, error: error instanceof Error ? error.message : String(error) });
+      else logger.error('live push failed', { kind: change.kind, error: error instanceof Error ? error.message : String(error) });
     }
   });
   return true;

@@ -143,8 +143,15 @@ export const deliverer = (options: NotifierOptions) => {
     return true;
   };
 
-  /** Attempts due deliveries until none is due, the cap is spent or the budget runs low. */
-  const deliverDue = async (): Promise<boolean> => {
+  /**
+   * Attempts due deliveries until none is due, the cap is spent or the budget runs low: first
+   * `stored`, what this run just stored (the due index may not show it yet), then the index's.
+   */
+  const deliverDue = async (stored: readonly DueDelivery[] = []): Promise<boolean> => {
+    for (const delivery of stored) {
+      if (budget <= 0 || !inTime(MIN_ATTEMPT_MS)) return false;
+      await attemptOne(delivery);
+    }
     while (budget > 0 && inTime(MIN_ATTEMPT_MS)) {
       const due = await deliveries.due(iso(Date.now()), Math.min(budget, DUE_PAGE));
       if (due.length === 0) return true;

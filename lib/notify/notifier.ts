@@ -3,6 +3,7 @@ import { alarmId, type Alarm } from '#lib/alarms/types';
 import { silencedBy, type Silence } from '#lib/alarms/silences';
 import * as alarms from '#lib/db/alarms';
 import * as deliveries from '#lib/db/deliveries';
+import type { DueDelivery } from '#lib/db/deliveries';
 import * as repeats from '#lib/db/repeats';
 import * as silences from '#lib/db/silences';
 import * as watchers from '#lib/db/watchers';
@@ -34,12 +35,19 @@ export const notifier = (options: NotifierOptions) => {
   const delivery = deliverer(options);
   const { summary, inTime } = delivery;
 
+  /** Deliveries this run stored that are due now: attempted before the (lagging) due index is read. */
+  const fresh: DueDelivery[] = [];
+
   const store = async (drafts: readonly DeliveryDraft[]): Promise<boolean> => {
-    const stored = await mapConcurrent(drafts, WRITES_IN_FLIGHT, async (draft) => inTime() && (await deliveries.createIfAbsent(draft, iso(Date.now()))));
-    for (const [i, created] of stored.entries()) {
-      if (!created) continue;
+    const stored = await mapConcurrent(drafts, WRITES_IN_FLIGHT, async (draft) => {
+      const createdAt = iso(Date.now());
+      return inTime() && (await deliveries.createIfAbsent(draft, createdAt)) ? createdAt : undefined;
+    });
+    for (const [i, createdAt] of stored.entries()) {
+      if (createdAt === undefined) continue;
       summary.digests++;
       if (drafts[i]!.status === 'suppressed') summary.suppressed++;
+      else fresh.push(deliveries.asStored(drafts[i]!, createdAt));
     }
     return inTime();
   };
@@ -111,7 +119,7 @@ export const notifier = (options: NotifierOptions) => {
       delivery.stopAt(stopAt);
       const before = { ...summary };
       const collected = (await collectNotices(written)) && (await collectRepeats());
-      const delivered = await delivery.deliverDue();
+      const delivered = await delivery.deliverDue(fresh.splice(0));
       summary.complete = summary.complete && collected && delivered;
       // mails sent and failed SES calls are counted by the SES mailer itself
       const figures = {

@@ -33,12 +33,15 @@ type Unit = 'Count' | 'Milliseconds';
 export type Figures = Record<string, number | [number, Unit]>;
 
 /** Publishes the figures under [service, stage, area], and [service, stage, function] when given. */
-const publish = async (area: string, fn: string | undefined, figures: Figures): Promise<void> => {
+const publish = (area: string, fn: string | undefined, figures: Figures): Promise<void> => emit(area, fn ? { function: fn } : undefined, figures);
+
+/** Publishes the figures under [service, stage, area], and [service, stage, ...also] when given. */
+const emit = async (area: string, also: Record<string, string> | undefined, figures: Figures): Promise<void> => {
   if (disabled()) return;
   try {
     const m = await metrics();
     m.addDimension('area', area);
-    if (fn) m.addDimensions({ function: fn });
+    if (also) m.addDimensions(also);
     for (const [name, figure] of Object.entries(figures)) {
       const [value, unit] = Array.isArray(figure) ? figure : [figure, 'Count' as const];
       m.addMetric(name, unit, value);
@@ -46,7 +49,7 @@ const publish = async (area: string, fn: string | undefined, figures: Figures): 
     m.publishStoredMetrics();
   } catch (error) {
     // a metric lost is no reason to fail the request or the run that produced it
-    logger.warn('metrics not published', { area, error });
+    logger.warn('metrics not published', { area, ...also, error });
   }
 };
 
@@ -77,3 +80,7 @@ export const recordRequest = async (request: { resource: string | undefined; sta
 
 /** Figures of one run of background work (evaluation, sync, notifications, live pushes). */
 export const recordWork = (area: WorkArea, figures: Figures): Promise<void> => publish(area, undefined, figures);
+
+
+/** Figures of one provider in one sync, under [service, stage, area=sync] and [service, stage, provider] (alarmed on in resources/observability.yml). */
+export const recordProvider = (provider: string, figures: Figures): Promise<void> => emit('sync', { provider }, figures);

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { logger } from '#lib/log';
+import { isDeadlineExceeded } from './deadline';
 
 /*
  * Holding a lease for a run of background work (the evaluator, the sync): short, and renewed by a
@@ -35,7 +37,7 @@ export interface LeaseOptions {
 /**
  * Runs `task` under the lease of `store`, or answers undefined when another run holds it (or, with
  * `dueAt`, the last run started after `dueAt`). The heartbeat ends and the lease is released
- * when the task ends, whichever way.
+ * when the task ends, whichever way (or, when the caller's deadline leaves no time for it, lapses).
  */
 export const holdLease = async <T>(store: LeaseStore, task: (lease: Lease) => Promise<T>, options: LeaseOptions = {}): Promise<T | undefined> => {
   const runId = randomUUID();
@@ -58,6 +60,10 @@ export const holdLease = async <T>(store: LeaseStore, task: (lease: Lease) => Pr
     return await task({ runId, holding: () => !lost && Date.now() < heldUntil - SAFETY_MS });
   } finally {
     clearInterval(beat);
-    await store.release(runId, options.unpaced ? undefined : startedAt);
+    // a release the caller's deadline (lib/shared/deadline.ts) cut short is no failure: the lease lapses within LEASE_MS
+    await store.release(runId, options.unpaced ? undefined : startedAt).catch((error: unknown) => {
+      if (!isDeadlineExceeded(error)) throw error;
+      logger.warn('lease left to lapse: the run ran out of time to release it', { runId });
+    });
   }
 };

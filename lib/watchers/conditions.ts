@@ -22,6 +22,9 @@ export interface DeviceState {
   deviceconnected?: boolean;
   status?: { connected?: boolean; inCallStatus?: string };
   details?: { room?: string; location?: string; region?: string };
+  vendor?: string;
+  vendorDetails?: { connectionDetail?: string; errorCodes?: string[]; software?: string; plannedMaintenance?: string };
+  staleSince?: string;
 }
 
 const isOneOf = <T extends string>(list: readonly T[], value: unknown): value is T =>
@@ -87,6 +90,19 @@ export const elementValue = (device: DeviceState, element: Element): string | un
         return device.details?.location;
       case 'details.room':
         return device.details?.room;
+      case 'vendor':
+        return device.vendor;
+      case 'connectionDetail':
+        return device.vendorDetails?.connectionDetail;
+      case 'errorCodes':
+        // one string, comma-separated: `contains` finds one code, `==` compares the whole list
+        return device.vendorDetails?.errorCodes?.join(',');
+      case 'software':
+        return device.vendorDetails?.software;
+      case 'plannedMaintenance':
+        return device.vendorDetails?.plannedMaintenance;
+      case 'stale':
+        return device.staleSince !== undefined;
     }
   })();
   if (typeof value === 'boolean') return value ? 'true' : 'false';

@@ -12,11 +12,18 @@ export const ELEMENTS = [
   'details.region',
   'details.location',
   'details.room',
+  // what the device's vendor says beyond the spec's fields (DESIGN §6)
+  'vendor',
+  'connectionDetail',
+  'errorCodes',
+  'software',
+  'plannedMaintenance',
+  'stale',
 ] as const;
 export type Element = (typeof ELEMENTS)[number];
 
 /** Elements holding a boolean; their condition value is the string "true" or "false". */
-export const BOOLEAN_ELEMENTS = ['status.connected', 'deviceconnected'] as const satisfies readonly Element[];
+export const BOOLEAN_ELEMENTS = ['status.connected', 'deviceconnected', 'stale'] as const satisfies readonly Element[];
 export const BOOLEAN_OPERATORS = ['==', '!='] as const;
 export const BOOLEAN_VALUES = ['true', 'false'] as const;
 

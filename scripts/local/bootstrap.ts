@@ -7,8 +7,8 @@ import { dynamo, tableName } from '../../lib/db/client';
 import { ensureTable } from '../../lib/db/table';
 import { secret } from '../../lib/adapters/secrets';
 import { adminUsername, ensureFirstAdmin } from '../../lib/auth/signin';
-import { providerFromEnv } from '../../lib/devices/provider';
-import { syncDevices } from '../../lib/devices/sync';
+import { providersFromEnv } from '../../lib/devices/provider';
+import { syncProviders } from '../../lib/devices/providers';
 import * as watchers from '../../lib/db/watchers';
 
 /**
@@ -38,8 +38,12 @@ export const bootstrap = async (log: (line: string) => void = () => {}): Promise
   const { created } = await ensureTable(dynamo, tableName());
   log(`table ${tableName()} ${created ? 'created' : 'ready'}`);
   log(`first admin ${adminUsername()}: ${await ensureFirstAdmin(secret)}`);
-  // demo fleet (DEVICE_PROVIDER, default simulated: SEED_DEVICES devices, fixed seed)
-  const synced = await syncDevices(providerFromEnv());
-  log(`devices synced: ${synced.devices} devices (${synced.upserted} written, ${synced.removed} removed)`);
+  // demo fleet (DEVICE_PROVIDERS; npm start: Webex and Zoom fakes serving SEED_DEVICES simulated devices)
+  const synced = await syncProviders(providersFromEnv());
+  if (!synced) log('devices: no device provider configured (DEVICE_PROVIDERS); nothing synced');
+  else {
+    const vendors = synced.providers.map((p) => `${p.name} ${p.ok ? p.devices : `failed: ${p.error}`}`).join(', ');
+    log(`devices synced: ${synced.devices} devices (${synced.upserted} written, ${synced.removed} removed; ${vendors})`);
+  }
   log(`demo watcher: ${await ensureDemoWatcher()}`);
 };

@@ -6,7 +6,8 @@ import { toDevice, type Device } from '#lib/devices/types';
 import { api } from '../support/api';
 
 // The e2e server syncs a still simulated fleet (tests/support/offline.global.ts): 240 devices, seed 42.
-const fleet = simulatedFleet({ seed: 42, devices: 240 }).map(toDevice);
+// synced through DEVICE_PROVIDER=simulated: each device carries its vendor
+const fleet = simulatedFleet({ seed: 42, devices: 240 }).map((d) => toDevice({ ...d, vendor: 'simulated' }));
 const names = (pick: (d: Device) => string) => [...new Set(fleet.map(pick))];
 const everywhere: DeviceFilter = { regionName: ALL, locationName: ALL, roomName: ALL };
 const expectedIn = (filter: DeviceFilter) => fleet.filter((d) => inScope(scopeOf(filter), d.details));

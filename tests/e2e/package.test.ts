@@ -69,7 +69,7 @@ describe('serverless package --stage prod (no AWS credentials)', () => {
     // each function's role holds only the statements resources/permissions.yml names (tests/e2e/operations.test.ts)
     const ssm = statements(prod).filter((s) => s.Action.some((a) => a.startsWith('ssm:')));
     const bySid = new Map(ssm.map((s) => [s.Sid, s]));
-    expect([...bySid.keys()].sort()).toEqual(['CursorSecretRead', 'ProviderTokenRead', 'SecretsRead']);
+    expect([...bySid.keys()].sort()).toEqual(['CursorSecretRead', 'ProviderSecretsRead', 'ProviderTokenRead', 'SecretsRead']);
     const resources = (sid: string) => bySid.get(sid)!.Resource.map((r) => JSON.stringify(r));
     expect(bySid.get('SecretsRead')!.Action).toEqual(['ssm:GetParameter']);
     expect(resources('SecretsRead')).toHaveLength(2);
@@ -77,6 +77,8 @@ describe('serverless package --stage prod (no AWS credentials)', () => {
     expect(resources('SecretsRead')[1]).toContain(':parameter/device-monitoring/prod/jwt-private-key');
     expect(bySid.get('ProviderTokenRead')!.Action).toEqual(['ssm:GetParameter']);
     expect(resources('ProviderTokenRead')).toEqual([expect.stringContaining(':parameter/device-monitoring/prod/device-provider-token')]);
+    expect(bySid.get('ProviderSecretsRead')!.Action).toEqual(['ssm:GetParameter']);
+    expect(resources('ProviderSecretsRead')).toEqual([expect.stringContaining(':parameter/device-monitoring/prod/providers/*')]);
     expect(bySid.get('CursorSecretRead')!.Action).toEqual(['ssm:GetParameter', 'secretsmanager:GetSecretValue']);
     expect(resources('CursorSecretRead')).toEqual([
       expect.stringContaining(':parameter/aws/reference/secretsmanager/device-monitoring/prod/cursor-secret'),
@@ -85,25 +87,32 @@ describe('serverless package --stage prod (no AWS credentials)', () => {
     for (const [, fn] of resourcesOfType(prod, 'AWS::Lambda::Function')) {
       const names = Object.keys(environment(fn));
       for (const secret of ['JWT_PRIVATE_KEY', 'ADMIN_PASSWORD', 'JWT_SECRET', 'JWT_SECRET_PARAM', 'CURSOR_SECRET', 'DEVICE_PROVIDER_TOKEN']) expect(names).not.toContain(secret);
+      for (const secret of ['WEBEX_ACCESS_TOKEN', 'WEBEX_CLIENT_SECRET', 'WEBEX_REFRESH_TOKEN', 'ZOOM_CLIENT_SECRET']) expect(names).not.toContain(secret);
     }
     expect(JSON.stringify(prod)).not.toContain('local-admin-password');
     expect(JSON.stringify(prod)).not.toContain('PRIVATE KEY');
     expect(JSON.stringify(prod)).not.toContain('resolve:secretsmanager');
   });
 
-  it('names the account secrets to the sign-in function only, the provider token to sync and refresh only', () => {
+  it('names the account secrets to the sign-in function only, the provider secrets to sync and refresh only', () => {
     const functions = resourcesOfType(prod, 'AWS::Lambda::Function');
     const naming = (suffix: string) =>
       functions.filter(([, fn]) => Object.keys(environment(fn)).some((name) => name.endsWith(suffix))).map(([name]) => name).sort();
     expect(naming('ADMIN_PASSWORD_PARAM')).toEqual(['SessionsSigninLambdaFunction']);
     expect(naming('DEVICE_PROVIDER_TOKEN_PARAM')).toEqual(['DevicesRefreshLambdaFunction', 'DevicesSyncLambdaFunction']);
+    expect(naming('ZOOM_CLIENT_SECRET_PARAM')).toEqual(['DevicesRefreshLambdaFunction', 'DevicesSyncLambdaFunction']);
     const [, signin] = functions.find(([name]) => name === 'SessionsSigninLambdaFunction')!;
     expect(environment(signin)).toMatchObject({
       ADMIN_PASSWORD_PARAM: '/device-monitoring/prod/admin-password',
       JWT_PRIVATE_KEY_PARAM: '/device-monitoring/prod/jwt-private-key',
     });
     const [, sync] = functions.find(([name]) => name === 'DevicesSyncLambdaFunction')!;
-    expect(environment(sync).DEVICE_PROVIDER_TOKEN_PARAM).toBe('/device-monitoring/prod/device-provider-token');
+    expect(environment(sync)).toMatchObject({
+      DEVICE_PROVIDER_TOKEN_PARAM: '/device-monitoring/prod/device-provider-token',
+      WEBEX_CLIENT_SECRET_PARAM: '/device-monitoring/prod/providers/webex-client-secret',
+      ZOOM_CLIENT_SECRET_PARAM: '/device-monitoring/prod/providers/zoom-client-secret',
+      DEVICE_PROVIDERS: '',
+    });
   });
 
   it('gives every function the public token key as an SSM reference CloudFormation resolves at deploy', () => {

@@ -127,9 +127,15 @@ describe('incremental evaluation', () => {
     const name = `race-${region}`;
     dynamo.middlewareStack.add(
       (next, context) => async (args) => {
-        const item = (args.input as { Item?: { type?: { S?: string } | string; devicesn?: { S?: string } | string } }).Item;
-        const sn_ = typeof item?.devicesn === 'string' ? item.devicesn : item?.devicesn?.S;
-        if (!raced && (context as { commandName?: string }).commandName === 'PutItemCommand' && sn_ === sn) {
+        // the refresh's device write: an update of the fields the provider reports (or a put when it moved)
+        type Value = { S?: string } | string | undefined;
+        const text = (value: Value) => (typeof value === 'string' ? value : value?.S);
+        const input = args.input as { Item?: { devicesn?: Value }; Key?: { SK?: Value }; UpdateExpression?: string };
+        const command = (context as { commandName?: string }).commandName;
+        const write =
+          (command === 'PutItemCommand' && text(input.Item?.devicesn) === sn) ||
+          (command === 'UpdateItemCommand' && text(input.Key?.SK) === `DEVICE#${sn}` && !String(input.UpdateExpression).includes('#severity'));
+        if (!raced && write) {
           raced = true;
           await syncDevices(fixed([device(region, sn, 'X', true)]));
         }

@@ -167,9 +167,12 @@ describe('alarm engine against the store', () => {
     const region = unique('R');
     await syncDevices(fixed(() => [device(region, `${region}-1`, 'A', false)]));
     await watchers.create(offlineWatcher(region, `${unique('ops')}@example.com`));
-    const slow: Mailer = { kind: 'outbox', send: async (mail) => (await gate, outboxMailer().send(mail)) };
+    let reached!: () => void;
+    const mailing = new Promise<void>((resolve) => (reached = resolve));
+    const slow: Mailer = { kind: 'outbox', send: async (mail) => (reached(), await gate, outboxMailer().send(mail)) };
     const first = runEvaluation({ mailer: slow, force: true, tickSeconds: 0 });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // the first run holds the lease while it mails
+    await mailing;
     expect(await runEvaluation({ mailer: outboxMailer(), force: true, tickSeconds: 0 })).toEqual({ ran: false, reason: 'busy' });
     release();
     expect(await first).toMatchObject({ ran: true });

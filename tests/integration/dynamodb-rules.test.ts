@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { outboxMailer } from '#lib/adapters/mail';
 import { evaluateAlarms, evaluateQueue } from '#lib/alarms/evaluate';
 import type { Mail } from '#lib/alarms/types';
@@ -129,5 +129,37 @@ describe('under DynamoDB rules', () => {
 
     const [stored] = await devices.at([{ devicesn: sn, place: { region, location: 'London', room: 'Room 1' } }]);
     expect(stored).toMatchObject({ alarmSeverity: 1, alarmWatchers: ['w-critical'] });
+  });
+
+  it('keeps the alarm fields the engine wrote after a full sync read the inventory index', async () => {
+    const region = unique('R');
+    const sn = `${region}-1`;
+    const place = { region, location: 'London', room: 'Room 1' };
+    await syncDevices(fixed(() => [device(region, sn, 'Room 1', true)]));
+    vi.stubEnv('SYNC_FULL_SECONDS', '0');
+    // the engine raises a Critical alarm on the device right after the sync's index read
+    let wrote = false;
+    const name = `engine-after-index-read-${region}`;
+    dynamo.middlewareStack.add(
+      (next) => async (args) => {
+        const result = await next(args);
+        const input = args.input as { IndexName?: string; ExpressionAttributeValues?: Marshalled };
+        if (!wrote && input.IndexName === 'GSI2' && String(input.ExpressionAttributeValues?.[':pk']?.S ?? input.ExpressionAttributeValues?.[':pk']).startsWith('SERIALS')) {
+          wrote = true;
+          await devices.setAlarmSeverity({ devicesn: sn, details: place }, 1, ['w-critical']);
+        }
+        return result;
+      },
+      { step: 'initialize', name },
+    );
+    try {
+      expect(await syncDevices(fixed(() => [device(region, sn, 'Room 1', false)]))).toMatchObject({ full: true, upserted: 1 });
+    } finally {
+      dynamo.middlewareStack.remove(name);
+      vi.unstubAllEnvs();
+    }
+    expect(wrote).toBe(true);
+    const [stored] = await devices.at([{ devicesn: sn, place }]);
+    expect(stored).toMatchObject({ status: { connected: false }, alarmSeverity: 1, alarmWatchers: ['w-critical'] });
   });
 });

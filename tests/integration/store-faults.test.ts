@@ -74,12 +74,18 @@ describe('store faults on other areas', () => {
     expect((await watchers.list()).length).toBe(before + 1);
   });
 
-  it('a keep-list delete whose batch write is throttled answers 503, never 200; repeating it converges', async () => {
+  it('a keep-list delete retries a throttled batch; one the store keeps refusing answers 503, never 200; repeating it converges', async () => {
     const { filterRecords } = await import('#lib/db/filterRecords');
     const { handler: keepOnly } = await import('../../functions/filterRecords/keepOnly');
     const { handler: upsertList } = await import('../../functions/filterRecords/upsertList');
     expect((await call(upsertList, jsonEvent([1, 2, 3].map((id) => ({ id, name: `f${id}` }))))).status).toBe(200);
+    // throttled once: retried with backoff (DESIGN §3), everything lands
     clear = injectFault('throttle', 'BatchWriteCommand', 1);
+    expect((await call(keepOnly, jsonEvent([1, 2]))).status).toBe(200);
+    clear();
+    expect((await filterRecords.list()).map((f) => f.id)).toEqual([1, 2]);
+    // refused round after round: 503, never a 200 for a partial write
+    clear = injectFault('throttle', 'BatchWriteCommand', 1_000);
     const failed = await call(keepOnly, jsonEvent([1]));
     expect(failed.status).toBe(503);
     clear();

@@ -55,3 +55,22 @@ export const expectDeletedOnce = async (path: string, confirmation: string, notF
   expect(await api('GET', path)).toMatchObject({ status: 404, body: notFound });
   expect(await api('DELETE', path)).toMatchObject({ status: 404, body: notFound });
 };
+
+/**
+ * Calls against a private instance (its own URL, read when called, and its own key), answers
+ * checked against the route contracts like `api`'s.
+ */
+export const callerOf =
+  (url: () => string, key: string) =>
+  async <T = unknown>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> => {
+    const response = await fetch(`${url()}${path}`, {
+      method,
+      headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    const parsed: unknown = text ? JSON.parse(text) : undefined;
+    const breach = await contractBreach(method, path, response.status, parsed);
+    if (breach) throw new Error(breach);
+    return { status: response.status, body: parsed as T };
+  };

@@ -31,11 +31,28 @@ const settling = (fn: Fn): Fn =>
     return settleIndexes().then(() => fn.apply(this, args));
   };
 
-/** Only async functions reach the store; pure helpers (key builders, planners) stay as they are. */
+/**
+ * Only async functions reach the store; pure helpers (key builders, planners) stay as they are.
+ * (An entry point that returns a promise must be declared `async` to be recognised here.)
+ */
 const isAsync = (value: unknown): value is Fn => typeof value === 'function' && value.constructor.name === 'AsyncFunction';
+
+/** A plain object whose async methods settle like exports (what a factory such as `notifier()` returns). */
+const withSettlingMethods = (value: unknown): unknown => {
+  if (!value || typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return value;
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (!entries.some(([, v]) => isAsync(v))) return value;
+  return Object.fromEntries(entries.map(([k, v]) => [k, isAsync(v) ? settling(v) : v]));
+};
 
 const wrapExport = (value: unknown): unknown => {
   if (isAsync(value)) return settling(value);
+  if (typeof value === 'function' && !/^class\b/.test(Function.prototype.toString.call(value))) {
+    const fn = value as Fn;
+    return function (this: unknown, ...args: unknown[]) {
+      return withSettlingMethods(fn.apply(this, args));
+    };
+  }
   if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
     const entries = Object.entries(value as Record<string, unknown>);
     if (entries.some(([, v]) => isAsync(v))) {

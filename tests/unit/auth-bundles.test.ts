@@ -6,8 +6,9 @@ import { importGraph } from '../support/bundles';
 /**
  * DESIGN §8: only the functions that read a secret carry the secrets module and the SSM client:
  * sign-in (the token's private key, the first admin's password), the sync and the refresh (the
- * device provider's token), and the routes that seal with the stage secret (cursors, idempotent
- * results: scripts/registry.ts needsStageSecret). Only sign-in holds the signing key; every other
+ * HTTP device provider's token and the vendors' credentials, DESIGN §6, each with its own IAM
+ * statement), and the routes that seal with the stage secret (cursors, idempotent results:
+ * scripts/registry.ts needsStageSecret). Only sign-in holds the signing key; every other
  * function verifies tokens with the public key. Checked on each handler's own import graph,
  * packages left external so that this stays fast.
  */

@@ -206,3 +206,22 @@ describe('normalize', () => {
     expect(normalize(input)).toEqual({ ...given, devicesId: [], description: '', emails: [], pendingSeconds: 0 });
   });
 });
+
+describe('vendor elements (DESIGN §6)', () => {
+  const webex = device({ vendor: 'webex', vendorDetails: { connectionDetail: 'connected_with_issues', errorCodes: ['sipprofileregistration', 'x'], software: 'RoomOS 11', plannedMaintenance: 'upcoming' } });
+
+  it('tests the vendor, its connection detail, error codes, software and planned maintenance', () => {
+    expect(holds({ element: 'vendor', operator: '==', value: 'webex' }, webex)).toBe(true);
+    expect(holds({ element: 'connectionDetail', operator: '==', value: 'connected_with_issues' }, webex)).toBe(true);
+    expect(holds({ element: 'errorCodes', operator: 'contains', value: 'sipprofileregistration' }, webex)).toBe(true);
+    expect(holds({ element: 'software', operator: 'contains', value: 'RoomOS' }, webex)).toBe(true);
+    expect(holds({ element: 'plannedMaintenance', operator: 'in', value: 'on,upcoming' }, webex)).toBe(true);
+    expect(holds({ element: 'connectionDetail', operator: '==', value: 'connected' }, device())).toBe(false);
+  });
+
+  it('stale is a boolean element: true while the device carries staleSince', () => {
+    expect(holds({ element: 'stale', operator: '==', value: 'true' }, { ...webex, staleSince: '2026-05-04T10:30:00.000Z' })).toBe(true);
+    expect(holds({ element: 'stale', operator: '==', value: 'false' }, webex)).toBe(true);
+    expect(() => parseConditions({ type: 'device', operatorType: 'AND', conditions: [{ element: 'stale', operator: 'contains', value: 'true' }] })).toThrow(Invalid);
+  });
+});

@@ -1,5 +1,6 @@
 import type { ProviderDevice } from '../types';
 import type { DeviceProvider } from './types';
+import { isString, ProviderError } from './vendorHttp';
 
 export interface HttpProviderOptions {
   baseUrl: string;
@@ -10,13 +11,9 @@ export interface HttpProviderOptions {
   maxPages?: number;
 }
 
-/** A provider call that failed; the message never carries the token. */
-export class ProviderError extends Error {
-  override readonly name = 'ProviderError';
-}
+export { ProviderError };
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
-const isString = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
 
 /** Accepts the vendor's device record only if it has every field we store. */
 export const parseProviderDevice = (value: unknown): ProviderDevice => {

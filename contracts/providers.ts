@@ -1,0 +1,53 @@
+/** Device providers (DESIGN §6): how each vendor's sync is doing. */
+import { dateTime, ok, routesOf, Type, type TSchema } from './shared';
+
+/** What GET /providers reads of the providers' settings (as functions/devices/provider-env.yml gives them; no secret names). */
+const providerEnvironment = {
+  DEVICE_PROVIDERS: "${env:DEVICE_PROVIDERS, ''}",
+  DEVICE_PROVIDER: "${env:DEVICE_PROVIDER, ''}",
+  PROVIDER_STALE_MINUTES: "${env:PROVIDER_STALE_MINUTES, '30'}",
+};
+
+const count = Type.Integer({ minimum: 0 });
+const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+const failure = Type.Object({
+  at: dateTime,
+  message: Type.String({ description: 'what failed; never a token or a secret' }),
+  status: Type.Optional(Type.Integer({ description: "the vendor's HTTP status" })),
+  trackingId: Type.Optional(Type.String({ description: "the vendor's tracking id (Webex Trackingid), for its support" })),
+});
+const provider = Type.Object({
+  name: Type.String({ description: 'webex, zoom, http or simulated: also the `vendor` of its devices' }),
+  configured: Type.Boolean({ description: 'named by DEVICE_PROVIDERS now' }),
+  lastSyncAt: nullable(dateTime),
+  lastSuccessAt: nullable(dateTime),
+  lastError: nullable(failure),
+  failingSince: nullable(dateTime),
+  stale: Type.Boolean({ description: 'failing longer than PROVIDER_STALE_MINUTES: its devices carry staleSince' }),
+  staleSince: nullable(dateTime),
+  devices: count,
+  skipped: Type.Record(Type.String(), count, { description: 'records of the last listing skipped, by reason (noSerial, personal, malformed, ...)' }),
+  duplicates: count,
+  requests: count,
+  throttledWaits: count,
+  waitedSeconds: Type.Number({ minimum: 0 }),
+  heldRemovals: nullable(Type.Object({ count, seen: count, since: dateTime }, { description: 'removals the guard holds until seen in 3 syncs in a row' })),
+});
+
+const api = routesOf({ access: 'key', invalidStatus: 400 });
+
+export const routes = {
+  list: api('GET', 'providers', 'Device providers: last success, last error, devices, requests, throttled waits, held removals, stale since', {
+    responses: {
+      200: ok(
+        'Each provider configured or with a stored status, the configured first',
+        Type.Object({
+          configured: Type.Array(Type.String()),
+          message: Type.Optional(Type.String({ description: 'present when no provider is configured: the sync stores nothing' })),
+          providers: Type.Array(provider),
+        }),
+      ),
+    },
+    function: { environment: providerEnvironment },
+  }),
+};

@@ -1,0 +1,164 @@
+/**
+ * A local Zoom Rooms API (shared/vendors.md): Server-to-Server OAuth at `/oauth/token` (Basic
+ * client id and secret, tokens that expire), `/v2/rooms` paged by `next_page_token` (a token
+ * lives `pageTokenTtlSeconds`, 15 minutes by default; an expired or unknown one answers 400),
+ * filters `status` and `location_id`, `/v2/rooms/{id}/devices`, and the location tree at
+ * `/v2/rooms/locations` (country > city > campus > building > floor; a room points at its
+ * floor). A room is `InMeeting` when one of its connected devices is in a call, `Offline` when
+ * none is connected. One room also holds a scheduling display without a serial number
+ * (`extras: false` leaves it out); every twentieth device lacks `device_model`.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { ProviderDevice } from '../../../lib/devices/types';
+import { byRoom, countryOf, hashOf, idOf, snapshots } from './fleet';
+import { bearer, json, startFake, type FakeServer, type Faults, type Reply } from './server';
+
+export interface ZoomFakeOptions {
+  devices: () => readonly ProviderDevice[];
+  accountId: string;
+  clientId: string;
+  clientSecret: string;
+  tokenTtlSeconds?: number;
+  pageTokenTtlSeconds?: number;
+  extras?: boolean;
+  faults?: Partial<Faults>;
+  port?: number;
+}
+
+export interface ZoomFake extends FakeServer {
+  expireTokens(): void;
+  setDevices(devices: () => readonly ProviderDevice[]): void;
+}
+
+interface Account {
+  rooms: Record<string, unknown>[];
+  devices: Map<string, Record<string, unknown>[]>;
+  locations: Record<string, unknown>[];
+}
+
+const build = (devices: readonly ProviderDevice[], extras: boolean): Account => {
+  const nodes = new Map<string, Record<string, unknown>>();
+  const node = (type: string, name: string, parent: string | undefined, ...path: string[]) => {
+    const id = idOf('zl-', type, ...path);
+    if (!nodes.has(id)) nodes.set(id, { id, name, type, ...(parent ? { parent_location_id: parent } : {}) });
+    return id;
+  };
+  const rooms: Record<string, unknown>[] = [];
+  const roomDevices = new Map<string, Record<string, unknown>[]>();
+  for (const [index, members] of byRoom(devices).entries()) {
+    const { region, location, room } = members[0]!.details;
+    const { country } = countryOf(location);
+    const countryId = node('country', country, undefined, country);
+    const cityId = node('city', location, countryId, country, location);
+    const campusId = node('campus', `${location} Campus`, cityId, country, location);
+    const buildingId = node('building', `${location} HQ`, campusId, country, location);
+    const floor = `Floor ${(hashOf(room) % 3) + 1}`;
+    const floorId = node('floor', floor, buildingId, country, location, floor);
+    const roomId = idOf('zr-', region, location, room);
+    const anyConnected = members.some((d) => d.status.connected);
+    const inMeeting = members.some((d) => d.status.connected && d.status.inCallStatus === 'ACTIVE');
+    rooms.push({ id: roomId, room_id: roomId, name: room, location_id: floorId, status: inMeeting ? 'InMeeting' : anyConnected ? 'Available' : 'Offline' });
+    const records: Record<string, unknown>[] = members.map((d, i) => {
+      const h = hashOf(d.devicesn);
+      const type = i === 0 ? 'Zoom Rooms Computer' : i === 1 ? 'Controller' : 'Companion Whiteboard';
+      return {
+        id: d.deviceid,
+        room_name: room,
+        device_type: type,
+        app_version: h % 4 === 0 ? '6.1.5 (4920)' : '6.2.0 (5102)',
+        app_target_version: '6.2.0 (5102)',
+        device_system: 'Win 11',
+        status: d.status.connected ? 'Online' : 'Offline',
+        ip_address: `10.${h % 250}.${(h >> 8) % 250}.${(h >> 16) % 250}`,
+        serial_number: d.devicesn,
+        device_mac_addresses: [(h.toString(16).padStart(12, '0').match(/../g) ?? []).join('-')],
+        device_hostname: `zr-${d.devicesn.toLowerCase()}`,
+        device_manufacturer: 'Fake Systems',
+        ...(h % 20 === 0 ? {} : { device_model: d.devicemodel }),
+        device_firmware: '1.0.0',
+      };
+    });
+    if (extras && index === 0) records.push({ id: 'display-no-serial', room_name: room, device_type: 'Scheduling Display', status: 'Online', app_version: '6.2.0' });
+    roomDevices.set(roomId, records);
+  }
+  return { rooms, devices: roomDevices, locations: [...nodes.values()] };
+};
+
+export const startZoomFake = async (options: ZoomFakeOptions): Promise<ZoomFake> => {
+  let source = options.devices;
+  const account = snapshots(() => source(), (devices) => build(devices, options.extras ?? true));
+  const ttlMs = (options.tokenTtlSeconds ?? 3600) * 1000;
+  const pageTtlMs = (options.pageTokenTtlSeconds ?? 15 * 60) * 1000;
+  const tokens = new Map<string, number>();
+  const pageTokens = new Map<string, { offset: number; issuedAt: number; listing: string }>();
+  let server: FakeServer;
+
+  const page = (listing: string, url: URL, items: readonly Record<string, unknown>[], field: string, defaultSize: number): Reply => {
+    const asked = Number(url.searchParams.get('page_size') ?? defaultSize);
+    const size = Number.isInteger(asked) ? Math.min(300, Math.max(1, asked)) : defaultSize;
+    const token = url.searchParams.get('next_page_token') ?? '';
+    let offset = 0;
+    if (token) {
+      const known = pageTokens.get(token);
+      if (!known || known.listing !== listing || Date.now() - known.issuedAt > pageTtlMs) {
+        return json(400, { code: 300, message: 'The next page token is invalid or expired.' });
+      }
+      offset = known.offset;
+    }
+    const slice = items.slice(offset, offset + size);
+    const pageNumber = Math.floor(offset / size);
+    const shown = server.faults.malformedPage === pageNumber && slice[0] ? [{ ...slice[0], id: 42 }, ...slice.slice(1)] : slice;
+    let next = '';
+    if (offset + size < items.length) {
+      next = randomBytes(12).toString('base64url');
+      pageTokens.set(next, { offset: offset + size, issuedAt: Date.now(), listing });
+    }
+    return json(200, { page_size: size, next_page_token: next, [field]: shown, total_records: items.length });
+  };
+
+  server = await startFake({
+    trackingHeader: 'x-zm-trackingid',
+    faults: options.faults,
+    port: options.port,
+    isToken: (path) => path === '/oauth/token',
+    handle: (req, url) => {
+      const path = url.pathname;
+      if (path === '/oauth/token' && req.method === 'POST') {
+        const expected = `Basic ${Buffer.from(`${options.clientId}:${options.clientSecret}`).toString('base64')}`;
+        if (req.headers.authorization !== expected) return json(401, { reason: 'Invalid client_id or client_secret', error: 'invalid_client' });
+        if (url.searchParams.get('grant_type') !== 'account_credentials' || url.searchParams.get('account_id') !== options.accountId) {
+          return json(400, { reason: 'Invalid request : Account ID is invalid', error: 'invalid_request' });
+        }
+        const token = `fake-zoom-${randomUUID()}`;
+        tokens.set(token, Date.now() + ttlMs);
+        return json(200, { access_token: token, token_type: 'bearer', expires_in: ttlMs / 1000, scope: 'room:read:admin' });
+      }
+      const token = bearer(req);
+      const expiresAt = token === undefined ? undefined : tokens.get(token);
+      if (expiresAt === undefined || expiresAt <= Date.now()) return json(401, { code: 124, message: 'Invalid access token.' });
+      const { rooms, devices, locations } = account.get();
+      if (path === '/v2/rooms') {
+        const status = url.searchParams.get('status');
+        const locationId = url.searchParams.get('location_id');
+        const listing = `rooms:${status ?? ''}:${locationId ?? ''}`;
+        const wanted = rooms.filter((room) => (status === null || room.status === status) && (locationId === null || room.location_id === locationId));
+        return page(listing, url, wanted, 'rooms', 30);
+      }
+      if (path === '/v2/rooms/locations') return page('locations', url, locations, 'locations', 30);
+      const match = /^\/v2\/rooms\/([^/]+)\/devices$/.exec(path);
+      if (match) {
+        const found = devices.get(decodeURIComponent(match[1]!));
+        return found ? json(200, { devices: found }) : json(404, { code: 3001, message: 'Room does not exist.' });
+      }
+      return json(404, { code: 404, message: 'Not found' });
+    },
+  });
+  return {
+    ...server,
+    expireTokens: () => tokens.clear(),
+    setDevices: (devices) => {
+      source = devices;
+      account.reset();
+    },
+  };
+};
