@@ -29,11 +29,12 @@ export const evaluationBudget = (remainingMs: number): number => {
 /** `provider` whose single-device reads give up after `ms` (503 to the client: retry later). */
 export const askingWithin = (provider: DeviceProvider, ms: number): DeviceProvider => ({
   ...provider,
-  getDevice: (devicesn) => {
+  // every argument passes through: a fleet of providers asks the stored device's own vendor
+  getDevice: (devicesn, stored, meter) => {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new ServiceUnavailable(`the device provider did not answer within ${ms} ms; retry later`)), ms);
     });
-    return Promise.race([provider.getDevice(devicesn), late]).finally(() => clearTimeout(timer));
+    return Promise.race([provider.getDevice(devicesn, stored, meter), late]).finally(() => clearTimeout(timer));
   },
 });

@@ -59,4 +59,13 @@ describe('refresh budgets', () => {
     const quick = { listDevices: async () => [], getDevice: async () => undefined };
     expect(await askingWithin(quick, 50).getDevice('X')).toBeUndefined();
   });
+
+  it('passes the stored device and the meter on (a fleet asks the device\'s own vendor)', async () => {
+    const seen: unknown[][] = [];
+    const recording = { listDevices: async () => [], getDevice: async (...args: unknown[]) => void seen.push(args) };
+    const stored = { vendor: 'zoom' } as never;
+    const meter = { requests: 0 } as never;
+    await askingWithin(recording, 50).getDevice('X', stored, meter);
+    expect(seen).toEqual([['X', stored, meter]]);
+  });
 });
