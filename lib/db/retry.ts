@@ -2,7 +2,7 @@
  * How the store client retries (DESIGN §3: throttling is normal on DynamoDB). Throttled calls
  * (`ProvisionedThroughputExceededException`, `ThrottlingException`, ...) get up to
  * THROTTLED_ATTEMPTS attempts with capped exponential backoff and full jitter from 100 ms:
- * at 3% throttled, a call then fails once in 1.4 billion instead of once in 37,000 with three
+ * at 3% throttled, a call then fails once in 1.4 billion instead of once in 37,000 with three.
  * Other retryable failures (timeouts, 5xx) keep OTHER_ATTEMPTS, so a store that hangs still
  * answers a request path 503 well inside its function's timeout. The SDK's own standard strategy
  * retries every kind alike; this is its interface (RetryStrategyV2), typed here structurally.
