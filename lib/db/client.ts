@@ -2,6 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { traced } from '#lib/observability/tracing';
 import { deadlineBound } from './deadlineHandler';
+import { storeRetryStrategy } from './retry';
 
 // Built once per container. The SDK reads AWS_ENDPOINT_URL_DYNAMODB itself, so the
 // same code talks to AWS, DynamoDB Local or the embedded dynalite without a branch here.
@@ -12,8 +13,9 @@ import { deadlineBound } from './deadlineHandler';
 // under `connectionTimeout`, so a pass with 64 writes in flight (WRITES_IN_FLIGHT) beside its
 // reads had requests fail as timeouts while merely queued behind a slow store. 256 sockets
 // cover every concurrency limit in lib/, so the timeout measures the connection again.
+// Retries: throttled calls more often than other failures (lib/db/retry.ts).
 export const clientOptions = {
-  maxAttempts: 3,
+  retryStrategy: storeRetryStrategy,
   requestHandler: { connectionTimeout: 1_000, requestTimeout: 3_000, httpAgent: { maxSockets: 256 }, httpsAgent: { maxSockets: 256 } },
 };
 
