@@ -19,6 +19,30 @@ import { createSilence, endSilence, type SilenceAnswer } from './silencing';
 
 /** Alarms announced at once (each announcement is a push fanned out in parallel itself). */
 const IN_FLIGHT = 8;
+/**
+ * How long a silence route waits for its announcement. A silence over thousands of firing
+ * alarms announces each; under load that took longer than the function's timeout, so the route
+ * answered 5xx after its write (issue 24 item 4). Past the budget no further alarm is announced:
+ * dashboards see the silence in their next GET /alarms.
+ */
+export const ANNOUNCE_BUDGET_MS = 2_000;
+
+/** Runs an announcement for at most ANNOUNCE_BUDGET_MS; it never fails the route (logged instead). */
+const bestEffort = async (what: string, silenceId: string, announce: (inTime: () => boolean) => Promise<void>): Promise<void> => {
+  const until = Date.now() + ANNOUNCE_BUDGET_MS;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), ANNOUNCE_BUDGET_MS)));
+  const done = announce(() => Date.now() < until).then(
+    () => 'done' as const,
+    (error: unknown) => {
+      logger.warn(`silence ${what}, its announcement failed`, { silenceId, reason: error instanceof Error ? error.name : String(error) });
+      return 'failed' as const;
+    },
+  );
+  const outcome = await Promise.race([done, late]);
+  clearTimeout(timer);
+  if (outcome === 'late') logger.warn(`silence ${what}, its announcement cut short at its budget`, { silenceId, budgetMs: ANNOUNCE_BUDGET_MS });
+};
 
 /**
  * The firing alarms a silence matches. With a watcher among its matchers: that watcher's
@@ -40,20 +64,22 @@ const currentAfter = async (now: string, stored: Silence, stillActive: boolean):
 };
 
 /** After a silence was stored: `silenced` for every firing alarm it silences now (none when it starts later). */
-const announceSilenced = async (silence: Silence, now: string): Promise<void> => {
+const announceSilenced = async (silence: Silence, now: string, inTime: () => boolean): Promise<void> => {
   if (!listening() || silenceStatus(silence, now) !== 'active') return;
   const [matching, current] = await Promise.all([firingMatching(silence), currentAfter(now, silence, true)]);
-  await mapConcurrent(matching, IN_FLIGHT, (alarm) =>
-    announceStored({ kind: 'alarm', event: 'silenced', at: now, alarm: { ...alarm, ...answeredSilences(silencedBy(alarm, current, now)) } }),
-  );
+  await mapConcurrent(matching, IN_FLIGHT, async (alarm) => {
+    if (inTime()) await announceStored({ kind: 'alarm', event: 'silenced', at: now, alarm: { ...alarm, ...answeredSilences(silencedBy(alarm, current, now)) } });
+  });
 };
 
 /** After a silence was ended at `endedAt`: `unsilenced` for every firing alarm no other silence still silences. */
-const announceUnsilenced = async (ended: Silence, endedAt: string): Promise<void> => {
+const announceUnsilenced = async (ended: Silence, endedAt: string, inTime: () => boolean): Promise<void> => {
   if (!listening()) return;
   const [matching, current] = await Promise.all([firingMatching(ended), currentAfter(endedAt, ended, false)]);
   const freed = matching.filter((alarm) => silencedBy(alarm, current, endedAt).length === 0);
-  await mapConcurrent(freed, IN_FLIGHT, (alarm) => announceStored({ kind: 'alarm', event: 'unsilenced', at: endedAt, alarm: { ...alarm, ...answeredSilences([]) } }));
+  await mapConcurrent(freed, IN_FLIGHT, async (alarm) => {
+    if (inTime()) await announceStored({ kind: 'alarm', event: 'unsilenced', at: endedAt, alarm: { ...alarm, ...answeredSilences([]) } });
+  });
 };
 
 /**
@@ -64,17 +90,18 @@ const announceUnsilenced = async (ended: Silence, endedAt: string): Promise<void
  */
 export const createSilenceAndAnnounce = async (input: SilenceInput, createdBy: string): Promise<SilenceAnswer> => {
   const created = await createSilence(input, createdBy);
-  await announceSilenced(created, created.createdAt).catch((error: unknown) =>
-    logger.warn('silence stored, its announcement failed', { silenceId: created.id, reason: error instanceof Error ? error.name : String(error) }),
-  );
+  await bestEffort('stored', created.id, (inTime) => announceSilenced(created, created.createdAt, inTime));
   return created;
 };
 
-/** DELETE /silences/{id}: ends the silence, then announces the alarms it no longer silences. */
+/** DELETE /silences/{id}: ends the silence, then announces the alarms it no longer silences (best effort, as a create's). */
 export const endSilenceAndAnnounce = async (id: string): Promise<SilenceAnswer> => {
   const calledAt = new Date().toISOString();
   const ended = await endSilence(id);
   // only when this call ended it (not an earlier one), and it had started (a future one never silenced anything)
-  if (ended.endedAt && ended.endedAt >= calledAt && ended.startsAt < ended.endedAt) await announceUnsilenced(ended, ended.endedAt);
+  if (ended.endedAt && ended.endedAt >= calledAt && ended.startsAt < ended.endedAt) {
+    const endedAt = ended.endedAt;
+    await bestEffort('ended', ended.id, (inTime) => announceUnsilenced(ended, endedAt, inTime));
+  }
   return ended;
 };
