@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Device } from '#lib/devices/types';
+import type { StatusCounts } from '#lib/live/types';
 import { LISTED } from '#lib/notify/types';
 import { startLocalStore, type LocalStore } from '../../scripts/local/dynamo';
 import { startInstance, stillFleetEnv, type Instance } from '../../scripts/local/instance';
@@ -28,14 +29,6 @@ interface EvaluateAnswer {
 interface Mail {
   subject: string;
   text: string;
-}
-interface StatusCount {
-  TotalRooms: number;
-  CriticalStatus: number;
-  MajorStatus: number;
-  MinorStatus: number;
-  InfoStatus: number;
-  OKStatus: number;
 }
 
 beforeAll(async () => {
@@ -87,7 +80,7 @@ describe('npm start against a store with DynamoDB\'s index lag and throttling', 
 
     // room statuses (from the summaries) agree with the open alarms
     const rooms = new Set(offline.map((d) => `${d.details.location}/${d.details.room}`));
-    const counts = (await call<StatusCount>('POST', '/videoDevice/room/roomStatusCount', { regionName: region, locationName: 'all', roomName: 'all' })).body;
+    const counts = (await call<StatusCounts>('POST', '/videoDevice/room/roomStatusCount', { regionName: region, locationName: 'all', roomName: 'all' })).body;
     expect(counts.MajorStatus).toBe(rooms.size);
     expect(faithful.stats.replicated).toBeGreaterThan(0);
   });
