@@ -9737,7 +9737,7 @@ export interface operations {
                             element: "status.connected" | "status.inCallStatus" | "deviceconnected" | "devicemodel" | "details.region" | "details.location" | "details.room" | "vendor" | "connectionDetail" | "errorCodes" | "software" | "plannedMaintenance" | "stale";
                             /** @enum {unknown} */
                             operator: "==" | "!=" | "contains" | "in";
-                            /** @description a string of 1 to 256 characters ("a,b,c" for "in") */
+                            /** @description a string of 1 to 256 characters without control characters ("a,b,c" for "in") */
                             value: string;
                         }[];
                         /** @enum {unknown} */
@@ -9891,7 +9891,7 @@ export interface operations {
                                 element: "status.connected" | "status.inCallStatus" | "deviceconnected" | "devicemodel" | "details.region" | "details.location" | "details.room" | "vendor" | "connectionDetail" | "errorCodes" | "software" | "plannedMaintenance" | "stale";
                                 /** @enum {unknown} */
                                 operator: "==" | "!=" | "contains" | "in";
-                                /** @description a string of 1 to 256 characters ("a,b,c" for "in") */
+                                /** @description a string of 1 to 256 characters without control characters ("a,b,c" for "in") */
                                 value: string;
                             }[];
                             /** @enum {unknown} */
@@ -10015,7 +10015,7 @@ export interface operations {
                             element: "status.connected" | "status.inCallStatus" | "deviceconnected" | "devicemodel" | "details.region" | "details.location" | "details.room" | "vendor" | "connectionDetail" | "errorCodes" | "software" | "plannedMaintenance" | "stale";
                             /** @enum {unknown} */
                             operator: "==" | "!=" | "contains" | "in";
-                            /** @description a string of 1 to 256 characters ("a,b,c" for "in") */
+                            /** @description a string of 1 to 256 characters without control characters ("a,b,c" for "in") */
                             value: string;
                         }[];
                         /** @enum {unknown} */
@@ -10069,7 +10069,7 @@ export interface operations {
                                 element: "status.connected" | "status.inCallStatus" | "deviceconnected" | "devicemodel" | "details.region" | "details.location" | "details.room" | "vendor" | "connectionDetail" | "errorCodes" | "software" | "plannedMaintenance" | "stale";
                                 /** @enum {unknown} */
                                 operator: "==" | "!=" | "contains" | "in";
-                                /** @description a string of 1 to 256 characters ("a,b,c" for "in") */
+                                /** @description a string of 1 to 256 characters without control characters ("a,b,c" for "in") */
                                 value: string;
                             }[];
                             /** @enum {unknown} */
@@ -10321,7 +10321,7 @@ export interface operations {
                                 element: "status.connected" | "status.inCallStatus" | "deviceconnected" | "devicemodel" | "details.region" | "details.location" | "details.room" | "vendor" | "connectionDetail" | "errorCodes" | "software" | "plannedMaintenance" | "stale";
                                 /** @enum {unknown} */
                                 operator: "==" | "!=" | "contains" | "in";
-                                /** @description a string of 1 to 256 characters ("a,b,c" for "in") */
+                                /** @description a string of 1 to 256 characters without control characters ("a,b,c" for "in") */
                                 value: string;
                             }[];
                             /** @enum {unknown} */
@@ -10465,7 +10465,7 @@ export interface operations {
                                 element: "status.connected" | "status.inCallStatus" | "deviceconnected" | "devicemodel" | "details.region" | "details.location" | "details.room" | "vendor" | "connectionDetail" | "errorCodes" | "software" | "plannedMaintenance" | "stale";
                                 /** @enum {unknown} */
                                 operator: "==" | "!=" | "contains" | "in";
-                                /** @description a string of 1 to 256 characters ("a,b,c" for "in") */
+                                /** @description a string of 1 to 256 characters without control characters ("a,b,c" for "in") */
                                 value: string;
                             }[];
                             /** @enum {unknown} */
@@ -10512,7 +10512,7 @@ export interface operations {
                                     element: "status.connected" | "status.inCallStatus" | "deviceconnected" | "devicemodel" | "details.region" | "details.location" | "details.room" | "vendor" | "connectionDetail" | "errorCodes" | "software" | "plannedMaintenance" | "stale";
                                     /** @enum {unknown} */
                                     operator: "==" | "!=" | "contains" | "in";
-                                    /** @description a string of 1 to 256 characters ("a,b,c" for "in") */
+                                    /** @description a string of 1 to 256 characters without control characters ("a,b,c" for "in") */
                                     value: string;
                                 }[];
                                 /** @enum {unknown} */

@@ -12,7 +12,7 @@ import {
   OPERATORS,
   type Severity,
 } from '#lib/watchers/types';
-import { dateTime, ENSURE_TABLE, error, listOrPage, name, ok, oneOfValues, page, recordRoutesOf, routesOf, singleLineDescription, strict, text, Type } from './shared';
+import { dateTime, ENSURE_TABLE, SINGLE_LINE, error, listOrPage, name, ok, oneOfValues, page, recordRoutesOf, routesOf, singleLineDescription, strict, text, Type } from './shared';
 
 /** Watcher ids are UUIDs; any id made of safe characters is looked up (unknown -> 404). */
 export const watcherId = Type.String({
@@ -27,7 +27,9 @@ const condition = strict(
     value: Type.String({
       minLength: 1,
       maxLength: LIMITS.conditionValue,
-      description: `a string of 1 to ${LIMITS.conditionValue} characters ("a,b,c" for "in")`,
+      // a device field never holds a control character: a value with one matches nothing (hostile pass, issue 24)
+      pattern: SINGLE_LINE,
+      description: `a string of 1 to ${LIMITS.conditionValue} characters without control characters ("a,b,c" for "in")`,
     }),
     element: oneOfValues(ELEMENTS),
   },

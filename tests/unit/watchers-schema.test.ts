@@ -77,6 +77,7 @@ describe('watcher body schema (DESIGN D5)', () => {
     ['a number value', withCondition({ operator: '==', value: 3, element: 'devicemodel' }), 'body.operations.conditions[0].value'],
     ['an empty value', withCondition({ operator: '==', value: '', element: 'devicemodel' }), 'body.operations.conditions[0].value'],
     ['a too long value', withCondition({ operator: '==', value: 'x'.repeat(257), element: 'devicemodel' }), 'body.operations.conditions[0].value'],
+    ['a value with a NUL', withCondition({ operator: '==', value: 'E\u0000MEA', element: 'details.region' }), 'body.operations.conditions[0].value'],
     ['"yes" for a boolean element', withCondition({ operator: '==', value: 'yes', element: 'status.connected' }), 'body.operations.conditions[0].value'],
     ['contains on a boolean element', withCondition({ operator: 'contains', value: 'true', element: 'deviceconnected' }), 'body.operations.conditions[0].operator'],
     ['an unknown condition property', withCondition({ operator: '==', value: 'a', element: 'devicemodel', not: true }), 'body.operations.conditions[0].not'],
