@@ -92,26 +92,28 @@ const evaluateDevices = async (
   const current = await devices.at(reread.map((entry) => ({ devicesn: entry.devicesn, place: entry.device!.details })));
   const found = new Set(current.map((device) => device.devicesn));
   for (const entry of reread) if (!found.has(entry.devicesn)) latest.delete(entry.devicesn);
-  const present = [...[...latest.values()].flatMap((entry) => (entry.device && !entry.reread ? [entry.device] : [])), ...current];
+  const copies = [...latest.values()].flatMap((entry) => (entry.device && !entry.reread ? [entry.device] : []));
   // pending alarms whose time came: their devices as stored now (by key), with that watcher asked
   const queued = new Set(latest.keys());
   const timed = due.filter((alarm) => !queued.has(alarm.devicesn));
-  present.push(...(await devices.at(timed.map((alarm) => ({ devicesn: alarm.devicesn, place: alarm })))));
+  const present = [...copies, ...current, ...(await devices.at(timed.map((alarm) => ({ devicesn: alarm.devicesn, place: alarm }))))];
   for (const alarm of due) {
     const hint = hints.get(alarm.devicesn) ?? new Set<string>();
     hint.add(alarm.watcherId);
     hints.set(alarm.devicesn, hint);
   }
-  // the watchers with an alarm on each device as the table holds it now: a queued copy (or an
-  // index copy) may predate an alarm raised since, whose alarm must still be read and judged
-  const storedNow = await devices.at(present.map((device) => ({ devicesn: device.devicesn, place: device.details })));
+  // the watchers with an alarm on each queued copy's device as the table holds it now: a copy may
+  // predate an alarm raised since, whose alarm must still be read and judged (the reread and the
+  // timed devices were read by key just now)
+  const storedNow = await devices.at(copies.map((device) => ({ devicesn: device.devicesn, place: device.details })));
   for (const device of [...present, ...storedNow]) {
     const hint = openWatchersHint(device);
     const known = hints.get(device.devicesn) ?? new Set<string>();
     for (const id of hint === 'any' ? all.map((w) => w.id) : hint) known.add(id);
     hints.set(device.devicesn, known);
   }
-  const left = new Set(reread.filter((entry) => !found.has(entry.devicesn) && !timed.some((alarm) => alarm.devicesn === entry.devicesn)).map((entry) => entry.devicesn));
+  const timedSerials = new Set(timed.map((alarm) => alarm.devicesn));
+  const left = new Set(reread.filter((entry) => !found.has(entry.devicesn) && !timedSerials.has(entry.devicesn)).map((entry) => entry.devicesn));
   const pairs = [...hints].filter(([devicesn]) => !left.has(devicesn)).flatMap(([devicesn, ids]) => [...ids].map((watcherId) => ({ watcherId, devicesn })));
   const open = await alarms.openAmong(pairs);
   const plan = planAlarms({ watchers: all, devices: present, open, now: at, silences: silenceList });
