@@ -13,18 +13,28 @@ export const storeOutage = async (kind: 'refused' | 'reset'): Promise<() => Prom
   const server = createServer((socket) => socket.destroy());
   const port = await listen(server);
   if (kind === 'refused') await close(server);
-  const name = `outage-${kind}-${port}`;
+  const restore = redirectStore(port);
+  return async () => {
+    restore();
+    if (kind === 'reset') await close(server);
+  };
+};
+
+/**
+ * Sends every request of the shared DynamoDB client to a local port instead of the store;
+ * `original` hears where each one was going. Returns what undoes it.
+ */
+export const redirectStore = (port: number, original: (target: { hostname: string; port: number }) => void = () => undefined): (() => void) => {
+  const name = `redirect-store-${port}`;
   dynamo.middlewareStack.add(
     (next) => async (args) => {
-      const request = args.request as { hostname?: string; port?: number };
+      const request = args.request as { hostname: string; port?: number };
+      if (request.port !== port) original({ hostname: request.hostname, port: request.port ?? 80 });
       request.hostname = '127.0.0.1';
       request.port = port;
       return next(args);
     },
     { step: 'finalizeRequest', name },
   );
-  return async () => {
-    dynamo.middlewareStack.remove(name);
-    if (kind === 'reset') await close(server);
-  };
+  return () => dynamo.middlewareStack.remove(name);
 };

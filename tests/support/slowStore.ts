@@ -1,5 +1,5 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
-import { dynamo } from '#lib/db/client';
+import { redirectStore } from './outage';
 
 const listen = (server: Server) => new Promise<number>((ready) => server.listen(0, '127.0.0.1', () => ready((server.address() as { port: number }).port)));
 
@@ -26,19 +26,9 @@ export const slowStore = async (delayMs: number): Promise<() => Promise<void>> =
     );
   });
   const port = await listen(server);
-  const name = `slow-store-${port}`;
-  dynamo.middlewareStack.add(
-    (next) => async (args) => {
-      const request = args.request as { hostname: string; port?: number };
-      if (request.port !== port) target ??= { hostname: request.hostname, port: request.port ?? 80 };
-      request.hostname = '127.0.0.1';
-      request.port = port;
-      return next(args);
-    },
-    { step: 'finalizeRequest', name },
-  );
+  const restore = redirectStore(port, (original) => (target ??= original));
   return async () => {
-    dynamo.middlewareStack.remove(name);
+    restore();
     server.closeAllConnections();
     await new Promise<void>((closed) => server.close(() => closed()));
   };
