@@ -2,7 +2,7 @@ import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk
 import { NotFound } from '#lib/errors';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import { pause } from '#lib/shared/deadline';
-import { toDevice, type Device, type Place, type Severity, type StoredDevice } from '#lib/devices/types';
+import { toDevice, withAlarmFieldsOf, type Device, type Place, type Severity, type StoredDevice } from '#lib/devices/types';
 import { doc, tableName } from './client';
 import { badCursor, isKeyString, openCursor, sealCursor } from './cursor';
 import { syncFingerprints } from './fingerprints';
@@ -323,7 +323,7 @@ export const devices = {
         ),
       );
       if (!updated) {
-        const whole = { ...device, ...(carried.alarmSeverity === undefined ? {} : { alarmSeverity: carried.alarmSeverity }), ...(carried.alarmWatchers?.length ? { alarmWatchers: carried.alarmWatchers } : {}) };
+        const whole = withAlarmFieldsOf(device, carried);
         await doc.send(new PutCommand({ TableName: tableName(), Item: { ...toItem(whole, new Date().toISOString()), lastRefresh }, ConditionExpression: 'attribute_not_exists(PK)' })).catch((error: unknown) => {
           // someone stored it there meanwhile: what they stored stands, the refresh's queue entry re-evaluates it
           if (!isConditionFailed(error)) throw error;

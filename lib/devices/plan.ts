@@ -1,5 +1,5 @@
 import { rollUp, sameAggregate } from './rollup';
-import { CALL_STATE_UNKNOWN, vendorFactsKey, type Place, type ProviderDevice, type RoomAggregate, type StoredDevice } from './types';
+import { CALL_STATE_UNKNOWN, vendorFactsKey, withAlarmFieldsOf, type Place, type ProviderDevice, type RoomAggregate, type StoredDevice } from './types';
 
 export const placeKey = (place: Place): string => JSON.stringify([place.region, place.location, place.room]);
 
@@ -46,10 +46,7 @@ export const planSync = (stored: readonly StoredDevice[], incoming: readonly Pro
   const after = new Map<string, StoredDevice>();
   for (const device of incoming) {
     const previous = before.get(device.devicesn);
-    const next: StoredDevice = { ...device, status: { ...device.status, inCallStatus: callState(device, previous) } };
-    if (previous?.alarmSeverity !== undefined) next.alarmSeverity = previous.alarmSeverity;
-    if (previous?.alarmWatchers?.length) next.alarmWatchers = previous.alarmWatchers;
-    after.set(device.devicesn, next);
+    after.set(device.devicesn, withAlarmFieldsOf({ ...device, status: { ...device.status, inCallStatus: callState(device, previous) } }, previous));
   }
   const puts: StoredDevice[] = [];
   const deletes: StoredDevice[] = [];

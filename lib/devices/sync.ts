@@ -12,7 +12,7 @@ import { placeKey, planSync } from './plan';
 import { ProviderError, type DeviceProvider } from './provider';
 import { healSummaries, recountRooms } from './recount';
 import { readStoredSide } from './storedSide';
-import { openWatchersHint, toDevice, type Device, type Place, type ProviderDevice, type StoredDevice } from './types';
+import { openWatchersHint, toDevice, withAlarmFieldsOf, type Device, type Place, type ProviderDevice, type StoredDevice } from './types';
 
 export interface SyncResult {
   devices: number;
@@ -100,14 +100,10 @@ export const syncListing = async (listed: readonly ProviderDevice[], scope: Sync
 /** Sets each device's alarm fields to what the table holds for it now (devices not stored yet keep none). */
 const carryCurrentAlarmFields = async (puts: StoredDevice[]): Promise<void> => {
   const current = new Map((await devices.at(puts.map((d) => ({ devicesn: d.devicesn, place: d.details })))).map((d) => [d.devicesn, d]));
-  for (const put of puts) {
+  puts.forEach((put, i) => {
     const stored = current.get(put.devicesn);
-    if (!stored) continue;
-    if (stored.alarmSeverity === undefined) delete put.alarmSeverity;
-    else put.alarmSeverity = stored.alarmSeverity;
-    if (stored.alarmWatchers?.length) put.alarmWatchers = stored.alarmWatchers;
-    else delete put.alarmWatchers;
-  }
+    if (stored) puts[i] = withAlarmFieldsOf(put, stored);
+  });
 };
 
 /** Held devices of a vendor failing past its stale time, not flagged yet: written with `staleSince`. */
@@ -157,9 +153,7 @@ export const refreshDevice = async (provider: DeviceProvider, devicesn: string):
   const unfit = unfitField(live);
   if (unfit) throw new ServiceUnavailable(`the device provider answered a malformed ${unfit} for device ${devicesn}; retry later`);
   const lastRefresh = new Date().toISOString();
-  const after: StoredDevice = { ...live };
-  if (before.alarmSeverity !== undefined) after.alarmSeverity = before.alarmSeverity;
-  if (before.alarmWatchers?.length) after.alarmWatchers = before.alarmWatchers;
+  const after: StoredDevice = withAlarmFieldsOf(live, before);
   await connectivity.record(connectivityTransitions([before], [after], lastRefresh), historyExpiry);
   const work = [{ devicesn, device: after, alarmWatchers: openWatchersHint(before) }];
   await evaluationQueue.addDevices(work);

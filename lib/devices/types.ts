@@ -105,6 +105,22 @@ export const vendorFactsKey = (device: Pick<ProviderDevice, 'vendor' | 'vendorDe
 };
 
 /**
+ * `device` with the alarm engine's fields (`alarmSeverity`, `alarmWatchers`) as `source` holds
+ * them, absent where it holds none: what every writer of a device's other fields carries over.
+ */
+export const withAlarmFieldsOf = <D extends Omit<StoredDevice, 'alarmSeverity' | 'alarmWatchers'>>(
+  device: D,
+  source: Pick<StoredDevice, 'alarmSeverity' | 'alarmWatchers'> | undefined,
+): D & Pick<StoredDevice, 'alarmSeverity' | 'alarmWatchers'> => {
+  const { alarmSeverity: _severity, alarmWatchers: _watchers, ...rest } = device as D & Pick<StoredDevice, 'alarmSeverity' | 'alarmWatchers'>;
+  return {
+    ...(rest as D),
+    ...(source?.alarmSeverity !== undefined ? { alarmSeverity: source.alarmSeverity } : {}),
+    ...(source?.alarmWatchers?.length ? { alarmWatchers: source.alarmWatchers } : {}),
+  };
+};
+
+/**
  * Which watchers may have an open alarm on a stored device: those it names, or every watcher
  * ('any') for a device with a severity but no list (written before the list existed).
  */
