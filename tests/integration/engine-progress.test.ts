@@ -8,6 +8,7 @@ import * as watchers from '#lib/db/watchers';
 import { syncDevices } from '#lib/devices/sync';
 import { createWatcher } from '#lib/watchers/write';
 import { dynamo } from '#lib/db/client';
+import { injectFault } from '../support/faults';
 import { device, fixed, offlineWatcher, unique, watcherInput } from '../support/fleet';
 
 // Issue 24 items 2 and 3: the engine makes progress whatever its budget, and a watcher created
@@ -74,7 +75,7 @@ describe('a watcher created just before a crash', () => {
     const region = unique('R');
     const email = `${unique('ops')}@example.com`;
     // the create's second write never lands (the process died there)
-    const crash = failNthPut(2);
+    const crash = injectFault('timeout', 'PutCommand', 1, 1);
     await createWatcher(offlineWatcher(region, email)).catch(() => undefined);
     crash();
     const queued = new Set((await evaluationQueue.list()).flatMap((e) => (e.kind === 'watcher' ? [e.watcherId] : [])));
@@ -94,24 +95,6 @@ const slowInventoryReads = (ms: number): (() => void) => {
     (next) => async (args) => {
       const input = args.input as { IndexName?: string; ExpressionAttributeValues?: Record<string, unknown> };
       if (input.IndexName === 'GSI2' && JSON.stringify(input.ExpressionAttributeValues ?? {}).includes('SERIALS#')) await new Promise((resolve) => setTimeout(resolve, ms));
-      return next(args);
-    },
-    { step: 'initialize', name },
-  );
-  return () => dynamo.middlewareStack.remove(name);
-};
-
-/** Makes the `n`th PutItem from now fail before it reaches the store, as if the process died there. */
-const failNthPut = (n: number): (() => void) => {
-  let seen = 0;
-  const name = `fail-put-${Math.random()}`;
-  dynamo.middlewareStack.add(
-    (next, context) => async (args) => {
-      if ((context as { commandName?: string }).commandName === 'PutItemCommand' && ++seen === n) {
-        const error = new Error('socket timed out');
-        error.name = 'TimeoutError';
-        throw error;
-      }
       return next(args);
     },
     { step: 'initialize', name },
