@@ -12,9 +12,7 @@ import { isDeadlineExceeded, withDeadline } from '#lib/shared/deadline';
 import { placeKey } from '#lib/devices/plan';
 import { healSummaries, recountRooms, shiftRooms, writesInFlight } from '#lib/devices/recount';
 import type { Place } from '#lib/devices/types';
-import { alarmId, type Alarm } from './types';
-
-type AlarmKey = Pick<Alarm, 'watcherId' | 'devicesn'>;
+import { alarmId, type AlarmKey } from './types';
 import { logger } from '#lib/log';
 import { notifier, type NotificationSummary } from '#lib/notify/notifier';
 import { applyPlan, type Applied } from './apply';

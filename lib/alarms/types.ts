@@ -72,8 +72,11 @@ export interface Mail {
   html?: string;
 }
 
+/** The (watcher, device) pair that identifies an alarm. */
+export type AlarmKey = Pick<Alarm, 'watcherId' | 'devicesn'>;
+
 /** `watcherId:devicesn`: stable for the pair (watcher ids hold no `:`). */
-export const alarmId = (alarm: Pick<Alarm, 'watcherId' | 'devicesn'>): string => `${alarm.watcherId}:${alarm.devicesn}`;
+export const alarmId = (alarm: AlarmKey): string => `${alarm.watcherId}:${alarm.devicesn}`;
 
 /** The pair of an alarm id `watcherId:devicesn` (split at the first `:`); undefined when it names no alarm. */
 export const parseAlarmId = (id: string): Pick<Alarm, 'watcherId' | 'devicesn'> | undefined => {

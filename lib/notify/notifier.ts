@@ -1,5 +1,5 @@
 import { notificationGate } from '#lib/alarms/notification';
-import { alarmId, type Alarm } from '#lib/alarms/types';
+import { alarmId, type AlarmKey } from '#lib/alarms/types';
 import { silencedBy, type Silence } from '#lib/alarms/silences';
 import * as alarms from '#lib/db/alarms';
 import * as deliveries from '#lib/db/deliveries';
@@ -19,7 +19,6 @@ export { DEFAULT_MAX_PER_RUN, maxPerRunFromEnv, type NotificationSummary, type N
 
 const WRITES_IN_FLIGHT = 16;
 
-type AlarmKey = Pick<Alarm, 'watcherId' | 'devicesn'>;
 
 /** Repeat markers once held slot indexes (< 1e9 for any interval of an hour or more); now slot starts in ms. */
 const LEGACY_SLOT_INDEX_BELOW = 1e9;
