@@ -30,7 +30,8 @@ export default defineConfig({
   resolve: { alias },
   test: {
     // handlers log one JSON line per request; tests that care spy on the logger
-    env: { POWERTOOLS_LOG_LEVEL: 'SILENT', POWERTOOLS_METRICS_DISABLED: 'true' },
+    // ACCESS_MODE: handlers called in-process act as the spec's API key (npm start's default); unset means user
+    env: { POWERTOOLS_LOG_LEVEL: 'SILENT', POWERTOOLS_METRICS_DISABLED: 'true', ACCESS_MODE: 'key' },
     reporters: ['default', './tests/support/summary-reporter.ts'],
     projects: [
       {

@@ -2,7 +2,7 @@
 import { list, routesOf, Type } from './shared';
 
 const values = (what: string, path: string) =>
-  routesOf({ access: 'key', invalidStatus: 400 })('GET', path, `Distinct ${what} across stored watchers, sorted`, {
+  routesOf({ permission: 'fleet:read', invalidStatus: 400 })('GET', path, `Distinct ${what} across stored watchers, sorted`, {
     responses: { 200: list(`Every ${what.replace(/s$/, '')} in use`, Type.String()) },
   });
 

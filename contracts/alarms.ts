@@ -64,7 +64,7 @@ const mail = Type.Object({
   html: Type.Optional(Type.String({ description: 'the HTML part, when the mail has one' })),
   storedAt: dateTime,
 });
-const api = routesOf({ access: 'key', invalidStatus: 422 });
+const api = routesOf({ permission: 'fleet:read', invalidStatus: 422 });
 
 export const routes = {
   list: api('GET', 'alarms', 'Firing (or pending) alarms (why a room is not OK), filterable by region, location, room, severity, watcherId and acknowledgement', {
@@ -90,6 +90,7 @@ export const routes = {
     responses: { 200: listOrPage(mail, 'Stored mails, newest first: a bare array, or with ?limit / ?cursor one page {items, nextCursor}'), 422: error('Invalid address, limit or cursor') },
   }),
   evaluateNow: api('POST', 'alarms/evaluate', 'Evaluate every active watcher now (operators, tests); answers what changed', {
+    permission: 'config:write',
     responses: {
       200: {
         description:
@@ -122,6 +123,7 @@ export const routes = {
     function: { timeout: 29, memorySize: INVENTORY_MEMORY_MB.evaluator, environment: mailEnvironment },
   }),
   acknowledge: api('POST', 'alarms/{id}/ack', 'Acknowledge an open alarm (it still counts in room status; it is never reminded of)', {
+    permission: 'alarms:ack',
     request: {
       path: alarmPath,
       body: strict({ comment: Type.Optional(Type.String({ maxLength: 2048, description: 'at most 2048 characters' })) }),
@@ -130,6 +132,7 @@ export const routes = {
     responses: { 200: ok('The alarm with acknowledgedAt, acknowledgedBy and ackComment', alarm), 404: unknownAlarm, 409: notOpen, 422: error('Invalid comment, each offending field named') },
   }),
   unacknowledge: api('DELETE', 'alarms/{id}/ack', 'Remove the acknowledgement of an open alarm', {
+    permission: 'alarms:ack',
     request: { path: alarmPath },
     responses: { 200: ok('The alarm, unacknowledged', alarm), 404: unknownAlarm, 409: notOpen, 422: error('Invalid id') },
   }),

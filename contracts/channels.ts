@@ -67,8 +67,8 @@ const delivery = Type.Object({
 const invalid = error('Invalid input, each offending field named');
 const unknown = error('No channel with that id');
 
-const api = routesOf({ access: 'key', invalidStatus: 400 });
-const onChannel = recordRoutesOf({ access: 'key', invalidStatus: 400 }, { path, invalid, unknown });
+const api = routesOf({ permission: 'channels:write', invalidStatus: 400 });
+const onChannel = recordRoutesOf({ permission: 'channels:write', invalidStatus: 400 }, { path, invalid, unknown });
 
 export const routes = {
   create: api('POST', 'channels', 'Create a notification channel (e-mail addresses or a signed webhook)', {
@@ -93,7 +93,7 @@ export const routes = {
     function: { timeout: 29, environment: mailEnvironment },
   }),
   // paging errors (limit, a cursor this API did not answer) are 422 as on every paginated route
-  deliveries: recordRoutesOf({ access: 'key', invalidStatus: 422 }, { path, invalid, unknown })(
+  deliveries: recordRoutesOf({ permission: 'channels:write', invalidStatus: 422 }, { path, invalid, unknown })(
     'GET',
     'channels/{id}/deliveries',
     "A channel's deliveries of the last 30 days, newest first",

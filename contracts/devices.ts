@@ -39,8 +39,8 @@ const device = Type.Partial(
 );
 const invalid = error('A filter field is missing or empty, each named');
 const unknown = error('No device with that serial number');
-const api = routesOf({ access: 'key', invalidStatus: 422 });
-const onDevice = recordRoutesOf({ access: 'key', invalidStatus: 422 }, { path, invalid, unknown });
+const api = routesOf({ permission: 'fleet:read', invalidStatus: 422 });
+const onDevice = recordRoutesOf({ permission: 'fleet:read', invalidStatus: 422 }, { path, invalid, unknown });
 const counters = <K extends string>(...names: K[]) =>
   Type.Object(Object.fromEntries(names.map((n) => [n, integer])) as Record<K, typeof integer>);
 

@@ -22,11 +22,11 @@ const invalid = error('Invalid input, each offending field named');
 const notFound = { description: 'No filters configuration with that id (a bare JSON string)', schema: Type.String() };
 const path = { id: integerIdParam };
 
-const api = routesOf({ access: 'key', invalidStatus: 400 });
-const onConfig = recordRoutesOf({ access: 'key', invalidStatus: 400 }, { path, invalid, unknown: notFound });
+const api = routesOf({ permission: 'config:write', invalidStatus: 400 });
+const onConfig = recordRoutesOf({ permission: 'config:write', invalidStatus: 400 }, { path, invalid, unknown: notFound });
 
 export const routes = {
-  list: api('GET', 'filtersConfig', 'List filters configurations (list form) by id; paginated with limit/cursor', {
+  list: api('GET', 'filtersConfig', 'List filters configurations (list form) by id; paginated with limit/cursor', { permission: 'fleet:read',
     request: { query: page },
     responses: {
       200: listOrPage(listForm, 'Every configuration: a bare array, or with ?limit / ?cursor one page {items, nextCursor}'),
@@ -47,7 +47,7 @@ export const routes = {
   }),
   keepOnly: keepOnlyRoute('filtersConfig', 'configuration'),
   count: countRoute('filtersConfig/count', 'Number of filters configurations'),
-  get: onConfig('GET', 'filtersConfig/{id}', 'Get a filters configuration (list form)', { responses: { 200: ok('The configuration', listForm) } }),
+  get: onConfig('GET', 'filtersConfig/{id}', 'Get a filters configuration (list form)', { permission: 'fleet:read', responses: { 200: ok('The configuration', listForm) } }),
   upsert: api('POST', 'filtersConfig/{id}', 'Insert or replace one configuration (nested region -> locations -> rooms)', {
     request: {
       path,

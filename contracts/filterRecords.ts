@@ -11,7 +11,7 @@ export const keepList = Type.Array(bodyId, { maxItems: MAX_KEEP_IDS, description
 // `null` removes the filter's device association.
 const deviceSN = Type.Union([name(), Type.Null()]);
 
-const api = routesOf({ access: 'key', invalidStatus: 400 });
+const api = routesOf({ permission: 'config:write', invalidStatus: 400 });
 
 /** DELETE of a keep-list and GET of the count, alike for filters and filters configurations. */
 export const keepOnlyRoute = (path: string, what: string) =>
@@ -19,7 +19,7 @@ export const keepOnlyRoute = (path: string, what: string) =>
     request: { body: keepList },
     responses: { 200: text('Confirmation'), 400: error('Invalid input, each offending field named') },
   });
-export const countRoute = (path: string, summary: string) => api('GET', path, summary, { responses: { 200: count() } });
+export const countRoute = (path: string, summary: string) => api('GET', path, summary, { permission: 'fleet:read', responses: { 200: count() } });
 
 const filterRecord = strict({ id: bodyId, name: name(), description: Type.Optional(description), deviceSN: Type.Optional(deviceSN) });
 const notFound = { description: 'No filter with that id (a bare JSON string)', schema: Type.String() };
@@ -27,10 +27,10 @@ const invalid = error('Invalid input, each offending field named');
 const filter = Type.Partial(Type.Object({ id: Type.Integer(), name: Type.String(), description: Type.String(), deviceSN: Type.String() }));
 const path = { id: integerIdParam };
 
-const onFilter = recordRoutesOf({ access: 'key', invalidStatus: 400 }, { path, invalid, unknown: notFound });
+const onFilter = recordRoutesOf({ permission: 'config:write', invalidStatus: 400 }, { path, invalid, unknown: notFound });
 
 export const routes = {
-  list: api('GET', 'filters', 'List filters (id, name) by id', {
+  list: api('GET', 'filters', 'List filters (id, name) by id', { permission: 'fleet:read',
     responses: { 200: list('Every filter', Type.Partial(Type.Object({ id: Type.Integer(), name: Type.String() }))) },
   }),
   upsertList: api('POST', 'filters', 'Insert or update each filter of the list', {
@@ -46,13 +46,13 @@ export const routes = {
   }),
   keepOnly: keepOnlyRoute('filters', 'filter'),
   count: countRoute('filters/count', 'Number of filters'),
-  byDevice: recordRoutesOf({ access: 'key', invalidStatus: 400 }, { path: { deviceSN: name() }, invalid, unknown: notFound })(
+  byDevice: recordRoutesOf({ permission: 'config:write', invalidStatus: 400 }, { path: { deviceSN: name() }, invalid, unknown: notFound })(
     'GET',
     'filters/device/{deviceSN}',
     'The filter of a device serial number (lowest id)',
-    { responses: { 200: ok('The filter', filter) } },
+    { permission: 'fleet:read', responses: { 200: ok('The filter', filter) } },
   ),
-  get: onFilter('GET', 'filters/{id}', 'Get a filter', { responses: { 200: ok('The filter', filter) } }),
+  get: onFilter('GET', 'filters/{id}', 'Get a filter', { permission: 'fleet:read', responses: { 200: ok('The filter', filter) } }),
   upsert: api('POST', 'filters/{id}', 'Insert or update one filter', {
     request: { path, body: strict({ name: name(), description, deviceSN: Type.Optional(deviceSN) }) },
     responses: { 200: text('Confirmation'), 400: invalid },

@@ -11,15 +11,15 @@ const record = Type.Object({ id: Type.Integer(), ...fields });
 const invalid = error('Invalid id or values, each offending field named');
 const unknown = error('No interval settings with that id');
 
-const api = routesOf({ access: 'key', invalidStatus: 422 });
-const onRecord = recordRoutesOf({ access: 'key', invalidStatus: 422 }, { path, invalid, unknown });
+const api = routesOf({ permission: 'config:write', invalidStatus: 422 });
+const onRecord = recordRoutesOf({ permission: 'config:write', invalidStatus: 422 }, { path, invalid, unknown });
 
 export const routes = {
   createTable: api('POST', 'intervals/createTable', ENSURE_TABLE, {
     responses: { 200: text('The table exists and is ACTIVE'), 400: error('The table could not be ensured') },
   }),
-  list: api('GET', 'intervals', 'List interval settings by id', { responses: { 200: list('Every record', record) } }),
-  get: onRecord('GET', 'intervals/{id}', 'Get interval settings', { responses: { 200: ok('The record', record) } }),
+  list: api('GET', 'intervals', 'List interval settings by id', { permission: 'fleet:read', responses: { 200: list('Every record', record) } }),
+  get: onRecord('GET', 'intervals/{id}', 'Get interval settings', { permission: 'fleet:read', responses: { 200: ok('The record', record) } }),
   create: api('POST', 'intervals', 'Create interval settings (all nine fields, seconds)', {
     request: { body: intervals },
     responses: { 200: ok('The stored record with its new id', record), 422: invalid },

@@ -25,7 +25,7 @@ export const routes = {
     method: 'POST',
     path: 'live/ticket',
     summary: 'A one-use ticket (60 s) to open the live WebSocket; `url` is the address to open, ticket included',
-    access: 'key',
+    permission: 'fleet:read',
     invalidStatus: 422,
     // no body (it arrives as undefined), `{}`, or `{"filter": <device filter>}`
     request: { body: strict({ filter: Type.Optional(deviceFilter) }), bodyOptional: true },
@@ -41,7 +41,7 @@ export const routes = {
     method: 'POST',
     path: 'live/rooms',
     summary: 'Every room in scope with its status and counts (what a status board draws; pushes carry the same shape)',
-    access: 'key',
+    permission: 'fleet:read',
     invalidStatus: 422,
     request: { body: deviceFilter },
     responses: { 200: list('One item per room holding devices, ordered by region, location, room', room), 422: invalid },

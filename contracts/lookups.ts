@@ -17,7 +17,7 @@ const lookupBody = Type.Object(
 const names = Type.Array(Type.String());
 const invalid = error('Invalid body, each offending field named');
 
-const api = routesOf({ access: 'key', invalidStatus: 400 });
+const api = routesOf({ permission: 'fleet:read', invalidStatus: 400 });
 
 const lookup = (what: string, path: string) =>
   api(

@@ -34,7 +34,7 @@ const provider = Type.Object({
   heldRemovals: nullable(Type.Object({ count, seen: count, since: dateTime }, { description: 'removals the guard holds until seen in 3 syncs in a row' })),
 });
 
-const api = routesOf({ access: 'key', invalidStatus: 400 });
+const api = routesOf({ permission: 'fleet:read', invalidStatus: 400 });
 
 export const routes = {
   list: api('GET', 'providers', 'Device providers: last success, last error, devices, requests, throttled waits, held removals, stale since', {

@@ -18,8 +18,8 @@ const role = Type.Partial(
 const invalid = error('Invalid input, each offending field named');
 const record = { path: { roleid: roleId }, invalid, unknown: error('No role with that id') };
 
-const signedIn = { access: 'bearer', invalidStatus: 400 } as const;
-const admin = { access: 'admin', invalidStatus: 400 } as const;
+const signedIn = { permission: 'signed-in', invalidStatus: 400 } as const;
+const admin = { permission: 'admin', invalidStatus: 400 } as const;
 const signedInRoute = routesOf(signedIn);
 const adminRoute = routesOf(admin);
 

@@ -21,8 +21,8 @@ const service = Type.Partial(
 );
 const invalid = error('Invalid input, each offending field named');
 
-const signedIn = { access: 'bearer', invalidStatus: 400 } as const;
-const admin = { access: 'admin', invalidStatus: 400 } as const;
+const signedIn = { permission: 'signed-in', invalidStatus: 400 } as const;
+const admin = { permission: 'admin', invalidStatus: 400 } as const;
 const record = { path: { id: serviceId }, invalid, unknown: error('No service with that id') };
 const signedInRoute = routesOf(signedIn);
 const adminRoute = routesOf(admin);

@@ -7,7 +7,7 @@ import { guessesSpent, user } from './users';
 const anyPassword = Type.String({ minLength: 1, maxLength: PASSWORD_MAX_LENGTH });
 
 export const routes = {
-  signin: routesOf({ access: 'key', invalidStatus: 400 })('POST', 'api/authService/auth/signin', 'Sign in with username and password', {
+  signin: routesOf({ permission: 'public', invalidStatus: 400 })('POST', 'api/authService/auth/signin', 'Sign in with username and password', {
     request: { body: strict({ username: name(), password: anyPassword }) },
     responses: {
       200: ok(
@@ -26,7 +26,7 @@ export const routes = {
       },
     },
   }),
-  logout: routesOf({ access: 'bearer', invalidStatus: 400 })('POST', 'api/authService/auth/logout', 'Revoke the bearer token', {
+  logout: routesOf({ permission: 'signed-in', invalidStatus: 400 })('POST', 'api/authService/auth/logout', 'Revoke the bearer token', {
     responses: { 200: text('Confirmation') },
   }),
 };

@@ -3,7 +3,7 @@
  * JSON Schema at run time (compiled by ajv, printed into OpenAPI) and static types for handlers.
  */
 import { Type, type Static, type TSchema, type TProperties } from '@sinclair/typebox';
-import { job, route, type Answer, type FunctionFacts, type Method, type RouteContract } from '#lib/http/contract';
+import { job, route, type Answer, type FunctionFacts, type Method, type Requirement, type RouteContract } from '#lib/http/contract';
 
 export { Type, type Static, type TSchema, type TProperties };
 
@@ -85,20 +85,27 @@ export const listOrPage = <S extends TSchema>(item: S, description: string) => (
   schema: either(Type.Array(item), pageOf(item)),
 });
 
-/** What every route of an area (or of a group of its routes) shares: who may call, the invalid-input status. */
-type Shared = Pick<RouteContract, 'access' | 'invalidStatus'>;
-/** What a route states itself besides method, path and summary. */
-type Own = Pick<RouteContract, 'responses'> & Partial<Pick<RouteContract, 'request' | 'function' | 'idempotent'>>;
+/** What every route of an area (or of a group of its routes) shares: the permission it needs, the invalid-input status. */
+type Shared = Pick<RouteContract, 'permission' | 'invalidStatus'>;
+/** What a route states itself besides method, path and summary (a route may need another permission than its area). */
+type Own = Pick<RouteContract, 'responses'> & Partial<Pick<RouteContract, 'request' | 'function' | 'idempotent' | 'permission'>>;
+
+/** The area's shared facts, the route's own permission taking the place of the area's. */
+const sharedWith = <S extends Shared, O extends Own>(shared: S, own: O) =>
+  ({ ...shared, permission: own.permission ?? shared.permission }) as unknown as {
+    invalidStatus: S['invalidStatus'];
+    permission: O extends { permission: infer P extends Requirement } ? P : S['permission'];
+  };
 
 /**
  * Routes that share their caller and invalid-input status, stated once per area:
- * `const api = routesOf({ access: 'key', invalidStatus: 400 })`, then
+ * `const api = routesOf({ permission: 'channels:write', invalidStatus: 400 })`, then
  * `list: api('GET', 'channels', 'List the channels', { responses: { 200: … } })`.
  */
 export const routesOf =
   <const S extends Shared>(shared: S) =>
   <const M extends Method, const O extends Own>(method: M, path: string, summary: string, own: O) =>
-    route({ method, path, summary, ...shared, ...own });
+    route({ method, path, summary, ...own, ...sharedWith(shared, own) });
 
 /**
  * Routes on one record (`…/{id}`): besides what `routesOf` shares, each takes the record's path
@@ -111,8 +118,8 @@ export const recordRoutesOf =
       method,
       path,
       summary,
-      ...shared,
       ...own,
+      ...sharedWith(shared, own),
       request: { path: record.path, ...own.request } as Omit<NonNullable<O['request']>, 'path'> & { path: P },
       responses: { [shared.invalidStatus]: record.invalid, 404: record.unknown, ...own.responses } as Record<S['invalidStatus'] | 404, Answer> &
         O['responses'],

@@ -38,8 +38,8 @@ const silence = Type.Object({
 const invalid = error('Invalid input, each offending field named');
 const unknown = error('No silence with that id');
 
-const api = routesOf({ access: 'key', invalidStatus: 400 });
-const onSilence = recordRoutesOf({ access: 'key', invalidStatus: 400 }, { path, invalid, unknown });
+const api = routesOf({ permission: 'silences:write', invalidStatus: 400 });
+const onSilence = recordRoutesOf({ permission: 'silences:write', invalidStatus: 400 }, { path, invalid, unknown });
 
 export const routes = {
   create: api(
@@ -52,7 +52,7 @@ export const routes = {
       idempotent: true,
     },
   ),
-  list: api('GET', 'silences', 'Active and future silences, soonest end first; ?all=true adds the expired ones still kept, a page at a time', {
+  list: api('GET', 'silences', 'Active and future silences, soonest end first; ?all=true adds the expired ones still kept, a page at a time', { permission: 'fleet:read',
     request: { query: { all: oneOfValues(['true', 'false'] as const), ...page } },
     responses: {
       200: listOrPage(silence, 'Active and future silences: a bare array, or with ?limit / ?cursor one page {items, nextCursor}; with ?all=true always one page (limit default 100)'),
@@ -60,7 +60,7 @@ export const routes = {
       422: error('A cursor not answered for the same query'),
     },
   }),
-  get: onSilence('GET', 'silences/{id}', 'One silence, whatever its status', { responses: { 200: ok('The silence', silence) } }),
+  get: onSilence('GET', 'silences/{id}', 'One silence, whatever its status', { permission: 'fleet:read', responses: { 200: ok('The silence', silence) } }),
   end: onSilence('DELETE', 'silences/{id}', 'End a silence now (a future one never starts); it is kept, expired', {
     responses: { 200: ok('The silence, now expired', silence) },
   }),

@@ -38,8 +38,8 @@ export const guessesSpent = error(
   'Too many wrong passwords for this user in the window (sign-in and own password change together): refused, the right password too, until Retry-After',
 );
 
-const signedIn = { access: 'bearer', invalidStatus: 400 } as const;
-const admin = { access: 'admin', invalidStatus: 400 } as const;
+const signedIn = { permission: 'signed-in', invalidStatus: 400 } as const;
+const admin = { permission: 'admin', invalidStatus: 400 } as const;
 const signedInRoute = routesOf(signedIn);
 const adminRoute = routesOf(admin);
 const signedInRecordRoute = recordRoutesOf(signedIn, { path, invalid, unknown });

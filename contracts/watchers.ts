@@ -134,13 +134,13 @@ const watcher = Type.Partial(
 const invalid = error('Invalid input, each offending field named');
 const unknown = error('No watcher with that id');
 
-const api = routesOf({ access: 'key', invalidStatus: 400 });
-const onWatcher = recordRoutesOf({ access: 'key', invalidStatus: 400 }, { path, invalid, unknown });
+const api = routesOf({ permission: 'watchers:write', invalidStatus: 400 });
+const onWatcher = recordRoutesOf({ permission: 'watchers:write', invalidStatus: 400 }, { path, invalid, unknown });
 
 export const routes = {
   createTable: api('POST', 'watcher/createTable', ENSURE_TABLE, { responses: { 200: ok('Always 1', Type.Literal(1)) } }),
   // API Gateway (and serverless-offline) match the static `watcher/all` before `watcher/{watcherid}`.
-  list: api('GET', 'watcher/all', 'List every watcher; paginated with limit/cursor', {
+  list: api('GET', 'watcher/all', 'List every watcher; paginated with limit/cursor', { permission: 'fleet:read',
     request: { query: page },
     responses: {
       200: listOrPage(watcher, 'Every watcher, active or not: a bare array, or with ?limit / ?cursor one page {items, nextCursor}'),
@@ -148,7 +148,7 @@ export const routes = {
       422: error('A cursor not answered for the same query'),
     },
   }),
-  get: onWatcher('GET', 'watcher/{watcherid}', 'Get a watcher', { responses: { 200: ok('The watcher', watcher) } }),
+  get: onWatcher('GET', 'watcher/{watcherid}', 'Get a watcher', { permission: 'fleet:read', responses: { 200: ok('The watcher', watcher) } }),
   create: api('POST', 'watcher', 'Create an alarm rule (active)', {
     request: { body: watcherBody },
     responses: { 200: ok('The new id', Type.String()), 400: invalid },

@@ -11,16 +11,23 @@ interface Operation {
   summary?: string;
   description?: string;
   security?: Record<string, unknown>[];
+  'x-permission'?: string;
   responses?: Record<string, { description?: string }>;
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'];
 
-/** The API key always, and the bearer token where the operation's security asks for it. */
-const access = (operation: Operation) =>
-  operation.security?.some((requirement) => 'bearer' in requirement)
-    ? 'Needs the API key (x-api-key) and a bearer token from sign-in.'
-    : 'Needs the API key (x-api-key).';
+/** The API key always; the permission and when a bearer token is needed, by ACCESS_MODE (DESIGN §5). */
+const access = (operation: Operation) => {
+  const permission = operation['x-permission'];
+  if (permission === 'public' || permission === undefined) return 'Needs the API key (x-api-key) only, in every access mode.';
+  if (permission === 'signed-in') return 'Needs the API key (x-api-key) and a bearer token (a user or a service), in every access mode.';
+  if (permission === 'admin') return 'Needs the API key (x-api-key) and a bearer token whose role holds the admin permission (unscoped).';
+  return (
+    `Needs the ${permission} permission: with ACCESS_MODE=user a bearer token whose role holds it; ` +
+    'with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal.'
+  );
+};
 
 const answers = (operation: Operation) =>
   Object.entries(operation.responses ?? {})

@@ -4,8 +4,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Access, Answer, RouteContract } from '#lib/http/contract';
-import { errorBody, forbidden, forbiddenBody } from '../contracts/shared';
+import type { Answer, Requirement, RouteContract } from '#lib/http/contract';
+import { UNSCOPED_ONLY, type Permission } from '#lib/shared/access';
+import { errorBody, forbiddenBody, Type } from '../contracts/shared';
 import { eventSchema, root, routes, type Schema } from './registry';
 import ts from 'typescript';
 import { tidyOpenApi } from './openapi-tidy';
@@ -17,11 +18,25 @@ const content = (schema?: unknown) => (schema ? { content: { 'application/json':
 const answer = ({ description, schema }: Documented) => ({ description, ...content(schema) });
 
 const unauthenticated: Answer = { description: 'Missing, invalid, expired or revoked bearer token', schema: errorBody };
-/** Answers every route of an access level has, from the bearer check. */
-const byAccess: Record<Access, Record<number, Answer>> = {
-  key: {},
-  bearer: { 401: unauthenticated },
-  admin: { 401: unauthenticated, 403: forbidden('Signed in, but not an admin', 'This operation needs the admin role') },
+/** The 403 bodies of the permission check (lib/auth/authenticate.ts requirePermission). */
+export const forbiddenMessages = (permission: Permission): string[] => [
+  permission === 'admin' ? 'This operation needs the admin role' : `This operation needs the ${permission} permission`,
+  ...(UNSCOPED_ONLY.includes(permission) ? [`This operation needs the ${permission} permission over the whole fleet; the caller is scoped`] : []),
+];
+
+/** Answers every route needing `requirement` has, from the bearer and permission checks. */
+const byRequirement = (requirement: Requirement): Record<number, Answer> => {
+  if (requirement === 'public') return {};
+  if (requirement === 'signed-in') return { 401: unauthenticated };
+  const messages = forbiddenMessages(requirement);
+  const scoped = messages.length > 1 ? ', or it is scoped (this one acts on the whole fleet)' : '';
+  return {
+    401: { description: `${unauthenticated.description}; in ACCESS_MODE=user also no bearer token at all`, schema: errorBody },
+    403: {
+      description: `The caller does not hold the ${requirement} permission${scoped}: {"message":"${messages[0]}"}`,
+      schema: Type.Object({ message: Type.Unsafe<string>({ enum: messages }) }),
+    },
+  };
 };
 
 interface Documented {
@@ -62,11 +77,11 @@ export const idempotencyParameter = {
   schema: { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN, description: '1 to 255 visible ASCII characters, e.g. a UUID' },
 };
 
-type Documentable = Pick<RouteContract, 'access' | 'responses' | 'request' | 'idempotent'>;
+type Documentable = Pick<RouteContract, 'permission' | 'responses' | 'request' | 'idempotent'>;
 const layers = (contract: Documentable): Record<number, Documented>[] => [
   faults,
   contract.responses,
-  byAccess[contract.access],
+  byRequirement(contract.permission),
   apiKey,
   contract.request?.body ? withBody : {},
 ];
@@ -88,7 +103,7 @@ const withIdempotency = (contract: Documentable, answers: Record<number, Documen
  */
 export const answersOf = (contract: Documentable): Record<number, Documented> => {
   const answers: Record<number, Documented> = withIdempotency(contract, Object.assign({}, ...layers(contract)));
-  const own403 = byAccess[contract.access][403] ?? contract.responses[403];
+  const own403 = byRequirement(contract.permission)[403] ?? contract.responses[403];
   if (own403) {
     answers[403] = {
       description: `${apiKey[403]!.description}; or ${own403.description}`,
@@ -146,7 +161,14 @@ export const buildOpenApi = async () => {
       ...(parameters.length ? { parameters } : {}),
       ...(properties.body ? { requestBody: { required: bodyRequired, ...content(properties.body) } } : {}),
       responses: Object.fromEntries(Object.entries(answers).map(([status, a]) => [status, answer(a)])),
-      security: contract.access === 'key' ? [{ apiKey: [] }] : [{ apiKey: [], bearer: [] }],
+      'x-permission': contract.permission,
+      // ACCESS_MODE=key: the API key alone acts for permission routes; ACCESS_MODE=user: a bearer token too
+      security:
+        contract.permission === 'public'
+          ? [{ apiKey: [] }]
+          : contract.permission === 'signed-in' || contract.permission === 'admin'
+            ? [{ apiKey: [], bearer: [] }]
+            : [{ apiKey: [], bearer: [] }, { apiKey: [] }],
     };
   }
   return tidyOpenApi({

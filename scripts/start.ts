@@ -6,7 +6,7 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { externalEndpoint, externalStoreEnv, LOCAL_ADMIN_PASSWORD, LOCAL_ADMIN_USERNAME, LOCAL_API_KEY, LOCAL_STAGE, localPageOrigins, localTableName, storeEnv } from './local/env';
+import { externalEndpoint, externalStoreEnv, localAccessMode, LOCAL_ADMIN_PASSWORD, LOCAL_ADMIN_USERNAME, LOCAL_API_KEY, LOCAL_STAGE, localPageOrigins, localTableName, storeEnv } from './local/env';
 import { startDocsServer } from './local/docs-server';
 import type { ChildProcess } from 'node:child_process';
 import { startOffline, stopGroup } from './local/offline';
@@ -130,6 +130,8 @@ const main = async () => {
     ...(external ? externalStoreEnv(external) : storeEnv(`http://127.0.0.1:${storePort}`)),
     TABLE_NAME: process.env.TABLE_NAME || localTableName(LOCAL_STAGE),
     API_KEY: apiKey,
+    // who acts (DESIGN §5): locally the API key alone acts (`key`) unless ACCESS_MODE=user
+    ACCESS_MODE: localAccessMode(process.env.ACCESS_MODE),
     ...(await localTokenKeys()),
     CURSOR_SECRET: localCursorSecret(),
     // browsers: only the pages npm start serves may call the API, unless CORS_ORIGINS says otherwise
@@ -213,6 +215,11 @@ const main = async () => {
   if (env.ADMIN_USERNAME === LOCAL_ADMIN_USERNAME && env.ADMIN_PASSWORD === LOCAL_ADMIN_PASSWORD) {
     console.log(`first admin (README "Account administration"): ${LOCAL_ADMIN_USERNAME} / ${LOCAL_ADMIN_PASSWORD}`);
   }
+  console.log(
+    env.ACCESS_MODE === 'key'
+      ? 'access mode: key (the API key alone acts with every permission but admin; ACCESS_MODE=user asks for bearer tokens)'
+      : 'access mode: user (every route but sign-in and service token exchange needs a bearer token: POST /api/authService/auth/signin)',
+  );
   console.log(`API ready at ${offline.url}  (header x-api-key: ${shownKey}) in ${secondsSinceCommand().toFixed(1)} s since npm start`);
   console.log(`try: curl -H 'x-api-key: ${apiKey === LOCAL_API_KEY ? apiKey : '$API_KEY'}' ${offline.url}/intervals   (Ctrl-C stops everything)\n`);
 

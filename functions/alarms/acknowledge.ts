@@ -1,13 +1,12 @@
 import http from '#generated/routes/alarmsAcknowledge';
 import { acknowledgeAlarm } from '#lib/alarms/acknowledge';
-import { actorOf } from '#lib/auth/optional';
 import { connectionsFromEnv } from '#lib/adapters/connections';
 import { enableLivePush } from '#lib/live/push';
 
 enableLivePush(connectionsFromEnv());
 
-// POST /alarms/{id}/ack {comment?} -> 200 the alarm, acknowledged by the bearer token's user (else "api-key"); 404; 409 no longer open; 422
-export const handler = http(async ({ path, body, event }) => ({
+// POST /alarms/{id}/ack {comment?} -> 200 the alarm, acknowledged by the caller (the bearer token's user or service, else "api-key"); 404; 409 no longer open; 422
+export const handler = http(async ({ path, body, principal }) => ({
   statusCode: 200,
-  body: await acknowledgeAlarm(path.id, await actorOf(event), body?.comment),
+  body: await acknowledgeAlarm(path.id, principal.username, body?.comment),
 }));

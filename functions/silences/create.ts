@@ -1,10 +1,9 @@
 import http from '#generated/routes/silencesCreate';
 import { createSilenceAndAnnounce } from '#lib/alarms/silenceEvents';
-import { actorOf } from '#lib/auth/optional';
 import { connectionsFromEnv } from '#lib/adapters/connections';
 import { enableLivePush } from '#lib/live/push';
 
 enableLivePush(connectionsFromEnv());
 
 // POST /silences -> 201 the silence with id, createdBy (bearer token's user, else "api-key") and status; 400 naming the field
-export const handler = http(async ({ body, event }) => ({ statusCode: 201, body: await createSilenceAndAnnounce(body, await actorOf(event)) }));
+export const handler = http(async ({ body, principal }) => ({ statusCode: 201, body: await createSilenceAndAnnounce(body, principal.username) }));

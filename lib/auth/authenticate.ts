@@ -2,36 +2,110 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { Authenticator, Principal } from '#lib/http';
 import { revokedTokens } from '#lib/db/sessions';
 import * as users from '#lib/db/users';
+import { serviceCredentials } from '#lib/db/services';
 import { Forbidden, Unauthorized } from '#lib/errors';
-import { ADMIN_ROLE } from './types';
+import { API_KEY_PERMISSIONS, isUnscoped, UNSCOPED_ONLY, type Permission, type Requirement } from '#lib/shared/access';
+import { permissionsOf } from './rolePermissions';
 import { bearerToken } from './tokens';
 // the verifying side only: no secret, no SSM client in any bearer-protected bundle
 import { publicKey, verifyAccessToken } from './verify';
 
-export type Requirement = 'user' | 'admin';
+/**
+ * Who acts, and may they (DESIGN §5), as one `http({ auth })` option generated from the route's
+ * contract. A bearer token names a user or a registered service: valid, unrevoked, issued to
+ * its current incarnation (user not re-created, no password change since; service not rotated)
+ * and, for a service, still active; else 401. Its role, permissions and scope are read from the
+ * store at every request, so a changed role or scope applies from the next request on. Without
+ * a token, ACCESS_MODE=key lets the API key act as `api-key` (every permission but admin,
+ * unscoped); ACCESS_MODE=user (the default, and deployed stages') answers 401.
+ */
+
+export type AccessMode = 'key' | 'user';
+
+/** ACCESS_MODE of the stage; anything but `key` is `user`, so a typo never opens the API. */
+export const accessMode = (): AccessMode => (process.env.ACCESS_MODE === 'key' ? 'key' : 'user');
+
+export const API_KEY_PRINCIPAL: Principal = Object.freeze({
+  kind: 'api-key',
+  username: 'api-key',
+  role: 'api-key',
+  permissions: API_KEY_PERMISSIONS,
+  scope: [],
+});
+
+const refused = () => new Unauthorized('Invalid or expired token');
+
+/** The principal a bearer token names, read fresh from the store; 401 when the token no longer holds. */
+export const principalOfToken = async (header: string | undefined): Promise<Principal> => {
+  const token = bearerToken(header);
+  const claims = await verifyAccessToken(publicKey(), token);
+  if (claims.kind === 'service') {
+    const [revoked, found] = await Promise.all([revokedTokens.isRevoked(claims.jti), serviceCredentials(claims.sub)]);
+    if (revoked || !found || !found.service.active || found.incarnation !== claims.inc) throw refused();
+    const { service } = found;
+    return {
+      kind: 'service',
+      username: service.id,
+      role: service.role,
+      permissions: await permissionsOf(service.role),
+      scope: service.scope,
+      tokenId: claims.jti,
+      expiresAt: claims.exp,
+    };
+  }
+  const [revoked, credentials] = await Promise.all([revokedTokens.isRevoked(claims.jti), users.credentials(claims.sub)]);
+  if (revoked || !credentials || !credentials.incarnation || claims.inc !== credentials.incarnation) throw refused();
+  const { user } = credentials;
+  return {
+    kind: 'user',
+    username: user.username,
+    role: user.role,
+    permissions: await permissionsOf(user.role),
+    scope: user.scope ?? [],
+    tokenId: claims.jti,
+    expiresAt: claims.exp,
+  };
+};
+
+/** 403 unless the principal holds the permission (and, for fleet-wide ones, is unscoped). */
+export const requirePermission = (principal: Principal, permission: Permission): void => {
+  if (!principal.permissions.includes(permission)) {
+    throw new Forbidden(permission === 'admin' ? 'This operation needs the admin role' : `This operation needs the ${permission} permission`);
+  }
+  if (UNSCOPED_ONLY.includes(permission) && !isUnscoped(principal.scope)) {
+    throw new Forbidden(`This operation needs the ${permission} permission over the whole fleet; the caller is scoped`);
+  }
+};
 
 /**
- * Bearer-token check for the account group, as one `http({ auth })` option: a valid,
- * unrevoked token issued to the user's current incarnation (not deleted and re-created, no
- * password change since; else 401), holding the required role (else 403). The role is the
- * user's current one, so a role change applies at once.
+ * ACCESS_MODE=key, on a route the API key may act on: a valid token narrows to its principal; no
+ * token, or one that no longer holds, names nobody and the API key acts (it could act without
+ * the token anyway, so a refused token gains nothing).
  */
-export const authenticate =
-  (required: Requirement): Authenticator =>
+const keyModePrincipal = async (header: string | undefined): Promise<Principal> => {
+  if (!header) return API_KEY_PRINCIPAL;
+  try {
+    return await principalOfToken(header);
+  } catch (error) {
+    if (error instanceof Unauthorized) return API_KEY_PRINCIPAL;
+    throw error;
+  }
+};
+
+/**
+ * The authenticator of a route needing `required`: `signed-in` needs a bearer token of any
+ * principal; a permission needs a principal holding it (the API key's own in ACCESS_MODE=key).
+ */
+export const authorize =
+  (required: Exclude<Requirement, 'public'>): Authenticator =>
   async (event: APIGatewayProxyEvent): Promise<Principal> => {
-    const token = bearerToken(event.headers?.authorization);
-    const claims = await verifyAccessToken(publicKey(), token);
-    const [revoked, credentials] = await Promise.all([revokedTokens.isRevoked(claims.jti), users.credentials(claims.sub)]);
-    if (revoked || !credentials || !credentials.incarnation || claims.inc !== credentials.incarnation) {
-      throw new Unauthorized('Invalid or expired token');
-    }
-    const principal = { username: credentials.user.username, role: credentials.user.role, tokenId: claims.jti, expiresAt: claims.exp };
-    if (required === 'admin' && principal.role !== ADMIN_ROLE) throw new Forbidden('This operation needs the admin role');
+    const header = event.headers?.authorization;
+    if (required === 'signed-in') return principalOfToken(header);
+    const keyActs = accessMode() === 'key' && API_KEY_PERMISSIONS.includes(required);
+    const principal = keyActs ? await keyModePrincipal(header) : await principalOfToken(header);
+    requirePermission(principal, required);
     return principal;
   };
-
-export const signedIn = authenticate('user');
-export const adminOnly = authenticate('admin');
 
 /** The principal of an endpoint declared with `auth`; its absence is a wiring mistake, answered 401. */
 export const caller = (principal: Principal | undefined): Principal => {

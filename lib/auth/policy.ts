@@ -1,10 +1,10 @@
 import type { Principal } from '#lib/http';
 import { Conflict, Forbidden } from '#lib/errors';
-import { ADMIN_ROLE } from './types';
 
-/** An admin reads anyone; everyone else only themselves. */
+/** An admin (the admin permission, unscoped) reads anyone; everyone else only themselves. */
 export const mayReadUser = (principal: Principal, username: string): void => {
-  if (principal.role !== ADMIN_ROLE && principal.username !== username) {
+  const admin = principal.permissions.includes('admin') && principal.scope.length === 0;
+  if (!admin && (principal.kind !== 'user' || principal.username !== username)) {
     throw new Forbidden('Only an admin may read another user');
   }
 };

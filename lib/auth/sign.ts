@@ -44,7 +44,7 @@ export const privateKey = (secret: SecretSource): Promise<KeyObject> => {
 
 export const issueAccessToken = async (
   signingKey: KeyObject,
-  user: { username: string; role: string; incarnation: string },
+  user: { username: string; role: string; incarnation: string; kind?: 'service' },
   now = Date.now(),
 ): Promise<{ token: string; claims: AccessClaims }> => {
   const iat = Math.floor(now / 1000);
@@ -55,8 +55,9 @@ export const issueAccessToken = async (
     iat,
     exp: iat + ACCESS_TOKEN_SECONDS,
     inc: user.incarnation,
+    ...(user.kind ? { kind: user.kind } : {}),
   };
-  const token = await new SignJWT({ role: claims.role, inc: claims.inc })
+  const token = await new SignJWT({ role: claims.role, inc: claims.inc, ...(user.kind ? { knd: user.kind } : {}) })
     .setProtectedHeader({ alg: ALGORITHM, typ: TOKEN_TYPE })
     .setSubject(claims.sub)
     .setJti(claims.jti)

@@ -27,6 +27,8 @@ export interface AccessClaims {
   exp: number;
   /** The user's incarnation at issue (lib/db/users): refused once the user is re-created or changes password. */
   inc: string;
+  /** `service` for a registered service's token (`sub` is its id); absent for a user's. */
+  kind?: 'service';
 }
 
 /** `Authorization: Bearer <token>` -> the token, or 401. */

@@ -54,12 +54,13 @@ export const verifyAccessToken = async (key: KeyObject, token: string, now = Dat
       currentDate: new Date(now),
       requiredClaims: ['sub', 'jti', 'iat', 'exp'],
     });
-    const { sub, jti, iat, exp, role, inc } = payload;
+    const { sub, jti, iat, exp, role, inc, knd } = payload;
     if (!isString(sub) || !isString(jti) || !isString(role) || !isNumber(iat) || !isNumber(exp) || !isString(inc)) {
       throw new Unauthorized('Invalid or expired token');
     }
     if (!plausibleLifetime(iat, exp, Math.floor(now / 1000))) throw new Unauthorized('Invalid or expired token');
-    return { sub, jti, iat, exp, role, inc };
+    if (knd !== undefined && knd !== 'service') throw new Unauthorized('Invalid or expired token');
+    return { sub, jti, iat, exp, role, inc, ...(knd === 'service' ? { kind: 'service' as const } : {}) };
   } catch (error) {
     if (error instanceof errors.JOSEError || error instanceof Unauthorized) throw new Unauthorized('Invalid or expired token');
     throw error;

@@ -65,7 +65,7 @@ export const list = async (): Promise<Role[]> => {
 };
 
 export const find = async (roleid: string): Promise<Role | undefined> => {
-  const { Item: item } = await doc.send(new GetCommand({ TableName: tableName(), Key: keys(roleid) }));
+  const { Item: item } = await doc.send(new GetCommand({ TableName: tableName(), Key: keys(roleid), ConsistentRead: true }));
   return item ? fromItem(item) : undefined;
 };
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict, NotFound } from '#lib/errors';
+import { normalizeScope, type ScopeEntry } from '#lib/shared/access';
 import { doc, tableName } from './client';
 import { conditionHeld, deleteItem, queryAll, type Item, whenExists, putNew, isConditionFailed, queryPartition, updateItem } from './helpers';
 
@@ -10,6 +11,8 @@ export interface User {
   email: string;
   name: string;
   role: string;
+  /** Regions and (region, location) pairs the user acts in; absent: unscoped (DESIGN §5). */
+  scope?: ScopeEntry[];
   createdAt: string;
   updatedAt: string;
 }
@@ -19,6 +22,7 @@ export interface NewUser {
   email: string;
   name: string;
   role: string;
+  scope?: ScopeEntry[];
 }
 
 /** What sign-in and token checks need; stays inside lib/. */
@@ -46,9 +50,16 @@ const fromItem = (item: Item): User => ({
   email: String(item.email),
   name: String(item.name),
   role: String(item.role),
+  ...scopeField(Array.isArray(item.scope) ? (item.scope as ScopeEntry[]) : undefined),
   createdAt: String(item.createdAt),
   updatedAt: String(item.updatedAt),
 });
+
+/** A scope is stored and answered only when it narrows: an unscoped user has no `scope` field. */
+const scopeField = (scope: ScopeEntry[] | undefined): { scope?: ScopeEntry[] } => {
+  const normal = normalizeScope(scope);
+  return normal.length > 0 ? { scope: normal } : {};
+};
 
 const notFound = (username: string) => new NotFound(`User ${username} not found`);
 
@@ -58,7 +69,8 @@ const notFound = (username: string) => new NotFound(`User ${username} not found`
  */
 export const create = async (user: NewUser, passwordHash: string, options: { adminCountPending?: boolean } = {}): Promise<User> => {
   const now = new Date().toISOString();
-  const record: User = { ...user, createdAt: now, updatedAt: now };
+  const { scope, ...rest } = user;
+  const record: User = { ...rest, ...scopeField(scope), createdAt: now, updatedAt: now };
   await putNew(
     {
       ...keys(user.username),

@@ -7,10 +7,10 @@
  */
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { CompiledValidator } from '#lib/shared/validation';
+import type { AccessScope, Permission, Requirement } from '#lib/shared/access';
 import type { HttpResult } from './respond';
 
-/** Who may call: the API key only, any signed-in user (bearer token), or an admin. */
-export type Access = 'key' | 'bearer' | 'admin';
+export type { Requirement } from '#lib/shared/access';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 
@@ -55,7 +55,11 @@ export interface RouteContract {
   /** As API Gateway declares it, without the leading slash: `watcher/{watcherid}`. */
   path: string;
   summary: string;
-  access: Access;
+  /**
+   * What the caller needs (DESIGN §5): a permission, `signed-in` (any bearer token) or `public`
+   * (the API key only). Enforced by the generated binding; documented in OpenAPI.
+   */
+  permission: Requirement;
   /** The status the spec names for invalid input on this endpoint (also malformed JSON). */
   invalidStatus: 400 | 422;
   request?: RouteRequest;
@@ -81,13 +85,22 @@ export interface JobContract extends FunctionFacts {
 export const route = <const C extends RouteContract>(contract: C): C => contract;
 export const job = <const J extends JobContract>(contract: J): J => contract;
 
-/** The signed-in caller, as the bearer token and the user record say. */
+/**
+ * Who acts (DESIGN §5): a user or a registered service (a bearer token), or the API key alone
+ * (ACCESS_MODE=key). Permissions and scope are read from the store at every request, so a
+ * change of a role or a scope applies from the next request on.
+ */
 export interface Principal {
+  kind: 'user' | 'service' | 'api-key';
+  /** The username, the service id, or `api-key`. */
   username: string;
   role: string;
-  /** `jti` and `exp` (epoch seconds) of the token presented, for logout. */
-  tokenId: string;
-  expiresAt: number;
+  permissions: readonly Permission[];
+  /** Empty: unscoped (the whole fleet). */
+  scope: AccessScope;
+  /** `jti` and `exp` (epoch seconds) of the token presented, for logout; absent for the API key. */
+  tokenId?: string;
+  expiresAt?: number;
 }
 
 /** Resolves the caller of a request or throws Unauthorized (401) / Forbidden (403). */
@@ -144,8 +157,8 @@ export interface RequestParts<C extends RouteContract> {
   body: Body<Req<C>>;
   path: Params<Req<C>['path']>;
   query: Query<Req<C>['query']>;
-  /** Set exactly on routes that need a bearer token. */
-  principal: C['access'] extends 'key' ? undefined : Principal;
+  /** Who calls; absent only on `public` routes. */
+  principal: C['permission'] extends 'public' ? undefined : Principal;
 }
 
 type AnswerBody<A> = A extends { schema: infer S extends TSchema } ? Static<S> : unknown;

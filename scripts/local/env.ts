@@ -12,6 +12,16 @@ export const LOCAL_ADMIN_PASSWORD = 'local-admin-password';
  */
 export const localPageOrigins = (pagePorts: readonly number[]): string => pagePorts.map((port) => `http://localhost:${port}`).join(',');
 
+/**
+ * ACCESS_MODE of `npm start`: `key` (the spec's contract, the API key alone acts) unless the
+ * environment says `user` (a bearer token on every route but sign-in and token exchange).
+ */
+export const localAccessMode = (value: string | undefined): 'key' | 'user' => {
+  if (value === undefined || value === '' || value === 'key') return 'key';
+  if (value === 'user') return 'user';
+  throw new Error(`ACCESS_MODE must be key or user (got ${value})`);
+};
+
 export const localTableName = (stage = LOCAL_STAGE) => `device-monitoring-${stage}`;
 
 /** What the SDK needs to talk to the embedded store: any credentials, a region, the endpoint. */

@@ -12,7 +12,7 @@ const { changeOwnPassword, createUser, setPassword } = await import('#lib/auth/a
 const { deleteRole, removeUser } = await import('#lib/auth/membership');
 const { ensureFirstAdmin, signIn } = await import('#lib/auth/signin');
 const { secret } = await import('#lib/adapters/secrets');
-const { authenticate } = await import('#lib/auth/authenticate');
+const { authorize } = await import('#lib/auth/authenticate');
 const { roleCatalog: roles } = await import('#lib/auth/roles');
 const { revokedTokens } = await import('#lib/db/sessions');
 const { services } = await import('#lib/db/services');
@@ -78,7 +78,7 @@ describe('sign-in', () => {
     const username = await newUser();
     const answer = await signIn(secret, username, PASSWORD);
     expect(answer).toMatchObject({ tokenType: 'Bearer', expiresIn: 900, user: { username, role: 'viewer' } });
-    expect((await authenticate('user')(bearer(answer.accessToken))).username).toBe(username);
+    expect((await authorize('signed-in')(bearer(answer.accessToken))).username).toBe(username);
   });
 
   it('gives the same answer for an unknown user and a wrong password', async () => {
@@ -103,18 +103,18 @@ describe('sign-in', () => {
 describe('token checks', () => {
   it('refuses a revoked token', async () => {
     const { accessToken } = await signIn(secret, await newUser(), PASSWORD);
-    const principal = await authenticate('user')(bearer(accessToken));
-    await revokedTokens.revoke(principal.tokenId, principal.expiresAt);
-    await expect(authenticate('user')(bearer(accessToken))).rejects.toBeInstanceOf(Unauthorized);
+    const principal = await authorize('signed-in')(bearer(accessToken));
+    await revokedTokens.revoke(principal.tokenId!, principal.expiresAt!);
+    await expect(authorize('signed-in')(bearer(accessToken))).rejects.toBeInstanceOf(Unauthorized);
   });
 
   it('refuses tokens issued before a password change, and accepts a new sign-in right after', async () => {
     const username = await newUser();
     const before = (await signIn(secret, username, PASSWORD)).accessToken;
     await changeOwnPassword(username, PASSWORD, 'changed-password-1');
-    await expect(authenticate('user')(bearer(before))).rejects.toBeInstanceOf(Unauthorized);
+    await expect(authorize('signed-in')(bearer(before))).rejects.toBeInstanceOf(Unauthorized);
     const after = (await signIn(secret, username, 'changed-password-1')).accessToken;
-    expect((await authenticate('user')(bearer(after))).username).toBe(username);
+    expect((await authorize('signed-in')(bearer(after))).username).toBe(username);
   });
 
   it('refuses a password change with the wrong current password', async () => {
@@ -127,7 +127,7 @@ describe('token checks', () => {
     const username = await newUser();
     const { accessToken } = await signIn(secret, username, PASSWORD);
     await removeUser(username);
-    await expect(authenticate('user')(bearer(accessToken))).rejects.toBeInstanceOf(Unauthorized);
+    await expect(authorize('signed-in')(bearer(accessToken))).rejects.toBeInstanceOf(Unauthorized);
   });
 
   it('refuses the token of a deleted user after the same username is created again, even as admin', async () => {
@@ -135,17 +135,17 @@ describe('token checks', () => {
     const { accessToken } = await signIn(secret, username, PASSWORD);
     await removeUser(username);
     await createUser({ username, email: `${username}@example.com`, name: 'Reborn', role: 'admin' }, PASSWORD);
-    await expect(authenticate('user')(bearer(accessToken))).rejects.toBeInstanceOf(Unauthorized);
-    await expect(authenticate('admin')(bearer(accessToken))).rejects.toBeInstanceOf(Unauthorized);
+    await expect(authorize('signed-in')(bearer(accessToken))).rejects.toBeInstanceOf(Unauthorized);
+    await expect(authorize('admin')(bearer(accessToken))).rejects.toBeInstanceOf(Unauthorized);
     const fresh = (await signIn(secret, username, PASSWORD)).accessToken;
-    expect((await authenticate('admin')(bearer(fresh))).role).toBe('admin');
+    expect((await authorize('admin')(bearer(fresh))).role).toBe('admin');
   });
 
   it('refuses a token signed in with the old password while an admin set a new one', async () => {
     const username = await newUser();
     const before = (await signIn(secret, username, PASSWORD)).accessToken;
     await setPassword(username, 'set-by-the-admin-1');
-    await expect(authenticate('user')(bearer(before))).rejects.toBeInstanceOf(Unauthorized);
+    await expect(authorize('signed-in')(bearer(before))).rejects.toBeInstanceOf(Unauthorized);
   });
 
   it('gives a user record from before incarnations one at sign-in; its tokens then work', async () => {
@@ -153,12 +153,12 @@ describe('token checks', () => {
     await doc.send(new UpdateCommand({ TableName: tableName(), Key: { PK: 'USER', SK: `USER#${username}` }, UpdateExpression: 'REMOVE incarnation' }));
     const { accessToken } = await signIn(secret, username, PASSWORD);
     expect((await users.credentials(username))?.incarnation).toMatch(/^[0-9a-f-]{36}$/);
-    expect((await authenticate('user')(bearer(accessToken))).username).toBe(username);
+    expect((await authorize('signed-in')(bearer(accessToken))).username).toBe(username);
   });
 
   it('answers Forbidden to a valid non-admin token where admin is required', async () => {
     const { accessToken } = await signIn(secret, await newUser(), PASSWORD);
-    await expect(authenticate('admin')(bearer(accessToken))).rejects.toBeInstanceOf(Forbidden);
+    await expect(authorize('admin')(bearer(accessToken))).rejects.toBeInstanceOf(Forbidden);
   });
 });
 

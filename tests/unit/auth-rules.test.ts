@@ -1,10 +1,20 @@
+import type { Principal } from '#lib/http';
+import { BUILT_IN_PERMISSIONS } from '#lib/shared/access';
 import { describe, expect, it } from 'vitest';
 import { lockedForSeconds, lockoutPolicy } from '#lib/auth/lockout';
 import { mayDeleteUser, mayReadUser } from '#lib/auth/policy';
 import { BUILT_IN_ROLES, roleIdOf } from '#lib/auth/roles';
 import { Conflict, Forbidden } from '#lib/errors';
 
-const principal = (username: string, role: string) => ({ username, role, tokenId: 't', expiresAt: 0 });
+const principal = (username: string, role: 'admin' | 'viewer'): Principal => ({
+  kind: 'user',
+  username,
+  role,
+  permissions: BUILT_IN_PERMISSIONS[role],
+  scope: [],
+  tokenId: 't',
+  expiresAt: 0,
+});
 
 describe('sign-in lockout', () => {
   const now = 1_000_000;

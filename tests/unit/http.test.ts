@@ -16,7 +16,7 @@ const echoRoute = route({
   method: 'POST',
   path: 'echo/{id}',
   summary: 'Echo',
-  access: 'key',
+  permission: 'fleet:read',
   invalidStatus: 422,
   request: {
     path: { id: Type.String({ pattern: '^[0-9]+$', description: 'a positive integer' }) },
@@ -36,7 +36,7 @@ const anyRoute = route({
   method: 'POST',
   path: 'any',
   summary: 'Any',
-  access: 'key',
+  permission: 'fleet:read',
   invalidStatus: 400,
   responses: { 200: { description: 'Anything', schema: Type.Unknown() } },
 });
