@@ -72,6 +72,18 @@ export default defineConfig({
           hookTimeout: 180_000,
         },
       },
+      {
+        // the same service with ACCESS_MODE=user: who acts, per route, from the contracts (DESIGN §5)
+        extends: true,
+        test: {
+          name: 'e2e-user',
+          include: ['tests/e2e-user/**/*.test.ts'],
+          globalSetup: ['tests/support/offline-user.global.ts'],
+          fileParallelism: false,
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
+        },
+      },
     ],
   },
 });

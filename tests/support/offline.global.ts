@@ -7,13 +7,14 @@ export const E2E_ADMIN = { username: 'e2e-admin', password: 'Granite-harbour-lan
 
 /**
  * The service exactly as a user runs it (`npm start` in its own process group, private data,
- * ports, build folder and API key). E2E_SERVER_LOGS=1 shows the server's output.
+ * ports, build folder and API key). E2E_SERVER_LOGS=1 shows the server's output. `env` adds to
+ * (or overrides) the e2e settings: the `e2e-user` project runs a second one with ACCESS_MODE=user.
  */
-export default async function setup(project: TestProject) {
+export const startE2EServer = async (project: TestProject, options: { workFolder: string; env?: Record<string, string> }) => {
   // the server's token signing key, also given to the tests so they can craft tokens it must refuse
   const tokenKey = generateKeyPairSync('ed25519', { privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
   const instance = await startInstance({
-    workFolder: '.esbuild-e2e',
+    workFolder: options.workFolder,
     echo: process.env.E2E_SERVER_LOGS === '1',
     env: {
       API_KEY: E2E_API_KEY,
@@ -31,6 +32,7 @@ export default async function setup(project: TestProject) {
       SIM_ROOMS: '',
       // alarm mail only to the tests' own domain (tests/e2e/mail-relay.test.ts)
       MAIL_ALLOWED_DOMAINS: 'example.com,*.example.net',
+      ...options.env,
     },
   });
   project.provide('apiUrl', instance.url);
@@ -39,4 +41,7 @@ export default async function setup(project: TestProject) {
   project.provide('admin', E2E_ADMIN);
   project.provide('tokenPrivateKey', tokenKey.privateKey);
   return () => instance.stop();
-}
+};
+
+/** The `e2e` project: the spec's contract, ACCESS_MODE=key (npm start's default). */
+export default (project: TestProject) => startE2EServer(project, { workFolder: '.esbuild-e2e', env: { ACCESS_MODE: 'key' } });
