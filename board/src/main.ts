@@ -3,6 +3,9 @@
  * for a chosen scope, kept live over the WebSocket API (POST /live/ticket, then `subscribe`).
  * When the socket drops it polls every few seconds and says "reconnecting" until it is back.
  * The API address and key come from config.json beside this page (README "Status board").
+ * Where the stage asks who acts (ACCESS_MODE=user), an answer 401 shows a sign-in form; the token
+ * lives in this tab's sessionStorage and goes with every call, so the board shows only the
+ * signed-in person's scope (the API answers nothing outside it).
  */
 import {
   ALL,
@@ -41,14 +44,87 @@ let retries = 0;
 /** Pushes that arrive while a fresh picture is being loaded are applied after it. */
 let pending: Message[] | undefined;
 
-const api = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-  const response = await fetch(`${config.apiUrl}${path}`, {
+const TOKEN_KEY = 'board.accessToken';
+const USER_KEY = 'board.username';
+
+/** Thrown when the API wants to know who calls: the board shows the sign-in form and waits. */
+class SignInNeeded extends Error {}
+
+const send = (method: string, path: string, body: unknown, token: string | null) =>
+  fetch(`${config.apiUrl}${path}`, {
     method,
-    headers: { 'x-api-key': config.apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      'x-api-key': config.apiKey,
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
+
+const api = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+  const response = await send(method, path, body, sessionStorage.getItem(TOKEN_KEY));
+  if (response.status === 401) {
+    askToSignIn();
+    throw new SignInNeeded('Sign in to see the board');
+  }
   if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}`);
   return (await response.json()) as T;
+};
+
+let signedOut = false;
+
+/** Shows the sign-in form and stops every loop until someone signs in. */
+const askToSignIn = () => {
+  if (signedOut) return;
+  signedOut = true;
+  sessionStorage.removeItem(TOKEN_KEY);
+  stopPolling();
+  window.clearTimeout(retryTimer);
+  const open = socket;
+  socket = undefined;
+  open?.close();
+  document.body.classList.add('signed-out');
+  $('signin').hidden = false;
+  $('who').hidden = true;
+  $('signout').hidden = true;
+  setConnection('connecting');
+  $<HTMLInputElement>('username').focus();
+};
+
+const showWho = () => {
+  const username = sessionStorage.getItem(USER_KEY);
+  const signedIn = !!sessionStorage.getItem(TOKEN_KEY) && !!username;
+  $('who').textContent = signedIn ? `signed in as ${username}` : '';
+  $('who').hidden = !signedIn;
+  $('signout').hidden = !signedIn;
+};
+
+const signIn = async (event: SubmitEvent) => {
+  event.preventDefault();
+  const username = $<HTMLInputElement>('username').value;
+  const response = await send('POST', '/api/authService/auth/signin', { username, password: $<HTMLInputElement>('password').value }, null);
+  const answer = (await response.json().catch(() => ({}))) as { accessToken?: string; message?: string };
+  if (!response.ok || !answer.accessToken) {
+    $('signin-error').textContent = answer.message ?? `Sign-in answered ${response.status}`;
+    return;
+  }
+  sessionStorage.setItem(TOKEN_KEY, answer.accessToken);
+  sessionStorage.setItem(USER_KEY, username);
+  $<HTMLInputElement>('password').value = '';
+  $('signin-error').textContent = '';
+  $('signin').hidden = true;
+  document.body.classList.remove('signed-out');
+  signedOut = false;
+  retries = 0;
+  showWho();
+  await start();
+};
+
+const signOut = async () => {
+  const token = sessionStorage.getItem(TOKEN_KEY);
+  if (token) await send('POST', '/api/authService/auth/logout', undefined, token).catch(() => undefined);
+  sessionStorage.removeItem(USER_KEY);
+  askToSignIn();
 };
 
 const alarmQuery = () => {
@@ -130,7 +206,7 @@ const onMessage = (message: Message) => {
 };
 
 const showError = (error: unknown) => {
-  $('error').textContent = error instanceof Error ? error.message : String(error);
+  $('error').textContent = error instanceof SignInNeeded ? '' : error instanceof Error ? error.message : String(error);
 };
 
 const startPolling = () => {
@@ -159,11 +235,12 @@ const connect = async () => {
     };
   } catch (error) {
     showError(error);
-    lost();
+    if (!signedOut) lost();
   }
 };
 
 const lost = () => {
+  if (signedOut) return;
   socket = undefined;
   setConnection('reconnecting');
   startPolling();
@@ -204,9 +281,17 @@ const main = async () => {
     changeScope({ regionName: (event.target as HTMLSelectElement).value, locationName: 'all', roomName: 'all' });
   $<HTMLSelectElement>('location').onchange = (event) => changeScope({ ...filter, locationName: (event.target as HTMLSelectElement).value, roomName: 'all' });
   $<HTMLSelectElement>('room').onchange = (event) => changeScope({ ...filter, roomName: (event.target as HTMLSelectElement).value });
+  $<HTMLFormElement>('signin').onsubmit = (event) => void signIn(event).catch(showError);
+  $('signout').onclick = () => void signOut();
+  showWho();
   render();
+  await start();
+};
+
+/** The scope lists, then the live connection; a 401 on the way shows the sign-in form instead. */
+const start = async () => {
   await fillScope().catch(showError);
-  await connect();
+  if (!signedOut) await connect();
 };
 
 void main().catch(showError);
