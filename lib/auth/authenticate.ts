@@ -4,9 +4,9 @@ import { revokedTokens } from '#lib/db/sessions';
 import * as users from '#lib/db/users';
 import { serviceCredentials } from '#lib/db/services';
 import { Forbidden, Unauthorized } from '#lib/errors';
-import { API_KEY_PERMISSIONS, isUnscoped, UNSCOPED_ONLY, type Permission, type Requirement } from '#lib/shared/access';
+import { API_KEY_PERMISSIONS, isUnscoped, UNSCOPED_ONLY, type AccessScope, type Permission, type Requirement } from '#lib/shared/access';
 import { permissionsOf } from './rolePermissions';
-import { bearerToken } from './tokens';
+import { bearerToken, type AccessClaims } from './tokens';
 // the verifying side only: no secret, no SSM client in any bearer-protected bundle
 import { publicKey, verifyAccessToken } from './verify';
 
@@ -35,36 +35,25 @@ export const API_KEY_PRINCIPAL: Principal = Object.freeze({
 
 const refused = () => new Unauthorized('Invalid or expired token');
 
+/** Who a verified token names, as stored now: its id, role, scope and current incarnation; undefined when gone or inactive. */
+const holderOf = async (claims: AccessClaims): Promise<{ username: string; role: string; scope: AccessScope; incarnation: string } | undefined> => {
+  if (claims.kind === 'service') {
+    const found = await serviceCredentials(claims.sub);
+    if (!found?.service.active) return undefined;
+    return { username: found.service.id, role: found.service.role, scope: found.service.scope, incarnation: found.incarnation };
+  }
+  const found = await users.credentials(claims.sub);
+  return found && { username: found.user.username, role: found.user.role, scope: found.user.scope ?? [], incarnation: found.incarnation };
+};
+
 /** The principal a bearer token names, read fresh from the store; 401 when the token no longer holds. */
 export const principalOfToken = async (header: string | undefined): Promise<Principal> => {
-  const token = bearerToken(header);
-  const claims = await verifyAccessToken(publicKey(), token);
-  if (claims.kind === 'service') {
-    const [revoked, found] = await Promise.all([revokedTokens.isRevoked(claims.jti), serviceCredentials(claims.sub)]);
-    if (revoked || !found || !found.service.active || found.incarnation !== claims.inc) throw refused();
-    const { service } = found;
-    return {
-      kind: 'service',
-      username: service.id,
-      role: service.role,
-      permissions: await permissionsOf(service.role),
-      scope: service.scope,
-      tokenId: claims.jti,
-      expiresAt: claims.exp,
-    };
-  }
-  const [revoked, credentials] = await Promise.all([revokedTokens.isRevoked(claims.jti), users.credentials(claims.sub)]);
-  if (revoked || !credentials || !credentials.incarnation || claims.inc !== credentials.incarnation) throw refused();
-  const { user } = credentials;
-  return {
-    kind: 'user',
-    username: user.username,
-    role: user.role,
-    permissions: await permissionsOf(user.role),
-    scope: user.scope ?? [],
-    tokenId: claims.jti,
-    expiresAt: claims.exp,
-  };
+  const claims = await verifyAccessToken(publicKey(), bearerToken(header));
+  const [revoked, holder] = await Promise.all([revokedTokens.isRevoked(claims.jti), holderOf(claims)]);
+  if (revoked || !holder?.incarnation || holder.incarnation !== claims.inc) throw refused();
+  const { username, role, scope } = holder;
+  const kind = claims.kind === 'service' ? 'service' : 'user';
+  return { kind, username, role, permissions: await permissionsOf(role), scope, tokenId: claims.jti, expiresAt: claims.exp };
 };
 
 /** 403 unless the principal holds the permission (and, for fleet-wide ones, is unscoped). */

@@ -34,8 +34,9 @@ const signInOn = async (page: Page, username: string, password: string) => {
   await page.click('#signin button[type=submit]');
 };
 
-const regions = async (page: Page) =>
-  (await page.locator('#rooms .tile').evaluateAll((tiles) => tiles.map((tile) => (tile as HTMLElement).dataset.room ?? ''))).map((key) => key.split(' / ')[0]);
+const attributes = async (page: Page, selector: string, name: string) =>
+  Promise.all((await page.locator(selector).all()).map(async (element) => (await element.getAttribute(name)) ?? ''));
+const regions = async (page: Page) => (await attributes(page, '#rooms .tile', 'data-room')).map((key) => key.split(' / ')[0]);
 
 describe.runIf(available)('status board, ACCESS_MODE=user', () => {
   it('asks who you are, refuses a wrong password, then shows the fleet to an admin', async () => {
@@ -60,7 +61,7 @@ describe.runIf(available)('status board, ACCESS_MODE=user', () => {
     await signInOn(page, viewer.username, PRINCIPAL_PASSWORD);
     await expect.poll(() => page.locator('#rooms .tile').count(), { timeout: 20_000 }).toBeGreaterThan(0);
     expect(new Set(await regions(page))).toEqual(new Set([region]));
-    const options = await page.locator('#region option').evaluateAll((list) => list.map((option) => (option as HTMLOptionElement).value));
+    const options = await attributes(page, '#region option', 'value');
     expect(options).toEqual(['all', region]);
     await page.click('#signout');
     await expect.poll(() => page.isVisible('#signin')).toBe(true);
