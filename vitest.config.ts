@@ -11,6 +11,7 @@ const alias = {
 const FAITHFUL_TESTS = [
   'alarms',
   'alarms-incremental',
+  'alarms-scope',
   'storm',
   'notifications',
   'repeat-markers',

@@ -33,12 +33,12 @@ export interface paths {
         put?: never;
         /**
          * Acknowledge an open alarm (it still counts in room status; it is never reminded of)
-         * @description Needs the alarms:ack permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 The alarm with acknowledgedAt, acknowledgedBy and ackComment; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the alarms:ack permission: {"message":"This operation needs the alarms:ack permission"}; 404 No alarm with that id; 409 The alarm is no longer open (it cleared); 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 Invalid comment, each offending field named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the alarms:ack permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 The alarm with acknowledgedAt, acknowledgedBy and ackComment; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the alarms:ack permission: {"message":"This operation needs the alarms:ack permission"}; 404 No alarm with that id (or its device lies outside the caller's scope); 409 The alarm is no longer open (it cleared); 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 Invalid comment, each offending field named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["alarmsAcknowledge"];
         /**
          * Remove the acknowledgement of an open alarm
-         * @description Needs the alarms:ack permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 The alarm, unacknowledged; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the alarms:ack permission: {"message":"This operation needs the alarms:ack permission"}; 404 No alarm with that id; 409 The alarm is no longer open (it cleared); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 Invalid id; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the alarms:ack permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 The alarm, unacknowledged; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the alarms:ack permission: {"message":"This operation needs the alarms:ack permission"}; 404 No alarm with that id (or its device lies outside the caller's scope); 409 The alarm is no longer open (it cleared); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 Invalid id; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         delete: operations["alarmsUnacknowledge"];
         options?: never;
@@ -1010,14 +1010,14 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Active and future silences, soonest end first; ?all=true adds the expired ones still kept, a page at a time
+         * Active and future silences, soonest end first; ?all=true adds the expired ones still kept, a page at a time; a scoped caller sees those within its scope
          * @description Needs the fleet:read permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 Active and future silences: a bare array, or with ?limit / ?cursor one page {items, nextCursor}; with ?all=true always one page (limit default 100); 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"}; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 A cursor not answered for the same query; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["silencesList"];
         put?: never;
         /**
          * Silence matching alarms' notifications from startsAt (default now) to endsAt (at most 90 days later)
-         * @description Needs the silences:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 201 The silence, with its id and createdBy; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the silences:write permission: {"message":"This operation needs the silences:write permission"}; 409 A request with this Idempotency-Key is still being processed; retry shortly; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 This Idempotency-Key was used for a different request; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the silences:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 201 The silence, with its id and createdBy; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the silences:write permission: {"message":"This operation needs the silences:write permission"}; 404 A scoped caller's matchers pin no region (and location, where its scope holds only locations of that region) within its scope; 409 A request with this Idempotency-Key is still being processed; retry shortly; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 This Idempotency-Key was used for a different request; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["silencesCreate"];
         delete?: never;
@@ -1035,14 +1035,14 @@ export interface paths {
         };
         /**
          * One silence, whatever its status
-         * @description Needs the fleet:read permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 The silence; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"}; 404 No silence with that id; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the fleet:read permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 The silence; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"}; 404 No silence with that id (or none within the caller's scope); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["silencesGet"];
         put?: never;
         post?: never;
         /**
          * End a silence now (a future one never starts); it is kept, expired
-         * @description Needs the silences:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 The silence, now expired; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the silences:write permission: {"message":"This operation needs the silences:write permission"}; 404 No silence with that id; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the silences:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 The silence, now expired; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the silences:write permission: {"message":"This operation needs the silences:write permission"}; 404 No silence with that id (or none within the caller's scope); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         delete: operations["silencesEnd"];
         options?: never;
@@ -1280,8 +1280,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create an alarm rule (active)
-         * @description Needs the watchers:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 The new id; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the watchers:write permission: {"message":"This operation needs the watchers:write permission"}; 409 A request with this Idempotency-Key is still being processed; retry shortly; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 This Idempotency-Key was used for a different request; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * Create an alarm rule (active); a scoped caller's watcher keeps its scope and raises only inside it
+         * @description Needs the watchers:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 The new id; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the watchers:write permission: {"message":"This operation needs the watchers:write permission"}; 404 A condition names a region or location outside the caller's scope (each such condition named, never the place); 409 A request with this Idempotency-Key is still being processed; retry shortly; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 This Idempotency-Key was used for a different request; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["watchersCreate"];
         delete?: never;
@@ -1299,18 +1299,18 @@ export interface paths {
         };
         /**
          * Get a watcher
-         * @description Needs the fleet:read permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 The watcher; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"}; 404 No watcher with that id; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the fleet:read permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 The watcher; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"}; 404 No watcher with that id (or none the caller's scope reaches); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["watchersGet"];
         /**
          * Replace a watcher (full body)
-         * @description Needs the watchers:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 The updated watcher; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the watchers:write permission: {"message":"This operation needs the watchers:write permission"}; 404 No watcher with that id; 409 Changed by another request meanwhile; retry; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the watchers:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 The updated watcher (its scope unchanged); 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the watchers:write permission: {"message":"This operation needs the watchers:write permission"}; 404 No watcher with that id (or none the caller's scope reaches), or a condition names a region or location outside the caller's scope; 409 Changed by another request meanwhile; retry; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         put: operations["watchersUpdate"];
         post?: never;
         /**
          * Delete a watcher
-         * @description Needs the watchers:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 Confirmation; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the watchers:write permission: {"message":"This operation needs the watchers:write permission"}; 404 No watcher with that id; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the watchers:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 Confirmation; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the watchers:write permission: {"message":"This operation needs the watchers:write permission"}; 404 No watcher with that id (or none the caller's scope reaches); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         delete: operations["watchersRemove"];
         options?: never;
@@ -1328,7 +1328,7 @@ export interface paths {
         get?: never;
         /**
          * Switch a watcher active or inactive
-         * @description Needs the watchers:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 The updated watcher; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the watchers:write permission: {"message":"This operation needs the watchers:write permission"}; 404 No watcher with that id; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the watchers:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 The updated watcher; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the watchers:write permission: {"message":"This operation needs the watchers:write permission"}; 404 No watcher with that id (or none the caller's scope reaches); 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         put: operations["watchersStatus"];
         post?: never;
@@ -1346,7 +1346,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List every watcher; paginated with limit/cursor
+         * List every watcher (a scoped caller: those whose scope lies within its own); paginated with limit/cursor
          * @description Needs the fleet:read permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 Every watcher, active or not: a bare array, or with ?limit / ?cursor one page {items, nextCursor}; 400 Invalid limit, each offending field named; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"}; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 A cursor not answered for the same query; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["watchersList"];
@@ -1654,7 +1654,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No alarm with that id */
+            /** @description No alarm with that id (or its device lies outside the caller's scope) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1816,7 +1816,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No alarm with that id */
+            /** @description No alarm with that id (or its device lies outside the caller's scope) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2271,6 +2271,12 @@ export interface operations {
                     password: string;
                     /** @description a role id (lower-case letters, digits and single hyphens, at most 64) */
                     role: string;
+                    scope?: {
+                        /** @description 1 to 256 characters without control characters */
+                        location?: string;
+                        /** @description 1 to 256 characters without control characters */
+                        region: string;
+                    }[];
                     /** @description 3 to 64 letters, digits, dots, underscores or hyphens, and not one of all, me, signin, logout */
                     username: string;
                 };
@@ -9077,6 +9083,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description A scoped caller's matchers pin no region (and location, where its scope holds only locations of that region) within its scope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
             /** @description A request with this Idempotency-Key is still being processed; retry shortly */
             409: {
                 headers: {
@@ -9222,7 +9243,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No silence with that id */
+            /** @description No silence with that id (or none within the caller's scope) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9355,7 +9376,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No silence with that id */
+            /** @description No silence with that id (or none within the caller's scope) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10911,6 +10932,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description A condition names a region or location outside the caller's scope (each such condition named, never the place) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
             /** @description A request with this Idempotency-Key is still being processed; retry shortly */
             409: {
                 headers: {
@@ -11019,6 +11055,11 @@ export interface operations {
                         pendingSeconds?: number;
                         /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
                         repeatIntervalSeconds?: number;
+                        /** @description the scope of the principal that created it: the watcher raises alarms only for devices inside (absent: the whole fleet) */
+                        scope?: {
+                            location?: string;
+                            region: string;
+                        }[];
                         sendEmail?: boolean;
                         /** @description 1 to 256 characters without control characters */
                         service?: string;
@@ -11075,7 +11116,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No watcher with that id */
+            /** @description No watcher with that id (or none the caller's scope reaches) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11174,7 +11215,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The updated watcher */
+            /** @description The updated watcher (its scope unchanged) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -11215,6 +11256,11 @@ export interface operations {
                         pendingSeconds?: number;
                         /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
                         repeatIntervalSeconds?: number;
+                        /** @description the scope of the principal that created it: the watcher raises alarms only for devices inside (absent: the whole fleet) */
+                        scope?: {
+                            location?: string;
+                            region: string;
+                        }[];
                         sendEmail?: boolean;
                         /** @description 1 to 256 characters without control characters */
                         service?: string;
@@ -11271,7 +11317,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No watcher with that id */
+            /** @description No watcher with that id (or none the caller's scope reaches), or a condition names a region or location outside the caller's scope */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11401,7 +11447,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No watcher with that id */
+            /** @description No watcher with that id (or none the caller's scope reaches) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11503,6 +11549,11 @@ export interface operations {
                         pendingSeconds?: number;
                         /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
                         repeatIntervalSeconds?: number;
+                        /** @description the scope of the principal that created it: the watcher raises alarms only for devices inside (absent: the whole fleet) */
+                        scope?: {
+                            location?: string;
+                            region: string;
+                        }[];
                         sendEmail?: boolean;
                         /** @description 1 to 256 characters without control characters */
                         service?: string;
@@ -11559,7 +11610,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No watcher with that id */
+            /** @description No watcher with that id (or none the caller's scope reaches) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11665,6 +11716,11 @@ export interface operations {
                         pendingSeconds?: number;
                         /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
                         repeatIntervalSeconds?: number;
+                        /** @description the scope of the principal that created it: the watcher raises alarms only for devices inside (absent: the whole fleet) */
+                        scope?: {
+                            location?: string;
+                            region: string;
+                        }[];
                         sendEmail?: boolean;
                         /** @description 1 to 256 characters without control characters */
                         service?: string;
@@ -11712,6 +11768,11 @@ export interface operations {
                             pendingSeconds?: number;
                             /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
                             repeatIntervalSeconds?: number;
+                            /** @description the scope of the principal that created it: the watcher raises alarms only for devices inside (absent: the whole fleet) */
+                            scope?: {
+                                location?: string;
+                                region: string;
+                            }[];
                             sendEmail?: boolean;
                             /** @description 1 to 256 characters without control characters */
                             service?: string;

@@ -54,7 +54,7 @@ const historyRecord = Type.Object({
   notified: Type.Object({ raised: Type.Optional(delivery), cleared: Type.Optional(delivery) }),
 });
 const alarmPath = { id: Type.String({ minLength: 1, maxLength: 400, description: 'an alarm id, watcherId:devicesn' }) };
-const unknownAlarm = error('No alarm with that id');
+const unknownAlarm = error('No alarm with that id (or its device lies outside the caller\'s scope)');
 const notOpen = error('The alarm is no longer open (it cleared)');
 const mail = Type.Object({
   id: Type.String(),

@@ -36,7 +36,7 @@ const silence = Type.Object({
   status: oneOfValues(['pending', 'active', 'expired'] as const),
 });
 const invalid = error('Invalid input, each offending field named');
-const unknown = error('No silence with that id');
+const unknown = error('No silence with that id (or none within the caller\'s scope)');
 
 const api = routesOf({ permission: 'silences:write', invalidStatus: 400 });
 const onSilence = recordRoutesOf({ permission: 'silences:write', invalidStatus: 400 }, { path, invalid, unknown });
@@ -48,11 +48,15 @@ export const routes = {
     `Silence matching alarms' notifications from startsAt (default now) to endsAt (at most ${MAX_SILENCE_DAYS} days later)`,
     {
       request: { body: strict({ matchers, startsAt: Type.Optional(dateTime), endsAt: dateTime, comment }) },
-      responses: { 201: ok('The silence, with its id and createdBy', silence), 400: invalid },
+      responses: {
+        201: ok('The silence, with its id and createdBy', silence),
+        400: invalid,
+        404: error('A scoped caller\'s matchers pin no region (and location, where its scope holds only locations of that region) within its scope'),
+      },
       idempotent: true,
     },
   ),
-  list: api('GET', 'silences', 'Active and future silences, soonest end first; ?all=true adds the expired ones still kept, a page at a time', { permission: 'fleet:read',
+  list: api('GET', 'silences', 'Active and future silences, soonest end first; ?all=true adds the expired ones still kept, a page at a time; a scoped caller sees those within its scope', { permission: 'fleet:read',
     request: { query: { all: oneOfValues(['true', 'false'] as const), ...page } },
     responses: {
       200: listOrPage(silence, 'Active and future silences: a bare array, or with ?limit / ?cursor one page {items, nextCursor}; with ?all=true always one page (limit default 100)'),

@@ -54,6 +54,7 @@ export const routes = {
         email: Type.String({ format: 'email', maxLength: 256, description: 'an e-mail address' }),
         name: name(),
         role: roleId,
+        scope: Type.Optional(Type.Array(strict({ region: name(), location: Type.Optional(name()) }), { maxItems: 50 })),
       }),
     },
     responses: { 201: ok('The user', user), 400: invalid, 409: error('The username is taken') },

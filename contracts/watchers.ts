@@ -128,11 +128,16 @@ const watcherBody = strict(watcherFields, {
   ],
 });
 
+/** The scope a scoped creator gave its watcher (DESIGN §5); an unscoped watcher has none. */
+const watcherScope = Type.Array(Type.Object({ region: Type.String(), location: Type.Optional(Type.String()) }), {
+  description: 'the scope of the principal that created it: the watcher raises alarms only for devices inside (absent: the whole fleet)',
+});
 const watcher = Type.Partial(
-  Type.Object({ id: Type.String(), ...watcherFields, active: Type.Boolean(), createdAt: dateTime, updatedAt: dateTime }),
+  Type.Object({ id: Type.String(), scope: watcherScope, ...watcherFields, active: Type.Boolean(), createdAt: dateTime, updatedAt: dateTime }),
 );
 const invalid = error('Invalid input, each offending field named');
-const unknown = error('No watcher with that id');
+const unknown = error('No watcher with that id (or none the caller\'s scope reaches)');
+const outsideScope = error('A condition names a region or location outside the caller\'s scope (each such condition named, never the place)');
 
 const api = routesOf({ permission: 'watchers:write', invalidStatus: 400 });
 const onWatcher = recordRoutesOf({ permission: 'watchers:write', invalidStatus: 400 }, { path, invalid, unknown });
@@ -140,7 +145,7 @@ const onWatcher = recordRoutesOf({ permission: 'watchers:write', invalidStatus: 
 export const routes = {
   createTable: api('POST', 'watcher/createTable', ENSURE_TABLE, { responses: { 200: ok('Always 1', Type.Literal(1)) } }),
   // API Gateway (and serverless-offline) match the static `watcher/all` before `watcher/{watcherid}`.
-  list: api('GET', 'watcher/all', 'List every watcher; paginated with limit/cursor', { permission: 'fleet:read',
+  list: api('GET', 'watcher/all', 'List every watcher (a scoped caller: those whose scope lies within its own); paginated with limit/cursor', { permission: 'fleet:read',
     request: { query: page },
     responses: {
       200: listOrPage(watcher, 'Every watcher, active or not: a bare array, or with ?limit / ?cursor one page {items, nextCursor}'),
@@ -149,14 +154,18 @@ export const routes = {
     },
   }),
   get: onWatcher('GET', 'watcher/{watcherid}', 'Get a watcher', { permission: 'fleet:read', responses: { 200: ok('The watcher', watcher) } }),
-  create: api('POST', 'watcher', 'Create an alarm rule (active)', {
+  create: api('POST', 'watcher', 'Create an alarm rule (active); a scoped caller\'s watcher keeps its scope and raises only inside it', {
     request: { body: watcherBody },
-    responses: { 200: ok('The new id', Type.String()), 400: invalid },
+    responses: { 200: ok('The new id', Type.String()), 400: invalid, 404: outsideScope },
     idempotent: true,
   }),
   update: onWatcher('PUT', 'watcher/{watcherid}', 'Replace a watcher (full body)', {
     request: { body: watcherBody },
-    responses: { 200: ok('The updated watcher', watcher), 409: error('Changed by another request meanwhile; retry') },
+    responses: {
+      200: ok('The updated watcher (its scope unchanged)', watcher),
+      404: error('No watcher with that id (or none the caller\'s scope reaches), or a condition names a region or location outside the caller\'s scope'),
+      409: error('Changed by another request meanwhile; retry'),
+    },
   }),
   remove: onWatcher('DELETE', 'watcher/{watcherid}', 'Delete a watcher', { responses: { 200: text('Confirmation') } }),
   status: onWatcher('PUT', 'watcher/{watcherid}/status', 'Switch a watcher active or inactive', {

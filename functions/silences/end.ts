@@ -5,5 +5,5 @@ import { enableLivePush } from '#lib/live/push';
 
 enableLivePush(connectionsFromEnv());
 
-// DELETE /silences/{id} -> 200 the silence, ended now and kept (status expired); 404 unknown; 400 malformed id
-export const handler = http(async ({ path }) => ({ statusCode: 200, body: await endSilenceAndAnnounce(path.id) }));
+// DELETE /silences/{id} -> 200 the silence, ended now and kept (status expired); 404 unknown or outside the caller's scope; 400 malformed id
+export const handler = http(async ({ path, principal }) => ({ statusCode: 200, body: await endSilenceAndAnnounce(path.id, principal.scope) }));

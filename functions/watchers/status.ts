@@ -1,11 +1,8 @@
 import http from '#generated/routes/watchersStatus';
-import { evaluationQueue } from '#lib/db/evaluationQueue';
-import * as watchers from '#lib/db/watchers';
+import { setWatcherActive } from '#lib/watchers/write';
 
-// PUT /watcher/{watcherid}/status -> 200 the updated watcher; 400 non-boolean active; 404 unknown id
-export const handler = http(async ({ path, body }) => {
-  // queued first: a crash after the write still leaves its evaluation queued (an extra entry is harmless)
-  await evaluationQueue.addWatcher(path.watcherid);
-  const updated = await watchers.setActive(path.watcherid, body.active);
-  return { statusCode: 200, body: updated };
-});
+// PUT /watcher/{watcherid}/status -> 200 the updated watcher; 400 non-boolean active; 404 unknown id or outside the caller's scope
+export const handler = http(async ({ path, body, principal }) => ({
+  statusCode: 200,
+  body: await setWatcherActive(path.watcherid, body.active, principal.scope),
+}));

@@ -3,6 +3,7 @@ import { viewOf, type AlarmView } from '#lib/db/alarms';
 import { announceStored, listening } from '#lib/db/changes';
 import * as silences from '#lib/db/silences';
 import { logger } from '#lib/log';
+import type { AccessScope } from '#lib/shared/access';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import { answeredSilences, matches, silencedBy, silenceStatus, type Silence, type SilenceInput } from './silences';
 import { createSilence, endSilence, type SilenceAnswer } from './silencing';
@@ -88,16 +89,16 @@ const announceUnsilenced = async (ended: Silence, endedAt: string, inTime: () =>
  * had clients retry into duplicates (issue 24 item 4). Dashboards that miss it see the silence
  * in the next GET /alarms.
  */
-export const createSilenceAndAnnounce = async (input: SilenceInput, createdBy: string): Promise<SilenceAnswer> => {
-  const created = await createSilence(input, createdBy);
+export const createSilenceAndAnnounce = async (input: SilenceInput, createdBy: string, scope: AccessScope = []): Promise<SilenceAnswer> => {
+  const created = await createSilence(input, createdBy, scope);
   await bestEffort('stored', created.id, (inTime) => announceSilenced(created, created.createdAt, inTime));
   return created;
 };
 
 /** DELETE /silences/{id}: ends the silence, then announces the alarms it no longer silences (best effort, as a create's). */
-export const endSilenceAndAnnounce = async (id: string): Promise<SilenceAnswer> => {
+export const endSilenceAndAnnounce = async (id: string, scope: AccessScope = []): Promise<SilenceAnswer> => {
   const calledAt = new Date().toISOString();
-  const ended = await endSilence(id);
+  const ended = await endSilence(id, scope);
   // only when this call ended it (not an earlier one), and it had started (a future one never silenced anything)
   if (ended.endedAt && ended.endedAt >= calledAt && ended.startsAt < ended.endedAt) {
     const endedAt = ended.endedAt;

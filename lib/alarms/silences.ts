@@ -1,4 +1,6 @@
 import { ALL } from '#lib/devices/deviceScope';
+import type { AccessScope } from '#lib/shared/access';
+import { areaWithinScope } from '#lib/shared/scopeWithin';
 import type { Alarm } from './types';
 
 /** What a silence matches: every given field must equal the alarm's (exact, case-sensitive). */
@@ -47,6 +49,14 @@ export const silenceStatus = (silence: Pick<Silence, 'startsAt' | 'endsAt'>, now
   if (at >= Date.parse(silence.endsAt)) return 'expired';
   return at < Date.parse(silence.startsAt) ? 'pending' : 'active';
 };
+
+/**
+ * Whether a silence lies within a scope (DESIGN §5): its matchers pin a region of the scope, and
+ * a location of it where the scope holds only locations of that region. Every silence lies
+ * within the unscoped; one that pins no region (a device, a watcher, a room) within no narrowed scope.
+ */
+export const silenceWithinScope = (silence: Pick<Silence, 'matchers'>, scope: AccessScope): boolean =>
+  areaWithinScope(scope, { region: silence.matchers.region, location: silence.matchers.location });
 
 /** Whether every matcher the silence has agrees with the alarm. */
 export const matches = (matchers: Matchers, alarm: Pick<Alarm, keyof Matchers>): boolean =>

@@ -444,15 +444,30 @@ export const update = async (alarm: OpenAlarm): Promise<boolean> => {
   });
 };
 
-/** Records (or, with undefined, removes) the acknowledgement of an open alarm; 404 unknown, 409 not open. */
-export const acknowledge = async (pair: Pick<Alarm, 'watcherId' | 'devicesn'>, ack: Acknowledgement | undefined): Promise<AlarmView> => {
+const acknowledgeWhere = async (
+  pair: Pick<Alarm, 'watcherId' | 'devicesn'>,
+  ack: Acknowledgement | undefined,
+  place?: Pick<Alarm, 'region' | 'location'>,
+): Promise<AlarmView | undefined> => {
   const id = alarmId(pair);
+  const at: { condition: string; names: Record<string, string>; values: Record<string, string> } = place
+    ? {
+        condition: ' AND #region = :region AND #location = :location',
+        names: { '#region': 'region', '#location': 'location' },
+        values: { ':region': place.region, ':location': place.location },
+      }
+    : { condition: '', names: {}, values: {} };
   try {
     const { Attributes } = await doc.send(
       new UpdateCommand({
         TableName: tableName(),
         Key: keys(pair),
-        ...withCondition(expression(acknowledgementFields(ack), []), OPEN_CONDITION, openGuard.names, openGuard.values),
+        ...withCondition(
+          expression(acknowledgementFields(ack), []),
+          OPEN_CONDITION + at.condition,
+          { ...openGuard.names, ...at.names },
+          { ...openGuard.values, ...at.values },
+        ),
         ReturnValues: 'ALL_NEW',
       }),
     );
@@ -461,9 +476,30 @@ export const acknowledge = async (pair: Pick<Alarm, 'watcherId' | 'devicesn'>, a
     return view;
   } catch (error) {
     if (!isConditionFailed(error)) throw error;
-    throw (await get(pair)) ? notOpen(id) : missingAlarm(id);
+    const now = await get(pair);
+    if (!now) throw missingAlarm(id);
+    if (now.open && place && (now.region !== place.region || now.location !== place.location)) return undefined;
+    throw notOpen(id);
   }
 };
+
+/** Records (or, with undefined, removes) the acknowledgement of an open alarm; 404 unknown, 409 not open. */
+export const acknowledge = async (pair: Pick<Alarm, 'watcherId' | 'devicesn'>, ack: Acknowledgement | undefined): Promise<AlarmView> => {
+  const view = await acknowledgeWhere(pair, ack);
+  if (!view) throw notOpen(alarmId(pair)); // never: without a place nothing counts as moved
+  return view;
+};
+
+/**
+ * As `acknowledge`, only while the alarm is still at `place` (a scoped caller checked that place
+ * against its scope): undefined when the open alarm has moved meanwhile (its device moved), to be
+ * checked again.
+ */
+export const acknowledgeAt = async (
+  pair: Pick<Alarm, 'watcherId' | 'devicesn'>,
+  ack: Acknowledgement | undefined,
+  place: Pick<Alarm, 'region' | 'location'>,
+): Promise<AlarmView | undefined> => acknowledgeWhere(pair, ack, place);
 
 /** Cleared alarms whose history record is not written yet, oldest first. */
 export const awaitingHistory = async (): Promise<ClearedAlarm[]> => {

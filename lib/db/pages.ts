@@ -68,3 +68,38 @@ export const mapPage = <T, R>(page: Page<T>, map: (item: T) => R): Page<R> => ({
 /** Each item of a list or of a page mapped. */
 export const mapListOrPage = <T, R>(answer: T[] | Page<T>, map: (item: T) => R): R[] | Page<R> =>
   Array.isArray(answer) ? answer.map(map) : mapPage(answer, map);
+
+/** Items a kept page reads from the store at once: a scoped caller's share may be a small part of a list. */
+const KEPT_READ = 100;
+
+/**
+ * One page of the items `keep` accepts (a scoped caller's share of a list): reads the store
+ * `KEPT_READ` items (or `limit`, if more) at a time until `limit` are kept, the list ends, or
+ * `reads` reads were made. A full page's cursor is its last item; a short page (reads spent)
+ * carries on from the last item read. The cursors are those of `queryPage` for the same query.
+ */
+export const queryKeptPage = async (
+  input: Omit<QueryCommandInput, 'TableName' | 'Limit' | 'ExclusiveStartKey'>,
+  paged: PagedQuery,
+  keep: (item: Item) => boolean,
+  limit: number,
+  cursor?: string,
+  reads = 10,
+): Promise<Page<Item>> => {
+  const seal = (key: Record<string, unknown>) => sealCursor(paged.query, Object.fromEntries(paged.keyAttributes.map((a) => [a, key[a]])));
+  const items: Item[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined = cursor ? startKey(cursor, paged) : undefined;
+  for (let done = 0; done < reads; done++) {
+    const page = await doc.send(new QueryCommand({ ...input, TableName: tableName(), Limit: Math.max(limit, KEPT_READ), ExclusiveStartKey }));
+    const read = (page.Items ?? []) as Item[];
+    for (const [i, item] of read.entries()) {
+      if (!keep(item)) continue;
+      items.push(item);
+      // full: the next page starts after this item, unless it was the list's last
+      if (items.length === limit) return { items, nextCursor: i < read.length - 1 || page.LastEvaluatedKey ? seal(item) : null };
+    }
+    ExclusiveStartKey = page.LastEvaluatedKey;
+    if (!ExclusiveStartKey) return { items, nextCursor: null };
+  }
+  return { items, nextCursor: ExclusiveStartKey ? seal(ExclusiveStartKey) : null };
+};

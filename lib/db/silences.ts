@@ -5,7 +5,7 @@ import { caps } from '#lib/shared/caps';
 import * as capped from './caps';
 import { doc, tableName } from './client';
 import { isConditionFailed, putNew, queryAll, type Item, updateItem } from './helpers';
-import { mapPage, queryPage, type Page, type PagedQuery } from './pages';
+import { mapPage, queryKeptPage, queryPage, type Page, type PagedQuery } from './pages';
 
 /*
  * Silences are few (maintenance windows): one partition `SILENCE`, and GSI1 `SILENCES#BY_END`
@@ -101,9 +101,14 @@ export const current = async (now: string): Promise<Silence[]> => (await queryAl
 /** Every kept silence, expired ones included, soonest end first. */
 export const all = async (): Promise<Silence[]> => (await queryAll(keptQuery())).map(fromItem);
 
-/** One page of the current silences, or with `kept` of every kept one (expired ones included), soonest end first. */
-export const page = async (kept: boolean, now: string, limit: number, cursor?: string): Promise<Page<Silence>> => {
-  return mapPage(await queryPage(kept ? keptQuery() : currentQuery(now), paged(kept), limit, cursor), fromItem);
+/**
+ * One page of the current silences, or with `kept` of every kept one (expired ones included),
+ * soonest end first; with `keep`, of those it accepts (a scoped caller's), the same cursors.
+ */
+export const page = async (kept: boolean, now: string, limit: number, cursor?: string, keep?: (silence: Silence) => boolean): Promise<Page<Silence>> => {
+  const query = kept ? keptQuery() : currentQuery(now);
+  const read = keep ? queryKeptPage(query, paged(kept), (item) => keep(fromItem(item)), limit, cursor) : queryPage(query, paged(kept), limit, cursor);
+  return mapPage(await read, fromItem);
 };
 
 /**

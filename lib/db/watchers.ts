@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict, NotFound } from '#lib/errors';
 import { assertListable, normalize, type ConfigurationField, type Watcher, type WatcherInput, type WatcherRecord } from '#lib/watchers/types';
+import { normalizeScope, type ScopeEntry } from '#lib/shared/access';
 import { caps } from '#lib/shared/caps';
 import * as capped from './caps';
 import { doc, tableName } from './client';
-import { mapListOrPage, queryListOrPage, type Page } from './pages';
+import { mapListOrPage, mapPage, queryKeptPage, queryListOrPage, type Page } from './pages';
 import { conditionHeld, isConditionFailed, queryAll, type Item, deleteExisting, patchExisting, whenExists } from './helpers';
 
 // Watchers are few: they all live in one partition, so listing them is one Query.
@@ -14,8 +15,15 @@ import { conditionHeld, isConditionFailed, queryAll, type Item, deleteExisting, 
 const PARTITION = 'WATCHER';
 const keys = (id: string) => ({ PK: PARTITION, SK: `WATCHER#${id}` });
 
+/** A scope is stored and answered only when it narrows: an unscoped watcher has no `scope` (as before scopes). */
+const scopeField = (scope: readonly ScopeEntry[] | undefined): { scope?: ScopeEntry[] } => {
+  const normal = normalizeScope(scope);
+  return normal.length > 0 ? { scope: normal } : {};
+};
+
 const fromItem = (item: Item): WatcherRecord => ({
   id: String(item.id),
+  ...scopeField(Array.isArray(item.scope) ? (item.scope as ScopeEntry[]) : undefined),
   ...normalize(item.watcher as WatcherInput),
   active: item.active === true,
   createdAt: String(item.createdAt),
@@ -32,8 +40,8 @@ const notFound = (id: string) => new NotFound(`Watcher ${id} not found`);
 const changed = (id: string) => new Conflict(`Watcher ${id} was changed by another request; read it again and retry`);
 
 const toItem = (record: WatcherRecord, version: number): Item => {
-  const { id, active, createdAt, updatedAt, ...watcher } = record;
-  return { ...keys(id), type: 'Watcher', id, watcher, active, version, createdAt, updatedAt };
+  const { id, scope, active, createdAt, updatedAt, ...watcher } = record;
+  return { ...keys(id), type: 'Watcher', id, ...scopeField(scope), watcher, active, version, createdAt, updatedAt };
 };
 
 /** At most `WATCHERS_MAX` watchers per stage (lib/db/caps.ts): a create past it is 409. */
@@ -52,10 +60,13 @@ const cap: capped.CapRules = {
 /** A new watcher's id (a caller that queues the watcher before storing it needs it first). */
 export const newId = (): string => randomUUID();
 
-/** Stores a new, active watcher and answers its id; 409 when the stage holds its maximum. */
-export const create = async (input: WatcherInput, id = newId()): Promise<string> => {
+/**
+ * Stores a new, active watcher and answers its id; 409 when the stage holds its maximum. A
+ * `scope` (its creator's) keeps its alarms to the devices inside.
+ */
+export const create = async (input: WatcherInput, id = newId(), scope: readonly ScopeEntry[] = []): Promise<string> => {
   const now = new Date().toISOString();
-  const record: WatcherRecord = { id, ...normalize(input), active: true, createdAt: now, updatedAt: now };
+  const record: WatcherRecord = { id, ...scopeField(scope), ...normalize(input), active: true, createdAt: now, updatedAt: now };
   assertListable(record);
   await capped.admit(cap, id);
   try {
@@ -74,11 +85,16 @@ const everyWatcher = { KeyConditionExpression: 'PK = :pk', ExpressionAttributeVa
 /** Strongly consistent: a channel delete must see every watcher written before it (lib/notify/channels.ts). */
 export const list = async (): Promise<WatcherRecord[]> => (await queryAll(everyWatcher)).map(fromItem);
 
+const paged = { keyAttributes: ['PK', 'SK'], partition: { PK: PARTITION }, query: 'watcher/all' };
+
 /** GET /watcher/all: every watcher, or one page with `limit` / `cursor` (sealed for this list). */
 export const listOrPage = async (page: { limit?: number; cursor?: string }): Promise<WatcherRecord[] | Page<WatcherRecord>> => {
-  const paged = { keyAttributes: ['PK', 'SK'], partition: { PK: PARTITION }, query: 'watcher/all' };
   return mapListOrPage(await queryListOrPage(everyWatcher, paged, page), fromItem);
 };
+
+/** One page of the watchers `keep` accepts (a scoped caller's), with the cursors of `listOrPage`. */
+export const keptPage = async (keep: (watcher: WatcherRecord) => boolean, limit: number, cursor: string | undefined): Promise<Page<WatcherRecord>> =>
+  mapPage(await queryKeptPage(everyWatcher, paged, (item) => keep(fromItem(item)), limit, cursor), fromItem);
 
 export const read = async (id: string): Promise<VersionedWatcher> => {
   const { Item: item } = await doc.send(new GetCommand({ TableName: tableName(), Key: keys(id), ConsistentRead: true }));

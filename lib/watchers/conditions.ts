@@ -1,4 +1,5 @@
 import { Invalid } from '#lib/errors';
+import { areaWithinScope } from '#lib/shared/scopeWithin';
 import {
   BOOLEAN_ELEMENTS,
   BOOLEAN_OPERATORS,
@@ -12,6 +13,7 @@ import {
   type Element,
   type Operations,
   type Watcher,
+  type WatcherRecord,
 } from './types';
 
 /** The device state a watcher is evaluated against (as the inventory stores it). */
@@ -142,6 +144,11 @@ export const evaluate = (watcher: Pick<Watcher, 'operations'>, device: DeviceSta
     : conditions.some((condition) => holds(condition, device));
 };
 
-/** Whether the watcher watches the device: `allDevices`, or `devicesId` names its id or serial number. */
-export const targets = (watcher: Pick<Watcher, 'allDevices' | 'devicesId'>, device: DeviceState): boolean =>
-  watcher.allDevices || watcher.devicesId.includes(device.deviceid) || watcher.devicesId.includes(device.devicesn);
+/**
+ * Whether the watcher watches the device: the device lies within the watcher's scope (a scoped
+ * creator's "all devices" are all in its scope), and `allDevices`, or `devicesId` names its id or
+ * serial number. Every pass of the engine asks this one question (lib/alarms/plan.ts).
+ */
+export const targets = (watcher: Pick<WatcherRecord, 'allDevices' | 'devicesId' | 'scope'>, device: DeviceState): boolean =>
+  areaWithinScope(watcher.scope ?? [], { region: device.details?.region, location: device.details?.location }) &&
+  (watcher.allDevices || watcher.devicesId.includes(device.deviceid) || watcher.devicesId.includes(device.devicesn));

@@ -33,6 +33,7 @@ export type Operator = (typeof OPERATORS)[number];
 export const OPERATOR_TYPES = ['AND', 'OR'] as const;
 export type OperatorType = (typeof OPERATOR_TYPES)[number];
 
+import type { ScopeEntry } from '#lib/shared/access';
 import type { Severity } from '#lib/shared/severity';
 import { assertListShare, caps } from '#lib/shared/caps';
 
@@ -99,6 +100,11 @@ export type Watcher = Required<Omit<WatcherInput, NotificationFields>> & Pick<Wa
 /** A watcher as the API answers it. */
 export interface WatcherRecord extends Watcher {
   id: string;
+  /**
+   * The scope of the principal that created it (DESIGN §5): it raises alarms only for devices
+   * inside. Absent: unscoped, the whole fleet. Set at creation, never changed.
+   */
+  scope?: ScopeEntry[];
   active: boolean;
   createdAt: string;
   updatedAt: string;

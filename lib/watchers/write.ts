@@ -4,6 +4,8 @@ import * as watchers from '#lib/db/watchers';
 import { NotFound } from '#lib/errors';
 import { checkChannelIds, unknownChannels } from '#lib/notify/channelIds';
 import { requireAllowedRecipients } from '#lib/notify/recipients';
+import type { AccessScope } from '#lib/shared/access';
+import { readWithin, requireConditionsWithin, requireReach } from './reach';
 import type { WatcherInput, WatcherRecord } from './types';
 
 /*
@@ -28,12 +30,13 @@ const markUsed = async (ids: readonly string[] | undefined): Promise<string[]> =
  * stored: a create that dies between the two leaves at most a queue entry of a watcher that does
  * not exist (harmless), never an active watcher nobody evaluates until the hourly full pass.
  */
-export const createWatcher = async (input: WatcherInput): Promise<string> => {
+export const createWatcher = async (input: WatcherInput, scope: AccessScope = []): Promise<string> => {
+  requireConditionsWithin(scope, input);
   requireAllowedRecipients(input.emails, 'body.emails');
   await checkChannelIds(input.channelIds);
   const id = watchers.newId();
   await evaluationQueue.addWatcher(id); // its alarms follow at the evaluator's next tick
-  await watchers.create(input, id);
+  await watchers.create(input, id, scope);
   const gone = await markUsed(input.channelIds);
   if (gone.length > 0) {
     await watchers.remove(id).catch((error: unknown) => {
@@ -44,11 +47,18 @@ export const createWatcher = async (input: WatcherInput): Promise<string> => {
   return id;
 };
 
-/** PUT /watcher/{id}: replaces the rule; 404 unknown, 409 lost race, 400 unknown channel ids or addresses outside MAIL_ALLOWED_DOMAINS. */
-export const updateWatcher = async (id: string, input: WatcherInput): Promise<WatcherRecord> => {
+/**
+ * PUT /watcher/{id}: replaces the rule (its scope stays); 404 unknown or outside the caller's
+ * scope, 409 lost race, 400 unknown channel ids or addresses outside MAIL_ALLOWED_DOMAINS.
+ */
+export const updateWatcher = async (id: string, input: WatcherInput, scope: AccessScope = []): Promise<WatcherRecord> => {
+  requireConditionsWithin(scope, input);
+  await requireReach(id, scope);
+  // queued first: a crash after the write still leaves its evaluation queued (an extra entry is harmless)
+  await evaluationQueue.addWatcher(id);
   requireAllowedRecipients(input.emails, 'body.emails');
   await checkChannelIds(input.channelIds);
-  const current = await watchers.read(id);
+  const current = await readWithin(id, scope);
   const updated = await watchers.replace(current, input);
   const gone = await markUsed(input.channelIds);
   if (gone.length > 0) {
@@ -56,4 +66,20 @@ export const updateWatcher = async (id: string, input: WatcherInput): Promise<Wa
     throw unknownChannels(gone);
   }
   return updated;
+};
+
+/** DELETE /watcher/{id}: 404 unknown or outside the caller's scope. */
+export const removeWatcher = async (id: string, scope: AccessScope = []): Promise<void> => {
+  await requireReach(id, scope);
+  // queued first: a crash after the write still leaves its evaluation queued (an extra entry is harmless)
+  await evaluationQueue.addWatcher(id);
+  await watchers.remove(id);
+};
+
+/** PUT /watcher/{id}/status: switches it on or off; 404 unknown or outside the caller's scope. */
+export const setWatcherActive = async (id: string, active: boolean, scope: AccessScope = []): Promise<WatcherRecord> => {
+  await requireReach(id, scope);
+  // queued first: a crash after the write still leaves its evaluation queued (an extra entry is harmless)
+  await evaluationQueue.addWatcher(id);
+  return watchers.setActive(id, active);
 };
