@@ -302,7 +302,11 @@ export interface paths {
          * @description Needs the API key (x-api-key) and a bearer token (a user or a service), in every access mode. Answers: 200 The role; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 404 No role with that id; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["rolesGet"];
-        put?: never;
+        /**
+         * Change a created role's description and/or permissions; its holders act with them from their next request
+         * @description Needs the API key (x-api-key) and a bearer token whose role holds the admin permission (unscoped). Answers: 200 The updated role; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the admin permission, or it is scoped (this one acts on the whole fleet): {"message":"This operation needs the admin role"}; 404 No role with that id; 409 A built-in role, which cannot be changed; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
+        put: operations["rolesUpdate"];
         post?: never;
         /**
          * Delete a role
@@ -322,7 +326,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List roles (built-in admin and viewer included)
+         * List roles (built-in admin, viewer and operator included)
          * @description Needs the API key (x-api-key) and a bearer token (a user or a service), in every access mode. Answers: 200 Every role; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["rolesList"];
@@ -3259,7 +3263,8 @@ export interface operations {
                     description?: string;
                     /** @description 1 to 64 letters, digits, spaces, dots, underscores or hyphens, starting with a letter or digit */
                     name: string;
-                    permissions?: string[];
+                    /** @description any subset of the permission vocabulary */
+                    permissions?: ("fleet:read" | "alarms:ack" | "silences:write" | "watchers:write" | "channels:write" | "config:write" | "admin")[];
                 };
             };
         };
@@ -3465,6 +3470,151 @@ export interface operations {
             };
             /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rolesUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                roleid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description at most 2048 characters; no control characters other than tab and line breaks */
+                    description?: string;
+                    /** @description any subset of the permission vocabulary */
+                    permissions?: ("fleet:read" | "alarms:ack" | "silences:write" | "watchers:write" | "channels:write" | "config:write" | "admin")[];
+                };
+            };
+        };
+        responses: {
+            /** @description The updated role */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        builtIn?: boolean;
+                        description?: string;
+                        name?: string;
+                        permissions?: string[];
+                        roleid?: string;
+                    };
+                };
+            };
+            /** @description Invalid input, each offending field named */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway); or The caller does not hold the admin permission, or it is scoped (this one acts on the whole fleet): {"message":"This operation needs the admin role"} */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @enum {unknown} */
+                        message: "This operation needs the admin role" | "This operation needs the admin permission over the whole fleet; the caller is scoped";
+                    };
+                };
+            };
+            /** @description No role with that id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description A built-in role, which cannot be changed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

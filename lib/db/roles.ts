@@ -2,7 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Role } from '#lib/auth/types';
 import { Conflict, NotFound } from '#lib/errors';
 import { doc, tableName } from './client';
-import { conditionHeld, deleteItem, type Item, putNew, queryPartition, updateItem } from './helpers';
+import { conditionHeld, deleteItem, type Item, patchExisting, putNew, queryPartition, updateItem } from './helpers';
 
 export interface NewRole {
   roleid: string;
@@ -10,6 +10,9 @@ export interface NewRole {
   description: string;
   permissions: string[];
 }
+
+/** What PUT may change of a created role: its name (and so its id) stays. */
+export type RolePatch = Partial<Pick<NewRole, 'description' | 'permissions'>>;
 
 // Created roles live in one partition sorted by id; built-ins come from code (lib/auth/roles).
 // A created role counts its holders (`holders`): never below the users that hold it, so a held
@@ -74,6 +77,13 @@ export const get = async (roleid: string): Promise<Role> => {
   if (!role) throw notFound(roleid);
   return role;
 };
+
+/**
+ * Sets the fields given in one conditional write (404 when unknown): a holder's next request
+ * reads the role by key, strongly consistent, so it acts with the new permissions.
+ */
+export const update = async (roleid: string, patch: RolePatch): Promise<Role> =>
+  fromItem(await patchExisting(keys(roleid), { ...patch }, () => notFound(roleid)));
 
 /**
  * One more holder, before the user is stored. False when the role does not exist.

@@ -89,8 +89,8 @@ describe('bearer token on the account group', () => {
     .filter((r) => r.path.startsWith('api/authService/') && !r.path.endsWith('/signin'))
     .map((r) => [r.method, samplePath(r).replace(`/${BASE.slice(1)}`, '')] as const);
 
-  it('covers all 19 routes that need a token', () => {
-    expect(guarded).toHaveLength(19);
+  it('covers all 20 routes that need a token', () => {
+    expect(guarded).toHaveLength(20);
   });
 
   it.each(guarded)('%s %s answers 401 without a token', async (method, path) => {
@@ -253,9 +253,9 @@ describe('passwords and logout', () => {
 describe('roles', () => {
   it('POST role answers 201 with the roleid derived from the name', async () => {
     const name = unique('Night Shift');
-    const res = await call<Json>('POST', '/role', { token: adminToken, body: { name, description: 'nights', permissions: ['read'] } });
+    const res = await call<Json>('POST', '/role', { token: adminToken, body: { name, description: 'nights', permissions: ['fleet:read'] } });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ roleid: name.toLowerCase().replace(/ /g, '-'), name, description: 'nights', permissions: ['read'] });
+    expect(res.body).toMatchObject({ roleid: name.toLowerCase().replace(/ /g, '-'), name, description: 'nights', permissions: ['fleet:read'] });
   });
 
   it('POST role answers 409 for a taken id, built-ins included', async () => {
