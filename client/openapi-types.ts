@@ -142,7 +142,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a user
-         * @description Needs the API key (x-api-key) and a bearer token whose role holds the admin permission (unscoped). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the admin permission, or it is scoped (this one acts on the whole fleet): {"message":"This operation needs the admin role"}; 404 No user with that id; 409 Admins cannot delete themselves, nor the last admin; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key) and a bearer token whose role holds the admin permission (unscoped). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the admin permission, or it is scoped (this one acts on the whole fleet): {"message":"This operation needs the admin role"}; 404 No user with that id; 409 Admins cannot delete themselves, nor the last unscoped admin; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         delete: operations["usersRemove"];
         options?: never;
@@ -2275,6 +2275,12 @@ export interface operations {
                     password: string;
                     /** @description a role id (lower-case letters, digits and single hyphens, at most 64) */
                     role: string;
+                    scope?: {
+                        /** @description 1 to 256 characters without control characters */
+                        location?: string;
+                        /** @description 1 to 256 characters without control characters */
+                        region: string;
+                    }[];
                     /** @description 3 to 64 letters, digits, dots, underscores or hyphens, and not one of all, me, signin, logout */
                     username: string;
                 };
@@ -2595,7 +2601,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Admins cannot delete themselves, nor the last admin */
+            /** @description Admins cannot delete themselves, nor the last unscoped admin */
             409: {
                 headers: {
                     [name: string]: unknown;

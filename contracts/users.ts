@@ -54,6 +54,7 @@ export const routes = {
         email: Type.String({ format: 'email', maxLength: 256, description: 'an e-mail address' }),
         name: name(),
         role: roleId,
+        scope: Type.Optional(Type.Array(strict({ region: name(), location: Type.Optional(name()) }), { maxItems: 50 })),
       }),
     },
     responses: { 201: ok('The user', user), 400: invalid, 409: error('The username is taken') },
@@ -68,7 +69,7 @@ export const routes = {
     { responses: { 200: ok('The user', user), 403: forbidden('Signed in, neither an admin nor the user named', 'Only an admin may read another user') } },
   ),
   remove: adminRecordRoute('DELETE', 'api/authService/auth/{user}', 'Delete a user', {
-    responses: { 200: text('Confirmation'), 409: error('Admins cannot delete themselves, nor the last admin') },
+    responses: { 200: text('Confirmation'), 409: error('Admins cannot delete themselves, nor the last unscoped admin') },
   }),
   changeOwnPassword: signedInRoute('POST', 'api/authService/auth/me/password', 'Change your own password (needs the current one); earlier tokens stop working', {
     request: { body: strict({ currentPassword: anyPassword, newPassword }) },

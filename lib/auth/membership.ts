@@ -4,6 +4,7 @@ import { removeUnheldRole, roleCountsHolders } from '#lib/db/roles';
 import * as users from '#lib/db/users';
 import { removeUserHolding, type NewUser, type User } from '#lib/db/users';
 import { Conflict, Invalid } from '#lib/errors';
+import { normalizeScope, type ScopeEntry } from '#lib/shared/access';
 import { builtInRole } from './roles';
 import { ADMIN_ROLE } from './types';
 
@@ -13,8 +14,10 @@ import { ADMIN_ROLE } from './types';
  * - a created role counts its holders: a user is counted BEFORE it is stored and uncounted
  *   AFTER it is deleted, so the count is never below the truth and a role some user holds is
  *   never deleted (409), however the requests interleave;
- * - the admins are counted the other way round (stored, then counted; uncounted, then
- *   deleted), so that count is never above the truth and the last admin is never removed (409).
+ * - the unscoped admins are counted the other way round (stored, then counted; uncounted, then
+ *   deleted), so that count is never above the truth and the last unscoped admin is never
+ *   removed (409). A scoped admin holds no fleet-wide permission (UNSCOPED_ONLY): it is stored
+ *   without being counted and deleted freely.
  */
 
 // a removal races at most a few changes of the same record
@@ -23,33 +26,55 @@ const MAX_REMOVE_ATTEMPTS = 3;
 const unknownRole = (role: string) =>
   new Invalid('body.role must be an existing role id', [{ field: 'body.role', message: `body.role ${role} is not a role` }]);
 
+/** The admins the "at least one remains" rule counts: the built-in admin role, unscoped. */
+export const isCountedAdmin = (holder: { role: string; scope?: readonly ScopeEntry[] }): boolean =>
+  holder.role === ADMIN_ROLE && normalizeScope(holder.scope).length === 0;
+
+/** Users holding a role, read consistently: starts the count of a role stored before counts. */
+const holdersOf = (roleid: string): Promise<number> => users.countWithRole(roleid);
+
+/** One more holder of `role` before it is stored; a built-in role counts none. 400 when no such role. */
+const claimRole = async (role: string): Promise<void> => {
+  if (builtInRole(role)) return;
+  if (!(await roles.claim(role, () => holdersOf(role)))) throw unknownRole(role);
+};
+
+/** The claim of `claimRole` given back: the holder was not stored after all. */
+const releaseRole = async (role: string): Promise<void> => {
+  if (!builtInRole(role)) await roles.release(role);
+};
+
+/** Whether a holder's removal from `role` must give a count back (a role from before counts, once started, left it out). */
+const countsHolder = async (role: string): Promise<boolean> => !builtInRole(role) && (await roleCountsHolders(role));
+
 export const storeUser = async (user: NewUser, passwordHash: string): Promise<User> => {
-  if (user.role === ADMIN_ROLE) {
+  if (isCountedAdmin(user)) {
     const stored = await users.create(user, passwordHash, { adminCountPending: true });
     await adminCount.added(user.username);
     return stored;
   }
-  if (builtInRole(user.role)) return users.create(user, passwordHash);
-  if (!(await roles.claim(user.role, () => users.countWithRole(user.role)))) throw unknownRole(user.role);
+  await claimRole(user.role);
   try {
     return await users.create(user, passwordHash);
   } catch (error) {
-    await roles.release(user.role);
+    await releaseRole(user.role);
     throw error;
   }
 };
 
-/** Deletes a user: 404 unknown, 409 when it is the last admin. */
+/** Deletes a user: 404 unknown, 409 when it is the last unscoped admin. */
 export const removeUser = async (username: string): Promise<void> => {
   for (let attempt = 0; attempt < MAX_REMOVE_ATTEMPTS; attempt++) {
-    const { role } = await users.get(username); // 404
-    if (role === ADMIN_ROLE) {
-      await adminCount.reserveRemoval(); // 409 unless another admin stays
-      if (await removeUserHolding(username, role)) return;
+    const user = await users.get(username); // 404
+    const { role } = user;
+    if (isCountedAdmin(user)) {
+      await adminCount.reserveRemoval(); // 409 unless another unscoped admin stays
+      if (await removeUserHolding(username, role, false)) return;
       await adminCount.cancelRemoval();
+    } else if (role === ADMIN_ROLE) {
+      if (await removeUserHolding(username, role, true)) return;
     } else {
-      // a role from before holder counts: its count, once started, already left this user out
-      const counted = !builtInRole(role) && (await roleCountsHolders(role));
+      const counted = await countsHolder(role);
       if (await removeUserHolding(username, role)) {
         if (counted) await roles.release(role);
         return;
@@ -63,5 +88,5 @@ export const removeUser = async (username: string): Promise<void> => {
 /** Built-in roles and roles some user holds stay (409); 404 when unknown. */
 export const deleteRole = async (roleid: string): Promise<void> => {
   if (builtInRole(roleid)) throw new Conflict(`Role ${roleid} is built in and cannot be deleted`);
-  await removeUnheldRole(roleid, () => users.countWithRole(roleid));
+  await removeUnheldRole(roleid, () => holdersOf(roleid));
 };

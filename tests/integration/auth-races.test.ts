@@ -214,3 +214,57 @@ describe('a role a user holds is never deleted (item 5)', () => {
     await deleteRole(roleid);
   });
 });
+
+describe('at least one unscoped admin remains (issue 26)', () => {
+  const newAdmin = async (scope?: { region: string; location?: string }[]) => {
+    const username = unique('admin');
+    await createUser({ username, email: `${username}@example.com`, name: 'Race', role: 'admin', ...(scope ? { scope } : {}) }, PASSWORD);
+    return username;
+  };
+  const unscopedAdmins = async () => (await users.list()).filter((user) => user.role === 'admin' && user.scope === undefined).length;
+
+  it('the last unscoped admin and scoped admins deleted in parallel: the scoped ones go, the unscoped one is 409 (6 runs)', async () => {
+    for (let run = 0; run < 6; run++) {
+      await inFreshTable(async () => {
+        const unscoped = await newAdmin();
+        const scoped = await Promise.all([newAdmin([{ region: 'EMEA' }]), newAdmin([{ region: 'AMER', location: 'Austin' }]), newAdmin([{ region: 'APAC' }])]);
+        const results = await outcomes([unscoped, ...scoped].map((username) => removeUser(username)));
+        expect(results).toEqual(['Conflict', 'ok', 'ok', 'ok']);
+        expect(await unscopedAdmins()).toBe(1);
+      });
+    }
+  });
+
+  it('two unscoped admins deleting each other while scoped admins are deleted: exactly one unscoped admin stays (6 runs)', async () => {
+    for (let run = 0; run < 6; run++) {
+      await inFreshTable(async () => {
+        const [a, b] = [await newAdmin(), await newAdmin()];
+        const scoped = await Promise.all([newAdmin([{ region: 'EMEA' }]), newAdmin([{ region: 'EMEA' }])]);
+        const results = await outcomes([a, b, ...scoped].map((username) => removeUser(username)));
+        expect(tally(results.slice(0, 2))).toEqual({ ok: 1, Conflict: 1 });
+        expect(results.slice(2)).toEqual(['ok', 'ok']);
+        expect(await unscopedAdmins()).toBe(1);
+      });
+    }
+  });
+
+  it('a scoped admin does not count: with it, the only unscoped admin is still the last one', async () => {
+    await inFreshTable(async () => {
+      const unscoped = await newAdmin();
+      const scoped = await newAdmin([{ region: 'EMEA' }]);
+      await expect(removeUser(unscoped)).rejects.toThrow('At least one admin must remain');
+      await removeUser(scoped);
+      expect(await users.find(scoped)).toBeUndefined();
+    });
+  });
+
+  it('counts only the unscoped admins of a store from before the count when first needed', async () => {
+    await inFreshTable(async () => {
+      const hash = (await users.credentials(await newUser()))!.passwordHash;
+      const [a, scoped] = [unique('old'), unique('old')];
+      await users.create({ username: a, email: `${a}@example.com`, name: 'Old', role: 'admin' }, hash);
+      await users.create({ username: scoped, email: `${scoped}@example.com`, name: 'Old', role: 'admin', scope: [{ region: 'EMEA' }] }, hash);
+      expect(await outcomes([removeUser(a), removeUser(scoped)])).toEqual(['Conflict', 'ok']);
+    });
+  });
+});
