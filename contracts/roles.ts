@@ -50,7 +50,7 @@ export const routes = {
     responses: { 200: ok('The updated role', role), 409: error('A built-in role, which cannot be changed') },
   }),
   remove: recordRoutesOf(admin, record)('DELETE', 'api/authService/role/{roleid}', 'Delete a role', {
-    responses: { 200: text('Confirmation'), 409: error('Built-in, or still assigned to a user') },
+    responses: { 200: text('Confirmation'), 409: error('Built-in, or still assigned to a user or a service') },
   }),
   createTable: adminRoute('POST', 'api/authService/role/createTable', ENSURE_TABLE, { responses: { 200: text('The table exists and is ACTIVE') } }),
 };

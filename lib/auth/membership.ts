@@ -1,19 +1,22 @@
 import { adminCount } from '#lib/db/admins';
 import * as roles from '#lib/db/roles';
 import { removeUnheldRole, roleCountsHolders } from '#lib/db/roles';
+import { countServicesWithRole, removeServiceHolding, serviceCredentials, services, updateServiceHolding } from '#lib/db/services';
+import type { NewService, Service, ServicePatch } from '#lib/db/services';
 import * as users from '#lib/db/users';
 import { removeUserHolding, type NewUser, type User } from '#lib/db/users';
-import { Conflict, Invalid } from '#lib/errors';
+import { Conflict, Invalid, NotFound } from '#lib/errors';
 import { normalizeScope, type ScopeEntry } from '#lib/shared/access';
 import { builtInRole } from './roles';
-import { ADMIN_ROLE } from './types';
+import { ADMIN_ROLE, VIEWER_ROLE } from './types';
 
 /**
  * Who holds which role, kept right under parallel requests without transactions (dynalite has
  * none) by ordering two conditional writes so that a crash between them fails safe:
- * - a created role counts its holders: a user is counted BEFORE it is stored and uncounted
- *   AFTER it is deleted, so the count is never below the truth and a role some user holds is
- *   never deleted (409), however the requests interleave;
+ * - a created role counts its holders, users and registered services alike: a holder is counted
+ *   BEFORE it is stored (or moved to the role) and uncounted AFTER it is deleted (or moved away),
+ *   so the count is never below the truth and a role anyone holds is never deleted (409),
+ *   however the requests interleave;
  * - the unscoped admins are counted the other way round (stored, then counted; uncounted, then
  *   deleted), so that count is never above the truth and the last unscoped admin is never
  *   removed (409). A scoped admin holds no fleet-wide permission (UNSCOPED_ONLY): it is stored
@@ -30,8 +33,8 @@ const unknownRole = (role: string) =>
 export const isCountedAdmin = (holder: { role: string; scope?: readonly ScopeEntry[] }): boolean =>
   holder.role === ADMIN_ROLE && normalizeScope(holder.scope).length === 0;
 
-/** Users holding a role, read consistently: starts the count of a role stored before counts. */
-const holdersOf = (roleid: string): Promise<number> => users.countWithRole(roleid);
+/** Users and services holding a role, read consistently: starts the count of a role stored before counts. */
+const holdersOf = async (roleid: string): Promise<number> => (await users.countWithRole(roleid)) + (await countServicesWithRole(roleid));
 
 /** One more holder of `role` before it is stored; a built-in role counts none. 400 when no such role. */
 const claimRole = async (role: string): Promise<void> => {
@@ -39,7 +42,7 @@ const claimRole = async (role: string): Promise<void> => {
   if (!(await roles.claim(role, () => holdersOf(role)))) throw unknownRole(role);
 };
 
-/** The claim of `claimRole` given back: the holder was not stored after all. */
+/** The claim of `claimRole` given back: the holder was not stored, or moved to it after all. */
 const releaseRole = async (role: string): Promise<void> => {
   if (!builtInRole(role)) await roles.release(role);
 };
@@ -85,8 +88,69 @@ export const removeUser = async (username: string): Promise<void> => {
   throw new Conflict(`User ${username} changed while being deleted; try again`);
 };
 
-/** Built-in roles and roles some user holds stay (409); 404 when unknown. */
+/** Built-in roles and roles some user or service holds stay (409); 404 when unknown. */
 export const deleteRole = async (roleid: string): Promise<void> => {
   if (builtInRole(roleid)) throw new Conflict(`Role ${roleid} is built in and cannot be deleted`);
   await removeUnheldRole(roleid, () => holdersOf(roleid));
+};
+
+/** Registers a service holding its role (default viewer); 400 naming body.role when no such role. */
+export const storeService = async (service: NewService, secretHash: string): Promise<Service> => {
+  const role = service.role ?? VIEWER_ROLE;
+  await claimRole(role);
+  try {
+    return await services.create({ ...service, role }, secretHash);
+  } catch (error) {
+    await releaseRole(role);
+    throw error;
+  }
+};
+
+const serviceNotFound = (id: string) => new NotFound(`Service ${id} not found`);
+
+/** The service as stored now (strongly consistent), or 404. */
+const currentService = async (id: string): Promise<Service> => {
+  const found = await serviceCredentials(id);
+  if (!found) throw serviceNotFound(id);
+  return found.service;
+};
+
+/** Changes the fields given; a new role is claimed before the service moves to it, the old one given back after. */
+export const changeService = async (id: string, patch: ServicePatch): Promise<Service> => {
+  if (patch.role === undefined) return services.update(id, patch); // 404
+  const role = patch.role;
+  for (let attempt = 0; attempt < MAX_REMOVE_ATTEMPTS; attempt++) {
+    const held = (await currentService(id)).role;
+    if (held === role) {
+      const updated = await updateServiceHolding(id, patch, held);
+      if (updated) return updated;
+      continue;
+    }
+    await claimRole(role); // 400 when no such role
+    const counted = await countsHolder(held);
+    const updated = await updateServiceHolding(id, patch, held).catch(async (error: unknown) => {
+      await releaseRole(role);
+      throw error;
+    });
+    if (updated) {
+      if (counted) await roles.release(held);
+      return updated;
+    }
+    await releaseRole(role);
+    // deleted or moved meanwhile: look again
+  }
+  throw new Conflict(`Service ${id} changed while being updated; try again`);
+};
+
+/** Deletes a service (404 unknown) and gives its role's count back. */
+export const removeService = async (id: string): Promise<void> => {
+  for (let attempt = 0; attempt < MAX_REMOVE_ATTEMPTS; attempt++) {
+    const { role } = await currentService(id);
+    const counted = await countsHolder(role);
+    if (await removeServiceHolding(id, role)) {
+      if (counted) await roles.release(role);
+      return;
+    }
+  }
+  throw new Conflict(`Service ${id} changed while being deleted; try again`);
 };

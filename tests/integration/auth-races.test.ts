@@ -18,6 +18,9 @@ const { ensureTable } = await import('#lib/db/table');
 const users = await import('#lib/db/users');
 const { TooManyRequests, Unauthorized } = await import('#lib/errors');
 const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
+const { registerService } = await import('#lib/auth/serviceAccounts');
+const { exchangeServiceSecret } = await import('#lib/auth/serviceToken');
+const { principalOfToken } = await import('#lib/auth/authenticate');
 
 const PASSWORD = 'Quiet-harbour-lantern-47';
 const unique = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
@@ -266,5 +269,40 @@ describe('at least one unscoped admin remains (issue 26)', () => {
       await users.create({ username: scoped, email: `${scoped}@example.com`, name: 'Old', role: 'admin', scope: [{ region: 'EMEA' }] }, hash);
       expect(await outcomes([removeUser(a), removeUser(scoped)])).toEqual(['Conflict', 'ok']);
     });
+  });
+});
+
+describe('a role changed while its holders act (issue 26)', () => {
+  const OLD = ['fleet:read'];
+  const NEW = ['fleet:read', 'alarms:ack'];
+
+  it('every request of its users and services sees the old or the new permissions, never an error, and the next one after sees the last', async () => {
+    const roleid = unique('role');
+    await roles.create({ roleid, name: roleid, description: '', permissions: OLD });
+    const username = await newUser(roleid);
+    const userToken = (await signIn(secret, username, PASSWORD)).accessToken;
+    const service = await registerService({ name: 'racer', url: 'https://racer.example', role: roleid });
+    const serviceToken = (await exchangeServiceSecret(secret, service.id, service.secret)).accessToken;
+    const tokens = [userToken, serviceToken];
+
+    // four holders ask again and again for as long as the role keeps changing
+    const seen: string[][] = [];
+    let changing = true;
+    const changes = (async () => {
+      for (let i = 0; i < 24; i++) await roles.update(roleid, { permissions: i % 2 === 0 ? NEW : OLD });
+      changing = false;
+    })();
+    const holder = async (token: string) => {
+      do seen.push([...(await principalOfToken(`Bearer ${token}`)).permissions]);
+      while (changing);
+    };
+    const results = await outcomes([changes, ...[...tokens, ...tokens].map(holder)]);
+    expect(results).toEqual(['ok', 'ok', 'ok', 'ok', 'ok']);
+
+    expect(seen.length).toBeGreaterThanOrEqual(8);
+    for (const permissions of seen) expect([OLD, NEW]).toContainEqual(permissions);
+    expect(new Set(seen.map(String)).size).toBe(2);
+    await roles.update(roleid, { permissions: NEW });
+    for (const token of tokens) expect((await principalOfToken(`Bearer ${token}`)).permissions).toEqual(NEW);
   });
 });
