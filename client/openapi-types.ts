@@ -142,7 +142,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a user
-         * @description Needs the API key (x-api-key) and a bearer token whose role holds the admin permission (unscoped). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the admin permission, or it is scoped (this one acts on the whole fleet): {"message":"This operation needs the admin role"}; 404 No user with that id; 409 Admins cannot delete themselves, nor the last admin; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key) and a bearer token whose role holds the admin permission (unscoped). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the admin permission, or it is scoped (this one acts on the whole fleet): {"message":"This operation needs the admin role"}; 404 No user with that id; 409 Admins cannot delete themselves, nor the last unscoped admin; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         delete: operations["usersRemove"];
         options?: never;
@@ -302,11 +302,15 @@ export interface paths {
          * @description Needs the API key (x-api-key) and a bearer token (a user or a service), in every access mode. Answers: 200 The role; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 404 No role with that id; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["rolesGet"];
-        put?: never;
+        /**
+         * Change a created role's description and/or permissions; its holders act with them from their next request
+         * @description Needs the API key (x-api-key) and a bearer token whose role holds the admin permission (unscoped). Answers: 200 The updated role; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the admin permission, or it is scoped (this one acts on the whole fleet): {"message":"This operation needs the admin role"}; 404 No role with that id; 409 A built-in role, which cannot be changed; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
+        put: operations["rolesUpdate"];
         post?: never;
         /**
          * Delete a role
-         * @description Needs the API key (x-api-key) and a bearer token whose role holds the admin permission (unscoped). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the admin permission, or it is scoped (this one acts on the whole fleet): {"message":"This operation needs the admin role"}; 404 No role with that id; 409 Built-in, or still assigned to a user; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key) and a bearer token whose role holds the admin permission (unscoped). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the admin permission, or it is scoped (this one acts on the whole fleet): {"message":"This operation needs the admin role"}; 404 No role with that id; 409 Built-in, or still assigned to a user or a service; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         delete: operations["rolesRemove"];
         options?: never;
@@ -322,7 +326,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List roles (built-in admin and viewer included)
+         * List roles (built-in admin, viewer and operator included)
          * @description Needs the API key (x-api-key) and a bearer token (a user or a service), in every access mode. Answers: 200 Every role; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["rolesList"];
@@ -363,13 +367,13 @@ export interface paths {
         };
         /**
          * List registered services
-         * @description Needs the API key (x-api-key) and a bearer token (a user or a service), in every access mode. Answers: 200 Every service; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key) and a bearer token (a user or a service), in every access mode. Answers: 200 Every service (never a secret); 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["servicesList"];
         put?: never;
         /**
-         * Register a service
-         * @description Needs the API key (x-api-key) and a bearer token whose role holds the admin permission (unscoped). Answers: 201 The service with its id; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the admin permission, or it is scoped (this one acts on the whole fleet): {"message":"This operation needs the admin role"}; 409 A request with this Idempotency-Key is still being processed; retry shortly; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 This Idempotency-Key was used for a different request; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * Register a service; the answer carries its client secret, shown only this once
+         * @description Needs the API key (x-api-key) and a bearer token whose role holds the admin permission (unscoped). Answers: 201 The service with its id and its client secret (shown only here); 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the admin permission, or it is scoped (this one acts on the whole fleet): {"message":"This operation needs the admin role"}; 409 A request with this Idempotency-Key is still being processed; retry shortly; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 This Idempotency-Key was used for a different request; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["servicesCreate"];
         delete?: never;
@@ -387,12 +391,12 @@ export interface paths {
         };
         /**
          * Get a registered service
-         * @description Needs the API key (x-api-key) and a bearer token (a user or a service), in every access mode. Answers: 200 The service; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 404 No service with that id; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key) and a bearer token (a user or a service), in every access mode. Answers: 200 The service (never its secret); 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 404 No service with that id; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["servicesGet"];
         /**
-         * Change some fields of a service
-         * @description Needs the API key (x-api-key) and a bearer token whose role holds the admin permission (unscoped). Answers: 200 The updated service; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the admin permission, or it is scoped (this one acts on the whole fleet): {"message":"This operation needs the admin role"}; 404 No service with that id; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * Change some fields of a service; deactivating it ends its tokens at once
+         * @description Needs the API key (x-api-key) and a bearer token whose role holds the admin permission (unscoped). Answers: 200 The updated service (never its secret); 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the admin permission, or it is scoped (this one acts on the whole fleet): {"message":"This operation needs the admin role"}; 404 No service with that id; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         put: operations["servicesUpdate"];
         post?: never;
@@ -401,6 +405,26 @@ export interface paths {
          * @description Needs the API key (x-api-key) and a bearer token whose role holds the admin permission (unscoped). Answers: 200 Confirmation; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the admin permission, or it is scoped (this one acts on the whole fleet): {"message":"This operation needs the admin role"}; 404 No service with that id; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         delete: operations["servicesRemove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/authService/service/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a new client secret; the old one and every token issued before stop working
+         * @description Needs the API key (x-api-key) and a bearer token whose role holds the admin permission (unscoped). Answers: 200 The service with its new client secret (shown only here); 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the admin permission, or it is scoped (this one acts on the whole fleet): {"message":"This operation needs the admin role"}; 404 No service with that id; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
+        post: operations["servicesRotateSecret"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -420,6 +444,26 @@ export interface paths {
          * @description Needs the API key (x-api-key) and a bearer token whose role holds the admin permission (unscoped). Answers: 200 The table exists and is ACTIVE; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the admin permission, or it is scoped (this one acts on the whole fleet): {"message":"This operation needs the admin role"}; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["servicesCreateTable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/authService/service/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exchange a service's id and client secret for an access token
+         * @description Needs the API key (x-api-key) only, in every access mode. Answers: 200 An access token acting with the service's role and scope; 400 Invalid input, each offending field named; 401 Unknown id, wrong secret or inactive service (the same answer for each); 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
+        post: operations["servicesToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2597,7 +2641,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Admins cannot delete themselves, nor the last admin */
+            /** @description Admins cannot delete themselves, nor the last unscoped admin */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3265,7 +3309,8 @@ export interface operations {
                     description?: string;
                     /** @description 1 to 64 letters, digits, spaces, dots, underscores or hyphens, starting with a letter or digit */
                     name: string;
-                    permissions?: string[];
+                    /** @description any subset of the permission vocabulary */
+                    permissions?: ("fleet:read" | "alarms:ack" | "silences:write" | "watchers:write" | "channels:write" | "config:write" | "admin")[];
                 };
             };
         };
@@ -3498,6 +3543,151 @@ export interface operations {
             };
         };
     };
+    rolesUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                roleid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description at most 2048 characters; no control characters other than tab and line breaks */
+                    description?: string;
+                    /** @description any subset of the permission vocabulary */
+                    permissions?: ("fleet:read" | "alarms:ack" | "silences:write" | "watchers:write" | "channels:write" | "config:write" | "admin")[];
+                };
+            };
+        };
+        responses: {
+            /** @description The updated role */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        builtIn?: boolean;
+                        description?: string;
+                        name?: string;
+                        permissions?: string[];
+                        roleid?: string;
+                    };
+                };
+            };
+            /** @description Invalid input, each offending field named */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway); or The caller does not hold the admin permission, or it is scoped (this one acts on the whole fleet): {"message":"This operation needs the admin role"} */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @enum {unknown} */
+                        message: "This operation needs the admin role" | "This operation needs the admin permission over the whole fleet; the caller is scoped";
+                    };
+                };
+            };
+            /** @description No role with that id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description A built-in role, which cannot be changed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     rolesRemove: {
         parameters: {
             query?: never;
@@ -3575,7 +3765,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Built-in, or still assigned to a user */
+            /** @description Built-in, or still assigned to a user or a service */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3779,7 +3969,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Every service */
+            /** @description Every service (never a secret) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3792,6 +3982,11 @@ export interface operations {
                         description?: string;
                         id?: string;
                         name?: string;
+                        role?: string;
+                        scope?: {
+                            location?: string;
+                            region: string;
+                        }[];
                         /** Format: date-time */
                         updatedAt?: string;
                         /** Format: uri */
@@ -3870,6 +4065,15 @@ export interface operations {
                     description?: string;
                     /** @description 1 to 256 characters without control characters */
                     name: string;
+                    /** @description an existing role id (default viewer): what the service may do */
+                    role?: string;
+                    /** @description regions and (region, location) pairs the service acts in; absent or empty: unscoped */
+                    scope?: {
+                        /** @description 1 to 256 characters without control characters */
+                        location?: string;
+                        /** @description 1 to 256 characters without control characters */
+                        region: string;
+                    }[];
                     /**
                      * Format: uri
                      * @description an http or https URL
@@ -3879,7 +4083,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The service with its id */
+            /** @description The service with its id and its client secret (shown only here) */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -3892,6 +4096,13 @@ export interface operations {
                         description?: string;
                         id?: string;
                         name?: string;
+                        role?: string;
+                        scope?: {
+                            location?: string;
+                            region: string;
+                        }[];
+                        /** @description the client secret: answered only here, stored only as a hash; exchange it at POST service/token */
+                        secret?: string;
                         /** Format: date-time */
                         updatedAt?: string;
                         /** Format: uri */
@@ -4008,7 +4219,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The service */
+            /** @description The service (never its secret) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4021,6 +4232,11 @@ export interface operations {
                         description?: string;
                         id?: string;
                         name?: string;
+                        role?: string;
+                        scope?: {
+                            location?: string;
+                            region: string;
+                        }[];
                         /** Format: date-time */
                         updatedAt?: string;
                         /** Format: uri */
@@ -4128,6 +4344,15 @@ export interface operations {
                     description?: string;
                     /** @description 1 to 256 characters without control characters */
                     name?: string;
+                    /** @description an existing role id (default viewer): what the service may do */
+                    role?: string;
+                    /** @description regions and (region, location) pairs the service acts in; absent or empty: unscoped */
+                    scope?: {
+                        /** @description 1 to 256 characters without control characters */
+                        location?: string;
+                        /** @description 1 to 256 characters without control characters */
+                        region: string;
+                    }[];
                     /**
                      * Format: uri
                      * @description an http or https URL
@@ -4137,7 +4362,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The updated service */
+            /** @description The updated service (never its secret) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4150,6 +4375,11 @@ export interface operations {
                         description?: string;
                         id?: string;
                         name?: string;
+                        role?: string;
+                        scope?: {
+                            location?: string;
+                            region: string;
+                        }[];
                         /** Format: date-time */
                         updatedAt?: string;
                         /** Format: uri */
@@ -4358,6 +4588,130 @@ export interface operations {
             };
         };
     };
+    servicesRotateSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The service with its new client secret (shown only here) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        active?: boolean;
+                        /** Format: date-time */
+                        createdAt?: string;
+                        description?: string;
+                        id?: string;
+                        name?: string;
+                        role?: string;
+                        scope?: {
+                            location?: string;
+                            region: string;
+                        }[];
+                        /** @description the client secret: answered only here, stored only as a hash; exchange it at POST service/token */
+                        secret?: string;
+                        /** Format: date-time */
+                        updatedAt?: string;
+                        /** Format: uri */
+                        url?: string;
+                    };
+                };
+            };
+            /** @description Invalid input, each offending field named */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway); or The caller does not hold the admin permission, or it is scoped (this one acts on the whole fleet): {"message":"This operation needs the admin role"} */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @enum {unknown} */
+                        message: "This operation needs the admin role" | "This operation needs the admin permission over the whole fleet; the caller is scoped";
+                    };
+                };
+            };
+            /** @description No service with that id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     servicesCreateTable: {
         parameters: {
             query?: never;
@@ -4405,6 +4759,115 @@ export interface operations {
             };
             /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    servicesToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 64 characters without control characters */
+                    id: string;
+                    /** @description the client secret answered at registration or rotation */
+                    secret: string;
+                };
+            };
+        };
+        responses: {
+            /** @description An access token acting with the service's role and scope */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accessToken: string;
+                        expiresIn: number;
+                        /** @constant */
+                        tokenType: "Bearer";
+                    };
+                };
+            };
+            /** @description Invalid input, each offending field named */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unknown id, wrong secret or inactive service (the same answer for each) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

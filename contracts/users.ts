@@ -69,7 +69,7 @@ export const routes = {
     { responses: { 200: ok('The user', user), 403: forbidden('Signed in, neither an admin nor the user named', 'Only an admin may read another user') } },
   ),
   remove: adminRecordRoute('DELETE', 'api/authService/auth/{user}', 'Delete a user', {
-    responses: { 200: text('Confirmation'), 409: error('Admins cannot delete themselves, nor the last admin') },
+    responses: { 200: text('Confirmation'), 409: error('Admins cannot delete themselves, nor the last unscoped admin') },
   }),
   changeOwnPassword: signedInRoute('POST', 'api/authService/auth/me/password', 'Change your own password (needs the current one); earlier tokens stop working', {
     request: { body: strict({ currentPassword: anyPassword, newPassword }) },

@@ -1,8 +1,8 @@
 import http from '#generated/routes/servicesCreate';
-import { services } from '#lib/db/services';
+import { registerService } from '#lib/auth/serviceAccounts';
 
-// POST /api/authService/service -> 201 the service with its id (admin)
+// POST /api/authService/service -> 201 the service with its id and client secret (shown only here); 400 invalid or unknown role (admin)
 export const handler = http(async ({ body }) => ({
   statusCode: 201,
-  body: await services.create(body),
+  body: await registerService(body),
 }));

@@ -1,8 +1,8 @@
 import http from '#generated/routes/servicesRemove';
-import { services } from '#lib/db/services';
+import { removeService } from '#lib/auth/membership';
 
 // DELETE /api/authService/service/{id} -> 200 confirming string; 404 unknown (admin)
 export const handler = http(async ({ path }) => {
-  await services.remove(path.id);
+  await removeService(path.id);
   return { statusCode: 200, body: `Service ${path.id} deleted` };
 });

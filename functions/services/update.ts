@@ -1,8 +1,8 @@
 import http from '#generated/routes/servicesUpdate';
-import { services } from '#lib/db/services';
+import { changeService } from '#lib/auth/membership';
 
-// PUT /api/authService/service/{id} -> 200 the updated service (only the fields sent change); 404 unknown (admin)
+// PUT /api/authService/service/{id} -> 200 the updated service (only the fields sent change); 400 unknown role; 404 unknown (admin)
 export const handler = http(async ({ path, body }) => ({
   statusCode: 200,
-  body: await services.update(path.id, body),
+  body: await changeService(path.id, body),
 }));

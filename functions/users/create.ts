@@ -1,7 +1,7 @@
 import http from '#generated/routes/usersCreate';
 import { createUser } from '#lib/auth/accounts';
 
-// POST /api/authService/auth -> 201 the user; 400 invalid or unknown role; 409 exists (admin)
+// POST /api/authService/auth -> 201 the user (with its scope, when scoped); 400 invalid or unknown role; 409 exists (admin)
 export const handler = http(async ({ body }) => {
   const { password, ...user } = body;
   return { statusCode: 201, body: await createUser(user, password) };

@@ -1,20 +1,26 @@
 import { adminCount } from '#lib/db/admins';
 import * as roles from '#lib/db/roles';
 import { removeUnheldRole, roleCountsHolders } from '#lib/db/roles';
+import { countServicesWithRole, removeServiceHolding, serviceCredentials, services, updateServiceHolding } from '#lib/db/services';
+import type { NewService, Service, ServicePatch } from '#lib/db/services';
 import * as users from '#lib/db/users';
 import { removeUserHolding, type NewUser, type User } from '#lib/db/users';
-import { Conflict, Invalid } from '#lib/errors';
+import { Conflict, Invalid, NotFound } from '#lib/errors';
+import { normalizeScope, type ScopeEntry } from '#lib/shared/access';
 import { builtInRole } from './roles';
-import { ADMIN_ROLE } from './types';
+import { ADMIN_ROLE, VIEWER_ROLE } from './types';
 
 /**
  * Who holds which role, kept right under parallel requests without transactions (dynalite has
  * none) by ordering two conditional writes so that a crash between them fails safe:
- * - a created role counts its holders: a user is counted BEFORE it is stored and uncounted
- *   AFTER it is deleted, so the count is never below the truth and a role some user holds is
- *   never deleted (409), however the requests interleave;
- * - the admins are counted the other way round (stored, then counted; uncounted, then
- *   deleted), so that count is never above the truth and the last admin is never removed (409).
+ * - a created role counts its holders, users and registered services alike: a holder is counted
+ *   BEFORE it is stored (or moved to the role) and uncounted AFTER it is deleted (or moved away),
+ *   so the count is never below the truth and a role anyone holds is never deleted (409),
+ *   however the requests interleave;
+ * - the unscoped admins are counted the other way round (stored, then counted; uncounted, then
+ *   deleted), so that count is never above the truth and the last unscoped admin is never
+ *   removed (409). A scoped admin holds no fleet-wide permission (UNSCOPED_ONLY): it is stored
+ *   without being counted and deleted freely.
  */
 
 // a removal races at most a few changes of the same record
@@ -23,33 +29,55 @@ const MAX_REMOVE_ATTEMPTS = 3;
 const unknownRole = (role: string) =>
   new Invalid('body.role must be an existing role id', [{ field: 'body.role', message: `body.role ${role} is not a role` }]);
 
+/** The admins the "at least one remains" rule counts: the built-in admin role, unscoped. */
+export const isCountedAdmin = (holder: { role: string; scope?: readonly ScopeEntry[] }): boolean =>
+  holder.role === ADMIN_ROLE && normalizeScope(holder.scope).length === 0;
+
+/** Users and services holding a role, read consistently: starts the count of a role stored before counts. */
+const holdersOf = async (roleid: string): Promise<number> => (await users.countWithRole(roleid)) + (await countServicesWithRole(roleid));
+
+/** One more holder of `role` before it is stored; a built-in role counts none. 400 when no such role. */
+const claimRole = async (role: string): Promise<void> => {
+  if (builtInRole(role)) return;
+  if (!(await roles.claim(role, () => holdersOf(role)))) throw unknownRole(role);
+};
+
+/** The claim of `claimRole` given back: the holder was not stored, or moved to it after all. */
+const releaseRole = async (role: string): Promise<void> => {
+  if (!builtInRole(role)) await roles.release(role);
+};
+
+/** Whether a holder's removal from `role` must give a count back (a role from before counts, once started, left it out). */
+const countsHolder = async (role: string): Promise<boolean> => !builtInRole(role) && (await roleCountsHolders(role));
+
 export const storeUser = async (user: NewUser, passwordHash: string): Promise<User> => {
-  if (user.role === ADMIN_ROLE) {
+  if (isCountedAdmin(user)) {
     const stored = await users.create(user, passwordHash, { adminCountPending: true });
     await adminCount.added(user.username);
     return stored;
   }
-  if (builtInRole(user.role)) return users.create(user, passwordHash);
-  if (!(await roles.claim(user.role, () => users.countWithRole(user.role)))) throw unknownRole(user.role);
+  await claimRole(user.role);
   try {
     return await users.create(user, passwordHash);
   } catch (error) {
-    await roles.release(user.role);
+    await releaseRole(user.role);
     throw error;
   }
 };
 
-/** Deletes a user: 404 unknown, 409 when it is the last admin. */
+/** Deletes a user: 404 unknown, 409 when it is the last unscoped admin. */
 export const removeUser = async (username: string): Promise<void> => {
   for (let attempt = 0; attempt < MAX_REMOVE_ATTEMPTS; attempt++) {
-    const { role } = await users.get(username); // 404
-    if (role === ADMIN_ROLE) {
-      await adminCount.reserveRemoval(); // 409 unless another admin stays
-      if (await removeUserHolding(username, role)) return;
+    const user = await users.get(username); // 404
+    const { role } = user;
+    if (isCountedAdmin(user)) {
+      await adminCount.reserveRemoval(); // 409 unless another unscoped admin stays
+      if (await removeUserHolding(username, role, false)) return;
       await adminCount.cancelRemoval();
+    } else if (role === ADMIN_ROLE) {
+      if (await removeUserHolding(username, role, true)) return;
     } else {
-      // a role from before holder counts: its count, once started, already left this user out
-      const counted = !builtInRole(role) && (await roleCountsHolders(role));
+      const counted = await countsHolder(role);
       if (await removeUserHolding(username, role)) {
         if (counted) await roles.release(role);
         return;
@@ -60,8 +88,69 @@ export const removeUser = async (username: string): Promise<void> => {
   throw new Conflict(`User ${username} changed while being deleted; try again`);
 };
 
-/** Built-in roles and roles some user holds stay (409); 404 when unknown. */
+/** Built-in roles and roles some user or service holds stay (409); 404 when unknown. */
 export const deleteRole = async (roleid: string): Promise<void> => {
   if (builtInRole(roleid)) throw new Conflict(`Role ${roleid} is built in and cannot be deleted`);
-  await removeUnheldRole(roleid, () => users.countWithRole(roleid));
+  await removeUnheldRole(roleid, () => holdersOf(roleid));
+};
+
+/** Registers a service holding its role (default viewer); 400 naming body.role when no such role. */
+export const storeService = async (service: NewService, secretHash: string): Promise<Service> => {
+  const role = service.role ?? VIEWER_ROLE;
+  await claimRole(role);
+  try {
+    return await services.create({ ...service, role }, secretHash);
+  } catch (error) {
+    await releaseRole(role);
+    throw error;
+  }
+};
+
+const serviceNotFound = (id: string) => new NotFound(`Service ${id} not found`);
+
+/** The service as stored now (strongly consistent), or 404. */
+const currentService = async (id: string): Promise<Service> => {
+  const found = await serviceCredentials(id);
+  if (!found) throw serviceNotFound(id);
+  return found.service;
+};
+
+/** Changes the fields given; a new role is claimed before the service moves to it, the old one given back after. */
+export const changeService = async (id: string, patch: ServicePatch): Promise<Service> => {
+  if (patch.role === undefined) return services.update(id, patch); // 404
+  const role = patch.role;
+  for (let attempt = 0; attempt < MAX_REMOVE_ATTEMPTS; attempt++) {
+    const held = (await currentService(id)).role;
+    if (held === role) {
+      const updated = await updateServiceHolding(id, patch, held);
+      if (updated) return updated;
+      continue;
+    }
+    await claimRole(role); // 400 when no such role
+    const counted = await countsHolder(held);
+    const updated = await updateServiceHolding(id, patch, held).catch(async (error: unknown) => {
+      await releaseRole(role);
+      throw error;
+    });
+    if (updated) {
+      if (counted) await roles.release(held);
+      return updated;
+    }
+    await releaseRole(role);
+    // deleted or moved meanwhile: look again
+  }
+  throw new Conflict(`Service ${id} changed while being updated; try again`);
+};
+
+/** Deletes a service (404 unknown) and gives its role's count back. */
+export const removeService = async (id: string): Promise<void> => {
+  for (let attempt = 0; attempt < MAX_REMOVE_ATTEMPTS; attempt++) {
+    const { role } = await currentService(id);
+    const counted = await countsHolder(role);
+    if (await removeServiceHolding(id, role)) {
+      if (counted) await roles.release(role);
+      return;
+    }
+  }
+  throw new Conflict(`Service ${id} changed while being deleted; try again`);
 };

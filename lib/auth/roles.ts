@@ -1,7 +1,8 @@
 import { Conflict } from '#lib/errors';
 import * as roles from '#lib/db/roles';
-import type { NewRole } from '#lib/db/roles';
-import { ADMIN_ROLE, VIEWER_ROLE, type Role } from './types';
+import type { NewRole, RolePatch } from '#lib/db/roles';
+import { BUILT_IN_PERMISSIONS } from '#lib/shared/access';
+import { ADMIN_ROLE, OPERATOR_ROLE, VIEWER_ROLE, type Role } from './types';
 
 /**
  * Built-in roles are part of the code, not of the data: they exist in every table from the
@@ -11,15 +12,22 @@ export const BUILT_IN_ROLES: readonly Role[] = [
   {
     roleid: ADMIN_ROLE,
     name: 'admin',
-    description: 'Manages users, roles and registered services; reads everything',
-    permissions: ['accounts:manage', 'roles:manage', 'services:manage', 'read'],
+    description: 'Every permission: manages users, roles, registered services and the audit log; reads and changes everything',
+    permissions: [...BUILT_IN_PERMISSIONS.admin],
     builtIn: true,
   },
   {
     roleid: VIEWER_ROLE,
     name: 'viewer',
-    description: 'Reads the dashboard; manages only its own password',
-    permissions: ['read'],
+    description: 'Reads the fleet: devices, counts, alarms, history, availability, live updates',
+    permissions: [...BUILT_IN_PERMISSIONS.viewer],
+    builtIn: true,
+  },
+  {
+    roleid: OPERATOR_ROLE,
+    name: 'operator',
+    description: 'Reads the fleet, acknowledges alarms, writes silences and watchers',
+    permissions: [...BUILT_IN_PERMISSIONS.operator],
     builtIn: true,
   },
 ];
@@ -53,5 +61,11 @@ export const roleCatalog = {
   async create(role: NewRole): Promise<Role> {
     if (builtInRole(role.roleid)) throw new Conflict(`Role ${role.roleid} already exists`);
     return roles.create(role);
+  },
+
+  /** A created role's description and/or permissions; its holders act with them from their next request. */
+  async update(roleid: string, patch: RolePatch): Promise<Role> {
+    if (builtInRole(roleid)) throw new Conflict(`Role ${roleid} is built in and cannot be changed`);
+    return roles.update(roleid, patch);
   },
 };

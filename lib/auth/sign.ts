@@ -5,8 +5,9 @@ import type { SecretSource } from './signin';
 import { parsePublicKey } from './verify';
 
 /**
- * The signing side of access tokens: only the sign-in function imports it, and only it is
- * given the secrets adapter (lib/adapters/secrets.ts, the SSM client): only it ever holds the private key.
+ * The signing side of access tokens: only the sign-in function and the service token exchange
+ * import it, and only they are given the secrets adapter (lib/adapters/secrets.ts, the SSM
+ * client) with the private key: no other function ever holds it.
  */
 
 /** An Ed25519 private key from PEM (PKCS#8) or JWK text; anything else is a configuration error. */

@@ -1,8 +1,8 @@
 import { Unauthorized } from '#lib/errors';
 
 /**
- * The access-token format, shared by the one function that signs (sign-in, `./sign`) and
- * every function that verifies (`./verify`). Nothing here touches keys or AWS.
+ * The access-token format, shared by the functions that sign (sign-in and the service token
+ * exchange, `./sign`) and every function that verifies (`./verify`). Nothing here touches keys or AWS.
  */
 
 /** Access tokens live 15 minutes; the sign-in answer states it as `expiresIn` (seconds). */
@@ -11,7 +11,7 @@ export const ISSUER = 'device-monitoring';
 export const AUDIENCE = 'device-monitoring-api';
 // RFC 8725 §3.11 explicit typing: an access token is never confused with another JWT
 export const TOKEN_TYPE = 'at+jwt';
-/** Ed25519 signatures (RFC 8037): only sign-in holds the private key, everyone else the public one. */
+/** Ed25519 signatures (RFC 8037): only sign-in and the service token exchange hold the private key, everyone else the public one. */
 export const ALGORITHM = 'EdDSA';
 /**
  * Clock skew allowed between the signing and the verifying containers: a token may expire up

@@ -1,4 +1,8 @@
-/** A role: users carry its `roleid`. Only `admin` manages accounts (DESIGN §5). */
+/**
+ * A role: users and services carry its `roleid`; what it grants is read per request
+ * (lib/auth/rolePermissions.ts). `permissions` as stored: a created role from before the
+ * vocabulary may hold other names, which grant nothing.
+ */
 export interface Role {
   roleid: string;
   name: string;
@@ -11,3 +15,4 @@ export interface Role {
 
 export const ADMIN_ROLE = 'admin';
 export const VIEWER_ROLE = 'viewer';
+export const OPERATOR_ROLE = 'operator';

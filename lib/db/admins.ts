@@ -6,7 +6,9 @@ import { conditionHeld } from './helpers';
 import * as users from './users';
 
 /**
- * The number of admins, kept so that "at least one admin remains" holds under parallel deletes
+ * The number of unscoped admins (the built-in admin role, no scope: lib/auth/membership.ts
+ * isCountedAdmin; a scoped admin is never counted), kept so that "at least one unscoped admin
+ * remains" holds under parallel deletes
  * without transactions (dynalite has none). It is never above the admins stored: an admin is
  * stored first and counted after; a removal is taken off the count first (only while one stays)
  * and the admin deleted after, the count given back when the delete does not happen. A crash
@@ -76,7 +78,7 @@ export const adminCount = {
       if (await this.exists()) break;
       await start(0);
     }
-    throw new Conflict('At least one admin must remain');
+    throw new Conflict('At least one admin must remain, unscoped (a scoped admin does not count)');
   },
 
   /** The deletion reserved did not happen (the user was gone or no longer an admin). */

@@ -2,7 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Role } from '#lib/auth/types';
 import { Conflict, NotFound } from '#lib/errors';
 import { doc, tableName } from './client';
-import { conditionHeld, deleteItem, type Item, putNew, queryPartition, updateItem } from './helpers';
+import { conditionHeld, deleteItem, type Item, patchExisting, putNew, queryPartition, updateItem } from './helpers';
 
 export interface NewRole {
   roleid: string;
@@ -11,10 +11,13 @@ export interface NewRole {
   permissions: string[];
 }
 
+/** What PUT may change of a created role: its name (and so its id) stays. */
+export type RolePatch = Partial<Pick<NewRole, 'description' | 'permissions'>>;
+
 // Created roles live in one partition sorted by id; built-ins come from code (lib/auth/roles).
-// A created role counts its holders (`holders`): never below the users that hold it, so a held
-// role is never deleted (lib/auth/membership.ts orders the writes). Roles stored before the
-// count have none; it is started from the users on first need.
+// A created role counts its holders (`holders`): never below the users and services that hold
+// it, so a held role is never deleted (lib/auth/membership.ts orders the writes). Roles stored
+// before the count have none; it is started from the holders on first need.
 const PARTITION = 'ROLE';
 const keys = (roleid: string) => ({ PK: PARTITION, SK: `ROLE#${roleid}` });
 
@@ -37,7 +40,7 @@ const read = async (roleid: string): Promise<Item | undefined> =>
   (await doc.send(new GetCommand({ TableName: tableName(), Key: keys(roleid), ConsistentRead: true }))).Item;
 
 /**
- * Starts the holder count of a role stored before counts existed, from its stored users. Safe:
+ * Starts the holder count of a role stored before counts existed, from its stored holders. Safe:
  * holders are added only through `claim`, which waits for the count, so none is in flight.
  */
 const startCount = async (item: Item, countHolders: () => Promise<number>): Promise<void> => {
@@ -76,8 +79,15 @@ export const get = async (roleid: string): Promise<Role> => {
 };
 
 /**
- * One more holder, before the user is stored. False when the role does not exist.
- * `countHolders` counts the stored users of the role, for a role from before the count.
+ * Sets the fields given in one conditional write (404 when unknown): a holder's next request
+ * reads the role by key, strongly consistent, so it acts with the new permissions.
+ */
+export const update = async (roleid: string, patch: RolePatch): Promise<Role> =>
+  fromItem(await patchExisting(keys(roleid), { ...patch }, () => notFound(roleid)));
+
+/**
+ * One more holder, before the user or service is stored (or moved to the role). False when the
+ * role does not exist. `countHolders` counts its stored holders, for a role from before the count.
  */
 export const claim = async (roleid: string, countHolders: () => Promise<number>): Promise<boolean> => {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
@@ -96,7 +106,7 @@ export const claim = async (roleid: string, countHolders: () => Promise<number>)
   throw new Conflict(`Role ${roleid} changed while being assigned; try again`);
 };
 
-/** One holder less, after the user was deleted (or was not stored after all). */
+/** One holder less, after the user or service was deleted or moved away (or was not stored after all). */
 export const release = async (roleid: string): Promise<void> => {
   await conditionHeld(
     updateItem(keys(roleid), {
@@ -113,7 +123,7 @@ export const release = async (roleid: string): Promise<void> => {
 /** Whether the role keeps a holder count (read before deleting a holder: see membership). */
 export const roleCountsHolders = async (roleid: string): Promise<boolean> => (await read(roleid))?.holders !== undefined;
 
-/** Deletes a created role that no user holds: 409 while one does, 404 when unknown. */
+/** Deletes a created role that no user or service holds: 409 while one does, 404 when unknown. */
 export const removeUnheldRole = async (roleid: string, countHolders: () => Promise<number>): Promise<void> => {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const removed = await conditionHeld(
@@ -128,5 +138,5 @@ export const removeUnheldRole = async (roleid: string, countHolders: () => Promi
     if (item.holders === undefined) await startCount(item, countHolders);
     else if (Number(item.holders) > 0) break;
   }
-  throw new Conflict(`Role ${roleid} is still assigned to users`);
+  throw new Conflict(`Role ${roleid} is still assigned to users or services`);
 };

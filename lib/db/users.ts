@@ -131,14 +131,15 @@ export const adminCounted = async (username: string): Promise<void> => {
 
 /**
  * Users holding `role`, read consistently (one Query of the users' partition). With
- * `countedAdminsOnly`, admins still waiting to be counted are left out.
+ * `countedAdminsOnly`, only those the admin count counts: unscoped (no `scope`), and not still
+ * waiting to be counted.
  */
 export const countWithRole = async (role: string, options: { countedAdminsOnly?: boolean } = {}): Promise<number> => {
-  const pending = options.countedAdminsOnly ? ' AND attribute_not_exists(adminCountPending)' : '';
+  const pending = options.countedAdminsOnly ? ' AND attribute_not_exists(adminCountPending) AND attribute_not_exists(#scope)' : '';
   const items = await queryAll({
     KeyConditionExpression: 'PK = :pk',
     FilterExpression: `#role = :role${pending}`,
-    ExpressionAttributeNames: { '#role': 'role' },
+    ExpressionAttributeNames: { '#role': 'role', ...(options.countedAdminsOnly ? { '#scope': 'scope' } : {}) },
     ExpressionAttributeValues: { ':pk': PARTITION, ':role': role },
     ProjectionExpression: 'PK',
     ConsistentRead: true,
@@ -169,12 +170,16 @@ export const adoptIncarnation = async (username: string, passwordHash: string): 
   }
 };
 
-/** Deletes the user if it still holds `role`; false when it is gone or holds another role. */
-export const removeUserHolding = async (username: string, role: string): Promise<boolean> => {
+/**
+ * Deletes the user if it still holds `role` and, when `scoped` is given, is still scoped (or
+ * still unscoped) as read; false when it is gone or changed.
+ */
+export const removeUserHolding = async (username: string, role: string, scoped?: boolean): Promise<boolean> => {
+  const scopeCondition = scoped === undefined ? '' : scoped ? ' AND attribute_exists(#scope)' : ' AND attribute_not_exists(#scope)';
   return conditionHeld(
     deleteItem(keys(username), {
-      ConditionExpression: '#role = :role',
-      ExpressionAttributeNames: { '#role': 'role' },
+      ConditionExpression: `#role = :role${scopeCondition}`,
+      ExpressionAttributeNames: { '#role': 'role', ...(scoped === undefined ? {} : { '#scope': 'scope' }) },
       ExpressionAttributeValues: { ':role': role },
     }),
   );

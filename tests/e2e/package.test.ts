@@ -69,12 +69,15 @@ describe('serverless package --stage prod (no AWS credentials)', () => {
     // each function's role holds only the statements resources/permissions.yml names (tests/e2e/operations.test.ts)
     const ssm = statements(prod).filter((s) => s.Action.some((a) => a.startsWith('ssm:')));
     const bySid = new Map(ssm.map((s) => [s.Sid, s]));
-    expect([...bySid.keys()].sort()).toEqual(['CursorSecretRead', 'ProviderSecretsRead', 'ProviderTokenRead', 'SecretsRead']);
+    expect([...bySid.keys()].sort()).toEqual(['CursorSecretRead', 'ProviderSecretsRead', 'ProviderTokenRead', 'SecretsRead', 'SigningKeyRead']);
     const resources = (sid: string) => bySid.get(sid)!.Resource.map((r) => JSON.stringify(r));
     expect(bySid.get('SecretsRead')!.Action).toEqual(['ssm:GetParameter']);
     expect(resources('SecretsRead')).toHaveLength(2);
     expect(resources('SecretsRead')[0]).toContain(':parameter/device-monitoring/prod/admin-password');
     expect(resources('SecretsRead')[1]).toContain(':parameter/device-monitoring/prod/jwt-private-key');
+    // the service token exchange signs like sign-in, and may read the signing key only
+    expect(bySid.get('SigningKeyRead')!.Action).toEqual(['ssm:GetParameter']);
+    expect(resources('SigningKeyRead')).toEqual([expect.stringContaining(':parameter/device-monitoring/prod/jwt-private-key')]);
     expect(bySid.get('ProviderTokenRead')!.Action).toEqual(['ssm:GetParameter']);
     expect(resources('ProviderTokenRead')).toEqual([expect.stringContaining(':parameter/device-monitoring/prod/device-provider-token')]);
     expect(bySid.get('ProviderSecretsRead')!.Action).toEqual(['ssm:GetParameter']);
@@ -99,6 +102,7 @@ describe('serverless package --stage prod (no AWS credentials)', () => {
     const naming = (suffix: string) =>
       functions.filter(([, fn]) => Object.keys(environment(fn)).some((name) => name.endsWith(suffix))).map(([name]) => name).sort();
     expect(naming('ADMIN_PASSWORD_PARAM')).toEqual(['SessionsSigninLambdaFunction']);
+    expect(naming('JWT_PRIVATE_KEY_PARAM')).toEqual(['ServicesTokenLambdaFunction', 'SessionsSigninLambdaFunction']);
     expect(naming('DEVICE_PROVIDER_TOKEN_PARAM')).toEqual(['DevicesRefreshLambdaFunction', 'DevicesSyncLambdaFunction']);
     expect(naming('ZOOM_CLIENT_SECRET_PARAM')).toEqual(['DevicesRefreshLambdaFunction', 'DevicesSyncLambdaFunction']);
     const [, signin] = functions.find(([name]) => name === 'SessionsSigninLambdaFunction')!;

@@ -18,6 +18,9 @@ const { ensureTable } = await import('#lib/db/table');
 const users = await import('#lib/db/users');
 const { TooManyRequests, Unauthorized } = await import('#lib/errors');
 const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
+const { registerService } = await import('#lib/auth/serviceAccounts');
+const { exchangeServiceSecret } = await import('#lib/auth/serviceToken');
+const { principalOfToken } = await import('#lib/auth/authenticate');
 
 const PASSWORD = 'Quiet-harbour-lantern-47';
 const unique = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
@@ -212,5 +215,94 @@ describe('a role a user holds is never deleted (item 5)', () => {
     await expect(deleteRole(roleid)).rejects.toThrow('still assigned');
     await removeUser(old);
     await deleteRole(roleid);
+  });
+});
+
+describe('at least one unscoped admin remains (issue 26)', () => {
+  const newAdmin = async (scope?: { region: string; location?: string }[]) => {
+    const username = unique('admin');
+    await createUser({ username, email: `${username}@example.com`, name: 'Race', role: 'admin', ...(scope ? { scope } : {}) }, PASSWORD);
+    return username;
+  };
+  const unscopedAdmins = async () => (await users.list()).filter((user) => user.role === 'admin' && user.scope === undefined).length;
+
+  it('the last unscoped admin and scoped admins deleted in parallel: the scoped ones go, the unscoped one is 409 (6 runs)', async () => {
+    for (let run = 0; run < 6; run++) {
+      await inFreshTable(async () => {
+        const unscoped = await newAdmin();
+        const scoped = await Promise.all([newAdmin([{ region: 'EMEA' }]), newAdmin([{ region: 'AMER', location: 'Austin' }]), newAdmin([{ region: 'APAC' }])]);
+        const results = await outcomes([unscoped, ...scoped].map((username) => removeUser(username)));
+        expect(results).toEqual(['Conflict', 'ok', 'ok', 'ok']);
+        expect(await unscopedAdmins()).toBe(1);
+      });
+    }
+  });
+
+  it('two unscoped admins deleting each other while scoped admins are deleted: exactly one unscoped admin stays (6 runs)', async () => {
+    for (let run = 0; run < 6; run++) {
+      await inFreshTable(async () => {
+        const [a, b] = [await newAdmin(), await newAdmin()];
+        const scoped = await Promise.all([newAdmin([{ region: 'EMEA' }]), newAdmin([{ region: 'EMEA' }])]);
+        const results = await outcomes([a, b, ...scoped].map((username) => removeUser(username)));
+        expect(tally(results.slice(0, 2))).toEqual({ ok: 1, Conflict: 1 });
+        expect(results.slice(2)).toEqual(['ok', 'ok']);
+        expect(await unscopedAdmins()).toBe(1);
+      });
+    }
+  });
+
+  it('a scoped admin does not count: with it, the only unscoped admin is still the last one', async () => {
+    await inFreshTable(async () => {
+      const unscoped = await newAdmin();
+      const scoped = await newAdmin([{ region: 'EMEA' }]);
+      await expect(removeUser(unscoped)).rejects.toThrow('At least one admin must remain');
+      await removeUser(scoped);
+      expect(await users.find(scoped)).toBeUndefined();
+    });
+  });
+
+  it('counts only the unscoped admins of a store from before the count when first needed', async () => {
+    await inFreshTable(async () => {
+      const hash = (await users.credentials(await newUser()))!.passwordHash;
+      const [a, scoped] = [unique('old'), unique('old')];
+      await users.create({ username: a, email: `${a}@example.com`, name: 'Old', role: 'admin' }, hash);
+      await users.create({ username: scoped, email: `${scoped}@example.com`, name: 'Old', role: 'admin', scope: [{ region: 'EMEA' }] }, hash);
+      expect(await outcomes([removeUser(a), removeUser(scoped)])).toEqual(['Conflict', 'ok']);
+    });
+  });
+});
+
+describe('a role changed while its holders act (issue 26)', () => {
+  const OLD = ['fleet:read'];
+  const NEW = ['fleet:read', 'alarms:ack'];
+
+  it('every request of its users and services sees the old or the new permissions, never an error, and the next one after sees the last', async () => {
+    const roleid = unique('role');
+    await roles.create({ roleid, name: roleid, description: '', permissions: OLD });
+    const username = await newUser(roleid);
+    const userToken = (await signIn(secret, username, PASSWORD)).accessToken;
+    const service = await registerService({ name: 'racer', url: 'https://racer.example', role: roleid });
+    const serviceToken = (await exchangeServiceSecret(secret, service.id, service.secret)).accessToken;
+    const tokens = [userToken, serviceToken];
+
+    // four holders ask again and again for as long as the role keeps changing
+    const seen: string[][] = [];
+    let changing = true;
+    const changes = (async () => {
+      for (let i = 0; i < 24; i++) await roles.update(roleid, { permissions: i % 2 === 0 ? NEW : OLD });
+      changing = false;
+    })();
+    const holder = async (token: string) => {
+      do seen.push([...(await principalOfToken(`Bearer ${token}`)).permissions]);
+      while (changing);
+    };
+    const results = await outcomes([changes, ...[...tokens, ...tokens].map(holder)]);
+    expect(results).toEqual(['ok', 'ok', 'ok', 'ok', 'ok']);
+
+    expect(seen.length).toBeGreaterThanOrEqual(8);
+    for (const permissions of seen) expect([OLD, NEW]).toContainEqual(permissions);
+    expect(new Set(seen.map(String)).size).toBe(2);
+    await roles.update(roleid, { permissions: NEW });
+    for (const token of tokens) expect((await principalOfToken(`Bearer ${token}`)).permissions).toEqual(NEW);
   });
 });

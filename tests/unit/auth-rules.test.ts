@@ -38,8 +38,8 @@ describe('sign-in lockout', () => {
 });
 
 describe('roles', () => {
-  it('has the built-in admin and viewer', () => {
-    expect(BUILT_IN_ROLES.map((r) => r.roleid)).toEqual(['admin', 'viewer']);
+  it('has the built-in admin, viewer and operator', () => {
+    expect(BUILT_IN_ROLES.map((r) => r.roleid)).toEqual(['admin', 'viewer', 'operator']);
   });
 
   it.each([
