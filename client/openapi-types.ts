@@ -2315,6 +2315,7 @@ export interface operations {
                     password: string;
                     /** @description a role id (lower-case letters, digits and single hyphens, at most 64) */
                     role: string;
+                    /** @description regions and (region, location) pairs the user acts in; absent or empty: unscoped */
                     scope?: {
                         /** @description 1 to 256 characters without control characters */
                         location?: string;
@@ -2339,6 +2340,10 @@ export interface operations {
                         email?: string;
                         name?: string;
                         role?: string;
+                        scope?: {
+                            location?: string;
+                            region: string;
+                        }[];
                         /** Format: date-time */
                         updatedAt?: string;
                         username?: string;
@@ -2472,6 +2477,10 @@ export interface operations {
                         email?: string;
                         name?: string;
                         role?: string;
+                        scope?: {
+                            location?: string;
+                            region: string;
+                        }[];
                         /** Format: date-time */
                         updatedAt?: string;
                         username?: string;
@@ -2828,6 +2837,10 @@ export interface operations {
                         email?: string;
                         name?: string;
                         role?: string;
+                        scope?: {
+                            location?: string;
+                            region: string;
+                        }[];
                         /** Format: date-time */
                         updatedAt?: string;
                         username?: string;
@@ -2982,6 +2995,10 @@ export interface operations {
                         email?: string;
                         name?: string;
                         role?: string;
+                        scope?: {
+                            location?: string;
+                            region: string;
+                        }[];
                         /** Format: date-time */
                         updatedAt?: string;
                         username?: string;
@@ -3193,6 +3210,10 @@ export interface operations {
                             email?: string;
                             name?: string;
                             role?: string;
+                            scope?: {
+                                location?: string;
+                                region: string;
+                            }[];
                             /** Format: date-time */
                             updatedAt?: string;
                             username?: string;

@@ -1,17 +1,14 @@
 /** Registered services (DESIGN §5): principals with a role and a scope, which exchange a client secret for a token. */
-import { dateTime, description, ENSURE_TABLE, error, list, name, ok, recordRoutesOf, routesOf, strict, text, Type, uuidParam } from './shared';
+import { accessScope, answeredScope, dateTime, description, ENSURE_TABLE, error, list, name, ok, recordRoutesOf, routesOf, strict, text, Type, uuidParam } from './shared';
 import { roleId } from './users';
 
-const scopeEntry = strict({ region: name(), location: Type.Optional(name()) });
 const fields = {
   name: name(),
   description: Type.Optional(description),
   url: Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048, description: 'an http or https URL' }),
   active: Type.Optional(Type.Boolean()),
   role: Type.Optional(Type.String({ ...roleId, description: 'an existing role id (default viewer): what the service may do' })),
-  scope: Type.Optional(
-    Type.Array(scopeEntry, { maxItems: 50, description: 'regions and (region, location) pairs the service acts in; absent or empty: unscoped' }),
-  ),
+  scope: Type.Optional(accessScope('service')),
 };
 const serviceId = uuidParam('a service id (UUID)');
 const serviceFields = {
@@ -21,7 +18,7 @@ const serviceFields = {
   url: Type.String({ format: 'uri' }),
   active: Type.Boolean(),
   role: Type.String(),
-  scope: Type.Array(Type.Object({ region: Type.String(), location: Type.Optional(Type.String()) })),
+  scope: answeredScope,
   createdAt: dateTime,
   updatedAt: dateTime,
 };

@@ -138,3 +138,12 @@ export const scheduled = (summary: string, schedule: string, facts: FunctionFact
  * Every other function keeps provider.memorySize.
  */
 export const INVENTORY_MEMORY_MB = { sync: 1024, evaluator: 768 } as const;
+
+/** A principal's scope (DESIGN §5): regions and (region, location) pairs; absent or empty means unscoped. */
+export const accessScope = (what: string) =>
+  Type.Array(strict({ region: name(), location: Type.Optional(name()) }), {
+    maxItems: 50,
+    description: `regions and (region, location) pairs the ${what} acts in; absent or empty: unscoped`,
+  });
+/** A scope as answered. */
+export const answeredScope = Type.Array(Type.Object({ region: Type.String(), location: Type.Optional(Type.String()) }));

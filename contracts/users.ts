@@ -3,7 +3,7 @@
  * API key; 401 and, on admin routes, 403 are documented from `access`.
  */
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '#lib/auth/password';
-import { dateTime, error, forbidden, list, name, ok, recordRoutesOf, routesOf, strict, text, Type } from './shared';
+import { accessScope, answeredScope, dateTime, error, forbidden, list, name, ok, recordRoutesOf, routesOf, strict, text, Type } from './shared';
 
 export const username = Type.String({
   pattern: '^(?!(all|me|signin|logout)$)[a-zA-Z0-9._-]{3,64}$',
@@ -28,7 +28,15 @@ export const newPassword = Type.String({
 const anyPassword = Type.String({ minLength: 1, maxLength: PASSWORD_MAX_LENGTH });
 
 export const user = Type.Partial(
-  Type.Object({ username: Type.String(), email: Type.String(), name: Type.String(), role: Type.String(), createdAt: dateTime, updatedAt: dateTime }),
+  Type.Object({
+    username: Type.String(),
+    email: Type.String(),
+    name: Type.String(),
+    role: Type.String(),
+    scope: answeredScope,
+    createdAt: dateTime,
+    updatedAt: dateTime,
+  }),
 );
 const path = { user: username };
 const invalid = error('Invalid input, each offending field named');
@@ -54,7 +62,7 @@ export const routes = {
         email: Type.String({ format: 'email', maxLength: 256, description: 'an e-mail address' }),
         name: name(),
         role: roleId,
-        scope: Type.Optional(Type.Array(strict({ region: name(), location: Type.Optional(name()) }), { maxItems: 50 })),
+        scope: Type.Optional(accessScope('user')),
       }),
     },
     responses: { 201: ok('The user', user), 400: invalid, 409: error('The username is taken') },
