@@ -95,7 +95,7 @@ export interface paths {
         };
         /**
          * Mails of the local outbox (MAILER=outbox), optionally only those to one address
-         * @description Needs the fleet:read permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 Stored mails, newest first: a bare array, or with ?limit / ?cursor one page {items, nextCursor}; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"}; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 Invalid address, limit or cursor; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the channels:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 Stored mails, newest first: a bare array, or with ?limit / ?cursor one page {items, nextCursor}; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the channels:write permission, or it is scoped (this one acts on the whole fleet): {"message":"This operation needs the channels:write permission"}; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 Invalid address, limit or cursor; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["alarmsOutbox"];
         put?: never;
@@ -2191,7 +2191,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"} */
+            /** @description Missing or wrong x-api-key (API Gateway); or The caller does not hold the channels:write permission, or it is scoped (this one acts on the whole fleet): {"message":"This operation needs the channels:write permission"} */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2199,7 +2199,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Forbidden"] | {
                         /** @enum {unknown} */
-                        message: "This operation needs the fleet:read permission";
+                        message: "This operation needs the channels:write permission" | "This operation needs the channels:write permission over the whole fleet; the caller is scoped";
                     };
                 };
             };
@@ -2271,6 +2271,13 @@ export interface operations {
                     password: string;
                     /** @description a role id (lower-case letters, digits and single hyphens, at most 64) */
                     role: string;
+                    /** @description at most 50 entries, each a whole region ({"region"}) or one location of it ({"region", "location"}); absent or empty: unscoped. A scoped principal reads and writes only inside its scope (elsewhere is 404) */
+                    scope?: {
+                        /** @description 1 to 256 characters without control characters */
+                        location?: string;
+                        /** @description 1 to 256 characters without control characters */
+                        region: string;
+                    }[];
                     /** @description 3 to 64 letters, digits, dots, underscores or hyphens, and not one of all, me, signin, logout */
                     username: string;
                 };
@@ -2289,6 +2296,11 @@ export interface operations {
                         email?: string;
                         name?: string;
                         role?: string;
+                        /** @description present only for a scoped user: its regions and (region, location) pairs */
+                        scope?: {
+                            location?: string;
+                            region: string;
+                        }[];
                         /** Format: date-time */
                         updatedAt?: string;
                         username?: string;
@@ -2422,6 +2434,11 @@ export interface operations {
                         email?: string;
                         name?: string;
                         role?: string;
+                        /** @description present only for a scoped user: its regions and (region, location) pairs */
+                        scope?: {
+                            location?: string;
+                            region: string;
+                        }[];
                         /** Format: date-time */
                         updatedAt?: string;
                         username?: string;
@@ -2778,6 +2795,11 @@ export interface operations {
                         email?: string;
                         name?: string;
                         role?: string;
+                        /** @description present only for a scoped user: its regions and (region, location) pairs */
+                        scope?: {
+                            location?: string;
+                            region: string;
+                        }[];
                         /** Format: date-time */
                         updatedAt?: string;
                         username?: string;
@@ -2932,6 +2954,11 @@ export interface operations {
                         email?: string;
                         name?: string;
                         role?: string;
+                        /** @description present only for a scoped user: its regions and (region, location) pairs */
+                        scope?: {
+                            location?: string;
+                            region: string;
+                        }[];
                         /** Format: date-time */
                         updatedAt?: string;
                         username?: string;
@@ -3143,6 +3170,11 @@ export interface operations {
                             email?: string;
                             name?: string;
                             role?: string;
+                            /** @description present only for a scoped user: its regions and (region, location) pairs */
+                            scope?: {
+                                location?: string;
+                                region: string;
+                            }[];
                             /** Format: date-time */
                             updatedAt?: string;
                             username?: string;

@@ -27,8 +27,29 @@ export const newPassword = Type.String({
 });
 const anyPassword = Type.String({ minLength: 1, maxLength: PASSWORD_MAX_LENGTH });
 
+/** The most entries a scope holds. */
+export const MAX_SCOPE_ENTRIES = 50;
+
+/** Where a principal acts (DESIGN §5): regions and (region, location) pairs; absent or empty: the whole fleet. */
+export const accessScope = Type.Array(strict({ region: name(), location: Type.Optional(name()) }), {
+  maxItems: MAX_SCOPE_ENTRIES,
+  description:
+    `at most ${MAX_SCOPE_ENTRIES} entries, each a whole region ({"region"}) or one location of it ({"region", "location"}); ` +
+    'absent or empty: unscoped. A scoped principal reads and writes only inside its scope (elsewhere is 404)',
+});
+
 export const user = Type.Partial(
-  Type.Object({ username: Type.String(), email: Type.String(), name: Type.String(), role: Type.String(), createdAt: dateTime, updatedAt: dateTime }),
+  Type.Object({
+    username: Type.String(),
+    email: Type.String(),
+    name: Type.String(),
+    role: Type.String(),
+    scope: Type.Array(Type.Object({ region: Type.String(), location: Type.Optional(Type.String()) }), {
+      description: 'present only for a scoped user: its regions and (region, location) pairs',
+    }),
+    createdAt: dateTime,
+    updatedAt: dateTime,
+  }),
 );
 const path = { user: username };
 const invalid = error('Invalid input, each offending field named');
@@ -54,6 +75,7 @@ export const routes = {
         email: Type.String({ format: 'email', maxLength: 256, description: 'an e-mail address' }),
         name: name(),
         role: roleId,
+        scope: Type.Optional(accessScope),
       }),
     },
     responses: { 201: ok('The user', user), 400: invalid, 409: error('The username is taken') },
