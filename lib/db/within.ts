@@ -29,7 +29,8 @@ export const withinCondition = (filters: readonly PlaceFilter[]): Condition | un
       terms.push(`#w${field} = :w${i}${field}`);
     }
     if (terms.length === 0) return undefined;
-    alternatives.push(`(${terms.join(' AND ')})`);
+    // DynamoDB refuses redundant parentheses: only a group of terms inside an OR gets its own
+    alternatives.push(terms.length > 1 && filters.length > 1 ? `(${terms.join(' AND ')})` : terms.join(' AND '));
   }
-  return { expression: `(${alternatives.join(' OR ')})`, names, values };
+  return { expression: alternatives.length > 1 ? `(${alternatives.join(' OR ')})` : alternatives[0]!, names, values };
 };

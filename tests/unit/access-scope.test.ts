@@ -63,10 +63,15 @@ describe('narrowToScope (a filter within a scope)', () => {
 describe('withinCondition (the same places as a FilterExpression term)', () => {
   it('one alternative per place, each naming only the names it fixes', () => {
     expect(withinCondition([{ region: 'EMEA' }, { region: 'AMER', location: 'Austin' }])).toEqual({
-      expression: '((#wregion = :w0region) OR (#wregion = :w1region AND #wlocation = :w1location))',
+      expression: '(#wregion = :w0region OR (#wregion = :w1region AND #wlocation = :w1location))',
       names: { '#wregion': 'region', '#wlocation': 'location' },
       values: { ':w0region': 'EMEA', ':w1region': 'AMER', ':w1location': 'Austin' },
     });
+  });
+
+  it('no redundant parentheses, which DynamoDB refuses', () => {
+    expect(withinCondition([{ region: 'EMEA' }])?.expression).toBe('#wregion = :w0region');
+    expect(withinCondition([{ region: 'AMER', location: 'Austin' }])?.expression).toBe('#wregion = :w0region AND #wlocation = :w0location');
   });
 
   it('no term when some place fixes nothing (everything is in it)', () => {
