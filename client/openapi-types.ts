@@ -95,7 +95,7 @@ export interface paths {
         };
         /**
          * Mails of the local outbox (MAILER=outbox), optionally only those to one address
-         * @description Needs the fleet:read permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 Stored mails, newest first: a bare array, or with ?limit / ?cursor one page {items, nextCursor}; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"}; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 Invalid address, limit or cursor; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the channels:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 Stored mails, newest first: a bare array, or with ?limit / ?cursor one page {items, nextCursor}; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the channels:write permission, or it is scoped (this one acts on the whole fleet): {"message":"This operation needs the channels:write permission"}; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 Invalid address, limit or cursor; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["alarmsOutbox"];
         put?: never;
@@ -2235,7 +2235,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"} */
+            /** @description Missing or wrong x-api-key (API Gateway); or The caller does not hold the channels:write permission, or it is scoped (this one acts on the whole fleet): {"message":"This operation needs the channels:write permission"} */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2243,7 +2243,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Forbidden"] | {
                         /** @enum {unknown} */
-                        message: "This operation needs the fleet:read permission";
+                        message: "This operation needs the channels:write permission" | "This operation needs the channels:write permission over the whole fleet; the caller is scoped";
                     };
                 };
             };
@@ -2315,7 +2315,7 @@ export interface operations {
                     password: string;
                     /** @description a role id (lower-case letters, digits and single hyphens, at most 64) */
                     role: string;
-                    /** @description regions and (region, location) pairs the user acts in; absent or empty: unscoped */
+                    /** @description at most 50 entries, each a whole region ({"region"}) or one location of it ({"region", "location"}), where the user acts; absent or empty: unscoped. A scoped principal reads and writes only inside its scope (elsewhere is 404) */
                     scope?: {
                         /** @description 1 to 256 characters without control characters */
                         location?: string;
@@ -2340,6 +2340,7 @@ export interface operations {
                         email?: string;
                         name?: string;
                         role?: string;
+                        /** @description its regions and (region, location) pairs; empty or absent (an unscoped user has no such field): unscoped */
                         scope?: {
                             location?: string;
                             region: string;
@@ -2477,6 +2478,7 @@ export interface operations {
                         email?: string;
                         name?: string;
                         role?: string;
+                        /** @description its regions and (region, location) pairs; empty or absent (an unscoped user has no such field): unscoped */
                         scope?: {
                             location?: string;
                             region: string;
@@ -2837,6 +2839,7 @@ export interface operations {
                         email?: string;
                         name?: string;
                         role?: string;
+                        /** @description its regions and (region, location) pairs; empty or absent (an unscoped user has no such field): unscoped */
                         scope?: {
                             location?: string;
                             region: string;
@@ -2995,6 +2998,7 @@ export interface operations {
                         email?: string;
                         name?: string;
                         role?: string;
+                        /** @description its regions and (region, location) pairs; empty or absent (an unscoped user has no such field): unscoped */
                         scope?: {
                             location?: string;
                             region: string;
@@ -3210,6 +3214,7 @@ export interface operations {
                             email?: string;
                             name?: string;
                             role?: string;
+                            /** @description its regions and (region, location) pairs; empty or absent (an unscoped user has no such field): unscoped */
                             scope?: {
                                 location?: string;
                                 region: string;
@@ -4004,6 +4009,7 @@ export interface operations {
                         id?: string;
                         name?: string;
                         role?: string;
+                        /** @description its regions and (region, location) pairs; empty or absent (an unscoped user has no such field): unscoped */
                         scope?: {
                             location?: string;
                             region: string;
@@ -4088,7 +4094,7 @@ export interface operations {
                     name: string;
                     /** @description an existing role id (default viewer): what the service may do */
                     role?: string;
-                    /** @description regions and (region, location) pairs the service acts in; absent or empty: unscoped */
+                    /** @description at most 50 entries, each a whole region ({"region"}) or one location of it ({"region", "location"}), where the service acts; absent or empty: unscoped. A scoped principal reads and writes only inside its scope (elsewhere is 404) */
                     scope?: {
                         /** @description 1 to 256 characters without control characters */
                         location?: string;
@@ -4118,6 +4124,7 @@ export interface operations {
                         id?: string;
                         name?: string;
                         role?: string;
+                        /** @description its regions and (region, location) pairs; empty or absent (an unscoped user has no such field): unscoped */
                         scope?: {
                             location?: string;
                             region: string;
@@ -4254,6 +4261,7 @@ export interface operations {
                         id?: string;
                         name?: string;
                         role?: string;
+                        /** @description its regions and (region, location) pairs; empty or absent (an unscoped user has no such field): unscoped */
                         scope?: {
                             location?: string;
                             region: string;
@@ -4367,7 +4375,7 @@ export interface operations {
                     name?: string;
                     /** @description an existing role id (default viewer): what the service may do */
                     role?: string;
-                    /** @description regions and (region, location) pairs the service acts in; absent or empty: unscoped */
+                    /** @description at most 50 entries, each a whole region ({"region"}) or one location of it ({"region", "location"}), where the service acts; absent or empty: unscoped. A scoped principal reads and writes only inside its scope (elsewhere is 404) */
                     scope?: {
                         /** @description 1 to 256 characters without control characters */
                         location?: string;
@@ -4397,6 +4405,7 @@ export interface operations {
                         id?: string;
                         name?: string;
                         role?: string;
+                        /** @description its regions and (region, location) pairs; empty or absent (an unscoped user has no such field): unscoped */
                         scope?: {
                             location?: string;
                             region: string;
@@ -4634,6 +4643,7 @@ export interface operations {
                         id?: string;
                         name?: string;
                         role?: string;
+                        /** @description its regions and (region, location) pairs; empty or absent (an unscoped user has no such field): unscoped */
                         scope?: {
                             location?: string;
                             region: string;

@@ -139,11 +139,18 @@ export const scheduled = (summary: string, schedule: string, facts: FunctionFact
  */
 export const INVENTORY_MEMORY_MB = { sync: 1024, evaluator: 768 } as const;
 
-/** A principal's scope (DESIGN §5): regions and (region, location) pairs; absent or empty means unscoped. */
+/** The most entries a scope holds. */
+export const MAX_SCOPE_ENTRIES = 50;
+
+/** Where a principal acts (DESIGN §5): regions and (region, location) pairs; absent or empty: the whole fleet. */
 export const accessScope = (what: string) =>
   Type.Array(strict({ region: name(), location: Type.Optional(name()) }), {
-    maxItems: 50,
-    description: `regions and (region, location) pairs the ${what} acts in; absent or empty: unscoped`,
+    maxItems: MAX_SCOPE_ENTRIES,
+    description:
+      `at most ${MAX_SCOPE_ENTRIES} entries, each a whole region ({"region"}) or one location of it ({"region", "location"}), where the ${what} acts; ` +
+      'absent or empty: unscoped. A scoped principal reads and writes only inside its scope (elsewhere is 404)',
   });
 /** A scope as answered. */
-export const answeredScope = Type.Array(Type.Object({ region: Type.String(), location: Type.Optional(Type.String()) }));
+export const answeredScope = Type.Array(Type.Object({ region: Type.String(), location: Type.Optional(Type.String()) }), {
+  description: 'its regions and (region, location) pairs; empty or absent (an unscoped user has no such field): unscoped',
+});

@@ -27,6 +27,7 @@ export const newPassword = Type.String({
 });
 const anyPassword = Type.String({ minLength: 1, maxLength: PASSWORD_MAX_LENGTH });
 
+
 export const user = Type.Partial(
   Type.Object({
     username: Type.String(),

@@ -14,15 +14,15 @@ const provider = fleetProvider(providersFromEnv(process.env, secret));
 const mailer = mailerFromEnv();
 enableLivePush(connectionsFromEnv());
 
-// POST /videoDevice/refresh/{devicesn} -> Device + refreshInfo.lastRefresh, live from the provider; 404; 422
+// POST /videoDevice/refresh/{devicesn} -> Device + refreshInfo.lastRefresh, live from the provider; 404 (also outside the caller's scope, before any provider is asked); 422
 // The device's alarms follow before the answer when time is left (lib/devices/refreshBudget.ts:
 // provider + evaluation stay inside the timeout); otherwise the change stays queued for the
 // evaluator's next tick.
-export const handler = http(async ({ path, context }) => {
+export const handler = http(async ({ path, context, principal }) => {
   const startedAt = Date.now();
   // the Lambda context's time left; without one (a direct call), the function's timeout from the start
   const left = () => context?.getRemainingTimeInMillis?.() ?? REFRESH_TIMEOUT_MS - (Date.now() - startedAt);
-  const refreshed = await refreshDevice(askingWithin(provider, providerBudget(left())), path.devicesn);
+  const refreshed = await refreshDevice(askingWithin(provider, providerBudget(left())), path.devicesn, principal.scope);
   const budgetMs = evaluationBudget(left());
   if (budgetMs > 0) {
     await runEvaluation({ mailer, force: true, tickSeconds: 0, mode: 'queue', budgetMs }).catch((error: unknown) => {

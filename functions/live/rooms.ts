@@ -1,9 +1,9 @@
 import http from '#generated/routes/liveRooms';
-import * as rooms from '#lib/db/rooms';
+import { roomsWithin } from '#lib/devices/access';
 import { scopeOf } from '#lib/devices/deviceScope';
 
-// POST /live/rooms {regionName, locationName, roomName} -> [{region, location, room, roomStatus, deviceCount, online, offline}]; 422
-export const handler = http(async ({ body }) => ({
+// POST /live/rooms {regionName, locationName, roomName} -> [{region, location, room, roomStatus, deviceCount, online, offline}] within the caller's scope; 422
+export const handler = http(async ({ body, principal }) => ({
   statusCode: 200,
-  body: await rooms.inScope(scopeOf(body)),
+  body: await roomsWithin(scopeOf(body), principal.scope),
 }));

@@ -1,8 +1,8 @@
 import http from '#generated/routes/lookupsVideoDevices';
-import { devices } from '#lib/db/devices';
+import { serialNumbersWithin } from '#lib/devices/access';
 
-// GET /filters/videodevices -> unique device serial numbers, sorted
-export const handler = http(async () => ({
+// GET /filters/videodevices -> unique device serial numbers (within the caller's scope), sorted
+export const handler = http(async ({ principal }) => ({
   statusCode: 200,
-  body: await devices.serialNumbers(),
+  body: await serialNumbersWithin(principal.scope),
 }));

@@ -1,12 +1,20 @@
 import * as alarmHistory from '#lib/db/alarmHistory';
 import type { Page } from '#lib/db/pages';
 import { Invalid } from '#lib/errors';
+import { isUnscoped, narrowToScope, type AccessScope } from '#lib/shared/access';
 import { historyFilter, type HistoryQuery, type HistoryRecord } from './history';
 import { historyDays } from './settings';
 
-/** GET /alarms/history: one page of cleared alarms, newest first, from the key built for the query. */
-export const queryHistory = async (query: HistoryQuery): Promise<Page<HistoryRecord>> => {
+/**
+ * GET /alarms/history: one page of cleared alarms, newest first, from the key built for the
+ * query; for a scoped caller only the records of the places the query shares with its scope.
+ */
+export const queryHistory = async (query: HistoryQuery, access: AccessScope = []): Promise<Page<HistoryRecord>> => {
   const filter = historyFilter(query, Date.now(), historyDays());
   if ('problems' in filter) throw new Invalid(filter.problems[0]!.message, filter.problems);
-  return alarmHistory.query(filter, query.limit ? Number(query.limit) : 100, query.cursor);
+  const limit = query.limit ? Number(query.limit) : 100;
+  if (isUnscoped(access)) return alarmHistory.query(filter, limit, query.cursor);
+  const within = narrowToScope({ region: filter.region, location: filter.location, room: filter.room }, access);
+  if (within.length === 0) return { items: [], nextCursor: null };
+  return alarmHistory.queryWithin(filter, within, limit, query.cursor);
 };

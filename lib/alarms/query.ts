@@ -4,6 +4,7 @@ import type { AlarmFilter, AlarmView } from '#lib/db/alarms';
 import * as alarms from '#lib/db/alarms';
 import type { Page } from '#lib/db/pages';
 import * as silences from '#lib/db/silences';
+import { isUnscoped, narrowToScope, type AccessScope } from '#lib/shared/access';
 import { answeredSilences, silencedBy } from './silences';
 
 /** GET /alarms query parameters, as validated strings. */
@@ -43,9 +44,24 @@ export const withSilences = async (list: readonly AlarmView[]): Promise<AlarmAns
   return list.map((alarm) => ({ ...alarm, ...answeredSilences(silencedBy(alarm, current, now)) }));
 };
 
-/** GET /alarms: firing (or pending) alarms newest first, each with the silences that silence it. */
-export const listAlarms = async (query: AlarmQuery): Promise<AlarmAnswer[] | Page<AlarmAnswer>> => {
-  const answer = await alarms.list(alarmFilter(query), { limit: query.limit ? Number(query.limit) : undefined, cursor: query.cursor });
+/**
+ * The filter of a query within the caller's scope: the query's own for an unscoped caller;
+ * otherwise also `within` the places it shares with the scope, or undefined when it shares none.
+ */
+export const alarmFilterWithin = (query: AlarmQuery, access: AccessScope): AlarmFilter | undefined => {
+  const filter = alarmFilter(query);
+  if (isUnscoped(access)) return filter;
+  const { region, location, room } = filter;
+  const within = narrowToScope({ region, location, room }, access);
+  return within.length === 0 ? undefined : { ...filter, within };
+};
+
+/** GET /alarms: firing (or pending) alarms newest first (within the caller's scope), each with the silences that silence it. */
+export const listAlarms = async (query: AlarmQuery, access: AccessScope = []): Promise<AlarmAnswer[] | Page<AlarmAnswer>> => {
+  const paged = query.limit !== undefined || query.cursor !== undefined;
+  const filter = alarmFilterWithin(query, access);
+  if (!filter) return paged ? { items: [], nextCursor: null } : [];
+  const answer = await alarms.list(filter, { limit: query.limit ? Number(query.limit) : undefined, cursor: query.cursor });
   if (Array.isArray(answer)) return withSilences(answer);
   return { items: await withSilences(answer.items), nextCursor: answer.nextCursor };
 };

@@ -1,8 +1,10 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { HistoryFilter, HistoryRecord } from '#lib/alarms/history';
+import type { PlaceFilter } from '#lib/shared/access';
 import { batchWrite, type Item } from './helpers';
 import { queryPage, type Page } from './pages';
-import { queryShardsDescending, shardKey, type ShardedIndex } from './shards';
+import { allShards, queryPartitionsDescending, queryShardsDescending, shardKey, type DescendingPartition, type ShardedIndex } from './shards';
+import { withinCondition } from './within';
 
 /*
  * Each cleared alarm is written as two items, so that every question has a key built for it:
@@ -134,4 +136,50 @@ export const query = async (filter: HistoryFilter, limit: number, cursor?: strin
   }
   const page = await queryPage(input, { keyAttributes, partition: pk, query: `alarmHistory ${JSON.stringify([pk, narrowing])}` }, limit, cursor);
   return { items: page.items.map(fromItem), nextCursor: page.nextCursor };
+};
+
+/**
+ * One page of cleared alarms within a scoped caller's places (`within`, lib/shared/access.ts
+ * narrowToScope: disjoint, at least one, each narrower than the filter's own place). One place:
+ * the filter narrowed to it, on the key built for it. A device's or a watcher's history: that
+ * key, keeping the records of those places. Otherwise each place's own key (a location's
+ * partition, a region's shards), merged newest first: O(places), never the whole history.
+ */
+export const queryWithin = async (filter: HistoryFilter, within: readonly PlaceFilter[], limit: number, cursor?: string): Promise<Page<HistoryRecord>> => {
+  if (within.length === 1) return query({ ...filter, ...within[0] }, limit, cursor);
+  const identity = `alarmHistory within ${JSON.stringify([NARROWING.map((field) => filter[field] ?? null), within])}`;
+  const inScope = withinCondition(within);
+  const now = Date.now();
+  if (filter.devicesn !== undefined || filter.watcherId !== undefined || !inScope) {
+    const { input, keyAttributes } = historyQuery(filter, now);
+    const narrowed = inScope
+      ? {
+          ...input,
+          FilterExpression: `${input.FilterExpression} AND ${inScope.expression}`,
+          ExpressionAttributeNames: { ...input.ExpressionAttributeNames, ...inScope.names },
+          ExpressionAttributeValues: { ...input.ExpressionAttributeValues, ...inScope.values },
+        }
+      : input;
+    const pk = { [String(input.ExpressionAttributeNames?.['#pk'])]: String(input.ExpressionAttributeValues?.[':pk']) };
+    const page = await queryPage(narrowed, { keyAttributes, partition: pk, query: identity }, limit, cursor);
+    return { items: page.items.map(fromItem), nextCursor: page.nextCursor };
+  }
+  const partitions = within.flatMap((place) => placePartitions({ ...filter, ...place }, now));
+  const page = (await queryPartitionsDescending(partitions, { limit, ...(cursor === undefined ? {} : { cursor }) }, identity)) as Page<Item>;
+  return { items: page.items.map(fromItem), nextCursor: page.nextCursor };
+};
+
+/** The partitions holding a region's or a location's history (a region's shards and its unsharded key), read by `historyQuery`'s filter. */
+const placePartitions = (filter: HistoryFilter, now: number): DescendingPartition[] => {
+  const { input, sharded } = historyQuery(filter, now);
+  const { '#pk': _pk, '#sk': _sk, ...names } = input.ExpressionAttributeNames ?? {};
+  const { ':pk': pk, ':from': _from, ':to': _to, ...values } = input.ExpressionAttributeValues ?? {};
+  const common = {
+    range: { from: filter.from, to: `${filter.to}#\uffff` },
+    FilterExpression: String(input.FilterExpression),
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  };
+  if (sharded) return [...allShards(sharded.base), sharded.base].map((shard) => ({ ...common, pk: shard, index: sharded.index }));
+  return [{ ...common, pk: String(pk), ...(input.IndexName ? { index: input.IndexName as 'GSI1' | 'GSI2' } : {}) }];
 };

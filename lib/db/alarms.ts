@@ -17,8 +17,10 @@ import { announceStored } from './changes';
 import { doc, tableName } from './client';
 import { batchGet, batchWriteWhile, hasExpired, isConditionFailed, queryAll, type Item, updateExpression } from './helpers';
 import { mapConcurrent } from '#lib/shared/concurrency';
+import type { PlaceFilter } from '#lib/shared/access';
 import type { Page } from './pages';
 import { queryShards, queryShardsDescending, shardKey } from './shards';
+import { withinCondition } from './within';
 
 /*
  * One item per (watcher, device) pair, pending, firing or cleared: a raise is a conditional
@@ -171,22 +173,27 @@ export interface AlarmFilter {
   /** `firing` (default) or `pending`: each is its own index key. */
   state?: AlarmState;
   acknowledged?: boolean;
+  /** A scoped caller's places (lib/shared/access.ts narrowToScope, at least one): only alarms in one of them. */
+  within?: readonly PlaceFilter[];
 }
 
-const filterExpression = ({ state: _state, acknowledged, ...fields }: AlarmFilter) => {
+const filterExpression = ({ state: _state, acknowledged, within, ...fields }: AlarmFilter) => {
   const entries = Object.entries(fields).filter(([, value]) => value !== undefined);
   const terms = entries.map((_, i) => `#f${i} = :f${i}`);
   const names: Record<string, string> = Object.fromEntries(entries.map(([field], i) => [`#f${i}`, field]));
+  const values: Record<string, unknown> = Object.fromEntries(entries.map(([, value], i) => [`:f${i}`, value]));
   if (acknowledged !== undefined) {
     terms.push(acknowledged ? 'attribute_exists(#ack)' : 'attribute_not_exists(#ack)');
     names['#ack'] = 'acknowledgedAt';
   }
+  const inScope = within ? withinCondition(within) : undefined;
+  if (inScope) {
+    terms.push(inScope.expression);
+    Object.assign(names, inScope.names);
+    Object.assign(values, inScope.values);
+  }
   if (terms.length === 0) return {};
-  return {
-    FilterExpression: terms.join(' AND '),
-    names,
-    values: Object.fromEntries(entries.map(([, value], i) => [`:f${i}`, value])),
-  };
+  return { FilterExpression: terms.join(' AND '), names, values };
 };
 
 const FIRING_CONDITION = '(#state = :firing OR #state = :legacy) AND #raisedAt = :raisedAt';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DeviceFilter } from '#lib/devices/deviceScope';
+import { isUnscoped, type ScopeEntry } from '#lib/shared/access';
 import { doc, tableName } from './client';
 import { isConditionFailed, type Item } from './helpers';
 
@@ -22,6 +23,10 @@ import { isConditionFailed, type Item } from './helpers';
  * Two moves never delete each other's subscription, so whatever the interleaving, the items
  * left are those the connection points at. A crash between 2 and 3a leaves the old item until
  * its TTL (at most the connection's life); the board ignores pushes outside its scope.
+ *
+ * A connection opened with the ticket of a scoped principal keeps that principal's scope
+ * (`access`) on its item and on every subscription item, so the push reads it with the
+ * subscribers and tells a connection only of rooms within it (lib/live/push.ts).
  */
 const connectionKey = (connectionId: string) => ({ PK: `LIVECONN#${connectionId}`, SK: 'CONN' });
 /** Subscriptions written before the move protocol above have no id: their key is the connection id alone. */
@@ -35,6 +40,8 @@ export interface Subscriber {
   connectionId: string;
   scopeKey: string;
   subscriptionId?: string;
+  /** The scope of the principal whose ticket opened the connection; absent: unscoped. */
+  access?: ScopeEntry[];
 }
 
 interface Scoped {
@@ -46,6 +53,8 @@ interface Scoped {
 export interface Connection extends Scoped {
   connectionId: string;
   subscriptionId?: string;
+  /** The scope of the principal whose ticket opened it; absent: unscoped. */
+  access?: ScopeEntry[];
   expiresAt: number;
   /** Messages counted in the current rate window (admitMessage). */
   messages?: number;
@@ -56,34 +65,46 @@ export const toFilter = (value: unknown): DeviceFilter => {
   return { regionName: String(filter.regionName), locationName: String(filter.locationName), roomName: String(filter.roomName) };
 };
 
+/** A stored scope (absent or empty: unscoped), entries kept to their two names. */
+export const toAccess = (value: unknown): ScopeEntry[] =>
+  Array.isArray(value)
+    ? value.map((entry: Record<string, unknown>) =>
+        typeof entry.location === 'string' ? { region: String(entry.region), location: entry.location } : { region: String(entry.region) },
+      )
+    : [];
+
+/** The `access` attribute of an item: present only when it narrows. */
+const accessField = (access: readonly ScopeEntry[] | undefined): { access?: ScopeEntry[] } => (access && !isUnscoped(access) ? { access: [...access] } : {});
+
 const toConnection = (item: Record<string, unknown>): Connection => ({
   connectionId: String(item.PK).slice('LIVECONN#'.length),
   filter: toFilter(item.filter),
   scopeKey: String(item.scopeKey),
   ...(typeof item.subscriptionId === 'string' ? { subscriptionId: item.subscriptionId } : {}),
+  ...accessField(toAccess(item.access)),
   expiresAt: Number(item.expiresAt),
   ...(typeof item.messages === 'number' ? { messages: item.messages } : {}),
 });
 
-const putSubscription = (scopeKey: string, connectionId: string, subscriptionId: string, expiresAt: number) =>
+const putSubscription = (scopeKey: string, connectionId: string, subscriptionId: string, expiresAt: number, access: readonly ScopeEntry[] | undefined) =>
   doc.send(
     new PutCommand({
       TableName: tableName(),
-      Item: { ...subscriptionKey(scopeKey, connectionId, subscriptionId), type: 'LiveSubscription', connectionId, subscriptionId, expiresAt },
+      Item: { ...subscriptionKey(scopeKey, connectionId, subscriptionId), type: 'LiveSubscription', connectionId, subscriptionId, ...accessField(access), expiresAt },
     }),
   );
 const deleteSubscription = (scopeKey: string, connectionId: string, subscriptionId?: string) =>
   doc.send(new DeleteCommand({ TableName: tableName(), Key: subscriptionKey(scopeKey, connectionId, subscriptionId) }));
 
-/** Registers an open connection watching `scope` until `expiresAt` (epoch s). */
-export const open = async (connectionId: string, scope: Scoped, expiresAt: number): Promise<void> => {
+/** Registers an open connection watching `scope` until `expiresAt` (epoch s), within `access` (empty: unscoped). */
+export const open = async (connectionId: string, scope: Scoped, expiresAt: number, access: readonly ScopeEntry[] = []): Promise<void> => {
   const subscriptionId = randomUUID();
   await Promise.all([
-    putSubscription(scope.scopeKey, connectionId, subscriptionId, expiresAt),
+    putSubscription(scope.scopeKey, connectionId, subscriptionId, expiresAt, access),
     doc.send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...connectionKey(connectionId), type: 'LiveConnection', ...scope, subscriptionId, connectedAt: new Date().toISOString(), expiresAt },
+        Item: { ...connectionKey(connectionId), type: 'LiveConnection', ...scope, ...accessField(access), subscriptionId, connectedAt: new Date().toISOString(), expiresAt },
       }),
     ),
   ]);
@@ -136,7 +157,7 @@ export const move = async (connectionId: string, scope: Scoped, current?: Connec
   const read = current ?? (await find(connectionId));
   if (!read || read.expiresAt <= nowSeconds()) return 'gone';
   const subscriptionId = randomUUID();
-  await putSubscription(scope.scopeKey, connectionId, subscriptionId, read.expiresAt);
+  await putSubscription(scope.scopeKey, connectionId, subscriptionId, read.expiresAt, read.access);
   try {
     await doc.send(
       new UpdateCommand({
@@ -191,14 +212,15 @@ export const subscribersOf = async (scopeKey: string): Promise<Subscriber[]> => 
         TableName: tableName(),
         KeyConditionExpression: 'PK = :pk',
         FilterExpression: 'expiresAt > :now',
-        ProjectionExpression: 'SK, connectionId, subscriptionId',
+        ProjectionExpression: 'SK, connectionId, subscriptionId, #access',
+        ExpressionAttributeNames: { '#access': 'access' },
         ExpressionAttributeValues: { ':pk': subscriptionKey(scopeKey, '').PK, ':now': now },
         ExclusiveStartKey,
       }),
     );
     for (const item of page.Items ?? []) {
       const subscriptionId = typeof item.subscriptionId === 'string' ? item.subscriptionId : undefined;
-      found.push({ connectionId: String(item.connectionId ?? item.SK), scopeKey, ...(subscriptionId ? { subscriptionId } : {}) });
+      found.push({ connectionId: String(item.connectionId ?? item.SK), scopeKey, ...(subscriptionId ? { subscriptionId } : {}), ...accessField(toAccess(item.access)) });
     }
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey);

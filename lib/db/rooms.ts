@@ -114,6 +114,13 @@ export const inScope = async (scope: Partial<Place>): Promise<RoomAggregate[]> =
 };
 
 /**
+ * The aggregates of the rooms in any of these scopes, sorted as `inScope` sorts them: one
+ * `inScope` each, in parallel. The scopes must not overlap (a room in two is answered twice).
+ */
+export const inScopes = async (scopes: readonly Partial<Place>[]): Promise<RoomAggregate[]> =>
+  (await Promise.all(scopes.map(inScope))).flat().sort(byPlace);
+
+/**
  * Every room aggregate, read strongly consistent from the table (no index): what a summary
  * heal counts, so it never overwrites a summary with a total older than a run's last room write.
  */

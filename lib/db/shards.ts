@@ -62,77 +62,106 @@ export interface ShardedIndex {
   ExpressionAttributeValues?: Record<string, unknown>;
 }
 
-const indexQuery = (spec: ShardedIndex, pk: string, after?: string): Omit<QueryCommandInput, 'TableName'> | undefined => {
-  const names: Record<string, string> = { ...spec.ExpressionAttributeNames, '#pk': `${spec.index}PK` };
-  const values: Record<string, unknown> = { ...spec.ExpressionAttributeValues, ':pk': pk };
+/**
+ * One partition read newest first: of an index, or of the table itself (no `index`). Partitions
+ * merged into one list must share the format of their sort keys, each item lying in one of them.
+ */
+export interface DescendingPartition extends Omit<ShardedIndex, 'base' | 'index' | 'unsharded'> {
+  pk: string;
+  index?: 'GSI1' | 'GSI2';
+}
+
+const keyNames = (partition: DescendingPartition) => (partition.index ? { pk: `${partition.index}PK`, sk: `${partition.index}SK` } : { pk: 'PK', sk: 'SK' });
+
+const partitionQuery = (partition: DescendingPartition, after?: string): Omit<QueryCommandInput, 'TableName'> | undefined => {
+  const { pk: pkName, sk: skName } = keyNames(partition);
+  const names: Record<string, string> = { ...partition.ExpressionAttributeNames, '#pk': pkName };
+  const values: Record<string, unknown> = { ...partition.ExpressionAttributeValues, ':pk': partition.pk };
   let condition = '#pk = :pk';
-  if (spec.range) {
+  if (partition.range) {
     // BETWEEN is inclusive: the item at `after` itself is dropped by the reader
-    const upper = after !== undefined && after < spec.range.to ? after : spec.range.to;
-    if (upper < spec.range.from) return undefined;
+    const upper = after !== undefined && after < partition.range.to ? after : partition.range.to;
+    if (upper < partition.range.from) return undefined;
     condition += ' AND #sk BETWEEN :from AND :upper';
-    Object.assign(names, { '#sk': `${spec.index}SK` });
-    Object.assign(values, { ':from': spec.range.from, ':upper': upper });
+    Object.assign(names, { '#sk': skName });
+    Object.assign(values, { ':from': partition.range.from, ':upper': upper });
   } else if (after !== undefined) {
     condition += ' AND #sk < :after';
-    Object.assign(names, { '#sk': `${spec.index}SK` });
+    Object.assign(names, { '#sk': skName });
     Object.assign(values, { ':after': after });
   }
   return {
-    IndexName: spec.index,
+    ...(partition.index ? { IndexName: partition.index } : {}),
     KeyConditionExpression: condition,
     ScanIndexForward: false,
-    ...(spec.FilterExpression ? { FilterExpression: spec.FilterExpression } : {}),
+    ...(partition.FilterExpression ? { FilterExpression: partition.FilterExpression } : {}),
     ExpressionAttributeNames: names,
     ExpressionAttributeValues: values,
   };
 };
 
 /** The partitions of a sharded index: its K shards, and the unsharded key where asked. */
-const partitionsOf = (spec: ShardedIndex) => [...allShards(spec.base), ...(spec.unsharded ? [spec.base] : [])];
+const partitionsOf = ({ base, unsharded, ...spec }: ShardedIndex): DescendingPartition[] =>
+  [...allShards(base), ...(unsharded ? [base] : [])].map((pk) => ({ ...spec, pk }));
 
-/** Up to `limit` matching items of one shard, newest (highest sort key) first, below `after`. */
-const shardPage = async (spec: ShardedIndex, pk: string, limit: number, after?: string) => {
-  const input = indexQuery(spec, pk, after);
-  const items: Item[] = [];
+/** An item and its sort key in the partition it was read from. */
+interface Sorted {
+  item: Item;
+  sort: string;
+}
+
+/** Up to `limit` matching items of one partition, newest (highest sort key) first, below `after`. */
+const partitionPage = async (partition: DescendingPartition, limit: number, after?: string) => {
+  const input = partitionQuery(partition, after);
+  const items: Sorted[] = [];
   if (!input) return { items, more: false };
-  const sk = `${spec.index}SK`;
+  const { sk } = keyNames(partition);
   let ExclusiveStartKey: Record<string, unknown> | undefined;
   do {
     const page = await doc.send(new QueryCommand({ ...input, TableName: tableName(), Limit: limit - items.length + (after === undefined ? 0 : 1), ExclusiveStartKey }));
-    items.push(...((page.Items ?? []) as Item[]).filter((item) => after === undefined || String(item[sk]) < after));
+    for (const item of (page.Items ?? []) as Item[]) {
+      const sort = String(item[sk]);
+      if (after === undefined || sort < after) items.push({ item, sort });
+    }
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey && items.length < limit);
   return { items: items.slice(0, limit), more: ExclusiveStartKey !== undefined || items.length > limit };
 };
 
-const descending = (sk: string) => (a: Item, b: Item) => (String(a[sk]) < String(b[sk]) ? 1 : String(a[sk]) > String(b[sk]) ? -1 : 0);
+const descending = (a: Sorted, b: Sorted) => (a.sort < b.sort ? 1 : a.sort > b.sort ? -1 : 0);
 
 /**
- * A sharded index sorted by a unique sort key, newest first, as one list: every item, or one
- * page (`limit`, `cursor`). A page asks each shard for `limit` items below the cursor's sort
- * key and keeps the `limit` highest, so pages follow each other exactly as over one partition.
+ * Partitions sorted by a unique sort key of one format, newest first, as one list: every item,
+ * or one page (`limit`, `cursor`). A page asks each partition for `limit` items below the
+ * cursor's sort key and keeps the `limit` highest, so pages follow each other exactly as over
+ * one partition.
  */
-export const queryShardsDescending = async (
-  spec: ShardedIndex,
+export const queryPartitionsDescending = async (
+  partitions: readonly DescendingPartition[],
   page: { limit?: number; cursor?: string },
   /** The identity of the endpoint and its filters: a cursor is valid for this query only (lib/db/cursor.ts). */
   query: string,
 ): Promise<Item[] | Page<Item>> => {
-  const sk = `${spec.index}SK`;
   if (page.limit === undefined && page.cursor === undefined) {
-    const all = await Promise.all(partitionsOf(spec).map(async (pk) => {
-      const input = indexQuery(spec, pk);
-      return input ? queryAll(input) : [];
-    }));
-    return all.flat().sort(descending(sk));
+    const all = await Promise.all(
+      partitions.map(async (partition) => {
+        const input = partitionQuery(partition);
+        const { sk } = keyNames(partition);
+        return input ? (await queryAll(input)).map((item) => ({ item, sort: String(item[sk]) })) : [];
+      }),
+    );
+    return all.flat().sort(descending).map(({ item }) => item);
   }
   const limit = page.limit ?? 100;
   const after = page.cursor === undefined ? undefined : afterOf(openCursor(query, page.cursor));
-  const perShard = await Promise.all(partitionsOf(spec).map((pk) => shardPage(spec, pk, limit, after)));
-  const merged = perShard.flatMap((answer) => answer.items).sort(descending(sk));
+  const perPartition = await Promise.all(partitions.map((partition) => partitionPage(partition, limit, after)));
+  const merged = perPartition.flatMap((answer) => answer.items).sort(descending);
   const items = merged.slice(0, limit);
-  const more = merged.length > limit || perShard.some((answer) => answer.more);
+  const more = merged.length > limit || perPartition.some((answer) => answer.more);
   const last = items[items.length - 1];
-  return { items, nextCursor: more && last ? sealCursor(query, { after: String(last[sk]) }) : null };
+  return { items: items.map(({ item }) => item), nextCursor: more && last ? sealCursor(query, { after: last.sort }) : null };
 };
+
+/** A sharded index sorted by a unique sort key, newest first, as one list (`queryPartitionsDescending` over its shards). */
+export const queryShardsDescending = (spec: ShardedIndex, page: { limit?: number; cursor?: string }, query: string): Promise<Item[] | Page<Item>> =>
+  queryPartitionsDescending(partitionsOf(spec), page, query);

@@ -1,11 +1,11 @@
 import { historyDays, historyExpiry } from '#lib/alarms/settings';
 import * as connectivity from '#lib/db/connectivity';
-import { devices } from '#lib/db/devices';
 import type { Page } from '#lib/db/pages';
-import * as rooms from '#lib/db/rooms';
 import { Invalid, ServiceUnavailable } from '#lib/errors';
 import { advance, availabilityWindow, observedIn, ratio, windowDays, worstFirst, type Observed, type RoomAvailability, type RoomCounts } from './availability';
 import { mapConcurrent } from '#lib/shared/concurrency';
+import type { AccessScope } from '#lib/shared/access';
+import { deviceWithin, roomsWithin } from './access';
 import { scopeOf, type DeviceFilter, type Scope } from './deviceScope';
 import type { Place, RoomAggregate } from './types';
 
@@ -38,13 +38,14 @@ export interface AvailabilityAnswer {
 }
 
 /**
- * Availability of the rooms in scope over [from, to): per room, one Query of its daily rollups.
- * A room without any rollup has not changed since before rollups were kept: its current counts
- * held all along. A room first observed after the window is left out.
+ * Availability of the rooms in scope (and in the caller's, `access`) over [from, to): per room,
+ * one Query of its daily rollups. A room without any rollup has not changed since before
+ * rollups were kept: its current counts held all along. A room first observed after the window
+ * is left out.
  */
-export const availabilityIn = async (scope: Scope, from: string, to: string): Promise<AvailabilityAnswer> => {
+export const availabilityIn = async (scope: Scope, from: string, to: string, access: AccessScope = []): Promise<AvailabilityAnswer> => {
   const { first, last } = windowDays(from, to);
-  const inScope = await rooms.inScope(scope);
+  const inScope = await roomsWithin(scope, access);
   const measured = await mapConcurrent(inScope, 16, async (room): Promise<(RoomAvailability & Observed) | undefined> => {
     const rollups = await connectivity.rollups(room, first, last);
     const fallback = rollups.length === 0 && !(await connectivity.latestRollup(room)) ? { connected: room.online, observed: room.deviceCount } : undefined;
@@ -70,18 +71,22 @@ type Problem = { field: string; message: string };
 const invalid = (problems: Problem[]) => new Invalid(problems[0]!.message, problems);
 
 /** POST /videoDevice/room/availability: the device filter plus an optional window. */
-export const roomAvailability = async (body: DeviceFilter & { from?: string; to?: string }): Promise<AvailabilityAnswer> => {
+export const roomAvailability = async (body: DeviceFilter & { from?: string; to?: string }, access: AccessScope = []): Promise<AvailabilityAnswer> => {
   const window = availabilityWindow(body, Date.now());
   if ('problems' in window) throw invalid(window.problems);
-  return availabilityIn(scopeOf(body), window.from, window.to);
+  return availabilityIn(scopeOf(body), window.from, window.to, access);
 };
 
-/** GET /videoDevice/{devicesn}/history: a known device's transitions, newest first (404 unknown device); default window: a retention up to `to` (now). */
+/**
+ * GET /videoDevice/{devicesn}/history: a known device's transitions, newest first (404 unknown
+ * device, or one outside the caller's scope); default window: a retention up to `to` (now).
+ */
 export const deviceHistory = async (
   devicesn: string,
   query: { from?: string; to?: string; limit?: string; cursor?: string },
+  access: AccessScope = [],
 ): Promise<Page<{ at: string; connected: boolean; inCallStatus: string }>> => {
-  await devices.get(devicesn);
+  await deviceWithin(devicesn, access);
   const now = Date.now();
   const end = query.to ? Date.parse(query.to) : now;
   const from = new Date(query.from ? Date.parse(query.from) : end - historyDays() * DAY_MS).toISOString();

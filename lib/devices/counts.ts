@@ -1,14 +1,11 @@
-import * as rooms from '#lib/db/rooms';
-import * as summaries from '#lib/db/summaries';
+import type { AccessScope } from '#lib/shared/access';
+import { countsWithin } from './access';
 import { scopeOf, type DeviceFilter } from './deviceScope';
-import { countRooms, summaryScopeFor, type Counts } from './summary';
+import type { Counts } from './summary';
 
 /**
- * The counts of a filter's scope: one summary read for everything, a region, or a region +
- * location (O(1) whatever the rooms); the room aggregates in scope otherwise (O(rooms in scope)).
+ * The counts of a filter's scope, within the caller's scope (`access`, unscoped by default):
+ * from the summaries of everything, a region or a region + location (O(1) each), the room
+ * aggregates otherwise; O(scope) for a scoped caller (lib/devices/access.ts).
  */
-export const countsIn = async (filter: Partial<DeviceFilter>): Promise<Counts> => {
-  const scope = scopeOf(filter);
-  const summary = summaryScopeFor(scope);
-  return summary ? summaries.get(summary) : countRooms(await rooms.inScope(scope));
-};
+export const countsIn = (filter: Partial<DeviceFilter>, access: AccessScope = []): Promise<Counts> => countsWithin(scopeOf(filter), access);

@@ -1,5 +1,6 @@
-import * as rooms from '#lib/db/rooms';
+import type { AccessScope } from '#lib/shared/access';
 import { uniqueSorted } from '#lib/shared/names';
+import { roomsWithin } from './access';
 import { scopeOf, type DeviceFilter } from './deviceScope';
 import type { Place } from './types';
 
@@ -19,12 +20,12 @@ const identity: Record<LookupKind, (place: Place) => readonly string[]> = {
 export const countDistinct = (kind: LookupKind, places: readonly Place[]): number =>
   new Set(places.map((place) => JSON.stringify(identity[kind](place)))).size;
 
-/** Names of the rooms in scope (rooms that hold devices), deduplicated and sorted (DESIGN D1). */
-export const lookupNames = async (kind: LookupKind, filter: Partial<DeviceFilter>): Promise<string[]> =>
-  uniqueSorted((await rooms.inScope(scopeOf(filter))).map((room) => room[kind]));
+/** Names of the rooms in scope (rooms that hold devices) and in the caller's, deduplicated and sorted (DESIGN D1). */
+export const lookupNames = async (kind: LookupKind, filter: Partial<DeviceFilter>, access: AccessScope = []): Promise<string[]> =>
+  uniqueSorted((await roomsWithin(scopeOf(filter), access)).map((room) => room[kind]));
 
-/** Shape A (flat body) lists unique names; shape B (a body with `filters`) counts the things in scope. */
-export const lookup = async (kind: LookupKind, body: LookupBody | undefined): Promise<string[] | number> => {
-  if (body?.filters) return countDistinct(kind, await rooms.inScope(scopeOf(body.filters)));
-  return lookupNames(kind, body ?? {});
+/** Shape A (flat body) lists unique names; shape B (a body with `filters`) counts the things in scope (and in the caller's). */
+export const lookup = async (kind: LookupKind, body: LookupBody | undefined, access: AccessScope = []): Promise<string[] | number> => {
+  if (body?.filters) return countDistinct(kind, await roomsWithin(scopeOf(body.filters), access));
+  return lookupNames(kind, body ?? {}, access);
 };

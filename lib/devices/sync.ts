@@ -1,10 +1,11 @@
 import { historyExpiry } from '#lib/alarms/settings';
 import * as connectivity from '#lib/db/connectivity';
-import { devices } from '#lib/db/devices';
+import { deviceNotFound, devices } from '#lib/db/devices';
 import { evaluationQueue } from '#lib/db/evaluationQueue';
 import { NotFound, ServiceUnavailable } from '#lib/errors';
 import { logger } from '#lib/log';
 import { recordWork } from '#lib/observability/metrics';
+import { placeInScope, type AccessScope } from '#lib/shared/access';
 import { connectivityTransitions } from './availability';
 import { rollupBeforeWrite } from './connectivity';
 import { fitDevices, unfitField } from './names';
@@ -141,10 +142,13 @@ export interface RefreshedDevice extends Device {
 /**
  * Asks the provider for one device's live state, stores it, fixes its room's counts, answers it.
  * It starts from the device as the table holds it (not the index's copy) and writes only what
- * the provider reports: the alarm engine's fields stay as the engine last wrote them.
+ * the provider reports: the alarm engine's fields stay as the engine last wrote them. A device
+ * outside the caller's scope (`access`) is 404 before any provider is asked; one the provider
+ * reports moved out of it is stored, then 404 too (the caller may not read where it went).
  */
-export const refreshDevice = async (provider: DeviceProvider, devicesn: string): Promise<RefreshedDevice> => {
+export const refreshDevice = async (provider: DeviceProvider, devicesn: string, access: AccessScope = []): Promise<RefreshedDevice> => {
   const before = await devices.current(devicesn);
+  if (!placeInScope(access, before.details)) throw deviceNotFound(devicesn);
   const live = await provider.getDevice(devicesn, before).catch((error: unknown) => {
     if (error instanceof ProviderError) throw new ServiceUnavailable(`${error.message}; retry later`);
     throw error;
@@ -165,5 +169,6 @@ export const refreshDevice = async (provider: DeviceProvider, devicesn: string):
   // later than our first entry, and the engine evaluates the newest entry, which must be what is stored
   await evaluationQueue.addDevices(work);
   await recountRooms(moved ? [after.details, before.details] : [after.details], rollupBeforeWrite);
+  if (!placeInScope(access, after.details)) throw deviceNotFound(devicesn);
   return { ...toDevice(after), refreshInfo: { lastRefresh } };
 };

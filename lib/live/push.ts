@@ -2,6 +2,7 @@ import { withSilences } from '#lib/alarms/query';
 import { onStored, type StoredChange } from '#lib/db/changes';
 import * as liveConnections from '#lib/db/liveConnections';
 import type { Subscriber } from '#lib/db/liveConnections';
+import { placeInScope } from '#lib/shared/access';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import { isDeadlineExceeded } from '#lib/shared/deadline';
 import type { Place } from '#lib/devices/types';
@@ -16,8 +17,9 @@ import type { Connections, LiveMessage } from './types';
  * Pushes every stored room or alarm change to the connections whose scope holds its room
  * (docs/decisions.md "Live"). Cost per change: one Query per scope key containing the room
  * (at most 8; changes stored while a key is being read share its next read, lib/live/reads.ts)
- * and one PostToConnection per subscriber, in parallel: O(connections in scope).
- * The posts go through `Connections` (lib/adapters/connections.ts), wired in by the functions.
+ * and one PostToConnection per subscriber, in parallel: O(connections in scope). A connection
+ * opened by a scoped principal hears only of rooms within that principal's scope (its
+ * subscription carries it). The posts go through `Connections` (lib/adapters/connections.ts), wired in by the functions.
  */
 const IN_FLIGHT = 32;
 const subscribersOf = sharedReads((scopeKey) => liveConnections.subscribersOf(scopeKey));
@@ -33,12 +35,13 @@ export interface PushResult {
 }
 
 /**
- * Sends one message to every subscriber of the scopes holding `place`; forgets the ones that are
- * gone. `message` may be a function: it is then only built when somebody is subscribed.
+ * Sends one message to every subscriber of the scopes holding `place` whose own scope holds it
+ * too; forgets the ones that are gone. `message` may be a function: it is then only built when
+ * somebody is subscribed.
  */
 export const pushTo = async (connections: Connections, place: Place, message: unknown): Promise<PushResult> => {
   const began = Date.now();
-  const subscribers = (await Promise.all(scopeKeysOf(place).map(subscribersOf))).flat();
+  const subscribers = (await Promise.all(scopeKeysOf(place).map(subscribersOf))).flat().filter((subscriber) => placeInScope(subscriber.access ?? [], place));
   const read = Date.now();
   const result: PushResult = { subscribers: subscribers.length, delivered: 0, gone: 0, failed: 0, readMs: read - began, postMs: 0 };
   if (subscribers.length === 0) return result;

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import * as liveConnections from '#lib/db/liveConnections';
 import * as liveTickets from '#lib/db/liveTickets';
-import * as rooms from '#lib/db/rooms';
+import { roomsWithin } from '#lib/devices/access';
 import { scopeOf } from '#lib/devices/deviceScope';
 import { roomStatusCount } from '#lib/devices/stats';
 import type { Connection } from '#lib/db/liveConnections';
 import { Conflict, Invalid, ServiceUnavailable, TooManyRequests, Unauthorized } from '#lib/errors';
+import type { AccessScope } from '#lib/shared/access';
 import { malformedStrings, requireShallow } from '#lib/shared/json';
 import { describeSchemaErrors, summarize, type CompiledValidator } from '#lib/shared/validation';
 import { EVERYTHING, scopeKey } from './scope';
@@ -24,22 +25,27 @@ export interface Ticket {
   expiresAt: string;
 }
 
-/** POST /live/ticket: a random one-use ticket for `filter`, and the socket address carrying it. */
-export const issueTicket = async (filter: LiveFilter = EVERYTHING, socketUrl = process.env.LIVE_WS_URL): Promise<Ticket> => {
+/**
+ * POST /live/ticket: a random one-use ticket for `filter`, and the socket address carrying it.
+ * The ticket carries the scope of the principal it is issued to (`access`): the connection it
+ * opens hears only of rooms within it, whatever it subscribes to.
+ */
+export const issueTicket = async (filter: LiveFilter = EVERYTHING, socketUrl = process.env.LIVE_WS_URL, access: AccessScope = []): Promise<Ticket> => {
   if (!socketUrl) throw new ServiceUnavailable('Live updates are not configured on this deployment (LIVE_WS_URL)', 60);
   const ticket = randomBytes(TICKET_BYTES).toString('base64url');
   const validUntil = Date.now() + TICKET_SECONDS * 1000;
-  await liveTickets.store(ticket, filter, validUntil);
+  await liveTickets.store(ticket, filter, validUntil, access);
   const url = new URL(socketUrl);
   url.searchParams.set('ticket', ticket);
   return { ticket, url: url.toString(), expiresAt: new Date(validUntil).toISOString() };
 };
 
-/** $connect: only with a valid, unused, unexpired ticket; the connection starts on the ticket's scope. */
+/** $connect: only with a valid, unused, unexpired ticket; the connection starts on the ticket's filter, within its scope. */
 export const connect = async (connectionId: string, ticket: string | undefined): Promise<void> => {
-  const filter = ticket && ticket.length <= MAX_TICKET_LENGTH ? await liveTickets.redeem(ticket) : undefined;
-  if (!filter) throw new Unauthorized('A valid, unused ticket from POST /live/ticket is required (query parameter "ticket")');
-  await liveConnections.open(connectionId, { filter, scopeKey: scopeKey(filter) }, Math.floor(Date.now() / 1000) + CONNECTION_SECONDS);
+  const redeemed = ticket && ticket.length <= MAX_TICKET_LENGTH ? await liveTickets.redeem(ticket) : undefined;
+  if (!redeemed) throw new Unauthorized('A valid, unused ticket from POST /live/ticket is required (query parameter "ticket")');
+  const { filter, access } = redeemed;
+  await liveConnections.open(connectionId, { filter, scopeKey: scopeKey(filter) }, Math.floor(Date.now() / 1000) + CONNECTION_SECONDS, access);
 };
 
 export const disconnect = (connectionId: string): Promise<void> => liveConnections.close(connectionId);
@@ -88,7 +94,8 @@ const MOVE_ATTEMPTS = 3;
 
 /**
  * `subscribe`: moves the connection to the message's scope and answers that scope's
- * roomStatusCount. `current` is the connection as `admit` answered it (saves a read).
+ * roomStatusCount (within the connection's own scope, `access`). `current` is the connection as
+ * `admit` answered it (saves a read).
  */
 export const subscribe = async (
   connectionId: string,
@@ -102,10 +109,12 @@ export const subscribe = async (
   const malformed = malformedStrings(filter, 'filter');
   if (malformed.length > 0) throw new Invalid(malformed.map((field) => `${field} must be well-formed Unicode (no lone surrogates)`).join('; '));
   const scope = { filter, scopeKey: scopeKey(filter) };
+  const connection = current ?? (await liveConnections.find(connectionId));
+  if (!connection) throw notRegistered();
   for (let attempt = 0; attempt < MOVE_ATTEMPTS; attempt++) {
-    const outcome = await liveConnections.move(connectionId, scope, attempt === 0 ? current : undefined);
+    const outcome = await liveConnections.move(connectionId, scope, attempt === 0 ? connection : undefined);
     if (outcome === 'gone') throw notRegistered();
-    if (outcome === 'moved') return { type: 'subscribed', filter, snapshot: roomStatusCount(await rooms.inScope(scopeOf(filter))) };
+    if (outcome === 'moved') return { type: 'subscribed', filter, snapshot: roomStatusCount(await roomsWithin(scopeOf(filter), connection.access ?? [])) };
   }
   throw new Conflict('Other messages of this connection kept changing its scope meanwhile; send the subscribe again');
 };

@@ -69,3 +69,35 @@ export const normalizeScope = (scope: readonly ScopeEntry[] | undefined): ScopeE
   }
   return out.sort((a, b) => a.region.localeCompare(b.region) || (a.location ?? '').localeCompare(b.location ?? ''));
 };
+
+/**
+ * What a read asks for by place: each name narrows, an absent one means any (a device query's
+ * `all`). Structurally a partial place (lib/devices/types), so every place filter fits.
+ */
+export interface PlaceFilter {
+  region?: string;
+  location?: string;
+  room?: string;
+}
+
+/**
+ * A filter within a scope, as the narrower filters a scoped read asks for instead: disjoint
+ * (the entries of a normalized scope are, and narrowing keeps them so), and together exactly
+ * the places the filter and the scope share, so counts over them add up without counting a
+ * room twice. Unscoped: the filter itself. Scoped, where they do not meet: none. O(scope).
+ */
+export const narrowToScope = (filter: PlaceFilter, scope: AccessScope): PlaceFilter[] => {
+  if (isUnscoped(scope)) return [filter];
+  const narrowed: PlaceFilter[] = [];
+  for (const entry of normalizeScope(scope)) {
+    if (filter.region !== undefined && filter.region !== entry.region) continue;
+    if (entry.location !== undefined && filter.location !== undefined && filter.location !== entry.location) continue;
+    const location = entry.location ?? filter.location;
+    narrowed.push({
+      region: entry.region,
+      ...(location === undefined ? {} : { location }),
+      ...(filter.room === undefined ? {} : { room: filter.room }),
+    });
+  }
+  return narrowed;
+};

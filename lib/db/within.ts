@@ -1,0 +1,36 @@
+import type { PlaceFilter } from '#lib/shared/access';
+
+/*
+ * A FilterExpression term keeping only items whose own region, location and room lie in one of
+ * the given place filters (a scoped caller's narrowed filters, lib/shared/access.ts). Names go
+ * to `#w<field>`, values to `:w<i><field>`, so the term joins any other filter of the query.
+ */
+const FIELDS = ['region', 'location', 'room'] as const;
+
+export interface Condition {
+  expression: string;
+  names: Record<string, string>;
+  values: Record<string, unknown>;
+}
+
+/** The term, or undefined when some filter names nothing (every item lies in it). */
+export const withinCondition = (filters: readonly PlaceFilter[]): Condition | undefined => {
+  if (filters.length === 0) throw new Error('withinCondition needs at least one place filter (a read of nothing asks the store nothing)');
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const alternatives: string[] = [];
+  for (const [i, filter] of filters.entries()) {
+    const terms: string[] = [];
+    for (const field of FIELDS) {
+      const value = filter[field];
+      if (value === undefined) continue;
+      names[`#w${field}`] = field;
+      values[`:w${i}${field}`] = value;
+      terms.push(`#w${field} = :w${i}${field}`);
+    }
+    if (terms.length === 0) return undefined;
+    // DynamoDB refuses redundant parentheses: only a group of terms inside an OR gets its own
+    alternatives.push(terms.length > 1 && filters.length > 1 ? `(${terms.join(' AND ')})` : terms.join(' AND '));
+  }
+  return { expression: alternatives.length > 1 ? `(${alternatives.join(' OR ')})` : alternatives[0]!, names, values };
+};
