@@ -153,6 +153,7 @@ export const routes = {
     request: { body: watcherBody },
     responses: { 200: ok('The new id', Type.String()), 400: invalid },
     idempotent: true,
+    audit: { targetId: 'answer' },
   }),
   update: onWatcher('PUT', 'watcher/{watcherid}', 'Replace a watcher (full body)', {
     request: { body: watcherBody },

@@ -6,7 +6,9 @@ import { serviceCredentials } from '#lib/db/services';
 import { Forbidden, Unauthorized } from '#lib/errors';
 import { API_KEY_PERMISSIONS, isUnscoped, UNSCOPED_ONLY, type Permission, type Requirement } from '#lib/shared/access';
 import { permissionsOf } from './rolePermissions';
-import { bearerToken } from './tokens';
+import { recordAuthEvent } from '#lib/audit/log';
+import { logger } from '#lib/log';
+import { bearerToken, type AccessClaims } from './tokens';
 // the verifying side only: no secret, no SSM client in any bearer-protected bundle
 import { publicKey, verifyAccessToken } from './verify';
 
@@ -35,13 +37,34 @@ export const API_KEY_PRINCIPAL: Principal = Object.freeze({
 
 const refused = () => new Unauthorized('Invalid or expired token');
 
-/** The principal a bearer token names, read fresh from the store; 401 when the token no longer holds. */
-export const principalOfToken = async (header: string | undefined): Promise<Principal> => {
+/** Why a well-signed token no longer holds (the audit log's `reason` of token-revoked). */
+type Refusal = 'revoked' | 'superseded' | 'inactive' | 'gone';
+
+/**
+ * A well-signed token refused: recorded in the audit log as token-revoked when the function may
+ * write it (`record`, the request of an audited route), else logged (read-only functions hold no
+ * write permission: docs/adr/0214). Then the same 401 as any bad token.
+ */
+const refuse = async (claims: AccessClaims, reason: Refusal, record: APIGatewayProxyEvent | undefined): Promise<never> => {
+  const actor = { kind: claims.kind === 'service' ? 'service' : 'user', id: claims.sub } as const;
+  if (record) await recordAuthEvent(record, { event: 'token-revoked', actor, target: { type: actor.kind, id: actor.id }, status: 401, reason });
+  else logger.warn('token refused', { event: 'token-revoked', actor, reason });
+  throw refused();
+};
+
+/**
+ * The principal a bearer token names, read fresh from the store; 401 when the token no longer
+ * holds. `record`: the request, when its function records authentication events.
+ */
+export const principalOfToken = async (header: string | undefined, record?: APIGatewayProxyEvent): Promise<Principal> => {
   const token = bearerToken(header);
   const claims = await verifyAccessToken(publicKey(), token);
   if (claims.kind === 'service') {
     const [revoked, found] = await Promise.all([revokedTokens.isRevoked(claims.jti), serviceCredentials(claims.sub)]);
-    if (revoked || !found || !found.service.active || found.incarnation !== claims.inc) throw refused();
+    if (revoked) return refuse(claims, 'revoked', record);
+    if (!found) return refuse(claims, 'gone', record);
+    if (!found.service.active) return refuse(claims, 'inactive', record);
+    if (found.incarnation !== claims.inc) return refuse(claims, 'superseded', record);
     const { service } = found;
     return {
       kind: 'service',
@@ -54,7 +77,9 @@ export const principalOfToken = async (header: string | undefined): Promise<Prin
     };
   }
   const [revoked, credentials] = await Promise.all([revokedTokens.isRevoked(claims.jti), users.credentials(claims.sub)]);
-  if (revoked || !credentials || !credentials.incarnation || claims.inc !== credentials.incarnation) throw refused();
+  if (revoked) return refuse(claims, 'revoked', record);
+  if (!credentials) return refuse(claims, 'gone', record);
+  if (!credentials.incarnation || claims.inc !== credentials.incarnation) return refuse(claims, 'superseded', record);
   const { user } = credentials;
   return {
     kind: 'user',
@@ -82,10 +107,10 @@ export const requirePermission = (principal: Principal, permission: Permission):
  * token, or one that no longer holds, names nobody and the API key acts (it could act without
  * the token anyway, so a refused token gains nothing).
  */
-const keyModePrincipal = async (header: string | undefined): Promise<Principal> => {
+const keyModePrincipal = async (header: string | undefined, record: APIGatewayProxyEvent | undefined): Promise<Principal> => {
   if (!header) return API_KEY_PRINCIPAL;
   try {
-    return await principalOfToken(header);
+    return await principalOfToken(header, record);
   } catch (error) {
     if (error instanceof Unauthorized) return API_KEY_PRINCIPAL;
     throw error;
@@ -98,11 +123,12 @@ const keyModePrincipal = async (header: string | undefined): Promise<Principal> 
  */
 export const authorize =
   (required: Exclude<Requirement, 'public'>): Authenticator =>
-  async (event: APIGatewayProxyEvent): Promise<Principal> => {
+  async (event: APIGatewayProxyEvent, options: { recordsAuthEvents?: boolean } = {}): Promise<Principal> => {
     const header = event.headers?.authorization;
-    if (required === 'signed-in') return principalOfToken(header);
+    const record = options.recordsAuthEvents ? event : undefined;
+    if (required === 'signed-in') return principalOfToken(header, record);
     const keyActs = accessMode() === 'key' && API_KEY_PERMISSIONS.includes(required);
-    const principal = keyActs ? await keyModePrincipal(header) : await principalOfToken(header);
+    const principal = keyActs ? await keyModePrincipal(header, record) : await principalOfToken(header, record);
     requirePermission(principal, required);
     return principal;
   };

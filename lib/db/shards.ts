@@ -51,7 +51,8 @@ const afterOf = (position: Record<string, unknown>): string => {
 
 export interface ShardedIndex {
   base: string;
-  index: 'GSI1' | 'GSI2';
+  /** The index holding the shards; none: the table itself (`PK`, `SK`). */
+  index?: 'GSI1' | 'GSI2';
   /** Only sort keys in this window (inclusive; `:from`, `:upper` are taken). */
   range?: { from: string; to: string };
   /** Also read the unsharded `base` itself (items stored before the key was sharded). */
@@ -62,8 +63,10 @@ export interface ShardedIndex {
   ExpressionAttributeValues?: Record<string, unknown>;
 }
 
+const keyNames = (spec: ShardedIndex) => (spec.index ? { pk: `${spec.index}PK`, sk: `${spec.index}SK` } : { pk: 'PK', sk: 'SK' });
+
 const indexQuery = (spec: ShardedIndex, pk: string, after?: string): Omit<QueryCommandInput, 'TableName'> | undefined => {
-  const names: Record<string, string> = { ...spec.ExpressionAttributeNames, '#pk': `${spec.index}PK` };
+  const names: Record<string, string> = { ...spec.ExpressionAttributeNames, '#pk': keyNames(spec).pk };
   const values: Record<string, unknown> = { ...spec.ExpressionAttributeValues, ':pk': pk };
   let condition = '#pk = :pk';
   if (spec.range) {
@@ -71,15 +74,15 @@ const indexQuery = (spec: ShardedIndex, pk: string, after?: string): Omit<QueryC
     const upper = after !== undefined && after < spec.range.to ? after : spec.range.to;
     if (upper < spec.range.from) return undefined;
     condition += ' AND #sk BETWEEN :from AND :upper';
-    Object.assign(names, { '#sk': `${spec.index}SK` });
+    Object.assign(names, { '#sk': keyNames(spec).sk });
     Object.assign(values, { ':from': spec.range.from, ':upper': upper });
   } else if (after !== undefined) {
     condition += ' AND #sk < :after';
-    Object.assign(names, { '#sk': `${spec.index}SK` });
+    Object.assign(names, { '#sk': keyNames(spec).sk });
     Object.assign(values, { ':after': after });
   }
   return {
-    IndexName: spec.index,
+    ...(spec.index ? { IndexName: spec.index } : {}),
     KeyConditionExpression: condition,
     ScanIndexForward: false,
     ...(spec.FilterExpression ? { FilterExpression: spec.FilterExpression } : {}),
@@ -96,7 +99,7 @@ const shardPage = async (spec: ShardedIndex, pk: string, limit: number, after?: 
   const input = indexQuery(spec, pk, after);
   const items: Item[] = [];
   if (!input) return { items, more: false };
-  const sk = `${spec.index}SK`;
+  const { sk } = keyNames(spec);
   let ExclusiveStartKey: Record<string, unknown> | undefined;
   do {
     const page = await doc.send(new QueryCommand({ ...input, TableName: tableName(), Limit: limit - items.length + (after === undefined ? 0 : 1), ExclusiveStartKey }));
@@ -119,7 +122,7 @@ export const queryShardsDescending = async (
   /** The identity of the endpoint and its filters: a cursor is valid for this query only (lib/db/cursor.ts). */
   query: string,
 ): Promise<Item[] | Page<Item>> => {
-  const sk = `${spec.index}SK`;
+  const { sk } = keyNames(spec);
   if (page.limit === undefined && page.cursor === undefined) {
     const all = await Promise.all(partitionsOf(spec).map(async (pk) => {
       const input = indexQuery(spec, pk);
