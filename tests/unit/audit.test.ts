@@ -174,6 +174,11 @@ describe('which routes are audited (from the contracts)', () => {
     expect(byName.rolesCreate).toMatchObject({ target: 'role', targetId: { answer: 'roleid' } });
   });
 
+  it('keeps the log append-only: no route but GET reaches /audit', () => {
+    const onLog = all.filter((r) => r.path === 'audit' || r.path.startsWith('audit/'));
+    expect(onLog.map((r) => r.method)).toEqual(['GET']);
+  });
+
   it('follows the contract where it overrides the rule', () => {
     const base = { method: 'POST', path: 'x', summary: 's', invalidStatus: 400, responses: {} } as const;
     expect(isChange({ method: 'POST', permission: 'fleet:read' })).toBe(false);
