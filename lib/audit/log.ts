@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import * as store from '#lib/db/audit';
-import { Invalid, ServiceUnavailable } from '#lib/errors';
-import { logger } from '#lib/log';
+import { Invalid } from '#lib/errors';
 import type { Page } from '#lib/db/pages';
 import type { AuditLog } from '#lib/http/contract';
-import { requestFacts, type AuditActor, type AuditEntry, type AuditFilter, type AuditRecord, type AuditTarget, type AuthEvent } from '#lib/shared/audit';
+import { AUDIT_UNAVAILABLE, appendOrUnavailable, authEventEntry, type AuditEntry, type AuditFilter, type AuditRecord, type AuthEventFacts } from '#lib/shared/audit';
 
 /*
  * The audit log (DESIGN §5; docs/adr/0211): what a change or an authentication event leaves
@@ -37,28 +36,12 @@ export const auditLog: AuditLog = {
   },
 };
 
-/** One authentication event of a request (sign-in, token refusal, service token exchange, …). */
-export interface AuthEventFacts {
-  event: AuthEvent;
-  actor: AuditActor;
-  target: AuditTarget;
-  status: number;
-  reason?: string;
-}
-
 /**
  * Stores an authentication event of `request` before it is answered. When it cannot be stored
  * the request answers 503 (nothing about access goes unrecorded) and the record goes to the log.
  */
-export const recordAuthEvent = async (request: APIGatewayProxyEvent, facts: AuthEventFacts): Promise<void> => {
-  const entry: AuditEntry = { ...requestFacts(request), ...facts, fields: [] };
-  try {
-    await auditLog.append(entry);
-  } catch (error) {
-    logger.error('audit record not stored', { audit: entry, reason: String(error) });
-    throw new ServiceUnavailable('The audit log is unavailable; retry shortly');
-  }
-};
+export const recordAuthEvent = (request: APIGatewayProxyEvent, facts: AuthEventFacts, log: AuditLog = auditLog): Promise<void> =>
+  appendOrUnavailable(log, authEventEntry(request, facts), AUDIT_UNAVAILABLE);
 
 /** The filters of GET /audit as the store compares them: times in the records' own form (UTC, milliseconds). */
 export const auditFilterOf = (query: AuditFilter): AuditFilter => {

@@ -6,8 +6,9 @@ import { serviceCredentials } from '#lib/db/services';
 import { Forbidden, Unauthorized } from '#lib/errors';
 import { API_KEY_PERMISSIONS, isUnscoped, UNSCOPED_ONLY, type Permission, type Requirement } from '#lib/shared/access';
 import { permissionsOf } from './rolePermissions';
-import { recordAuthEvent } from '#lib/audit/log';
+import type { AuditLog } from '#lib/http/contract';
 import { logger } from '#lib/log';
+import { AUDIT_UNAVAILABLE, appendOrUnavailable, authEventEntry } from '#lib/shared/audit';
 import { bearerToken, type AccessClaims } from './tokens';
 // the verifying side only: no secret, no SSM client in any bearer-protected bundle
 import { publicKey, verifyAccessToken } from './verify';
@@ -40,23 +41,30 @@ const refused = () => new Unauthorized('Invalid or expired token');
 /** Why a well-signed token no longer holds (the audit log's `reason` of token-revoked). */
 type Refusal = 'revoked' | 'superseded' | 'inactive' | 'gone';
 
+/** Where a request's authentication events go: the audit log of an audited route (its function may write it). */
+export interface AuthEventSink {
+  request: APIGatewayProxyEvent;
+  log: AuditLog;
+}
+
 /**
  * A well-signed token refused: recorded in the audit log as token-revoked when the function may
- * write it (`record`, the request of an audited route), else logged (read-only functions hold no
- * write permission: docs/adr/0214). Then the same 401 as any bad token.
+ * write it, else logged (read-only functions hold no write permission: docs/adr/0214). Then the
+ * same 401 as any bad token.
  */
-const refuse = async (claims: AccessClaims, reason: Refusal, record: APIGatewayProxyEvent | undefined): Promise<never> => {
+const refuse = async (claims: AccessClaims, reason: Refusal, record: AuthEventSink | undefined): Promise<never> => {
   const actor = { kind: claims.kind === 'service' ? 'service' : 'user', id: claims.sub } as const;
-  if (record) await recordAuthEvent(record, { event: 'token-revoked', actor, target: { type: actor.kind, id: actor.id }, status: 401, reason });
-  else logger.warn('token refused', { event: 'token-revoked', actor, reason });
+  const facts = { event: 'token-revoked', actor, target: { type: actor.kind, id: actor.id }, status: 401, reason } as const;
+  if (record) await appendOrUnavailable(record.log, authEventEntry(record.request, facts), AUDIT_UNAVAILABLE);
+  else logger.warn('token refused', { event: facts.event, actor, reason });
   throw refused();
 };
 
 /**
  * The principal a bearer token names, read fresh from the store; 401 when the token no longer
- * holds. `record`: the request, when its function records authentication events.
+ * holds. `record`: the request and the audit log, when its function records authentication events.
  */
-export const principalOfToken = async (header: string | undefined, record?: APIGatewayProxyEvent): Promise<Principal> => {
+export const principalOfToken = async (header: string | undefined, record?: AuthEventSink): Promise<Principal> => {
   const token = bearerToken(header);
   const claims = await verifyAccessToken(publicKey(), token);
   if (claims.kind === 'service') {
@@ -107,7 +115,7 @@ export const requirePermission = (principal: Principal, permission: Permission):
  * token, or one that no longer holds, names nobody and the API key acts (it could act without
  * the token anyway, so a refused token gains nothing).
  */
-const keyModePrincipal = async (header: string | undefined, record: APIGatewayProxyEvent | undefined): Promise<Principal> => {
+const keyModePrincipal = async (header: string | undefined, record: AuthEventSink | undefined): Promise<Principal> => {
   if (!header) return API_KEY_PRINCIPAL;
   try {
     return await principalOfToken(header, record);
@@ -123,9 +131,9 @@ const keyModePrincipal = async (header: string | undefined, record: APIGatewayPr
  */
 export const authorize =
   (required: Exclude<Requirement, 'public'>): Authenticator =>
-  async (event: APIGatewayProxyEvent, options: { recordsAuthEvents?: boolean } = {}): Promise<Principal> => {
+  async (event: APIGatewayProxyEvent, options: { auditLog?: AuditLog } = {}): Promise<Principal> => {
     const header = event.headers?.authorization;
-    const record = options.recordsAuthEvents ? event : undefined;
+    const record = options.auditLog ? { request: event, log: options.auditLog } : undefined;
     if (required === 'signed-in') return principalOfToken(header, record);
     const keyActs = accessMode() === 'key' && API_KEY_PERMISSIONS.includes(required);
     const principal = keyActs ? await keyModePrincipal(header, record) : await principalOfToken(header, record);

@@ -114,10 +114,10 @@ export interface Principal {
 }
 
 /**
- * Resolves the caller of a request or throws Unauthorized (401) / Forbidden (403). `recordsAuthEvents`:
- * the function may write the audit log (its route is audited), so a refused token is recorded there.
+ * Resolves the caller of a request or throws Unauthorized (401) / Forbidden (403). `auditLog`: the
+ * route is audited (its function may write the log), so a refused token is recorded there.
  */
-export type Authenticator = (event: import('aws-lambda').APIGatewayProxyEvent, options?: { recordsAuthEvents?: boolean }) => Promise<Principal>;
+export type Authenticator = (event: import('aws-lambda').APIGatewayProxyEvent, options?: { auditLog?: AuditLog }) => Promise<Principal>;
 
 /** Where audit records are stored (lib/audit/log.ts); throws when one could not be. */
 export interface AuditLog {

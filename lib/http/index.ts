@@ -7,12 +7,11 @@ import { tracing } from '#lib/observability/tracing';
 import { parseJsonBody } from './body';
 import { corsHeaders } from './cors';
 import { errorResult, json, withinAnswerLimit, type HttpResult } from './respond';
-import type { AnswerOf, AuditLog, Binding, Principal, RequestParts, RouteContract } from './contract';
+import type { AnswerOf, Binding, Principal, RequestParts, RouteContract } from './contract';
 import { requireWellFormed } from './unicode';
 import { runIdempotent } from './idempotency';
 import { auditEntryOf } from './audit';
-import { ServiceUnavailable } from '#lib/errors';
-import { requestFacts } from '#lib/shared/audit';
+import { appendOrUnavailable, requestFacts } from '#lib/shared/audit';
 
 export type { HttpResult } from './respond';
 export type { CompiledValidator } from '#lib/shared/validation';
@@ -87,7 +86,7 @@ export const http = <C extends RouteContract>(binding: Binding<C>, handle: Handl
   const principals = new WeakMap<object, Principal>();
   const { auth, prepare, audit } = binding;
   if (prepare) chain.use({ before: () => prepare() });
-  if (auth) chain.use({ before: async ({ event }) => void principals.set(event, await auth(event, { recordsAuthEvents: audit !== undefined })) });
+  if (auth) chain.use({ before: async ({ event }) => void principals.set(event, await auth(event, audit ? { auditLog: audit.log } : {})) });
   chain.use({ before: ({ event }) => requireWellFormed(event) });
   if (binding.validate) chain.use(validator({ eventSchema: binding.validate }));
   return chain.handler(async (event, context) => {
@@ -112,7 +111,8 @@ export const http = <C extends RouteContract>(binding: Binding<C>, handle: Handl
     const record = async (result: HttpResult) => {
       if (!audit || result.statusCode < 200 || result.statusCode >= 300) return;
       const facts = { ...requestFacts(event, requestId), path: parts.path as Record<string, unknown>, body: parts.body, principal: principal ?? KEY_ACTOR };
-      await appendAudit(audit.log, auditEntryOf(audit, facts, result));
+      // stored before the 2xx; if it cannot be, 503 although the change stands (docs/adr/0213)
+      await appendOrUnavailable(audit.log, auditEntryOf(audit, facts, result), CHANGE_UNRECORDED);
     };
     const result = idempotency ? await runIdempotent(idempotency, { route: binding.functionName, event, principal, request }, run, record) : await run();
     if (!idempotency) await record(result);
@@ -120,19 +120,8 @@ export const http = <C extends RouteContract>(binding: Binding<C>, handle: Handl
   });
 };
 
+const CHANGE_UNRECORDED = 'The change was made, but its audit record could not be stored; retry shortly (a create with the same Idempotency-Key)';
+
 /** The actor of an audited route that names no principal (a public one): the API key. */
 const KEY_ACTOR = { kind: 'api-key', username: 'api-key' } as const;
 
-/**
- * The audit record of a change is stored before the change answers 2xx (DESIGN §5); when it
- * cannot be, the answer is 503 although the change stands (docs/adr/0213), and the record goes
- * to the log instead, so that nothing changes unrecorded. A record holds no value, so no secret.
- */
-const appendAudit = async (log: AuditLog, entry: Parameters<AuditLog['append']>[0]) => {
-  try {
-    await log.append(entry);
-  } catch (error) {
-    logger.error('audit record not stored', { audit: entry, reason: String(error) });
-    throw new ServiceUnavailable('The change was made, but its audit record could not be stored; retry shortly (a create with the same Idempotency-Key)');
-  }
-};

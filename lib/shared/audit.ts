@@ -1,4 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { ServiceUnavailable } from '#lib/errors';
+import { logger } from '#lib/log';
 
 /*
  * The audit log's vocabulary (DESIGN §5; docs/adr/0211): what one record says. Shared by the HTTP
@@ -90,3 +92,31 @@ export const requestFacts = (event: APIGatewayProxyEvent, fallbackRequestId = ''
   sourceIp: event.requestContext?.identity?.sourceIp ?? '',
   userAgent: oneLine(event.requestContext?.identity?.userAgent ?? event.headers?.['user-agent'] ?? '', USER_AGENT_MAX),
 });
+
+/** One authentication event of a request (sign-in, token refusal, service token exchange, …). */
+export interface AuthEventFacts {
+  event: AuthEvent;
+  actor: AuditActor;
+  target: AuditTarget;
+  status: number;
+  reason?: string;
+}
+
+/** The entry of an authentication event: the request's facts, no fields. */
+export const authEventEntry = (request: APIGatewayProxyEvent, facts: AuthEventFacts): AuditEntry => ({ ...requestFacts(request), ...facts, fields: [] });
+
+export const AUDIT_UNAVAILABLE = 'The audit log is unavailable; retry shortly';
+
+/**
+ * Stores an entry before the request is answered (DESIGN §5; docs/adr/0213). When it cannot be
+ * stored the request answers 503 with `unavailable`, and the entry (names only, no value, so no
+ * secret) goes to the error log instead, so that nothing happens unrecorded.
+ */
+export const appendOrUnavailable = async (log: { append(entry: AuditEntry): Promise<void> }, entry: AuditEntry, unavailable: string): Promise<void> => {
+  try {
+    await log.append(entry);
+  } catch (error) {
+    logger.error('audit record not stored', { audit: entry, reason: String(error) });
+    throw new ServiceUnavailable(unavailable);
+  }
+};
