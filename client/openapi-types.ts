@@ -470,6 +470,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit log, newest first: filters, pages, CSV export
+         * @description Needs the API key (x-api-key) and a bearer token whose role holds the admin permission (unscoped). Answers: 200 One page (?limit, default 100) of records, newest first, and the cursor of the next (null on the last). With format=csv: RFC 4180 CSV with a header row (at,event,actorKind,actorId,action,targetType,targetId,status,fields,requestId,sourceIp,userAgent,reason,id), cells a spreadsheet would run as a formula prefixed with a quote; the cursor of the next page in the next-cursor header, absent on the last; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the admin permission, or it is scoped (this one acts on the whole fleet): {"message":"This operation needs the admin role"}; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 Invalid filter, window (from after to), limit or cursor, each offending field named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
+        get: operations["auditList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/channels": {
         parameters: {
             query?: never;
@@ -4904,6 +4924,141 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    auditList: {
+        parameters: {
+            query?: {
+                action?: string;
+                actor?: string;
+                actorKind?: "user" | "service" | "api-key";
+                cursor?: string;
+                event?: "change" | "signin-succeeded" | "signin-failed" | "signin-locked" | "logout" | "password-changed" | "token-revoked" | "service-token-issued" | "service-token-refused";
+                format?: "json" | "csv";
+                from?: string;
+                limit?: string;
+                targetId?: string;
+                targetType?: string;
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page (?limit, default 100) of records, newest first, and the cursor of the next (null on the last). With format=csv: RFC 4180 CSV with a header row (at,event,actorKind,actorId,action,targetType,targetId,status,fields,requestId,sourceIp,userAgent,reason,id), cells a spreadsheet would run as a formula prefixed with a quote; the cursor of the next page in the next-cursor header, absent on the last */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description the route, e.g. "PUT /watcher/{watcherid}" */
+                            action: string;
+                            actor: {
+                                /** @description the username, the service id, or api-key */
+                                id: string;
+                                /** @enum {unknown} */
+                                kind: "user" | "service" | "api-key";
+                            };
+                            /** Format: date-time */
+                            at: string;
+                            /**
+                             * @description change (a successful change), or the authentication event
+                             * @enum {unknown}
+                             */
+                            event: "change" | "signin-succeeded" | "signin-failed" | "signin-locked" | "logout" | "password-changed" | "token-revoked" | "service-token-issued" | "service-token-refused";
+                            /** @description names of the body fields the request set; never a value */
+                            fields: string[];
+                            id: string;
+                            /** @description why a token was refused (token-revoked): revoked, superseded, inactive or gone */
+                            reason?: string;
+                            requestId: string;
+                            sourceIp: string;
+                            /** @description the status answered */
+                            status: number;
+                            target: {
+                                id?: string;
+                                type: string;
+                            };
+                            userAgent: string;
+                        }[];
+                        nextCursor: string | null;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway); or The caller does not hold the admin permission, or it is scoped (this one acts on the whole fleet): {"message":"This operation needs the admin role"} */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @enum {unknown} */
+                        message: "This operation needs the admin role" | "This operation needs the admin permission over the whole fleet; the caller is scoped";
+                    };
+                };
+            };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid filter, window (from after to), limit or cursor, each offending field named */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
                 };
             };
             /** @description Unexpected server fault */

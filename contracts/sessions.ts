@@ -28,5 +28,6 @@ export const routes = {
   }),
   logout: routesOf({ permission: 'signed-in', invalidStatus: 400 })('POST', 'api/authService/auth/logout', 'Revoke the bearer token', {
     responses: { 200: text('Confirmation') },
+    audit: { event: 'logout', targetId: 'caller' },
   }),
 };

@@ -83,9 +83,11 @@ export const routes = {
   changeOwnPassword: signedInRoute('POST', 'api/authService/auth/me/password', 'Change your own password (needs the current one); earlier tokens stop working', {
     request: { body: strict({ currentPassword: anyPassword, newPassword }) },
     responses: { 200: text('Confirmation'), 400: invalid, 401: error('Wrong current password or bad token'), 429: guessesSpent },
+    audit: { event: 'password-changed', targetId: 'caller' },
   }),
   adminPassword: adminRecordRoute('POST', 'api/authService/auth/{user}/password/admin', "Set a user's password as an admin; their earlier tokens stop working", {
     request: { body: strict({ newPassword }) },
     responses: { 200: text('Confirmation') },
+    audit: { event: 'password-changed' },
   }),
 };

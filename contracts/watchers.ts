@@ -158,6 +158,7 @@ export const routes = {
     request: { body: watcherBody },
     responses: { 200: ok('The new id', Type.String()), 400: invalid, 404: outsideScope },
     idempotent: true,
+    audit: { targetId: 'answer' },
   }),
   update: onWatcher('PUT', 'watcher/{watcherid}', 'Replace a watcher (full body)', {
     request: { body: watcherBody },

@@ -19,6 +19,7 @@ import { escapeFragment } from 'ajv/dist/compile/util';
 import { dump } from 'js-yaml';
 import { contracts, eventSchema, needsStageSecret, root, type Job, type Route } from './registry';
 import { renderClientTypes } from './client-types';
+import { auditFactsOf } from '#lib/http/audit';
 import { openApiFile, renderOpenApi } from './openapi';
 
 export const generatedDir = join(root, 'generated');
@@ -71,12 +72,15 @@ const authenticatorOf = (route: Route): string | undefined =>
 
 const bindingModule = (route: Route, validated: boolean): string => {
   const auth = authenticatorOf(route);
+  // the audit log's facts of the route (lib/http/audit.ts), resolved once here
+  const audit = auditFactsOf(route.contract, route.area);
   const fields = [
     `functionName: '${route.functionName}'`,
     `invalidStatus: ${route.contract.invalidStatus}`,
     ...(validated ? ['validate'] : []),
     ...(auth ? [`auth: ${auth}`] : []),
     ...(route.contract.idempotent ? ['idempotency'] : []),
+    ...(audit ? [`audit: { log: auditLog, ${JSON.stringify(audit).slice(1, -1)} }`] : []),
     ...(needsStageSecret(route.contract) ? ['prepare: loadStageSecret'] : []),
   ];
   return [
@@ -85,6 +89,7 @@ const bindingModule = (route: Route, validated: boolean): string => {
     `import { http, type Binding, type Handler } from '#lib/http';`,
     ...(auth ? [`import { authorize } from '#lib/auth/authenticate';`] : []),
     ...(route.contract.idempotent ? [`import { idempotency } from '#lib/requests/idempotency';`] : []),
+    ...(audit ? [`import { auditLog } from '#lib/audit/log';`] : []),
     ...(needsStageSecret(route.contract) ? [`import { loadStageSecret } from '#lib/adapters/secrets';`] : []),
     ...(validated ? [`import validate from '../validators/${route.functionName}';`] : []),
     '',

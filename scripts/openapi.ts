@@ -14,8 +14,9 @@ import { IDEMPOTENCY_KEY_PATTERN } from '#lib/http/idempotency';
 
 export const openApiFile = join(root, 'docs', 'openapi.json');
 
-const content = (schema?: unknown) => (schema ? { content: { 'application/json': { schema } } } : {});
-const answer = ({ description, schema }: Documented) => ({ description, ...content(schema) });
+const content = (schema?: unknown, media: Record<string, unknown> = {}) =>
+  schema ? { content: { 'application/json': { schema }, ...Object.fromEntries(Object.entries(media).map(([type, body]) => [type, { schema: body }])) } } : {};
+const answer = ({ description, schema, media }: Documented) => ({ description, ...content(schema, media) });
 
 const unauthenticated: Answer = { description: 'Missing, invalid, expired or revoked bearer token', schema: errorBody };
 /** The 403 bodies of the permission check (lib/auth/authenticate.ts requirePermission). */
@@ -42,6 +43,8 @@ const byRequirement = (requirement: Requirement): Record<number, Answer> => {
 interface Documented {
   description: string;
   schema?: unknown;
+  /** Other media types of the same answer (Answer.media). */
+  media?: Record<string, unknown>;
 }
 const ref = (name: keyof typeof components) => ({ $ref: `#/components/schemas/${name}` });
 export const components = { Error: errorBody, Forbidden: forbiddenBody };
@@ -124,7 +127,10 @@ export const possibleAnswers = (contract: Documentable): Record<number, Document
   };
   const all: Record<number, Documented[]> = {};
   for (const layer of [...layers(contract), contract.idempotent ? idempotentAnswers : {}]) {
-    for (const [status, doc] of Object.entries(layer)) (all[Number(status)] ??= []).push({ ...doc, schema: resolve(doc.schema) });
+    for (const [status, doc] of Object.entries(layer)) {
+      (all[Number(status)] ??= []).push({ ...doc, schema: resolve(doc.schema) });
+      for (const schema of Object.values(doc.media ?? {})) all[Number(status)]!.push({ description: doc.description, schema });
+    }
   }
   return all;
 };

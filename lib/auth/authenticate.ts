@@ -6,6 +6,9 @@ import { serviceCredentials } from '#lib/db/services';
 import { Forbidden, Unauthorized } from '#lib/errors';
 import { API_KEY_PERMISSIONS, isUnscoped, UNSCOPED_ONLY, type AccessScope, type Permission, type Requirement } from '#lib/shared/access';
 import { permissionsOf } from './rolePermissions';
+import type { AuditLog } from '#lib/http/contract';
+import { logger } from '#lib/log';
+import { AUDIT_UNAVAILABLE, appendOrUnavailable, authEventEntry } from '#lib/shared/audit';
 import { bearerToken, type AccessClaims } from './tokens';
 // the verifying side only: no secret, no SSM client in any bearer-protected bundle
 import { publicKey, verifyAccessToken } from './verify';
@@ -35,22 +38,53 @@ export const API_KEY_PRINCIPAL: Principal = Object.freeze({
 
 const refused = () => new Unauthorized('Invalid or expired token');
 
-/** Who a verified token names, as stored now: its id, role, scope and current incarnation; undefined when gone or inactive. */
-const holderOf = async (claims: AccessClaims): Promise<{ username: string; role: string; scope: AccessScope; incarnation: string } | undefined> => {
+/** Why a well-signed token no longer holds (the audit log's `reason` of token-revoked). */
+type Refusal = 'revoked' | 'superseded' | 'inactive' | 'gone';
+
+/** Where a request's authentication events go: the audit log of an audited route (its function may write it). */
+export interface AuthEventSink {
+  request: APIGatewayProxyEvent;
+  log: AuditLog;
+}
+
+/**
+ * A well-signed token refused: recorded in the audit log as token-revoked when the function may
+ * write it, else logged (read-only functions hold no write permission: docs/adr/0214). Then the
+ * same 401 as any bad token.
+ */
+const refuse = async (claims: AccessClaims, reason: Refusal, record: AuthEventSink | undefined): Promise<never> => {
+  const actor = { kind: claims.kind === 'service' ? 'service' : 'user', id: claims.sub } as const;
+  const facts = { event: 'token-revoked', actor, target: { type: actor.kind, id: actor.id }, status: 401, reason } as const;
+  if (record) await appendOrUnavailable(record.log, authEventEntry(record.request, facts), AUDIT_UNAVAILABLE);
+  else logger.warn('token refused', { event: facts.event, actor, reason });
+  throw refused();
+};
+
+/** Who a verified token names, as stored now, or why it no longer names anyone. */
+const holderOf = async (
+  claims: AccessClaims,
+): Promise<{ username: string; role: string; scope: AccessScope; incarnation: string } | 'gone' | 'inactive'> => {
   if (claims.kind === 'service') {
     const found = await serviceCredentials(claims.sub);
-    if (!found?.service.active) return undefined;
+    if (!found) return 'gone';
+    if (!found.service.active) return 'inactive';
     return { username: found.service.id, role: found.service.role, scope: found.service.scope, incarnation: found.incarnation };
   }
   const found = await users.credentials(claims.sub);
-  return found && { username: found.user.username, role: found.user.role, scope: found.user.scope ?? [], incarnation: found.incarnation };
+  if (!found) return 'gone';
+  return { username: found.user.username, role: found.user.role, scope: found.user.scope ?? [], incarnation: found.incarnation };
 };
 
-/** The principal a bearer token names, read fresh from the store; 401 when the token no longer holds. */
-export const principalOfToken = async (header: string | undefined): Promise<Principal> => {
+/**
+ * The principal a bearer token names, read fresh from the store; 401 when the token no longer
+ * holds. `record`: the request and the audit log, when its function records authentication events.
+ */
+export const principalOfToken = async (header: string | undefined, record?: AuthEventSink): Promise<Principal> => {
   const claims = await verifyAccessToken(publicKey(), bearerToken(header));
   const [revoked, holder] = await Promise.all([revokedTokens.isRevoked(claims.jti), holderOf(claims)]);
-  if (revoked || !holder?.incarnation || holder.incarnation !== claims.inc) throw refused();
+  if (revoked) return refuse(claims, 'revoked', record);
+  if (typeof holder === 'string') return refuse(claims, holder, record);
+  if (!holder.incarnation || holder.incarnation !== claims.inc) return refuse(claims, 'superseded', record);
   const { username, role, scope } = holder;
   const kind = claims.kind === 'service' ? 'service' : 'user';
   return { kind, username, role, permissions: await permissionsOf(role), scope, tokenId: claims.jti, expiresAt: claims.exp };
@@ -71,10 +105,10 @@ export const requirePermission = (principal: Principal, permission: Permission):
  * token, or one that no longer holds, names nobody and the API key acts (it could act without
  * the token anyway, so a refused token gains nothing).
  */
-const keyModePrincipal = async (header: string | undefined): Promise<Principal> => {
+const keyModePrincipal = async (header: string | undefined, record: AuthEventSink | undefined): Promise<Principal> => {
   if (!header) return API_KEY_PRINCIPAL;
   try {
-    return await principalOfToken(header);
+    return await principalOfToken(header, record);
   } catch (error) {
     if (error instanceof Unauthorized) return API_KEY_PRINCIPAL;
     throw error;
@@ -87,11 +121,12 @@ const keyModePrincipal = async (header: string | undefined): Promise<Principal> 
  */
 export const authorize =
   (required: Exclude<Requirement, 'public'>): Authenticator =>
-  async (event: APIGatewayProxyEvent): Promise<Principal> => {
+  async (event: APIGatewayProxyEvent, options: { auditLog?: AuditLog } = {}): Promise<Principal> => {
     const header = event.headers?.authorization;
-    if (required === 'signed-in') return principalOfToken(header);
+    const record = options.auditLog ? { request: event, log: options.auditLog } : undefined;
+    if (required === 'signed-in') return principalOfToken(header, record);
     const keyActs = accessMode() === 'key' && API_KEY_PERMISSIONS.includes(required);
-    const principal = keyActs ? await keyModePrincipal(header) : await principalOfToken(header);
+    const principal = keyActs ? await keyModePrincipal(header, record) : await principalOfToken(header, record);
     requirePermission(principal, required);
     return principal;
   };

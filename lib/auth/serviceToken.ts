@@ -1,3 +1,5 @@
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { recordAuthEvent } from '#lib/audit/log';
 import { serviceCredentials } from '#lib/db/services';
 import { Unauthorized } from '#lib/errors';
 import { serviceSecretMatches } from './serviceSecrets';
@@ -27,4 +29,24 @@ export const exchangeServiceSecret = async (secret: SecretSource, id: string, pr
   const { service, incarnation } = found;
   const { token } = await issueAccessToken(await privateKey(secret), { username: service.id, role: service.role, incarnation, kind: 'service' });
   return { accessToken: token, tokenType: 'Bearer', expiresIn: ACCESS_TOKEN_SECONDS };
+};
+
+/** The exchange, its outcome in the audit log (issued, or refused: the id as presented, never the secret). */
+export const exchangeServiceSecretRecorded = async (
+  secret: SecretSource,
+  id: string,
+  presented: string,
+  request: APIGatewayProxyEvent,
+): Promise<ServiceTokenAnswer> => {
+  const who = { kind: 'service', id } as const;
+  try {
+    const answer = await exchangeServiceSecret(secret, id, presented);
+    await recordAuthEvent(request, { event: 'service-token-issued', actor: who, target: { type: 'service', id }, status: 200 });
+    return answer;
+  } catch (error) {
+    if (error instanceof Unauthorized) {
+      await recordAuthEvent(request, { event: 'service-token-refused', actor: who, target: { type: 'service', id }, status: 401 });
+    }
+    throw error;
+  }
 };

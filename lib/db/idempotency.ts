@@ -18,6 +18,8 @@ export interface KeyRecord {
   leaseUntil: number;
   /** The sealed first result (state done). */
   result?: string;
+  /** The result's audit record is not stored yet: the next replay stores it (lib/http/idempotency.ts). */
+  auditPending?: boolean;
 }
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -50,19 +52,25 @@ export const read = async (id: string): Promise<KeyRecord | undefined> => {
     state: item.state === 'done' ? 'done' : 'pending',
     leaseUntil: Number(item.leaseUntil),
     ...(typeof item.result === 'string' ? { result: item.result } : {}),
+    ...(item.auditPending === true ? { auditPending: true } : {}),
   };
 };
 
-/** Keeps the result of the claim `token` made (a claim taken over since keeps its own). */
-export const complete = async (id: string, token: string, result: string): Promise<void> => {
+/** Keeps the result of the claim `token` made (a claim taken over since keeps its own), marked when its audit record is still to be stored. */
+export const complete = async (id: string, token: string, result: string, auditPending = false): Promise<void> => {
   await conditionHeld(
     updateItem(keys(id), {
-      UpdateExpression: 'SET #state = :done, #result = :result',
+      UpdateExpression: `SET #state = :done, #result = :result${auditPending ? ', auditPending = :pending' : ''}`,
       ConditionExpression: '#token = :token',
       ExpressionAttributeNames: { '#state': 'state', '#result': 'result', '#token': 'token' },
-      ExpressionAttributeValues: { ':done': 'done', ':result': result, ':token': token },
+      ExpressionAttributeValues: { ':done': 'done', ':result': result, ':token': token, ...(auditPending ? { ':pending': true } : {}) },
     }),
   );
+};
+
+/** The kept result's audit record is stored now (a replay stored it). */
+export const audited = async (id: string): Promise<void> => {
+  await conditionHeld(updateItem(keys(id), { UpdateExpression: 'REMOVE auditPending', ConditionExpression: 'attribute_exists(auditPending)' }));
 };
 
 /** Lets go of the pending claim `token` made, so that a retry runs again. */

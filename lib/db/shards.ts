@@ -51,7 +51,8 @@ const afterOf = (position: Record<string, unknown>): string => {
 
 export interface ShardedIndex {
   base: string;
-  index: 'GSI1' | 'GSI2';
+  /** The index holding the shards; none: the table itself (`PK`, `SK`). */
+  index?: 'GSI1' | 'GSI2';
   /** Only sort keys in this window (inclusive; `:from`, `:upper` are taken). */
   range?: { from: string; to: string };
   /** Also read the unsharded `base` itself (items stored before the key was sharded). */

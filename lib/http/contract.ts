@@ -9,6 +9,8 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import type { CompiledValidator } from '#lib/shared/validation';
 import type { AccessScope, Permission, Requirement } from '#lib/shared/access';
 import type { HttpResult } from './respond';
+import type { AuditEntry } from '#lib/shared/audit';
+import type { AuditFacts, AuditSpec } from './audit';
 
 export type { Requirement } from '#lib/shared/access';
 
@@ -18,6 +20,8 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 export interface Answer {
   description: string;
   schema?: TSchema;
+  /** Other media types the same status may answer (asked for by the request), each with its body's schema: `{ 'text/csv': Type.String() }`. */
+  media?: Record<string, TSchema>;
 }
 
 /** An IAM statement a function needs beyond the table (serverless `iam.role.statements` shape). */
@@ -71,6 +75,12 @@ export interface RouteContract {
    * first result instead of creating again (lib/http/idempotency.ts).
    */
   idempotent?: true;
+  /**
+   * The audit log (lib/http/audit.ts): by default every route that is not a GET and needs more
+   * than `fleet:read` (and is not public) is recorded once it succeeded; this says otherwise, or
+   * which authentication event the route is, or where its target is.
+   */
+  audit?: AuditSpec;
 }
 
 /** A function without an HTTP route: a schedule, a queue, a WebSocket route (raw serverless events). */
@@ -103,8 +113,16 @@ export interface Principal {
   expiresAt?: number;
 }
 
-/** Resolves the caller of a request or throws Unauthorized (401) / Forbidden (403). */
-export type Authenticator = (event: import('aws-lambda').APIGatewayProxyEvent) => Promise<Principal>;
+/**
+ * Resolves the caller of a request or throws Unauthorized (401) / Forbidden (403). `auditLog`: the
+ * route is audited (its function may write the log), so a refused token is recorded there.
+ */
+export type Authenticator = (event: import('aws-lambda').APIGatewayProxyEvent, options?: { auditLog?: AuditLog }) => Promise<Principal>;
+
+/** Where audit records are stored (lib/audit/log.ts); throws when one could not be. */
+export interface AuditLog {
+  append(entry: AuditEntry): Promise<void>;
+}
 
 /** One idempotent request: the route, who calls, the key they sent, and what they asked (path, query, body). */
 export interface IdempotentRequest {
@@ -114,10 +132,21 @@ export interface IdempotentRequest {
   request: unknown;
 }
 
-/** A claimed key: the request runs, then its result is kept (`finish`) or the claim let go (`abandon`). */
+/**
+ * A claimed key: the request runs, then its result is kept (`finish`) or the claim let go
+ * (`abandon`). `auditPending`: the change landed but its audit record was not stored; a replay
+ * stores it (lib/http/idempotency.ts).
+ */
 export interface IdempotencyClaim {
-  finish(result: HttpResult): Promise<void>;
+  finish(result: HttpResult, options?: { auditPending?: boolean }): Promise<void>;
   abandon(): Promise<void>;
+}
+
+/** The first result of a request, answered again; `audited` clears a pending audit record once a replay stored it. */
+export interface IdempotentReplay {
+  replay: HttpResult;
+  auditPending?: boolean;
+  audited?: () => Promise<void>;
 }
 
 /**
@@ -126,7 +155,7 @@ export interface IdempotencyClaim {
  * running, is thrown as an HttpError (422, 409).
  */
 export interface IdempotencyStore {
-  begin(request: IdempotentRequest): Promise<IdempotencyClaim | { replay: HttpResult }>;
+  begin(request: IdempotentRequest): Promise<IdempotencyClaim | IdempotentReplay>;
 }
 
 /** What the handler of a route is given at run time; written by the generator (generated/routes/). */
@@ -137,6 +166,8 @@ export interface Binding<C extends RouteContract> {
   auth?: Authenticator;
   /** Where the results of idempotent creates are kept (set exactly when the contract says `idempotent`). */
   idempotency?: IdempotencyStore;
+  /** Set exactly when the route is audited (lib/http/audit.ts): what its records say, and where they go. */
+  audit?: AuditFacts & { log: AuditLog };
   /** Run before the request is handled, once per container in effect (loads the stage secret of routes that need it). */
   prepare?: () => Promise<void>;
   /** Types only: the contract this binding was generated from. */
@@ -161,7 +192,8 @@ export interface RequestParts<C extends RouteContract> {
   principal: C['permission'] extends 'public' ? undefined : Principal;
 }
 
-type AnswerBody<A> = A extends { schema: infer S extends TSchema } ? Static<S> : unknown;
+type MediaBody<A> = A extends { media: infer M extends Record<string, TSchema> } ? Static<M[keyof M]> : never;
+type AnswerBody<A> = (A extends { schema: infer S extends TSchema } ? Static<S> : unknown) | MediaBody<A>;
 type Responses<C extends RouteContract> = C['responses'];
 
 /**

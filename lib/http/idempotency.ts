@@ -33,16 +33,33 @@ export const idempotencyKey = (headers: Record<string, string | undefined>): str
 const callerOf = (event: APIGatewayProxyEvent, principal: Principal | undefined): string =>
   principal ? `user:${principal.username}` : `api-key:${event.requestContext?.identity?.apiKeyId ?? ''}`;
 
-/** Runs a create once per key: a retry with the same key and request answers the first result. */
+/**
+ * Runs a create once per key: a retry with the same key and request answers the first result.
+ * `audit` stores the audit record of a result (lib/http/index.ts) and throws when it could not:
+ * the create landed, so its result is kept all the same, marked as not yet audited, and the
+ * first replay stores the record before it answers (docs/adr/0213). A replay of an audited
+ * result writes no second record.
+ */
 export const runIdempotent = async (
   store: IdempotencyStore,
   context: { route: string; event: APIGatewayProxyEvent; principal: Principal | undefined; request: unknown },
   run: () => Promise<HttpResult>,
+  audit: (result: HttpResult) => Promise<void> = async () => {},
 ): Promise<HttpResult> => {
   const key = idempotencyKey(context.event.headers);
-  if (key === undefined) return run();
+  if (key === undefined) {
+    const result = await run();
+    await audit(result);
+    return result;
+  }
   const begun = await store.begin({ route: context.route, caller: callerOf(context.event, context.principal), key, request: context.request });
-  if ('replay' in begun) return { ...begun.replay, headers: { ...begun.replay.headers, 'idempotent-replayed': 'true' } };
+  if ('replay' in begun) {
+    if (begun.auditPending) {
+      await audit(begun.replay);
+      await begun.audited?.().catch((reason: unknown) => logger.warn('idempotent result not marked audited', { route: context.route, reason: String(reason) }));
+    }
+    return { ...begun.replay, headers: { ...begun.replay.headers, 'idempotent-replayed': 'true' } };
+  }
   let result: HttpResult;
   try {
     result = await run();
@@ -51,6 +68,14 @@ export const runIdempotent = async (
     throw error;
   }
   // the create landed: keeping its result is best effort, never a failure after the write
-  await begun.finish(result).catch((reason: unknown) => logger.warn('idempotent result not kept', { route: context.route, reason: String(reason) }));
+  const keep = (auditPending: boolean) =>
+    begun.finish(result, { auditPending }).catch((reason: unknown) => logger.warn('idempotent result not kept', { route: context.route, reason: String(reason) }));
+  try {
+    await audit(result);
+  } catch (error) {
+    await keep(true);
+    throw error;
+  }
+  await keep(false);
   return result;
 };

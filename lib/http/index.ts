@@ -10,6 +10,8 @@ import { errorResult, json, withinAnswerLimit, type HttpResult } from './respond
 import type { AnswerOf, Binding, Principal, RequestParts, RouteContract } from './contract';
 import { requireWellFormed } from './unicode';
 import { runIdempotent } from './idempotency';
+import { auditEntryOf } from './audit';
+import { appendOrUnavailable, requestFacts } from '#lib/shared/audit';
 
 export type { HttpResult } from './respond';
 export type { CompiledValidator } from '#lib/shared/validation';
@@ -82,9 +84,9 @@ const withCors = (event: APIGatewayProxyEvent, response: APIGatewayProxyResult |
 export const http = <C extends RouteContract>(binding: Binding<C>, handle: Handler<C>) => {
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult>().use(tracing()).use(lifecycle(binding.invalidStatus));
   const principals = new WeakMap<object, Principal>();
-  const { auth, prepare } = binding;
+  const { auth, prepare, audit } = binding;
   if (prepare) chain.use({ before: () => prepare() });
-  if (auth) chain.use({ before: async ({ event }) => void principals.set(event, await auth(event)) });
+  if (auth) chain.use({ before: async ({ event }) => void principals.set(event, await auth(event, audit ? { auditLog: audit.log } : {})) });
   chain.use({ before: ({ event }) => requireWellFormed(event) });
   if (binding.validate) chain.use(validator({ eventSchema: binding.validate }));
   return chain.handler(async (event, context) => {
@@ -94,19 +96,32 @@ export const http = <C extends RouteContract>(binding: Binding<C>, handle: Handl
       query: event.queryStringParameters ?? {},
       principal: principals.get(event),
     } as unknown as RequestParts<C>;
+    const requestId = event.requestContext?.requestId ?? context.awsRequestId;
     const run = async () =>
       (await handle({
         ...parts,
         headers: event.headers,
-        requestId: event.requestContext?.requestId ?? context.awsRequestId,
+        requestId,
         event,
         context,
       })) as HttpResult;
     const { idempotency } = binding;
+    const principal = parts.principal as Principal | undefined;
     const request = { path: parts.path, query: parts.query, body: parts.body };
-    const result = idempotency
-      ? await runIdempotent(idempotency, { route: binding.functionName, event, principal: parts.principal as Principal | undefined, request }, run)
-      : await run();
+    const record = async (result: HttpResult) => {
+      if (!audit || result.statusCode < 200 || result.statusCode >= 300) return;
+      const facts = { ...requestFacts(event, requestId), path: parts.path as Record<string, unknown>, body: parts.body, principal: principal ?? KEY_ACTOR };
+      // stored before the 2xx; if it cannot be, 503 although the change stands (docs/adr/0213)
+      await appendOrUnavailable(audit.log, auditEntryOf(audit, facts, result), CHANGE_UNRECORDED);
+    };
+    const result = idempotency ? await runIdempotent(idempotency, { route: binding.functionName, event, principal, request }, run, record) : await run();
+    if (!idempotency) await record(result);
     return withinAnswerLimit(json(result));
   });
 };
+
+const CHANGE_UNRECORDED = 'The change was made, but its audit record could not be stored; retry shortly (a create with the same Idempotency-Key)';
+
+/** The actor of an audited route that names no principal (a public one): the API key. */
+const KEY_ACTOR = { kind: 'api-key', username: 'api-key' } as const;
+

@@ -10,11 +10,19 @@ export interface HttpResult {
   headers?: Record<string, string>;
 }
 
-export const json = ({ statusCode, body, headers }: HttpResult): APIGatewayProxyResult => ({
-  statusCode,
-  headers: { 'content-type': 'application/json', ...headers },
-  body: body === undefined ? '' : JSON.stringify(body),
-});
+/**
+ * The answer as Lambda returns it: the body as JSON, unless the handler answered text with a
+ * content-type of its own (`text/csv`), which is sent as it is.
+ */
+export const json = ({ statusCode, body, headers }: HttpResult): APIGatewayProxyResult => {
+  const type = headers?.['content-type'];
+  if (type !== undefined && !type.startsWith('application/json') && typeof body === 'string') return { statusCode, headers: { ...headers }, body };
+  return {
+    statusCode,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? '' : JSON.stringify(body),
+  };
+};
 
 /** Lambda's limit for a synchronous answer: status, headers and body serialised together. */
 export const MAX_ANSWER_BYTES = 6 * 1024 * 1024;

@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, 
 import { stageSecret } from '#lib/db/cursor';
 import * as keys from '#lib/db/idempotency';
 import { HttpError } from '#lib/errors';
-import type { IdempotencyClaim, IdempotencyStore, IdempotentRequest } from '#lib/http/contract';
+import type { IdempotencyClaim, IdempotencyStore, IdempotentReplay, IdempotentRequest } from '#lib/http/contract';
 import type { HttpResult } from '#lib/http/respond';
 
 /*
@@ -44,7 +44,7 @@ const reused = () =>
 const inProgress = () =>
   new HttpError(409, 'A request with this Idempotency-Key is still being processed; retry shortly', { headers: { 'retry-after': '1' } });
 
-const begin = async (request: IdempotentRequest): Promise<IdempotencyClaim | { replay: HttpResult }> => {
+const begin = async (request: IdempotentRequest): Promise<IdempotencyClaim | IdempotentReplay> => {
   const id = recordId(request);
   const fingerprint = fingerprintOf(request);
   const token = randomUUID();
@@ -53,8 +53,8 @@ const begin = async (request: IdempotentRequest): Promise<IdempotencyClaim | { r
   for (let attempt = 0; attempt < 3; attempt++) {
     if (await keys.claim(id, { fingerprint, token, state: 'pending', leaseUntil: Date.now() + CLAIM_LEASE_MS }, expiresAt)) {
       return {
-        finish: async (result) => {
-          if (result.statusCode >= 200 && result.statusCode < 300) await keys.complete(id, token, seal(id, request.key, result));
+        finish: async (result, options) => {
+          if (result.statusCode >= 200 && result.statusCode < 300) await keys.complete(id, token, seal(id, request.key, result), options?.auditPending === true);
           else await keys.release(id, token);
         },
         abandon: () => keys.release(id, token),
@@ -63,7 +63,10 @@ const begin = async (request: IdempotentRequest): Promise<IdempotencyClaim | { r
     const held = await keys.read(id);
     if (!held) continue;
     if (held.fingerprint !== fingerprint) throw reused();
-    if (held.state === 'done' && held.result) return { replay: open(id, request.key, held.result) };
+    if (held.state === 'done' && held.result) {
+      const replay = open(id, request.key, held.result);
+      return held.auditPending ? { replay, auditPending: true, audited: () => keys.audited(id) } : { replay };
+    }
     throw inProgress();
   }
   throw inProgress();

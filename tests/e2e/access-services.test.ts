@@ -60,6 +60,22 @@ describe('a service registered with role operator, scoped to a region', () => {
     expect(unknown.body).toEqual(wrong.body);
   });
 
+  it('leaves each exchange in the audit log, issued or refused, with the service as actor and never its secret', async () => {
+    const query = (event: string) => `/audit?${new URLSearchParams({ event, targetId: service.id, limit: '100' })}`;
+    const read = async (event: string) => {
+      // the log is read through an index: a record may show a moment late (DESIGN §3)
+      for (let tries = 0; ; tries++) {
+        const res = await call<{ items: { actor: { kind: string; id: string } }[] }>('audit', 'GET', query(event), { token: adminToken });
+        if (res.body.items.length > 0 || tries > 50) return res;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    };
+    const [issued, refused] = await Promise.all([read('service-token-issued'), read('service-token-refused')]);
+    expect(issued.body.items[0]?.actor).toEqual({ kind: 'service', id: service.id });
+    expect(refused.body.items[0]?.actor).toEqual({ kind: 'service', id: service.id });
+    expect(JSON.stringify([issued.body, refused.body])).not.toContain(service.secret!);
+  });
+
   it('calls a route its role permits (200) and is refused one it does not (403)', async () => {
     const token = await tokenOf(service.id, service.secret!);
     expect((await call('act', 'GET', '/alarms', { token })).status).toBe(200);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { api } from '../support/api';
 import { routes, samplePath } from '../support/routes';
 import { eventSchemaOf } from '../support/schemas';
@@ -30,8 +30,12 @@ const paginated = (await routes()).filter((route) => {
 const BODIES: Record<string, unknown> = { devicesAllDevices: ALL };
 /** Paths naming a record that exists, for paginated routes under one (404 would come first). */
 const PATHS: Record<string, string> = {};
+/** An admin's token, for paginated routes only an admin may call (401/403 would come first). */
+let adminToken: string | undefined;
 
 beforeAll(async () => {
+  const admin = inject('admin');
+  adminToken = (await api<{ accessToken: string }>('POST', '/api/authService/auth/signin', { body: { username: admin.username, password: admin.password } })).body.accessToken;
   const device = await api<{ items: { devicesn: string }[] }>('POST', '/videoDevice/all/allDevices?limit=1', { body: ALL });
   const [first] = device.body.items;
   expect(first).toBeDefined();
@@ -52,7 +56,8 @@ describe('every paginated route, found from its declaration, refuses a cursor it
     const body = route.method === 'GET' ? undefined : BODIES[route.functionName];
     expect(route.method === 'GET' || body !== undefined, `add a valid body for ${route.functionName} to BODIES`).toBe(true);
     for (const key of Object.values(FORGED_KEYS)) {
-      expect422(await api<ErrorBody>(route.method, `${PATHS[route.functionName] ?? samplePath(route)}?limit=5&cursor=${forged(key)}`, { body }));
+      const token = route.contract.permission === 'admin' ? adminToken : undefined;
+      expect422(await api<ErrorBody>(route.method, `${PATHS[route.functionName] ?? samplePath(route)}?limit=5&cursor=${forged(key)}`, { body, ...(token ? { token } : {}) }));
     }
   });
 });

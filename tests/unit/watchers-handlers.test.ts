@@ -4,6 +4,8 @@ import { apiEvent, lambdaContext } from '../support/events';
 // Store failures are unknown errors: the handlers must answer the generic 500 JSON.
 vi.mock('#lib/db/watchers', () => ({ fieldValues: vi.fn(), list: vi.fn() }));
 vi.mock('#lib/db/table', () => ({ ensureTable: vi.fn() }));
+// the audited createTable stores its audit record (lib/audit/log.ts): here, nowhere
+vi.mock('#lib/db/audit', () => ({ append: vi.fn(async () => undefined) }));
 // the SDK client module is still loaded; its notice about this machine's Node 20 is noise here
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 

@@ -1,0 +1,143 @@
+import type { AuditEntry, AuditEvent, AuditTarget, AuthEvent } from '#lib/shared/audit';
+import type { Principal, RouteContract } from './contract';
+import type { HttpResult } from './respond';
+
+/*
+ * Which routes the audit log records, and what it records of them (DESIGN §5; docs/adr/0211).
+ * The rule reads the contract, so a new route is covered without editing a list: a route is a
+ * change when it is not a GET and needs more than reading the fleet (`fleet:read` POSTs are
+ * queries: device lists, lookups, live tickets, a refresh) and is not public (sign-in records
+ * its own events). A contract may say otherwise (`audit: { record }`), name the authentication
+ * event it is (logout, password change) and where its target comes from. The generator resolves
+ * this once into the route's binding; at run time only the values are picked.
+ */
+
+/** Where the id of a route's target is: a path parameter, a field of the answer, the answer itself, or the caller. */
+export type TargetId = { path: string } | { answer: string } | 'answer' | 'caller';
+
+/** What a contract may say about the audit log. */
+export interface AuditSpec {
+  /** Record this route, or not, whatever the rule says. */
+  record?: boolean;
+  /** The authentication event this route is (its records say this instead of `change`). */
+  event?: AuthEvent;
+  /** The target's type; by default the area's name in the singular (`watchers` -> `watcher`). */
+  target?: string;
+  /** Where the target's id is; by default the last path parameter, else the `id` (`roleid`, `username`) of the 2xx answer. */
+  targetId?: TargetId;
+}
+
+/** What the binding of an audited route carries (scripts/generate.ts writes it). */
+export interface AuditFacts {
+  /** The route, e.g. `PUT /watcher/{watcherid}`. */
+  action: string;
+  event: AuditEvent;
+  target: string;
+  targetId?: TargetId;
+  /** The body fields the contract declares: only these names are ever recorded. */
+  fields: readonly string[];
+}
+
+/** Whether the rule counts a route as a change (before the contract's own `audit.record`). */
+export const isChange = (contract: Pick<RouteContract, 'method' | 'permission'>): boolean =>
+  contract.method !== 'GET' && contract.permission !== 'fleet:read' && contract.permission !== 'public';
+
+export const isAudited = (contract: Pick<RouteContract, 'method' | 'permission' | 'audit'>): boolean => contract.audit?.record ?? isChange(contract);
+
+type Schema = Record<string, unknown>;
+const isSchema = (value: unknown): value is Schema => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Every property name a body schema declares at its top level, across its branches (oneOf, if/then/else) and array items. */
+export const declaredFields = (schema: unknown): string[] => {
+  const names = new Set<string>();
+  const visit = (node: unknown) => {
+    if (!isSchema(node)) return;
+    if (isSchema(node.properties)) Object.keys(node.properties).forEach((name) => names.add(name));
+    for (const branch of ['oneOf', 'anyOf', 'allOf']) if (Array.isArray(node[branch])) (node[branch] as unknown[]).forEach(visit);
+    for (const part of ['then', 'else', 'items']) visit(node[part]);
+  };
+  visit(schema);
+  return [...names].sort();
+};
+
+const ID_FIELDS = ['id', 'roleid', 'username'];
+
+/** The default place of a route's target id: its last path parameter, else the id field of its 2xx answer. */
+const defaultTargetId = (contract: RouteContract): TargetId | undefined => {
+  const params = contract.path.match(/\{([^}+]+)\+?\}/g)?.map((param) => param.replace(/[{}+]/g, '')) ?? [];
+  const last = params[params.length - 1];
+  if (last) return { path: last };
+  const answers = Object.entries(contract.responses).filter(([status]) => status.startsWith('2'));
+  for (const [, answer] of answers) {
+    const properties = (answer.schema as Schema | undefined)?.properties;
+    const field = isSchema(properties) ? ID_FIELDS.find((name) => name in properties) : undefined;
+    if (field) return { answer: field };
+  }
+  return undefined;
+};
+
+/** The audit facts of a route of `area`, or undefined when the route is not recorded. */
+export const auditFactsOf = (contract: RouteContract, area: string): AuditFacts | undefined => {
+  if (!isAudited(contract)) return undefined;
+  const spec = contract.audit ?? {};
+  const targetId = spec.targetId ?? defaultTargetId(contract);
+  return {
+    action: `${contract.method} /${contract.path}`,
+    event: spec.event ?? 'change',
+    target: spec.target ?? area.replace(/s$/, ''),
+    ...(targetId ? { targetId } : {}),
+    fields: declaredFields(contract.request?.body),
+  };
+};
+
+/** The names of the declared fields a body sets (of each item, for a list), sorted; never a value. */
+export const changedFields = (body: unknown, declared: readonly string[]): string[] => {
+  const objects = (Array.isArray(body) ? body : [body]).filter(isSchema);
+  const present = new Set(objects.flatMap((object) => Object.keys(object)));
+  return declared.filter((name) => present.has(name));
+};
+
+const idText = (value: unknown): string | undefined =>
+  typeof value === 'string' && value !== '' ? value : typeof value === 'number' && Number.isFinite(value) ? String(value) : undefined;
+
+/** What a request acted on: the facts' type and the id where they say it is. */
+export const targetOf = (
+  facts: Pick<AuditFacts, 'target' | 'targetId'>,
+  request: { path: Record<string, unknown>; result: Pick<HttpResult, 'body'>; principal: Pick<Principal, 'kind' | 'username'> },
+): AuditTarget => {
+  const where = facts.targetId;
+  if (where === 'caller') return { type: request.principal.kind, id: request.principal.username };
+  const id =
+    where === undefined
+      ? undefined
+      : where === 'answer'
+        ? idText(request.result.body)
+        : 'path' in where
+          ? idText(request.path[where.path])
+          : idText(isSchema(request.result.body) ? request.result.body[where.answer] : undefined);
+  return id === undefined ? { type: facts.target } : { type: facts.target, id };
+};
+
+/** The record of an audited request that answered `result`. */
+export const auditEntryOf = (
+  facts: AuditFacts,
+  request: {
+    path: Record<string, unknown>;
+    body: unknown;
+    principal: Pick<Principal, 'kind' | 'username'>;
+    requestId: string;
+    sourceIp: string;
+    userAgent: string;
+  },
+  result: Pick<HttpResult, 'statusCode' | 'body'>,
+): AuditEntry => ({
+  event: facts.event,
+  actor: { kind: request.principal.kind, id: request.principal.username },
+  action: facts.action,
+  target: targetOf(facts, { path: request.path, result, principal: request.principal }),
+  status: result.statusCode,
+  fields: changedFields(request.body, facts.fields),
+  requestId: request.requestId,
+  sourceIp: request.sourceIp,
+  userAgent: request.userAgent,
+});
