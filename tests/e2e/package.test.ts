@@ -63,7 +63,26 @@ describe('serverless package --stage prod (no AWS credentials)', () => {
   });
 
   it('stays well under the CloudFormation resource limit', () => {
-    expect(Object.keys(prod.Resources).length).toBeLessThan(500);
+    expect(Object.keys(prod.Resources).length).toBeLessThan(450);
+  });
+  it('lets API Gateway invoke the REST functions through one role, not one resource policy per function', () => {
+    const restPermissions = resourcesOfType(prod, 'AWS::Lambda::Permission').filter(([name]) => name.endsWith('LambdaPermissionApiGateway'));
+    expect(restPermissions).toEqual([]);
+    const role = prod.Resources.ApiGatewayInvokeRole as CfnResource & { Properties: { AssumeRolePolicyDocument: unknown; Policies: { PolicyDocument: { Statement: { Action: string[]; Resource: unknown[] }[] } }[] } };
+    expect(JSON.stringify(role.Properties.AssumeRolePolicyDocument)).toContain('"Service":"apigateway.amazonaws.com"');
+    const [statement] = role.Properties.Policies[0]!.PolicyDocument.Statement;
+    expect(statement!.Action).toEqual(['lambda:InvokeFunction']);
+    const invocable = new Set(statement!.Resource.map((r) => JSON.stringify(r)));
+    const proxies = resourcesOfType(prod, 'AWS::ApiGateway::Method').filter(([, m]) => (m.Properties?.Integration as { Type?: string } | undefined)?.Type === 'AWS_PROXY');
+    expect(proxies.length).toBeGreaterThan(150);
+    for (const [name, method] of proxies) {
+      const integration = method.Properties!.Integration as { Credentials: unknown; Uri: unknown };
+      expect(integration.Credentials, name).toEqual({ 'Fn::GetAtt': ['ApiGatewayInvokeRole', 'Arn'] });
+      const target = /"Fn::GetAtt":\["(\w+)","Arn"\]/.exec(JSON.stringify(integration.Uri))![1];
+      expect(invocable.has(JSON.stringify({ 'Fn::GetAtt': [target, 'Arn'] })), name).toBe(true);
+    }
+    // only functions behind a REST route: schedules and the WebSocket API keep their own permissions
+    expect(invocable.size).toBe(new Set(proxies.map(([, m]) => /"Fn::GetAtt":\["(\w+)","Arn"\]/.exec(JSON.stringify((m.Properties!.Integration as { Uri: unknown }).Uri))![1])).size);
   });
   it('lets functions read only their own secrets from SSM, and ships no secret value', () => {
     // each function's role holds only the statements resources/permissions.yml names (tests/e2e/operations.test.ts)
