@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 
 const alias = {
   '#lib': resolve(import.meta.dirname, 'lib'),
-  '#contracts': resolve(import.meta.dirname, 'contracts'),
+  '#schemas': resolve(import.meta.dirname, 'schemas'),
   '#generated': resolve(import.meta.dirname, 'generated'),
 };
 

@@ -4,12 +4,12 @@
  * room's devices), with 5% of vendor requests answered 429 (Webex with `Retry-After: 1`, Zoom
  * without: backoff with jitter), by the real adapters and the real sync into an empty table:
  * vendor requests, throttled waits, time, that no device is lost, and the sync's memory against
- * what devicesSync is given (INVENTORY_MEMORY_MB in contracts/shared.ts). Store and fake each run in a process of their own.
+ * what devicesSync is given (INVENTORY_MEMORY_MB in schemas/shared.ts). Store and fake each run in a process of their own.
  * Writes bench/results/providers.json and .md.
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { INVENTORY_MEMORY_MB } from '../contracts/shared';
+import { INVENTORY_MEMORY_MB } from '../schemas/shared';
 import { storeEnv } from '../scripts/local/env';
 import { fakeEnv } from '../scripts/local/fakes';
 import { root, round, storeProcess, writeResult } from './lib';

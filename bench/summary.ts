@@ -1,7 +1,7 @@
 /** Writes the summary table of bench/README.md from bench/results/*.json: each figure against its target. */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { INVENTORY_MEMORY_MB } from '../contracts/shared';
+import { INVENTORY_MEMORY_MB } from '../schemas/shared';
 import { resultsDir, root } from './lib';
 
 const read = <T>(name: string): T | undefined => {

@@ -4,7 +4,7 @@
  * CORS follows one rule, lib/http/cors.ts, deployed and local alike (docs/decisions.md "CORS").
  *
  * 1. Preflight: API Gateway REST answers OPTIONS only where a method is declared, so this gives
- *    the function `corsPreflight` (contracts/cors.ts) an OPTIONS event, without API
+ *    the function `corsPreflight` (schemas/cors.ts) an OPTIONS event, without API
  *    key, on every path that has an http event. Paths are read from the declared events, so new
  *    routes are covered without editing anything.
  * 2. serverless-offline (v14, REST events) reflects ANY Origin with `allow-credentials: true` in a
@@ -34,7 +34,7 @@ class CorsPreflight {
       }
     }
     const preflight = service.functions.corsPreflight;
-    if (!preflight) throw new Error('contracts/cors.ts must declare the job preflight (corsPreflight)');
+    if (!preflight) throw new Error('schemas/cors.ts must declare the job preflight (corsPreflight)');
     preflight.events = [...paths].sort().map((path) => ({ http: { method: 'options', path, private: false } }));
   }
 

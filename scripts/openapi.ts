@@ -1,12 +1,12 @@
 /**
- * docs/openapi.json (OpenAPI 3.1) from the route contracts (contracts/<area>.ts); written by
+ * docs/openapi.json (OpenAPI 3.1) from the route contracts (schemas/<area>.ts); written by
  * `npm run generate`. tests/unit/generated.test.ts fails when the committed file is stale.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Answer, Requirement, RouteContract } from '#lib/http/contract';
 import { UNSCOPED_ONLY, type Permission } from '#lib/shared/access';
-import { errorBody, forbiddenBody, Type } from '../contracts/shared';
+import { errorBody, forbiddenBody, Type } from '../schemas/shared';
 import { eventSchema, root, routes, type Schema } from './registry';
 import ts from 'typescript';
 import { tidyOpenApi } from './openapi-tidy';
@@ -205,9 +205,9 @@ export const buildOpenApi = async () => {
   }, areaDescription);
 };
 
-/** An area's description: the leading comment of its contracts/<area>.ts, read with the TypeScript scanner. */
+/** An area's description: the leading comment of its schemas/<area>.ts, read with the TypeScript scanner. */
 const areaDescription = (area: string): string => {
-  const text = readFileSync(join(root, 'contracts', `${area}.ts`), 'utf8');
+  const text = readFileSync(join(root, 'schemas', `${area}.ts`), 'utf8');
   const [first] = ts.getLeadingCommentRanges(text, 0) ?? [];
   if (!first) return '';
   return text

@@ -1,6 +1,6 @@
 /**
  * What the project declares, read the same way by the generator, the OpenAPI document, the
- * benchmarks and the tests: the route and job contracts of contracts/<area>.ts. A route `key` of
+ * benchmarks and the tests: the route and job contracts of schemas/<area>.ts. A route `key` of
  * area `a` is the function `a` + `Key`, whose handler is functions/<a>/<key>.ts.
  */
 import { existsSync, readdirSync } from 'node:fs';
@@ -13,7 +13,7 @@ export const root = resolve(__dirname, '..');
 export type Schema = Record<string, unknown>;
 
 interface Declared {
-  /** contracts/<area>.ts and functions/<area>/ */
+  /** schemas/<area>.ts and functions/<area>/ */
   area: string;
   /** The key in the area's `routes` or `jobs`, and the handler's file name. */
   key: string;
@@ -45,7 +45,7 @@ const capitalize = (word: string) => word.charAt(0).toUpperCase() + word.slice(1
 
 /** The areas, one contract file each (shared.ts holds building blocks). */
 export const areas = (): string[] =>
-  readdirSync(join(root, 'contracts'))
+  readdirSync(join(root, 'schemas'))
     .filter((file) => file.endsWith('.ts') && file !== 'shared.ts')
     .map((file) => file.slice(0, -'.ts'.length))
     .sort();
@@ -55,7 +55,7 @@ const declared = (area: string, key: string): Declared => ({
   key,
   functionName: `${area}${capitalize(key)}`,
   handlerFile: `functions/${area}/${key}.ts`,
-  contractFile: `contracts/${area}.ts`,
+  contractFile: `schemas/${area}.ts`,
 });
 
 let loaded: Promise<{ routes: Route[]; jobs: Job[] }> | undefined;
@@ -66,7 +66,7 @@ export const contracts = (): Promise<{ routes: Route[]; jobs: Job[] }> =>
     const routes: Route[] = [];
     const jobs: Job[] = [];
     for (const area of areas()) {
-      const module = (await import(join(root, 'contracts', `${area}.ts`))) as AreaModule;
+      const module = (await import(join(root, 'schemas', `${area}.ts`))) as AreaModule;
       for (const [key, contract] of Object.entries(module.routes ?? {})) {
         routes.push({ ...declared(area, key), method: contract.method, path: contract.path, private: true, contract });
       }

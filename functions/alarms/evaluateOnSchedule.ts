@@ -12,7 +12,7 @@ const mailer = mailerFromEnv();
 enableLivePush(connectionsFromEnv());
 const SCHEDULE_SECONDS = 60;
 
-// Scheduled every minute (contracts/alarms.ts); evaluates when intervalDeviceWatchers seconds have passed.
+// Scheduled every minute (schemas/alarms.ts); evaluates when intervalDeviceWatchers seconds have passed.
 // Under `serverless offline` (npm start) the local timer of scripts/start.ts paces runs instead
 // (EVALUATE_INTERVAL_SECONDS; 0 in e2e, which drives runs through POST /alarms/evaluate).
 export const handler = middy(async (_event: unknown, context: Context) => {

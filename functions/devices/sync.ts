@@ -15,7 +15,7 @@ const providers = providersFromEnv(process.env, secret);
 const mailer = mailerFromEnv();
 enableLivePush(connectionsFromEnv());
 
-// Scheduled (rate in contracts/devices.ts; no async retries, and one sync at a time under its lease):
+// Scheduled (rate in schemas/devices.ts; no async retries, and one sync at a time under its lease):
 // the device inventory from the providers into the table, then the alarms of the devices it changed
 // (the queue), in the same run; a busy evaluator leaves them queued for its next tick.
 export const handler = middy(async (_event: unknown, context?: Context) => {

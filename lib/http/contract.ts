@@ -1,5 +1,5 @@
 /**
- * The contract of a route: every fact about it, in one place (contracts/<area>.ts). The
+ * The contract of a route: every fact about it, in one place (schemas/<area>.ts). The
  * generator (scripts/generate.ts) derives from it the serverless function, the compiled
  * validator, the handler's binding and the OpenAPI operation; the handler's request and
  * answer types are inferred from its schemas. TypeBox is used for types only here, so no

@@ -2,7 +2,7 @@
  * The generated validators and route bindings (`npm run build`) for `npm start`, rebuilt only
  * when something they may derive from changed. Compiling them costs 3-5 s of CPU, most of a
  * warm start on two cores; a start with the same sources reuses the last build. The stamp is a
- * hash of every source the generator could read (contracts/, lib/, scripts/, the package and
+ * hash of every source the generator could read (schemas/, lib/, scripts/, the package and
  * TypeScript settings) and the names of the generated files, kept in node_modules/.cache.
  */
 import { createHash } from 'node:crypto';
@@ -11,7 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 
 const root = resolve(__dirname, '..', '..');
 const stampFile = join(root, 'node_modules', '.cache', 'device-monitoring', 'build-stamp');
-const SOURCE_DIRS = ['contracts', 'lib', 'scripts'];
+const SOURCE_DIRS = ['schemas', 'lib', 'scripts'];
 const SOURCE_FILES = ['package.json', 'package-lock.json', 'tsconfig.json'];
 const OUTPUT_DIRS = ['generated/validators', 'generated/routes'];
 

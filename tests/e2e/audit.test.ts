@@ -4,7 +4,7 @@ import { INTERVAL_FIELDS } from '#lib/intervals/types';
 import { api, type ApiResponse } from '../support/api';
 
 /*
- * The audit log over HTTP (DESIGN §5; contracts/audit.ts), against the key-mode server: changes
+ * The audit log over HTTP (DESIGN §5; schemas/audit.ts), against the key-mode server: changes
  * by an admin's token and by the API key, sign-in failures and logouts appear in GET /audit with
  * actor, action and target; no record holds a password or a secret; the CSV export pages 1,000
  * records exactly once each.

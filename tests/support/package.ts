@@ -18,7 +18,7 @@ export interface CfnTemplate {
 const root = resolve(__dirname, '..', '..');
 
 /** Everything a package is made from; equal sources give an equal template. */
-const SOURCES = ['serverless.yml', 'package.json', 'tsconfig.json', 'resources', 'plugins', 'functions', 'lib', 'schemas', 'contracts', 'generated'];
+const SOURCES = ['serverless.yml', 'package.json', 'tsconfig.json', 'resources', 'plugins', 'functions', 'lib', 'schemas', 'generated'];
 const sourceHash = (): string => {
   const hash = createHash('sha256');
   const add = (path: string) => {

@@ -18,7 +18,7 @@ const layerOf = (file: string): Layer | undefined => {
   if (file.startsWith('functions/')) return 'function';
   if (file.startsWith('generated/routes/')) return 'binding';
   if (file.startsWith('generated/validators/')) return 'validator';
-  if (file.startsWith('contracts/')) return 'contract';
+  if (file.startsWith('schemas/')) return 'contract';
   if (file.startsWith('lib/http/')) return 'http';
   if (file.startsWith('lib/adapters/')) return 'adapter';
   if (file.startsWith('lib/db/')) return 'db';
@@ -50,7 +50,7 @@ const sources = (dir: string): string[] =>
   });
 
 const resolve = (from: string, specifier: string): string | undefined => {
-  const alias = /^#(lib|contracts|generated)\/(.*)$/.exec(specifier);
+  const alias = /^#(lib|schemas|generated)\/(.*)$/.exec(specifier);
   const base = alias ? `${alias[1]}/${alias[2]}` : specifier.startsWith('.') ? relative(root, join(root, dirname(from), specifier)) : undefined;
   if (base === undefined) return undefined; // a package
   for (const candidate of [base, `${base}.ts`, `${base}/index.ts`]) {
@@ -95,7 +95,7 @@ const importsOf = (file: string): Import[] => {
   return found;
 };
 
-const files = ['functions', 'lib', 'contracts'].flatMap(sources);
+const files = ['functions', 'lib', 'schemas'].flatMap(sources);
 const imports = files.flatMap(importsOf);
 
 /**

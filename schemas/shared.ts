@@ -1,5 +1,5 @@
 /**
- * Building blocks of the route contracts (contracts/<area>.ts): TypeBox schemas, which are plain
+ * Building blocks of the route contracts (schemas/<area>.ts): TypeBox schemas, which are plain
  * JSON Schema at run time (compiled by ajv, printed into OpenAPI) and static types for handlers.
  */
 import { Type, type Static, type TSchema, type TProperties } from '@sinclair/typebox';
