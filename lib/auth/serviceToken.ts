@@ -31,22 +31,30 @@ export const exchangeServiceSecret = async (secret: SecretSource, id: string, pr
   return { accessToken: token, tokenType: 'Bearer', expiresIn: ACCESS_TOKEN_SECONDS };
 };
 
-/** The exchange, its outcome in the audit log (issued, or refused: the id as presented, never the secret). */
+/**
+ * An id that names no registered service is recorded as this, never as typed: a client that
+ * swaps the two fields sends its secret as the id (sign-in's UNKNOWN_USER, for the same reason).
+ */
+export const UNKNOWN_SERVICE = '(unknown)';
+
+/** The exchange, its outcome in the audit log (issued, or refused: the id of a known service, never the secret). */
 export const exchangeServiceSecretRecorded = async (
   secret: SecretSource,
   id: string,
   presented: string,
   request: APIGatewayProxyEvent,
 ): Promise<ServiceTokenAnswer> => {
-  const who = { kind: 'service', id } as const;
+  const record = async (event: 'service-token-issued' | 'service-token-refused', status: number, known: boolean) => {
+    const who = { kind: 'service', id: known ? id : UNKNOWN_SERVICE } as const;
+    await recordAuthEvent(request, { event, actor: who, target: { type: 'service', id: who.id }, status });
+  };
+  let answer: ServiceTokenAnswer;
   try {
-    const answer = await exchangeServiceSecret(secret, id, presented);
-    await recordAuthEvent(request, { event: 'service-token-issued', actor: who, target: { type: 'service', id }, status: 200 });
-    return answer;
+    answer = await exchangeServiceSecret(secret, id, presented);
   } catch (error) {
-    if (error instanceof Unauthorized) {
-      await recordAuthEvent(request, { event: 'service-token-refused', actor: who, target: { type: 'service', id }, status: 401 });
-    }
+    if (error instanceof Unauthorized) await record('service-token-refused', 401, (await serviceCredentials(id)) !== undefined);
     throw error;
   }
+  await record('service-token-issued', 200, true);
+  return answer;
 };
