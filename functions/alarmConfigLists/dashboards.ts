@@ -1,9 +1,9 @@
 import http from '#generated/routes/alarmConfigListsDashboards';
 import { uniqueSorted } from '#lib/shared/names';
-import * as watchers from '#lib/db/watchers';
+import { fieldValuesWithin } from '#lib/watchers/reach';
 
-// GET /filter/dashboards -> 200 the distinct watcher dashboards, sorted; 500 JSON on a store failure
-export const handler = http(async () => ({
+// GET /filter/dashboards -> 200 the distinct watcher dashboards (of the watchers the caller reaches: ADR 0261), sorted; 500 JSON on a store failure
+export const handler = http(async ({ principal }) => ({
   statusCode: 200,
-  body: uniqueSorted(await watchers.fieldValues('dashboard')),
+  body: uniqueSorted(await fieldValuesWithin('dashboard', principal.scope)),
 }));

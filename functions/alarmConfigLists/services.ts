@@ -1,9 +1,9 @@
 import http from '#generated/routes/alarmConfigListsServices';
 import { uniqueSorted } from '#lib/shared/names';
-import * as watchers from '#lib/db/watchers';
+import { fieldValuesWithin } from '#lib/watchers/reach';
 
-// GET /filter/alarmservices -> 200 the distinct watcher services, sorted; 500 JSON on a store failure
-export const handler = http(async () => ({
+// GET /filter/alarmservices -> 200 the distinct watcher services (of the watchers the caller reaches: ADR 0261), sorted; 500 JSON on a store failure
+export const handler = http(async ({ principal }) => ({
   statusCode: 200,
-  body: uniqueSorted(await watchers.fieldValues('service')),
+  body: uniqueSorted(await fieldValuesWithin('service', principal.scope)),
 }));

@@ -9,7 +9,7 @@ import * as watchers from '#lib/db/watchers';
 import { NotFound } from '#lib/errors';
 import { isUnscoped, type AccessScope } from '#lib/shared/access';
 import { conditionsOutside, watcherWithinScope } from './scope';
-import type { WatcherInput, WatcherRecord } from './types';
+import type { ConfigurationField, WatcherInput, WatcherRecord } from './types';
 
 const notFound = (id: string) => new NotFound(`Watcher ${id} not found`);
 
@@ -44,3 +44,11 @@ export const listWithin = async (scope: AccessScope, page: { limit?: number; cur
   if (page.limit === undefined && page.cursor === undefined) return (await watchers.list()).filter(within);
   return watchers.keptPage(within, page.limit ?? 100, page.cursor);
 };
+
+/**
+ * The values of an alarm-configuration field (`/filter/dashboards|alarmservices|alarmtypes`)
+ * over the watchers the scope reaches, as GET /watcher/all answers them: the names another
+ * region's watchers use stay unknown to a scoped caller. The unscoped read every watcher's, as before.
+ */
+export const fieldValuesWithin = async (field: ConfigurationField, scope: AccessScope): Promise<unknown[]> =>
+  isUnscoped(scope) ? watchers.fieldValues(field) : (await watchers.list()).filter((watcher) => watcherWithinScope(watcher, scope)).map((watcher) => watcher[field]);

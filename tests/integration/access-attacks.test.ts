@@ -9,12 +9,24 @@ const keyPair = generateKeyPairSync('ed25519', { publicKeyEncoding: { type: 'spk
 Object.assign(process.env, { JWT_PRIVATE_KEY: keyPair.privateKey, JWT_PUBLIC_KEY: keyPair.publicKey, PASSWORD_SCRYPT_LOG_N: '12' });
 
 const { registerService } = await import('#lib/auth/serviceAccounts');
-const { UNKNOWN_SERVICE } = await import('#lib/auth/serviceToken');
+const { exchangeServiceSecret, UNKNOWN_SERVICE } = await import('#lib/auth/serviceToken');
+const { secret: secretSource } = await import('#lib/adapters/secrets');
+const { createWatcher } = await import('#lib/watchers/write');
+const { handler: dashboards } = await import('../../functions/alarmConfigLists/dashboards');
+const { handler: alarmServices } = await import('../../functions/alarmConfigLists/services');
+const { handler: alarmTypes } = await import('../../functions/alarmConfigLists/types');
+const { watcherInput } = await import('../support/fleet');
 const audit = await import('#lib/db/audit');
 const { handler: serviceToken } = await import('../../functions/services/token');
-const { jsonEvent, lambdaContext } = await import('../support/events');
+const { apiEvent, jsonEvent, lambdaContext } = await import('../support/events');
 
 const unique = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
+type Scope = { region: string; location?: string }[];
+/** A bearer header of a registered service holding `role` within `scope`. */
+const serviceBearer = async (role: string, scope?: Scope) => {
+  const service = await registerService({ name: unique('svc'), url: 'https://svc.example.com/hook', role, ...(scope ? { scope } : {}) });
+  return `Bearer ${(await exchangeServiceSecret(secretSource, service.id, service.secret)).accessToken}`;
+};
 const tokenRequest = (body: unknown) =>
   jsonEvent(body, { httpMethod: 'POST', resource: '/api/authService/service/token', requestContext: { requestId: randomUUID() } as never });
 
@@ -36,5 +48,33 @@ describe('the service token exchange in the audit log', () => {
     expect(res.statusCode).toBe(401);
     const refused = (await audit.query({ event: 'service-token-refused', targetId: service.id }, 10)).items;
     expect(refused.map((record) => record.actor)).toEqual([{ kind: 'service', id: service.id }]);
+  });
+});
+
+describe('the alarm configuration lists (GET /filter/dashboards, alarmservices, alarmtypes) of a scoped caller', () => {
+  it("name only the watchers it reaches, never another region's nor an unscoped watcher's", async () => {
+    const [mine, other] = [unique('R-MINE'), unique('R-OTHER')];
+    const named = (tag: string) => ({ dashboard: `dash-${tag}`, service: `svc-${tag}`, type: `type-${tag}` });
+    const [inside, outside, everywhere] = [unique('inside'), unique('outside'), unique('unscoped')];
+    await createWatcher(watcherInput(named(inside)), [{ region: mine }]);
+    await createWatcher(watcherInput(named(outside)), [{ region: other }]);
+    await createWatcher(watcherInput(named(everywhere)));
+    const read = async (authorization: string) => {
+      const answers = await Promise.all(
+        [dashboards, alarmServices, alarmTypes].map((handler) => handler(apiEvent({ httpMethod: 'GET', headers: { authorization } }), lambdaContext())),
+      );
+      expect(answers.map((res) => res.statusCode)).toEqual([200, 200, 200]);
+      return answers.map((res) => JSON.parse(res.body) as string[]);
+    };
+    const [scopedDashboards, scopedServices, scopedTypes] = await read(await serviceBearer('viewer', [{ region: mine }]));
+    expect(scopedDashboards).toContain(`dash-${inside}`);
+    expect(scopedServices).toContain(`svc-${inside}`);
+    expect(scopedTypes).toContain(`type-${inside}`);
+    const seen = JSON.stringify([scopedDashboards, scopedServices, scopedTypes]);
+    expect(seen).not.toContain(outside);
+    expect(seen).not.toContain(everywhere);
+    // the unscoped read every watcher's, as before scopes
+    const unscoped = JSON.stringify(await read(await serviceBearer('viewer')));
+    for (const tag of [inside, outside, everywhere]) expect(unscoped).toContain(`dash-${tag}`);
   });
 });
