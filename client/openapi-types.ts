@@ -219,7 +219,7 @@ export interface paths {
         };
         /**
          * The signed-in user's details
-         * @description Needs the API key (x-api-key) and a bearer token (a user or a service), in every access mode. Answers: 200 The user; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key) and a bearer token (a user or a service), in every access mode. Answers: 200 The user; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in as a registered service, which has no user account: {"message":"A registered service has no user account: sign in as a user"}; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["usersMe"];
         put?: never;
@@ -241,7 +241,7 @@ export interface paths {
         put?: never;
         /**
          * Change your own password (needs the current one); earlier tokens stop working
-         * @description Needs the API key (x-api-key) and a bearer token (a user or a service), in every access mode. Answers: 200 Confirmation; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 429 Too many wrong passwords for this user in the window (sign-in and own password change together): refused, the right password too, until Retry-After; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key) and a bearer token (a user or a service), in every access mode. Answers: 200 Confirmation; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; 403 Missing or wrong x-api-key (API Gateway); or Signed in as a registered service, which has no user account: {"message":"A registered service has no user account: sign in as a user"}; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 429 Too many wrong passwords for this user in the window (sign-in and own password change together): refused, the right password too, until Retry-After; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["usersChangeOwnPassword"];
         delete?: never;
@@ -3044,13 +3044,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in as a registered service, which has no user account: {"message":"A registered service has no user account: sign in as a user"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "A registered service has no user account: sign in as a user";
+                    };
                 };
             };
             /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
@@ -3138,13 +3141,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong x-api-key (API Gateway) */
+            /** @description Missing or wrong x-api-key (API Gateway); or Signed in as a registered service, which has no user account: {"message":"A registered service has no user account: sign in as a user"} */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @constant */
+                        message: "A registered service has no user account: sign in as a user";
+                    };
                 };
             };
             /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */

@@ -3,6 +3,7 @@
  * API key; 401 and, on admin routes, 403 are documented from `access`.
  */
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '#lib/auth/password';
+import { SERVICE_HAS_NO_ACCOUNT } from '#lib/auth/policy';
 import { accessScope, answeredScope, dateTime, error, forbidden, list, name, ok, recordRoutesOf, routesOf, strict, text, Type } from './shared';
 
 export const username = Type.String({
@@ -40,6 +41,7 @@ export const user = Type.Partial(
   }),
 );
 const path = { user: username };
+const serviceToken = forbidden('Signed in as a registered service, which has no user account', SERVICE_HAS_NO_ACCOUNT);
 const invalid = error('Invalid input, each offending field named');
 const unknown = error('No user with that id');
 /** Sign-in and the own-password change share one budget of wrong passwords per user. */
@@ -70,7 +72,7 @@ export const routes = {
     idempotent: true,
   }),
   list: adminRoute('GET', 'api/authService/auth/all', 'List users', { responses: { 200: list('Every user', user) } }),
-  me: signedInRoute('GET', 'api/authService/auth/me', "The signed-in user's details", { responses: { 200: ok('The user', user) } }),
+  me: signedInRoute('GET', 'api/authService/auth/me', "The signed-in user's details", { responses: { 200: ok('The user', user), 403: serviceToken } }),
   get: signedInRecordRoute(
     'GET',
     'api/authService/auth/{user}',
@@ -82,7 +84,7 @@ export const routes = {
   }),
   changeOwnPassword: signedInRoute('POST', 'api/authService/auth/me/password', 'Change your own password (needs the current one); earlier tokens stop working', {
     request: { body: strict({ currentPassword: anyPassword, newPassword }) },
-    responses: { 200: text('Confirmation'), 400: invalid, 401: error('Wrong current password or bad token'), 429: guessesSpent },
+    responses: { 200: text('Confirmation'), 400: invalid, 401: error('Wrong current password or bad token'), 403: serviceToken, 429: guessesSpent },
     audit: { event: 'password-changed', targetId: 'caller' },
   }),
   adminPassword: adminRecordRoute('POST', 'api/authService/auth/{user}/password/admin', "Set a user's password as an admin; their earlier tokens stop working", {

@@ -1,9 +1,11 @@
 import http from '#generated/routes/usersChangeOwnPassword';
 import { changeOwnPassword } from '#lib/auth/accounts';
+import { requireUser } from '#lib/auth/policy';
 
-// POST /api/authService/auth/me/password -> 200; 401 wrong current password; 400 weak new one.
+// POST /api/authService/auth/me/password -> 200; 401 wrong current password; 400 weak new one; 403 a service's token.
 // Every token issued before, this one included, stops working: sign in again.
 export const handler = http(async ({ body, principal }) => {
+  requireUser(principal);
   await changeOwnPassword(principal.username, body.currentPassword, body.newPassword);
   return { statusCode: 200, body: 'Password changed' };
 });

@@ -1,8 +1,9 @@
 import http from '#generated/routes/usersMe';
+import { requireUser } from '#lib/auth/policy';
 import * as users from '#lib/db/users';
 
-// GET /api/authService/auth/me -> 200 the signed-in user
-export const handler = http(async ({ principal }) => ({
-  statusCode: 200,
-  body: await users.get(principal.username),
-}));
+// GET /api/authService/auth/me -> 200 the signed-in user; 403 a service's token
+export const handler = http(async ({ principal }) => {
+  requireUser(principal);
+  return { statusCode: 200, body: await users.get(principal.username) };
+});

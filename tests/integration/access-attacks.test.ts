@@ -16,6 +16,11 @@ const { handler: dashboards } = await import('../../functions/alarmConfigLists/d
 const { handler: alarmServices } = await import('../../functions/alarmConfigLists/services');
 const { handler: alarmTypes } = await import('../../functions/alarmConfigLists/types');
 const { watcherInput } = await import('../support/fleet');
+const { handler: me } = await import('../../functions/users/me');
+const { handler: changeOwnPassword } = await import('../../functions/users/changeOwnPassword');
+const { SERVICE_HAS_NO_ACCOUNT } = await import('#lib/auth/policy');
+const { createUser } = await import('#lib/auth/accounts');
+const { signIn } = await import('#lib/auth/signin');
 const audit = await import('#lib/db/audit');
 const { handler: serviceToken } = await import('../../functions/services/token');
 const { apiEvent, jsonEvent, lambdaContext } = await import('../support/events');
@@ -76,5 +81,27 @@ describe('the alarm configuration lists (GET /filter/dashboards, alarmservices, 
     // the unscoped read every watcher's, as before scopes
     const unscoped = JSON.stringify(await read(await serviceBearer('viewer')));
     for (const tag of [inside, outside, everywhere]) expect(unscoped).toContain(`dash-${tag}`);
+  });
+});
+
+describe("a registered service's token on a user's own-account routes", () => {
+  it('is 403 on GET auth/me and POST auth/me/password, never taken for a user named as the service id', async () => {
+    const service = await registerService({ name: unique('svc'), url: 'https://svc.example.com/hook', role: 'admin' });
+    const authorization = `Bearer ${(await exchangeServiceSecret(secretSource, service.id, service.secret)).accessToken}`;
+    // a user whose name is the service's id (an admin may create one: ids are listed to every signed-in caller)
+    const password = 'correct horse battery staple 7';
+    await createUser({ username: service.id, email: 'twin@example.com', name: 'Twin', role: 'viewer' }, password);
+    const read = await me(apiEvent({ httpMethod: 'GET', headers: { authorization } }), lambdaContext());
+    expect(read.statusCode).toBe(403);
+    expect(JSON.parse(read.body)).toEqual({ message: SERVICE_HAS_NO_ACCOUNT });
+    // six wrong guesses through the service's token: none may spend the user's budget
+    for (let i = 0; i < 6; i++) {
+      const change = await changeOwnPassword(
+        jsonEvent({ currentPassword: `wrong guess ${i}`, newPassword: 'another long passphrase 8' }, { headers: { authorization, 'Content-Type': 'application/json' } }),
+        lambdaContext(),
+      );
+      expect(change.statusCode).toBe(403);
+    }
+    expect((await signIn(secretSource, service.id, password)).user.username).toBe(service.id);
   });
 });
