@@ -29,9 +29,16 @@ export const idempotencyKey = (headers: Record<string, string | undefined>): str
   ]);
 };
 
-/** Who a key belongs to: the signed-in user, else the API key (keys of different callers never meet). */
+/**
+ * Who a key belongs to (keys of different callers never meet): the user or the registered service
+ * the token names, each by kind (a user may be named as a service's id, or `api-key`), else the
+ * API key that called, by its id (every application has its own, and the key alone acts as the
+ * same `api-key` principal for all of them).
+ */
 const callerOf = (event: APIGatewayProxyEvent, principal: Principal | undefined): string =>
-  principal ? `user:${principal.username}` : `api-key:${event.requestContext?.identity?.apiKeyId ?? ''}`;
+  principal && principal.kind !== 'api-key'
+    ? `${principal.kind}:${principal.username}`
+    : `api-key:${event.requestContext?.identity?.apiKeyId ?? ''}`;
 
 /**
  * Runs a create once per key: a retry with the same key and request answers the first result.

@@ -21,6 +21,9 @@ const { handler: changeOwnPassword } = await import('../../functions/users/chang
 const { SERVICE_HAS_NO_ACCOUNT } = await import('#lib/auth/policy');
 const { createUser } = await import('#lib/auth/accounts');
 const { signIn } = await import('#lib/auth/signin');
+const { roleCatalog } = await import('#lib/auth/roles');
+const { INTERVAL_FIELDS } = await import('#lib/intervals/types');
+const { handler: createInterval } = await import('../../functions/intervals/create');
 const audit = await import('#lib/db/audit');
 const { handler: serviceToken } = await import('../../functions/services/token');
 const { apiEvent, jsonEvent, lambdaContext } = await import('../support/events');
@@ -103,5 +106,44 @@ describe("a registered service's token on a user's own-account routes", () => {
       expect(change.statusCode).toBe(403);
     }
     expect((await signIn(secretSource, service.id, password)).user.username).toBe(service.id);
+  });
+});
+
+describe('Idempotency-Key: the first result is answered again to its own caller only', () => {
+  const intervals = Object.fromEntries(INTERVAL_FIELDS.map((field) => [field, 30]));
+  /** POST /intervals with `key`, as the API key `apiKeyId` sent it, with a bearer token when given. */
+  const create = async (key: string, apiKeyId: string, authorization?: string) => {
+    const event = jsonEvent(intervals, {
+      httpMethod: 'POST',
+      resource: '/intervals',
+      requestContext: { requestId: randomUUID(), identity: { apiKeyId } } as never,
+    });
+    event.headers = { ...event.headers, 'idempotency-key': key, ...(authorization ? { authorization } : {}) };
+    const res = await createInterval(event, lambdaContext());
+    expect(res.statusCode).toBe(200);
+    return { id: (JSON.parse(res.body) as { id: number }).id, replayed: res.headers?.['idempotent-replayed'] === 'true' };
+  };
+
+  it('another application (API key) sending the same key and body creates its own record', async () => {
+    const key = randomUUID();
+    const first = await create(key, 'app-a');
+    expect(await create(key, 'app-a')).toEqual({ ...first, replayed: true });
+    const other = await create(key, 'app-b');
+    expect(other.replayed).toBe(false);
+    expect(other.id).not.toBe(first.id);
+  });
+
+  it("a user named api-key is not the API key: it never gets the API key's result", async () => {
+    const roleid = unique('config');
+    await roleCatalog.create({ roleid, name: roleid, description: '', permissions: ['config:write'] });
+    const password = 'correct horse battery staple 9';
+    const username = 'api-key';
+    await createUser({ username, email: 'namesake@example.com', name: 'Namesake', role: roleid }, password).catch(() => undefined); // one per store
+    const authorization = `Bearer ${(await signIn(secretSource, username, password)).accessToken}`;
+    const key = randomUUID();
+    const byKey = await create(key, 'app-a');
+    const byUser = await create(key, 'app-a', authorization);
+    expect(byUser.replayed).toBe(false);
+    expect(byUser.id).not.toBe(byKey.id);
   });
 });
