@@ -24,6 +24,9 @@ const { signIn } = await import('#lib/auth/signin');
 const { roleCatalog } = await import('#lib/auth/roles');
 const { INTERVAL_FIELDS } = await import('#lib/intervals/types');
 const { handler: createInterval } = await import('../../functions/intervals/create');
+const { handler: listAudit } = await import('../../functions/audit/list');
+const { handler: alarmHistory } = await import('../../functions/alarms/history');
+const { handler: createSilence } = await import('../../functions/silences/create');
 const audit = await import('#lib/db/audit');
 const { handler: serviceToken } = await import('../../functions/services/token');
 const { apiEvent, jsonEvent, lambdaContext } = await import('../support/events');
@@ -145,5 +148,24 @@ describe('Idempotency-Key: the first result is answered again to its own caller 
     const byUser = await create(key, 'app-a', authorization);
     expect(byUser.replayed).toBe(false);
     expect(byUser.id).not.toBe(byKey.id);
+  });
+});
+
+describe('a leap second (RFC 3339 allows 23:59:60, JavaScript does not)', () => {
+  const LEAP = '2026-06-30T23:59:60Z';
+  it('is refused as invalid input naming the field, never a 500, wherever a date-time is read', async () => {
+    const authorization = await serviceBearer('admin');
+    const get = (handler: typeof listAudit, queryStringParameters: Record<string, string>) =>
+      handler(apiEvent({ httpMethod: 'GET', headers: { authorization }, queryStringParameters }), lambdaContext());
+    const audit = await get(listAudit, { from: LEAP });
+    const history = await get(alarmHistory, { to: LEAP });
+    const silence = await createSilence(
+      jsonEvent({ matchers: { region: 'EMEA' }, endsAt: LEAP, comment: 'leap' }, { headers: { authorization, 'Content-Type': 'application/json' } }),
+      lambdaContext(),
+    );
+    expect([audit.statusCode, history.statusCode, silence.statusCode]).toEqual([422, 422, 400]);
+    expect(audit.body).toContain('queryStringParameters.from');
+    expect(history.body).toContain('queryStringParameters.to');
+    expect(silence.body).toContain('body.endsAt');
   });
 });
