@@ -82,9 +82,17 @@ export interface AuditFilter {
   to?: string;
 }
 
-/** A user agent is the client's free text: kept single-line and bounded. */
+/**
+ * A user agent is the client's free text: kept on one visible line (control characters, line and
+ * paragraph separators, format characters such as bidirectional overrides, and lone surrogates
+ * become spaces) and bounded, cut between characters, never inside a surrogate pair: a record's
+ * text stays well-formed Unicode, which its store and its CSV need.
+ */
 const USER_AGENT_MAX = 512;
-const oneLine = (text: string, max: number) => text.replace(/\p{Cc}/gu, ' ').slice(0, max);
+const oneLine = (text: string, max: number) => {
+  const cut = text.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu, ' ').slice(0, max);
+  return /[\ud800-\udbff]$/.test(cut) ? cut.slice(0, -1) : cut;
+};
 
 /** The route and origin of a request (API Gateway's own view, not headers a client may forge, except the user agent). */
 export const requestFacts = (event: APIGatewayProxyEvent, fallbackRequestId = ''): RequestFacts => ({
