@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 const keyPair = generateKeyPairSync('ed25519', { publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
 Object.assign(process.env, { JWT_PRIVATE_KEY: keyPair.privateKey, JWT_PUBLIC_KEY: keyPair.publicKey, PASSWORD_SCRYPT_LOG_N: '12' });
 
-const { registerService } = await import('#lib/auth/serviceAccounts');
+const { registerService, rotateSecret } = await import('#lib/auth/serviceAccounts');
 const { exchangeServiceSecret, UNKNOWN_SERVICE } = await import('#lib/auth/serviceToken');
 const { secret: secretSource } = await import('#lib/adapters/secrets');
 const { createWatcher } = await import('#lib/watchers/write');
@@ -167,5 +167,20 @@ describe('a leap second (RFC 3339 allows 23:59:60, JavaScript does not)', () => 
     expect(audit.body).toContain('queryStringParameters.from');
     expect(history.body).toContain('queryStringParameters.to');
     expect(silence.body).toContain('body.endsAt');
+  });
+});
+
+describe('parallel rotations of one service (ADR 0265)', () => {
+  it('answer a secret each; exactly one of them, the last stored, exchanges for a token, the first secret none', async () => {
+    const service = await registerService({ name: unique('svc'), url: 'https://svc.example.com/hook' });
+    const rotated = await Promise.all(Array.from({ length: 6 }, () => rotateSecret(service.id)));
+    const works = async (secret: string) =>
+      exchangeServiceSecret(secretSource, service.id, secret).then(
+        () => true,
+        () => false,
+      );
+    const outcomes = await Promise.all([service.secret, ...rotated.map((answer) => answer.secret)].map(works));
+    expect(outcomes[0]).toBe(false);
+    expect(outcomes.filter(Boolean)).toHaveLength(1);
   });
 });
