@@ -8,7 +8,7 @@ import { deviceWithin } from './access';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * GET /videoDevice/{devicesn}/history: a known device's transitions, newest first (404 unknown
+ * GET /videoDevice/{devicesn}/history: a known device's connectivity changes, newest first (404 unknown
  * device, or one outside the caller's scope); default window: a retention up to `to` (now).
  */
 export const deviceHistory = async (

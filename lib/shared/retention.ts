@@ -1,4 +1,4 @@
-/** How long cleared alarms and device transitions are kept: ALARM_HISTORY_DAYS (default 90). */
+/** How long cleared alarms, device connectivity changes and ended silences are kept: ALARM_HISTORY_DAYS (default 90). */
 export const DEFAULT_HISTORY_DAYS = 90;
 export const historyDays = (env: Record<string, string | undefined> = process.env): number => {
   const days = Number(env.ALARM_HISTORY_DAYS);

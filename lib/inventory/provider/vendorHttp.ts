@@ -196,7 +196,5 @@ export const vendorHttp = (options: VendorHttpOptions) => {
   return { send, get, fail };
 };
 
-export type VendorHttp = ReturnType<typeof vendorHttp>;
-
 export const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 export const isString = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
