@@ -1,7 +1,6 @@
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { DayRollup } from '#lib/rollups/pure/availability';
-import type { ConnectivityChange } from '#lib/devices/types';
-import type { Place } from '#lib/devices/types';
+import type { ConnectivityChange, Place } from '#lib/devices/types';
 import { doc, tableName } from './client';
 import { roomId } from './place';
 import { batchWrite, hasExpired, isConditionFailed, type Item, queryPages } from './helpers';

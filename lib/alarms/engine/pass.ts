@@ -1,9 +1,9 @@
+import type { Mailer } from '#lib/alarms/mailer';
+import { historyRecord } from '#lib/alarms/pure/history';
+import { alarmId, type AlarmKey } from '#lib/alarms/types';
 import * as alarmHistory from '#lib/db/alarmHistory';
 import * as alarms from '#lib/db/alarms';
 import { notifier, type NotificationSummary } from '#lib/notify/notifier';
-import { historyRecord } from '#lib/alarms/pure/history';
-import { alarmId, type AlarmKey } from '#lib/alarms/types';
-import type { Mailer } from '#lib/alarms/mailer';
 import { mapConcurrent, writesInFlight } from '#lib/shared/concurrency';
 import { isDeadlineExceeded, withDeadline } from '#lib/shared/deadline';
 import { historyExpiry } from '#lib/shared/retention';
