@@ -129,7 +129,7 @@ const engineBreaches = (list: readonly Import[]): string[] =>
  * reaches none of them (docs/architecture.md "Pure and I/O modules").
  */
 const IO_FILES = (file: string) => file === 'lib/db/client.ts' || file.startsWith('lib/adapters/') || file === 'lib/log.ts' || file.startsWith('lib/observability/');
-const IO_PACKAGES = /^(@aws-sdk\/|@smithy\/|@aws-lambda-powertools\/|@middy\/|node:(dns|http|https|net|fs|child_process|async_hooks)(\/|$)|(dns|http|https|net|fs|child_process)$)/;
+const IO_PACKAGES = /^(@aws-sdk\/|@smithy\/|@aws-lambda-powertools\/|node:(dns|http|https|net|fs|child_process)(\/|$)|(dns|http|https|net|fs|child_process)$)/;
 const valueImports = new Map<string, Import[]>();
 for (const i of everything) if (!i.typeOnly) valueImports.set(i.from, [...(valueImports.get(i.from) ?? []), i]);
 /** The I/O a file reaches through its value imports, as a chain of files ending in the I/O; undefined when none. */
