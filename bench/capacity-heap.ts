@@ -4,10 +4,10 @@
  * planned, heap sampled at every stage. Run by bench/capacity.ts in a child process with
  * --expose-gc; prints one JSON line.
  */
-import { planAlarms, roomsToRecompute } from '../lib/alarms/plan';
+import { planAlarms, roomsToRecompute } from '../lib/alarms/engine/pure/plan';
 import type { OpenAlarm } from '../lib/alarms/types';
-import { expectedAggregates } from '../lib/devices/plan';
-import { simulatedFleet } from '../lib/devices/provider/simulated';
+import { expectedAggregates } from '../lib/rollups/pure/rollup';
+import { simulatedFleet } from '../lib/inventory/provider/simulated';
 import type { StoredDevice } from '../lib/devices/types';
 import type { WatcherRecord } from '../lib/watchers/types';
 

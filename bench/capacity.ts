@@ -113,10 +113,11 @@ export const runCapacityBench = async () => {
   const { devices } = await import('../lib/db/devices');
   const rooms = await import('../lib/db/rooms');
   const watchers = await import('../lib/db/watchers');
-  const { recountRooms } = await import('../lib/devices/recount');
-  const { simulatedFleet } = await import('../lib/devices/provider/simulated');
-  const { syncDevices } = await import('../lib/devices/sync');
-  const { evaluateAlarms, evaluateQueue } = await import('../lib/alarms/evaluate');
+  const { recountRooms } = await import('../lib/rollups/recount');
+  const { simulatedFleet } = await import('../lib/inventory/provider/simulated');
+  const { syncDevices } = await import('../lib/inventory/sync');
+  const { fullPass } = await import('../lib/alarms/engine/fullPass');
+  const { queuePass } = await import('../lib/alarms/engine/queuePass');
   const { onStored } = await import('../lib/db/changes');
   const { outboxMailer } = await import('../lib/adapters/mail');
   const handler = async (path: string) => ((await import(`../functions/${path}`)) as { handler: Handler }).handler;
@@ -188,7 +189,7 @@ export const runCapacityBench = async () => {
     const mailer = outboxMailer();
     const far = () => Date.now() + 3_600_000;
     const provider = (fleet: typeof base) => ({ listDevices: async () => fleet, getDevice: async (sn: string) => fleet.find((d) => d.devicesn === sn) });
-    const fullPass = async () => measure(() => evaluateAlarms({ mailer, deadline: far() }));
+    const measureFullPass = async () => measure(() => fullPass({ mailer, deadline: far() }));
     // the first sync after seeding compares everything and writes the fingerprints later syncs read
     const firstSync = await measure(() => syncDevices(provider(base)));
     console.log(`first (full) sync: ${firstSync.ms} ms / ${firstSync.rcu} RCU / ${firstSync.wcu} WCU`);
@@ -203,7 +204,7 @@ export const runCapacityBench = async () => {
 
     let fleet = base;
     if (PARTS.has('steady')) {
-      const steadyFull = await fullPass();
+      const steadyFull = await measureFullPass();
       console.log(`full pass (nothing to do): ${steadyFull.ms} ms, ${steadyFull.rcu} RCU`);
       let next = 7;
       const steady: { sync: Measured; evaluation: Measured }[] = [];
@@ -211,11 +212,11 @@ export const runCapacityBench = async () => {
         const flip = new Set(Array.from({ length: STEADY_CHANGES }, () => (next = (next * 7919 + 13) % size)));
         fleet = fleet.map((d, i) => (flip.has(i) ? { ...d, status: { ...d.status, connected: !d.status.connected } } : d));
         const sync = await traced(`steady-sync-${round_ + 1}`, () => measure(() => syncDevices(provider(fleet))));
-        const evaluation = await traced(`steady-evaluation-${round_ + 1}`, () => measure(() => evaluateQueue({ mailer, deadline: far() })));
+        const evaluation = await traced(`steady-evaluation-${round_ + 1}`, () => measure(() => queuePass({ mailer, deadline: far() })));
         steady.push({ sync: pick(sync), evaluation: pick(evaluation) });
         console.log(`steady round ${round_ + 1}: sync ${sync.ms} ms / ${sync.rcu} RCU, evaluation ${evaluation.ms} ms / ${evaluation.rcu} RCU`, evaluation.value);
       }
-      const fullAfterSteady = await fullPass();
+      const fullAfterSteady = await measureFullPass();
       const steadyEval = medianOf(steady.map((s) => s.evaluation));
       background.fullPassNothingToDo = pick(steadyFull);
       background.steady = {
@@ -239,14 +240,14 @@ export const runCapacityBench = async () => {
       const stormStart = performance.now();
       const stormSync = await measure(() => syncDevices(provider(fleet)));
       await profile.mark('storm-sync');
-      const stormEval = await measure(() => evaluateQueue({ mailer, deadline: far() }));
+      const stormEval = await measure(() => queuePass({ mailer, deadline: far() }));
       const stormEnd = performance.now();
       await profile.mark('storm-evaluation');
       stopListening();
       const offlineRooms = new Set(fleet.filter((d) => !d.status.connected).map((d) => JSON.stringify(d.details)));
       const stored = await rooms.inScope({});
       const wrong = stored.filter((r) => (r.roomStatus === 'Major') !== offlineRooms.has(JSON.stringify({ region: r.region, location: r.location, room: r.room }))).length;
-      const fullAfterStorm = PARTS.has('steady') ? pick(await fullPass()) : undefined;
+      const fullAfterStorm = PARTS.has('steady') ? pick(await measureFullPass()) : undefined;
       background.storm = {
         disconnected: fleet.filter((d) => !d.status.connected).length,
         secondsUntilRoomsRight: round((lastRoomWrite - stormStart) / 1000, 1),

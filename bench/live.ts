@@ -65,7 +65,7 @@ export const runLiveBench = async () => {
     Object.assign(process.env, storeEnv(instance.storeEndpoint), { TABLE_NAME: localTableName() });
     const { devices } = await import('../lib/db/devices');
     const rooms = await import('../lib/db/rooms');
-    const { recomputeRoom } = await import('../lib/devices/rooms');
+    const { recomputeRoom } = await import('../lib/rollups/rooms');
     const { onStored } = await import('../lib/db/changes');
     const { enableLivePush } = await import('../lib/live/push');
     const { managementApi } = await import('../lib/adapters/connections');

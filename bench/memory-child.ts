@@ -6,12 +6,12 @@
  * syncs left (the storm's raises). The store is another process. Prints one JSON line.
  */
 import { outboxMailer } from '../lib/adapters/mail';
-import { runEvaluation } from '../lib/alarms/evaluate';
+import { runEvaluation } from '../lib/alarms/engine/run';
 import { dynamo, tableName } from '../lib/db/client';
 import { ensureTable } from '../lib/db/table';
 import * as watchers from '../lib/db/watchers';
-import { simulatedFleet } from '../lib/devices/provider/simulated';
-import { syncDevices } from '../lib/devices/sync';
+import { simulatedFleet } from '../lib/inventory/provider/simulated';
+import { syncDevices } from '../lib/inventory/sync';
 import type { ProviderDevice } from '../lib/devices/types';
 
 const [role, sizeArgument] = process.argv.slice(2);
@@ -64,7 +64,7 @@ const main = async () => {
       });
     }
     // the scheduled function's run: 300 s timeout less its 10 s margin
-    const run = await step('scheduledRun', () => runEvaluation({ mailer: outboxMailer(), force: true, tickSeconds: 0, budgetMs: 290_000 }));
+    const run = await step('scheduledRun', () => runEvaluation({ mailer: outboxMailer(), mode: 'forced', budgetMs: 290_000 }));
     outcome.run = run.ran ? { raised: run.summary.raised, cleared: run.summary.cleared, complete: run.summary.complete } : run;
   } else throw new Error(`role must be sync or evaluator (got ${role})`);
   clearInterval(sampler);

@@ -3,7 +3,7 @@
  * memory is measured without it): `providers-fake.ts <webex|zoom> <devices> <rate429>` prints
  * its URL on stdout, serves until its stdin ends.
  */
-import { simulatedFleet } from '../lib/devices/provider/simulated';
+import { simulatedFleet } from '../lib/inventory/provider/simulated';
 import { FAKE_CREDENTIALS } from '../scripts/local/fakes';
 import { startWebexFake } from '../scripts/local/fakes/webex';
 import { startZoomFake } from '../scripts/local/fakes/zoom';

@@ -61,9 +61,9 @@ const main = async () => {
   const { dynamo } = await import('../lib/db/client');
   const { ensureTable } = await import('../lib/db/table');
   const { devices } = await import('../lib/db/devices');
-  const { syncProviders } = await import('../lib/devices/providers');
-  const { providersFromEnv } = await import('../lib/devices/provider');
-  const { simulatedFleet } = await import('../lib/devices/provider/simulated');
+  const { syncProviders } = await import('../lib/inventory/providers');
+  const { providersFromEnv } = await import('../lib/inventory/provider');
+  const { simulatedFleet } = await import('../lib/inventory/provider/simulated');
   const expected = new Set(simulatedFleet({ seed: 1, devices: DEVICES, rooms: Math.ceil(DEVICES / 4) }).map((d) => d.devicesn));
 
   const runs: Record<string, unknown>[] = [];

@@ -43,8 +43,8 @@ export const runStatsBench = async () => {
   const { dynamo } = await import('../lib/db/client');
   const { ensureTable } = await import('../lib/db/table');
   const { devices } = await import('../lib/db/devices');
-  const { recountRooms } = await import('../lib/devices/recount');
-  const { simulatedFleet } = await import('../lib/devices/provider/simulated');
+  const { recountRooms } = await import('../lib/rollups/recount');
+  const { simulatedFleet } = await import('../lib/inventory/provider/simulated');
   const { toDevice } = await import('../lib/devices/types');
   const handlers = Object.fromEntries(
     await Promise.all(

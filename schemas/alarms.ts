@@ -2,7 +2,7 @@
  * Alarm engine (docs/decisions.md "Alarm engine", "Alarm lifecycle and history"; DESIGN D5,
  * D6): invalid input is 422.
  */
-import { MAX_SILENCED_BY } from '#lib/alarms/silences';
+import { MAX_SILENCED_BY } from '#lib/alarms/pure/silences';
 import { MAX_SEVERITY, MIN_SEVERITY } from '#lib/watchers/types';
 import { dateTime, error, INVENTORY_MEMORY_MB, listOrPage, name, ok, oneOfValues, page, pageOf, routesOf, scheduled, strict, Type } from './shared';
 import { watcherId } from './watchers';

@@ -1,7 +1,7 @@
 /** Devices and statistics (spec "Devices"; DESIGN §6, D4, D10, D11): invalid input is 422. */
 import { dateTime, error, INVENTORY_MEMORY_MB, listOrPage, name, ok, page, pageOf, recordRoutesOf, routesOf, scheduled, SINGLE_LINE, strict, Type, type TSchema } from './shared';
 
-/** Where devices come from (lib/devices/provider). */
+/** Where devices come from (lib/inventory/provider). */
 const providerEnvironment = '${file(./functions/devices/provider-env.yml)}';
 
 /** Device filter parameters: all three required, non-empty; `all` = no narrowing (DESIGN D10). */

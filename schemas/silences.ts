@@ -1,5 +1,5 @@
 /** Silences (issue 15; docs/decisions.md "Alarm lifecycle and history"): invalid input is 400. */
-import { MAX_SILENCE_DAYS } from '#lib/alarms/silences';
+import { MAX_SILENCE_DAYS } from '#lib/alarms/pure/silences';
 import { dateTime, error, listOrPage, MULTI_LINE, name, ok, oneOfValues, page, recordRoutesOf, routesOf, strict, Type, uuidParam } from './shared';
 import { watcherId } from './watchers';
 

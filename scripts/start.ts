@@ -76,14 +76,14 @@ const every = (seconds: number, label: string, task: () => Promise<string | unde
 };
 
 /** The providers of the local sync: built once, so that their tokens are cached like a warm function's. */
-let providers: import('../lib/devices/provider').NamedProvider[] | undefined;
+let providers: import('../lib/inventory/provider').NamedProvider[] | undefined;
 
 /** The scheduled device sync, every SYNC_INTERVAL_SECONDS (default 60; 0 = off). */
 const startPeriodicSync = () =>
   every(Number(process.env.SYNC_INTERVAL_SECONDS ?? 60), 'device sync', async () => {
-    const { providersFromEnv } = await import('../lib/devices/provider');
-    const { syncAlone } = await import('../lib/devices/syncLease');
-    const { runEvaluation } = await import('../lib/alarms/evaluate');
+    const { providersFromEnv } = await import('../lib/inventory/provider');
+    const { syncAlone } = await import('../lib/inventory/syncLease');
+    const { runEvaluation } = await import('../lib/alarms/engine/run');
     const { mailerFromEnv } = await import('../lib/adapters/mail');
     // the sync's lease: another instance syncing the same store (DYNAMODB_ENDPOINT) goes first
     const leased = await syncAlone((providers ??= providersFromEnv()));
@@ -92,7 +92,7 @@ const startPeriodicSync = () =>
     const failed = result.providers.filter((p) => !p.ok).map((p) => `${p.name} failed (${p.error}); its devices stay as stored`);
     if (failed.length) console.log(`device sync: ${failed.join('; ')}`);
     // the alarms of the devices it changed follow in the same run (queued for the evaluator when it is busy)
-    const outcome = await runEvaluation({ mailer: mailerFromEnv(), force: true, tickSeconds: 0, mode: 'queue' });
+    const outcome = await runEvaluation({ mailer: mailerFromEnv(), mode: 'queue' });
     const alarms = outcome.ran && (outcome.summary.raised || outcome.summary.cleared) ? `; ${outcome.summary.raised} raised, ${outcome.summary.cleared} cleared` : '';
     return result.upserted || result.removed ? `${result.upserted} written, ${result.removed} removed${alarms}` : undefined;
   });
@@ -104,9 +104,9 @@ const startPeriodicSync = () =>
 const startPeriodicEvaluation = () => {
   const seconds = Number(process.env.EVALUATE_INTERVAL_SECONDS ?? 30);
   return every(seconds, 'alarm evaluation', async () => {
-    const { runEvaluation } = await import('../lib/alarms/evaluate');
+    const { runEvaluation } = await import('../lib/alarms/engine/run');
     const { mailerFromEnv } = await import('../lib/adapters/mail');
-    const outcome = await runEvaluation({ mailer: mailerFromEnv(), force: false, tickSeconds: seconds });
+    const outcome = await runEvaluation({ mailer: mailerFromEnv(), mode: 'scheduled', tickSeconds: seconds });
     if (!outcome.ran) return undefined;
     const { raised, cleared, mailed } = outcome.summary;
     return raised || cleared || mailed ? `${raised} raised, ${cleared} cleared, ${mailed} mailed` : undefined;
@@ -184,7 +184,7 @@ const main = async () => {
     const { bootstrap } = await import('./local/bootstrap');
     await bootstrap((line) => console.log(line));
     // a previous run killed mid-evaluation may have left room statuses behind the open alarms
-    const { reconcileAfterRestart } = await import('../lib/alarms/recover');
+    const { reconcileAfterRestart } = await import('../lib/alarms/engine/reconcile');
     const reconciled = await reconcileAfterRestart();
     if (!reconciled) console.log('room statuses: not reconciled (the alarm evaluator lease is still held)');
     else if (reconciled.devicesFixed || reconciled.roomsRecomputed) {

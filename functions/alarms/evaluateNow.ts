@@ -1,6 +1,6 @@
 import http from '#generated/routes/alarmsEvaluateNow';
 import { Conflict } from '#lib/errors';
-import { runEvaluation } from '#lib/alarms/evaluate';
+import { runEvaluation } from '#lib/alarms/engine/run';
 import { mailerFromEnv } from '#lib/adapters/mail';
 import { connectionsFromEnv } from '#lib/adapters/connections';
 import { enableLivePush } from '#lib/live/push';
@@ -11,7 +11,7 @@ enableLivePush(connectionsFromEnv());
 // POST /alarms/evaluate -> {raised, cleared, mailed, updated, roomsRecomputed, complete}; 409 while another run holds the lease
 export const handler = http(async ({ event, context }) => {
   const budgetMs = answerWithin(Date.now(), event.requestContext?.requestTimeEpoch, context?.getRemainingTimeInMillis?.());
-  const outcome = await runEvaluation({ mailer, force: true, tickSeconds: 0, budgetMs });
+  const outcome = await runEvaluation({ mailer, mode: 'forced', budgetMs });
   if (!outcome.ran) throw new Conflict('Another alarm evaluation is running; retry in a few seconds');
   return { statusCode: 200, body: outcome.summary };
 });

@@ -3,7 +3,7 @@ import type { Context } from 'aws-lambda';
 import { logger } from '#lib/log';
 import { recordWork } from '#lib/observability/metrics';
 import { tracing } from '#lib/observability/tracing';
-import { runEvaluation } from '#lib/alarms/evaluate';
+import { runEvaluation } from '#lib/alarms/engine/run';
 import { mailerFromEnv } from '#lib/adapters/mail';
 import { connectionsFromEnv } from '#lib/adapters/connections';
 import { enableLivePush } from '#lib/live/push';
@@ -18,7 +18,7 @@ const SCHEDULE_SECONDS = 60;
 export const handler = middy(async (_event: unknown, context: Context) => {
   if (process.env.IS_OFFLINE) return { ran: false, reason: 'local runs are paced by EVALUATE_INTERVAL_SECONDS' };
   const startedAt = Date.now();
-  const outcome = await runEvaluation({ mailer, force: false, tickSeconds: SCHEDULE_SECONDS, budgetMs: context.getRemainingTimeInMillis() - 10_000 });
+  const outcome = await runEvaluation({ mailer, mode: 'scheduled', tickSeconds: SCHEDULE_SECONDS, budgetMs: context.getRemainingTimeInMillis() - 10_000 });
   logger.info('alarm evaluation', outcome.ran ? { ...outcome.summary } : { skipped: outcome.reason });
   if (outcome.ran) {
     const { summary } = outcome;

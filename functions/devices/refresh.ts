@@ -1,11 +1,11 @@
 import http from '#generated/routes/devicesRefresh';
 import { logger } from '#lib/log';
-import { runEvaluation } from '#lib/alarms/evaluate';
+import { runEvaluation } from '#lib/alarms/engine/run';
 import { mailerFromEnv } from '#lib/adapters/mail';
 import { secret } from '#lib/adapters/secrets';
-import { fleetProvider, providersFromEnv } from '#lib/devices/provider';
-import { refreshDevice } from '#lib/devices/sync';
-import { askingWithin, evaluationBudget, providerBudget, REFRESH_TIMEOUT_MS } from '#lib/devices/refreshBudget';
+import { fleetProvider, providersFromEnv } from '#lib/inventory/provider';
+import { refreshDevice } from '#lib/inventory/refresh';
+import { askingWithin, evaluationBudget, providerBudget, REFRESH_TIMEOUT_MS } from '#lib/inventory/refreshBudget';
 import { connectionsFromEnv } from '#lib/adapters/connections';
 import { enableLivePush } from '#lib/live/push';
 
@@ -15,7 +15,7 @@ const mailer = mailerFromEnv();
 enableLivePush(connectionsFromEnv());
 
 // POST /videoDevice/refresh/{devicesn} -> Device + refreshInfo.lastRefresh, live from the provider; 404 (also outside the caller's scope, before any provider is asked); 422
-// The device's alarms follow before the answer when time is left (lib/devices/refreshBudget.ts:
+// The device's alarms follow before the answer when time is left (lib/inventory/refreshBudget.ts:
 // provider + evaluation stay inside the timeout); otherwise the change stays queued for the
 // evaluator's next tick.
 export const handler = http(async ({ path, context, principal }) => {
@@ -25,7 +25,7 @@ export const handler = http(async ({ path, context, principal }) => {
   const refreshed = await refreshDevice(askingWithin(provider, providerBudget(left())), path.devicesn, principal.scope);
   const budgetMs = evaluationBudget(left());
   if (budgetMs > 0) {
-    await runEvaluation({ mailer, force: true, tickSeconds: 0, mode: 'queue', budgetMs }).catch((error: unknown) => {
+    await runEvaluation({ mailer, mode: 'queue', budgetMs }).catch((error: unknown) => {
       // the change is queued: the evaluator's next tick takes it; the refresh itself succeeded
       logger.warn('alarms of a refreshed device left queued', { devicesn: path.devicesn, error: error instanceof Error ? error.message : String(error) });
     });

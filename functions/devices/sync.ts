@@ -1,12 +1,12 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { logger } from '#lib/log';
-import { runEvaluation } from '#lib/alarms/evaluate';
+import { runEvaluation } from '#lib/alarms/engine/run';
 import { mailerFromEnv } from '#lib/adapters/mail';
 import { secret } from '#lib/adapters/secrets';
 import { tracing } from '#lib/observability/tracing';
-import { providersFromEnv } from '#lib/devices/provider';
-import { syncAlone } from '#lib/devices/syncLease';
+import { providersFromEnv } from '#lib/inventory/provider';
+import { syncAlone } from '#lib/inventory/syncLease';
 import { connectionsFromEnv } from '#lib/adapters/connections';
 import { enableLivePush } from '#lib/live/push';
 
@@ -30,7 +30,7 @@ export const handler = middy(async (_event: unknown, context?: Context) => {
   // under `serverless offline` the local loop of scripts/start.ts evaluates after its syncs (e2e: only when asked)
   if (process.env.IS_OFFLINE) return result;
   const budgetMs = context?.getRemainingTimeInMillis ? context.getRemainingTimeInMillis() - 10_000 : undefined;
-  const evaluation = await runEvaluation({ mailer, force: true, tickSeconds: 0, mode: 'queue', budgetMs });
+  const evaluation = await runEvaluation({ mailer, mode: 'queue', budgetMs });
   logger.info('device sync', { ...result, evaluation: evaluation.ran ? evaluation.summary : evaluation.reason });
   return { ...result, evaluation };
 }).use(tracing());

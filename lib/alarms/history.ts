@@ -1,87 +1,20 @@
-import type { Place } from '#lib/devices/types';
-import type { Acknowledgement, Alarm, ClearReason, Notified, OpenAlarm } from './types';
-import { alarmId } from './types';
-
-/** One cleared alarm as GET /alarms/history answers it. */
-export interface HistoryRecord extends Alarm, Partial<Acknowledgement> {
-  id: string;
-  clearedAt: string;
-  reason: ClearReason;
-  durationSeconds: number;
-  /** Where the raise and the clear notifications went, or `suppressed` by a silence. */
-  notified: Notified;
-}
-
-/** The history record of a cleared alarm: how long it fired, who acknowledged it, who was told. */
-export const historyRecord = (alarm: OpenAlarm & { clearedAt: string; clearReason: ClearReason }): HistoryRecord => {
-  const record: HistoryRecord = {
-    id: alarmId(alarm),
-    watcherId: alarm.watcherId,
-    severity: alarm.severity,
-    devicesn: alarm.devicesn,
-    deviceid: alarm.deviceid,
-    region: alarm.region,
-    location: alarm.location,
-    room: alarm.room,
-    raisedAt: alarm.raisedAt,
-    clearedAt: alarm.clearedAt,
-    reason: alarm.clearReason,
-    durationSeconds: Math.max(0, Math.round((Date.parse(alarm.clearedAt) - Date.parse(alarm.raisedAt)) / 1000)),
-    notified: { raised: alarm.notified?.raised ?? [], cleared: alarm.notified?.cleared ?? [] },
-    ...alarm.acknowledgement,
-  };
-  if (alarm.description) record.description = alarm.description;
-  return record;
-};
-
-/** A history query: at most one of the place keys narrows first (see lib/db/alarmHistory). */
-export interface HistoryFilter extends Partial<Place> {
-  devicesn?: string;
-  watcherId?: string;
-  /** ISO 8601 bounds on `clearedAt`, inclusive. */
-  from: string;
-  to: string;
-}
-
-/** GET /alarms/history query parameters, as validated strings. */
-export interface HistoryQuery {
-  region?: string;
-  location?: string;
-  room?: string;
-  devicesn?: string;
-  watcherId?: string;
-  from?: string;
-  to?: string;
-  limit?: string;
-  cursor?: string;
-}
-
-const DAY_MS = 24 * 60 * 60 * 1000;
-const narrowing = (value: string | undefined) => (value === undefined || value === 'all' ? undefined : value);
+import * as alarmHistory from '#lib/db/alarmHistory';
+import type { Page } from '#lib/db/pages';
+import { Invalid } from '#lib/errors';
+import { isUnscoped, narrowToScope, type AccessScope } from '#lib/shared/access';
+import { historyDays } from '#lib/shared/retention';
+import { historyFilter, type HistoryQuery, type HistoryRecord } from './pure/history';
 
 /**
- * The filter of a history query. `to` defaults to now, `from` to a retention before `to`;
- * a room is named within its location and region, a location within its region (each history
- * question is a Query on a key built for it, never a filter over all history).
+ * GET /alarms/history: one page of cleared alarms, newest first, from the key built for the
+ * query; for a scoped caller only the records of the places the query shares with its scope.
  */
-export const historyFilter = (query: HistoryQuery, now: number, retentionDays: number): HistoryFilter | { problems: { field: string; message: string }[] } => {
-  const to = query.to ? Date.parse(query.to) : now;
-  const filter: HistoryFilter = {
-    from: new Date(query.from ? Date.parse(query.from) : to - retentionDays * DAY_MS).toISOString(),
-    to: new Date(to).toISOString(),
-  };
-  for (const field of ['region', 'location', 'room', 'devicesn', 'watcherId'] as const) {
-    const value = narrowing(query[field]);
-    if (value !== undefined) filter[field] = value;
-  }
-  const problems: { field: string; message: string }[] = [];
-  if (filter.room !== undefined && (filter.location === undefined || filter.region === undefined)) {
-    problems.push({ field: 'queryStringParameters.room', message: 'room needs location and region (a room is named within its location)' });
-  }
-  if (filter.location !== undefined && filter.region === undefined) {
-    problems.push({ field: 'queryStringParameters.location', message: 'location needs region' });
-  }
-  if (filter.from > filter.to) problems.push({ field: 'queryStringParameters.from', message: 'from must not be after to' });
-  return problems.length ? { problems } : filter;
+export const queryHistory = async (query: HistoryQuery, access: AccessScope = []): Promise<Page<HistoryRecord>> => {
+  const filter = historyFilter(query, Date.now(), historyDays());
+  if ('problems' in filter) throw new Invalid(filter.problems[0]!.message, filter.problems);
+  const limit = query.limit ? Number(query.limit) : 100;
+  if (isUnscoped(access)) return alarmHistory.query(filter, limit, query.cursor);
+  const within = narrowToScope({ region: filter.region, location: filter.location, room: filter.room }, access);
+  if (within.length === 0) return { items: [], nextCursor: null };
+  return alarmHistory.queryWithin(filter, within, limit, query.cursor);
 };
-

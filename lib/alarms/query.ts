@@ -5,7 +5,7 @@ import * as alarms from '#lib/db/alarms';
 import type { Page } from '#lib/db/pages';
 import * as silences from '#lib/db/silences';
 import { isUnscoped, narrowToScope, type AccessScope } from '#lib/shared/access';
-import { answeredSilences, silencedBy } from './silences';
+import { answeredSilences, silencedBy } from './pure/silences';
 
 /** GET /alarms query parameters, as validated strings. */
 export interface AlarmQuery {

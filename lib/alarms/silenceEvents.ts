@@ -5,8 +5,8 @@ import * as silences from '#lib/db/silences';
 import { logger } from '#lib/log';
 import type { AccessScope } from '#lib/shared/access';
 import { mapConcurrent } from '#lib/shared/concurrency';
-import { answeredSilences, matches, silencedBy, silenceStatus, type Silence, type SilenceInput } from './silences';
-import { createSilence, endSilence, type SilenceAnswer } from './silencing';
+import { answeredSilences, matches, silencedBy, silenceStatus, type Silence, type SilenceInput } from './pure/silences';
+import { createSilence, endSilence, type SilenceAnswer } from './silences';
 
 /*
  * Silences are never written onto alarms (docs/decisions.md "Alarm lifecycle"), so starting or

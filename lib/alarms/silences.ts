@@ -1,119 +1,68 @@
-import { ALL } from '#lib/devices/deviceScope';
-import type { AccessScope } from '#lib/shared/access';
-import { areaWithinScope } from '#lib/shared/scopeWithin';
-import type { Alarm } from './types';
+import { randomUUID } from 'node:crypto';
+import { mapPage, type Page } from '#lib/db/pages';
+import * as silences from '#lib/db/silences';
+import { Invalid, NotFound } from '#lib/errors';
+import { isUnscoped, type AccessScope } from '#lib/shared/access';
+import { historyExpiry } from '#lib/shared/retention';
+import { MATCHER_FIELDS, silenceStatus, silenceWindow, silenceWithinScope, type Matchers, type Silence, type SilenceInput, type SilenceStatus } from './pure/silences';
 
-/** What a silence matches: every given field must equal the alarm's (exact, case-sensitive). */
-export interface Matchers {
-  region?: string;
-  location?: string;
-  room?: string;
-  devicesn?: string;
-  watcherId?: string;
-}
+/** A silence as answered: also whether it is pending, active or expired now. */
+export type SilenceAnswer = Silence & { status: SilenceStatus };
 
-export const MATCHER_FIELDS = ['region', 'location', 'room', 'devicesn', 'watcherId'] as const satisfies readonly (keyof Matchers)[];
-/** The matchers that name a place, where device queries take the wildcard "all". */
-const PLACE_MATCHERS = ['region', 'location', 'room'] as const satisfies readonly (keyof Matchers)[];
+const answer = (silence: Silence, now: string): SilenceAnswer => ({ ...silence, status: silenceStatus(silence, now) });
 
-/** A silence as clients send it. */
-export interface SilenceInput {
-  matchers: Matchers;
-  startsAt?: string;
-  endsAt: string;
-  comment: string;
-}
+/*
+ * A scoped principal (DESIGN §5) silences, sees and ends only silences within its scope
+ * (lib/alarms/pure/silences.ts `silenceWithinScope`); any other is 404, as if unknown. The unscoped
+ * see every silence, exactly as before scopes.
+ */
 
-/** A silence as stored and answered. */
-export interface Silence {
-  id: string;
-  matchers: Matchers;
-  startsAt: string;
-  endsAt: string;
-  comment: string;
-  createdBy: string;
-  createdAt: string;
-  /** Set when DELETE ended it before `endsAt`. */
-  endedAt?: string;
-}
-
-export type SilenceStatus = 'pending' | 'active' | 'expired';
-
-/** The longest a silence may last. */
-export const MAX_SILENCE_DAYS = 90;
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** A silence's status at `now`: not started yet, silencing, or over. */
-export const silenceStatus = (silence: Pick<Silence, 'startsAt' | 'endsAt'>, now: string): SilenceStatus => {
-  const at = Date.parse(now);
-  if (at >= Date.parse(silence.endsAt)) return 'expired';
-  return at < Date.parse(silence.startsAt) ? 'pending' : 'active';
+/** Creates a silence (400 naming the field when its window or matchers are wrong; 404 outside the scope); kept ALARM_HISTORY_DAYS after it ends. */
+export const createSilence = async (input: SilenceInput, createdBy: string, scope: AccessScope = []): Promise<SilenceAnswer> => {
+  const now = new Date().toISOString();
+  const window = silenceWindow(input, now);
+  if ('problems' in window) throw new Invalid(window.problems[0]!.message, window.problems);
+  const matchers: Matchers = Object.fromEntries(MATCHER_FIELDS.filter((f) => input.matchers[f] !== undefined).map((f) => [f, input.matchers[f]]));
+  if (!silenceWithinScope({ matchers }, scope)) {
+    throw new NotFound('No place within your scope is named by body.matchers: name a region of your scope, and one of its locations where your scope holds only locations of that region', {
+      details: [{ field: 'body.matchers', message: 'body.matchers must pin a region (and a location) within your scope' }],
+    });
+  }
+  const silence: Silence = { id: randomUUID(), matchers, ...window, comment: input.comment, createdBy, createdAt: now };
+  return answer(await silences.create(silence, historyExpiry(silence.endsAt)), now);
 };
 
-/**
- * Whether a silence lies within a scope (DESIGN §5): its matchers pin a region of the scope, and
- * a location of it where the scope holds only locations of that region. Every silence lies
- * within the unscoped; one that pins no region (a device, a watcher, a room) within no narrowed scope.
- */
-export const silenceWithinScope = (silence: Pick<Silence, 'matchers'>, scope: AccessScope): boolean =>
-  areaWithinScope(scope, { region: silence.matchers.region, location: silence.matchers.location });
-
-/** Whether every matcher the silence has agrees with the alarm. */
-export const matches = (matchers: Matchers, alarm: Pick<Alarm, keyof Matchers>): boolean =>
-  MATCHER_FIELDS.every((field) => matchers[field] === undefined || matchers[field] === alarm[field]);
+/** Silences answered per page when `all` asks for every kept one without a limit. */
+export const DEFAULT_SILENCES_PAGE = 100;
 
 /**
- * The ids of the silences that silence an alarm at `now` (sorted). Small and pure so that every
- * notifier (mail today, digests and webhooks later) asks the same question the same way.
+ * Active and future silences (a bare array: the cap SILENCES_MAX_ACTIVE bounds them), or one page
+ * with `limit`/`cursor`. With `all` also the expired ones still kept: those grow with time, so
+ * they are always answered a page at a time (`limit` default 100). Soonest end first. A scoped
+ * caller gets those within its scope (its pages may be short).
  */
-export const silencedBy = (alarm: Pick<Alarm, keyof Matchers>, silences: readonly Silence[], now: string): string[] =>
-  silences
-    .filter((silence) => silenceStatus(silence, now) === 'active' && matches(silence.matchers, alarm))
-    .map((silence) => silence.id)
-    .sort();
+export const listSilences = async (query: { all?: string; limit?: string; cursor?: string }, scope: AccessScope = []): Promise<SilenceAnswer[] | Page<SilenceAnswer>> => {
+  const now = new Date().toISOString();
+  const kept = query.all === 'true';
+  const within = (silence: Silence) => silenceWithinScope(silence, scope);
+  if (!kept && query.limit === undefined && query.cursor === undefined) return (await silences.current(now)).filter(within).map((s) => answer(s, now));
+  const limit = query.limit ? Number(query.limit) : DEFAULT_SILENCES_PAGE;
+  const page = await silences.page(kept, now, limit, query.cursor, isUnscoped(scope) ? undefined : within);
+  return mapPage(page, (s) => answer(s, now));
+};
 
-/** Silence ids answered per alarm at most; `silencedByCount` says how many silence it. */
-export const MAX_SILENCED_BY = 20;
+/** One silence; 404 unknown or outside the scope. */
+const getWithin = async (id: string, scope: AccessScope): Promise<Silence> => {
+  const silence = await silences.get(id);
+  if (!silenceWithinScope(silence, scope)) throw new NotFound(`Silence ${id} not found`);
+  return silence;
+};
 
-/** How an alarm's silences are answered (GET /alarms, live pushes): the first ids, and how many there are. */
-export const answeredSilences = (ids: readonly string[]): { silencedBy: string[]; silencedByCount: number } => ({
-  silencedBy: ids.slice(0, MAX_SILENCED_BY),
-  silencedByCount: ids.length,
-});
+export const getSilence = async (id: string, scope: AccessScope = []): Promise<SilenceAnswer> => answer(await getWithin(id, scope), new Date().toISOString());
 
-export interface SilenceProblem {
-  field: string;
-  message: string;
-}
-
-/**
- * The rules a schema cannot say: at least one matcher, `endsAt` after `startsAt` and at most 90
- * days later, and an `endsAt` not already past. Answers the times to store, or the problems.
- */
-export const silenceWindow = (
-  input: Pick<SilenceInput, 'matchers' | 'startsAt' | 'endsAt'>,
-  now: string,
-): { startsAt: string; endsAt: string } | { problems: SilenceProblem[] } => {
-  const problems: SilenceProblem[] = [];
-  if (!MATCHER_FIELDS.some((field) => input.matchers[field] !== undefined)) {
-    problems.push({ field: 'body.matchers', message: `matchers must name at least one of ${MATCHER_FIELDS.join(', ')}` });
-  }
-  // "all" is a wildcard of device queries, not a name: here it would match no alarm at all
-  for (const field of PLACE_MATCHERS) {
-    if (input.matchers[field] === ALL) {
-      problems.push({ field: `body.matchers.${field}`, message: `matchers.${field} must not be "all": omit the field instead (a silence without ${field} matches every ${field})` });
-    }
-  }
-  const startsAt = new Date(input.startsAt ?? now);
-  const endsAt = new Date(input.endsAt);
-  if (Number.isNaN(startsAt.getTime())) problems.push({ field: 'body.startsAt', message: 'startsAt must be an ISO 8601 date-time' });
-  if (Number.isNaN(endsAt.getTime())) problems.push({ field: 'body.endsAt', message: 'endsAt must be an ISO 8601 date-time' });
-  if (problems.length) return { problems };
-  if (startsAt.getTime() - Date.parse(now) > MAX_SILENCE_DAYS * DAY_MS) {
-    problems.push({ field: 'body.startsAt', message: `startsAt must be at most ${MAX_SILENCE_DAYS} days from now` });
-  } else if (endsAt.getTime() <= startsAt.getTime()) problems.push({ field: 'body.endsAt', message: 'endsAt must be after startsAt' });
-  else if (endsAt.getTime() - startsAt.getTime() > MAX_SILENCE_DAYS * DAY_MS) {
-    problems.push({ field: 'body.endsAt', message: `endsAt must be at most ${MAX_SILENCE_DAYS} days after startsAt` });
-  } else if (endsAt.getTime() <= Date.parse(now)) problems.push({ field: 'body.endsAt', message: 'endsAt must be in the future' });
-  return problems.length ? { problems } : { startsAt: startsAt.toISOString(), endsAt: endsAt.toISOString() };
+/** Ends a silence now (kept, expired); ending an expired one changes nothing; 404 unknown or outside the scope. */
+export const endSilence = async (id: string, scope: AccessScope = []): Promise<SilenceAnswer> => {
+  if (!isUnscoped(scope)) await getWithin(id, scope); // a silence's matchers never change: the check stands for the write
+  const now = new Date().toISOString();
+  return answer(await silences.end(id, now), now);
 };

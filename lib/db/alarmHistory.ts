@@ -1,5 +1,5 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { HistoryFilter, HistoryRecord } from '#lib/alarms/history';
+import type { HistoryFilter, HistoryRecord } from '#lib/alarms/pure/history';
 import type { PlaceFilter } from '#lib/shared/access';
 import { batchWrite, type Item } from './helpers';
 import { queryPage, type Page } from './pages';

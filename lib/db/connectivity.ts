@@ -1,6 +1,6 @@
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { DayRollup, Transition } from '#lib/devices/availability';
-import type { Place } from '#lib/devices/types';
+import type { DayRollup } from '#lib/rollups/pure/availability';
+import type { ConnectivityChange, Place } from '#lib/devices/types';
 import { doc, tableName } from './client';
 import { roomId } from './place';
 import { batchWrite, hasExpired, isConditionFailed, type Item, queryPages } from './helpers';
@@ -28,7 +28,7 @@ const fromRollup = (item: Item): DayRollup => ({
 });
 
 /** Stores transitions (idempotent puts: the same device and time is the same item). */
-export const record = async (transitions: readonly Transition[], expiresAt: (at: string) => number): Promise<void> => {
+export const record = async (transitions: readonly ConnectivityChange[], expiresAt: (at: string) => number): Promise<void> => {
   await batchWrite(
     transitions.map((t) => ({
       PutRequest: {
@@ -39,7 +39,7 @@ export const record = async (transitions: readonly Transition[], expiresAt: (at:
 };
 
 /** One page of a device's transitions in [from, to], newest first. */
-export const history = async (devicesn: string, from: string, to: string, limit: number, cursor?: string): Promise<Page<Pick<Transition, 'at' | 'connected' | 'inCallStatus'>>> => {
+export const history = async (devicesn: string, from: string, to: string, limit: number, cursor?: string): Promise<Page<Pick<ConnectivityChange, 'at' | 'connected' | 'inCallStatus'>>> => {
   const page = await queryPage(
     {
       KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',

@@ -1,5 +1,5 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { ProviderStatus } from '#lib/devices/providerStatus';
+import type { ProviderStatus } from '#lib/inventory/pure/providerStatus';
 import { doc, tableName } from './client';
 import { queryAll, type Item } from './helpers';
 

@@ -11,7 +11,7 @@ import { queryShards, shardKey } from './shards';
  * by room identity) sorted by region#location#room; GSI1 sorts the same items by location
  * first, GSI2 by room name first (same shard). Any scope is then one Query per shard over the
  * rooms in (or very near) that scope, in parallel, never over devices. What an aggregate holds
- * is decided in lib/devices/rooms.ts; this repository reads and writes it under its version.
+ * is decided in lib/rollups/rooms.ts; this repository reads and writes it under its version.
  */
 const ROOMS = 'ROOMS';
 const BY_LOCATION = 'ROOMS#BY_LOCATION';

@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { Matchers, Silence } from '#lib/alarms/silences';
+import type { Matchers, Silence } from '#lib/alarms/pure/silences';
 import { NotFound } from '#lib/errors';
 import { caps } from '#lib/shared/caps';
 import * as capped from './caps';

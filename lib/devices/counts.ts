@@ -1,7 +1,7 @@
 import type { AccessScope } from '#lib/shared/access';
 import { countsWithin } from './access';
 import { scopeOf, type DeviceFilter } from './deviceScope';
-import type { Counts } from './summary';
+import type { Counts } from './types';
 
 /**
  * The counts of a filter's scope, within the caller's scope (`access`, unscoped by default):

@@ -1,5 +1,5 @@
-import { countRooms, type Counts } from './summary';
-import type { RoomAggregate } from './types';
+import { countRooms } from '#lib/rollups/pure/summary';
+import type { Counts, RoomAggregate } from './types';
 
 /*
  * Count answers, from the room aggregates in scope or from a scope's maintained summary

@@ -7,6 +7,15 @@ export interface Place {
   room: string;
 }
 
+/**
+ * A room's identity in memory (map keys, grouping, ordering): one string per room. Keys in the
+ * store encode it their own way (lib/db/place.ts `roomId`, URI-encoded names joined by `#`).
+ */
+export const roomKey = (place: Place): string => JSON.stringify([place.region, place.location, place.room]);
+
+/** Places by room identity, each room once (the first place seen of it). */
+export const uniquePlaces = (places: Iterable<Place>): Place[] => [...new Map([...places].map((place) => [roomKey(place), place])).values()];
+
 export interface DeviceStatus {
   connected: boolean;
   /** ACTIVE and NONE occur; other values from a provider are passed through. */
@@ -51,7 +60,7 @@ export type ProviderDevice = Omit<Device, 'deviceconnected' | 'staleSince'> & { 
 
 /**
  * The call state of a listing that does not say (Webex lists no call state): the sync keeps the
- * stored one while the device stays connected, else NONE (lib/devices/plan.ts).
+ * stored one while the device stays connected, else NONE (lib/inventory/pure/syncPlan.ts).
  */
 export const CALL_STATE_UNKNOWN = '?';
 
@@ -62,6 +71,14 @@ export interface StoredDevice extends ProviderDevice {
   alarmSeverity?: Severity;
   /** Watchers with an open alarm on the device (set by the alarm engine with the severity). */
   alarmWatchers?: string[];
+}
+
+/** One observed connectivity change of a device (or its first observation): what its history lists. */
+export interface ConnectivityChange {
+  devicesn: string;
+  at: string;
+  connected: boolean;
+  inCallStatus: string;
 }
 
 /** A room's status: the label of its worst open alarm, OK when none (DESIGN D6). */
@@ -127,7 +144,7 @@ export const withAlarmFieldsOf = <D extends Omit<StoredDevice, 'alarmSeverity' |
 export const openWatchersHint = (device: Pick<StoredDevice, 'alarmSeverity' | 'alarmWatchers'>): string[] | 'any' =>
   device.alarmWatchers?.length ? device.alarmWatchers : device.alarmSeverity !== undefined ? 'any' : [];
 
-/* Summaries (lib/devices/summary.ts): the counts of the room aggregates within a scope. */
+/* Summaries (lib/rollups/pure/summary.ts): the counts of the room aggregates within a scope. */
 
 /** The scopes a summary exists for: `{}`, `{region}`, `{region, location}`. */
 export type SummaryScope = Record<string, never> | { region: string } | { region: string; location: string };

@@ -5,11 +5,11 @@ import * as deliveries from '#lib/db/deliveries';
 import * as watchers from '#lib/db/watchers';
 import { Conflict, Invalid } from '#lib/errors';
 import { allowLocalWebhooks, maskedUrl, targetProblem, type Lookup } from './address';
-import { testDigest } from './digest';
 import { deliverer } from './deliver';
-import { deliveryId } from './plan';
-import { requireAllowedRecipients } from './recipients';
-import { newSecret } from './signature';
+import { testDigest } from './pure/digest';
+import { deliveryId } from './pure/plan';
+import { requireAllowedRecipients } from './pure/recipients';
+import { newSecret } from './pure/signature';
 import type { Channel, ChannelInput, DeliveryView } from './types';
 
 /*

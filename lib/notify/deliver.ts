@@ -4,10 +4,10 @@ import * as deliveries from '#lib/db/deliveries';
 import type { DueDelivery } from '#lib/db/deliveries';
 import { logger } from '#lib/log';
 import { allowLocalWebhooks } from './address';
-import { webhookBody } from './formats';
-import { digestMail } from './mail';
-import { mailAllowedDomains, mayMail } from './recipients';
-import { nextAttemptAt, retryPolicyFromEnv, verdictOf, type AttemptOutcome, type RetryPolicy } from './retry';
+import { webhookBody } from './pure/formats';
+import { digestMail } from './pure/mail';
+import { mailAllowedDomains, mayMail } from './pure/recipients';
+import { nextAttemptAt, retryPolicyFromEnv, verdictOf, type AttemptOutcome, type RetryPolicy } from './pure/retry';
 import type { Channel, DeliveryDraft, Digest, Target } from './types';
 import { postWebhook, WEBHOOK_TIMEOUT_MS } from './webhook';
 

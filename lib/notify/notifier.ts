@@ -1,6 +1,5 @@
-import { notificationGate } from '#lib/alarms/notification';
+import { silencedBy, type Silence } from '#lib/alarms/pure/silences';
 import { alarmId, type AlarmKey } from '#lib/alarms/types';
-import { silencedBy, type Silence } from '#lib/alarms/silences';
 import * as alarms from '#lib/db/alarms';
 import * as deliveries from '#lib/db/deliveries';
 import type { DueDelivery } from '#lib/db/deliveries';
@@ -11,8 +10,8 @@ import { mapConcurrent } from '#lib/shared/concurrency';
 import { recordWork } from '#lib/observability/metrics';
 import type { WatcherRecord } from '#lib/watchers/types';
 import { deliverer, iso, type NotificationSummary, type NotifierOptions } from './deliver';
-import { audienceOf, notifiedAlarm } from './notice';
-import { draftsFor, dueForRepeat, planDigests, repeatSlot } from './plan';
+import { audienceOf, notificationGate, notifiedAlarm } from './pure/notice';
+import { draftsFor, dueForRepeat, planDigests, repeatSlot } from './pure/plan';
 import type { DeliveryDraft } from './types';
 
 export { DEFAULT_MAX_PER_RUN, maxPerRunFromEnv, type NotificationSummary, type NotifierOptions } from './deliver';

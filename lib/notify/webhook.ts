@@ -2,8 +2,8 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { addressProblem, urlProblem } from './address';
-import type { AttemptOutcome } from './retry';
-import { signatureOf } from './signature';
+import type { AttemptOutcome } from './pure/retry';
+import { signatureOf } from './pure/signature';
 
 /** A webhook receiver gets this long to answer (issue 16 item 4). */
 export const WEBHOOK_TIMEOUT_MS = 5_000;

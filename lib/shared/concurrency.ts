@@ -21,3 +21,12 @@ export const mapConcurrent = async <T, R>(items: readonly T[], limit: number, fn
   if (failure) throw failure.error;
   return results;
 };
+
+/**
+ * Writes in flight for the background engines (sync, evaluation): DynamoDB serves thousands
+ * of writes a second per table, spread over partitions; 8 left it idle. WRITES_IN_FLIGHT overrides.
+ */
+export const writesInFlight = (): number => {
+  const value = Number(process.env.WRITES_IN_FLIGHT ?? 64);
+  return Number.isInteger(value) && value > 0 ? value : 64;
+};

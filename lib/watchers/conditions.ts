@@ -147,7 +147,7 @@ export const evaluate = (watcher: Pick<Watcher, 'operations'>, device: DeviceSta
 /**
  * Whether the watcher watches the device: the device lies within the watcher's scope (a scoped
  * creator's "all devices" are all in its scope), and `allDevices`, or `devicesId` names its id or
- * serial number. Every pass of the engine asks this one question (lib/alarms/plan.ts).
+ * serial number. Every pass of the engine asks this one question (lib/alarms/engine/pure/plan.ts).
  */
 export const targets = (watcher: Pick<WatcherRecord, 'allDevices' | 'devicesId' | 'scope'>, device: DeviceState): boolean =>
   areaWithinScope(watcher.scope ?? [], { region: device.details?.region, location: device.details?.location }) &&

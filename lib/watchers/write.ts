@@ -3,7 +3,7 @@ import { evaluationQueue } from '#lib/db/evaluationQueue';
 import * as watchers from '#lib/db/watchers';
 import { NotFound } from '#lib/errors';
 import { checkChannelIds, unknownChannels } from '#lib/notify/channelIds';
-import { requireAllowedRecipients } from '#lib/notify/recipients';
+import { requireAllowedRecipients } from '#lib/notify/pure/recipients';
 import type { AccessScope } from '#lib/shared/access';
 import { readWithin, requireConditionsWithin, requireReach } from './reach';
 import type { WatcherInput, WatcherRecord } from './types';

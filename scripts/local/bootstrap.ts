@@ -7,8 +7,8 @@ import { dynamo, tableName } from '../../lib/db/client';
 import { ensureTable } from '../../lib/db/table';
 import { secret } from '../../lib/adapters/secrets';
 import { adminUsername, ensureFirstAdmin } from '../../lib/auth/signin';
-import { providersFromEnv } from '../../lib/devices/provider';
-import { syncProviders } from '../../lib/devices/providers';
+import { providersFromEnv } from '../../lib/inventory/provider';
+import { syncProviders } from '../../lib/inventory/providers';
 import * as watchers from '../../lib/db/watchers';
 
 /**

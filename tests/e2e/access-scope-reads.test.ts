@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { simulatedFleet } from '#lib/devices/provider/simulated';
+import { simulatedFleet } from '#lib/inventory/provider/simulated';
 import { api } from '../support/api';
 import { openSocket, type LiveClient } from '../support/socket';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { simulatedFleet } from '#lib/devices/provider/simulated';
+import { simulatedFleet } from '#lib/inventory/provider/simulated';
 import type { Place } from '#lib/devices/types';
 import { api } from '../support/api';
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ALL, inScope, scopeOf, type DeviceFilter } from '#lib/devices/deviceScope';
-import { simulatedFleet } from '#lib/devices/provider/simulated';
+import { simulatedFleet } from '#lib/inventory/provider/simulated';
 import { toDevice, type Device } from '#lib/devices/types';
 import { api } from '../support/api';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { simulatedFleet } from '#lib/devices/provider/simulated';
+import { simulatedFleet } from '#lib/inventory/provider/simulated';
 import type { ProviderDevice } from '#lib/devices/types';
 import { startInstance, type Instance } from '../../scripts/local/instance';
 import { freePort } from '../../scripts/local/ports';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { uniqueSorted } from '#lib/shared/names';
-import { simulatedFleet } from '#lib/devices/provider/simulated';
+import { simulatedFleet } from '#lib/inventory/provider/simulated';
 import { typedApi } from '../support/api';
 
 // Through the typed client (client/index.ts): paths, bodies and answers checked against docs/openapi.json.

@@ -2,7 +2,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { simulatedFleet } from '#lib/devices/provider/simulated';
+import { simulatedFleet } from '#lib/inventory/provider/simulated';
 import { api } from '../support/api';
 import { offlineWatcher } from '../support/fleet';
 

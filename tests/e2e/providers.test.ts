@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ProvidersReport } from '#lib/devices/providerReport';
+import type { ProvidersReport } from '#lib/inventory/providerReport';
 import type { Device } from '#lib/devices/types';
 import { startInstance, type Instance } from '../../scripts/local/instance';
 import { startVendorFakes, type VendorFakes } from '../../scripts/local/fakes';

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { acknowledgeAlarm, unacknowledgeAlarm } from '#lib/alarms/acknowledge';
-import { evaluateAlarms } from '#lib/alarms/evaluate';
-import { createSilence, endSilence, getSilence, listSilences } from '#lib/alarms/silencing';
+import { fullPass } from '#lib/alarms/engine/fullPass';
+import { createSilence, endSilence, getSilence, listSilences } from '#lib/alarms/silences';
 import { outboxMailer } from '#lib/adapters/mail';
 import * as alarms from '#lib/db/alarms';
 import type { Page } from '#lib/db/pages';
 import * as watchers from '#lib/db/watchers';
-import { syncDevices } from '#lib/devices/sync';
+import { syncDevices } from '#lib/inventory/sync';
 import type { ProviderDevice } from '#lib/devices/types';
 import { Conflict, NotFound } from '#lib/errors';
 import type { AccessScope } from '#lib/shared/access';
@@ -18,7 +18,7 @@ import { fixed, unique, watcherInput } from '../support/fleet';
 // silences (their matchers) and watchers (their stored scope, their conditions). Out of scope is
 // 404, as if unknown; the unscoped act as before scopes.
 
-const evaluate = () => evaluateAlarms({ mailer: outboxMailer(), deadline: Date.now() + 30_000 });
+const evaluate = () => fullPass({ mailer: outboxMailer(), deadline: Date.now() + 30_000 });
 const place = (region: string, location: string, sn: string, connected: boolean): ProviderDevice => ({
   deviceid: `id-${sn}`,
   devicesn: sn,

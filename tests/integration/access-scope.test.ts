@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { evaluateAlarms } from '#lib/alarms/evaluate';
+import { fullPass } from '#lib/alarms/engine/fullPass';
 import { outboxMailer } from '#lib/adapters/mail';
-import type { HistoryRecord } from '#lib/alarms/history';
-import { queryHistory } from '#lib/alarms/historyQuery';
+import type { HistoryRecord } from '#lib/alarms/pure/history';
+import { queryHistory } from '#lib/alarms/history';
 import { listAlarms } from '#lib/alarms/query';
 import * as alarmHistory from '#lib/db/alarmHistory';
 import * as liveConnections from '#lib/db/liveConnections';
@@ -11,8 +11,9 @@ import * as watchers from '#lib/db/watchers';
 import { deviceWithin, roomsWithin, serialNumbersWithin } from '#lib/devices/access';
 import { countsIn } from '#lib/devices/counts';
 import { lookup } from '#lib/devices/lookups';
-import type { DeviceProvider } from '#lib/devices/provider';
-import { syncDevices, refreshDevice } from '#lib/devices/sync';
+import type { DeviceProvider } from '#lib/inventory/provider';
+import { syncDevices } from '#lib/inventory/sync';
+import { refreshDevice } from '#lib/inventory/refresh';
 import type { ProviderDevice } from '#lib/devices/types';
 import { roomStatusCount } from '#lib/devices/stats';
 import { HttpError, InvalidCursor } from '#lib/errors';
@@ -52,7 +53,7 @@ beforeAll(async () => {
   await syncDevices(fixed(() => fleet));
   await watchers.create(offlineWatcher(R1, `${unique('ops')}@example.com`));
   await watchers.create(offlineWatcher(R2, `${unique('ops')}@example.com`));
-  await evaluateAlarms({ mailer: outboxMailer(), deadline: Date.now() + 30_000 });
+  await fullPass({ mailer: outboxMailer(), deadline: Date.now() + 30_000 });
 }, 60_000);
 
 describe('scoped counts and lists', () => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateAlarms, evaluateQueue, runEvaluation } from '#lib/alarms/evaluate';
+import { fullPass } from '#lib/alarms/engine/fullPass';
+import { queuePass } from '#lib/alarms/engine/queuePass';
+import { runEvaluation } from '#lib/alarms/engine/run';
 import { outboxMailer } from '#lib/adapters/mail';
 import type { Mail } from '#lib/alarms/types';
 import * as alarms from '#lib/db/alarms';
@@ -10,8 +12,9 @@ import { intervals } from '#lib/db/intervals';
 import * as outbox from '#lib/db/outbox';
 import * as watchers from '#lib/db/watchers';
 import { countsIn } from '#lib/devices/counts';
-import type { DeviceProvider } from '#lib/devices/provider';
-import { refreshDevice, syncDevices } from '#lib/devices/sync';
+import type { DeviceProvider } from '#lib/inventory/provider';
+import { refreshDevice } from '#lib/inventory/refresh';
+import { syncDevices } from '#lib/inventory/sync';
 import type { ProviderDevice } from '#lib/devices/types';
 import { INTERVAL_FIELDS, type Intervals } from '#lib/intervals/types';
 import type { WatcherInput } from '#lib/watchers/types';
@@ -24,8 +27,7 @@ const fixed = (fleet: ProviderDevice[]): DeviceProvider => ({
   listDevices: async () => fleet,
   getDevice: async (sn) => fleet.find((d) => d.devicesn === sn),
 });
-const queuePass = () => evaluateQueue({ mailer: outboxMailer(), deadline: Date.now() + 30_000 });
-const fullPass = () => evaluateAlarms({ mailer: outboxMailer(), deadline: Date.now() + 30_000 });
+const passOptions = () => ({ mailer: outboxMailer(), deadline: Date.now() + 30_000 });
 const mailsTo = async (email: string) => (await outbox.list(email, {})) as Mail[];
 const regionStatus = async (region: string) => countsIn({ regionName: region, locationName: 'all', roomName: 'all' });
 
@@ -46,13 +48,13 @@ describe('incremental evaluation', () => {
     const fleet = Array.from({ length: 30 }, (_, i) => device(region, `${region}-${i}`, `Room ${i % 5}`, true));
     await syncDevices(fixed(fleet));
     await watchers.create(offlineWatcher(region, email));
-    await fullPass();
-    await queuePass();
+    await fullPass(passOptions());
+    await queuePass(passOptions());
 
     fleet[3] = device(region, `${region}-3`, 'Room 3', false);
     await syncDevices(fixed(fleet));
     let summary!: Awaited<ReturnType<typeof queuePass>>;
-    expect(await inventoryReads(async () => (summary = await queuePass()))).toBe(0);
+    expect(await inventoryReads(async () => (summary = await queuePass(passOptions())))).toBe(0);
     expect(summary).toMatchObject({ raised: 1, cleared: 0, roomsRecomputed: 1, mailed: 1, complete: true });
     expect((await devices.get(`${region}-3`)).alarmSeverity).toBe(2);
     expect(await regionStatus(region)).toMatchObject({ rooms: 5, Major: 1, OK: 4 });
@@ -60,7 +62,7 @@ describe('incremental evaluation', () => {
     expect((await evaluationQueue.list()).filter((e) => e.kind === 'device' && e.devicesn.startsWith(region))).toEqual([]);
 
     // the reconciliation finds nothing left to do
-    expect(await fullPass()).toMatchObject({ raised: 0, cleared: 0, updated: 0, mailed: 0 });
+    expect(await fullPass(passOptions())).toMatchObject({ raised: 0, cleared: 0, updated: 0, mailed: 0 });
   });
 
   it('writes a few changed devices one conditional update each, leaving the next sync no room to re-read', async () => {
@@ -68,7 +70,7 @@ describe('incremental evaluation', () => {
     const fleet = Array.from({ length: 6 }, (_, i) => device(region, `${region}-${i}`, `Room ${i}`, true));
     await syncDevices(fixed(fleet));
     await watchers.create(offlineWatcher(region, `${unique('ops')}@example.com`));
-    await queuePass();
+    await queuePass(passOptions());
     fleet[2] = device(region, `${region}-2`, 'Room 2', false);
     await syncDevices(fixed(fleet));
     const seen = { deviceUpdates: 0, devicePuts: 0, dirtyMarks: 0 };
@@ -79,7 +81,7 @@ describe('incremental evaluation', () => {
         if (request.PutRequest?.Item?.type === 'Device') seen.devicePuts++;
         if (request.PutRequest?.Item?.type === 'SyncDirtyRoom') seen.dirtyMarks++;
       }
-    }, async () => expect(await queuePass()).toMatchObject({ raised: 1, complete: true }));
+    }, async () => expect(await queuePass(passOptions())).toMatchObject({ raised: 1, complete: true }));
     expect(seen).toEqual({ deviceUpdates: 1, devicePuts: 0, dirtyMarks: 0 });
     expect((await devices.get(`${region}-2`)).alarmSeverity).toBe(2);
     expect(await syncDevices(fixed(fleet))).toMatchObject({ upserted: 0, roomsRead: 0 });
@@ -91,7 +93,7 @@ describe('incremental evaluation', () => {
     await syncDevices(fixed(fleet));
     // nobody to tell: its raise writes no notice
     await watchers.create(offlineWatcher(region, '', { sendEmail: false, emails: [] }));
-    await queuePass();
+    await queuePass(passOptions());
     const reads = async (run: () => Promise<unknown>) => {
       const seen = { notices: 0, history: 0 };
       await watchingRequests((command, input) => {
@@ -106,11 +108,11 @@ describe('incremental evaluation', () => {
     fleet[0] = device(region, `${region}-q`, 'Q', false);
     await syncDevices(fixed(fleet));
     // a raise without a notice: the leftovers are read once, before the pass's own work
-    expect(await reads(async () => expect(await queuePass()).toMatchObject({ raised: 1, mailed: 0 }))).toEqual({ notices: shards, history: shards });
+    expect(await reads(async () => expect(await queuePass(passOptions())).toMatchObject({ raised: 1, mailed: 0 }))).toEqual({ notices: shards, history: shards });
     fleet[0] = device(region, `${region}-q`, 'Q', true);
     await syncDevices(fixed(fleet));
     // a clear: its history record is written in the same pass
-    expect(await reads(async () => expect(await queuePass()).toMatchObject({ cleared: 1 }))).toEqual({ notices: shards, history: 2 * shards });
+    expect(await reads(async () => expect(await queuePass(passOptions())).toMatchObject({ cleared: 1 }))).toEqual({ notices: shards, history: 2 * shards });
     expect(await alarms.awaitingHistory()).toEqual([]);
   });
 
@@ -119,7 +121,7 @@ describe('incremental evaluation', () => {
     const sn = `${region}-x`;
     await syncDevices(fixed([device(region, sn, 'X', false)]));
     await watchers.create(offlineWatcher(region, `${unique('ops')}@example.com`));
-    await queuePass();
+    await queuePass(passOptions());
     expect(await alarms.list({ region }, {})).toHaveLength(1);
     // the refresh reads the device offline; a sync from an older provider list (online) queues
     // and writes it just before the refresh's own device write lands
@@ -150,7 +152,7 @@ describe('incremental evaluation', () => {
     }
     expect(raced).toBe(true);
     expect((await devices.get(sn)).status.connected).toBe(false);
-    await queuePass();
+    await queuePass(passOptions());
     // the engine evaluated what is stored (offline): the alarm stays, and the room stays Major
     expect(await alarms.list({ region }, {})).toHaveLength(1);
     expect(await regionStatus(region)).toMatchObject({ Major: 1 });
@@ -161,10 +163,10 @@ describe('incremental evaluation', () => {
     const fleet = [device(region, `${region}-a`, 'A', false), device(region, `${region}-b`, 'B', false)];
     await syncDevices(fixed(fleet));
     await watchers.create(offlineWatcher(region, `${unique('ops')}@example.com`));
-    await queuePass();
+    await queuePass(passOptions());
     expect(await alarms.list({ region }, {})).toHaveLength(2);
     await syncDevices(fixed([device(region, `${region}-a`, 'A', true)]));
-    expect(await queuePass()).toMatchObject({ raised: 0, cleared: 2 });
+    expect(await queuePass(passOptions())).toMatchObject({ raised: 0, cleared: 2 });
     expect(await alarms.list({ region }, {})).toEqual([]);
     expect(await regionStatus(region)).toMatchObject({ rooms: 1, OK: 1, Major: 0 });
   });
@@ -174,9 +176,9 @@ describe('incremental evaluation', () => {
     const fleet = [device(region, `${region}-r`, 'A', true)];
     await syncDevices(fixed(fleet));
     await watchers.create(offlineWatcher(region, `${unique('ops')}@example.com`));
-    await queuePass();
+    await queuePass(passOptions());
     await refreshDevice(fixed([device(region, `${region}-r`, 'A', false)]), `${region}-r`);
-    expect(await queuePass()).toMatchObject({ raised: 1 });
+    expect(await queuePass(passOptions())).toMatchObject({ raised: 1 });
     expect(await regionStatus(region)).toMatchObject({ Major: 1 });
   });
 
@@ -184,23 +186,23 @@ describe('incremental evaluation', () => {
     const region = unique('R');
     const email = `${unique('ops')}@example.com`;
     await syncDevices(fixed([device(region, `${region}-1`, 'A', false), device(region, `${region}-2`, 'A', true)]));
-    await queuePass();
+    await queuePass(passOptions());
     const id = await watchers.create(offlineWatcher(region, email, { severity: 1 }));
     await evaluationQueue.addWatcher(id);
-    expect(await queuePass()).toMatchObject({ raised: 1, roomsRecomputed: 1 });
+    expect(await queuePass(passOptions())).toMatchObject({ raised: 1, roomsRecomputed: 1 });
     expect(await regionStatus(region)).toMatchObject({ Critical: 1 });
 
     await watchers.setActive(id, false);
     await evaluationQueue.addWatcher(id);
-    expect(await queuePass()).toMatchObject({ cleared: 1 });
+    expect(await queuePass(passOptions())).toMatchObject({ cleared: 1 });
     expect(await regionStatus(region)).toMatchObject({ Critical: 0, OK: 1 });
 
     await watchers.setActive(id, true);
     await evaluationQueue.addWatcher(id);
-    expect(await queuePass()).toMatchObject({ raised: 1 });
+    expect(await queuePass(passOptions())).toMatchObject({ raised: 1 });
     await watchers.remove(id);
     await evaluationQueue.addWatcher(id);
-    expect(await queuePass()).toMatchObject({ cleared: 1 });
+    expect(await queuePass(passOptions())).toMatchObject({ cleared: 1 });
     const texts = (await mailsTo(email)).map((m) => m.text);
     expect(texts).toHaveLength(4);
     expect(texts.filter((t) => t.includes('(watcher inactive)'))).toHaveLength(1);
@@ -212,14 +214,14 @@ describe('incremental evaluation', () => {
     const email = `${unique('ops')}@example.com`;
     await syncDevices(fixed([device(region, `${region}-1`, 'A', true)]));
     await watchers.create(offlineWatcher(region, email));
-    await queuePass();
+    await queuePass(passOptions());
     await syncDevices(fixed([device(region, `${region}-1`, 'A', false)]));
     const heal = injectFault('throttle', 'UpdateCommand', 50);
-    await expect(queuePass()).rejects.toThrow();
+    await expect(queuePass(passOptions())).rejects.toThrow();
     heal();
     expect((await evaluationQueue.list()).some((e) => e.kind === 'device' && e.devicesn === `${region}-1`)).toBe(true);
-    expect(await queuePass()).toMatchObject({ raised: 1, complete: true });
-    expect(await queuePass()).toMatchObject({ raised: 0 });
+    expect(await queuePass(passOptions())).toMatchObject({ raised: 1, complete: true });
+    expect(await queuePass(passOptions())).toMatchObject({ raised: 0 });
     expect(await mailsTo(email)).toHaveLength(1);
     expect(await regionStatus(region)).toMatchObject({ Major: 1 });
   });
@@ -228,10 +230,10 @@ describe('incremental evaluation', () => {
     const region = unique('R');
     await syncDevices(fixed([device(region, `${region}-1`, 'A', false)]));
     await watchers.create(offlineWatcher(region, `${unique('ops')}@example.com`, { pendingSeconds: 1 }));
-    expect(await queuePass()).toMatchObject({ pending: 1, raised: 0 });
+    expect(await queuePass(passOptions())).toMatchObject({ pending: 1, raised: 0 });
     await new Promise((resolve) => setTimeout(resolve, 1100));
     let fired!: Awaited<ReturnType<typeof queuePass>>;
-    expect(await inventoryReads(async () => (fired = await queuePass()))).toBe(0);
+    expect(await inventoryReads(async () => (fired = await queuePass(passOptions())))).toBe(0);
     expect(fired).toMatchObject({ raised: 1 });
     expect(await regionStatus(region)).toMatchObject({ Major: 1 });
   });
@@ -240,9 +242,9 @@ describe('incremental evaluation', () => {
     const region = unique('R');
     await syncDevices(fixed([device(region, `${region}-1`, 'A', false)]));
     await watchers.create(offlineWatcher(region, `${unique('ops')}@example.com`));
-    await queuePass();
+    await queuePass(passOptions());
     const later = await evaluationQueue.addDevices([{ devicesn: `${region}-1`, device: await devices.get(`${region}-1`), alarmWatchers: 'any', notBefore: Date.now() + 60_000 }]);
-    await queuePass();
+    await queuePass(passOptions());
     expect((await evaluationQueue.list()).map((e) => e.key)).toContainEqual(later[0]!.key);
     await evaluationQueue.remove(later);
   });
@@ -255,10 +257,10 @@ describe('schedule', () => {
     const before = process.env.RECONCILE_SECONDS;
     try {
       process.env.RECONCILE_SECONDS = '3600';
-      expect(await runEvaluation({ mailer: outboxMailer(), force: true, tickSeconds: 0 })).toMatchObject({ ran: true, summary: { reconciled: true } });
-      expect(await runEvaluation({ mailer: outboxMailer(), force: false, tickSeconds: 2 })).toMatchObject({ ran: true, summary: { reconciled: false } });
+      expect(await runEvaluation({ mailer: outboxMailer(), mode: 'forced' })).toMatchObject({ ran: true, summary: { reconciled: true } });
+      expect(await runEvaluation({ mailer: outboxMailer(), mode: 'scheduled', tickSeconds: 2 })).toMatchObject({ ran: true, summary: { reconciled: false } });
       process.env.RECONCILE_SECONDS = '0';
-      expect(await runEvaluation({ mailer: outboxMailer(), force: false, tickSeconds: 2 })).toMatchObject({ ran: true, summary: { reconciled: true } });
+      expect(await runEvaluation({ mailer: outboxMailer(), mode: 'scheduled', tickSeconds: 2 })).toMatchObject({ ran: true, summary: { reconciled: true } });
     } finally {
       if (before === undefined) delete process.env.RECONCILE_SECONDS;
       else process.env.RECONCILE_SECONDS = before;

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateAlarms, evaluateQueue } from '#lib/alarms/evaluate';
+import { fullPass } from '#lib/alarms/engine/fullPass';
+import { queuePass } from '#lib/alarms/engine/queuePass';
 import { outboxMailer } from '#lib/adapters/mail';
 import * as alarms from '#lib/db/alarms';
 import * as watchers from '#lib/db/watchers';
-import { syncDevices } from '#lib/devices/sync';
+import { syncDevices } from '#lib/inventory/sync';
 import type { ProviderDevice } from '#lib/devices/types';
 import type { ScopeEntry } from '#lib/shared/access';
 import type { WatcherInput } from '#lib/watchers/types';
@@ -15,8 +16,7 @@ import { fixed, unique, watcherInput } from '../support/fleet';
 // inside it, and clears one whose device left it. Its conditions alone would match devices
 // outside (the same room name everywhere), so only the scope keeps them out.
 
-const queuePass = () => evaluateQueue({ mailer: outboxMailer(), deadline: Date.now() + 30_000 });
-const fullPass = () => evaluateAlarms({ mailer: outboxMailer(), deadline: Date.now() + 30_000 });
+const passOptions = () => ({ mailer: outboxMailer(), deadline: Date.now() + 30_000 });
 
 const place = (region: string, location: string, sn: string, room: string, connected: boolean): ProviderDevice => ({
   deviceid: `id-${sn}`,
@@ -57,7 +57,7 @@ describe('a scoped watcher in the alarm engine', () => {
     const scoped = await watchers.create(offlineIn(room), undefined, scope);
     const unscoped = await watchers.create(offlineIn(room));
 
-    await fullPass();
+    await fullPass(passOptions());
 
     expect(await alarmedSerials(scoped)).toEqual([`${inside}-1`]);
     expect(await alarmedSerials(unscoped)).toEqual([`${inside}-1`, `${outside}-1`].sort());
@@ -66,10 +66,10 @@ describe('a scoped watcher in the alarm engine', () => {
   it('raises, in the queued pass of a new watcher, only inside its scope', async () => {
     const { inside, room, fleet, scope } = twoRegions();
     await syncDevices(fixed(() => fleet));
-    await queuePass();
+    await queuePass(passOptions());
     const id = await createWatcher(offlineIn(room), scope);
 
-    await queuePass();
+    await queuePass(passOptions());
 
     expect(await alarmedSerials(id)).toEqual([`${inside}-1`]);
   });
@@ -79,16 +79,16 @@ describe('a scoped watcher in the alarm engine', () => {
     let fleet = [place(inside, 'London', `${inside}-1`, room, true), place(outside, 'London', `${outside}-1`, room, true)];
     await syncDevices(fixed(() => fleet));
     const id = await createWatcher(offlineIn(room), scope);
-    await queuePass();
+    await queuePass(passOptions());
     expect(await alarmedSerials(id)).toEqual([]);
 
     fleet = [place(inside, 'London', `${inside}-1`, room, false), place(outside, 'London', `${outside}-1`, room, false)];
     await syncDevices(fixed(() => fleet));
-    await queuePass();
+    await queuePass(passOptions());
 
     expect(await alarmedSerials(id)).toEqual([`${inside}-1`]);
     // the reconciliation agrees
-    await fullPass();
+    await fullPass(passOptions());
     expect(await alarmedSerials(id)).toEqual([`${inside}-1`]);
   });
 
@@ -97,15 +97,15 @@ describe('a scoped watcher in the alarm engine', () => {
     let fleet = [place(inside, 'London', `${inside}-1`, room, false)];
     await syncDevices(fixed(() => fleet));
     const id = await createWatcher(offlineIn(room), scope);
-    await queuePass();
+    await queuePass(passOptions());
     expect(await alarmedSerials(id)).toEqual([`${inside}-1`]);
 
     fleet = [place(outside, 'London', `${inside}-1`, room, false)];
     await syncDevices(fixed(() => fleet));
-    await queuePass();
+    await queuePass(passOptions());
 
     expect(await alarmedSerials(id)).toEqual([]);
-    await fullPass();
+    await fullPass(passOptions());
     expect(await alarmedSerials(id)).toEqual([]);
   });
 
@@ -116,9 +116,9 @@ describe('a scoped watcher in the alarm engine', () => {
     await syncDevices(fixed(() => fleet));
     const id = await createWatcher(offlineIn(room), [{ region, location: 'Austin' }]);
 
-    await queuePass();
+    await queuePass(passOptions());
     expect(await alarmedSerials(id)).toEqual([`${region}-1`]);
-    await fullPass();
+    await fullPass(passOptions());
     expect(await alarmedSerials(id)).toEqual([`${region}-1`]);
   });
 
@@ -130,7 +130,7 @@ describe('a scoped watcher in the alarm engine', () => {
     const replaced = await watchers.update(id, { ...offlineIn(room), severity: 1 });
 
     expect(replaced.scope).toEqual(scope);
-    await fullPass();
+    await fullPass(passOptions());
     expect(await alarmedSerials(id)).toEqual([`${inside}-1`]);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { evaluateAlarms, runEvaluation } from '#lib/alarms/evaluate';
+import { fullPass } from '#lib/alarms/engine/fullPass';
+import { runEvaluation } from '#lib/alarms/engine/run';
 import { outboxMailer } from '#lib/adapters/mail';
 import type { Mailer } from '#lib/alarms/mailer';
 import type { Mail } from '#lib/alarms/types';
@@ -8,16 +9,16 @@ import type { AlarmView } from '#lib/db/alarms';
 import { devices } from '#lib/db/devices';
 import * as outbox from '#lib/db/outbox';
 import * as rooms from '#lib/db/rooms';
-import { recomputeRoom } from '#lib/devices/rooms';
+import { recomputeRoom } from '#lib/rollups/rooms';
 import * as watchers from '#lib/db/watchers';
 import { roomStatusCount } from '#lib/devices/stats';
-import type { DeviceProvider } from '#lib/devices/provider';
-import { syncDevices } from '#lib/devices/sync';
+import type { DeviceProvider } from '#lib/inventory/provider';
+import { syncDevices } from '#lib/inventory/sync';
 import type { ProviderDevice } from '#lib/devices/types';
 import type { WatcherInput } from '#lib/watchers/types';
 import { device, fixed, offlineWatcher, unique } from '../support/fleet';
 
-const evaluate = (mailer: Mailer = outboxMailer()) => evaluateAlarms({ mailer, deadline: Date.now() + 30_000 });
+const evaluate = (mailer: Mailer = outboxMailer()) => fullPass({ mailer, deadline: Date.now() + 30_000 });
 const mailsTo = async (email: string) => (await outbox.list(email, {})) as Mail[];
 const statusIn = async (region: string) => roomStatusCount(await rooms.inScope({ region }));
 
@@ -127,7 +128,7 @@ describe('alarm engine against the store', () => {
     const region = unique('R');
     await syncDevices(fixed(() => [device(region, `${region}-1`, 'A', false), device(region, `${region}-2`, 'B', false)]));
     await watchers.create(offlineWatcher(region, `${unique('ops')}@example.com`));
-    const late = await evaluateAlarms({ mailer: outboxMailer(), deadline: Date.now() - 1 });
+    const late = await fullPass({ mailer: outboxMailer(), deadline: Date.now() - 1 });
     expect(late).toMatchObject({ raised: 0, complete: false });
     expect(await evaluate()).toMatchObject({ raised: 2, complete: true });
     expect(await statusIn(region)).toMatchObject({ MajorStatus: 2 });
@@ -170,16 +171,16 @@ describe('alarm engine against the store', () => {
     let reached!: () => void;
     const mailing = new Promise<void>((resolve) => (reached = resolve));
     const slow: Mailer = { kind: 'outbox', send: async (mail) => (reached(), await gate, outboxMailer().send(mail)) };
-    const first = runEvaluation({ mailer: slow, force: true, tickSeconds: 0 });
+    const first = runEvaluation({ mailer: slow, mode: 'forced' });
     // the first run holds the lease while it mails
     await mailing;
-    expect(await runEvaluation({ mailer: outboxMailer(), force: true, tickSeconds: 0 })).toEqual({ ran: false, reason: 'busy' });
+    expect(await runEvaluation({ mailer: outboxMailer(), mode: 'forced' })).toEqual({ ran: false, reason: 'busy' });
     release();
     expect(await first).toMatchObject({ ran: true });
   });
 
   it('skips a scheduled run until intervalDeviceWatchers has passed', async () => {
-    await runEvaluation({ mailer: outboxMailer(), force: true, tickSeconds: 0 });
-    expect(await runEvaluation({ mailer: outboxMailer(), force: false, tickSeconds: 60 })).toEqual({ ran: false, reason: 'not due' });
+    await runEvaluation({ mailer: outboxMailer(), mode: 'forced' });
+    expect(await runEvaluation({ mailer: outboxMailer(), mode: 'scheduled', tickSeconds: 60 })).toEqual({ ran: false, reason: 'not due' });
   });
 });

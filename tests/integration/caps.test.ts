@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { withSilences } from '#lib/alarms/query';
-import { MAX_SILENCED_BY } from '#lib/alarms/silences';
+import { MAX_SILENCED_BY } from '#lib/alarms/pure/silences';
 import type { AlarmView } from '#lib/db/alarms';
 import { doc, tableName } from '#lib/db/client';
 import * as silences from '#lib/db/silences';

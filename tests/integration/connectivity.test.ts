@@ -1,11 +1,13 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { historyExpiry } from '#lib/alarms/settings';
+import { historyExpiry } from '#lib/shared/retention';
 import { doc, tableName } from '#lib/db/client';
 import * as connectivity from '#lib/db/connectivity';
-import { availabilityIn, recordRoomCounts } from '#lib/devices/connectivity';
-import type { DeviceProvider } from '#lib/devices/provider';
-import { refreshDevice, syncDevices } from '#lib/devices/sync';
+import { availabilityIn } from '#lib/devices/availability';
+import { recordRoomCounts } from '#lib/rollups/availability';
+import type { DeviceProvider } from '#lib/inventory/provider';
+import { refreshDevice } from '#lib/inventory/refresh';
+import { syncDevices } from '#lib/inventory/sync';
 import type { ProviderDevice } from '#lib/devices/types';
 
 let n = 0;

@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { httpProvider, ProviderError } from '#lib/devices/provider/http';
-import { providerFromEnv } from '#lib/devices/provider';
-import { simulatedFleet } from '#lib/devices/provider/simulated';
+import { httpProvider, ProviderError } from '#lib/inventory/provider/http';
+import { providerFromEnv } from '#lib/inventory/provider';
+import { simulatedFleet } from '#lib/inventory/provider/simulated';
 
 // A real vendor API stand-in on a loopback port: paginated listing, one device, bearer token.
 const TOKEN = 'vendor-secret-token';

@@ -1,13 +1,15 @@
 import { describe, expect, it, vi } from 'vitest';
 import { devices } from '#lib/db/devices';
 import * as rooms from '#lib/db/rooms';
-import { recomputeRoom } from '#lib/devices/rooms';
+import { recomputeRoom } from '#lib/rollups/rooms';
 import { inScope } from '#lib/devices/deviceScope';
-import { expectedAggregates, placeKey } from '#lib/devices/plan';
-import type { DeviceProvider } from '#lib/devices/provider';
-import { simulatedFleet } from '#lib/devices/provider/simulated';
+import { expectedAggregates } from '#lib/rollups/pure/rollup';
+import { roomKey } from '#lib/devices/types';
+import type { DeviceProvider } from '#lib/inventory/provider';
+import { simulatedFleet } from '#lib/inventory/provider/simulated';
 import { logger } from '#lib/log';
-import { refreshDevice, syncAndReport, syncDevices } from '#lib/devices/sync';
+import { refreshDevice } from '#lib/inventory/refresh';
+import { syncAndReport, syncDevices } from '#lib/inventory/sync';
 import { emitted } from '../support/emf';
 import type { Place, ProviderDevice } from '#lib/devices/types';
 
@@ -24,7 +26,7 @@ const device = (sn: string, room: string, connected = true, location = 'London')
   details: { region: 'EMEA', location, room },
 });
 const room = (name: string, location = 'London'): Place => ({ region: 'EMEA', location, room: name });
-const aggregateOf = async (place: Place) => (await rooms.inScope(place)).find((r) => placeKey(r) === placeKey(place));
+const aggregateOf = async (place: Place) => (await rooms.inScope(place)).find((r) => roomKey(r) === roomKey(place));
 
 describe('device sync', () => {
   it('stores every device and one aggregate per room that matches the fleet', async () => {
@@ -32,7 +34,7 @@ describe('device sync', () => {
     await syncDevices(fixed(fleet));
     const stored = await rooms.inScope({});
     expect(stored).toHaveLength(30);
-    expect(new Map(stored.map((r) => [placeKey(r), r]))).toEqual(expectedAggregates(fleet));
+    expect(new Map(stored.map((r) => [roomKey(r), r]))).toEqual(expectedAggregates(fleet));
     expect((await devices.index()).map((d) => d.devicesn).sort()).toEqual(fleet.map((d) => d.devicesn).sort());
   });
 

@@ -1,14 +1,16 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { outboxMailer } from '#lib/adapters/mail';
-import { evaluateAlarms, evaluateQueue } from '#lib/alarms/evaluate';
+import { fullPass } from '#lib/alarms/engine/fullPass';
+import { queuePass } from '#lib/alarms/engine/queuePass';
 import type { Mail } from '#lib/alarms/types';
 import * as alarms from '#lib/db/alarms';
 import { dynamo } from '#lib/db/client';
 import { devices } from '#lib/db/devices';
 import * as outbox from '#lib/db/outbox';
 import * as watchers from '#lib/db/watchers';
-import type { DeviceProvider } from '#lib/devices/provider';
-import { refreshDevice, syncDevices } from '#lib/devices/sync';
+import type { DeviceProvider } from '#lib/inventory/provider';
+import { refreshDevice } from '#lib/inventory/refresh';
+import { syncDevices } from '#lib/inventory/sync';
 import { injectFault } from '../support/faults';
 import { device, fixed, offlineWatcher, unique } from '../support/fleet';
 
@@ -55,10 +57,10 @@ describe('under DynamoDB rules', () => {
     const watcherId = await watchers.create(offlineWatcher(region, email));
     undo = noticeIndexLagsFor(new Set([b]));
 
-    const first = await evaluateAlarms({ mailer: outboxMailer(), deadline: soon() });
+    const first = await fullPass({ mailer: outboxMailer(), deadline: soon() });
     undo();
     undo = undefined;
-    const second = await evaluateAlarms({ mailer: outboxMailer(), deadline: soon() });
+    const second = await fullPass({ mailer: outboxMailer(), deadline: soon() });
 
     expect(first).toMatchObject({ raised: 2, mailed: 1 });
     expect(second).toMatchObject({ raised: 0, mailed: 0 });
@@ -77,17 +79,17 @@ describe('under DynamoDB rules', () => {
     const watcherId = await watchers.create(offlineWatcher(region, email));
     // a run that died after its alarm writes, at its first digest
     const unfault = injectFault('timeout', 'PutCommand');
-    await expect(evaluateAlarms({ mailer: outboxMailer(), deadline: soon() })).rejects.toThrow('socket timed out');
+    await expect(fullPass({ mailer: outboxMailer(), deadline: soon() })).rejects.toThrow('socket timed out');
     unfault();
     const pending = await alarms.noticesOf([a, b].map((devicesn) => ({ watcherId, devicesn })));
     expect(pending.length).toBeGreaterThan(0);
 
     // the next run finds its notices through the index, which shows b only later
     undo = noticeIndexLagsFor(new Set([b]));
-    await evaluateAlarms({ mailer: outboxMailer(), deadline: soon() });
+    await fullPass({ mailer: outboxMailer(), deadline: soon() });
     undo();
     undo = undefined;
-    await evaluateAlarms({ mailer: outboxMailer(), deadline: soon() });
+    await fullPass({ mailer: outboxMailer(), deadline: soon() });
 
     const told = (await mailsTo(email)).map((mail) => mail.text).join('\n');
     expect(told).toContain(a);
@@ -103,10 +105,10 @@ describe('under DynamoDB rules', () => {
       await watchers.create(offlineWatcher(region, `${unique('a')}@example.com`, { pendingSeconds: 1 })),
       await watchers.create(offlineWatcher(region, `${unique('b')}@example.com`, { pendingSeconds: 1 })),
     ];
-    expect(await evaluateQueue({ mailer: outboxMailer(), deadline: soon() })).toMatchObject({ pending: 2 });
+    expect(await queuePass({ mailer: outboxMailer(), deadline: soon() })).toMatchObject({ pending: 2 });
     await pause(1_100);
 
-    const due = await evaluateQueue({ mailer: outboxMailer(), deadline: soon() });
+    const due = await queuePass({ mailer: outboxMailer(), deadline: soon() });
 
     expect(due).toMatchObject({ raised: 2, complete: true });
     expect((await alarms.openAmong(ids.map((watcherId) => ({ watcherId, devicesn: sn })))).map((a) => a.state)).toEqual(['firing', 'firing']);

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { outboxMailer } from '#lib/adapters/mail';
-import { evaluateQueue } from '#lib/alarms/evaluate';
-import { MIN_RUN_SECONDS, runBudgetMs } from '#lib/alarms/settings';
+import { queuePass } from '#lib/alarms/engine/queuePass';
+import { MIN_RUN_SECONDS, runBudgetMs } from '#lib/alarms/engine/pure/settings';
 import * as alarms from '#lib/db/alarms';
 import { evaluationQueue } from '#lib/db/evaluationQueue';
 import * as watchers from '#lib/db/watchers';
-import { syncDevices } from '#lib/devices/sync';
+import { syncDevices } from '#lib/inventory/sync';
 import { createWatcher } from '#lib/watchers/write';
 import { dynamo } from '#lib/db/client';
 import { injectFault } from '../support/faults';
@@ -38,10 +38,10 @@ describe('progress under a small budget', () => {
     const before = (await watcherEntriesOf(ids)).length;
     // each watcher's read of the inventory takes 400 ms: 31 watchers never fit in one run's share
     const slow = slowInventoryReads(400);
-    let first!: Awaited<ReturnType<typeof evaluateQueue>>;
+    let first!: Awaited<ReturnType<typeof queuePass>>;
     let after = 0;
     try {
-      first = await evaluateQueue({ mailer: outboxMailer(), deadline: Date.now() + 6_000 });
+      first = await queuePass({ mailer: outboxMailer(), deadline: Date.now() + 6_000 });
       after = (await watcherEntriesOf(ids)).length;
     } finally {
       slow();
@@ -55,7 +55,7 @@ describe('progress under a small budget', () => {
     // every later run removes more, until none is left
     let left = after;
     for (let run = 0; left > 0 && run < 40; run++) {
-      await evaluateQueue({ mailer: outboxMailer(), deadline: Date.now() + 3_000 });
+      await queuePass({ mailer: outboxMailer(), deadline: Date.now() + 3_000 });
       const now = (await watcherEntriesOf(ids)).length;
       expect(now).toBeLessThan(left);
       left = now;

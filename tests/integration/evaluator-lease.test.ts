@@ -1,15 +1,15 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runEvaluation } from '#lib/alarms/evaluate';
-import { HEARTBEAT_MS, LEASE_MS, withLease } from '#lib/alarms/lease';
+import { runEvaluation } from '#lib/alarms/engine/run';
+import { HEARTBEAT_MS, LEASE_MS, withLease } from '#lib/alarms/engine/lease';
 import { outboxMailer } from '#lib/adapters/mail';
-import { reconcileAfterRestart } from '#lib/alarms/recover';
+import { reconcileAfterRestart } from '#lib/alarms/engine/reconcile';
 import * as alarmRuns from '#lib/db/alarmRuns';
 import * as alarms from '#lib/db/alarms';
 import * as rooms from '#lib/db/rooms';
 import * as watchers from '#lib/db/watchers';
-import { syncDevices } from '#lib/devices/sync';
+import { syncDevices } from '#lib/inventory/sync';
 import { device, fixed, offlineWatcher } from '../support/fleet';
 
 const root = resolve(__dirname, '..', '..');
@@ -21,7 +21,7 @@ describe('evaluator lease', () => {
     expect(LEASE_MS + HEARTBEAT_MS).toBeLessThanOrEqual(TAKEOVER_BOUND_MS);
     const now = Date.now();
     expect(await alarmRuns.acquire('dead-run', now, now + LEASE_MS)).toBe(true);
-    expect((await runEvaluation({ mailer: outboxMailer(), force: true, tickSeconds: 0 })).ran).toBe(false);
+    expect((await runEvaluation({ mailer: outboxMailer(), mode: 'forced' })).ran).toBe(false);
     // nobody renews: once LEASE_MS has passed, the next run takes over
     expect(await alarmRuns.acquire('next-run', now + LEASE_MS - 1, now + 2 * LEASE_MS)).toBe(false);
     expect(await alarmRuns.acquire('next-run', now + LEASE_MS + 1, now + 2 * LEASE_MS)).toBe(true);
@@ -38,7 +38,7 @@ describe('evaluator lease', () => {
     expect(held).toBe(true);
     expect(intruderAt).toEqual([false]);
     // released at the end: the next run starts at once
-    expect((await runEvaluation({ mailer: outboxMailer(), force: true, tickSeconds: 0 })).ran).toBe(true);
+    expect((await runEvaluation({ mailer: outboxMailer(), mode: 'forced' })).ran).toBe(true);
   }, 30_000);
 });
 
@@ -79,6 +79,6 @@ describe('a run killed with SIGKILL mid-evaluation', () => {
     expect(Date.now() - restartedAt).toBeLessThan(TAKEOVER_BOUND_MS);
     expect(summary).toEqual({ devicesFixed: 2, roomsRecomputed: 2 });
     expect(await disagreeing()).toEqual([]);
-    expect((await runEvaluation({ mailer: outboxMailer(), force: true, tickSeconds: 0 })).ran).toBe(true);
+    expect((await runEvaluation({ mailer: outboxMailer(), mode: 'forced' })).ran).toBe(true);
   }, 60_000);
 });

@@ -1,14 +1,14 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { evaluateAlarms } from '#lib/alarms/evaluate';
+import { fullPass } from '#lib/alarms/engine/fullPass';
 import { outboxMailer } from '#lib/adapters/mail';
 import * as alarms from '#lib/db/alarms';
 import { doc, tableName } from '#lib/db/client';
 import * as connectivity from '#lib/db/connectivity';
 import { revokedTokens } from '#lib/db/sessions';
 import * as watchers from '#lib/db/watchers';
-import { recordRoomCounts } from '#lib/devices/connectivity';
-import { syncDevices } from '#lib/devices/sync';
+import { recordRoomCounts } from '#lib/rollups/availability';
+import { syncDevices } from '#lib/inventory/sync';
 import { device, fixed, offlineWatcher, unique } from '../support/fleet';
 
 /**
@@ -30,7 +30,7 @@ describe('expired items are absent', () => {
     const provider = fixed(() => [device(region, sn, 'A', state.connected)]);
     await syncDevices(provider);
     const watcherId = await watchers.create(offlineWatcher(region, `${unique('ops')}@example.com`));
-    const evaluate = () => evaluateAlarms({ mailer: outboxMailer(), deadline: Date.now() + 30_000 });
+    const evaluate = () => fullPass({ mailer: outboxMailer(), deadline: Date.now() + 30_000 });
     await evaluate();
     state.connected = true;
     await syncDevices(provider);

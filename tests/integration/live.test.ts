@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { evaluateAlarms } from '#lib/alarms/evaluate';
+import { fullPass } from '#lib/alarms/engine/fullPass';
 import { managementApi } from '#lib/adapters/connections';
 import { outboxMailer } from '#lib/adapters/mail';
 import * as alarms from '#lib/db/alarms';
@@ -9,9 +9,9 @@ import * as liveConnections from '#lib/db/liveConnections';
 import * as liveTickets from '#lib/db/liveTickets';
 import * as rooms from '#lib/db/rooms';
 import * as watchers from '#lib/db/watchers';
-import type { DeviceProvider } from '#lib/devices/provider';
+import type { DeviceProvider } from '#lib/inventory/provider';
 import { roomStatusCount } from '#lib/devices/stats';
-import { syncDevices } from '#lib/devices/sync';
+import { syncDevices } from '#lib/inventory/sync';
 import type { ProviderDevice } from '#lib/devices/types';
 import { HttpError } from '#lib/errors';
 import { listAlarms } from '#lib/alarms/query';
@@ -228,7 +228,7 @@ describe('live pushes', () => {
       user: 'ops', dashboard: 'd', service: 's', type: 't', allDevices: true, severity: 1, sendEmail: false,
       operations: { type: 'device', operatorType: 'AND', conditions: [{ element: 'details.region', operator: '==', value: region }] },
     });
-    await evaluateAlarms({ mailer: outboxMailer(), deadline: Date.now() + 30_000 });
+    await fullPass({ mailer: outboxMailer(), deadline: Date.now() + 30_000 });
     expect(received.get(id)).toEqual([
       { type: 'alarm', event: 'raised', at: expect.any(String), alarm: expect.objectContaining({ id: `${watcherId}:${region}-1`, severity: 1, room: 'A', region }) },
       { type: 'room', at: expect.any(String), room: expect.objectContaining({ room: 'A', roomStatus: 'Critical' }) },
@@ -236,7 +236,7 @@ describe('live pushes', () => {
     await alarms.acknowledge({ watcherId, devicesn: `${region}-1` }, { acknowledgedAt: new Date().toISOString(), acknowledgedBy: 'ana' });
     expect(received.get(id)?.[2]).toMatchObject({ type: 'alarm', event: 'acknowledged', alarm: { id: `${watcherId}:${region}-1`, acknowledgedBy: 'ana' } });
     await watchers.remove(watcherId);
-    await evaluateAlarms({ mailer: outboxMailer(), deadline: Date.now() + 30_000 });
+    await fullPass({ mailer: outboxMailer(), deadline: Date.now() + 30_000 });
     expect(received.get(id)?.[3]).toMatchObject({ type: 'alarm', event: 'cleared', alarm: { clearReason: 'watcher deleted', clearedAt: expect.any(String) } });
   });
 
@@ -257,7 +257,7 @@ describe('live pushes', () => {
 
 describe('live pushes of silences', () => {
   const hourFromNow = () => new Date(Date.now() + 3_600_000).toISOString();
-  const evaluate = () => evaluateAlarms({ mailer: outboxMailer(), deadline: Date.now() + 30_000 });
+  const evaluate = () => fullPass({ mailer: outboxMailer(), deadline: Date.now() + 30_000 });
   const alarmEvents = (id: string) => (received.get(id) ?? []).filter((m) => (m as { type: string }).type === 'alarm') as { event: string; alarm: { id: string; silencedBy: string[] } }[];
   /** The open alarm as GET /alarms?region=… answers it now. */
   const answered = async (region: string, alarmId: string) => ((await listAlarms({ region })) as { id: string }[]).find((a) => a.id === alarmId);

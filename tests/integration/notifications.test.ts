@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { evaluateAlarms } from '#lib/alarms/evaluate';
+import { fullPass } from '#lib/alarms/engine/fullPass';
 import { outboxMailer } from '#lib/adapters/mail';
 import type { Mail, OpenAlarm } from '#lib/alarms/types';
 import * as alarms from '#lib/db/alarms';
@@ -7,16 +7,16 @@ import * as channels from '#lib/db/channels';
 import * as deliveries from '#lib/db/deliveries';
 import * as outbox from '#lib/db/outbox';
 import * as watchers from '#lib/db/watchers';
-import { syncDevices } from '#lib/devices/sync';
+import { syncDevices } from '#lib/inventory/sync';
 import type { ProviderDevice } from '#lib/devices/types';
 import { HttpError } from '#lib/errors';
 import { checkChannelIds } from '#lib/notify/channelIds';
 import { createChannel, removeChannel, rotateSecret } from '#lib/notify/channels';
 import { acknowledgeAlarm } from '#lib/alarms/acknowledge';
-import { createSilence } from '#lib/alarms/silencing';
-import { noticeFor } from '#lib/notify/notice';
+import { createSilence } from '#lib/alarms/silences';
+import { noticeFor } from '#lib/notify/pure/notice';
 import { notifier } from '#lib/notify/notifier';
-import { planDigests } from '#lib/notify/plan';
+import { planDigests } from '#lib/notify/pure/plan';
 import type { WatcherInput } from '#lib/watchers/types';
 import { device, fixed, offlineWatcher, unique } from '../support/fleet';
 
@@ -62,7 +62,7 @@ describe('digests', () => {
   it('tells a watcher that raised 60 alarms in one run with one mail per target, grouped by room', async () => {
     const { region, teamMail: channelMail, channel, input } = await watchedRegion(60, 3);
 
-    const summary = await evaluateAlarms({ mailer: outboxMailer(), deadline: soon() });
+    const summary = await fullPass({ mailer: outboxMailer(), deadline: soon() });
 
     expect(summary).toMatchObject({ raised: 60, mailed: 2, notifications: { digests: 2, delivered: 2 } });
     for (const to of [input.emails![0]!, channelMail]) {
@@ -75,7 +75,7 @@ describe('digests', () => {
     expect((await deliveries.log(channel.id, 10)).items).toEqual([
       { deliveryId: expect.any(String), type: 'alarms.raised', at: expect.any(String), attempts: 1, status: 'delivered' },
     ]);
-    expect(await evaluateAlarms({ mailer: outboxMailer(), deadline: soon() })).toMatchObject({ raised: 0, mailed: 0, notifications: { digests: 0 } });
+    expect(await fullPass({ mailer: outboxMailer(), deadline: soon() })).toMatchObject({ raised: 0, mailed: 0, notifications: { digests: 0 } });
   });
 
   it('stores and sends each digest once when a run crashed after storing digests but before dropping their notices', async () => {
@@ -110,7 +110,7 @@ describe('digests', () => {
     await watchers.create(watcher(region, { emails: [inside, outside] })); // stored directly: as if written before the list
     vi.stubEnv('MAIL_ALLOWED_DOMAINS', 'example.com');
     try {
-      await evaluateAlarms({ mailer: outboxMailer(), deadline: soon() }); // other tests' mail may go out in the same run
+      await fullPass({ mailer: outboxMailer(), deadline: soon() }); // other tests' mail may go out in the same run
     } finally {
       vi.unstubAllEnvs();
     }
@@ -152,7 +152,7 @@ describe('silences and acknowledgements', () => {
     await createSilence({ matchers: { region }, endsAt: new Date(Date.now() + 3600_000).toISOString(), comment: 'maintenance' }, 'ops');
 
     // other tests' watchers share the store: only this watcher's targets are asserted
-    const summary = await evaluateAlarms({ mailer: outboxMailer(), deadline: soon() });
+    const summary = await fullPass({ mailer: outboxMailer(), deadline: soon() });
 
     expect(summary.notifications.suppressed).toBeGreaterThanOrEqual(2);
     expect(await mailsTo(teamMail)).toEqual([]);

@@ -2,10 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devices } from '#lib/db/devices';
 import * as providerStatuses from '#lib/db/providers';
 import * as rooms from '#lib/db/rooms';
-import { expectedAggregates, placeKey } from '#lib/devices/plan';
-import type { NamedProvider } from '#lib/devices/provider';
-import { providersReport } from '#lib/devices/providerReport';
-import { syncProviders } from '#lib/devices/providers';
+import { expectedAggregates } from '#lib/rollups/pure/rollup';
+import { roomKey } from '#lib/devices/types';
+import type { NamedProvider } from '#lib/inventory/provider';
+import { providersReport } from '#lib/inventory/providerReport';
+import { syncProviders } from '#lib/inventory/providers';
 import type { ProviderDevice, StoredDevice } from '#lib/devices/types';
 import { splitFleet, zoomRegionMap } from '../../scripts/local/fakes/fleet';
 import type { WebexFake } from '../../scripts/local/fakes/webex';
@@ -53,7 +54,7 @@ describe('several providers at once', () => {
     expect(vendorOf(all, 'webex').every((d) => d.vendorDetails?.software?.startsWith('RoomOS'))).toBe(true);
     expect(vendorOf(all, 'zoom').every((d) => d.vendorDetails?.connectionDetail === (d.status.connected ? 'Online' : 'Offline'))).toBe(true);
     const aggregates = await rooms.inScope({});
-    expect(new Map(aggregates.map((r) => [placeKey(r), r]))).toEqual(expectedAggregates([...all.values()]));
+    expect(new Map(aggregates.map((r) => [roomKey(r), r]))).toEqual(expectedAggregates([...all.values()]));
     const status = await statusOf('webex');
     expect(status).toMatchObject({ devices: split.webex.length, skipped: { personal: 2, noSerial: 1 }, duplicates: 0 });
     expect(status.requests).toBeGreaterThan(5);
@@ -126,7 +127,7 @@ describe('several providers at once', () => {
     expect((await statusOf('webex')).heldRemovals).toBeUndefined();
     const all = await stored();
     const aggregates = await rooms.inScope({});
-    expect(new Map(aggregates.map((r) => [placeKey(r), r]))).toEqual(expectedAggregates([...all.values()]));
+    expect(new Map(aggregates.map((r) => [roomKey(r), r]))).toEqual(expectedAggregates([...all.values()]));
   });
 
   it('a serial number both vendors list stays with the provider named first; the other counts a duplicate', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { newMeter, ProviderError } from '#lib/devices/provider';
-import { nextLink } from '#lib/devices/provider/webex';
+import { newMeter, ProviderError } from '#lib/inventory/provider';
+import { nextLink } from '#lib/inventory/provider/webex';
 import { logger } from '#lib/log';
 import type { WebexFake } from '../../scripts/local/fakes/webex';
 import { fleetOf, resetFaults, webexAdapter, webexFake } from '../support/vendors';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newMeter, ProviderError } from '#lib/devices/provider';
-import { placeInTree } from '#lib/devices/provider/zoom';
+import { newMeter, ProviderError } from '#lib/inventory/provider';
+import { placeInTree } from '#lib/inventory/provider/zoom';
 import { zoomRegionMap } from '../../scripts/local/fakes/fleet';
 import type { ZoomFake } from '../../scripts/local/fakes/zoom';
 import { fleetOf, resetFaults, zoomAdapter, zoomFake } from '../support/vendors';

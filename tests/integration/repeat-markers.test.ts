@@ -4,7 +4,7 @@ import * as alarms from '#lib/db/alarms';
 import * as repeats from '#lib/db/repeats';
 import * as watchers from '#lib/db/watchers';
 import { notifier } from '#lib/notify/notifier';
-import { repeatSlot } from '#lib/notify/plan';
+import { repeatSlot } from '#lib/notify/pure/plan';
 import { offlineWatcher, unique } from '../support/fleet';
 
 // Repeat markers written before they held slot starts (ms) held slot indexes: still honoured.

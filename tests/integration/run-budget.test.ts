@@ -1,14 +1,14 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { outboxMailer } from '#lib/adapters/mail';
-import { runEvaluation } from '#lib/alarms/evaluate';
-import { MIN_RUN_SECONDS } from '#lib/alarms/settings';
+import { runEvaluation } from '#lib/alarms/engine/run';
+import { MIN_RUN_SECONDS } from '#lib/alarms/engine/pure/settings';
 import * as alarms from '#lib/db/alarms';
 import { doc, tableName } from '#lib/db/client';
 import { intervals } from '#lib/db/intervals';
 import * as watchers from '#lib/db/watchers';
 import { evaluationQueue } from '#lib/db/evaluationQueue';
-import { syncDevices } from '#lib/devices/sync';
+import { syncDevices } from '#lib/inventory/sync';
 import { INTERVAL_FIELDS } from '#lib/intervals/types';
 import { DeadlineExceeded, withDeadline } from '#lib/shared/deadline';
 import { handler as evaluateNow } from '../../functions/alarms/evaluateNow';
@@ -71,7 +71,7 @@ describe('a run against a store that answers every request late', () => {
 
       cure = await slowStore(LATE_MS);
       const started = Date.now();
-      const outcome = await runEvaluation({ mailer: outboxMailer(), force: true, tickSeconds: 0 });
+      const outcome = await runEvaluation({ mailer: outboxMailer(), mode: 'forced' });
       const elapsed = Date.now() - started;
       expect(outcome).toMatchObject({ ran: true, summary: { complete: false } });
       expect(elapsed).toBeLessThan(MIN_RUN_SECONDS * 1000 + MARGIN_MS);
@@ -79,11 +79,11 @@ describe('a run against a store that answers every request late', () => {
       // whatever the run was cut short in the middle of, the next one finishes it from the stored state
       await cure();
       cure = async () => {};
-      let next = await runEvaluation({ mailer: outboxMailer(), force: true, tickSeconds: 0 });
+      let next = await runEvaluation({ mailer: outboxMailer(), mode: 'forced' });
       // a lease the slow run could not release in time lapses on its own
       for (let i = 0; !next.ran && i < 30; i++) {
         await new Promise((resolve) => setTimeout(resolve, 500));
-        next = await runEvaluation({ mailer: outboxMailer(), force: true, tickSeconds: 0 });
+        next = await runEvaluation({ mailer: outboxMailer(), mode: 'forced' });
       }
       expect(next).toMatchObject({ ran: true, summary: { complete: true } });
       expect((await alarms.openOf(watcherId)).map((a) => a.devicesn).sort()).toEqual(offline);

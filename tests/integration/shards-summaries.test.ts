@@ -4,15 +4,16 @@ import { doc, dynamo, tableName } from '#lib/db/client';
 import * as alarms from '#lib/db/alarms';
 import { devices } from '#lib/db/devices';
 import * as rooms from '#lib/db/rooms';
-import { recomputeRoom } from '#lib/devices/rooms';
+import { recomputeRoom } from '#lib/rollups/rooms';
 import * as summaries from '#lib/db/summaries';
 import { ensureTable } from '#lib/db/table';
 import { countsIn } from '#lib/devices/counts';
-import type { DeviceProvider } from '#lib/devices/provider';
-import { simulatedFleet } from '#lib/devices/provider/simulated';
-import { healSummaries, recountRooms } from '#lib/devices/recount';
-import { countRooms, zeroCounts } from '#lib/devices/summary';
-import { syncDevices } from '#lib/devices/sync';
+import type { DeviceProvider } from '#lib/inventory/provider';
+import { simulatedFleet } from '#lib/inventory/provider/simulated';
+import { healSummaries, recountRooms } from '#lib/rollups/recount';
+import { countRooms } from '#lib/rollups/pure/summary';
+import { zeroCounts } from '#lib/devices/types';
+import { syncDevices } from '#lib/inventory/sync';
 import type { ProviderDevice } from '#lib/devices/types';
 
 const fixed = (fleet: ProviderDevice[]): DeviceProvider => ({

@@ -1,8 +1,9 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { evaluateAlarms, evaluateQueue } from '#lib/alarms/evaluate';
+import { fullPass } from '#lib/alarms/engine/fullPass';
+import { queuePass } from '#lib/alarms/engine/queuePass';
 import { outboxMailer } from '#lib/adapters/mail';
-import { transitionNotice } from '#lib/alarms/notification';
+import { transitionNotice } from '#lib/notify/pure/notice';
 import type { Mail } from '#lib/alarms/types';
 import * as alarmHistory from '#lib/db/alarmHistory';
 import * as alarms from '#lib/db/alarms';
@@ -14,12 +15,11 @@ import { syncFingerprints } from '#lib/db/fingerprints';
 import * as outbox from '#lib/db/outbox';
 import * as watchers from '#lib/db/watchers';
 import { countsIn } from '#lib/devices/counts';
-import { syncDevices } from '#lib/devices/sync';
+import { syncDevices } from '#lib/inventory/sync';
 import { device, fixed, offlineWatcher, unique } from '../support/fleet';
 import { watchingRequests } from '../support/requests';
 
-const queuePass = () => evaluateQueue({ mailer: outboxMailer(), deadline: Date.now() + 60_000 });
-const fullPass = () => evaluateAlarms({ mailer: outboxMailer(), deadline: Date.now() + 60_000 });
+const passOptions = () => ({ mailer: outboxMailer(), deadline: Date.now() + 60_000 });
 const mailsTo = async (email: string) => (await outbox.list(email, {})) as Mail[];
 const regionStatus = async (region: string) => countsIn({ regionName: region, locationName: 'all', roomName: 'all' });
 const stored = async (watcherId: string, devicesn: string) =>
@@ -56,13 +56,13 @@ describe('storms', () => {
     let fleet = Array.from({ length: 150 }, (_, i) => device(region, `${region}-${i}`, `Room ${i % 10}`, true));
     await syncDevices(fixed(() => fleet));
     const id = await watchers.create(offlineWatcher(region, email));
-    await fullPass();
-    await queuePass();
+    await fullPass(passOptions());
+    await queuePass(passOptions());
 
     fleet = fleet.map((d, i) => (i < 120 ? device(region, d.devicesn, d.details.room, false) : d));
     await syncDevices(fixed(() => fleet));
     let summary!: Awaited<ReturnType<typeof queuePass>>;
-    const writes = await writesDuring(async () => (summary = await queuePass()));
+    const writes = await writesDuring(async () => (summary = await queuePass(passOptions())));
     expect(summary).toMatchObject({ raised: 120, roomsRecomputed: 10, complete: true });
     // the raises went in BatchWriteItem requests, not one conditional write each
     expect(writes.raiseUpdates).toBe(0);
@@ -86,9 +86,9 @@ describe('storms', () => {
     // the same state again (a replay, a re-queued device): nothing raised, nothing mailed twice
     const again = await Promise.all(fleet.slice(0, 120).map(async (d) => ({ devicesn: d.devicesn, device: await devices.get(d.devicesn), alarmWatchers: 'any' as const })));
     await evaluationQueue.addDevices(again);
-    expect(await queuePass()).toMatchObject({ raised: 0, cleared: 0, complete: true });
+    expect(await queuePass(passOptions())).toMatchObject({ raised: 0, cleared: 0, complete: true });
     expect(await mailsTo(email)).toHaveLength(1);
-    expect((await fullPass())).toMatchObject({ raised: 0, cleared: 0 });
+    expect((await fullPass(passOptions()))).toMatchObject({ raised: 0, cleared: 0 });
   });
 
   it('keeps the condition where a batch put could lose something: history not yet written, a notice not yet collected, an open alarm', async () => {
@@ -148,20 +148,20 @@ describe('a run that dies in the middle of its rooms', () => {
     let fleet = Array.from({ length: 30 }, (_, i) => device(region, `${region}-${i}`, `Room ${i % 6}`, true));
     await syncDevices(fixed(() => fleet));
     await watchers.create(offlineWatcher(region, email));
-    await fullPass();
-    await queuePass();
+    await fullPass(passOptions());
+    await queuePass(passOptions());
 
     fleet = fleet.map((d, i) => (i < 12 ? device(region, d.devicesn, d.details.room, false) : d));
     await syncDevices(fixed(() => fleet));
     const heal = failRoomWritesAfter(pass);
-    await expect(queuePass()).rejects.toThrow();
+    await expect(queuePass(passOptions())).rejects.toThrow();
     heal();
     // the work stays queued, marked as begun
     const left = (await evaluationQueue.list()).filter((e) => e.kind === 'device' && e.devicesn.startsWith(region));
     expect(left).toHaveLength(12);
     expect(left.every((e) => e.kind === 'device' && e.claimed !== undefined)).toBe(true);
 
-    expect(await queuePass()).toMatchObject({ raised: 0, complete: true });
+    expect(await queuePass(passOptions())).toMatchObject({ raised: 0, complete: true });
     expect(await regionStatus(region)).toMatchObject({ rooms: 6, Major: 6, OK: 0 });
     expect(await mailsTo(email)).toHaveLength(1);
     expect((await evaluationQueue.list()).filter((e) => e.kind === 'device' && e.devicesn.startsWith(region))).toEqual([]);
@@ -169,9 +169,9 @@ describe('a run that dies in the middle of its rooms', () => {
     // every room counted each offline device once: all back online, every room is OK again
     fleet = fleet.map((d) => device(region, d.devicesn, d.details.room, true));
     await syncDevices(fixed(() => fleet));
-    expect(await queuePass()).toMatchObject({ cleared: 12, complete: true });
+    expect(await queuePass(passOptions())).toMatchObject({ cleared: 12, complete: true });
     expect(await regionStatus(region)).toMatchObject({ rooms: 6, Major: 0, OK: 6 });
-    expect(await fullPass()).toMatchObject({ raised: 0, cleared: 0, roomsRecomputed: 0 });
+    expect(await fullPass(passOptions())).toMatchObject({ raised: 0, cleared: 0, roomsRecomputed: 0 });
   });
 });
 

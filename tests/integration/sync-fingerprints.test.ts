@@ -6,9 +6,11 @@ import { doc, tableName } from '#lib/db/client';
 import { devices } from '#lib/db/devices';
 import { syncFingerprints } from '#lib/db/fingerprints';
 import * as rooms from '#lib/db/rooms';
-import { expectedAggregates, placeKey } from '#lib/devices/plan';
-import { simulatedFleet } from '#lib/devices/provider/simulated';
-import { refreshDevice, syncDevices } from '#lib/devices/sync';
+import { expectedAggregates } from '#lib/rollups/pure/rollup';
+import { roomKey } from '#lib/devices/types';
+import { simulatedFleet } from '#lib/inventory/provider/simulated';
+import { refreshDevice } from '#lib/inventory/refresh';
+import { syncDevices } from '#lib/inventory/sync';
 import type { ProviderDevice, StoredDevice } from '#lib/devices/types';
 import { fixed } from '../support/fleet';
 
@@ -16,15 +18,15 @@ import { fixed } from '../support/fleet';
 const root = join(__dirname, '..', '..');
 const fleetOf = (seed: number, size = 200) => simulatedFleet({ seed, devices: size, rooms: 40 });
 const flip = (device: ProviderDevice): ProviderDevice => ({ ...device, status: { ...device.status, connected: !device.status.connected } });
-const byRoomThenSn = (a: StoredDevice, b: StoredDevice) => (placeKey(a.details) + a.devicesn < placeKey(b.details) + b.devicesn ? -1 : 1);
+const byRoomThenSn = (a: StoredDevice, b: StoredDevice) => (roomKey(a.details) + a.devicesn < roomKey(b.details) + b.devicesn ? -1 : 1);
 const shape = (list: readonly ProviderDevice[]) =>
   list.map(({ deviceid, devicesn, devicemodel, status, details }) => ({ deviceid, devicesn, devicemodel, status, details })).sort(byRoomThenSn);
 
 /** The store holds exactly the provider's fleet, and every room aggregate matches it. */
 const expectStoreToBe = async (fleet: readonly ProviderDevice[]) => {
   expect(shape(await devices.index())).toEqual(shape(fleet));
-  const want = [...expectedAggregates(fleet).values()].sort((a, b) => (placeKey(a) < placeKey(b) ? -1 : 1));
-  expect((await rooms.inScope({})).sort((a, b) => (placeKey(a) < placeKey(b) ? -1 : 1))).toEqual(want);
+  const want = [...expectedAggregates(fleet).values()].sort((a, b) => (roomKey(a) < roomKey(b) ? -1 : 1));
+  expect((await rooms.inScope({})).sort((a, b) => (roomKey(a) < roomKey(b) ? -1 : 1))).toEqual(want);
 };
 
 afterEach(() => vi.unstubAllEnvs());
@@ -35,7 +37,7 @@ describe('a sync that reads only what changed', () => {
     expect(await syncDevices(fixed(() => fleet))).toMatchObject({ full: true, devices: 200 });
     expect(await syncDevices(fixed(() => fleet))).toMatchObject({ full: false, roomsRead: 0, upserted: 0, removed: 0 });
     fleet = fleet.map((d, i) => (i === 5 || i === 77 ? flip(d) : d));
-    const rooms = new Set([fleet[5]!, fleet[77]!].map((d) => placeKey(d.details))).size;
+    const rooms = new Set([fleet[5]!, fleet[77]!].map((d) => roomKey(d.details))).size;
     expect(await syncDevices(fixed(() => fleet))).toMatchObject({ full: false, roomsRead: rooms, upserted: 2, devices: 200 });
     await expectStoreToBe(fleet);
   });
@@ -44,7 +46,7 @@ describe('a sync that reads only what changed', () => {
     let fleet = fleetOf(22);
     await syncDevices(fixed(() => fleet));
     const [moved, gone] = [fleet[3]!, fleet[9]!];
-    const target = fleet.find((d) => placeKey(d.details) !== placeKey(moved.details))!.details;
+    const target = fleet.find((d) => roomKey(d.details) !== roomKey(moved.details))!.details;
     fleet = [...fleet.filter((d) => d !== gone).map((d) => (d === moved ? { ...d, details: target } : d)), { ...fleet[0]!, devicesn: 'new-1', deviceid: 'new-1' }];
     expect(await syncDevices(fixed(() => fleet))).toMatchObject({ full: false, upserted: 2, removed: 1 });
     await expectStoreToBe(fleet);
@@ -78,7 +80,7 @@ describe('a sync that reads only what changed', () => {
     let fleet = fleetOf(32);
     await syncDevices(fixed(() => fleet));
     const moved = fleet[4]!;
-    const target = fleet.find((d) => placeKey(d.details) !== placeKey(moved.details))!.details;
+    const target = fleet.find((d) => roomKey(d.details) !== roomKey(moved.details))!.details;
     fleet = fleet.map((d) => (d === moved ? { ...d, details: target } : d));
     // the refresh stored the device in its new room, then died before removing the old item
     await devices.put({ ...moved, details: target });
@@ -95,7 +97,7 @@ describe('a sync that reads only what changed', () => {
   it('removes a device another writer (the alarm engine) wrote back after the sync removed it', async () => {
     let fleet = fleetOf(25);
     await syncDevices(fixed(() => fleet));
-    const gone = fleet.find((d) => fleet.filter((o) => placeKey(o.details) === placeKey(d.details)).length === 1)!;
+    const gone = fleet.find((d) => fleet.filter((o) => roomKey(o.details) === roomKey(d.details)).length === 1)!;
     fleet = fleet.filter((d) => d !== gone);
     await syncDevices(fixed(() => fleet));
     await devices.writeAll([{ ...gone, alarmSeverity: 2 }], []); // a whole-item write from an older queue entry

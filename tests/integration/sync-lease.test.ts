@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import * as syncRuns from '#lib/db/syncRuns';
-import { syncAlone } from '#lib/devices/syncLease';
+import { syncAlone } from '#lib/inventory/syncLease';
 import { LEASE_MS } from '#lib/shared/lease';
-import type { DeviceProvider, NamedProvider } from '#lib/devices/provider';
+import type { DeviceProvider, NamedProvider } from '#lib/inventory/provider';
 import type { ProviderDevice } from '#lib/devices/types';
 import { device, fixed } from '../support/fleet';
 

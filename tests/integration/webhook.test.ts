@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { signatureOf } from '#lib/notify/signature';
+import { signatureOf } from '#lib/notify/pure/signature';
 import { postWebhook } from '#lib/notify/webhook';
 
 // A receiver on loopback: /ok 204, /busy 429 with Retry-After, /down 500, /slow never answers.

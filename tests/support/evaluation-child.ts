@@ -5,7 +5,7 @@
  * HALTED. The test then kills it with SIGKILL, as a crash would.
  */
 import { dynamo } from '#lib/db/client';
-import { runEvaluation } from '#lib/alarms/evaluate';
+import { runEvaluation } from '#lib/alarms/engine/run';
 import { outboxMailer } from '#lib/adapters/mail';
 
 dynamo.middlewareStack.add(
@@ -20,4 +20,4 @@ dynamo.middlewareStack.add(
   { step: 'initialize', name: 'halt-at-severity' },
 );
 
-void runEvaluation({ mailer: outboxMailer(), force: true, tickSeconds: 0 });
+void runEvaluation({ mailer: outboxMailer(), mode: 'forced' });

@@ -7,8 +7,8 @@
  * The test then kills it with SIGKILL, as a crash would.
  */
 import { dynamo } from '#lib/db/client';
-import { simulatedFleet } from '#lib/devices/provider/simulated';
-import { syncDevices } from '#lib/devices/sync';
+import { simulatedFleet } from '#lib/inventory/provider/simulated';
+import { syncDevices } from '#lib/inventory/sync';
 
 const fleet = simulatedFleet({ seed: Number(process.env.SYNC_CHILD_SEED), devices: Number(process.env.SYNC_CHILD_DEVICES), rooms: 40 }).map((d) =>
   process.env.SYNC_CHILD_OFFLINE === '1' ? { ...d, status: { connected: false, inCallStatus: 'NONE' } } : d,

@@ -1,7 +1,7 @@
 /** The vendor fakes (scripts/local/fakes) with a small known fleet, and the adapters pointed at them. */
-import { simulatedFleet } from '#lib/devices/provider/simulated';
-import { webexProvider } from '#lib/devices/provider/webex';
-import { zoomProvider } from '#lib/devices/provider/zoom';
+import { simulatedFleet } from '#lib/inventory/provider/simulated';
+import { webexProvider } from '#lib/inventory/provider/webex';
+import { zoomProvider } from '#lib/inventory/provider/zoom';
 import type { ProviderDevice } from '#lib/devices/types';
 import { FAKE_CREDENTIALS } from '../../scripts/local/fakes';
 import { noFaults, type Faults } from '../../scripts/local/fakes/server';

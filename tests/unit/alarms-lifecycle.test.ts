@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { historyFilter, historyRecord } from '#lib/alarms/history';
-import { notificationGate, transitionNotice } from '#lib/alarms/notification';
-import { planAlarms, type AlarmPlan } from '#lib/alarms/plan';
-import { historyDays, historyExpiry } from '#lib/alarms/settings';
-import { matches, silenceStatus, silencedBy, silenceWindow, type Silence } from '#lib/alarms/silences';
+import { historyFilter, historyRecord } from '#lib/alarms/pure/history';
+import { notificationGate, transitionNotice } from '#lib/notify/pure/notice';
+import { planAlarms, type AlarmPlan } from '#lib/alarms/engine/pure/plan';
+import { historyDays, historyExpiry } from '#lib/shared/retention';
+import { matches, silenceStatus, silencedBy, silenceWindow, type Silence } from '#lib/alarms/pure/silences';
 import { parseAlarmId, type OpenAlarm } from '#lib/alarms/types';
-import { availabilityWindow } from '#lib/devices/availability';
+import { availabilityWindow } from '#lib/rollups/pure/availability';
 import type { StoredDevice } from '#lib/devices/types';
 import type { WatcherRecord } from '#lib/watchers/types';
 import { storedDevice as device, T0, watcherRecord as watcher } from '../support/records';

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { planAlarms, roomsToRecompute, worstSeverityByDevice } from '#lib/alarms/plan';
-import { evaluatorSettings, dueAt } from '#lib/alarms/settings';
+import { planAlarms, roomsToRecompute, worstSeverityByDevice } from '#lib/alarms/engine/pure/plan';
+import { evaluatorSettings, dueAt } from '#lib/alarms/engine/pure/settings';
 import type { OpenAlarm } from '#lib/alarms/types';
 import type { RoomAggregate, Severity, StoredDevice } from '#lib/devices/types';
-import { noticeFor } from '#lib/notify/notice';
+import { noticeFor } from '#lib/notify/pure/notice';
 import type { WatcherRecord } from '#lib/watchers/types';
 import { roomAggregate, storedDevice, T0, watcherRecord } from '../support/records';
-import { planReconcile } from '#lib/alarms/reconcile';
+import { planReconcile } from '#lib/alarms/engine/pure/reconcile';
 
 const NOW = T0;
 const LATER = '2024-06-11T10:01:00.000Z';

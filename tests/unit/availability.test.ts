@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { advance, connectivityTransitions, observedIn, ratio, windowDays, worstFirst, type DayRollup } from '#lib/devices/availability';
+import { advance, observedIn, ratio, windowDays, worstFirst, type DayRollup } from '#lib/rollups/pure/availability';
+import { connectivityChanges } from '#lib/inventory/pure/syncPlan';
 import type { StoredDevice } from '#lib/devices/types';
 
 const DAY0 = '2024-06-11';
@@ -92,7 +93,7 @@ describe('connectivity transitions', () => {
   it('records first observations and connected flips, not in-call changes', () => {
     const stored = [device('a', true), device('b', true), device('c', false)];
     const puts = [device('a', false), device('b', true, 'ACTIVE'), device('d', true)];
-    expect(connectivityTransitions(stored, puts, t(0))).toEqual([
+    expect(connectivityChanges(stored, puts, t(0))).toEqual([
       { devicesn: 'a', at: t(0), connected: false, inCallStatus: 'NONE' },
       { devicesn: 'd', at: t(0), connected: true, inCallStatus: 'NONE' },
     ]);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { uniqueSorted } from '#lib/shared/names';
 import { inScope, scopeOf} from '#lib/devices/deviceScope';
-import { expectedAggregates, planSync, staleRooms } from '#lib/devices/plan';
-import { rollUp, roomStatusOf } from '#lib/devices/rollup';
+import { expectedAggregates, rollUp, roomStatusOf, staleRooms } from '#lib/rollups/pure/rollup';
+import { planSync } from '#lib/inventory/pure/syncPlan';
 import * as stats from '#lib/devices/stats';
 import type { ProviderDevice, RoomAggregate, StoredDevice } from '#lib/devices/types';
 import { toDevice } from '#lib/devices/types';

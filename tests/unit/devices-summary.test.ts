@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { countRooms, expectedSummaries, summaryDeltas, summaryKey, summaryScopeFor, zeroCounts } from '#lib/devices/summary';
+import { countRooms, expectedSummaries, summaryDeltas, summaryScopeFor } from '#lib/rollups/pure/summary';
+import { summaryKey, zeroCounts } from '#lib/devices/types';
 import { roomAggregate } from '../support/records';
 
 const room = roomAggregate;

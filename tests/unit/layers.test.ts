@@ -8,9 +8,9 @@ import { root } from '../../scripts/registry';
  * Layers point one way (docs/architecture.md): functions -> lib/<domain> -> lib/db -> client,
  * with lib/adapters (AWS clients other than DynamoDB) beside lib/db, wired in by functions, and
  * the shared types (lib/<domain>/types.ts), errors, log, observability and helpers (lib/shared)
- * below them
- * all. Imports are read with the TypeScript parser; `import type` is allowed downwards and
- * from a domain's types into lib/db (types are erased at build).
+ * below them all. Among the domains, the engine folders import each other one way only (ENGINES
+ * below), and modules under `pure/` reach no I/O. Imports are read with the TypeScript parser;
+ * `import type` is allowed downwards and from a domain's types into lib/db (types are erased at build).
  */
 type Layer = 'function' | 'binding' | 'validator' | 'http' | 'domain' | 'adapter' | 'db' | 'types' | 'shared' | 'contract';
 
@@ -65,8 +65,11 @@ const resolve = (from: string, specifier: string): string | undefined => {
 
 interface Import {
   from: string;
+  /** The file imported (a package: its name). */
   to: string;
   typeOnly: boolean;
+  /** A package, not a file of ours. */
+  external?: boolean;
 }
 
 const importsOf = (file: string): Import[] => {
@@ -83,11 +86,13 @@ const importsOf = (file: string): Import[] => {
             node.importClause.namedBindings.elements.every((element) => element.isTypeOnly))
         : node.isTypeOnly;
       const to = resolve(file, node.moduleSpecifier.text);
-      if (to) found.push({ from: file, to, typeOnly });
+      found.push(to ? { from: file, to, typeOnly } : { from: file, to: node.moduleSpecifier.text, typeOnly, external: true });
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
       const [argument] = node.arguments;
-      const to = argument && ts.isStringLiteral(argument) ? resolve(file, argument.text) : undefined;
-      if (to) found.push({ from: file, to, typeOnly: false });
+      if (argument && ts.isStringLiteral(argument)) {
+        const to = resolve(file, argument.text);
+        found.push(to ? { from: file, to, typeOnly: false } : { from: file, to: argument.text, typeOnly: false, external: true });
+      }
     }
     ts.forEachChild(node, visit);
   };
@@ -96,7 +101,50 @@ const importsOf = (file: string): Import[] => {
 };
 
 const files = ['functions', 'lib', 'schemas'].flatMap(sources);
-const imports = files.flatMap(importsOf);
+const everything = files.flatMap(importsOf);
+const imports = everything.filter((i) => !i.external);
+
+/**
+ * The engines (docs/architecture.md "Engines"): each in one folder, importing the others one way
+ * only. An engine may import the engines it lists here and no other, values and types alike.
+ */
+const ENGINES = {
+  'lib/alarms/engine': ['lib/notify', 'lib/rollups'],
+  'lib/inventory': ['lib/rollups'],
+  'lib/notify': [],
+  'lib/rollups': [],
+} as const satisfies Record<string, readonly string[]>;
+type Engine = keyof typeof ENGINES;
+const engineOf = (file: string): Engine | undefined => (Object.keys(ENGINES) as Engine[]).find((engine) => file.startsWith(`${engine}/`));
+const engineBreaches = (list: readonly Import[]): string[] =>
+  list.flatMap(({ from, to, typeOnly }) => {
+    const [a, b] = [engineOf(from), engineOf(to)];
+    if (!a || !b || a === b || (ENGINES[a] as readonly string[]).includes(b)) return [];
+    return [`${from} (${a}) imports ${to} (${b})${typeOnly ? ' [type]' : ''}`];
+  });
+
+/**
+ * What makes a module do I/O when it reaches it at run time: the store's client, an adapter, the
+ * logger and metrics, and packages that talk to the outside. A module under a `pure/` folder
+ * reaches none of them (docs/architecture.md "Pure and I/O modules").
+ */
+const IO_FILES = (file: string) => file === 'lib/db/client.ts' || file.startsWith('lib/adapters/') || file === 'lib/log.ts' || file.startsWith('lib/observability/');
+const IO_PACKAGES = /^(@aws-sdk\/|@smithy\/|@aws-lambda-powertools\/|node:(dns|http|https|net|fs|child_process)(\/|$)|(dns|http|https|net|fs|child_process)$)/;
+const valueImports = new Map<string, Import[]>();
+for (const i of everything) if (!i.typeOnly) valueImports.set(i.from, [...(valueImports.get(i.from) ?? []), i]);
+/** The I/O a file reaches through its value imports, as a chain of files ending in the I/O; undefined when none. */
+const ioReached = (file: string, seen = new Set<string>()): string[] | undefined => {
+  if (seen.has(file)) return undefined;
+  seen.add(file);
+  for (const i of valueImports.get(file) ?? []) {
+    if (i.external ? IO_PACKAGES.test(i.to) : IO_FILES(i.to)) return [i.to];
+    if (i.external) continue;
+    const chain = ioReached(i.to, seen);
+    if (chain) return [i.to, ...chain];
+  }
+  return undefined;
+};
+const isPure = (file: string) => /\/pure\/[^/]+\.ts$/.test(file);
 
 /**
  * Imports against the direction that wait for work in flight on the same files (issue 14 rewrites
@@ -156,6 +204,28 @@ describe('import direction', () => {
     expect(named).toEqual([]);
   });
 
+  it('has every import between engine folders follow the documented direction', () => {
+    expect(Object.keys(ENGINES).every((engine) => files.some((file) => file.startsWith(`${engine}/`)))).toBe(true);
+    expect(engineBreaches(imports)).toEqual([]);
+  });
+
+  it('lets an engine use another domain only through its model: types and pure modules', () => {
+    const breaches = imports.filter(({ from, to, typeOnly }) => {
+      if (!engineOf(from) || engineOf(to) || typeOnly || layerOf(to) !== 'domain') return false;
+      return ioReached(to) !== undefined;
+    });
+    expect(breaches.map(({ from, to }) => `${from} -> ${to}`)).toEqual([]);
+  });
+
+  it('keeps the modules of pure/ folders free of I/O', () => {
+    const pure = files.filter(isPure);
+    expect(pure.length).toBeGreaterThan(15);
+    expect(pure.flatMap((file) => {
+      const chain = ioReached(file);
+      return chain ? [`${file} -> ${chain.join(' -> ')}`] : [];
+    })).toEqual([]);
+  });
+
   it('keeps the pending list honest: each entry is still an import', () => {
     const present = new Set(imports.map(({ from, to }) => `${from} -> ${to}`));
     expect([...PENDING].filter((entry) => !present.has(entry))).toEqual([]);
@@ -163,7 +233,13 @@ describe('import direction', () => {
 
   it('fails on an import against the direction', () => {
     const layer = layerOf('lib/db/rooms.ts')!;
-    expect(allowed[layer].values).not.toContain(layerOf('lib/devices/rollup.ts'));
-    expect(allowed[layerOf('lib/alarms/evaluate.ts')!].values).not.toContain(layerOf('lib/adapters/ses.ts'));
+    expect(allowed[layer].values).not.toContain(layerOf('lib/rollups/pure/rollup.ts'));
+    expect(allowed[layerOf('lib/alarms/engine/run.ts')!].values).not.toContain(layerOf('lib/adapters/ses.ts'));
+    const against = (from: string, to: string) => engineBreaches([{ from, to, typeOnly: false }]);
+    expect(against('lib/rollups/recount.ts', 'lib/inventory/sync.ts')).toHaveLength(1);
+    expect(against('lib/notify/notifier.ts', 'lib/alarms/engine/pass.ts')).toHaveLength(1);
+    expect(against('lib/inventory/sync.ts', 'lib/alarms/engine/run.ts')).toHaveLength(1);
+    expect(against('lib/alarms/engine/pass.ts', 'lib/notify/notifier.ts')).toEqual([]);
+    expect(ioReached('lib/rollups/recount.ts')).toBeDefined();
   });
 });

@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { addressProblem, maskedUrl, targetProblem, urlProblem, webhookPorts, type Lookup } from '#lib/notify/address';
-import { DEFAULT_RETRY, nextAttemptAt, verdictOf } from '#lib/notify/retry';
-import { newSecret, signatureOf, verifySignature } from '#lib/notify/signature';
+import { DEFAULT_RETRY, nextAttemptAt, verdictOf } from '#lib/notify/pure/retry';
+import { newSecret, signatureOf, verifySignature } from '#lib/notify/pure/signature';
 
 describe('webhook signatures', () => {
   it('is sha256= and the hex HMAC-SHA256 of "<timestamp>.<raw body>" with the secret', () => {

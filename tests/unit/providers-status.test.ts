@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { removalVerdict, sanitise, staleSince } from '#lib/devices/providerStatus';
-import { DEFAULT_REGIONS, parseNameMap, regionOfCountry } from '#lib/devices/provider/regions';
-import { configuredNames } from '#lib/devices/provider';
+import { removalVerdict, sanitise, staleSince } from '#lib/inventory/pure/providerStatus';
+import { DEFAULT_REGIONS, parseNameMap, regionOfCountry } from '#lib/inventory/provider/regions';
+import { configuredNames } from '#lib/inventory/provider';
 
 const now = '2026-05-04T10:00:00.000Z';
 const serials = (n: number) => Array.from({ length: n }, (_, i) => `SN${i}`);

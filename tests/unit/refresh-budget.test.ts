@@ -2,15 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { load } from 'js-yaml';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  askingWithin,
-  evaluationBudget,
-  EVALUATION_MAX_MS,
-  PROVIDER_MAX_MS,
-  providerBudget,
-  REFRESH_TIMEOUT_MS,
-  RESERVE_MS,
-} from '#lib/devices/refreshBudget';
+import { askingWithin, evaluationBudget, EVALUATION_MAX_MS, PROVIDER_MAX_MS, providerBudget, REFRESH_TIMEOUT_MS, RESERVE_MS } from '#lib/inventory/refreshBudget';
 import { ServiceUnavailable } from '#lib/errors';
 import { root } from '../../scripts/registry';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { silenceWithinScope } from '#lib/alarms/silences';
+import { silenceWithinScope } from '#lib/alarms/pure/silences';
 import type { AccessScope } from '#lib/shared/access';
 import { areaWithinScope, locationNamedInScope, regionNamedInScope, scopeWithinScope } from '#lib/shared/scopeWithin';
 import { targets } from '#lib/watchers/conditions';

@@ -1,5 +1,5 @@
 /**
- * The fakes' fleet: the simulated generator's devices (lib/devices/provider/simulated.ts), each
+ * The fakes' fleet: the simulated generator's devices (lib/inventory/provider/simulated.ts), each
  * room given to one vendor (rooms alternate: a room is a Webex workspace or a Zoom Room, as in
  * a real building), and the facts a vendor keeps that the generator does not (countries, ids).
  */

@@ -4,7 +4,7 @@
  * and the environment that points the real adapters at the fakes (`DEVICE_PROVIDERS=webex,zoom`).
  * FAKE_429_RATE (default 0) makes both fakes throttle that share of requests.
  */
-import { providerFromEnv } from '../../../lib/devices/provider';
+import { providerFromEnv } from '../../../lib/inventory/provider';
 import type { ProviderDevice } from '../../../lib/devices/types';
 import { splitFleet, zoomRegionMap } from './fleet';
 import { startWebexFake, type WebexFake } from './webex';

@@ -1,0 +1,43 @@
+import * as alarms from '#lib/db/alarms';
+import { devices } from '#lib/db/devices';
+import * as rooms from '#lib/db/rooms';
+import { recountRooms } from '#lib/rollups/recount';
+import { mapConcurrent } from '#lib/shared/concurrency';
+import { LEASE_MS, withLease } from './lease';
+import { planReconcile } from './pure/reconcile';
+
+export interface ReconcileSummary {
+  devicesFixed: number;
+  roomsRecomputed: number;
+}
+
+const WRITES_IN_FLIGHT = 8;
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Makes device severities and room statuses agree with the open alarms (planReconcile), under
+ * the evaluator's lease; undefined while another run holds it. Raises, clears and mails nothing.
+ */
+export const reconcileRoomStatuses = async (): Promise<ReconcileSummary | undefined> =>
+  withLease(async ({ holding }) => {
+    const [inventory, open, stored] = await Promise.all([devices.index(), alarms.open(), rooms.inScope({})]);
+    const plan = planReconcile({ devices: inventory, open, rooms: stored });
+    const fixed = await mapConcurrent(plan.severities, WRITES_IN_FLIGHT, async ({ device, severity }) => holding() && devices.setAlarmSeverity(device, severity));
+    // each room once, and the summaries of their scopes moved by what changed (lib/rollups/recount.ts)
+    const recomputed = holding() ? await recountRooms(plan.rooms) : [];
+    return { devicesFixed: fixed.filter(Boolean).length, roomsRecomputed: recomputed.length };
+  });
+
+/**
+ * After a crash (kill -9 mid-run) the stored room statuses may lag the open alarms, and the dead
+ * run's lease is held until it lapses: reconcile as soon as it does, within LEASE_MS and a
+ * little. Run by `npm start` before it serves.
+ */
+export const reconcileAfterRestart = async (retryMs = 500): Promise<ReconcileSummary | undefined> => {
+  const giveUpAt = Date.now() + LEASE_MS + 5_000;
+  for (;;) {
+    const summary = await reconcileRoomStatuses();
+    if (summary || Date.now() > giveUpAt) return summary;
+    await pause(retryMs);
+  }
+};

@@ -1,0 +1,33 @@
+import type { ProviderDevice, StoredDevice } from '#lib/devices/types';
+
+/**
+ * What one provider call cost and what it could not read, filled in by the provider as it goes
+ * (so a call that fails still tells how far it got). Shown per provider in `GET /providers`.
+ */
+export interface ProviderMeter {
+  /** Vendor requests sent (token requests included). */
+  requests: number;
+  /** Answers that asked us to wait (429, 423, 502, 503, 504) and were waited out. */
+  throttledWaits: number;
+  waitedMs: number;
+  /** Records skipped, by reason (`noSerial`, `personal`, `malformed`, ...). */
+  skipped: Record<string, number>;
+  /** Serial numbers of records that could not be read: their stored devices are kept as they are. */
+  unreadable: string[];
+}
+
+export const newMeter = (): ProviderMeter => ({ requests: 0, throttledWaits: 0, waitedMs: 0, skipped: {}, unreadable: [] });
+
+export const countSkipped = (meter: ProviderMeter | undefined, reason: string): void => {
+  if (meter) meter.skipped[reason] = (meter.skipped[reason] ?? 0) + 1;
+};
+
+/** Where devices come from (DESIGN §6): the whole inventory, or one device's live state. */
+export interface DeviceProvider {
+  listDevices(meter?: ProviderMeter): Promise<ProviderDevice[]>;
+  /**
+   * `undefined` when the provider does not know the serial number. `stored` is the device as
+   * stored, when it is (a vendor finds it by the handle it stored: `vendorRef`).
+   */
+  getDevice(devicesn: string, stored?: StoredDevice, meter?: ProviderMeter): Promise<ProviderDevice | undefined>;
+}

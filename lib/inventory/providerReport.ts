@@ -1,0 +1,69 @@
+import * as providerStatuses from '#lib/db/providers';
+import { configuredNames } from './provider/kinds';
+import { staleSince, type ProviderFailure } from './pure/providerStatus';
+
+/** One provider as `GET /providers` answers it. */
+export interface ProviderReport {
+  name: string;
+  /** Named by DEVICE_PROVIDERS now (a provider no longer configured keeps its last record). */
+  configured: boolean;
+  lastSyncAt: string | null;
+  lastSuccessAt: string | null;
+  lastError: ProviderFailure | null;
+  failingSince: string | null;
+  /** Failing longer than PROVIDER_STALE_MINUTES: its devices carry `staleSince`. */
+  stale: boolean;
+  staleSince: string | null;
+  devices: number;
+  skipped: Record<string, number>;
+  duplicates: number;
+  requests: number;
+  throttledWaits: number;
+  waitedSeconds: number;
+  heldRemovals: { count: number; seen: number; since: string } | null;
+}
+
+export interface ProvidersReport {
+  configured: string[];
+  /** Present when nothing is configured: the sync stores nothing (never a simulated fleet). */
+  message?: string;
+  providers: ProviderReport[];
+}
+
+const staleMinutes = () => {
+  const value = Number(process.env.PROVIDER_STALE_MINUTES ?? 30);
+  return Number.isFinite(value) && value >= 0 ? value : 30;
+};
+
+/** Every provider configured or with a stored status, configured ones first in their order. */
+export const providersReport = async (now = Date.now()): Promise<ProvidersReport> => {
+  const configured = configuredNames();
+  const statuses = await providerStatuses.all();
+  const names = [...configured, ...[...statuses.keys()].filter((name) => !(configured as string[]).includes(name)).sort()];
+  const providers = names.map((name): ProviderReport => {
+    const status = statuses.get(name);
+    const since = staleSince(status?.failingSince, staleMinutes(), now) ?? null;
+    return {
+      name,
+      configured: (configured as string[]).includes(name),
+      lastSyncAt: status?.lastSyncAt ?? null,
+      lastSuccessAt: status?.lastSuccessAt ?? null,
+      lastError: status?.lastError ?? null,
+      failingSince: status?.failingSince ?? null,
+      stale: since !== null,
+      staleSince: since,
+      devices: status?.devices ?? 0,
+      skipped: status?.skipped ?? {},
+      duplicates: status?.duplicates ?? 0,
+      requests: status?.requests ?? 0,
+      throttledWaits: status?.throttledWaits ?? 0,
+      waitedSeconds: Math.round((status?.waitedMs ?? 0) / 100) / 10,
+      heldRemovals: status?.heldRemovals ? { count: status.heldRemovals.count, seen: status.heldRemovals.seen, since: status.heldRemovals.since } : null,
+    };
+  });
+  return {
+    configured,
+    ...(configured.length === 0 ? { message: 'No device provider is configured (DEVICE_PROVIDERS): the sync stores nothing.' } : {}),
+    providers,
+  };
+};

@@ -1,0 +1,24 @@
+import * as syncRuns from '#lib/db/syncRuns';
+import { holdLease } from '#lib/shared/lease';
+import type { NamedProvider } from './provider';
+import { syncProvidersAndReport, type ProvidersSyncResult } from './providers';
+
+/** What a sync under the lease did: ran (with its result), found another sync running, or had no provider to sync. */
+export type LeasedSync = { ran: true; result: ProvidersSyncResult } | { ran: false; reason: 'busy' | 'no provider' };
+
+/**
+ * One sync at a time (issue 23): the scheduled one, a retried one, a local loop, all sharing the
+ * sync's lease (lib/db/syncRuns.ts, renewed while the sync lasts). A sync that finds it held does
+ * nothing and says so; one whose holder died (a Lambda timeout) takes it over within LEASE_MS.
+ * Under the lease, every configured provider syncs at once (lib/inventory/providers.ts).
+ */
+export const syncAlone = async (providers: readonly NamedProvider[], options: { now?: number } = {}): Promise<LeasedSync> => {
+  // no provider configured (DEVICE_PROVIDERS empty): nothing to sync, so no lease to take
+  if (providers.length === 0) {
+    await syncProvidersAndReport(providers); // logs that nothing was synced
+    return { ran: false, reason: 'no provider' };
+  }
+  // with a provider, syncProvidersAndReport always answers a result: undefined here is a lease held elsewhere
+  const result = await holdLease(syncRuns, async () => (await syncProvidersAndReport(providers))!, options);
+  return result ? { ran: true, result } : { ran: false, reason: 'busy' };
+};
