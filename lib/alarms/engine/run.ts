@@ -1,7 +1,7 @@
 import type { Mailer } from '#lib/alarms/mailer';
 import { intervals } from '#lib/db/intervals';
 import { reconciliation } from '#lib/db/reconciliation';
-import type { NotificationSummary } from '#lib/notify/notifier';
+import { addUp } from '#lib/shared/tally';
 import { isDeadlineExceeded, withDeadline } from '#lib/shared/deadline';
 import { fullPass } from './fullPass';
 import { withLease } from './lease';
@@ -77,24 +77,5 @@ export const runEvaluation = async (options: RunMode & { mailer: Mailer; budgetM
   return Number.isFinite(callerEnd) ? withDeadline(callerEnd, run) : run();
 };
 
-const sumNotifications = (a: NotificationSummary, b: NotificationSummary): NotificationSummary => ({
-  digests: a.digests + b.digests,
-  delivered: a.delivered + b.delivered,
-  mailed: a.mailed + b.mailed,
-  retrying: a.retrying + b.retrying,
-  failed: a.failed + b.failed,
-  suppressed: a.suppressed + b.suppressed,
-  complete: a.complete && b.complete,
-});
-
-const sum = (a: EvaluationSummary, b: EvaluationSummary): EvaluationSummary => ({
-  raised: a.raised + b.raised,
-  pending: a.pending + b.pending,
-  dropped: a.dropped + b.dropped,
-  cleared: a.cleared + b.cleared,
-  mailed: a.mailed + b.mailed,
-  notifications: sumNotifications(a.notifications, b.notifications),
-  updated: a.updated + b.updated,
-  roomsRecomputed: a.roomsRecomputed + b.roomsRecomputed,
-  complete: a.complete && b.complete,
-});
+/** Two passes' summaries as one: counts added, `complete` only when both completed. */
+const sum = (a: EvaluationSummary, b: EvaluationSummary): EvaluationSummary => addUp(a, b);
