@@ -15,7 +15,7 @@
  * between two starts); two the wall clock makes touch are one opening.
  */
 import { parseRrule, weeklyRule, WEEKDAYS, type Problem, type Rule, type Weekday } from './rrule';
-import { DAY_MS, instantOf, localDayAt, MINUTE_MS, timeZoneName } from './zone';
+import { DAY_MS, instantOf, localDayAt, MINUTE_MS, offsetAt, timeZoneName } from './zone';
 
 export { WEEKDAYS, MAX_INTERVAL, type Weekday, type Problem } from './rrule';
 
@@ -81,15 +81,15 @@ const pastEnd = (schedule: Schedule, day: number, start?: number): boolean => {
   return (schedule.endsAt !== undefined && start >= schedule.endsAt) || (until !== undefined && 'instant' in until && start > until.instant);
 };
 
-/** The openings of local days `from..to`, in order, each with its day (each one whole, not yet merged). */
-function* forward(schedule: Schedule, from: number, to: number): Generator<Opening & { day: number }> {
+/** The openings of local days `from..to`, in order (each one whole, not yet merged). */
+function* forward(schedule: Schedule, from: number, to: number): Generator<Opening> {
   const anchor = anchorDay(schedule);
   for (let day = from; day <= to && !pastEnd(schedule, day); day++) {
     if (!dayMatches(schedule.rule, day, anchor)) continue;
     for (const time of schedule.rule.times) {
       const opening = openingOn(schedule, day, time);
       if (pastEnd(schedule, day, opening.start)) return;
-      if (opening.start >= (schedule.startsAt ?? -Infinity) && opening.end > opening.start) yield { ...opening, day };
+      if (opening.start >= (schedule.startsAt ?? -Infinity) && opening.end > opening.start) yield opening;
     }
   }
 }
@@ -109,28 +109,42 @@ function* backward(schedule: Schedule, from: number, to: number): Generator<Open
 }
 
 /**
+ * Whether the wall clock springs forward at `ms`: the only instant two openings can touch at,
+ * since the local times of a gap all map to it (and distinct ones elsewhere to distinct instants).
+ */
+const springsForwardAt = (zone: string, ms: number) => offsetAt(zone, ms - 1000) < offsetAt(zone, ms);
+
+/**
  * The openings that end after `after` and start on a local day up to `lastDay`, in order, those
  * that touch made one (reaching back before `after` and on past `lastDay` where they touch).
  */
 function* openingsAfter(schedule: Schedule, after: number, lastDay: number): Generator<Opening> {
-  const firstDay = localDayAt(schedule.timeZone, Math.max(after, schedule.startsAt ?? after)) - 8; // an opening lasts at most 7 days
+  const zone = schedule.timeZone;
+  // an opening of an earlier local day ends (with an hour or two of clock change) before `after`
+  const firstDay = localDayAt(zone, Math.max(after, schedule.startsAt ?? after)) - Math.ceil(schedule.durationMinutes / 1440) - 2;
   let current: Opening | undefined;
   let first = true;
   const done = (opening: Opening): Opening => {
-    const whole = first ? reachBack(schedule, opening, firstDay - 1) : opening;
+    const whole = first && springsForwardAt(zone, opening.start) ? reachBack(schedule, opening, firstDay - 1) : opening;
     first = false;
     return whole;
   };
-  for (const { day, ...opening } of forward(schedule, firstDay, lastDay + horizonDays(schedule.rule))) {
+  for (const opening of forward(schedule, firstDay, lastDay)) {
     if (current && opening.start <= current.end) {
       current = { start: current.start, end: Math.max(current.end, opening.end) };
       continue;
     }
     if (current && current.end > after) yield done(current);
-    if (day > lastDay) return;
     current = opening;
   }
-  if (current && current.end > after) yield done(current);
+  if (!current || current.end <= after) return;
+  if (springsForwardAt(zone, current.end)) {
+    for (const later of forward(schedule, lastDay + 1, lastDay + horizonDays(schedule.rule))) {
+      if (later.start > current.end) break;
+      current = { start: current.start, end: Math.max(current.end, later.end) };
+    }
+  }
+  yield done(current);
 }
 
 /** `opening` joined with the earlier openings that touch it (their days end at `fromDay`). */
