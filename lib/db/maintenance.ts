@@ -9,8 +9,9 @@ import { mapPage, queryKeptPage, queryPage, type Page, type PagedQuery } from '.
 
 /*
  * Maintenance windows (issue 28 item 1; docs/data-model.md "Maintenance windows") are few, like
- * silences: one partition `MAINTENANCE`, sorted by id, and ids are UUIDv7 (docs/adr/0405), so
- * the list is one Query in creation order and no index is read (nothing lags). `version` guards
+ * silences: one partition `MAINTENANCE`, sorted by id, and ids are UUIDv7
+ * (docs/adr/0405-maintenance-windows-in-one-partition.md), so the list is one Query in creation
+ * order and no index is read (nothing lags). `version` guards
  * replace and delete. A window with an end is kept until `expiresAt` (TTL, retention after its
  * last opening); one without stays until deleted.
  */

@@ -1,10 +1,11 @@
 /**
- * When a maintenance window is open (issue 28 item 1; docs/adr/0401, 0402, 0403). Pure: a
+ * When a maintenance window is open (issue 28 item 1; docs/adr/0401 to 0403). Pure: a
  * schedule and instants (epoch ms) in, instants out.
  *
  * An opening starts on a matching local day at a local start time and ends `durationMinutes` of
- * wall-clock time later, both read on the zone's wall clock (docs/adr/0403): a 22:00-04:00 window
- * lasts 6 hours on most nights, 5 on the night clocks spring forward, 7 on the night they fall
+ * wall-clock time later, both read on the zone's wall clock
+ * (docs/adr/0403-maintenance-windows-follow-the-wall-clock.md): a 22:00-04:00 window lasts 6
+ * hours on most nights, 5 on the night clocks spring forward, 7 on the night they fall
  * back. A start or end the wall clock skips is taken at the first instant after the gap; one it
  * shows twice at its first occurrence. An opening the gap swallows whole (its start and end fall
  * on the same instant) does not happen.
@@ -213,7 +214,8 @@ const shortestGap = (rule: Rule, anchor: number): number | undefined => {
 
 /**
  * Checks a schedule as sent and compiles it, or answers the problems, each naming its field.
- * `defaultTimeZone`: the place's zone, taken when the schedule names none (docs/adr/0404).
+ * `defaultTimeZone`: the place's zone, taken when the schedule names none
+ * (docs/adr/0404-a-windows-time-zone-default-is-a-parameter.md).
  */
 export const compileSchedule = (
   spec: ScheduleSpec,

@@ -18,7 +18,7 @@ export type PlaceTimeZone = (matchers: WindowMatchers) => Promise<string | undef
 const noPlaceZone: PlaceTimeZone = async () => undefined;
 
 export interface Options {
-  /** Where a schedule without `timeZone` takes its zone from (docs/adr/0404). */
+  /** Where a schedule without `timeZone` takes its zone from (docs/adr/0404-a-windows-time-zone-default-is-a-parameter.md). */
   placeTimeZone?: PlaceTimeZone;
 }
 

@@ -70,7 +70,8 @@ export const lastClosing = (window: Pick<MaintenanceWindow, 'schedule' | 'endsAt
 
 /**
  * A UUID version 7 (RFC 9562): 48 bits of epoch ms, then random bits, so that ids sort in the
- * order windows were created and the list reads in that order from one Query (docs/adr/0405).
+ * order windows were created and the list reads in that order from one Query
+ * (docs/adr/0405-maintenance-windows-in-one-partition.md).
  */
 export const timeOrderedId = (now = Date.now()): string => {
   const bytes = randomBytes(16);
