@@ -1046,6 +1046,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/maintenance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The kept maintenance windows, whatever their status, oldest first, a page at a time; a scoped caller sees those within its scope
+         * @description Needs the fleet:read permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 One page {items, nextCursor} (limit default 100); 400 Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more); 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"}; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 A cursor not answered for the same query; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
+        get: operations["maintenanceList"];
+        put?: never;
+        /**
+         * Create a recurring maintenance window: while it is open the alarms it matches are held (the engine's part is still to come)
+         * @description Needs the silences:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 201 The window, with its id, createdBy, status and next opening; 400 Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more); 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the silences:write permission: {"message":"This operation needs the silences:write permission"}; 404 A scoped caller's matchers pin no region (and location, where its scope holds only locations of that region) within its scope; 409 The stage holds MAINTENANCE_WINDOWS_MAX windows not yet ended; or A request with this Idempotency-Key is still being processed; retry shortly; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 This Idempotency-Key was used for a different request; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
+        post: operations["maintenanceCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/maintenance/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One maintenance window, whatever its status
+         * @description Needs the fleet:read permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 The window; 400 Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more); 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"}; 404 No maintenance window with that id (or none within the caller's scope); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
+        get: operations["maintenanceGet"];
+        /**
+         * Replace a maintenance window whole (id, createdBy and createdAt kept)
+         * @description Needs the silences:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 The window as replaced; 400 Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more); 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the silences:write permission: {"message":"This operation needs the silences:write permission"}; 404 No maintenance window with that id (or none within the caller's scope); 409 Changed or deleted by another request meanwhile; read it again and retry; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
+        put: operations["maintenanceUpdate"];
+        post?: never;
+        /**
+         * Delete a maintenance window
+         * @description Needs the silences:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 Confirmation; 400 Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more); 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the silences:write permission: {"message":"This operation needs the silences:write permission"}; 404 No maintenance window with that id (or none within the caller's scope); 409 Changed or deleted by another request meanwhile; read it again and retry; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
+        delete: operations["maintenanceRemove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/providers": {
         parameters: {
             query?: never;
@@ -9322,6 +9374,923 @@ export interface operations {
                         }[];
                         message: string;
                     };
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    maintenanceList: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page {items, nextCursor} (limit default 100) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            comment: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description the user or service of the bearer token sent, else "api-key" */
+                            createdBy: string;
+                            /** Format: date-time */
+                            endsAt?: string;
+                            /** @description a UUIDv7: ids sort in creation order */
+                            id: string;
+                            matchers: {
+                                /** @description 1 to 256 characters without control characters */
+                                devicesn?: string;
+                                /** @description 1 to 256 characters without control characters */
+                                location?: string;
+                                /** @description 1 to 256 characters without control characters */
+                                region?: string;
+                                /** @description 1 to 256 characters without control characters */
+                                room?: string;
+                                /** @description 1 to 256 characters without control characters */
+                                vendor?: string;
+                                /** @description an id of 1 to 64 letters, digits, "-" or "_" */
+                                watcherId?: string;
+                            };
+                            /**
+                             * Format: date-time
+                             * @description when the opening under way, else the next one, closes; null when it opens no more
+                             */
+                            nextClosing: string | null;
+                            /**
+                             * Format: date-time
+                             * @description when it next opens (after the opening under way, if active); null when it opens no more
+                             */
+                            nextOpening: string | null;
+                            schedule: {
+                                /** @description weekly form: the days it opens, of MO, TU, WE, TH, FR, SA, SU */
+                                days?: ("MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU")[];
+                                /** @description how long each opening lasts, in minutes of local wall-clock time (1 to 10080, 7 days), shorter than the time between two openings */
+                                durationMinutes: number;
+                                /** @description an RFC 5545 RRULE of this subset: FREQ=DAILY or WEEKLY (required); INTERVAL 1 to 52 (above 1 needs startsAt, the weeks or days are counted from it); BYDAY a list of MO..SU without ordinals (required with WEEKLY); BYHOUR a list of 0..23 (required); BYMINUTE a list of 0..59 (default 0); WKST (default MO); UNTIL a date YYYYMMDD (local) or a UTC date-time YYYYMMDDTHHMMSSZ, the last an opening may start. COUNT, BYMONTH, BYMONTHDAY, BYSETPOS and other parts are refused. Example: FREQ=WEEKLY;BYDAY=TU;BYHOUR=22 */
+                                rrule?: string;
+                                /** @description weekly form: the local time it opens, HH:MM (00:00 to 23:59) */
+                                start?: string;
+                                /** @description the IANA time zone, as sent or taken from the place */
+                                timeZone: string;
+                            };
+                            /** Format: date-time */
+                            startsAt?: string;
+                            /**
+                             * @description active: open now; scheduled: opens later; ended: opens no more
+                             * @enum {unknown}
+                             */
+                            status: "active" | "scheduled" | "ended";
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"} */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @enum {unknown} */
+                        message: "This operation needs the fleet:read permission";
+                    };
+                };
+            };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A cursor not answered for the same query */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    maintenanceCreate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: a retry with the same key and the same request answers the first result (header idempotent-replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description why: 1 to 2048 characters; no control characters other than tab and line breaks */
+                    comment: string;
+                    /**
+                     * Format: date-time
+                     * @description openings start before it, after startsAt; one under way then runs its whole length (absent: no end)
+                     */
+                    endsAt?: string;
+                    /** @description at least one of region, location, room, devicesn, watcherId, vendor; an alarm is held when every one given equals its own (vendor: its device's) */
+                    matchers: {
+                        /** @description 1 to 256 characters without control characters */
+                        devicesn?: string;
+                        /** @description 1 to 256 characters without control characters */
+                        location?: string;
+                        /** @description 1 to 256 characters without control characters */
+                        region?: string;
+                        /** @description 1 to 256 characters without control characters */
+                        room?: string;
+                        /** @description 1 to 256 characters without control characters */
+                        vendor?: string;
+                        /** @description an id of 1 to 64 letters, digits, "-" or "_" */
+                        watcherId?: string;
+                    };
+                    /** @description either the weekly form (days and start) or rrule, with durationMinutes and timeZone. Each opening starts and ends on the wall clock: a local time the clock skips (spring forward) is taken at the first instant after the gap, one it shows twice (fall back) at its first occurrence */
+                    schedule: {
+                        /** @description weekly form: the days it opens, of MO, TU, WE, TH, FR, SA, SU */
+                        days?: ("MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU")[];
+                        /** @description how long each opening lasts, in minutes of local wall-clock time (1 to 10080, 7 days), shorter than the time between two openings */
+                        durationMinutes: number;
+                        /** @description an RFC 5545 RRULE of this subset: FREQ=DAILY or WEEKLY (required); INTERVAL 1 to 52 (above 1 needs startsAt, the weeks or days are counted from it); BYDAY a list of MO..SU without ordinals (required with WEEKLY); BYHOUR a list of 0..23 (required); BYMINUTE a list of 0..59 (default 0); WKST (default MO); UNTIL a date YYYYMMDD (local) or a UTC date-time YYYYMMDDTHHMMSSZ, the last an opening may start. COUNT, BYMONTH, BYMONTHDAY, BYSETPOS and other parts are refused. Example: FREQ=WEEKLY;BYDAY=TU;BYHOUR=22 */
+                        rrule?: string;
+                        /** @description weekly form: the local time it opens, HH:MM (00:00 to 23:59) */
+                        start?: string;
+                        /** @description an IANA time zone (e.g. Europe/Berlin) whose wall clock the schedule reads; required until locations carry one */
+                        timeZone?: string;
+                    };
+                    /**
+                     * Format: date-time
+                     * @description openings start at or after it (absent: the schedule holds from any time on)
+                     */
+                    startsAt?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The window, with its id, createdBy, status and next opening */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        comment: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @description the user or service of the bearer token sent, else "api-key" */
+                        createdBy: string;
+                        /** Format: date-time */
+                        endsAt?: string;
+                        /** @description a UUIDv7: ids sort in creation order */
+                        id: string;
+                        matchers: {
+                            /** @description 1 to 256 characters without control characters */
+                            devicesn?: string;
+                            /** @description 1 to 256 characters without control characters */
+                            location?: string;
+                            /** @description 1 to 256 characters without control characters */
+                            region?: string;
+                            /** @description 1 to 256 characters without control characters */
+                            room?: string;
+                            /** @description 1 to 256 characters without control characters */
+                            vendor?: string;
+                            /** @description an id of 1 to 64 letters, digits, "-" or "_" */
+                            watcherId?: string;
+                        };
+                        /**
+                         * Format: date-time
+                         * @description when the opening under way, else the next one, closes; null when it opens no more
+                         */
+                        nextClosing: string | null;
+                        /**
+                         * Format: date-time
+                         * @description when it next opens (after the opening under way, if active); null when it opens no more
+                         */
+                        nextOpening: string | null;
+                        schedule: {
+                            /** @description weekly form: the days it opens, of MO, TU, WE, TH, FR, SA, SU */
+                            days?: ("MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU")[];
+                            /** @description how long each opening lasts, in minutes of local wall-clock time (1 to 10080, 7 days), shorter than the time between two openings */
+                            durationMinutes: number;
+                            /** @description an RFC 5545 RRULE of this subset: FREQ=DAILY or WEEKLY (required); INTERVAL 1 to 52 (above 1 needs startsAt, the weeks or days are counted from it); BYDAY a list of MO..SU without ordinals (required with WEEKLY); BYHOUR a list of 0..23 (required); BYMINUTE a list of 0..59 (default 0); WKST (default MO); UNTIL a date YYYYMMDD (local) or a UTC date-time YYYYMMDDTHHMMSSZ, the last an opening may start. COUNT, BYMONTH, BYMONTHDAY, BYSETPOS and other parts are refused. Example: FREQ=WEEKLY;BYDAY=TU;BYHOUR=22 */
+                            rrule?: string;
+                            /** @description weekly form: the local time it opens, HH:MM (00:00 to 23:59) */
+                            start?: string;
+                            /** @description the IANA time zone, as sent or taken from the place */
+                            timeZone: string;
+                        };
+                        /** Format: date-time */
+                        startsAt?: string;
+                        /**
+                         * @description active: open now; scheduled: opens later; ended: opens no more
+                         * @enum {unknown}
+                         */
+                        status: "active" | "scheduled" | "ended";
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway); or The caller does not hold the silences:write permission: {"message":"This operation needs the silences:write permission"} */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @enum {unknown} */
+                        message: "This operation needs the silences:write permission";
+                    };
+                };
+            };
+            /** @description A scoped caller's matchers pin no region (and location, where its scope holds only locations of that region) within its scope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description The stage holds MAINTENANCE_WINDOWS_MAX windows not yet ended; or A request with this Idempotency-Key is still being processed; retry shortly */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used for a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    maintenanceGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The window */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        comment: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @description the user or service of the bearer token sent, else "api-key" */
+                        createdBy: string;
+                        /** Format: date-time */
+                        endsAt?: string;
+                        /** @description a UUIDv7: ids sort in creation order */
+                        id: string;
+                        matchers: {
+                            /** @description 1 to 256 characters without control characters */
+                            devicesn?: string;
+                            /** @description 1 to 256 characters without control characters */
+                            location?: string;
+                            /** @description 1 to 256 characters without control characters */
+                            region?: string;
+                            /** @description 1 to 256 characters without control characters */
+                            room?: string;
+                            /** @description 1 to 256 characters without control characters */
+                            vendor?: string;
+                            /** @description an id of 1 to 64 letters, digits, "-" or "_" */
+                            watcherId?: string;
+                        };
+                        /**
+                         * Format: date-time
+                         * @description when the opening under way, else the next one, closes; null when it opens no more
+                         */
+                        nextClosing: string | null;
+                        /**
+                         * Format: date-time
+                         * @description when it next opens (after the opening under way, if active); null when it opens no more
+                         */
+                        nextOpening: string | null;
+                        schedule: {
+                            /** @description weekly form: the days it opens, of MO, TU, WE, TH, FR, SA, SU */
+                            days?: ("MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU")[];
+                            /** @description how long each opening lasts, in minutes of local wall-clock time (1 to 10080, 7 days), shorter than the time between two openings */
+                            durationMinutes: number;
+                            /** @description an RFC 5545 RRULE of this subset: FREQ=DAILY or WEEKLY (required); INTERVAL 1 to 52 (above 1 needs startsAt, the weeks or days are counted from it); BYDAY a list of MO..SU without ordinals (required with WEEKLY); BYHOUR a list of 0..23 (required); BYMINUTE a list of 0..59 (default 0); WKST (default MO); UNTIL a date YYYYMMDD (local) or a UTC date-time YYYYMMDDTHHMMSSZ, the last an opening may start. COUNT, BYMONTH, BYMONTHDAY, BYSETPOS and other parts are refused. Example: FREQ=WEEKLY;BYDAY=TU;BYHOUR=22 */
+                            rrule?: string;
+                            /** @description weekly form: the local time it opens, HH:MM (00:00 to 23:59) */
+                            start?: string;
+                            /** @description the IANA time zone, as sent or taken from the place */
+                            timeZone: string;
+                        };
+                        /** Format: date-time */
+                        startsAt?: string;
+                        /**
+                         * @description active: open now; scheduled: opens later; ended: opens no more
+                         * @enum {unknown}
+                         */
+                        status: "active" | "scheduled" | "ended";
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"} */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @enum {unknown} */
+                        message: "This operation needs the fleet:read permission";
+                    };
+                };
+            };
+            /** @description No maintenance window with that id (or none within the caller's scope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    maintenanceUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description why: 1 to 2048 characters; no control characters other than tab and line breaks */
+                    comment: string;
+                    /**
+                     * Format: date-time
+                     * @description openings start before it, after startsAt; one under way then runs its whole length (absent: no end)
+                     */
+                    endsAt?: string;
+                    /** @description at least one of region, location, room, devicesn, watcherId, vendor; an alarm is held when every one given equals its own (vendor: its device's) */
+                    matchers: {
+                        /** @description 1 to 256 characters without control characters */
+                        devicesn?: string;
+                        /** @description 1 to 256 characters without control characters */
+                        location?: string;
+                        /** @description 1 to 256 characters without control characters */
+                        region?: string;
+                        /** @description 1 to 256 characters without control characters */
+                        room?: string;
+                        /** @description 1 to 256 characters without control characters */
+                        vendor?: string;
+                        /** @description an id of 1 to 64 letters, digits, "-" or "_" */
+                        watcherId?: string;
+                    };
+                    /** @description either the weekly form (days and start) or rrule, with durationMinutes and timeZone. Each opening starts and ends on the wall clock: a local time the clock skips (spring forward) is taken at the first instant after the gap, one it shows twice (fall back) at its first occurrence */
+                    schedule: {
+                        /** @description weekly form: the days it opens, of MO, TU, WE, TH, FR, SA, SU */
+                        days?: ("MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU")[];
+                        /** @description how long each opening lasts, in minutes of local wall-clock time (1 to 10080, 7 days), shorter than the time between two openings */
+                        durationMinutes: number;
+                        /** @description an RFC 5545 RRULE of this subset: FREQ=DAILY or WEEKLY (required); INTERVAL 1 to 52 (above 1 needs startsAt, the weeks or days are counted from it); BYDAY a list of MO..SU without ordinals (required with WEEKLY); BYHOUR a list of 0..23 (required); BYMINUTE a list of 0..59 (default 0); WKST (default MO); UNTIL a date YYYYMMDD (local) or a UTC date-time YYYYMMDDTHHMMSSZ, the last an opening may start. COUNT, BYMONTH, BYMONTHDAY, BYSETPOS and other parts are refused. Example: FREQ=WEEKLY;BYDAY=TU;BYHOUR=22 */
+                        rrule?: string;
+                        /** @description weekly form: the local time it opens, HH:MM (00:00 to 23:59) */
+                        start?: string;
+                        /** @description an IANA time zone (e.g. Europe/Berlin) whose wall clock the schedule reads; required until locations carry one */
+                        timeZone?: string;
+                    };
+                    /**
+                     * Format: date-time
+                     * @description openings start at or after it (absent: the schedule holds from any time on)
+                     */
+                    startsAt?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The window as replaced */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        comment: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @description the user or service of the bearer token sent, else "api-key" */
+                        createdBy: string;
+                        /** Format: date-time */
+                        endsAt?: string;
+                        /** @description a UUIDv7: ids sort in creation order */
+                        id: string;
+                        matchers: {
+                            /** @description 1 to 256 characters without control characters */
+                            devicesn?: string;
+                            /** @description 1 to 256 characters without control characters */
+                            location?: string;
+                            /** @description 1 to 256 characters without control characters */
+                            region?: string;
+                            /** @description 1 to 256 characters without control characters */
+                            room?: string;
+                            /** @description 1 to 256 characters without control characters */
+                            vendor?: string;
+                            /** @description an id of 1 to 64 letters, digits, "-" or "_" */
+                            watcherId?: string;
+                        };
+                        /**
+                         * Format: date-time
+                         * @description when the opening under way, else the next one, closes; null when it opens no more
+                         */
+                        nextClosing: string | null;
+                        /**
+                         * Format: date-time
+                         * @description when it next opens (after the opening under way, if active); null when it opens no more
+                         */
+                        nextOpening: string | null;
+                        schedule: {
+                            /** @description weekly form: the days it opens, of MO, TU, WE, TH, FR, SA, SU */
+                            days?: ("MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU")[];
+                            /** @description how long each opening lasts, in minutes of local wall-clock time (1 to 10080, 7 days), shorter than the time between two openings */
+                            durationMinutes: number;
+                            /** @description an RFC 5545 RRULE of this subset: FREQ=DAILY or WEEKLY (required); INTERVAL 1 to 52 (above 1 needs startsAt, the weeks or days are counted from it); BYDAY a list of MO..SU without ordinals (required with WEEKLY); BYHOUR a list of 0..23 (required); BYMINUTE a list of 0..59 (default 0); WKST (default MO); UNTIL a date YYYYMMDD (local) or a UTC date-time YYYYMMDDTHHMMSSZ, the last an opening may start. COUNT, BYMONTH, BYMONTHDAY, BYSETPOS and other parts are refused. Example: FREQ=WEEKLY;BYDAY=TU;BYHOUR=22 */
+                            rrule?: string;
+                            /** @description weekly form: the local time it opens, HH:MM (00:00 to 23:59) */
+                            start?: string;
+                            /** @description the IANA time zone, as sent or taken from the place */
+                            timeZone: string;
+                        };
+                        /** Format: date-time */
+                        startsAt?: string;
+                        /**
+                         * @description active: open now; scheduled: opens later; ended: opens no more
+                         * @enum {unknown}
+                         */
+                        status: "active" | "scheduled" | "ended";
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway); or The caller does not hold the silences:write permission: {"message":"This operation needs the silences:write permission"} */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @enum {unknown} */
+                        message: "This operation needs the silences:write permission";
+                    };
+                };
+            };
+            /** @description No maintenance window with that id (or none within the caller's scope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Changed or deleted by another request meanwhile; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    maintenanceRemove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Confirmation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway); or The caller does not hold the silences:write permission: {"message":"This operation needs the silences:write permission"} */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @enum {unknown} */
+                        message: "This operation needs the silences:write permission";
+                    };
+                };
+            };
+            /** @description No maintenance window with that id (or none within the caller's scope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Changed or deleted by another request meanwhile; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unexpected server fault */

@@ -24,6 +24,8 @@ export const caps = {
   activeSilences: () => fromEnv('SILENCES_MAX_ACTIVE', 200),
   /** Filters configurations per stage (`FILTER_CONFIGS_MAX`). */
   filterConfigs: () => fromEnv('FILTER_CONFIGS_MAX', 100),
+  /** Maintenance windows not yet ended per stage (`MAINTENANCE_WINDOWS_MAX`; docs/adr/0406-maintenance-windows-cap-and-scope.md). */
+  maintenanceWindows: () => fromEnv('MAINTENANCE_WINDOWS_MAX', 200),
 };
 
 /** The bytes one record may answer in a list of at most `max`: the list then stays within LIST_ANSWER_BYTES. */

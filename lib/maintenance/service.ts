@@ -1,0 +1,96 @@
+/**
+ * The `/maintenance` routes' work (issue 28 item 1): create, list, read, replace and delete
+ * windows, each within the caller's scope as a silence is (lib/alarms/silences.ts
+ * `silenceWithinScope`, docs/adr/0251): a scoped caller's window pins a region (and location) of
+ * its scope, and every other window is 404 to it, as if unknown.
+ */
+import { silenceWithinScope } from '#lib/alarms/silences';
+import { historyExpiry } from '#lib/alarms/settings';
+import * as store from '#lib/db/maintenance';
+import { mapPage, type Page } from '#lib/db/pages';
+import { Invalid, NotFound } from '#lib/errors';
+import { isUnscoped, type AccessScope } from '#lib/shared/access';
+import type { MaintenanceWindow, WindowInput, WindowMatchers } from './types';
+import { answerOf, checkWindow, lastClosing, openWindowsAt, timeOrderedId, type OpenWindow, type WindowAnswer } from './windows';
+
+/** The time zone of the place a window's matchers name, when one is known (none is yet: locations carry no zone). */
+export type PlaceTimeZone = (matchers: WindowMatchers) => Promise<string | undefined>;
+const noPlaceZone: PlaceTimeZone = async () => undefined;
+
+export interface Options {
+  /** Where a schedule without `timeZone` takes its zone from (docs/adr/0404-a-windows-time-zone-default-is-a-parameter.md). */
+  placeTimeZone?: PlaceTimeZone;
+}
+
+const within = (window: Pick<MaintenanceWindow, 'matchers'>, scope: AccessScope) => silenceWithinScope(window, scope);
+
+const outOfScope = () =>
+  new NotFound('No place within your scope is named by body.matchers: name a region of your scope, and one of its locations where your scope holds only locations of that region', {
+    details: [{ field: 'body.matchers', message: 'body.matchers must pin a region (and a location) within your scope' }],
+  });
+
+/** The stored form of a window as sent (400 naming the field when it is wrong; 404 outside the scope). */
+const stored = async (input: WindowInput, scope: AccessScope, options: Options, now: Date): Promise<Omit<MaintenanceWindow, 'id' | 'createdBy' | 'createdAt' | 'updatedAt'>> => {
+  const checked = checkWindow(input, now.getTime(), input.schedule.timeZone === undefined ? await (options.placeTimeZone ?? noPlaceZone)(input.matchers) : undefined);
+  if ('problems' in checked) throw new Invalid(checked.problems[0]!.message, checked.problems);
+  if (!within(checked, scope)) throw outOfScope();
+  const { days, start, rrule, durationMinutes } = input.schedule;
+  return {
+    matchers: checked.matchers,
+    schedule: { ...(rrule === undefined ? { days, start } : { rrule }), durationMinutes, timeZone: checked.schedule.timeZone },
+    ...(input.startsAt === undefined ? {} : { startsAt: new Date(input.startsAt).toISOString() }),
+    ...(input.endsAt === undefined ? {} : { endsAt: new Date(input.endsAt).toISOString() }),
+    comment: input.comment,
+  };
+};
+
+/** When a window stops counting against the cap, and when the store may forget it (ALARM_HISTORY_DAYS after its last opening). */
+const lifeOf = (window: MaintenanceWindow): store.WindowLife => {
+  const until = lastClosing(window);
+  return until === undefined ? {} : { until, expiresAt: historyExpiry(new Date(until).toISOString()) };
+};
+
+export const createWindow = async (input: WindowInput, createdBy: string, scope: AccessScope = [], options: Options = {}): Promise<WindowAnswer> => {
+  const now = new Date();
+  const window: MaintenanceWindow = { id: timeOrderedId(now.getTime()), ...(await stored(input, scope, options, now)), createdBy, createdAt: now.toISOString(), updatedAt: now.toISOString() };
+  return answerOf(await store.create(window, lifeOf(window)), now.getTime());
+};
+
+/** Windows answered per page when no limit is asked. */
+export const DEFAULT_WINDOWS_PAGE = 100;
+
+/** One page of the kept windows (any status), oldest first; a scoped caller's holds those within its scope (and may be short). */
+export const listWindows = async (query: { limit?: string; cursor?: string }, scope: AccessScope = []): Promise<Page<WindowAnswer>> => {
+  const now = Date.now();
+  const limit = query.limit ? Number(query.limit) : DEFAULT_WINDOWS_PAGE;
+  const page = await store.page(limit, query.cursor, isUnscoped(scope) ? undefined : (window) => within(window, scope));
+  return mapPage(page, (window) => answerOf(window, now));
+};
+
+const getWithin = async (id: string, scope: AccessScope): Promise<store.VersionedWindow> => {
+  const current = await store.getVersioned(id);
+  if (!within(current.window, scope)) throw new NotFound(`Maintenance window ${id} not found`);
+  return current;
+};
+
+export const getWindow = async (id: string, scope: AccessScope = []): Promise<WindowAnswer> => answerOf((await getWithin(id, scope)).window, Date.now());
+
+/** Replaces a window whole (its id, createdBy and createdAt kept); the one read and the one sent both within the scope. */
+export const replaceWindow = async (id: string, input: WindowInput, scope: AccessScope = [], options: Options = {}): Promise<WindowAnswer> => {
+  const current = await getWithin(id, scope);
+  const now = new Date();
+  const { createdBy, createdAt } = current.window;
+  const window: MaintenanceWindow = { id, ...(await stored(input, scope, options, now)), createdBy, createdAt, updatedAt: now.toISOString() };
+  return answerOf(await store.replace(current, window, lifeOf(window)), now.getTime());
+};
+
+export const removeWindow = async (id: string, scope: AccessScope = []): Promise<void> => {
+  await store.remove(await getWithin(id, scope));
+};
+
+/**
+ * For the alarm engine (issue 28 item 1, not wired yet): the windows open at `at`, read once
+ * per run (one Query), then `matchingWindows(open, {region, location, room, devicesn,
+ * watcherId, vendor})` (lib/maintenance/windows.ts) per alarm: non-empty marks it inMaintenance.
+ */
+export const windowsOpenAt = async (at: Date = new Date()): Promise<OpenWindow[]> => openWindowsAt(await store.all(), at.getTime());

@@ -1,0 +1,108 @@
+/** Recurring maintenance windows (issue 28 item 1; docs/adr/0401-0406): invalid input is 400. */
+import { MAX_DURATION_MINUTES, MAX_INTERVAL, WEEKDAYS } from '#lib/maintenance/schedule';
+import { dateTime, error, MULTI_LINE, name, ok, oneOfValues, page, pageOf, recordRoutesOf, routesOf, SINGLE_LINE, strict, text, Type, uuidParam } from './shared';
+import { watcherId } from './watchers';
+
+const windowId = uuidParam('a maintenance window id (a UUID)');
+const path = { id: windowId };
+const comment = Type.String({
+  minLength: 1,
+  maxLength: 2048,
+  pattern: MULTI_LINE,
+  description: 'why: 1 to 2048 characters; no control characters other than tab and line breaks',
+});
+
+const matcherFields = {
+  region: Type.Optional(name()),
+  location: Type.Optional(name()),
+  room: Type.Optional(name()),
+  devicesn: Type.Optional(name()),
+  watcherId: Type.Optional(watcherId),
+  vendor: Type.Optional(name()),
+};
+const matchers = strict(matcherFields, {
+  minProperties: 1,
+  description: "at least one of region, location, room, devicesn, watcherId, vendor; an alarm is held when every one given equals its own (vendor: its device's)",
+});
+
+const RRULE_SUBSET =
+  `an RFC 5545 RRULE of this subset: FREQ=DAILY or WEEKLY (required); INTERVAL 1 to ${MAX_INTERVAL} (above 1 needs startsAt, the weeks or days are counted from it); ` +
+  'BYDAY a list of MO..SU without ordinals (required with WEEKLY); BYHOUR a list of 0..23 (required); BYMINUTE a list of 0..59 (default 0); WKST (default MO); ' +
+  'UNTIL a date YYYYMMDD (local) or a UTC date-time YYYYMMDDTHHMMSSZ, the last an opening may start. COUNT, BYMONTH, BYMONTHDAY, BYSETPOS and other parts are refused. ' +
+  'Example: FREQ=WEEKLY;BYDAY=TU;BYHOUR=22';
+const scheduleFields = {
+  days: Type.Optional(Type.Array(oneOfValues(WEEKDAYS), { minItems: 1, maxItems: 7, uniqueItems: true, description: 'weekly form: the days it opens, of MO, TU, WE, TH, FR, SA, SU' })),
+  start: Type.Optional(Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'weekly form: the local time it opens, HH:MM (00:00 to 23:59)' })),
+  rrule: Type.Optional(Type.String({ minLength: 1, maxLength: 512, pattern: SINGLE_LINE, description: RRULE_SUBSET })),
+  durationMinutes: Type.Integer({
+    minimum: 1,
+    maximum: MAX_DURATION_MINUTES,
+    description: `how long each opening lasts, in minutes of local wall-clock time (1 to ${MAX_DURATION_MINUTES}, 7 days), shorter than the time between two openings`,
+  }),
+  timeZone: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 64, pattern: SINGLE_LINE, description: 'an IANA time zone (e.g. Europe/Berlin) whose wall clock the schedule reads; required until locations carry one' }),
+  ),
+};
+const schedule = strict(scheduleFields, {
+  description:
+    'either the weekly form (days and start) or rrule, with durationMinutes and timeZone. Each opening starts and ends on the wall clock: ' +
+    'a local time the clock skips (spring forward) is taken at the first instant after the gap, one it shows twice (fall back) at its first occurrence',
+});
+
+const windowBody = strict({
+  matchers,
+  schedule,
+  startsAt: Type.Optional(Type.String({ format: 'date-time', description: 'openings start at or after it (absent: the schedule holds from any time on)' })),
+  endsAt: Type.Optional(Type.String({ format: 'date-time', description: 'openings start before it, after startsAt; one under way then runs its whole length (absent: no end)' })),
+  comment,
+});
+
+const maintenanceWindow = Type.Object({
+  id: Type.String({ description: 'a UUIDv7: ids sort in creation order' }),
+  matchers: Type.Object(matcherFields),
+  schedule: Type.Object({ ...scheduleFields, timeZone: Type.String({ description: 'the IANA time zone, as sent or taken from the place' }) }),
+  startsAt: Type.Optional(dateTime),
+  endsAt: Type.Optional(dateTime),
+  comment: Type.String(),
+  createdBy: Type.String({ description: 'the user or service of the bearer token sent, else "api-key"' }),
+  createdAt: dateTime,
+  updatedAt: dateTime,
+  status: oneOfValues(['active', 'scheduled', 'ended'] as const, { description: 'active: open now; scheduled: opens later; ended: opens no more' }),
+  nextOpening: Type.Unsafe<string | null>({ type: ['string', 'null'], format: 'date-time', description: 'when it next opens (after the opening under way, if active); null when it opens no more' }),
+  nextClosing: Type.Unsafe<string | null>({ type: ['string', 'null'], format: 'date-time', description: 'when the opening under way, else the next one, closes; null when it opens no more' }),
+});
+
+const invalid = error('Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more)');
+const unknown = error("No maintenance window with that id (or none within the caller's scope)");
+const changed = error('Changed or deleted by another request meanwhile; read it again and retry');
+
+const api = routesOf({ permission: 'silences:write', invalidStatus: 400 });
+const onWindow = recordRoutesOf({ permission: 'silences:write', invalidStatus: 400 }, { path, invalid, unknown });
+
+export const routes = {
+  create: api('POST', 'maintenance', 'Create a recurring maintenance window: while it is open the alarms it matches are held (the engine\'s part is still to come)', {
+    request: { body: windowBody },
+    responses: {
+      201: ok('The window, with its id, createdBy, status and next opening', maintenanceWindow),
+      400: invalid,
+      404: error("A scoped caller's matchers pin no region (and location, where its scope holds only locations of that region) within its scope"),
+      409: error('The stage holds MAINTENANCE_WINDOWS_MAX windows not yet ended'),
+    },
+    idempotent: true,
+  }),
+  list: api('GET', 'maintenance', 'The kept maintenance windows, whatever their status, oldest first, a page at a time; a scoped caller sees those within its scope', {
+    permission: 'fleet:read',
+    request: { query: page },
+    responses: {
+      200: ok('One page {items, nextCursor} (limit default 100)', pageOf(maintenanceWindow)),
+      400: invalid,
+      422: error('A cursor not answered for the same query'),
+    },
+  }),
+  get: onWindow('GET', 'maintenance/{id}', 'One maintenance window, whatever its status', { permission: 'fleet:read', responses: { 200: ok('The window', maintenanceWindow) } }),
+  update: onWindow('PUT', 'maintenance/{id}', 'Replace a maintenance window whole (id, createdBy and createdAt kept)', {
+    request: { body: windowBody },
+    responses: { 200: ok('The window as replaced', maintenanceWindow), 409: changed },
+  }),
+  remove: onWindow('DELETE', 'maintenance/{id}', 'Delete a maintenance window', { responses: { 200: text('Confirmation'), 409: changed } }),
+};
