@@ -4,8 +4,8 @@
  * `silenceWithinScope`, docs/adr/0251): a scoped caller's window pins a region (and location) of
  * its scope, and every other window is 404 to it, as if unknown.
  */
-import { silenceWithinScope } from '#lib/alarms/silences';
-import { historyExpiry } from '#lib/alarms/settings';
+import { silenceWithinScope } from '#lib/alarms/pure/silences';
+import { historyExpiry } from '#lib/shared/retention';
 import * as store from '#lib/db/maintenance';
 import { mapPage, type Page } from '#lib/db/pages';
 import { Invalid, NotFound } from '#lib/errors';
