@@ -74,8 +74,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Cleared alarms, newest first, kept ALARM_HISTORY_DAYS: by device, room, watcher, location, region or all
-         * @description Needs the fleet:read permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 One page of cleared alarms and the cursor of the next (null on the last); 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"}; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 Invalid filter, window, limit or cursor (room needs location and region, location needs region), each offending field named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * Cleared alarms, newest first, kept ALARM_HISTORY_DAYS: by device, room, watcher, location, region or all; CSV export
+         * @description Needs the fleet:read permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 One page of cleared alarms and the cursor of the next (null on the last). With format=csv (text/csv; charset=utf-8; header=present): RFC 4180, a header row (id,watcherId,severity,devicesn,deviceid,region,location,room,raisedAt,clearedAt,durationSeconds,reason,description,acknowledgedAt,acknowledgedBy,ackComment,notifiedRaised,notifiedCleared), then one row per record of the JSON page, in its order (notifiedRaised, notifiedCleared: the recipients, or suppressed); true/false for booleans, lists joined by spaces, absent values empty, cells a spreadsheet would run as a formula (= + - @ tab CR) prefixed with a quote; one page (?limit, default 100, and ?cursor as in JSON), the cursor of the next in the next-cursor header, absent on the last; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"}; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 Invalid filter, window, limit or cursor (room needs location and region, location needs region), each offending field named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["alarmsHistory"];
         put?: never;
@@ -1195,7 +1195,7 @@ export interface paths {
         };
         /**
          * Connectivity transitions of a device (first observation and every connected flip), newest first
-         * @description Needs the fleet:read permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 One page of transitions in [from, to] (default: the retention up to now); 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"}; 404 No device with that serial number; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 Invalid window, limit or cursor, each offending field named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the fleet:read permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 One page of transitions in [from, to] (default: the retention up to now). With format=csv (text/csv; charset=utf-8; header=present): RFC 4180, a header row (devicesn,at,connected,inCallStatus), then one row per transition of the JSON page, in its order, each with the device's serial number; true/false for booleans, lists joined by spaces, absent values empty, cells a spreadsheet would run as a formula (= + - @ tab CR) prefixed with a quote; one page (?limit, default 100, and ?cursor as in JSON), the cursor of the next in the next-cursor header, absent on the last; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"}; 404 No device with that serial number; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 Invalid window, limit or cursor, each offending field named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["devicesHistory"];
         put?: never;
@@ -1216,8 +1216,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Devices in scope (region, location, room; "all" = any); paginated with limit/cursor
-         * @description Needs the fleet:read permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 Without limit/cursor: every device in scope. With them: one page and the cursor of the next; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"}; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, each named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * Devices in scope (region, location, room; "all" = any); paginated with limit/cursor; CSV export
+         * @description Needs the fleet:read permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 Without limit/cursor: every device in scope. With them: one page and the cursor of the next. With format=csv (text/csv; charset=utf-8; header=present): RFC 4180, a header row (devicesn,deviceid,region,location,room,connected,inCallStatus,model,vendor,connectionDetail,errorCodes,software,lastSeen,plannedMaintenance,staleSince), then one row per device of the JSON page, in its order (the Device flattened: model is devicemodel, connected and inCallStatus its status, errorCodes joined by spaces); CSV is always paged, with or without limit/cursor; true/false for booleans, lists joined by spaces, absent values empty, cells a spreadsheet would run as a formula (= + - @ tab CR) prefixed with a quote; one page (?limit, default 100, and ?cursor as in JSON), the cursor of the next in the next-cursor header, absent on the last; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"}; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, each named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["devicesAllDevices"];
         delete?: never;
@@ -1316,8 +1316,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Availability of the rooms in scope: connected over observed device-time, worst rooms first
-         * @description Needs the fleet:read permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 The window (default the last 24 hours, at most 31 days, cut at now), each room and the whole scope; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"}; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, or the window is invalid, each named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * Availability of the rooms in scope: connected over observed device-time, worst rooms first; CSV export
+         * @description Needs the fleet:read permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 The window (default the last 24 hours, at most 31 days, cut at now), each room and the whole scope. With format=csv (text/csv; charset=utf-8; header=present): RFC 4180, a header row (region,location,room,availability,deviceCount,from,to), then one row per room of rooms, in its order (worst first), each with the window (from, to); overall is left out. One document, not paged: its rows are the rooms in scope, computed together; true/false for booleans, lists joined by spaces, absent values empty, cells a spreadsheet would run as a formula (= + - @ tab CR) prefixed with a quote; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"}; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 A filter field is missing or empty, or the window is invalid, each named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["devicesAvailability"];
         delete?: never;
@@ -2122,6 +2122,7 @@ export interface operations {
             query?: {
                 cursor?: string;
                 devicesn?: string;
+                format?: "json" | "csv";
                 from?: string;
                 limit?: string;
                 location?: string;
@@ -2136,7 +2137,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One page of cleared alarms and the cursor of the next (null on the last) */
+            /** @description One page of cleared alarms and the cursor of the next (null on the last). With format=csv (text/csv; charset=utf-8; header=present): RFC 4180, a header row (id,watcherId,severity,devicesn,deviceid,region,location,room,raisedAt,clearedAt,durationSeconds,reason,description,acknowledgedAt,acknowledgedBy,ackComment,notifiedRaised,notifiedCleared), then one row per record of the JSON page, in its order (notifiedRaised, notifiedCleared: the recipients, or suppressed); true/false for booleans, lists joined by spaces, absent values empty, cells a spreadsheet would run as a formula (= + - @ tab CR) prefixed with a quote; one page (?limit, default 100, and ?cursor as in JSON), the cursor of the next in the next-cursor header, absent on the last */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2176,6 +2177,7 @@ export interface operations {
                         }[];
                         nextCursor: string | null;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
@@ -11198,6 +11200,7 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
+                format?: "json" | "csv";
                 from?: string;
                 limit?: string;
                 to?: string;
@@ -11210,7 +11213,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One page of transitions in [from, to] (default: the retention up to now) */
+            /** @description One page of transitions in [from, to] (default: the retention up to now). With format=csv (text/csv; charset=utf-8; header=present): RFC 4180, a header row (devicesn,at,connected,inCallStatus), then one row per transition of the JSON page, in its order, each with the device's serial number; true/false for booleans, lists joined by spaces, absent values empty, cells a spreadsheet would run as a formula (= + - @ tab CR) prefixed with a quote; one page (?limit, default 100, and ?cursor as in JSON), the cursor of the next in the next-cursor header, absent on the last */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -11225,6 +11228,7 @@ export interface operations {
                         }[];
                         nextCursor: string | null;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
@@ -11317,6 +11321,7 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
+                format?: "json" | "csv";
                 limit?: string;
             };
             header?: never;
@@ -11336,7 +11341,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Without limit/cursor: every device in scope. With them: one page and the cursor of the next */
+            /** @description Without limit/cursor: every device in scope. With them: one page and the cursor of the next. With format=csv (text/csv; charset=utf-8; header=present): RFC 4180, a header row (devicesn,deviceid,region,location,room,connected,inCallStatus,model,vendor,connectionDetail,errorCodes,software,lastSeen,plannedMaintenance,staleSince), then one row per device of the JSON page, in its order (the Device flattened: model is devicemodel, connected and inCallStatus its status, errorCodes joined by spaces); CSV is always paged, with or without limit/cursor; true/false for booleans, lists joined by spaces, absent values empty, cells a spreadsheet would run as a formula (= + - @ tab CR) prefixed with a quote; one page (?limit, default 100, and ?cursor as in JSON), the cursor of the next in the next-cursor header, absent on the last */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -11408,6 +11413,7 @@ export interface operations {
                         }[];
                         nextCursor: string | null;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
@@ -11985,7 +11991,9 @@ export interface operations {
     };
     devicesAvailability: {
         parameters: {
-            query?: never;
+            query?: {
+                format?: "json" | "csv";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -12007,7 +12015,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The window (default the last 24 hours, at most 31 days, cut at now), each room and the whole scope */
+            /** @description The window (default the last 24 hours, at most 31 days, cut at now), each room and the whole scope. With format=csv (text/csv; charset=utf-8; header=present): RFC 4180, a header row (region,location,room,availability,deviceCount,from,to), then one row per room of rooms, in its order (worst first), each with the window (from, to); overall is left out. One document, not paged: its rows are the rooms in scope, computed together; true/false for booleans, lists joined by spaces, absent values empty, cells a spreadsheet would run as a formula (= + - @ tab CR) prefixed with a quote */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -12027,6 +12035,7 @@ export interface operations {
                         /** Format: date-time */
                         to: string;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */

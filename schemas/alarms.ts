@@ -4,7 +4,8 @@
  */
 import { MAX_SILENCED_BY } from '#lib/alarms/pure/silences';
 import { MAX_SEVERITY, MIN_SEVERITY } from '#lib/watchers/types';
-import { dateTime, error, INVENTORY_MEMORY_MB, listOrPage, name, ok, oneOfValues, page, pageOf, routesOf, scheduled, strict, Type } from './shared';
+import { ALARM_HISTORY_CSV_COLUMNS } from '#lib/alarms/csv';
+import { csvFormat, dateTime, error, INVENTORY_MEMORY_MB, listOrPage, name, ok, oneOfValues, orCsv, page, pageOf, routesOf, scheduled, strict, Type } from './shared';
 import { watcherId } from './watchers';
 
 /** How alarm mails leave: ses in AWS (MAIL_FROM must be a verified SES identity), outbox locally. */
@@ -138,7 +139,7 @@ export const routes = {
     request: { path: alarmPath },
     responses: { 200: ok('The alarm, unacknowledged', alarm), 404: unknownAlarm, 409: notOpen, 422: error('Invalid id') },
   }),
-  history: api('GET', 'alarms/history', 'Cleared alarms, newest first, kept ALARM_HISTORY_DAYS: by device, room, watcher, location, region or all', {
+  history: api('GET', 'alarms/history', 'Cleared alarms, newest first, kept ALARM_HISTORY_DAYS: by device, room, watcher, location, region or all; CSV export', {
     request: {
       query: {
         region: name(),
@@ -149,10 +150,15 @@ export const routes = {
         from: Type.String({ format: 'date-time', description: 'ISO 8601: cleared at or after (default: the start of the retention)' }),
         to: Type.String({ format: 'date-time', description: 'ISO 8601: cleared at or before (default: now)' }),
         ...page,
+        ...csvFormat,
       },
     },
     responses: {
-      200: ok('One page of cleared alarms and the cursor of the next (null on the last)', pageOf(historyRecord)),
+      200: orCsv(ok('One page of cleared alarms and the cursor of the next (null on the last)', pageOf(historyRecord)), {
+        columns: ALARM_HISTORY_CSV_COLUMNS,
+        rows: 'one row per record of the JSON page, in its order (notifiedRaised, notifiedCleared: the recipients, or suppressed)',
+        paged: true,
+      }),
       422: error('Invalid filter, window, limit or cursor (room needs location and region, location needs region), each offending field named'),
     },
   }),

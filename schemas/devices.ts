@@ -1,5 +1,6 @@
 /** Devices and statistics (spec "Devices"; DESIGN §6, D4, D10, D11): invalid input is 422. */
-import { dateTime, error, INVENTORY_MEMORY_MB, listOrPage, name, ok, page, pageOf, recordRoutesOf, routesOf, scheduled, SINGLE_LINE, strict, Type, type TSchema } from './shared';
+import { AVAILABILITY_CSV_COLUMNS, DEVICE_CSV_COLUMNS, DEVICE_HISTORY_CSV_COLUMNS } from '#lib/devices/csv';
+import { csvFormat, dateTime, error, INVENTORY_MEMORY_MB, listOrPage, name, ok, orCsv, page, pageOf, recordRoutesOf, routesOf, scheduled, SINGLE_LINE, strict, Type, type TSchema } from './shared';
 
 /** Where devices come from (lib/inventory/provider). */
 const providerEnvironment = '${file(./functions/devices/provider-env.yml)}';
@@ -50,10 +51,14 @@ const statistic = <S extends TSchema>(path: string, summary: string, description
 const oneInteger = Type.Array(integer, { minItems: 1, maxItems: 1 });
 
 export const routes = {
-  allDevices: api('POST', 'videoDevice/all/allDevices', 'Devices in scope (region, location, room; "all" = any); paginated with limit/cursor', {
-    request: { body: deviceFilter, query: page },
+  allDevices: api('POST', 'videoDevice/all/allDevices', 'Devices in scope (region, location, room; "all" = any); paginated with limit/cursor; CSV export', {
+    request: { body: deviceFilter, query: { ...page, ...csvFormat } },
     responses: {
-      200: listOrPage(device, 'Without limit/cursor: every device in scope. With them: one page and the cursor of the next'),
+      200: orCsv(listOrPage(device, 'Without limit/cursor: every device in scope. With them: one page and the cursor of the next'), {
+        columns: DEVICE_CSV_COLUMNS,
+        rows: 'one row per device of the JSON page, in its order (the Device flattened: model is devicemodel, connected and inCallStatus its status, errorCodes joined by spaces); CSV is always paged, with or without limit/cursor',
+        paged: true,
+      }),
       422: invalid,
     },
   }),
@@ -99,21 +104,25 @@ export const routes = {
         from: Type.String({ format: 'date-time', description: 'ISO 8601 (default: the start of the retention)' }),
         to: Type.String({ format: 'date-time', description: 'ISO 8601 (default: now)' }),
         ...page,
+        ...csvFormat,
       },
     },
     responses: {
-      200: ok(
-        'One page of transitions in [from, to] (default: the retention up to now)',
-        pageOf(Type.Object({ at: dateTime, connected: Type.Boolean(), inCallStatus: Type.String() })),
+      200: orCsv(
+        ok(
+          'One page of transitions in [from, to] (default: the retention up to now)',
+          pageOf(Type.Object({ at: dateTime, connected: Type.Boolean(), inCallStatus: Type.String() })),
+        ),
+        { columns: DEVICE_HISTORY_CSV_COLUMNS, rows: "one row per transition of the JSON page, in its order, each with the device's serial number", paged: true },
       ),
       404: unknown,
       422: error('Invalid window, limit or cursor, each offending field named'),
     },
   }),
-  availability: api('POST', 'videoDevice/room/availability', 'Availability of the rooms in scope: connected over observed device-time, worst rooms first', {
-    request: { body: strict({ ...deviceFilter.properties, from: Type.Optional(dateTime), to: Type.Optional(dateTime) }) },
+  availability: api('POST', 'videoDevice/room/availability', 'Availability of the rooms in scope: connected over observed device-time, worst rooms first; CSV export', {
+    request: { body: strict({ ...deviceFilter.properties, from: Type.Optional(dateTime), to: Type.Optional(dateTime) }), query: csvFormat },
     responses: {
-      200: ok(
+      200: orCsv(ok(
         'The window (default the last 24 hours, at most 31 days, cut at now), each room and the whole scope',
         Type.Object({
           from: dateTime,
@@ -129,7 +138,11 @@ export const routes = {
           ),
           overall: Type.Number({ minimum: 0, maximum: 1 }),
         }),
-      ),
+      ), {
+        columns: AVAILABILITY_CSV_COLUMNS,
+        rows: 'one row per room of rooms, in its order (worst first), each with the window (from, to); overall is left out. One document, not paged: its rows are the rooms in scope, computed together',
+        paged: false,
+      }),
       422: error('A filter field is missing or empty, or the window is invalid, each named'),
     },
   }),

@@ -4,6 +4,7 @@
  */
 import { Type, type Static, type TSchema, type TProperties } from '@sinclair/typebox';
 import { job, route, type Answer, type FunctionFacts, type Method, type Requirement, type RouteContract } from '#lib/http/contract';
+import { CSV_CONTENT_TYPE, NEXT_CURSOR_HEADER } from '#lib/shared/csv';
 
 export { Type, type Static, type TSchema, type TProperties };
 
@@ -78,6 +79,25 @@ export const count = (description = 'The count') => ({ description, schema: Type
 /** One page of a paginated list: `{items, nextCursor}` (null on the last page). */
 export const pageOf = <S extends TSchema>(item: S) =>
   Type.Object({ items: Type.Array(item), nextCursor: Type.Unsafe<string | null>({ type: ['string', 'null'] }) });
+
+/** `?format` of an answer that can also be CSV (lib/shared/csv.ts). */
+export const csvFormat = {
+  format: oneOfValues(['json', 'csv'] as const, { description: 'json (default) or csv: the same answer as RFC 4180 CSV (text/csv)' }),
+};
+
+/**
+ * A 200 answer that may also be CSV (?format=csv): `rows` tells what a row is, `columns` the header
+ * row's names (stable: clients address cells by them); `paged` when the CSV is one page, the cursor
+ * of the next in the next-cursor header.
+ */
+export const orCsv = <A extends { description: string; schema: TSchema }>(answer: A, csv: { columns: readonly string[]; rows: string; paged: boolean }) => ({
+  ...answer,
+  description:
+    `${answer.description}. With format=csv (${CSV_CONTENT_TYPE}): RFC 4180, a header row (${csv.columns.join(',')}), then ${csv.rows}; ` +
+    'true/false for booleans, lists joined by spaces, absent values empty, cells a spreadsheet would run as a formula (= + - @ tab CR) prefixed with a quote' +
+    (csv.paged ? `; one page (?limit, default 100, and ?cursor as in JSON), the cursor of the next in the ${NEXT_CURSOR_HEADER} header, absent on the last` : ''),
+  media: { 'text/csv': Type.String() },
+});
 
 /** `[item]`, or with ?limit / ?cursor one page `{items, nextCursor}` (null on the last page). */
 export const listOrPage = <S extends TSchema>(item: S, description: string) => ({

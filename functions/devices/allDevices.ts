@@ -1,18 +1,21 @@
 import http from '#generated/routes/devicesAllDevices';
 import { devices } from '#lib/db/devices';
 import { roomsWithin } from '#lib/devices/access';
+import { DEVICE_CSV } from '#lib/devices/csv';
 import { scopeOf } from '#lib/devices/deviceScope';
 import { isUnscoped } from '#lib/shared/access';
+import { csvAnswer } from '#lib/shared/csv';
 
 // POST /videoDevice/all/allDevices -> [Device] in scope; with ?limit / ?cursor -> {items, nextCursor}; 422
+// ?format=csv: always a page (limit default 100) as CSV, the next page's cursor in the next-cursor header
 export const handler = http(async ({ body, query, principal }) => {
   const scope = scopeOf(body);
   const inScope = await roomsWithin(scope, principal.scope);
-  const paged = query.limit !== undefined || query.cursor !== undefined;
+  const csv = query.format === 'csv';
+  const paged = csv || query.limit !== undefined || query.cursor !== undefined;
   // a cursor holds to the filter and, for a scoped caller, to its scope
   const identity = `allDevices ${JSON.stringify(scope)}${isUnscoped(principal.scope) ? '' : ` within ${JSON.stringify(principal.scope)}`}`;
-  return {
-    statusCode: 200,
-    body: paged ? await devices.page(inScope, Number(query.limit ?? 100), query.cursor, identity) : await devices.inRooms(inScope),
-  };
+  if (!paged) return { statusCode: 200, body: await devices.inRooms(inScope) };
+  const page = await devices.page(inScope, Number(query.limit ?? 100), query.cursor, identity);
+  return csv ? csvAnswer(DEVICE_CSV, page) : { statusCode: 200, body: page };
 });

@@ -1,26 +1,7 @@
 import type { AuditRecord } from '#lib/shared/audit';
+import { csvDocument, type CsvTable } from '#lib/shared/csv';
 
-/*
- * The audit log as CSV (GET /audit?format=csv): RFC 4180 (CRLF line ends, a header row, fields
- * quoted when they hold a comma, a quote or a line break, quotes doubled). Cells are data a
- * client or a caller chose (user agents, usernames, ids), and a spreadsheet runs a cell that
- * starts with = + - @ (or a tab or carriage return, which some read past) as a formula: such a
- * cell is prefixed with a single quote, as OWASP "CSV injection" advises, so it opens as text.
- */
-
-/** The answer header that carries the cursor of the next CSV page (absent on the last). */
-export const NEXT_CURSOR_HEADER = 'next-cursor';
-
-const FORMULA_START = /^[=+\-@\t\r]/;
-const NEEDS_QUOTES = /[",\r\n]/;
-
-/** One cell, safe to open in a spreadsheet and quoted as RFC 4180 needs. */
-export const csvCell = (value: string): string => {
-  const text = FORMULA_START.test(value) ? `'${value}` : value;
-  return NEEDS_QUOTES.test(text) || text !== value ? `"${text.replace(/"/g, '""')}"` : text;
-};
-
-export const csvRow = (cells: readonly string[]): string => `${cells.map(csvCell).join(',')}\r\n`;
+/* The audit log as CSV (GET /audit?format=csv), written by the shared CSV writer (lib/shared/csv.ts). */
 
 /** The columns, in order: one per field of a record (fields changed joined by spaces). */
 export const AUDIT_CSV_COLUMNS = [
@@ -57,5 +38,7 @@ const cellsOf = (record: AuditRecord): string[] => [
   record.id,
 ];
 
+export const AUDIT_CSV: CsvTable<AuditRecord> = { columns: AUDIT_CSV_COLUMNS, cells: cellsOf };
+
 /** A page of records as one CSV document: the header row, then one row per record. */
-export const auditCsv = (records: readonly AuditRecord[]): string => csvRow(AUDIT_CSV_COLUMNS) + records.map((record) => csvRow(cellsOf(record))).join('');
+export const auditCsv = (records: readonly AuditRecord[]): string => csvDocument(AUDIT_CSV, records);
