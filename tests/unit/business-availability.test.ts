@@ -131,6 +131,14 @@ describe('room availability', () => {
     expect(room).toEqual({ availability: 0.9714, outageMinutes: 15, outageDeviceMinutes: 15, unhealthyDays: [], deviceCount: 1 });
   });
 
+  it('leaves the maintenance of one device out of that device only', () => {
+    const other = device('other');
+    const maintenance = [{ start: ms('2026-03-24T09:30:00.000Z'), end: ms('2026-03-24T10:45:00.000Z') }];
+    const room = roomAvailability([{ ...blipAndOutage, maintenance }, other], { ...TUESDAY, hours: OFFICE });
+    // 15 device-minutes out of 525 + 600
+    expect(room).toEqual({ availability: 0.9867, outageMinutes: 15, outageDeviceMinutes: 15, unhealthyDays: [], deviceCount: 2 });
+  });
+
   it('takes the openings a maintenance schedule gives (openingsBetween)', () => {
     const compiled = compileSchedule({ days: ['TU'], start: '09:00', durationMinutes: 180 }, {}, 'UTC');
     if (!('schedule' in compiled)) throw new Error('schedule');

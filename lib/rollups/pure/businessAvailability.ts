@@ -152,6 +152,8 @@ export interface DeviceConnectivity {
   connectedAtStart: boolean;
   /** When it was first observed, if inside the window: time before it is not observed. */
   observedFrom?: number;
+  /** Maintenance openings of this device alone (those of the whole room go in the options). */
+  maintenance?: readonly Interval[];
 }
 
 /**
@@ -218,7 +220,8 @@ export const roomAvailability = (devices: readonly DeviceConnectivity[], options
   let down = 0;
   const outages: Interval[] = [];
   for (const device of devices) {
-    const seen = intersect(counted, [{ start: Math.max(from, device.observedFrom ?? from), end: to }]);
+    const own = intersect(counted, [{ start: Math.max(from, device.observedFrom ?? from), end: to }]);
+    const seen = device.maintenance?.length ? subtract(own, normalize(device.maintenance)) : own;
     const out = intersect(normalize(outagesOf(device, from, to, options.minOutageSeconds)), seen);
     observed += total(seen);
     down += total(out);
