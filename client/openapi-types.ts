@@ -12003,6 +12003,8 @@ export interface operations {
                 "application/json": {
                     /** Format: date-time */
                     from?: string;
+                    /** @description Count business hours (BUSINESS_HOURS in BUSINESS_TIME_ZONE) or the whole day; default business when business hours are configured, else 24h. Business hours, like unhealthyDays, are read from the devices' connectivity changes: outages shorter than MIN_OUTAGE_SECONDS (default 120) are ignored and maintenance windows left out; at most 2000 devices in scope */
+                    hours?: "business" | "24h";
                     /** @description a non-empty name without control characters, or "all" */
                     locationName: string;
                     /** @description a non-empty name without control characters, or "all" */
@@ -12011,6 +12013,8 @@ export interface operations {
                     roomName: string;
                     /** Format: date-time */
                     to?: string;
+                    /** @description Also count, per room, the days (up to `to`) with more than 20 minutes of outage inside the counted hours */
+                    unhealthyDays?: 30 | 90;
                 };
             };
         };
@@ -12024,13 +12028,19 @@ export interface operations {
                     "application/json": {
                         /** Format: date-time */
                         from: string;
+                        /** @description What was counted (answered when read from connectivity changes) */
+                        hours?: "business" | "24h";
                         overall: number;
                         rooms: {
                             availability: number;
                             deviceCount: number;
                             location: string;
+                            /** @description Minutes inside the counted hours in which a device of the room was out (business hours or unhealthyDays asked) */
+                            outageMinutes?: number;
                             region: string;
                             room: string;
+                            /** @description Days with more than 20 minutes of outage inside the counted hours (when asked) */
+                            unhealthyDays?: number;
                         }[];
                         /** Format: date-time */
                         to: string;

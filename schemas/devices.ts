@@ -120,7 +120,25 @@ export const routes = {
     },
   }),
   availability: api('POST', 'videoDevice/room/availability', 'Availability of the rooms in scope: connected over observed device-time, worst rooms first; CSV export', {
-    request: { body: strict({ ...deviceFilter.properties, from: Type.Optional(dateTime), to: Type.Optional(dateTime) }), query: csvFormat },
+    request: {
+      body: strict({
+        ...deviceFilter.properties,
+        from: Type.Optional(dateTime),
+        to: Type.Optional(dateTime),
+        hours: Type.Optional(
+          Type.Union([Type.Literal('business'), Type.Literal('24h')], {
+            description:
+              'Count business hours (BUSINESS_HOURS in BUSINESS_TIME_ZONE) or the whole day; default business when business hours are configured, else 24h. Business hours, like unhealthyDays, are read from the devices\' connectivity changes: outages shorter than MIN_OUTAGE_SECONDS (default 120) are ignored and maintenance windows left out; at most 2000 devices in scope',
+          }),
+        ),
+        unhealthyDays: Type.Optional(
+          Type.Union([Type.Literal(30), Type.Literal(90)], {
+            description: 'Also count, per room, the days (up to `to`) with more than 20 minutes of outage inside the counted hours',
+          }),
+        ),
+      }),
+      query: csvFormat,
+    },
     responses: {
       200: orCsv(ok(
         'The window (default the last 24 hours, at most 31 days, cut at now), each room and the whole scope',
@@ -134,9 +152,12 @@ export const routes = {
               room: Type.String(),
               availability: Type.Number({ minimum: 0, maximum: 1 }),
               deviceCount: integer,
+              outageMinutes: Type.Optional(Type.Number({ minimum: 0, description: 'Minutes inside the counted hours in which a device of the room was out (business hours or unhealthyDays asked)' })),
+              unhealthyDays: Type.Optional(Type.Integer({ minimum: 0, description: 'Days with more than 20 minutes of outage inside the counted hours (when asked)' })),
             }),
           ),
           overall: Type.Number({ minimum: 0, maximum: 1 }),
+          hours: Type.Optional(Type.Union([Type.Literal('business'), Type.Literal('24h')], { description: 'What was counted (answered when read from connectivity changes)' })),
         }),
       ), {
         columns: AVAILABILITY_CSV_COLUMNS,

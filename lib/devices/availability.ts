@@ -4,6 +4,7 @@ import { availabilityWindow, observedIn, ratio, windowDays, worstFirst, type Obs
 import type { AccessScope } from '#lib/shared/access';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import { roomsWithin } from './access';
+import { businessAvailabilityIn, businessHoursSetting, type BusinessAnswer } from './businessAvailability';
 import { scopeOf, type DeviceFilter, type Scope } from './deviceScope';
 
 export interface AvailabilityAnswer {
@@ -45,9 +46,21 @@ export const availabilityIn = async (scope: Scope, from: string, to: string, acc
 type Problem = { field: string; message: string };
 const invalid = (problems: Problem[]) => new Invalid(problems[0]!.message, problems);
 
-/** POST /videoDevice/room/availability: the device filter plus an optional window. */
-export const roomAvailability = async (body: DeviceFilter & { from?: string; to?: string }, access: AccessScope = []): Promise<AvailabilityAnswer> => {
+export type AvailabilityBody = DeviceFilter & { from?: string; to?: string; hours?: 'business' | '24h'; unhealthyDays?: 30 | 90 };
+
+/**
+ * POST /videoDevice/room/availability: the device filter plus an optional window. Business hours
+ * (the default when BUSINESS_HOURS is set) or unhealthy days are read from connectivity changes
+ * (./businessAvailability.ts); 24 h without unhealthy days from the hourly rollups, as before.
+ */
+export const roomAvailability = async (body: AvailabilityBody, access: AccessScope = []): Promise<AvailabilityAnswer | BusinessAnswer> => {
   const window = availabilityWindow(body, Date.now());
   if ('problems' in window) throw invalid(window.problems);
-  return availabilityIn(scopeOf(body), window.from, window.to, access);
+  const business = businessHoursSetting();
+  const hours = body.hours ?? (business ? 'business' : '24h');
+  if (hours === 'business' && !business) {
+    throw invalid([{ field: 'body.hours', message: 'no business hours are configured (BUSINESS_HOURS): ask hours 24h' }]);
+  }
+  if (hours === '24h' && body.unhealthyDays === undefined) return availabilityIn(scopeOf(body), window.from, window.to, access);
+  return businessAvailabilityIn(scopeOf(body), window, { hours: hours === 'business' ? business : undefined, unhealthyDays: body.unhealthyDays }, access);
 };

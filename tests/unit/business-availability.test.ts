@@ -89,7 +89,7 @@ describe('room availability', () => {
 
   it('a 40 s blip at 03:00 does not count, a 1 h outage at 10:00 on a weekday does, and that day is unhealthy', () => {
     const business = roomAvailability([blipAndOutage], { ...TUESDAY, hours: OFFICE });
-    expect(business).toEqual({ availability: 0.9, outageMinutes: 60, outageDeviceMinutes: 60, unhealthyDays: ['2026-03-24'], deviceCount: 1 });
+    expect(business).toEqual({ availability: 0.9, outageMinutes: 60, observedMinutes: 600, outageDeviceMinutes: 60, unhealthyDays: ['2026-03-24'], deviceCount: 1 });
     // the blip alone: nothing
     const blip = device('sn', ['2026-03-24T03:00:00.000Z', '2026-03-24T03:00:40.000Z']);
     expect(roomAvailability([blip], { ...TUESDAY, hours: OFFICE })).toMatchObject({ availability: 1, outageMinutes: 0, unhealthyDays: [] });
@@ -121,14 +121,14 @@ describe('room availability', () => {
     const b = device('b', ['2026-03-24T10:10:00.000Z', '2026-03-24T10:18:00.000Z']);
     const room = roomAvailability([a, b], { ...TUESDAY, hours: OFFICE });
     // 23 device-minutes of 1200; 18 minutes in which the room had a device out: not unhealthy
-    expect(room).toEqual({ availability: 0.9808, outageMinutes: 18, outageDeviceMinutes: 23, unhealthyDays: [], deviceCount: 2 });
+    expect(room).toEqual({ availability: 0.9808, outageMinutes: 18, observedMinutes: 1200, outageDeviceMinutes: 23, unhealthyDays: [], deviceCount: 2 });
   });
 
   it('leaves maintenance openings out of both the hours and the outage', () => {
     const maintenance = [{ start: ms('2026-03-24T09:30:00.000Z'), end: ms('2026-03-24T10:45:00.000Z') }];
     const room = roomAvailability([blipAndOutage], { ...TUESDAY, hours: OFFICE, maintenance });
     // 15 minutes of outage out of 600 - 75 observed: 0.9714, and 15 minutes is a healthy day
-    expect(room).toEqual({ availability: 0.9714, outageMinutes: 15, outageDeviceMinutes: 15, unhealthyDays: [], deviceCount: 1 });
+    expect(room).toEqual({ availability: 0.9714, outageMinutes: 15, observedMinutes: 525, outageDeviceMinutes: 15, unhealthyDays: [], deviceCount: 1 });
   });
 
   it('leaves the maintenance of one device out of that device only', () => {
@@ -136,7 +136,7 @@ describe('room availability', () => {
     const maintenance = [{ start: ms('2026-03-24T09:30:00.000Z'), end: ms('2026-03-24T10:45:00.000Z') }];
     const room = roomAvailability([{ ...blipAndOutage, maintenance }, other], { ...TUESDAY, hours: OFFICE });
     // 15 device-minutes out of 525 + 600
-    expect(room).toEqual({ availability: 0.9867, outageMinutes: 15, outageDeviceMinutes: 15, unhealthyDays: [], deviceCount: 2 });
+    expect(room).toEqual({ availability: 0.9867, outageMinutes: 15, observedMinutes: 1125, outageDeviceMinutes: 15, unhealthyDays: [], deviceCount: 2 });
   });
 
   it('takes the openings a maintenance schedule gives (openingsBetween)', () => {
@@ -146,6 +146,7 @@ describe('room availability', () => {
     expect(roomAvailability([blipAndOutage], { ...TUESDAY, hours: OFFICE, maintenance })).toEqual({
       availability: 1,
       outageMinutes: 0,
+      observedMinutes: 420,
       outageDeviceMinutes: 0,
       unhealthyDays: [],
       deviceCount: 1,
@@ -158,7 +159,7 @@ describe('room availability', () => {
     // 06:00Z is 07:00 in Berlin on Friday (CET, before opening) but 08:00 on Monday (CEST, open)
     const d = device('sn', ['2026-03-27T06:00:00.000Z', '2026-03-27T06:30:00.000Z'], ['2026-03-30T06:00:00.000Z', '2026-03-30T06:30:00.000Z']);
     // Friday 07:00Z-17:00Z and Monday 06:00Z-16:00Z are open: 1200 minutes, 30 of them out
-    expect(roomAvailability([d], { ...window, hours: berlin })).toEqual({ availability: 0.975, outageMinutes: 30, outageDeviceMinutes: 30, unhealthyDays: ['2026-03-30'], deviceCount: 1 });
+    expect(roomAvailability([d], { ...window, hours: berlin })).toEqual({ availability: 0.975, outageMinutes: 30, observedMinutes: 1200, outageDeviceMinutes: 30, unhealthyDays: ['2026-03-30'], deviceCount: 1 });
     // the local day of the change has 23 hours
     const days = daysIn(window.from, window.to, 'Europe/Berlin');
     const sunday = days.find((day) => day.date === '2026-03-29')!.span!;

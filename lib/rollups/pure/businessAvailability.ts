@@ -196,6 +196,8 @@ export interface RoomBusinessAvailability {
   availability: number;
   /** Minutes (1 decimal) inside the counted hours in which at least one of the room's devices was out. */
   outageMinutes: number;
+  /** Device-minutes (1 decimal) observed inside the counted hours (the availability's denominator). */
+  observedMinutes: number;
   /** Device-minutes (1 decimal) of outage inside the counted hours (the availability's numerator's complement). */
   outageDeviceMinutes: number;
   /** Local dates with more than UNHEALTHY_DAY_MINUTES of outage inside the counted hours. */
@@ -232,18 +234,21 @@ export const roomAvailability = (devices: readonly DeviceConnectivity[], options
   return {
     availability: observed > 0 ? Math.round(((observed - down) / observed) * 10_000) / 10_000 : 1,
     outageMinutes: round1(total(roomOut) / MINUTE_MS),
+    observedMinutes: round1(observed / MINUTE_MS),
     outageDeviceMinutes: round1(down / MINUTE_MS),
     unhealthyDays,
     deviceCount: devices.length,
   };
 };
 
+const unhealthyCount = (room: { unhealthyDays?: number | readonly string[] }): number =>
+  typeof room.unhealthyDays === 'number' ? room.unhealthyDays : (room.unhealthyDays?.length ?? 0);
 const compare = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
 
 /** Rooms worst first: lower availability, then more unhealthy days, then more outage minutes, then by name. */
-export const worstRoomsFirst = <T extends { availability: number; unhealthyDays: readonly string[]; outageMinutes: number; room: string; location?: string; region?: string }>(a: T, b: T): number =>
+export const worstRoomsFirst = <T extends { availability: number; unhealthyDays?: number | readonly string[]; outageMinutes: number; room: string; location?: string; region?: string }>(a: T, b: T): number =>
   a.availability - b.availability ||
-  b.unhealthyDays.length - a.unhealthyDays.length ||
+  unhealthyCount(b) - unhealthyCount(a) ||
   b.outageMinutes - a.outageMinutes ||
   compare(a.region ?? '', b.region ?? '') ||
   compare(a.location ?? '', b.location ?? '') ||

@@ -1,0 +1,159 @@
+import * as connectivity from '#lib/db/connectivity';
+import { devices } from '#lib/db/devices';
+import * as maintenanceStore from '#lib/db/maintenance';
+import { Invalid } from '#lib/errors';
+import { openingsBetween } from '#lib/maintenance/schedule';
+import type { MaintenanceWindow } from '#lib/maintenance/types';
+import { scheduleOf, windowMatches } from '#lib/maintenance/windows';
+import {
+  DEFAULT_MIN_OUTAGE_SECONDS,
+  parseBusinessHours,
+  roomAvailability,
+  worstRoomsFirst,
+  type BusinessHours,
+  type DeviceConnectivity,
+  type Interval,
+  type Transition,
+} from '#lib/rollups/pure/businessAvailability';
+import { ratio } from '#lib/rollups/pure/availability';
+import type { AccessScope } from '#lib/shared/access';
+import { mapConcurrent } from '#lib/shared/concurrency';
+import { roomsWithin } from './access';
+import type { Scope } from './deviceScope';
+import type { Place, StoredDevice } from './types';
+
+/*
+ * Availability over business hours (issue 28 item 4; docs/adr/0421 and 0422): read from each
+ * device's connectivity transitions, not from the hourly rollups. Bounded: at most
+ * MAX_BUSINESS_DEVICES devices in scope and MAX_TRANSITIONS_PER_DEVICE transitions each in the
+ * window read, so one request reads O(devices x transitions) <= 2,000 x 2,000 items at most.
+ */
+export const MAX_BUSINESS_DEVICES = 2_000;
+export const MAX_TRANSITIONS_PER_DEVICE = 2_000;
+const PAGE = 1_000;
+const DAY_MS = 86_400_000;
+
+/** The fleet's business hours: BUSINESS_HOURS (`Mon-Fri 08:00-18:00`) in BUSINESS_TIME_ZONE (default UTC); undefined when unset. */
+export const businessHoursSetting = (env: NodeJS.ProcessEnv = process.env): BusinessHours | undefined => {
+  const text = env.BUSINESS_HOURS?.trim();
+  if (!text) return undefined;
+  const parsed = parseBusinessHours(text, env.BUSINESS_TIME_ZONE?.trim() || 'UTC');
+  if ('problems' in parsed) throw new Error(`${parsed.problems[0]!.field}: ${parsed.problems[0]!.message}`);
+  return parsed;
+};
+
+/** MIN_OUTAGE_SECONDS (default 120): outages shorter are ignored. */
+export const minOutageSetting = (env: NodeJS.ProcessEnv = process.env): number => {
+  const seconds = Number(env.MIN_OUTAGE_SECONDS);
+  return env.MIN_OUTAGE_SECONDS !== undefined && env.MIN_OUTAGE_SECONDS !== '' && Number.isInteger(seconds) && seconds >= 0 ? seconds : DEFAULT_MIN_OUTAGE_SECONDS;
+};
+
+export interface BusinessRoom extends Place {
+  availability: number;
+  deviceCount: number;
+  outageMinutes: number;
+  unhealthyDays?: number;
+}
+
+export interface BusinessAnswer {
+  from: string;
+  to: string;
+  hours: 'business' | '24h';
+  rooms: BusinessRoom[];
+  overall: number;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** A device's transitions in [from, to) (oldest first) and its state when `from` came: the last transition before it. */
+const connectivityOf = async (device: StoredDevice, from: number, to: number): Promise<DeviceConnectivity> => {
+  const transitions: Transition[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await connectivity.history(device.devicesn, iso(from), iso(to - 1), PAGE, cursor);
+    transitions.push(...page.items.map(({ at, connected }) => ({ at, connected })));
+    if (transitions.length > MAX_TRANSITIONS_PER_DEVICE) {
+      throw new Invalid(`device ${device.devicesn} changed more than ${MAX_TRANSITIONS_PER_DEVICE} times in the window; ask a shorter one`, [
+        { field: 'body.from', message: `at most ${MAX_TRANSITIONS_PER_DEVICE} connectivity changes of a device are read; ask a shorter window` },
+      ]);
+    }
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  transitions.reverse();
+  const [before] = (await connectivity.history(device.devicesn, '', iso(from - 1), 1)).items;
+  if (before) return { devicesn: device.devicesn, transitions, connectedAtStart: before.connected };
+  // nothing before the window: the device was first observed at its first transition (or holds its state all along)
+  const first = transitions[0];
+  return first
+    ? { devicesn: device.devicesn, transitions, connectedAtStart: first.connected, observedFrom: Date.parse(first.at) }
+    : { devicesn: device.devicesn, transitions, connectedAtStart: device.status.connected };
+};
+
+/** The openings in [from, to) of the windows that take a device out (windows naming a watcher silence alarms, not availability). */
+const openingsFor = (windows: readonly MaintenanceWindow[], device: StoredDevice, from: number, to: number): Interval[] =>
+  windows
+    .filter((window) => window.matchers.watcherId === undefined)
+    .filter((window) => windowMatches(window.matchers, { ...device.details, devicesn: device.devicesn, ...(device.vendor ? { vendor: device.vendor } : {}) }))
+    .flatMap((window) => {
+      const schedule = scheduleOf(window);
+      return schedule ? openingsBetween(schedule, from, to) : [];
+    });
+
+/**
+ * Availability of the rooms in scope over [from, to), business hours (or all day), outages
+ * shorter than MIN_OUTAGE_SECONDS ignored, maintenance left out; with `unhealthyDays` (30 or 90),
+ * each room's count of unhealthy days over that many days up to `to`. Worst rooms first.
+ */
+export const businessAvailabilityIn = async (
+  scope: Scope,
+  window: { from: string; to: string },
+  options: { hours: BusinessHours | undefined; unhealthyDays?: number; minOutageSeconds?: number },
+  access: AccessScope = [],
+): Promise<BusinessAnswer> => {
+  const from = Date.parse(window.from);
+  const to = Date.parse(window.to);
+  const unhealthyFrom = options.unhealthyDays ? to - options.unhealthyDays * DAY_MS : from;
+  const readFrom = Math.min(from, unhealthyFrom);
+  const inScope = (await roomsWithin(scope, access)).filter((room) => room.deviceCount > 0);
+  const deviceTotal = inScope.reduce((sum, room) => sum + room.deviceCount, 0);
+  if (deviceTotal > MAX_BUSINESS_DEVICES) {
+    throw new Invalid(`${deviceTotal} devices are in scope; business-hours availability reads at most ${MAX_BUSINESS_DEVICES}: narrow the filter`, [
+      { field: 'body.regionName', message: `at most ${MAX_BUSINESS_DEVICES} devices: narrow the filter` },
+    ]);
+  }
+  const windows = await maintenanceStore.all();
+  const minOutageSeconds = options.minOutageSeconds ?? minOutageSetting();
+  let observed = 0;
+  let connected = 0;
+  const measured = await mapConcurrent(inScope, 4, async (room): Promise<BusinessRoom | undefined> => {
+    const stored = await devices.inRoom(room);
+    const read = await mapConcurrent(stored, 8, async (device) => ({
+      ...(await connectivityOf(device, readFrom, to)),
+      maintenance: openingsFor(windows, device, readFrom, to),
+    }));
+    const counted = roomAvailability(read, { from, to, hours: options.hours, minOutageSeconds });
+    if (counted.observedMinutes <= 0) return undefined;
+    observed += counted.observedMinutes;
+    connected += counted.observedMinutes - counted.outageDeviceMinutes;
+    const answer: BusinessRoom = {
+      region: room.region,
+      location: room.location,
+      room: room.room,
+      availability: counted.availability,
+      deviceCount: read.length,
+      outageMinutes: counted.outageMinutes,
+    };
+    if (options.unhealthyDays) {
+      answer.unhealthyDays = roomAvailability(read, { from: unhealthyFrom, to, hours: options.hours, minOutageSeconds }).unhealthyDays.length;
+    }
+    return answer;
+  });
+  const rooms = measured.filter((room): room is BusinessRoom => room !== undefined);
+  return {
+    from: window.from,
+    to: window.to,
+    hours: options.hours ? 'business' : '24h',
+    rooms: rooms.sort(worstRoomsFirst),
+    overall: ratio({ connectedSeconds: connected, observedSeconds: observed }),
+  };
+};
