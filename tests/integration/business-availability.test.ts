@@ -64,6 +64,9 @@ describe('availability over business hours (from connectivity changes)', () => {
     const allDay = await businessAvailabilityIn({ region }, WINDOW, { hours: undefined });
     expect(allDay.rooms[0]).toEqual({ region, location: 'Paris', room: 'A', availability: 0.9583, deviceCount: 1, outageMinutes: 60 });
     expect(allDay.hours).toBe('24h');
+    // within a caller's scope: another region's caller sees none of these rooms
+    expect((await businessAvailabilityIn({ region }, WINDOW, { hours: OFFICE }, [{ region: 'elsewhere' }])).rooms).toEqual([]);
+    expect((await businessAvailabilityIn({}, WINDOW, { hours: OFFICE }, [{ region, location: 'Paris' }])).rooms.map((r) => r.room)).toEqual(['A', 'B']);
   });
 
   it('leaves a maintenance window of the room out', async () => {
