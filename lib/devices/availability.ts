@@ -62,5 +62,5 @@ export const roomAvailability = async (body: AvailabilityBody, access: AccessSco
     throw invalid([{ field: 'body.hours', message: 'no business hours are configured (BUSINESS_HOURS): ask hours 24h' }]);
   }
   if (hours === '24h' && body.unhealthyDays === undefined) return availabilityIn(scopeOf(body), window.from, window.to, access);
-  return businessAvailabilityIn(scopeOf(body), window, { hours: hours === 'business' ? business : undefined, unhealthyDays: body.unhealthyDays }, access);
+  return businessAvailabilityIn(scopeOf(body), window, { hours: hours === 'business' ? business : undefined, timeZone: business?.timeZone, unhealthyDays: body.unhealthyDays }, access);
 };

@@ -102,12 +102,13 @@ const openingsFor = (windows: readonly MaintenanceWindow[], device: StoredDevice
 /**
  * Availability of the rooms in scope over [from, to), business hours (or all day), outages
  * shorter than MIN_OUTAGE_SECONDS ignored, maintenance left out; with `unhealthyDays` (30 or 90),
- * each room's count of unhealthy days over that many days up to `to`. Worst rooms first.
+ * each room's count of unhealthy days over that many days up to `to` (24 h: days in `timeZone`,
+ * default UTC). Worst rooms first.
  */
 export const businessAvailabilityIn = async (
   scope: Scope,
   window: { from: string; to: string },
-  options: { hours: BusinessHours | undefined; unhealthyDays?: number; minOutageSeconds?: number },
+  options: { hours: BusinessHours | undefined; unhealthyDays?: number; minOutageSeconds?: number; timeZone?: string },
   access: AccessScope = [],
 ): Promise<BusinessAnswer> => {
   const from = Date.parse(window.from);
@@ -131,7 +132,7 @@ export const businessAvailabilityIn = async (
       ...(await connectivityOf(device, readFrom, to)),
       maintenance: openingsFor(windows, device, readFrom, to),
     }));
-    const counted = roomAvailability(read, { from, to, hours: options.hours, minOutageSeconds });
+    const counted = roomAvailability(read, { from, to, hours: options.hours, timeZone: options.timeZone, minOutageSeconds });
     if (counted.observedMinutes <= 0) return undefined;
     observed += counted.observedMinutes;
     connected += counted.observedMinutes - counted.outageDeviceMinutes;
@@ -144,7 +145,7 @@ export const businessAvailabilityIn = async (
       outageMinutes: counted.outageMinutes,
     };
     if (options.unhealthyDays) {
-      answer.unhealthyDays = roomAvailability(read, { from: unhealthyFrom, to, hours: options.hours, minOutageSeconds }).unhealthyDays.length;
+      answer.unhealthyDays = roomAvailability(read, { from: unhealthyFrom, to, hours: options.hours, timeZone: options.timeZone, minOutageSeconds }).unhealthyDays.length;
     }
     return answer;
   });

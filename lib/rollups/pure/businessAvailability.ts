@@ -205,6 +205,14 @@ export interface RoomBusinessAvailability {
   deviceCount: number;
 }
 
+/** The last daysIn answer: every room of one request asks the same (Intl is the cost, ~10 calls a day). */
+let lastDays: { key: string; days: ReturnType<typeof daysIn> } | undefined;
+const daysCached = (from: number, to: number, zone: string, hours: BusinessHours | undefined): ReturnType<typeof daysIn> => {
+  const key = JSON.stringify([from, to, zone, hours ?? null]);
+  if (lastDays?.key !== key) lastDays = { key, days: daysIn(from, to, zone, hours) };
+  return lastDays.days;
+};
+
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
 /**
@@ -216,7 +224,7 @@ const round1 = (n: number) => Math.round(n * 10) / 10;
 export const roomAvailability = (devices: readonly DeviceConnectivity[], options: AvailabilityOptions): RoomBusinessAvailability => {
   const { from, to } = options;
   const zone = options.hours?.timeZone ?? options.timeZone ?? 'UTC';
-  const days = daysIn(from, to, zone, options.hours);
+  const days = daysCached(from, to, zone, options.hours);
   const counted = subtract(normalize(days.flatMap((d) => (d.span ? [d.span] : []))), normalize(options.maintenance ?? []));
   let observed = 0;
   let down = 0;
