@@ -169,6 +169,21 @@ describe('room availability', () => {
     expect(new Date(monday.start).toISOString()).toBe('2026-03-30T06:00:00.000Z');
   });
 
+  it('follows the zone back to winter time (Europe/Berlin, 25 October 2026): a 25-hour day, 08:00 at 07:00Z after it', () => {
+    const window = { from: ms('2026-10-23T00:00:00.000Z'), to: ms('2026-10-27T00:00:00.000Z') };
+    const days = daysIn(window.from, window.to, 'Europe/Berlin');
+    const sunday = days.find((day) => day.date === '2026-10-25')!.span!;
+    expect((sunday.end - sunday.start) / 3_600_000).toBe(25);
+    const berlin = hoursOf('Mon-Fri 08:00-18:00', 'Europe/Berlin');
+    const monday = daysIn(window.from, window.to, 'Europe/Berlin', berlin).find((day) => day.date === '2026-10-26')!.span!;
+    expect([new Date(monday.start).toISOString(), new Date(monday.end).toISOString()]).toEqual(['2026-10-26T07:00:00.000Z', '2026-10-26T17:00:00.000Z']);
+    // 06:30Z-07:30Z: 07:30 local on Friday (CEST, 30 minutes open) and 07:30 local on Monday (CET, 30 minutes open)
+    const d = device('sn', ['2026-10-23T06:00:00.000Z', '2026-10-23T06:45:00.000Z'], ['2026-10-26T06:30:00.000Z', '2026-10-26T07:30:00.000Z']);
+    expect(roomAvailability([d], { ...window, hours: berlin })).toMatchObject({ outageMinutes: 75, unhealthyDays: ['2026-10-23', '2026-10-26'] });
+    // 24 h in the zone: the same outages fall on the same local days
+    expect(roomAvailability([d], { ...window, timeZone: 'Europe/Berlin' })).toMatchObject({ outageMinutes: 105, unhealthyDays: ['2026-10-23', '2026-10-26'] });
+  });
+
   it('counts unhealthy days over a 90-day window and ignores time before a device was first observed', () => {
     const from = ms('2026-01-01T00:00:00.000Z');
     const to = from + 90 * 86_400_000;
