@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { recordAuthEvent } from '#lib/audit/log';
+import { withAuthOutcome } from '#lib/audit/outcome';
 import { serviceCredentials } from '#lib/db/services';
 import { Unauthorized } from '#lib/errors';
 import { serviceSecretMatches } from './serviceSecrets';
@@ -31,30 +31,11 @@ export const exchangeServiceSecret = async (secret: SecretSource, id: string, pr
   return { accessToken: token, tokenType: 'Bearer', expiresIn: ACCESS_TOKEN_SECONDS };
 };
 
-/**
- * An id that names no registered service is recorded as this, never as typed: a client that
- * swaps the two fields sends its secret as the id (sign-in's UNKNOWN_USER, for the same reason).
- */
-export const UNKNOWN_SERVICE = '(unknown)';
-
 /** The exchange, its outcome in the audit log (issued, or refused: the id of a known service, never the secret). */
-export const exchangeServiceSecretRecorded = async (
-  secret: SecretSource,
-  id: string,
-  presented: string,
-  request: APIGatewayProxyEvent,
-): Promise<ServiceTokenAnswer> => {
-  const record = async (event: 'service-token-issued' | 'service-token-refused', status: number, known: boolean) => {
-    const who = { kind: 'service', id: known ? id : UNKNOWN_SERVICE } as const;
-    await recordAuthEvent(request, { event, actor: who, target: { type: 'service', id: who.id }, status });
-  };
-  let answer: ServiceTokenAnswer;
-  try {
-    answer = await exchangeServiceSecret(secret, id, presented);
-  } catch (error) {
-    if (error instanceof Unauthorized) await record('service-token-refused', 401, (await serviceCredentials(id)) !== undefined);
-    throw error;
-  }
-  await record('service-token-issued', 200, true);
-  return answer;
-};
+export const exchangeServiceSecretRecorded = (secret: SecretSource, id: string, presented: string, request: APIGatewayProxyEvent): Promise<ServiceTokenAnswer> =>
+  withAuthOutcome(
+    request,
+    { kind: 'service', id, exists: async () => (await serviceCredentials(id)) !== undefined },
+    { succeeded: 'service-token-issued', refused: (error) => (error instanceof Unauthorized ? 'service-token-refused' : undefined) },
+    () => exchangeServiceSecret(secret, id, presented),
+  );

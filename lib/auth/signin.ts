@@ -2,7 +2,7 @@ import { adminCount } from '#lib/db/admins';
 import * as users from '#lib/db/users';
 import { adoptIncarnation, type Credentials, type NewUser, type User } from '#lib/db/users';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { recordAuthEvent } from '#lib/audit/log';
+import { withAuthOutcome } from '#lib/audit/outcome';
 import { Conflict, TooManyRequests, Unauthorized } from '#lib/errors';
 import { withinGuessBudget } from './guesses';
 import { storeUser } from './membership';
@@ -81,28 +81,16 @@ export const signIn = async (secret: SecretSource, username: string, password: s
 };
 
 /**
- * A username that names no user is recorded as this, never as typed: people type their password
- * into the username field (CloudTrail hides such names for the same reason; docs/adr/0214).
- */
-export const UNKNOWN_USER = '(unknown)';
-
-/**
  * Sign-in with its outcome in the audit log (succeeded, failed, locked), stored before the
- * answer: a failure that could not be recorded answers 503 instead of 401 or 429.
+ * answer; a username that names no user is recorded as `(unknown)`.
  */
-export const signInRecorded = async (secret: SecretSource, username: string, password: string, request: APIGatewayProxyEvent): Promise<SignInAnswer> => {
-  const record = async (event: 'signin-succeeded' | 'signin-failed' | 'signin-locked', status: number, known: boolean) => {
-    const who = { kind: 'user', id: known ? username : UNKNOWN_USER } as const;
-    await recordAuthEvent(request, { event, actor: who, target: { type: 'user', id: who.id }, status });
-  };
-  let answer: SignInAnswer;
-  try {
-    answer = await signIn(secret, username, password);
-  } catch (error) {
-    const refusal = error instanceof TooManyRequests ? 'signin-locked' : error instanceof Unauthorized ? 'signin-failed' : undefined;
-    if (refusal) await record(refusal, (error as TooManyRequests | Unauthorized).statusCode ?? 401, (await users.credentials(username)) !== undefined);
-    throw error;
-  }
-  await record('signin-succeeded', 200, true);
-  return answer;
-};
+export const signInRecorded = (secret: SecretSource, username: string, password: string, request: APIGatewayProxyEvent): Promise<SignInAnswer> =>
+  withAuthOutcome(
+    request,
+    { kind: 'user', id: username, exists: async () => (await users.credentials(username)) !== undefined },
+    {
+      succeeded: 'signin-succeeded',
+      refused: (error) => (error instanceof TooManyRequests ? 'signin-locked' : error instanceof Unauthorized ? 'signin-failed' : undefined),
+    },
+    () => signIn(secret, username, password),
+  );

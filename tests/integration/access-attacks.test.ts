@@ -9,7 +9,8 @@ const keyPair = generateKeyPairSync('ed25519', { publicKeyEncoding: { type: 'spk
 Object.assign(process.env, { JWT_PRIVATE_KEY: keyPair.privateKey, JWT_PUBLIC_KEY: keyPair.publicKey, PASSWORD_SCRYPT_LOG_N: '12' });
 
 const { registerService, rotateSecret } = await import('#lib/auth/serviceAccounts');
-const { exchangeServiceSecret, UNKNOWN_SERVICE } = await import('#lib/auth/serviceToken');
+const { exchangeServiceSecret } = await import('#lib/auth/serviceToken');
+const { UNKNOWN_PRINCIPAL: UNKNOWN_SERVICE } = await import('#lib/audit/outcome');
 const { secret: secretSource } = await import('#lib/adapters/secrets');
 const { createWatcher } = await import('#lib/watchers/write');
 const { handler: dashboards } = await import('../../functions/alarmConfigLists/dashboards');
