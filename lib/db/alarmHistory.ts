@@ -4,7 +4,7 @@ import type { PlaceFilter } from '#lib/shared/access';
 import { batchWrite, type Item } from './helpers';
 import { queryPage, type Page } from './pages';
 import { allShards, queryPartitionsDescending, queryShardsDescending, shardKey, type DescendingPartition, type ShardedIndex } from './shards';
-import { withinCondition } from './within';
+import { withinCondition } from '#lib/store/within';
 
 /*
  * Each cleared alarm is written as two items, so that every question has a key built for it:

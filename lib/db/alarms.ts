@@ -14,13 +14,13 @@ import {
 import { Conflict, NotFound } from '#lib/errors';
 import type { Notice } from '#lib/notify/types';
 import { announceStored } from './changes';
-import { doc, tableName } from './client';
+import { doc, tableName } from '#lib/store/client';
 import { batchGet, batchWriteWhile, hasExpired, isConditionFailed, queryAll, type Item, updateExpression } from './helpers';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import type { PlaceFilter } from '#lib/shared/access';
 import type { Page } from './pages';
 import { queryShards, queryShardsDescending, shardKey } from './shards';
-import { withinCondition } from './within';
+import { withinCondition } from '#lib/store/within';
 
 /*
  * One item per (watcher, device) pair, pending, firing or cleared: a raise is a conditional

@@ -1,7 +1,7 @@
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { DayRollup, Transition } from '#lib/devices/availability';
 import type { Place } from '#lib/devices/types';
-import { doc, tableName } from './client';
+import { doc, tableName } from '#lib/store/client';
 import { roomId } from './place';
 import { batchWrite, hasExpired, isConditionFailed, type Item, queryPages } from './helpers';
 import { queryPage, type Page } from './pages';

@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Delivery, DeliveryDraft, DeliveryView, Digest, NotificationType, Target } from '#lib/notify/types';
-import { doc, tableName } from './client';
+import { doc, tableName } from '#lib/store/client';
 import { isConditionFailed, type Item } from './helpers';
 import { queryPage, type Page } from './pages';
 import { allShards, shardKey } from './shards';

@@ -1,7 +1,7 @@
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import type { StoredDevice } from '#lib/devices/types';
-import { doc, tableName } from './client';
+import { doc, tableName } from '#lib/store/client';
 import { batchWrite, isConditionFailed, type Item } from './helpers';
 import { queryShards, shardKey } from './shards';
 

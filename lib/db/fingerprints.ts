@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import type { Place } from '#lib/devices/types';
-import { doc, tableName } from './client';
+import { doc, tableName } from '#lib/store/client';
 import { BATCH_SIZE, batchGet, batchWrite, conditionHeld, deleteItem, queryAll, type Item } from './helpers';
 import { roomId } from './place';
 import { bucketOf, queryShards, shardKey } from './shards';

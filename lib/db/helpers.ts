@@ -14,7 +14,7 @@ import {
 import { ServiceUnavailable } from '#lib/errors';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import { pause } from '#lib/shared/deadline';
-import { doc, tableName } from './client';
+import { doc, tableName } from '#lib/store/client';
 
 export type Item = Record<string, unknown>;
 

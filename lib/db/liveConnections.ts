@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DeviceFilter } from '#lib/devices/deviceScope';
 import { isUnscoped, type ScopeEntry } from '#lib/shared/access';
-import { doc, tableName } from './client';
+import { doc, tableName } from '#lib/store/client';
 import { isConditionFailed, type Item } from './helpers';
 
 /*

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { DeviceFilter } from '#lib/devices/deviceScope';
 import { isUnscoped, type AccessScope, type ScopeEntry } from '#lib/shared/access';
-import { doc, tableName } from './client';
+import { doc, tableName } from '#lib/store/client';
 import { isConditionFailed } from './helpers';
 import { toAccess, toFilter } from './liveConnections';
 

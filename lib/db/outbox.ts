@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Mail } from '#lib/alarms/types';
-import { doc, tableName } from './client';
+import { doc, tableName } from '#lib/store/client';
 import { isConditionFailed, type Item } from './helpers';
 import type { Page } from './pages';
 import { queryShardsDescending, shardKey } from './shards';

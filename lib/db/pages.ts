@@ -1,6 +1,6 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { doc, tableName } from './client';
-import { badCursor, isKeyString, openCursor, sealCursor } from './cursor';
+import { doc, tableName } from '#lib/store/client';
+import { badCursor, isKeyString, openCursor, sealCursor } from '#lib/store/cursor';
 import { queryAll, type Item } from './helpers';
 
 /** A page of a list answered with `?limit` / `?cursor`: `nextCursor` is null on the last page. */

@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { doc, tableName } from './client';
+import { doc, tableName } from '#lib/store/client';
 
 /* When the alarm engine last finished a full reconciliation pass (epoch ms). */
 const KEY = { PK: 'ALARM_EVALUATOR', SK: 'RECONCILED' };

@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { doc, tableName } from './client';
+import { doc, tableName } from '#lib/store/client';
 
 /*
  * One marker per watcher with repeat notifications: the last repeat slot whose digest was

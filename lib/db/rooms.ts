@@ -1,7 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Place, RoomAggregate, RoomStatus, Severity, SeverityCounts, StoredRoom } from '#lib/devices/types';
 import { announceStored } from './changes';
-import { doc, tableName } from './client';
+import { doc, tableName } from '#lib/store/client';
 import { roomId } from './place';
 import { batchGet, conditionHeld, type Item } from './helpers';
 import { queryShards, shardKey } from './shards';

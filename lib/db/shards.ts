@@ -1,6 +1,6 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { doc, tableName } from './client';
-import { badCursor, isKeyString, openCursor, sealCursor } from './cursor';
+import { doc, tableName } from '#lib/store/client';
+import { badCursor, isKeyString, openCursor, sealCursor } from '#lib/store/cursor';
 import { queryAll, type Item } from './helpers';
 import type { Page } from './pages';
 
@@ -140,7 +140,7 @@ const descending = (a: Sorted, b: Sorted) => (a.sort < b.sort ? 1 : a.sort > b.s
 export const queryPartitionsDescending = async (
   partitions: readonly DescendingPartition[],
   page: { limit?: number; cursor?: string },
-  /** The identity of the endpoint and its filters: a cursor is valid for this query only (lib/db/cursor.ts). */
+  /** The identity of the endpoint and its filters: a cursor is valid for this query only (lib/store/cursor.ts). */
   query: string,
 ): Promise<Item[] | Page<Item>> => {
   if (page.limit === undefined && page.cursor === undefined) {

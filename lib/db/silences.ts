@@ -3,7 +3,7 @@ import type { Matchers, Silence } from '#lib/alarms/silences';
 import { NotFound } from '#lib/errors';
 import { caps } from '#lib/shared/caps';
 import * as capped from './caps';
-import { doc, tableName } from './client';
+import { doc, tableName } from '#lib/store/client';
 import { isConditionFailed, putNew, queryAll, type Item, updateItem } from './helpers';
 import { mapPage, queryKeptPage, queryPage, type Page, type PagedQuery } from './pages';
 

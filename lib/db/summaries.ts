@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { COUNT_FIELDS, sameCounts, zeroCounts, summaryKey, type Counts, type SummaryScope } from '#lib/devices/types';
 import type { Place } from '#lib/devices/types';
-import { doc, tableName } from './client';
+import { doc, tableName } from '#lib/store/client';
 import { locationId } from './place';
 import { batchGet, isConditionFailed, queryAll, type Item } from './helpers';
 

@@ -8,7 +8,7 @@ import type { Mail } from '#lib/alarms/types';
 import * as alarmHistory from '#lib/db/alarmHistory';
 import * as alarms from '#lib/db/alarms';
 import type { AlarmView } from '#lib/db/alarms';
-import { doc, tableName } from '#lib/db/client';
+import { doc, tableName } from '#lib/store/client';
 import * as outbox from '#lib/db/outbox';
 import * as rooms from '#lib/db/rooms';
 import * as silences from '#lib/db/silences';

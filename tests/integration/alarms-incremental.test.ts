@@ -3,7 +3,7 @@ import { evaluateAlarms, evaluateQueue, runEvaluation } from '#lib/alarms/evalua
 import { outboxMailer } from '#lib/adapters/mail';
 import type { Mail } from '#lib/alarms/types';
 import * as alarms from '#lib/db/alarms';
-import { dynamo } from '#lib/db/client';
+import { dynamo } from '#lib/store/client';
 import { devices } from '#lib/db/devices';
 import { evaluationQueue } from '#lib/db/evaluationQueue';
 import { intervals } from '#lib/db/intervals';

@@ -4,7 +4,7 @@ import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { withSilences } from '#lib/alarms/query';
 import { MAX_SILENCED_BY } from '#lib/alarms/silences';
 import type { AlarmView } from '#lib/db/alarms';
-import { doc, tableName } from '#lib/db/client';
+import { doc, tableName } from '#lib/store/client';
 import * as silences from '#lib/db/silences';
 import * as watchers from '#lib/db/watchers';
 import { handler as createSilence } from '../../functions/silences/create';

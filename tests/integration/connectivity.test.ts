@@ -1,7 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { historyExpiry } from '#lib/alarms/settings';
-import { doc, tableName } from '#lib/db/client';
+import { doc, tableName } from '#lib/store/client';
 import * as connectivity from '#lib/db/connectivity';
 import { availabilityIn, recordRoomCounts } from '#lib/devices/connectivity';
 import type { DeviceProvider } from '#lib/devices/provider';

@@ -3,7 +3,7 @@ import { outboxMailer } from '#lib/adapters/mail';
 import { evaluateAlarms, evaluateQueue } from '#lib/alarms/evaluate';
 import type { Mail } from '#lib/alarms/types';
 import * as alarms from '#lib/db/alarms';
-import { dynamo } from '#lib/db/client';
+import { dynamo } from '#lib/store/client';
 import { devices } from '#lib/db/devices';
 import * as outbox from '#lib/db/outbox';
 import * as watchers from '#lib/db/watchers';

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { evaluateAlarms } from '#lib/alarms/evaluate';
 import { outboxMailer } from '#lib/adapters/mail';
 import * as alarms from '#lib/db/alarms';
-import { doc, tableName } from '#lib/db/client';
+import { doc, tableName } from '#lib/store/client';
 import * as connectivity from '#lib/db/connectivity';
 import { revokedTokens } from '#lib/db/sessions';
 import * as watchers from '#lib/db/watchers';

@@ -4,7 +4,7 @@ import { evaluateAlarms } from '#lib/alarms/evaluate';
 import { managementApi } from '#lib/adapters/connections';
 import { outboxMailer } from '#lib/adapters/mail';
 import * as alarms from '#lib/db/alarms';
-import { doc, tableName } from '#lib/db/client';
+import { doc, tableName } from '#lib/store/client';
 import * as liveConnections from '#lib/db/liveConnections';
 import * as liveTickets from '#lib/db/liveTickets';
 import * as rooms from '#lib/db/rooms';

@@ -1,6 +1,6 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { doc, dynamo, tableName } from '#lib/db/client';
+import { doc, dynamo, tableName } from '#lib/store/client';
 import * as alarms from '#lib/db/alarms';
 import { devices } from '#lib/db/devices';
 import * as rooms from '#lib/db/rooms';

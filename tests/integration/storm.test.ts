@@ -6,7 +6,7 @@ import { transitionNotice } from '#lib/alarms/notification';
 import type { Mail } from '#lib/alarms/types';
 import * as alarmHistory from '#lib/db/alarmHistory';
 import * as alarms from '#lib/db/alarms';
-import { doc, dynamo, tableName } from '#lib/db/client';
+import { doc, dynamo, tableName } from '#lib/store/client';
 import * as deliveries from '#lib/db/deliveries';
 import { devices } from '#lib/db/devices';
 import { evaluationQueue } from '#lib/db/evaluationQueue';
