@@ -4,7 +4,7 @@ import type { Channel, ChannelInput } from '#lib/notify/types';
 import { ChannelItem, CHANNELS } from '#lib/store/entities/config';
 import { collection } from '#lib/store/entity';
 import { and, expr } from '#lib/store/expression';
-import { EXISTS, must, NEW, type Item } from '#lib/store/table';
+import { changedMeanwhile, EXISTS, must, NEW, type Item } from '#lib/store/table';
 
 /*
  * Notification channels are few: one partition, listed with one Query. A webhook channel
@@ -29,7 +29,7 @@ export const create = async (input: ChannelInput, secret: string | undefined): P
   const id = randomUUID();
   const now = new Date().toISOString();
   const stored = { id, ...fields(input), ...(secret ? { secret } : {}), version: 1, createdAt: now, updatedAt: now };
-  if (!(await ChannelItem.put(id, stored, NEW))) throw new Conflict(`Channel ${id} exists`);
+  await must(ChannelItem.put(id, stored, NEW), changedMeanwhile);
   return fromItem(stored);
 };
 

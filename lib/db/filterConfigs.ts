@@ -1,4 +1,4 @@
-import { Conflict, NotFound } from '#lib/errors';
+import { NotFound } from '#lib/errors';
 import {
   assertDistinctListForm,
   assertListable,
@@ -14,7 +14,7 @@ import { FILTER_CONFIGS, FilterConfig, filterConfigSortKey } from '#lib/store/en
 import { collection } from '#lib/store/entity';
 import { expr } from '#lib/store/expression';
 import { mapListOrPage, queryListOrPage, type Page } from '#lib/store/paging';
-import { must, NEW } from '#lib/store/table';
+import { must, NEW, changedMeanwhile } from '#lib/store/table';
 import * as capped from './caps';
 import { numberedCollection } from './partition';
 
@@ -53,7 +53,7 @@ const mergeOne = async (incoming: FiltersConfigListForm, index: number, now: str
     assertListable(item, treeField(index));
     if (await FilterConfig.put(incoming.id, fields, stored ? expr('#version = :version', { version }) : NEW)) return;
     // after MERGE_ATTEMPTS lost races the failed condition surfaces as 409 "retry"
-    if (attempt >= MERGE_ATTEMPTS) throw new Conflict('The record was changed by another request; retry');
+    if (attempt >= MERGE_ATTEMPTS) throw changedMeanwhile();
     await jitter(attempt);
   }
 };

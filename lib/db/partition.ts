@@ -18,7 +18,7 @@ export const numberedCollection = (partition: string, sortKey: (id: number) => s
   async keepOnly(ids: readonly number[]): Promise<number> {
     const keep = new Set(ids.map(sortKey));
     const doomed = (await collection(partition).all({ project: ['PK', 'SK'] })).filter((key) => !keep.has(String(key.SK)));
-    await batchWrite(doomed.map((key) => deleteRequest({ PK: key.PK, SK: key.SK })));
+    await batchWrite(doomed.map((key) => deleteRequest({ PK: String(key.PK), SK: String(key.SK) })));
     return doomed.length;
   },
 

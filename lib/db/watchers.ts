@@ -8,7 +8,7 @@ import { Watcher as Watchers, watcherFields, WATCHERS } from '#lib/store/entitie
 import { collection } from '#lib/store/entity';
 import { expr, patchOf, type Expr } from '#lib/store/expression';
 import { mapListOrPage, mapPage, queryKeptPage, queryListOrPage, type Page } from '#lib/store/paging';
-import { EXISTS, must, NEW } from '#lib/store/table';
+import { EXISTS, must, NEW, changedMeanwhile } from '#lib/store/table';
 import * as capped from './caps';
 
 // Watchers are few: they all live in one partition, so listing them is one Query.
@@ -51,7 +51,7 @@ export const create = async (input: WatcherInput, id = newId(), scope: readonly 
   const stored = await putAt(record, 1, NEW).catch((error: unknown) => error);
   if (stored !== true) {
     await capped.release(cap.name, [id]).catch(() => undefined); // else healed when the cap is reached
-    throw stored === false ? new Conflict('The record was changed by another request; retry') : stored;
+    throw stored === false ? changedMeanwhile() : stored;
   }
   return id;
 };

@@ -1,6 +1,6 @@
 import type { Change, Expr, Item } from './expression';
 import { countAll, queryAll, type Query } from './query';
-import { get, put, remove, update, type Key, type ReadOptions } from './table';
+import { get, put, remove, update, type Key, type ReadOptions, type Returns } from './table';
 
 /*
  * An item type declared once: its `type`, its keys (built here and parsed here only), its index
@@ -45,7 +45,7 @@ export const entity = <Id, T = Item>(declaration: Declaration<Id, T>) => {
     item: (id: Id, fields: Item): Item => ({ ...key(id), type, ...fields }),
     /** PutItem of the whole item; false when `condition` did not hold. */
     put: (id: Id, fields: Item, condition?: Expr | string): Promise<boolean> => put({ ...key(id), type, ...fields }, condition),
-    update: (id: Id, change: Change | Expr, condition?: Expr | string, returns?: 'ALL_NEW' | 'UPDATED_NEW' | 'ALL_OLD') => update(key(id), change, condition, returns),
+    update: (id: Id, change: Change | Expr, condition?: Expr | string, returns?: Returns) => update(key(id), change, condition, returns),
     remove: (id: Id, condition?: Expr | string): Promise<boolean> => remove(key(id), condition),
   };
 };

@@ -57,10 +57,14 @@ export interface Change {
   count?: Record<string, number>;
   /** `field = if_not_exists(field, value)`. */
   init?: Item;
+  /** `ADD`: to a number (absent: 0), or members to a set. */
+  add?: Item;
+  /** `DELETE`: members from a set. */
+  delete?: Item;
 }
 
 /** The UpdateExpression of a change: every name and value a placeholder (`#u0`, `:u0`, ...). */
-export const updateOf = ({ set = {}, remove = [], append = {}, increment = {}, count = {}, init = {} }: Change): Expr => {
+export const updateOf = ({ set = {}, remove = [], append = {}, increment = {}, count = {}, init = {}, add = {}, delete: take = {} }: Change): Expr => {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
   const sets: string[] = [];
@@ -86,7 +90,10 @@ export const updateOf = ({ set = {}, remove = [], append = {}, increment = {}, c
     sets.push(((i) => `#u${i} = list_append(if_not_exists(#u${i}, :uempty), :u${i})`)(place(field, list)));
   }
   const removes = removed.map((field) => `#u${place(field)}`);
-  const expression = [sets.length ? `SET ${sets.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : ''].join(' ').trim();
+  const adds = Object.entries(add).map(([field, value]) => ((i) => `#u${i} :u${i}`)(place(field, value)));
+  const deletes = Object.entries(take).map(([field, value]) => ((i) => `#u${i} :u${i}`)(place(field, value)));
+  const clauses: [string, string[]][] = [['SET', sets], ['REMOVE', removes], ['ADD', adds], ['DELETE', deletes]];
+  const expression = clauses.flatMap(([verb, parts]) => (parts.length ? [`${verb} ${parts.join(', ')}`] : [])).join(' ');
   return { expression, names, values };
 };
 

@@ -18,6 +18,8 @@ export interface Query {
   limit?: number;
   /** `Select: COUNT`: nothing transferred. */
   count?: boolean;
+  /** Ask for the read units each page consumed (`units` of the page). */
+  capacity?: boolean;
 }
 
 /** The key attributes of the table (no index) or of an index. */
@@ -38,6 +40,7 @@ export const queryInput = (q: Query): QueryInput => {
     ...(q.descending ? { ScanIndexForward: false } : {}),
     ...(q.limit ? { Limit: q.limit } : {}),
     ...(q.count ? { Select: 'COUNT' as const } : {}),
+    ...(q.capacity ? { ReturnConsumedCapacity: 'TOTAL' as const } : {}),
   };
 };
 
@@ -53,7 +56,7 @@ export async function* pages(q: Query | QueryInput, start?: Item, limit?: () => 
   do {
     const page = await doc.send(new QueryCommand({ ...input, TableName: tableName(), ...(limit ? { Limit: limit() } : {}), ExclusiveStartKey }));
     ExclusiveStartKey = page.LastEvaluatedKey;
-    yield { items: page.Items ?? [], count: page.Count ?? 0, next: ExclusiveStartKey };
+    yield { items: page.Items ?? [], count: page.Count ?? 0, units: page.ConsumedCapacity?.CapacityUnits ?? 0, next: ExclusiveStartKey };
   } while (ExclusiveStartKey);
 }
 

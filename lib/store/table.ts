@@ -1,6 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ServiceUnavailable } from '#lib/errors';
+import { Conflict, ServiceUnavailable } from '#lib/errors';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import { pause } from '#lib/shared/deadline';
 import { doc, tableName } from './client';
@@ -11,7 +11,8 @@ import { compile, projection, updateOf, type Change, type Expr, type Item } from
  * and a condition that did not hold is an answer (false / undefined), never an exception.
  */
 export type { Item } from './expression';
-export type Key = Record<string, unknown>;
+export type Returns = 'ALL_NEW' | 'UPDATED_NEW' | 'ALL_OLD' | 'UPDATED_OLD';
+export type Key = { PK: string; SK: string; [attribute: string]: unknown };
 
 export const isConditionFailed = (error: unknown): boolean => error instanceof ConditionalCheckFailedException;
 
@@ -34,6 +35,9 @@ export const must = async <T>(answer: Promise<T | undefined | false>, fail: () =
   if (value === undefined || value === false) throw fail();
   return value;
 };
+
+/** What a write whose condition failed unforeseen answers: a 409, as the error handler answers the store's own exception. */
+export const changedMeanwhile = (): Error => new Conflict('The record was changed by another request; retry');
 
 /** Zero-padded so that numeric ids sort as numbers inside a sort key. */
 export const padId = (id: number): string => String(id).padStart(15, '0');
@@ -75,7 +79,7 @@ export const update = (
   key: Key,
   change: Change | Expr,
   condition?: Expr | string,
-  returns?: 'ALL_NEW' | 'UPDATED_NEW' | 'ALL_OLD',
+  returns?: Returns,
 ): Promise<Item | undefined> =>
   held(
     doc.send(
@@ -88,9 +92,14 @@ export const update = (
     ),
   ).then((answer) => answer && (answer.Attributes ?? {}));
 
-/** DeleteItem; false when `condition` did not hold. With `returns`, answers the item deleted (undefined when none). */
-export const remove = (key: Key, condition?: Expr | string): Promise<boolean> =>
-  conditionHeld(doc.send(new DeleteCommand({ TableName: tableName(), Key: key, ...compile({ ConditionExpression: condition }) })));
+const deleteCommand = (key: Key, condition?: Expr | string, returnOld = false) =>
+  doc.send(new DeleteCommand({ TableName: tableName(), Key: key, ...compile({ ConditionExpression: condition }), ...(returnOld ? { ReturnValues: 'ALL_OLD' } : {}) }));
+
+/** DeleteItem; false when `condition` did not hold. */
+export const remove = (key: Key, condition?: Expr | string): Promise<boolean> => conditionHeld(deleteCommand(key, condition));
+
+/** DeleteItem answering the item it deleted: undefined when there was none, or `condition` did not hold. */
+export const take = async (key: Key, condition?: Expr | string): Promise<Item | undefined> => (await held(deleteCommand(key, condition, true)))?.Attributes;
 
 export type WriteRequest = { PutRequest: { Item: Item } } | { DeleteRequest: { Key: Item } };
 
