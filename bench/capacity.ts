@@ -259,7 +259,7 @@ export const runCapacityBench = async () => {
       };
       console.log(`storm: rooms right after ${background.storm.secondsUntilRoomsRight} s, run done after ${background.storm.secondsUntilRunDone} s, ${wrong} rooms wrong`, background.storm);
     }
-    const { shardKey } = await import('../lib/db/shards');
+    const { shardKey } = await import('../lib/store/query');
     shardShare = shardShares(shardKey);
   }
   await store.close();
