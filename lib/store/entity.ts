@@ -26,11 +26,16 @@ export interface Declaration<Id, T> {
   fromItem: (item: Item) => T;
 }
 
-/** Every declaration, in the order their modules were loaded: the source of docs/data-model.md. */
-export const declared: Declaration<never, unknown>[] = [];
+/** Every item type's rows, in the order their modules were loaded: the source of docs/data-model.md's item tables. */
+export const declared: { type: string; doc: EntityDoc }[] = [];
+
+/** A row of the item tables that is no item of its own (a value inside another item). */
+export const documented = (doc: EntityDoc): void => {
+  declared.push({ type: '', doc });
+};
 
 export const entity = <Id, T = Item>(declaration: Declaration<Id, T>) => {
-  declared.push(declaration as unknown as Declaration<never, unknown>);
+  declared.push(declaration);
   const { key, type, fromItem } = declaration;
   return {
     ...declaration,

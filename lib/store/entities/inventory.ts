@@ -1,6 +1,6 @@
 import type { DayRollup } from '#lib/devices/availability';
 import type { Place, RoomAggregate, RoomStatus, Severity, StoredDevice, SummaryScope } from '#lib/devices/types';
-import { entity } from '../entity';
+import { documented, entity } from '../entity';
 import type { Item } from '../expression';
 import { shardKey } from '../query';
 
@@ -174,6 +174,14 @@ export const FingerprintTop = entity({
   },
   key: (_: void) => ({ PK: FINGERPRINTS, SK: 'TOP' }),
   fromItem: (item) => item,
+});
+documented({
+  section: fingerprints,
+  name: 'Held room (inside a bucket)',
+  PK: '',
+  SK: '',
+  notes:
+    "`r:<room>` = `!held`: the room holds devices the sync keeps as they are (their provider failed, their record was unreadable, or the removal guard holds their removal); equal to no listing's fingerprint, so every sync compares the room again until nothing in it is held",
 });
 /** Rooms written by someone other than the sync since the sync last compared them, sharded by room. */
 export const DIRTY_ROOMS = 'SYNCFP#DIRTY';
