@@ -7,6 +7,7 @@ import { availabilityIn, recordRoomCounts } from '#lib/devices/connectivity';
 import type { DeviceProvider } from '#lib/devices/provider';
 import { refreshDevice, syncDevices } from '#lib/devices/sync';
 import type { ProviderDevice } from '#lib/devices/types';
+import { rollupPk, transitionPk } from '#lib/store/entities/inventory';
 
 let n = 0;
 const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++n}`;
@@ -50,7 +51,7 @@ describe('device connectivity history', () => {
     expect((await connectivity.history(sn, iso(Date.now() + 60_000), iso(Date.now() + HOUR), 10)).items).toEqual([]);
 
     const { Items } = await doc.send(
-      new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `CONNECTIVITY#${encodeURIComponent(sn)}` } }),
+      new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': transitionPk(sn) } }),
     );
     expect(Items!.map((item) => item.expiresAt)).toEqual(Items!.map((item) => historyExpiry(String(item.SK))));
   });
@@ -68,7 +69,7 @@ describe('availability rollups', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
 
     const { Items } = await doc.send(
-      new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `AVAILABILITY#${region}#Paris#A` } }),
+      new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': rollupPk({ region, location: 'Paris', room: 'A' }) } }),
     );
     expect(Items).toHaveLength(1);
     expect(Items![0]).toMatchObject({ SK: iso(Date.now()).slice(0, 10), connected: 1, observed: 2, region, room: 'A' });

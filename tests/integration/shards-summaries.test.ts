@@ -14,6 +14,7 @@ import { healSummaries, recountRooms } from '#lib/devices/recount';
 import { countRooms, zeroCounts } from '#lib/devices/summary';
 import { syncDevices } from '#lib/devices/sync';
 import type { ProviderDevice } from '#lib/devices/types';
+import { Summary } from '#lib/store/entities/inventory';
 
 const fixed = (fleet: ProviderDevice[]): DeviceProvider => ({
   listDevices: async () => fleet,
@@ -133,7 +134,7 @@ describe('summaries', () => {
     await storeWith(2, fleet);
     const right = await countsIn(FILTERS[1]!);
     const [stored] = await summaries.read([{ region: 'EMEA' }]);
-    await doc.send(new PutCommand({ TableName: tableName(), Item: { PK: 'SUMMARY#REGION#EMEA', SK: 'SUMMARY', ...zeroCounts(), deviceCount: 999, version: stored!.version + 1 } }));
+    await doc.send(new PutCommand({ TableName: tableName(), Item: { ...Summary.key({ region: 'EMEA' }), ...zeroCounts(), deviceCount: 999, version: stored!.version + 1 } }));
     const startedAt = Date.now();
     await summaries.begin('live-run', startedAt, [{ region: 'EMEA' }]);
     expect(await healSummaries()).toBe(0);

@@ -17,13 +17,16 @@ import { countsIn } from '#lib/devices/counts';
 import { syncDevices } from '#lib/devices/sync';
 import { device, fixed, offlineWatcher, unique } from '../support/fleet';
 import { watchingRequests } from '../support/requests';
+import { ALARM_INDEX, AlarmItem, alarmPartition, historyPk } from '#lib/store/entities/alarms';
+import { ROOMS } from '#lib/store/entities/inventory';
+import { Delivery } from '#lib/store/entities/notify';
 
 const queuePass = () => evaluateQueue({ mailer: outboxMailer(), deadline: Date.now() + 60_000 });
 const fullPass = () => evaluateAlarms({ mailer: outboxMailer(), deadline: Date.now() + 60_000 });
 const mailsTo = async (email: string) => (await outbox.list(email, {})) as Mail[];
 const regionStatus = async (region: string) => countsIn({ regionName: region, locationName: 'all', roomName: 'all' });
 const stored = async (watcherId: string, devicesn: string) =>
-  (await doc.send(new GetCommand({ TableName: tableName(), Key: { PK: `ALARM#${watcherId}`, SK: `DEVICE#${devicesn}` }, ConsistentRead: true }))).Item;
+  (await doc.send(new GetCommand({ TableName: tableName(), Key: AlarmItem.key({ watcherId, devicesn }), ConsistentRead: true }))).Item;
 
 /** Counts the write requests (and the items they carry) the client sends while `run` runs. */
 const writesDuring = async (run: () => Promise<unknown>): Promise<{ requests: number; updates: number; raiseUpdates: number; batchItems: number }> => {
@@ -33,7 +36,7 @@ const writesDuring = async (run: () => Promise<unknown>): Promise<{ requests: nu
       seen.requests++;
       seen.updates++;
       const { ConditionExpression, Key } = input as { ConditionExpression?: string; Key?: { PK?: unknown } };
-      if (String(Key?.PK ?? '').startsWith('ALARM#') && ConditionExpression?.includes('attribute_not_exists(PK)')) seen.raiseUpdates++;
+      if (String(Key?.PK ?? '').startsWith(alarmPartition('')) && ConditionExpression?.includes('attribute_not_exists(PK)')) seen.raiseUpdates++;
     } else if (command === 'BatchWriteItemCommand') {
       seen.requests++;
       const items = (input as { RequestItems: Record<string, unknown[]> }).RequestItems;
@@ -75,7 +78,7 @@ describe('storms', () => {
     expect(await marked()).toEqual([]);
     for (const i of [0, 57, 119]) {
       const item = await stored(id, `${region}-${i}`);
-      expect(item).toMatchObject({ state: 'firing', severity: 2, notified: { raised: [email] }, GSI1PK: expect.stringMatching(/^ALARMS#OPEN#/) });
+      expect(item).toMatchObject({ state: 'firing', severity: 2, notified: { raised: [email] }, GSI1PK: expect.stringMatching(new RegExp(`^${ALARM_INDEX.firing}#`)) });
       expect(item?.pendingNotices).toBeUndefined();
       expect(item?.GSI2PK).toBeUndefined();
     }
@@ -105,14 +108,14 @@ describe('storms', () => {
     await alarms.clear(alarm('a'), at, 'resolved', 0);
     await alarms.raise(alarm('b'));
     await alarms.clear(alarm('b'), at, 'resolved', 0, notice('b-cleared'));
-    await doc.send(new UpdateCommand({ TableName: tableName(), Key: { PK: `ALARM#${id}`, SK: `DEVICE#${region}-b` }, UpdateExpression: 'REMOVE GSI1PK, GSI1SK' }));
+    await doc.send(new UpdateCommand({ TableName: tableName(), Key: AlarmItem.key({ watcherId: id, devicesn: `${region}-b` }), UpdateExpression: 'REMOVE GSI1PK, GSI1SK' }));
     await alarms.raise(alarm('c'));
     const later = new Date(Date.now() + 1000).toISOString();
     const again = (sn: string) => ({ alarm: { ...alarm(sn), raisedAt: later }, notice: notice(`${sn}-raised`), delivery: [email] });
 
     const raised = await alarms.raiseAll([again('a'), again('b'), again('c'), again('d')], () => true);
     expect(raised).toEqual([false, true, false, true]);
-    expect(await stored(id, `${region}-a`)).toMatchObject({ state: 'cleared', GSI1PK: expect.stringMatching(/^ALARMS#HISTORY#/) });
+    expect(await stored(id, `${region}-a`)).toMatchObject({ state: 'cleared', GSI1PK: expect.stringMatching(new RegExp(`^${ALARM_INDEX.history}#`)) });
     // b's cleared notice is kept: the raise's notice is appended after it
     expect((await stored(id, `${region}-b`))?.pendingNotices).toEqual([expect.objectContaining({ id: 'n-b-cleared' }), expect.objectContaining({ id: 'n-b-raised' })]);
     expect(await stored(id, `${region}-c`)).toMatchObject({ state: 'firing', raisedAt: at });
@@ -121,7 +124,7 @@ describe('storms', () => {
     expect(await alarms.raiseAll([again('e')], () => false)).toEqual([false]);
     expect(await stored(id, `${region}-e`)).toBeUndefined();
     // made-up alarms: leave nothing for the next tests' notifier
-    for (const sn of ['a', 'b', 'c', 'd']) await doc.send(new DeleteCommand({ TableName: tableName(), Key: { PK: `ALARM#${id}`, SK: `DEVICE#${region}-${sn}` } }));
+    for (const sn of ['a', 'b', 'c', 'd']) await doc.send(new DeleteCommand({ TableName: tableName(), Key: AlarmItem.key({ watcherId: id, devicesn: `${region}-${sn}` }) }));
   });
 });
 
@@ -133,7 +136,7 @@ const failRoomWritesAfter = (pass: number): (() => void) => {
     (next) => async (args) => {
       // DocumentClient commands reach this step with their keys as plain strings
       const input = args.input as { Key?: { PK?: unknown }; Item?: { PK?: unknown } };
-      if (String(input.Key?.PK ?? input.Item?.PK ?? '').startsWith('ROOMS#') && ++seen > pass) throw Object.assign(new Error('socket timed out'), { name: 'TimeoutError' });
+      if (String(input.Key?.PK ?? input.Item?.PK ?? '').startsWith(`${ROOMS.byRegion}#`) && ++seen > pass) throw Object.assign(new Error('socket timed out'), { name: 'TimeoutError' });
       return next(args);
     },
     { step: 'initialize', name },
@@ -238,7 +241,7 @@ describe('due deliveries over shards', () => {
     );
     const shards = new Set<string>();
     for (let i = 0; i < 30; i++) {
-      const { Item } = await doc.send(new GetCommand({ TableName: tableName(), Key: { PK: `DELIVERY#${tag}-${String(i).padStart(2, '0')}`, SK: 'DELIVERY' } }));
+      const { Item } = await doc.send(new GetCommand({ TableName: tableName(), Key: Delivery.key(`${tag}-${String(i).padStart(2, '0')}`) }));
       shards.add(String(Item?.GSI2PK));
     }
     expect(shards.size).toBeGreaterThan(1);
@@ -277,7 +280,7 @@ describe('alarm history over shards', () => {
         Item: { PK: `ALARMHIST#LOCATION#${region}#London`, SK: sk, GSI1PK: `ALARMHIST#REGION#${region}`, GSI1SK: sk, GSI2PK: 'ALARMHIST#ALL', GSI2SK: sk, type: 'AlarmHistory', ...old, expiresAt: expires },
       }),
     );
-    const { Items } = await doc.send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `ALARMHIST#LOCATION#${region}#London` } }));
+    const { Items } = await doc.send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': historyPk.location({ region, location: 'London' }) } }));
     expect(new Set(Items!.map((item) => item.GSI1PK)).size).toBeGreaterThan(2);
 
     const window = { from: '2003-01-02T00:03:00.000Z', to: '2003-01-02T00:23:00.000Z' };

@@ -11,6 +11,7 @@ import { simulatedFleet } from '#lib/devices/provider/simulated';
 import { refreshDevice, syncDevices } from '#lib/devices/sync';
 import type { ProviderDevice, StoredDevice } from '#lib/devices/types';
 import { fixed } from '../support/fleet';
+import { Device, deviceIndexPk } from '#lib/store/entities/inventory';
 
 // One table for this file: each test syncs a fleet of its own, which replaces the previous one.
 const root = join(__dirname, '..', '..');
@@ -169,8 +170,8 @@ describe('a sync that reads only what changed', () => {
     const fleet = fleetOf(27);
     await syncDevices(fixed(() => fleet));
     const victim = fleet[2]!;
-    const { Item } = { Item: { PK: `ROOM#${[victim.details.region, victim.details.location, victim.details.room].map(encodeURIComponent).join('#')}`, SK: `DEVICE#${victim.devicesn}` } };
-    await doc.send(new PutCommand({ TableName: tableName(), Item: { ...Item, GSI1PK: `DEVICE#${victim.devicesn}`, GSI1SK: 'DEVICE', type: 'Device', ...victim, devicemodel: 'tampered', connected: victim.status.connected, inCallStatus: victim.status.inCallStatus, ...victim.details } }));
+    const { Item } = { Item: Device.key(victim) };
+    await doc.send(new PutCommand({ TableName: tableName(), Item: { ...Item, GSI1PK: deviceIndexPk(victim.devicesn), GSI1SK: 'DEVICE', type: 'Device', ...victim, devicemodel: 'tampered', connected: victim.status.connected, inCallStatus: victim.status.inCallStatus, ...victim.details } }));
     expect(await syncDevices(fixed(() => fleet))).toMatchObject({ full: false, upserted: 0 });
     vi.stubEnv('SYNC_FULL_SECONDS', '0');
     expect(await syncDevices(fixed(() => fleet))).toMatchObject({ full: true, upserted: 1 });
