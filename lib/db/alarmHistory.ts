@@ -12,8 +12,7 @@ import { withinCondition } from '#lib/store/within';
  * everything (the second). Sort keys start with clearedAt, so a time window is a key condition
  * and newest-first is the index order. Both puts are idempotent (same keys for the same clear).
  * `expiresAt` is the TTL. The two keys that take a whole region's or the whole fleet's clears
- * are sharded by pair: a page asks every shard, and the unsharded key older records sit under,
- * for its newest below the cursor.
+ * are sharded by pair: a page asks every shard for its newest below the cursor.
  */
 const { fromItem } = HistoryByDevice;
 
@@ -39,7 +38,7 @@ const NARROWING = ['devicesn', 'region', 'location', 'room', 'watcherId'] as con
 
 /**
  * The partitions of a history question, each read newest first in its window: the key built for
- * it (a sharded key's K shards and its unsharded key), the expiry and the filters the key does
+ * it (a sharded key's K shards), the expiry and the filters the key does
  * not narrow as conditions within that key (`within`: also only those places).
  */
 const historyPartitions = (filter: HistoryFilter, now: number, within?: Expr): { key: HistoryKey; partitions: DescendingPartition[] } => {
@@ -52,7 +51,7 @@ const historyPartitions = (filter: HistoryFilter, now: number, within?: Expr): {
     range: { from: filter.from, to: `${filter.to}#\uffff` },
     filter: and(expr('#expiresAt > :now', { now: Math.floor(now / 1000) }), ...others, within)!,
   };
-  return { key, partitions: key.sharded ? [...shardsOf(partition), partition] : [partition] };
+  return { key, partitions: key.sharded ? shardsOf(partition) : [partition] };
 };
 
 /** Stores the history record of one cleared alarm (both items; idempotent). */

@@ -2,7 +2,7 @@ import type { Severity } from '#lib/devices/types';
 import { alarmId, type Acknowledgement, type Alarm, type AlarmState, type OpenAlarm } from '#lib/alarms/types';
 import { Conflict, NotFound } from '#lib/errors';
 import type { PlaceFilter } from '#lib/shared/access';
-import { ALARM_INDEX, AlarmItem, alarmPartition, LEGACY_FIRING, pairOfKey } from '#lib/store/entities/alarms';
+import { ALARM_INDEX, AlarmItem, alarmPartition, pairOfKey } from '#lib/store/entities/alarms';
 import { and, expr, type Expr } from '#lib/store/expression';
 import { mapListOrPage, queryPartitionsDescending, shardsOf, type Page } from '#lib/store/paging';
 import { queryAll, queryShards } from '#lib/store/query';
@@ -32,9 +32,9 @@ export const viewOf = ({ notify: _notify, notified: _notified, acknowledgement, 
 });
 export const toView = (item: Item): AlarmView => viewOf(fromItem(item));
 
-/** Firing (as stored now, or before pending existed) or pending. */
-export const OPEN = expr('#state IN (:firing, :legacy, :pending)', { firing: 'firing', legacy: LEGACY_FIRING, pending: 'pending' });
-const isOpen = (item: Item) => item.state === 'firing' || item.state === LEGACY_FIRING || item.state === 'pending';
+/** Firing or pending. */
+export const OPEN = expr('#state IN (:firing, :pending)', { firing: 'firing', pending: 'pending' });
+const isOpen = (item: Item) => item.state === 'firing' || item.state === 'pending';
 
 /** Batch requests in flight for storms (reads of 100 keys, writes of 25 items). */
 export const BATCHES_IN_FLIGHT = 8;
@@ -87,7 +87,7 @@ export const duePending = async (now: string): Promise<OpenAlarm[]> =>
 
 /** The firing alarms of one watcher (its own partition; repeat notifications). */
 export const firingOf = async (watcherId: string): Promise<OpenAlarm[]> =>
-  (await queryAll({ pk: alarmPartition(watcherId), filter: expr('#state = :firing OR #state = :legacy', { firing: 'firing', legacy: LEGACY_FIRING }) })).map(fromItem);
+  (await queryAll({ pk: alarmPartition(watcherId), filter: expr('#state = :firing', { firing: 'firing' }) })).map(fromItem);
 
 /**
  * Open alarms newest first (firing by default, or pending), narrowed by the filter (a

@@ -1,7 +1,7 @@
 import { alarmId, type Acknowledgement, type Alarm, type ClearReason, type Delivery as NotificationOutcome, type OpenAlarm } from '#lib/alarms/types';
 import type { Notice } from '#lib/notify/types';
 import { mapConcurrent } from '#lib/shared/concurrency';
-import { AlarmItem, alarmIndexKeys, LEGACY_FIRING } from '#lib/store/entities/alarms';
+import { AlarmItem, alarmIndexKeys } from '#lib/store/entities/alarms';
 import { expr, type Change, type Expr } from '#lib/store/expression';
 import { batchWriteWhile, putRequest, type Item } from '#lib/store/table';
 import { BATCHES_IN_FLIGHT, itemsOf, viewOf } from './alarmViews';
@@ -56,8 +56,8 @@ const firingFields = (alarm: OpenAlarm, outcome: NotificationOutcome | undefined
 const FIRING_REMOVES = ['clearedAt', 'clearReason', 'expiresAt', 'firesAt'];
 const announceRaised = (alarm: OpenAlarm) => announceStored({ kind: 'alarm', event: 'raised', at: new Date().toISOString(), alarm: { ...viewOf(alarm), state: 'firing' } });
 
-/** Still the firing alarm raised at `raisedAt` (as stored now, or before pending existed). */
-const firing = (alarm: Alarm): Expr => expr('(#state = :firing OR #state = :legacy) AND #raisedAt = :raisedAt', { firing: 'firing', legacy: LEGACY_FIRING, raisedAt: alarm.raisedAt });
+/** Still the firing alarm raised at `raisedAt`. */
+const firing = (alarm: Alarm): Expr => expr('#state = :firing AND #raisedAt = :raisedAt', { firing: 'firing', raisedAt: alarm.raisedAt });
 /** Still the pending alarm stored at `raisedAt`. */
 const pending = (raisedAt: string): Expr => expr('#state = :pending AND #raisedAt = :raisedAt', { pending: 'pending', raisedAt });
 /** A new alarm may take the pair's item when there is none, or its last alarm is over and its history written. */

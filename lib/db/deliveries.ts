@@ -10,9 +10,8 @@ import { EXISTS, NEW, nowSeconds, update, type Item } from '#lib/store/table';
  * the same delivery twice is a no-op (outbox pattern). GSI1 (`CHANNEL#<id>#DELIVERIES`, by
  * time) is a channel's delivery log, newest first. GSI2 (`DELIVERIES#DUE`, by next attempt)
  * holds only deliveries still to be attempted: the notifier reads what is due from it. The due
- * index is sharded by delivery id (`DELIVERIES#DUE#<n>`): `due` asks every shard, and the
- * unsharded key deliveries stored before the shards still sit under, for its earliest and keeps
- * the earliest overall. Deliveries expire 30 days after they were made (TTL); readers treat
+ * index is sharded by delivery id (`DELIVERIES#DUE#<n>`): `due` asks every shard for its
+ * earliest and keeps the earliest overall. Deliveries expire 30 days after they were made (TTL); readers treat
  * expired ones as absent.
  */
 const KEEP_SECONDS = 30 * 24 * 60 * 60;
@@ -55,7 +54,7 @@ export const createIfAbsent = async (draft: DeliveryDraft, createdAt: string): P
 /** Deliveries whose next attempt is due at `now`, earliest first (up to `limit` of every shard, merged). */
 export const due = async (now: string, limit: number): Promise<DueDelivery[]> => {
   const perShard = await Promise.all(
-    [...allShards(DELIVERIES_DUE), DELIVERIES_DUE].map(async (pk) => (await pages({ index: 'GSI2', pk, sk: expr('#sk <= :now', { now: `${now}#\uffff` }), limit }).next()).value?.items ?? []),
+    allShards(DELIVERIES_DUE).map(async (pk) => (await pages({ index: 'GSI2', pk, sk: expr('#sk <= :now', { now: `${now}#\uffff` }), limit }).next()).value?.items ?? []),
   );
   const earliest = perShard.flat().sort((a, b) => (String(a.GSI2SK) < String(b.GSI2SK) ? -1 : String(a.GSI2SK) > String(b.GSI2SK) ? 1 : 0));
   return earliest.slice(0, limit).map(fromItem);

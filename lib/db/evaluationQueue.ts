@@ -81,7 +81,7 @@ const deviceEntry = (key: Key, order: string, queuedAt: number, work: Item, clai
   return { kind: 'device', key, order, devicesn: String(work.devicesn), ...(device ? { device } : {}), ...reread, alarmWatchers, queuedAt, ...notBefore, ...claim };
 };
 
-/** The entries of one stored item: a watcher, the devices folded into it, or one device (items stored before folding). */
+/** The entries of one stored item: a watcher, or the devices folded into it. */
 const fromItem = (item: Item): QueuedEvaluation[] => {
   const key = { PK: String(item.PK), SK: String(item.SK) };
   const queuedAt = Number(item.queuedAt);
@@ -90,10 +90,8 @@ const fromItem = (item: Item): QueuedEvaluation[] => {
     return [{ kind: 'watcher', key, watcherId: String(item.watcherId), queuedAt, ...notBefore }];
   }
   const order = queueTokenOf(key.SK);
-  if (item.kind === 'devices' && Array.isArray(item.devices)) {
-    return (item.devices as Item[]).map((work, i) => deviceEntry(key, `${order}.${String(i).padStart(3, '0')}`, queuedAt, work, item.claimed));
-  }
-  return [deviceEntry(key, order, queuedAt, item, item.claimed)];
+  const devices = Array.isArray(item.devices) ? (item.devices as Item[]) : [];
+  return devices.map((work, i) => deviceEntry(key, `${order}.${String(i).padStart(3, '0')}`, queuedAt, work, item.claimed));
 };
 
 

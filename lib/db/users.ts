@@ -33,8 +33,7 @@ export interface Credentials {
   /**
    * Random id of this record's credentials: new at every (re)creation and every password
    * change. A token carries the one it was issued under and is refused once it differs, so
-   * a deleted and re-created username never revives old tokens. Empty on records written
-   * before incarnations existed (sign-in gives them one).
+   * a deleted and re-created username never revives old tokens.
    */
   incarnation: string;
 }
@@ -93,17 +92,6 @@ export const countWithRole = async (role: string, options: { countedAdminsOnly?:
 
 // Only sign-in and deletion need these: outside the object, other bundles leave them out
 // (DESIGN §8 size target).
-
-/**
- * Gives a record written before incarnations existed its first one, only if it is still
- * the record whose password was just checked (same hash, still none). Answers the
- * incarnation, or undefined when the record moved meanwhile (the caller refuses).
- */
-export const adoptIncarnation = async (username: string, passwordHash: string): Promise<string | undefined> => {
-  const incarnation = randomUUID();
-  const unchanged = expr('attribute_exists(PK) AND attribute_not_exists(#incarnation) AND #passwordHash = :hash', { hash: passwordHash });
-  return (await Users.update(username, { set: { incarnation } }, unchanged)) && incarnation;
-};
 
 /**
  * Deletes the user if it still holds `role` and, when `scoped` is given, is still scoped (or

@@ -1,5 +1,6 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { CreatedRole } from '#lib/store/entities/account';
 
 // Issue 12: the account group under real parallel calls against the embedded store.
 const keyPair = generateKeyPairSync('ed25519', {
@@ -208,7 +209,7 @@ describe('a role a user holds is never deleted (item 5)', () => {
 
   it('counts the holders of a role from before the count when first needed', async () => {
     const roleid = await newRole();
-    await doc.send(new UpdateCommand({ TableName: tableName(), Key: { PK: 'ROLE', SK: `ROLE#${roleid}` }, UpdateExpression: 'REMOVE holders' }));
+    await doc.send(new UpdateCommand({ TableName: tableName(), Key: CreatedRole.key(roleid), UpdateExpression: 'REMOVE holders' }));
     const hash = (await users.credentials(await newUser()))!.passwordHash;
     const old = unique('old');
     await users.create({ username: old, email: `${old}@example.com`, name: 'Old', role: roleid }, hash);

@@ -17,9 +17,10 @@ import { countsIn } from '#lib/devices/counts';
 import { syncDevices } from '#lib/devices/sync';
 import { device, fixed, offlineWatcher, unique } from '../support/fleet';
 import { watchingRequests } from '../support/requests';
-import { ALARM_INDEX, AlarmItem, alarmPartition, historyPk } from '#lib/store/entities/alarms';
+import { ALARM_INDEX, AlarmItem, alarmPartition, HistoryByPlace, historyPk, QUEUE } from '#lib/store/entities/alarms';
 import { ROOMS } from '#lib/store/entities/inventory';
 import { Delivery } from '#lib/store/entities/notify';
+import { migrate, older } from '../../scripts/migrate';
 
 const queuePass = () => evaluateQueue({ mailer: outboxMailer(), deadline: Date.now() + 60_000 });
 const fullPass = () => evaluateAlarms({ mailer: outboxMailer(), deadline: Date.now() + 60_000 });
@@ -202,7 +203,7 @@ describe('the evaluation queue', () => {
     expect((await evaluationQueue.list()).filter((e) => e.kind === 'device' && e.devicesn.startsWith(`${region}-`))).toEqual([]);
   });
 
-  it('still reads one-device items stored before folding', async () => {
+  it('reads one-device items stored before folding once `npm run migrate` folded them', async () => {
     const region = unique('Q');
     const d = device(region, `${region}-1`, 'Room 1', false);
     await syncDevices(fixed(() => [d]));
@@ -210,17 +211,18 @@ describe('the evaluation queue', () => {
     await doc.send(
       new PutCommand({
         TableName: tableName(),
-        Item: { PK: 'EVALQ#0', SK: `D#${d.devicesn}#000000001.0.abc`, type: 'QueuedEvaluation', kind: 'device', devicesn: d.devicesn, device: stored_, alarmWatchers: [], queuedAt: 1 },
+        Item: { PK: `${QUEUE}#0`, SK: older.queuedDeviceSk(d.devicesn, '000000001.0.abc'), type: 'QueuedEvaluation', kind: 'device', devicesn: d.devicesn, device: stored_, alarmWatchers: [], queuedAt: 1 },
       }),
     );
-    const entry = (await evaluationQueue.list()).find((e) => e.kind === 'device' && e.devicesn === d.devicesn && e.key.PK === 'EVALQ#0');
+    await migrate();
+    const entry = (await evaluationQueue.list()).find((e) => e.kind === 'device' && e.devicesn === d.devicesn && e.key.PK === `${QUEUE}#0`);
     expect(entry).toMatchObject({ kind: 'device', devicesn: d.devicesn, device: { devicesn: d.devicesn }, alarmWatchers: [] });
     await evaluationQueue.remove([entry!]);
   });
 });
 
 describe('due deliveries over shards', () => {
-  it('answers the earliest due deliveries of every shard and of the unsharded key, in order', async () => {
+  it('answers the earliest due deliveries of every shard, one stored under the unsharded key once migrated, in order', async () => {
     process.env.SHARDS = '4';
     const tag = unique('due');
     const base = Date.parse('2001-01-01T00:00:00.000Z');
@@ -236,9 +238,10 @@ describe('due deliveries over shards', () => {
     await doc.send(
       new PutCommand({
         TableName: tableName(),
-        Item: { PK: `DELIVERY#${tag}-old`, SK: 'DELIVERY', type: 'Delivery', deliveryId: `${tag}-old`, status: 'pending', attempts: 0, digest: {}, target: {}, createdAt: '2000-12-31T00:00:00.000Z', GSI2PK: 'DELIVERIES#DUE', GSI2SK: `2000-12-31T00:00:00.000Z#${tag}-old` },
+        Item: { ...Delivery.key(`${tag}-old`), type: 'Delivery', deliveryId: `${tag}-old`, status: 'pending', attempts: 0, digest: {}, target: {}, createdAt: '2000-12-31T00:00:00.000Z', GSI2PK: older.dueKey, GSI2SK: `2000-12-31T00:00:00.000Z#${tag}-old` },
       }),
     );
+    await migrate();
     const shards = new Set<string>();
     for (let i = 0; i < 30; i++) {
       const { Item } = await doc.send(new GetCommand({ TableName: tableName(), Key: Delivery.key(`${tag}-${String(i).padStart(2, '0')}`) }));
@@ -251,7 +254,7 @@ describe('due deliveries over shards', () => {
 });
 
 describe('alarm history over shards', () => {
-  it('pages a region and the whole fleet newest first across the shards and the unsharded key, cursor after cursor', async () => {
+  it('pages a region and the whole fleet newest first across the shards, a record stored under the unsharded keys once migrated, cursor after cursor', async () => {
     process.env.SHARDS = '4';
     const region = unique('H');
     const record = (i: number) => ({
@@ -273,13 +276,14 @@ describe('alarm history over shards', () => {
     for (let i = 0; i < 23; i++) await alarmHistory.write(record(i), expires);
     // one record stored before the keys were sharded
     const old = { ...record(23), id: `w2:${region}-old`, devicesn: `${region}-old` };
-    const sk = `${old.clearedAt}#${old.watcherId}#${old.devicesn}`;
+    const sk = HistoryByPlace.key(old).SK;
     await doc.send(
       new PutCommand({
         TableName: tableName(),
-        Item: { PK: `ALARMHIST#LOCATION#${region}#London`, SK: sk, GSI1PK: `ALARMHIST#REGION#${region}`, GSI1SK: sk, GSI2PK: 'ALARMHIST#ALL', GSI2SK: sk, type: 'AlarmHistory', ...old, expiresAt: expires },
+        Item: { PK: historyPk.location({ region, location: 'London' }), SK: sk, GSI1PK: historyPk.region(region), GSI1SK: sk, GSI2PK: historyPk.all(), GSI2SK: sk, type: 'AlarmHistory', ...old, expiresAt: expires },
       }),
     );
+    await migrate();
     const { Items } = await doc.send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': historyPk.location({ region, location: 'London' }) } }));
     expect(new Set(Items!.map((item) => item.GSI1PK)).size).toBeGreaterThan(2);
 

@@ -27,9 +27,6 @@ export const alarmIndexKeys = {
 };
 export const pendingSk = (alarm: OpenAlarm) => `${alarm.firesAt ?? alarm.raisedAt}#${alarm.watcherId}#${alarm.devicesn}`;
 
-/** Firing alarms stored before pending existed say `open`. */
-export const LEGACY_FIRING = 'open';
-
 const ALARM = 'ALARM#';
 const DEVICE = 'DEVICE#';
 export const alarmPartition = (watcherId: string) => `${ALARM}${watcherId}`;
@@ -43,7 +40,7 @@ export const AlarmItem = entity({
     GSI1: 'firing: `ALARMS#OPEN#<shard(pair)>` / `<raisedAt>#<watcherId>#<sn>`; pending: `ALARMS#PENDING#<shard(pair)>` / `<firesAt>#<watcherId>#<sn>`; cleared, history not yet written: `ALARMS#HISTORY#<shard(pair)>` / `<clearedAt>#<watcherId>#<sn>`',
     GSI2: 'notices pending only: `ALARMS#NOTIFY#<shard(pair)>` / `<watcherId>:<sn>`',
     notes:
-      '`state` (`pending`/`firing`/`cleared`/`dropped`; `open` = firing, stored before pending existed), `watcherId, devicesn, deviceid, severity, region, location, room, raisedAt, pendingSince?, firesAt?, description?, notify {sendEmail, emails, channelIds?}`, `acknowledgedAt?, acknowledgedBy?, ackComment?`, `notified {raised?, cleared?}` (recipients or `suppressed`), `clearedAt, clearReason, expiresAt` (cleared/dropped: + `ALARM_HISTORY_DAYS`), `pendingNotices` (transitions not yet in a stored digest, lib/notify)',
+      '`state` (`pending`/`firing`/`cleared`/`dropped`), `watcherId, devicesn, deviceid, severity, region, location, room, raisedAt, pendingSince?, firesAt?, description?, notify {sendEmail, emails, channelIds?}`, `acknowledgedAt?, acknowledgedBy?, ackComment?`, `notified {raised?, cleared?}` (recipients or `suppressed`), `clearedAt, clearReason, expiresAt` (cleared/dropped: + `ALARM_HISTORY_DAYS`), `pendingNotices` (transitions not yet in a stored digest, lib/notify)',
   },
   key: (pair: Pair) => ({ PK: alarmPartition(pair.watcherId), SK: `${DEVICE}${pair.devicesn}` }),
   fromItem: (item): OpenAlarm => {
@@ -183,7 +180,7 @@ export const QueuedDevices = entity({
     PK: '`EVALQ#<shard(sn)>`',
     SK: '`D#<token>`',
     notes:
-      '`devices` (up to 64 of that shard queued together, same `notBefore`: each `devicesn`, `device` (as the change wrote it; absent: vanished), `alarmWatchers` (list, or `any`), `notBefore?`), `queuedAt`, `claimed?` (the run that began on it); items from before folding hold one device (`D#<sn>#<token>`, the fields at top level)',
+      '`devices` (up to 64 of that shard queued together, same `notBefore`: each `devicesn`, `device` (as the change wrote it; absent: vanished), `alarmWatchers` (list, or `any`), `notBefore?`), `queuedAt`, `claimed?` (the run that began on it)',
   },
   /** Devices of one shard queued together; `token` orders them. */
   key: ({ shardOf, token }: { shardOf: string; token: string }) => ({ PK: shardKey(QUEUE, shardOf), SK: `D#${token}` }),
@@ -195,8 +192,8 @@ export const QueuedWatcher = entity({
   key: ({ watcherId, token }: { watcherId: string; token: string }) => ({ PK: shardKey(QUEUE, watcherId), SK: `W#${watcherId}#${token}` }),
   fromItem: (item) => item,
 });
-/** The token of a queue entry's sort key: its order among the entries of one subject. */
-export const queueTokenOf = (sk: string): string => (sk.startsWith('D#') && sk.indexOf('#', 2) < 0 ? sk.slice(2) : sk.slice(sk.lastIndexOf('#') + 1));
+/** The token of a queue entry's sort key (`D#<token>`, `W#<id>#<token>`): its order among the entries of one subject. */
+export const queueTokenOf = (sk: string): string => sk.slice(sk.lastIndexOf('#') + 1);
 export const Reconciliation = entity({
   type: 'AlarmReconciliation',
   doc: { section: queue, name: 'Reconciliation marker', PK: '`ALARM_EVALUATOR`', SK: '`RECONCILED`', notes: '`lastFullRunAt` (epoch ms of the last complete full pass)' },
