@@ -3,6 +3,7 @@ import type { Notice } from '#lib/notify/types';
 import { ALARM_INDEX, AlarmItem } from '#lib/store/entities/alarms';
 import { expr } from '#lib/store/expression';
 import { queryShards } from '#lib/store/query';
+import { chunked } from '#lib/store/table';
 import { itemsOf } from './alarmViews';
 
 /*
@@ -50,8 +51,7 @@ export const noticesCollected = async (alarm: Pair, delivered: readonly Notice[]
   if (all) return;
   // a newer transition appended a notice meanwhile: drop only those collected, keep it pending;
   // at most REMOVED_PER_UPDATE a write, so the expression stays far below DynamoDB's 4 KB
-  for (let start = 0; start < delivered.length; start += REMOVED_PER_UPDATE) {
-    const chunk = delivered.slice(start, start + REMOVED_PER_UPDATE);
+  for (const chunk of chunked(delivered, REMOVED_PER_UPDATE)) {
     const removal = expr(`REMOVE ${chunk.map((_, i) => `#pendingNotices[${i}]`).join(', ')}`);
     if (!(await AlarmItem.update(alarm, removal, expr('#pendingNotices[0].#id = :first', { first: chunk[0]!.id })))) return;
   }

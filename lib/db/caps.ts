@@ -1,7 +1,7 @@
 import { Conflict } from '#lib/errors';
 import { Cap } from '#lib/store/entities/config';
 import { expr } from '#lib/store/expression';
-import { NEW } from '#lib/store/table';
+import { chunked, NEW } from '#lib/store/table';
 
 /*
  * Caps per stage (issue 24 items 7, 14): how many watchers, active silences and filter
@@ -59,8 +59,7 @@ const createRoster = async (rules: CapRules): Promise<void> => {
 
 /** Removes members, each only if unchanged since read (a member admitted again meanwhile stays). */
 const remove = async (name: string, gone: [string, Entry][]): Promise<void> => {
-  for (let i = 0; i < gone.length; i += REMOVALS_PER_WRITE) {
-    const chunk = gone.slice(i, i + REMOVALS_PER_WRITE);
+  for (const chunk of chunked(gone, REMOVALS_PER_WRITE)) {
     const names = memberNames(chunk.map(([id]) => id));
     const values = Object.fromEntries(chunk.map(([, { at }], n) => [`a${n}`, at]));
     await Cap.update(name, expr(removal(chunk), {}, names), expr(chunk.map((_, n) => `#members.#m${n}.#at = :a${n}`).join(' AND '), values, names));
@@ -104,8 +103,7 @@ export const nonMembers = async (name: string, ids: readonly string[]): Promise<
 
 /** Releases members whose records were deleted or ended (a failure is healed when the cap is reached). */
 export const release = async (name: string, ids: readonly string[]): Promise<void> => {
-  for (let i = 0; i < ids.length; i += REMOVALS_PER_WRITE) {
-    const chunk = ids.slice(i, i + REMOVALS_PER_WRITE);
+  for (const chunk of chunked(ids, REMOVALS_PER_WRITE)) {
     await Cap.update(name, expr(removal(chunk), {}, memberNames(chunk)), 'attribute_exists(#members)');
   }
 };

@@ -17,20 +17,10 @@ import { syncFingerprints } from './fingerprints';
 const { key: keys, fromItem } = Devices;
 const toItem = (device: StoredDevice, now: string): Item => Devices.item(device, deviceFields(device, now));
 
-const FIELDS = [
-  'deviceid',
-  'devicesn',
-  'devicemodel',
-  'connected',
-  'inCallStatus',
-  'region',
-  'location',
-  'room',
-  'alarmSeverity',
-  'alarmWatchers',
-  ...['vendor', 'vendorRef', 'connectionDetail', 'errorCodes', 'software', 'lastSeen', 'plannedMaintenance', 'staleSince'],
-];
-const project = FIELDS;
+/** What a read of devices projects: the fields `fromItem` reads. */
+const project = ['deviceid', 'devicesn', 'devicemodel', 'connected', 'inCallStatus', 'region', 'location', 'room', 'alarmSeverity', 'alarmWatchers'].concat(
+  ['vendor', 'vendorRef', 'connectionDetail', 'errorCodes', 'software', 'lastSeen', 'plannedMaintenance', 'staleSince'],
+);
 
 /** Position in the device list: the last room and serial number answered. */
 interface Position {

@@ -2,7 +2,7 @@ import { mapConcurrent } from '#lib/shared/concurrency';
 import type { StoredDevice } from '#lib/devices/types';
 import { QUEUE, QueuedDevices, QueuedWatcher, queueTokenOf } from '#lib/store/entities/alarms';
 import { queryShards } from '#lib/store/query';
-import { batchWrite, deleteRequest, EXISTS, put, putRequest, update, type Item, type Key } from '#lib/store/table';
+import { batchWrite, chunked, deleteRequest, EXISTS, put, putRequest, update, type Item, type Key } from '#lib/store/table';
 
 /*
  * The alarm engine's work queue: one small item per device or watcher whose alarms must be
@@ -62,12 +62,7 @@ const deviceItems = (work: readonly DeviceWork[], now: number): Item[] => {
     groups.set(group, [...(groups.get(group) ?? []), entry]);
   }
   return [...groups.values()].flatMap((list) =>
-    Array.from({ length: Math.ceil(list.length / DEVICES_PER_ITEM) }, (_, i) =>
-      QueuedDevices.item(
-        { shardOf: list[0]!.devicesn, token: token(now) },
-        { kind: 'devices', devices: list.slice(i * DEVICES_PER_ITEM, (i + 1) * DEVICES_PER_ITEM).map(workOf), queuedAt: now },
-      ),
-    ),
+    chunked(list, DEVICES_PER_ITEM).map((devices) => QueuedDevices.item({ shardOf: devices[0]!.devicesn, token: token(now) }, { kind: 'devices', devices: devices.map(workOf), queuedAt: now })),
   );
 };
 

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Place } from '#lib/devices/types';
 import { mapConcurrent } from '#lib/shared/concurrency';
-import { DIRTY_ROOMS, DirtyRoom, FingerprintBucket as Buckets, FingerprintTop as Top, FINGERPRINTS, placeOfRoom, ROOM_ATTRIBUTE, roomId } from '#lib/store/entities/inventory';
+import { digestAttribute, DIRTY_ROOMS, DirtyRoom, FingerprintBucket as Buckets, FingerprintTop as Top, FINGERPRINTS, placeOfRoom, ROOM_ATTRIBUTE, roomId } from '#lib/store/entities/inventory';
 import { and, expr, type Expr } from '#lib/store/expression';
 import { bucketOf, queryAll, queryShards } from '#lib/store/query';
-import { BATCH_SIZE, batchGet, batchWrite, EXISTS, NEW, putRequest } from '#lib/store/table';
+import { BATCH_SIZE, batchGet, batchWrite, chunked, EXISTS, NEW, putRequest } from '#lib/store/table';
 
 /*
  * Sync fingerprints: what the stored inventory holds, per room, in a form a sync can compare
@@ -48,10 +48,8 @@ export interface FingerprintBucket {
   rooms: Map<string, string>;
 }
 
-const chunks = <T>(list: readonly T[]): T[][] => Array.from({ length: Math.ceil(list.length / CHUNK) }, (_, i) => list.slice(i * CHUNK, (i + 1) * CHUNK));
-
+const chunks = <T>(list: readonly T[]): T[][] => chunked(list, CHUNK);
 const emptyBucket = (bucket: number): FingerprintBucket => ({ bucket, version: 0, rooms: new Map() });
-
 
 export const syncFingerprints = {
   /** B: SYNC_BUCKETS (default 512); a change makes the next sync compare the whole inventory. */
@@ -77,12 +75,8 @@ export const syncFingerprints = {
   },
 
   async top(): Promise<FingerprintTop | undefined> {
-    const Item = await Top.read(undefined, { consistent: true });
-    if (!Item) return undefined;
-    const digests = new Map<number, string>();
-    for (const [name, value] of Object.entries(Item)) if (/^b\d+$/.test(name)) digests.set(Number(name.slice(1)), String(value));
-    const whole = new Set([...digests].filter(([, digest]) => digest.startsWith(WHOLE)).map(([bucket]) => bucket));
-    return { buckets: Number(Item.buckets ?? 0), fullAt: Number(Item.fullAt ?? 0), digests, whole };
+    const top = await Top.find(undefined, { consistent: true });
+    return top && { ...top, whole: new Set([...top.digests].filter(([, digest]) => digest.startsWith(WHOLE)).map(([bucket]) => bucket)) };
   },
 
   /** The given buckets, read consistently (absent ones empty, version 0). */
@@ -114,9 +108,9 @@ export const syncFingerprints = {
     const batches = chunks(changes);
     if (full && batches.length === 0) batches.push([]);
     for (const batch of batches) {
-      const digests = { ...Object.fromEntries(batch.map(({ bucket, digest }) => [`b${bucket}`, digest])), buckets: syncFingerprints.bucketCount(), type: Top.type };
+      const digests = { ...Object.fromEntries(batch.map(({ bucket, digest }) => [digestAttribute(bucket), digest])), buckets: syncFingerprints.bucketCount(), type: Top.type };
       // each bucket's digest a name of its own (`#d<i>`), as read
-      const asRead = batch.map(({ bucket, was }, i): Expr => (was === undefined ? expr(`attribute_not_exists(#d${i})`, {}, { [`#d${i}`]: `b${bucket}` }) : expr(`#d${i} = :w${i}`, { [`w${i}`]: was }, { [`#d${i}`]: `b${bucket}` })));
+      const asRead = batch.map(({ bucket, was }, i): Expr => (was === undefined ? expr(`attribute_not_exists(#d${i})`, {}, { [`#d${i}`]: digestAttribute(bucket) }) : expr(`#d${i} = :w${i}`, { [`w${i}`]: was }, { [`#d${i}`]: digestAttribute(bucket) })));
       const ok = await Top.update(undefined, { set: { ...digests, ...(full ? { fullAt: full.at } : {}) } }, and(...asRead));
       if (!ok) missed.push(...batch.map((change) => change.bucket));
     }
@@ -162,5 +156,5 @@ export const syncFingerprints = {
 
 /** Replaces the digests of these buckets by `mark` (a value no sync computes), where a top item exists. */
 const markDigests = async (buckets: readonly number[], mark: string): Promise<void> => {
-  for (const batch of chunks(buckets)) await Top.update(undefined, { set: Object.fromEntries(batch.map((bucket) => [`b${bucket}`, mark])) }, EXISTS);
+  for (const batch of chunks(buckets)) await Top.update(undefined, { set: Object.fromEntries(batch.map((bucket) => [digestAttribute(bucket), mark])) }, EXISTS);
 };

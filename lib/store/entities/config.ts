@@ -84,13 +84,7 @@ export const FILTER_CONFIGS = 'FILTERCONFIG';
 export const filterConfigSortKey = (id: number) => `FILTERCONFIG#${padId(id)}`;
 export const FilterConfig = entity({
   type: 'FiltersConfig',
-  doc: {
-    section: filters,
-    name: 'Filters configuration',
-    PK: '`FILTERCONFIG`',
-    SK: '`FILTERCONFIG#<id, 15-digit padded>`',
-    notes: '`id`, `region`, `locations: [{locationName, rooms: [{roomName}]}]`, `version`',
-  },
+  doc: { section: filters, name: 'Filters configuration', PK: '`FILTERCONFIG`', SK: '`FILTERCONFIG#<id, 15-digit padded>`', notes: '`id`, `region`, `locations: [{locationName, rooms: [{roomName}]}]`, `version`' },
   key: (id: number) => ({ PK: FILTER_CONFIGS, SK: filterConfigSortKey(id) }),
   fromItem: (item): FiltersConfig => ({
     id: Number(item.id),

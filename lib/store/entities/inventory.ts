@@ -165,16 +165,16 @@ export const FingerprintBucket = entity({
 });
 export const FingerprintTop = entity({
   type: 'SyncFingerprintTop',
-  doc: {
-    section: fingerprints,
-    name: 'Top',
-    PK: '`SYNCFP`',
-    SK: '`TOP`',
-    notes: '`b<n>` = bucket digest, or `whole:<uuid>` (a sync is writing into it); `buckets` (B); `fullAt` (epoch ms of the last full sync)',
-  },
+  doc: { section: fingerprints, name: 'Top', PK: '`SYNCFP`', SK: '`TOP`', notes: '`b<n>` = bucket digest, or `whole:<uuid>` (a sync is writing into it); `buckets` (B); `fullAt` (epoch ms of the last full sync)' },
   key: (_: void) => ({ PK: FINGERPRINTS, SK: 'TOP' }),
-  fromItem: (item) => item,
+  fromItem: (item) => ({
+    buckets: Number(item.buckets ?? 0),
+    fullAt: Number(item.fullAt ?? 0),
+    digests: new Map(Object.entries(item).flatMap(([name, value]) => (/^b\d+$/.test(name) ? [[Number(name.slice(1)), String(value)] as const] : []))),
+  }),
 });
+/** A bucket's digest is the attribute `b<n>` of the top item. */
+export const digestAttribute = (bucket: number) => `b${bucket}`;
 documented({
   section: fingerprints,
   name: 'Held room (inside a bucket)',
