@@ -1,7 +1,7 @@
 import type { HistoryFilter, HistoryRecord } from '#lib/alarms/history';
 import type { PlaceFilter } from '#lib/shared/access';
 import { HistoryByDevice, HistoryByPlace, historyPk } from '#lib/store/entities/alarms';
-import { and, expr, type Expr } from '#lib/store/expression';
+import { and, equal, expr, type Expr } from '#lib/store/expression';
 import { descendingPage, queryPage, shardsOf, type DescendingPartition, type Page } from '#lib/store/paging';
 import { batchWrite, putRequest } from '#lib/store/table';
 import { withinCondition } from '#lib/store/within';
@@ -44,12 +44,12 @@ const NARROWING = ['devicesn', 'region', 'location', 'room', 'watcherId'] as con
 const historyPartitions = (filter: HistoryFilter, now: number, within?: Expr): { key: HistoryKey; partitions: DescendingPartition[] } => {
   const key = keyFor(filter);
   const rest = NARROWING.filter((field) => filter[field] !== undefined && !key.narrowed.includes(field));
-  const others = rest.map((field) => expr(`#${field} = :f${field}`, { [`f${field}`]: filter[field] }));
+  const others = equal(Object.fromEntries(rest.map((field) => [field, filter[field]])));
   const partition = {
     ...(key.index ? { index: key.index } : {}),
     pk: key.pk,
     range: { from: filter.from, to: `${filter.to}#\uffff` },
-    filter: and(expr('#expiresAt > :now', { now: Math.floor(now / 1000) }), ...others, within)!,
+    filter: and(expr('#expiresAt > :now', { now: Math.floor(now / 1000) }), others, within)!,
   };
   return { key, partitions: key.sharded ? shardsOf(partition) : [partition] };
 };

@@ -3,7 +3,7 @@ import { alarmId, type Acknowledgement, type Alarm, type AlarmState, type OpenAl
 import { Conflict, NotFound } from '#lib/errors';
 import type { PlaceFilter } from '#lib/shared/access';
 import { ALARM_INDEX, AlarmItem, alarmPartition, pairOfKey } from '#lib/store/entities/alarms';
-import { and, expr, type Expr } from '#lib/store/expression';
+import { and, equal, expr, type Expr } from '#lib/store/expression';
 import { mapListOrPage, queryPartitionsDescending, shardsOf, type Page } from '#lib/store/paging';
 import { queryAll, queryShards } from '#lib/store/query';
 import { batchGet, hasExpired, type Item } from '#lib/store/table';
@@ -60,10 +60,8 @@ export interface AlarmFilter {
 }
 
 const filterOf = ({ state: _state, acknowledged, within, ...fields }: AlarmFilter): Expr | undefined => {
-  const entries = Object.entries(fields).filter(([, value]) => value !== undefined);
-  const terms = entries.map(([field, value], i) => expr(`#f${i} = :f${i}`, { [`f${i}`]: value }, { [`#f${i}`]: field }));
   const ack = acknowledged === undefined ? undefined : acknowledged ? 'attribute_exists(#acknowledgedAt)' : 'attribute_not_exists(#acknowledgedAt)';
-  return and(...terms, ack, within ? withinCondition(within) : undefined);
+  return and(equal(fields), ack, within ? withinCondition(within) : undefined);
 };
 
 // The repository is imported whole (`import * as alarms from '#lib/db/alarms'`): each function

@@ -1,6 +1,6 @@
 import type { AuditFilter, AuditRecord } from '#lib/shared/audit';
 import { auditBase, AuditLogItem, AuditTargetItem } from '#lib/store/entities/account';
-import type { Expr } from '#lib/store/expression';
+import { and, equal, expr } from '#lib/store/expression';
 import { descendingPage, shardsOf, type DescendingPartition, type Page } from '#lib/store/paging';
 import { batchWrite, putRequest, type Item } from '#lib/store/table';
 
@@ -51,17 +51,8 @@ const keyFor = (filter: AuditFilter): { pk: string; index?: 'GSI1' | 'GSI2'; nar
 /** The sharded Query of a filter: its key, the time window as the key's range, the other filters and the expiry as conditions. */
 export const auditQuery = (filter: AuditFilter, nowSeconds: number): DescendingPartition => {
   const { narrowed, ...key } = keyFor(filter);
-  const names: Record<string, string> = { '#expires': 'expiresAt' };
-  const values: Record<string, unknown> = { ':now': nowSeconds };
-  const terms = ['#expires > :now'];
-  (Object.keys(ATTRIBUTE) as (keyof typeof ATTRIBUTE)[])
-    .filter((name) => filter[name] !== undefined && name !== narrowed)
-    .forEach((name, i) => {
-      names[`#f${i}`] = ATTRIBUTE[name];
-      values[`:f${i}`] = filter[name];
-      terms.push(`#f${i} = :f${i}`);
-    });
-  const condition: Expr = { expression: terms.join(' AND '), names, values };
+  const others = (Object.keys(ATTRIBUTE) as (keyof typeof ATTRIBUTE)[]).filter((name) => filter[name] !== undefined && name !== narrowed);
+  const condition = and(expr('#expiresAt > :now', { now: nowSeconds }), equal(Object.fromEntries(others.map((name) => [ATTRIBUTE[name], filter[name]]))))!;
   return { ...key, range: { from: filter.from ?? '0', to: `${filter.to ?? '9'}#\uffff` }, filter: condition };
 };
 

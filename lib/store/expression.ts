@@ -28,6 +28,10 @@ export const and = (...terms: (Expr | string | undefined)[]): Expr | undefined =
   };
 };
 
+/** Each attribute equal to its value (`#f0 = :f0 AND …`; undefined values left out), or undefined when none is given. */
+export const equal = (fields: Record<string, unknown>): Expr | undefined =>
+  and(...Object.entries(fields).flatMap(([field, value], i) => (value === undefined ? [] : [expr(`#f${i} = :f${i}`, { [`f${i}`]: value }, { [`#f${i}`]: field })])));
+
 /** The SDK fields of a request's expressions (`{ ConditionExpression: ..., FilterExpression: ... }`), names read off the expressions. */
 export const compile = (parts: Record<string, Expr | string | undefined>): Item => {
   const fields: Item = {};
