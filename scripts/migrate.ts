@@ -13,14 +13,13 @@
  * - users without an `incarnation` (stored before incarnations) -> a fresh one.
  */
 import { randomUUID } from 'node:crypto';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { HistoryRecord } from '#lib/alarms/history';
-import { doc, tableName } from '#lib/store/client';
+import { tableName } from '#lib/store/client';
 import { User } from '#lib/store/entities/account';
 import { AlarmItem, HistoryByPlace, historyPk, pairOfKey, QueuedDevices, queueTokenOf } from '#lib/store/entities/alarms';
 import { Delivery, DELIVERIES_DUE } from '#lib/store/entities/notify';
 import { expr } from '#lib/store/expression';
-import { shardKey } from '#lib/store/query';
+import { scanPages, shardKey } from '#lib/store/query';
 import { NEW, put, remove, update, type Item } from '#lib/store/table';
 
 /** Firing alarms stored before pending existed say `open`. */
@@ -71,22 +70,14 @@ const convert: Record<Conversion, (item: Item) => Promise<boolean>> = {
     !!(await update(User.key(String(item.username)), { set: { incarnation: randomUUID() } }, expr('attribute_exists(PK) AND (attribute_not_exists(#incarnation) OR #incarnation = :empty)', { empty: '' }))),
 };
 
-/** Every item of the table, page after page. */
-async function* everyItem(): AsyncGenerator<Item> {
-  let ExclusiveStartKey: Item | undefined;
-  do {
-    const page = await doc.send(new ScanCommand({ TableName: tableName(), ExclusiveStartKey }));
-    yield* page.Items ?? [];
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-}
-
 /** Converts every item of an older shape (`only`: those it accepts); answers how many of each it converted. */
 export const migrate = async (only: (item: Item) => boolean = () => true): Promise<Record<Conversion, number>> => {
   const converted: Record<Conversion, number> = { firing: 0, folded: 0, historyKeys: 0, dueKey: 0, incarnation: 0 };
-  for await (const item of everyItem()) {
-    const conversion = only(item) ? needs(item) : undefined;
-    if (conversion && (await convert[conversion](item))) converted[conversion]++;
+  for await (const page of scanPages()) {
+    for (const item of page.items) {
+      const conversion = only(item) ? needs(item) : undefined;
+      if (conversion && (await convert[conversion](item))) converted[conversion]++;
+    }
   }
   return converted;
 };
