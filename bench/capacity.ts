@@ -85,7 +85,7 @@ export const runCapacityBench = async () => {
   await buildSchemas();
   const store = process.env.BENCH_STORE === 'in-process' ? await startLocalStore() : await storeProcess();
   Object.assign(process.env, storeEnv(store.endpoint), { POWERTOOLS_LOG_LEVEL: 'SILENT', TABLE_NAME: 'bench-capacity', MAILER: 'outbox' });
-  const { dynamo } = await import('../lib/db/client');
+  const { dynamo } = await import('../lib/store/client');
   dynamo.middlewareStack.add(
     (next, ctx) => async (args) => {
       const name = (ctx as { commandName?: string }).commandName ?? '';
@@ -260,7 +260,7 @@ export const runCapacityBench = async () => {
       };
       console.log(`storm: rooms right after ${background.storm.secondsUntilRoomsRight} s, run done after ${background.storm.secondsUntilRunDone} s, ${wrong} rooms wrong`, background.storm);
     }
-    const { shardKey } = await import('../lib/db/shards');
+    const { shardKey } = await import('../lib/store/query');
     shardShare = shardShares(shardKey);
   }
   await store.close();

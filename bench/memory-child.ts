@@ -7,7 +7,7 @@
  */
 import { outboxMailer } from '../lib/adapters/mail';
 import { runEvaluation } from '../lib/alarms/engine/run';
-import { dynamo, tableName } from '../lib/db/client';
+import { dynamo, tableName } from '../lib/store/client';
 import { ensureTable } from '../lib/db/table';
 import * as watchers from '../lib/db/watchers';
 import { simulatedFleet } from '../lib/inventory/provider/simulated';

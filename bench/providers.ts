@@ -58,7 +58,7 @@ const peakMemory = async <T>(run: () => Promise<T>) => {
 const main = async () => {
   const store = await storeProcess();
   Object.assign(process.env, storeEnv(store.endpoint), { POWERTOOLS_LOG_LEVEL: 'SILENT', POWERTOOLS_METRICS_DISABLED: 'true' });
-  const { dynamo } = await import('../lib/db/client');
+  const { dynamo } = await import('../lib/store/client');
   const { ensureTable } = await import('../lib/db/table');
   const { devices } = await import('../lib/db/devices');
   const { syncProviders } = await import('../lib/inventory/providers');

@@ -40,7 +40,7 @@ export const runStatsBench = async () => {
   await build();
   const store = await startLocalStore();
   Object.assign(process.env, storeEnv(store.endpoint), { POWERTOOLS_LOG_LEVEL: 'SILENT', TABLE_NAME: 'bench-stats' });
-  const { dynamo } = await import('../lib/db/client');
+  const { dynamo } = await import('../lib/store/client');
   const { ensureTable } = await import('../lib/db/table');
   const { devices } = await import('../lib/db/devices');
   const { recountRooms } = await import('../lib/rollups/recount');

@@ -16,7 +16,7 @@ const TARGET = 1.3;
 export const runWarmBench = async () => {
   const store = await startLocalStore();
   Object.assign(process.env, storeEnv(store.endpoint), { TABLE_NAME: 'bench-warm', POWERTOOLS_LOG_LEVEL: 'WARN' });
-  const { doc, dynamo, tableName } = await import('../lib/db/client');
+  const { doc, dynamo, tableName } = await import('../lib/store/client');
   const { ensureTable } = await import('../lib/db/table');
   const { intervals } = await import('../lib/db/intervals');
   const { INTERVAL_FIELDS } = await import('../lib/intervals/types');

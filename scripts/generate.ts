@@ -5,7 +5,8 @@
  * - generated/routes/<function>.ts: the handler's binding (validator, invalid-input status,
  *   authenticator), typed by its contract;
  * - generated/functions.yml: the functions serverless.yml declares;
- * - docs/openapi.json (scripts/openapi.ts) and client/openapi-types.ts (scripts/client-types.ts).
+ * - docs/openapi.json (scripts/openapi.ts) and client/openapi-types.ts (scripts/client-types.ts);
+ * - the item tables of docs/data-model.md, from the entity declarations (scripts/data-model.ts).
  * `npm run build` (run by `npm start`, `npm test`, `npm run bench`, packaging) writes the first
  * two, which git ignores; `npm run generate` (or `npm run openapi`) writes them all. tests/unit/generated.test.ts fails
  * when a committed file is stale.
@@ -21,6 +22,7 @@ import { renderClientTypes } from './client-types';
 import { auditFactsOf } from '#lib/http/audit';
 import { formats } from '#lib/shared/formats';
 import { openApiFile, renderOpenApi } from './openapi';
+import { renderDataModel } from './data-model';
 
 export const generatedDir = join(root, 'generated');
 export const functionsFile = join(generatedDir, 'functions.yml');
@@ -159,6 +161,7 @@ export const renderCommitted = async (): Promise<Record<string, string>> => {
     'generated/functions.yml': await renderFunctions(),
     'docs/openapi.json': openApi,
     'client/openapi-types.ts': await renderClientTypes(JSON.parse(openApi) as object),
+    'docs/data-model.md': renderDataModel(current('docs/data-model.md') ?? ''),
   };
 };
 
@@ -205,7 +208,7 @@ if (require.main === module) {
     console.log(`generated ${built.length} validators and bindings into generated/`);
     if (all) {
       write(await renderCommitted());
-      console.log(`wrote generated/functions.yml, ${openApiFile.slice(root.length + 1)} and client/openapi-types.ts`);
+      console.log(`wrote generated/functions.yml, ${openApiFile.slice(root.length + 1)}, client/openapi-types.ts and docs/data-model.md`);
     }
   })().catch((error: unknown) => {
     console.error(error);

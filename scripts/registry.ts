@@ -86,7 +86,7 @@ export const contracts = (): Promise<{ routes: Route[]; jobs: Job[] }> =>
 export const routes = async (): Promise<Route[]> => (await contracts()).routes;
 
 /**
- * A route that seals or opens something with the stage's secret (lib/db/cursor.ts): it pages
+ * A route that seals or opens something with the stage's secret (lib/store/cursor.ts): it pages
  * (a `cursor` query parameter) or keeps idempotent results. Its binding loads the secret before
  * the handler runs, and only its role may read it (resources/permissions.yml `CursorSecretRead`).
  */

@@ -46,7 +46,7 @@ const localTokenKeys = async (): Promise<TokenKeys> => {
   return JSON.parse(readFileSync(file, 'utf8')) as TokenKeys;
 };
 
-/** The key that seals pagination cursors (lib/db/cursor.ts): made once per data folder, CURSOR_SECRET wins. */
+/** The key that seals pagination cursors (lib/store/cursor.ts): made once per data folder, CURSOR_SECRET wins. */
 const localCursorSecret = (): string => {
   if (process.env.CURSOR_SECRET) return process.env.CURSOR_SECRET;
   const file = resolve(dataRoot, 'cursor-secret');

@@ -1,5 +1,5 @@
 import http from '#generated/routes/watchersCreateTable';
-import { dynamo, tableName } from '#lib/db/client';
+import { dynamo, tableName } from '#lib/store/client';
 import { ensureTable } from '#lib/db/table';
 
 // POST /watcher/createTable -> 200 the integer 1 once the (single) table is ACTIVE (DESIGN D8); 500 on failure

@@ -1,4 +1,4 @@
-import { useStageSecret } from '#lib/db/cursor';
+import { useStageSecret } from '#lib/store/cursor';
 
 /**
  * Named secrets (issue 23): from the environment locally (npm start, tests, `serverless offline`),
@@ -41,7 +41,7 @@ export const secret = (name: string, fresh = false): Promise<string | undefined>
 };
 
 /**
- * Loads the stage's sealing secret (cursors, idempotent results) into lib/db/cursor.ts before a
+ * Loads the stage's sealing secret (cursors, idempotent results) into lib/store/cursor.ts before a
  * request that needs it (generated bindings of those routes call it). In AWS a missing secret is
  * an error (a 500, logged), never a silent per-process key that would refuse other containers' cursors.
  */

@@ -1,6 +1,6 @@
 import { adminCount } from '#lib/db/admins';
 import * as users from '#lib/db/users';
-import { adoptIncarnation, type Credentials, type NewUser, type User } from '#lib/db/users';
+import type { Credentials, NewUser, User } from '#lib/db/users';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { withAuthOutcome } from '#lib/audit/outcome';
 import { Conflict, TooManyRequests, Unauthorized } from '#lib/errors';
@@ -73,8 +73,8 @@ export const signIn = async (secret: SecretSource, username: string, password: s
     return valid ? found : undefined;
   });
   if (!credentials) throw new Unauthorized(INVALID_CREDENTIALS);
-  const incarnation = credentials.incarnation || (await adoptIncarnation(username, credentials.passwordHash));
-  // the record changed between the check and now (deleted, re-created, new password): sign in again
+  // every stored user has one (records from before incarnations: npm run migrate)
+  const { incarnation } = credentials;
   if (!incarnation) throw new Unauthorized(INVALID_CREDENTIALS);
   const { token } = await issueAccessToken(await privateKey(secret), { ...credentials.user, incarnation });
   return { accessToken: token, tokenType: 'Bearer', expiresIn: ACCESS_TOKEN_SECONDS, user: credentials.user };

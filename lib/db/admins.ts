@@ -1,8 +1,8 @@
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ADMIN_ROLE } from '#lib/auth/types';
 import { Conflict } from '#lib/errors';
-import { doc, tableName } from './client';
-import { conditionHeld } from './helpers';
+import { AdminCount } from '#lib/store/entities/account';
+import { expr } from '#lib/store/expression';
+import { EXISTS, NEW } from '#lib/store/table';
 import * as users from './users';
 
 /**
@@ -16,25 +16,12 @@ import * as users from './users';
  * allow one too many. Its existence also says that the store has had its first admin, so the
  * configured one is never created again (lib/auth/signin).
  */
-const KEY = { PK: 'ADMINS', SK: 'COUNT' };
-const NAMES = { '#count': 'count' };
 // a removal races at most a start of the count
 const MAX_ATTEMPTS = 3;
 
 /** Adds `delta` to the count if it exists; with `above`, only while the count is greater than that. */
-const add = (delta: number, above?: number) =>
-  conditionHeld(
-    doc.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: KEY,
-        UpdateExpression: 'SET #count = #count + :delta',
-        ConditionExpression: above === undefined ? 'attribute_exists(PK)' : '#count > :above',
-        ExpressionAttributeNames: NAMES,
-        ExpressionAttributeValues: above === undefined ? { ':delta': delta } : { ':delta': delta, ':above': above },
-      }),
-    ),
-  );
+const add = async (delta: number, above?: number): Promise<boolean> =>
+  !!(await AdminCount.update(undefined, { increment: { count: delta } }, above === undefined ? EXISTS : expr('#count > :above', { above })));
 
 /**
  * Starts the count from the admins stored and counted, plus `self` for the caller's own admin
@@ -42,20 +29,11 @@ const add = (delta: number, above?: number) =>
  * counts itself once the count exists. False when another request started it first.
  */
 const start = async (self: 0 | 1): Promise<boolean> =>
-  conditionHeld(
-    doc.send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { ...KEY, type: 'AdminCount', count: (await users.countWithRole(ADMIN_ROLE, { countedAdminsOnly: true })) + self },
-        ConditionExpression: 'attribute_not_exists(PK)',
-      }),
-    ),
-  );
+  AdminCount.put(undefined, { count: (await users.countWithRole(ADMIN_ROLE, { countedAdminsOnly: true })) + self }, NEW);
 
 export const adminCount = {
   async exists(): Promise<boolean> {
-    const { Item } = await doc.send(new GetCommand({ TableName: tableName(), Key: KEY, ConsistentRead: true }));
-    return !!Item;
+    return !!(await AdminCount.read(undefined, { consistent: true }));
   },
 
   /** Starts the count if there is none (first admin of a store, or a store from before the count). */

@@ -1,7 +1,7 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict } from '#lib/errors';
-import { doc, tableName } from './client';
-import { conditionHeld, isConditionFailed, updateItem, type Item } from './helpers';
+import { Cap } from '#lib/store/entities/config';
+import { expr } from '#lib/store/expression';
+import { chunked, NEW } from '#lib/store/table';
 
 /*
  * Caps per stage (issue 24 items 7, 14): how many watchers, active silences and filter
@@ -31,57 +31,38 @@ interface Entry {
   until?: number;
 }
 
-const keys = (name: string) => ({ PK: 'CAP', SK: name });
 /** A member admitted this long ago whose record is missing is taken as never written (a route's timeout is 29 s). */
 const SETTLED_MS = 60_000;
 /** Members removed per UpdateItem (expressions are bounded at 4 KB). */
 const REMOVALS_PER_WRITE = 100;
 
+/** Member ids are attribute names inside `members`: each its own placeholder. */
+const memberNames = (ids: readonly string[]) => Object.fromEntries(ids.map((id, n) => [`#m${n}`, id]));
+const removal = (chunk: readonly unknown[]) => `REMOVE ${chunk.map((_, n) => `#members.#m${n}`).join(', ')}`;
+
 const entry = (until: number | undefined): Entry => ({ at: Date.now(), ...(until === undefined ? {} : { until }) });
 
-const tryAdmit = (rules: CapRules, id: string, until: number | undefined): Promise<boolean> =>
-  conditionHeld(
-    updateItem(keys(rules.name), {
-      UpdateExpression: 'SET members.#id = :entry',
-      ConditionExpression: 'attribute_exists(members) AND (attribute_exists(members.#id) OR size(members) < :max)',
-      ExpressionAttributeNames: { '#id': id },
-      ExpressionAttributeValues: { ':entry': entry(until), ':max': rules.max },
-    }),
-  );
+const tryAdmit = async (rules: CapRules, id: string, until: number | undefined): Promise<boolean> =>
+  !!(await Cap.update(
+    rules.name,
+    expr('SET #members.#id = :entry', { entry: entry(until) }, { '#id': id }),
+    expr('attribute_exists(#members) AND (attribute_exists(#members.#id) OR size(#members) < :max)', { max: rules.max }, { '#id': id }),
+  ));
 
-const readRoster = async (name: string): Promise<Record<string, Entry> | undefined> => {
-  const { Item: item } = await doc.send(new GetCommand({ TableName: tableName(), Key: keys(name), ConsistentRead: true }));
-  return item ? ((item.members ?? {}) as Record<string, Entry>) : undefined;
-};
+const readRoster = (name: string): Promise<Record<string, Entry> | undefined> => Cap.find(name, { consistent: true });
 
 /** The roster of a collection that has none yet, from its records (a lost race with another first use is as good). */
 const createRoster = async (rules: CapRules): Promise<void> => {
   const members = Object.fromEntries([...(await rules.living())].map(([id, until]) => [id, { at: 0, ...(until === undefined ? {} : { until }) }]));
-  try {
-    await doc.send(new PutCommand({ TableName: tableName(), Item: { ...keys(rules.name), type: 'Cap', members }, ConditionExpression: 'attribute_not_exists(PK)' }));
-  } catch (error) {
-    if (!isConditionFailed(error)) throw error;
-  }
+  await Cap.put(rules.name, { members }, NEW);
 };
 
 /** Removes members, each only if unchanged since read (a member admitted again meanwhile stays). */
 const remove = async (name: string, gone: [string, Entry][]): Promise<void> => {
-  for (let i = 0; i < gone.length; i += REMOVALS_PER_WRITE) {
-    const chunk = gone.slice(i, i + REMOVALS_PER_WRITE);
-    const names: Record<string, string> = {};
-    const values: Item = {};
-    chunk.forEach(([id, { at }], n) => {
-      names[`#m${n}`] = id;
-      values[`:a${n}`] = at;
-    });
-    await conditionHeld(
-      updateItem(keys(name), {
-        UpdateExpression: `REMOVE ${chunk.map((_, n) => `members.#m${n}`).join(', ')}`,
-        ConditionExpression: chunk.map((_, n) => `members.#m${n}.#at = :a${n}`).join(' AND '),
-        ExpressionAttributeNames: { ...names, '#at': 'at' },
-        ExpressionAttributeValues: values,
-      }),
-    );
+  for (const chunk of chunked(gone, REMOVALS_PER_WRITE)) {
+    const names = memberNames(chunk.map(([id]) => id));
+    const values = Object.fromEntries(chunk.map(([, { at }], n) => [`a${n}`, at]));
+    await Cap.update(name, expr(removal(chunk), {}, names), expr(chunk.map((_, n) => `#members.#m${n}.#at = :a${n}`).join(' AND '), values, names));
   }
 };
 
@@ -122,15 +103,8 @@ export const nonMembers = async (name: string, ids: readonly string[]): Promise<
 
 /** Releases members whose records were deleted or ended (a failure is healed when the cap is reached). */
 export const release = async (name: string, ids: readonly string[]): Promise<void> => {
-  for (let i = 0; i < ids.length; i += REMOVALS_PER_WRITE) {
-    const chunk = ids.slice(i, i + REMOVALS_PER_WRITE);
-    await conditionHeld(
-      updateItem(keys(name), {
-        UpdateExpression: `REMOVE ${chunk.map((_, n) => `members.#m${n}`).join(', ')}`,
-        ConditionExpression: 'attribute_exists(members)',
-        ExpressionAttributeNames: Object.fromEntries(chunk.map((id, n) => [`#m${n}`, id])),
-      }),
-    );
+  for (const chunk of chunked(ids, REMOVALS_PER_WRITE)) {
+    await Cap.update(name, expr(removal(chunk), {}, memberNames(chunk)), 'attribute_exists(#members)');
   }
 };
 

@@ -1,104 +1,26 @@
-import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { NotFound } from '#lib/errors';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import { pause } from '#lib/shared/deadline';
 import { toDevice, withAlarmFieldsOf, type Device, type Place, type Severity, type StoredDevice } from '#lib/devices/types';
-import { doc, tableName } from './client';
-import { badCursor, isKeyString, openCursor, sealCursor } from './cursor';
+import { badCursor, isKeyString, openCursor, sealCursor } from '#lib/store/cursor';
+import { Device as Devices, deviceFields, deviceIndexPk, deviceSk, roomId, roomPartition, SERIALS } from '#lib/store/entities/inventory';
+import { expr } from '#lib/store/expression';
+import { allShards, pages, queryAll, queryFirst, queryShards } from '#lib/store/query';
+import { BATCH_SIZE, batchGet, batchWrite, deleteRequest, EXISTS, NEW, put, putRequest, remove, update, type Item } from '#lib/store/table';
 import { syncFingerprints } from './fingerprints';
-import { roomId } from './place';
-import { BATCH_SIZE, batchGet, batchWrite, conditionHeld, isConditionFailed, queryAll, queryPages, updateExpression, type Item } from './helpers';
-import { allShards, queryShards, shardKey } from './shards';
 
 /*
  * Device items live in their room's partition, so a room's aggregate is recomputed from one
  * small Query. GSI1 finds a device by serial number; GSI2 (`SERIALS#<shard>`, K partitions
  * sorted by serial number) lists the serial numbers and is the sync's inventory index.
  */
-const roomPartition = (place: Place) => `ROOM#${roomId(place)}`;
-const deviceSk = (devicesn: string) => `DEVICE#${devicesn}`;
-const keys = (device: Pick<StoredDevice, 'devicesn' | 'details'>) => ({ PK: roomPartition(device.details), SK: deviceSk(device.devicesn) });
-const SERIALS = 'SERIALS';
+const { key: keys, fromItem } = Devices;
+const toItem = (device: StoredDevice, now: string): Item => Devices.item(device, deviceFields(device, now));
 
-const toItem = (device: StoredDevice, now: string): Item => ({
-  ...keys(device),
-  GSI1PK: `DEVICE#${device.devicesn}`,
-  GSI1SK: 'DEVICE',
-  GSI2PK: shardKey(SERIALS, device.devicesn),
-  GSI2SK: device.devicesn,
-  type: 'Device',
-  deviceid: device.deviceid,
-  devicesn: device.devicesn,
-  devicemodel: device.devicemodel,
-  connected: device.status.connected,
-  inCallStatus: device.status.inCallStatus,
-  region: device.details.region,
-  location: device.details.location,
-  room: device.details.room,
-  alarmSeverity: device.alarmSeverity,
-  alarmWatchers: device.alarmWatchers?.length ? device.alarmWatchers : undefined,
-  ...vendorAttributes(device),
-  updatedAt: now,
-});
-
-/** The vendor's facts as flat attributes (absent ones left out: removeUndefinedValues). */
-const vendorAttributes = (device: StoredDevice): Item => ({
-  vendor: device.vendor,
-  vendorRef: device.vendorRef,
-  connectionDetail: device.vendorDetails?.connectionDetail,
-  errorCodes: device.vendorDetails?.errorCodes?.length ? device.vendorDetails.errorCodes : undefined,
-  software: device.vendorDetails?.software,
-  lastSeen: device.vendorDetails?.lastSeen,
-  plannedMaintenance: device.vendorDetails?.plannedMaintenance,
-  staleSince: device.staleSince,
-});
-
-const readVendor = (item: Item, device: StoredDevice): void => {
-  const text = (name: string) => (typeof item[name] === 'string' ? (item[name] as string) : undefined);
-  if (text('vendor')) device.vendor = text('vendor');
-  if (text('vendorRef')) device.vendorRef = text('vendorRef');
-  if (text('staleSince')) device.staleSince = text('staleSince');
-  const details = {
-    ...(text('connectionDetail') ? { connectionDetail: text('connectionDetail') } : {}),
-    ...(Array.isArray(item.errorCodes) && item.errorCodes.length > 0 ? { errorCodes: item.errorCodes.map(String) } : {}),
-    ...(text('software') ? { software: text('software') } : {}),
-    ...(text('lastSeen') ? { lastSeen: text('lastSeen') } : {}),
-    ...(text('plannedMaintenance') ? { plannedMaintenance: text('plannedMaintenance') } : {}),
-  };
-  if (Object.keys(details).length > 0) device.vendorDetails = details;
-};
-
-const fromItem = (item: Item): StoredDevice => {
-  const device: StoredDevice = {
-    deviceid: String(item.deviceid),
-    devicesn: String(item.devicesn),
-    devicemodel: String(item.devicemodel),
-    status: { connected: item.connected === true, inCallStatus: String(item.inCallStatus) },
-    details: { region: String(item.region), location: String(item.location), room: String(item.room) },
-  };
-  if (typeof item.alarmSeverity === 'number') device.alarmSeverity = item.alarmSeverity as Severity;
-  if (Array.isArray(item.alarmWatchers) && item.alarmWatchers.length > 0) device.alarmWatchers = item.alarmWatchers.map(String);
-  readVendor(item, device);
-  return device;
-};
-
-const FIELDS = [
-  'deviceid',
-  'devicesn',
-  'devicemodel',
-  'connected',
-  'inCallStatus',
-  'region',
-  'location',
-  'room',
-  'alarmSeverity',
-  'alarmWatchers',
-  ...['vendor', 'vendorRef', 'connectionDetail', 'errorCodes', 'software', 'lastSeen', 'plannedMaintenance', 'staleSince'],
-];
-const projection = {
-  ProjectionExpression: FIELDS.map((_, i) => `#p${i}`).join(', '),
-  ExpressionAttributeNames: Object.fromEntries(FIELDS.map((field, i) => [`#p${i}`, field])),
-};
+/** What a read of devices projects: the fields `fromItem` reads. */
+const project = ['deviceid', 'devicesn', 'devicemodel', 'connected', 'inCallStatus', 'region', 'location', 'room', 'alarmSeverity', 'alarmWatchers'].concat(
+  ['vendor', 'vendorRef', 'connectionDetail', 'errorCodes', 'software', 'lastSeen', 'plannedMaintenance', 'staleSince'],
+);
 
 /** Position in the device list: the last room and serial number answered. */
 interface Position {
@@ -126,15 +48,9 @@ const pacedShard = async (pk: string): Promise<Item[]> => {
   const items: Item[] = [];
   const started = Date.now();
   let units = 0;
-  for await (const page of queryPages({
-    IndexName: 'GSI2',
-    KeyConditionExpression: 'GSI2PK = :pk',
-    ...projection,
-    ExpressionAttributeValues: { ':pk': pk },
-    ReturnConsumedCapacity: 'TOTAL',
-  })) {
-    items.push(...((page.Items ?? []) as Item[]));
-    units += page.ConsumedCapacity?.CapacityUnits ?? 0;
+  for await (const page of pages({ index: 'GSI2', pk, project, capacity: true })) {
+    items.push(...page.items);
+    units += page.units;
     const wait = started + (units / indexPace()) * 1000 - Date.now();
     // within a run, a wait that would end past its deadline ends the read at once (DeadlineExceeded)
     if (wait > 0) await pause(wait);
@@ -144,21 +60,13 @@ const pacedShard = async (pk: string): Promise<Item[]> => {
 
 const roomPage = async (place: Place, afterSn: string, limit: number) => {
   const items: Item[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await doc.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk AND SK > :after',
-        ExpressionAttributeValues: { ':pk': roomPartition(place), ':after': deviceSk(afterSn) },
-        Limit: limit - items.length,
-        ExclusiveStartKey,
-      }),
-    );
-    items.push(...((page.Items ?? []) as Item[]));
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey && items.length < limit);
-  return { items, more: ExclusiveStartKey !== undefined };
+  let more = false;
+  for await (const page of pages({ pk: roomPartition(place), sk: expr('#sk > :after', { after: deviceSk(afterSn) }) }, undefined, () => limit - items.length)) {
+    items.push(...page.items);
+    more = page.next !== undefined;
+    if (items.length >= limit) break;
+  }
+  return { items, more };
 };
 
 /** The 404 of an unknown serial number (DESIGN D4), and of one outside the caller's scope (no existence leak). */
@@ -192,35 +100,19 @@ export const devices = {
 
   /** The stored devices with these serial numbers, wherever they are (GSI1, 16 in flight); unknown ones are left out. */
   async find(serials: readonly string[]): Promise<StoredDevice[]> {
-    const found = await mapConcurrent(serials, 16, async (devicesn) => {
-      const { Items } = await doc.send(
-        new QueryCommand({
-          TableName: tableName(),
-          IndexName: 'GSI1',
-          KeyConditionExpression: 'GSI1PK = :pk',
-          ExpressionAttributeValues: { ':pk': `DEVICE#${devicesn}` },
-        }),
-      );
-      return Items?.[0] ? [fromItem(Items[0])] : [];
-    });
-    return found.flat();
+    const found = await mapConcurrent(serials, 16, (devicesn) => queryFirst({ index: 'GSI1', pk: deviceIndexPk(devicesn) }));
+    return found.flatMap((item) => (item ? [fromItem(item)] : []));
   },
 
   /** The devices stored at the given places, read consistently (BatchGetItem, each key once); absent ones are left out. */
   async at(wanted: readonly { devicesn: string; place: Place }[]): Promise<StoredDevice[]> {
-    const items = await batchGet(wanted.map(({ devicesn, place }) => keys({ devicesn, details: place })), { projection, inFlight: 8 });
+    const items = await batchGet(wanted.map(({ devicesn, place }) => keys({ devicesn, details: place })), { project, inFlight: 8 });
     return items.map(fromItem);
   },
 
   /** Every device of one room, read consistently: the input of its aggregate. */
   async inRoom(place: Place): Promise<StoredDevice[]> {
-    const items = await queryAll({
-      KeyConditionExpression: 'PK = :pk',
-      ExpressionAttributeValues: { ':pk': roomPartition(place) },
-      ConsistentRead: true,
-      ...projection,
-    });
-    return items.map(fromItem);
+    return (await queryAll({ pk: roomPartition(place), consistent: true, project })).map(fromItem);
   },
 
   /** Every device of the given rooms, room by room in the given order. */
@@ -263,20 +155,13 @@ export const devices = {
 
   /** Unique serial numbers, sorted (each shard answers in order; one attribute projected). */
   async serialNumbers(): Promise<string[]> {
-    const items = await queryShards(SERIALS, (pk) => ({
-      IndexName: 'GSI2',
-      KeyConditionExpression: 'GSI2PK = :pk',
-      ExpressionAttributeValues: { ':pk': pk },
-      ProjectionExpression: 'GSI2SK',
-    }));
+    const items = await queryShards(SERIALS, { index: 'GSI2', project: ['GSI2SK'] });
     return items.map((item) => String(item.GSI2SK)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   },
 
   /** The serial numbers of the devices of these rooms, sorted (one Query of each room, one attribute projected): O(devices in them). */
   async serialNumbersIn(places: readonly Place[]): Promise<string[]> {
-    const perRoom = await mapConcurrent(places, 16, (place) =>
-      queryAll({ KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': roomPartition(place) }, ProjectionExpression: 'devicesn' }),
-    );
+    const perRoom = await mapConcurrent(places, 16, (place) => queryAll({ pk: roomPartition(place), project: ['devicesn'] }));
     return [...new Set(perRoom.flat().map((item) => String(item.devicesn)))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   },
 
@@ -287,7 +172,7 @@ export const devices = {
   async syncWrite(puts: readonly StoredDevice[], deletes: readonly StoredDevice[]): Promise<void> {
     const now = new Date().toISOString();
     await batchWrite(
-      [...deletes.map((device) => ({ DeleteRequest: { Key: keys(device) } })), ...puts.map((device) => ({ PutRequest: { Item: toItem(device, now) } }))],
+      [...deletes.map((device) => deleteRequest(keys(device))), ...puts.map((device) => putRequest(toItem(device, now)))],
       { inFlight: 8 },
     );
   },
@@ -310,7 +195,7 @@ export const devices = {
   /** Stores one device's whole item (tests, and a device moved to a room where it has no item yet). */
   async put(device: StoredDevice, lastRefresh?: string): Promise<void> {
     const now = new Date().toISOString();
-    await dirtying([device], () => doc.send(new PutCommand({ TableName: tableName(), Item: { ...toItem(device, now), lastRefresh } })));
+    await dirtying([device], () => put({ ...toItem(device, now), lastRefresh }));
   },
 
   /**
@@ -323,22 +208,9 @@ export const devices = {
     const { alarmSeverity: _severity, alarmWatchers: _watchers, ...reported } = toItem(device, new Date().toISOString());
     const { PK, SK, ...fields } = reported;
     await dirtying([device], async () => {
-      const updated = await conditionHeld(
-        doc.send(
-          new UpdateCommand({
-            TableName: tableName(),
-            Key: { PK, SK },
-            ...updateExpression({ set: { ...fields, lastRefresh } }),
-            ConditionExpression: 'attribute_exists(PK)',
-          }),
-        ),
-      );
-      if (!updated) {
-        const whole = withAlarmFieldsOf(device, carried);
-        await doc.send(new PutCommand({ TableName: tableName(), Item: { ...toItem(whole, new Date().toISOString()), lastRefresh }, ConditionExpression: 'attribute_not_exists(PK)' })).catch((error: unknown) => {
-          // someone stored it there meanwhile: what they stored stands, the refresh's queue entry re-evaluates it
-          if (!isConditionFailed(error)) throw error;
-        });
+      if (!(await update({ PK: String(PK), SK: String(SK) }, { set: { ...fields, lastRefresh } }, EXISTS))) {
+        // someone storing it there meanwhile wins: what they stored stands, the refresh's queue entry re-evaluates it
+        await put({ ...toItem(withAlarmFieldsOf(device, carried), new Date().toISOString()), lastRefresh }, NEW);
       }
     });
   },
@@ -354,42 +226,13 @@ export const devices = {
     /** The watchers with an open alarm on it; undefined leaves the stored list as it is. */
     watcherIds?: readonly string[],
   ): Promise<{ before: Severity | undefined } | false> {
-    const sets: string[] = [];
-    const removes: string[] = [];
-    const values: Record<string, unknown> = {};
-    if (severity === undefined) removes.push('#severity');
-    else {
-      sets.push('#severity = :severity');
-      values[':severity'] = severity;
-    }
-    if (watcherIds === undefined) {
-      /* left as it is */
-    } else if (watcherIds.length === 0) removes.push('#watchers');
-    else {
-      sets.push('#watchers = :watchers');
-      values[':watchers'] = [...watcherIds].sort();
-    }
-    try {
-      const { Attributes } = await doc.send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: keys(device),
-          UpdateExpression: [sets.length ? `SET ${sets.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : ''].join(' ').trim(),
-          ConditionExpression: 'attribute_exists(PK)',
-          ExpressionAttributeNames: { '#severity': 'alarmSeverity', ...(watcherIds === undefined ? {} : { '#watchers': 'alarmWatchers' }) },
-          ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
-          ReturnValues: 'UPDATED_OLD',
-        }),
-      );
-      return { before: typeof Attributes?.alarmSeverity === 'number' ? (Attributes.alarmSeverity as Severity) : undefined };
-    } catch (error) {
-      if (isConditionFailed(error)) return false;
-      throw error;
-    }
+    const watchers = watcherIds === undefined ? {} : { alarmWatchers: watcherIds.length ? [...watcherIds].sort() : undefined };
+    const before = await Devices.update(device, { set: { alarmSeverity: severity, ...watchers } }, EXISTS, 'UPDATED_OLD');
+    return before ? { before: typeof before.alarmSeverity === 'number' ? (before.alarmSeverity as Severity) : undefined } : false;
   },
 
   async remove(device: StoredDevice): Promise<void> {
-    await dirtying([device], () => doc.send(new DeleteCommand({ TableName: tableName(), Key: keys(device) })));
+    await dirtying([device], () => remove(keys(device)));
   },
 };
 

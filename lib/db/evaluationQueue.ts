@@ -1,9 +1,8 @@
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import type { StoredDevice } from '#lib/devices/types';
-import { doc, tableName } from './client';
-import { batchWrite, isConditionFailed, type Item } from './helpers';
-import { queryShards, shardKey } from './shards';
+import { QUEUE, QueuedDevices, QueuedWatcher, queueTokenOf } from '#lib/store/entities/alarms';
+import { queryShards } from '#lib/store/query';
+import { batchWrite, chunked, deleteRequest, EXISTS, put, putRequest, update, type Item, type Key } from '#lib/store/table';
 
 /*
  * The alarm engine's work queue: one small item per device or watcher whose alarms must be
@@ -17,7 +16,6 @@ import { queryShards, shardKey } from './shards';
  * 10k): the item is written and deleted whole, and each device in it keeps its own order
  * (`<token>.<index>`), so the newest entry of a device still wins.
  */
-const QUEUE = 'EVALQ';
 /** Devices folded into one queue item: ~300 bytes each, far below the 400 KB item limit. */
 const DEVICES_PER_ITEM = 64;
 /** Batch requests in flight when the queue is written or emptied. */
@@ -39,8 +37,8 @@ export interface DeviceWork {
 
 export type QueuedEvaluation =
   /** `order`: later entries of the same device sort higher; `claimed`: a run started on it (and did not finish). */
-  | ({ kind: 'device'; key: Item; order: string; queuedAt: number; claimed?: string } & DeviceWork)
-  | { kind: 'watcher'; key: Item; watcherId: string; queuedAt: number; notBefore?: number };
+  | ({ kind: 'device'; key: Key; order: string; queuedAt: number; claimed?: string } & DeviceWork)
+  | { kind: 'watcher'; key: Key; watcherId: string; queuedAt: number; notBefore?: number };
 
 let sequence = 0;
 const token = (now: number) => `${now.toString(36).padStart(9, '0')}.${(sequence++ % 1e6).toString(36).padStart(4, '0')}.${Math.random().toString(36).slice(2, 8)}`;
@@ -58,28 +56,18 @@ const workOf = (work: DeviceWork): Item => ({
  * are due together, so a run that covered one covered them all).
  */
 const deviceItems = (work: readonly DeviceWork[], now: number): Item[] => {
-  const groups = new Map<string, { PK: string; list: DeviceWork[] }>();
+  const groups = new Map<string, DeviceWork[]>();
   for (const entry of work) {
-    const PK = shardKey(QUEUE, entry.devicesn);
-    const group = `${PK}#${entry.notBefore ?? ''}`;
-    const found = groups.get(group) ?? { PK, list: [] };
-    found.list.push(entry);
-    groups.set(group, found);
+    const group = `${QueuedDevices.key({ shardOf: entry.devicesn, token: '' }).PK}#${entry.notBefore ?? ''}`;
+    groups.set(group, [...(groups.get(group) ?? []), entry]);
   }
-  return [...groups.values()].flatMap(({ PK, list }) =>
-    Array.from({ length: Math.ceil(list.length / DEVICES_PER_ITEM) }, (_, i) => ({
-      PK,
-      SK: `D#${token(now)}`,
-      type: 'QueuedEvaluation',
-      kind: 'devices',
-      devices: list.slice(i * DEVICES_PER_ITEM, (i + 1) * DEVICES_PER_ITEM).map(workOf),
-      queuedAt: now,
-    })),
+  return [...groups.values()].flatMap((list) =>
+    chunked(list, DEVICES_PER_ITEM).map((devices) => QueuedDevices.item({ shardOf: devices[0]!.devicesn, token: token(now) }, { kind: 'devices', devices: devices.map(workOf), queuedAt: now })),
   );
 };
 
 type DeviceEntry = Extract<QueuedEvaluation, { kind: 'device' }>;
-const deviceEntry = (key: Item, order: string, queuedAt: number, work: Item, claimed: unknown): DeviceEntry => {
+const deviceEntry = (key: Key, order: string, queuedAt: number, work: Item, claimed: unknown): DeviceEntry => {
   const device = typeof work.device === 'object' && work.device !== null ? (work.device as StoredDevice) : undefined;
   const alarmWatchers = Array.isArray(work.alarmWatchers) ? work.alarmWatchers.map(String) : 'any';
   const notBefore = typeof work.notBefore === 'number' ? { notBefore: work.notBefore } : {};
@@ -88,19 +76,17 @@ const deviceEntry = (key: Item, order: string, queuedAt: number, work: Item, cla
   return { kind: 'device', key, order, devicesn: String(work.devicesn), ...(device ? { device } : {}), ...reread, alarmWatchers, queuedAt, ...notBefore, ...claim };
 };
 
-/** The entries of one stored item: a watcher, the devices folded into it, or one device (items stored before folding). */
+/** The entries of one stored item: a watcher, or the devices folded into it. */
 const fromItem = (item: Item): QueuedEvaluation[] => {
-  const key = { PK: item.PK, SK: item.SK };
+  const key = { PK: String(item.PK), SK: String(item.SK) };
   const queuedAt = Number(item.queuedAt);
   if (item.kind === 'watcher') {
     const notBefore = typeof item.notBefore === 'number' ? { notBefore: item.notBefore } : {};
     return [{ kind: 'watcher', key, watcherId: String(item.watcherId), queuedAt, ...notBefore }];
   }
-  const sk = String(item.SK);
-  if (item.kind === 'devices' && Array.isArray(item.devices)) {
-    return (item.devices as Item[]).map((work, i) => deviceEntry(key, `${sk.slice(2)}.${String(i).padStart(3, '0')}`, queuedAt, work, item.claimed));
-  }
-  return [deviceEntry(key, sk.slice(sk.lastIndexOf('#') + 1), queuedAt, item, item.claimed)];
+  const order = queueTokenOf(key.SK);
+  const devices = Array.isArray(item.devices) ? (item.devices as Item[]) : [];
+  return devices.map((work, i) => deviceEntry(key, `${order}.${String(i).padStart(3, '0')}`, queuedAt, work, item.claimed));
 };
 
 
@@ -108,21 +94,20 @@ export const evaluationQueue = {
   /** Queues devices (folded into few items, batched); answers the entries as stored. */
   async addDevices(work: readonly DeviceWork[], now = Date.now()): Promise<QueuedEvaluation[]> {
     const items = deviceItems(work, now);
-    await batchWrite(items.map((Item) => ({ PutRequest: { Item } })), { inFlight: BATCHES_IN_FLIGHT });
+    await batchWrite(items.map(putRequest), { inFlight: BATCHES_IN_FLIGHT });
     return items.flatMap(fromItem);
   },
 
   /** Queues one watcher: its alarms are re-evaluated over its targets alone. */
   async addWatcher(watcherId: string, now = Date.now()): Promise<QueuedEvaluation> {
-    const Item = { PK: shardKey(QUEUE, watcherId), SK: `W#${watcherId}#${token(now)}`, type: 'QueuedEvaluation', kind: 'watcher', watcherId, queuedAt: now };
-    await doc.send(new PutCommand({ TableName: tableName(), Item }));
-    return fromItem(Item)[0]!;
+    const item = QueuedWatcher.item({ watcherId, token: token(now) }, { kind: 'watcher', watcherId, queuedAt: now });
+    await put(item);
+    return fromItem(item)[0]!;
   },
 
   /** Everything queued (all shards), due or not. O(queued), never the fleet. */
   async list(): Promise<QueuedEvaluation[]> {
-    const items = await queryShards(QUEUE, (pk) => ({ KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true }));
-    return items.flatMap(fromItem);
+    return (await queryShards(QUEUE, { consistent: true })).flatMap(fromItem);
   },
 
   /**
@@ -132,19 +117,13 @@ export const evaluationQueue = {
    */
   async claim(entries: readonly QueuedEvaluation[], runId: string): Promise<void> {
     const keys = new Map(entries.map((entry) => [`${String(entry.key.PK)}\u0000${String(entry.key.SK)}`, entry.key]));
-    await mapConcurrent([...keys.values()], BATCHES_IN_FLIGHT, async (Key) => {
-      try {
-        await doc.send(new UpdateCommand({ TableName: tableName(), Key, UpdateExpression: 'SET claimed = :run', ConditionExpression: 'attribute_exists(PK)', ExpressionAttributeValues: { ':run': runId } }));
-      } catch (error) {
-        // an entry another run finished meanwhile: nothing left to mark
-        if (!isConditionFailed(error)) throw error;
-      }
-    });
+    // an entry another run finished meanwhile has nothing left to mark
+    await mapConcurrent([...keys.values()], BATCHES_IN_FLIGHT, (key) => update(key, { set: { claimed: runId } }, EXISTS));
   },
 
   /** Drops the items of entries a finished evaluation covered (by their own keys: newer entries stay). */
   async remove(entries: readonly QueuedEvaluation[]): Promise<void> {
     const keys = new Map(entries.map((entry) => [`${String(entry.key.PK)}\u0000${String(entry.key.SK)}`, entry.key]));
-    await batchWrite([...keys.values()].map((Key) => ({ DeleteRequest: { Key } })), { inFlight: BATCHES_IN_FLIGHT });
+    await batchWrite([...keys.values()].map(deleteRequest), { inFlight: BATCHES_IN_FLIGHT });
   },
 };

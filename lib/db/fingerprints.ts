@@ -1,11 +1,10 @@
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import type { Place } from '#lib/devices/types';
-import { doc, tableName } from './client';
-import { BATCH_SIZE, batchGet, batchWrite, conditionHeld, deleteItem, queryAll, type Item } from './helpers';
-import { roomId } from './place';
-import { bucketOf, queryShards, shardKey } from './shards';
 import { mapConcurrent } from '#lib/shared/concurrency';
+import { digestAttribute, DIRTY_ROOMS, DirtyRoom, FingerprintBucket as Buckets, FingerprintTop as Top, FINGERPRINTS, placeOfRoom, ROOM_ATTRIBUTE, roomId } from '#lib/store/entities/inventory';
+import { and, expr, type Expr } from '#lib/store/expression';
+import { bucketOf, queryAll, queryShards } from '#lib/store/query';
+import { BATCH_SIZE, batchGet, batchWrite, chunked, EXISTS, NEW, putRequest } from '#lib/store/table';
 
 /*
  * Sync fingerprints: what the stored inventory holds, per room, in a form a sync can compare
@@ -24,17 +23,6 @@ import { mapConcurrent } from '#lib/shared/concurrency';
  * say, and removes each mark only if it still holds the value read (a writer that marked again
  * meanwhile keeps its room dirty for the sync after).
  */
-const PK = 'SYNCFP';
-const TOP = { PK, SK: 'TOP' };
-const bucketKey = (bucket: number) => ({ PK, SK: `B#${bucket}` });
-const ROOM = 'r:';
-/**
- * Rooms written by someone other than the sync since the sync last compared them. The sort key
- * is the room identity alone, as in the room's aggregate: a room the sync can store (identity up
- * to DynamoDB's 1,024 bytes) can always be marked.
- */
-const DIRTY = 'SYNCFP#DIRTY';
-const dirtyKey = (room: string) => ({ PK: shardKey(DIRTY, room), SK: room });
 /** A digest the sync replaced before writing into the bucket: every room of it is to be compared. */
 const WHOLE = 'whole:';
 /** Bucket writes in flight. */
@@ -60,14 +48,8 @@ export interface FingerprintBucket {
   rooms: Map<string, string>;
 }
 
-const chunks = <T>(list: readonly T[]): T[][] => Array.from({ length: Math.ceil(list.length / CHUNK) }, (_, i) => list.slice(i * CHUNK, (i + 1) * CHUNK));
-
-const bucketOfItem = (bucket: number, item: Item | undefined): FingerprintBucket => ({
-  bucket,
-  version: Number(item?.version ?? 0),
-  rooms: new Map(Object.entries(item ?? {}).flatMap(([name, value]) => (name.startsWith(ROOM) ? [[name.slice(ROOM.length), String(value)] as const] : []))),
-});
-
+const chunks = <T>(list: readonly T[]): T[][] => chunked(list, CHUNK);
+const emptyBucket = (bucket: number): FingerprintBucket => ({ bucket, version: 0, rooms: new Map() });
 
 export const syncFingerprints = {
   /** B: SYNC_BUCKETS (default 512); a change makes the next sync compare the whole inventory. */
@@ -89,43 +71,31 @@ export const syncFingerprints = {
 
   /** The place a room identity names. */
   placeOf(room: string): Place {
-    const [region, location, name] = room.split('#').map(decodeURIComponent);
-    return { region: region!, location: location!, room: name! };
+    return placeOfRoom(room);
   },
 
   async top(): Promise<FingerprintTop | undefined> {
-    const { Item } = await doc.send(new GetCommand({ TableName: tableName(), Key: TOP, ConsistentRead: true }));
-    if (!Item) return undefined;
-    const digests = new Map<number, string>();
-    for (const [name, value] of Object.entries(Item)) if (/^b\d+$/.test(name)) digests.set(Number(name.slice(1)), String(value));
-    const whole = new Set([...digests].filter(([, digest]) => digest.startsWith(WHOLE)).map(([bucket]) => bucket));
-    return { buckets: Number(Item.buckets ?? 0), fullAt: Number(Item.fullAt ?? 0), digests, whole };
+    const top = await Top.find(undefined, { consistent: true });
+    return top && { ...top, whole: new Set([...top.digests].filter(([, digest]) => digest.startsWith(WHOLE)).map(([bucket]) => bucket)) };
   },
 
   /** The given buckets, read consistently (absent ones empty, version 0). */
   async buckets(wanted: readonly number[]): Promise<Map<number, FingerprintBucket>> {
-    const found = new Map<number, FingerprintBucket>(wanted.map((bucket) => [bucket, bucketOfItem(bucket, undefined)]));
-    for (const item of await batchGet(wanted.map(bucketKey))) {
-      const bucket = Number(String(item.SK).slice(2));
-      found.set(bucket, bucketOfItem(bucket, item));
-    }
+    const found = new Map<number, FingerprintBucket>(wanted.map((bucket) => [bucket, emptyBucket(bucket)]));
+    for (const bucket of (await batchGet(wanted.map(Buckets.key))).map(Buckets.fromItem)) found.set(bucket.bucket, bucket);
     return found;
   },
 
   /** Every bucket item (one Query, consistent): a full sync's view. */
   async allBuckets(): Promise<Map<number, FingerprintBucket>> {
-    const items = await queryAll({ KeyConditionExpression: 'PK = :pk AND begins_with(SK, :b)', ExpressionAttributeValues: { ':pk': PK, ':b': 'B#' }, ConsistentRead: true });
-    return new Map(items.map((item) => Number(String(item.SK).slice(2))).map((bucket, i) => [bucket, bucketOfItem(bucket, items[i])]));
+    const items = await queryAll({ pk: FINGERPRINTS, sk: expr('begins_with(#sk, :b)', { b: 'B#' }), consistent: true });
+    return new Map(items.map(Buckets.fromItem).map((bucket) => [bucket.bucket, bucket]));
   },
 
   /** Replaces a bucket's room fingerprints, under the version it was read at; false when someone marked it meanwhile. */
   async writeBucket(read: FingerprintBucket, rooms: ReadonlyMap<string, string>): Promise<boolean> {
-    const item: Item = { ...bucketKey(read.bucket), type: 'SyncFingerprints', version: read.version + 1, ...Object.fromEntries([...rooms].map(([room, fp]) => [`${ROOM}${room}`, fp])) };
-    const guard =
-      read.version > 0
-        ? { ConditionExpression: '#version = :version', ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: { ':version': read.version } }
-        : { ConditionExpression: 'attribute_not_exists(PK)' };
-    return conditionHeld(doc.send(new PutCommand({ TableName: tableName(), Item: item, ...guard })));
+    const fields = { version: read.version + 1, ...Object.fromEntries([...rooms].map(([room, fp]) => [`${ROOM_ATTRIBUTE}${room}`, fp])) };
+    return Buckets.put(read.bucket, fields, read.version > 0 ? expr('#version = :version', { version: read.version }) : NEW);
   },
 
   /**
@@ -138,44 +108,10 @@ export const syncFingerprints = {
     const batches = chunks(changes);
     if (full && batches.length === 0) batches.push([]);
     for (const batch of batches) {
-      const names: Record<string, string> = {};
-      const values: Record<string, unknown> = {};
-      const sets: string[] = [];
-      const removes: string[] = [];
-      const conditions: string[] = [];
-      batch.forEach(({ bucket, digest, was }, i) => {
-        names[`#b${i}`] = `b${bucket}`;
-        if (digest === undefined) removes.push(`#b${i}`);
-        else {
-          sets.push(`#b${i} = :d${i}`);
-          values[`:d${i}`] = digest;
-        }
-        if (was === undefined) conditions.push(`attribute_not_exists(#b${i})`);
-        else {
-          conditions.push(`#b${i} = :w${i}`);
-          values[`:w${i}`] = was;
-        }
-      });
-      sets.push('#buckets = :buckets', '#type = :type');
-      Object.assign(names, { '#buckets': 'buckets', '#type': 'type' });
-      Object.assign(values, { ':buckets': syncFingerprints.bucketCount(), ':type': 'SyncFingerprintTop' });
-      if (full) {
-        sets.push('#fullAt = :fullAt');
-        names['#fullAt'] = 'fullAt';
-        values[':fullAt'] = full.at;
-      }
-      const ok = await conditionHeld(
-        doc.send(
-          new UpdateCommand({
-            TableName: tableName(),
-            Key: TOP,
-            UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
-            ...(conditions.length ? { ConditionExpression: conditions.join(' AND ') } : {}),
-            ExpressionAttributeNames: names,
-            ExpressionAttributeValues: values,
-          }),
-        ),
-      );
+      const digests = { ...Object.fromEntries(batch.map(({ bucket, digest }) => [digestAttribute(bucket), digest])), buckets: syncFingerprints.bucketCount(), type: Top.type };
+      // each bucket's digest a name of its own (`#d<i>`), as read
+      const asRead = batch.map(({ bucket, was }, i): Expr => (was === undefined ? expr(`attribute_not_exists(#d${i})`, {}, { [`#d${i}`]: digestAttribute(bucket) }) : expr(`#d${i} = :w${i}`, { [`w${i}`]: was }, { [`#d${i}`]: digestAttribute(bucket) })));
+      const ok = await Top.update(undefined, { set: { ...digests, ...(full ? { fullAt: full.at } : {}) } }, and(...asRead));
       if (!ok) missed.push(...batch.map((change) => change.bucket));
     }
     return missed;
@@ -193,20 +129,17 @@ export const syncFingerprints = {
   async invalidate(places: readonly Place[]): Promise<void> {
     const mark = randomUUID();
     const rooms = [...new Set(places.map(roomId))];
-    await batchWrite(rooms.map((room) => ({ PutRequest: { Item: { ...dirtyKey(room), type: 'SyncDirtyRoom', mark } } })), { inFlight: IN_FLIGHT });
+    await batchWrite(rooms.map((room) => putRequest(DirtyRoom.item(room, { mark }))), { inFlight: IN_FLIGHT });
   },
 
   /** The rooms marked dirty, each with its mark (read consistently, every shard). */
   async dirtyRooms(): Promise<Map<string, string>> {
-    const items = await queryShards(DIRTY, (pk) => ({ KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true }));
-    return new Map(items.map((item) => [String(item.SK), String(item.mark)]));
+    return new Map((await queryShards(DIRTY_ROOMS, { consistent: true })).map(DirtyRoom.fromItem).map(({ room, mark }) => [room, mark]));
   },
 
   /** Removes the marks a sync read and dealt with, each only if it still holds the value read. */
   async clearDirty(marks: ReadonlyMap<string, string>): Promise<void> {
-    await mapConcurrent([...marks], IN_FLIGHT, ([room, mark]) =>
-      conditionHeld(deleteItem(dirtyKey(room), { ConditionExpression: '#mark = :mark', ExpressionAttributeNames: { '#mark': 'mark' }, ExpressionAttributeValues: { ':mark': mark } })),
-    );
+    await mapConcurrent([...marks], IN_FLIGHT, ([room, mark]) => DirtyRoom.remove(room, expr('#mark = :mark', { mark })));
   },
 
   /**
@@ -223,18 +156,5 @@ export const syncFingerprints = {
 
 /** Replaces the digests of these buckets by `mark` (a value no sync computes), where a top item exists. */
 const markDigests = async (buckets: readonly number[], mark: string): Promise<void> => {
-  for (const batch of chunks(buckets)) {
-    await conditionHeld(
-      doc.send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: TOP,
-          UpdateExpression: `SET ${batch.map((_, i) => `#b${i} = :mark`).join(', ')}`,
-          ConditionExpression: 'attribute_exists(PK)',
-          ExpressionAttributeNames: Object.fromEntries(batch.map((bucket, i) => [`#b${i}`, `b${bucket}`])),
-          ExpressionAttributeValues: { ':mark': mark },
-        }),
-      ),
-    );
-  }
+  for (const batch of chunks(buckets)) await Top.update(undefined, { set: Object.fromEntries(batch.map((bucket) => [digestAttribute(bucket), mark])) }, EXISTS);
 };

@@ -1,28 +1,37 @@
 import { Conflict, NotFound } from '#lib/errors';
-import { INTERVAL_FIELDS, type IntervalRecord, type Intervals } from '#lib/intervals/types';
-import { nextSequence, padId, partitionRecords, putNew, type Item } from './helpers';
+import type { IntervalRecord, Intervals } from '#lib/intervals/types';
+import { Interval, INTERVALS, nextSequence } from '#lib/store/entities/config';
+import { collection } from '#lib/store/entity';
+import { patchOf } from '#lib/store/expression';
+import { EXISTS, must, NEW } from '#lib/store/table';
 
 // All interval settings live in one small partition, sorted by id: list = one Query.
-const PARTITION = 'INTERVAL';
-const keys = (id: number) => ({ PK: PARTITION, SK: `INTERVAL#${padId(id)}` });
-
-const fromItem = (item: Item): IntervalRecord => {
-  const record = { id: Number(item.id) } as IntervalRecord;
-  for (const field of INTERVAL_FIELDS) record[field] = Number(item[field]);
-  return record;
-};
-
 const notFound = (id: number) => new NotFound(`Interval ${id} not found`);
 
 export const intervals = {
-  ...partitionRecords<number, IntervalRecord, Partial<Intervals>>(PARTITION, keys, fromItem, notFound),
+  async list(): Promise<IntervalRecord[]> {
+    return (await collection(INTERVALS).all()).map(Interval.fromItem);
+  },
+
+  async get(id: number): Promise<IntervalRecord> {
+    return must(Interval.find(id), () => notFound(id));
+  },
+
+  /** Sets only the fields given, in one conditional write: concurrent patches never undo each other. */
+  async update(id: number, patch: Partial<Intervals>): Promise<IntervalRecord> {
+    return Interval.fromItem(await must(Interval.update(id, patchOf(patch), EXISTS, 'ALL_NEW'), () => notFound(id)));
+  },
+
+  async remove(id: number): Promise<void> {
+    await must(Interval.remove(id, EXISTS), () => notFound(id));
+  },
 
   async create(values: Intervals): Promise<IntervalRecord> {
     const id = await nextSequence('interval');
     const now = new Date().toISOString();
     const record: IntervalRecord = { id, ...values };
     // a fresh sequence number: the condition only guards against a reset sequence
-    await putNew({ ...keys(id), type: 'Interval', ...record, version: 1, createdAt: now, updatedAt: now }, () => new Conflict(`Interval ${id} exists`));
+    await must(Interval.put(id, { ...record, version: 1, createdAt: now, updatedAt: now }, NEW), () => new Conflict(`Interval ${id} exists`));
     return record;
   },
 };

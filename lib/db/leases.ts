@@ -1,4 +1,5 @@
-import { conditionHeld, updateItem } from './helpers';
+import { and, expr } from '#lib/store/expression';
+import { update, type Key } from '#lib/store/table';
 
 /*
  * A lease item: at most one holder at a time of a named piece of background work (the alarm
@@ -22,35 +23,13 @@ export interface LeaseItem {
 }
 
 /** The lease kept in the item `key`, typed `type`. */
-export const leaseItem = (key: { PK: string; SK: string }, type: string): LeaseItem => ({
-  acquire: (runId, now, leaseUntil, dueAt) => {
-    const due = dueAt === undefined ? '' : ' AND (attribute_not_exists(#last) OR #last <= :due)';
-    return conditionHeld(
-      updateItem(key, {
-        UpdateExpression: 'SET #type = :type, #lease = :until, #run = :run',
-        ConditionExpression: `(attribute_not_exists(#lease) OR #lease < :now)${due}`,
-        ExpressionAttributeNames: { '#type': 'type', '#lease': 'leaseUntil', '#run': 'runId', ...(dueAt === undefined ? {} : { '#last': 'lastRunAt' }) },
-        ExpressionAttributeValues: { ':type': type, ':until': leaseUntil, ':run': runId, ':now': now, ...(dueAt === undefined ? {} : { ':due': dueAt }) },
-      }),
-    );
+export const leaseItem = (key: Key, type: string): LeaseItem => ({
+  acquire: async (runId, now, leaseUntil, dueAt) => {
+    const due = dueAt === undefined ? undefined : expr('(attribute_not_exists(#lastRunAt) OR #lastRunAt <= :due)', { due: dueAt });
+    return !!(await update(key, { set: { type, leaseUntil, runId } }, and(expr('(attribute_not_exists(#leaseUntil) OR #leaseUntil < :now)', { now }), due)));
   },
-  renew: (runId, leaseUntil) =>
-    conditionHeld(
-      updateItem(key, {
-        UpdateExpression: 'SET #lease = :until',
-        ConditionExpression: '#run = :run AND #lease > :zero',
-        ExpressionAttributeNames: { '#lease': 'leaseUntil', '#run': 'runId' },
-        ExpressionAttributeValues: { ':until': leaseUntil, ':run': runId, ':zero': 0 },
-      }),
-    ),
+  renew: async (runId, leaseUntil) => !!(await update(key, { set: { leaseUntil } }, expr('#runId = :run AND #leaseUntil > :zero', { run: runId, zero: 0 }))),
   release: async (runId, startedAt) => {
-    await conditionHeld(
-      updateItem(key, {
-        UpdateExpression: startedAt === undefined ? 'SET #lease = :zero' : 'SET #lease = :zero, #last = :started',
-        ConditionExpression: '#run = :run',
-        ExpressionAttributeNames: { '#lease': 'leaseUntil', '#run': 'runId', ...(startedAt === undefined ? {} : { '#last': 'lastRunAt' }) },
-        ExpressionAttributeValues: { ':zero': 0, ':run': runId, ...(startedAt === undefined ? {} : { ':started': startedAt }) },
-      }),
-    );
+    await update(key, { set: { leaseUntil: 0, ...(startedAt === undefined ? {} : { lastRunAt: startedAt }) } }, expr('#runId = :run', { run: runId }));
   },
 });

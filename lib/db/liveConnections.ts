@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DeviceFilter } from '#lib/devices/deviceScope';
 import { isUnscoped, type ScopeEntry } from '#lib/shared/access';
-import { doc, tableName } from './client';
-import { isConditionFailed, type Item } from './helpers';
+import { connectionIdOf, LiveConnection, liveScopePk, LiveSubscription } from '#lib/store/entities/notify';
+import { and, expr, type Expr } from '#lib/store/expression';
+import { queryAll } from '#lib/store/query';
+import { EXISTS, nowSeconds, take, type Item } from '#lib/store/table';
 
 /*
  * Connections of live dashboards (docs/data-model.md "Live"; tickets: liveTickets.ts). A
@@ -28,13 +29,6 @@ import { isConditionFailed, type Item } from './helpers';
  * (`access`) on its item and on every subscription item, so the push reads it with the
  * subscribers and tells a connection only of rooms within it (lib/live/push.ts).
  */
-const connectionKey = (connectionId: string) => ({ PK: `LIVECONN#${connectionId}`, SK: 'CONN' });
-/** Subscriptions written before the move protocol above have no id: their key is the connection id alone. */
-const subscriptionKey = (scopeKey: string, connectionId: string, subscriptionId?: string) => ({
-  PK: `LIVESCOPE#${scopeKey}`,
-  SK: subscriptionId ? `${connectionId}#${subscriptionId}` : connectionId,
-});
-const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 export interface Subscriber {
   connectionId: string;
@@ -76,8 +70,8 @@ export const toAccess = (value: unknown): ScopeEntry[] =>
 /** The `access` attribute of an item: present only when it narrows. */
 const accessField = (access: readonly ScopeEntry[] | undefined): { access?: ScopeEntry[] } => (access && !isUnscoped(access) ? { access: [...access] } : {});
 
-const toConnection = (item: Record<string, unknown>): Connection => ({
-  connectionId: String(item.PK).slice('LIVECONN#'.length),
+const toConnection = (item: Item): Connection => ({
+  connectionId: connectionIdOf(item),
   filter: toFilter(item.filter),
   scopeKey: String(item.scopeKey),
   ...(typeof item.subscriptionId === 'string' ? { subscriptionId: item.subscriptionId } : {}),
@@ -87,26 +81,15 @@ const toConnection = (item: Record<string, unknown>): Connection => ({
 });
 
 const putSubscription = (scopeKey: string, connectionId: string, subscriptionId: string, expiresAt: number, access: readonly ScopeEntry[] | undefined) =>
-  doc.send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: { ...subscriptionKey(scopeKey, connectionId, subscriptionId), type: 'LiveSubscription', connectionId, subscriptionId, ...accessField(access), expiresAt },
-    }),
-  );
-const deleteSubscription = (scopeKey: string, connectionId: string, subscriptionId?: string) =>
-  doc.send(new DeleteCommand({ TableName: tableName(), Key: subscriptionKey(scopeKey, connectionId, subscriptionId) }));
+  LiveSubscription.put({ scopeKey, connectionId, subscriptionId }, { connectionId, subscriptionId, ...accessField(access), expiresAt });
+const deleteSubscription = (scopeKey: string, connectionId: string, subscriptionId?: string) => LiveSubscription.remove({ scopeKey, connectionId, subscriptionId });
 
 /** Registers an open connection watching `scope` until `expiresAt` (epoch s), within `access` (empty: unscoped). */
 export const open = async (connectionId: string, scope: Scoped, expiresAt: number, access: readonly ScopeEntry[] = []): Promise<void> => {
   const subscriptionId = randomUUID();
   await Promise.all([
     putSubscription(scope.scopeKey, connectionId, subscriptionId, expiresAt, access),
-    doc.send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { ...connectionKey(connectionId), type: 'LiveConnection', ...scope, ...accessField(access), subscriptionId, connectedAt: new Date().toISOString(), expiresAt },
-      }),
-    ),
+    LiveConnection.put(connectionId, { ...scope, ...accessField(access), subscriptionId, connectedAt: new Date().toISOString(), expiresAt }),
   ]);
 };
 
@@ -117,30 +100,15 @@ export const open = async (connectionId: string, scope: Scoped, expiresAt: numbe
  * the count holds across Lambda invocations and costs no item of its own.
  */
 export const admitMessage = async (connectionId: string, window: number): Promise<Connection | undefined> => {
-  const count = (UpdateExpression: string, ConditionExpression: string) =>
-    doc
-      .send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: connectionKey(connectionId),
-          UpdateExpression,
-          ConditionExpression: `attribute_exists(PK) AND expiresAt > :now AND (${ConditionExpression})`,
-          ExpressionAttributeNames: { '#messages': 'messages', '#window': 'messageWindow' },
-          ExpressionAttributeValues: { ':window': window, ':one': 1, ':now': nowSeconds() },
-          ReturnValues: 'ALL_NEW',
-        }),
-      )
-      .then(
-        ({ Attributes }) => (Attributes ? toConnection(Attributes) : undefined),
-        (error: unknown) => {
-          if (isConditionFailed(error)) return undefined;
-          throw error;
-        },
-      );
-  const inWindow = () => count('SET #messages = #messages + :one', '#window = :window');
+  const count = async (change: Expr, condition: string) => {
+    const live = and(expr('attribute_exists(PK) AND #expiresAt > :now', { now: nowSeconds() }), `(${condition})`)!;
+    const counted = await LiveConnection.update(connectionId, { ...change, values: { ...change.values, window, one: 1 } }, live, 'ALL_NEW');
+    return counted && toConnection(counted);
+  };
+  const inWindow = () => count(expr('SET #messages = #messages + :one'), '#messageWindow = :window');
   return (
     (await inWindow()) ??
-    (await count('SET #window = :window, #messages = :one', 'attribute_not_exists(#window) OR #window < :window')) ??
+    (await count(expr('SET #messageWindow = :window, #messages = :one'), 'attribute_not_exists(#messageWindow) OR #messageWindow < :window')) ??
     // another message opened the window meanwhile
     (await inWindow())
   );
@@ -158,25 +126,12 @@ export const move = async (connectionId: string, scope: Scoped, current?: Connec
   if (!read || read.expiresAt <= nowSeconds()) return 'gone';
   const subscriptionId = randomUUID();
   await putSubscription(scope.scopeKey, connectionId, subscriptionId, read.expiresAt, read.access);
-  try {
-    await doc.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: connectionKey(connectionId),
-        UpdateExpression: 'SET #filter = :filter, scopeKey = :scopeKey, subscriptionId = :subscriptionId',
-        ConditionExpression: `attribute_exists(PK) AND scopeKey = :readScopeKey AND ${read.subscriptionId ? 'subscriptionId = :readSubscriptionId' : 'attribute_not_exists(subscriptionId)'}`,
-        ExpressionAttributeNames: { '#filter': 'filter' },
-        ExpressionAttributeValues: {
-          ':filter': scope.filter,
-          ':scopeKey': scope.scopeKey,
-          ':subscriptionId': subscriptionId,
-          ':readScopeKey': read.scopeKey,
-          ...(read.subscriptionId ? { ':readSubscriptionId': read.subscriptionId } : {}),
-        },
-      }),
-    );
-  } catch (error) {
-    if (!isConditionFailed(error)) throw error;
+  const asRead = and(
+    EXISTS,
+    expr('#scopeKey = :readScopeKey', { readScopeKey: read.scopeKey }),
+    read.subscriptionId ? expr('#subscriptionId = :readSubscriptionId', { readSubscriptionId: read.subscriptionId }) : 'attribute_not_exists(#subscriptionId)',
+  );
+  if (!(await LiveConnection.update(connectionId, { set: { filter: scope.filter, scopeKey: scope.scopeKey, subscriptionId } }, asRead))) {
     await deleteSubscription(scope.scopeKey, connectionId, subscriptionId);
     return (await find(connectionId)) ? 'raced' : 'gone';
   }
@@ -186,8 +141,8 @@ export const move = async (connectionId: string, scope: Scoped, current?: Connec
 
 /** Forgets a connection (closed, or found gone by a push) and its subscription (and `also`, the one the push found). */
 export const close = async (connectionId: string, also?: Subscriber): Promise<void> => {
-  const { Attributes } = await doc.send(new DeleteCommand({ TableName: tableName(), Key: connectionKey(connectionId), ReturnValues: 'ALL_OLD' }));
-  const stored = Attributes ? toConnection(Attributes) : undefined;
+  const removed = await take(LiveConnection.key(connectionId));
+  const stored = removed ? toConnection(removed) : undefined;
   const subscriptions = new Map<string, Subscriber>();
   for (const subscription of [stored, also]) {
     if (subscription) subscriptions.set(`${subscription.scopeKey}#${subscription.subscriptionId}`, subscription);
@@ -197,34 +152,21 @@ export const close = async (connectionId: string, also?: Subscriber): Promise<vo
 
 /** The connection as stored, if registered (a strongly consistent read). */
 export const find = async (connectionId: string): Promise<Connection | undefined> => {
-  const { Item } = await doc.send(new GetCommand({ TableName: tableName(), Key: connectionKey(connectionId), ConsistentRead: true }));
-  return Item ? toConnection(Item) : undefined;
+  const item = await LiveConnection.read(connectionId, { consistent: true });
+  return item && toConnection(item);
 };
 
 /** Unexpired subscribers of one scope key: one Query of its partition (paged), O(subscribers found). */
 export const subscribersOf = async (scopeKey: string): Promise<Subscriber[]> => {
-  const now = nowSeconds();
-  const found: Subscriber[] = [];
-  let ExclusiveStartKey: Item | undefined;
-  do {
-    const page = await doc.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk',
-        FilterExpression: 'expiresAt > :now',
-        ProjectionExpression: 'SK, connectionId, subscriptionId, #access',
-        ExpressionAttributeNames: { '#access': 'access' },
-        ExpressionAttributeValues: { ':pk': subscriptionKey(scopeKey, '').PK, ':now': now },
-        ExclusiveStartKey,
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      const subscriptionId = typeof item.subscriptionId === 'string' ? item.subscriptionId : undefined;
-      found.push({ connectionId: String(item.connectionId ?? item.SK), scopeKey, ...(subscriptionId ? { subscriptionId } : {}), ...accessField(toAccess(item.access)) });
-    }
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return found;
+  const items = await queryAll({
+    pk: liveScopePk(scopeKey),
+    filter: expr('#expiresAt > :now', { now: nowSeconds() }),
+    project: ['SK', 'connectionId', 'subscriptionId', 'access'],
+  });
+  return items.map((item) => {
+    const subscriptionId = typeof item.subscriptionId === 'string' ? item.subscriptionId : undefined;
+    return { connectionId: String(item.connectionId ?? item.SK), scopeKey, ...(subscriptionId ? { subscriptionId } : {}), ...accessField(toAccess(item.access)) };
+  });
 };
 
 /** Unexpired subscribers of the given scope keys: one Query per key, in parallel. */

@@ -1,22 +1,22 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { MaintenanceWindow, WindowMatchers } from '#lib/maintenance/types';
+import type { MaintenanceWindow } from '#lib/maintenance/types';
 import { Conflict, NotFound } from '#lib/errors';
 import { caps } from '#lib/shared/caps';
+import { MAINTENANCE, MaintenanceWindowItem as Windows } from '#lib/store/entities/alarms';
+import { collection } from '#lib/store/entity';
+import { expr } from '#lib/store/expression';
+import { mapPage, queryKeptPage, queryPage, type Page } from '#lib/store/paging';
+import { queryAll, type Query } from '#lib/store/query';
+import { hasExpired, must, NEW, nowSeconds, type Item } from '#lib/store/table';
 import * as capped from './caps';
-import { doc, tableName } from './client';
-import { deleteItem, hasExpired, isConditionFailed, putNew, queryAll, type Item } from './helpers';
-import { mapPage, queryKeptPage, queryPage, type Page, type PagedQuery } from './pages';
 
 /*
  * Maintenance windows (issue 28 item 1; docs/data-model.md "Maintenance windows") are few, like
  * silences: one partition `MAINTENANCE`, sorted by id, and ids are UUIDv7
  * (docs/adr/0405-maintenance-windows-in-one-partition.md), so the list is one Query in creation
- * order and no index is read (nothing lags). `version` guards
- * replace and delete. A window with an end is kept until `expiresAt` (TTL, retention after its
- * last opening); one without stays until deleted.
+ * order and no index is read (nothing lags). `version` guards replace and delete. A window with an
+ * end is kept until `expiresAt` (TTL, retention after its last opening); one without stays until deleted.
  */
-const PARTITION = 'MAINTENANCE';
-const keys = (id: string) => ({ PK: PARTITION, SK: `MAINTENANCE#${id}` });
+const { fromItem } = Windows;
 
 /** A stored window and the version it was read at. */
 export interface VersionedWindow {
@@ -30,33 +30,15 @@ export interface WindowLife {
   expiresAt?: number;
 }
 
-const toItem = (window: MaintenanceWindow, version: number, life: WindowLife): Item => ({
-  ...keys(window.id),
-  type: 'MaintenanceWindow',
+const fields = (window: MaintenanceWindow, version: number, life: WindowLife): Item => ({
   ...window,
   version,
   ...(life.until === undefined ? {} : { until: life.until }),
   ...(life.expiresAt === undefined ? {} : { expiresAt: life.expiresAt }),
 });
 
-const fromItem = (item: Item): MaintenanceWindow => {
-  const window: MaintenanceWindow = {
-    id: String(item.id),
-    matchers: item.matchers as WindowMatchers,
-    schedule: item.schedule as MaintenanceWindow['schedule'],
-    comment: String(item.comment),
-    createdBy: String(item.createdBy),
-    createdAt: String(item.createdAt),
-    updatedAt: String(item.updatedAt),
-  };
-  if (typeof item.startsAt === 'string') window.startsAt = item.startsAt;
-  if (typeof item.endsAt === 'string') window.endsAt = item.endsAt;
-  return window;
-};
-
 const notFound = (id: string) => new NotFound(`Maintenance window ${id} not found`);
-const changed = (id: string) => new Conflict(`Maintenance window ${id} was changed by another request; read it again and retry`);
-const nowSeconds = () => Math.floor(Date.now() / 1000);
+const changed = (id: string) => () => new Conflict(`Maintenance window ${id} was changed by another request; read it again and retry`);
 
 /** At most `MAINTENANCE_WINDOWS_MAX` windows not yet ended per stage: a create past it is 409. */
 const cap: capped.CapRules = {
@@ -67,13 +49,7 @@ const cap: capped.CapRules = {
   full: (max) => `This stage holds ${max} maintenance windows not yet ended, its maximum (MAINTENANCE_WINDOWS_MAX); delete one first (DELETE /maintenance/{id})`,
   living: async () => {
     const now = Date.now();
-    const items = await queryAll({
-      KeyConditionExpression: 'PK = :pk',
-      ExpressionAttributeValues: { ':pk': PARTITION },
-      ExpressionAttributeNames: { '#until': 'until' },
-      ProjectionExpression: 'id, #until',
-      ConsistentRead: true,
-    });
+    const items = await collection(MAINTENANCE).all({ project: ['id', 'until'], consistent: true });
     const until = (item: Item) => (typeof item.until === 'number' ? item.until : undefined);
     return new Map(items.filter((item) => (until(item) ?? Infinity) > now).map((item) => [String(item.id), until(item)] as const));
   },
@@ -83,7 +59,7 @@ const cap: capped.CapRules = {
 export const create = async (window: MaintenanceWindow, life: WindowLife): Promise<MaintenanceWindow> => {
   await capped.admit(cap, window.id, life.until);
   try {
-    await putNew(toItem(window, 1, life), () => new Error(`maintenance window id ${window.id} collided`));
+    await must(Windows.put(window.id, fields(window, 1, life), NEW), () => new Error(`maintenance window id ${window.id} collided`));
   } catch (error) {
     await capped.release(cap.name, [window.id]).catch(() => undefined); // else healed when the cap is reached
     throw error;
@@ -93,28 +69,28 @@ export const create = async (window: MaintenanceWindow, life: WindowLife): Promi
 
 /** One window and its version (strongly consistent); 404 when unknown or past its retention. */
 export const getVersioned = async (id: string): Promise<VersionedWindow> => {
-  const { Item: item } = await doc.send(new GetCommand({ TableName: tableName(), Key: keys(id), ConsistentRead: true }));
+  const item = await Windows.read(id, { consistent: true });
   if (!item || hasExpired(item)) throw notFound(id);
   return { window: fromItem(item), version: Number(item.version) };
 };
 
-const listQuery = () => ({
-  KeyConditionExpression: 'PK = :pk',
-  FilterExpression: 'attribute_not_exists(#expires) OR #expires > :now',
-  ExpressionAttributeNames: { '#expires': 'expiresAt' },
-  ExpressionAttributeValues: { ':pk': PARTITION, ':now': nowSeconds() },
-  ConsistentRead: true,
+const listQuery = (): Query => ({
+  pk: MAINTENANCE,
+  filter: expr('attribute_not_exists(#expiresAt) OR #expiresAt > :now', { now: nowSeconds() }),
+  consistent: true,
 });
-const paged: PagedQuery = { keyAttributes: ['PK', 'SK'], partition: { PK: PARTITION }, query: 'maintenance' };
+const IDENTITY = 'maintenance';
 
 /** Every kept window, oldest first (the alarm engine's read: one Query of one small partition). */
 export const all = async (): Promise<MaintenanceWindow[]> => (await queryAll(listQuery())).map(fromItem);
 
 /** One page of the kept windows, oldest first; with `keep`, of those it accepts (a scoped caller's), the same cursors. */
 export const page = async (limit: number, cursor?: string, keep?: (window: MaintenanceWindow) => boolean): Promise<Page<MaintenanceWindow>> => {
-  const read = keep ? queryKeptPage(listQuery(), paged, (item) => keep(fromItem(item)), limit, cursor) : queryPage(listQuery(), paged, limit, cursor);
+  const read = keep ? queryKeptPage(listQuery(), IDENTITY, (item) => keep(fromItem(item)), limit, cursor) : queryPage(listQuery(), IDENTITY, limit, cursor);
   return mapPage(await read, fromItem);
 };
+
+const atVersion = (version: number) => expr('#version = :read', { read: version });
 
 /**
  * Replaces a window read at `version` (its id, createdBy and createdAt kept by the caller);
@@ -122,20 +98,9 @@ export const page = async (limit: number, cursor?: string, keep?: (window: Maint
  */
 export const replace = async (current: VersionedWindow, window: MaintenanceWindow, life: WindowLife): Promise<MaintenanceWindow> => {
   await capped.admit(cap, window.id, life.until); // a member already: its `until` moves
-  try {
-    await doc.send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: toItem(window, current.version + 1, life),
-        ConditionExpression: '#version = :read',
-        ExpressionAttributeNames: { '#version': 'version' },
-        ExpressionAttributeValues: { ':read': current.version },
-      }),
-    );
-  } catch (error) {
-    if (!isConditionFailed(error)) throw error;
+  if (!(await Windows.put(window.id, fields(window, current.version + 1, life), atVersion(current.version)))) {
     await getVersioned(window.id); // 404 when deleted meanwhile
-    throw changed(window.id);
+    throw changed(window.id)();
   }
   return window;
 };
@@ -143,16 +108,9 @@ export const replace = async (current: VersionedWindow, window: MaintenanceWindo
 /** Deletes a window read at `version`; 409 when another request wrote it since, 404 when it is gone. */
 export const remove = async (current: VersionedWindow): Promise<void> => {
   const { id } = current.window;
-  try {
-    await deleteItem(keys(id), {
-      ConditionExpression: '#version = :read',
-      ExpressionAttributeNames: { '#version': 'version' },
-      ExpressionAttributeValues: { ':read': current.version },
-    });
-  } catch (error) {
-    if (!isConditionFailed(error)) throw error;
+  if (!(await Windows.remove(id, atVersion(current.version)))) {
     await getVersioned(id); // 404 when deleted meanwhile
-    throw changed(id);
+    throw changed(id)();
   }
   await capped.release(cap.name, [id]).catch(() => undefined); // else healed when the cap is reached
 };

@@ -1,10 +1,6 @@
 import type { Place } from '#lib/devices/types';
+import { locationId, roomId } from '#lib/store/placeKeys';
 
-/** A room's identity inside keys: each name URI-encoded, so `#` in a name cannot collide. */
-export const roomId = (place: Place): string => [place.region, place.location, place.room].map(encodeURIComponent).join('#');
-
-/** A location's identity inside keys (its summary's `LOCATION#<region>#<location>`). */
-export const locationId = (place: Pick<Place, 'region' | 'location'>): string => [place.region, place.location].map(encodeURIComponent).join('#');
 /** The longest prefix before a location's identity in a sort key (`LOCATION#`, the summaries' index key). */
 const BEFORE_LOCATION_BYTES = 'LOCATION#'.length;
 

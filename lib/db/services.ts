@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict, NotFound } from '#lib/errors';
 import { normalizeScope, type ScopeEntry } from '#lib/shared/access';
-import { doc, tableName } from './client';
-import { conditionHeld, deleteItem, isConditionFailed, partitionRecords, patchExpression, putNew, queryAll, updateItem, whenExists, type Item } from './helpers';
+import { Service as Services, SERVICES } from '#lib/store/entities/account';
+import { collection } from '#lib/store/entity';
+import { and, expr, patchOf, type Expr } from '#lib/store/expression';
+import { EXISTS, must, NEW, type Item } from '#lib/store/table';
 
 /** A registered service (DESIGN §5), as every answer shows it: never its secret's hash, never its incarnation. */
 export interface Service {
@@ -45,61 +46,44 @@ export interface ServiceCredentials {
 }
 
 // One partition, sorted by id: list = one Query.
-const PARTITION = 'SERVICE';
-const keys = (id: string) => ({ PK: PARTITION, SK: `SERVICE#${id}` });
-
-const fromItem = (item: Item): Service => ({
-  id: String(item.id),
-  name: String(item.name),
-  description: String(item.description ?? ''),
-  url: String(item.url),
-  active: item.active === true,
-  role: String(item.role ?? 'viewer'),
-  scope: normalizeScope(Array.isArray(item.scope) ? (item.scope as ScopeEntry[]) : []),
-  createdAt: String(item.createdAt),
-  updatedAt: String(item.updatedAt),
-});
-
+const all = collection(SERVICES);
 const notFound = (id: string) => new NotFound(`Service ${id} not found`);
 
 /** The service and its credentials as stored now (strongly consistent). */
 export const serviceCredentials = async (id: string): Promise<ServiceCredentials | undefined> => {
-  const { Item: item } = await doc.send(new GetCommand({ TableName: tableName(), Key: keys(id), ConsistentRead: true }));
-  return item ? { service: fromItem(item), incarnation: String(item.incarnation ?? ''), secretHash: String(item.secretHash ?? '') } : undefined;
+  const item = await Services.read(id, { consistent: true });
+  return item ? { service: Services.fromItem(item), incarnation: String(item.incarnation ?? ''), secretHash: String(item.secretHash ?? '') } : undefined;
 };
 
 /** Still holds `role` (a service stored before roles has none and acts as `viewer`). */
-const holding = (role: string) => ({
-  condition: role === 'viewer' ? '(attribute_not_exists(#held) OR #held = :held)' : '#held = :held',
-  names: { '#held': 'role' },
-  values: { ':held': role },
-});
+const holding = (role: string): Expr => expr(role === 'viewer' ? '(attribute_not_exists(#role) OR #role = :held)' : '#role = :held', { held: role });
 
 /**
  * The fields of `patch` (scope normalised) in one conditional write that also bumps version and
  * updatedAt; deactivating starts a new incarnation, so no token of before outlives it, even once
  * the service is active again. With `heldRole`, only while the service still holds that role.
  */
-const patchInput = (patch: ServicePatch, heldRole?: string) => {
-  const set: Item = { ...patch, ...(patch.scope ? { scope: normalizeScope(patch.scope) } : {}), ...(patch.active === false ? { incarnation: randomUUID() } : {}) };
-  const expression = patchExpression(set, new Date().toISOString());
-  const held = heldRole === undefined ? undefined : holding(heldRole);
-  return {
-    ...expression,
-    ConditionExpression: held ? `attribute_exists(PK) AND ${held.condition}` : 'attribute_exists(PK)',
-    ExpressionAttributeNames: { ...expression.ExpressionAttributeNames, ...held?.names },
-    ExpressionAttributeValues: { ...expression.ExpressionAttributeValues, ...held?.values },
-    ReturnValues: 'ALL_NEW' as const,
-  };
+const patch = (id: string, fields: ServicePatch, heldRole?: string): Promise<Item | undefined> => {
+  const set: Item = { ...fields, ...(fields.scope ? { scope: normalizeScope(fields.scope) } : {}), ...(fields.active === false ? { incarnation: randomUUID() } : {}) };
+  return Services.update(id, patchOf(set), and(EXISTS, heldRole === undefined ? undefined : holding(heldRole)), 'ALL_NEW');
 };
 
 export const services = {
-  ...partitionRecords<string, Service, ServicePatch>(PARTITION, keys, fromItem, notFound),
+  async list(): Promise<Service[]> {
+    return (await all.all()).map(Services.fromItem);
+  },
 
-  /** Sets only the fields given, in one conditional write (404 when unknown); see `patchInput`. */
-  async update(id: string, patch: ServicePatch): Promise<Service> {
-    const { Attributes } = await whenExists(updateItem(keys(id), patchInput(patch)), () => notFound(id));
-    return fromItem(Attributes ?? {});
+  async get(id: string): Promise<Service> {
+    return must(Services.find(id), () => notFound(id));
+  },
+
+  /** Sets only the fields given, in one conditional write (404 when unknown); see `patch`. */
+  async update(id: string, fields: ServicePatch): Promise<Service> {
+    return Services.fromItem(await must(patch(id, fields), () => notFound(id)));
+  },
+
+  async remove(id: string): Promise<void> {
+    await must(Services.remove(id, EXISTS), () => notFound(id));
   },
 
   /** Stores a new service, with the hash of its first secret when given, under a new incarnation. */
@@ -115,10 +99,8 @@ export const services = {
       createdAt: now,
       updatedAt: now,
     };
-    await putNew(
-      { ...keys(record.id), type: 'Service', ...record, ...(secretHash ? { secretHash } : {}), incarnation: randomUUID(), version: 1 },
-      () => new Conflict(`Service ${record.id} exists`),
-    );
+    const stored = { ...record, ...(secretHash ? { secretHash } : {}), incarnation: randomUUID(), version: 1 };
+    await must(Services.put(record.id, stored, NEW), () => new Conflict(`Service ${record.id} exists`));
     return record;
   },
 };
@@ -127,45 +109,20 @@ export const services = {
 // them out (DESIGN §8 size target).
 
 /** As `services.update`, only while the service still holds `heldRole`: undefined when gone or changed. */
-export const updateServiceHolding = async (id: string, patch: ServicePatch, heldRole: string): Promise<Service | undefined> => {
-  try {
-    const { Attributes } = await updateItem(keys(id), patchInput(patch, heldRole));
-    return fromItem(Attributes ?? {});
-  } catch (error) {
-    if (isConditionFailed(error)) return undefined;
-    throw error;
-  }
+export const updateServiceHolding = async (id: string, fields: ServicePatch, heldRole: string): Promise<Service | undefined> => {
+  const item = await patch(id, fields, heldRole);
+  return item && Services.fromItem(item);
 };
 
 /** A new secret hash and a new incarnation in one write: every token issued before stops working. 404 when unknown. */
 export const rotateServiceSecret = async (id: string, secretHash: string): Promise<Service> => {
-  const { Attributes } = await whenExists(
-    updateItem(keys(id), {
-      UpdateExpression: 'SET secretHash = :hash, incarnation = :inc, updatedAt = :iso, version = version + :one',
-      ConditionExpression: 'attribute_exists(PK)',
-      ExpressionAttributeValues: { ':hash': secretHash, ':inc': randomUUID(), ':iso': new Date().toISOString(), ':one': 1 },
-      ReturnValues: 'ALL_NEW',
-    }),
-    () => notFound(id),
-  );
-  return fromItem(Attributes ?? {});
+  const change = { set: { secretHash, incarnation: randomUUID(), updatedAt: new Date().toISOString() }, increment: { version: 1 } };
+  return Services.fromItem(await must(Services.update(id, change, EXISTS, 'ALL_NEW'), () => notFound(id)));
 };
 
 /** Deletes the service if it still holds `role`; false when it is gone or holds another role. */
-export const removeServiceHolding = async (id: string, role: string): Promise<boolean> => {
-  const held = holding(role);
-  return conditionHeld(deleteItem(keys(id), { ConditionExpression: held.condition, ExpressionAttributeNames: held.names, ExpressionAttributeValues: held.values }));
-};
+export const removeServiceHolding = (id: string, role: string): Promise<boolean> => Services.remove(id, holding(role));
 
 /** Services holding `role`, read consistently (one Query of the services' partition): for starting a role's holder count. */
-export const countServicesWithRole = async (role: string): Promise<number> => {
-  const items = await queryAll({
-    KeyConditionExpression: 'PK = :pk',
-    FilterExpression: '#role = :role',
-    ExpressionAttributeNames: { '#role': 'role' },
-    ExpressionAttributeValues: { ':pk': PARTITION, ':role': role },
-    ProjectionExpression: 'PK',
-    ConsistentRead: true,
-  });
-  return items.length;
-};
+export const countServicesWithRole = async (role: string): Promise<number> =>
+  (await all.all({ filter: expr('#role = :role', { role }), project: ['PK'], consistent: true })).length;

@@ -1,46 +1,21 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { Matchers, Silence } from '#lib/alarms/pure/silences';
+import type { Silence } from '#lib/alarms/pure/silences';
 import { NotFound } from '#lib/errors';
 import { caps } from '#lib/shared/caps';
+import { silenceEndSk, Silence as Silences, SILENCES, SILENCES_BY_END } from '#lib/store/entities/alarms';
+import { collection } from '#lib/store/entity';
+import { expr } from '#lib/store/expression';
+import { mapPage, queryKeptPage, queryPage, type Page } from '#lib/store/paging';
+import { queryAll, type Query } from '#lib/store/query';
+import { changedMeanwhile, must, NEW, nowSeconds } from '#lib/store/table';
 import * as capped from './caps';
-import { doc, tableName } from './client';
-import { isConditionFailed, putNew, queryAll, type Item, updateItem } from './helpers';
-import { mapPage, queryKeptPage, queryPage, type Page, type PagedQuery } from './pages';
 
 /*
  * Silences are few (maintenance windows): one partition `SILENCE`, and GSI1 `SILENCES#BY_END`
  * sorted by endsAt, so "active and future" is one key condition (endsAt > now) and the
  * evaluator reads only those. Ended silences stay (expired) until `expiresAt` (TTL).
  */
-const PARTITION = 'SILENCE';
-const BY_END = 'SILENCES#BY_END';
-const keys = (id: string) => ({ PK: PARTITION, SK: `SILENCE#${id}` });
-
-const toItem = (silence: Silence, expiresAt: number): Item => ({
-  ...keys(silence.id),
-  GSI1PK: BY_END,
-  GSI1SK: `${silence.endsAt}#${silence.id}`,
-  type: 'Silence',
-  ...silence,
-  expiresAt,
-});
-
-const fromItem = (item: Item): Silence => {
-  const silence: Silence = {
-    id: String(item.id),
-    matchers: item.matchers as Matchers,
-    startsAt: String(item.startsAt),
-    endsAt: String(item.endsAt),
-    comment: String(item.comment),
-    createdBy: String(item.createdBy),
-    createdAt: String(item.createdAt),
-  };
-  if (typeof item.endedAt === 'string') silence.endedAt = item.endedAt;
-  return silence;
-};
-
+const { fromItem } = Silences;
 const notFound = (id: string) => new NotFound(`Silence ${id} not found`);
-const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /** At most `SILENCES_MAX_ACTIVE` silences not yet ended (pending or active) per stage: a create past it is 409. */
 const cap: capped.CapRules = {
@@ -51,13 +26,7 @@ const cap: capped.CapRules = {
   full: (max) => `This stage holds ${max} pending or active silences, its maximum (SILENCES_MAX_ACTIVE); end one first (DELETE /silences/{id})`,
   living: async () => {
     const now = Date.now();
-    const items = await queryAll({
-      KeyConditionExpression: 'PK = :pk',
-      ExpressionAttributeValues: { ':pk': PARTITION },
-      ExpressionAttributeNames: { '#ends': 'endsAt' },
-      ProjectionExpression: 'id, #ends',
-      ConsistentRead: true,
-    });
+    const items = await collection(SILENCES).all({ project: ['id', 'endsAt'], consistent: true });
     return new Map(items.map((item) => [String(item.id), Date.parse(String(item.endsAt))] as const).filter(([, ends]) => ends > now));
   },
 };
@@ -66,7 +35,7 @@ const cap: capped.CapRules = {
 export const create = async (silence: Silence, expiresAt: number): Promise<Silence> => {
   await capped.admit(cap, silence.id, Date.parse(silence.endsAt));
   try {
-    await putNew(toItem(silence, expiresAt), () => new Error(`silence id ${silence.id} collided`));
+    await must(Silences.put(silence.id, { GSI1PK: SILENCES_BY_END, GSI1SK: silenceEndSk(silence), ...silence, expiresAt }, NEW), changedMeanwhile);
   } catch (error) {
     await capped.release(cap.name, [silence.id]).catch(() => undefined); // else healed when the cap is reached
     throw error;
@@ -76,24 +45,14 @@ export const create = async (silence: Silence, expiresAt: number): Promise<Silen
 
 /** One silence (any status); 404 when unknown or past its retention. */
 export const get = async (id: string): Promise<Silence> => {
-  const { Item: item } = await doc.send(new GetCommand({ TableName: tableName(), Key: keys(id), ConsistentRead: true }));
+  const item = await Silences.read(id, { consistent: true });
   if (!item || Number(item.expiresAt) <= nowSeconds()) throw notFound(id);
   return fromItem(item);
 };
 
-const currentQuery = (now: string) => ({
-  IndexName: 'GSI1',
-  KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK > :now',
-  ExpressionAttributeValues: { ':pk': BY_END, ':now': `${now}#\uffff` },
-});
-const keptQuery = () => ({
-  IndexName: 'GSI1',
-  KeyConditionExpression: 'GSI1PK = :pk',
-  FilterExpression: '#expires > :now',
-  ExpressionAttributeNames: { '#expires': 'expiresAt' },
-  ExpressionAttributeValues: { ':pk': BY_END, ':now': nowSeconds() },
-});
-const paged = (kept: boolean): PagedQuery => ({ keyAttributes: ['PK', 'SK', 'GSI1PK', 'GSI1SK'], partition: { GSI1PK: BY_END }, query: `silences?all=${kept}` });
+const currentQuery = (now: string): Query => ({ index: 'GSI1', pk: SILENCES_BY_END, sk: expr('#sk > :now', { now: `${now}#\uffff` }) });
+const keptQuery = (): Query => ({ index: 'GSI1', pk: SILENCES_BY_END, filter: expr('#expiresAt > :now', { now: nowSeconds() }) });
+const identity = (kept: boolean) => `silences?all=${kept}`;
 
 /** Silences that have not ended at `now` (active and future), soonest end first. */
 export const current = async (now: string): Promise<Silence[]> => (await queryAll(currentQuery(now))).map(fromItem);
@@ -107,7 +66,7 @@ export const all = async (): Promise<Silence[]> => (await queryAll(keptQuery()))
  */
 export const page = async (kept: boolean, now: string, limit: number, cursor?: string, keep?: (silence: Silence) => boolean): Promise<Page<Silence>> => {
   const query = kept ? keptQuery() : currentQuery(now);
-  const read = keep ? queryKeptPage(query, paged(kept), (item) => keep(fromItem(item)), limit, cursor) : queryPage(query, paged(kept), limit, cursor);
+  const read = keep ? queryKeptPage(query, identity(kept), (item) => keep(fromItem(item)), limit, cursor) : queryPage(query, identity(kept), limit, cursor);
   return mapPage(await read, fromItem);
 };
 
@@ -119,20 +78,11 @@ export const end = async (id: string, now: string): Promise<Silence> => {
   const current = await get(id);
   if (Date.parse(current.endsAt) <= Date.parse(now)) return current;
   const startsAt = Date.parse(current.startsAt) > Date.parse(now) ? now : current.startsAt;
-  try {
-    const { Attributes } = await updateItem(keys(id), {
-      UpdateExpression: 'SET #ends = :now, #starts = :starts, #ended = :now, GSI1SK = :sk',
-      ConditionExpression: '#ends = :was',
-      ExpressionAttributeNames: { '#ends': 'endsAt', '#starts': 'startsAt', '#ended': 'endedAt' },
-      ExpressionAttributeValues: { ':now': now, ':starts': startsAt, ':sk': `${now}#${id}`, ':was': current.endsAt },
-      ReturnValues: 'ALL_NEW',
-    });
-    // it no longer counts against the cap; a failed release lapses at its old end anyway
-    await capped.release(cap.name, [id]).catch(() => undefined);
-    return fromItem(Attributes ?? {});
-  } catch (error) {
-    // ended by a concurrent DELETE: answer it as that one left it
-    if (isConditionFailed(error)) return get(id);
-    throw error;
-  }
+  const change = { set: { endsAt: now, startsAt, endedAt: now, GSI1SK: silenceEndSk({ endsAt: now, id }) } };
+  const ended = await Silences.update(id, change, expr('#endsAt = :was', { was: current.endsAt }), 'ALL_NEW');
+  // ended by a concurrent DELETE: answer it as that one left it
+  if (!ended) return get(id);
+  // it no longer counts against the cap; a failed release lapses at its old end anyway
+  await capped.release(cap.name, [id]).catch(() => undefined);
+  return fromItem(ended);
 };

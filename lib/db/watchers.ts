@@ -1,34 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict, NotFound } from '#lib/errors';
 import { assertListable, normalize, type ConfigurationField, type Watcher, type WatcherInput, type WatcherRecord } from '#lib/watchers/types';
-import { normalizeScope, type ScopeEntry } from '#lib/shared/access';
+import { type ScopeEntry } from '#lib/shared/access';
 import { caps } from '#lib/shared/caps';
+import { scopeField } from '#lib/store/entities/account';
+import { Watcher as Watchers, watcherFields, WATCHERS } from '#lib/store/entities/config';
+import { collection } from '#lib/store/entity';
+import { expr, patchOf, type Expr } from '#lib/store/expression';
+import { mapListOrPage, mapPage, queryKeptPage, queryListOrPage, type Page } from '#lib/store/paging';
+import { EXISTS, must, NEW, changedMeanwhile } from '#lib/store/table';
 import * as capped from './caps';
-import { doc, tableName } from './client';
-import { mapListOrPage, mapPage, queryKeptPage, queryListOrPage, type Page } from './pages';
-import { conditionHeld, isConditionFailed, queryAll, type Item, deleteExisting, patchExisting, whenExists } from './helpers';
 
 // Watchers are few: they all live in one partition, so listing them is one Query.
-// The rule itself is a map attribute `watcher`, which keeps its `type` apart from the
-// item's entity `type`.
-const PARTITION = 'WATCHER';
-const keys = (id: string) => ({ PK: PARTITION, SK: `WATCHER#${id}` });
-
-/** A scope is stored and answered only when it narrows: an unscoped watcher has no `scope` (as before scopes). */
-const scopeField = (scope: readonly ScopeEntry[] | undefined): { scope?: ScopeEntry[] } => {
-  const normal = normalizeScope(scope);
-  return normal.length > 0 ? { scope: normal } : {};
-};
-
-const fromItem = (item: Item): WatcherRecord => ({
-  id: String(item.id),
-  ...scopeField(Array.isArray(item.scope) ? (item.scope as ScopeEntry[]) : undefined),
-  ...normalize(item.watcher as WatcherInput),
-  active: item.active === true,
-  createdAt: String(item.createdAt),
-  updatedAt: String(item.updatedAt),
-});
+const { fromItem } = Watchers;
 
 /** A stored watcher and the version it was read at. */
 export interface VersionedWatcher {
@@ -39,10 +23,8 @@ export interface VersionedWatcher {
 const notFound = (id: string) => new NotFound(`Watcher ${id} not found`);
 const changed = (id: string) => new Conflict(`Watcher ${id} was changed by another request; read it again and retry`);
 
-const toItem = (record: WatcherRecord, version: number): Item => {
-  const { id, scope, active, createdAt, updatedAt, ...watcher } = record;
-  return { ...keys(id), type: 'Watcher', id, ...scopeField(scope), watcher, active, version, createdAt, updatedAt };
-};
+/** Puts the whole watcher at `version`; false when `condition` did not hold. */
+const putAt = (record: WatcherRecord, version: number, condition: Expr | string) => Watchers.put(record.id, watcherFields(record, version), condition);
 
 /** At most `WATCHERS_MAX` watchers per stage (lib/db/caps.ts): a create past it is 409. */
 const cap: capped.CapRules = {
@@ -51,10 +33,7 @@ const cap: capped.CapRules = {
     return caps.watchers();
   },
   full: (max) => `This stage holds ${max} watchers, its maximum (WATCHERS_MAX); delete one first`,
-  living: async () => {
-    const items = await queryAll({ KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': PARTITION }, ProjectionExpression: 'id', ConsistentRead: true });
-    return new Map(items.map((item) => [String(item.id), undefined]));
-  },
+  living: async () => new Map((await all.all({ project: ['id'], consistent: true })).map((item) => [String(item.id), undefined])),
 };
 
 /** A new watcher's id (a caller that queues the watcher before storing it needs it first). */
@@ -69,23 +48,21 @@ export const create = async (input: WatcherInput, id = newId(), scope: readonly 
   const record: WatcherRecord = { id, ...scopeField(scope), ...normalize(input), active: true, createdAt: now, updatedAt: now };
   assertListable(record);
   await capped.admit(cap, id);
-  try {
-    await doc.send(
-      new PutCommand({ TableName: tableName(), Item: toItem(record, 1), ConditionExpression: 'attribute_not_exists(PK)' }),
-    );
-  } catch (error) {
+  const stored = await putAt(record, 1, NEW).catch((error: unknown) => error);
+  if (stored !== true) {
     await capped.release(cap.name, [id]).catch(() => undefined); // else healed when the cap is reached
-    throw error;
+    throw stored === false ? changedMeanwhile() : stored;
   }
   return id;
 };
 
-const everyWatcher = { KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': PARTITION }, ConsistentRead: true };
+const all = collection(WATCHERS);
+const everyWatcher = { pk: WATCHERS, consistent: true };
 
 /** Strongly consistent: a channel delete must see every watcher written before it (lib/notify/channels.ts). */
-export const list = async (): Promise<WatcherRecord[]> => (await queryAll(everyWatcher)).map(fromItem);
+export const list = async (): Promise<WatcherRecord[]> => (await all.all({ consistent: true })).map(fromItem);
 
-const paged = { keyAttributes: ['PK', 'SK'], partition: { PK: PARTITION }, query: 'watcher/all' };
+const paged = 'watcher/all';
 
 /** GET /watcher/all: every watcher, or one page with `limit` / `cursor` (sealed for this list). */
 export const listOrPage = async (page: { limit?: number; cursor?: string }): Promise<WatcherRecord[] | Page<WatcherRecord>> => {
@@ -97,8 +74,7 @@ export const keptPage = async (keep: (watcher: WatcherRecord) => boolean, limit:
   mapPage(await queryKeptPage(everyWatcher, paged, (item) => keep(fromItem(item)), limit, cursor), fromItem);
 
 export const read = async (id: string): Promise<VersionedWatcher> => {
-  const { Item: item } = await doc.send(new GetCommand({ TableName: tableName(), Key: keys(id), ConsistentRead: true }));
-  if (!item) throw notFound(id);
+  const item = await must(Watchers.read(id, { consistent: true }), () => notFound(id));
   return { record: fromItem(item), version: Number(item.version) };
 };
 
@@ -114,20 +90,7 @@ export const replace = async (current: VersionedWatcher, input: WatcherInput): P
   const { id } = current.record;
   const record: WatcherRecord = { ...current.record, ...normalize(input), updatedAt: new Date().toISOString() };
   assertListable(record);
-  try {
-    await doc.send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: toItem(record, current.version + 1),
-        ConditionExpression: '#version = :read',
-        ExpressionAttributeNames: { '#version': 'version' },
-        ExpressionAttributeValues: { ':read': current.version },
-      }),
-    );
-  } catch (error) {
-    if (isConditionFailed(error)) throw changed(id);
-    throw error;
-  }
+  await must(putAt(record, current.version + 1, expr('#version = :read', { read: current.version })), () => changed(id));
   return record;
 };
 
@@ -135,19 +98,8 @@ export const replace = async (current: VersionedWatcher, input: WatcherInput): P
  * Puts back the watcher as it was read, undoing the replace written on top of it, unless
  * someone wrote after that replace (their write stands). Answers whether it was put back.
  */
-export const restore = async (previous: VersionedWatcher): Promise<boolean> => {
-  return conditionHeld(
-    doc.send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: toItem(previous.record, previous.version + 2),
-        ConditionExpression: '#version = :replaced',
-        ExpressionAttributeNames: { '#version': 'version' },
-        ExpressionAttributeValues: { ':replaced': previous.version + 1 },
-      }),
-    ),
-  );
-};
+export const restore = (previous: VersionedWatcher): Promise<boolean> =>
+  putAt(previous.record, previous.version + 2, expr('#version = :replaced', { replaced: previous.version + 1 }));
 
 /** PUT semantics: the whole rule is replaced; 404 for an unknown id, 409 on a lost race. */
 export const update = async (id: string, input: WatcherInput): Promise<WatcherRecord> => {
@@ -155,20 +107,14 @@ export const update = async (id: string, input: WatcherInput): Promise<WatcherRe
 };
 
 /** Switches a watcher on or off; one atomic write that also bumps the version. */
-export const setActive = async (id: string, active: boolean): Promise<WatcherRecord> => fromItem(await patchExisting(keys(id), { active }, () => notFound(id)));
+export const setActive = async (id: string, active: boolean): Promise<WatcherRecord> =>
+  fromItem(await must(Watchers.update(id, patchOf({ active }), EXISTS, 'ALL_NEW'), () => notFound(id)));
 
 export const remove = async (id: string): Promise<void> => {
-  await deleteExisting(keys(id), () => notFound(id));
+  await must(Watchers.remove(id, EXISTS), () => notFound(id));
   await capped.release(cap.name, [id]).catch(() => undefined); // best effort after the delete: healed when the cap is reached
 };
 
 /** One alarm-configuration field of every watcher (one Query, only that attribute read). */
-export const fieldValues = async (field: ConfigurationField): Promise<unknown[]> => {
-  const items = await queryAll({
-    KeyConditionExpression: 'PK = :pk',
-    ProjectionExpression: '#watcher.#field',
-    ExpressionAttributeNames: { '#watcher': 'watcher', '#field': field },
-    ExpressionAttributeValues: { ':pk': PARTITION },
-  });
-  return items.map((item) => (item.watcher as Partial<Watcher> | undefined)?.[field]);
-};
+export const fieldValues = async (field: ConfigurationField): Promise<unknown[]> =>
+  (await all.all({ project: [`watcher.${field}`] })).map((item) => (item.watcher as Partial<Watcher> | undefined)?.[field]);

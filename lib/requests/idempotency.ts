@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { stageSecret } from '#lib/db/cursor';
+import { stageSecret } from '#lib/store/cursor';
 import * as keys from '#lib/db/idempotency';
 import { HttpError } from '#lib/errors';
 import type { IdempotencyClaim, IdempotencyStore, IdempotentReplay, IdempotentRequest } from '#lib/http/contract';

@@ -1,5 +1,5 @@
 import { HttpError } from '#lib/errors';
-import { dynamo, tableName } from '#lib/db/client';
+import { dynamo, tableName } from '#lib/store/client';
 import { ensureTable } from '#lib/db/table';
 
 /**

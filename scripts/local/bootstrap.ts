@@ -3,7 +3,7 @@
  * end-to-end test setup, after process.env points the SDK at the store and names the table.
  * Later areas add their steps here (demo fleet, first admin).
  */
-import { dynamo, tableName } from '../../lib/db/client';
+import { dynamo, tableName } from '../../lib/store/client';
 import { ensureTable } from '../../lib/db/table';
 import { secret } from '../../lib/adapters/secrets';
 import { adminUsername, ensureFirstAdmin } from '../../lib/auth/signin';

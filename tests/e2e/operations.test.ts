@@ -175,7 +175,7 @@ describe('least privilege per function', () => {
     for (const fn of await functionDefs()) {
       const metafile = await graph(fn.handlerFile);
       const reaches = {
-        table: 'lib/db/client.ts' in metafile.inputs,
+        table: 'lib/store/client.ts' in metafile.inputs,
         tableAdmin: 'lib/db/table.ts' in metafile.inputs,
         secrets: importsPackage(metafile, '@aws-sdk/client-ssm'),
         mail: importsPackage(metafile, '@aws-sdk/client-sesv2'),

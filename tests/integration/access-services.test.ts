@@ -1,5 +1,6 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Service } from '#lib/store/entities/account';
 
 // Registered services as principals (DESIGN §5, issue 26 item 4), against the embedded store.
 const keyPair = generateKeyPairSync('ed25519', {
@@ -16,7 +17,7 @@ const { authorize, principalOfToken } = await import('#lib/auth/authenticate');
 const { roleCatalog: roles } = await import('#lib/auth/roles');
 const { secret: secretSource } = await import('#lib/adapters/secrets');
 const { services } = await import('#lib/db/services');
-const { doc, tableName } = await import('#lib/db/client');
+const { doc, tableName } = await import('#lib/store/client');
 const { logger } = await import('#lib/log');
 const { GetCommand } = await import('@aws-sdk/lib-dynamodb');
 const { Conflict, Forbidden, Invalid, NotFound, Unauthorized } = await import('#lib/errors');
@@ -40,7 +41,7 @@ describe('registering a service', () => {
   it('answers its secret once and stores only a SHA-256 digest of it', async () => {
     const service = await register();
     expect(service.secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    const { Item } = await doc.send(new GetCommand({ TableName: tableName(), Key: { PK: 'SERVICE', SK: `SERVICE#${service.id}` } }));
+    const { Item } = await doc.send(new GetCommand({ TableName: tableName(), Key: Service.key(service.id) }));
     expect(Item?.secretHash).toBe(hashServiceSecret(service.secret));
     expect(JSON.stringify(Item)).not.toContain(service.secret);
     expect(await services.get(service.id)).not.toHaveProperty('secret');

@@ -8,7 +8,7 @@ import type { Mail } from '#lib/alarms/types';
 import * as alarmHistory from '#lib/db/alarmHistory';
 import * as alarms from '#lib/db/alarms';
 import type { AlarmView } from '#lib/db/alarms';
-import { doc, tableName } from '#lib/db/client';
+import { doc, tableName } from '#lib/store/client';
 import * as outbox from '#lib/db/outbox';
 import * as rooms from '#lib/db/rooms';
 import * as silences from '#lib/db/silences';
@@ -20,6 +20,7 @@ import type { ProviderDevice } from '#lib/devices/types';
 import { Conflict, NotFound } from '#lib/errors';
 import type { WatcherInput } from '#lib/watchers/types';
 import { device, fixed, offlineWatcher, unique } from '../support/fleet';
+import { historyPk } from '#lib/store/entities/alarms';
 
 const evaluate = () => fullPass({ mailer: outboxMailer(), deadline: Date.now() + 30_000 });
 const mailsTo = async (email: string) => (await outbox.list(email, {})) as Mail[];
@@ -160,21 +161,21 @@ describe('alarm history: keys, queries and retention', () => {
   it('stores the record under the documented keys with expiresAt = clearedAt + ALARM_HISTORY_DAYS', async () => {
     const s = await clearedScenario();
     const { Items } = await doc.send(
-      new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `ALARMHIST#DEVICE#${encodeURIComponent(s.sn)}` } }),
+      new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': historyPk.device(s.sn) } }),
     );
     expect(Items).toHaveLength(1);
     const item = Items![0]!;
     expect(item).toMatchObject({
       SK: `${item.clearedAt}#${s.watcherId}`,
-      GSI1PK: `ALARMHIST#ROOM#${s.region}#London#A`,
-      GSI2PK: `ALARMHIST#WATCHER#${s.watcherId}`,
+      GSI1PK: historyPk.room({ region: s.region, location: 'London', room: 'A' }),
+      GSI2PK: historyPk.watcher(s.watcherId),
       expiresAt: historyExpiry(String(item.clearedAt), 90),
     });
     const { Item: byPlace } = await doc.send(
-      new GetCommand({ TableName: tableName(), Key: { PK: `ALARMHIST#LOCATION#${s.region}#London`, SK: `${item.clearedAt}#${s.watcherId}#${encodeURIComponent(s.sn)}` } }),
+      new GetCommand({ TableName: tableName(), Key: { PK: historyPk.location({ region: s.region, location: 'London' }), SK: `${item.clearedAt}#${s.watcherId}#${encodeURIComponent(s.sn)}` } }),
     );
     // the fleet-wide keys are sharded (issue 14): <key>#<shard>
-    expect(byPlace).toMatchObject({ GSI1PK: expect.stringMatching(new RegExp(`^ALARMHIST#REGION#${s.region}#\\d+$`)), GSI2PK: expect.stringMatching(/^ALARMHIST#ALL#\d+$/), id: s.id });
+    expect(byPlace).toMatchObject({ GSI1PK: expect.stringMatching(new RegExp(`^${historyPk.region(s.region)}#\\d+$`)), GSI2PK: expect.stringMatching(new RegExp(`^${historyPk.all()}#\\d+$`)), id: s.id });
   });
 
   it('treats a record past its retention as gone', async () => {

@@ -5,7 +5,7 @@ import { runEvaluation } from '#lib/alarms/engine/run';
 import { outboxMailer } from '#lib/adapters/mail';
 import type { Mail } from '#lib/alarms/types';
 import * as alarms from '#lib/db/alarms';
-import { dynamo } from '#lib/db/client';
+import { dynamo } from '#lib/store/client';
 import { devices } from '#lib/db/devices';
 import { evaluationQueue } from '#lib/db/evaluationQueue';
 import { intervals } from '#lib/db/intervals';
@@ -21,6 +21,7 @@ import type { WatcherInput } from '#lib/watchers/types';
 import { injectFault } from '../support/faults';
 import { device, offlineWatcher, unique } from '../support/fleet';
 import { watchingRequests } from '../support/requests';
+import { deviceSk, roomPartition } from '#lib/store/entities/inventory';
 
 // A sync makes the inventory equal to its fleet, so each test syncs the whole fleet it needs.
 const fixed = (fleet: ProviderDevice[]): DeviceProvider => ({
@@ -76,7 +77,7 @@ describe('incremental evaluation', () => {
     const seen = { deviceUpdates: 0, devicePuts: 0, dirtyMarks: 0 };
     await watchingRequests((command, input) => {
       const { Key, RequestItems } = input as { Key?: { PK?: string }; RequestItems?: Record<string, { PutRequest?: { Item?: { type?: string } } }[]> };
-      if (command === 'UpdateItemCommand' && Key?.PK?.startsWith('ROOM#')) seen.deviceUpdates++;
+      if (command === 'UpdateItemCommand' && Key?.PK?.startsWith(roomPartition({ region: '', location: '', room: '' }).slice(0, -'##'.length))) seen.deviceUpdates++;
       for (const request of Object.values(RequestItems ?? {}).flat()) {
         if (request.PutRequest?.Item?.type === 'Device') seen.devicePuts++;
         if (request.PutRequest?.Item?.type === 'SyncDirtyRoom') seen.dirtyMarks++;
@@ -136,7 +137,7 @@ describe('incremental evaluation', () => {
         const command = (context as { commandName?: string }).commandName;
         const write =
           (command === 'PutItemCommand' && text(input.Item?.devicesn) === sn) ||
-          (command === 'UpdateItemCommand' && text(input.Key?.SK) === `DEVICE#${sn}` && !String(input.UpdateExpression).includes('#severity'));
+          (command === 'UpdateItemCommand' && text(input.Key?.SK) === deviceSk(sn) && !String(input.UpdateExpression).includes('#severity'));
         if (!raced && write) {
           raced = true;
           await syncDevices(fixed([device(region, sn, 'X', true)]));

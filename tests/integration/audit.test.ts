@@ -1,6 +1,7 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AuditFilter, AuditRecord } from '#lib/shared/audit';
+import { auditBase } from '#lib/store/entities/account';
 
 // before anything reads them: a token key pair (GET /audit needs an admin's token) and cheap hashes
 const keyPair = generateKeyPairSync('ed25519', { publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
@@ -13,7 +14,7 @@ const { secret } = await import('#lib/adapters/secrets');
 const { signIn, signInRecorded } = await import('#lib/auth/signin');
 const { UNKNOWN_PRINCIPAL: UNKNOWN_USER } = await import('#lib/audit/outcome');
 const audit = await import('#lib/db/audit');
-const { doc, tableName } = await import('#lib/db/client');
+const { doc, tableName } = await import('#lib/store/client');
 const { InvalidCursor, Unauthorized } = await import('#lib/errors');
 const { logger } = await import('#lib/log');
 const { INTERVAL_FIELDS } = await import('#lib/intervals/types');
@@ -90,7 +91,7 @@ describe('audit log store', () => {
     expect(Items).toHaveLength(seeded.length * 2);
     const partitions = new Set(Items.map((item) => String(item.PK)));
     expect([...partitions].every((pk) => /^AUDIT#(ALL|TARGET#watcher-[0-9a-f]+)#\d+$/.test(pk))).toBe(true);
-    expect(new Set([...partitions].filter((pk) => pk.startsWith('AUDIT#ALL#'))).size).toBeGreaterThan(3);
+    expect(new Set([...partitions].filter((pk) => pk.startsWith(`${auditBase.all()}#`))).size).toBeGreaterThan(3);
   });
 
   it.each<[string, AuditFilter, (r: AuditRecord) => boolean]>([

@@ -1,5 +1,6 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { CreatedRole } from '#lib/store/entities/account';
 
 // Issue 12: the account group under real parallel calls against the embedded store.
 const keyPair = generateKeyPairSync('ed25519', {
@@ -12,7 +13,7 @@ const { changeOwnPassword, createUser } = await import('#lib/auth/accounts');
 const { deleteRole, removeUser } = await import('#lib/auth/membership');
 const { ensureFirstAdmin, signIn } = await import('#lib/auth/signin');
 const { secret } = await import('#lib/adapters/secrets');
-const { dynamo, doc, tableName } = await import('#lib/db/client');
+const { dynamo, doc, tableName } = await import('#lib/store/client');
 const { roleCatalog: roles } = await import('#lib/auth/roles');
 const { ensureTable } = await import('#lib/db/table');
 const users = await import('#lib/db/users');
@@ -208,7 +209,7 @@ describe('a role a user holds is never deleted (item 5)', () => {
 
   it('counts the holders of a role from before the count when first needed', async () => {
     const roleid = await newRole();
-    await doc.send(new UpdateCommand({ TableName: tableName(), Key: { PK: 'ROLE', SK: `ROLE#${roleid}` }, UpdateExpression: 'REMOVE holders' }));
+    await doc.send(new UpdateCommand({ TableName: tableName(), Key: CreatedRole.key(roleid), UpdateExpression: 'REMOVE holders' }));
     const hash = (await users.credentials(await newUser()))!.passwordHash;
     const old = unique('old');
     await users.create({ username: old, email: `${old}@example.com`, name: 'Old', role: roleid }, hash);

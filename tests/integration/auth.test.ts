@@ -1,5 +1,7 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { User } from '#lib/store/entities/account';
+import { migrate } from '../../scripts/migrate';
 
 // before anything reads them: a fresh token key pair and cheap hashes (the production cost is a unit test)
 const keyPair = generateKeyPairSync('ed25519', {
@@ -18,7 +20,7 @@ const { revokedTokens } = await import('#lib/db/sessions');
 const { services } = await import('#lib/db/services');
 const users = await import('#lib/db/users');
 const { logger } = await import('#lib/log');
-const { doc, tableName } = await import('#lib/db/client');
+const { doc, tableName } = await import('#lib/store/client');
 const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
 const { Conflict, Forbidden, Invalid, NotFound, TooManyRequests, Unauthorized } = await import('#lib/errors');
 const { apiEvent, jsonEvent, lambdaContext } = await import('../support/events');
@@ -148,9 +150,10 @@ describe('token checks', () => {
     await expect(authorize('signed-in')(bearer(before))).rejects.toBeInstanceOf(Unauthorized);
   });
 
-  it('gives a user record from before incarnations one at sign-in; its tokens then work', async () => {
+  it('gives a user record from before incarnations one (npm run migrate); its tokens then work', async () => {
     const username = await newUser();
-    await doc.send(new UpdateCommand({ TableName: tableName(), Key: { PK: 'USER', SK: `USER#${username}` }, UpdateExpression: 'REMOVE incarnation' }));
+    await doc.send(new UpdateCommand({ TableName: tableName(), Key: User.key(username), UpdateExpression: 'REMOVE incarnation' }));
+    await migrate();
     const { accessToken } = await signIn(secret, username, PASSWORD);
     expect((await users.credentials(username))?.incarnation).toMatch(/^[0-9a-f-]{36}$/);
     expect((await authorize('signed-in')(bearer(accessToken))).username).toBe(username);

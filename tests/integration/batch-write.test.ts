@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { dynamo } from '#lib/db/client';
-import { batchGet, batchWrite, queryAll } from '#lib/db/helpers';
+import { dynamo } from '#lib/store/client';
+import { queryAll } from '#lib/store/query';
+import { batchGet, batchWrite } from '#lib/store/table';
 
 describe('batchWrite', () => {
   it('writes more items than one batch holds, then deletes them all', async () => {

@@ -1,7 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { historyExpiry } from '#lib/shared/retention';
-import { doc, tableName } from '#lib/db/client';
+import { doc, tableName } from '#lib/store/client';
 import * as connectivity from '#lib/db/connectivity';
 import { availabilityIn } from '#lib/devices/availability';
 import { recordRoomCounts } from '#lib/rollups/availability';
@@ -9,6 +9,7 @@ import type { DeviceProvider } from '#lib/inventory/provider';
 import { refreshDevice } from '#lib/inventory/refresh';
 import { syncDevices } from '#lib/inventory/sync';
 import type { ProviderDevice } from '#lib/devices/types';
+import { rollupPk, transitionPk } from '#lib/store/entities/inventory';
 
 let n = 0;
 const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++n}`;
@@ -52,7 +53,7 @@ describe('device connectivity history', () => {
     expect((await connectivity.history(sn, iso(Date.now() + 60_000), iso(Date.now() + HOUR), 10)).items).toEqual([]);
 
     const { Items } = await doc.send(
-      new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `CONNECTIVITY#${encodeURIComponent(sn)}` } }),
+      new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': transitionPk(sn) } }),
     );
     expect(Items!.map((item) => item.expiresAt)).toEqual(Items!.map((item) => historyExpiry(String(item.SK))));
   });
@@ -70,7 +71,7 @@ describe('availability rollups', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
 
     const { Items } = await doc.send(
-      new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `AVAILABILITY#${region}#Paris#A` } }),
+      new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': rollupPk({ region, location: 'Paris', room: 'A' }) } }),
     );
     expect(Items).toHaveLength(1);
     expect(Items![0]).toMatchObject({ SK: iso(Date.now()).slice(0, 10), connected: 1, observed: 2, region, room: 'A' });

@@ -4,7 +4,7 @@ import { fullPass } from '#lib/alarms/engine/fullPass';
 import { queuePass } from '#lib/alarms/engine/queuePass';
 import type { Mail } from '#lib/alarms/types';
 import * as alarms from '#lib/db/alarms';
-import { dynamo } from '#lib/db/client';
+import { dynamo } from '#lib/store/client';
 import { devices } from '#lib/db/devices';
 import * as outbox from '#lib/db/outbox';
 import * as watchers from '#lib/db/watchers';

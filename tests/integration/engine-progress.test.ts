@@ -7,7 +7,7 @@ import { evaluationQueue } from '#lib/db/evaluationQueue';
 import * as watchers from '#lib/db/watchers';
 import { syncDevices } from '#lib/inventory/sync';
 import { createWatcher } from '#lib/watchers/write';
-import { dynamo } from '#lib/db/client';
+import { dynamo } from '#lib/store/client';
 import { injectFault } from '../support/faults';
 import { device, fixed, offlineWatcher, unique, watcherInput } from '../support/fleet';
 

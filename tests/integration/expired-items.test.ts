@@ -3,13 +3,16 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fullPass } from '#lib/alarms/engine/fullPass';
 import { outboxMailer } from '#lib/adapters/mail';
 import * as alarms from '#lib/db/alarms';
-import { doc, tableName } from '#lib/db/client';
+import { doc, tableName } from '#lib/store/client';
 import * as connectivity from '#lib/db/connectivity';
 import { revokedTokens } from '#lib/db/sessions';
 import * as watchers from '#lib/db/watchers';
 import { recordRoomCounts } from '#lib/rollups/availability';
 import { syncDevices } from '#lib/inventory/sync';
 import { device, fixed, offlineWatcher, unique } from '../support/fleet';
+import { RevokedToken } from '#lib/store/entities/account';
+import { AlarmItem } from '#lib/store/entities/alarms';
+import { rollupPk } from '#lib/store/entities/inventory';
 
 /**
  * TTL deletes lazily (up to days later) and dynalite never does: readers treat an item whose
@@ -38,7 +41,7 @@ describe('expired items are absent', () => {
 
     const pair = { watcherId, devicesn: sn };
     expect(await alarms.get(pair)).toMatchObject({ open: false, devicesn: sn });
-    const key = { PK: `ALARM#${watcherId}`, SK: `DEVICE#${sn}` };
+    const key = AlarmItem.key({ watcherId, devicesn: sn });
     await expire(key);
     const { Item } = await doc.send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
     expect(Item).toBeDefined(); // TTL has not deleted it (yet)
@@ -56,7 +59,7 @@ describe('expired items are absent', () => {
     expect(await connectivity.latestRollup(place)).toMatchObject({ connected: 1, observed: 2 });
 
     const { Items = [] } = await doc.send(
-      new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `AVAILABILITY#${place.region}#${place.location}#${place.room}` } }),
+      new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': rollupPk(place) } }),
     );
     expect(Items.length).toBeGreaterThan(0);
     for (const item of Items) await expire({ PK: item.PK, SK: item.SK });
@@ -73,7 +76,7 @@ describe('expired items are absent', () => {
     const reads = send.mock.calls.map(([command]) => command).filter((command) => command instanceof GetCommand);
     expect(reads.length).toBeGreaterThan(0);
     for (const read of reads) expect((read as GetCommand).input.ConsistentRead).toBe(true);
-    await expire({ PK: `REVOKED#${jti}`, SK: 'REVOKED' });
+    await expire(RevokedToken.key(jti));
     expect(await revokedTokens.isRevoked(jti)).toBe(false);
   });
 });

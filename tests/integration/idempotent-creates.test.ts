@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { onStored } from '#lib/db/changes';
-import { doc, tableName } from '#lib/db/client';
+import { doc, tableName } from '#lib/store/client';
 import * as silences from '#lib/db/silences';
 import * as watchers from '#lib/db/watchers';
 import { INTERVAL_FIELDS } from '#lib/intervals/types';

@@ -4,7 +4,7 @@ import { fullPass } from '#lib/alarms/engine/fullPass';
 import { managementApi } from '#lib/adapters/connections';
 import { outboxMailer } from '#lib/adapters/mail';
 import * as alarms from '#lib/db/alarms';
-import { doc, tableName } from '#lib/db/client';
+import { doc, tableName } from '#lib/store/client';
 import * as liveConnections from '#lib/db/liveConnections';
 import * as liveTickets from '#lib/db/liveTickets';
 import * as rooms from '#lib/db/rooms';
@@ -21,6 +21,7 @@ import { admit, connect, disconnect, issueTicket, MESSAGE_WINDOW_SECONDS, subscr
 import type { Connections } from '#lib/live/types';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import validate from '#generated/validators/liveMessage';
+import { LiveTicket } from '#lib/store/entities/notify';
 
 // A stand-in for API Gateway's @connections endpoint on a loopback port: it records what it is
 // asked to deliver and answers 410 Gone for connections it was told are closed.
@@ -82,7 +83,7 @@ describe('live tickets', () => {
     expect(new URL(url).searchParams.get('ticket')).toBe(ticket);
     expect(url.startsWith('wss://example.com/prod?ticket=')).toBe(true);
     expect(Date.parse(expiresAt) - Date.now()).toBeGreaterThan(55_000);
-    const { Items } = await doc.send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `LIVETICKET#${ticket}` } }));
+    const { Items } = await doc.send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `${LiveTicket.key(ticket).PK.split('#')[0]}#${ticket}` } }));
     expect(Items).toEqual([]);
 
     const first = unique('conn');

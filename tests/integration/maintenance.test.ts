@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { doc, tableName } from '#lib/db/client';
+import { doc, tableName } from '#lib/store/client';
+import { MAINTENANCE, MaintenanceWindowItem } from '#lib/store/entities/alarms';
 import * as store from '#lib/db/maintenance';
 import { Conflict, Invalid, NotFound } from '#lib/errors';
 import { createWindow, getWindow, listWindows, removeWindow, replaceWindow, windowsOpenAt } from '#lib/maintenance/service';
@@ -26,7 +27,7 @@ afterEach(() => {
   if (saved === undefined) delete process.env.MAINTENANCE_WINDOWS_MAX;
   else process.env.MAINTENANCE_WINDOWS_MAX = saved;
 });
-const rawItem = async (id: string) => (await doc.send(new GetCommand({ TableName: tableName(), Key: { PK: 'MAINTENANCE', SK: `MAINTENANCE#${id}` }, ConsistentRead: true }))).Item;
+const rawItem = async (id: string) => (await doc.send(new GetCommand({ TableName: tableName(), Key: MaintenanceWindowItem.key(id), ConsistentRead: true }))).Item;
 const allIds = async () => {
   const ids: string[] = [];
   let cursor: string | undefined;
@@ -96,7 +97,7 @@ describe('listing', () => {
     const second = await listWindows({ limit: '2', cursor: first.nextCursor! });
     expect(second.items[0]!.id > first.items[1]!.id).toBe(true);
     // the partition holds the windows and nothing else (the cap's roster lives apart)
-    const { Items } = await doc.send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': 'MAINTENANCE' } }));
+    const { Items } = await doc.send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': MAINTENANCE } }));
     expect(Items?.every((item) => item.type === 'MaintenanceWindow')).toBe(true);
   });
 

@@ -4,7 +4,7 @@ import { outboxMailer } from '#lib/adapters/mail';
 import { runEvaluation } from '#lib/alarms/engine/run';
 import { MIN_RUN_SECONDS } from '#lib/alarms/engine/pure/settings';
 import * as alarms from '#lib/db/alarms';
-import { doc, tableName } from '#lib/db/client';
+import { doc, tableName } from '#lib/store/client';
 import { intervals } from '#lib/db/intervals';
 import * as watchers from '#lib/db/watchers';
 import { evaluationQueue } from '#lib/db/evaluationQueue';

@@ -7,7 +7,7 @@ import { transitionNotice } from '#lib/notify/pure/notice';
 import type { Mail } from '#lib/alarms/types';
 import * as alarmHistory from '#lib/db/alarmHistory';
 import * as alarms from '#lib/db/alarms';
-import { doc, dynamo, tableName } from '#lib/db/client';
+import { doc, dynamo, tableName } from '#lib/store/client';
 import * as deliveries from '#lib/db/deliveries';
 import { devices } from '#lib/db/devices';
 import { evaluationQueue } from '#lib/db/evaluationQueue';
@@ -18,12 +18,16 @@ import { countsIn } from '#lib/devices/counts';
 import { syncDevices } from '#lib/inventory/sync';
 import { device, fixed, offlineWatcher, unique } from '../support/fleet';
 import { watchingRequests } from '../support/requests';
+import { ALARM_INDEX, AlarmItem, alarmPartition, HistoryByPlace, historyPk, QUEUE } from '#lib/store/entities/alarms';
+import { ROOMS } from '#lib/store/entities/inventory';
+import { Delivery } from '#lib/store/entities/notify';
+import { migrate, older } from '../../scripts/migrate';
 
 const passOptions = () => ({ mailer: outboxMailer(), deadline: Date.now() + 60_000 });
 const mailsTo = async (email: string) => (await outbox.list(email, {})) as Mail[];
 const regionStatus = async (region: string) => countsIn({ regionName: region, locationName: 'all', roomName: 'all' });
 const stored = async (watcherId: string, devicesn: string) =>
-  (await doc.send(new GetCommand({ TableName: tableName(), Key: { PK: `ALARM#${watcherId}`, SK: `DEVICE#${devicesn}` }, ConsistentRead: true }))).Item;
+  (await doc.send(new GetCommand({ TableName: tableName(), Key: AlarmItem.key({ watcherId, devicesn }), ConsistentRead: true }))).Item;
 
 /** Counts the write requests (and the items they carry) the client sends while `run` runs. */
 const writesDuring = async (run: () => Promise<unknown>): Promise<{ requests: number; updates: number; raiseUpdates: number; batchItems: number }> => {
@@ -33,7 +37,7 @@ const writesDuring = async (run: () => Promise<unknown>): Promise<{ requests: nu
       seen.requests++;
       seen.updates++;
       const { ConditionExpression, Key } = input as { ConditionExpression?: string; Key?: { PK?: unknown } };
-      if (String(Key?.PK ?? '').startsWith('ALARM#') && ConditionExpression?.includes('attribute_not_exists(PK)')) seen.raiseUpdates++;
+      if (String(Key?.PK ?? '').startsWith(alarmPartition('')) && ConditionExpression?.includes('attribute_not_exists(PK)')) seen.raiseUpdates++;
     } else if (command === 'BatchWriteItemCommand') {
       seen.requests++;
       const items = (input as { RequestItems: Record<string, unknown[]> }).RequestItems;
@@ -75,7 +79,7 @@ describe('storms', () => {
     expect(await marked()).toEqual([]);
     for (const i of [0, 57, 119]) {
       const item = await stored(id, `${region}-${i}`);
-      expect(item).toMatchObject({ state: 'firing', severity: 2, notified: { raised: [email] }, GSI1PK: expect.stringMatching(/^ALARMS#OPEN#/) });
+      expect(item).toMatchObject({ state: 'firing', severity: 2, notified: { raised: [email] }, GSI1PK: expect.stringMatching(new RegExp(`^${ALARM_INDEX.firing}#`)) });
       expect(item?.pendingNotices).toBeUndefined();
       expect(item?.GSI2PK).toBeUndefined();
     }
@@ -105,14 +109,14 @@ describe('storms', () => {
     await alarms.clear(alarm('a'), at, 'resolved', 0);
     await alarms.raise(alarm('b'));
     await alarms.clear(alarm('b'), at, 'resolved', 0, notice('b-cleared'));
-    await doc.send(new UpdateCommand({ TableName: tableName(), Key: { PK: `ALARM#${id}`, SK: `DEVICE#${region}-b` }, UpdateExpression: 'REMOVE GSI1PK, GSI1SK' }));
+    await doc.send(new UpdateCommand({ TableName: tableName(), Key: AlarmItem.key({ watcherId: id, devicesn: `${region}-b` }), UpdateExpression: 'REMOVE GSI1PK, GSI1SK' }));
     await alarms.raise(alarm('c'));
     const later = new Date(Date.now() + 1000).toISOString();
     const again = (sn: string) => ({ alarm: { ...alarm(sn), raisedAt: later }, notice: notice(`${sn}-raised`), delivery: [email] });
 
     const raised = await alarms.raiseAll([again('a'), again('b'), again('c'), again('d')], () => true);
     expect(raised).toEqual([false, true, false, true]);
-    expect(await stored(id, `${region}-a`)).toMatchObject({ state: 'cleared', GSI1PK: expect.stringMatching(/^ALARMS#HISTORY#/) });
+    expect(await stored(id, `${region}-a`)).toMatchObject({ state: 'cleared', GSI1PK: expect.stringMatching(new RegExp(`^${ALARM_INDEX.history}#`)) });
     // b's cleared notice is kept: the raise's notice is appended after it
     expect((await stored(id, `${region}-b`))?.pendingNotices).toEqual([expect.objectContaining({ id: 'n-b-cleared' }), expect.objectContaining({ id: 'n-b-raised' })]);
     expect(await stored(id, `${region}-c`)).toMatchObject({ state: 'firing', raisedAt: at });
@@ -121,7 +125,7 @@ describe('storms', () => {
     expect(await alarms.raiseAll([again('e')], () => false)).toEqual([false]);
     expect(await stored(id, `${region}-e`)).toBeUndefined();
     // made-up alarms: leave nothing for the next tests' notifier
-    for (const sn of ['a', 'b', 'c', 'd']) await doc.send(new DeleteCommand({ TableName: tableName(), Key: { PK: `ALARM#${id}`, SK: `DEVICE#${region}-${sn}` } }));
+    for (const sn of ['a', 'b', 'c', 'd']) await doc.send(new DeleteCommand({ TableName: tableName(), Key: AlarmItem.key({ watcherId: id, devicesn: `${region}-${sn}` }) }));
   });
 });
 
@@ -133,7 +137,7 @@ const failRoomWritesAfter = (pass: number): (() => void) => {
     (next) => async (args) => {
       // DocumentClient commands reach this step with their keys as plain strings
       const input = args.input as { Key?: { PK?: unknown }; Item?: { PK?: unknown } };
-      if (String(input.Key?.PK ?? input.Item?.PK ?? '').startsWith('ROOMS#') && ++seen > pass) throw Object.assign(new Error('socket timed out'), { name: 'TimeoutError' });
+      if (String(input.Key?.PK ?? input.Item?.PK ?? '').startsWith(`${ROOMS.byRegion}#`) && ++seen > pass) throw Object.assign(new Error('socket timed out'), { name: 'TimeoutError' });
       return next(args);
     },
     { step: 'initialize', name },
@@ -199,7 +203,7 @@ describe('the evaluation queue', () => {
     expect((await evaluationQueue.list()).filter((e) => e.kind === 'device' && e.devicesn.startsWith(`${region}-`))).toEqual([]);
   });
 
-  it('still reads one-device items stored before folding', async () => {
+  it('reads one-device items stored before folding once `npm run migrate` folded them', async () => {
     const region = unique('Q');
     const d = device(region, `${region}-1`, 'Room 1', false);
     await syncDevices(fixed(() => [d]));
@@ -207,17 +211,18 @@ describe('the evaluation queue', () => {
     await doc.send(
       new PutCommand({
         TableName: tableName(),
-        Item: { PK: 'EVALQ#0', SK: `D#${d.devicesn}#000000001.0.abc`, type: 'QueuedEvaluation', kind: 'device', devicesn: d.devicesn, device: stored_, alarmWatchers: [], queuedAt: 1 },
+        Item: { PK: `${QUEUE}#0`, SK: older.queuedDeviceSk(d.devicesn, '000000001.0.abc'), type: 'QueuedEvaluation', kind: 'device', devicesn: d.devicesn, device: stored_, alarmWatchers: [], queuedAt: 1 },
       }),
     );
-    const entry = (await evaluationQueue.list()).find((e) => e.kind === 'device' && e.devicesn === d.devicesn && e.key.PK === 'EVALQ#0');
+    await migrate();
+    const entry = (await evaluationQueue.list()).find((e) => e.kind === 'device' && e.devicesn === d.devicesn && e.key.PK === `${QUEUE}#0`);
     expect(entry).toMatchObject({ kind: 'device', devicesn: d.devicesn, device: { devicesn: d.devicesn }, alarmWatchers: [] });
     await evaluationQueue.remove([entry!]);
   });
 });
 
 describe('due deliveries over shards', () => {
-  it('answers the earliest due deliveries of every shard and of the unsharded key, in order', async () => {
+  it('answers the earliest due deliveries of every shard, one stored under the unsharded key once migrated, in order', async () => {
     process.env.SHARDS = '4';
     const tag = unique('due');
     const base = Date.parse('2001-01-01T00:00:00.000Z');
@@ -233,12 +238,13 @@ describe('due deliveries over shards', () => {
     await doc.send(
       new PutCommand({
         TableName: tableName(),
-        Item: { PK: `DELIVERY#${tag}-old`, SK: 'DELIVERY', type: 'Delivery', deliveryId: `${tag}-old`, status: 'pending', attempts: 0, digest: {}, target: {}, createdAt: '2000-12-31T00:00:00.000Z', GSI2PK: 'DELIVERIES#DUE', GSI2SK: `2000-12-31T00:00:00.000Z#${tag}-old` },
+        Item: { ...Delivery.key(`${tag}-old`), type: 'Delivery', deliveryId: `${tag}-old`, status: 'pending', attempts: 0, digest: {}, target: {}, createdAt: '2000-12-31T00:00:00.000Z', GSI2PK: older.dueKey, GSI2SK: `2000-12-31T00:00:00.000Z#${tag}-old` },
       }),
     );
+    await migrate();
     const shards = new Set<string>();
     for (let i = 0; i < 30; i++) {
-      const { Item } = await doc.send(new GetCommand({ TableName: tableName(), Key: { PK: `DELIVERY#${tag}-${String(i).padStart(2, '0')}`, SK: 'DELIVERY' } }));
+      const { Item } = await doc.send(new GetCommand({ TableName: tableName(), Key: Delivery.key(`${tag}-${String(i).padStart(2, '0')}`) }));
       shards.add(String(Item?.GSI2PK));
     }
     expect(shards.size).toBeGreaterThan(1);
@@ -248,7 +254,7 @@ describe('due deliveries over shards', () => {
 });
 
 describe('alarm history over shards', () => {
-  it('pages a region and the whole fleet newest first across the shards and the unsharded key, cursor after cursor', async () => {
+  it('pages a region and the whole fleet newest first across the shards, a record stored under the unsharded keys once migrated, cursor after cursor', async () => {
     process.env.SHARDS = '4';
     const region = unique('H');
     const record = (i: number) => ({
@@ -270,14 +276,15 @@ describe('alarm history over shards', () => {
     for (let i = 0; i < 23; i++) await alarmHistory.write(record(i), expires);
     // one record stored before the keys were sharded
     const old = { ...record(23), id: `w2:${region}-old`, devicesn: `${region}-old` };
-    const sk = `${old.clearedAt}#${old.watcherId}#${old.devicesn}`;
+    const sk = HistoryByPlace.key(old).SK;
     await doc.send(
       new PutCommand({
         TableName: tableName(),
-        Item: { PK: `ALARMHIST#LOCATION#${region}#London`, SK: sk, GSI1PK: `ALARMHIST#REGION#${region}`, GSI1SK: sk, GSI2PK: 'ALARMHIST#ALL', GSI2SK: sk, type: 'AlarmHistory', ...old, expiresAt: expires },
+        Item: { PK: historyPk.location({ region, location: 'London' }), SK: sk, GSI1PK: historyPk.region(region), GSI1SK: sk, GSI2PK: historyPk.all(), GSI2SK: sk, type: 'AlarmHistory', ...old, expiresAt: expires },
       }),
     );
-    const { Items } = await doc.send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `ALARMHIST#LOCATION#${region}#London` } }));
+    await migrate();
+    const { Items } = await doc.send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': historyPk.location({ region, location: 'London' }) } }));
     expect(new Set(Items!.map((item) => item.GSI1PK)).size).toBeGreaterThan(2);
 
     const window = { from: '2003-01-02T00:03:00.000Z', to: '2003-01-02T00:23:00.000Z' };

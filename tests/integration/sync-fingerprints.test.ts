@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { doc, tableName } from '#lib/db/client';
+import { doc, tableName } from '#lib/store/client';
 import { devices } from '#lib/db/devices';
 import { syncFingerprints } from '#lib/db/fingerprints';
 import * as rooms from '#lib/db/rooms';
@@ -13,6 +13,7 @@ import { refreshDevice } from '#lib/inventory/refresh';
 import { syncDevices } from '#lib/inventory/sync';
 import type { ProviderDevice, StoredDevice } from '#lib/devices/types';
 import { fixed } from '../support/fleet';
+import { Device, deviceIndexPk } from '#lib/store/entities/inventory';
 
 // One table for this file: each test syncs a fleet of its own, which replaces the previous one.
 const root = join(__dirname, '..', '..');
@@ -171,8 +172,8 @@ describe('a sync that reads only what changed', () => {
     const fleet = fleetOf(27);
     await syncDevices(fixed(() => fleet));
     const victim = fleet[2]!;
-    const { Item } = { Item: { PK: `ROOM#${[victim.details.region, victim.details.location, victim.details.room].map(encodeURIComponent).join('#')}`, SK: `DEVICE#${victim.devicesn}` } };
-    await doc.send(new PutCommand({ TableName: tableName(), Item: { ...Item, GSI1PK: `DEVICE#${victim.devicesn}`, GSI1SK: 'DEVICE', type: 'Device', ...victim, devicemodel: 'tampered', connected: victim.status.connected, inCallStatus: victim.status.inCallStatus, ...victim.details } }));
+    const { Item } = { Item: Device.key(victim) };
+    await doc.send(new PutCommand({ TableName: tableName(), Item: { ...Item, GSI1PK: deviceIndexPk(victim.devicesn), GSI1SK: 'DEVICE', type: 'Device', ...victim, devicemodel: 'tampered', connected: victim.status.connected, inCallStatus: victim.status.inCallStatus, ...victim.details } }));
     expect(await syncDevices(fixed(() => fleet))).toMatchObject({ full: false, upserted: 0 });
     vi.stubEnv('SYNC_FULL_SECONDS', '0');
     expect(await syncDevices(fixed(() => fleet))).toMatchObject({ full: true, upserted: 1 });

@@ -4,7 +4,7 @@
  * device-severity write, after the alarms are written and before any room is recomputed, saying
  * HALTED. The test then kills it with SIGKILL, as a crash would.
  */
-import { dynamo } from '#lib/db/client';
+import { dynamo } from '#lib/store/client';
 import { runEvaluation } from '#lib/alarms/engine/run';
 import { outboxMailer } from '#lib/adapters/mail';
 

@@ -16,21 +16,8 @@ import { settleIndexes } from './faithful';
  * settles the indexes first; a call from lib/ goes straight through.
  */
 const root = resolve(import.meta.dirname, '..', '..');
-const MODULE_FOLDERS = [
-  'lib/db',
-  'lib/devices',
-  'lib/inventory',
-  'lib/inventory/pure',
-  'lib/rollups',
-  'lib/rollups/pure',
-  'lib/alarms',
-  'lib/alarms/pure',
-  'lib/alarms/engine',
-  'lib/alarms/engine/pure',
-  'lib/notify',
-  'lib/notify/pure',
-];
-const LEFT_AS_THEY_ARE = new Set(['lib/db/client.ts', 'lib/db/helpers.ts', 'lib/db/table.ts']);
+const MODULE_FOLDERS = ['lib/db', 'lib/devices', 'lib/alarms', 'lib/notify'];
+const LEFT_AS_THEY_ARE = new Set(['lib/db/table.ts', 'lib/db/pages.ts']);
 
 const calledFromTest = (): boolean => {
   const caller = new Error().stack?.split('\n')[3] ?? '';
@@ -38,11 +25,16 @@ const calledFromTest = (): boolean => {
 };
 
 type Fn = (...args: unknown[]) => unknown;
+/** Marks a wrapped function, so that a module re-exporting another's (`export *`) keeps it as it is. */
+const SETTLING = Symbol('settling');
 const settling = (fn: Fn): Fn =>
-  function (this: unknown, ...args: unknown[]) {
-    if (!calledFromTest()) return fn.apply(this, args);
-    return settleIndexes().then(() => fn.apply(this, args));
-  };
+  Object.assign(
+    function (this: unknown, ...args: unknown[]) {
+      if (!calledFromTest()) return fn.apply(this, args);
+      return settleIndexes().then(() => fn.apply(this, args));
+    },
+    { [SETTLING]: true },
+  );
 
 /**
  * Only async functions reach the store; pure helpers (key builders, planners) stay as they are.
@@ -59,6 +51,7 @@ const withSettlingMethods = (value: unknown): unknown => {
 };
 
 const wrapExport = (value: unknown): unknown => {
+  if (typeof value === 'function' && SETTLING in value) return value;
   if (isAsync(value)) return settling(value);
   if (typeof value === 'function' && !/^class\b/.test(Function.prototype.toString.call(value))) {
     const fn = value as Fn;

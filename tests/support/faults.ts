@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { dynamo } from '#lib/db/client';
+import { dynamo } from '#lib/store/client';
 
 type Fault = 'throttle' | 'timeout' | 'condition';
 

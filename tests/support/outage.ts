@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:net';
-import { dynamo } from '#lib/db/client';
+import { dynamo } from '#lib/store/client';
 
 const listen = (server: Server) => new Promise<number>((ready) => server.listen(0, '127.0.0.1', () => ready((server.address() as { port: number }).port)));
 const close = (server: Server) => new Promise<void>((closed) => server.close(() => closed()));

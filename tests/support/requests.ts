@@ -1,4 +1,4 @@
-import { dynamo } from '#lib/db/client';
+import { dynamo } from '#lib/store/client';
 
 /**
  * Calls `watch` with the name and input of every command the shared store client sends while

@@ -6,7 +6,7 @@
  * written, others not), `fingerprints` at its first fingerprint write (devices and rooms written).
  * The test then kills it with SIGKILL, as a crash would.
  */
-import { dynamo } from '#lib/db/client';
+import { dynamo } from '#lib/store/client';
 import { simulatedFleet } from '#lib/inventory/provider/simulated';
 import { syncDevices } from '#lib/inventory/sync';
 

@@ -6,6 +6,6 @@ import { storeEnv } from '../../scripts/local/env';
 // embedded store and give the file a table of its own, so files never see each other's data.
 Object.assign(process.env, storeEnv(inject('storeEndpoint')), { TABLE_NAME: `test-${randomUUID()}` });
 
-const { dynamo, tableName } = await import('#lib/db/client');
+const { dynamo, tableName } = await import('#lib/store/client');
 const { ensureTable } = await import('#lib/db/table');
 await ensureTable(dynamo, tableName());

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { inScope } from '#lib/devices/deviceScope';
 import { narrowToScope, placeInScope, type PlaceFilter, type ScopeEntry } from '#lib/shared/access';
-import { withinCondition } from '#lib/db/within';
+import { withinCondition } from '#lib/store/within';
 
 const EMEA = { region: 'EMEA' };
 const austin = { region: 'AMER', location: 'Austin' };

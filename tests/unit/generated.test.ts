@@ -9,7 +9,7 @@ import { importGraph } from '../support/bundles';
 const inputs = async (handlerFile: string): Promise<string[]> => Object.keys((await importGraph(handlerFile)).inputs);
 
 describe('generated from the contracts', () => {
-  it('generated/functions.yml, docs/openapi.json and client/openapi-types.ts are current (run `npm run generate`)', async () => {
+  it('generated/functions.yml, docs/openapi.json, client/openapi-types.ts and the item tables of docs/data-model.md are current (run `npm run generate`)', async () => {
     expect(await staleCommitted()).toEqual([]);
   }, 60_000);
 

@@ -5,14 +5,14 @@ import { describe, expect, it } from 'vitest';
 import { root } from '../../scripts/registry';
 
 /**
- * Layers point one way (docs/architecture.md): functions -> lib/<domain> -> lib/db -> client,
+ * Layers point one way (docs/architecture.md): functions -> lib/<domain> -> lib/db -> lib/store (entities, client),
  * with lib/adapters (AWS clients other than DynamoDB) beside lib/db, wired in by functions, and
  * the shared types (lib/<domain>/types.ts), errors, log, observability and helpers (lib/shared)
  * below them all. Among the domains, the engine folders import each other one way only (ENGINES
  * below), and modules under `pure/` reach no I/O. Imports are read with the TypeScript parser;
  * `import type` is allowed downwards and from a domain's types into lib/db (types are erased at build).
  */
-type Layer = 'function' | 'binding' | 'validator' | 'http' | 'domain' | 'adapter' | 'db' | 'types' | 'shared' | 'contract';
+type Layer = 'function' | 'binding' | 'validator' | 'http' | 'domain' | 'adapter' | 'db' | 'store' | 'types' | 'shared' | 'contract';
 
 const layerOf = (file: string): Layer | undefined => {
   if (file.startsWith('functions/')) return 'function';
@@ -22,6 +22,7 @@ const layerOf = (file: string): Layer | undefined => {
   if (file.startsWith('lib/http/')) return 'http';
   if (file.startsWith('lib/adapters/')) return 'adapter';
   if (file.startsWith('lib/db/')) return 'db';
+  if (file.startsWith('lib/store/')) return 'store';
   if (file.startsWith('lib/shared/') || file.startsWith('lib/observability/') || file === 'lib/errors.ts' || file === 'lib/log.ts') return 'shared';
   if (/^lib\/[^/]+\/types\.ts$/.test(file)) return 'types';
   if (file.startsWith('lib/')) return 'domain';
@@ -30,14 +31,15 @@ const layerOf = (file: string): Layer | undefined => {
 
 /** What each layer may import at run time; `import type` may also reach `typesOnly`. */
 const allowed: Record<Layer, { values: Layer[]; typesOnly?: Layer[] }> = {
-  function: { values: ['binding', 'validator', 'domain', 'adapter', 'db', 'types', 'shared', 'http'] },
+  function: { values: ['binding', 'validator', 'domain', 'adapter', 'db', 'store', 'types', 'shared', 'http'] },
   binding: { values: ['validator', 'http', 'domain', 'adapter'], typesOnly: ['contract'] },
   validator: { values: [], typesOnly: ['shared'] },
   contract: { values: ['contract', 'types', 'shared', 'domain', 'http'] },
   http: { values: ['http', 'shared'] },
-  domain: { values: ['domain', 'db', 'types', 'shared'], typesOnly: ['http', 'adapter'] },
-  adapter: { values: ['adapter', 'db', 'types', 'shared'], typesOnly: ['domain'] },
-  db: { values: ['db', 'types', 'shared'], typesOnly: ['domain'] },
+  domain: { values: ['domain', 'db', 'store', 'types', 'shared'], typesOnly: ['http', 'adapter'] },
+  adapter: { values: ['adapter', 'db', 'store', 'types', 'shared'], typesOnly: ['domain'] },
+  db: { values: ['db', 'store', 'types', 'shared'], typesOnly: ['domain'] },
+  store: { values: ['store', 'types', 'shared'], typesOnly: ['domain'] },
   types: { values: ['types', 'shared'], typesOnly: ['domain', 'db'] },
   shared: { values: ['shared'] },
 };
@@ -164,7 +166,7 @@ const breaches = (): string[] =>
 describe('import direction', () => {
   it('reads the imports of every source file', () => {
     expect(files.length).toBeGreaterThan(100);
-    expect(imports.some((i) => i.from.startsWith('lib/db/') && i.to === 'lib/db/client.ts')).toBe(true);
+    expect(imports.some((i) => i.from.startsWith('lib/store/') && i.to === 'lib/store/client.ts')).toBe(true);
   });
 
   it('has every import point down the layers', () => {

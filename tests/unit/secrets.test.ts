@@ -52,7 +52,7 @@ describe('named secrets', () => {
   it('load the stage secret from Secrets Manager through its SSM reference, and seal cursors with it', async () => {
     process.env.CURSOR_SECRET_PARAM = '/aws/reference/secretsmanager/device-monitoring/prod/cursor-secret';
     const { loadStageSecret } = await import('#lib/adapters/secrets');
-    const { stageSecret } = await import('#lib/db/cursor');
+    const { stageSecret } = await import('#lib/store/cursor');
     expect(stageSecret()).toBeInstanceOf(Buffer); // a per-process key until loaded
     await loadStageSecret();
     expect(stageSecret()).toBe('value of /aws/reference/secretsmanager/device-monitoring/prod/cursor-secret');

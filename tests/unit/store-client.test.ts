@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientOptions } from '#lib/db/client';
+import { clientOptions } from '#lib/store/client';
 
 // A store that answers every request after SLOW_MS, as a starved or distant one does.
 const SLOW_MS = 1_500;

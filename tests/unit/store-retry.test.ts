@@ -2,8 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientOptions } from '#lib/db/client';
-import { OTHER_ATTEMPTS, retryDelay, THROTTLED_ATTEMPTS } from '#lib/db/retry';
+import { clientOptions } from '#lib/store/client';
+import { OTHER_ATTEMPTS, retryDelay, THROTTLED_ATTEMPTS } from '#lib/store/retry';
 
 // A store that refuses the first `refusals` requests with `answer`, then answers every one.
 let server: Server;

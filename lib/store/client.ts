@@ -13,14 +13,14 @@ import { storeRetryStrategy } from './retry';
 // under `connectionTimeout`, so a pass with 64 writes in flight (WRITES_IN_FLIGHT) beside its
 // reads had requests fail as timeouts while merely queued behind a slow store. 256 sockets
 // cover every concurrency limit in lib/, so the timeout measures the connection again.
-// Retries: throttled calls more often than other failures (lib/db/retry.ts).
+// Retries: throttled calls more often than other failures (lib/store/retry.ts).
 export const clientOptions = {
   retryStrategy: storeRetryStrategy,
   requestHandler: { connectionTimeout: 1_000, requestTimeout: 3_000, httpAgent: { maxSockets: 256 }, httpsAgent: { maxSockets: 256 } },
 };
 
 // Within a run of the alarm engine no request starts after the run's deadline, and one in flight
-// is aborted when it passes (lib/db/deadlineHandler.ts): a slow store no longer stretches a run
+// is aborted when it passes (lib/store/deadlineHandler.ts): a slow store no longer stretches a run
 // by up to requestTimeout x maxAttempts a call (issue 24 item 9). Elsewhere it changes nothing.
 const client = new DynamoDBClient(clientOptions);
 client.config.requestHandler = deadlineBound(client.config.requestHandler);

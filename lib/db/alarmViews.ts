@@ -1,0 +1,143 @@
+import type { Severity } from '#lib/devices/types';
+import { alarmId, type Acknowledgement, type Alarm, type AlarmState, type OpenAlarm } from '#lib/alarms/types';
+import { Conflict, NotFound } from '#lib/errors';
+import type { PlaceFilter } from '#lib/shared/access';
+import { ALARM_INDEX, AlarmItem, alarmPartition, pairOfKey } from '#lib/store/entities/alarms';
+import { and, equal, expr, type Expr } from '#lib/store/expression';
+import { mapListOrPage, queryPartitionsDescending, shardsOf, type Page } from '#lib/store/paging';
+import { queryAll, queryShards } from '#lib/store/query';
+import { batchGet, hasExpired, type Item } from '#lib/store/table';
+import { withinCondition } from '#lib/store/within';
+import { announceStored } from './changes';
+
+/*
+ * The alarms as the API and the engine read them (the read model), and acknowledgements. An
+ * alarm is open while it is firing or pending; the firing ones sit under the index key that
+ * says `OPEN` (lib/store/entities/alarms.ts).
+ */
+const { fromItem } = AlarmItem;
+type Pair = Pick<Alarm, 'watcherId' | 'devicesn'>;
+
+/** An open alarm as GET /alarms answers it (the acknowledgement flattened; silences are added by the domain). */
+export interface AlarmView extends Alarm, Partial<Acknowledgement> {
+  id: string;
+  state: AlarmState;
+  pendingSince?: string;
+  firesAt?: string;
+}
+export const viewOf = ({ notify: _notify, notified: _notified, acknowledgement, ...alarm }: OpenAlarm): AlarmView => ({
+  id: alarmId(alarm),
+  ...alarm,
+  ...acknowledgement,
+});
+export const toView = (item: Item): AlarmView => viewOf(fromItem(item));
+
+/** Firing or pending. */
+export const OPEN = expr('#state IN (:firing, :pending)', { firing: 'firing', pending: 'pending' });
+const isOpen = (item: Item) => item.state === 'firing' || item.state === 'pending';
+
+/** Batch requests in flight for storms (reads of 100 keys, writes of 25 items). */
+export const BATCHES_IN_FLIGHT = 8;
+
+/** The stored items of the given pairs (consistent BatchGetItem, 100 keys a request), by alarm id. */
+export const itemsOf = async (pairs: readonly Pair[], project?: readonly string[]): Promise<Map<string, Item>> => {
+  const items = await batchGet(pairs.map(AlarmItem.key), { inFlight: BATCHES_IN_FLIGHT, ...(project ? { project } : {}) });
+  return new Map(items.map((item) => [alarmId(pairOfKey(item)), item]));
+};
+
+/** Filters of GET /alarms: an absent field (or `all` for names) does not narrow. */
+export interface AlarmFilter {
+  region?: string;
+  location?: string;
+  room?: string;
+  severity?: Severity;
+  watcherId?: string;
+  /** `firing` (default) or `pending`: each is its own index key. */
+  state?: AlarmState;
+  acknowledged?: boolean;
+  /** A scoped caller's places (lib/shared/access.ts narrowToScope, at least one): only alarms in one of them. */
+  within?: readonly PlaceFilter[];
+}
+
+const filterOf = ({ state: _state, acknowledged, within, ...fields }: AlarmFilter): Expr | undefined => {
+  const ack = acknowledged === undefined ? undefined : acknowledged ? 'attribute_exists(#acknowledgedAt)' : 'attribute_not_exists(#acknowledgedAt)';
+  return and(equal(fields), ack, within ? withinCondition(within) : undefined);
+};
+
+// The repository is imported whole (`import * as alarms from '#lib/db/alarms'`): each function
+// is its own export, so a bundle keeps only those it calls (docs/adr: bundle size against the floor).
+
+/** Every open alarm, firing and pending (two index keys: O(open alarms), never the history). */
+export const open = async (): Promise<OpenAlarm[]> => {
+  const [firing, pending] = await Promise.all([ALARM_INDEX.firing, ALARM_INDEX.pending].map((base) => queryShards(base, { index: 'GSI1' })));
+  return [...firing!, ...pending!].map(fromItem);
+};
+
+/** The open (firing or pending) alarms among the given (watcher, device) pairs: consistent BatchGetItem, O(pairs). */
+export const openAmong = async (pairs: readonly Pair[]): Promise<OpenAlarm[]> => [...(await itemsOf(pairs)).values()].filter(isOpen).map(fromItem);
+
+/** The open (firing or pending) alarms of one watcher (its partition, the rest filtered out). */
+export const openOf = async (watcherId: string): Promise<OpenAlarm[]> => (await queryAll({ pk: alarmPartition(watcherId), filter: OPEN, consistent: true })).map(fromItem);
+
+/** Pending alarms whose `firesAt` is at or before `now`: the timers that are due (O(due alarms)). */
+export const duePending = async (now: string): Promise<OpenAlarm[]> =>
+  (await queryShards(ALARM_INDEX.pending, { index: 'GSI1', sk: expr('#sk <= :now', { now: `${now}#\uffff` }) })).map(fromItem);
+
+/** The firing alarms of one watcher (its own partition; repeat notifications). */
+export const firingOf = async (watcherId: string): Promise<OpenAlarm[]> =>
+  (await queryAll({ pk: alarmPartition(watcherId), filter: expr('#state = :firing', { firing: 'firing' }) })).map(fromItem);
+
+/**
+ * Open alarms newest first (firing by default, or pending), narrowed by the filter (a
+ * FilterExpression on that state's index key: a page costs the open alarms read to fill it).
+ * All of them, or one page.
+ */
+export const list = async (filter: AlarmFilter, page: { limit?: number; cursor?: string }): Promise<AlarmView[] | Page<AlarmView>> => {
+  const condition = filterOf(filter);
+  const partition = { pk: filter.state === 'pending' ? ALARM_INDEX.pending : ALARM_INDEX.firing, index: 'GSI1' as const, ...(condition ? { filter: condition } : {}) };
+  return mapListOrPage(await queryPartitionsDescending(shardsOf(partition), page, `alarms ${JSON.stringify(filter)}`), toView);
+};
+
+/**
+ * One alarm (open or not) by its pair; undefined when the pair has none (or only a dropped pending
+ * one, or a cleared one past its `expiresAt`: TTL deletes lazily, up to days later, DESIGN §3).
+ */
+export const get = async (pair: Pair): Promise<(AlarmView & { open: boolean }) | undefined> => {
+  const item = await AlarmItem.read(pair, { consistent: true });
+  if (!item || item.state === 'dropped' || hasExpired(item)) return undefined;
+  return { ...toView(item), open: item.state !== 'cleared' };
+};
+
+const missingAlarm = (id: string) => new NotFound(`Alarm ${id} not found`);
+const notOpen = (id: string) => new Conflict(`Alarm ${id} is no longer open`);
+
+const acknowledgeWhere = async (pair: Pair, ack: Acknowledgement | undefined, place?: Pick<Alarm, 'region' | 'location'>): Promise<AlarmView | undefined> => {
+  const at = place ? expr('#region = :region AND #location = :location', { region: place.region, location: place.location }) : undefined;
+  const fields = { acknowledgedAt: ack?.acknowledgedAt, acknowledgedBy: ack?.acknowledgedBy, ackComment: ack?.ackComment };
+  const acknowledged = await AlarmItem.update(pair, { set: fields }, and('attribute_exists(PK)', OPEN, at), 'ALL_NEW');
+  if (acknowledged) {
+    const view = toView(acknowledged);
+    if (ack) await announceStored({ kind: 'alarm', event: 'acknowledged', at: ack.acknowledgedAt, alarm: view });
+    return view;
+  }
+  const id = alarmId(pair);
+  const now = await get(pair);
+  if (!now) throw missingAlarm(id);
+  if (now.open && place && (now.region !== place.region || now.location !== place.location)) return undefined;
+  throw notOpen(id);
+};
+
+/** Records (or, with undefined, removes) the acknowledgement of an open alarm; 404 unknown, 409 not open. */
+export const acknowledge = async (pair: Pair, ack: Acknowledgement | undefined): Promise<AlarmView> => {
+  const view = await acknowledgeWhere(pair, ack);
+  if (!view) throw notOpen(alarmId(pair)); // never: without a place nothing counts as moved
+  return view;
+};
+
+/**
+ * As `acknowledge`, only while the alarm is still at `place` (a scoped caller checked that place
+ * against its scope): undefined when the open alarm has moved meanwhile (its device moved), to be
+ * checked again.
+ */
+export const acknowledgeAt = async (pair: Pair, ack: Acknowledgement | undefined, place: Pick<Alarm, 'region' | 'location'>): Promise<AlarmView | undefined> =>
+  acknowledgeWhere(pair, ack, place);

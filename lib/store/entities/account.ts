@@ -1,0 +1,198 @@
+import type { Role } from '#lib/auth/types';
+import { normalizeScope, type ScopeEntry } from '#lib/shared/access';
+import { AUDIT_EVENTS, type AuditEvent, type AuditRecord } from '#lib/shared/audit';
+import { entity } from '../entity';
+import type { Item } from '../expression';
+import { shardKey } from '../query';
+
+/* Accounts, roles, services, sign-in records, idempotency keys and the audit log. */
+const section = 'Account administration';
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+const enc = encodeURIComponent;
+
+/** A scope is stored and answered only when it narrows: an unscoped record has no `scope` field. */
+export const scopeField = (scope: readonly ScopeEntry[] | undefined): { scope?: ScopeEntry[] } => {
+  const normal = normalizeScope(scope);
+  return normal.length > 0 ? { scope: normal } : {};
+};
+const storedScope = (item: Item): ScopeEntry[] | undefined => (Array.isArray(item.scope) ? (item.scope as ScopeEntry[]) : undefined);
+
+export const USERS = 'USER';
+export const User = entity({
+  type: 'User',
+  doc: {
+    section,
+    PK: '`USER`',
+    SK: '`USER#<username>`',
+    GSI1: '`USER_ROLE#<roleid>` / `USER#<username>`',
+    notes: '`passwordHash`, `incarnation` (random, new at creation and every password change; tokens carry it) never leave `lib/`',
+  },
+  key: (username: string) => ({ PK: USERS, SK: `USER#${username}` }),
+  fromItem: (item) => ({
+    username: String(item.username),
+    email: String(item.email),
+    name: String(item.name),
+    role: String(item.role),
+    ...scopeField(storedScope(item)),
+    createdAt: String(item.createdAt),
+    updatedAt: String(item.updatedAt),
+  }),
+});
+export const userRoleKeys = (role: string, username: string) => ({ GSI1PK: `USER_ROLE#${role}`, GSI1SK: `USER#${username}` });
+
+export const ROLES = 'ROLE';
+export const CreatedRole = entity({
+  type: 'Role',
+  doc: {
+    section,
+    name: 'Role (created)',
+    PK: '`ROLE`',
+    SK: '`ROLE#<roleid>`',
+    notes:
+      '`holders` (users and services holding it; never below the truth); `permissions` as stored (names outside the vocabulary grant nothing); built-ins `admin`, `viewer`, `operator` live in code (`lib/auth/roles.ts`)',
+  },
+  key: (roleid: string) => ({ PK: ROLES, SK: `ROLE#${roleid}` }),
+  fromItem: (item): Role => ({
+    roleid: String(item.roleid),
+    name: String(item.name),
+    description: String(item.description ?? ''),
+    permissions: Array.isArray(item.permissions) ? item.permissions.map(String) : [],
+    builtIn: false,
+    createdAt: String(item.createdAt),
+    updatedAt: String(item.updatedAt),
+  }),
+});
+
+export const AdminCount = entity({
+  type: 'AdminCount',
+  doc: { section, name: 'Admin count', PK: '`ADMINS`', SK: '`COUNT`', notes: '`count` (unscoped admins; never above the truth); exists once the store had its first admin' },
+  key: (_: void) => ({ PK: 'ADMINS', SK: 'COUNT' }),
+  fromItem: (item) => Number(item.count),
+});
+
+export const SERVICES = 'SERVICE';
+export const Service = entity({
+  type: 'Service',
+  doc: {
+    section,
+    PK: '`SERVICE`',
+    SK: '`SERVICE#<uuid>`',
+    notes:
+      '`role`, `scope`; `secretHash` (`sha256$…` of the client secret) and `incarnation` (random, new at registration, rotation and deactivation; service tokens carry it) never leave `lib/`',
+  },
+  key: (id: string) => ({ PK: SERVICES, SK: `SERVICE#${id}` }),
+  fromItem: (item) => ({
+    id: String(item.id),
+    name: String(item.name),
+    description: String(item.description ?? ''),
+    url: String(item.url),
+    active: item.active === true,
+    role: String(item.role ?? 'viewer'),
+    scope: normalizeScope(storedScope(item) ?? []),
+    createdAt: String(item.createdAt),
+    updatedAt: String(item.updatedAt),
+  }),
+});
+
+export const RevokedToken = entity({
+  type: 'RevokedToken',
+  doc: { section, name: 'Revoked token', PK: '`REVOKED#<jti>`', SK: '`REVOKED`', notes: '`expiresAt` = token `exp`' },
+  key: (jti: string) => ({ PK: `REVOKED#${jti}`, SK: 'REVOKED' }),
+  fromItem: (item) => Number(item.expiresAt),
+});
+
+export const LoginFailures = entity({
+  type: 'LoginFailures',
+  doc: { section, name: 'Password guesses', PK: '`LOGIN_FAILURES#<username>`', SK: '`LOGIN_FAILURES`', notes: '`count` (slots taken), `expiresAt` = end of the 15-minute window' },
+  key: (username: string) => ({ PK: `LOGIN_FAILURES#${username}`, SK: 'LOGIN_FAILURES' }),
+  fromItem: (item) => ({ count: Number(item.count), expiresAt: Number(item.expiresAt) }),
+});
+
+export const IdempotencyKey = entity({
+  type: 'IdempotencyKey',
+  doc: {
+    section: 'Idempotency keys (issue 24 item 4)',
+    name: 'Idempotency key',
+    PK: '`IDEMPOTENCY#<sha256 of route, caller, key>`',
+    SK: '`IDEMPOTENCY`',
+    notes:
+      '`fingerprint` (HMAC of path, query, body), `token` (the claim), `state` `pending`/`done`, `leaseUntil` (epoch ms), `result` (the first 2xx, AES-256-GCM sealed), `auditPending` (the result\'s audit record still to be written by the first replay; docs/adr/0213), `expiresAt` (24 h, TTL)',
+  },
+  key: (id: string) => ({ PK: `IDEMPOTENCY#${id}`, SK: 'IDEMPOTENCY' }),
+  fromItem: (item) => ({
+    fingerprint: String(item.fingerprint),
+    token: String(item.token),
+    state: item.state === 'done' ? ('done' as const) : ('pending' as const),
+    leaseUntil: Number(item.leaseUntil),
+    ...(typeof item.result === 'string' ? { result: item.result } : {}),
+    ...(item.auditPending === true ? { auditPending: true } : {}),
+  }),
+});
+
+/*
+ * The audit log: each record is two items, so that every filter is the key of a Query. Every key
+ * is sharded by record id (`<n>`), sort keys start with the time.
+ */
+const audit = 'Audit log (issue 26 item 6)';
+const AUDIT_NOTES = '`id, at, event, actorKind, actorId, action, targetType, targetId?, status, fields?, requestId, sourceIp?, userAgent?, reason?, expiresAt` (empty texts and lists left out)';
+/** The unsharded partition of each audit filter; `shardKey` of the record id picks the shard. */
+export const auditBase = {
+  all: () => 'AUDIT#ALL',
+  actor: (actorId: string) => `AUDIT#ACTOR#${enc(actorId)}`,
+  action: (action: string) => `AUDIT#ACTION#${enc(action)}`,
+  targetType: (type: string) => `AUDIT#TARGET#${enc(type)}`,
+  targetId: (id: string) => `AUDIT#TARGETID#${enc(id)}`,
+};
+const auditSk = (record: Pick<AuditRecord, 'at' | 'id'>) => `${record.at}#${record.id}`;
+const auditRecord = (item: Item): AuditRecord => ({
+  id: text(item.id),
+  at: text(item.at),
+  event: (AUDIT_EVENTS as readonly string[]).includes(text(item.event)) ? (item.event as AuditEvent) : 'change',
+  actor: { kind: item.actorKind === 'service' || item.actorKind === 'api-key' ? item.actorKind : 'user', id: text(item.actorId) },
+  action: text(item.action),
+  target: { type: text(item.targetType), ...(typeof item.targetId === 'string' ? { id: item.targetId } : {}) },
+  status: Number(item.status),
+  fields: Array.isArray(item.fields) ? item.fields.map(String) : [],
+  requestId: text(item.requestId),
+  sourceIp: text(item.sourceIp),
+  userAgent: text(item.userAgent),
+  ...(typeof item.reason === 'string' ? { reason: item.reason } : {}),
+});
+export const AuditLogItem = entity({
+  type: 'AuditRecord',
+  doc: {
+    section: audit,
+    name: 'Audit record, log item',
+    PK: '`AUDIT#ALL#<n>`',
+    SK: '`<at>#<id>`',
+    GSI1: '`AUDIT#ACTOR#<actor id>#<n>` / `<at>#<id>`',
+    GSI2: '`AUDIT#ACTION#<action>#<n>` / `<at>#<id>`',
+    notes: AUDIT_NOTES,
+  },
+  key: (record: AuditRecord) => ({
+    PK: shardKey(auditBase.all(), record.id),
+    SK: auditSk(record),
+    GSI1PK: shardKey(auditBase.actor(record.actor.id), record.id),
+    GSI1SK: auditSk(record),
+    GSI2PK: shardKey(auditBase.action(record.action), record.id),
+    GSI2SK: auditSk(record),
+  }),
+  fromItem: auditRecord,
+});
+export const AuditTargetItem = entity({
+  type: 'AuditRecord',
+  doc: {
+    section: audit,
+    name: 'Audit record, target item',
+    PK: '`AUDIT#TARGET#<target type>#<n>`',
+    SK: '`<at>#<id>`',
+    GSI1: '`AUDIT#TARGETID#<target id>#<n>` / `<at>#<id>` (only with a target id)',
+    notes: 'the same attributes',
+  },
+  key: (record: AuditRecord) => ({
+    PK: shardKey(auditBase.targetType(record.target.type), record.id),
+    SK: auditSk(record),
+    ...(record.target.id === undefined ? {} : { GSI1PK: shardKey(auditBase.targetId(record.target.id), record.id), GSI1SK: auditSk(record) }),
+  }),
+  fromItem: auditRecord,
+});

@@ -1,0 +1,227 @@
+import type { Severity } from '#lib/devices/types';
+import type { Acknowledgement, Alarm, Notified, OpenAlarm, Recipients } from '#lib/alarms/types';
+import type { HistoryRecord } from '#lib/alarms/pure/history';
+import type { Matchers, Silence as SilenceRecord } from '#lib/alarms/pure/silences';
+import type { MaintenanceWindow, WindowMatchers } from '#lib/maintenance/types';
+import { entity } from '../entity';
+import type { Item } from '../expression';
+import { shardKey } from '../query';
+
+/* The alarm engine's items: alarms, their history, silences, the evaluation queue and its marker. */
+const enc = encodeURIComponent;
+type Pair = Pick<Alarm, 'watcherId' | 'devicesn'>;
+
+/** An alarm's id in answers and index keys: `<watcherId>:<devicesn>`. */
+const pairId = (pair: Pair) => `${pair.watcherId}:${pair.devicesn}`;
+
+/**
+ * The alarms' index keys, each sharded by pair. GSI1: firing alarms (the key says `OPEN`, as
+ * stored since before pending alarms existed: "open" in code means firing or pending), pending
+ * ones, and cleared ones whose history is not written yet; GSI2: alarms with notices pending.
+ */
+export const ALARM_INDEX = { firing: 'ALARMS#OPEN', pending: 'ALARMS#PENDING', history: 'ALARMS#HISTORY', notices: 'ALARMS#NOTIFY' };
+export const alarmIndexKeys = {
+  firing: (alarm: Alarm) => ({ GSI1PK: shardKey(ALARM_INDEX.firing, pairId(alarm)), GSI1SK: `${alarm.raisedAt}#${alarm.watcherId}#${alarm.devicesn}` }),
+  pending: (alarm: OpenAlarm) => ({ GSI1PK: shardKey(ALARM_INDEX.pending, pairId(alarm)), GSI1SK: pendingSk(alarm) }),
+  history: (alarm: Pair, clearedAt: string) => ({ GSI1PK: shardKey(ALARM_INDEX.history, pairId(alarm)), GSI1SK: `${clearedAt}#${alarm.watcherId}#${alarm.devicesn}` }),
+  notices: (alarm: Pair) => ({ GSI2PK: shardKey(ALARM_INDEX.notices, pairId(alarm)), GSI2SK: pairId(alarm) }),
+};
+export const pendingSk = (alarm: OpenAlarm) => `${alarm.firesAt ?? alarm.raisedAt}#${alarm.watcherId}#${alarm.devicesn}`;
+
+const ALARM = 'ALARM#';
+const DEVICE = 'DEVICE#';
+export const alarmPartition = (watcherId: string) => `${ALARM}${watcherId}`;
+export const AlarmItem = entity({
+  type: 'Alarm',
+  doc: {
+    section: 'Alarms, outbox, evaluator marker',
+    name: 'Alarm',
+    PK: '`ALARM#<watcherId>`',
+    SK: '`DEVICE#<sn>`',
+    GSI1: 'firing: `ALARMS#OPEN#<shard(pair)>` / `<raisedAt>#<watcherId>#<sn>`; pending: `ALARMS#PENDING#<shard(pair)>` / `<firesAt>#<watcherId>#<sn>`; cleared, history not yet written: `ALARMS#HISTORY#<shard(pair)>` / `<clearedAt>#<watcherId>#<sn>`',
+    GSI2: 'notices pending only: `ALARMS#NOTIFY#<shard(pair)>` / `<watcherId>:<sn>`',
+    notes:
+      '`state` (`pending`/`firing`/`cleared`/`dropped`), `watcherId, devicesn, deviceid, severity, region, location, room, raisedAt, pendingSince?, firesAt?, description?, notify {sendEmail, emails, channelIds?}`, `acknowledgedAt?, acknowledgedBy?, ackComment?`, `notified {raised?, cleared?}` (recipients or `suppressed`), `clearedAt, clearReason, expiresAt` (cleared/dropped: + `ALARM_HISTORY_DAYS`), `pendingNotices` (transitions not yet in a stored digest, lib/notify)',
+  },
+  key: (pair: Pair) => ({ PK: alarmPartition(pair.watcherId), SK: `${DEVICE}${pair.devicesn}` }),
+  fromItem: (item): OpenAlarm => {
+    const notify = (item.notify ?? {}) as Partial<Recipients>;
+    const alarm: OpenAlarm = {
+      watcherId: String(item.watcherId),
+      devicesn: String(item.devicesn),
+      deviceid: String(item.deviceid),
+      severity: Number(item.severity) as Severity,
+      region: String(item.region),
+      location: String(item.location),
+      room: String(item.room),
+      raisedAt: String(item.raisedAt),
+      state: item.state === 'pending' ? 'pending' : 'firing',
+      notify: {
+        sendEmail: notify.sendEmail === true,
+        emails: Array.isArray(notify.emails) ? notify.emails.map(String) : [],
+        ...(Array.isArray(notify.channelIds) && notify.channelIds.length ? { channelIds: notify.channelIds.map(String) } : {}),
+      },
+    };
+    if (typeof item.description === 'string' && item.description !== '') alarm.description = item.description;
+    if (typeof item.pendingSince === 'string') alarm.pendingSince = item.pendingSince;
+    if (typeof item.firesAt === 'string' && alarm.state === 'pending') alarm.firesAt = item.firesAt;
+    const acknowledgement = acknowledgementOf(item);
+    if (acknowledgement) alarm.acknowledgement = acknowledgement;
+    if (item.notified && typeof item.notified === 'object') alarm.notified = item.notified as Notified;
+    return alarm;
+  },
+});
+/** The pair an alarm item's key names. */
+export const pairOfKey = (key: Item): Pair => ({ watcherId: String(key.PK).slice(ALARM.length), devicesn: String(key.SK).slice(DEVICE.length) });
+
+const acknowledgementOf = (item: Item): Acknowledgement | undefined => {
+  if (typeof item.acknowledgedAt !== 'string') return undefined;
+  const ack: Acknowledgement = { acknowledgedAt: item.acknowledgedAt, acknowledgedBy: String(item.acknowledgedBy) };
+  if (typeof item.ackComment === 'string') ack.ackComment = item.ackComment;
+  return ack;
+};
+
+const lifecycle = 'Alarm lifecycle, history, device connectivity (issue 15)';
+export const SILENCES = 'SILENCE';
+export const SILENCES_BY_END = 'SILENCES#BY_END';
+export const Silence = entity({
+  type: 'Silence',
+  doc: {
+    section: lifecycle,
+    PK: '`SILENCE`',
+    SK: '`SILENCE#<uuid>`',
+    GSI1: '`SILENCES#BY_END` / `<endsAt>#<id>`',
+    notes: '`id, matchers {region?, location?, room?, devicesn?, watcherId?}, startsAt, endsAt, comment, createdBy, createdAt, endedAt?`; `expiresAt` = endsAt + retention',
+  },
+  key: (id: string) => ({ PK: SILENCES, SK: `SILENCE#${id}` }),
+  fromItem: (item): SilenceRecord => ({
+    id: String(item.id),
+    matchers: item.matchers as Matchers,
+    startsAt: String(item.startsAt),
+    endsAt: String(item.endsAt),
+    comment: String(item.comment),
+    createdBy: String(item.createdBy),
+    createdAt: String(item.createdAt),
+    ...(typeof item.endedAt === 'string' ? { endedAt: item.endedAt } : {}),
+  }),
+});
+export const silenceEndSk = (silence: Pick<SilenceRecord, 'endsAt' | 'id'>) => `${silence.endsAt}#${silence.id}`;
+
+export const MAINTENANCE = 'MAINTENANCE';
+/** A recurring maintenance window (issue 28; docs/adr/0405): few, in one partition sorted by UUIDv7 id, no index read. */
+export const MaintenanceWindowItem = entity({
+  type: 'MaintenanceWindow',
+  doc: {
+    section: lifecycle,
+    PK: '`MAINTENANCE`',
+    SK: '`MAINTENANCE#<uuidv7>`',
+    notes: '`id, matchers, schedule {zone, weekly or rrule, durationMinutes}, startsAt?, endsAt?, comment, createdBy, createdAt, updatedAt, version`; `until` (ms) while it counts against the cap; `expiresAt` after its last opening',
+  },
+  key: (id: string) => ({ PK: MAINTENANCE, SK: `MAINTENANCE#${id}` }),
+  fromItem: (item): MaintenanceWindow => ({
+    id: String(item.id),
+    matchers: item.matchers as WindowMatchers,
+    schedule: item.schedule as MaintenanceWindow['schedule'],
+    comment: String(item.comment),
+    createdBy: String(item.createdBy),
+    createdAt: String(item.createdAt),
+    updatedAt: String(item.updatedAt),
+    ...(typeof item.startsAt === 'string' ? { startsAt: item.startsAt } : {}),
+    ...(typeof item.endsAt === 'string' ? { endsAt: item.endsAt } : {}),
+  }),
+});
+
+/** The partitions of alarm history: per device, room, watcher, location; region and everything sharded by pair. */
+const placeOf = (record: Pick<HistoryRecord, 'region' | 'location'>) => `${enc(record.region)}#${enc(record.location)}`;
+export const historyPk = {
+  device: (devicesn: string) => `ALARMHIST#DEVICE#${enc(devicesn)}`,
+  room: (place: Pick<HistoryRecord, 'region' | 'location' | 'room'>) => `ALARMHIST#ROOM#${placeOf(place)}#${enc(place.room)}`,
+  watcher: (watcherId: string) => `ALARMHIST#WATCHER#${watcherId}`,
+  location: (place: Pick<HistoryRecord, 'region' | 'location'>) => `ALARMHIST#LOCATION#${placeOf(place)}`,
+  region: (region: string) => `ALARMHIST#REGION#${enc(region)}`,
+  all: () => 'ALARMHIST#ALL',
+};
+const HISTORY_FIELDS = [
+  'id', 'watcherId', 'severity', 'devicesn', 'deviceid', 'region', 'location', 'room', 'raisedAt', 'clearedAt', 'reason',
+  'durationSeconds', 'description', 'acknowledgedAt', 'acknowledgedBy', 'ackComment', 'notified',
+] as const;
+const historyRecord = (item: Item): HistoryRecord =>
+  Object.fromEntries(HISTORY_FIELDS.filter((field) => item[field] !== undefined).map((field) => [field, item[field]])) as unknown as HistoryRecord;
+const HISTORY_NOTES = 'the whole record: `id, watcherId, severity, devicesn, deviceid, region, location, room, raisedAt, clearedAt, reason, durationSeconds, description?, acknowledged*?, notified`';
+export const HistoryByDevice = entity({
+  type: 'AlarmHistory',
+  doc: {
+    section: lifecycle,
+    name: 'Alarm history, by device',
+    PK: '`ALARMHIST#DEVICE#<sn>`',
+    SK: '`<clearedAt>#<watcherId>`',
+    GSI1: '`ALARMHIST#ROOM#<room>` / `<clearedAt>#<watcherId>#<sn>`',
+    GSI2: '`ALARMHIST#WATCHER#<watcherId>` / `<clearedAt>#<sn>`',
+    notes: HISTORY_NOTES,
+  },
+  key: (record: HistoryRecord) => ({
+    PK: historyPk.device(record.devicesn),
+    SK: `${record.clearedAt}#${record.watcherId}`,
+    GSI1PK: historyPk.room(record),
+    GSI1SK: `${record.clearedAt}#${record.watcherId}#${enc(record.devicesn)}`,
+    GSI2PK: historyPk.watcher(record.watcherId),
+    GSI2SK: `${record.clearedAt}#${enc(record.devicesn)}`,
+  }),
+  fromItem: historyRecord,
+});
+export const HistoryByPlace = entity({
+  type: 'AlarmHistory',
+  doc: {
+    section: lifecycle,
+    name: 'Alarm history, by place',
+    PK: '`ALARMHIST#LOCATION#<enc(region)>#<enc(location)>`',
+    SK: '`<clearedAt>#<watcherId>#<sn>`',
+    GSI1: '`ALARMHIST#REGION#<enc(region)>#<shard(watcherId:sn)>` / same',
+    GSI2: '`ALARMHIST#ALL#<shard(watcherId:sn)>` / same',
+    notes: 'the same record again',
+  },
+  key: (record: HistoryRecord) => {
+    const sk = `${record.clearedAt}#${record.watcherId}#${enc(record.devicesn)}`;
+    return {
+      PK: historyPk.location(record),
+      SK: sk,
+      GSI1PK: shardKey(historyPk.region(record.region), pairId(record)),
+      GSI1SK: sk,
+      GSI2PK: shardKey(historyPk.all(), pairId(record)),
+      GSI2SK: sk,
+    };
+  },
+  fromItem: historyRecord,
+});
+
+const queue = 'Evaluation queue and incremental state';
+/** The evaluation queue's partitions, sharded by device serial number or watcher id. */
+export const QUEUE = 'EVALQ';
+export const QueuedDevices = entity({
+  type: 'QueuedEvaluation',
+  doc: {
+    section: queue,
+    name: 'Queued devices',
+    PK: '`EVALQ#<shard(sn)>`',
+    SK: '`D#<token>`',
+    notes:
+      '`devices` (up to 64 of that shard queued together, same `notBefore`: each `devicesn`, `device` (as the change wrote it; absent: vanished), `alarmWatchers` (list, or `any`), `notBefore?`), `queuedAt`, `claimed?` (the run that began on it)',
+  },
+  /** Devices of one shard queued together; `token` orders them. */
+  key: ({ shardOf, token }: { shardOf: string; token: string }) => ({ PK: shardKey(QUEUE, shardOf), SK: `D#${token}` }),
+  fromItem: (item) => item,
+});
+export const QueuedWatcher = entity({
+  type: 'QueuedEvaluation',
+  doc: { section: queue, name: 'Queued watcher', PK: '`EVALQ#<shard(id)>`', SK: '`W#<id>#<token>`', notes: '`watcherId`, `queuedAt`' },
+  key: ({ watcherId, token }: { watcherId: string; token: string }) => ({ PK: shardKey(QUEUE, watcherId), SK: `W#${watcherId}#${token}` }),
+  fromItem: (item) => item,
+});
+/** The token of a queue entry's sort key (`D#<token>`, `W#<id>#<token>`): its order among the entries of one subject. */
+export const queueTokenOf = (sk: string): string => sk.slice(sk.lastIndexOf('#') + 1);
+export const Reconciliation = entity({
+  type: 'AlarmReconciliation',
+  doc: { section: queue, name: 'Reconciliation marker', PK: '`ALARM_EVALUATOR`', SK: '`RECONCILED`', notes: '`lastFullRunAt` (epoch ms of the last complete full pass)' },
+  key: (_: void) => ({ PK: 'ALARM_EVALUATOR', SK: 'RECONCILED' }),
+  fromItem: (item) => Number(item.lastFullRunAt ?? 0),
+});

@@ -1,0 +1,222 @@
+import type { DayRollup } from '#lib/rollups/pure/availability';
+import type { Place, RoomAggregate, RoomStatus, Severity, StoredDevice, SummaryScope } from '#lib/devices/types';
+import { documented, entity } from '../entity';
+import type { Item } from '../expression';
+import { shardKey } from '../query';
+
+/* The inventory and its roll-ups: devices, room aggregates, summaries, sync fingerprints, connectivity. */
+const devices = 'Devices, room aggregates and lookups';
+const enc = encodeURIComponent;
+
+export { locationId, placeOfRoom, roomId } from '../placeKeys';
+import { locationId, roomId } from '../placeKeys';
+
+/** The inventory index: serial numbers, sharded by serial number. */
+export const SERIALS = 'SERIALS';
+export const roomPartition = (place: Place) => `ROOM#${roomId(place)}`;
+export const deviceSk = (devicesn: string) => `DEVICE#${devicesn}`;
+export const deviceIndexPk = (devicesn: string) => `DEVICE#${devicesn}`;
+export const Device = entity({
+  type: 'Device',
+  doc: {
+    section: devices,
+    PK: '`ROOM#<room>`',
+    SK: '`DEVICE#<sn>`',
+    GSI1: '`DEVICE#<sn>` / `DEVICE`',
+    GSI2: '`SERIALS#<shard(sn)>` / `<sn>`',
+    notes:
+      '`deviceid, devicesn, devicemodel, connected, inCallStatus, region, location, room`, optional `alarmSeverity` (1..4, worst firing alarm; pending ones do not count) and `alarmWatchers` (the watchers with an open alarm on it), both set only by the alarm engine (other writers carry them over unchanged), `lastRefresh`, `updatedAt`; from its provider (issue 25): `vendor` (`webex`, `zoom`, `http`, `simulated`), `vendorRef` (Zoom: `<roomId>/<locationId>`, for a refresh; never answered), `connectionDetail`, `errorCodes`, `software`, `lastSeen` (disconnected only), `plannedMaintenance`, `staleSince` (its provider failing past `PROVIDER_STALE_MINUTES`)',
+  },
+  key: (device: Pick<StoredDevice, 'devicesn' | 'details'>) => ({ PK: roomPartition(device.details), SK: deviceSk(device.devicesn) }),
+  fromItem: (item): StoredDevice => {
+    const text = (name: string) => (typeof item[name] === 'string' ? (item[name] as string) : undefined);
+    const device: StoredDevice = {
+      deviceid: String(item.deviceid),
+      devicesn: String(item.devicesn),
+      devicemodel: String(item.devicemodel),
+      status: { connected: item.connected === true, inCallStatus: String(item.inCallStatus) },
+      details: { region: String(item.region), location: String(item.location), room: String(item.room) },
+    };
+    if (typeof item.alarmSeverity === 'number') device.alarmSeverity = item.alarmSeverity as Severity;
+    if (Array.isArray(item.alarmWatchers) && item.alarmWatchers.length > 0) device.alarmWatchers = item.alarmWatchers.map(String);
+    if (text('vendor')) device.vendor = text('vendor');
+    if (text('vendorRef')) device.vendorRef = text('vendorRef');
+    if (text('staleSince')) device.staleSince = text('staleSince');
+    const details = {
+      ...(text('connectionDetail') ? { connectionDetail: text('connectionDetail') } : {}),
+      ...(Array.isArray(item.errorCodes) && item.errorCodes.length > 0 ? { errorCodes: item.errorCodes.map(String) } : {}),
+      ...(text('software') ? { software: text('software') } : {}),
+      ...(text('lastSeen') ? { lastSeen: text('lastSeen') } : {}),
+      ...(text('plannedMaintenance') ? { plannedMaintenance: text('plannedMaintenance') } : {}),
+    };
+    if (Object.keys(details).length > 0) device.vendorDetails = details;
+    return device;
+  },
+});
+
+/** A device's whole item but its keys: index keys, then its fields (absent ones left out: removeUndefinedValues). */
+export const deviceFields = (device: StoredDevice, now: string): Item => ({
+  GSI1PK: deviceIndexPk(device.devicesn),
+  GSI1SK: 'DEVICE',
+  GSI2PK: shardKey(SERIALS, device.devicesn),
+  GSI2SK: device.devicesn,
+  deviceid: device.deviceid,
+  devicesn: device.devicesn,
+  devicemodel: device.devicemodel,
+  connected: device.status.connected,
+  inCallStatus: device.status.inCallStatus,
+  region: device.details.region,
+  location: device.details.location,
+  room: device.details.room,
+  alarmSeverity: device.alarmSeverity,
+  alarmWatchers: device.alarmWatchers?.length ? device.alarmWatchers : undefined,
+  vendor: device.vendor,
+  vendorRef: device.vendorRef,
+  connectionDetail: device.vendorDetails?.connectionDetail,
+  errorCodes: device.vendorDetails?.errorCodes?.length ? device.vendorDetails.errorCodes : undefined,
+  software: device.vendorDetails?.software,
+  lastSeen: device.vendorDetails?.lastSeen,
+  plannedMaintenance: device.vendorDetails?.plannedMaintenance,
+  staleSince: device.staleSince,
+  updatedAt: now,
+});
+
+/** The room aggregates' partitions, each sharded by room identity. */
+export const ROOMS = { byRegion: 'ROOMS', byLocation: 'ROOMS#BY_LOCATION', byName: 'ROOMS#BY_NAME' };
+export const Room = entity({
+  type: 'RoomAggregate',
+  doc: {
+    section: devices,
+    name: 'Room aggregate',
+    PK: '`ROOMS#<shard(room)>`',
+    SK: '`<room>`',
+    GSI1: '`ROOMS#BY_LOCATION#<shard(room)>` / `enc(location)#enc(region)#enc(room)`',
+    GSI2: '`ROOMS#BY_NAME#<shard(room)>` / `enc(room)#enc(region)#enc(location)`',
+    notes: '`region, location, room, deviceCount, online, offline, roomStatus` (`Critical`..`Info`, `OK`), `version`; exists only while the room holds devices',
+  },
+  key: (place: Place) => ({ PK: shardKey(ROOMS.byRegion, roomId(place)), SK: roomId(place) }),
+  fromItem: (item): RoomAggregate => ({
+    region: String(item.region),
+    location: String(item.location),
+    room: String(item.room),
+    deviceCount: Number(item.deviceCount),
+    online: Number(item.online),
+    offline: Number(item.offline),
+    roomStatus: String(item.roomStatus) as RoomStatus,
+  }),
+});
+export const roomIndexKeys = (place: Place) => ({
+  GSI1PK: shardKey(ROOMS.byLocation, roomId(place)),
+  GSI1SK: `${enc(place.location)}#${enc(place.region)}#${enc(place.room)}`,
+  GSI2PK: shardKey(ROOMS.byName, roomId(place)),
+  GSI2SK: `${enc(place.room)}#${enc(place.region)}#${enc(place.location)}`,
+});
+
+/** Every summary is in GSI1 under this key. */
+export const SUMMARIES = 'SUMMARIES';
+export const summaryScopeId = (scope: SummaryScope): string => {
+  const { region, location } = scope as Partial<Place>;
+  if (region === undefined) return 'ALL';
+  return location === undefined ? `REGION#${enc(region)}` : `LOCATION#${locationId({ region, location })}`;
+};
+export const Summary = entity({
+  type: 'Summary',
+  doc: {
+    section: 'Summaries',
+    PK: '`SUMMARY#ALL`, `SUMMARY#REGION#enc(region)`, `SUMMARY#LOCATION#enc(region)#enc(location)`',
+    SK: '`SUMMARY`',
+    GSI1: '`SUMMARIES` / `ALL`, `REGION#…`, `LOCATION#…`',
+    notes: '`deviceCount, online, offline, rooms, Critical, Major, Minor, Info, OK` of the room aggregates in the scope; `region`, `location`; `version`; `inflight` (string set `<startedAt>:<runId>`)',
+  },
+  key: (scope: SummaryScope) => ({ PK: `SUMMARY#${summaryScopeId(scope)}`, SK: 'SUMMARY' }),
+  /** The scope a summary item counts. */
+  fromItem: (item): SummaryScope => {
+    if (typeof item.region !== 'string') return {};
+    return typeof item.location === 'string' ? { region: item.region, location: item.location } : { region: item.region };
+  },
+});
+
+const fingerprints = 'Sync fingerprints';
+export const FINGERPRINTS = 'SYNCFP';
+/** A room's fingerprint is the attribute `r:<room>` of its bucket. */
+export const ROOM_ATTRIBUTE = 'r:';
+export const FingerprintBucket = entity({
+  type: 'SyncFingerprints',
+  doc: {
+    section: fingerprints,
+    name: 'Bucket',
+    PK: '`SYNCFP`',
+    SK: '`B#<n>`',
+    notes: '`r:<room>` = fingerprint (`dirty` in items written before dirty marks had their own items: compared like any difference); `version`',
+  },
+  key: (bucket: number) => ({ PK: FINGERPRINTS, SK: `B#${bucket}` }),
+  fromItem: (item) => ({
+    bucket: Number(String(item.SK).slice(2)),
+    version: Number(item.version ?? 0),
+    rooms: new Map(Object.entries(item).flatMap(([name, value]) => (name.startsWith(ROOM_ATTRIBUTE) ? [[name.slice(ROOM_ATTRIBUTE.length), String(value)] as const] : []))),
+  }),
+});
+export const FingerprintTop = entity({
+  type: 'SyncFingerprintTop',
+  doc: { section: fingerprints, name: 'Top', PK: '`SYNCFP`', SK: '`TOP`', notes: '`b<n>` = bucket digest, or `whole:<uuid>` (a sync is writing into it); `buckets` (B); `fullAt` (epoch ms of the last full sync)' },
+  key: (_: void) => ({ PK: FINGERPRINTS, SK: 'TOP' }),
+  fromItem: (item) => ({
+    buckets: Number(item.buckets ?? 0),
+    fullAt: Number(item.fullAt ?? 0),
+    digests: new Map(Object.entries(item).flatMap(([name, value]) => (/^b\d+$/.test(name) ? [[Number(name.slice(1)), String(value)] as const] : []))),
+  }),
+});
+/** A bucket's digest is the attribute `b<n>` of the top item. */
+export const digestAttribute = (bucket: number) => `b${bucket}`;
+documented({
+  section: fingerprints,
+  name: 'Held room (inside a bucket)',
+  PK: '',
+  SK: '',
+  notes:
+    "`r:<room>` = `!held`: the room holds devices the sync keeps as they are (their provider failed, their record was unreadable, or the removal guard holds their removal); equal to no listing's fingerprint, so every sync compares the room again until nothing in it is held",
+});
+/** Rooms written by someone other than the sync since the sync last compared them, sharded by room. */
+export const DIRTY_ROOMS = 'SYNCFP#DIRTY';
+export const DirtyRoom = entity({
+  type: 'SyncDirtyRoom',
+  doc: {
+    section: fingerprints,
+    name: 'Dirty room',
+    PK: '`SYNCFP#DIRTY#<shard(room)>`',
+    SK: '`<room>` (the room identity alone, as in its aggregate: whatever room fits a key can be marked)',
+    notes: '`mark` (a fresh UUID per write): another writer wrote devices of the room since the sync last compared it',
+  },
+  key: (room: string) => ({ PK: shardKey(DIRTY_ROOMS, room), SK: room }),
+  fromItem: (item) => ({ room: String(item.SK), mark: String(item.mark) }),
+});
+
+const connectivity = 'Alarm lifecycle, history, device connectivity (issue 15)';
+export const Transition = entity({
+  type: 'ConnectivityTransition',
+  doc: { section: connectivity, name: 'Connectivity transition', PK: '`CONNECTIVITY#<sn>`', SK: '`<at>`', notes: '`at, connected, inCallStatus`; first observation and every `connected` flip' },
+  key: ({ devicesn, at }: { devicesn: string; at: string }) => ({ PK: transitionPk(devicesn), SK: at }),
+  fromItem: (item) => ({ at: String(item.at), connected: item.connected === true, inCallStatus: String(item.inCallStatus) }),
+});
+export const transitionPk = (devicesn: string) => `CONNECTIVITY#${enc(devicesn)}`;
+export const rollupPk = (place: Place) => `AVAILABILITY#${roomId(place)}`;
+export const Rollup = entity({
+  type: 'AvailabilityRollup',
+  doc: {
+    section: connectivity,
+    name: 'Availability rollup',
+    PK: '`AVAILABILITY#<room>`',
+    SK: '`<YYYY-MM-DD>`',
+    notes: '`region, location, room, since, lastAt, connected, observed` (counts from `lastAt` on), `connectedSeconds[24], observedSeconds[24]` (device-seconds per UTC hour)',
+  },
+  key: ({ place, day }: { place: Place; day: string }) => ({ PK: rollupPk(place), SK: day }),
+  fromItem: (item): DayRollup => ({
+    day: String(item.SK),
+    since: String(item.since),
+    lastAt: String(item.lastAt),
+    connected: Number(item.connected),
+    observed: Number(item.observed),
+    connectedSeconds: (item.connectedSeconds as number[]).map(Number),
+    observedSeconds: (item.observedSeconds as number[]).map(Number),
+  }),
+});

@@ -1,0 +1,138 @@
+import { createHash } from 'node:crypto';
+import type { Delivery as StoredDelivery, DeliveryView, Digest, NotificationType, Target } from '#lib/notify/types';
+import type { Mail } from '#lib/alarms/types';
+import { entity } from '../entity';
+import type { Item } from '../expression';
+
+/* What notifications store: deliveries (the delivery log), mails, repeat markers, live dashboards' tickets and connections. */
+const notifications = 'Notifications (issue 16)';
+
+/** The due index of deliveries still to attempt, sharded by delivery id (`shardKey`). */
+export const DELIVERIES_DUE = 'DELIVERIES#DUE';
+export const deliveryLogPk = (channelId: string) => `CHANNEL#${channelId}#DELIVERIES`;
+export const deliveryDueSk = (at: string, id: string) => `${at}#${id}`;
+
+/** A delivery as the channel's log shows it. */
+export const deliveryView = (item: Item): DeliveryView => ({
+  deliveryId: String(item.deliveryId),
+  type: item.notificationType as NotificationType,
+  at: String(item.createdAt),
+  attempts: Number(item.attempts ?? 0),
+  status: item.status as DeliveryView['status'],
+  ...(typeof item.lastResponseStatus === 'number' ? { lastResponseStatus: item.lastResponseStatus } : {}),
+  ...(typeof item.nextAttemptAt === 'string' ? { nextAttemptAt: item.nextAttemptAt } : {}),
+});
+
+export const Delivery = entity({
+  type: 'Delivery',
+  doc: {
+    section: notifications,
+    PK: '`DELIVERY#<deliveryId>`',
+    SK: '`DELIVERY`',
+    GSI1: 'channel targets only: `CHANNEL#<channelId>#DELIVERIES` / `<createdAt>#<deliveryId>`',
+    GSI2: 'still to attempt only: `DELIVERIES#DUE#<shard(deliveryId)>` / `<nextAttemptAt>#<deliveryId>`',
+    notes:
+      '`deliveryId` (deterministic: digest + target), `notificationType, digest` (first 50 alarms + counts), `target` (`{kind: email, to}` or `{kind: channel, channelId}`), `status, attempts, firstAttemptAt, lastAttemptAt, lastResponseStatus, lastError, nextAttemptAt, deliveredAt, createdAt, expiresAt` (+30 days)',
+  },
+  key: (id: string) => ({ PK: `DELIVERY#${id}`, SK: 'DELIVERY' }),
+  /** The stored delivery, with the due-index position it was read at (for a claim). */
+  fromItem: (item): StoredDelivery & { dueKey?: string } => ({
+    ...deliveryView(item),
+    digest: item.digest as Digest,
+    target: item.target as Target,
+    ...(typeof item.firstAttemptAt === 'string' ? { firstAttemptAt: item.firstAttemptAt } : {}),
+    ...(typeof item.GSI2SK === 'string' ? { dueKey: item.GSI2SK } : {}),
+  }),
+});
+
+export const RepeatMarker = entity({
+  type: 'RepeatMarker',
+  doc: { section: notifications, name: 'Repeat marker', PK: '`REPEAT#<watcherId>`', SK: '`REPEAT`', notes: '`slot` (last repeat slot stored), `at`' },
+  key: (watcherId: string) => ({ PK: `REPEAT#${watcherId}`, SK: 'REPEAT' }),
+  fromItem: (item) => (typeof item.slot === 'number' ? item.slot : undefined),
+});
+
+const mails = 'Alarms, outbox, evaluator marker';
+/** The outbox's index, sharded by mail id. */
+export const OUTBOX = 'OUTBOX';
+export const OutboxMail = entity({
+  type: 'OutboxMail',
+  doc: { section: mails, name: 'Outbox mail', PK: '`OUTBOX#<mailId>`', SK: '`MAIL`', GSI1: '`OUTBOX#<shard(mailId)>` / `<storedAt>#<mailId>`', notes: '`id, to, subject, text, storedAt, expiresAt` (+30 days)' },
+  key: (id: string) => ({ PK: `OUTBOX#${id}`, SK: 'MAIL' }),
+  fromItem: (item): Mail & { storedAt: string } => ({
+    id: String(item.id),
+    to: Array.isArray(item.to) ? item.to.map(String) : [],
+    subject: String(item.subject),
+    text: String(item.text),
+    ...(typeof item.html === 'string' ? { html: item.html } : {}),
+    storedAt: String(item.storedAt),
+  }),
+});
+
+export const SentMail = entity({
+  type: 'SentMail',
+  doc: { section: mails, name: 'SES sent ledger', PK: '`MAILSENT#<mailId>`', SK: '`SENT`', notes: '`id, sentAt, expiresAt` (+30 days)' },
+  key: (id: string) => ({ PK: `MAILSENT#${id}`, SK: 'SENT' }),
+  fromItem: (item) => item,
+});
+
+/** A lease and pacing marker of background work (lib/db/leases.ts). */
+const marker = (name: string, PK: string, type: string, notes: string) =>
+  entity({ type, doc: { section: mails, name, PK: `\`${PK}\``, SK: '`STATE`', notes }, key: (_: void) => ({ PK, SK: 'STATE' }), fromItem: (item) => item });
+export const EvaluatorMarker = marker('Evaluator marker', 'ALARM_EVALUATOR', 'AlarmEvaluator', '`lastRunAt` (epoch ms of the last start), `leaseUntil`, `runId`');
+export const SyncMarker = marker(
+  'Sync marker',
+  'DEVICE_SYNC',
+  'DeviceSync',
+  "`lastRunAt` (epoch ms of the last start), `leaseUntil`, `runId` (the sync's lease, same mechanism: lib/db/leases.ts)",
+);
+
+const live = 'Live dashboards';
+export const LiveTicket = entity({
+  type: 'LiveTicket',
+  doc: {
+    section: live,
+    name: 'Live ticket',
+    PK: '`LIVETICKET#<sha256(ticket), hex>`',
+    SK: '`TICKET`',
+    notes: '`filter`, `access` (the scope of the principal it was issued to; absent: unscoped, ADR 0203), `validUntil` (epoch ms), `expiresAt` (TTL, +60 s); the ticket itself is never stored',
+  },
+  /** Stored under the SHA-256 of its value, so the table never holds a usable ticket. */
+  key: (ticket: string) => ({ PK: `LIVETICKET#${createHash('sha256').update(ticket).digest('hex')}`, SK: 'TICKET' }),
+  fromItem: (item) => item,
+});
+
+const CONNECTION = 'LIVECONN#';
+export const LiveConnection = entity({
+  type: 'LiveConnection',
+  doc: {
+    section: live,
+    name: 'Live connection',
+    PK: '`LIVECONN#<connectionId>`',
+    SK: '`CONN`',
+    notes:
+      '`filter`, `scopeKey`, `access` (from its ticket; absent: unscoped), `subscriptionId` (its current subscription), `connectedAt`, `expiresAt` (+2 h 1 min), `messageWindow`, `messages` (message rate: the current 10 s window and its count)',
+  },
+  key: (connectionId: string) => ({ PK: `${CONNECTION}${connectionId}`, SK: 'CONN' }),
+  fromItem: (item) => item,
+});
+/** The connection id of a connection item's key. */
+export const connectionIdOf = (item: Item): string => String(item.PK).slice(CONNECTION.length);
+
+export const liveScopePk = (scopeKey: string) => `LIVESCOPE#${scopeKey}`;
+export const LiveSubscription = entity({
+  type: 'LiveSubscription',
+  doc: {
+    section: live,
+    name: 'Live subscription',
+    PK: '`LIVESCOPE#<scopeKey>`',
+    SK: '`<connectionId>#<subscriptionId>` (`<connectionId>` when written before subscription ids)',
+    notes: '`connectionId`, `subscriptionId`, `access` (as its connection: a push skips rooms outside it), `expiresAt` (as its connection)',
+  },
+  /** Subscriptions written before the move protocol have no id: their key is the connection id alone. */
+  key: ({ scopeKey, connectionId, subscriptionId }: { scopeKey: string; connectionId: string; subscriptionId?: string | undefined }) => ({
+    PK: liveScopePk(scopeKey),
+    SK: subscriptionId ? `${connectionId}#${subscriptionId}` : connectionId,
+  }),
+  fromItem: (item) => item,
+});

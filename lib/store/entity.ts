@@ -1,0 +1,62 @@
+import type { Change, Expr, Item } from './expression';
+import { countAll, queryAll, type Query } from './query';
+import { get, put, remove, update, type Key, type ReadOptions, type Returns } from './table';
+
+/*
+ * An item type declared once: its `type`, its keys (built here and parsed here only), its index
+ * keys, how its answers are read off an item, and the operations the table allows on it. The
+ * `doc` rows are what docs/data-model.md lists for it (scripts/data-model.ts writes the tables).
+ */
+export interface EntityDoc {
+  /** The section of docs/data-model.md the item is listed in. */
+  section: string;
+  /** The item's name in that table (its `type` unless said otherwise). */
+  name?: string;
+  PK: string;
+  SK: string;
+  GSI1?: string;
+  GSI2?: string;
+  notes?: string;
+}
+
+export interface Declaration<Id, T> {
+  type: string;
+  doc: EntityDoc;
+  key: (id: Id) => Key;
+  fromItem: (item: Item) => T;
+}
+
+/** Every item type's rows, in the order their modules were loaded: the source of docs/data-model.md's item tables. */
+export const declared: { type: string; doc: EntityDoc }[] = [];
+
+/** A row of the item tables that is no item of its own (a value inside another item). */
+export const documented = (doc: EntityDoc): void => {
+  declared.push({ type: '', doc });
+};
+
+export const entity = <Id, T = Item>(declaration: Declaration<Id, T>) => {
+  declared.push(declaration);
+  const { key, type, fromItem } = declaration;
+  return {
+    ...declaration,
+    /** The item stored at `id`, if any. */
+    read: (id: Id, options?: ReadOptions): Promise<Item | undefined> => get(key(id), options),
+    /** The record at `id`, if any. */
+    find: async (id: Id, options?: ReadOptions): Promise<T | undefined> => {
+      const item = await get(key(id), options);
+      return item && fromItem(item);
+    },
+    /** The whole item: its keys, its `type`, then `fields` (index keys among them where it has some). */
+    item: (id: Id, fields: Item): Item => ({ ...key(id), type, ...fields }),
+    /** PutItem of the whole item; false when `condition` did not hold. */
+    put: (id: Id, fields: Item, condition?: Expr | string): Promise<boolean> => put({ ...key(id), type, ...fields }, condition),
+    update: (id: Id, change: Change | Expr, condition?: Expr | string, returns?: Returns) => update(key(id), change, condition, returns),
+    remove: (id: Id, condition?: Expr | string): Promise<boolean> => remove(key(id), condition),
+  };
+};
+
+/** A collection kept whole in one partition (`PK = partition`), in sort-key order: list and count are one Query each. */
+export const collection = (partition: string) => ({
+  all: (q: Omit<Query, 'pk'> = {}): Promise<Item[]> => queryAll({ ...q, pk: partition }),
+  count: (q: Omit<Query, 'pk'> = {}): Promise<number> => countAll({ ...q, pk: partition }),
+});

@@ -1,0 +1,108 @@
+/*
+ * The one expression builder. An expression names attributes as `#name` (the attribute of that
+ * very name, unless `names` maps the placeholder elsewhere) and values as `:value`, given in
+ * `values` with or without the colon. Updates are described as data (`Change`) and written
+ * with placeholders of their own (`#u0`, `:u0`), so they join any condition of the same request.
+ */
+export type Item = Record<string, unknown>;
+
+export interface Expr {
+  expression: string;
+  names?: Record<string, string>;
+  values?: Record<string, unknown>;
+}
+
+/** An expression with its values (`{ role }` is `:role`) and any names that are not their own. */
+export const expr = (expression: string, values: Record<string, unknown> = {}, names: Record<string, string> = {}): Expr => ({ expression, values, names });
+
+const asExpr = (e: Expr | string): Expr => (typeof e === 'string' ? { expression: e } : e);
+
+/** The terms that are given, joined by AND (undefined when none is). */
+export const and = (...terms: (Expr | string | undefined)[]): Expr | undefined => {
+  const given = terms.filter((t): t is Expr | string => t !== undefined && t !== '').map(asExpr);
+  if (given.length === 0) return undefined;
+  return {
+    expression: given.map((t) => t.expression).join(' AND '),
+    names: Object.assign({}, ...given.map((t) => t.names)),
+    values: Object.assign({}, ...given.map((t) => t.values)),
+  };
+};
+
+/** Each attribute equal to its value (`#f0 = :f0 AND …`; undefined values left out), or undefined when none is given. */
+export const equal = (fields: Record<string, unknown>): Expr | undefined =>
+  and(...Object.entries(fields).flatMap(([field, value], i) => (value === undefined ? [] : [expr(`#f${i} = :f${i}`, { [`f${i}`]: value }, { [`#f${i}`]: field })])));
+
+/** The SDK fields of a request's expressions (`{ ConditionExpression: ..., FilterExpression: ... }`), names read off the expressions. */
+export const compile = (parts: Record<string, Expr | string | undefined>): Item => {
+  const fields: Item = {};
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  for (const [field, part] of Object.entries(parts)) {
+    if (part === undefined) continue;
+    const e = asExpr(part);
+    fields[field] = e.expression;
+    for (const [placeholder] of e.expression.matchAll(/#[A-Za-z_]\w*/g)) names[placeholder] = placeholder.slice(1);
+    Object.assign(names, e.names);
+    for (const [name, value] of Object.entries(e.values ?? {})) values[name.startsWith(':') ? name : `:${name}`] = value;
+  }
+  if (Object.keys(names).length) fields.ExpressionAttributeNames = names;
+  if (Object.keys(values).length) fields.ExpressionAttributeValues = values;
+  return fields;
+};
+
+/** What one UpdateItem changes: values to SET (undefined = REMOVE), names to REMOVE, lists to append to, numbers to add, values set only where absent. */
+export interface Change {
+  set?: Item;
+  remove?: readonly string[];
+  append?: Record<string, unknown[]>;
+  /** `field = field + n`: the field must exist. */
+  increment?: Record<string, number>;
+  /** `field = if_not_exists(field, 0) + n`. */
+  count?: Record<string, number>;
+  /** `field = if_not_exists(field, value)`. */
+  init?: Item;
+  /** `ADD`: to a number (absent: 0), or members to a set. */
+  add?: Item;
+  /** `DELETE`: members from a set. */
+  delete?: Item;
+}
+
+/** The UpdateExpression of a change: every name and value a placeholder (`#u0`, `:u0`, ...). */
+export const updateOf = ({ set = {}, remove = [], append = {}, increment = {}, count = {}, init = {}, add = {}, delete: take = {} }: Change): Expr => {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const sets: string[] = [];
+  const removed = [...remove];
+  let n = 0;
+  const place = (field: string, value?: unknown) => {
+    names[`#u${n}`] = field;
+    if (value !== undefined) values[`:u${n}`] = value;
+    return n++;
+  };
+  for (const [field, by] of Object.entries(increment)) sets.push(((i) => `#u${i} = #u${i} + :u${i}`)(place(field, by)));
+  for (const [field, by] of Object.entries(count)) {
+    values[':uzero'] = 0;
+    sets.push(((i) => `#u${i} = if_not_exists(#u${i}, :uzero) + :u${i}`)(place(field, by)));
+  }
+  for (const [field, value] of Object.entries(init)) sets.push(((i) => `#u${i} = if_not_exists(#u${i}, :u${i})`)(place(field, value)));
+  for (const [field, value] of Object.entries(set)) {
+    if (value === undefined) removed.push(field);
+    else sets.push(((i) => `#u${i} = :u${i}`)(place(field, value)));
+  }
+  for (const [field, list] of Object.entries(append)) {
+    values[':uempty'] = [];
+    sets.push(((i) => `#u${i} = list_append(if_not_exists(#u${i}, :uempty), :u${i})`)(place(field, list)));
+  }
+  const removes = removed.map((field) => `#u${place(field)}`);
+  const adds = Object.entries(add).map(([field, value]) => ((i) => `#u${i} :u${i}`)(place(field, value)));
+  const deletes = Object.entries(take).map(([field, value]) => ((i) => `#u${i} :u${i}`)(place(field, value)));
+  const clauses: [string, string[]][] = [['SET', sets], ['REMOVE', removes], ['ADD', adds], ['DELETE', deletes]];
+  const expression = clauses.flatMap(([verb, parts]) => (parts.length ? [`${verb} ${parts.join(', ')}`] : [])).join(' ');
+  return { expression, names, values };
+};
+
+/** A partial update that also bumps `version` and `updatedAt`, so every write of a record is visible to optimistic-concurrency checks. */
+export const patchOf = (patch: Item, now = new Date().toISOString()): Change => ({ increment: { version: 1 }, set: { updatedAt: now, ...patch } });
+
+/** `#a, #b`: a ProjectionExpression of attributes (dotted paths allowed). */
+export const projection = (attributes: readonly string[]): string => attributes.map((a) => a.split('.').map((part) => `#${part}`).join('.')).join(', ');

@@ -1,0 +1,161 @@
+import { badCursor, isKeyString, openCursor, sealCursor } from './cursor';
+import type { Item } from './expression';
+import { allShards, keyNames, pages, queryAll, type Query } from './query';
+
+/** A page of a list answered with `?limit` / `?cursor`: `nextCursor` is null on the last page. */
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+/** Attributes of a Query's start key, table key first (`PK, SK, GSI1PK, GSI1SK`). */
+const keyAttributes = (q: Query): string[] => (q.index ? ['PK', 'SK', ...Object.values(keyNames(q.index))] : ['PK', 'SK']);
+
+/** The cursor of the item a page ended on, valid for `identity` (the endpoint and its filters) only. */
+const sealAt = (q: Query, identity: string, key: Item) => sealCursor(identity, Object.fromEntries(keyAttributes(q).map((a) => [a, key[a]])));
+
+/** The start key a sealed cursor holds, checked again: exactly the key attributes, in the query's partition. */
+const startKey = (cursor: string, q: Query, identity: string): Item => {
+  const key = openCursor(identity, cursor);
+  const attributes = keyAttributes(q);
+  if (Object.keys(key).length !== attributes.length || !attributes.every((a) => isKeyString(key[a]))) throw badCursor();
+  if (key[keyNames(q.index).pk] !== q.pk) throw badCursor();
+  return key;
+};
+
+/**
+ * One page of a Query that may carry a filter: reads until `limit` matches are found or the
+ * index ends. A cursor not sealed by this API for this query is a 422, never passed to the store.
+ */
+export const queryPage = async (q: Query, identity: string, limit: number, cursor?: string): Promise<Page<Item>> => {
+  const items: Item[] = [];
+  let next: Item | undefined;
+  for await (const page of pages(q, cursor ? startKey(cursor, q, identity) : undefined, () => limit - items.length)) {
+    items.push(...page.items);
+    next = page.next;
+    if (items.length >= limit) break;
+  }
+  // a full page ends on an item it answered: its key is where the next page starts
+  const last = items[items.length - 1];
+  return { items, nextCursor: next && last ? sealAt(q, identity, last) : null };
+};
+
+/** Every item, or one page when `limit` or `cursor` is given. */
+export const queryListOrPage = async (q: Query, identity: string, page: { limit?: number; cursor?: string }): Promise<Item[] | Page<Item>> =>
+  page.limit === undefined && page.cursor === undefined ? queryAll(q) : queryPage(q, identity, page.limit ?? 100, page.cursor);
+
+/** Each item of a page mapped, the page keeping its cursor. */
+export const mapPage = <T, R>(page: Page<T>, map: (item: T) => R): Page<R> => ({ items: page.items.map(map), nextCursor: page.nextCursor });
+
+/** Each item of a list or of a page mapped. */
+export const mapListOrPage = <T, R>(answer: T[] | Page<T>, map: (item: T) => R): R[] | Page<R> =>
+  Array.isArray(answer) ? answer.map(map) : mapPage(answer, map);
+
+/** Items a kept page reads from the store at once: a scoped caller's share may be a small part of a list. */
+const KEPT_READ = 100;
+
+/**
+ * One page of the items `keep` accepts (a scoped caller's share of a list): reads the store
+ * `KEPT_READ` items (or `limit`, if more) at a time until `limit` are kept, the list ends, or
+ * `reads` reads were made. A full page's cursor is its last item; a short page (reads spent)
+ * carries on from the last item read. The cursors are those of `queryPage` for the same query.
+ */
+export const queryKeptPage = async (q: Query, identity: string, keep: (item: Item) => boolean, limit: number, cursor?: string, reads = 10): Promise<Page<Item>> => {
+  const items: Item[] = [];
+  let done = 0;
+  for await (const page of pages(q, cursor ? startKey(cursor, q, identity) : undefined, () => Math.max(limit, KEPT_READ))) {
+    for (const [i, item] of page.items.entries()) {
+      if (!keep(item)) continue;
+      items.push(item);
+      // full: the next page starts after this item, unless it was the list's last
+      if (items.length === limit) return { items, nextCursor: i < page.items.length - 1 || page.next ? sealAt(q, identity, item) : null };
+    }
+    if (++done >= reads) return { items, nextCursor: page.next ? sealAt(q, identity, page.next) : null };
+  }
+  return { items, nextCursor: null };
+};
+
+/**
+ * One partition read newest first: of an index, or of the table itself (no `index`), only sort
+ * keys in `range` (inclusive) where given. Partitions merged into one list must share the format
+ * of their sort keys, each item lying in one of them.
+ */
+export interface DescendingPartition extends Pick<Query, 'index' | 'pk' | 'filter'> {
+  range?: { from: string; to: string };
+}
+
+/** A sharded partition as the `DescendingPartition`s of its K shards. */
+export const shardsOf = ({ pk, ...spec }: DescendingPartition): DescendingPartition[] => allShards(pk).map((shard) => ({ ...spec, pk: shard }));
+
+const partitionQuery = ({ range, ...partition }: DescendingPartition, after?: string): Query | undefined => {
+  if (range) {
+    // BETWEEN is inclusive: the item at `after` itself is dropped by the reader
+    const upper = after !== undefined && after < range.to ? after : range.to;
+    if (upper < range.from) return undefined;
+    return { ...partition, descending: true, sk: { expression: '#sk BETWEEN :from AND :upper', values: { from: range.from, upper } } };
+  }
+  return { ...partition, descending: true, ...(after === undefined ? {} : { sk: { expression: '#sk < :after', values: { after } } }) };
+};
+
+/** An item and its sort key in the partition it was read from. */
+interface Sorted {
+  item: Item;
+  sort: string;
+}
+
+/** Up to `limit` matching items of one partition, newest (highest sort key) first, below `after`. */
+const partitionPage = async (partition: DescendingPartition, limit: number, after?: string) => {
+  const q = partitionQuery(partition, after);
+  const items: Sorted[] = [];
+  if (!q) return { items, more: false };
+  const { sk } = keyNames(partition.index);
+  let more = false;
+  for await (const page of pages(q, undefined, () => limit - items.length + (after === undefined ? 0 : 1))) {
+    for (const item of page.items) if (after === undefined || String(item[sk]) < after) items.push({ item, sort: String(item[sk]) });
+    more = page.next !== undefined;
+    if (items.length >= limit) break;
+  }
+  return { items: items.slice(0, limit), more: more || items.length > limit };
+};
+
+const descending = (a: Sorted, b: Sorted) => (a.sort < b.sort ? 1 : a.sort > b.sort ? -1 : 0);
+
+const afterOf = (position: Item): string => {
+  if (!isKeyString(position.after)) throw badCursor();
+  return position.after;
+};
+
+/**
+ * Partitions sorted by a unique sort key of one format, newest first, as one list: every item,
+ * or one page (`limit`, `cursor`). A page asks each partition for `limit` items below the
+ * cursor's sort key and keeps the `limit` highest, so pages follow each other exactly as over
+ * one partition. `identity` names the endpoint and its filters: a cursor is valid for it only.
+ */
+export const queryPartitionsDescending = async (
+  partitions: readonly DescendingPartition[],
+  page: { limit?: number; cursor?: string },
+  identity: string,
+): Promise<Item[] | Page<Item>> => {
+  if (page.limit === undefined && page.cursor === undefined) {
+    const all = await Promise.all(
+      partitions.map(async (partition) => {
+        const q = partitionQuery(partition);
+        const { sk } = keyNames(partition.index);
+        return q ? (await queryAll(q)).map((item) => ({ item, sort: String(item[sk]) })) : [];
+      }),
+    );
+    return all.flat().sort(descending).map(({ item }) => item);
+  }
+  const limit = page.limit ?? 100;
+  const after = page.cursor === undefined ? undefined : afterOf(openCursor(identity, page.cursor));
+  const perPartition = await Promise.all(partitions.map((partition) => partitionPage(partition, limit, after)));
+  const merged = perPartition.flatMap((answer) => answer.items).sort(descending);
+  const items = merged.slice(0, limit);
+  const more = merged.length > limit || perPartition.some((answer) => answer.more);
+  const last = items[items.length - 1];
+  return { items: items.map(({ item }) => item), nextCursor: more && last ? sealCursor(identity, { after: last.sort }) : null };
+};
+
+/** One page (`limit`, `cursor` given) of `queryPartitionsDescending`. */
+export const descendingPage = async (partitions: readonly DescendingPartition[], limit: number, cursor: string | undefined, identity: string): Promise<Page<Item>> =>
+  (await queryPartitionsDescending(partitions, { limit, ...(cursor === undefined ? {} : { cursor }) }, identity)) as Page<Item>;

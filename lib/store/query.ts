@@ -1,0 +1,125 @@
+import { QueryCommand, ScanCommand, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { doc, tableName } from './client';
+import { compile, projection, type Expr, type Item } from './expression';
+
+/** A Query as the SDK takes it, the table aside. */
+export type QueryInput = Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>;
+
+/** One partition of the table (no `index`) or of an index, as data. */
+export interface Query {
+  index?: 'GSI1' | 'GSI2';
+  pk: string;
+  /** A condition on the sort key, `#sk` standing for it: `begins_with(#sk, :prefix)`, `#sk <= :now`. */
+  sk?: Expr | string;
+  filter?: Expr | string;
+  project?: readonly string[];
+  consistent?: boolean;
+  descending?: boolean;
+  limit?: number;
+  /** `Select: COUNT`: nothing transferred. */
+  count?: boolean;
+  /** Ask for the read units each page consumed (`units` of the page). */
+  capacity?: boolean;
+}
+
+/** The key attributes of the table (no index) or of an index. */
+export const keyNames = (index?: 'GSI1' | 'GSI2') => (index ? { pk: `${index}PK`, sk: `${index}SK` } : { pk: 'PK', sk: 'SK' });
+
+export const queryInput = (q: Query): QueryInput => {
+  const { pk, sk } = keyNames(q.index);
+  const skTerm = typeof q.sk === 'string' ? { expression: q.sk } : q.sk;
+  const key: Expr = {
+    expression: `#pk = :pk${skTerm ? ` AND ${skTerm.expression}` : ''}`,
+    names: { '#pk': pk, ...(skTerm ? { '#sk': sk } : {}), ...skTerm?.names },
+    values: { ':pk': q.pk, ...skTerm?.values },
+  };
+  return {
+    ...(q.index ? { IndexName: q.index } : {}),
+    ...compile({ KeyConditionExpression: key, FilterExpression: q.filter, ProjectionExpression: q.project && projection(q.project) }),
+    ...(q.consistent ? { ConsistentRead: true } : {}),
+    ...(q.descending ? { ScanIndexForward: false } : {}),
+    ...(q.limit ? { Limit: q.limit } : {}),
+    ...(q.count ? { Select: 'COUNT' as const } : {}),
+    ...(q.capacity ? { ReturnConsumedCapacity: 'TOTAL' as const } : {}),
+  };
+};
+
+const inputOf = (q: Query | QueryInput): QueryInput => ('pk' in q ? queryInput(q) : q);
+
+type Read = Pick<QueryCommandOutput, 'Items' | 'Count' | 'ConsumedCapacity' | 'LastEvaluatedKey'>;
+
+/** The one page-reading loop: each page in turn, from `start`, until the reads end or the caller stops. */
+async function* paged(read: (start: Item | undefined) => Promise<Read>, start?: Item) {
+  let ExclusiveStartKey = start;
+  do {
+    const page = await read(ExclusiveStartKey);
+    ExclusiveStartKey = page.LastEvaluatedKey;
+    yield { items: page.Items ?? [], count: page.Count ?? 0, units: page.ConsumedCapacity?.CapacityUnits ?? 0, next: ExclusiveStartKey };
+  } while (ExclusiveStartKey);
+}
+
+/** Each page of a Query, from `start`; `limit` (asked before each read) bounds what one read takes. */
+export const pages = (q: Query | QueryInput, start?: Item, limit?: () => number) => {
+  const input = inputOf(q);
+  return paged((ExclusiveStartKey) => doc.send(new QueryCommand({ ...input, TableName: tableName(), ...(limit ? { Limit: limit() } : {}), ExclusiveStartKey })), start);
+};
+
+/** Each page of the whole table: for one-off operations over every item (scripts/migrate.ts), never a request path. */
+export const scanPages = () => paged((ExclusiveStartKey) => doc.send(new ScanCommand({ TableName: tableName(), ExclusiveStartKey })));
+
+/** Every item of a Query (all pages); for collections the design keeps small (settings, rules). */
+export const queryAll = async (q: Query | QueryInput): Promise<Item[]> => {
+  const items: Item[] = [];
+  for await (const page of pages(q)) items.push(...page.items);
+  return items;
+};
+
+/** The items a Query matches, counted over every page (`Select: COUNT`). */
+export const countAll = async (q: Query): Promise<number> => {
+  let count = 0;
+  for await (const page of pages({ ...q, count: true })) count += page.count;
+  return count;
+};
+
+/** The first item of a Query (one read, `Limit` 1), if any. */
+export const queryFirst = async (q: Query): Promise<Item | undefined> => (await pages({ ...q, limit: 1 }).next()).value?.items[0];
+
+/*
+ * Fleet-sized and hot partitions (the inventory index, the room aggregates, the open alarms,
+ * pending mails, the outbox) are spread over K shards: `<base>#<shard>`, the shard a stable
+ * hash of the item's own identity. Readers query every shard in parallel and restore the order.
+ * K comes from SHARDS (default 8) and is fixed per stage: changing it needs a re-seed.
+ */
+const DEFAULT_SHARDS = 8;
+const MAX_SHARDS = 64;
+
+export const shardCount = (): number => {
+  const raw = process.env.SHARDS;
+  if (raw === undefined || raw === '') return DEFAULT_SHARDS;
+  const count = Number(raw);
+  if (!Number.isInteger(count) || count < 1 || count > MAX_SHARDS) throw new Error(`SHARDS must be an integer 1..${MAX_SHARDS} (got ${raw})`);
+  return count;
+};
+
+/** FNV-1a, 32 bit: cheap, stable across runtimes, spreads serial numbers and names evenly. */
+const fnv1a = (text: string): number => {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash;
+};
+
+/** The bucket (0..count-1) of `identity`: the same stable hash as the shards. */
+export const bucketOf = (identity: string, count: number): number => fnv1a(identity) % count;
+
+/** The partition key of `identity` within the sharded `base`. */
+export const shardKey = (base: string, identity: string): string => `${base}#${fnv1a(identity) % shardCount()}`;
+
+/** Every partition key of the sharded `base`. */
+export const allShards = (base: string): string[] => Array.from({ length: shardCount() }, (_, i) => `${base}#${i}`);
+
+/** Runs one Query per shard of `base` (all pages each), in parallel. */
+export const queryShards = async (base: string, q: Omit<Query, 'pk'>): Promise<Item[]> =>
+  (await Promise.all(allShards(base).map((pk) => queryAll({ ...q, pk })))).flat();

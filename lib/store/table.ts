@@ -1,0 +1,205 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { Conflict, ServiceUnavailable } from '#lib/errors';
+import { mapConcurrent } from '#lib/shared/concurrency';
+import { pause } from '#lib/shared/deadline';
+import { doc, tableName } from './client';
+import { compile, projection, updateOf, type Change, type Expr, type Item } from './expression';
+
+/*
+ * The typed operations on the one table: every request names the table here and nowhere else,
+ * and a condition that did not hold is an answer (false / undefined), never an exception.
+ */
+export type { Item } from './expression';
+export type Returns = 'ALL_NEW' | 'UPDATED_NEW' | 'ALL_OLD' | 'UPDATED_OLD';
+export type Key = { PK: string; SK: string; [attribute: string]: unknown };
+
+export const isConditionFailed = (error: unknown): boolean => error instanceof ConditionalCheckFailedException;
+
+/** Sends a conditional write: true when it landed, false when its condition did not hold. */
+export const conditionHeld = async (write: Promise<unknown>): Promise<boolean> => (await held(write)) !== undefined;
+
+/** The write's answer, or undefined when its condition did not hold. */
+const held = async <T>(write: Promise<T>): Promise<T | undefined> => {
+  try {
+    return await write;
+  } catch (error) {
+    if (isConditionFailed(error)) return undefined;
+    throw error;
+  }
+};
+
+/** The answer of a conditional operation, or `fail()` thrown when its condition did not hold. */
+export const must = async <T>(answer: Promise<T | undefined | false>, fail: () => Error): Promise<T> => {
+  const value = await answer;
+  if (value === undefined || value === false) throw fail();
+  return value;
+};
+
+/** What a write whose condition failed unforeseen answers: a 409, as the error handler answers the store's own exception. */
+export const changedMeanwhile = (): Error => new Conflict('The record was changed by another request; retry');
+
+/** Zero-padded so that numeric ids sort as numbers inside a sort key. */
+export const padId = (id: number): string => String(id).padStart(15, '0');
+
+export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
+
+/**
+ * An item whose `expiresAt` (epoch seconds, the TTL attribute) has passed: absent to every reader,
+ * since TTL deletes lazily, up to days later (DESIGN §3). An item without one never expires.
+ */
+export const hasExpired = (item: Item, now = nowSeconds()): boolean => item.expiresAt !== undefined && Number(item.expiresAt) <= now;
+
+export interface ReadOptions {
+  consistent?: boolean;
+  project?: readonly string[];
+}
+
+export const get = async (key: Key, { consistent, project }: ReadOptions = {}): Promise<Item | undefined> =>
+  (
+    await doc.send(
+      new GetCommand({ TableName: tableName(), Key: key, ...(consistent ? { ConsistentRead: true } : {}), ...compile({ ProjectionExpression: project && projection(project) }) }),
+    )
+  ).Item;
+
+/** PutItem; false when `condition` did not hold. */
+export const put = (item: Item, condition?: Expr | string): Promise<boolean> =>
+  conditionHeld(doc.send(new PutCommand({ TableName: tableName(), Item: item, ...compile({ ConditionExpression: condition }) })));
+
+/** `attribute_not_exists(PK)`: the creation of a new item. */
+export const NEW = 'attribute_not_exists(PK)';
+/** `attribute_exists(PK)`: a change of an existing item. */
+export const EXISTS = 'attribute_exists(PK)';
+
+/**
+ * UpdateItem: the item as `returns` asks (`{}` without), or undefined when `condition` did not hold.
+ * `change` is data (`Change`) or a hand-written expression.
+ */
+export const update = (
+  key: Key,
+  change: Change | Expr,
+  condition?: Expr | string,
+  returns?: Returns,
+): Promise<Item | undefined> =>
+  held(
+    doc.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: key,
+        ...compile({ UpdateExpression: 'expression' in change ? (change as Expr) : updateOf(change as Change), ConditionExpression: condition }),
+        ...(returns ? { ReturnValues: returns } : {}),
+      }),
+    ),
+  ).then((answer) => answer && (answer.Attributes ?? {}));
+
+const deleteCommand = (key: Key, condition?: Expr | string, returnOld = false) =>
+  doc.send(new DeleteCommand({ TableName: tableName(), Key: key, ...compile({ ConditionExpression: condition }), ...(returnOld ? { ReturnValues: 'ALL_OLD' } : {}) }));
+
+/** DeleteItem; false when `condition` did not hold. */
+export const remove = (key: Key, condition?: Expr | string): Promise<boolean> => conditionHeld(deleteCommand(key, condition));
+
+/** DeleteItem answering the item it deleted: undefined when there was none, or `condition` did not hold. */
+export const take = async (key: Key, condition?: Expr | string): Promise<Item | undefined> => (await held(deleteCommand(key, condition, true)))?.Attributes;
+
+export type WriteRequest = { PutRequest: { Item: Item } } | { DeleteRequest: { Key: Item } };
+
+export const BATCH_SIZE = 25;
+/** Keys one BatchGetItem may name. */
+const GET_BATCH_SIZE = 100;
+/** A batch gives up after this many rounds in a row that the store took none of (DESIGN §3). */
+const MAX_IDLE_ROUNDS = 10;
+/** Backoff between rounds: capped exponential, full jitter (the store sheds load, we spread out). */
+const BACKOFF_BASE_MS = 50;
+const BACKOFF_CAP_MS = 2_000;
+export const backoff = (round: number): number => Math.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** round);
+
+export const chunked = <T>(list: readonly T[], size: number): T[][] =>
+  Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, (i + 1) * size));
+
+/** A whole batch refused for throughput (DynamoDB throttles every item of it): a round that took nothing. */
+const THROTTLED = new Set(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded']);
+const throttled = (error: unknown): boolean => error instanceof Error && THROTTLED.has(error.name);
+
+/**
+ * Sends `pending` in rounds until the store took all of it: `send` answers what it handed
+ * back (UnprocessedItems / UnprocessedKeys); a round refused whole for throughput took nothing.
+ * Each round that took nothing counts towards the limit, and every round after the first waits
+ * a jittered, growing pause; a round that made progress starts the count again, so a throttled
+ * partition slows the batch down instead of failing it. Throws a 503 once the store took
+ * nothing for MAX_IDLE_ROUNDS rounds.
+ */
+const untilTaken = async <T>(pending: T[], send: (pending: T[]) => Promise<T[]>): Promise<void> => {
+  let idle = 0;
+  for (let round = 0; pending.length > 0; round++) {
+    if (round > 0) await pause(backoff(idle + 1));
+    const left = await send(pending).catch((error: unknown) => {
+      if (throttled(error)) return pending;
+      throw error;
+    });
+    idle = left.length < pending.length ? 0 : idle + 1;
+    if (idle >= MAX_IDLE_ROUNDS) throw new ServiceUnavailable(`${left.length} requests were not accepted by the store; retry the request`);
+    pending = left;
+  }
+};
+
+/** A key as a string, to find the same key twice (attribute order aside). */
+const keyId = (key: Item): string => JSON.stringify(Object.keys(key).sort().map((name) => [name, key[name]]));
+
+/**
+ * The items at `keys` (absent ones left out): BatchGetItem, 100 distinct keys a request (a
+ * batch never names one key twice: DESIGN §3), `inFlight` requests at a time, unprocessed keys
+ * retried with backoff. Strongly consistent unless `consistent: false`.
+ */
+export const batchGet = async (keys: readonly Item[], options: { project?: readonly string[]; consistent?: boolean; inFlight?: number } = {}): Promise<Item[]> => {
+  const distinct = [...new Map(keys.map((key) => [keyId(key), key])).values()];
+  const found: Item[] = [];
+  await mapConcurrent(chunked(distinct, GET_BATCH_SIZE), options.inFlight ?? 1, (chunk) =>
+    untilTaken(chunk, async (pending) => {
+      const request = { Keys: pending, ConsistentRead: options.consistent ?? true, ...compile({ ProjectionExpression: options.project && projection(options.project) }) };
+      const answer = await doc.send(new BatchGetCommand({ RequestItems: { [tableName()]: request } }));
+      found.push(...(answer.Responses?.[tableName()] ?? []));
+      return (answer.UnprocessedKeys?.[tableName()]?.Keys ?? []) as Item[];
+    }),
+  );
+  return found;
+};
+
+/**
+ * Puts and deletes, 25 per BatchWriteItem, retrying `UnprocessedItems` with backoff until
+ * every write landed (DESIGN §3). Only resolves when all are done; otherwise throws a 503
+ * so the caller never answers 2xx for a partial write. Callers keep writes idempotent, so a
+ * repeated request converges. `inFlight` requests at a time (default one).
+ */
+export const batchWrite = async (requests: readonly WriteRequest[], options: { inFlight?: number } = {}): Promise<void> => {
+  await batchWriteWhile(requests, options);
+};
+
+/**
+ * As `batchWrite`, but a request starts only while `proceed()` holds: answers which writes were
+ * sent. Two writes of one key in a batch are refused by DynamoDB: the last one of a key wins.
+ */
+export const batchWriteWhile = async (
+  requests: readonly WriteRequest[],
+  { inFlight = 1, proceed = () => true }: { inFlight?: number; proceed?: () => boolean },
+): Promise<boolean[]> => {
+  const keyOf = (request: WriteRequest) => keyId('PutRequest' in request ? { PK: request.PutRequest.Item.PK, SK: request.PutRequest.Item.SK } : request.DeleteRequest.Key);
+  const lastOfKey = new Map(requests.map((request, i) => [keyOf(request), i]));
+  const kept = requests.flatMap((request, i) => (lastOfKey.get(keyOf(request)) === i ? [i] : []));
+  const chunks = chunked(kept, BATCH_SIZE);
+  const sent = await mapConcurrent(chunks, inFlight, async (chunk) => {
+    if (!proceed()) return false;
+    await untilTaken(
+      chunk.map((i) => requests[i]!),
+      async (pending) => {
+        const { UnprocessedItems } = await doc.send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
+        return (UnprocessedItems?.[tableName()] ?? []) as WriteRequest[];
+      },
+    );
+    return true;
+  });
+  const sentOf = new Map(chunks.flatMap((chunk, c) => chunk.map((i) => [i, sent[c]!] as const)));
+  return requests.map((request) => sentOf.get(lastOfKey.get(keyOf(request))!)!);
+};
+
+export const putRequest = (item: Item): WriteRequest => ({ PutRequest: { Item: item } });
+export const deleteRequest = (key: Key): WriteRequest => ({ DeleteRequest: { Key: key } });

@@ -1,0 +1,92 @@
+/**
+ * `npm run migrate`: brings items stored by older versions to today's shape, once, so that the
+ * repositories keep no branch for them (docs/adr/0311). Idempotent: each change is conditioned on
+ * the older shape, so a second run (or a run racing another) changes nothing more. It reads the
+ * whole table once (a Scan, paged): a one-off operation, never a request path. Against a stage:
+ * `TABLE_NAME=device-monitoring-<stage> AWS_REGION=… npm run migrate`, before the new code is deployed.
+ *
+ * What it converts:
+ * - alarms that fire with `state: open` (stored before pending alarms existed) -> `firing`;
+ * - evaluation-queue items holding one device at top level (stored before folding) -> one folded item;
+ * - alarm history whose region / fleet index keys are not sharded -> the sharded keys;
+ * - deliveries still due under the unsharded due key -> the sharded key;
+ * - users without an `incarnation` (stored before incarnations) -> a fresh one.
+ */
+import { randomUUID } from 'node:crypto';
+import type { HistoryRecord } from '#lib/alarms/pure/history';
+import { tableName } from '#lib/store/client';
+import { User } from '#lib/store/entities/account';
+import { AlarmItem, HistoryByPlace, historyPk, pairOfKey, QueuedDevices, queueTokenOf } from '#lib/store/entities/alarms';
+import { Delivery, DELIVERIES_DUE } from '#lib/store/entities/notify';
+import { expr } from '#lib/store/expression';
+import { scanPages, shardKey } from '#lib/store/query';
+import { NEW, put, remove, update, type Item } from '#lib/store/table';
+
+/** Firing alarms stored before pending existed say `open`. */
+const LEGACY_FIRING = 'open';
+
+/** Keys and values of the older shapes, as tests write them. */
+export const older = {
+  /** A queue item of one device, before folding: `D#<sn>#<token>`. */
+  queuedDeviceSk: (devicesn: string, token: string) => `D#${devicesn}#${token}`,
+  firingState: LEGACY_FIRING,
+  dueKey: DELIVERIES_DUE,
+};
+
+export type Conversion = 'firing' | 'folded' | 'historyKeys' | 'dueKey' | 'incarnation';
+
+/** The conversion an item needs, if any. */
+const needs = (item: Item): Conversion | undefined => {
+  if (item.type === 'Alarm' && item.state === LEGACY_FIRING) return 'firing';
+  if (item.type === 'QueuedEvaluation' && item.kind !== 'devices' && item.kind !== 'watcher') return 'folded';
+  if (item.type === 'AlarmHistory' && (item.GSI2PK === historyPk.all() || item.GSI1PK === historyPk.region(String(item.region)))) return 'historyKeys';
+  if (item.type === 'Delivery' && item.GSI2PK === DELIVERIES_DUE) return 'dueKey';
+  if (item.type === 'User' && (item.incarnation === undefined || item.incarnation === '')) return 'incarnation';
+  return undefined;
+};
+
+/** Converts one item; false when it had changed meanwhile (someone else converted or rewrote it). */
+const convert: Record<Conversion, (item: Item) => Promise<boolean>> = {
+  firing: async (item) => !!(await update(AlarmItem.key(pairOfKey(item)), { set: { state: 'firing' } }, expr('#state = :legacy', { legacy: LEGACY_FIRING }))),
+  folded: async (item) => {
+    const { PK, SK, type: _type, kind: _kind, queuedAt, claimed, ...work } = item;
+    const folded = QueuedDevices.item({ shardOf: String(work.devicesn), token: queueTokenOf(String(SK)) }, {
+      kind: 'devices',
+      devices: [work],
+      queuedAt,
+      ...(claimed === undefined ? {} : { claimed }),
+    });
+    // in the partition the device was queued in; already there: an earlier run stopped before the delete
+    await put({ ...folded, PK }, NEW);
+    return remove({ PK: String(PK), SK: String(SK) }, 'attribute_exists(PK)');
+  },
+  historyKeys: async (item) => {
+    const { GSI1PK, GSI2PK } = HistoryByPlace.key(item as unknown as HistoryRecord);
+    return !!(await update({ PK: String(item.PK), SK: String(item.SK) }, { set: { GSI1PK, GSI2PK } }, expr('#GSI2PK = :was OR #GSI1PK = :wasRegion', { was: historyPk.all(), wasRegion: historyPk.region(String(item.region)) })));
+  },
+  dueKey: async (item) =>
+    !!(await update(Delivery.key(String(item.deliveryId)), { set: { GSI2PK: shardKey(DELIVERIES_DUE, String(item.deliveryId)) } }, expr('#GSI2PK = :was', { was: DELIVERIES_DUE }))),
+  incarnation: async (item) =>
+    !!(await update(User.key(String(item.username)), { set: { incarnation: randomUUID() } }, expr('attribute_exists(PK) AND (attribute_not_exists(#incarnation) OR #incarnation = :empty)', { empty: '' }))),
+};
+
+/** Converts every item of an older shape (`only`: those it accepts); answers how many of each it converted. */
+export const migrate = async (only: (item: Item) => boolean = () => true): Promise<Record<Conversion, number>> => {
+  const converted: Record<Conversion, number> = { firing: 0, folded: 0, historyKeys: 0, dueKey: 0, incarnation: 0 };
+  for await (const page of scanPages()) {
+    for (const item of page.items) {
+      const conversion = only(item) ? needs(item) : undefined;
+      if (conversion && (await convert[conversion](item))) converted[conversion]++;
+    }
+  }
+  return converted;
+};
+
+if (require.main === module) {
+  migrate()
+    .then((converted) => console.log(`migrated ${tableName()}: ${JSON.stringify(converted)}`))
+    .catch((error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    });
+}
