@@ -103,19 +103,38 @@ interface Sorted {
   sort: string;
 }
 
-/** Up to `limit` matching items of one partition, newest (highest sort key) first, below `after`. */
-const partitionPage = async (partition: DescendingPartition, limit: number, after?: string) => {
+/** Queries one page read may take from one partition: a filter the key does not narrow never reads a whole partition for one page. */
+export const PARTITION_READS_PER_PAGE = 10;
+/** Items a filtered read evaluates at least: few matches per read would cost one Query each. */
+const FILTERED_READ_MIN = 100;
+
+/**
+ * Up to `limit` matching items of one partition, newest (highest sort key) first, below `after`,
+ * in at most `reads` Queries. `reached`: where a partition stopped for its budget with more left
+ * (the sort key of the last item it evaluated); items below it are not known yet.
+ */
+const partitionPage = async (partition: DescendingPartition, limit: number, after: string | undefined, reads: number) => {
   const q = partitionQuery(partition, after);
   const items: Sorted[] = [];
   if (!q) return { items, more: false };
   const { sk } = keyNames(partition.index);
+  const wanted = () => limit - items.length + (after === undefined ? 0 : 1);
   let more = false;
-  for await (const page of pages(q, undefined, () => limit - items.length + (after === undefined ? 0 : 1))) {
+  let reached: string | undefined;
+  let read = 0;
+  for await (const page of pages(q, undefined, () => (partition.filter ? Math.max(wanted(), FILTERED_READ_MIN) : wanted()))) {
     for (const item of page.items) if (after === undefined || String(item[sk]) < after) items.push({ item, sort: String(item[sk]) });
     more = page.next !== undefined;
     if (items.length >= limit) break;
+    if (more && ++read >= reads) {
+      reached = String(page.next![sk]);
+      break;
+    }
   }
-  return { items: items.slice(0, limit), more: more || items.length > limit };
+  // read down to here and no further: the budget's stop, or the last item where the page filled
+  const last = items[items.length - 1];
+  const knownDownTo = reached ?? (more && items.length >= limit && last ? last.sort : undefined);
+  return { items, more: more || items.length > limit, reached, knownDownTo };
 };
 
 const descending = (a: Sorted, b: Sorted) => (a.sort < b.sort ? 1 : a.sort > b.sort ? -1 : 0);
@@ -133,7 +152,7 @@ const afterOf = (position: Item): string => {
  */
 export const queryPartitionsDescending = async (
   partitions: readonly DescendingPartition[],
-  page: { limit?: number; cursor?: string },
+  page: { limit?: number; cursor?: string; reads?: number },
   identity: string,
 ): Promise<Item[] | Page<Item>> => {
   if (page.limit === undefined && page.cursor === undefined) {
@@ -148,11 +167,23 @@ export const queryPartitionsDescending = async (
   }
   const limit = page.limit ?? 100;
   const after = page.cursor === undefined ? undefined : afterOf(openCursor(identity, page.cursor));
-  const perPartition = await Promise.all(partitions.map((partition) => partitionPage(partition, limit, after)));
-  const merged = perPartition.flatMap((answer) => answer.items).sort(descending);
+  const perPartition = await Promise.all(partitions.map((partition) => partitionPage(partition, limit, after, page.reads ?? PARTITION_READS_PER_PAGE)));
+  // A partition stopped by its read budget knows nothing below where it got to, one that filled the
+  // page nothing below its last item: once a budget stopped one, the page ends at the highest of those.
+  const stopped = perPartition.some(({ reached }) => reached !== undefined);
+  const floor = stopped
+    ? perPartition.reduce<string | undefined>((high, { knownDownTo }) => (knownDownTo !== undefined && (high === undefined || knownDownTo > high) ? knownDownTo : high), undefined)
+    : undefined;
+  const merged = perPartition
+    .flatMap((answer) => answer.items)
+    .filter(({ sort }) => floor === undefined || sort >= floor)
+    .sort(descending);
   const items = merged.slice(0, limit);
-  const more = merged.length > limit || perPartition.some((answer) => answer.more);
   const last = items[items.length - 1];
+  if (merged.length > limit && last) return { items: items.map(({ item }) => item), nextCursor: sealCursor(identity, { after: last.sort }) };
+  // a short (even empty) page: the cursor goes on below the budget's floor
+  if (floor !== undefined) return { items: items.map(({ item }) => item), nextCursor: sealCursor(identity, { after: floor }) };
+  const more = perPartition.some((answer) => answer.more);
   return { items: items.map(({ item }) => item), nextCursor: more && last ? sealCursor(identity, { after: last.sort }) : null };
 };
 
