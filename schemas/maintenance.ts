@@ -1,25 +1,11 @@
 /** Recurring maintenance windows (issue 28 item 1; docs/adr/0401-0406): invalid input is 400. */
 import { MAX_DURATION_MINUTES, MAX_INTERVAL, WEEKDAYS } from '#lib/maintenance/schedule';
-import { dateTime, error, MULTI_LINE, name, ok, oneOfValues, page, pageOf, recordRoutesOf, routesOf, SINGLE_LINE, strict, text, Type, uuidParam } from './shared';
-import { watcherId } from './watchers';
+import { dateTime, error, name, ok, oneOfValues, page, pageOf, recordRoutesOf, routesOf, SINGLE_LINE, strict, text, Type, uuidParam } from './shared';
+import { comment, matcherFields as silenceMatchers } from './silences';
 
 const windowId = uuidParam('a maintenance window id (a UUID)');
 const path = { id: windowId };
-const comment = Type.String({
-  minLength: 1,
-  maxLength: 2048,
-  pattern: MULTI_LINE,
-  description: 'why: 1 to 2048 characters; no control characters other than tab and line breaks',
-});
-
-const matcherFields = {
-  region: Type.Optional(name()),
-  location: Type.Optional(name()),
-  room: Type.Optional(name()),
-  devicesn: Type.Optional(name()),
-  watcherId: Type.Optional(watcherId),
-  vendor: Type.Optional(name()),
-};
+const matcherFields = { ...silenceMatchers, vendor: Type.Optional(name()) };
 const matchers = strict(matcherFields, {
   minProperties: 1,
   description: "at least one of region, location, room, devicesn, watcherId, vendor; an alarm is held when every one given equals its own (vendor: its device's)",

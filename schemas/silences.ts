@@ -5,14 +5,16 @@ import { watcherId } from './watchers';
 
 const silenceId = uuidParam('a silence id (a UUID)');
 const path = { id: silenceId };
-const comment = Type.String({
+/** Why a silence or a maintenance window holds alarms back. */
+export const comment = Type.String({
   minLength: 1,
   maxLength: 2048,
   pattern: MULTI_LINE,
   description: 'why: 1 to 2048 characters; no control characters other than tab and line breaks',
 });
 
-const matcherFields = {
+/** What a silence matches; a maintenance window matches these and a vendor. */
+export const matcherFields = {
   region: Type.Optional(name()),
   location: Type.Optional(name()),
   room: Type.Optional(name()),

@@ -84,15 +84,8 @@ export const timeOrderedId = (now = Date.now()): string => {
 
 /* ---- for the alarm engine (issue 28 item 1: alarms marked inMaintenance, nothing sent) ---- */
 
-/** What a window's matchers are held against: an alarm's place, device and watcher, and the device's vendor. */
-export interface MaintenanceTarget {
-  region?: string;
-  location?: string;
-  room?: string;
-  devicesn?: string;
-  watcherId?: string;
-  vendor?: string;
-}
+/** What a window's matchers are held against: an alarm's place, device and watcher, and the device's vendor (the same fields). */
+export type MaintenanceTarget = WindowMatchers;
 
 /** A window open at some instant, with the opening under way. */
 export interface OpenWindow {
