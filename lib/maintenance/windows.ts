@@ -116,6 +116,12 @@ export const openWindowsAt = (windows: readonly MaintenanceWindow[], at: number)
 export const matchingWindows = (open: readonly OpenWindow[], target: MaintenanceTarget): string[] =>
   open.filter(({ window }) => windowMatches(window.matchers, target)).map(({ window }) => window.id).sort();
 
+/** How an alarm's windows are answered (GET /alarms, the engine's plan): `inMaintenance` only when some open window holds it. */
+export const maintenanceOf = (open: readonly OpenWindow[], target: MaintenanceTarget): { inMaintenance?: string[] } => {
+  const ids = matchingWindows(open, target);
+  return ids.length === 0 ? {} : { inMaintenance: ids };
+};
+
 /** Whether `target` is in maintenance at `at` under any of `windows`. */
 export const inMaintenance = (windows: readonly MaintenanceWindow[], target: MaintenanceTarget, at: number): boolean =>
   windows.some((window) => {
