@@ -6,6 +6,8 @@ import type { DueDelivery } from '#lib/db/deliveries';
 import * as repeats from '#lib/db/repeats';
 import * as silences from '#lib/db/silences';
 import * as watchers from '#lib/db/watchers';
+import * as maintenanceWindows from '#lib/db/maintenance';
+import { matchingWindows, openWindowsAt, type OpenWindow } from '#lib/maintenance/windows';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import { recordWork } from '#lib/observability/metrics';
 import type { WatcherRecord } from '#lib/watchers/types';
@@ -67,7 +69,7 @@ export const notifier = (options: NotifierOptions) => {
     return inTime();
   };
 
-  const repeatOf = async (watcher: WatcherRecord & { repeatIntervalSeconds: number }, active: readonly Silence[]): Promise<boolean> => {
+  const repeatOf = async (watcher: WatcherRecord & { repeatIntervalSeconds: number }, active: readonly Silence[], maintenance: readonly OpenWindow[]): Promise<boolean> => {
     const now = Date.now();
     const interval = watcher.repeatIntervalSeconds;
     // the marker holds the start (ms) of the last slot done, so that slots of a changed interval
@@ -76,9 +78,9 @@ export const notifier = (options: NotifierOptions) => {
     const marked = await repeats.lastSlot(watcher.id);
     const lastStart = marked !== undefined && marked < LEGACY_SLOT_INDEX_BELOW ? marked * interval * 1000 : marked;
     if (lastStart !== undefined && lastStart >= slotStart) return true;
-    // acknowledged or silenced alarms are never re-notified (issue 15)
+    // acknowledged or silenced alarms are never re-notified (issue 15), nor those a maintenance window holds (issue 28)
     const open = (await alarms.firingOf(watcher.id))
-      .filter((alarm) => notificationGate(alarm, silencedBy(alarm, active, iso(now))).remind)
+      .filter((alarm) => notificationGate(alarm, [...silencedBy(alarm, active, iso(now)), ...matchingWindows(maintenance, alarm)]).remind)
       .map((alarm) => notifiedAlarm(alarm));
     const due = dueForRepeat(open, now, interval);
     if (due.length > 0) {
@@ -101,8 +103,10 @@ export const notifier = (options: NotifierOptions) => {
       (w): w is WatcherRecord & { repeatIntervalSeconds: number } => w.active && (w.repeatIntervalSeconds ?? 0) > 0,
     );
     if (due.length === 0) return true;
-    const active = await silences.current(iso(Date.now()));
-    for (const watcher of due) if (!inTime() || !(await repeatOf(watcher, active))) return false;
+    const now = Date.now();
+    const [active, windows] = await Promise.all([silences.current(iso(now)), maintenanceWindows.all()]);
+    const maintenance = openWindowsAt(windows, now);
+    for (const watcher of due) if (!inTime() || !(await repeatOf(watcher, active, maintenance))) return false;
     return true;
   };
 
