@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { outboxMailer } from '#lib/adapters/mail';
 import { fullPass } from '#lib/alarms/engine/fullPass';
 import { listAlarms, type AlarmAnswer } from '#lib/alarms/query';
@@ -107,5 +107,50 @@ describe('maintenance windows hold alarms', () => {
     const [mail] = await mailsTo(email);
     expect(mail!.text).toContain(`${region}-B`);
     expect(mail!.text).not.toContain(`${region}-A`);
+  });
+});
+
+describe('a maintenance window closing', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('tells once, in one digest, the alarms raised inside it that still fire when it closes, and not those that cleared inside it', async () => {
+    const start = Date.now();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(start);
+    const { region, email, teamMail, channel, fleet, sync } = await watchedRegion();
+    const opens = new Date(start + 2 * 60_000);
+    const window = await createWindow(
+      {
+        matchers: { region },
+        schedule: { days: ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'], start: `${pad(opens.getUTCHours())}:${pad(opens.getUTCMinutes())}`, durationMinutes: 30, timeZone: 'UTC' },
+        comment: 'patching',
+      },
+      'ops',
+    );
+
+    // inside the window: both raised, A clears again; nothing is sent
+    vi.setSystemTime(start + 5 * 60_000);
+    await fullPass({ mailer: outboxMailer(), deadline: soon() });
+    expect((await mine(region)).map((alarm) => alarm.inMaintenance)).toEqual([[window.id], [window.id]]);
+    await sync(fleet().map((d) => (d.devicesn === `${region}-A` ? { ...d, status: { ...d.status, connected: true } } : d)));
+    await fullPass({ mailer: outboxMailer(), deadline: soon() });
+    expect(await mailsTo(email)).toEqual([]);
+
+    // closed: two runs racing, then one more, tell B once
+    vi.setSystemTime(start + 40 * 60_000);
+    await Promise.all([notifier({ mailer: outboxMailer(), deadline: soon() }).run(), notifier({ mailer: outboxMailer(), deadline: soon() }).run()]);
+    await notifier({ mailer: outboxMailer(), deadline: soon() }).run();
+    await fullPass({ mailer: outboxMailer(), deadline: soon() });
+    for (const to of [email, teamMail]) {
+      const mails = await mailsTo(to);
+      expect(mails).toHaveLength(1);
+      expect(mails[0]!.text).toContain(`${region}-B`);
+      expect(mails[0]!.text).not.toContain(`${region}-A`);
+    }
+    expect((await deliveries.log(channel.id, 10)).items.map((d) => d.status).sort()).toEqual(['delivered', 'suppressed', 'suppressed']);
+    const [left] = await mine(region);
+    expect(left).not.toHaveProperty('inMaintenance');
   });
 });
