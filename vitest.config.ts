@@ -24,6 +24,7 @@ const FAITHFUL_TESTS = [
   'webhook',
   'dynamodb-rules',
   'engine-progress',
+  'maintenance-engine',
   'providers-sync',
 ];
 

@@ -1556,6 +1556,8 @@ export interface operations {
                         firesAt?: string;
                         /** @description watcherId:devicesn */
                         id: string;
+                        /** @description ids of the maintenance windows open now that hold the alarm (absent: none): it shows, and nothing is sent for it */
+                        inMaintenance?: string[];
                         location: string;
                         /** Format: date-time */
                         pendingSince?: string;
@@ -1589,6 +1591,8 @@ export interface operations {
                             firesAt?: string;
                             /** @description watcherId:devicesn */
                             id: string;
+                            /** @description ids of the maintenance windows open now that hold the alarm (absent: none): it shows, and nothing is sent for it */
+                            inMaintenance?: string[];
                             location: string;
                             /** Format: date-time */
                             pendingSince?: string;
@@ -1721,6 +1725,8 @@ export interface operations {
                         firesAt?: string;
                         /** @description watcherId:devicesn */
                         id: string;
+                        /** @description ids of the maintenance windows open now that hold the alarm (absent: none): it shows, and nothing is sent for it */
+                        inMaintenance?: string[];
                         location: string;
                         /** Format: date-time */
                         pendingSince?: string;
@@ -1883,6 +1889,8 @@ export interface operations {
                         firesAt?: string;
                         /** @description watcherId:devicesn */
                         id: string;
+                        /** @description ids of the maintenance windows open now that hold the alarm (absent: none): it shows, and nothing is sent for it */
+                        inMaintenance?: string[];
                         location: string;
                         /** Format: date-time */
                         pendingSince?: string;

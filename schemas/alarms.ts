@@ -39,6 +39,9 @@ const alarm = Type.Object({
   ...acknowledgement,
   silencedBy: Type.Array(Type.String(), { maxItems: MAX_SILENCED_BY, description: `ids of the silences that silence the alarm now (the first ${MAX_SILENCED_BY})` }),
   silencedByCount: Type.Integer({ minimum: 0, description: 'how many silences silence the alarm now' }),
+  inMaintenance: Type.Optional(
+    Type.Array(Type.String(), { minItems: 1, description: 'ids of the maintenance windows open now that hold the alarm (absent: none): it shows, and nothing is sent for it' }),
+  ),
 });
 const delivery = Type.Unsafe<string[] | 'suppressed'>({
   oneOf: [{ type: 'array', items: { type: 'string' } }, { const: 'suppressed' }],

@@ -3,7 +3,10 @@ import type { Severity } from '#lib/devices/types';
 import type { AlarmFilter, AlarmView } from '#lib/db/alarms';
 import * as alarms from '#lib/db/alarms';
 import type { Page } from '#lib/db/pages';
+import { devices } from '#lib/db/devices';
 import * as silences from '#lib/db/silences';
+import { windowsOpenAt } from '#lib/maintenance/service';
+import { maintenanceOf, type OpenWindow } from '#lib/maintenance/windows';
 import { isUnscoped, narrowToScope, type AccessScope } from '#lib/shared/access';
 import { answeredSilences, silencedBy } from './pure/silences';
 
@@ -33,15 +36,28 @@ export const alarmFilter = (query: AlarmQuery): AlarmFilter => ({
   acknowledged: query.acknowledged === undefined ? undefined : query.acknowledged === 'true',
 });
 
-/** An open alarm as answered: also the ids of the silences that silence it now (the first MAX_SILENCED_BY) and their number. */
-export type AlarmAnswer = AlarmView & { silencedBy: string[]; silencedByCount: number };
+/**
+ * An open alarm as answered: also the ids of the silences that silence it now (the first
+ * MAX_SILENCED_BY) and their number, and `inMaintenance`, the open maintenance windows that hold
+ * it, when there are any (docs/adr/0431-maintenance-marks-alarms-at-read-time.md).
+ */
+export type AlarmAnswer = AlarmView & { silencedBy: string[]; silencedByCount: number; inMaintenance?: string[] };
 
-/** Adds `silencedBy` to open alarms, from the silences active now (one Query of the few current ones). */
+/** Adds `silencedBy` and `inMaintenance` to open alarms, from the silences active and the windows open now (one Query each). */
 export const withSilences = async (list: readonly AlarmView[]): Promise<AlarmAnswer[]> => {
   if (list.length === 0) return [];
-  const now = new Date().toISOString();
-  const current = await silences.current(now);
-  return list.map((alarm) => ({ ...alarm, ...answeredSilences(silencedBy(alarm, current, now)) }));
+  const at = new Date();
+  const now = at.toISOString();
+  const [current, open] = await Promise.all([silences.current(now), windowsOpenAt(at)]);
+  const vendorOf = await vendorsFor(list, open);
+  return list.map((alarm) => ({ ...alarm, ...answeredSilences(silencedBy(alarm, current, now)), ...maintenanceOf(open, { ...alarm, vendor: vendorOf.get(alarm.devicesn) }) }));
+};
+
+/** The vendors of the alarms' devices (read by key), only when an open window matches on vendor: alarms do not carry it. */
+const vendorsFor = async (list: readonly AlarmView[], open: readonly OpenWindow[]): Promise<Map<string, string | undefined>> => {
+  if (!open.some(({ window }) => window.matchers.vendor !== undefined)) return new Map();
+  const found = await devices.at(list.map((alarm) => ({ devicesn: alarm.devicesn, place: alarm })));
+  return new Map(found.map((device) => [device.devicesn, device.vendor]));
 };
 
 /**

@@ -11,7 +11,7 @@ import type { RoomAggregate } from '#lib/devices/types';
 /** An alarm event as dashboards see it: the alarm as GET /alarms answers it, plus how it ended. */
 export interface AlarmChange {
   event: 'raised' | 'cleared' | 'acknowledged' | 'silenced' | 'unsilenced';
-  alarm: Alarm & Partial<Acknowledgement> & { id: string; state: AlarmState; clearedAt?: string; clearReason?: ClearReason; silencedBy?: string[]; silencedByCount?: number };
+  alarm: Alarm & Partial<Acknowledgement> & { id: string; state: AlarmState; clearedAt?: string; clearReason?: ClearReason; silencedBy?: string[]; silencedByCount?: number; inMaintenance?: string[] };
 }
 
 export type StoredChange =

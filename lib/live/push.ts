@@ -76,7 +76,8 @@ const placeOf = (change: StoredChange): Place => (change.kind === 'room' ? chang
 const messageFor = async (change: StoredChange): Promise<LiveMessage> => {
   if (change.kind !== 'alarm' || change.alarm.silencedBy) return messageOf(change);
   const [answered] = await withSilences([change.alarm]);
-  return messageOf({ ...change, alarm: { ...change.alarm, silencedBy: answered?.silencedBy ?? [], silencedByCount: answered?.silencedByCount ?? 0 } });
+  const maintenance = answered?.inMaintenance ? { inMaintenance: answered.inMaintenance } : {};
+  return messageOf({ ...change, alarm: { ...change.alarm, silencedBy: answered?.silencedBy ?? [], silencedByCount: answered?.silencedByCount ?? 0, ...maintenance } });
 };
 
 /**

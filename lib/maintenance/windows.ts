@@ -3,7 +3,7 @@
  * hold an alarm, ids that sort by creation. Pure; the store is lib/maintenance/service.ts's.
  */
 import { randomBytes } from 'node:crypto';
-import { compileSchedule, isOpenAt, openingAt, statusAt, type Opening, type Problem, type Schedule, type WindowStatus } from './schedule';
+import { compileSchedule, isOpenAt, MAX_DURATION_MINUTES, openingAt, openingsBetween, statusAt, type Opening, type Problem, type Schedule, type WindowStatus } from './schedule';
 import { MINUTE_MS } from './zone';
 import { WINDOW_MATCHER_FIELDS, type MaintenanceWindow, type WindowInput, type WindowMatchers } from './types';
 
@@ -109,9 +109,40 @@ export const openWindowsAt = (windows: readonly MaintenanceWindow[], at: number)
 export const matchingWindows = (open: readonly OpenWindow[], target: MaintenanceTarget): string[] =>
   open.filter(({ window }) => windowMatches(window.matchers, target)).map(({ window }) => window.id).sort();
 
+/** How an alarm's windows are answered (GET /alarms, the engine's plan): `inMaintenance` only when some open window holds it. */
+export const maintenanceOf = (open: readonly OpenWindow[], target: MaintenanceTarget): { inMaintenance?: string[] } => {
+  const ids = matchingWindows(open, target);
+  return ids.length === 0 ? {} : { inMaintenance: ids };
+};
+
 /** Whether `target` is in maintenance at `at` under any of `windows`. */
 export const inMaintenance = (windows: readonly MaintenanceWindow[], target: MaintenanceTarget, at: number): boolean =>
   windows.some((window) => {
     const schedule = windowMatches(window.matchers, target) ? scheduleOf(window) : undefined;
     return schedule !== undefined && isOpenAt(schedule, at);
   });
+
+/** How far back a run looks for a closing it has not told yet: the longest opening and two days more. */
+const RELEASE_LOOKBACK_MS = (MAX_DURATION_MINUTES + 2 * 24 * 60) * MINUTE_MS;
+
+/**
+ * The last opening of `window` that closed at or before `now` (and after the window was created),
+ * if any within the look-back: when it closes, the alarms it held that still fire are told once.
+ */
+export const lastClosedOpening = (window: MaintenanceWindow, now: number): Opening | undefined => {
+  const schedule = scheduleOf(window);
+  if (!schedule) return undefined;
+  const created = Date.parse(window.createdAt);
+  return openingsBetween(schedule, now - RELEASE_LOOKBACK_MS, now)
+    .filter((opening) => opening.end <= now && opening.end > created)
+    .at(-1);
+};
+
+/**
+ * Whether an alarm was held by `opening` of a window and is to be told at its close: it matches,
+ * it fired inside the opening (one raised before was told then), and nothing holds it now.
+ */
+export const heldUntilClosing = (window: MaintenanceWindow, opening: Opening, alarm: MaintenanceTarget & { raisedAt: string }, stillHeld: boolean): boolean => {
+  const raised = Date.parse(alarm.raisedAt);
+  return !stillHeld && raised >= opening.start && raised < opening.end && windowMatches(window.matchers, alarm);
+};

@@ -6,6 +6,11 @@ import type { DueDelivery } from '#lib/db/deliveries';
 import * as repeats from '#lib/db/repeats';
 import * as silences from '#lib/db/silences';
 import * as watchers from '#lib/db/watchers';
+import * as maintenanceWindows from '#lib/db/maintenance';
+import * as releases from '#lib/db/releases';
+import { devices } from '#lib/db/devices';
+import type { MaintenanceWindow } from '#lib/maintenance/types';
+import { heldUntilClosing, lastClosedOpening, matchingWindows, openWindowsAt, type OpenWindow } from '#lib/maintenance/windows';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import { recordWork } from '#lib/observability/metrics';
 import type { WatcherRecord } from '#lib/watchers/types';
@@ -67,7 +72,7 @@ export const notifier = (options: NotifierOptions) => {
     return inTime();
   };
 
-  const repeatOf = async (watcher: WatcherRecord & { repeatIntervalSeconds: number }, active: readonly Silence[]): Promise<boolean> => {
+  const repeatOf = async (watcher: WatcherRecord & { repeatIntervalSeconds: number }, active: readonly Silence[], maintenance: readonly OpenWindow[]): Promise<boolean> => {
     const now = Date.now();
     const interval = watcher.repeatIntervalSeconds;
     // the marker holds the start (ms) of the last slot done, so that slots of a changed interval
@@ -76,9 +81,9 @@ export const notifier = (options: NotifierOptions) => {
     const marked = await repeats.lastSlot(watcher.id);
     const lastStart = marked !== undefined && marked < LEGACY_SLOT_INDEX_BELOW ? marked * interval * 1000 : marked;
     if (lastStart !== undefined && lastStart >= slotStart) return true;
-    // acknowledged or silenced alarms are never re-notified (issue 15)
+    // acknowledged or silenced alarms are never re-notified (issue 15), nor those a maintenance window holds (issue 28)
     const open = (await alarms.firingOf(watcher.id))
-      .filter((alarm) => notificationGate(alarm, silencedBy(alarm, active, iso(now))).remind)
+      .filter((alarm) => notificationGate(alarm, [...silencedBy(alarm, active, iso(now)), ...matchingWindows(maintenance, alarm)]).remind)
       .map((alarm) => notifiedAlarm(alarm));
     const due = dueForRepeat(open, now, interval);
     if (due.length > 0) {
@@ -101,8 +106,62 @@ export const notifier = (options: NotifierOptions) => {
       (w): w is WatcherRecord & { repeatIntervalSeconds: number } => w.active && (w.repeatIntervalSeconds ?? 0) > 0,
     );
     if (due.length === 0) return true;
-    const active = await silences.current(iso(Date.now()));
-    for (const watcher of due) if (!inTime() || !(await repeatOf(watcher, active))) return false;
+    const now = Date.now();
+    const [active, windows] = await Promise.all([silences.current(iso(now)), maintenanceWindows.all()]);
+    const maintenance = openWindowsAt(windows, now);
+    for (const watcher of due) if (!inTime() || !(await repeatOf(watcher, active, maintenance))) return false;
+    return true;
+  };
+
+  /**
+   * When a maintenance window closed since it was last told (issue 28 item 1): the alarms that
+   * fired inside that opening and still fire, unsilenced and held by no other open window, are
+   * told once, one digest per watcher, dated the closing (so a second run, or one after a crash
+   * before the marker, stores the same deliveries, which stores nothing twice). Then the marker.
+   */
+  const releaseOf = async (window: MaintenanceWindow, all: readonly WatcherRecord[], active: readonly Silence[], maintenance: readonly OpenWindow[], now: number): Promise<boolean> => {
+    const opening = lastClosedOpening(window, now);
+    if (!opening) return true;
+    const told = await releases.lastClosed(window.id);
+    if (told !== undefined && told >= opening.end) return true;
+    const candidates = all.filter((w) => w.active && (window.matchers.watcherId === undefined || w.id === window.matchers.watcherId));
+    for (const watcher of candidates) {
+      if (!inTime()) return false;
+      const firing = await alarms.firingOf(watcher.id);
+      const vendors =
+        window.matchers.vendor === undefined || firing.length === 0
+          ? new Map<string, string | undefined>()
+          : new Map((await devices.at(firing.map((alarm) => ({ devicesn: alarm.devicesn, place: alarm })))).map((d) => [d.devicesn, d.vendor]));
+      const held = firing
+        .map((alarm) => ({ alarm, target: { ...alarm, vendor: vendors.get(alarm.devicesn) } }))
+        .filter(({ alarm, target }) =>
+          heldUntilClosing(window, opening, target, silencedBy(alarm, active, iso(now)).length > 0 || matchingWindows(maintenance, target).length > 0),
+        )
+        .map(({ alarm }) => notifiedAlarm(alarm));
+      if (held.length === 0) continue;
+      const drafts = draftsFor({
+        type: 'alarms.raised',
+        at: iso(opening.end),
+        watcher: { id: watcher.id, description: watcher.description, severity: watcher.severity, type: watcher.type },
+        alarms: held,
+        audience: audienceOf(watcher),
+        carrying: `maintenance:${window.id}`,
+      });
+      if (!(await store(drafts))) return false;
+    }
+    if (!inTime()) return false;
+    await releases.closed(window.id, opening.end, iso(now));
+    return true;
+  };
+
+  /** Releases of the maintenance windows that closed since they were last told. */
+  const collectReleases = async (): Promise<boolean> => {
+    const windows = await maintenanceWindows.all();
+    if (windows.length === 0) return true;
+    const now = Date.now();
+    const [all, active] = await Promise.all([watchers.list(), silences.current(iso(now))]);
+    const maintenance = openWindowsAt(windows, now);
+    for (const window of windows) if (!inTime() || !(await releaseOf(window, all, active, maintenance, now))) return false;
     return true;
   };
 
@@ -116,7 +175,7 @@ export const notifier = (options: NotifierOptions) => {
     async run(stopAt = options.deadline, written: readonly AlarmKey[] = []): Promise<NotificationSummary> {
       delivery.stopAt(stopAt);
       const before = { ...summary };
-      const collected = (await collectNotices(written)) && (await collectRepeats());
+      const collected = (await collectNotices(written)) && (await collectRepeats()) && (await collectReleases());
       const delivered = await delivery.deliverDue(fresh.splice(0));
       summary.complete = summary.complete && collected && delivered;
       // mails sent and failed SES calls are counted by the SES mailer itself

@@ -72,8 +72,8 @@ export const applyPlan = async (
   };
   const typeOf = new Map((planned.watchers ?? []).map((w) => [w.id, w.type]));
   // raises in batches (a storm is thousands of them): lib/db/alarms decides which need a condition
-  const raises = plan.raise.map(({ alarm, fromPending, silencedBy }) => {
-    const { notice, delivery } = transitionNotice('raised', alarm, alarm.notify, at, silencedBy, undefined, typeOf.get(alarm.watcherId));
+  const raises = plan.raise.map(({ alarm, fromPending, silencedBy, inMaintenance }) => {
+    const { notice, delivery } = transitionNotice('raised', alarm, alarm.notify, at, [...silencedBy, ...inMaintenance], undefined, typeOf.get(alarm.watcherId));
     return { alarm, notice, delivery, fromPending };
   });
   const raisedFlags = await alarms.raiseAll(raises, inTime);
@@ -82,8 +82,8 @@ export const applyPlan = async (
   const dropped = await step(plan.drop, (alarm) => alarms.drop(alarm, at, historyExpiry(at)));
   const clearedAlarms: ClearedAlarm[] = [];
   const noticed = raises.filter(({ notice }, i) => raisedFlags[i] && notice).map(({ alarm }) => alarm);
-  const cleared = await step(plan.clear, async ({ alarm, reason, notify, silencedBy }) => {
-    const { notice, delivery } = transitionNotice('cleared', alarm, notify, at, silencedBy, reason, typeOf.get(alarm.watcherId));
+  const cleared = await step(plan.clear, async ({ alarm, reason, notify, silencedBy, inMaintenance }) => {
+    const { notice, delivery } = transitionNotice('cleared', alarm, notify, at, [...silencedBy, ...inMaintenance], reason, typeOf.get(alarm.watcherId));
     const done = await alarms.clear(alarm, at, reason, historyExpiry(at), notice, delivery);
     if (done && notice) noticed.push(alarm);
     if (done) clearedAlarms.push({ ...alarm, state: 'firing', clearedAt: at, clearReason: reason, notified: { ...(alarm.notified ?? {}), cleared: delivery ?? [] } });

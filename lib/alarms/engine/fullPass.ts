@@ -1,13 +1,13 @@
 import * as alarms from '#lib/db/alarms';
 import { devices } from '#lib/db/devices';
 import * as rooms from '#lib/db/rooms';
-import * as silences from '#lib/db/silences';
 import * as watchers from '#lib/db/watchers';
 import { roomKey, type Place } from '#lib/devices/types';
 import { logger } from '#lib/log';
 import { healSummaries, recountRooms } from '#lib/rollups/recount';
 import { applyPlan } from './applyPlan';
 import { pass, tally, type EvaluationSummary, type PassOptions } from './pass';
+import { quietAt } from './quiet';
 import { planAlarms, roomsToRecompute } from './pure/plan';
 
 /**
@@ -22,8 +22,8 @@ import { planAlarms, roomsToRecompute } from './pure/plan';
 export const fullPass = async (options: PassOptions): Promise<EvaluationSummary> =>
   pass(options, async (inTime, summary) => {
     const at = new Date().toISOString();
-    const [watcherList, inventory, open, silenceList] = await Promise.all([watchers.list(), devices.index(), alarms.open(), silences.current(at)]);
-    const plan = planAlarms({ watchers: watcherList, devices: inventory, open, now: at, silences: silenceList });
+    const [watcherList, inventory, open, quiet] = await Promise.all([watchers.list(), devices.index(), alarms.open(), quietAt(at)]);
+    const plan = planAlarms({ watchers: watcherList, devices: inventory, open, now: at, ...quiet });
     if (plan.invalidWatchers.length) logger.warn('watchers with invalid conditions match nothing', { watchers: plan.invalidWatchers });
     const applied = await applyPlan(plan, { devices: inventory, open, watchers: watcherList }, at, inTime);
     Object.assign(summary, tally([applied]));

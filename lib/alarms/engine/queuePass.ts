@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Silence } from '#lib/alarms/pure/silences';
 import type { OpenAlarm } from '#lib/alarms/types';
 import * as alarms from '#lib/db/alarms';
 import { devices } from '#lib/db/devices';
 import { evaluationQueue, type DeviceWork, type QueuedEvaluation } from '#lib/db/evaluationQueue';
-import * as silences from '#lib/db/silences';
 import * as watchers from '#lib/db/watchers';
 import { openWatchersHint, roomKey, uniquePlaces, type Place, type StoredDevice } from '#lib/devices/types';
 import { NotFound } from '#lib/errors';
@@ -13,6 +11,7 @@ import { mapConcurrent } from '#lib/shared/concurrency';
 import type { WatcherRecord } from '#lib/watchers/types';
 import { applyPlan, type Applied } from './applyPlan';
 import { pass, tally, type EvaluationSummary, type PassOptions } from './pass';
+import { quietAt, type Quiet } from './quiet';
 import { planAlarms } from './pure/plan';
 
 type DeviceEntry = Extract<QueuedEvaluation, { kind: 'device' }>;
@@ -45,13 +44,13 @@ const watcherDevices = async (watcher: WatcherRecord, openOn: readonly string[])
  * alarm transitions. The devices it touched are queued first, so their severities and rooms
  * follow in the device pass even if this run dies after the alarm writes.
  */
-const evaluateWatcher = async (watcherId: string, all: readonly WatcherRecord[], silenceList: readonly Silence[], at: string, inTime: () => boolean): Promise<Applied> => {
+const evaluateWatcher = async (watcherId: string, all: readonly WatcherRecord[], quiet: Quiet, at: string, inTime: () => boolean): Promise<Applied> => {
   const watcher = all.find((w) => w.id === watcherId);
   const open = await alarms.openOf(watcherId);
   const targets = watcher?.active
     ? await watcherDevices(watcher, open.map((a) => a.devicesn))
     : (await mapConcurrent(open, 16, (alarm) => bySerial(alarm.devicesn))).filter((device): device is StoredDevice => device !== undefined);
-  const plan = planAlarms({ watchers: watcher ? [watcher] : [], devices: targets, open, now: at, silences: silenceList });
+  const plan = planAlarms({ watchers: watcher ? [watcher] : [], devices: targets, open, now: at, ...quiet });
   const stored = new Map(targets.map((d) => [d.devicesn, d]));
   const touched = [...plan.raise.map((r) => r.alarm), ...plan.clear.map((c) => c.alarm), ...plan.update].map((a) => a.devicesn);
   const work: DeviceWork[] = [...new Set(touched)].map((devicesn) => {
@@ -74,7 +73,7 @@ const evaluateDevices = async (
   entries: readonly DeviceEntry[],
   due: readonly OpenAlarm[],
   all: readonly WatcherRecord[],
-  silenceList: readonly Silence[],
+  quiet: Quiet,
   at: string,
   inTime: () => boolean,
 ): Promise<Applied> => {
@@ -117,7 +116,7 @@ const evaluateDevices = async (
   const left = new Set(reread.filter((entry) => !found.has(entry.devicesn) && !timedSerials.has(entry.devicesn)).map((entry) => entry.devicesn));
   const pairs = [...hints].filter(([devicesn]) => !left.has(devicesn)).flatMap(([devicesn, ids]) => [...ids].map((watcherId) => ({ watcherId, devicesn })));
   const open = await alarms.openAmong(pairs);
-  const plan = planAlarms({ watchers: all, devices: present, open, now: at, silences: silenceList });
+  const plan = planAlarms({ watchers: all, devices: present, open, now: at, ...quiet });
   // whole-item batches only when every device is exactly as its writer queued it
   return applyPlan(plan, { devices: present, open, watchers: all, asWritten: reread.length === 0 }, at, inTime);
 };
@@ -152,7 +151,7 @@ const evaluateDueWork = async (
   const now = Date.parse(at);
   const due = entries.filter((entry) => entry.notBefore === undefined || entry.notBefore <= now);
   if (due.length === 0 && duePending.length === 0) return { applied: [], complete: true, covered: [], recompute: [] };
-  const [all, silenceList] = await Promise.all([watchers.list(), silences.current(at)]);
+  const [all, quiet] = await Promise.all([watchers.list(), quietAt(at)]);
   const applied: Applied[] = [];
   const watcherEntries = due.filter((e): e is WatcherEntry => e.kind === 'watcher');
   let watchersDone = true;
@@ -161,7 +160,7 @@ const evaluateDueWork = async (
       watchersDone = false;
       break;
     }
-    applied.push(await evaluateWatcher(watcherId, all, silenceList, at, inTime));
+    applied.push(await evaluateWatcher(watcherId, all, quiet, at, inTime));
     // finished only if no write was skipped for time: then its entries go at once
     if (!inTime()) {
       watchersDone = false;
@@ -176,7 +175,7 @@ const evaluateDueWork = async (
   const recompute = uniquePlaces(deviceEntries.flatMap((e) => (e.claimed !== undefined && e.device ? [e.device.details] : [])));
   if ((deviceEntries.length > 0 || duePending.length > 0) && inTime()) {
     await evaluationQueue.claim(deviceEntries, randomUUID());
-    applied.push(await evaluateDevices(deviceEntries, duePending, all, silenceList, at, inTime));
+    applied.push(await evaluateDevices(deviceEntries, duePending, all, quiet, at, inTime));
   }
   return { applied, complete: watchersDone && inTime(), covered: inTime() ? deviceEntries : [], recompute };
 };

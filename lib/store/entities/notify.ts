@@ -52,6 +52,13 @@ export const RepeatMarker = entity({
   fromItem: (item) => (typeof item.slot === 'number' ? item.slot : undefined),
 });
 
+export const MaintenanceRelease = entity({
+  type: 'MaintenanceRelease',
+  doc: { section: notifications, name: 'Maintenance release marker', PK: '`RELEASE#<windowId>`', SK: '`RELEASE`', notes: '`closedAt` (ms: the end of the last opening whose held alarms were told), `at`' },
+  key: (windowId: string) => ({ PK: `RELEASE#${windowId}`, SK: 'RELEASE' }),
+  fromItem: (item) => (typeof item.closedAt === 'number' ? item.closedAt : undefined),
+});
+
 const mails = 'Alarms, outbox, evaluator marker';
 /** The outbox's index, sharded by mail id. */
 export const OUTBOX = 'OUTBOX';

@@ -1,5 +1,6 @@
 import { silencedBy, type Silence } from '#lib/alarms/pure/silences';
 import { alarmId, type ClearReason, type OpenAlarm, type Recipients } from '#lib/alarms/types';
+import { matchingWindows, type OpenWindow } from '#lib/maintenance/windows';
 import { roomKey, type Place, type RoomAggregate, type RoomStatus, type Severity, type StoredDevice } from '#lib/devices/types';
 import { roomStatusOf } from '#lib/rollups/pure/rollup';
 import { evaluate, parseConditions, targets } from '#lib/watchers/conditions';
@@ -13,6 +14,8 @@ export interface PlannedRaise {
   fromPending?: string;
   /** Silences active now that match the alarm: its mail is suppressed. */
   silencedBy: string[];
+  /** Maintenance windows open now that hold the alarm: its mail is suppressed too (docs/adr/0432-maintenance-suppresses-like-a-silence.md). */
+  inMaintenance: string[];
 }
 
 /** An open alarm the plan clears. */
@@ -23,6 +26,8 @@ export interface PlannedClear {
   notify: Recipients;
   /** Silences active now that match the alarm: its mail is suppressed. */
   silencedBy: string[];
+  /** Maintenance windows open now that hold the alarm: its mail is suppressed too (docs/adr/0432-maintenance-suppresses-like-a-silence.md). */
+  inMaintenance: string[];
 }
 
 export interface AlarmPlan {
@@ -83,9 +88,14 @@ export const planAlarms = (input: {
   now: string;
   /** Silences (any status: only those active at `now` count). */
   silences?: readonly Silence[];
+  /** The maintenance windows open at `now`. */
+  maintenance?: readonly OpenWindow[];
 }): AlarmPlan => {
   const { watchers, devices, open, now } = input;
   const silences = input.silences ?? [];
+  const maintenance = input.maintenance ?? [];
+  const vendorOf = new Map(devices.map((d) => [d.devicesn, d.vendor]));
+  const heldBy = (alarm: OpenAlarm) => (maintenance.length === 0 ? [] : matchingWindows(maintenance, { ...alarm, vendor: vendorOf.get(alarm.devicesn) }));
   const byId = new Map(watchers.map((w) => [w.id, w]));
   const invalidWatchers = watchers.filter((w) => !parses(w)).map((w) => w.id);
   const usable = watchers.filter((w) => w.active && !invalidWatchers.includes(w.id));
@@ -117,7 +127,7 @@ export const planAlarms = (input: {
   const plan: AlarmPlan = { raise: [], pend: [], drop: [], clear: [], update: [], severities: [], worst: new Map(), invalidWatchers };
   const firing: OpenAlarm[] = [];
   const fire = (alarm: OpenAlarm, fromPending?: string) => {
-    plan.raise.push({ alarm, ...(fromPending ? { fromPending } : {}), silencedBy: silencedBy(alarm, silences, now) });
+    plan.raise.push({ alarm, ...(fromPending ? { fromPending } : {}), silencedBy: silencedBy(alarm, silences, now), inMaintenance: heldBy(alarm) });
     firing.push(alarm);
   };
 
@@ -154,7 +164,7 @@ export const planAlarms = (input: {
         : !inventory.has(alarm.devicesn)
           ? 'device vanished'
           : 'resolved';
-    plan.clear.push({ alarm, reason, notify: watcher ? recipients(watcher) : alarm.notify, silencedBy: silencedBy(alarm, silences, now) });
+    plan.clear.push({ alarm, reason, notify: watcher ? recipients(watcher) : alarm.notify, silencedBy: silencedBy(alarm, silences, now), inMaintenance: heldBy(alarm) });
   }
   for (const [id, { alarm, pendingSeconds }] of wanted) {
     if (openById.has(id)) continue;

@@ -1,0 +1,16 @@
+import type { Silence } from '#lib/alarms/pure/silences';
+import * as silences from '#lib/db/silences';
+import * as maintenanceWindows from '#lib/db/maintenance';
+import { openWindowsAt, type OpenWindow } from '#lib/maintenance/windows';
+
+/** What keeps a run's transitions from being sent: the silences current and the maintenance windows open at its instant. */
+export interface Quiet {
+  silences: readonly Silence[];
+  maintenance: readonly OpenWindow[];
+}
+
+/** Read once per run: one Query of the current silences, one of the (few) maintenance windows. */
+export const quietAt = async (at: string): Promise<Quiet> => {
+  const [silenceList, maintenance] = await Promise.all([silences.current(at), maintenanceWindows.all()]);
+  return { silences: silenceList, maintenance: openWindowsAt(maintenance, Date.parse(at)) };
+};
