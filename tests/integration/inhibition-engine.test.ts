@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { outboxMailer } from '#lib/adapters/mail';
 import { queuePass } from '#lib/alarms/engine/queuePass';
 import type { Mail } from '#lib/alarms/types';
@@ -41,19 +41,21 @@ const watchedLocation = async (parent: (region: string) => InhibitedBy) => {
   return { region, id, email, teamMail, channel, sync };
 };
 
-describe('a location outage suppressing its devices\' alarms and releasing them', () => {
-  afterEach(() => {
-    vi.useRealTimers();
-  });
+/** `Date` under the test's control (real again when the test ends): the instant `offset` ms after it started. */
+const controlledClock = () => {
+  const start = Date.now();
+  vi.useFakeTimers({ toFake: ['Date'] });
+  onTestFinished(() => void vi.useRealTimers());
+  return { start, at: (offset: number) => vi.setSystemTime(start + offset) };
+};
 
+describe('a location outage suppressing its devices\' alarms and releasing them', () => {
   it('opens the alarms suppressed and tells one parent digest with the count; when the location comes back partly, tells the alarms still firing once', async () => {
-    const start = Date.now();
-    vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(start);
+    const { start, at } = controlledClock();
     const { region, id, email, teamMail, channel, sync } = await watchedLocation(() => ({ condition: 'locationOffline', percent: 30 }));
 
     // six of ten devices go offline: 60% of the location
-    vi.setSystemTime(start + 60_000);
+    at(60_000);
     await sync([0, 1, 2, 3, 4, 5]);
     await run();
     const open = await firing(id);
@@ -75,13 +77,13 @@ describe('a location outage suppressing its devices\' alarms and releasing them'
     expect(log.map((d) => `${d.type} ${d.status}`).sort()).toEqual(['alarms.inhibited delivered', 'alarms.raised suppressed']);
 
     // more runs while it holds, an hour on: nothing more is sent
-    vi.setSystemTime(start + 3600_000);
+    at(3600_000);
     await run();
     await tell();
     expect(await mailsTo(email)).toHaveLength(1);
 
     // four come back: 2 of 10 offline, the parent clears; the four clears are not told, the two still firing are, once
-    vi.setSystemTime(start + 2 * 3600_000);
+    at(2 * 3600_000);
     await sync([4, 5]);
     await run();
     await Promise.all([tell(), tell()]);

@@ -64,25 +64,18 @@ export const MaintenanceRelease = entity({
 
 export const INHIBITIONS = 'INHIBITION';
 /** A parent episode (issue 28 item 2; docs/adr/0463): few at a time, in one partition, read whole by one consistent Query. */
+const episodeNotes =
+  '`key, watcherId, parent` (the watcher\'s `inhibitedBy`), `scope {region, location, room?}`, `since` (the episode\'s start), `announced?` (its digest stored), `releasedAt?` (its release begun); deleted once released';
 export const InhibitionEpisode = entity({
   type: 'InhibitionEpisode',
-  doc: {
-    section: notifications,
-    name: 'Inhibition episode',
-    PK: '`INHIBITION`',
-    SK: '`INHIBITION#<watcherId>:<scope>`',
-    notes: '`key, watcherId, parent` (the watcher\'s `inhibitedBy`), `scope {region, location, room?}`, `since` (the episode\'s start), `announced?` (its digest stored), `releasedAt?` (its release begun); deleted once released',
-  },
+  doc: { section: notifications, name: 'Inhibition episode', PK: '`INHIBITION`', SK: '`INHIBITION#<watcherId>:<scope>`', notes: episodeNotes },
   key: (key: string) => ({ PK: INHIBITIONS, SK: `INHIBITION#${key}` }),
-  fromItem: (item): Episode => ({
-    key: String(item.key),
-    watcherId: String(item.watcherId),
-    parent: item.parent as InhibitedBy,
-    scope: item.scope as ParentScope,
-    since: String(item.since),
-    ...(item.announced === true ? { announced: true } : {}),
-    ...(typeof item.releasedAt === 'string' ? { releasedAt: item.releasedAt } : {}),
-  }),
+  fromItem: (item): Episode =>
+    Object.assign(
+      { key: String(item.key), watcherId: String(item.watcherId), parent: item.parent as InhibitedBy, scope: item.scope as ParentScope, since: String(item.since) },
+      item.announced === true ? { announced: true } : {},
+      typeof item.releasedAt === 'string' ? { releasedAt: item.releasedAt } : {},
+    ),
 });
 
 const mails = 'Alarms, outbox, evaluator marker';
