@@ -69,7 +69,7 @@ export const parentProblem = (parent: InhibitedBy, scope: ParentScope, facts: Pa
   const where = `${scope.room === undefined ? 'location' : 'room'} ${placeName(scope)}`;
   if (parent.condition === 'watcher') return `${where}: watcher "${parentName ?? parent.watcherId}" firing`;
   const counts = facts.counts.get(scopeKey(scope));
-  if (parent.condition === 'roomOffline') return `${where}: all ${counts?.deviceCount ?? ''} devices offline`.replace('all  ', 'all ');
+  if (parent.condition === 'roomOffline') return `${where}: all ${counts ? `${counts.deviceCount} ` : ''}devices offline`;
   const share = counts && counts.deviceCount > 0 ? Math.round((counts.offline * 100) / counts.deviceCount) : parent.percent;
   return `${where}: ${share}% of devices offline`;
 };
