@@ -4,6 +4,7 @@ import { planAlarms } from '#lib/alarms/engine/pure/plan';
 import { parentHolds, parentProblem, parentScope, sameEpisode, scopeKey, suppressionOf, type ParentFacts } from '#lib/alarms/pure/inhibition';
 import type { Place } from '#lib/devices/types';
 import { buildDigest, introOf, subjectOf } from '#lib/notify/pure/digest';
+import { payloadOf } from '#lib/notify/pure/formats';
 import { notificationGate, transitionNotice } from '#lib/notify/pure/notice';
 import { storedDevice, T0, watcherRecord } from '../support/records';
 
@@ -123,5 +124,6 @@ describe('what a suppressed alarm sends', () => {
     });
     expect(introOf(digest)).toBe('location EMEA / London: 37% of devices offline; 1 alarm of watcher "codec offline" (Major) suppressed.');
     expect(subjectOf(digest)).toBe('[Major] Suppressed: 1 device offline in EMEA / London / Room 1');
+    expect(payloadOf(digest, 'd1', T0)).toMatchObject({ type: 'alarms.inhibited', parent: 'location EMEA / London: 37% of devices offline', totalAlarms: 1 });
   });
 });
