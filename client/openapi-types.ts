@@ -1576,6 +1576,22 @@ export interface operations {
                          * @enum {unknown}
                          */
                         state: "firing" | "pending";
+                        /** @description the parent condition (the watcher's inhibitedBy) it was raised under, where and since when (absent: none): nothing is sent for it until the parent clears, when it is told once if it still fires */
+                        suppressedBy?: {
+                            /** @enum {unknown} */
+                            condition: "roomOffline" | "locationOffline" | "watcher";
+                            location: string;
+                            /** @enum {unknown} */
+                            over?: "room" | "location";
+                            percent?: number;
+                            region: string;
+                            /** @description absent when the parent is judged over the location */
+                            room?: string;
+                            /** Format: date-time */
+                            since: string;
+                            /** @description the parent watcher (condition watcher) */
+                            watcherId?: string;
+                        };
                         watcherId: string;
                     }[] | {
                         items: {
@@ -1611,6 +1627,22 @@ export interface operations {
                              * @enum {unknown}
                              */
                             state: "firing" | "pending";
+                            /** @description the parent condition (the watcher's inhibitedBy) it was raised under, where and since when (absent: none): nothing is sent for it until the parent clears, when it is told once if it still fires */
+                            suppressedBy?: {
+                                /** @enum {unknown} */
+                                condition: "roomOffline" | "locationOffline" | "watcher";
+                                location: string;
+                                /** @enum {unknown} */
+                                over?: "room" | "location";
+                                percent?: number;
+                                region: string;
+                                /** @description absent when the parent is judged over the location */
+                                room?: string;
+                                /** Format: date-time */
+                                since: string;
+                                /** @description the parent watcher (condition watcher) */
+                                watcherId?: string;
+                            };
                             watcherId: string;
                         }[];
                         nextCursor: string | null;
@@ -1745,6 +1777,22 @@ export interface operations {
                          * @enum {unknown}
                          */
                         state: "firing" | "pending";
+                        /** @description the parent condition (the watcher's inhibitedBy) it was raised under, where and since when (absent: none): nothing is sent for it until the parent clears, when it is told once if it still fires */
+                        suppressedBy?: {
+                            /** @enum {unknown} */
+                            condition: "roomOffline" | "locationOffline" | "watcher";
+                            location: string;
+                            /** @enum {unknown} */
+                            over?: "room" | "location";
+                            percent?: number;
+                            region: string;
+                            /** @description absent when the parent is judged over the location */
+                            room?: string;
+                            /** Format: date-time */
+                            since: string;
+                            /** @description the parent watcher (condition watcher) */
+                            watcherId?: string;
+                        };
                         watcherId: string;
                     };
                 };
@@ -1909,6 +1957,22 @@ export interface operations {
                          * @enum {unknown}
                          */
                         state: "firing" | "pending";
+                        /** @description the parent condition (the watcher's inhibitedBy) it was raised under, where and since when (absent: none): nothing is sent for it until the parent clears, when it is told once if it still fires */
+                        suppressedBy?: {
+                            /** @enum {unknown} */
+                            condition: "roomOffline" | "locationOffline" | "watcher";
+                            location: string;
+                            /** @enum {unknown} */
+                            over?: "room" | "location";
+                            percent?: number;
+                            region: string;
+                            /** @description absent when the parent is judged over the location */
+                            room?: string;
+                            /** Format: date-time */
+                            since: string;
+                            /** @description the parent watcher (condition watcher) */
+                            watcherId?: string;
+                        };
                         watcherId: string;
                     };
                 };
@@ -5794,7 +5858,7 @@ export interface operations {
                             nextAttemptAt?: string;
                             /** @description pending, delivered, retrying, failed or suppressed */
                             status: string;
-                            /** @description alarms.raised, alarms.cleared, alarms.repeat, test */
+                            /** @description alarms.raised, alarms.cleared, alarms.repeat, alarms.inhibited, test */
                             type: string;
                         }[];
                         nextCursor: string | null;
@@ -6051,7 +6115,7 @@ export interface operations {
                         nextAttemptAt?: string;
                         /** @description pending, delivered, retrying, failed or suppressed */
                         status: string;
-                        /** @description alarms.raised, alarms.cleared, alarms.repeat, test */
+                        /** @description alarms.raised, alarms.cleared, alarms.repeat, alarms.inhibited, test */
                         type: string;
                     };
                 };
@@ -12500,6 +12564,26 @@ export interface operations {
                     devicesId?: string[];
                     /** @description an array of at most 50 distinct e-mail addresses */
                     emails?: string[];
+                    /** @description the parent condition: while it holds over an alarm's room or location, the alarm opens suppressed (nothing sent) and is told once if it still fires when the parent clears */
+                    inhibitedBy?: {
+                        /** @constant */
+                        condition: "roomOffline";
+                    } | {
+                        /** @constant */
+                        condition: "locationOffline";
+                        /** @description an integer 1..100: the share of the location's devices offline from which the parent holds */
+                        percent: number;
+                    } | {
+                        /** @constant */
+                        condition: "watcher";
+                        /**
+                         * @description room or location
+                         * @enum {unknown}
+                         */
+                        over: "room" | "location";
+                        /** @description the id of another existing watcher */
+                        watcherId: string;
+                    };
                     operations: {
                         /** @description an array of 1 to 50 conditions */
                         conditions: {
@@ -12687,6 +12771,26 @@ export interface operations {
                         /** @description an array of at most 50 distinct e-mail addresses */
                         emails?: string[];
                         id?: string;
+                        /** @description the parent condition: while it holds over an alarm's room or location, the alarm opens suppressed (nothing sent) and is told once if it still fires when the parent clears */
+                        inhibitedBy?: {
+                            /** @constant */
+                            condition: "roomOffline";
+                        } | {
+                            /** @constant */
+                            condition: "locationOffline";
+                            /** @description an integer 1..100: the share of the location's devices offline from which the parent holds */
+                            percent: number;
+                        } | {
+                            /** @constant */
+                            condition: "watcher";
+                            /**
+                             * @description room or location
+                             * @enum {unknown}
+                             */
+                            over: "room" | "location";
+                            /** @description the id of another existing watcher */
+                            watcherId: string;
+                        };
                         operations?: {
                             /** @description an array of 1 to 50 conditions */
                             conditions: {
@@ -12834,6 +12938,26 @@ export interface operations {
                     devicesId?: string[];
                     /** @description an array of at most 50 distinct e-mail addresses */
                     emails?: string[];
+                    /** @description the parent condition: while it holds over an alarm's room or location, the alarm opens suppressed (nothing sent) and is told once if it still fires when the parent clears */
+                    inhibitedBy?: {
+                        /** @constant */
+                        condition: "roomOffline";
+                    } | {
+                        /** @constant */
+                        condition: "locationOffline";
+                        /** @description an integer 1..100: the share of the location's devices offline from which the parent holds */
+                        percent: number;
+                    } | {
+                        /** @constant */
+                        condition: "watcher";
+                        /**
+                         * @description room or location
+                         * @enum {unknown}
+                         */
+                        over: "room" | "location";
+                        /** @description the id of another existing watcher */
+                        watcherId: string;
+                    };
                     operations: {
                         /** @description an array of 1 to 50 conditions */
                         conditions: {
@@ -12888,6 +13012,26 @@ export interface operations {
                         /** @description an array of at most 50 distinct e-mail addresses */
                         emails?: string[];
                         id?: string;
+                        /** @description the parent condition: while it holds over an alarm's room or location, the alarm opens suppressed (nothing sent) and is told once if it still fires when the parent clears */
+                        inhibitedBy?: {
+                            /** @constant */
+                            condition: "roomOffline";
+                        } | {
+                            /** @constant */
+                            condition: "locationOffline";
+                            /** @description an integer 1..100: the share of the location's devices offline from which the parent holds */
+                            percent: number;
+                        } | {
+                            /** @constant */
+                            condition: "watcher";
+                            /**
+                             * @description room or location
+                             * @enum {unknown}
+                             */
+                            over: "room" | "location";
+                            /** @description the id of another existing watcher */
+                            watcherId: string;
+                        };
                         operations?: {
                             /** @description an array of 1 to 50 conditions */
                             conditions: {
@@ -13181,6 +13325,26 @@ export interface operations {
                         /** @description an array of at most 50 distinct e-mail addresses */
                         emails?: string[];
                         id?: string;
+                        /** @description the parent condition: while it holds over an alarm's room or location, the alarm opens suppressed (nothing sent) and is told once if it still fires when the parent clears */
+                        inhibitedBy?: {
+                            /** @constant */
+                            condition: "roomOffline";
+                        } | {
+                            /** @constant */
+                            condition: "locationOffline";
+                            /** @description an integer 1..100: the share of the location's devices offline from which the parent holds */
+                            percent: number;
+                        } | {
+                            /** @constant */
+                            condition: "watcher";
+                            /**
+                             * @description room or location
+                             * @enum {unknown}
+                             */
+                            over: "room" | "location";
+                            /** @description the id of another existing watcher */
+                            watcherId: string;
+                        };
                         operations?: {
                             /** @description an array of 1 to 50 conditions */
                             conditions: {
@@ -13348,6 +13512,26 @@ export interface operations {
                         /** @description an array of at most 50 distinct e-mail addresses */
                         emails?: string[];
                         id?: string;
+                        /** @description the parent condition: while it holds over an alarm's room or location, the alarm opens suppressed (nothing sent) and is told once if it still fires when the parent clears */
+                        inhibitedBy?: {
+                            /** @constant */
+                            condition: "roomOffline";
+                        } | {
+                            /** @constant */
+                            condition: "locationOffline";
+                            /** @description an integer 1..100: the share of the location's devices offline from which the parent holds */
+                            percent: number;
+                        } | {
+                            /** @constant */
+                            condition: "watcher";
+                            /**
+                             * @description room or location
+                             * @enum {unknown}
+                             */
+                            over: "room" | "location";
+                            /** @description the id of another existing watcher */
+                            watcherId: string;
+                        };
                         operations?: {
                             /** @description an array of 1 to 50 conditions */
                             conditions: {
@@ -13400,6 +13584,26 @@ export interface operations {
                             /** @description an array of at most 50 distinct e-mail addresses */
                             emails?: string[];
                             id?: string;
+                            /** @description the parent condition: while it holds over an alarm's room or location, the alarm opens suppressed (nothing sent) and is told once if it still fires when the parent clears */
+                            inhibitedBy?: {
+                                /** @constant */
+                                condition: "roomOffline";
+                            } | {
+                                /** @constant */
+                                condition: "locationOffline";
+                                /** @description an integer 1..100: the share of the location's devices offline from which the parent holds */
+                                percent: number;
+                            } | {
+                                /** @constant */
+                                condition: "watcher";
+                                /**
+                                 * @description room or location
+                                 * @enum {unknown}
+                                 */
+                                over: "room" | "location";
+                                /** @description the id of another existing watcher */
+                                watcherId: string;
+                            };
                             operations?: {
                                 /** @description an array of 1 to 50 conditions */
                                 conditions: {

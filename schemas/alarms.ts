@@ -42,6 +42,21 @@ const alarm = Type.Object({
   inMaintenance: Type.Optional(
     Type.Array(Type.String(), { minItems: 1, description: 'ids of the maintenance windows open now that hold the alarm (absent: none): it shows, and nothing is sent for it' }),
   ),
+  suppressedBy: Type.Optional(
+    Type.Object(
+      {
+        condition: oneOfValues(['roomOffline', 'locationOffline', 'watcher'] as const),
+        percent: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+        watcherId: Type.Optional(Type.String({ description: 'the parent watcher (condition watcher)' })),
+        over: Type.Optional(oneOfValues(['room', 'location'] as const)),
+        region: Type.String(),
+        location: Type.String(),
+        room: Type.Optional(Type.String({ description: 'absent when the parent is judged over the location' })),
+        since: dateTime,
+      },
+      { description: 'the parent condition (the watcher\'s inhibitedBy) it was raised under, where and since when (absent: none): nothing is sent for it until the parent clears, when it is told once if it still fires' },
+    ),
+  ),
 });
 const delivery = Type.Unsafe<string[] | 'suppressed'>({
   oneOf: [{ type: 'array', items: { type: 'string' } }, { const: 'suppressed' }],

@@ -4,12 +4,14 @@ import {
   BOOLEAN_OPERATORS,
   BOOLEAN_VALUES,
   ELEMENTS,
+  INHIBITION_OVER,
   LIMITS,
   MAX_PENDING_SECONDS,
   MAX_SEVERITY,
   MIN_SEVERITY,
   OPERATOR_TYPES,
   OPERATORS,
+  type InhibitedBy,
   type Severity,
 } from '#lib/watchers/types';
 import { dateTime, ENSURE_TABLE, SINGLE_LINE, error, listOrPage, name, ok, oneOfValues, page, recordRoutesOf, routesOf, singleLineDescription, strict, text, Type } from './shared';
@@ -54,6 +56,31 @@ const operations = strict({
     description: `an array of 1 to ${LIMITS.conditions} conditions`,
   }),
 });
+
+/** The parent condition that suppresses a watcher's alarms (issue 28 item 2; docs/adr/0461). */
+const inhibitedBy = Type.Unsafe<InhibitedBy>(
+  Type.Union(
+    [
+      strict({ condition: Type.Literal('roomOffline') }, { description: 'every device of the alarm\'s room is offline' }),
+      strict(
+        {
+          condition: Type.Literal('locationOffline'),
+          percent: Type.Integer({ minimum: 1, maximum: 100, description: 'an integer 1..100: the share of the location\'s devices offline from which the parent holds' }),
+        },
+        { description: 'at least `percent`% of the devices of the alarm\'s location are offline' },
+      ),
+      strict(
+        {
+          condition: Type.Literal('watcher'),
+          watcherId: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'the id of another existing watcher' }),
+          over: oneOfValues(INHIBITION_OVER, { description: 'room or location' }),
+        },
+        { description: 'the other watcher has a firing alarm in the alarm\'s room or location' },
+      ),
+    ],
+    { description: 'the parent condition: while it holds over an alarm\'s room or location, the alarm opens suppressed (nothing sent) and is told once if it still fires when the parent clears' },
+  ),
+);
 
 const watcherFields = {
   user: name(),
@@ -105,6 +132,7 @@ const watcherFields = {
       description: `an integer 0..${MAX_PENDING_SECONDS}: seconds the condition must hold before the alarm fires (default 0)`,
     }),
   ),
+  inhibitedBy: Type.Optional(inhibitedBy),
 };
 
 const watcherBody = strict(watcherFields, {

@@ -1,4 +1,5 @@
 import type { Place, Severity } from '#lib/devices/types';
+import type { InhibitedBy } from '#lib/watchers/types';
 
 /** Who an alarm's mails go to, as the watcher said when the alarm was raised. */
 export interface Recipients {
@@ -56,7 +57,15 @@ export interface OpenAlarm extends Alarm {
   firesAt?: string;
   acknowledgement?: Acknowledgement;
   notified?: Notified;
+  /** Set while a parent condition suppresses it (issue 28 item 2; docs/adr/0462): nothing about it is sent. */
+  suppressedBy?: SuppressedBy;
 }
+
+/**
+ * The parent condition an alarm was raised under, where it holds (the room, or the location
+ * without `room`) and since when (the start of that parent episode).
+ */
+export type SuppressedBy = InhibitedBy & { region: string; location: string; room?: string; since: string };
 
 export type ClearReason = 'resolved' | 'watcher inactive' | 'watcher deleted' | 'device vanished';
 

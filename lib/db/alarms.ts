@@ -50,6 +50,7 @@ const firingFields = (alarm: OpenAlarm, outcome: NotificationOutcome | undefined
   pendingSince: alarm.pendingSince,
   notify: alarm.notify,
   notified: { raised: outcome ?? [] },
+  suppressedBy: alarm.suppressedBy,
   ...acknowledgementFields(alarm.acknowledgement),
   ...alarmIndexKeys.firing(alarm),
 });
@@ -170,3 +171,10 @@ export const update = async (alarm: OpenAlarm): Promise<boolean> =>
   alarm.state === 'pending'
     ? transition(alarm, { set: { ...alarmFields(alarm), firesAt: alarm.firesAt, GSI1SK: alarmIndexKeys.pending(alarm).GSI1SK } }, pending(alarm.raisedAt))
     : transition(alarm, { set: alarmFields(alarm) }, firing(alarm));
+
+/**
+ * Ends the suppression of a firing alarm raised under the parent episode that began at `since`
+ * (its release told it: docs/adr/0463); false when it is no longer that alarm so marked.
+ */
+export const unsuppress = async (alarm: OpenAlarm, since: string): Promise<boolean> =>
+  transition(alarm, { remove: ['suppressedBy'] }, expr('#state = :firing AND #raisedAt = :raisedAt AND #suppressedBy.#since = :since', { firing: 'firing', raisedAt: alarm.raisedAt, since }));

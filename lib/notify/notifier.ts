@@ -15,6 +15,7 @@ import { mapConcurrent } from '#lib/shared/concurrency';
 import { recordWork } from '#lib/observability/metrics';
 import type { WatcherRecord } from '#lib/watchers/types';
 import { deliverer, iso, type NotificationSummary, type NotifierOptions } from './deliver';
+import { collectInhibitions } from './inhibitions';
 import { audienceOf, notificationGate, notifiedAlarm } from './pure/notice';
 import { draftsFor, dueForRepeat, planDigests, repeatSlot } from './pure/plan';
 import type { DeliveryDraft } from './types';
@@ -135,7 +136,7 @@ export const notifier = (options: NotifierOptions) => {
       const held = firing
         .map((alarm) => ({ alarm, target: { ...alarm, vendor: vendors.get(alarm.devicesn) } }))
         .filter(({ alarm, target }) =>
-          heldUntilClosing(window, opening, target, silencedBy(alarm, active, iso(now)).length > 0 || matchingWindows(maintenance, target).length > 0),
+          heldUntilClosing(window, opening, target, silencedBy(alarm, active, iso(now)).length > 0 || matchingWindows(maintenance, target).length > 0 || alarm.suppressedBy !== undefined),
         )
         .map(({ alarm }) => notifiedAlarm(alarm));
       if (held.length === 0) continue;
@@ -175,7 +176,7 @@ export const notifier = (options: NotifierOptions) => {
     async run(stopAt = options.deadline, written: readonly AlarmKey[] = []): Promise<NotificationSummary> {
       delivery.stopAt(stopAt);
       const before = { ...summary };
-      const collected = (await collectNotices(written)) && (await collectRepeats()) && (await collectReleases());
+      const collected = (await collectNotices(written)) && (await collectRepeats()) && (await collectReleases()) && (await collectInhibitions(store, inTime, Date.now()));
       const delivered = await delivery.deliverDue(fresh.splice(0));
       summary.complete = summary.complete && collected && delivered;
       // mails sent and failed SES calls are counted by the SES mailer itself

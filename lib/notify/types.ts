@@ -1,7 +1,9 @@
+import type { ParentScope } from '#lib/alarms/pure/inhibition';
 import type { Place, Severity } from '#lib/devices/types';
+import type { InhibitedBy } from '#lib/watchers/types';
 
 /** What a notification tells: alarms that fired, recovered, are still open, or a channel test. */
-export const NOTIFICATION_TYPES = ['alarms.raised', 'alarms.cleared', 'alarms.repeat', 'test'] as const;
+export const NOTIFICATION_TYPES = ['alarms.raised', 'alarms.cleared', 'alarms.repeat', 'alarms.inhibited', 'test'] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 /** One alarm as a notification lists it. */
@@ -41,6 +43,23 @@ export interface Digest {
   rooms: number;
   /** Where the alarms are: "EMEA / London", "EMEA", "3 regions", or one room's full name. */
   scope: string;
+  /** `alarms.inhibited`: the parent problem that suppresses the alarms ("location EMEA / London: 37% of devices offline"). */
+  parent?: string;
+}
+
+/**
+ * One parent episode (issue 28 item 2; docs/adr/0463): a watcher's parent condition holding over
+ * one room or location since `since`. Opened by the evaluator before the first alarm it suppresses,
+ * announced once (one digest), released and deleted by the notifier once the parent stopped holding.
+ */
+export interface Episode {
+  key: string;
+  watcherId: string;
+  parent: InhibitedBy;
+  scope: ParentScope;
+  since: string;
+  announced?: boolean;
+  releasedAt?: string;
 }
 
 /** The number of alarms a digest lists; the rest are counted ("and N more"). */

@@ -86,13 +86,27 @@ export interface WatcherInput {
   channelIds?: string[];
   /** Re-notify open, unacknowledged alarms once per this many seconds (0 = never, else 3600..604800). */
   repeatIntervalSeconds?: number;
+  /** The parent condition that suppresses its alarms while it holds over their room or location (issue 28 item 2; docs/adr/0461). */
+  inhibitedBy?: InhibitedBy;
 }
+
+/**
+ * A parent condition (issue 28 item 2): `roomOffline`, every device of the alarm's room offline;
+ * `locationOffline`, at least `percent`% of its location's devices offline; `watcher`, another
+ * watcher with a firing alarm in the same room or location.
+ */
+export type InhibitedBy =
+  | { condition: 'roomOffline' }
+  | { condition: 'locationOffline'; percent: number }
+  | { condition: 'watcher'; watcherId: string; over: 'room' | 'location' };
+export const INHIBITING_CONDITIONS = ['roomOffline', 'locationOffline', 'watcher'] as const;
+export const INHIBITION_OVER = ['room', 'location'] as const;
 
 /** The longest pending period a watcher may ask for: one day. */
 export const MAX_PENDING_SECONDS = 86_400;
 
 /** Notification fields a watcher carries only when they were sent. */
-type NotificationFields = 'channelIds' | 'repeatIntervalSeconds';
+type NotificationFields = 'channelIds' | 'repeatIntervalSeconds' | 'inhibitedBy';
 
 /** The rule as stored: every field present, but the notification fields only when set. */
 export type Watcher = Required<Omit<WatcherInput, NotificationFields>> & Pick<WatcherInput, NotificationFields>;
@@ -133,7 +147,16 @@ export const normalize = (input: WatcherInput): Watcher => ({
   pendingSeconds: input.pendingSeconds ?? 0,
   ...(input.channelIds?.length ? { channelIds: [...input.channelIds] } : {}),
   ...(input.repeatIntervalSeconds ? { repeatIntervalSeconds: input.repeatIntervalSeconds } : {}),
+  ...(input.inhibitedBy ? { inhibitedBy: inhibitedByOf(input.inhibitedBy) } : {}),
 });
+
+/** Only the fields of its condition, in a stable order. */
+const inhibitedByOf = (parent: InhibitedBy): InhibitedBy =>
+  parent.condition === 'watcher'
+    ? { condition: 'watcher', watcherId: parent.watcherId, over: parent.over }
+    : parent.condition === 'locationOffline'
+      ? { condition: 'locationOffline', percent: parent.percent }
+      : { condition: 'roomOffline' };
 
 /** Refuses (400) a watcher that would answer more than its share of GET /watcher/all (lib/shared/caps.ts). */
 export const assertListable = (record: WatcherRecord): void =>

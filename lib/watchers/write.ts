@@ -5,6 +5,7 @@ import { NotFound } from '#lib/errors';
 import { checkChannelIds, unknownChannels } from '#lib/notify/channelIds';
 import { requireAllowedRecipients } from '#lib/notify/pure/recipients';
 import type { AccessScope } from '#lib/shared/access';
+import { checkInhibitedBy } from './inhibition';
 import { readWithin, requireConditionsWithin, requireReach } from './reach';
 import type { WatcherInput, WatcherRecord } from './types';
 
@@ -34,6 +35,7 @@ export const createWatcher = async (input: WatcherInput, scope: AccessScope = []
   requireConditionsWithin(scope, input);
   requireAllowedRecipients(input.emails, 'body.emails');
   await checkChannelIds(input.channelIds);
+  await checkInhibitedBy(input.inhibitedBy, scope);
   const id = watchers.newId();
   await evaluationQueue.addWatcher(id); // its alarms follow at the evaluator's next tick
   await watchers.create(input, id, scope);
@@ -58,6 +60,7 @@ export const updateWatcher = async (id: string, input: WatcherInput, scope: Acce
   await evaluationQueue.addWatcher(id);
   requireAllowedRecipients(input.emails, 'body.emails');
   await checkChannelIds(input.channelIds);
+  await checkInhibitedBy(input.inhibitedBy, scope, id);
   const current = await readWithin(id, scope);
   const updated = await watchers.replace(current, input);
   const gone = await markUsed(input.channelIds);

@@ -6,6 +6,7 @@ import { roomKey, type Place } from '#lib/devices/types';
 import { logger } from '#lib/log';
 import { healSummaries, recountRooms } from '#lib/rollups/recount';
 import { applyPlan } from './applyPlan';
+import { inhibit } from './inhibit';
 import { pass, tally, type EvaluationSummary, type PassOptions } from './pass';
 import { quietAt } from './quiet';
 import { planAlarms, roomsToRecompute } from './pure/plan';
@@ -23,7 +24,7 @@ export const fullPass = async (options: PassOptions): Promise<EvaluationSummary>
   pass(options, async (inTime, summary) => {
     const at = new Date().toISOString();
     const [watcherList, inventory, open, quiet] = await Promise.all([watchers.list(), devices.index(), alarms.open(), quietAt(at)]);
-    const plan = planAlarms({ watchers: watcherList, devices: inventory, open, now: at, ...quiet });
+    const plan = await inhibit(planAlarms({ watchers: watcherList, devices: inventory, open, now: at, ...quiet }), watcherList, at);
     if (plan.invalidWatchers.length) logger.warn('watchers with invalid conditions match nothing', { watchers: plan.invalidWatchers });
     const applied = await applyPlan(plan, { devices: inventory, open, watchers: watcherList }, at, inTime);
     Object.assign(summary, tally([applied]));

@@ -10,6 +10,7 @@ import { recountRooms, shiftRooms } from '#lib/rollups/recount';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import type { WatcherRecord } from '#lib/watchers/types';
 import { applyPlan, type Applied } from './applyPlan';
+import { inhibit } from './inhibit';
 import { pass, tally, type EvaluationSummary, type PassOptions } from './pass';
 import { quietAt, type Quiet } from './quiet';
 import { planAlarms } from './pure/plan';
@@ -50,7 +51,7 @@ const evaluateWatcher = async (watcherId: string, all: readonly WatcherRecord[],
   const targets = watcher?.active
     ? await watcherDevices(watcher, open.map((a) => a.devicesn))
     : (await mapConcurrent(open, 16, (alarm) => bySerial(alarm.devicesn))).filter((device): device is StoredDevice => device !== undefined);
-  const plan = planAlarms({ watchers: watcher ? [watcher] : [], devices: targets, open, now: at, ...quiet });
+  const plan = await inhibit(planAlarms({ watchers: watcher ? [watcher] : [], devices: targets, open, now: at, ...quiet }), all, at);
   const stored = new Map(targets.map((d) => [d.devicesn, d]));
   const touched = [...plan.raise.map((r) => r.alarm), ...plan.clear.map((c) => c.alarm), ...plan.update].map((a) => a.devicesn);
   const work: DeviceWork[] = [...new Set(touched)].map((devicesn) => {
@@ -116,7 +117,7 @@ const evaluateDevices = async (
   const left = new Set(reread.filter((entry) => !found.has(entry.devicesn) && !timedSerials.has(entry.devicesn)).map((entry) => entry.devicesn));
   const pairs = [...hints].filter(([devicesn]) => !left.has(devicesn)).flatMap(([devicesn, ids]) => [...ids].map((watcherId) => ({ watcherId, devicesn })));
   const open = await alarms.openAmong(pairs);
-  const plan = planAlarms({ watchers: all, devices: present, open, now: at, ...quiet });
+  const plan = await inhibit(planAlarms({ watchers: all, devices: present, open, now: at, ...quiet }), all, at);
   // whole-item batches only when every device is exactly as its writer queued it
   return applyPlan(plan, { devices: present, open, watchers: all, asWritten: reread.length === 0 }, at, inTime);
 };

@@ -46,6 +46,8 @@ export const buildDigest = (input: {
   alarms: readonly NotifiedAlarm[];
   /** What fixes the id beside watcher, type and run (the notices carried), if anything. */
   carrying?: string;
+  /** The parent problem an `alarms.inhibited` digest tells of. */
+  parent?: string;
 }): Digest => {
   const unique = [...new Map(input.alarms.map((a) => [a.id, a])).values()].sort(byPlace);
   return {
@@ -57,6 +59,7 @@ export const buildDigest = (input: {
     total: unique.length,
     rooms: distinct(unique.map((a) => roomKey(a))),
     scope: scopeOf(unique),
+    ...(input.parent === undefined ? {} : { parent: input.parent }),
   };
 };
 
@@ -69,6 +72,7 @@ const LEAD: Record<NotificationType, string> = {
   'alarms.raised': '',
   'alarms.cleared': 'Cleared: ',
   'alarms.repeat': 'Still open: ',
+  'alarms.inhibited': 'Suppressed: ',
   test: '',
 };
 
@@ -124,5 +128,6 @@ export const introOf = (digest: Digest): string => {
   const count = plural(digest.total, 'alarm');
   if (digest.type === 'alarms.cleared') return `${count} of ${watcher} cleared in ${digest.scope}.`;
   if (digest.type === 'alarms.repeat') return `${count} of ${watcher} still open in ${digest.scope}.`;
+  if (digest.type === 'alarms.inhibited') return `${digest.parent ?? digest.scope}; ${count} of ${watcher} suppressed.`;
   return `${count} of ${watcher} raised in ${digest.scope}.`;
 };

@@ -7,6 +7,8 @@ export interface WebhookPayload {
   deliveryId: string;
   sentAt: string;
   summary: string;
+  /** `alarms.inhibited`: the parent problem that suppresses the alarms. */
+  parent?: string;
   watcher?: { id: string; description: string; severity: number };
   alarms: NotifiedAlarm[];
   /** Alarms in the digest; `alarms` lists the first 50 of them. */
@@ -18,6 +20,7 @@ export const payloadOf = (digest: Digest, deliveryId: string, sentAt: string): W
   deliveryId,
   sentAt,
   summary: subjectOf(digest),
+  ...(digest.parent === undefined ? {} : { parent: digest.parent }),
   ...(digest.watcher ? { watcher: { id: digest.watcher.id, description: digest.watcher.description, severity: digest.watcher.severity } } : {}),
   alarms: digest.alarms.map(({ id, devicesn, deviceid, region, location, room, severity, raisedAt, clearedAt }) => ({
     id, devicesn, deviceid, region, location, room, severity, raisedAt, ...(clearedAt ? { clearedAt } : {}),

@@ -1,4 +1,4 @@
-import { alarmId, type Acknowledgement, type Alarm, type ClearReason, type Delivery, type Recipients, type Transition } from '#lib/alarms/types';
+import { alarmId, type Acknowledgement, type Alarm, type ClearReason, type Delivery, type Recipients, type SuppressedBy, type Transition } from '#lib/alarms/types';
 import { targetsOf } from './plan';
 import type { Audience, Notice, NotifiedAlarm, NotifiedWatcher } from '../types';
 
@@ -51,14 +51,16 @@ export const noticeFor = (
 
 /**
  * Whether an alarm's notifications go out: a matching active silence suppresses its raise and
- * clear notifications; an acknowledgement stops reminders (it is never re-notified) but not
- * the raise or clear themselves. Notifiers (mail, digests, webhooks) ask this one function.
+ * clear notifications, and so does a parent condition the alarm was raised under while it is
+ * marked `suppressedBy` (docs/adr/0462); an acknowledgement stops reminders (it is never
+ * re-notified) but not the raise or clear themselves. Notifiers (mail, digests, webhooks) ask
+ * this one function.
  */
 export const notificationGate = (
-  alarm: { acknowledgement?: Acknowledgement | undefined },
+  alarm: { acknowledgement?: Acknowledgement | undefined; suppressedBy?: SuppressedBy | undefined },
   silencedBy: readonly string[],
 ): { suppressed: boolean; acknowledged: boolean; remind: boolean } => {
-  const suppressed = silencedBy.length > 0;
+  const suppressed = silencedBy.length > 0 || alarm.suppressedBy !== undefined;
   const acknowledged = alarm.acknowledgement !== undefined;
   return { suppressed, acknowledged, remind: !suppressed && !acknowledged };
 };
@@ -74,7 +76,7 @@ const destinations = (notice: Notice): string[] =>
  */
 export const transitionNotice = (
   transition: Transition,
-  alarm: Alarm & { acknowledgement?: Acknowledgement | undefined },
+  alarm: Alarm & { acknowledgement?: Acknowledgement | undefined; suppressedBy?: SuppressedBy | undefined },
   notify: Recipients,
   at: string,
   silencedBy: readonly string[],

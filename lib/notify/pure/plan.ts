@@ -17,7 +17,7 @@ export type SilencedBy = (alarm: NotifiedAlarm) => boolean;
 
 /** One digest to each target; suppressed where silences cover all of its alarms. */
 export const draftsFor = (
-  input: { type: Digest['type']; at: string; watcher: NotifiedWatcher; alarms: readonly NotifiedAlarm[]; audience: Audience; carrying?: string },
+  input: { type: Digest['type']; at: string; watcher: NotifiedWatcher; alarms: readonly NotifiedAlarm[]; audience: Audience; carrying?: string; parent?: string },
   silenced: SilencedBy = () => false,
 ): DeliveryDraft[] => {
   const told = input.alarms.filter((alarm) => !silenced(alarm));
@@ -27,6 +27,7 @@ export const draftsFor = (
     watcher: input.watcher,
     alarms: told.length > 0 ? told : input.alarms,
     ...(input.carrying === undefined ? {} : { carrying: input.carrying }),
+    ...(input.parent === undefined ? {} : { parent: input.parent }),
   });
   const status = told.length > 0 ? 'pending' : 'suppressed';
   return targetsOf(input.audience).map((target) => ({ id: deliveryId(digest, target), digest, target, status }));

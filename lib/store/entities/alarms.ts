@@ -1,5 +1,5 @@
 import type { Severity } from '#lib/devices/types';
-import type { Acknowledgement, Alarm, Notified, OpenAlarm, Recipients } from '#lib/alarms/types';
+import type { Acknowledgement, Alarm, Notified, OpenAlarm, Recipients, SuppressedBy } from '#lib/alarms/types';
 import type { HistoryRecord } from '#lib/alarms/pure/history';
 import type { Matchers, Silence as SilenceRecord } from '#lib/alarms/pure/silences';
 import type { MaintenanceWindow, WindowMatchers } from '#lib/maintenance/types';
@@ -41,7 +41,7 @@ export const AlarmItem = entity({
     GSI1: 'firing: `ALARMS#OPEN#<shard(pair)>` / `<raisedAt>#<watcherId>#<sn>`; pending: `ALARMS#PENDING#<shard(pair)>` / `<firesAt>#<watcherId>#<sn>`; cleared, history not yet written: `ALARMS#HISTORY#<shard(pair)>` / `<clearedAt>#<watcherId>#<sn>`',
     GSI2: 'notices pending only: `ALARMS#NOTIFY#<shard(pair)>` / `<watcherId>:<sn>`',
     notes:
-      '`state` (`pending`/`firing`/`cleared`/`dropped`), `watcherId, devicesn, deviceid, severity, region, location, room, raisedAt, pendingSince?, firesAt?, description?, notify {sendEmail, emails, channelIds?}`, `acknowledgedAt?, acknowledgedBy?, ackComment?`, `notified {raised?, cleared?}` (recipients or `suppressed`), `clearedAt, clearReason, expiresAt` (cleared/dropped: + `ALARM_HISTORY_DAYS`), `pendingNotices` (transitions not yet in a stored digest, lib/notify)',
+      '`state` (`pending`/`firing`/`cleared`/`dropped`), `watcherId, devicesn, deviceid, severity, region, location, room, raisedAt, pendingSince?, firesAt?, description?, notify {sendEmail, emails, channelIds?}`, `acknowledgedAt?, acknowledgedBy?, ackComment?`, `notified {raised?, cleared?}` (recipients or `suppressed`), `suppressedBy? {condition, …, region, location, room?, since}` (raised while a parent condition held, removed by its release), `clearedAt, clearReason, expiresAt` (cleared/dropped: + `ALARM_HISTORY_DAYS`), `pendingNotices` (transitions not yet in a stored digest, lib/notify)',
   },
   key: (pair: Pair) => ({ PK: alarmPartition(pair.watcherId), SK: `${DEVICE}${pair.devicesn}` }),
   fromItem: (item): OpenAlarm => {
@@ -68,6 +68,7 @@ export const AlarmItem = entity({
     const acknowledgement = acknowledgementOf(item);
     if (acknowledgement) alarm.acknowledgement = acknowledgement;
     if (item.notified && typeof item.notified === 'object') alarm.notified = item.notified as Notified;
+    if (item.suppressedBy && typeof item.suppressedBy === 'object') alarm.suppressedBy = item.suppressedBy as SuppressedBy;
     return alarm;
   },
 });

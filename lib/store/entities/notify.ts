@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Delivery as StoredDelivery, DeliveryView, Digest, NotificationType, Target } from '#lib/notify/types';
 import type { Mail } from '#lib/alarms/types';
+import type { ParentScope } from '#lib/alarms/pure/inhibition';
+import type { InhibitedBy } from '#lib/watchers/types';
+import type { Episode } from '#lib/notify/types';
 import { entity } from '../entity';
 import type { Item } from '../expression';
 
@@ -57,6 +60,22 @@ export const MaintenanceRelease = entity({
   doc: { section: notifications, name: 'Maintenance release marker', PK: '`RELEASE#<windowId>`', SK: '`RELEASE`', notes: '`closedAt` (ms: the end of the last opening whose held alarms were told), `at`' },
   key: (windowId: string) => ({ PK: `RELEASE#${windowId}`, SK: 'RELEASE' }),
   fromItem: (item) => (typeof item.closedAt === 'number' ? item.closedAt : undefined),
+});
+
+export const INHIBITIONS = 'INHIBITION';
+/** A parent episode (issue 28 item 2; docs/adr/0463): few at a time, in one partition, read whole by one consistent Query. */
+const episodeNotes =
+  '`key, watcherId, parent` (the watcher\'s `inhibitedBy`), `scope {region, location, room?}`, `since` (the episode\'s start), `announced?` (its digest stored), `releasedAt?` (its release begun); deleted once released';
+export const InhibitionEpisode = entity({
+  type: 'InhibitionEpisode',
+  doc: { section: notifications, name: 'Inhibition episode', PK: '`INHIBITION`', SK: '`INHIBITION#<watcherId>:<scope>`', notes: episodeNotes },
+  key: (key: string) => ({ PK: INHIBITIONS, SK: `INHIBITION#${key}` }),
+  fromItem: (item): Episode =>
+    Object.assign(
+      { key: String(item.key), watcherId: String(item.watcherId), parent: item.parent as InhibitedBy, scope: item.scope as ParentScope, since: String(item.since) },
+      item.announced === true ? { announced: true } : {},
+      typeof item.releasedAt === 'string' ? { releasedAt: item.releasedAt } : {},
+    ),
 });
 
 const mails = 'Alarms, outbox, evaluator marker';

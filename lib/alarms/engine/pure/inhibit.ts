@@ -1,0 +1,60 @@
+import { episodeKey, parentHolds, parentScope, suppressionOf, type ParentFacts, type ParentScope } from '#lib/alarms/pure/inhibition';
+import type { Place } from '#lib/devices/types';
+import type { InhibitedBy, WatcherRecord } from '#lib/watchers/types';
+import type { AlarmPlan, PlannedRaise } from './plan';
+
+/*
+ * Which raises of a plan a parent condition suppresses (issue 28 item 2; docs/adr/0462). Pure: the
+ * caller reads the facts (lib/notify/inhibitions.ts `parentFacts`) and the episodes.
+ */
+
+/** A raise of an inhibited watcher, with where its parent condition is judged. */
+export interface JudgedRaise {
+  index: number;
+  watcherId: string;
+  parent: InhibitedBy;
+  scope: ParentScope;
+  episode: string;
+}
+
+/** The raises whose watcher declares `inhibitedBy`: the only ones whose parents are read. */
+export const inhibitedRaises = (raises: readonly PlannedRaise[], watchers: readonly WatcherRecord[]): JudgedRaise[] => {
+  const parentOf = new Map(watchers.flatMap((w) => (w.inhibitedBy ? [[w.id, w.inhibitedBy] as const] : [])));
+  return raises.flatMap(({ alarm }, index) => {
+    const parent = parentOf.get(alarm.watcherId);
+    if (!parent) return [];
+    const scope = parentScope(parent, alarm);
+    return [{ index, watcherId: alarm.watcherId, parent, scope, episode: episodeKey(alarm.watcherId, scope) }];
+  });
+};
+
+/**
+ * The parent watchers' firing alarms as the plan leaves them: those read, with the plan's own
+ * raises of them added and its clears taken away (a parent and its child often fire in one pass).
+ */
+export const afterPlan = (facts: ParentFacts, plan: Pick<AlarmPlan, 'raise' | 'clear'>): ParentFacts => {
+  const key = (watcherId: string, place: Place & { devicesn?: string }) => `${watcherId}\u0000${place.devicesn ?? JSON.stringify(place)}`;
+  const cleared = new Set(plan.clear.map(({ alarm }) => key(alarm.watcherId, alarm)));
+  const firing = new Map<string, Place[]>();
+  for (const [watcherId, places] of facts.firing) {
+    firing.set(watcherId, places.filter((place) => !cleared.has(key(watcherId, place))));
+  }
+  for (const { alarm } of plan.raise) if (firing.has(alarm.watcherId)) firing.get(alarm.watcherId)!.push(alarm);
+  return { counts: facts.counts, firing };
+};
+
+/** The judged raises whose parent holds now. */
+export const holding = (judged: readonly JudgedRaise[], facts: ParentFacts): JudgedRaise[] => judged.filter(({ parent, scope }) => parentHolds(parent, scope, facts));
+
+/**
+ * The raises, those whose parent holds marked `suppressedBy` with the start of their episode
+ * (`since` by episode key; an episode without one, being released, suppresses nothing).
+ */
+export const suppressRaises = (raises: readonly PlannedRaise[], held: readonly JudgedRaise[], since: ReadonlyMap<string, string | undefined>): PlannedRaise[] => {
+  const byIndex = new Map(held.map((judged) => [judged.index, judged]));
+  return raises.map((raise, index) => {
+    const judged = byIndex.get(index);
+    const start = judged && since.get(judged.episode);
+    return judged && start ? { ...raise, alarm: { ...raise.alarm, suppressedBy: suppressionOf(judged.parent, judged.scope, start) } } : raise;
+  });
+};

@@ -1,0 +1,138 @@
+import { parentHolds, parentProblem, sameEpisode, scopeKey, suppressionOf, type OnlineCounts, type ParentFacts, type ParentScope } from '#lib/alarms/pure/inhibition';
+import { silencedBy } from '#lib/alarms/pure/silences';
+import type { OpenAlarm } from '#lib/alarms/types';
+import * as alarms from '#lib/db/alarms';
+import { evaluationQueue } from '#lib/db/evaluationQueue';
+import * as inhibitions from '#lib/db/inhibitions';
+import * as maintenanceWindows from '#lib/db/maintenance';
+import * as rooms from '#lib/db/rooms';
+import * as silences from '#lib/db/silences';
+import * as summaries from '#lib/db/summaries';
+import * as watchers from '#lib/db/watchers';
+import type { Place } from '#lib/devices/types';
+import { matchingWindows, openWindowsAt } from '#lib/maintenance/windows';
+import { mapConcurrent } from '#lib/shared/concurrency';
+import type { InhibitedBy, WatcherRecord } from '#lib/watchers/types';
+import { audienceOf, notifiedAlarm } from './pure/notice';
+import { draftsFor } from './pure/plan';
+import type { DeliveryDraft, Episode } from './types';
+
+const READS_IN_FLIGHT = 16;
+
+/**
+ * The facts the parent conditions over `judged` are decided on, read where they are kept (issue 28
+ * item 2; docs/adr/0462): each room's aggregate and each location's summary (consistent Gets of
+ * the rollups, never the devices), each parent watcher's firing alarms (a consistent Query of its
+ * partition). Only what `judged` names is read.
+ */
+export const parentFacts = async (judged: readonly { parent: InhibitedBy; scope: ParentScope }[]): Promise<ParentFacts> => {
+  const counted = [...new Map(judged.filter(({ parent }) => parent.condition !== 'watcher').map(({ scope }) => [scopeKey(scope), scope])).values()];
+  const roomScopes = counted.filter((scope): scope is Place => scope.room !== undefined);
+  const locations = counted.filter((scope) => scope.room === undefined).map(({ region, location }) => ({ region, location }));
+  const parents = [...new Set(judged.flatMap(({ parent }) => (parent.condition === 'watcher' ? [parent.watcherId] : [])))];
+  const [roomCounts, locationCounts, firing] = await Promise.all([
+    mapConcurrent(roomScopes, READS_IN_FLIGHT, async (place): Promise<[string, OnlineCounts]> => {
+      const stored = await rooms.read(place);
+      return [scopeKey(place), { deviceCount: stored?.aggregate.deviceCount ?? 0, offline: stored?.aggregate.offline ?? 0 }];
+    }),
+    locations.length === 0 ? [] : summaries.read(locations),
+    mapConcurrent(parents, READS_IN_FLIGHT, async (id): Promise<[string, OpenAlarm[]]> => [id, await firingNow(id)]),
+  ]);
+  return {
+    counts: new Map([
+      ...roomCounts,
+      ...locationCounts.map(({ scope, counts }): [string, OnlineCounts] => [scopeKey(scope as ParentScope), { deviceCount: counts.deviceCount, offline: counts.offline }]),
+    ]),
+    firing: new Map(firing),
+  };
+};
+
+/** A watcher's firing alarms, read consistently (its partition): what a run just wrote is seen. */
+const firingNow = async (watcherId: string): Promise<OpenAlarm[]> => (await alarms.openOf(watcherId)).filter((alarm) => alarm.state === 'firing');
+
+/**
+ * Devices and watchers the evaluator has still to evaluate (the queue is written before the
+ * change it stands for, and read consistently): a release waits for them, so that an alarm whose
+ * device came back with the parent is cleared, not told as still firing.
+ */
+const awaitingEvaluation = async (): Promise<Set<string>> =>
+  new Set((await evaluationQueue.list()).map((entry) => (entry.kind === 'device' ? `device:${entry.devicesn}` : `watcher:${entry.watcherId}`)));
+
+const sameParent = (a: InhibitedBy | undefined, b: InhibitedBy): boolean => a !== undefined && JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * Parent episodes (issue 28 item 2; docs/adr/0463): each open episode is announced once (one
+ * `alarms.inhibited` digest to the inhibited watcher's targets: the parent problem and the count of
+ * the alarms it suppresses), and released once its parent stopped holding (or its watcher is gone,
+ * inactive or no longer inhibited so): the alarms it suppressed that still fire are told in one
+ * `alarms.raised` digest (those a silence or an open maintenance window holds now are recorded,
+ * not sent), unmarked, then the episode goes. Digest ids are fixed by the episode (and its
+ * release instant, fixed once), so racing runs and a run resumed after a crash store nothing twice.
+ */
+export const collectInhibitions = async (store: (drafts: readonly DeliveryDraft[]) => Promise<boolean>, inTime: () => boolean, now: number): Promise<boolean> => {
+  const episodes = await inhibitions.all();
+  if (episodes.length === 0) return true;
+  const [all, facts] = await Promise.all([watchers.list(), parentFacts(episodes)]);
+  const byId = new Map(all.map((w) => [w.id, w]));
+  let queued: Set<string> | undefined;
+  for (const episode of episodes) {
+    if (!inTime()) return false;
+    const watcher = byId.get(episode.watcherId);
+    const holds = !episode.releasedAt && watcher?.active === true && sameParent(watcher.inhibitedBy, episode.parent) && parentHolds(episode.parent, episode.scope, facts);
+    // an announced episode whose parent still holds costs nothing more than its facts
+    if (holds && episode.announced) continue;
+    const mark = suppressionOf(episode.parent, episode.scope, episode.since);
+    const suppressed = (await firingNow(episode.watcherId)).filter((alarm) => alarm.suppressedBy && sameEpisode(alarm.suppressedBy, mark));
+    if (!episode.announced && watcher && suppressed.length > 0) {
+      const parentName = episode.parent.condition === 'watcher' ? byId.get(episode.parent.watcherId)?.description || undefined : undefined;
+      const drafts = digestOf(watcher, 'alarms.inhibited', episode.since, suppressed, `inhibition:${episode.key}`, parentProblem(episode.parent, episode.scope, facts, parentName));
+      if (!(await store(drafts))) return false;
+      await inhibitions.announced(episode);
+    }
+    if (holds) continue;
+    queued ??= await awaitingEvaluation();
+    if (queued.has(`watcher:${episode.watcherId}`) || suppressed.some((alarm) => queued!.has(`device:${alarm.devicesn}`))) continue;
+    if (!(await release(episode, watcher, suppressed, store, inTime, now))) return false;
+  }
+  return true;
+};
+
+const digestOf = (watcher: WatcherRecord, type: 'alarms.inhibited' | 'alarms.raised', at: string, alarmList: readonly OpenAlarm[], carrying: string, parent?: string, quiet?: (alarm: OpenAlarm) => boolean) => {
+  const quietIds = new Set(alarmList.filter((alarm) => quiet?.(alarm)).map((alarm) => `${alarm.watcherId}:${alarm.devicesn}`));
+  return draftsFor(
+    {
+      type,
+      at,
+      watcher: { id: watcher.id, description: watcher.description, severity: watcher.severity, type: watcher.type },
+      alarms: alarmList.map((alarm) => notifiedAlarm(alarm)),
+      audience: audienceOf(watcher),
+      carrying,
+      ...(parent === undefined ? {} : { parent }),
+    },
+    (alarm) => quietIds.has(alarm.id),
+  );
+};
+
+/** The release of one episode: its instant fixed once, the still-firing alarms told, unmarked, then the episode deleted. */
+const release = async (
+  episode: Episode,
+  watcher: WatcherRecord | undefined,
+  suppressed: readonly OpenAlarm[],
+  store: (drafts: readonly DeliveryDraft[]) => Promise<boolean>,
+  inTime: () => boolean,
+  now: number,
+): Promise<boolean> => {
+  const releasedAt = episode.releasedAt ?? (await inhibitions.releasing(episode, new Date(now).toISOString()));
+  if (releasedAt === undefined) return true; // released by another run meanwhile
+  if (watcher?.active && suppressed.length > 0) {
+    const at = new Date(now).toISOString();
+    const [active, windows] = await Promise.all([silences.current(at), maintenanceWindows.all()]);
+    const open = openWindowsAt(windows, now);
+    const quiet = (alarm: OpenAlarm) => silencedBy(alarm, active, at).length > 0 || matchingWindows(open, alarm).length > 0;
+    if (!(await store(digestOf(watcher, 'alarms.raised', releasedAt, suppressed, `inhibition:${episode.key}@${episode.since}`, undefined, quiet)))) return false;
+  }
+  await mapConcurrent(suppressed, READS_IN_FLIGHT, async (alarm) => inTime() && (await alarms.unsuppress(alarm, episode.since)));
+  if (!inTime()) return false;
+  await inhibitions.close(episode);
+  return true;
+};
