@@ -117,17 +117,9 @@ describe('availability counts each room in its own hours and zone', () => {
     const fleet = [device(region, 'A'), device(region, 'B')];
     const provider: DeviceProvider = { listDevices: async () => fleet, getDevice: async (sn) => fleet.find((d) => d.devicesn === sn) };
     await syncDevices(provider);
-    const flips: [string, boolean][] = [
-      [at('00:00:00'), true],
-      [at('03:00:00'), false],
-      [at('03:00:40'), true],
-      [at('10:00:00'), false],
-      [at('11:00:00'), true],
-    ];
-    await connectivity.record(
-      fleet.flatMap((d) => flips.map(([when, connected]) => ({ devicesn: d.devicesn, at: when, connected, inCallStatus: 'NONE' }))),
-      historyExpiry,
-    );
+    const outages = [['03:00:00', '03:00:40'], ['10:00:00', '11:00:00']];
+    const flips = [{ at: at('00:00:00'), connected: true }, ...outages.flatMap(([down, up]) => [{ at: at(down!), connected: false }, { at: at(up!), connected: true }])];
+    await connectivity.record(fleet.flatMap((d) => flips.map((flip) => ({ devicesn: d.devicesn, ...flip, inCallStatus: 'NONE' }))), historyExpiry);
     return region;
   };
   const withoutFleetHours = async <T>(work: () => Promise<T>): Promise<T> => {
