@@ -1046,6 +1046,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/locations/{region}/{location}/profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A location's profile: its business hours, time zone and room overrides
+         * @description Needs the fleet:read permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 The profile; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"}; 404 The location has no profile (or lies outside the caller's scope); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 Invalid input, each offending field named (business hours that do not read, an unknown time zone, a room listed twice, names too long for a key); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
+        get: operations["locationsGet"];
+        /**
+         * Create or replace a location's profile whole (last write wins); availability counts its rooms in these hours and zone
+         * @description Needs the config:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 The profile as stored; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the config:write permission, or it is scoped (this one acts on the whole fleet): {"message":"This operation needs the config:write permission"}; 404 Never: a location without a profile gets one; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 Invalid input, each offending field named (business hours that do not read, an unknown time zone, a room listed twice, names too long for a key); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
+        put: operations["locationsPut"];
+        post?: never;
+        /**
+         * Delete a location's profile: its rooms fall back to the fleet's setting
+         * @description Needs the config:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 Confirmation; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the config:write permission, or it is scoped (this one acts on the whole fleet): {"message":"This operation needs the config:write permission"}; 404 The location has no profile (or lies outside the caller's scope); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 Invalid input, each offending field named (business hours that do not read, an unknown time zone, a room listed twice, names too long for a key); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
+        delete: operations["locationsRemove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/locations/profiles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The location profiles by region then location, a page at a time; a scoped caller sees its scope's
+         * @description Needs the fleet:read permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 One page {items, nextCursor} (limit default 100); 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"}; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 Invalid limit, or a cursor not answered for the same query; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
+        get: operations["locationsList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/maintenance": {
         parameters: {
             query?: never;
@@ -9470,6 +9518,494 @@ export interface operations {
             };
         };
     };
+    locationsGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                location: string;
+                region: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        businessHours?: string;
+                        location: string;
+                        region: string;
+                        rooms: {
+                            businessHours?: string;
+                            room: string;
+                            timeZone?: string;
+                        }[];
+                        /** @description as sent, in the letter case of the IANA database */
+                        timeZone: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        /** @description the user or service of the bearer token sent, else "api-key" */
+                        updatedBy: string;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"} */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @enum {unknown} */
+                        message: "This operation needs the fleet:read permission";
+                    };
+                };
+            };
+            /** @description The location has no profile (or lies outside the caller's scope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, each offending field named (business hours that do not read, an unknown time zone, a room listed twice, names too long for a key) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    locationsPut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                location: string;
+                region: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description business hours as BUSINESS_HOURS reads them: days (Mon..Sun, ranges such as Mon-Fri, comma lists) and HH:MM-HH:MM, e.g. "Mon-Fri 08:00-18:00" (no overnight spans); or "24h": the whole day. Absent: the fleet's BUSINESS_HOURS, read on this location's wall clock */
+                    businessHours?: string;
+                    /** @description at most 200 rooms, each once; a room's own hours and zone come before the location's */
+                    rooms?: {
+                        /** @description business hours as BUSINESS_HOURS reads them: days (Mon..Sun, ranges such as Mon-Fri, comma lists) and HH:MM-HH:MM, e.g. "Mon-Fri 08:00-18:00" (no overnight spans); or "24h": the whole day */
+                        businessHours?: string;
+                        /** @description 1 to 256 characters without control characters */
+                        room: string;
+                        /** @description an IANA time zone (e.g. Europe/Berlin): the room's wall clock, over the location's */
+                        timeZone?: string;
+                    }[];
+                    /** @description an IANA time zone (e.g. Europe/Berlin): the location's wall clock: its business hours, its unhealthy days, and the default zone of maintenance windows pinning it */
+                    timeZone: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The profile as stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        businessHours?: string;
+                        location: string;
+                        region: string;
+                        rooms: {
+                            businessHours?: string;
+                            room: string;
+                            timeZone?: string;
+                        }[];
+                        /** @description as sent, in the letter case of the IANA database */
+                        timeZone: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        /** @description the user or service of the bearer token sent, else "api-key" */
+                        updatedBy: string;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway); or The caller does not hold the config:write permission, or it is scoped (this one acts on the whole fleet): {"message":"This operation needs the config:write permission"} */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @enum {unknown} */
+                        message: "This operation needs the config:write permission" | "This operation needs the config:write permission over the whole fleet; the caller is scoped";
+                    };
+                };
+            };
+            /** @description Never: a location without a profile gets one */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, each offending field named (business hours that do not read, an unknown time zone, a room listed twice, names too long for a key) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    locationsRemove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                location: string;
+                region: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Confirmation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway); or The caller does not hold the config:write permission, or it is scoped (this one acts on the whole fleet): {"message":"This operation needs the config:write permission"} */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @enum {unknown} */
+                        message: "This operation needs the config:write permission" | "This operation needs the config:write permission over the whole fleet; the caller is scoped";
+                    };
+                };
+            };
+            /** @description The location has no profile (or lies outside the caller's scope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, each offending field named (business hours that do not read, an unknown time zone, a room listed twice, names too long for a key) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    locationsList: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page {items, nextCursor} (limit default 100) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            businessHours?: string;
+                            location: string;
+                            region: string;
+                            rooms: {
+                                businessHours?: string;
+                                room: string;
+                                timeZone?: string;
+                            }[];
+                            /** @description as sent, in the letter case of the IANA database */
+                            timeZone: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** @description the user or service of the bearer token sent, else "api-key" */
+                            updatedBy: string;
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"} */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @enum {unknown} */
+                        message: "This operation needs the fleet:read permission";
+                    };
+                };
+            };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid limit, or a cursor not answered for the same query */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     maintenanceList: {
         parameters: {
             query?: {
@@ -9680,7 +10216,7 @@ export interface operations {
                         rrule?: string;
                         /** @description weekly form: the local time it opens, HH:MM (00:00 to 23:59) */
                         start?: string;
-                        /** @description an IANA time zone (e.g. Europe/Berlin) whose wall clock the schedule reads; required until locations carry one */
+                        /** @description an IANA time zone (e.g. Europe/Berlin) whose wall clock the schedule reads; absent: the zone of the profile of the location the matchers pin (region and location; a room's own zone first), else required */
                         timeZone?: string;
                     };
                     /**
@@ -10080,7 +10616,7 @@ export interface operations {
                         rrule?: string;
                         /** @description weekly form: the local time it opens, HH:MM (00:00 to 23:59) */
                         start?: string;
-                        /** @description an IANA time zone (e.g. Europe/Berlin) whose wall clock the schedule reads; required until locations carry one */
+                        /** @description an IANA time zone (e.g. Europe/Berlin) whose wall clock the schedule reads; absent: the zone of the profile of the location the matchers pin (region and location; a room's own zone first), else required */
                         timeZone?: string;
                     };
                     /**
@@ -12075,7 +12611,7 @@ export interface operations {
                 "application/json": {
                     /** Format: date-time */
                     from?: string;
-                    /** @description Count business hours (BUSINESS_HOURS in BUSINESS_TIME_ZONE) or the whole day; default business when business hours are configured, else 24h. Business hours, like unhealthyDays, are read from the devices' connectivity changes: outages shorter than MIN_OUTAGE_SECONDS (default 120) are ignored and maintenance windows left out; at most 2000 devices in scope */
+                    /** @description Count business hours or the whole day; default business when business hours are configured (BUSINESS_HOURS in BUSINESS_TIME_ZONE, or a location profile in scope naming some), else 24h. Each room counts in its own hours and zone: its override in its location's profile, else the profile's, else BUSINESS_HOURS on the profile's wall clock, else the whole day (PUT /locations/{region}/{location}/profile). Business hours, like unhealthyDays, are read from the devices' connectivity changes: outages shorter than MIN_OUTAGE_SECONDS (default 120) are ignored and maintenance windows left out; at most 2000 devices in scope */
                     hours?: "business" | "24h";
                     /** @description a non-empty name without control characters, or "all" */
                     locationName: string;
@@ -12106,11 +12642,15 @@ export interface operations {
                         rooms: {
                             availability: number;
                             deviceCount: number;
+                            /** @description What this room was counted in (business: its own business hours; 24h: the whole day, e.g. no hours anywhere for it); answered when a location profile applies to a room of the answer */
+                            hours?: "business" | "24h";
                             location: string;
                             /** @description Minutes inside the counted hours in which a device of the room was out (business hours or unhealthyDays asked) */
                             outageMinutes?: number;
                             region: string;
                             room: string;
+                            /** @description The zone of this room's days (answered with hours) */
+                            timeZone?: string;
                             /** @description Days with more than 20 minutes of outage inside the counted hours (when asked) */
                             unhealthyDays?: number;
                         }[];

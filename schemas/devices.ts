@@ -128,7 +128,7 @@ export const routes = {
         hours: Type.Optional(
           Type.Union([Type.Literal('business'), Type.Literal('24h')], {
             description:
-              'Count business hours (BUSINESS_HOURS in BUSINESS_TIME_ZONE) or the whole day; default business when business hours are configured, else 24h. Business hours, like unhealthyDays, are read from the devices\' connectivity changes: outages shorter than MIN_OUTAGE_SECONDS (default 120) are ignored and maintenance windows left out; at most 2000 devices in scope',
+              'Count business hours or the whole day; default business when business hours are configured (BUSINESS_HOURS in BUSINESS_TIME_ZONE, or a location profile in scope naming some), else 24h. Each room counts in its own hours and zone: its override in its location\'s profile, else the profile\'s, else BUSINESS_HOURS on the profile\'s wall clock, else the whole day (PUT /locations/{region}/{location}/profile). Business hours, like unhealthyDays, are read from the devices\' connectivity changes: outages shorter than MIN_OUTAGE_SECONDS (default 120) are ignored and maintenance windows left out; at most 2000 devices in scope',
           }),
         ),
         unhealthyDays: Type.Optional(
@@ -154,6 +154,12 @@ export const routes = {
               deviceCount: integer,
               outageMinutes: Type.Optional(Type.Number({ minimum: 0, description: 'Minutes inside the counted hours in which a device of the room was out (business hours or unhealthyDays asked)' })),
               unhealthyDays: Type.Optional(Type.Integer({ minimum: 0, description: 'Days with more than 20 minutes of outage inside the counted hours (when asked)' })),
+              hours: Type.Optional(
+                Type.Union([Type.Literal('business'), Type.Literal('24h')], {
+                  description: "What this room was counted in (business: its own business hours; 24h: the whole day, e.g. no hours anywhere for it); answered when a location profile applies to a room of the answer",
+                }),
+              ),
+              timeZone: Type.Optional(Type.String({ description: "The zone of this room's days (answered with hours)" })),
             }),
           ),
           overall: Type.Number({ minimum: 0, maximum: 1 }),

@@ -26,7 +26,7 @@ const scheduleFields = {
     description: `how long each opening lasts, in minutes of local wall-clock time (1 to ${MAX_DURATION_MINUTES}, 7 days), shorter than the time between two openings`,
   }),
   timeZone: Type.Optional(
-    Type.String({ minLength: 1, maxLength: 64, pattern: SINGLE_LINE, description: 'an IANA time zone (e.g. Europe/Berlin) whose wall clock the schedule reads; required until locations carry one' }),
+    Type.String({ minLength: 1, maxLength: 64, pattern: SINGLE_LINE, description: 'an IANA time zone (e.g. Europe/Berlin) whose wall clock the schedule reads; absent: the zone of the profile of the location the matchers pin (region and location; a room\'s own zone first), else required' }),
   ),
 };
 const schedule = strict(scheduleFields, {

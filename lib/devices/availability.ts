@@ -1,11 +1,11 @@
 import * as connectivity from '#lib/db/connectivity';
 import { Invalid } from '#lib/errors';
 import { availabilityWindow, observedIn, ratio, windowDays, worstFirst, type Observed, type RoomAvailability } from '#lib/rollups/pure/availability';
-import type { AccessScope } from '#lib/shared/access';
+import { placeInScope, type AccessScope } from '#lib/shared/access';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import { roomsWithin } from './access';
-import { businessAvailabilityIn, businessHoursSetting, type BusinessAnswer } from './businessAvailability';
-import { scopeOf, type DeviceFilter, type Scope } from './deviceScope';
+import { businessAvailabilityIn, businessHoursSetting, readProfiles, type BusinessAnswer, type Profiles } from './businessAvailability';
+import { inScope, scopeOf, type DeviceFilter, type Scope } from './deviceScope';
 
 export interface AvailabilityAnswer {
   from: string;
@@ -48,19 +48,34 @@ const invalid = (problems: Problem[]) => new Invalid(problems[0]!.message, probl
 
 export type AvailabilityBody = DeviceFilter & { from?: string; to?: string; hours?: 'business' | '24h'; unhealthyDays?: 30 | 90 };
 
+/** Whether a profile within the filter and the caller's scope names business hours (its location's or a room's). */
+const profilesNameHours = (profiles: Profiles, body: DeviceFilter, access: AccessScope): boolean => {
+  const { room, ...where } = scopeOf(body);
+  return [...profiles.values()].some(
+    (profile) =>
+      inScope(where, { ...profile, room: '' }) &&
+      placeInScope(access, profile) &&
+      (profile.businessHours !== undefined || profile.rooms.some((entry) => entry.businessHours !== undefined && (room === undefined || entry.room === room))),
+  );
+};
+
 /**
  * POST /videoDevice/room/availability: the device filter plus an optional window. Business hours
- * (the default when BUSINESS_HOURS is set) or unhealthy days are read from connectivity changes
+ * (the default when BUSINESS_HOURS is set or a location profile in scope names some; each room in
+ * its own, docs/adr/0482) or unhealthy days are read from connectivity changes
  * (./businessAvailability.ts); 24 h without unhealthy days from the hourly rollups, as before.
  */
 export const roomAvailability = async (body: AvailabilityBody, access: AccessScope = []): Promise<AvailabilityAnswer | BusinessAnswer> => {
   const window = availabilityWindow(body, Date.now());
   if ('problems' in window) throw invalid(window.problems);
   const business = businessHoursSetting();
-  const hours = body.hours ?? (business ? 'business' : '24h');
-  if (hours === 'business' && !business) {
+  if (body.hours === '24h' && body.unhealthyDays === undefined) return availabilityIn(scopeOf(body), window.from, window.to, access);
+  const profiles = await readProfiles();
+  const anyHours = business !== undefined || profilesNameHours(profiles, body, access);
+  const hours = body.hours ?? (anyHours ? 'business' : '24h');
+  if (hours === 'business' && !anyHours) {
     throw invalid([{ field: 'body.hours', message: 'no business hours are configured (BUSINESS_HOURS): ask hours 24h' }]);
   }
   if (hours === '24h' && body.unhealthyDays === undefined) return availabilityIn(scopeOf(body), window.from, window.to, access);
-  return businessAvailabilityIn(scopeOf(body), window, { hours: hours === 'business' ? business : undefined, timeZone: business?.timeZone, unhealthyDays: body.unhealthyDays }, access);
+  return businessAvailabilityIn(scopeOf(body), window, { hours: business, count: hours, timeZone: business?.timeZone, unhealthyDays: body.unhealthyDays, profiles }, access);
 };

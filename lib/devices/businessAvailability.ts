@@ -1,7 +1,10 @@
 import * as connectivity from '#lib/db/connectivity';
 import { devices } from '#lib/db/devices';
+import * as profileStore from '#lib/db/locationProfiles';
 import * as maintenanceStore from '#lib/db/maintenance';
 import { Invalid } from '#lib/errors';
+import { calendarOf, type RoomCalendar } from '#lib/locations/pure/hours';
+import type { LocationProfile } from '#lib/locations/types';
 import { openingsBetween } from '#lib/maintenance/schedule';
 import type { MaintenanceWindow } from '#lib/maintenance/types';
 import { scheduleOf, windowMatches } from '#lib/maintenance/windows';
@@ -53,6 +56,9 @@ export interface BusinessRoom extends Place {
   deviceCount: number;
   outageMinutes: number;
   unhealthyDays?: number;
+  /** What this room was counted in (answered when a location profile applies to a room of the answer: docs/adr/0482). */
+  hours?: 'business' | '24h';
+  timeZone?: string;
 }
 
 export interface BusinessAnswer {
@@ -99,6 +105,34 @@ const openingsFor = (windows: readonly MaintenanceWindow[], device: StoredDevice
       return schedule ? openingsBetween(schedule, from, to) : [];
     });
 
+/** The profiles availability counts rooms in, by location (lib/db/locationProfiles `locationKey`). */
+export type Profiles = ReadonlyMap<string, LocationProfile>;
+
+/** Every location profile, for `businessAvailabilityIn`'s `profiles` (one Query). */
+export const readProfiles = (): Promise<Profiles> => profileStore.all();
+
+/** The profile of a room's location, if it has one. */
+export const profileOf = (profiles: Profiles, place: Place): LocationProfile | undefined => profiles.get(profileStore.locationKey(place));
+
+export interface BusinessOptions {
+  /** The fleet's business hours (BUSINESS_HOURS); undefined: none. */
+  hours: BusinessHours | undefined;
+  unhealthyDays?: number;
+  minOutageSeconds?: number;
+  /** The fleet's zone (BUSINESS_TIME_ZONE) for rooms without a profile when `hours` is undefined; default UTC. */
+  timeZone?: string;
+  /** `business`: each room in its own business hours (room > location profile > `hours` > none: 24 h); `24h`: every room all day. Default: business when `hours` is given. */
+  count?: 'business' | '24h';
+  /** Location profiles; default: all of them, read here. */
+  profiles?: Profiles;
+}
+
+/** The calendar a room is counted in: its own (business), or the whole day in its own zone (24 h). */
+const calendarFor = (profiles: Profiles, place: Place, options: BusinessOptions, business: boolean): RoomCalendar => {
+  const own = calendarOf(profileOf(profiles, place), place.room, { hours: options.hours, timeZone: options.timeZone });
+  return business ? own : { hours: undefined, timeZone: own.timeZone, source: 'none' };
+};
+
 /**
  * Availability of the rooms in scope over [from, to), business hours (or all day), outages
  * shorter than MIN_OUTAGE_SECONDS ignored, maintenance left out; with `unhealthyDays` (30 or 90),
@@ -108,7 +142,7 @@ const openingsFor = (windows: readonly MaintenanceWindow[], device: StoredDevice
 export const businessAvailabilityIn = async (
   scope: Scope,
   window: { from: string; to: string },
-  options: { hours: BusinessHours | undefined; unhealthyDays?: number; minOutageSeconds?: number; timeZone?: string },
+  options: BusinessOptions,
   access: AccessScope = [],
 ): Promise<BusinessAnswer> => {
   const from = Date.parse(window.from);
@@ -122,7 +156,10 @@ export const businessAvailabilityIn = async (
       { field: 'body.regionName', message: `at most ${MAX_BUSINESS_DEVICES} devices: narrow the filter` },
     ]);
   }
-  const windows = await maintenanceStore.all();
+  const [windows, profiles] = await Promise.all([maintenanceStore.all(), options.profiles ?? readProfiles()]);
+  const business = (options.count ?? (options.hours ? 'business' : '24h')) === 'business';
+  // rooms say what they were counted in only when a profile applies to one: answers without profiles stay as they were
+  const profiled = inScope.some((room) => profileOf(profiles, room) !== undefined);
   const minOutageSeconds = options.minOutageSeconds ?? minOutageSetting();
   let observed = 0;
   let connected = 0;
@@ -132,7 +169,8 @@ export const businessAvailabilityIn = async (
       ...(await connectivityOf(device, readFrom, to)),
       maintenance: openingsFor(windows, device, readFrom, to),
     }));
-    const counted = roomAvailability(read, { from, to, hours: options.hours, timeZone: options.timeZone, minOutageSeconds });
+    const calendar = calendarFor(profiles, room, options, business);
+    const counted = roomAvailability(read, { from, to, hours: calendar.hours, timeZone: calendar.timeZone, minOutageSeconds });
     if (counted.observedMinutes <= 0) return undefined;
     observed += counted.observedMinutes;
     connected += counted.observedMinutes - counted.outageDeviceMinutes;
@@ -145,15 +183,16 @@ export const businessAvailabilityIn = async (
       outageMinutes: counted.outageMinutes,
     };
     if (options.unhealthyDays) {
-      answer.unhealthyDays = roomAvailability(read, { from: unhealthyFrom, to, hours: options.hours, timeZone: options.timeZone, minOutageSeconds }).unhealthyDays.length;
+      answer.unhealthyDays = roomAvailability(read, { from: unhealthyFrom, to, hours: calendar.hours, timeZone: calendar.timeZone, minOutageSeconds }).unhealthyDays.length;
     }
+    if (profiled) Object.assign(answer, { hours: calendar.hours ? 'business' : '24h', timeZone: calendar.timeZone });
     return answer;
   });
   const rooms = measured.filter((room): room is BusinessRoom => room !== undefined);
   return {
     from: window.from,
     to: window.to,
-    hours: options.hours ? 'business' : '24h',
+    hours: business ? 'business' : '24h',
     rooms: rooms.sort(worstRoomsFirst),
     overall: ratio({ connectedSeconds: connected, observedSeconds: observed }),
   };

@@ -9,13 +9,13 @@ import { historyExpiry } from '#lib/shared/retention';
 import * as store from '#lib/db/maintenance';
 import { mapPage, type Page } from '#lib/db/pages';
 import { Invalid, NotFound } from '#lib/errors';
+import { placeTimeZone as profileTimeZone } from '#lib/locations/service';
 import { isUnscoped, type AccessScope } from '#lib/shared/access';
 import type { MaintenanceWindow, WindowInput, WindowMatchers } from './types';
 import { answerOf, checkWindow, lastClosing, openWindowsAt, timeOrderedId, type OpenWindow, type WindowAnswer } from './windows';
 
-/** The time zone of the place a window's matchers name, when one is known (none is yet: locations carry no zone). */
+/** The time zone of the place a window's matchers name, when one is known (its location's profile: docs/adr/0483). */
 export type PlaceTimeZone = (matchers: WindowMatchers) => Promise<string | undefined>;
-const noPlaceZone: PlaceTimeZone = async () => undefined;
 
 export interface Options {
   /** Where a schedule without `timeZone` takes its zone from (docs/adr/0404-a-windows-time-zone-default-is-a-parameter.md). */
@@ -31,7 +31,7 @@ const outOfScope = () =>
 
 /** The stored form of a window as sent (400 naming the field when it is wrong; 404 outside the scope). */
 const stored = async (input: WindowInput, scope: AccessScope, options: Options, now: Date): Promise<Omit<MaintenanceWindow, 'id' | 'createdBy' | 'createdAt' | 'updatedAt'>> => {
-  const checked = checkWindow(input, now.getTime(), input.schedule.timeZone === undefined ? await (options.placeTimeZone ?? noPlaceZone)(input.matchers) : undefined);
+  const checked = checkWindow(input, now.getTime(), input.schedule.timeZone === undefined ? await (options.placeTimeZone ?? profileTimeZone)(input.matchers) : undefined);
   if ('problems' in checked) throw new Invalid(checked.problems[0]!.message, checked.problems);
   if (!within(checked, scope)) throw outOfScope();
   const { days, start, rrule, durationMinutes } = input.schedule;

@@ -200,3 +200,26 @@ describe('alarms and live updates of a region-scoped viewer', () => {
     expect((await asKey('GET', '/alarms/outbox')).status).toBe(200);
   });
 });
+
+describe('location profiles of a region-scoped viewer (issue 28 item 4)', () => {
+  it('reads the profiles of its region, 404 elsewhere, lists its share, and may not write', async () => {
+    const tag = randomUUID().slice(0, 8);
+    const mine = `/locations/${REGION}/profile-e2e-${tag}/profile`;
+    const theirs = `/locations/${OTHER}/profile-e2e-${tag}/profile`;
+    expect((await asKey('PUT', mine, { timeZone: 'Europe/Berlin' })).status).toBe(200);
+    expect((await asKey('PUT', theirs, { timeZone: 'Asia/Tokyo' })).status).toBe(200);
+    try {
+      expect((await asViewer<{ timeZone: string }>('GET', mine)).body.timeZone).toBe('Europe/Berlin');
+      expect((await asViewer('GET', theirs)).status).toBe(404);
+      const listed = await asViewer<{ items: Place[] }>('GET', '/locations/profiles?limit=1000');
+      expect(listed.status).toBe(200);
+      expect(listed.body.items.every((p) => p.region === REGION)).toBe(true);
+      expect(listed.body.items.map((p) => p.location)).toContain(`profile-e2e-${tag}`);
+      expect((await asViewer('PUT', mine, { timeZone: 'UTC' })).status).toBe(403);
+      expect((await asViewer('DELETE', mine)).status).toBe(403);
+    } finally {
+      await asKey('DELETE', mine);
+      await asKey('DELETE', theirs);
+    }
+  });
+});

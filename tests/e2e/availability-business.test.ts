@@ -120,3 +120,92 @@ describe('POST /videoDevice/room/availability with BUSINESS_HOURS', () => {
     }
   });
 });
+
+/*
+ * Location profiles (issue 28 item 4; docs/adr/0481-0482) over HTTP, on the same instance: the
+ * chosen room's location gets a profile, then loses it (the tests above ran without one).
+ */
+interface Profile {
+  region: string;
+  location: string;
+  businessHours?: string;
+  timeZone: string;
+  rooms: { room: string; businessHours?: string; timeZone?: string }[];
+  updatedBy: string;
+  updatedAt: string;
+}
+type Problem = { message: string; errors?: { field: string }[] };
+const profilePath = (region: string, location: string) => `/locations/${encodeURIComponent(region)}/${encodeURIComponent(location)}/profile`;
+
+describe('location profiles over HTTP', () => {
+  it('creates, reads, lists, replaces and deletes a profile', async () => {
+    const path = profilePath('E2E#region', 'HQ/1');
+    const put = await call<Profile>('PUT', path, { timeZone: 'europe/berlin', businessHours: 'Mon-Fri 08:00-18:00', rooms: [{ room: 'Lab', businessHours: '24h' }] });
+    expect(put.status).toBe(200);
+    expect(put.body).toEqual({
+      region: 'E2E#region',
+      location: 'HQ/1',
+      timeZone: 'Europe/Berlin',
+      businessHours: 'Mon-Fri 08:00-18:00',
+      rooms: [{ room: 'Lab', businessHours: '24h' }],
+      updatedBy: 'api-key',
+      updatedAt: expect.any(String),
+    });
+    expect((await call<Profile>('GET', path)).body).toEqual(put.body);
+    const listed = await call<{ items: Profile[]; nextCursor: string | null }>('GET', '/locations/profiles?limit=1000');
+    expect(listed.status).toBe(200);
+    expect(listed.body.items).toContainEqual(put.body);
+    const replaced = await call<Profile>('PUT', path, { timeZone: 'UTC' });
+    expect(replaced.body).toMatchObject({ timeZone: 'UTC', rooms: [] });
+    expect(replaced.body.businessHours).toBeUndefined();
+    expect((await call('DELETE', path)).status).toBe(200);
+    expect((await call('GET', path)).status).toBe(404);
+    expect((await call('DELETE', path)).status).toBe(404);
+  });
+
+  it('answers 422 naming each field it cannot store, and hostile names with a 4xx', async () => {
+    const path = profilePath('E2E', 'Bad');
+    const bad = await call<Problem>('PUT', path, { timeZone: 'Mars/Olympus', businessHours: 'Mon-Fri 18:00-08:00', rooms: [{ room: 'A' }] });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors?.map((e) => e.field)).toEqual(['body.timeZone', 'body.businessHours', 'body.rooms[0]']);
+    const unknownField = await call<Problem>('PUT', path, { timeZone: 'UTC', hours: 'office' });
+    expect(unknownField.status).toBe(422);
+    expect((await call<Problem>('PUT', path, {})).status).toBe(422);
+    for (const [label, segment] of [
+      ['a lone surrogate', '%ED%A0%80'],
+      ['a control character', 'a%07b'],
+      ['a name too long for a key', encodeURIComponent('é'.repeat(200))],
+      ['a 2,000-character name', 'x'.repeat(2000)],
+    ] as const) {
+      for (const method of ['GET', 'PUT', 'DELETE']) {
+        const res = await call<Problem>(method, `/locations/${segment}/${segment}/profile`, method === 'PUT' ? { timeZone: 'UTC' } : undefined);
+        expect(res.status, `${method} ${label}`).toBeGreaterThanOrEqual(400);
+        expect(res.status, `${method} ${label}`).toBeLessThan(500);
+      }
+    }
+  });
+
+  it("counts the room in its location's zone: the fleet's office hours on Tokyo's clock miss the 10:00 UTC outage", async () => {
+    const path = profilePath(place.region, place.location);
+    expect((await call('PUT', path, { timeZone: 'Asia/Tokyo' })).status).toBe(200);
+    try {
+      // 10:00-11:00 UTC is 19:00-20:00 in Tokyo, after its office hours; the 40 s blip at 12:00 there is too short
+      const res = await call<Answer>('POST', '/videoDevice/room/availability', { ...body(), unhealthyDays: 30 });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        ...WINDOW,
+        hours: 'business',
+        rooms: [{ ...place, availability: 1, deviceCount: devicesInRoom, outageMinutes: 0, unhealthyDays: 0, hours: 'business', timeZone: 'Asia/Tokyo' }],
+        overall: 1,
+      });
+      // a room override back on UTC's clock counts it again
+      await call('PUT', path, { timeZone: 'Asia/Tokyo', rooms: [{ room: place.room, timeZone: 'UTC' }] });
+      const overridden = await call<Answer>('POST', '/videoDevice/room/availability', body());
+      expect(overridden.body.rooms).toEqual([
+        { ...place, availability: Math.round((1 - 60 / (600 * devicesInRoom)) * 10_000) / 10_000, deviceCount: devicesInRoom, outageMinutes: 60, hours: 'business', timeZone: 'UTC' },
+      ]);
+    } finally {
+      await call('DELETE', path);
+    }
+  });
+});

@@ -205,12 +205,18 @@ export interface RoomBusinessAvailability {
   deviceCount: number;
 }
 
-/** The last daysIn answer: every room of one request asks the same (Intl is the cost, ~10 calls a day). */
-let lastDays: { key: string; days: ReturnType<typeof daysIn> } | undefined;
+/** Recent daysIn answers: the rooms of one request share a few calendars (Intl is the cost, ~10 calls a day). */
+const recentDays = new Map<string, ReturnType<typeof daysIn>>();
+const RECENT_CALENDARS = 16;
 const daysCached = (from: number, to: number, zone: string, hours: BusinessHours | undefined): ReturnType<typeof daysIn> => {
   const key = JSON.stringify([from, to, zone, hours ?? null]);
-  if (lastDays?.key !== key) lastDays = { key, days: daysIn(from, to, zone, hours) };
-  return lastDays.days;
+  let days = recentDays.get(key);
+  if (!days) {
+    if (recentDays.size >= RECENT_CALENDARS) recentDays.delete(recentDays.keys().next().value!);
+    days = daysIn(from, to, zone, hours);
+    recentDays.set(key, days);
+  }
+  return days;
 };
 
 const round1 = (n: number) => Math.round(n * 10) / 10;

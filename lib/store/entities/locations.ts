@@ -1,0 +1,30 @@
+import type { LocationProfile, RoomHours } from '#lib/locations/types';
+import { entity } from '../entity';
+import { locationId } from '../placeKeys';
+
+/* Location profiles (issue 28 item 4; docs/adr/0481): a location's business hours and zone, its rooms' overrides inside it. */
+
+export const LOCATION_PROFILES = 'LOCATIONPROFILE';
+export const LocationProfileItem = entity({
+  type: 'LocationProfile',
+  doc: {
+    section: 'Location profiles (issue 28 item 4)',
+    PK: '`LOCATIONPROFILE`',
+    SK: '`enc(region)#enc(location)`',
+    notes: '`region, location, timeZone, businessHours?, rooms: [{room, businessHours?, timeZone?}], updatedBy, updatedAt`; written whole (last write wins)',
+  },
+  key: (place: { region: string; location: string }) => ({ PK: LOCATION_PROFILES, SK: locationId(place) }),
+  fromItem: (item): LocationProfile => ({
+    region: String(item.region),
+    location: String(item.location),
+    ...(typeof item.businessHours === 'string' ? { businessHours: item.businessHours } : {}),
+    timeZone: String(item.timeZone),
+    rooms: ((item.rooms ?? []) as RoomHours[]).map(({ room, businessHours, timeZone }) => ({
+      room: String(room),
+      ...(typeof businessHours === 'string' ? { businessHours } : {}),
+      ...(typeof timeZone === 'string' ? { timeZone } : {}),
+    })),
+    updatedBy: String(item.updatedBy),
+    updatedAt: String(item.updatedAt),
+  }),
+});
