@@ -1,7 +1,8 @@
 import type { Place, Severity } from '#lib/devices/types';
+import type { FleetReport } from '#lib/reports/types';
 
-/** What a notification tells: alarms that fired, recovered, are still open, or a channel test. */
-export const NOTIFICATION_TYPES = ['alarms.raised', 'alarms.cleared', 'alarms.repeat', 'test'] as const;
+/** What a notification tells: alarms that fired, recovered, are still open, a channel test, or a scheduled fleet report. */
+export const NOTIFICATION_TYPES = ['alarms.raised', 'alarms.cleared', 'alarms.repeat', 'test', 'report'] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 /** One alarm as a notification lists it. */
@@ -41,6 +42,8 @@ export interface Digest {
   rooms: number;
   /** Where the alarms are: "EMEA / London", "EMEA", "3 regions", or one room's full name. */
   scope: string;
+  /** A `report` digest carries a fleet report instead of alarms (issue 28 item 5; lib/reports). */
+  report?: FleetReport;
 }
 
 /** The number of alarms a digest lists; the rest are counted ("and N more"). */

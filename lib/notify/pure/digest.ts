@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { roomKey } from '#lib/devices/types';
+import { reportSubject } from '#lib/reports/pure/render';
 import { SEVERITIES } from '#lib/shared/severity';
 import { LISTED, type Digest, type NotificationType, type NotifiedAlarm, type NotifiedWatcher } from '../types';
 
@@ -70,10 +71,12 @@ const LEAD: Record<NotificationType, string> = {
   'alarms.cleared': 'Cleared: ',
   'alarms.repeat': 'Still open: ',
   test: '',
+  report: '',
 };
 
 /** `[Major] 12 devices offline in EMEA / London (3 rooms)`; the room count only when there are several. */
 export const subjectOf = (digest: Digest): string => {
+  if (digest.report) return reportSubject(digest.report);
   if (digest.type === 'test' || !digest.watcher) return '[Test] Notification channel test from device-monitoring';
   const level = SEVERITIES[digest.watcher.severity];
   const what = digest.watcher.type.trim() || 'in alarm';
