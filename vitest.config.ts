@@ -26,6 +26,7 @@ const FAITHFUL_TESTS = [
   'engine-progress',
   'maintenance-engine',
   'providers-sync',
+  'reports',
 ];
 
 export default defineConfig({

@@ -22,7 +22,7 @@ import type { ReportSchedule } from './types';
 /** How long a claim holds before another run may take it over: longer than any run (the job's timeout is 300 s). */
 export const CLAIM_LEASE_MS = 10 * 60_000;
 /** A report is begun only with this much of the run's budget left. */
-const MIN_REPORT_MS = 20_000;
+const MIN_REPORT_MS = 10_000;
 
 export interface ReportRunOptions {
   mailer: Mailer;

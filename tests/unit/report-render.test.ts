@@ -97,7 +97,7 @@ describe('fleet report rendering', () => {
 
   it('mails a report digest with both parts and posts it whole as the json webhook payload', () => {
     const digest = reportDigest(report, report.from);
-    const [{ draft }] = reportDrafts(digest, ['ch-1']) as [{ draft: { id: string } }];
+    const { draft } = reportDrafts(digest, ['ch-1'])[0]!;
     const mail = digestMail(digest, draft.id, ['ops@example.com']);
     expect(mail.subject).toMatch(/^\[Report\] Weekly <b>EMEA<\/b>: weekly fleet report, 97\.31% available, 15 alarms/);
     expect(mail.text).toBe(reportText(report));
