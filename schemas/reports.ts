@@ -1,4 +1,4 @@
-/** Scheduled fleet reports (issue 28 item 5; docs/adr/0471-0475): invalid input is 422. */
+/** Scheduled fleet reports (issue 28 item 5; docs/adr/0471 to 0475, the routes: docs/adr/0474-report-schedules-and-their-routes.md): invalid input is 422. */
 import { WEEKDAYS } from '#lib/maintenance/rrule';
 import { REPORT_PERIODS } from '#lib/reports/types';
 import { accessScope, answeredScope, dateTime, error, name, ok, oneOfValues, page, pageOf, recordRoutesOf, routesOf, scheduled, SINGLE_LINE, strict, text, Type, uuidParam } from './shared';

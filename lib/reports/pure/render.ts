@@ -37,7 +37,7 @@ const severityLine = (report: FleetReport) =>
   Object.entries(report.alarms.bySeverity)
     .map(([name, count]) => `${name} ${count}`)
     .join(', ') || 'none';
-const truncatedNote = 'Counted from the first alarms read; the period held more (see docs/adr/0473).';
+const truncatedNote = 'Counted from the newest 5,000 alarms cleared: the period cleared more.';
 
 /** The sections of a report, each a heading and its lines: the text and HTML parts list the same. */
 const sectionsOf = (report: FleetReport): { heading: string; lines: string[]; empty: string }[] => [
