@@ -4,24 +4,11 @@
  * client input: every one is escaped in the HTML (escape-html), never trusted as markup.
  */
 import escapeHtml from 'escape-html';
+import { durationText } from '#lib/shared/duration';
 import type { FleetReport } from '../types';
 
 const percent = (ratio: number) => `${(Math.round(ratio * 10_000) / 100).toFixed(2)}%`;
 const day = (iso: string) => iso.slice(0, 16).replace('T', ' ');
-
-/** "3h 5m", "42s": the two largest units. */
-export const durationText = (seconds: number): string => {
-  let left = Math.max(0, Math.round(seconds));
-  const parts: string[] = [];
-  for (const [unit, size] of [['d', 86_400], ['h', 3_600], ['m', 60]] as const) {
-    if (left >= size) {
-      parts.push(`${Math.floor(left / size)}${unit}`);
-      left %= size;
-    }
-  }
-  if (left > 0 || parts.length === 0) parts.push(`${left}s`);
-  return parts.slice(0, 2).join(' ');
-};
 
 export const reportSubject = (report: FleetReport): string =>
   `[Report] ${report.name}: ${report.period} fleet report, ${percent(report.availability.overall)} available, ${report.alarms.total} alarms (${report.scope})`;
