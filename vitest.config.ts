@@ -27,6 +27,7 @@ const FAITHFUL_TESTS = [
   'maintenance-engine',
   'inhibition-engine',
   'providers-sync',
+  'reports',
 ];
 
 export default defineConfig({

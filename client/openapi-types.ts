@@ -1166,6 +1166,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The report schedules, oldest first, a page at a time; a scoped caller sees those within its scope
+         * @description Needs the fleet:read permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 One page {items, nextCursor} (limit default 100); 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"}; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 An invalid limit, or a cursor not answered for the same query; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
+        get: operations["reportsList"];
+        put?: never;
+        /**
+         * Create a report schedule: a daily or weekly fleet report of its scope, mailed and posted to its channels once per period
+         * @description Needs the watchers:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 201 The schedule, with its id and when its next report is made; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the watchers:write permission: {"message":"This operation needs the watchers:write permission"}; 404 body.scope names places outside the caller's scope; 409 The stage holds REPORTS_MAX schedules; or A request with this Idempotency-Key is still being processed; retry shortly; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, an unknown channel id); or This Idempotency-Key was used for a different request; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
+        post: operations["reportsCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One report schedule
+         * @description Needs the fleet:read permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 The schedule; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"}; 404 No report schedule with that id (or none within the caller's scope); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, an unknown channel id); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
+        get: operations["reportsGet"];
+        /**
+         * Replace a report schedule whole (id, createdBy and createdAt kept; reports already made stay made)
+         * @description Needs the watchers:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 The schedule as replaced; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the watchers:write permission: {"message":"This operation needs the watchers:write permission"}; 404 No report schedule with that id (or none within the caller's scope); 409 Changed or deleted by another request meanwhile; read it again and retry; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, an unknown channel id); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
+        put: operations["reportsUpdate"];
+        post?: never;
+        /**
+         * Delete a report schedule
+         * @description Needs the watchers:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 Confirmation; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the watchers:write permission: {"message":"This operation needs the watchers:write permission"}; 404 No report schedule with that id (or none within the caller's scope); 409 Changed or deleted by another request meanwhile; read it again and retry; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, an unknown channel id); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
+        delete: operations["reportsRemove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reports/{id}/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send the report of the period so far (since the last scheduled report) to the schedule's channels now; it does not stand for a scheduled report
+         * @description Needs the watchers:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 The report and its deliveries after their first attempt; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the watchers:write permission: {"message":"This operation needs the watchers:write permission"}; 404 No report schedule with that id (or none within the caller's scope); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, an unknown channel id); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
+        post: operations["reportsRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/silences": {
         parameters: {
             query?: never;
@@ -5906,7 +5978,7 @@ export interface operations {
                             nextAttemptAt?: string;
                             /** @description pending, delivered, retrying, failed or suppressed */
                             status: string;
-                            /** @description alarms.raised, alarms.cleared, alarms.repeat, alarms.inhibited, test */
+                            /** @description alarms.raised, alarms.cleared, alarms.repeat, alarms.inhibited, test, report */
                             type: string;
                         }[];
                         nextCursor: string | null;
@@ -6163,7 +6235,7 @@ export interface operations {
                         nextAttemptAt?: string;
                         /** @description pending, delivered, retrying, failed or suppressed */
                         status: string;
-                        /** @description alarms.raised, alarms.cleared, alarms.repeat, alarms.inhibited, test */
+                        /** @description alarms.raised, alarms.cleared, alarms.repeat, alarms.inhibited, test, report */
                         type: string;
                     };
                 };
@@ -11016,6 +11088,979 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    reportsList: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page {items, nextCursor} (limit default 100) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            active: boolean;
+                            channelIds: string[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description the user or service of the bearer token sent, else "api-key" */
+                            createdBy: string;
+                            /** @description a UUIDv7: ids sort in creation order */
+                            id: string;
+                            name: string;
+                            /**
+                             * Format: date-time
+                             * @description when the current period ends and its report is made; null while inactive
+                             */
+                            nextReportAt: string | null;
+                            /**
+                             * @description daily: each period is one day, ending at `time`; weekly: one week, ending on `weekday` at `time`
+                             * @enum {unknown}
+                             */
+                            period: "daily" | "weekly";
+                            /** @description the places reported on: empty, the whole fleet */
+                            scope: {
+                                location?: string;
+                                region: string;
+                            }[];
+                            /** @description the local time a period ends and its report is sent, HH:MM (00:00 to 23:59) */
+                            time: string;
+                            /** @description the IANA time zone (e.g. Europe/Berlin) whose wall clock `time` reads; DST moves the period, never the local time */
+                            timeZone: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /**
+                             * @description weekly only (required there): the day a period ends and its report is sent, MO..SU
+                             * @enum {unknown}
+                             */
+                            weekday?: "MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU";
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"} */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @enum {unknown} */
+                        message: "This operation needs the fleet:read permission";
+                    };
+                };
+            };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An invalid limit, or a cursor not answered for the same query */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    reportsCreate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: a retry with the same key and the same request answers the first result (header idempotent-replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description default true; an inactive schedule makes no report */
+                    active?: boolean;
+                    /** @description 1 to 10 channels the report goes to (an e-mail channel gets a mail with text and HTML parts, a webhook the JSON report, signed) */
+                    channelIds: string[];
+                    /** @description 1 to 200 characters without control characters */
+                    name: string;
+                    /**
+                     * @description daily: each period is one day, ending at `time`; weekly: one week, ending on `weekday` at `time`
+                     * @enum {unknown}
+                     */
+                    period: "daily" | "weekly";
+                    /** @description at most 50 entries, each a whole region ({"region"}) or one location of it ({"region", "location"}), where the report acts; absent or empty: unscoped. A scoped principal reads and writes only inside its scope (elsewhere is 404) */
+                    scope?: {
+                        /** @description 1 to 256 characters without control characters */
+                        location?: string;
+                        /** @description 1 to 256 characters without control characters */
+                        region: string;
+                    }[];
+                    /** @description the local time a period ends and its report is sent, HH:MM (00:00 to 23:59) */
+                    time: string;
+                    /** @description the IANA time zone (e.g. Europe/Berlin) whose wall clock `time` reads; DST moves the period, never the local time */
+                    timeZone: string;
+                    /**
+                     * @description weekly only (required there): the day a period ends and its report is sent, MO..SU
+                     * @enum {unknown}
+                     */
+                    weekday?: "MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU";
+                };
+            };
+        };
+        responses: {
+            /** @description The schedule, with its id and when its next report is made */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        active: boolean;
+                        channelIds: string[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @description the user or service of the bearer token sent, else "api-key" */
+                        createdBy: string;
+                        /** @description a UUIDv7: ids sort in creation order */
+                        id: string;
+                        name: string;
+                        /**
+                         * Format: date-time
+                         * @description when the current period ends and its report is made; null while inactive
+                         */
+                        nextReportAt: string | null;
+                        /**
+                         * @description daily: each period is one day, ending at `time`; weekly: one week, ending on `weekday` at `time`
+                         * @enum {unknown}
+                         */
+                        period: "daily" | "weekly";
+                        /** @description the places reported on: empty, the whole fleet */
+                        scope: {
+                            location?: string;
+                            region: string;
+                        }[];
+                        /** @description the local time a period ends and its report is sent, HH:MM (00:00 to 23:59) */
+                        time: string;
+                        /** @description the IANA time zone (e.g. Europe/Berlin) whose wall clock `time` reads; DST moves the period, never the local time */
+                        timeZone: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        /**
+                         * @description weekly only (required there): the day a period ends and its report is sent, MO..SU
+                         * @enum {unknown}
+                         */
+                        weekday?: "MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU";
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway); or The caller does not hold the watchers:write permission: {"message":"This operation needs the watchers:write permission"} */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @enum {unknown} */
+                        message: "This operation needs the watchers:write permission";
+                    };
+                };
+            };
+            /** @description body.scope names places outside the caller's scope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description The stage holds REPORTS_MAX schedules; or A request with this Idempotency-Key is still being processed; retry shortly */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, an unknown channel id); or This Idempotency-Key was used for a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    reportsGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schedule */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        active: boolean;
+                        channelIds: string[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @description the user or service of the bearer token sent, else "api-key" */
+                        createdBy: string;
+                        /** @description a UUIDv7: ids sort in creation order */
+                        id: string;
+                        name: string;
+                        /**
+                         * Format: date-time
+                         * @description when the current period ends and its report is made; null while inactive
+                         */
+                        nextReportAt: string | null;
+                        /**
+                         * @description daily: each period is one day, ending at `time`; weekly: one week, ending on `weekday` at `time`
+                         * @enum {unknown}
+                         */
+                        period: "daily" | "weekly";
+                        /** @description the places reported on: empty, the whole fleet */
+                        scope: {
+                            location?: string;
+                            region: string;
+                        }[];
+                        /** @description the local time a period ends and its report is sent, HH:MM (00:00 to 23:59) */
+                        time: string;
+                        /** @description the IANA time zone (e.g. Europe/Berlin) whose wall clock `time` reads; DST moves the period, never the local time */
+                        timeZone: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        /**
+                         * @description weekly only (required there): the day a period ends and its report is sent, MO..SU
+                         * @enum {unknown}
+                         */
+                        weekday?: "MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU";
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"} */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @enum {unknown} */
+                        message: "This operation needs the fleet:read permission";
+                    };
+                };
+            };
+            /** @description No report schedule with that id (or none within the caller's scope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, an unknown channel id) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    reportsUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description default true; an inactive schedule makes no report */
+                    active?: boolean;
+                    /** @description 1 to 10 channels the report goes to (an e-mail channel gets a mail with text and HTML parts, a webhook the JSON report, signed) */
+                    channelIds: string[];
+                    /** @description 1 to 200 characters without control characters */
+                    name: string;
+                    /**
+                     * @description daily: each period is one day, ending at `time`; weekly: one week, ending on `weekday` at `time`
+                     * @enum {unknown}
+                     */
+                    period: "daily" | "weekly";
+                    /** @description at most 50 entries, each a whole region ({"region"}) or one location of it ({"region", "location"}), where the report acts; absent or empty: unscoped. A scoped principal reads and writes only inside its scope (elsewhere is 404) */
+                    scope?: {
+                        /** @description 1 to 256 characters without control characters */
+                        location?: string;
+                        /** @description 1 to 256 characters without control characters */
+                        region: string;
+                    }[];
+                    /** @description the local time a period ends and its report is sent, HH:MM (00:00 to 23:59) */
+                    time: string;
+                    /** @description the IANA time zone (e.g. Europe/Berlin) whose wall clock `time` reads; DST moves the period, never the local time */
+                    timeZone: string;
+                    /**
+                     * @description weekly only (required there): the day a period ends and its report is sent, MO..SU
+                     * @enum {unknown}
+                     */
+                    weekday?: "MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU";
+                };
+            };
+        };
+        responses: {
+            /** @description The schedule as replaced */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        active: boolean;
+                        channelIds: string[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @description the user or service of the bearer token sent, else "api-key" */
+                        createdBy: string;
+                        /** @description a UUIDv7: ids sort in creation order */
+                        id: string;
+                        name: string;
+                        /**
+                         * Format: date-time
+                         * @description when the current period ends and its report is made; null while inactive
+                         */
+                        nextReportAt: string | null;
+                        /**
+                         * @description daily: each period is one day, ending at `time`; weekly: one week, ending on `weekday` at `time`
+                         * @enum {unknown}
+                         */
+                        period: "daily" | "weekly";
+                        /** @description the places reported on: empty, the whole fleet */
+                        scope: {
+                            location?: string;
+                            region: string;
+                        }[];
+                        /** @description the local time a period ends and its report is sent, HH:MM (00:00 to 23:59) */
+                        time: string;
+                        /** @description the IANA time zone (e.g. Europe/Berlin) whose wall clock `time` reads; DST moves the period, never the local time */
+                        timeZone: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        /**
+                         * @description weekly only (required there): the day a period ends and its report is sent, MO..SU
+                         * @enum {unknown}
+                         */
+                        weekday?: "MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU";
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway); or The caller does not hold the watchers:write permission: {"message":"This operation needs the watchers:write permission"} */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @enum {unknown} */
+                        message: "This operation needs the watchers:write permission";
+                    };
+                };
+            };
+            /** @description No report schedule with that id (or none within the caller's scope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Changed or deleted by another request meanwhile; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, an unknown channel id) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    reportsRemove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Confirmation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway); or The caller does not hold the watchers:write permission: {"message":"This operation needs the watchers:write permission"} */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @enum {unknown} */
+                        message: "This operation needs the watchers:write permission";
+                    };
+                };
+            };
+            /** @description No report schedule with that id (or none within the caller's scope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Changed or deleted by another request meanwhile; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, an unknown channel id) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    reportsRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report and its deliveries after their first attempt */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description one per channel, after its first attempt (also in the channel's delivery log) */
+                        deliveries: {
+                            /** Format: date-time */
+                            at: string;
+                            attempts: number;
+                            channelId: string;
+                            deliveryId: string;
+                            lastResponseStatus?: number;
+                            /** Format: date-time */
+                            nextAttemptAt?: string;
+                            /** @description pending, delivered, retrying, failed */
+                            status: string;
+                            /** @description report */
+                            type: string;
+                        }[];
+                        /** @description what a report tells (the json webhook payload carries it as `report`) */
+                        report: {
+                            alarms: {
+                                /** @description per watcher, most first (at most 50) */
+                                byKind: {
+                                    count: number;
+                                    description: string;
+                                    /** @description the watcher's type, unknown once deleted */
+                                    kind: string;
+                                    severity: number;
+                                    watcherId: string;
+                                }[];
+                                bySeverity: {
+                                    [key: string]: number;
+                                };
+                                /** @description alarms cleared in the period (at most 5,000 are read) */
+                                total: number;
+                                /** @description the period cleared more alarms than were read */
+                                truncated: boolean;
+                            };
+                            availability: {
+                                /** @description connected over observed device-time in the period, 0..1 (24 h) */
+                                overall: number;
+                                /** @description rooms observed */
+                                rooms: number;
+                                /** @description the 10 worst rooms, worst first */
+                                worstRooms: {
+                                    /** @description 0..1 */
+                                    availability: number;
+                                    deviceCount: number;
+                                    location: string;
+                                    region: string;
+                                    room: string;
+                                }[];
+                            };
+                            /** Format: date-time */
+                            from: string;
+                            /** Format: date-time */
+                            generatedAt: string;
+                            /** @description alarms of "offline" watchers cleared in the period, longest first (at most 10) */
+                            longestOutages: {
+                                /** Format: date-time */
+                                clearedAt: string;
+                                devicesn: string;
+                                durationSeconds: number;
+                                location: string;
+                                /** Format: date-time */
+                                raisedAt: string;
+                                region: string;
+                                room: string;
+                            }[];
+                            name: string;
+                            period: string;
+                            scheduleId: string;
+                            /** @description the places covered, as words */
+                            scope: string;
+                            timeZone: string;
+                            /** Format: date-time */
+                            to: string;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway); or The caller does not hold the watchers:write permission: {"message":"This operation needs the watchers:write permission"} */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @enum {unknown} */
+                        message: "This operation needs the watchers:write permission";
+                    };
+                };
+            };
+            /** @description No report schedule with that id (or none within the caller's scope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, an unknown channel id) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
                 };
             };
             /** @description Unexpected server fault */

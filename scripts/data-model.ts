@@ -11,6 +11,7 @@ import '#lib/store/entities/inventory';
 import '#lib/store/entities/alarms';
 import '#lib/store/entities/notify';
 import '#lib/store/entities/locations';
+import '#lib/store/entities/reports';
 
 const HEADER = ['| entity | PK | SK | GSI1 | GSI2 | notes |', '|---|---|---|---|---|---|'];
 const cell = (text: string | undefined) => (text === undefined || text === '' ? '–' : text);

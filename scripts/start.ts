@@ -113,6 +113,15 @@ const startPeriodicEvaluation = () => {
   });
 };
 
+/** The scheduled fleet reports (issue 28 item 5): every REPORT_INTERVAL_SECONDS (default 60; 0 = off), each period's report once. */
+const startPeriodicReports = () =>
+  every(Number(process.env.REPORT_INTERVAL_SECONDS ?? 60), 'fleet reports', async () => {
+    const { runReports } = await import('../lib/reports/run');
+    const { mailerFromEnv } = await import('../lib/adapters/mail');
+    const summary = await runReports({ mailer: mailerFromEnv(), deadline: Date.now() + 120_000 });
+    return summary.made || summary.failed ? `${summary.made} made (${summary.deliveries} deliveries), ${summary.failed} failed` : undefined;
+  });
+
 const main = async () => {
   const port = Number(process.env.PORT ?? 3000);
   const socketPort = Number(process.env.WEBSOCKET_PORT ?? port + 3);
@@ -228,12 +237,14 @@ const main = async () => {
   enableLivePush(connectionsFromEnv());
   const syncTimer = startPeriodicSync();
   const evaluateTimer = startPeriodicEvaluation();
+  const reportTimer = startPeriodicReports();
   let stopping = false;
   const stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
     if (syncTimer) clearInterval(syncTimer);
     if (evaluateTimer) clearInterval(evaluateTimer);
+    if (reportTimer) clearInterval(reportTimer);
     // an open browser tab or a client's keep-alive socket must not hold the stop up
     setTimeout(() => process.exit(code), 5000).unref();
     await Promise.allSettled([docs.close(), offline.stop(), store.close(), fakes?.close()]);

@@ -165,6 +165,12 @@ export const deliverer = (options: NotifierOptions) => {
     return (await deliveries.due(iso(Date.now()), 1)).length === 0;
   };
 
+  /** Makes the first attempt of a stored delivery now, if nobody made it yet. */
+  const attemptStored = async (id: string): Promise<void> => {
+    const stored = await deliveries.get(id);
+    if (stored?.status === 'pending') await attemptOne(stored);
+  };
+
   return {
     summary,
     inTime,
@@ -173,11 +179,13 @@ export const deliverer = (options: NotifierOptions) => {
       until = Math.min(at, options.deadline);
     },
     deliverDue,
+    /** Stores one delivery unless one with its id was stored before (then false). */
+    store: (draft: DeliveryDraft): Promise<boolean> => deliveries.createIfAbsent(draft, iso(Date.now())),
+    attemptStored,
     /** Stores one delivery and attempts it at once (a channel test). */
     async sendNow(draft: DeliveryDraft): Promise<void> {
       await deliveries.createIfAbsent(draft, iso(Date.now()));
-      const stored = await deliveries.get(draft.id);
-      if (stored?.status === 'pending') await attemptOne(stored);
+      await attemptStored(draft.id);
     },
   };
 };

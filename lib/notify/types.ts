@@ -1,9 +1,10 @@
 import type { ParentScope } from '#lib/alarms/pure/inhibition';
 import type { Place, Severity } from '#lib/devices/types';
 import type { InhibitedBy } from '#lib/watchers/types';
+import type { FleetReport } from '#lib/reports/types';
 
-/** What a notification tells: alarms that fired, recovered, are still open, or a channel test. */
-export const NOTIFICATION_TYPES = ['alarms.raised', 'alarms.cleared', 'alarms.repeat', 'alarms.inhibited', 'test'] as const;
+/** What a notification tells: alarms that fired, recovered, are still open or suppressed by a parent problem, a channel test, or a scheduled fleet report. */
+export const NOTIFICATION_TYPES = ['alarms.raised', 'alarms.cleared', 'alarms.repeat', 'alarms.inhibited', 'test', 'report'] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 /** One alarm as a notification lists it. */
@@ -45,6 +46,8 @@ export interface Digest {
   scope: string;
   /** `alarms.inhibited`: the parent problem that suppresses the alarms ("location EMEA / London: 37% of devices offline"). */
   parent?: string;
+  /** A `report` digest carries a fleet report instead of alarms (issue 28 item 5; lib/reports). */
+  report?: FleetReport;
 }
 
 /**

@@ -26,6 +26,8 @@ export const caps = {
   filterConfigs: () => fromEnv('FILTER_CONFIGS_MAX', 100),
   /** Maintenance windows not yet ended per stage (`MAINTENANCE_WINDOWS_MAX`; docs/adr/0406-maintenance-windows-cap-and-scope.md). */
   maintenanceWindows: () => fromEnv('MAINTENANCE_WINDOWS_MAX', 200),
+  /** Report schedules per stage (`REPORTS_MAX`; docs/adr/0473-a-report-is-bounded.md). */
+  reports: () => fromEnv('REPORTS_MAX', 100),
 };
 
 /** The bytes one record may answer in a list of at most `max`: the list then stays within LIST_ANSWER_BYTES. */

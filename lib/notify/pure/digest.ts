@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import { roomKey } from '#lib/devices/types';
+import { reportSubject } from '#lib/reports/pure/render';
+import { durationText } from '#lib/shared/duration';
 import { SEVERITIES } from '#lib/shared/severity';
 import { LISTED, type Digest, type NotificationType, type NotifiedAlarm, type NotifiedWatcher } from '../types';
 
@@ -74,10 +76,12 @@ const LEAD: Record<NotificationType, string> = {
   'alarms.repeat': 'Still open: ',
   'alarms.inhibited': 'Suppressed: ',
   test: '',
+  report: '',
 };
 
 /** `[Major] 12 devices offline in EMEA / London (3 rooms)`; the room count only when there are several. */
 export const subjectOf = (digest: Digest): string => {
+  if (digest.report) return reportSubject(digest.report);
   if (digest.type === 'test' || !digest.watcher) return '[Test] Notification channel test from device-monitoring';
   const level = SEVERITIES[digest.watcher.severity];
   const what = digest.watcher.type.trim() || 'in alarm';
@@ -86,18 +90,7 @@ export const subjectOf = (digest: Digest): string => {
 };
 
 /** How long an alarm was down: "3h 5m", "42s". */
-export const durationOf = (from: string, to: string): string => {
-  let seconds = Math.max(0, Math.round((Date.parse(to) - Date.parse(from)) / 1000));
-  const parts: string[] = [];
-  for (const [unit, size] of [['d', 86_400], ['h', 3_600], ['m', 60]] as const) {
-    if (seconds >= size) {
-      parts.push(`${Math.floor(seconds / size)}${unit}`);
-      seconds %= size;
-    }
-  }
-  if (seconds > 0 || parts.length === 0) parts.push(`${seconds}s`);
-  return parts.slice(0, 2).join(' ');
-};
+export const durationOf = (from: string, to: string): string => durationText((Date.parse(to) - Date.parse(from)) / 1000);
 
 /** One line about one alarm: its device and, once cleared, how long it was down. */
 export const alarmLine = (alarm: NotifiedAlarm): string =>

@@ -1,3 +1,5 @@
+import { reportPayload, reportText } from '#lib/reports/pure/render';
+import type { FleetReport } from '#lib/reports/types';
 import { alarmLine, byRoom, introOf, moreLine, subjectOf } from './digest';
 import type { Digest, NotifiedAlarm, WebhookFormat } from '../types';
 
@@ -100,8 +102,36 @@ const teams = (digest: Digest, payload: WebhookPayload) => {
   };
 };
 
+/** A fleet report for Slack and Teams: its summary, then its text (the JSON format carries it whole). */
+const reportBody = (report: FleetReport, format: 'slack' | 'teams', deliveryId: string): unknown => {
+  const [summary = '', ...rest] = reportText(report).split('\n');
+  const body = rest.join('\n').trim();
+  if (format === 'slack') {
+    return {
+      text: slackText(summary),
+      blocks: [
+        { type: 'header', text: { type: 'plain_text', text: slackText(summary, 150) } },
+        { type: 'section', text: { type: 'mrkdwn', text: slackText(body, 3000) } },
+        { type: 'context', elements: [{ type: 'mrkdwn', text: slackText(`delivery ${deliveryId}`, 3000) }] },
+      ],
+    };
+  }
+  const card = [
+    { type: 'TextBlock', text: teamsText(summary), weight: 'Bolder', size: 'Medium', wrap: true },
+    ...body.split('\n').filter((line) => line.trim()).map((line) => ({ type: 'TextBlock', text: teamsText(line.trim()), wrap: true, spacing: 'None' })),
+    { type: 'TextBlock', text: teamsText(`delivery ${deliveryId}`), isSubtle: true, size: 'Small', wrap: true },
+  ];
+  return {
+    type: 'message',
+    attachments: [
+      { contentType: 'application/vnd.microsoft.card.adaptive', contentUrl: null, content: { $schema: 'http://adaptivecards.io/schemas/adaptive-card.json', type: 'AdaptiveCard', version: '1.4', body: card } },
+    ],
+  };
+};
+
 /** The raw body a webhook of this format receives; the signature is computed over exactly this string. */
 export const webhookBody = (digest: Digest, format: WebhookFormat, deliveryId: string, sentAt: string): string => {
+  if (digest.report) return JSON.stringify(format === 'json' ? reportPayload(digest.report, deliveryId, sentAt) : reportBody(digest.report, format, deliveryId));
   const payload = payloadOf(digest, deliveryId, sentAt);
   if (format === 'slack') return JSON.stringify(slack(digest, payload));
   if (format === 'teams') return JSON.stringify(teams(digest, payload));

@@ -1,4 +1,5 @@
 import escapeHtml from 'escape-html';
+import { reportHtml, reportText } from '#lib/reports/pure/render';
 import { headerText } from '#lib/shared/header';
 import type { Mail } from '#lib/alarms/types';
 import { alarmLine, byRoom, introOf, moreLine, subjectOf } from './digest';
@@ -34,6 +35,6 @@ export const digestMail = (digest: Digest, deliveryId: string, to: readonly stri
   id: deliveryId,
   to: [...to],
   subject: headerText(subjectOf(digest)),
-  text: text(digest),
-  html: html(digest),
+  text: digest.report ? reportText(digest.report) : text(digest),
+  html: digest.report ? reportHtml(digest.report) : html(digest),
 });

@@ -1,0 +1,115 @@
+import type { ReportSchedule } from '#lib/reports/types';
+import { Conflict, NotFound } from '#lib/errors';
+import { caps } from '#lib/shared/caps';
+import { REPORTS, ReportRun, ReportScheduleItem as Schedules, type ReportRunState } from '#lib/store/entities/reports';
+import { collection } from '#lib/store/entity';
+import { expr } from '#lib/store/expression';
+import { mapPage, queryKeptPage, queryPage, type Page } from '#lib/store/paging';
+import { queryAll, type Query } from '#lib/store/query';
+import { must, NEW, type Item } from '#lib/store/table';
+import * as capped from './caps';
+
+/*
+ * Report schedules (issue 28 item 5; docs/data-model.md "Scheduled reports") are few: one
+ * partition `REPORTS`, sorted by UUIDv7 id, read by one Query and never through an index (nothing
+ * lags). `version` guards replace and delete; at most REPORTS_MAX per stage (the cap roster of
+ * ./caps.ts). Each period's report has a marker (`REPORT#<scheduleId>` / `RUN#<from>`): the
+ * conditional put that claims it is what makes a report once when runs race
+ * (docs/adr/0472-one-report-per-schedule-and-period.md).
+ */
+const { fromItem } = Schedules;
+
+export interface VersionedSchedule {
+  schedule: ReportSchedule;
+  version: number;
+}
+
+const notFound = (id: string) => new NotFound(`Report schedule ${id} not found`);
+const changed = (id: string) => new Conflict(`Report schedule ${id} was changed by another request; read it again and retry`);
+
+const cap: capped.CapRules = {
+  name: 'reports',
+  get max() {
+    return caps.reports();
+  },
+  full: (max) => `This stage holds ${max} report schedules, its maximum (REPORTS_MAX); delete one first (DELETE /reports/{id})`,
+  living: async () => new Map((await collection(REPORTS).all({ project: ['id'], consistent: true })).map((item) => [String(item.id), undefined] as const)),
+};
+
+const fields = (schedule: ReportSchedule, version: number): Item => ({ ...schedule, version });
+
+/** Stores a new schedule; 409 when the stage holds its maximum. */
+export const create = async (schedule: ReportSchedule): Promise<ReportSchedule> => {
+  await capped.admit(cap, schedule.id);
+  try {
+    await must(Schedules.put(schedule.id, fields(schedule, 1), NEW), () => new Error(`report schedule id ${schedule.id} collided`));
+  } catch (error) {
+    await capped.release(cap.name, [schedule.id]).catch(() => undefined); // else healed when the cap is reached
+    throw error;
+  }
+  return schedule;
+};
+
+/** One schedule and its version (strongly consistent); 404 when unknown. */
+export const getVersioned = async (id: string): Promise<VersionedSchedule> => {
+  const item = await Schedules.read(id, { consistent: true });
+  if (!item) throw notFound(id);
+  return { schedule: fromItem(item), version: Number(item.version) };
+};
+
+const listQuery = (): Query => ({ pk: REPORTS, consistent: true });
+
+/** Every schedule, oldest first (the report run's read: one Query of one small partition). */
+export const all = async (): Promise<ReportSchedule[]> => (await queryAll(listQuery())).map(fromItem);
+
+/** One page of the schedules, oldest first; with `keep`, of those it accepts (a scoped caller's). */
+export const page = async (limit: number, cursor?: string, keep?: (schedule: ReportSchedule) => boolean): Promise<Page<ReportSchedule>> => {
+  const read = keep ? queryKeptPage(listQuery(), 'reports', (item) => keep(fromItem(item)), limit, cursor) : queryPage(listQuery(), 'reports', limit, cursor);
+  return mapPage(await read, fromItem);
+};
+
+const atVersion = (version: number) => expr('#version = :read', { read: version });
+
+/** Replaces a schedule read at `version`; 409 when written since, 404 when deleted since. */
+export const replace = async (current: VersionedSchedule, schedule: ReportSchedule): Promise<ReportSchedule> => {
+  if (!(await Schedules.put(schedule.id, fields(schedule, current.version + 1), atVersion(current.version)))) {
+    await getVersioned(schedule.id);
+    throw changed(schedule.id);
+  }
+  return schedule;
+};
+
+/** Deletes a schedule read at `version`; 409 when written since, 404 when gone. Its markers expire by TTL. */
+export const remove = async (current: VersionedSchedule): Promise<void> => {
+  const { id } = current.schedule;
+  if (!(await Schedules.remove(id, atVersion(current.version)))) {
+    await getVersioned(id);
+    throw changed(id);
+  }
+  await capped.release(cap.name, [id]).catch(() => undefined); // else healed when the cap is reached
+};
+
+/** A period's report: its schedule and start. */
+export interface ReportKey {
+  scheduleId: string;
+  from: string;
+}
+
+/**
+ * Claims the report of one period for `runId` until `leaseUntil` (epoch ms): a conditional put
+ * that holds when no marker exists, or when the one there was claimed, never made, and its lease
+ * ended before `now`. Of runs racing for one period exactly one wins.
+ */
+export const claim = (key: ReportKey, claim: { runId: string; to: string; now: number; leaseUntil: number; expiresAt: number }): Promise<boolean> =>
+  ReportRun.put(
+    key,
+    { status: 'claimed', runId: claim.runId, leaseUntil: claim.leaseUntil, from: key.from, to: claim.to, expiresAt: claim.expiresAt },
+    expr('attribute_not_exists(PK) OR (#status = :claimed AND #leaseUntil < :now)', { claimed: 'claimed', now: claim.now }),
+  );
+
+/** Marks a claimed report made (its deliveries stored); false when another run took the claim over meanwhile. */
+export const made = async (key: ReportKey, runId: string, facts: { madeAt: string; deliveries: number }): Promise<boolean> =>
+  !!(await ReportRun.update(key, { set: { status: 'made', madeAt: facts.madeAt, deliveries: facts.deliveries } }, expr('#runId = :runId', { runId })));
+
+/** The marker of one period, if any (strongly consistent). */
+export const run = (key: ReportKey): Promise<ReportRunState | undefined> => ReportRun.find(key, { consistent: true });

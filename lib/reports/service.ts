@@ -1,0 +1,119 @@
+/**
+ * The `/reports` routes' work (issue 28 item 5; docs/adr/0474-report-schedules-and-their-routes.md):
+ * create, list, read, replace and delete report schedules, and run one now. A schedule keeps the
+ * places it reports on (`scope`): what the body names, within the caller's own scope, else the
+ * caller's scope, as a watcher keeps its creator's. A scoped caller reaches only the schedules
+ * whose scope lies within its own; any other is 404, as if unknown.
+ */
+import type { Mailer } from '#lib/alarms/mailer';
+import * as deliveries from '#lib/db/deliveries';
+import * as store from '#lib/db/reports';
+import { mapPage, type Page } from '#lib/db/pages';
+import { Invalid, NotFound } from '#lib/errors';
+import { timeOrderedId } from '#lib/maintenance/windows';
+import { timeZoneName } from '#lib/maintenance/zone';
+import { checkChannelIds } from '#lib/notify/channelIds';
+import { deliverer } from '#lib/notify/deliver';
+import type { DeliveryView } from '#lib/notify/types';
+import { isUnscoped, normalizeScope, type AccessScope } from '#lib/shared/access';
+import { scopeWithinScope } from '#lib/shared/scopeWithin';
+import { randomUUID } from 'node:crypto';
+import { reportOn } from './build';
+import { reportDigest, reportDrafts } from './pure/drafts';
+import { currentPeriod, nextReportAt } from './pure/period';
+import type { FleetReport, ReportInput, ReportSchedule } from './types';
+
+/** A schedule as answered: with when its next report is due. */
+export type ScheduleAnswer = ReportSchedule & { nextReportAt: string | null };
+
+const answerOf = (schedule: ReportSchedule, now: number): ScheduleAnswer => ({
+  ...schedule,
+  nextReportAt: schedule.active ? new Date(nextReportAt(schedule, now)).toISOString() : null,
+});
+
+const within = (schedule: Pick<ReportSchedule, 'scope'>, scope: AccessScope) => scopeWithinScope(schedule.scope, scope);
+
+const outOfScope = () =>
+  new NotFound('body.scope names places outside your scope', { details: [{ field: 'body.scope', message: 'body.scope must lie within your scope (each entry a region or location of it)' }] });
+
+/** The stored fields of a schedule as sent: 422 naming the field, 404 a scope outside the caller's. */
+const checked = async (input: ReportInput, scope: AccessScope): Promise<Pick<ReportSchedule, 'name' | 'period' | 'weekday' | 'time' | 'timeZone' | 'channelIds' | 'scope' | 'active'>> => {
+  const problems: { field: string; message: string }[] = [];
+  const zone = timeZoneName(input.timeZone);
+  if (!zone) problems.push({ field: 'body.timeZone', message: `body.timeZone: no IANA time zone ${JSON.stringify(input.timeZone)}` });
+  if (input.period === 'weekly' && input.weekday === undefined) problems.push({ field: 'body.weekday', message: 'body.weekday is required for a weekly report (MO..SU)' });
+  if (input.period === 'daily' && input.weekday !== undefined) problems.push({ field: 'body.weekday', message: 'body.weekday is only for a weekly report' });
+  if (problems.length > 0) throw new Invalid(problems[0]!.message, problems);
+  const reported = input.scope === undefined ? normalizeScope(scope) : normalizeScope(input.scope);
+  if (!scopeWithinScope(reported, scope)) throw outOfScope();
+  await checkChannelIds(input.channelIds);
+  return {
+    name: input.name,
+    period: input.period,
+    ...(input.period === 'weekly' ? { weekday: input.weekday } : {}),
+    time: input.time,
+    timeZone: zone!,
+    channelIds: [...new Set(input.channelIds)],
+    scope: reported,
+    active: input.active ?? true,
+  };
+};
+
+export const createSchedule = async (input: ReportInput, createdBy: string, scope: AccessScope = []): Promise<ScheduleAnswer> => {
+  const now = Date.now();
+  const at = new Date(now).toISOString();
+  const schedule: ReportSchedule = { id: timeOrderedId(now), ...(await checked(input, scope)), createdBy, createdAt: at, updatedAt: at };
+  return answerOf(await store.create(schedule), now);
+};
+
+/** Schedules answered per page when no limit is asked. */
+export const DEFAULT_REPORTS_PAGE = 100;
+
+export const listSchedules = async (query: { limit?: string; cursor?: string }, scope: AccessScope = []): Promise<Page<ScheduleAnswer>> => {
+  const now = Date.now();
+  const page = await store.page(query.limit ? Number(query.limit) : DEFAULT_REPORTS_PAGE, query.cursor, isUnscoped(scope) ? undefined : (schedule) => within(schedule, scope));
+  return mapPage(page, (schedule) => answerOf(schedule, now));
+};
+
+const getWithin = async (id: string, scope: AccessScope): Promise<store.VersionedSchedule> => {
+  const current = await store.getVersioned(id);
+  if (!within(current.schedule, scope)) throw new NotFound(`Report schedule ${id} not found`);
+  return current;
+};
+
+export const getSchedule = async (id: string, scope: AccessScope = []): Promise<ScheduleAnswer> => answerOf((await getWithin(id, scope)).schedule, Date.now());
+
+/** Replaces a schedule whole (id, createdBy and createdAt kept). Reports already made stay made. */
+export const replaceSchedule = async (id: string, input: ReportInput, scope: AccessScope = []): Promise<ScheduleAnswer> => {
+  const current = await getWithin(id, scope);
+  const now = Date.now();
+  const { createdBy, createdAt } = current.schedule;
+  const schedule: ReportSchedule = { id, ...(await checked(input, scope)), createdBy, createdAt, updatedAt: new Date(now).toISOString() };
+  return answerOf(await store.replace(current, schedule), now);
+};
+
+export const removeSchedule = async (id: string, scope: AccessScope = []): Promise<void> => {
+  await store.remove(await getWithin(id, scope));
+};
+
+/** A report run on demand and where it went. */
+export interface ReportNow {
+  report: FleetReport;
+  deliveries: (DeliveryView & { channelId: string })[];
+}
+
+/**
+ * POST /reports/{id}/run: the report of the period so far (from the last scheduled report to
+ * now), sent to the schedule's channels now, each send a delivery of its own; it is no scheduled
+ * report and does not stand for one.
+ */
+export const runScheduleNow = async (id: string, scope: AccessScope, mailer: Mailer, deadline: number): Promise<ReportNow> => {
+  const { schedule } = await getWithin(id, scope);
+  const now = Date.now();
+  const report = await reportOn(schedule, { from: currentPeriod(schedule, now).from, to: now }, now);
+  const drafts = reportDrafts(reportDigest(report, `now#${randomUUID()}`), schedule.channelIds);
+  const send = deliverer({ mailer, deadline });
+  for (const { draft } of drafts) await send.sendNow(draft);
+  const views = await Promise.all(drafts.map(async ({ channelId, draft }) => ({ channelId, view: await deliveries.view(draft.id) })));
+  return { report, deliveries: views.flatMap(({ channelId, view }) => (view ? [{ ...view, channelId }] : [])) };
+};

@@ -1,0 +1,65 @@
+import type { ReportSchedule } from '#lib/reports/types';
+import { entity } from '../entity';
+
+/* Scheduled fleet reports (issue 28 item 5): the schedules, and one marker per schedule and period. */
+const reports = 'Scheduled reports (issue 28)';
+
+export const REPORTS = 'REPORTS';
+/** A report schedule: few, in one partition sorted by UUIDv7 id (docs/adr/0474-report-schedules-and-their-routes.md). */
+export const ReportScheduleItem = entity({
+  type: 'ReportSchedule',
+  doc: {
+    section: reports,
+    PK: '`REPORTS`',
+    SK: '`REPORT#<uuidv7>`',
+    notes: '`id, name, period (daily, weekly), weekday?, time (HH:MM), timeZone, channelIds, scope (the places reported on), active, createdBy, createdAt, updatedAt, version`',
+  },
+  key: (id: string) => ({ PK: REPORTS, SK: `REPORT#${id}` }),
+  fromItem: (item): ReportSchedule => ({
+    id: String(item.id),
+    name: String(item.name),
+    period: item.period as ReportSchedule['period'],
+    ...(typeof item.weekday === 'string' ? { weekday: item.weekday as NonNullable<ReportSchedule['weekday']> } : {}),
+    time: String(item.time),
+    timeZone: String(item.timeZone),
+    channelIds: Array.isArray(item.channelIds) ? item.channelIds.map(String) : [],
+    scope: Array.isArray(item.scope) ? (item.scope as ReportSchedule['scope']) : [],
+    active: item.active !== false,
+    createdBy: String(item.createdBy),
+    createdAt: String(item.createdAt),
+    updatedAt: String(item.updatedAt),
+  }),
+});
+
+/** What a period's marker holds: who claimed it until when, and once made, when and to how many channels. */
+export interface ReportRunState {
+  status: 'claimed' | 'made';
+  runId: string;
+  /** Epoch ms: a claim not made by then may be taken over. */
+  leaseUntil: number;
+  madeAt?: string;
+  deliveries?: number;
+}
+
+/**
+ * The marker of one report (docs/adr/0472-one-report-per-schedule-and-period.md): put on
+ * condition that none exists (or that its claim lapsed unmade), so that of racing runs one makes it.
+ */
+export const ReportRun = entity({
+  type: 'ReportRun',
+  doc: {
+    section: reports,
+    name: 'Report marker',
+    PK: '`REPORT#<scheduleId>`',
+    SK: '`RUN#<periodStart ISO>`',
+    notes: '`status` (claimed, made), `runId`, `leaseUntil` (ms), `from, to` (the period), `madeAt`, `deliveries`, `expiresAt` (+ the alarm history retention)',
+  },
+  key: ({ scheduleId, from }: { scheduleId: string; from: string }) => ({ PK: `REPORT#${scheduleId}`, SK: `RUN#${from}` }),
+  fromItem: (item): ReportRunState => ({
+    status: item.status === 'made' ? 'made' : 'claimed',
+    runId: String(item.runId),
+    leaseUntil: Number(item.leaseUntil ?? 0),
+    ...(typeof item.madeAt === 'string' ? { madeAt: item.madeAt } : {}),
+    ...(typeof item.deliveries === 'number' ? { deliveries: item.deliveries } : {}),
+  }),
+});
