@@ -106,6 +106,11 @@ export const routes = {
     },
   }),
   get: onWindow('GET', 'maintenance/{id}', 'One maintenance window, whatever its status', { permission: 'fleet:read', responses: { 200: ok('The window', maintenanceWindow) } }),
+  history: onWindow('GET', 'maintenance/{id}/history', "A window's openings and closings, newest first, a page at a time: each opening is recorded when it starts and when it ends, once each", {
+    permission: 'fleet:read',
+    request: { query: page },
+    responses: { 200: ok('One page {items, nextCursor} (limit default 100)', pageOf(maintenanceEvent)), 422: error('A cursor not answered for the same window') },
+  }),
   update: onWindow('PUT', 'maintenance/{id}', 'Replace a maintenance window whole (id, createdBy and createdAt kept)', {
     request: { body: windowBody },
     responses: { 200: ok('The window as replaced', maintenanceWindow), 409: changed },
