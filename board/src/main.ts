@@ -196,7 +196,7 @@ const render = () => {
     ...state.alarms.map((alarm) => {
       const item = document.createElement('li');
       item.dataset.severity = SEVERITY_NAMES[alarm.severity] ?? 'Info';
-      const flags = [alarm.acknowledged ? 'acknowledged' : '', alarm.silenced ? 'silenced' : ''].filter(Boolean).join(', ');
+      const flags = [alarm.acknowledged ? 'acknowledged' : '', alarm.silenced ? 'silenced' : '', alarm.inMaintenance?.length ? 'in maintenance' : ''].filter(Boolean).join(', ');
       item.textContent = `${SEVERITY_NAMES[alarm.severity] ?? alarm.severity} · ${alarm.devicesn} · ${alarm.room}, ${alarm.location} · ${new Date(alarm.raisedAt).toLocaleTimeString()}${alarm.description ? ` · ${alarm.description}` : ''}${flags ? ` (${flags})` : ''}`;
       return item;
     }),

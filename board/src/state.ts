@@ -43,6 +43,8 @@ export interface Alarm {
   /** As GET /alarms and the pushes answer them. */
   acknowledgedAt?: string;
   silencedBy?: string[];
+  /** The open maintenance windows that hold it (GET /alarms and the pushes, docs/adr/0431). */
+  inMaintenance?: string[];
   /** What the board shows, from the two above (or from the event that announced them). */
   acknowledged?: boolean;
   silenced?: boolean;
