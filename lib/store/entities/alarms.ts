@@ -143,14 +143,10 @@ export interface MaintenanceEvent {
 }
 /** A window's history partition, newest first by `at`; an opening's start and end each once (`attribute_not_exists`). */
 export const maintenanceHistoryPk = (windowId: string) => `MAINTHIST#${windowId}`;
+const eventNotes = '`windowId, event, at, opening {start, end}, recordedAt, expiresAt` (ALARM_HISTORY_DAYS after `at`); put if absent, so racing runs record it once';
 export const MaintenanceEventItem = entity({
   type: 'MaintenanceEvent',
-  doc: {
-    section: lifecycle,
-    PK: '`MAINTHIST#<windowId>`',
-    SK: '`<at>#<opened|closed>`',
-    notes: '`windowId, event, at, opening {start, end}, recordedAt, expiresAt` (ALARM_HISTORY_DAYS after `at`); put if absent, so racing runs record it once',
-  },
+  doc: { section: lifecycle, PK: '`MAINTHIST#<windowId>`', SK: '`<at>#<opened|closed>`', notes: eventNotes },
   key: ({ windowId, event, at }: Pick<MaintenanceEvent, 'windowId' | 'event' | 'at'>) => ({ PK: maintenanceHistoryPk(windowId), SK: `${at}#${event}` }),
   fromItem: (item): MaintenanceEvent => ({
     windowId: String(item.windowId),
