@@ -26,6 +26,7 @@ const FAITHFUL_TESTS = [
   'engine-progress',
   'maintenance-engine',
   'inhibition-engine',
+  'maintenance-history',
   'providers-sync',
   'reports',
 ];

@@ -1146,6 +1146,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/maintenance/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A window's openings and closings, newest first, a page at a time: each opening is recorded when it starts and when it ends, once each
+         * @description Needs the fleet:read permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 One page {items, nextCursor} (limit default 100); 400 Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more); 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"}; 404 No maintenance window with that id (or none within the caller's scope); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 A cursor not answered for the same window; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
+        get: operations["maintenanceHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/providers": {
         parameters: {
             query?: never;
@@ -9384,7 +9404,21 @@ export interface operations {
                 content: {
                     "application/json": {
                         deviceCount: number;
+                        /**
+                         * @description present (true) while an open maintenance window holds it (a window naming a watcherId holds alarms only); absent otherwise
+                         * @constant
+                         */
+                        inMaintenance?: true;
                         location: string;
+                        /** @description the open windows that hold it, by id, each with the end of its opening under way; present with inMaintenance */
+                        maintenance?: {
+                            /** Format: date-time */
+                            closesAt: string;
+                            /** @description the window's comment (its name on the board) */
+                            comment: string;
+                            /** @description the window id */
+                            id: string;
+                        }[];
                         offline: number;
                         online: number;
                         region: string;
@@ -10973,6 +11007,154 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    maintenanceHistory: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page {items, nextCursor} (limit default 100) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: date-time */
+                            at: string;
+                            /**
+                             * @description opened: an opening started (at its start); closed: it ended (at its end)
+                             * @enum {unknown}
+                             */
+                            event: "opened" | "closed";
+                            /** @description the opening (occurrence) the event belongs to */
+                            opening: {
+                                /** Format: date-time */
+                                end: string;
+                                /** Format: date-time */
+                                start: string;
+                            };
+                            /**
+                             * Format: date-time
+                             * @description when an evaluator run recorded it (at or after `at`)
+                             */
+                            recordedAt: string;
+                            windowId: string;
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"} */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"] | {
+                        /** @enum {unknown} */
+                        message: "This operation needs the fleet:read permission";
+                    };
+                };
+            };
+            /** @description No maintenance window with that id (or none within the caller's scope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A cursor not answered for the same window */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
                 };
             };
             /** @description Unexpected server fault */
@@ -12731,6 +12913,20 @@ export interface operations {
                         devicemodel?: string;
                         devicesn?: string;
                         /**
+                         * @description present (true) while an open maintenance window holds it (a window naming a watcherId holds alarms only); absent otherwise
+                         * @constant
+                         */
+                        inMaintenance?: true;
+                        /** @description the open windows that hold it, by id, each with the end of its opening under way; present with inMaintenance */
+                        maintenance?: {
+                            /** Format: date-time */
+                            closesAt: string;
+                            /** @description the window's comment (its name on the board) */
+                            comment: string;
+                            /** @description the window id */
+                            id: string;
+                        }[];
+                        /**
                          * Format: date-time
                          * @description present while its provider has failed longer than PROVIDER_STALE_MINUTES: the state shown is the last one known
                          */
@@ -13011,6 +13207,20 @@ export interface operations {
                         devicemodel?: string;
                         devicesn?: string;
                         /**
+                         * @description present (true) while an open maintenance window holds it (a window naming a watcherId holds alarms only); absent otherwise
+                         * @constant
+                         */
+                        inMaintenance?: true;
+                        /** @description the open windows that hold it, by id, each with the end of its opening under way; present with inMaintenance */
+                        maintenance?: {
+                            /** Format: date-time */
+                            closesAt: string;
+                            /** @description the window's comment (its name on the board) */
+                            comment: string;
+                            /** @description the window id */
+                            id: string;
+                        }[];
+                        /**
                          * Format: date-time
                          * @description present while its provider has failed longer than PROVIDER_STALE_MINUTES: the state shown is the last one known
                          */
@@ -13042,6 +13252,20 @@ export interface operations {
                             deviceid?: string;
                             devicemodel?: string;
                             devicesn?: string;
+                            /**
+                             * @description present (true) while an open maintenance window holds it (a window naming a watcherId holds alarms only); absent otherwise
+                             * @constant
+                             */
+                            inMaintenance?: true;
+                            /** @description the open windows that hold it, by id, each with the end of its opening under way; present with inMaintenance */
+                            maintenance?: {
+                                /** Format: date-time */
+                                closesAt: string;
+                                /** @description the window's comment (its name on the board) */
+                                comment: string;
+                                /** @description the window id */
+                                id: string;
+                            }[];
                             /**
                              * Format: date-time
                              * @description present while its provider has failed longer than PROVIDER_STALE_MINUTES: the state shown is the last one known
@@ -13512,6 +13736,20 @@ export interface operations {
                         deviceid?: string;
                         devicemodel?: string;
                         devicesn?: string;
+                        /**
+                         * @description present (true) while an open maintenance window holds it (a window naming a watcherId holds alarms only); absent otherwise
+                         * @constant
+                         */
+                        inMaintenance?: true;
+                        /** @description the open windows that hold it, by id, each with the end of its opening under way; present with inMaintenance */
+                        maintenance?: {
+                            /** Format: date-time */
+                            closesAt: string;
+                            /** @description the window's comment (its name on the board) */
+                            comment: string;
+                            /** @description the window id */
+                            id: string;
+                        }[];
                         /**
                          * Format: date-time
                          * @description present while its provider has failed longer than PROVIDER_STALE_MINUTES: the state shown is the last one known

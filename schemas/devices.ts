@@ -1,5 +1,6 @@
 /** Devices and statistics (spec "Devices"; DESIGN §6, D4, D10, D11): invalid input is 422. */
 import { AVAILABILITY_CSV_COLUMNS, DEVICE_CSV_COLUMNS, DEVICE_HISTORY_CSV_COLUMNS } from '#lib/devices/csv';
+import { maintenanceMark } from './maintenance';
 import { csvFormat, dateTime, error, INVENTORY_MEMORY_MB, listOrPage, name, ok, orCsv, page, pageOf, recordRoutesOf, routesOf, scheduled, SINGLE_LINE, strict, Type, type TSchema } from './shared';
 
 /** Where devices come from (lib/inventory/provider). */
@@ -36,6 +37,8 @@ const device = Type.Partial(
       }),
     ),
     staleSince: Type.String({ format: 'date-time', description: 'present while its provider has failed longer than PROVIDER_STALE_MINUTES: the state shown is the last one known' }),
+    inMaintenance: maintenanceMark.inMaintenance,
+    maintenance: maintenanceMark.maintenance,
   }),
 );
 const invalid = error('A filter field is missing or empty, each named');

@@ -7,6 +7,7 @@
 import { job, route } from '#lib/http/contract';
 import { dateTime, error, list, oneOfValues, strict, Type } from './shared';
 import { deviceFilter } from './devices';
+import { maintenanceMark } from './maintenance';
 
 const integer = Type.Integer({ minimum: 0 });
 const room = Type.Object({
@@ -17,6 +18,8 @@ const room = Type.Object({
   deviceCount: integer,
   online: integer,
   offline: integer,
+  inMaintenance: Type.Optional(maintenanceMark.inMaintenance),
+  maintenance: Type.Optional(maintenanceMark.maintenance),
 });
 const invalid = error('The filter is invalid, its fields named');
 

@@ -58,6 +58,26 @@ const maintenanceWindow = Type.Object({
   nextClosing: Type.Unsafe<string | null>({ type: ['string', 'null'], format: 'date-time', description: 'when the opening under way, else the next one, closes; null when it opens no more' }),
 });
 
+/** How a device or room answer names the open windows that hold it (docs/adr/0451). */
+const heldBy = Type.Object({
+  id: Type.String({ description: 'the window id' }),
+  comment: Type.String({ description: "the window's comment (its name on the board)" }),
+  closesAt: dateTime,
+});
+/** The fields a device or room answer carries while an open maintenance window holds it; absent otherwise. */
+export const maintenanceMark = {
+  inMaintenance: Type.Literal(true, { description: 'present (true) while an open maintenance window holds it (a window naming a watcherId holds alarms only); absent otherwise' }),
+  maintenance: Type.Array(heldBy, { description: 'the open windows that hold it, by id, each with the end of its opening under way; present with inMaintenance' }),
+};
+
+const maintenanceEvent = Type.Object({
+  windowId: Type.String(),
+  event: oneOfValues(['opened', 'closed'] as const, { description: 'opened: an opening started (at its start); closed: it ended (at its end)' }),
+  at: dateTime,
+  opening: Type.Object({ start: dateTime, end: dateTime }, { description: 'the opening (occurrence) the event belongs to' }),
+  recordedAt: Type.String({ format: 'date-time', description: 'when an evaluator run recorded it (at or after `at`)' }),
+});
+
 const invalid = error('Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more)');
 const unknown = error("No maintenance window with that id (or none within the caller's scope)");
 const changed = error('Changed or deleted by another request meanwhile; read it again and retry');
@@ -86,6 +106,11 @@ export const routes = {
     },
   }),
   get: onWindow('GET', 'maintenance/{id}', 'One maintenance window, whatever its status', { permission: 'fleet:read', responses: { 200: ok('The window', maintenanceWindow) } }),
+  history: onWindow('GET', 'maintenance/{id}/history', "A window's openings and closings, newest first, a page at a time: each opening is recorded when it starts and when it ends, once each", {
+    permission: 'fleet:read',
+    request: { query: page },
+    responses: { 200: ok('One page {items, nextCursor} (limit default 100)', pageOf(maintenanceEvent)), 422: error('A cursor not answered for the same window') },
+  }),
   update: onWindow('PUT', 'maintenance/{id}', 'Replace a maintenance window whole (id, createdBy and createdAt kept)', {
     request: { body: windowBody },
     responses: { 200: ok('The window as replaced', maintenanceWindow), 409: changed },

@@ -13,8 +13,9 @@ import {
   countsOf,
   emptyState,
   loaded,
+  openMaintenance,
   roomKey,
-  roomsInOrder,
+  roomsApart,
   SEVERITY_NAMES,
   type Alarm,
   type BoardState,
@@ -28,6 +29,8 @@ interface Config {
   apiKey: string;
   /** Seconds between polls while the socket is down (default 5). */
   pollSeconds?: number;
+  /** Seconds between reloads while live, so that maintenance windows opening and closing show (default 60). */
+  reloadSeconds?: number;
 }
 
 type Connection = 'connecting' | 'live' | 'reconnecting';
@@ -155,33 +158,45 @@ const setConnection = (connection: Connection) => {
   badge.textContent = connection === 'live' ? 'live' : connection === 'connecting' ? 'connecting…' : 'reconnecting… (polling)';
 };
 
+/** A room's tile; one in maintenance also names its windows and when they close. */
+const tileOf = (room: Room, now: string) => {
+  const tile = document.createElement('div');
+  tile.className = 'tile';
+  tile.dataset.room = roomKey(room);
+  tile.dataset.status = room.roomStatus;
+  tile.title = `${roomKey(room)}: ${room.roomStatus}, ${room.online} of ${room.deviceCount} online`;
+  const name = document.createElement('strong');
+  name.textContent = room.room;
+  const where = document.createElement('span');
+  where.textContent = `${room.location}, ${room.region}`;
+  const devices = document.createElement('span');
+  devices.textContent = `${room.online}/${room.deviceCount} online`;
+  tile.append(name, where, devices);
+  const held = openMaintenance(room, now);
+  if (held.length > 0) {
+    tile.dataset.maintenance = held.map((window) => window.id).join(' ');
+    const windows = document.createElement('span');
+    windows.className = 'maintenance';
+    windows.textContent = held.map((window) => `${window.comment || 'maintenance'} until ${new Date(window.closesAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}`).join('; ');
+    tile.append(windows);
+  }
+  return tile;
+};
+
 const render = () => {
   const counts = countsOf(state);
   for (const [name, value] of Object.entries(counts)) $(`count-${name}`).textContent = String(value);
-  const grid = $('rooms');
-  grid.replaceChildren(
-    ...roomsInOrder(state).map((room) => {
-      const tile = document.createElement('div');
-      tile.className = 'tile';
-      tile.dataset.room = roomKey(room);
-      tile.dataset.status = room.roomStatus;
-      tile.title = `${roomKey(room)}: ${room.roomStatus}, ${room.online} of ${room.deviceCount} online`;
-      const name = document.createElement('strong');
-      name.textContent = room.room;
-      const where = document.createElement('span');
-      where.textContent = `${room.location}, ${room.region}`;
-      const devices = document.createElement('span');
-      devices.textContent = `${room.online}/${room.deviceCount} online`;
-      tile.append(name, where, devices);
-      return tile;
-    }),
-  );
+  const now = new Date().toISOString();
+  const { inService, inMaintenance } = roomsApart(state, now);
+  $('rooms').replaceChildren(...inService.map((room) => tileOf(room, now)));
+  $('maintenance-rooms').replaceChildren(...inMaintenance.map((room) => tileOf(room, now)));
+  $('maintenance-section').hidden = inMaintenance.length === 0;
   const list = $('alarms');
   list.replaceChildren(
     ...state.alarms.map((alarm) => {
       const item = document.createElement('li');
       item.dataset.severity = SEVERITY_NAMES[alarm.severity] ?? 'Info';
-      const flags = [alarm.acknowledged ? 'acknowledged' : '', alarm.silenced ? 'silenced' : ''].filter(Boolean).join(', ');
+      const flags = [alarm.acknowledged ? 'acknowledged' : '', alarm.silenced ? 'silenced' : '', alarm.inMaintenance?.length ? 'in maintenance' : ''].filter(Boolean).join(', ');
       item.textContent = `${SEVERITY_NAMES[alarm.severity] ?? alarm.severity} · ${alarm.devicesn} · ${alarm.room}, ${alarm.location} · ${new Date(alarm.raisedAt).toLocaleTimeString()}${alarm.description ? ` · ${alarm.description}` : ''}${flags ? ` (${flags})` : ''}`;
       return item;
     }),
@@ -195,6 +210,7 @@ const onMessage = (message: Message) => {
     stopPolling();
     setConnection('live');
     void reload().catch(showError);
+    startReloading();
     return;
   }
   if (message.type === 'error') return showError(new Error(message.message));
@@ -215,6 +231,15 @@ const startPolling = () => {
   poll();
   pollTimer = window.setInterval(poll, (config.pollSeconds ?? 5) * 1000);
 };
+/** While live, a fresh picture now and then: windows open and close without any push. */
+let reloadTimer: number | undefined;
+const startReloading = () => {
+  if (reloadTimer !== undefined) return;
+  reloadTimer = window.setInterval(() => {
+    if (socket?.readyState === WebSocket.OPEN && !pending) void reload().catch(showError);
+  }, (config.reloadSeconds ?? 60) * 1000);
+};
+
 const stopPolling = () => {
   if (pollTimer !== undefined) window.clearInterval(pollTimer);
   pollTimer = undefined;

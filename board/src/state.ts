@@ -11,6 +11,13 @@ export interface Filter {
   roomName: string;
 }
 
+/** An open maintenance window that holds a room, as POST /live/rooms answers it. */
+export interface HeldBy {
+  id: string;
+  comment: string;
+  closesAt: string;
+}
+
 export interface Room {
   region: string;
   location: string;
@@ -19,6 +26,9 @@ export interface Room {
   deviceCount: number;
   online: number;
   offline: number;
+  /** Present while an open maintenance window of places holds the room (POST /live/rooms; pushes do not carry it). */
+  inMaintenance?: true;
+  maintenance?: HeldBy[];
 }
 
 export interface Alarm {
@@ -33,6 +43,8 @@ export interface Alarm {
   /** As GET /alarms and the pushes answer them. */
   acknowledgedAt?: string;
   silencedBy?: string[];
+  /** The open maintenance windows that hold it (GET /alarms and the pushes, docs/adr/0431). */
+  inMaintenance?: string[];
   /** What the board shows, from the two above (or from the event that announced them). */
   acknowledged?: boolean;
   silenced?: boolean;
@@ -89,6 +101,10 @@ export const loaded = (state: BoardState, rooms: readonly Room[], alarms: readon
   alarms: alarms.slice(0, state.alarmLimit).map(marked),
 });
 
+/** A pushed room keeps the maintenance the board knew of it: pushes come from the rollups, which know nothing of windows. */
+const withMaintenanceOf = (room: Room, known: Room | undefined): Room =>
+  room.maintenance === undefined && known?.maintenance ? { ...room, inMaintenance: true, maintenance: known.maintenance } : room;
+
 /**
  * One pushed message applied. Ignored: news about a room outside the board's scope (a
  * subscription the server has not yet dropped, or one meant for an earlier scope), and news
@@ -103,7 +119,7 @@ export const applyMessage = (state: BoardState, message: Message): BoardState =>
     if (known && known.at > message.at) return state;
     const rooms = new Map(state.rooms);
     if (message.room.deviceCount === 0) rooms.delete(key);
-    else rooms.set(key, { room: message.room, at: message.at });
+    else rooms.set(key, { room: withMaintenanceOf(message.room, known?.room), at: message.at });
     return { ...state, rooms };
   }
   if (message.type === 'alarm') {
@@ -138,5 +154,17 @@ export const countsOf = (state: BoardState): Counts => {
 /** Rooms in a stable order (region, location, room), so a tile changes colour in place. */
 export const roomsInOrder = (state: BoardState): Room[] =>
   [...state.rooms.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, { room }]) => room);
+
+/** The windows still open at `now` that hold a room (a mark whose opening has closed is dropped before the next reload). */
+export const openMaintenance = (room: Room, now: string): HeldBy[] => (room.maintenance ?? []).filter((held) => held.closesAt > now);
+
+/** The rooms in order, those in maintenance at `now` apart (their own group on the board). */
+export const roomsApart = (state: BoardState, now: string): { inService: Room[]; inMaintenance: Room[] } => {
+  const rooms = roomsInOrder(state);
+  return {
+    inService: rooms.filter((room) => openMaintenance(room, now).length === 0),
+    inMaintenance: rooms.filter((room) => openMaintenance(room, now).length > 0),
+  };
+};
 
 export const SEVERITY_NAMES: Record<number, RoomStatus> = { 1: 'Critical', 2: 'Major', 3: 'Minor', 4: 'Info' };

@@ -1,9 +1,11 @@
 import http from '#generated/routes/devicesGet';
 import { deviceWithin } from '#lib/devices/access';
 import { toDevice } from '#lib/devices/types';
+import { withDeviceMaintenance } from '#lib/maintenance/marks';
 
 // POST /videoDevice/{devicesn} -> Device; 404 unknown serial number (DESIGN D4) or outside the caller's scope; 422 invalid input
-export const handler = http(async ({ path, principal }) => ({
-  statusCode: 200,
-  body: toDevice(await deviceWithin(path.devicesn, principal.scope)),
-}));
+// inMaintenance while an open maintenance window holds it (ADR 0451)
+export const handler = http(async ({ path, principal }) => {
+  const [device] = await withDeviceMaintenance([toDevice(await deviceWithin(path.devicesn, principal.scope))]);
+  return { statusCode: 200, body: device! };
+});

@@ -8,6 +8,7 @@ import { refreshDevice } from '#lib/inventory/refresh';
 import { askingWithin, evaluationBudget, providerBudget, REFRESH_TIMEOUT_MS } from '#lib/inventory/refreshBudget';
 import { connectionsFromEnv } from '#lib/adapters/connections';
 import { enableLivePush } from '#lib/live/push';
+import { withDeviceMaintenance } from '#lib/maintenance/marks';
 
 // the device's own vendor answers (DEVICE_PROVIDERS; secrets from SSM in AWS)
 const provider = fleetProvider(providersFromEnv(process.env, secret));
@@ -30,5 +31,6 @@ export const handler = http(async ({ path, context, principal }) => {
       logger.warn('alarms of a refreshed device left queued', { devicesn: path.devicesn, error: error instanceof Error ? error.message : String(error) });
     });
   }
-  return { statusCode: 200, body: refreshed };
+  const [answer] = await withDeviceMaintenance([refreshed]); // inMaintenance while a window holds it (ADR 0451)
+  return { statusCode: 200, body: answer! };
 });

@@ -7,6 +7,7 @@
 import { silenceWithinScope } from '#lib/alarms/pure/silences';
 import { historyExpiry } from '#lib/shared/retention';
 import * as store from '#lib/db/maintenance';
+import * as history from '#lib/db/maintenanceHistory';
 import { mapPage, type Page } from '#lib/db/pages';
 import { Invalid, NotFound } from '#lib/errors';
 import { placeTimeZone as profileTimeZone } from '#lib/locations/service';
@@ -82,6 +83,12 @@ export const replaceWindow = async (id: string, input: WindowInput, scope: Acces
   const { createdBy, createdAt } = current.window;
   const window: MaintenanceWindow = { id, ...(await stored(input, scope, options, now)), createdBy, createdAt, updatedAt: now.toISOString() };
   return answerOf(await store.replace(current, window, lifeOf(window)), now.getTime());
+};
+
+/** One page of a window's openings and closings, newest first (docs/adr/0452); 404 as the window is. */
+export const windowHistory = async (id: string, query: { limit?: string; cursor?: string }, scope: AccessScope = []): Promise<Page<history.MaintenanceEvent>> => {
+  await getWithin(id, scope);
+  return history.page(id, query.limit ? Number(query.limit) : DEFAULT_WINDOWS_PAGE, query.cursor);
 };
 
 export const removeWindow = async (id: string, scope: AccessScope = []): Promise<void> => {

@@ -14,6 +14,7 @@ import { heldUntilClosing, lastClosedOpening, matchingWindows, openWindowsAt, ty
 import { mapConcurrent } from '#lib/shared/concurrency';
 import { recordWork } from '#lib/observability/metrics';
 import type { WatcherRecord } from '#lib/watchers/types';
+import { recordClosed, recordOpened } from './maintenanceHistory';
 import { deliverer, iso, type NotificationSummary, type NotifierOptions } from './deliver';
 import { collectInhibitions } from './inhibitions';
 import { audienceOf, notificationGate, notifiedAlarm } from './pure/notice';
@@ -151,17 +152,28 @@ export const notifier = (options: NotifierOptions) => {
       if (!(await store(drafts))) return false;
     }
     if (!inTime()) return false;
+    await recordClosed(window, opening, now); // its history (ADR 0452), before the marker ends the retries
     await releases.closed(window.id, opening.end, iso(now));
     return true;
   };
 
-  /** Releases of the maintenance windows that closed since they were last told. */
+  /** Records the openings under way in their windows' history (ADR 0452): one consistent Get each when recorded already. */
+  const recordOpenings = async (open: readonly OpenWindow[], now: number): Promise<boolean> => {
+    for (const { window, opening } of open) {
+      if (!inTime()) return false;
+      await recordOpened(window, opening, now);
+    }
+    return true;
+  };
+
+  /** Releases of the maintenance windows that closed since they were last told, and the openings under way recorded. */
   const collectReleases = async (): Promise<boolean> => {
     const windows = await maintenanceWindows.all();
     if (windows.length === 0) return true;
     const now = Date.now();
     const [all, active] = await Promise.all([watchers.list(), silences.current(iso(now))]);
     const maintenance = openWindowsAt(windows, now);
+    if (!(await recordOpenings(maintenance, now))) return false;
     for (const window of windows) if (!inTime() || !(await releaseOf(window, all, active, maintenance, now))) return false;
     return true;
   };

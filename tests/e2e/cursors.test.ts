@@ -43,10 +43,17 @@ beforeAll(async () => {
   const channel = await api<{ id: string }>('POST', '/channels', { body: { name: 'cursor e2e', type: 'email', emails: ['cursor-e2e@example.com'] } });
   expect(channel.status).toBe(201);
   PATHS.channelsDeliveries = `/channels/${channel.body.id}/deliveries`;
+  const window = await api<{ id: string }>('POST', '/maintenance', {
+    body: { matchers: { vendor: 'cursor-e2e' }, schedule: { days: ['SU'], start: '03:00', durationMinutes: 60, timeZone: 'UTC' }, comment: 'cursor e2e' },
+  });
+  expect(window.status).toBe(201);
+  PATHS.maintenanceHistory = `/maintenance/${window.body.id}/history`;
 });
 afterAll(async () => {
   const id = PATHS.channelsDeliveries?.split('/')[2];
   if (id) await api('DELETE', `/channels/${id}`);
+  const window = PATHS.maintenanceHistory?.split('/')[2];
+  if (window) await api('DELETE', `/maintenance/${window}`);
 });
 
 describe('every paginated route, found from its declaration, refuses a cursor it did not answer', () => {

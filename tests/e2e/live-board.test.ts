@@ -141,4 +141,37 @@ describe('status board (npm start, headless Chromium)', () => {
     expect(sockets.length).toBe(2);
     expect(polls.length).toBeGreaterThan(loads);
   });
+
+  it.skipIf(!available)('shows a room a maintenance window holds in its own group, with the window and its end, and back in the grid once it is deleted', async () => {
+    const held = fleet[9]!;
+    const started = new Date(Date.now() - 5 * 60_000);
+    const pad = (n: number) => String(n).padStart(2, '0');
+    const window = await call<{ id: string }>('POST', '/maintenance', {
+      matchers: held.details,
+      schedule: { days: ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'], start: `${pad(started.getUTCHours())}:${pad(started.getUTCMinutes())}`, durationMinutes: 60, timeZone: 'UTC' },
+      comment: 'Projector swap',
+    });
+    const page = await browser.newPage();
+    const failures: string[] = [];
+    page.on('pageerror', (error) => failures.push(error.message));
+    try {
+      await page.goto(instance.boardUrl);
+      await page.waitForSelector('#connection[data-state="live"]', { timeout: 30_000 });
+      const tile = page.locator(`#maintenance-rooms ${tileOf(held)}`);
+      await tile.waitFor({ timeout: 10_000 });
+      expect(await page.isVisible('#maintenance-section')).toBe(true);
+      expect(await tile.getAttribute('data-maintenance')).toBe(window.id);
+      expect(await tile.textContent()).toMatch(/Projector swap until \d{1,2}:\d{2}/);
+      expect(await page.locator(`#rooms ${tileOf(held)}`).count()).toBe(0);
+      expect(await page.locator('#maintenance-rooms .tile').count()).toBe(1);
+      const counts = await call<Record<string, number>>('POST', '/videoDevice/room/roomStatusCount', { regionName: 'all', locationName: 'all', roomName: 'all' });
+      expect(await page.locator('.tile').count()).toBe(counts.TotalRooms);
+    } finally {
+      await call('DELETE', `/maintenance/${window.id}`).catch(() => undefined);
+    }
+    await page.reload();
+    await page.waitForSelector(`#rooms ${tileOf(held)}`, { timeout: 10_000 });
+    expect(await page.isVisible('#maintenance-section')).toBe(false);
+    expect(failures).toEqual([]);
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyMessage, countsOf, emptyState, loaded, roomsInOrder, type Alarm, type Room } from '../../board/src/state';
+import { applyMessage, countsOf, emptyState, loaded, roomsApart, roomsInOrder, type Alarm, type Room } from '../../board/src/state';
 
 const room = (name: string, roomStatus: Room['roomStatus'] = 'OK', deviceCount = 2): Room => ({
   region: 'EMEA', location: 'Berlin', room: name, roomStatus, deviceCount, online: deviceCount, offline: 0,
@@ -68,5 +68,17 @@ describe('status board state', () => {
     expect(state.alarms.map((a) => a.id)).toEqual(['y']);
     const oneRoom = loaded(emptyState(8, { regionName: 'EMEA', locationName: 'Berlin', roomName: 'A' }), [room('A')], [], T0);
     expect(roomsInOrder(applyMessage(oneRoom, { type: 'room', at: T1, room: room('B') })).map((r) => r.room)).toEqual(['A']);
+  });
+
+  it('shows rooms in maintenance apart until their window closes, and keeps the mark through room pushes', () => {
+    const held = { inMaintenance: true as const, maintenance: [{ id: 'w1', comment: 'patching', closesAt: '2026-01-01T02:00:00.000Z' }] };
+    let state = loaded(emptyState(), [room('A'), { ...room('B'), ...held }], [], T0);
+    expect(roomsApart(state, T1)).toEqual({ inService: [room('A')], inMaintenance: [{ ...room('B'), ...held }] });
+    state = applyMessage(state, { type: 'room', at: T1, room: room('B', 'Major') });
+    expect(roomsApart(state, T1).inMaintenance.map((r) => [r.room, r.roomStatus, r.maintenance?.[0]?.id])).toEqual([['B', 'Major', 'w1']]);
+    expect(countsOf(state)).toMatchObject({ TotalRooms: 2, MajorStatus: 1 });
+    expect(roomsApart(state, '2026-01-01T02:00:00.000Z').inMaintenance).toEqual([]);
+    state = loaded(state, [room('A'), room('B')], [], T1);
+    expect(roomsApart(state, T1).inMaintenance).toEqual([]);
   });
 });

@@ -132,6 +132,32 @@ export const MaintenanceWindowItem = entity({
   }),
 });
 
+/** One opening or closing of a maintenance window, as its history lists it (docs/adr/0452). */
+export interface MaintenanceEvent {
+  windowId: string;
+  event: 'opened' | 'closed';
+  /** When it opened (the opening's start) or closed (its end), ISO 8601. */
+  at: string;
+  opening: { start: string; end: string };
+  /** When a run of the engine recorded it. */
+  recordedAt: string;
+}
+/** A window's history partition, newest first by `at`; an opening's start and end each once (`attribute_not_exists`). */
+export const maintenanceHistoryPk = (windowId: string) => `MAINTHIST#${windowId}`;
+const eventNotes = '`windowId, event, at, opening {start, end}, recordedAt, expiresAt` (ALARM_HISTORY_DAYS after `at`); put if absent, so racing runs record it once';
+export const MaintenanceEventItem = entity({
+  type: 'MaintenanceEvent',
+  doc: { section: lifecycle, PK: '`MAINTHIST#<windowId>`', SK: '`<at>#<opened|closed>`', notes: eventNotes },
+  key: ({ windowId, event, at }: Pick<MaintenanceEvent, 'windowId' | 'event' | 'at'>) => ({ PK: maintenanceHistoryPk(windowId), SK: `${at}#${event}` }),
+  fromItem: (item): MaintenanceEvent => ({
+    windowId: String(item.windowId),
+    event: item.event === 'closed' ? 'closed' : 'opened',
+    at: String(item.at),
+    opening: item.opening as MaintenanceEvent['opening'],
+    recordedAt: String(item.recordedAt),
+  }),
+});
+
 /** The partitions of alarm history: per device, room, watcher, location; region and everything sharded by pair. */
 const placeOf = (record: Pick<HistoryRecord, 'region' | 'location'>) => `${enc(record.region)}#${enc(record.location)}`;
 export const historyPk = {
