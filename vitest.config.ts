@@ -25,6 +25,7 @@ const FAITHFUL_TESTS = [
   'dynamodb-rules',
   'engine-progress',
   'maintenance-engine',
+  'acknowledgement-engine',
   'providers-sync',
 ];
 

@@ -10,6 +10,7 @@ import '#lib/store/entities/config';
 import '#lib/store/entities/inventory';
 import '#lib/store/entities/alarms';
 import '#lib/store/entities/notify';
+import '#lib/store/entities/acknowledgements';
 
 const HEADER = ['| entity | PK | SK | GSI1 | GSI2 | notes |', '|---|---|---|---|---|---|'];
 const cell = (text: string | undefined) => (text === undefined || text === '' ? '–' : text);

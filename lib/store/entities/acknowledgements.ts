@@ -1,0 +1,35 @@
+import type { Alarm } from '#lib/alarms/types';
+import { entity } from '../entity';
+import { shardKey } from '../query';
+
+/* When an acknowledgement with `ackUntil` lapses (issue 28 item 3; docs/adr/0442-ack-until-lapses-once.md). */
+type Pair = Pick<Alarm, 'watcherId' | 'devicesn'>;
+
+/** One lapse due: the acknowledgement (by its `acknowledgedAt`) of one alarm, and when it lapses. */
+export interface AckLapse extends Pair {
+  acknowledgedAt: string;
+  ackUntil: string;
+}
+
+/** The lapses' partitions, sharded by pair; the sort key starts with `ackUntil`, so the due ones are one key condition. */
+export const ACK_LAPSES = 'ACKLAPSE';
+export const AckLapseItem = entity({
+  type: 'AckLapse',
+  doc: {
+    section: 'Alarm lifecycle, history, device connectivity (issue 15)',
+    name: 'Acknowledgement lapse',
+    PK: '`ACKLAPSE#<shard(watcherId:sn)>`',
+    SK: '`<ackUntil>#<watcherId>#<sn>#<acknowledgedAt>`',
+    notes: '`watcherId, devicesn, acknowledgedAt, ackUntil`: written before the acknowledgement it times; deleted once told (or found stale); `expiresAt` = ackUntil + 30 days',
+  },
+  key: (lapse: AckLapse) => ({
+    PK: shardKey(ACK_LAPSES, `${lapse.watcherId}:${lapse.devicesn}`),
+    SK: `${lapse.ackUntil}#${lapse.watcherId}#${lapse.devicesn}#${lapse.acknowledgedAt}`,
+  }),
+  fromItem: (item): AckLapse => ({
+    watcherId: String(item.watcherId),
+    devicesn: String(item.devicesn),
+    acknowledgedAt: String(item.acknowledgedAt),
+    ackUntil: String(item.ackUntil),
+  }),
+});
