@@ -29,7 +29,8 @@ export const historyRecord = (alarm: OpenAlarm & { clearedAt: string; clearReaso
     reason: alarm.clearReason,
     durationSeconds: Math.max(0, Math.round((Date.parse(alarm.clearedAt) - Date.parse(alarm.raisedAt)) / 1000)),
     notified: { raised: alarm.notified?.raised ?? [], cleared: alarm.notified?.cleared ?? [] },
-    ...alarm.acknowledgement,
+    // an acknowledgement whose ackUntil passed before the clear had lapsed (docs/adr/0441)
+    ...(alarm.acknowledgement?.ackUntil !== undefined && alarm.acknowledgement.ackUntil <= alarm.clearedAt ? {} : alarm.acknowledgement),
   };
   if (alarm.description) record.description = alarm.description;
   if (alarm.ackEvents?.length) record.acknowledgements = alarm.ackEvents;
