@@ -76,8 +76,11 @@ describe('POST /alarms/{id}/ack with ackUntil', () => {
     expect(fields(res)).toEqual(['body.ackUntil']);
   });
 
-  it('answers 404 for an unknown alarm even with a valid ackUntil', async () => {
-    expect((await api('POST', `/alarms/${untilWatcher}:NOPE-${randomUUID()}/ack`, { body: { ackUntil: iso(Date.now() + HOUR) } })).status).toBe(404);
+  it('answers 404 for an unknown alarm even with a valid ackUntil, also for the longest id of 4-byte characters', async () => {
+    const body = { ackUntil: iso(Date.now() + HOUR) };
+    expect((await api('POST', `/alarms/${untilWatcher}:NOPE-${randomUUID()}/ack`, { body })).status).toBe(404);
+    const longest = encodeURIComponent(`${untilWatcher}:${'\u{1F600}'.repeat(399 - untilWatcher.length)}`);
+    expect((await api('POST', `/alarms/${longest}/ack`, { body })).status).toBe(404);
   });
 });
 

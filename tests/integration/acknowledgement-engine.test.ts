@@ -9,7 +9,7 @@ import * as alarms from '#lib/db/alarms';
 import * as deliveries from '#lib/db/deliveries';
 import * as outbox from '#lib/db/outbox';
 import * as watchers from '#lib/db/watchers';
-import { Invalid } from '#lib/errors';
+import { Invalid, NotFound } from '#lib/errors';
 import { syncDevices } from '#lib/inventory/sync';
 import { createChannel } from '#lib/notify/channels';
 import { notifier } from '#lib/notify/notifier';
@@ -120,6 +120,10 @@ describe('ack and unack in the alarm history', () => {
       expect((refused as Invalid).details).toEqual([expect.objectContaining({ field: 'body.ackUntil' })]);
     }
     expect((await shown(s.region))[0]).not.toHaveProperty('acknowledgedAt');
+  });
+
+  it('answers 404 for an unknown alarm with an ackUntil', async () => {
+    await expect(acknowledgeAlarm(`${unique('w')}:nope`, 'ana', undefined, [], iso(Date.now() + MINUTE))).rejects.toBeInstanceOf(NotFound);
   });
 });
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Alarm } from '#lib/alarms/types';
 import { entity } from '../entity';
 import { shardKey } from '../query';
@@ -16,10 +17,11 @@ export const ACK_LAPSES = 'ACKLAPSE';
 const notes = '`watcherId, devicesn, acknowledgedAt, ackUntil`: written before the acknowledgement it times; deleted once told (or found stale); `expiresAt` = ackUntil + 30 days';
 export const AckLapseItem = entity({
   type: 'AckLapse',
-  doc: { section: 'Alarm lifecycle, history, device connectivity (issue 15)', name: 'Acknowledgement lapse', PK: '`ACKLAPSE#<shard(watcherId:sn)>`', SK: '`<ackUntil>#<watcherId>#<sn>#<acknowledgedAt>`', notes },
+  doc: { section: 'Alarm lifecycle, history, device connectivity (issue 15)', name: 'Acknowledgement lapse', PK: '`ACKLAPSE#<shard(watcherId:sn)>`', SK: '`<ackUntil>#<sha256(watcherId:sn), 32 hex>#<acknowledgedAt>`', notes },
   key: (lapse: AckLapse) => ({
     PK: shardKey(ACK_LAPSES, `${lapse.watcherId}:${lapse.devicesn}`),
-    SK: `${lapse.ackUntil}#${lapse.watcherId}#${lapse.devicesn}#${lapse.acknowledgedAt}`,
+    // the pair hashed: a device serial of up to 400 characters must not push the sort key past 1024 bytes
+    SK: `${lapse.ackUntil}#${createHash('sha256').update(`${lapse.watcherId}:${lapse.devicesn}`).digest('hex').slice(0, 32)}#${lapse.acknowledgedAt}`,
   }),
   fromItem: (item): AckLapse => ({
     watcherId: String(item.watcherId),
