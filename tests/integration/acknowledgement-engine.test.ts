@@ -186,6 +186,24 @@ describe('ackUntil', () => {
     expect(await mailsTo(s.email)).toHaveLength(1);
   });
 
+  it('of two acknowledgements with ackUntil, due together, only the one standing lapses: one reminder', async () => {
+    const start = Date.now();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(start);
+    const s = await scenario();
+    await s.set(false);
+    await evaluate();
+    await acknowledgeAlarm(s.id, 'ana', undefined, [], iso(start + 10 * MINUTE));
+    vi.setSystemTime(start + MINUTE);
+    await acknowledgeAlarm(s.id, 'bo', undefined, [], iso(start + 5 * MINUTE));
+
+    vi.setSystemTime(start + 11 * MINUTE);
+    await notify();
+    await notify();
+    expect(await alarms.get(s.pair)).not.toHaveProperty('acknowledgedAt');
+    expect(await mailsTo(s.email)).toHaveLength(2);
+  });
+
   it('a pending alarm whose ackUntil passes is unacknowledged without a reminder', async () => {
     const start = Date.now();
     vi.useFakeTimers({ toFake: ['Date'] });
