@@ -49,6 +49,16 @@ const shown = async (region: string): Promise<AlarmAnswer[]> => {
 };
 const historyOf = async (sn: string) => (await alarmHistory.query({ devicesn: sn, from: iso(0), to: iso(Date.now() + 60 * MINUTE) }, 10)).items;
 
+/** The clock frozen at `start`, a scenario's device offline and evaluated: its alarm open (firing, or pending with `pendingSeconds`). */
+const openAt = async (start: number, overrides: Partial<WatcherInput> = {}) => {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(start);
+  const s = await scenario(overrides);
+  await s.set(false);
+  await evaluate();
+  return s;
+};
+
 afterEach(() => {
   vi.useRealTimers();
 });
@@ -131,11 +141,7 @@ describe('ackUntil', () => {
   it('while acknowledged nothing is reminded; once ackUntil passed the alarm shows unacknowledged and is reminded once, however many runs race', async () => {
     // five minutes into an hour: +80 and +91 minutes lie in the same hourly repeat slot
     const start = Math.ceil(Date.now() / (60 * MINUTE)) * 60 * MINUTE + 5 * MINUTE;
-    vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(start);
-    const s = await scenario({ repeatIntervalSeconds: 3600 });
-    await s.set(false);
-    await evaluate();
+    const s = await openAt(start, { repeatIntervalSeconds: 3600 });
     expect(await mailsTo(s.email)).toHaveLength(1);
     const until = iso(start + 90 * MINUTE);
     expect(await acknowledgeAlarm(s.id, 'ana', 'vendor ticket', [], until)).toMatchObject({ acknowledgedBy: 'ana', ackUntil: until });
@@ -172,11 +178,7 @@ describe('ackUntil', () => {
 
   it('an acknowledgement replaced or removed before its ackUntil does not lapse then', async () => {
     const start = Date.now();
-    vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(start);
-    const s = await scenario();
-    await s.set(false);
-    await evaluate();
+    const s = await openAt(start);
     await acknowledgeAlarm(s.id, 'ana', undefined, [], iso(start + 10 * MINUTE));
     await acknowledgeAlarm(s.id, 'bo');
 
@@ -188,11 +190,7 @@ describe('ackUntil', () => {
 
   it('of two acknowledgements with ackUntil, due together, only the one standing lapses: one reminder', async () => {
     const start = Date.now();
-    vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(start);
-    const s = await scenario();
-    await s.set(false);
-    await evaluate();
+    const s = await openAt(start);
     await acknowledgeAlarm(s.id, 'ana', undefined, [], iso(start + 10 * MINUTE));
     vi.setSystemTime(start + MINUTE);
     await acknowledgeAlarm(s.id, 'bo', undefined, [], iso(start + 5 * MINUTE));
@@ -206,11 +204,7 @@ describe('ackUntil', () => {
 
   it('a pending alarm whose ackUntil passes is unacknowledged without a reminder', async () => {
     const start = Date.now();
-    vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(start);
-    const s = await scenario({ pendingSeconds: 3 * 3600 });
-    await s.set(false);
-    await evaluate();
+    const s = await openAt(start, { pendingSeconds: 3 * 3600 });
     await acknowledgeAlarm(s.id, 'ana', undefined, [], iso(start + 10 * MINUTE));
     vi.setSystemTime(start + 11 * MINUTE);
     await notify();
