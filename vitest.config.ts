@@ -27,6 +27,7 @@ const FAITHFUL_TESTS = [
   'maintenance-engine',
   'inhibition-engine',
   'maintenance-history',
+  'acknowledgement-engine',
   'providers-sync',
   'reports',
 ];

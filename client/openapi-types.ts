@@ -33,7 +33,7 @@ export interface paths {
         put?: never;
         /**
          * Acknowledge an open alarm (it still counts in room status; it is never reminded of)
-         * @description Needs the alarms:ack permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 The alarm with acknowledgedAt, acknowledgedBy and ackComment; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the alarms:ack permission: {"message":"This operation needs the alarms:ack permission"}; 404 No alarm with that id (or its device lies outside the caller's scope); 409 The alarm is no longer open (it cleared); 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 Invalid comment, each offending field named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the alarms:ack permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 The alarm with acknowledgedAt, acknowledgedBy, ackComment and ackUntil; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the alarms:ack permission: {"message":"This operation needs the alarms:ack permission"}; 404 No alarm with that id (or its device lies outside the caller's scope); 409 The alarm is no longer open (it cleared); 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 Invalid comment or ackUntil (not ahead, or more than 30 days ahead), each offending field named; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["alarmsAcknowledge"];
         /**
@@ -1689,6 +1689,11 @@ export interface operations {
                         acknowledgedAt?: string;
                         /** @description the user of the bearer token sent with the acknowledgement, else "api-key" */
                         acknowledgedBy?: string;
+                        /**
+                         * Format: date-time
+                         * @description when the acknowledgement lapses if the alarm still fires: it is reminded once and shows unacknowledged again
+                         */
+                        ackUntil?: string;
                         description?: string;
                         deviceid: string;
                         devicesn: string;
@@ -1740,6 +1745,11 @@ export interface operations {
                             acknowledgedAt?: string;
                             /** @description the user of the bearer token sent with the acknowledgement, else "api-key" */
                             acknowledgedBy?: string;
+                            /**
+                             * Format: date-time
+                             * @description when the acknowledgement lapses if the alarm still fires: it is reminded once and shows unacknowledged again
+                             */
+                            ackUntil?: string;
                             description?: string;
                             deviceid: string;
                             devicesn: string;
@@ -1872,13 +1882,18 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601, in the future, at most 30 days ahead: then, if the alarm still fires, it is reminded once and unacknowledged
+                     */
+                    ackUntil?: string;
                     /** @description at most 2048 characters */
                     comment?: string;
                 };
             };
         };
         responses: {
-            /** @description The alarm with acknowledgedAt, acknowledgedBy and ackComment */
+            /** @description The alarm with acknowledgedAt, acknowledgedBy, ackComment and ackUntil */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1890,6 +1905,11 @@ export interface operations {
                         acknowledgedAt?: string;
                         /** @description the user of the bearer token sent with the acknowledgement, else "api-key" */
                         acknowledgedBy?: string;
+                        /**
+                         * Format: date-time
+                         * @description when the acknowledgement lapses if the alarm still fires: it is reminded once and shows unacknowledged again
+                         */
+                        ackUntil?: string;
                         description?: string;
                         deviceid: string;
                         devicesn: string;
@@ -2012,7 +2032,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Invalid comment, each offending field named */
+            /** @description Invalid comment or ackUntil (not ahead, or more than 30 days ahead), each offending field named */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2070,6 +2090,11 @@ export interface operations {
                         acknowledgedAt?: string;
                         /** @description the user of the bearer token sent with the acknowledgement, else "api-key" */
                         acknowledgedBy?: string;
+                        /**
+                         * Format: date-time
+                         * @description when the acknowledgement lapses if the alarm still fires: it is reminded once and shows unacknowledged again
+                         */
+                        ackUntil?: string;
                         description?: string;
                         deviceid: string;
                         devicesn: string;
@@ -2362,6 +2387,28 @@ export interface operations {
                             acknowledgedAt?: string;
                             /** @description the user of the bearer token sent with the acknowledgement, else "api-key" */
                             acknowledgedBy?: string;
+                            /** @description the acknowledgements of this alarm and their removals, oldest first (absent: none; the first 50 kept) */
+                            acknowledgements?: {
+                                /** Format: date-time */
+                                ackUntil?: string;
+                                /** @enum {unknown} */
+                                action: "ack" | "unack";
+                                /** Format: date-time */
+                                at: string;
+                                /** @description the principal's username ("api-key" without a bearer token); "system" when ackUntil lapsed */
+                                by: string;
+                                comment?: string;
+                                /**
+                                 * @description the acknowledgement lapsed at its ackUntil while the alarm still fired
+                                 * @constant
+                                 */
+                                lapsed?: true;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @description when the acknowledgement lapses if the alarm still fires: it is reminded once and shows unacknowledged again
+                             */
+                            ackUntil?: string;
                             /** Format: date-time */
                             clearedAt: string;
                             description?: string;

@@ -16,7 +16,16 @@ const acknowledgement = {
   acknowledgedAt: Type.Optional(dateTime),
   acknowledgedBy: Type.Optional(Type.String({ description: 'the user of the bearer token sent with the acknowledgement, else "api-key"' })),
   ackComment: Type.Optional(Type.String()),
+  ackUntil: Type.Optional(Type.String({ format: 'date-time', description: 'when the acknowledgement lapses if the alarm still fires: it is reminded once and shows unacknowledged again' })),
 };
+const ackEvent = Type.Object({
+  action: oneOfValues(['ack', 'unack'] as const),
+  at: dateTime,
+  by: Type.String({ description: 'the principal\'s username ("api-key" without a bearer token); "system" when ackUntil lapsed' }),
+  comment: Type.Optional(Type.String()),
+  ackUntil: Type.Optional(dateTime),
+  lapsed: Type.Optional(Type.Literal(true, { description: 'the acknowledgement lapsed at its ackUntil while the alarm still fired' })),
+});
 /** What an open alarm and a cleared one both say: which watcher, which device where, since when. */
 const raised = {
   watcherId: Type.String(),
@@ -71,6 +80,7 @@ const historyRecord = Type.Object({
   description: Type.Optional(Type.String()),
   ...acknowledgement,
   notified: Type.Object({ raised: Type.Optional(delivery), cleared: Type.Optional(delivery) }),
+  acknowledgements: Type.Optional(Type.Array(ackEvent, { description: 'the acknowledgements of this alarm and their removals, oldest first (absent: none; the first 50 kept)' })),
 });
 const alarmPath = { id: Type.String({ minLength: 1, maxLength: 400, description: 'an alarm id, watcherId:devicesn' }) };
 const unknownAlarm = error('No alarm with that id (or its device lies outside the caller\'s scope)');
@@ -147,10 +157,18 @@ export const routes = {
     permission: 'alarms:ack',
     request: {
       path: alarmPath,
-      body: strict({ comment: Type.Optional(Type.String({ maxLength: 2048, description: 'at most 2048 characters' })) }),
+      body: strict({
+        comment: Type.Optional(Type.String({ maxLength: 2048, description: 'at most 2048 characters' })),
+        ackUntil: Type.Optional(Type.String({ format: 'date-time', description: 'ISO 8601, in the future, at most 30 days ahead: then, if the alarm still fires, it is reminded once and unacknowledged' })),
+      }),
       bodyOptional: true,
     },
-    responses: { 200: ok('The alarm with acknowledgedAt, acknowledgedBy and ackComment', alarm), 404: unknownAlarm, 409: notOpen, 422: error('Invalid comment, each offending field named') },
+    responses: {
+      200: ok('The alarm with acknowledgedAt, acknowledgedBy, ackComment and ackUntil', alarm),
+      404: unknownAlarm,
+      409: notOpen,
+      422: error('Invalid comment or ackUntil (not ahead, or more than 30 days ahead), each offending field named'),
+    },
   }),
   unacknowledge: api('DELETE', 'alarms/{id}/ack', 'Remove the acknowledgement of an open alarm', {
     permission: 'alarms:ack',

@@ -12,6 +12,7 @@ import '#lib/store/entities/alarms';
 import '#lib/store/entities/notify';
 import '#lib/store/entities/locations';
 import '#lib/store/entities/reports';
+import '#lib/store/entities/acknowledgements';
 
 const HEADER = ['| entity | PK | SK | GSI1 | GSI2 | notes |', '|---|---|---|---|---|---|'];
 const cell = (text: string | undefined) => (text === undefined || text === '' ? '–' : text);

@@ -5,9 +5,9 @@ import { enableLivePush } from '#lib/live/push';
 
 enableLivePush(connectionsFromEnv());
 
-// POST /alarms/{id}/ack {comment?} -> 200 the alarm, acknowledged by the caller (the bearer token's user or service, else "api-key");
+// POST /alarms/{id}/ack {comment?, ackUntil?} -> 200 the alarm, acknowledged by the caller (the bearer token's user or service, else "api-key");
 // 404 unknown or its device outside the caller's scope; 409 no longer open; 422
 export const handler = http(async ({ path, body, principal }) => ({
   statusCode: 200,
-  body: await acknowledgeAlarm(path.id, principal.username, body?.comment, principal.scope),
+  body: await acknowledgeAlarm(path.id, principal.username, body?.comment, principal.scope, body?.ackUntil),
 }));

@@ -5,5 +5,5 @@ import { enableLivePush } from '#lib/live/push';
 
 enableLivePush(connectionsFromEnv());
 
-// DELETE /alarms/{id}/ack -> 200 the alarm without acknowledgement; 404 unknown or outside the caller's scope; 409 no longer open
-export const handler = http(async ({ path, principal }) => ({ statusCode: 200, body: await unacknowledgeAlarm(path.id, principal.scope) }));
+// DELETE /alarms/{id}/ack -> 200 the alarm without acknowledgement (recorded as the caller's); 404 unknown or outside the caller's scope; 409 no longer open
+export const handler = http(async ({ path, principal }) => ({ statusCode: 200, body: await unacknowledgeAlarm(path.id, principal.scope, principal.username) }));

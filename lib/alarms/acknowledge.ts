@@ -1,10 +1,11 @@
 import * as alarms from '#lib/db/alarms';
 import type { AlarmView } from '#lib/db/alarms';
-import { NotFound } from '#lib/errors';
+import * as ackLapses from '#lib/db/ackLapses';
+import { Invalid, NotFound } from '#lib/errors';
 import { isUnscoped, type AccessScope } from '#lib/shared/access';
 import { areaWithinScope } from '#lib/shared/scopeWithin';
 import { withSilences, type AlarmAnswer } from './query';
-import { parseAlarmId, type Acknowledgement, type AlarmKey } from './types';
+import { parseAlarmId, type AckEvent, type Acknowledgement, type AlarmKey } from './types';
 
 const notFound = (id: string) => new NotFound(`Alarm ${id} not found`);
 
@@ -22,27 +23,55 @@ const MOVES_FOLLOWED = 3;
  * caller (DESIGN §5) first reads the alarm: one whose device's place lies outside its scope is
  * 404, as if unknown; the write then holds only while the alarm is still at the place it checked.
  */
-const acknowledgeWithin = async (id: string, ack: Acknowledgement | undefined, scope: AccessScope): Promise<AlarmView> => {
+const acknowledgeWithin = async (id: string, ack: Acknowledgement | undefined, event: AckEvent, scope: AccessScope): Promise<AlarmView> => {
   const pair: AlarmKey = pairOf(id);
-  if (isUnscoped(scope)) return alarms.acknowledge(pair, ack);
+  // a lapse is timed before the acknowledgement it times is written (for a scoped caller, once its scope allows)
+  const timed = ack?.ackUntil ? () => ackLapses.schedule({ ...pair, acknowledgedAt: ack.acknowledgedAt, ackUntil: ack.ackUntil! }) : async () => {};
+  if (isUnscoped(scope)) {
+    await timed();
+    return alarms.acknowledge(pair, ack, event);
+  }
   for (let attempt = 0; attempt < MOVES_FOLLOWED; attempt++) {
     const alarm = await alarms.get(pair);
     if (!alarm || !areaWithinScope(scope, alarm)) throw notFound(id);
-    const written = await alarms.acknowledgeAt(pair, ack, alarm);
+    if (attempt === 0) await timed();
+    const written = await alarms.acknowledgeAt(pair, ack, alarm, event);
     if (written) return written;
   }
   throw notFound(id); // moving faster than it can be acknowledged: not reliably in the scope
 };
 
-/** Acknowledges an open (pending or firing) alarm: 404 unknown or outside the scope, 409 no longer open. Acknowledging again replaces it. */
-export const acknowledgeAlarm = async (id: string, by: string, comment?: string, scope: AccessScope = []): Promise<AlarmAnswer> => {
-  const acknowledgedAt = new Date().toISOString();
-  const alarm = await acknowledgeWithin(id, { acknowledgedAt, acknowledgedBy: by, ...(comment !== undefined ? { ackComment: comment } : {}) }, scope);
+/** How far ahead `ackUntil` may lie (docs/adr/0441-acknowledgement-ends-with-the-alarm-or-at-ack-until.md). */
+export const MAX_ACK_UNTIL_DAYS = 30;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** `ackUntil` as stored (UTC, milliseconds), or 422 when it is not in the future or more than 30 days ahead. */
+const ackUntilOf = (ackUntil: string, now: number): string => {
+  const at = Date.parse(ackUntil);
+  const problem = (message: string) => new Invalid(message, [{ field: 'body.ackUntil', message }]);
+  if (Number.isNaN(at)) throw problem('ackUntil must be an ISO 8601 date-time');
+  if (at <= now) throw problem('ackUntil must lie in the future');
+  if (at > now + MAX_ACK_UNTIL_DAYS * DAY_MS) throw problem(`ackUntil must lie at most ${MAX_ACK_UNTIL_DAYS} days ahead`);
+  return new Date(at).toISOString();
+};
+
+/**
+ * Acknowledges an open (pending or firing) alarm: 404 unknown or outside the scope, 409 no longer
+ * open, 422 an `ackUntil` not ahead or too far. Acknowledging again replaces it. With `ackUntil`,
+ * its lapse is timed before it is written (lib/db/ackLapses.ts), so none stands untimed.
+ */
+export const acknowledgeAlarm = async (id: string, by: string, comment?: string, scope: AccessScope = [], ackUntil?: string): Promise<AlarmAnswer> => {
+  const now = Date.now();
+  const acknowledgedAt = new Date(now).toISOString();
+  const until = ackUntil === undefined ? undefined : ackUntilOf(ackUntil, now);
+  const ack: Acknowledgement = { acknowledgedAt, acknowledgedBy: by, ...(comment !== undefined ? { ackComment: comment } : {}), ...(until ? { ackUntil: until } : {}) };
+  const event: AckEvent = { action: 'ack', at: acknowledgedAt, by, ...(comment !== undefined ? { comment } : {}), ...(until ? { ackUntil: until } : {}) };
+  const alarm = await acknowledgeWithin(id, ack, event, scope);
   return (await withSilences([alarm]))[0]!;
 };
 
-/** Removes the acknowledgement of an open alarm (also when it had none): 404 unknown or outside the scope, 409 no longer open. */
-export const unacknowledgeAlarm = async (id: string, scope: AccessScope = []): Promise<AlarmAnswer> => {
-  const alarm = await acknowledgeWithin(id, undefined, scope);
+/** Removes the acknowledgement of an open alarm (also when it had none), recorded as `by`'s: 404 unknown or outside the scope, 409 no longer open. */
+export const unacknowledgeAlarm = async (id: string, scope: AccessScope = [], by = 'api-key'): Promise<AlarmAnswer> => {
+  const alarm = await acknowledgeWithin(id, undefined, { action: 'unack', at: new Date().toISOString(), by }, scope);
   return (await withSilences([alarm]))[0]!;
 };

@@ -32,6 +32,20 @@ export interface Acknowledgement {
   /** The user of the bearer token sent with the acknowledgement, else `api-key`. */
   acknowledgedBy: string;
   ackComment?: string;
+  /** When the acknowledgement lapses if the alarm still fires (docs/adr/0441-acknowledgement-ends-with-the-alarm-or-at-ack-until.md). */
+  ackUntil?: string;
+}
+
+/** One acknowledgement or its removal, as the alarm's history records it (who, when, and what was said). */
+export interface AckEvent {
+  action: 'ack' | 'unack';
+  at: string;
+  /** The principal's username (`api-key` without a bearer token); `system` when an `ackUntil` lapsed. */
+  by: string;
+  comment?: string;
+  ackUntil?: string;
+  /** Set on the `unack` of an acknowledgement whose `ackUntil` passed while the alarm still fired. */
+  lapsed?: true;
 }
 
 /** Where one transition's notification went: the recipients (empty when none were asked for), or `suppressed` by a silence. */
@@ -56,6 +70,8 @@ export interface OpenAlarm extends Alarm {
   /** When a pending alarm fires if its condition still holds. */
   firesAt?: string;
   acknowledgement?: Acknowledgement;
+  /** The acknowledgements and their removals of this alarm so far (not of earlier alarms of the pair). */
+  ackEvents?: AckEvent[];
   notified?: Notified;
   /** Set while a parent condition suppresses it (issue 28 item 2; docs/adr/0462): nothing about it is sent. */
   suppressedBy?: SuppressedBy;

@@ -1,5 +1,5 @@
 import type { Severity } from '#lib/devices/types';
-import { alarmId, type Acknowledgement, type Alarm, type AlarmState, type OpenAlarm } from '#lib/alarms/types';
+import { alarmId, type AckEvent, type Acknowledgement, type Alarm, type AlarmState, type OpenAlarm } from '#lib/alarms/types';
 import { Conflict, NotFound } from '#lib/errors';
 import type { PlaceFilter } from '#lib/shared/access';
 import { ALARM_INDEX, AlarmItem, alarmPartition, pairOfKey } from '#lib/store/entities/alarms';
@@ -25,10 +25,13 @@ export interface AlarmView extends Alarm, Partial<Acknowledgement> {
   pendingSince?: string;
   firesAt?: string;
 }
-export const viewOf = ({ notify: _notify, notified: _notified, acknowledgement, ...alarm }: OpenAlarm): AlarmView => ({
+/** An acknowledgement still standing: one whose `ackUntil` passed has lapsed, even before the notifier removes it. */
+const standing = (ack: Acknowledgement | undefined): Acknowledgement | undefined =>
+  ack?.ackUntil !== undefined && ack.ackUntil <= new Date().toISOString() ? undefined : ack;
+export const viewOf = ({ notify: _notify, notified: _notified, acknowledgement, ackEvents: _events, ...alarm }: OpenAlarm): AlarmView => ({
   id: alarmId(alarm),
   ...alarm,
-  ...acknowledgement,
+  ...standing(acknowledgement),
 });
 export const toView = (item: Item): AlarmView => viewOf(fromItem(item));
 
@@ -60,7 +63,13 @@ export interface AlarmFilter {
 }
 
 const filterOf = ({ state: _state, acknowledged, within, ...fields }: AlarmFilter): Expr | undefined => {
-  const ack = acknowledged === undefined ? undefined : acknowledged ? 'attribute_exists(#acknowledgedAt)' : 'attribute_not_exists(#acknowledgedAt)';
+  const now = { ackNow: new Date().toISOString() };
+  const ack =
+    acknowledged === undefined
+      ? undefined
+      : acknowledged
+        ? expr('attribute_exists(#acknowledgedAt) AND (attribute_not_exists(#ackUntil) OR #ackUntil > :ackNow)', now)
+        : expr('(attribute_not_exists(#acknowledgedAt) OR #ackUntil <= :ackNow)', now);
   return and(equal(fields), ack, within ? withinCondition(within) : undefined);
 };
 
@@ -111,10 +120,20 @@ export const get = async (pair: Pair): Promise<(AlarmView & { open: boolean }) |
 const missingAlarm = (id: string) => new NotFound(`Alarm ${id} not found`);
 const notOpen = (id: string) => new Conflict(`Alarm ${id} is no longer open`);
 
-const acknowledgeWhere = async (pair: Pair, ack: Acknowledgement | undefined, place?: Pick<Alarm, 'region' | 'location'>): Promise<AlarmView | undefined> => {
+/** Acknowledgement events kept on one alarm: later ones still change it, unrecorded (docs/adr/0443-ack-and-unack-in-the-alarm-history.md). */
+export const MAX_ACK_EVENTS = 50;
+const ROOM_FOR_EVENT = expr('(attribute_not_exists(#ackEvents) OR size(#ackEvents) < :maxAckEvents)', { maxAckEvents: MAX_ACK_EVENTS });
+const eventsFull = async (pair: Pair): Promise<boolean> => {
+  const events = (await AlarmItem.read(pair, { consistent: true, project: ['ackEvents'] }))?.ackEvents;
+  return Array.isArray(events) && events.length >= MAX_ACK_EVENTS;
+};
+
+const acknowledgeWhere = async (pair: Pair, ack: Acknowledgement | undefined, event: AckEvent | undefined, place?: Pick<Alarm, 'region' | 'location'>): Promise<AlarmView | undefined> => {
   const at = place ? expr('#region = :region AND #location = :location', { region: place.region, location: place.location }) : undefined;
-  const fields = { acknowledgedAt: ack?.acknowledgedAt, acknowledgedBy: ack?.acknowledgedBy, ackComment: ack?.ackComment };
-  const acknowledged = await AlarmItem.update(pair, { set: fields }, and('attribute_exists(PK)', OPEN, at), 'ALL_NEW');
+  const fields = { acknowledgedAt: ack?.acknowledgedAt, acknowledgedBy: ack?.acknowledgedBy, ackComment: ack?.ackComment, ackUntil: ack?.ackUntil };
+  const write = (recorded: boolean) =>
+    AlarmItem.update(pair, { set: fields, ...(recorded && event ? { append: { ackEvents: [event] } } : {}) }, and('attribute_exists(PK)', OPEN, at, recorded && event ? ROOM_FOR_EVENT : undefined), 'ALL_NEW');
+  const acknowledged = (await write(true)) ?? (event && (await eventsFull(pair)) ? await write(false) : undefined);
   if (acknowledged) {
     const view = toView(acknowledged);
     if (ack) await announceStored({ kind: 'alarm', event: 'acknowledged', at: ack.acknowledgedAt, alarm: view });
@@ -127,9 +146,9 @@ const acknowledgeWhere = async (pair: Pair, ack: Acknowledgement | undefined, pl
   throw notOpen(id);
 };
 
-/** Records (or, with undefined, removes) the acknowledgement of an open alarm; 404 unknown, 409 not open. */
-export const acknowledge = async (pair: Pair, ack: Acknowledgement | undefined): Promise<AlarmView> => {
-  const view = await acknowledgeWhere(pair, ack);
+/** Records (or, with undefined, removes) the acknowledgement of an open alarm, and `event` in its history; 404 unknown, 409 not open. */
+export const acknowledge = async (pair: Pair, ack: Acknowledgement | undefined, event?: AckEvent): Promise<AlarmView> => {
+  const view = await acknowledgeWhere(pair, ack, event);
   if (!view) throw notOpen(alarmId(pair)); // never: without a place nothing counts as moved
   return view;
 };
@@ -139,5 +158,17 @@ export const acknowledge = async (pair: Pair, ack: Acknowledgement | undefined):
  * against its scope): undefined when the open alarm has moved meanwhile (its device moved), to be
  * checked again.
  */
-export const acknowledgeAt = async (pair: Pair, ack: Acknowledgement | undefined, place: Pick<Alarm, 'region' | 'location'>): Promise<AlarmView | undefined> =>
-  acknowledgeWhere(pair, ack, place);
+export const acknowledgeAt = async (pair: Pair, ack: Acknowledgement | undefined, place: Pick<Alarm, 'region' | 'location'>, event?: AckEvent): Promise<AlarmView | undefined> =>
+  acknowledgeWhere(pair, ack, event, place);
+
+/**
+ * Ends the acknowledgement given at `acknowledgedAt` whose `ackUntil` passed, and records it
+ * (`event`, unless `recorded` is false: the alarm's events are full): false when that
+ * acknowledgement no longer stands on an open alarm (replaced, removed, lapsed by another run, or cleared).
+ */
+export const lapse = async (pair: Pair, ack: Required<Pick<Acknowledgement, 'acknowledgedAt' | 'ackUntil'>>, event: AckEvent, recorded: boolean): Promise<boolean> =>
+  !!(await AlarmItem.update(
+    pair,
+    { set: { acknowledgedAt: undefined, acknowledgedBy: undefined, ackComment: undefined, ackUntil: undefined }, ...(recorded ? { append: { ackEvents: [event] } } : {}) },
+    and(OPEN, expr('#acknowledgedAt = :acknowledgedAt AND #ackUntil = :ackUntil', ack)),
+  ));

@@ -1,4 +1,4 @@
-import { alarmId, type Acknowledgement, type Alarm, type ClearReason, type Delivery as NotificationOutcome, type OpenAlarm } from '#lib/alarms/types';
+import { alarmId, type Alarm, type ClearReason, type Delivery as NotificationOutcome, type OpenAlarm } from '#lib/alarms/types';
 import type { Notice } from '#lib/notify/types';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import { AlarmItem, alarmIndexKeys } from '#lib/store/entities/alarms';
@@ -19,7 +19,7 @@ export * from './alarmViews';
 export * from './alarmNotices';
 export * from './alarmHandoff';
 
-const ACK_FIELDS = ['acknowledgedAt', 'acknowledgedBy', 'ackComment'];
+const ACK_FIELDS = ['acknowledgedAt', 'acknowledgedBy', 'ackComment', 'ackUntil', 'ackEvents'];
 
 const noticeChange = (alarm: Alarm, notice: Notice | undefined): Change =>
   notice ? { set: alarmIndexKeys.notices(alarm), append: { pendingNotices: [notice] } } : {};
@@ -33,14 +33,20 @@ const alarmFields = (alarm: Alarm) => ({
   description: alarm.description,
 });
 
-const acknowledgementFields = (ack: Acknowledgement | undefined): Item => ({
-  acknowledgedAt: ack?.acknowledgedAt,
-  acknowledgedBy: ack?.acknowledgedBy,
-  ackComment: ack?.ackComment,
-});
+/** A new alarm starts unacknowledged; one that was pending keeps what its item holds (docs/adr/0441-acknowledgement-ends-with-the-alarm-or-at-ack-until.md). */
+const acknowledgementFields = (alarm: OpenAlarm, fromPending: boolean): Item =>
+  fromPending
+    ? {}
+    : {
+        acknowledgedAt: alarm.acknowledgement?.acknowledgedAt,
+        acknowledgedBy: alarm.acknowledgement?.acknowledgedBy,
+        ackComment: alarm.acknowledgement?.ackComment,
+        ackUntil: alarm.acknowledgement?.ackUntil,
+        ackEvents: alarm.ackEvents,
+      };
 
 /** Everything a firing alarm's item holds (its notice aside); `FIRING_REMOVES` are what an older alarm of the pair may have left. */
-const firingFields = (alarm: OpenAlarm, outcome: NotificationOutcome | undefined): Item => ({
+const firingFields = (alarm: OpenAlarm, outcome: NotificationOutcome | undefined, fromPending = false): Item => ({
   type: 'Alarm',
   state: 'firing',
   watcherId: alarm.watcherId,
@@ -51,7 +57,7 @@ const firingFields = (alarm: OpenAlarm, outcome: NotificationOutcome | undefined
   notify: alarm.notify,
   notified: { raised: outcome ?? [] },
   suppressedBy: alarm.suppressedBy,
-  ...acknowledgementFields(alarm.acknowledgement),
+  ...acknowledgementFields(alarm, fromPending),
   ...alarmIndexKeys.firing(alarm),
 });
 const FIRING_REMOVES = ['clearedAt', 'clearReason', 'expiresAt', 'firesAt'];
@@ -81,7 +87,7 @@ export interface Raise {
  */
 export const raise = async (alarm: OpenAlarm, notice?: Notice, delivery?: NotificationOutcome, fromPending?: string): Promise<boolean> => {
   const extra = noticeChange(alarm, notice);
-  const change = { set: { ...firingFields(alarm, delivery), ...extra.set }, remove: FIRING_REMOVES, ...(extra.append ? { append: extra.append } : {}) };
+  const change = { set: { ...firingFields(alarm, delivery, fromPending !== undefined), ...extra.set }, remove: FIRING_REMOVES, ...(extra.append ? { append: extra.append } : {}) };
   const raised = await transition(alarm, change, fromPending ? pending(fromPending) : FREE);
   if (raised) await announceRaised(alarm);
   return raised;

@@ -18,6 +18,7 @@ import { recordClosed, recordOpened } from './maintenanceHistory';
 import { deliverer, iso, type NotificationSummary, type NotifierOptions } from './deliver';
 import { collectInhibitions } from './inhibitions';
 import { audienceOf, notificationGate, notifiedAlarm } from './pure/notice';
+import { collectLapses } from './lapses';
 import { draftsFor, dueForRepeat, planDigests, repeatSlot } from './pure/plan';
 import type { DeliveryDraft } from './types';
 
@@ -188,7 +189,7 @@ export const notifier = (options: NotifierOptions) => {
     async run(stopAt = options.deadline, written: readonly AlarmKey[] = []): Promise<NotificationSummary> {
       delivery.stopAt(stopAt);
       const before = { ...summary };
-      const collected = (await collectNotices(written)) && (await collectRepeats()) && (await collectReleases()) && (await collectInhibitions(store, inTime, Date.now()));
+      const collected = (await collectNotices(written)) && (await collectRepeats()) && (await collectLapses(store, inTime)) && (await collectReleases()) && (await collectInhibitions(store, inTime, Date.now()));
       const delivered = await delivery.deliverDue(fresh.splice(0));
       summary.complete = summary.complete && collected && delivered;
       // mails sent and failed SES calls are counted by the SES mailer itself

@@ -221,6 +221,17 @@ describe('history records and retention', () => {
     });
   });
 
+  it('a record carries the ack and unack events, and leaves out an acknowledgement whose ackUntil passed before the clear', () => {
+    const ackEvents = [{ action: 'ack' as const, at: at(10), by: 'ana', ackUntil: at(60) }];
+    const cleared = (ackUntil: string) =>
+      historyRecord({ ...alarm, acknowledgement: { acknowledgedAt: at(10), acknowledgedBy: 'ana', ackUntil }, ackEvents, clearedAt: at(125), clearReason: 'resolved' });
+    const lapsed = cleared(at(60));
+    expect(lapsed.acknowledgements).toEqual(ackEvents);
+    expect(lapsed).not.toHaveProperty('acknowledgedBy');
+    expect(cleared(at(600))).toMatchObject({ acknowledgedBy: 'ana', ackUntil: at(600), acknowledgements: ackEvents });
+    expect(historyRecord({ ...alarm, clearedAt: at(125), clearReason: 'resolved' })).not.toHaveProperty('acknowledgements');
+  });
+
   it('ALARM_HISTORY_DAYS sets the retention (default 90)', () => {
     expect(historyDays({})).toBe(90);
     expect(historyDays({ ALARM_HISTORY_DAYS: '7' })).toBe(7);

@@ -1,5 +1,5 @@
 import type { Place } from '#lib/devices/types';
-import { alarmId, type Acknowledgement, type Alarm, type ClearReason, type Notified, type OpenAlarm } from '../types';
+import { alarmId, type AckEvent, type Acknowledgement, type Alarm, type ClearReason, type Notified, type OpenAlarm } from '../types';
 
 /** One cleared alarm as GET /alarms/history answers it. */
 export interface HistoryRecord extends Alarm, Partial<Acknowledgement> {
@@ -9,6 +9,8 @@ export interface HistoryRecord extends Alarm, Partial<Acknowledgement> {
   durationSeconds: number;
   /** Where the raise and the clear notifications went, or `suppressed` by a silence. */
   notified: Notified;
+  /** Its acknowledgements and their removals, oldest first (absent: none). */
+  acknowledgements?: AckEvent[];
 }
 
 /** The history record of a cleared alarm: how long it fired, who acknowledged it, who was told. */
@@ -27,9 +29,11 @@ export const historyRecord = (alarm: OpenAlarm & { clearedAt: string; clearReaso
     reason: alarm.clearReason,
     durationSeconds: Math.max(0, Math.round((Date.parse(alarm.clearedAt) - Date.parse(alarm.raisedAt)) / 1000)),
     notified: { raised: alarm.notified?.raised ?? [], cleared: alarm.notified?.cleared ?? [] },
-    ...alarm.acknowledgement,
+    // an acknowledgement whose ackUntil passed before the clear had lapsed (docs/adr/0441)
+    ...(alarm.acknowledgement?.ackUntil !== undefined && alarm.acknowledgement.ackUntil <= alarm.clearedAt ? {} : alarm.acknowledgement),
   };
   if (alarm.description) record.description = alarm.description;
+  if (alarm.ackEvents?.length) record.acknowledgements = alarm.ackEvents;
   return record;
 };
 

@@ -1,5 +1,5 @@
 import type { Severity } from '#lib/devices/types';
-import type { Acknowledgement, Alarm, Notified, OpenAlarm, Recipients, SuppressedBy } from '#lib/alarms/types';
+import type { AckEvent, Acknowledgement, Alarm, Notified, OpenAlarm, Recipients, SuppressedBy } from '#lib/alarms/types';
 import type { HistoryRecord } from '#lib/alarms/pure/history';
 import type { Matchers, Silence as SilenceRecord } from '#lib/alarms/pure/silences';
 import type { MaintenanceWindow, WindowMatchers } from '#lib/maintenance/types';
@@ -41,7 +41,7 @@ export const AlarmItem = entity({
     GSI1: 'firing: `ALARMS#OPEN#<shard(pair)>` / `<raisedAt>#<watcherId>#<sn>`; pending: `ALARMS#PENDING#<shard(pair)>` / `<firesAt>#<watcherId>#<sn>`; cleared, history not yet written: `ALARMS#HISTORY#<shard(pair)>` / `<clearedAt>#<watcherId>#<sn>`',
     GSI2: 'notices pending only: `ALARMS#NOTIFY#<shard(pair)>` / `<watcherId>:<sn>`',
     notes:
-      '`state` (`pending`/`firing`/`cleared`/`dropped`), `watcherId, devicesn, deviceid, severity, region, location, room, raisedAt, pendingSince?, firesAt?, description?, notify {sendEmail, emails, channelIds?}`, `acknowledgedAt?, acknowledgedBy?, ackComment?`, `notified {raised?, cleared?}` (recipients or `suppressed`), `suppressedBy? {condition, …, region, location, room?, since}` (raised while a parent condition held, removed by its release), `clearedAt, clearReason, expiresAt` (cleared/dropped: + `ALARM_HISTORY_DAYS`), `pendingNotices` (transitions not yet in a stored digest, lib/notify)',
+      '`state` (`pending`/`firing`/`cleared`/`dropped`), `watcherId, devicesn, deviceid, severity, region, location, room, raisedAt, pendingSince?, firesAt?, description?, notify {sendEmail, emails, channelIds?}`, `acknowledgedAt?, acknowledgedBy?, ackComment?, ackUntil?`, `ackEvents?` (ack/unack of this alarm: action, at, by, comment?, ackUntil?, lapsed?; at most 50), `notified {raised?, cleared?}` (recipients or `suppressed`), `suppressedBy? {condition, …, region, location, room?, since}` (raised while a parent condition held, removed by its release), `clearedAt, clearReason, expiresAt` (cleared/dropped: + `ALARM_HISTORY_DAYS`), `pendingNotices` (transitions not yet in a stored digest, lib/notify)',
   },
   key: (pair: Pair) => ({ PK: alarmPartition(pair.watcherId), SK: `${DEVICE}${pair.devicesn}` }),
   fromItem: (item): OpenAlarm => {
@@ -67,6 +67,7 @@ export const AlarmItem = entity({
     if (typeof item.firesAt === 'string' && alarm.state === 'pending') alarm.firesAt = item.firesAt;
     const acknowledgement = acknowledgementOf(item);
     if (acknowledgement) alarm.acknowledgement = acknowledgement;
+    if (Array.isArray(item.ackEvents) && item.ackEvents.length > 0) alarm.ackEvents = item.ackEvents as AckEvent[];
     if (item.notified && typeof item.notified === 'object') alarm.notified = item.notified as Notified;
     if (item.suppressedBy && typeof item.suppressedBy === 'object') alarm.suppressedBy = item.suppressedBy as SuppressedBy;
     return alarm;
@@ -79,6 +80,7 @@ const acknowledgementOf = (item: Item): Acknowledgement | undefined => {
   if (typeof item.acknowledgedAt !== 'string') return undefined;
   const ack: Acknowledgement = { acknowledgedAt: item.acknowledgedAt, acknowledgedBy: String(item.acknowledgedBy) };
   if (typeof item.ackComment === 'string') ack.ackComment = item.ackComment;
+  if (typeof item.ackUntil === 'string') ack.ackUntil = item.ackUntil;
   return ack;
 };
 
@@ -170,11 +172,11 @@ export const historyPk = {
 };
 const HISTORY_FIELDS = [
   'id', 'watcherId', 'severity', 'devicesn', 'deviceid', 'region', 'location', 'room', 'raisedAt', 'clearedAt', 'reason',
-  'durationSeconds', 'description', 'acknowledgedAt', 'acknowledgedBy', 'ackComment', 'notified',
+  'durationSeconds', 'description', 'acknowledgedAt', 'acknowledgedBy', 'ackComment', 'notified', 'ackUntil', 'acknowledgements',
 ] as const;
 const historyRecord = (item: Item): HistoryRecord =>
   Object.fromEntries(HISTORY_FIELDS.filter((field) => item[field] !== undefined).map((field) => [field, item[field]])) as unknown as HistoryRecord;
-const HISTORY_NOTES = 'the whole record: `id, watcherId, severity, devicesn, deviceid, region, location, room, raisedAt, clearedAt, reason, durationSeconds, description?, acknowledged*?, notified`';
+const HISTORY_NOTES = 'the whole record: `id, watcherId, severity, devicesn, deviceid, region, location, room, raisedAt, clearedAt, reason, durationSeconds, description?, acknowledged*?, notified, ackUntil?, acknowledgements?` (the alarm\'s ack/unack events)';
 export const HistoryByDevice = entity({
   type: 'AlarmHistory',
   doc: {

@@ -1,0 +1,32 @@
+import { createHash } from 'node:crypto';
+import type { Alarm } from '#lib/alarms/types';
+import { entity } from '../entity';
+import { shardKey } from '../query';
+
+/* When an acknowledgement with `ackUntil` lapses (issue 28 item 3; docs/adr/0442-ack-until-lapses-once.md). */
+type Pair = Pick<Alarm, 'watcherId' | 'devicesn'>;
+
+/** One lapse due: the acknowledgement (by its `acknowledgedAt`) of one alarm, and when it lapses. */
+export interface AckLapse extends Pair {
+  acknowledgedAt: string;
+  ackUntil: string;
+}
+
+/** The lapses' partitions, sharded by pair; the sort key starts with `ackUntil`, so the due ones are one key condition. */
+export const ACK_LAPSES = 'ACKLAPSE';
+const notes = '`watcherId, devicesn, acknowledgedAt, ackUntil`: written before the acknowledgement it times; deleted once told (or found stale); `expiresAt` = ackUntil + 30 days';
+export const AckLapseItem = entity({
+  type: 'AckLapse',
+  doc: { section: 'Alarm lifecycle, history, device connectivity (issue 15)', name: 'Acknowledgement lapse', PK: '`ACKLAPSE#<shard(watcherId:sn)>`', SK: '`<ackUntil>#<sha256(watcherId:sn), 32 hex>#<acknowledgedAt>`', notes },
+  key: (lapse: AckLapse) => ({
+    PK: shardKey(ACK_LAPSES, `${lapse.watcherId}:${lapse.devicesn}`),
+    // the pair hashed: a device serial of up to 400 characters must not push the sort key past 1024 bytes
+    SK: `${lapse.ackUntil}#${createHash('sha256').update(`${lapse.watcherId}:${lapse.devicesn}`).digest('hex').slice(0, 32)}#${lapse.acknowledgedAt}`,
+  }),
+  fromItem: (item): AckLapse => ({
+    watcherId: String(item.watcherId),
+    devicesn: String(item.devicesn),
+    acknowledgedAt: String(item.acknowledgedAt),
+    ackUntil: String(item.ackUntil),
+  }),
+});
