@@ -2,7 +2,8 @@ import { DescribeTableCommand, DynamoDBClient, ScanCommand } from '@aws-sdk/clie
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalStore, type LocalStore } from '../../scripts/local/dynamo';
 import { localTableName } from '../../scripts/local/env';
-import { startInstance, stillFleetEnv, type Instance } from '../../scripts/local/instance';
+import { stillFleetEnv, type Instance } from '../../scripts/local/instance';
+import { ownInstance } from '../support/instance';
 
 /*
  * `npm start` against a store it did not start (issue 23 deliverable 3): DYNAMODB_ENDPOINT names
@@ -15,11 +16,7 @@ let instance: Instance;
 
 beforeAll(async () => {
   store = await startLocalStore();
-  instance = await startInstance({
-    workFolder: '.esbuild-e2e-external',
-    echo: process.env.E2E_SERVER_LOGS === '1',
-    env: { ...stillFleetEnv, API_KEY: KEY, DYNAMODB_ENDPOINT: store.endpoint, SEED_DEVICES: '20', PASSWORD_SCRYPT_LOG_N: '14' },
-  });
+  instance = await ownInstance('.esbuild-e2e-external', { ...stillFleetEnv, API_KEY: KEY, DYNAMODB_ENDPOINT: store.endpoint, SEED_DEVICES: '20', PASSWORD_SCRYPT_LOG_N: '14' });
 }, 400_000);
 
 afterAll(async () => {

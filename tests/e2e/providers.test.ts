@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProvidersReport } from '#lib/inventory/providerReport';
 import type { Device } from '#lib/devices/types';
-import { startInstance, type Instance } from '../../scripts/local/instance';
+import type { Instance } from '../../scripts/local/instance';
+import { ownInstance } from '../support/instance';
 import { startVendorFakes, type VendorFakes } from '../../scripts/local/fakes';
 import { noFaults } from '../../scripts/local/fakes/server';
 import { api, callerOf } from '../support/api';
@@ -32,11 +33,7 @@ const all = { regionName: 'all', locationName: 'all', roomName: 'all' };
 
 beforeAll(async () => {
   fakes = await startVendorFakes(() => fleet);
-  instance = await startInstance({
-    workFolder: '.esbuild-e2e-providers',
-    echo: process.env.E2E_SERVER_LOGS === '1',
-    env: { API_KEY: KEY, ...fakes.env, SYNC_INTERVAL_SECONDS: '2', EVALUATE_INTERVAL_SECONDS: '0', DEMO_WATCHER: '0', PASSWORD_SCRYPT_LOG_N: '14' },
-  });
+  instance = await ownInstance('.esbuild-e2e-providers', { API_KEY: KEY, ...fakes.env, SYNC_INTERVAL_SECONDS: '2', EVALUATE_INTERVAL_SECONDS: '0', DEMO_WATCHER: '0', PASSWORD_SCRYPT_LOG_N: '14' });
 }, 700_000);
 
 afterAll(async () => {
