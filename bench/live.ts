@@ -15,7 +15,7 @@ import { cpus, loadavg } from 'node:os';
 import WebSocket from 'ws';
 import { startInstance, stillFleetEnv } from '../scripts/local/instance';
 import { localTableName, storeEnv } from '../scripts/local/env';
-import { round, writeResult } from './lib';
+import { reportResult, round, runWhenMain } from './lib';
 
 const SOCKETS = Number(process.env.BENCH_LIVE_SOCKETS ?? 500);
 const CHANGES_PER_SECOND = Number(process.env.BENCH_LIVE_RATE ?? 50);
@@ -350,19 +350,10 @@ export const runLiveBench = async () => {
       `the push adapter (SigV4-signed) ${emulator.pushAdapter.perSecond} posts/s (${emulator.pushAdapter.cpuMsPerPost} ms CPU per post, ${emulator.pushAdapter.failed} failed).`,
       `The run above needed ${round(expected / SECONDS)} posts/s.`,
     ].join('\n');
-    writeResult('live', summary, markdown);
-    console.log(markdown);
+    reportResult('live', summary, markdown);
   } finally {
     await instance.stop();
   }
 };
 
-if (require.main === module) {
-  runLiveBench().then(
-    () => process.exit(0),
-    (error: unknown) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
-}
+runWhenMain(module, runLiveBench);
