@@ -109,13 +109,11 @@ export const runCapacityBench = async () => {
     },
     { step: 'initialize', name: 'capacity-meter' },
   );
-  const { ensureTable, devices, recountRooms, simulatedFleet } = await fleetModules();
-  const rooms = await import('../lib/db/rooms');
+  const { ensureTable, devices, recountRooms, simulatedFleet, rooms, onStored } = await fleetModules();
   const watchers = await import('../lib/db/watchers');
   const { syncDevices } = await import('../lib/inventory/sync');
   const { fullPass } = await import('../lib/alarms/engine/fullPass');
   const { queuePass } = await import('../lib/alarms/engine/queuePass');
-  const { onStored } = await import('../lib/db/changes');
   const { outboxMailer } = await import('../lib/adapters/mail');
   const handler = async (path: string) => ((await import(`../functions/${path}`)) as { handler: Handler }).handler;
 

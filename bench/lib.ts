@@ -66,6 +66,8 @@ export const fleetModules = async () => ({
   devices: (await import('../lib/db/devices')).devices,
   recountRooms: (await import('../lib/rollups/recount')).recountRooms,
   simulatedFleet: (await import('../lib/inventory/provider/simulated')).simulatedFleet,
+  rooms: await import('../lib/db/rooms'),
+  onStored: (await import('../lib/db/changes')).onStored,
 });
 
 /**
