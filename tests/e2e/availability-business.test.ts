@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localTableName, storeEnv } from '../../scripts/local/env';
 import { stillFleetEnv, type Instance } from '../../scripts/local/instance';
-import { keyCaller, ownInstance } from '../support/instance';
+import { plainCallerOf } from '../support/api';
+import { ownInstance } from '../support/instance';
 
 /*
  * Availability that matches how rooms are used (issue 28 item 4) over HTTP: an `npm start` with
@@ -33,7 +34,7 @@ interface Device {
   details: { region: string; location: string; room: string };
 }
 
-const call = keyCaller(() => instance, KEY);
+const call = plainCallerOf(() => instance.url, KEY);
 
 const DAY = '2026-11-17'; // a Tuesday
 const at = (time: string) => `${DAY}T${time}.000Z`;

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simulatedFleet } from '#lib/inventory/provider/simulated';
 import { offlineWatcher } from '../support/fleet';
 import { stillFleetEnv, type Instance } from '../../scripts/local/instance';
-import { keyCaller, ownInstance } from '../support/instance';
+import { plainCallerOf } from '../support/api';
+import { ownInstance } from '../support/instance';
 
 /*
  * Repeat notifications (`repeatIntervalSeconds`) over HTTP: a private `npm start` whose clock
@@ -39,7 +40,7 @@ const posted: Posted[] = [];
 let receiver: Server;
 let instance: Instance;
 
-const call = keyCaller(() => instance, KEY);
+const call = plainCallerOf(() => instance.url, KEY);
 const evaluate = async () => expect((await call('POST', '/alarms/evaluate')).status).toBe(200);
 const repeats = () => posted.filter((p) => p.type === 'alarms.repeat');
 const subjects = async () => (await call<{ subject: string }[]>('GET', `/alarms/outbox?to=${encodeURIComponent(email)}`)).body.map((m) => m.subject);
