@@ -15,7 +15,7 @@ import { build as buildSchemas } from '../scripts/generate';
 import { startLocalStore } from '../scripts/local/dynamo';
 import { storeEnv } from '../scripts/local/env';
 import { apiEvent, jsonEvent, lambdaContext } from '../tests/support/events';
-import { median, resultsDir, root, round, storeProcess } from './lib';
+import { fleetModules, median, resultsDir, root, round, runWhenMain, storeProcess } from './lib';
 import { project, PRICES, type Background, type Work } from './capacity-projection';
 
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number);
@@ -109,16 +109,11 @@ export const runCapacityBench = async () => {
     },
     { step: 'initialize', name: 'capacity-meter' },
   );
-  const { ensureTable } = await import('../lib/db/table');
-  const { devices } = await import('../lib/db/devices');
-  const rooms = await import('../lib/db/rooms');
+  const { ensureTable, devices, recountRooms, simulatedFleet, rooms, onStored } = await fleetModules();
   const watchers = await import('../lib/db/watchers');
-  const { recountRooms } = await import('../lib/rollups/recount');
-  const { simulatedFleet } = await import('../lib/inventory/provider/simulated');
   const { syncDevices } = await import('../lib/inventory/sync');
   const { fullPass } = await import('../lib/alarms/engine/fullPass');
   const { queuePass } = await import('../lib/alarms/engine/queuePass');
-  const { onStored } = await import('../lib/db/changes');
   const { outboxMailer } = await import('../lib/adapters/mail');
   const handler = async (path: string) => ((await import(`../functions/${path}`)) as { handler: Handler }).handler;
 
@@ -470,11 +465,4 @@ const writeReadme = (output: Output) => {
   writeFileSync(readme, text.includes('<!-- capacity:start -->') ? text.replace(/<!-- capacity:start -->[\s\S]*<!-- capacity:end -->/, block) : `${text.trimEnd()}\n\n${section}`);
 };
 
-if (require.main === module) {
-  runCapacityBench()
-    .then(() => process.exit(0))
-    .catch((error: unknown) => {
-      console.error(error);
-      process.exit(1);
-    });
-}
+runWhenMain(module, runCapacityBench);

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { build, type BuildOptions } from 'esbuild';
 import { build as generate } from '../scripts/generate';
 import { functionDefs } from '../scripts/registry';
-import { median, root, round, writeResult } from './lib';
+import { median, reportResult, root, round, runWhenMain } from './lib';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const RECHECK_RUNS = Number(process.env.BENCH_RECHECK_RUNS ?? 2 * RUNS);
@@ -169,13 +169,7 @@ export const runColdStartBench = async () => {
       : []),
   ].join('\n');
   rmSync(out, { recursive: true, force: true });
-  writeResult('coldstart', { runs: RUNS, floor: { size: floorSize, importMs: round(floorImport) }, worstSize, worstImport, functions: results }, markdown);
-  console.log(markdown);
+  reportResult('coldstart', { runs: RUNS, floor: { size: floorSize, importMs: round(floorImport) }, worstSize, worstImport, functions: results }, markdown);
 };
 
-if (require.main === module) {
-  runColdStartBench().catch((error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  });
-}
+runWhenMain(module, runColdStartBench, false);

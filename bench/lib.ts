@@ -32,6 +32,44 @@ export const writeResult = (name: string, data: object, markdown: string, measur
   writeFileSync(join(resultsDir, `${name}.md`), `${markdown}\n\n_${stamp.measuredAt}, Node ${stamp.node}, ${stamp.cpus} cores, ${load}_\n`);
 };
 
+/** `writeResult`, then the markdown on stdout. */
+export const reportResult = (name: string, data: object, markdown: string) => {
+  writeResult(name, data, markdown);
+  console.log(markdown);
+};
+
+/**
+ * Runs `bench` when `entry` is the file run (`tsx bench/<name>.ts`): a failure is printed and
+ * exits 1; `exitWhenDone` exits 0 at the end (the SDK's keep-alive sockets would hold the process
+ * open).
+ */
+export const runWhenMain = (entry: NodeModule, bench: () => Promise<unknown>, exitWhenDone = true) => {
+  if (require.main !== entry) return;
+  bench().then(
+    () => {
+      if (exitWhenDone) process.exit(0);
+    },
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+};
+
+/**
+ * The store and fleet modules the engine benches share, imported (in this order) only once the
+ * environment points at the bench's store: they read it when they load.
+ */
+export const fleetModules = async () => ({
+  dynamo: (await import('../lib/store/client')).dynamo,
+  ensureTable: (await import('../lib/db/table')).ensureTable,
+  devices: (await import('../lib/db/devices')).devices,
+  recountRooms: (await import('../lib/rollups/recount')).recountRooms,
+  simulatedFleet: (await import('../lib/inventory/provider/simulated')).simulatedFleet,
+  rooms: await import('../lib/db/rooms'),
+  onStored: (await import('../lib/db/changes')).onStored,
+});
+
 /**
  * The embedded store (dynalite, in memory) in a process of its own, as DynamoDB is a service of
  * its own: the bench's engine and the store then do not share one thread and one heap.

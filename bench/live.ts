@@ -15,7 +15,7 @@ import { cpus, loadavg } from 'node:os';
 import WebSocket from 'ws';
 import { startInstance, stillFleetEnv } from '../scripts/local/instance';
 import { localTableName, storeEnv } from '../scripts/local/env';
-import { round, writeResult } from './lib';
+import { fleetModules, reportResult, round, runWhenMain } from './lib';
 
 const SOCKETS = Number(process.env.BENCH_LIVE_SOCKETS ?? 500);
 const CHANGES_PER_SECOND = Number(process.env.BENCH_LIVE_RATE ?? 50);
@@ -63,10 +63,8 @@ export const runLiveBench = async () => {
     // this process writes into the instance's store, as npm start's own sync loop would
     if (!instance.storeEndpoint) throw new Error('npm start did not say where its store is');
     Object.assign(process.env, storeEnv(instance.storeEndpoint), { TABLE_NAME: localTableName() });
-    const { devices } = await import('../lib/db/devices');
-    const rooms = await import('../lib/db/rooms');
+    const { devices, rooms, onStored } = await fleetModules();
     const { recomputeRoom } = await import('../lib/rollups/rooms');
-    const { onStored } = await import('../lib/db/changes');
     const { enableLivePush } = await import('../lib/live/push');
     const { managementApi } = await import('../lib/adapters/connections');
     const { covers } = await import('../lib/live/scope');
@@ -350,19 +348,10 @@ export const runLiveBench = async () => {
       `the push adapter (SigV4-signed) ${emulator.pushAdapter.perSecond} posts/s (${emulator.pushAdapter.cpuMsPerPost} ms CPU per post, ${emulator.pushAdapter.failed} failed).`,
       `The run above needed ${round(expected / SECONDS)} posts/s.`,
     ].join('\n');
-    writeResult('live', summary, markdown);
-    console.log(markdown);
+    reportResult('live', summary, markdown);
   } finally {
     await instance.stop();
   }
 };
 
-if (require.main === module) {
-  runLiveBench().then(
-    () => process.exit(0),
-    (error: unknown) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
-}
+runWhenMain(module, runLiveBench);

@@ -5,7 +5,7 @@
  */
 import autocannon from 'autocannon';
 import { startInstance, stillFleetEnv } from '../scripts/local/instance';
-import { round, writeResult } from './lib';
+import { reportResult, round, runWhenMain } from './lib';
 
 const CONNECTIONS = 50;
 const SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 20);
@@ -59,16 +59,10 @@ export const runLoadBench = async () => {
       '|---:|---:|---:|---:|---:|---:|---:|',
       `| ${summary.requests} | ${summary.requestsPerSecond} | ${summary.latencyMs.p50} | ${summary.latencyMs.p90} | ${summary.latencyMs.p99} | ${summary.latencyMs.max} | ${failed} (${failed === 0 ? 'met' : 'NOT met'}) |`,
     ].join('\n');
-    writeResult('load', summary, markdown);
-    console.log(markdown);
+    reportResult('load', summary, markdown);
   } finally {
     await instance.stop();
   }
 };
 
-if (require.main === module) {
-  runLoadBench().catch((error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  });
-}
+runWhenMain(module, runLoadBench, false);

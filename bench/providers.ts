@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { INVENTORY_MEMORY_MB } from '../schemas/shared';
 import { storeEnv } from '../scripts/local/env';
 import { fakeEnv } from '../scripts/local/fakes';
-import { root, round, storeProcess, writeResult } from './lib';
+import { fleetModules, root, round, storeProcess, writeResult } from './lib';
 
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 100_000);
 const RATE_429 = Number(process.env.BENCH_429_RATE ?? 0.05);
@@ -58,12 +58,9 @@ const peakMemory = async <T>(run: () => Promise<T>) => {
 const main = async () => {
   const store = await storeProcess();
   Object.assign(process.env, storeEnv(store.endpoint), { POWERTOOLS_LOG_LEVEL: 'SILENT', POWERTOOLS_METRICS_DISABLED: 'true' });
-  const { dynamo } = await import('../lib/store/client');
-  const { ensureTable } = await import('../lib/db/table');
-  const { devices } = await import('../lib/db/devices');
+  const { dynamo, ensureTable, devices, simulatedFleet } = await fleetModules();
   const { syncProviders } = await import('../lib/inventory/providers');
   const { providersFromEnv } = await import('../lib/inventory/provider');
-  const { simulatedFleet } = await import('../lib/inventory/provider/simulated');
   const expected = new Set(simulatedFleet({ seed: 1, devices: DEVICES, rooms: Math.ceil(DEVICES / 4) }).map((d) => d.devicesn));
 
   const runs: Record<string, unknown>[] = [];

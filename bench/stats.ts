@@ -10,6 +10,7 @@ import { build } from '../scripts/generate';
 import { startLocalStore } from '../scripts/local/dynamo';
 import { storeEnv } from '../scripts/local/env';
 import { jsonEvent, lambdaContext } from '../tests/support/events';
+import { fleetModules, median, runWhenMain } from './lib';
 
 const context = lambdaContext();
 
@@ -29,22 +30,11 @@ const LAMBDA_RESPONSE_LIMIT = 6 * 1024 * 1024;
 
 type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
-
 export const runStatsBench = async () => {
   await build();
   const store = await startLocalStore();
   Object.assign(process.env, storeEnv(store.endpoint), { POWERTOOLS_LOG_LEVEL: 'SILENT', TABLE_NAME: 'bench-stats' });
-  const { dynamo } = await import('../lib/store/client');
-  const { ensureTable } = await import('../lib/db/table');
-  const { devices } = await import('../lib/db/devices');
-  const { recountRooms } = await import('../lib/rollups/recount');
-  const { simulatedFleet } = await import('../lib/inventory/provider/simulated');
+  const { dynamo, ensureTable, devices, recountRooms, simulatedFleet } = await fleetModules();
   const { toDevice } = await import('../lib/devices/types');
   const handlers = Object.fromEntries(
     await Promise.all(
@@ -113,11 +103,4 @@ export const runStatsBench = async () => {
   console.log(`one device is ~${output.deviceJsonBytes} bytes of JSON: an un-paginated allDevices passes 6 MB at ~${output.unpaginatedAllDevicesLimit} devices`);
 };
 
-if (require.main === module) {
-  runStatsBench()
-    .then(() => process.exit(0))
-    .catch((error: unknown) => {
-      console.error(error);
-      process.exit(1);
-    });
-}
+runWhenMain(module, runStatsBench);

@@ -4,7 +4,7 @@
  * same embedded store, interleaved in rounds. Target: handler <= 1.3x raw.
  * Logs at the prod level (WARN), as the handler runs in production.
  */
-import { median, round, writeResult } from './lib';
+import { median, reportResult, round, runWhenMain } from './lib';
 import { startLocalStore } from '../scripts/local/dynamo';
 import { storeEnv } from '../scripts/local/env';
 import { apiEvent, lambdaContext } from '../tests/support/events';
@@ -66,16 +66,8 @@ export const runWarmBench = async () => {
     '',
     `Ratio ${ratio} (target <= ${TARGET}: ${ratio <= TARGET ? 'met' : 'NOT met'}); ${ROUNDS} rounds of ${CALLS} calls each, embedded store on loopback.`,
   ].join('\n');
-  writeResult('warm', { rounds: ROUNDS, callsPerRound: CALLS, rawMs: round(rawMs, 3), handlerMs: round(fullMs, 3), ratio }, markdown);
-  console.log(markdown);
+  reportResult('warm', { rounds: ROUNDS, callsPerRound: CALLS, rawMs: round(rawMs, 3), handlerMs: round(fullMs, 3), ratio }, markdown);
   await store.close();
 };
 
-if (require.main === module) {
-  runWarmBench()
-    .then(() => process.exit(0)) // the SDK's keep-alive sockets would hold the process open
-    .catch((error: unknown) => {
-      console.error(error);
-      process.exit(1);
-    });
-}
+runWhenMain(module, runWarmBench);

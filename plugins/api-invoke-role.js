@@ -10,16 +10,12 @@
  * assume and which may invoke only this stage's functions. Schedules and the WebSocket API keep
  * their own permissions. docs/adr/0244.
  */
+const TemplatePlugin = require('./template-plugin');
+
 const ROLE = 'ApiGatewayInvokeRole';
 
-class ApiInvokeRole {
-  constructor(serverless) {
-    this.serverless = serverless;
-    this.hooks = { 'before:package:finalize': () => this.useInvokeRole() };
-  }
-
-  useInvokeRole() {
-    const template = this.serverless.service.provider.compiledCloudFormationTemplate;
+class ApiInvokeRole extends TemplatePlugin {
+  rewrite(template) {
     const resources = template.Resources;
     const isRestPermission = (name, resource) =>
       resource.Type === 'AWS::Lambda::Permission' && resource.Properties?.Principal === 'apigateway.amazonaws.com' && name.endsWith('LambdaPermissionApiGateway');
@@ -31,7 +27,7 @@ class ApiInvokeRole {
       if (integration?.Type !== 'AWS_PROXY') continue;
       integration.Credentials = { 'Fn::GetAtt': [ROLE, 'Arn'] };
       const target = JSON.stringify(integration.Uri).match(/"Fn::GetAtt":\["([A-Za-z0-9]+)","Arn"\]/);
-      if (!target) throw new this.serverless.classes.Error(`api-invoke-role: a Lambda proxy integration without a function: ${JSON.stringify(integration.Uri)}`);
+      if (!target) this.fail(`api-invoke-role: a Lambda proxy integration without a function: ${JSON.stringify(integration.Uri)}`);
       functions.add(target[1]);
     }
     for (const resource of Object.values(resources)) {

@@ -12,15 +12,12 @@
  */
 const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
+const TemplatePlugin = require('./template-plugin');
 
 const SHARED_ROLE = 'IamRoleLambdaExecution';
 const PERMISSIONS_FILE = 'resources/permissions.yml';
 
-class PerFunctionRoles {
-  constructor(serverless) {
-    this.serverless = serverless;
-    this.hooks = { 'before:package:finalize': () => this.splitRoles() };
-  }
+class PerFunctionRoles extends TemplatePlugin {
 
   permissions() {
     // js-yaml ships with the framework (and is a devDependency here)
@@ -28,15 +25,12 @@ class PerFunctionRoles {
     return yaml.load(readFileSync(join(this.serverless.config.servicePath, PERMISSIONS_FILE), 'utf8'));
   }
 
-  splitRoles() {
+  rewrite(template) {
     const { service } = this.serverless;
     const naming = this.serverless.getProvider('aws').naming;
-    const template = service.provider.compiledCloudFormationTemplate;
     const shared = template.Resources[SHARED_ROLE];
     if (!shared) return;
-    const fail = (message) => {
-      throw new this.serverless.classes.Error(`${PERMISSIONS_FILE}: ${message}`);
-    };
+    const fail = (message) => this.fail(`${PERMISSIONS_FILE}: ${message}`);
 
     const [policy] = shared.Properties.Policies;
     const statements = policy.PolicyDocument.Statement;

@@ -10,18 +10,14 @@
  * already grant (`/aws/lambda/<service>-<stage>*`). Each log stream still names its function,
  * and every Powertools line carries `function_name`, so operators search one group.
  */
+const TemplatePlugin = require('./template-plugin');
+
 const SHARED = 'FunctionsLogGroup';
 
-class SharedLogGroup {
-  constructor(serverless) {
-    this.serverless = serverless;
-    this.hooks = { 'before:package:finalize': () => this.share() };
-  }
-
-  share() {
+class SharedLogGroup extends TemplatePlugin {
+  rewrite(template) {
     const { service } = this.serverless;
     const provider = this.serverless.getProvider('aws');
-    const template = service.provider.compiledCloudFormationTemplate;
     const perFunction = new Set();
     let retention;
     for (const name of Object.keys(service.functions ?? {})) {
@@ -45,7 +41,7 @@ class SharedLogGroup {
     };
     const text = JSON.stringify(template);
     for (const id of perFunction) {
-      if (text.includes(`"${id}"`)) throw new this.serverless.classes.Error(`shared-log-group: something still refers to ${id}`);
+      if (text.includes(`"${id}"`)) this.fail(`shared-log-group: something still refers to ${id}`);
     }
   }
 }

@@ -1,7 +1,7 @@
 /** Notification channels and their delivery log (issue 16; docs/decisions.md "Notifications"): invalid input is 400. */
 import { LIMITS } from '#lib/watchers/types';
 import { NOTIFICATION_TYPES, WEBHOOK_FORMATS } from '#lib/notify/types';
-import { dateTime, error, list, name, ok, oneOfValues, page, pageOf, recordRoutesOf, routesOf, strict, text, Type } from './shared';
+import { areaRoutesOf, dateTime, error, list, name, ok, oneOfValues, page, pageOf, recordRoutesOf, strict, text, Type } from './shared';
 
 /** How notification mails leave: the same mailer as the alarm engine's. */
 const mailEnvironment = '${file(./functions/alarms/mail-env.yml)}';
@@ -67,8 +67,7 @@ const delivery = Type.Object({
 const invalid = error('Invalid input, each offending field named');
 const unknown = error('No channel with that id');
 
-const api = routesOf({ permission: 'channels:write', invalidStatus: 400 });
-const onChannel = recordRoutesOf({ permission: 'channels:write', invalidStatus: 400 }, { path, invalid, unknown });
+const { api, onRecord: onChannel } = areaRoutesOf({ permission: 'channels:write', invalidStatus: 400 }, { path, invalid, unknown });
 
 export const routes = {
   create: api('POST', 'channels', 'Create a notification channel (e-mail addresses or a signed webhook)', {

@@ -1,7 +1,7 @@
 /** Devices and statistics (spec "Devices"; DESIGN §6, D4, D10, D11): invalid input is 422. */
 import { AVAILABILITY_CSV_COLUMNS, DEVICE_CSV_COLUMNS, DEVICE_HISTORY_CSV_COLUMNS } from '#lib/devices/csv';
 import { maintenanceMark } from './maintenance';
-import { csvFormat, dateTime, error, INVENTORY_MEMORY_MB, listOrPage, name, ok, orCsv, page, pageOf, recordRoutesOf, routesOf, scheduled, SINGLE_LINE, strict, Type, type TSchema } from './shared';
+import { areaRoutesOf, csvFormat, dateTime, error, INVENTORY_MEMORY_MB, listOrPage, name, ok, orCsv, page, pageOf, scheduled, SINGLE_LINE, strict, type TSchema, Type } from './shared';
 
 /** Where devices come from (lib/inventory/provider). */
 const providerEnvironment = '${file(./functions/devices/provider-env.yml)}';
@@ -43,8 +43,7 @@ const device = Type.Partial(
 );
 const invalid = error('A filter field is missing or empty, each named');
 const unknown = error('No device with that serial number');
-const api = routesOf({ permission: 'fleet:read', invalidStatus: 422 });
-const onDevice = recordRoutesOf({ permission: 'fleet:read', invalidStatus: 422 }, { path, invalid, unknown });
+const { api, onRecord: onDevice } = areaRoutesOf({ permission: 'fleet:read', invalidStatus: 422 }, { path, invalid, unknown });
 const counters = <K extends string>(...names: K[]) =>
   Type.Object(Object.fromEntries(names.map((n) => [n, integer])) as Record<K, typeof integer>);
 

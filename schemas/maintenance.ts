@@ -1,6 +1,6 @@
 /** Recurring maintenance windows (issue 28 item 1; docs/adr/0401-0406): invalid input is 400. */
 import { MAX_DURATION_MINUTES, MAX_INTERVAL, WEEKDAYS } from '#lib/maintenance/schedule';
-import { dateTime, error, name, ok, oneOfValues, page, pageOf, recordRoutesOf, routesOf, SINGLE_LINE, strict, text, Type, uuidParam } from './shared';
+import { areaRoutesOf, dateTime, error, name, ok, oneOfValues, page, pageOf, SINGLE_LINE, strict, text, Type, uuidParam } from './shared';
 import { comment, matcherFields as silenceMatchers } from './silences';
 
 const windowId = uuidParam('a maintenance window id (a UUID)');
@@ -82,8 +82,7 @@ const invalid = error('Invalid input, each offending field named (an unknown tim
 const unknown = error("No maintenance window with that id (or none within the caller's scope)");
 const changed = error('Changed or deleted by another request meanwhile; read it again and retry');
 
-const api = routesOf({ permission: 'silences:write', invalidStatus: 400 });
-const onWindow = recordRoutesOf({ permission: 'silences:write', invalidStatus: 400 }, { path, invalid, unknown });
+const { api, onRecord: onWindow } = areaRoutesOf({ permission: 'silences:write', invalidStatus: 400 }, { path, invalid, unknown });
 
 export const routes = {
   create: api('POST', 'maintenance', 'Create a recurring maintenance window: while it is open the alarms it matches are held (the engine\'s part is still to come)', {

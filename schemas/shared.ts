@@ -145,6 +145,16 @@ export const recordRoutesOf =
         O['responses'],
     });
 
+/**
+ * An area's two route builders under one permission: `api` for its collection routes and
+ * `onRecord` for the routes on one record (`record.path`), which answer `record.invalid` and
+ * `record.unknown` (404) as well.
+ */
+export const areaRoutesOf = <const S extends Shared, const P extends Record<string, TSchema>>(shared: S, record: { path: P; invalid: Answer; unknown: Answer }) => ({
+  api: routesOf(shared),
+  onRecord: recordRoutesOf(shared, record),
+});
+
 /** The summary of every area's idempotent table-ensuring route. */
 export const ENSURE_TABLE = 'Make sure the table exists (idempotent)';
 

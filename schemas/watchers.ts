@@ -14,7 +14,7 @@ import {
   type InhibitedBy,
   type Severity,
 } from '#lib/watchers/types';
-import { dateTime, ENSURE_TABLE, SINGLE_LINE, error, listOrPage, name, ok, oneOfValues, page, recordRoutesOf, routesOf, singleLineDescription, strict, text, Type } from './shared';
+import { areaRoutesOf, dateTime, ENSURE_TABLE, error, listOrPage, name, ok, oneOfValues, page, SINGLE_LINE, singleLineDescription, strict, text, Type } from './shared';
 
 /** Watcher ids are UUIDs; any id made of safe characters is looked up (unknown -> 404). */
 export const watcherId = Type.String({
@@ -167,8 +167,7 @@ const invalid = error('Invalid input, each offending field named');
 const unknown = error('No watcher with that id (or none the caller\'s scope reaches)');
 const outsideScope = error('A condition names a region or location outside the caller\'s scope (each such condition named, never the place)');
 
-const api = routesOf({ permission: 'watchers:write', invalidStatus: 400 });
-const onWatcher = recordRoutesOf({ permission: 'watchers:write', invalidStatus: 400 }, { path, invalid, unknown });
+const { api, onRecord: onWatcher } = areaRoutesOf({ permission: 'watchers:write', invalidStatus: 400 }, { path, invalid, unknown });
 
 export const routes = {
   createTable: api('POST', 'watcher/createTable', ENSURE_TABLE, { responses: { 200: ok('Always 1', Type.Literal(1)) } }),

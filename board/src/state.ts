@@ -2,6 +2,8 @@
  * The status board's state and how each message changes it: plain data in, plain data out,
  * no DOM, no network (unit-tested in tests/unit/board-state.test.ts).
  */
+import type { StatusCounts } from '../../lib/shared/statusCounts';
+
 export type RoomStatus = 'Critical' | 'Major' | 'Minor' | 'Info' | 'OK';
 export const STATUSES: readonly RoomStatus[] = ['Critical', 'Major', 'Minor', 'Info', 'OK'];
 
@@ -56,14 +58,8 @@ export type Message =
   | { type: 'alarm'; event: 'raised' | 'cleared' | 'acknowledged' | 'silenced' | 'unsilenced'; at: string; alarm: Alarm }
   | { type: 'error'; message: string };
 
-export interface Counts {
-  TotalRooms: number;
-  CriticalStatus: number;
-  MajorStatus: number;
-  MinorStatus: number;
-  InfoStatus: number;
-  OKStatus: number;
-}
+/** The six counts of roomStatusCount (the API's own type). */
+export type Counts = StatusCounts;
 
 export interface BoardState {
   /** The scope the board shows; pushes about rooms outside it are ignored. */

@@ -1,5 +1,5 @@
 import { cellText, type CsvTable } from '#lib/shared/csv';
-import type { Delivery } from './types';
+import type { NotificationOutcome } from './types';
 import type { HistoryRecord } from './pure/history';
 
 /*
@@ -29,7 +29,7 @@ export const ALARM_HISTORY_CSV_COLUMNS = [
   'notifiedCleared',
 ] as const;
 
-const delivery = (sent: Delivery | undefined): string => (sent === 'suppressed' ? sent : cellText(sent));
+const delivery = (sent: NotificationOutcome | undefined): string => (sent === 'suppressed' ? sent : cellText(sent));
 
 export const ALARM_HISTORY_CSV: CsvTable<HistoryRecord> = {
   columns: ALARM_HISTORY_CSV_COLUMNS,

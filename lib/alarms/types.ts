@@ -49,12 +49,12 @@ export interface AckEvent {
 }
 
 /** Where one transition's notification went: the recipients (empty when none were asked for), or `suppressed` by a silence. */
-export type Delivery = string[] | 'suppressed';
+export type NotificationOutcome = string[] | 'suppressed';
 
 /** The notifications of an alarm's transitions so far. */
 export interface Notified {
-  raised?: Delivery;
-  cleared?: Delivery;
+  raised?: NotificationOutcome;
+  cleared?: NotificationOutcome;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { alarmId, type Alarm, type ClearReason, type Delivery as NotificationOutcome, type OpenAlarm } from '#lib/alarms/types';
+import { alarmId, type Acknowledgement, type Alarm, type ClearReason, type NotificationOutcome, type OpenAlarm } from '#lib/alarms/types';
 import type { Notice } from '#lib/notify/types';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import { AlarmItem, alarmIndexKeys } from '#lib/store/entities/alarms';

@@ -1,4 +1,4 @@
-import type { Delivery as StoredDelivery, DeliveryDraft, DeliveryView } from '#lib/notify/types';
+import type { StoredDelivery, DeliveryDraft, DeliveryView } from '#lib/notify/types';
 import { Delivery, deliveryDueSk, deliveryLogPk, DELIVERIES_DUE, deliveryView } from '#lib/store/entities/notify';
 import { expr } from '#lib/store/expression';
 import { queryPage, type Page } from '#lib/store/paging';

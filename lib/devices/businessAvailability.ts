@@ -16,14 +16,13 @@ import {
   type BusinessHours,
   type DeviceConnectivity,
   type Interval,
-  type Transition,
 } from '#lib/rollups/pure/businessAvailability';
 import { ratio } from '#lib/rollups/pure/availability';
 import type { AccessScope } from '#lib/shared/access';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import { roomsWithin } from './access';
 import type { Scope } from './deviceScope';
-import type { Place, StoredDevice } from './types';
+import type { ConnectivityChange, Place, StoredDevice } from './types';
 
 /*
  * Availability over business hours (issue 28 item 4; docs/adr/0421 and 0422): read from each
@@ -73,7 +72,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /** A device's transitions in [from, to) (oldest first) and its state when `from` came: the last transition before it. */
 const connectivityOf = async (device: StoredDevice, from: number, to: number): Promise<DeviceConnectivity> => {
-  const transitions: Transition[] = [];
+  const transitions: Pick<ConnectivityChange, 'at' | 'connected'>[] = [];
   let cursor: string | undefined;
   do {
     const page = await connectivity.history(device.devicesn, iso(from), iso(to - 1), PAGE, cursor);

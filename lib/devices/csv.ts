@@ -1,6 +1,6 @@
 import { cellText, type CsvTable } from '#lib/shared/csv';
 import type { RoomAvailability } from '#lib/rollups/pure/availability';
-import type { Device } from './types';
+import type { ConnectivityChange, Device } from './types';
 
 /*
  * Device answers as CSV (?format=csv): the device list, a device's connectivity history and the
@@ -51,13 +51,7 @@ export const DEVICE_CSV: CsvTable<Device> = {
 /** GET /videoDevice/{devicesn}/history: the device's serial number, then each transition. */
 export const DEVICE_HISTORY_CSV_COLUMNS = ['devicesn', 'at', 'connected', 'inCallStatus'] as const;
 
-export interface Transition {
-  at: string;
-  connected: boolean;
-  inCallStatus: string;
-}
-
-export const deviceHistoryCsv = (devicesn: string): CsvTable<Transition> => ({
+export const deviceHistoryCsv = (devicesn: string): CsvTable<Pick<ConnectivityChange, 'at' | 'connected' | 'inCallStatus'>> => ({
   columns: DEVICE_HISTORY_CSV_COLUMNS,
   cells: (change) => [devicesn, change.at, cellText(change.connected), change.inCallStatus],
 });

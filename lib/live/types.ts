@@ -1,19 +1,12 @@
 import type { AlarmChange } from '#lib/db/changes';
 import type { DeviceFilter } from '#lib/devices/deviceScope';
 import type { RoomAggregate } from '#lib/devices/types';
+import type { StatusCounts } from '#lib/shared/statusCounts';
 
 /** What a dashboard watches: the three names of a device query, `all` = any (DESIGN D10). */
 export type LiveFilter = DeviceFilter;
 
-/** The roomStatusCount answer for a scope. */
-export interface StatusCounts {
-  TotalRooms: number;
-  CriticalStatus: number;
-  MajorStatus: number;
-  MinorStatus: number;
-  InfoStatus: number;
-  OKStatus: number;
-}
+export type { StatusCounts } from '#lib/shared/statusCounts';
 
 /** Every message the server sends over the socket. */
 export type LiveMessage =

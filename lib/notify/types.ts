@@ -132,7 +132,7 @@ export interface DeliveryView {
 }
 
 /** A stored delivery: its view, what it carries and where it goes. */
-export interface Delivery extends DeliveryView {
+export interface StoredDelivery extends DeliveryView {
   digest: Digest;
   target: Target;
   firstAttemptAt?: string;

@@ -74,39 +74,27 @@ export const parseConditions = (raw: unknown): Operations => {
   };
 };
 
+/** Where each element reads a device; undefined when the device lacks it. */
+const READERS: Record<Element, (device: DeviceState) => unknown> = {
+  'status.connected': (device) => device.status?.connected,
+  'status.inCallStatus': (device) => device.status?.inCallStatus,
+  deviceconnected: (device) => device.deviceconnected,
+  devicemodel: (device) => device.devicemodel,
+  'details.region': (device) => device.details?.region,
+  'details.location': (device) => device.details?.location,
+  'details.room': (device) => device.details?.room,
+  vendor: (device) => device.vendor,
+  connectionDetail: (device) => device.vendorDetails?.connectionDetail,
+  // one string, comma-separated: `contains` finds one code, `==` compares the whole list
+  errorCodes: (device) => device.vendorDetails?.errorCodes?.join(','),
+  software: (device) => device.vendorDetails?.software,
+  plannedMaintenance: (device) => device.vendorDetails?.plannedMaintenance,
+  stale: (device) => device.staleSince !== undefined,
+};
+
 /** The device's value for an element, booleans as "true"/"false"; undefined when the device lacks it. */
 export const elementValue = (device: DeviceState, element: Element): string | undefined => {
-  const value = (() => {
-    switch (element) {
-      case 'status.connected':
-        return device.status?.connected;
-      case 'status.inCallStatus':
-        return device.status?.inCallStatus;
-      case 'deviceconnected':
-        return device.deviceconnected;
-      case 'devicemodel':
-        return device.devicemodel;
-      case 'details.region':
-        return device.details?.region;
-      case 'details.location':
-        return device.details?.location;
-      case 'details.room':
-        return device.details?.room;
-      case 'vendor':
-        return device.vendor;
-      case 'connectionDetail':
-        return device.vendorDetails?.connectionDetail;
-      case 'errorCodes':
-        // one string, comma-separated: `contains` finds one code, `==` compares the whole list
-        return device.vendorDetails?.errorCodes?.join(',');
-      case 'software':
-        return device.vendorDetails?.software;
-      case 'plannedMaintenance':
-        return device.vendorDetails?.plannedMaintenance;
-      case 'stale':
-        return device.staleSince !== undefined;
-    }
-  })();
+  const value = READERS[element]?.(device); // ?. : a stored element no longer listed reads nothing, as the old switch did
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   return typeof value === 'string' ? value : undefined;
 };

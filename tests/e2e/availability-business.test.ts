@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localTableName, storeEnv } from '../../scripts/local/env';
-import { startInstance, stillFleetEnv, type Instance } from '../../scripts/local/instance';
+import { stillFleetEnv, type Instance } from '../../scripts/local/instance';
+import { plainCallerOf } from '../support/api';
+import { ownInstance } from '../support/instance';
 
 /*
  * Availability that matches how rooms are used (issue 28 item 4) over HTTP: an `npm start` with
@@ -32,15 +34,7 @@ interface Device {
   details: { region: string; location: string; room: string };
 }
 
-const call = async <T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> => {
-  const response = await fetch(`${instance.url}${path}`, {
-    method,
-    headers: { 'x-api-key': KEY, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
-};
+const call = plainCallerOf(() => instance.url, KEY);
 
 const DAY = '2026-11-17'; // a Tuesday
 const at = (time: string) => `${DAY}T${time}.000Z`;
@@ -49,11 +43,7 @@ let place: Device['details'];
 let devicesInRoom = 0;
 
 beforeAll(async () => {
-  instance = await startInstance({
-    workFolder: '.esbuild-e2e-availability',
-    echo: process.env.E2E_SERVER_LOGS === '1',
-    env: { ...stillFleetEnv, API_KEY: KEY, SEED_DEVICES: '30', PASSWORD_SCRYPT_LOG_N: '14', BUSINESS_HOURS: 'Mon-Fri 08:00-18:00', BUSINESS_TIME_ZONE: 'UTC' },
-  });
+  instance = await ownInstance('.esbuild-e2e-availability', { ...stillFleetEnv, API_KEY: KEY, SEED_DEVICES: '30', PASSWORD_SCRYPT_LOG_N: '14', BUSINESS_HOURS: 'Mon-Fri 08:00-18:00', BUSINESS_TIME_ZONE: 'UTC' });
   // a room whose devices are all connected now: the seeded device's changes are its only outage
   const fleet = (await call<Device[]>('POST', '/videoDevice/all/allDevices', { regionName: 'all', locationName: 'all', roomName: 'all' })).body;
   const key = (d: Device) => `${d.details.region}/${d.details.location}/${d.details.room}`;

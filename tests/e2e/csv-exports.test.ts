@@ -42,7 +42,7 @@ type History = {
   raisedAt: string; clearedAt: string; durationSeconds: number; reason: string; description?: string;
   acknowledgedAt?: string; acknowledgedBy?: string; ackComment?: string; notified: { raised?: string[] | 'suppressed'; cleared?: string[] | 'suppressed' };
 };
-type Transition = { at: string; connected: boolean; inCallStatus: string };
+type ConnectivityChange = { at: string; connected: boolean; inCallStatus: string };
 type Availability = { from: string; to: string; rooms: (Place & { availability: number; deviceCount: number })[]; overall: number };
 
 /** A cell as a spreadsheet reads it back: a formula-leading value behind a quote, absent empty. */
@@ -195,7 +195,7 @@ describe('GET /videoDevice/{devicesn}/history?format=csv', () => {
     const { header, rows, items } = await walk('GET', `/videoDevice/${device.devicesn}/history`, 1);
     expect(header).toBe('devicesn,at,connected,inCallStatus');
     expect(rows.length).toBeGreaterThanOrEqual(1);
-    expect(rows).toEqual((items as Transition[]).map((t) => [device.devicesn, t.at, String(t.connected), t.inCallStatus]));
+    expect(rows).toEqual((items as ConnectivityChange[]).map((t) => [device.devicesn, t.at, String(t.connected), t.inCallStatus]));
   });
 
   it('is 404 for a device outside the scoped viewer\'s region, as in JSON', async () => {

@@ -3,7 +3,8 @@ import type { Device } from '#lib/devices/types';
 import type { StatusCounts } from '#lib/live/types';
 import { LISTED } from '#lib/notify/types';
 import { startLocalStore, type LocalStore } from '../../scripts/local/dynamo';
-import { startInstance, stillFleetEnv, type Instance } from '../../scripts/local/instance';
+import { stillFleetEnv, type Instance } from '../../scripts/local/instance';
+import { ownInstance } from '../support/instance';
 import { callerOf } from '../support/api';
 import { startFaithfulStore, type FaithfulStore } from '../support/faithful';
 
@@ -34,11 +35,7 @@ interface Mail {
 beforeAll(async () => {
   store = await startLocalStore();
   faithful = await startFaithfulStore(store.endpoint, { lagMs: 1500, throttleRate: 0.03 });
-  instance = await startInstance({
-    workFolder: '.esbuild-e2e-faithful',
-    echo: process.env.E2E_SERVER_LOGS === '1',
-    env: { ...stillFleetEnv, API_KEY: KEY, DYNAMODB_ENDPOINT: faithful.endpoint, SEED_DEVICES: '80', PASSWORD_SCRYPT_LOG_N: '14' },
-  });
+  instance = await ownInstance('.esbuild-e2e-faithful', { ...stillFleetEnv, API_KEY: KEY, DYNAMODB_ENDPOINT: faithful.endpoint, SEED_DEVICES: '80', PASSWORD_SCRYPT_LOG_N: '14' });
 }, 700_000);
 
 afterAll(async () => {

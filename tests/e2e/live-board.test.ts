@@ -6,7 +6,8 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simulatedFleet } from '#lib/inventory/provider/simulated';
 import type { ProviderDevice } from '#lib/devices/types';
-import { startInstance, type Instance } from '../../scripts/local/instance';
+import type { Instance } from '../../scripts/local/instance';
+import { ownInstance } from '../support/instance';
 import { freePort } from '../../scripts/local/ports';
 
 /*
@@ -52,22 +53,18 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => vendor.listen(0, '127.0.0.1', resolve));
   const address = vendor.address();
   const docsPort = await freePort();
-  instance = await startInstance({
-    workFolder: '.esbuild-e2e-board',
-    echo: process.env.E2E_SERVER_LOGS === '1',
-    env: {
-      API_KEY: KEY,
-      DOCS_PORT: String(docsPort),
-      // the board's own origin, the one browser origin this API answers
-      CORS_ORIGINS: `http://localhost:${docsPort}`,
-      DEVICE_PROVIDER: 'http',
-      DEVICE_PROVIDER_URL: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/v1/`,
-      DEVICE_PROVIDER_TOKEN: TOKEN,
-      SYNC_INTERVAL_SECONDS: '1',
-      EVALUATE_INTERVAL_SECONDS: '1',
-      DEMO_WATCHER: '0',
-      PASSWORD_SCRYPT_LOG_N: '14',
-    },
+  instance = await ownInstance('.esbuild-e2e-board', {
+    API_KEY: KEY,
+    DOCS_PORT: String(docsPort),
+    // the board's own origin, the one browser origin this API answers
+    CORS_ORIGINS: `http://localhost:${docsPort}`,
+    DEVICE_PROVIDER: 'http',
+    DEVICE_PROVIDER_URL: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/v1/`,
+    DEVICE_PROVIDER_TOKEN: TOKEN,
+    SYNC_INTERVAL_SECONDS: '1',
+    EVALUATE_INTERVAL_SECONDS: '1',
+    DEMO_WATCHER: '0',
+    PASSWORD_SCRYPT_LOG_N: '14',
   });
   // evaluate every second; a watcher that makes any offline device Major
   await call('POST', '/intervals', {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { WindowAnswer } from '#lib/maintenance/windows';
 import { api } from '../support/api';
 import { adminToken as signInAdmin, createRole, userWith } from '../support/principals';
 
@@ -9,20 +10,7 @@ import { adminToken as signInAdmin, createRole, userWith } from '../support/prin
  * vendor of their own and regions by name only: the engine does not act on windows yet.
  */
 type ErrorBody = { message: string; errors?: { field?: string; message: string }[] };
-interface Window {
-  id: string;
-  matchers: Record<string, string>;
-  schedule: { days?: string[]; start?: string; rrule?: string; durationMinutes: number; timeZone: string };
-  startsAt?: string;
-  endsAt?: string;
-  comment: string;
-  createdBy: string;
-  createdAt: string;
-  updatedAt: string;
-  status: 'active' | 'scheduled' | 'ended';
-  nextOpening: string | null;
-  nextClosing: string | null;
-}
+type Window = WindowAnswer;
 type Page<T> = { items: T[]; nextCursor: string | null };
 type AuditRecord = { action: string; actor: { kind: string; id: string }; target: { type: string; id?: string }; status: number; fields: string[] };
 

@@ -41,7 +41,7 @@ interface Channel {
   emails?: string[];
   secret?: string;
 }
-interface Delivery {
+interface DeliveryView {
   deliveryId: string;
   type: string;
   at: string;
@@ -63,7 +63,7 @@ const createChannel = async (body: Record<string, unknown>) => {
 const webhook = (path: string, format?: string) => createChannel({ name: `hook ${path}`, type: 'webhook', url: `${base}${path}-${tag}`, ...(format ? { format } : {}) });
 const evaluate = async () => expect((await api('POST', '/alarms/evaluate')).status).toBe(200);
 const mailsTo = async (to: string) => (await api<{ subject: string; text: string; html?: string }[]>('GET', `/alarms/outbox?to=${encodeURIComponent(to)}`)).body;
-const log = async (channelId: string, query = '') => api<{ items: Delivery[]; nextCursor: string | null }>('GET', `/channels/${channelId}/deliveries${query}`);
+const log = async (channelId: string, query = '') => api<{ items: DeliveryView[]; nextCursor: string | null }>('GET', `/channels/${channelId}/deliveries${query}`);
 const watcherBody = (channelIds: string[]) =>
   offlineWatcher(region, ownEmail, { dashboard: 'notify-e2e', service: 'video', type: 'offline', description: 'EMEA device offline', channelIds });
 
@@ -150,7 +150,7 @@ describe('a watcher that raises many alarms in one run', () => {
 describe('webhook delivery outcomes', () => {
   it('retries after a 500 with the same x-delivery-id, then logs it delivered', async () => {
     const flaky = await webhook('/flaky');
-    const first = await api<Delivery>('POST', `/channels/${flaky.id}/test`);
+    const first = await api<DeliveryView>('POST', `/channels/${flaky.id}/test`);
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({ type: 'test', status: 'retrying', attempts: 1, lastResponseStatus: 500, nextAttemptAt: expect.any(String) });
 
@@ -169,7 +169,7 @@ describe('webhook delivery outcomes', () => {
 
   it('fails at once after a 400, and does not retry', async () => {
     const bad = await webhook('/bad');
-    const res = await api<Delivery>('POST', `/channels/${bad.id}/test`);
+    const res = await api<DeliveryView>('POST', `/channels/${bad.id}/test`);
     expect(res.body).toMatchObject({ type: 'test', status: 'failed', attempts: 1, lastResponseStatus: 400 });
     expect(res.body).not.toHaveProperty('nextAttemptAt');
     await evaluate();
@@ -179,7 +179,7 @@ describe('webhook delivery outcomes', () => {
   it('sends slack and teams shapes, signed the same way', async () => {
     for (const format of ['slack', 'teams']) {
       const channel = await webhook(`/ok-${format}`, format);
-      expect((await api<Delivery>('POST', `/channels/${channel.id}/test`)).body).toMatchObject({ status: 'delivered' });
+      expect((await api<DeliveryView>('POST', `/channels/${channel.id}/test`)).body).toMatchObject({ status: 'delivered' });
       const request = received.find((r) => r.path === `/ok-${format}-${tag}`)!;
       expect(request.headers['x-signature-256']).toBe(hmac(channel.secret!, request));
       const body = JSON.parse(request.raw);
@@ -259,7 +259,7 @@ describe('/channels', () => {
   it('pages the delivery log newest first', async () => {
     const channel = await webhook('/ok-log');
     const ids: string[] = [];
-    for (let i = 0; i < 3; i++) ids.push((await api<Delivery>('POST', `/channels/${channel.id}/test`)).body.deliveryId);
+    for (let i = 0; i < 3; i++) ids.push((await api<DeliveryView>('POST', `/channels/${channel.id}/test`)).body.deliveryId);
     const first = await log(channel.id, '?limit=2');
     expect(first.body.items.map((d) => d.deliveryId)).toEqual([ids[2], ids[1]]);
     const second = await log(channel.id, `?limit=2&cursor=${first.body.nextCursor}`);

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ProvidersReport } from '#lib/inventory/providerReport';
 import type { Device } from '#lib/devices/types';
-import { startInstance, type Instance } from '../../scripts/local/instance';
-import { startVendorFakes, type VendorFakes } from '../../scripts/local/fakes';
+import { instanceOn } from '../support/instance';
+import { startVendorFakes } from '../../scripts/local/fakes';
 import { noFaults } from '../../scripts/local/fakes/server';
 import { api, callerOf } from '../support/api';
 import { fleetOf } from '../support/vendors';
@@ -15,10 +15,14 @@ import { fleetOf } from '../support/vendors';
  */
 const KEY = 'providers-e2e-api-key';
 const fleet = fleetOf(42, 60, 16);
-let fakes: VendorFakes;
-let instance: Instance;
+const own = instanceOn(
+  '.esbuild-e2e-providers',
+  () => startVendorFakes(() => fleet),
+  (fakes) => ({ API_KEY: KEY, ...fakes.env, SYNC_INTERVAL_SECONDS: '2', EVALUATE_INTERVAL_SECONDS: '0', DEMO_WATCHER: '0', PASSWORD_SCRYPT_LOG_N: '14' }),
+  700_000,
+);
 
-const call = callerOf(() => instance.url, KEY);
+const call = callerOf(() => own.instance.url, KEY);
 const providers = async () => (await call<ProvidersReport>('GET', '/providers')).body;
 const until = async <T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> => {
   const deadline = Date.now() + timeoutMs;
@@ -29,20 +33,6 @@ const until = async <T>(read: () => Promise<T>, done: (value: T) => boolean, tim
   }
 };
 const all = { regionName: 'all', locationName: 'all', roomName: 'all' };
-
-beforeAll(async () => {
-  fakes = await startVendorFakes(() => fleet);
-  instance = await startInstance({
-    workFolder: '.esbuild-e2e-providers',
-    echo: process.env.E2E_SERVER_LOGS === '1',
-    env: { API_KEY: KEY, ...fakes.env, SYNC_INTERVAL_SECONDS: '2', EVALUATE_INTERVAL_SECONDS: '0', DEMO_WATCHER: '0', PASSWORD_SCRYPT_LOG_N: '14' },
-  });
-}, 700_000);
-
-afterAll(async () => {
-  await instance?.stop();
-  await fakes?.close();
-});
 
 describe('Webex and Zoom at once (npm start through the vendor fakes)', () => {
   it('GET /providers shows both vendors synced: devices, requests, no error', async () => {
@@ -75,7 +65,7 @@ describe('Webex and Zoom at once (npm start through the vendor fakes)', () => {
 
   it('a vendor answering 500 keeps its devices in place and shows the failure in GET /providers', async () => {
     const before = (await call<number[]>('POST', '/videoDevice/all/totalDevices', all)).body;
-    Object.assign(fakes.zoom.faults, noFaults(), { down: 500 });
+    Object.assign(own.needs.zoom.faults, noFaults(), { down: 500 });
     try {
       const report = await until(providers, (r) => r.providers.some((p) => p.name === 'zoom' && p.lastError !== null));
       const zoom = report.providers.find((p) => p.name === 'zoom')!;
@@ -86,7 +76,7 @@ describe('Webex and Zoom at once (npm start through the vendor fakes)', () => {
       expect(report.providers.find((p) => p.name === 'webex')!.failingSince).toBeNull();
       expect((await call<number[]>('POST', '/videoDevice/all/totalDevices', all)).body).toEqual(before);
     } finally {
-      Object.assign(fakes.zoom.faults, noFaults(), { retryAfterSeconds: null });
+      Object.assign(own.needs.zoom.faults, noFaults(), { retryAfterSeconds: null });
     }
     const recovered = await until(providers, (r) => r.providers.find((p) => p.name === 'zoom')!.failingSince === null);
     expect(recovered.providers.find((p) => p.name === 'zoom')!.failingSince).toBeNull();

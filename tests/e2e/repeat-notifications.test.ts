@@ -6,7 +6,9 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simulatedFleet } from '#lib/inventory/provider/simulated';
 import { offlineWatcher } from '../support/fleet';
-import { startInstance, stillFleetEnv, type Instance } from '../../scripts/local/instance';
+import { stillFleetEnv, type Instance } from '../../scripts/local/instance';
+import { plainCallerOf } from '../support/api';
+import { ownInstance } from '../support/instance';
 
 /*
  * Repeat notifications (`repeatIntervalSeconds`) over HTTP: a private `npm start` whose clock
@@ -38,15 +40,7 @@ const posted: Posted[] = [];
 let receiver: Server;
 let instance: Instance;
 
-const call = async <T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> => {
-  const response = await fetch(`${instance.url}${path}`, {
-    method,
-    headers: { 'x-api-key': KEY, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
-};
+const call = plainCallerOf(() => instance.url, KEY);
 const evaluate = async () => expect((await call('POST', '/alarms/evaluate')).status).toBe(200);
 const repeats = () => posted.filter((p) => p.type === 'alarms.repeat');
 const subjects = async () => (await call<{ subject: string }[]>('GET', `/alarms/outbox?to=${encodeURIComponent(email)}`)).body.map((m) => m.subject);
@@ -65,17 +59,13 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((done) => receiver.listen(0, '127.0.0.1', done));
-  instance = await startInstance({
-    workFolder: '.esbuild-e2e-repeat',
-    echo: process.env.E2E_SERVER_LOGS === '1',
-    env: {
-      ...stillFleetEnv,
-      API_KEY: KEY,
-      SEED_DEVICES: '40',
-      SIM_ROOMS: '',
-      CLOCK_SHIFT_FILE: shiftFile,
-      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${resolve(import.meta.dirname, '../support/clock-shift.mjs')}`.trim(),
-    },
+  instance = await ownInstance('.esbuild-e2e-repeat', {
+    ...stillFleetEnv,
+    API_KEY: KEY,
+    SEED_DEVICES: '40',
+    SIM_ROOMS: '',
+    CLOCK_SHIFT_FILE: shiftFile,
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${resolve(import.meta.dirname, '../support/clock-shift.mjs')}`.trim(),
   });
   const hook = await call<{ id: string }>('POST', '/channels', {
     name: 'repeat hook',

@@ -14,7 +14,6 @@ import { lookup } from '#lib/devices/lookups';
 import type { DeviceProvider } from '#lib/inventory/provider';
 import { syncDevices } from '#lib/inventory/sync';
 import { refreshDevice } from '#lib/inventory/refresh';
-import type { ProviderDevice } from '#lib/devices/types';
 import { roomStatusCount } from '#lib/devices/stats';
 import { HttpError, InvalidCursor } from '#lib/errors';
 import { pushTo } from '#lib/live/push';
@@ -22,7 +21,7 @@ import { connect, issueTicket, subscribe } from '#lib/live/session';
 import type { Connections } from '#lib/live/types';
 import type { AccessScope } from '#lib/shared/access';
 import validate from '#generated/validators/liveMessage';
-import { fixed, offlineWatcher, unique } from '../support/fleet';
+import { fixed, offlineWatcher, placed as at, unique } from '../support/fleet';
 
 /*
  * Reads of a scoped caller against the store (DESIGN §5, ADR 0201-0204): its own region R1
@@ -30,13 +29,6 @@ import { fixed, offlineWatcher, unique } from '../support/fleet';
  */
 const R1 = unique('R1');
 const R2 = unique('R2');
-const at = (region: string, location: string, sn: string, room: string, connected: boolean): ProviderDevice => ({
-  deviceid: `id-${sn}`,
-  devicesn: sn,
-  devicemodel: 'X50',
-  status: { connected, inCallStatus: 'NONE' },
-  details: { region, location, room },
-});
 const fleet = [
   at(R1, 'London', `${R1}-1`, 'A', false),
   at(R1, 'London', `${R1}-2`, 'B', true),

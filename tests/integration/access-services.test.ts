@@ -1,6 +1,7 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Service } from '#lib/store/entities/account';
+import { capturedLines } from '../support/logs';
 
 // Registered services as principals (DESIGN §5, issue 26 item 4), against the embedded store.
 const keyPair = generateKeyPairSync('ed25519', {
@@ -177,10 +178,7 @@ describe('role and scope of a service', () => {
 
 describe('logs of the service handlers', () => {
   it('never carry a client secret or a token', async () => {
-    const lines: string[] = [];
-    for (const level of ['debug', 'info', 'warn', 'error'] as const) {
-      vi.spyOn(logger, level).mockImplementation((...args: unknown[]) => void lines.push(JSON.stringify(args)));
-    }
+    const lines = capturedLines(logger);
     const { handler: create } = await import('../../functions/services/create');
     const { handler: token } = await import('../../functions/services/token');
     const { handler: rotate } = await import('../../functions/services/rotateSecret');

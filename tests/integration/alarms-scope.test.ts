@@ -5,11 +5,10 @@ import { outboxMailer } from '#lib/adapters/mail';
 import * as alarms from '#lib/db/alarms';
 import * as watchers from '#lib/db/watchers';
 import { syncDevices } from '#lib/inventory/sync';
-import type { ProviderDevice } from '#lib/devices/types';
 import type { ScopeEntry } from '#lib/shared/access';
 import type { WatcherInput } from '#lib/watchers/types';
 import { createWatcher } from '#lib/watchers/write';
-import { fixed, unique, watcherInput } from '../support/fleet';
+import { fixed, placed as place, unique, watcherInput } from '../support/fleet';
 
 // A watcher created by a scoped principal keeps that scope: every pass of the engine (the full
 // pass, the queued watcher pass, the queued device pass) raises its alarms only for devices
@@ -17,14 +16,6 @@ import { fixed, unique, watcherInput } from '../support/fleet';
 // outside (the same room name everywhere), so only the scope keeps them out.
 
 const passOptions = () => ({ mailer: outboxMailer(), deadline: Date.now() + 30_000 });
-
-const place = (region: string, location: string, sn: string, room: string, connected: boolean): ProviderDevice => ({
-  deviceid: `id-${sn}`,
-  devicesn: sn,
-  devicemodel: 'X50',
-  status: { connected, inCallStatus: 'NONE' },
-  details: { region, location, room },
-});
 
 /** Every disconnected device of any place whose room is `room` (a name only this test uses). */
 const offlineIn = (room: string): WatcherInput =>
@@ -40,6 +31,14 @@ const offlineIn = (room: string): WatcherInput =>
   });
 
 const alarmedSerials = async (watcherId: string) => (await alarms.openOf(watcherId)).filter((a) => a.state === 'firing').map((a) => a.devicesn).sort();
+
+/** The queue pass leaves exactly `serials` alarmed for the watcher, and the reconciliation (a full pass) after it agrees. */
+const bothPassesAlarm = async (watcherId: string, serials: string[]) => {
+  await queuePass(passOptions());
+  expect(await alarmedSerials(watcherId)).toEqual(serials);
+  await fullPass(passOptions());
+  expect(await alarmedSerials(watcherId)).toEqual(serials);
+};
 
 /** Two regions, each with a device offline in the same room name; `inside` is the scoped one. */
 const twoRegions = () => {
@@ -84,12 +83,7 @@ describe('a scoped watcher in the alarm engine', () => {
 
     fleet = [place(inside, 'London', `${inside}-1`, room, false), place(outside, 'London', `${outside}-1`, room, false)];
     await syncDevices(fixed(() => fleet));
-    await queuePass(passOptions());
-
-    expect(await alarmedSerials(id)).toEqual([`${inside}-1`]);
-    // the reconciliation agrees
-    await fullPass(passOptions());
-    expect(await alarmedSerials(id)).toEqual([`${inside}-1`]);
+    await bothPassesAlarm(id, [`${inside}-1`]);
   });
 
   it('clears the alarm of a device that moved out of its scope', async () => {
@@ -102,11 +96,7 @@ describe('a scoped watcher in the alarm engine', () => {
 
     fleet = [place(outside, 'London', `${inside}-1`, room, false)];
     await syncDevices(fixed(() => fleet));
-    await queuePass(passOptions());
-
-    expect(await alarmedSerials(id)).toEqual([]);
-    await fullPass(passOptions());
-    expect(await alarmedSerials(id)).toEqual([]);
+    await bothPassesAlarm(id, []);
   });
 
   it('keeps a watcher scoped to one location of a region to that location', async () => {
@@ -116,10 +106,7 @@ describe('a scoped watcher in the alarm engine', () => {
     await syncDevices(fixed(() => fleet));
     const id = await createWatcher(offlineIn(room), [{ region, location: 'Austin' }]);
 
-    await queuePass(passOptions());
-    expect(await alarmedSerials(id)).toEqual([`${region}-1`]);
-    await fullPass(passOptions());
-    expect(await alarmedSerials(id)).toEqual([`${region}-1`]);
+    await bothPassesAlarm(id, [`${region}-1`]);
   });
 
   it('keeps its scope when its rule is replaced', async () => {

@@ -2,6 +2,7 @@ import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { User } from '#lib/store/entities/account';
 import { migrate } from '../../scripts/migrate';
+import { capturedLines } from '../support/logs';
 
 // before anything reads them: a fresh token key pair and cheap hashes (the production cost is a unit test)
 const keyPair = generateKeyPairSync('ed25519', {
@@ -205,10 +206,7 @@ describe('services', () => {
 
 describe('logs of the account handlers', () => {
   it('never carry a password, a hash or a token', async () => {
-    const lines: string[] = [];
-    for (const level of ['debug', 'info', 'warn', 'error'] as const) {
-      vi.spyOn(logger, level).mockImplementation((...args: unknown[]) => void lines.push(JSON.stringify(args)));
-    }
+    const lines = capturedLines(logger);
     const { handler: signin } = await import('../../functions/sessions/signin');
     const { handler: create } = await import('../../functions/users/create');
     const { handler: change } = await import('../../functions/users/changeOwnPassword');

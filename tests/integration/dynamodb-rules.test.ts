@@ -48,13 +48,19 @@ const noticeIndexLagsFor = (hidden: ReadonlySet<string>) => {
   return () => dynamo.middlewareStack.remove(name);
 };
 
+/** Two disconnected devices, a and b, of a region of their own, and a watcher of the region mailing `email`. */
+const twoOfflineDevicesWatched = async () => {
+  const region = unique('R');
+  const email = `${unique('ops')}@example.com`;
+  const [a, b] = [`${region}-a`, `${region}-b`];
+  await syncDevices(fixed(() => [device(region, a, 'Room 1', false), device(region, b, 'Room 1', false)]));
+  const watcherId = await watchers.create(offlineWatcher(region, email));
+  return { email, a, b, watcherId };
+};
+
 describe('under DynamoDB rules', () => {
   it('mails one digest naming every device a run raised, while the notice index shows only some of them', async () => {
-    const region = unique('R');
-    const email = `${unique('ops')}@example.com`;
-    const [a, b] = [`${region}-a`, `${region}-b`];
-    await syncDevices(fixed(() => [device(region, a, 'Room 1', false), device(region, b, 'Room 1', false)]));
-    const watcherId = await watchers.create(offlineWatcher(region, email));
+    const { email, a, b, watcherId } = await twoOfflineDevicesWatched();
     undo = noticeIndexLagsFor(new Set([b]));
 
     const first = await fullPass({ mailer: outboxMailer(), deadline: soon() });
@@ -72,11 +78,7 @@ describe('under DynamoDB rules', () => {
   });
 
   it('tells of a notice the index showed only after its run in a digest of its own, never dropping it', async () => {
-    const region = unique('R');
-    const email = `${unique('ops')}@example.com`;
-    const [a, b] = [`${region}-a`, `${region}-b`];
-    await syncDevices(fixed(() => [device(region, a, 'Room 1', false), device(region, b, 'Room 1', false)]));
-    const watcherId = await watchers.create(offlineWatcher(region, email));
+    const { email, a, b, watcherId } = await twoOfflineDevicesWatched();
     // a run that died after its alarm writes, at its first digest
     const unfault = injectFault('timeout', 'PutCommand');
     await expect(fullPass({ mailer: outboxMailer(), deadline: soon() })).rejects.toThrow('socket timed out');

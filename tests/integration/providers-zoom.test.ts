@@ -3,7 +3,7 @@ import { newMeter, ProviderError } from '#lib/inventory/provider';
 import { placeInTree } from '#lib/inventory/provider/zoom';
 import { zoomRegionMap } from '../../scripts/local/fakes/fleet';
 import type { ZoomFake } from '../../scripts/local/fakes/zoom';
-import { fleetOf, resetFaults, zoomAdapter, zoomFake } from '../support/vendors';
+import { expectFleetListed, fleetOf, resetFaults, zoomAdapter, zoomFake } from '../support/vendors';
 
 // The Zoom Rooms adapter against the local Zoom fake: 80 devices in 40 rooms (pages of 30 rooms at least).
 const fleet = fleetOf(32, 80, 40);
@@ -22,13 +22,7 @@ describe('Zoom Rooms adapter against the fake', () => {
     reset();
     const meter = newMeter();
     const devices = await zoomAdapter(fake.url, { pageSize: 30, regions }).listDevices(meter);
-    expect(devices.map((d) => d.devicesn).sort()).toEqual(fleet.map((d) => d.devicesn).sort());
-    for (const device of devices) {
-      const source = fleet.find((d) => d.devicesn === device.devicesn)!;
-      expect(device.details).toEqual(source.details);
-      expect(device.status.connected).toBe(source.status.connected);
-      expect(device.vendor).toBe('zoom');
-    }
+    expectFleetListed(devices, fleet, 'zoom');
     expect(meter.skipped).toEqual({ noSerial: 1 });
   });
 

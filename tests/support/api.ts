@@ -56,11 +56,8 @@ export const expectDeletedOnce = async (path: string, confirmation: string, notF
   expect(await api('DELETE', path)).toMatchObject({ status: 404, body: notFound });
 };
 
-/**
- * Calls against a private instance (its own URL, read when called, and its own key), answers
- * checked against the route contracts like `api`'s.
- */
-export const callerOf =
+/** Calls against a private instance (its own URL, read when called, and its own key): the status and the parsed body (if any). */
+export const plainCallerOf =
   (url: () => string, key: string) =>
   async <T = unknown>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> => {
     const response = await fetch(`${url()}${path}`, {
@@ -69,8 +66,16 @@ export const callerOf =
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();
-    const parsed: unknown = text ? JSON.parse(text) : undefined;
-    const breach = await contractBreach(method, path, response.status, parsed);
-    if (breach) throw new Error(breach);
-    return { status: response.status, body: parsed as T };
+    return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
   };
+
+/** `plainCallerOf`, with the answers checked against the route contracts like `api`'s. */
+export const callerOf = (url: () => string, key: string) => {
+  const call = plainCallerOf(url, key);
+  return async <T = unknown>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> => {
+    const answer = await call<T>(method, path, body);
+    const breach = await contractBreach(method, path, answer.status, answer.body);
+    if (breach) throw new Error(breach);
+    return answer;
+  };
+};

@@ -44,3 +44,10 @@ export const parseCsv = (text: string): string[][] => {
     throw new Error(i >= text.length ? 'the last row lacks its CRLF' : `unexpected ${JSON.stringify(text[i])} at ${i}`);
   }
 };
+
+/** Cells the CSV writer must quote, and how it writes them: a comma, a quote (doubled), a line break. */
+export const QUOTED_CELLS: readonly (readonly [string, string])[] = [
+  ['a,b', '"a,b"'],
+  ['say "hi"', '"say ""hi"""'],
+  ['two\nlines', '"two\nlines"'],
+];

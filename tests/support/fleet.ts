@@ -7,13 +7,17 @@ import type { WatcherInput } from '#lib/watchers/types';
 let n = 0;
 export const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++n}`;
 
-export const device = (region: string, sn: string, room: string, connected: boolean): ProviderDevice => ({
+/** A device of `room` in `location` of `region`. */
+export const placed = (region: string, location: string, sn: string, room: string, connected: boolean): ProviderDevice => ({
   deviceid: `id-${sn}`,
   devicesn: sn,
   devicemodel: 'X50',
   status: { connected, inCallStatus: 'NONE' },
-  details: { region, location: 'London', room },
+  details: { region, location, room },
 });
+
+/** A device of `room` in London. */
+export const device = (region: string, sn: string, room: string, connected: boolean): ProviderDevice => placed(region, 'London', sn, room, connected);
 
 /** A provider answering whatever `fleet()` holds at the time of the call. */
 export const fixed = (fleet: () => ProviderDevice[]): DeviceProvider => ({

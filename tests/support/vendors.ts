@@ -2,6 +2,7 @@
 import { simulatedFleet } from '#lib/inventory/provider/simulated';
 import { webexProvider } from '#lib/inventory/provider/webex';
 import { zoomProvider } from '#lib/inventory/provider/zoom';
+import { expect } from 'vitest';
 import type { ProviderDevice } from '#lib/devices/types';
 import { FAKE_CREDENTIALS } from '../../scripts/local/fakes';
 import { noFaults, type Faults } from '../../scripts/local/fakes/server';
@@ -27,3 +28,15 @@ export const zoomAdapter = (url: string, options: Partial<Parameters<typeof zoom
 
 /** Back to a well-behaved vendor (Zoom sends no Retry-After: `retryAfterSeconds: null`). */
 export const resetFaults = (fake: { faults: Faults }, overrides: Partial<Faults> = {}) => Object.assign(fake.faults, noFaults(), overrides);
+
+/** An adapter listed exactly the fleet's devices, each placed and connected as in the fleet and named as `vendor`'s; `each` checks more of every device. */
+export const expectFleetListed = (devices: readonly ProviderDevice[], fleet: readonly ProviderDevice[], vendor: string, each: (device: ProviderDevice) => void = () => {}) => {
+  expect(devices.map((d) => d.devicesn).sort()).toEqual(fleet.map((d) => d.devicesn).sort());
+  for (const device of devices) {
+    const source = fleet.find((d) => d.devicesn === device.devicesn)!;
+    expect(device.details).toEqual(source.details);
+    expect(device.status.connected).toBe(source.status.connected);
+    expect(device.vendor).toBe(vendor);
+    each(device);
+  }
+};

@@ -16,6 +16,7 @@ import { requestFacts, type AuditEntry, type AuditRecord } from '#lib/shared/aud
 import { renderBuild } from '../../scripts/generate';
 import { root, routes } from '../../scripts/registry';
 import { importGraph } from '../support/bundles';
+import { QUOTED_CELLS } from '../support/csv';
 import { apiEvent, jsonEvent, lambdaContext } from '../support/events';
 
 const record = (overrides: Partial<AuditRecord> = {}): AuditRecord => ({
@@ -42,9 +43,7 @@ describe('CSV export (RFC 4180, formula cells escaped)', () => {
 
   it('leaves plain cells bare, quotes cells holding a comma, a quote or a line break, and doubles quotes', () => {
     expect(csvCell('alice')).toBe('alice');
-    expect(csvCell('a,b')).toBe('"a,b"');
-    expect(csvCell('say "hi"')).toBe('"say ""hi"""');
-    expect(csvCell('two\nlines')).toBe('"two\nlines"');
+    for (const [value, cell] of QUOTED_CELLS) expect(csvCell(value)).toBe(cell);
     expect(csvCell('=HYPERLINK("http://x","y")')).toBe('"\'=HYPERLINK(""http://x"",""y"")"');
   });
 

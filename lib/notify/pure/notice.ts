@@ -1,4 +1,4 @@
-import { alarmId, type Acknowledgement, type Alarm, type ClearReason, type Delivery, type Recipients, type SuppressedBy, type Transition } from '#lib/alarms/types';
+import { alarmId, type Acknowledgement, type Alarm, type ClearReason, type NotificationOutcome, type Recipients, type SuppressedBy, type Transition } from '#lib/alarms/types';
 import { targetsOf } from './plan';
 import type { Audience, Notice, NotifiedAlarm, NotifiedWatcher } from '../types';
 
@@ -82,7 +82,7 @@ export const transitionNotice = (
   silencedBy: readonly string[],
   reason?: ClearReason,
   watcherType = '',
-): { notice: Notice | undefined; delivery: Delivery } => {
+): { notice: Notice | undefined; delivery: NotificationOutcome } => {
   const notice = noticeFor(transition, alarm, notify, at, watcherType, reason);
   if (notificationGate(alarm, silencedBy).suppressed) return { notice: notice && { ...notice, silenced: true }, delivery: 'suppressed' };
   return { notice, delivery: notice ? destinations(notice) : [] };

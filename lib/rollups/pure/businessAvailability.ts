@@ -1,3 +1,4 @@
+import type { ConnectivityChange } from '#lib/devices/types';
 import { DAY_MS, instantOf, localDayAt, MINUTE_MS, timeZoneName } from '#lib/maintenance/zone';
 
 /**
@@ -139,16 +140,10 @@ export const subtract = (a: readonly Interval[], b: readonly Interval[]): Interv
 
 export const total = (list: readonly Interval[]): number => list.reduce((sum, i) => sum + (i.end - i.start), 0);
 
-/** A connectivity transition, as lib/db/connectivity's history and GET /videoDevice/{sn}/history answer it. */
-export interface Transition {
-  at: string;
-  connected: boolean;
-}
-
 /** One device over the window: its transitions inside it (any order) and whether it was connected when the window opened. */
 export interface DeviceConnectivity {
   devicesn: string;
-  transitions: readonly Transition[];
+  transitions: readonly Pick<ConnectivityChange, 'at' | 'connected'>[];
   connectedAtStart: boolean;
   /** When it was first observed, if inside the window: time before it is not observed. */
   observedFrom?: number;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Delivery as StoredDelivery, DeliveryView, Digest, NotificationType, Target } from '#lib/notify/types';
+import type { StoredDelivery, DeliveryView, Digest, NotificationType, Target } from '#lib/notify/types';
 import type { Mail } from '#lib/alarms/types';
 import type { ParentScope } from '#lib/alarms/pure/inhibition';
 import type { InhibitedBy } from '#lib/watchers/types';

@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { ProviderDevice } from '../../../lib/devices/types';
 
 export interface Faults {
   /** Share of API requests (0..1) answered 429 (token requests are never throttled). */
@@ -46,6 +47,30 @@ export interface FakeServer {
   stats: FakeStats;
   close: () => Promise<void>;
 }
+
+/** What every vendor fake is given besides its credentials. */
+export interface VendorFakeOptions {
+  devices: () => readonly ProviderDevice[];
+  /** Lifetime of an issued access token. */
+  tokenTtlSeconds?: number;
+  extras?: boolean;
+  faults?: Partial<Faults>;
+  port?: number;
+}
+
+/** A running vendor fake. */
+export interface VendorFake extends FakeServer {
+  /** Every access token issued so far is refused from now on (401). */
+  expireTokens(): void;
+  setDevices(devices: () => readonly ProviderDevice[]): void;
+}
+
+/** A running server as a vendor fake: `expireTokens` forgets every token issued, `setDevices` swaps the fleet. */
+export const vendorFake = (server: FakeServer, tokens: { clear(): void }, setDevices: VendorFake['setDevices']): VendorFake => ({
+  ...server,
+  expireTokens: () => tokens.clear(),
+  setDevices,
+});
 
 /** A deterministic stream in [0, 1): the 429s of a run land on the same requests every time. */
 const sequence = (seed: number) => {

@@ -10,28 +10,18 @@
 import { randomUUID } from 'node:crypto';
 import type { ProviderDevice } from '../../../lib/devices/types';
 import { countryOf, hashOf, idOf, snapshots } from './fleet';
-import { bearer, json, startFake, type FakeServer, type Faults, type Reply } from './server';
+import { bearer, json, startFake, type FakeServer, type Reply, type VendorFake, type VendorFakeOptions, vendorFake } from './server';
 
-export interface WebexFakeOptions {
-  devices: () => readonly ProviderDevice[];
+export interface WebexFakeOptions extends VendorFakeOptions {
   /** An access token accepted as is (a personal or bot token); expires with `expireTokens()`. */
   accessToken?: string;
   /** The refresh-token grant: a new access token for these. */
   clientId?: string;
   clientSecret?: string;
   refreshToken?: string;
-  /** Lifetime of an issued access token. */
-  tokenTtlSeconds?: number;
-  extras?: boolean;
-  faults?: Partial<Faults>;
-  port?: number;
 }
 
-export interface WebexFake extends FakeServer {
-  /** Every access token issued so far is refused from now on (401). */
-  expireTokens(): void;
-  setDevices(devices: () => readonly ProviderDevice[]): void;
-}
+export type WebexFake = VendorFake;
 
 const MAX_PAGE = 1000;
 const org = 'fake-org';
@@ -177,12 +167,8 @@ export const startWebexFake = async (options: WebexFakeOptions): Promise<WebexFa
       return json(404, { message: 'The requested resource could not be found.' });
     },
   });
-  return {
-    ...server,
-    expireTokens: () => tokens.clear(),
-    setDevices: (devices) => {
-      source = devices;
-      org.reset();
-    },
-  };
+  return vendorFake(server, tokens, (devices) => {
+    source = devices;
+    org.reset();
+  });
 };

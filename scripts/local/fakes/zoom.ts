@@ -11,24 +11,16 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ProviderDevice } from '../../../lib/devices/types';
 import { byRoom, countryOf, hashOf, idOf, snapshots } from './fleet';
-import { bearer, json, startFake, type FakeServer, type Faults, type Reply } from './server';
+import { bearer, json, startFake, type FakeServer, type Reply, type VendorFake, type VendorFakeOptions, vendorFake } from './server';
 
-export interface ZoomFakeOptions {
-  devices: () => readonly ProviderDevice[];
+export interface ZoomFakeOptions extends VendorFakeOptions {
   accountId: string;
   clientId: string;
   clientSecret: string;
-  tokenTtlSeconds?: number;
   pageTokenTtlSeconds?: number;
-  extras?: boolean;
-  faults?: Partial<Faults>;
-  port?: number;
 }
 
-export interface ZoomFake extends FakeServer {
-  expireTokens(): void;
-  setDevices(devices: () => readonly ProviderDevice[]): void;
-}
+export type ZoomFake = VendorFake;
 
 interface Account {
   rooms: Record<string, unknown>[];
@@ -153,12 +145,8 @@ export const startZoomFake = async (options: ZoomFakeOptions): Promise<ZoomFake>
       return json(404, { code: 404, message: 'Not found' });
     },
   });
-  return {
-    ...server,
-    expireTokens: () => tokens.clear(),
-    setDevices: (devices) => {
-      source = devices;
-      account.reset();
-    },
-  };
+  return vendorFake(server, tokens, (devices) => {
+    source = devices;
+    account.reset();
+  });
 };
