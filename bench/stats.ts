@@ -26,6 +26,8 @@ const FILTERS = {
   roomName: { regionName: 'all', locationName: 'all', roomName: 'Room 5' },
   oneRoom: { regionName: 'EMEA', locationName: 'London', roomName: 'Room 5' },
 };
+/** Endpoints whose handler file has another name. */
+const FILES: Partial<Record<string, string>> = { devicesConnected: 'connected' };
 const LAMBDA_RESPONSE_LIMIT = 6 * 1024 * 1024;
 
 type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -38,7 +40,7 @@ export const runStatsBench = async () => {
   const { toDevice } = await import('../lib/devices/types');
   const handlers = Object.fromEntries(
     await Promise.all(
-      ENDPOINTS.map(async (name) => [name, ((await import(`../functions/devices/${name}`)) as { handler: Handler }).handler] as const),
+      ENDPOINTS.map(async (name) => [name, ((await import(`../functions/devices/${FILES[name] ?? name}`)) as { handler: Handler }).handler] as const),
     ),
   );
 
