@@ -1,8 +1,5 @@
 import { EvaluatorMarker } from '#lib/store/entities/notify';
 import { leaseItem } from './leases';
 
-/*
- * One marker item for the alarm evaluator: when the last run started (pacing) and a lease, so
- * that a scheduled run and an operator's run never evaluate (and mail) at the same time.
- */
+// The alarm evaluator's lease and pacing marker (docs/adr/0052, 0114).
 export const { acquire, renew, release } = leaseItem(EvaluatorMarker.key(), EvaluatorMarker.type);

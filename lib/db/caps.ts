@@ -3,18 +3,7 @@ import { Cap } from '#lib/store/entities/config';
 import { expr } from '#lib/store/expression';
 import { chunked, NEW } from '#lib/store/table';
 
-/*
- * Caps per stage (issue 24 items 7, 14): how many watchers, active silences and filter
- * configurations a stage holds. One roster item per capped collection (`CAP` / `<name>`) maps
- * each member's id to `{at, until?}` (when it was admitted, when it stops counting). Admitting a
- * member is one conditional UpdateItem, `size(members) < :max` (or already a member), so
- * parallel creates never pass the cap; the record is written after, and released when deleted.
- * What can make the roster hold more than the collection (a crash between admission and the
- * record's write, a failed release) is healed when the cap is reached: members past `until`,
- * and members admitted more than a minute ago whose record the base table no longer holds
- * (a strongly consistent read), are removed, then admission is tried again. A stage without a
- * roster (created before the caps) gets one from its records on first use.
- */
+// Caps per stage: one roster item per capped collection, admission one conditional update, healed when full (docs/adr/0162).
 
 export interface CapRules {
   /** The collection: `watchers`, `silences`, `filterConfigs`. */
@@ -80,10 +69,7 @@ const heal = async (rules: CapRules, members: Record<string, Entry>): Promise<bo
   return true;
 };
 
-/**
- * Admits `id` into the capped collection (a member already is admitted again), or throws 409
- * when the cap is reached. `until`: when the member stops counting (a silence's end).
- */
+/** Admits `id` (again, if a member), or 409 when the cap is reached; `until`: when it stops counting. */
 export const admit = async (rules: CapRules, id: string, until?: number): Promise<void> => {
   for (let attempt = 0; attempt < 4; attempt++) {
     if (await tryAdmit(rules, id, until)) return;

@@ -6,10 +6,7 @@ import { collection } from '#lib/store/entity';
 import { and, expr } from '#lib/store/expression';
 import { changedMeanwhile, EXISTS, must, NEW, type Item } from '#lib/store/table';
 
-/*
- * Notification channels are few: one partition, listed with one Query. A webhook channel
- * keeps its signing secret on the item; `fromItem` never reads it, only `secretOf` does.
- */
+// Channels: one partition (docs/adr/0095); only `secretOf` reads a webhook's signing secret.
 const notFound = (id: string) => new NotFound(`Channel ${id} not found`);
 const { fromItem } = ChannelItem;
 
@@ -43,11 +40,7 @@ export const read = async (id: string): Promise<{ channel: Channel; version: num
   return { channel: fromItem(item), version: Number(item.version) };
 };
 
-/**
- * A watcher that names the channel was just written: move the channel's version on, so that
- * a delete that read the channel before that write fails its condition. False when the
- * channel is gone.
- */
+/** Moves the channel's version on after a watcher naming it was written, so an older delete fails; false when gone (docs/adr/0096). */
 export const markUsed = async (id: string): Promise<boolean> => !!(await ChannelItem.update(id, { increment: { version: 1 } }, EXISTS));
 
 /** The channel, or undefined when it is gone (deliveries to a deleted channel fail). */

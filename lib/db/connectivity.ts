@@ -7,11 +7,7 @@ import { queryPage, type Page } from '#lib/store/paging';
 import { pages, queryFirst } from '#lib/store/query';
 import { batchWrite, hasExpired, NEW, putRequest, type Item } from '#lib/store/table';
 
-/*
- * Device connectivity history and per-room availability rollups (lib/store/entities/inventory.ts).
- * A device's history is one Query of its partition in a time window; a room's availability is
- * one Query of its rollups (a few dozen items at most), never the transitions of the fleet.
- */
+// Connectivity history and per-room availability rollups (docs/adr/0072, 0073).
 
 /** Stores transitions (idempotent puts: the same device and time is the same item). */
 export const record = async (transitions: readonly ConnectivityChange[], expiresAt: (at: string) => number): Promise<void> => {
@@ -37,11 +33,7 @@ export const latestRollup = async (place: Place): Promise<DayRollup | undefined>
   return latest && !hasExpired(latest) ? Rollup.fromItem(latest) : undefined;
 };
 
-/**
- * Writes rollups computed from `read` (the latest rollup as read, or none): each write is
- * conditioned on the item being as read (or absent), so two writers never add the same time
- * twice. False when another writer got there first: read again and retry.
- */
+/** Writes rollups computed from `read`, each conditioned on the item as read (or absent); false when another writer won. */
 export const writeRollups = async (place: Place, read: DayRollup | undefined, rollups: readonly DayRollup[], expiresAt: (day: string) => number): Promise<boolean> => {
   for (const rollup of rollups) {
     const same = read && read.day === rollup.day;

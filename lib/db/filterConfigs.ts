@@ -18,9 +18,7 @@ import { must, NEW, changedMeanwhile } from '#lib/store/table';
 import * as capped from './caps';
 import { numberedCollection } from './partition';
 
-// All configurations live in one partition sorted by id; each item holds its whole
-// region -> locations -> rooms tree, refused over DynamoDB's 400 KB counted in UTF-8 bytes (assertStorable):
-// a list-form upsert keeps stored rooms, so the body limit alone does not bound it.
+// One partition sorted by id; each item holds its whole tree, refused over 400 KB (assertStorable, docs/adr/0022).
 const UPSERT_CONCURRENCY = 16;
 // A list-form upsert reads, merges and writes back on a version condition. Every round of
 // racing writers has one winner, so a few jittered retries settle any realistic contention.

@@ -2,12 +2,7 @@ import { IdempotencyKey } from '#lib/store/entities/account';
 import { expr } from '#lib/store/expression';
 import { nowSeconds } from '#lib/store/table';
 
-/*
- * Idempotency keys (issue 24 item 4): one item per (route, caller, key), its partition the hash
- * of the three (`IDEMPOTENCY#<sha256>`), so keys spread over partitions and the key itself is not
- * stored. A claim is a conditional put; the item then holds the request's fingerprint, the claim's
- * token and, once the create answered, its sealed result, until `expiresAt` (TTL).
- */
+// Idempotency keys, one item per (route, caller, key) hash (docs/adr/0161).
 export interface KeyRecord {
   fingerprint: string;
   token: string;
@@ -20,10 +15,7 @@ export interface KeyRecord {
   auditPending?: boolean;
 }
 
-/**
- * Claims a key for a request: true when no live record held it (none, expired, or a lapsed
- * pending claim of the same request); otherwise false and nothing written.
- */
+/** Claims a key: true when no live record held it (none, expired, a lapsed claim of the same request). */
 export const claim = (id: string, record: KeyRecord, expiresAt: number): Promise<boolean> =>
   IdempotencyKey.put(
     id,

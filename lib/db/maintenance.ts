@@ -9,13 +9,7 @@ import { queryAll, type Query } from '#lib/store/query';
 import { hasExpired, must, NEW, nowSeconds, type Item } from '#lib/store/table';
 import * as capped from './caps';
 
-/*
- * Maintenance windows (issue 28 item 1; docs/data-model.md "Maintenance windows") are few, like
- * silences: one partition `MAINTENANCE`, sorted by id, and ids are UUIDv7
- * (docs/adr/0405-maintenance-windows-in-one-partition.md), so the list is one Query in creation
- * order and no index is read (nothing lags). `version` guards replace and delete. A window with an
- * end is kept until `expiresAt` (TTL, retention after its last opening); one without stays until deleted.
- */
+// Maintenance windows: one partition sorted by UUIDv7, no index (docs/adr/0405); `version` guards replace and delete.
 const { fromItem } = Windows;
 
 /** A stored window and the version it was read at. */
@@ -92,10 +86,7 @@ export const page = async (limit: number, cursor?: string, keep?: (window: Maint
 
 const atVersion = (version: number) => expr('#version = :read', { read: version });
 
-/**
- * Replaces a window read at `version` (its id, createdBy and createdAt kept by the caller);
- * 409 when another request wrote it since, 404 when it was deleted since.
- */
+/** Replaces a window read at `version`: 409 when written since, 404 when deleted since. */
 export const replace = async (current: VersionedWindow, window: MaintenanceWindow, life: WindowLife): Promise<MaintenanceWindow> => {
   await capped.admit(cap, window.id, life.until); // a member already: its `until` moves
   if (!(await Windows.put(window.id, fields(window, current.version + 1, life), atVersion(current.version)))) {

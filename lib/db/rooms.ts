@@ -5,13 +5,7 @@ import { queryShards, type Query } from '#lib/store/query';
 import { batchGet, NEW, type Item } from '#lib/store/table';
 import { announceStored } from './changes';
 
-/*
- * One aggregate item per room that holds devices, in the `ROOMS#<shard>` partitions (K shards,
- * by room identity) sorted by region#location#room; GSI1 sorts the same items by location
- * first, GSI2 by room name first (same shard). Any scope is then one Query per shard over the
- * rooms in (or very near) that scope, in parallel, never over devices. What an aggregate holds
- * is decided in lib/rollups/rooms.ts; this repository reads and writes it under its version.
- */
+// One aggregate per room with devices, sharded, in three orders (docs/adr/0039, 0040); lib/rollups/rooms.ts decides its content.
 const enc = encodeURIComponent;
 const SEVERITY_LEVELS: Severity[] = [1, 2, 3, 4];
 const severityFields = (severities: SeverityCounts) => Object.fromEntries(SEVERITY_LEVELS.map((level) => [`sev${level}`, severities[level]]));
@@ -41,10 +35,7 @@ const prefix = (...names: (string | undefined)[]) => {
   return fixed.length === 3 ? fixed.join('#') : `${fixed.join('#')}#`;
 };
 
-/**
- * The narrowest of the three orderings for a scope (by room name, by location, or by region),
- * and a filter on every name the key prefix does not fix, so the answer is the scope exactly.
- */
+/** The narrowest ordering for a scope, and a filter on every name its key prefix does not fix. */
 const scopeQuery = (scope: Partial<Place>): { base: string; query: Omit<Query, 'pk'> } => {
   const [index, base, sk] =
     scope.room !== undefined
@@ -72,16 +63,10 @@ export const inScope = async (scope: Partial<Place>): Promise<RoomAggregate[]> =
   return (await queryShards(base, query)).map(Room.fromItem).sort(byPlace);
 };
 
-/**
- * The aggregates of the rooms in any of these scopes, sorted as `inScope` sorts them: one
- * `inScope` each, in parallel. The scopes must not overlap (a room in two is answered twice).
- */
+/** The aggregates in any of these disjoint scopes, one `inScope` each, in parallel. */
 export const inScopes = async (scopes: readonly Partial<Place>[]): Promise<RoomAggregate[]> => (await Promise.all(scopes.map(inScope))).flat().sort(byPlace);
 
-/**
- * Every room aggregate, read strongly consistent from the table (no index): what a summary
- * heal counts, so it never overwrites a summary with a total older than a run's last room write.
- */
+/** Every aggregate, consistent from the table: what a summary heal counts (docs/adr/0130). */
 export const allConsistent = async (): Promise<RoomAggregate[]> => {
   const { base, query } = scopeQuery({});
   return (await queryShards(base, { ...query, consistent: true })).map(Room.fromItem).sort(byPlace);
@@ -102,10 +87,7 @@ const announced = async (landed: boolean, room: RoomAggregate): Promise<boolean>
   return landed;
 };
 
-/**
- * Writes a room's whole aggregate under the version it was read at (0: read absent); false
- * when it moved meanwhile. `announce`: the counts or status changed (dashboards hear of it).
- */
+/** Writes a room's aggregate under the version read (0: absent); false when it moved. `announce`: dashboards hear of it. */
 export const write = async (aggregate: RoomAggregate, severities: SeverityCounts, readVersion: number, announce: boolean): Promise<boolean> => {
   const { region, location, room, deviceCount, online, offline, roomStatus } = aggregate;
   const fields = { ...roomIndexKeys(aggregate), region, location, room, deviceCount, online, offline, roomStatus, ...severityFields(severities) };

@@ -30,11 +30,7 @@ export const revokedTokens = {
 // a reservation races at most a few window changes (open, expire); past that, answer "busy"
 const MAX_RESERVE_ATTEMPTS = 4;
 
-/**
- * Password guesses per username, in a fixed window that starts at the first guess. Every check
- * of a password first takes one slot (`reserve`), atomically, so parallel guesses share one
- * budget; a right password gives its slot back (`release`), a wrong one keeps it.
- */
+/** Password guesses per username in a fixed window, each check reserving a slot first (docs/adr/0031, 0063). */
 export const loginFailures = {
   async get(username: string): Promise<FailureWindow | undefined> {
     const window = await LoginFailures.find(username, { consistent: true });

@@ -9,11 +9,7 @@ import { queryAll, type Query } from '#lib/store/query';
 import { changedMeanwhile, must, NEW, nowSeconds } from '#lib/store/table';
 import * as capped from './caps';
 
-/*
- * Silences are few (maintenance windows): one partition `SILENCE`, and GSI1 `SILENCES#BY_END`
- * sorted by endsAt, so "active and future" is one key condition (endsAt > now) and the
- * evaluator reads only those. Ended silences stay (expired) until `expiresAt` (TTL).
- */
+// Silences: one partition, GSI1 sorted by endsAt for active and future (docs/adr/0070, 0163).
 const { fromItem } = Silences;
 const notFound = (id: string) => new NotFound(`Silence ${id} not found`);
 
@@ -60,20 +56,14 @@ export const current = async (now: string): Promise<Silence[]> => (await queryAl
 /** Every kept silence, expired ones included, soonest end first. */
 export const all = async (): Promise<Silence[]> => (await queryAll(keptQuery())).map(fromItem);
 
-/**
- * One page of the current silences, or with `kept` of every kept one (expired ones included),
- * soonest end first; with `keep`, of those it accepts (a scoped caller's), the same cursors.
- */
+/** One page of the current silences (`kept`: every kept one), soonest end first; `keep`: a scoped caller's. */
 export const page = async (kept: boolean, now: string, limit: number, cursor?: string, keep?: (silence: Silence) => boolean): Promise<Page<Silence>> => {
   const query = kept ? keptQuery() : currentQuery(now);
   const read = keep ? queryKeptPage(query, identity(kept), (item) => keep(fromItem(item)), limit, cursor) : queryPage(query, identity(kept), limit, cursor);
   return mapPage(await read, fromItem);
 };
 
-/**
- * Ends a silence at `now` (a future one never starts); an ended one is answered as it is.
- * The item stays, expired, until its retention ends.
- */
+/** Ends a silence at `now` (an ended one is answered as is); it stays until its retention ends. */
 export const end = async (id: string, now: string): Promise<Silence> => {
   const current = await get(id);
   if (Date.parse(current.endsAt) <= Date.parse(now)) return current;

@@ -9,10 +9,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import definition from './table-definition.json';
 
-/**
- * The table's keys and indexes come from table-definition.json, which serverless.yml reads for
- * the CloudFormation resource too, so the two can never drift apart.
- */
+/** Keys and indexes from table-definition.json, which serverless.yml reads too. */
 export const createTableInput = (tableName: string): CreateTableCommandInput => ({
   TableName: tableName,
   AttributeDefinitions: definition.AttributeDefinitions.map((a) => ({
@@ -44,10 +41,7 @@ const describe = async (client: DynamoDBClient, tableName: string) => {
   }
 };
 
-/**
- * Idempotent "make sure the table exists and is ACTIVE" (DESIGN D8). Safe to call
- * from several processes at once: a concurrent create is treated as success.
- */
+/** Creates the table unless it exists, and waits until ACTIVE (docs/adr/0009); a concurrent create is success. */
 export const ensureTable = async (
   client: DynamoDBClient,
   tableName: string,

@@ -39,10 +39,7 @@ const cap: capped.CapRules = {
 /** A new watcher's id (a caller that queues the watcher before storing it needs it first). */
 export const newId = (): string => randomUUID();
 
-/**
- * Stores a new, active watcher and answers its id; 409 when the stage holds its maximum. A
- * `scope` (its creator's) keeps its alarms to the devices inside.
- */
+/** Stores a new active watcher and answers its id; 409 at the stage's maximum; `scope`: its creator's (docs/adr/0252). */
 export const create = async (input: WatcherInput, id = newId(), scope: readonly ScopeEntry[] = []): Promise<string> => {
   const now = new Date().toISOString();
   const record: WatcherRecord = { id, ...scopeField(scope), ...normalize(input), active: true, createdAt: now, updatedAt: now };
@@ -82,10 +79,7 @@ export const get = async (id: string): Promise<WatcherRecord> => {
   return (await read(id)).record;
 };
 
-/**
- * Replaces the rule of a watcher read at `version`, keeping its id, `active` and
- * `createdAt`. Anyone else's write since that read makes this a 409, never an overwrite.
- */
+/** Replaces the rule of a watcher read at `version` (id, `active`, `createdAt` kept); 409 when written since. */
 export const replace = async (current: VersionedWatcher, input: WatcherInput): Promise<WatcherRecord> => {
   const { id } = current.record;
   const record: WatcherRecord = { ...current.record, ...normalize(input), updatedAt: new Date().toISOString() };
@@ -94,10 +88,7 @@ export const replace = async (current: VersionedWatcher, input: WatcherInput): P
   return record;
 };
 
-/**
- * Puts back the watcher as it was read, undoing the replace written on top of it, unless
- * someone wrote after that replace (their write stands). Answers whether it was put back.
- */
+/** Puts back the watcher as read, unless written after that replace; answers whether it was. */
 export const restore = (previous: VersionedWatcher): Promise<boolean> =>
   putAt(previous.record, previous.version + 2, expr('#version = :replaced', { replaced: previous.version + 1 }));
 

@@ -2,11 +2,7 @@ import type { Change, Expr, Item } from './expression';
 import { countAll, queryAll, type Query } from './query';
 import { get, put, remove, update, type Key, type ReadOptions, type Returns } from './table';
 
-/*
- * An item type declared once: its `type`, its keys (built here and parsed here only), its index
- * keys, how its answers are read off an item, and the operations the table allows on it. The
- * `doc` rows are what docs/data-model.md lists for it (scripts/data-model.ts writes the tables).
- */
+// An item type declared once: keys, answers, operations and docs/data-model.md rows (docs/adr/0313).
 export interface EntityDoc {
   /** The section of docs/data-model.md the item is listed in. */
   section: string;

@@ -129,10 +129,7 @@ export const IdempotencyKey = entity({
   }),
 });
 
-/*
- * The audit log: each record is two items, so that every filter is the key of a Query. Every key
- * is sharded by record id (`<n>`), sort keys start with the time.
- */
+// The audit log: two items per record, sharded by record id (docs/adr/0212).
 const audit = 'Audit log (issue 26 item 6)';
 const AUDIT_NOTES = '`id, at, event, actorKind, actorId, action, targetType, targetId?, status, fields?, requestId, sourceIp?, userAgent?, reason?, expiresAt` (empty texts and lists left out)';
 /** The unsharded partition of each audit filter; `shardKey` of the record id picks the shard. */

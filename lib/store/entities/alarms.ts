@@ -14,11 +14,7 @@ type Pair = Pick<Alarm, 'watcherId' | 'devicesn'>;
 /** An alarm's id in answers and index keys: `<watcherId>:<devicesn>`. */
 const pairId = (pair: Pair) => `${pair.watcherId}:${pair.devicesn}`;
 
-/**
- * The alarms' index keys, each sharded by pair. GSI1: firing alarms (the key says `OPEN`, as
- * stored since before pending alarms existed: "open" in code means firing or pending), pending
- * ones, and cleared ones whose history is not written yet; GSI2: alarms with notices pending.
- */
+/** The alarms' sharded index keys: GSI1 firing (`OPEN`, docs/adr/0314), pending, awaiting history; GSI2 notices pending. */
 export const ALARM_INDEX = { firing: 'ALARMS#OPEN', pending: 'ALARMS#PENDING', history: 'ALARMS#HISTORY', notices: 'ALARMS#NOTIFY' };
 export const alarmIndexKeys = {
   firing: (alarm: Alarm) => ({ GSI1PK: shardKey(ALARM_INDEX.firing, pairId(alarm)), GSI1SK: `${alarm.raisedAt}#${alarm.watcherId}#${alarm.devicesn}` }),
