@@ -56,3 +56,13 @@ export const collection = (partition: string) => ({
   all: (q: Omit<Query, 'pk'> = {}): Promise<Item[]> => queryAll({ ...q, pk: partition }),
   count: (q: Omit<Query, 'pk'> = {}): Promise<number> => countAll({ ...q, pk: partition }),
 });
+
+/** The named attributes of an item as text (`String`), in the order named. */
+export const texts = <K extends string>(item: Item, ...names: K[]): Record<K, string> => Object.fromEntries(names.map((name) => [name, String(item[name])])) as Record<K, string>;
+/** The named attributes of an item as numbers (`Number`), in the order named. */
+export const numbers = <K extends string>(item: Item, ...names: K[]): Record<K, number> => Object.fromEntries(names.map((name) => [name, Number(item[name])])) as Record<K, number>;
+/** The named attributes of an item that are strings, in the order named (the others left out). */
+export const someTexts = <K extends string>(item: Item, ...names: K[]): Partial<Record<K, string>> =>
+  Object.fromEntries(names.flatMap((name) => (typeof item[name] === 'string' ? [[name, item[name]]] : []))) as Partial<Record<K, string>>;
+/** A list attribute as texts (absent or not a list: empty). */
+export const textList = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);

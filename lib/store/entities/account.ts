@@ -1,7 +1,7 @@
 import type { Role } from '#lib/auth/types';
 import { normalizeScope, type ScopeEntry } from '#lib/shared/access';
 import { AUDIT_EVENTS, type AuditEvent, type AuditRecord } from '#lib/shared/audit';
-import { entity } from '../entity';
+import { entity, numbers, someTexts, textList, texts } from '../entity';
 import type { Item } from '../expression';
 import { shardKey } from '../query';
 
@@ -28,15 +28,7 @@ export const User = entity({
     notes: '`passwordHash`, `incarnation` (random, new at creation and every password change; tokens carry it) never leave `lib/`',
   },
   key: (username: string) => ({ PK: USERS, SK: `USER#${username}` }),
-  fromItem: (item) => ({
-    username: String(item.username),
-    email: String(item.email),
-    name: String(item.name),
-    role: String(item.role),
-    ...scopeField(storedScope(item)),
-    createdAt: String(item.createdAt),
-    updatedAt: String(item.updatedAt),
-  }),
+  fromItem: (item) => ({ ...texts(item, 'username', 'email', 'name', 'role'), ...scopeField(storedScope(item)), ...texts(item, 'createdAt', 'updatedAt') }),
 });
 export const userRoleKeys = (role: string, username: string) => ({ GSI1PK: `USER_ROLE#${role}`, GSI1SK: `USER#${username}` });
 
@@ -53,13 +45,11 @@ export const CreatedRole = entity({
   },
   key: (roleid: string) => ({ PK: ROLES, SK: `ROLE#${roleid}` }),
   fromItem: (item): Role => ({
-    roleid: String(item.roleid),
-    name: String(item.name),
+    ...texts(item, 'roleid', 'name'),
     description: String(item.description ?? ''),
-    permissions: Array.isArray(item.permissions) ? item.permissions.map(String) : [],
+    permissions: textList(item.permissions),
     builtIn: false,
-    createdAt: String(item.createdAt),
-    updatedAt: String(item.updatedAt),
+    ...texts(item, 'createdAt', 'updatedAt'),
   }),
 });
 
@@ -82,15 +72,13 @@ export const Service = entity({
   },
   key: (id: string) => ({ PK: SERVICES, SK: `SERVICE#${id}` }),
   fromItem: (item) => ({
-    id: String(item.id),
-    name: String(item.name),
+    ...texts(item, 'id', 'name'),
     description: String(item.description ?? ''),
     url: String(item.url),
     active: item.active === true,
     role: String(item.role ?? 'viewer'),
     scope: normalizeScope(storedScope(item) ?? []),
-    createdAt: String(item.createdAt),
-    updatedAt: String(item.updatedAt),
+    ...texts(item, 'createdAt', 'updatedAt'),
   }),
 });
 
@@ -105,7 +93,7 @@ export const LoginFailures = entity({
   type: 'LoginFailures',
   doc: { section, name: 'Password guesses', PK: '`LOGIN_FAILURES#<username>`', SK: '`LOGIN_FAILURES`', notes: '`count` (slots taken), `expiresAt` = end of the 15-minute window' },
   key: (username: string) => ({ PK: `LOGIN_FAILURES#${username}`, SK: 'LOGIN_FAILURES' }),
-  fromItem: (item) => ({ count: Number(item.count), expiresAt: Number(item.expiresAt) }),
+  fromItem: (item) => numbers(item, 'count', 'expiresAt'),
 });
 
 export const IdempotencyKey = entity({
@@ -120,11 +108,10 @@ export const IdempotencyKey = entity({
   },
   key: (id: string) => ({ PK: `IDEMPOTENCY#${id}`, SK: 'IDEMPOTENCY' }),
   fromItem: (item) => ({
-    fingerprint: String(item.fingerprint),
-    token: String(item.token),
+    ...texts(item, 'fingerprint', 'token'),
     state: item.state === 'done' ? ('done' as const) : ('pending' as const),
     leaseUntil: Number(item.leaseUntil),
-    ...(typeof item.result === 'string' ? { result: item.result } : {}),
+    ...someTexts(item, 'result'),
     ...(item.auditPending === true ? { auditPending: true } : {}),
   }),
 });
@@ -149,7 +136,7 @@ const auditRecord = (item: Item): AuditRecord => ({
   action: text(item.action),
   target: { type: text(item.targetType), ...(typeof item.targetId === 'string' ? { id: item.targetId } : {}) },
   status: Number(item.status),
-  fields: Array.isArray(item.fields) ? item.fields.map(String) : [],
+  fields: textList(item.fields),
   requestId: text(item.requestId),
   sourceIp: text(item.sourceIp),
   userAgent: text(item.userAgent),

@@ -3,7 +3,7 @@ import type { Acknowledgement, Alarm, Notified, OpenAlarm, Recipients } from '#l
 import type { HistoryRecord } from '#lib/alarms/pure/history';
 import type { Matchers, Silence as SilenceRecord } from '#lib/alarms/pure/silences';
 import type { MaintenanceWindow, WindowMatchers } from '#lib/maintenance/types';
-import { entity } from '../entity';
+import { entity, someTexts, textList, texts } from '../entity';
 import type { Item } from '../expression';
 import { shardKey } from '../query';
 
@@ -43,18 +43,13 @@ export const AlarmItem = entity({
   fromItem: (item): OpenAlarm => {
     const notify = (item.notify ?? {}) as Partial<Recipients>;
     const alarm: OpenAlarm = {
-      watcherId: String(item.watcherId),
-      devicesn: String(item.devicesn),
-      deviceid: String(item.deviceid),
+      ...texts(item, 'watcherId', 'devicesn', 'deviceid'),
       severity: Number(item.severity) as Severity,
-      region: String(item.region),
-      location: String(item.location),
-      room: String(item.room),
-      raisedAt: String(item.raisedAt),
+      ...texts(item, 'region', 'location', 'room', 'raisedAt'),
       state: item.state === 'pending' ? 'pending' : 'firing',
       notify: {
         sendEmail: notify.sendEmail === true,
-        emails: Array.isArray(notify.emails) ? notify.emails.map(String) : [],
+        emails: textList(notify.emails),
         ...(Array.isArray(notify.channelIds) && notify.channelIds.length ? { channelIds: notify.channelIds.map(String) } : {}),
       },
     };
@@ -93,12 +88,8 @@ export const Silence = entity({
   fromItem: (item): SilenceRecord => ({
     id: String(item.id),
     matchers: item.matchers as Matchers,
-    startsAt: String(item.startsAt),
-    endsAt: String(item.endsAt),
-    comment: String(item.comment),
-    createdBy: String(item.createdBy),
-    createdAt: String(item.createdAt),
-    ...(typeof item.endedAt === 'string' ? { endedAt: item.endedAt } : {}),
+    ...texts(item, 'startsAt', 'endsAt', 'comment', 'createdBy', 'createdAt'),
+    ...someTexts(item, 'endedAt'),
   }),
 });
 export const silenceEndSk = (silence: Pick<SilenceRecord, 'endsAt' | 'id'>) => `${silence.endsAt}#${silence.id}`;
@@ -118,12 +109,8 @@ export const MaintenanceWindowItem = entity({
     id: String(item.id),
     matchers: item.matchers as WindowMatchers,
     schedule: item.schedule as MaintenanceWindow['schedule'],
-    comment: String(item.comment),
-    createdBy: String(item.createdBy),
-    createdAt: String(item.createdAt),
-    updatedAt: String(item.updatedAt),
-    ...(typeof item.startsAt === 'string' ? { startsAt: item.startsAt } : {}),
-    ...(typeof item.endsAt === 'string' ? { endsAt: item.endsAt } : {}),
+    ...texts(item, 'comment', 'createdBy', 'createdAt', 'updatedAt'),
+    ...someTexts(item, 'startsAt', 'endsAt'),
   }),
 });
 

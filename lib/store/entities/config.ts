@@ -4,7 +4,7 @@ import type { FiltersConfig, StoredLocation } from '#lib/filterConfigs/types';
 import { INTERVAL_FIELDS, type IntervalRecord } from '#lib/intervals/types';
 import type { Channel } from '#lib/notify/types';
 import { normalize, type WatcherInput, type WatcherRecord } from '#lib/watchers/types';
-import { entity } from '../entity';
+import { entity, someTexts, textList, texts } from '../entity';
 import { padId } from '../table';
 import { scopeField } from './account';
 import type { ScopeEntry } from '#lib/shared/access';
@@ -46,8 +46,7 @@ export const Watcher = entity({
     ...scopeField(Array.isArray(item.scope) ? (item.scope as ScopeEntry[]) : undefined),
     ...normalize(item.watcher as WatcherInput),
     active: item.active === true,
-    createdAt: String(item.createdAt),
-    updatedAt: String(item.updatedAt),
+    ...texts(item, 'createdAt', 'updatedAt'),
   }),
 });
 
@@ -70,12 +69,7 @@ export const Filter = entity({
     notes: '`id`, `name`, `description?`, `deviceSN?`, `version`',
   },
   key: (id: number) => ({ PK: FILTERS, SK: filterSortKey(id) }),
-  fromItem: (item): FilterRecord => ({
-    id: Number(item.id),
-    name: String(item.name),
-    ...(typeof item.description === 'string' ? { description: item.description } : {}),
-    ...(typeof item.deviceSN === 'string' ? { deviceSN: item.deviceSN } : {}),
-  }),
+  fromItem: (item): FilterRecord => ({ id: Number(item.id), name: String(item.name), ...someTexts(item, 'description', 'deviceSN') }),
 });
 export const filterDeviceKeys = (deviceSN: string, id: number) => ({ GSI1PK: filterDevicePk(deviceSN), GSI1SK: filterSortKey(id) });
 export const filterDevicePk = (deviceSN: string) => `FILTER_DEVICE#${deviceSN}`;
@@ -109,10 +103,10 @@ export const ChannelItem = entity({
   key: (id: string) => ({ PK: CHANNELS, SK: `CHANNEL#${id}` }),
   /** Never reads the signing secret: only `secretOf` does. */
   fromItem: (item): Channel => {
-    const common = { id: String(item.id), name: String(item.name), createdAt: String(item.createdAt), updatedAt: String(item.updatedAt) };
+    const common = texts(item, 'id', 'name', 'createdAt', 'updatedAt');
     return item.channelType === 'webhook'
       ? { ...common, type: 'webhook', url: String(item.url), format: item.format === 'slack' || item.format === 'teams' ? item.format : 'json' }
-      : { ...common, type: 'email', emails: Array.isArray(item.emails) ? item.emails.map(String) : [] };
+      : { ...common, type: 'email', emails: textList(item.emails) };
   },
 });
 

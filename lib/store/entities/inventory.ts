@@ -1,6 +1,6 @@
 import type { DayRollup } from '#lib/rollups/pure/availability';
 import type { Place, RoomAggregate, RoomStatus, Severity, StoredDevice, SummaryScope } from '#lib/devices/types';
-import { documented, entity } from '../entity';
+import { documented, entity, numbers, texts } from '../entity';
 import type { Item } from '../expression';
 import { shardKey } from '../query';
 
@@ -31,11 +31,9 @@ export const Device = entity({
   fromItem: (item): StoredDevice => {
     const text = (name: string) => (typeof item[name] === 'string' ? (item[name] as string) : undefined);
     const device: StoredDevice = {
-      deviceid: String(item.deviceid),
-      devicesn: String(item.devicesn),
-      devicemodel: String(item.devicemodel),
+      ...texts(item, 'deviceid', 'devicesn', 'devicemodel'),
       status: { connected: item.connected === true, inCallStatus: String(item.inCallStatus) },
-      details: { region: String(item.region), location: String(item.location), room: String(item.room) },
+      details: texts(item, 'region', 'location', 'room'),
     };
     if (typeof item.alarmSeverity === 'number') device.alarmSeverity = item.alarmSeverity as Severity;
     if (Array.isArray(item.alarmWatchers) && item.alarmWatchers.length > 0) device.alarmWatchers = item.alarmWatchers.map(String);
@@ -96,12 +94,8 @@ export const Room = entity({
   },
   key: (place: Place) => ({ PK: shardKey(ROOMS.byRegion, roomId(place)), SK: roomId(place) }),
   fromItem: (item): RoomAggregate => ({
-    region: String(item.region),
-    location: String(item.location),
-    room: String(item.room),
-    deviceCount: Number(item.deviceCount),
-    online: Number(item.online),
-    offline: Number(item.offline),
+    ...texts(item, 'region', 'location', 'room'),
+    ...numbers(item, 'deviceCount', 'online', 'offline'),
     roomStatus: String(item.roomStatus) as RoomStatus,
   }),
 });
@@ -212,10 +206,8 @@ export const Rollup = entity({
   key: ({ place, day }: { place: Place; day: string }) => ({ PK: rollupPk(place), SK: day }),
   fromItem: (item): DayRollup => ({
     day: String(item.SK),
-    since: String(item.since),
-    lastAt: String(item.lastAt),
-    connected: Number(item.connected),
-    observed: Number(item.observed),
+    ...texts(item, 'since', 'lastAt'),
+    ...numbers(item, 'connected', 'observed'),
     connectedSeconds: (item.connectedSeconds as number[]).map(Number),
     observedSeconds: (item.observedSeconds as number[]).map(Number),
   }),

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Delivery as StoredDelivery, DeliveryView, Digest, NotificationType, Target } from '#lib/notify/types';
 import type { Mail } from '#lib/alarms/types';
-import { entity } from '../entity';
+import { entity, someTexts, textList, texts } from '../entity';
 import type { Item } from '../expression';
 
 /* What notifications store: deliveries (the delivery log), mails, repeat markers, live dashboards' tickets and connections. */
@@ -20,7 +20,7 @@ export const deliveryView = (item: Item): DeliveryView => ({
   attempts: Number(item.attempts ?? 0),
   status: item.status as DeliveryView['status'],
   ...(typeof item.lastResponseStatus === 'number' ? { lastResponseStatus: item.lastResponseStatus } : {}),
-  ...(typeof item.nextAttemptAt === 'string' ? { nextAttemptAt: item.nextAttemptAt } : {}),
+  ...someTexts(item, 'nextAttemptAt'),
 });
 
 export const Delivery = entity({
@@ -40,7 +40,7 @@ export const Delivery = entity({
     ...deliveryView(item),
     digest: item.digest as Digest,
     target: item.target as Target,
-    ...(typeof item.firstAttemptAt === 'string' ? { firstAttemptAt: item.firstAttemptAt } : {}),
+    ...someTexts(item, 'firstAttemptAt'),
     ...(typeof item.GSI2SK === 'string' ? { dueKey: item.GSI2SK } : {}),
   }),
 });
@@ -68,10 +68,9 @@ export const OutboxMail = entity({
   key: (id: string) => ({ PK: `OUTBOX#${id}`, SK: 'MAIL' }),
   fromItem: (item): Mail & { storedAt: string } => ({
     id: String(item.id),
-    to: Array.isArray(item.to) ? item.to.map(String) : [],
-    subject: String(item.subject),
-    text: String(item.text),
-    ...(typeof item.html === 'string' ? { html: item.html } : {}),
+    to: textList(item.to),
+    ...texts(item, 'subject', 'text'),
+    ...someTexts(item, 'html'),
     storedAt: String(item.storedAt),
   }),
 });
