@@ -1,7 +1,8 @@
 import { Conflict } from '#lib/errors';
 import { Cap } from '#lib/store/entities/config';
 import { expr } from '#lib/store/expression';
-import { chunked, NEW } from '#lib/store/table';
+import type { Query } from '#lib/store/query';
+import { chunked, NEW, type Item } from '#lib/store/table';
 
 // Caps per stage: one roster item per capped collection, admission one conditional update, healed when full (docs/adr/0162).
 
@@ -99,3 +100,31 @@ export const retainOnly = async (name: string, keep: ReadonlySet<string>): Promi
   const members = await readRoster(name);
   if (members) await release(name, Object.keys(members).filter((id) => !keep.has(id)));
 };
+
+/** Releases one member, best effort: a failed release is healed when the cap is reached. */
+export const forget = (name: string, id: string): Promise<void> => release(name, [id]).catch(() => undefined);
+
+/** Admits `id`, then writes its record; a write that fails or throws gives the place back. */
+export const admitted = async <T>(rules: CapRules, id: string, until: number | undefined, write: () => Promise<T>): Promise<T> => {
+  await admit(rules, id, until);
+  try {
+    return await write();
+  } catch (error) {
+    await forget(rules.name, id);
+    throw error;
+  }
+};
+
+/** The rules of a capped collection, its maximum read when needed. */
+export const capRules = (name: string, max: () => number, full: CapRules['full'], living: CapRules['living']): CapRules => ({
+  name,
+  get max() {
+    return max();
+  },
+  full,
+  living,
+});
+
+/** The members of a collection that never stop counting: every record's id (one consistent Query). */
+export const members = async (records: { all: (q: Omit<Query, 'pk'>) => Promise<Item[]> }): Promise<Map<string, undefined>> =>
+  new Map((await records.all({ project: ['id'], consistent: true })).map((item) => [String(item.id), undefined]));

@@ -26,14 +26,7 @@ const MERGE_ATTEMPTS = 10;
 const jitter = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(200, 5 * 2 ** attempt)));
 
 /** At most `FILTER_CONFIGS_MAX` configurations per stage (lib/db/caps.ts): an upsert of a new id past it is 409. */
-const cap: capped.CapRules = {
-  name: 'filterConfigs',
-  get max() {
-    return caps.filterConfigs();
-  },
-  full: (max) => `This stage holds ${max} filters configurations, its maximum (FILTER_CONFIGS_MAX); delete one first`,
-  living: async () => new Map((await all.all({ project: ['id'], consistent: true })).map((item) => [String(item.id), undefined])),
-};
+const cap = capped.capRules('filterConfigs', caps.filterConfigs, (max) => `This stage holds ${max} filters configurations, its maximum (FILTER_CONFIGS_MAX); delete one first`, () => capped.members(all));
 const all = collection(FILTER_CONFIGS);
 const numbered = numberedCollection(FILTER_CONFIGS, filterConfigSortKey, () => notFound());
 
@@ -94,7 +87,7 @@ export const filterConfigs = {
 
   async remove(id: number): Promise<void> {
     await numbered.remove(id);
-    await capped.release(cap.name, [String(id)]).catch(() => undefined); // healed when the cap is reached
+    await capped.forget(cap.name, String(id));
   },
 
   async keepOnly(ids: readonly number[]): Promise<number> {

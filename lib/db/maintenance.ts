@@ -35,29 +35,21 @@ const notFound = (id: string) => new NotFound(`Maintenance window ${id} not foun
 const changed = (id: string) => () => new Conflict(`Maintenance window ${id} was changed by another request; read it again and retry`);
 
 /** At most `MAINTENANCE_WINDOWS_MAX` windows not yet ended per stage: a create past it is 409. */
-const cap: capped.CapRules = {
-  name: 'maintenance',
-  get max() {
-    return caps.maintenanceWindows();
-  },
-  full: (max) => `This stage holds ${max} maintenance windows not yet ended, its maximum (MAINTENANCE_WINDOWS_MAX); delete one first (DELETE /maintenance/{id})`,
-  living: async () => {
+const cap = capped.capRules(
+  'maintenance',
+  caps.maintenanceWindows,
+  (max) => `This stage holds ${max} maintenance windows not yet ended, its maximum (MAINTENANCE_WINDOWS_MAX); delete one first (DELETE /maintenance/{id})`,
+  async () => {
     const now = Date.now();
     const items = await collection(MAINTENANCE).all({ project: ['id', 'until'], consistent: true });
     const until = (item: Item) => (typeof item.until === 'number' ? item.until : undefined);
     return new Map(items.filter((item) => (until(item) ?? Infinity) > now).map((item) => [String(item.id), until(item)] as const));
   },
-};
+);
 
 /** Stores a new window; 409 when the stage holds its maximum of windows not yet ended. */
 export const create = async (window: MaintenanceWindow, life: WindowLife): Promise<MaintenanceWindow> => {
-  await capped.admit(cap, window.id, life.until);
-  try {
-    await must(Windows.put(window.id, fields(window, 1, life), NEW), () => new Error(`maintenance window id ${window.id} collided`));
-  } catch (error) {
-    await capped.release(cap.name, [window.id]).catch(() => undefined); // else healed when the cap is reached
-    throw error;
-  }
+  await capped.admitted(cap, window.id, life.until, () => must(Windows.put(window.id, fields(window, 1, life), NEW), () => new Error(`maintenance window id ${window.id} collided`)));
   return window;
 };
 
@@ -103,5 +95,5 @@ export const remove = async (current: VersionedWindow): Promise<void> => {
     await getVersioned(id); // 404 when deleted meanwhile
     throw changed(id)();
   }
-  await capped.release(cap.name, [id]).catch(() => undefined); // else healed when the cap is reached
+  await capped.forget(cap.name, id);
 };

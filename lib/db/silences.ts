@@ -14,28 +14,21 @@ const { fromItem } = Silences;
 const notFound = (id: string) => new NotFound(`Silence ${id} not found`);
 
 /** At most `SILENCES_MAX_ACTIVE` silences not yet ended (pending or active) per stage: a create past it is 409. */
-const cap: capped.CapRules = {
-  name: 'silences',
-  get max() {
-    return caps.activeSilences();
-  },
-  full: (max) => `This stage holds ${max} pending or active silences, its maximum (SILENCES_MAX_ACTIVE); end one first (DELETE /silences/{id})`,
-  living: async () => {
+const cap = capped.capRules(
+  'silences',
+  caps.activeSilences,
+  (max) => `This stage holds ${max} pending or active silences, its maximum (SILENCES_MAX_ACTIVE); end one first (DELETE /silences/{id})`,
+  async () => {
     const now = Date.now();
     const items = await collection(SILENCES).all({ project: ['id', 'endsAt'], consistent: true });
     return new Map(items.map((item) => [String(item.id), Date.parse(String(item.endsAt))] as const).filter(([, ends]) => ends > now));
   },
-};
+);
 
 /** Stores a new silence; 409 when the stage holds its maximum of silences not yet ended. */
 export const create = async (silence: Silence, expiresAt: number): Promise<Silence> => {
-  await capped.admit(cap, silence.id, Date.parse(silence.endsAt));
-  try {
-    await must(Silences.put(silence.id, { GSI1PK: SILENCES_BY_END, GSI1SK: silenceEndSk(silence), ...silence, expiresAt }, NEW), changedMeanwhile);
-  } catch (error) {
-    await capped.release(cap.name, [silence.id]).catch(() => undefined); // else healed when the cap is reached
-    throw error;
-  }
+  const fields = { GSI1PK: SILENCES_BY_END, GSI1SK: silenceEndSk(silence), ...silence, expiresAt };
+  await capped.admitted(cap, silence.id, Date.parse(silence.endsAt), () => must(Silences.put(silence.id, fields, NEW), changedMeanwhile));
   return silence;
 };
 
@@ -72,7 +65,6 @@ export const end = async (id: string, now: string): Promise<Silence> => {
   const ended = await Silences.update(id, change, expr('#endsAt = :was', { was: current.endsAt }), 'ALL_NEW');
   // ended by a concurrent DELETE: answer it as that one left it
   if (!ended) return get(id);
-  // it no longer counts against the cap; a failed release lapses at its old end anyway
-  await capped.release(cap.name, [id]).catch(() => undefined);
+  await capped.forget(cap.name, id); // no longer counted; a failed release lapses at its old end anyway
   return fromItem(ended);
 };

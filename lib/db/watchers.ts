@@ -27,14 +27,7 @@ const changed = (id: string) => new Conflict(`Watcher ${id} was changed by anoth
 const putAt = (record: WatcherRecord, version: number, condition: Expr | string) => Watchers.put(record.id, watcherFields(record, version), condition);
 
 /** At most `WATCHERS_MAX` watchers per stage (lib/db/caps.ts): a create past it is 409. */
-const cap: capped.CapRules = {
-  name: 'watchers',
-  get max() {
-    return caps.watchers();
-  },
-  full: (max) => `This stage holds ${max} watchers, its maximum (WATCHERS_MAX); delete one first`,
-  living: async () => new Map((await all.all({ project: ['id'], consistent: true })).map((item) => [String(item.id), undefined])),
-};
+const cap = capped.capRules('watchers', caps.watchers, (max) => `This stage holds ${max} watchers, its maximum (WATCHERS_MAX); delete one first`, () => capped.members(all));
 
 /** A new watcher's id (a caller that queues the watcher before storing it needs it first). */
 export const newId = (): string => randomUUID();
@@ -44,12 +37,7 @@ export const create = async (input: WatcherInput, id = newId(), scope: readonly 
   const now = new Date().toISOString();
   const record: WatcherRecord = { id, ...scopeField(scope), ...normalize(input), active: true, createdAt: now, updatedAt: now };
   assertListable(record);
-  await capped.admit(cap, id);
-  const stored = await putAt(record, 1, NEW).catch((error: unknown) => error);
-  if (stored !== true) {
-    await capped.release(cap.name, [id]).catch(() => undefined); // else healed when the cap is reached
-    throw stored === false ? changedMeanwhile() : stored;
-  }
+  await capped.admitted(cap, id, undefined, () => must(putAt(record, 1, NEW), changedMeanwhile));
   return id;
 };
 
@@ -103,7 +91,7 @@ export const setActive = async (id: string, active: boolean): Promise<WatcherRec
 
 export const remove = async (id: string): Promise<void> => {
   await must(Watchers.remove(id, EXISTS), () => notFound(id));
-  await capped.release(cap.name, [id]).catch(() => undefined); // best effort after the delete: healed when the cap is reached
+  await capped.forget(cap.name, id);
 };
 
 /** One alarm-configuration field of every watcher (one Query, only that attribute read). */
