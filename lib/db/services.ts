@@ -6,20 +6,8 @@ import { collection } from '#lib/store/entity';
 import { and, expr, patchOf, type Expr } from '#lib/store/expression';
 import { EXISTS, must, NEW, type Item } from '#lib/store/table';
 
-/** A registered service (DESIGN §5), as every answer shows it: never its secret's hash, never its incarnation. */
-export interface Service {
-  id: string;
-  name: string;
-  description: string;
-  url: string;
-  active: boolean;
-  /** The role its tokens act with (DESIGN §5); `viewer` unless registered with another. */
-  role: string;
-  /** Regions and (region, location) pairs it acts in; empty: unscoped. */
-  scope: ScopeEntry[];
-  createdAt: string;
-  updatedAt: string;
-}
+/** A registered service (DESIGN §5) as every answer shows it (its entity's answer): never its secret's hash nor its incarnation. */
+export type Service = ReturnType<typeof Services.fromItem>;
 
 export interface NewService {
   name: string;

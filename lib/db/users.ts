@@ -1,30 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Conflict, NotFound } from '#lib/errors';
-import type { ScopeEntry } from '#lib/shared/access';
 import { scopeField, User as Users, USERS, userRoleKeys } from '#lib/store/entities/account';
 import { collection } from '#lib/store/entity';
 import { and, expr } from '#lib/store/expression';
 import { EXISTS, must, NEW } from '#lib/store/table';
 
-/** A user as every answer shows it: never the hash, never token bookkeeping. */
-export interface User {
-  username: string;
-  email: string;
-  name: string;
-  role: string;
-  /** Regions and (region, location) pairs the user acts in; absent: unscoped (DESIGN §5). */
-  scope?: ScopeEntry[];
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface NewUser {
-  username: string;
-  email: string;
-  name: string;
-  role: string;
-  scope?: ScopeEntry[];
-}
+/** A user as every answer shows it (its entity's answer): never the hash, never token bookkeeping; no `scope`: unscoped. */
+export type User = ReturnType<typeof Users.fromItem>;
+export type NewUser = Omit<User, 'createdAt' | 'updatedAt'>;
 
 /** What sign-in and token checks need; stays inside lib/. */
 export interface Credentials {
