@@ -1,3 +1,4 @@
+import { EvaluatorMarker, SyncMarker } from '#lib/store/entities/notify';
 import { and, expr } from '#lib/store/expression';
 import { update, type Key } from '#lib/store/table';
 
@@ -22,3 +23,8 @@ export const leaseItem = (key: Key, type: string): LeaseItem => ({
     await update(key, { set: { leaseUntil: 0, ...(startedAt === undefined ? {} : { lastRunAt: startedAt }) } }, expr('#runId = :run', { run: runId }));
   },
 });
+
+/** The alarm evaluator's lease and pacing marker (docs/adr/0052, 0114). */
+export const alarmRuns = leaseItem(EvaluatorMarker.key(), EvaluatorMarker.type);
+/** The device sync's lease and pacing marker (docs/adr/0166). */
+export const syncRuns = leaseItem(SyncMarker.key(), SyncMarker.type);
