@@ -20,13 +20,8 @@ const storedScope = (item: Item): ScopeEntry[] | undefined => (Array.isArray(ite
 export const USERS = 'USER';
 export const User = entity({
   type: 'User',
-  doc: {
-    section,
-    PK: '`USER`',
-    SK: '`USER#<username>`',
-    GSI1: '`USER_ROLE#<roleid>` / `USER#<username>`',
-    notes: '`passwordHash`, `incarnation` (random, new at creation and every password change; tokens carry it) never leave `lib/`',
-  },
+  doc: { section, PK: '`USER`', SK: '`USER#<username>`', GSI1: '`USER_ROLE#<roleid>` / `USER#<username>`',
+    notes: '`passwordHash`, `incarnation` (random, new at creation and every password change; tokens carry it) never leave `lib/`' },
   key: (username: string) => ({ PK: USERS, SK: `USER#${username}` }),
   fromItem: (item) => ({ ...texts(item, 'username', 'email', 'name', 'role'), ...scopeField(storedScope(item)), ...texts(item, 'createdAt', 'updatedAt') }),
 });
@@ -35,14 +30,8 @@ export const userRoleKeys = (role: string, username: string) => ({ GSI1PK: `USER
 export const ROLES = 'ROLE';
 export const CreatedRole = entity({
   type: 'Role',
-  doc: {
-    section,
-    name: 'Role (created)',
-    PK: '`ROLE`',
-    SK: '`ROLE#<roleid>`',
-    notes:
-      '`holders` (users and services holding it; never below the truth); `permissions` as stored (names outside the vocabulary grant nothing); built-ins `admin`, `viewer`, `operator` live in code (`lib/auth/roles.ts`)',
-  },
+  doc: { section, name: 'Role (created)', PK: '`ROLE`', SK: '`ROLE#<roleid>`',
+    notes: '`holders` (users and services holding it; never below the truth); `permissions` as stored (names outside the vocabulary grant nothing); built-ins `admin`, `viewer`, `operator` live in code (`lib/auth/roles.ts`)' },
   key: (roleid: string) => ({ PK: ROLES, SK: `ROLE#${roleid}` }),
   fromItem: (item): Role => ({
     ...texts(item, 'roleid', 'name'),
@@ -63,13 +52,8 @@ export const AdminCount = entity({
 export const SERVICES = 'SERVICE';
 export const Service = entity({
   type: 'Service',
-  doc: {
-    section,
-    PK: '`SERVICE`',
-    SK: '`SERVICE#<uuid>`',
-    notes:
-      '`role`, `scope`; `secretHash` (`sha256$…` of the client secret) and `incarnation` (random, new at registration, rotation and deactivation; service tokens carry it) never leave `lib/`',
-  },
+  doc: { section, PK: '`SERVICE`', SK: '`SERVICE#<uuid>`',
+    notes: '`role`, `scope`; `secretHash` (`sha256$…` of the client secret) and `incarnation` (random, new at registration, rotation and deactivation; service tokens carry it) never leave `lib/`' },
   key: (id: string) => ({ PK: SERVICES, SK: `SERVICE#${id}` }),
   fromItem: (item) => ({
     ...texts(item, 'id', 'name'),
@@ -98,14 +82,8 @@ export const LoginFailures = entity({
 
 export const IdempotencyKey = entity({
   type: 'IdempotencyKey',
-  doc: {
-    section: 'Idempotency keys (issue 24 item 4)',
-    name: 'Idempotency key',
-    PK: '`IDEMPOTENCY#<sha256 of route, caller, key>`',
-    SK: '`IDEMPOTENCY`',
-    notes:
-      '`fingerprint` (HMAC of path, query, body), `token` (the claim), `state` `pending`/`done`, `leaseUntil` (epoch ms), `result` (the first 2xx, AES-256-GCM sealed), `auditPending` (the result\'s audit record still to be written by the first replay; docs/adr/0213), `expiresAt` (24 h, TTL)',
-  },
+  doc: { section: 'Idempotency keys (issue 24 item 4)', name: 'Idempotency key', PK: '`IDEMPOTENCY#<sha256 of route, caller, key>`', SK: '`IDEMPOTENCY`',
+    notes: '`fingerprint` (HMAC of path, query, body), `token` (the claim), `state` `pending`/`done`, `leaseUntil` (epoch ms), `result` (the first 2xx, AES-256-GCM sealed), `auditPending` (the result\'s audit record still to be written by the first replay; docs/adr/0213), `expiresAt` (24 h, TTL)' },
   key: (id: string) => ({ PK: `IDEMPOTENCY#${id}`, SK: 'IDEMPOTENCY' }),
   fromItem: (item) => ({
     ...texts(item, 'fingerprint', 'token'),
@@ -145,12 +123,7 @@ const auditRecord = (item: Item): AuditRecord => ({
 export const AuditLogItem = entity({
   type: 'AuditRecord',
   doc: {
-    section: audit,
-    name: 'Audit record, log item',
-    PK: '`AUDIT#ALL#<n>`',
-    SK: '`<at>#<id>`',
-    GSI1: '`AUDIT#ACTOR#<actor id>#<n>` / `<at>#<id>`',
-    GSI2: '`AUDIT#ACTION#<action>#<n>` / `<at>#<id>`',
+    section: audit, name: 'Audit record, log item', PK: '`AUDIT#ALL#<n>`', SK: '`<at>#<id>`', GSI1: '`AUDIT#ACTOR#<actor id>#<n>` / `<at>#<id>`', GSI2: '`AUDIT#ACTION#<action>#<n>` / `<at>#<id>`',
     notes: AUDIT_NOTES,
   },
   key: (record: AuditRecord) => ({
@@ -166,11 +139,7 @@ export const AuditLogItem = entity({
 export const AuditTargetItem = entity({
   type: 'AuditRecord',
   doc: {
-    section: audit,
-    name: 'Audit record, target item',
-    PK: '`AUDIT#TARGET#<target type>#<n>`',
-    SK: '`<at>#<id>`',
-    GSI1: '`AUDIT#TARGETID#<target id>#<n>` / `<at>#<id>` (only with a target id)',
+    section: audit, name: 'Audit record, target item', PK: '`AUDIT#TARGET#<target type>#<n>`', SK: '`<at>#<id>`', GSI1: '`AUDIT#TARGETID#<target id>#<n>` / `<at>#<id>` (only with a target id)',
     notes: 'the same attributes',
   },
   key: (record: AuditRecord) => ({

@@ -30,14 +30,8 @@ export const alarmPartition = (watcherId: string) => `${ALARM}${watcherId}`;
 export const AlarmItem = entity({
   type: 'Alarm',
   doc: {
-    section: 'Alarms, outbox, evaluator marker',
-    name: 'Alarm',
-    PK: '`ALARM#<watcherId>`',
-    SK: '`DEVICE#<sn>`',
-    GSI1: 'firing: `ALARMS#OPEN#<shard(pair)>` / `<raisedAt>#<watcherId>#<sn>`; pending: `ALARMS#PENDING#<shard(pair)>` / `<firesAt>#<watcherId>#<sn>`; cleared, history not yet written: `ALARMS#HISTORY#<shard(pair)>` / `<clearedAt>#<watcherId>#<sn>`',
-    GSI2: 'notices pending only: `ALARMS#NOTIFY#<shard(pair)>` / `<watcherId>:<sn>`',
-    notes:
-      '`state` (`pending`/`firing`/`cleared`/`dropped`), `watcherId, devicesn, deviceid, severity, region, location, room, raisedAt, pendingSince?, firesAt?, description?, notify {sendEmail, emails, channelIds?}`, `acknowledgedAt?, acknowledgedBy?, ackComment?`, `notified {raised?, cleared?}` (recipients or `suppressed`), `clearedAt, clearReason, expiresAt` (cleared/dropped: + `ALARM_HISTORY_DAYS`), `pendingNotices` (transitions not yet in a stored digest, lib/notify)',
+    section: 'Alarms, outbox, evaluator marker', name: 'Alarm', PK: '`ALARM#<watcherId>`', SK: '`DEVICE#<sn>`', GSI1: 'firing: `ALARMS#OPEN#<shard(pair)>` / `<raisedAt>#<watcherId>#<sn>`; pending: `ALARMS#PENDING#<shard(pair)>` / `<firesAt>#<watcherId>#<sn>`; cleared, history not yet written: `ALARMS#HISTORY#<shard(pair)>` / `<clearedAt>#<watcherId>#<sn>`', GSI2: 'notices pending only: `ALARMS#NOTIFY#<shard(pair)>` / `<watcherId>:<sn>`',
+    notes: '`state` (`pending`/`firing`/`cleared`/`dropped`), `watcherId, devicesn, deviceid, severity, region, location, room, raisedAt, pendingSince?, firesAt?, description?, notify {sendEmail, emails, channelIds?}`, `acknowledgedAt?, acknowledgedBy?, ackComment?`, `notified {raised?, cleared?}` (recipients or `suppressed`), `clearedAt, clearReason, expiresAt` (cleared/dropped: + `ALARM_HISTORY_DAYS`), `pendingNotices` (transitions not yet in a stored digest, lib/notify)',
   },
   key: (pair: Pair) => ({ PK: alarmPartition(pair.watcherId), SK: `${DEVICE}${pair.devicesn}` }),
   fromItem: (item): OpenAlarm => {
@@ -77,13 +71,8 @@ export const SILENCES = 'SILENCE';
 export const SILENCES_BY_END = 'SILENCES#BY_END';
 export const Silence = entity({
   type: 'Silence',
-  doc: {
-    section: lifecycle,
-    PK: '`SILENCE`',
-    SK: '`SILENCE#<uuid>`',
-    GSI1: '`SILENCES#BY_END` / `<endsAt>#<id>`',
-    notes: '`id, matchers {region?, location?, room?, devicesn?, watcherId?}, startsAt, endsAt, comment, createdBy, createdAt, endedAt?`; `expiresAt` = endsAt + retention',
-  },
+  doc: { section: lifecycle, PK: '`SILENCE`', SK: '`SILENCE#<uuid>`', GSI1: '`SILENCES#BY_END` / `<endsAt>#<id>`',
+    notes: '`id, matchers {region?, location?, room?, devicesn?, watcherId?}, startsAt, endsAt, comment, createdBy, createdAt, endedAt?`; `expiresAt` = endsAt + retention' },
   key: (id: string) => ({ PK: SILENCES, SK: `SILENCE#${id}` }),
   fromItem: (item): SilenceRecord => ({
     id: String(item.id),
@@ -98,12 +87,8 @@ export const MAINTENANCE = 'MAINTENANCE';
 /** A recurring maintenance window (issue 28; docs/adr/0405): few, in one partition sorted by UUIDv7 id, no index read. */
 export const MaintenanceWindowItem = entity({
   type: 'MaintenanceWindow',
-  doc: {
-    section: lifecycle,
-    PK: '`MAINTENANCE`',
-    SK: '`MAINTENANCE#<uuidv7>`',
-    notes: '`id, matchers, schedule {zone, weekly or rrule, durationMinutes}, startsAt?, endsAt?, comment, createdBy, createdAt, updatedAt, version`; `until` (ms) while it counts against the cap; `expiresAt` after its last opening',
-  },
+  doc: { section: lifecycle, PK: '`MAINTENANCE`', SK: '`MAINTENANCE#<uuidv7>`',
+    notes: '`id, matchers, schedule {zone, weekly or rrule, durationMinutes}, startsAt?, endsAt?, comment, createdBy, createdAt, updatedAt, version`; `until` (ms) while it counts against the cap; `expiresAt` after its last opening' },
   key: (id: string) => ({ PK: MAINTENANCE, SK: `MAINTENANCE#${id}` }),
   fromItem: (item): MaintenanceWindow => ({
     id: String(item.id),
@@ -134,12 +119,7 @@ const HISTORY_NOTES = 'the whole record: `id, watcherId, severity, devicesn, dev
 export const HistoryByDevice = entity({
   type: 'AlarmHistory',
   doc: {
-    section: lifecycle,
-    name: 'Alarm history, by device',
-    PK: '`ALARMHIST#DEVICE#<sn>`',
-    SK: '`<clearedAt>#<watcherId>`',
-    GSI1: '`ALARMHIST#ROOM#<room>` / `<clearedAt>#<watcherId>#<sn>`',
-    GSI2: '`ALARMHIST#WATCHER#<watcherId>` / `<clearedAt>#<sn>`',
+    section: lifecycle, name: 'Alarm history, by device', PK: '`ALARMHIST#DEVICE#<sn>`', SK: '`<clearedAt>#<watcherId>`', GSI1: '`ALARMHIST#ROOM#<room>` / `<clearedAt>#<watcherId>#<sn>`', GSI2: '`ALARMHIST#WATCHER#<watcherId>` / `<clearedAt>#<sn>`',
     notes: HISTORY_NOTES,
   },
   key: (record: HistoryRecord) => ({
@@ -155,12 +135,7 @@ export const HistoryByDevice = entity({
 export const HistoryByPlace = entity({
   type: 'AlarmHistory',
   doc: {
-    section: lifecycle,
-    name: 'Alarm history, by place',
-    PK: '`ALARMHIST#LOCATION#<enc(region)>#<enc(location)>`',
-    SK: '`<clearedAt>#<watcherId>#<sn>`',
-    GSI1: '`ALARMHIST#REGION#<enc(region)>#<shard(watcherId:sn)>` / same',
-    GSI2: '`ALARMHIST#ALL#<shard(watcherId:sn)>` / same',
+    section: lifecycle, name: 'Alarm history, by place', PK: '`ALARMHIST#LOCATION#<enc(region)>#<enc(location)>`', SK: '`<clearedAt>#<watcherId>#<sn>`', GSI1: '`ALARMHIST#REGION#<enc(region)>#<shard(watcherId:sn)>` / same', GSI2: '`ALARMHIST#ALL#<shard(watcherId:sn)>` / same',
     notes: 'the same record again',
   },
   key: (record: HistoryRecord) => {
@@ -182,14 +157,8 @@ const queue = 'Evaluation queue and incremental state';
 export const QUEUE = 'EVALQ';
 export const QueuedDevices = entity({
   type: 'QueuedEvaluation',
-  doc: {
-    section: queue,
-    name: 'Queued devices',
-    PK: '`EVALQ#<shard(sn)>`',
-    SK: '`D#<token>`',
-    notes:
-      '`devices` (up to 64 of that shard queued together, same `notBefore`: each `devicesn`, `device` (as the change wrote it; absent: vanished), `alarmWatchers` (list, or `any`), `notBefore?`), `queuedAt`, `claimed?` (the run that began on it)',
-  },
+  doc: { section: queue, name: 'Queued devices', PK: '`EVALQ#<shard(sn)>`', SK: '`D#<token>`',
+    notes: '`devices` (up to 64 of that shard queued together, same `notBefore`: each `devicesn`, `device` (as the change wrote it; absent: vanished), `alarmWatchers` (list, or `any`), `notBefore?`), `queuedAt`, `claimed?` (the run that began on it)' },
   /** Devices of one shard queued together; `token` orders them. */
   key: ({ shardOf, token }: { shardOf: string; token: string }) => ({ PK: shardKey(QUEUE, shardOf), SK: `D#${token}` }),
   fromItem: (item) => item,

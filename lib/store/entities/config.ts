@@ -33,13 +33,8 @@ export const Interval = entity({
 export const WATCHERS = 'WATCHER';
 export const Watcher = entity({
   type: 'Watcher',
-  doc: {
-    section: 'Watchers',
-    PK: '`WATCHER`',
-    SK: '`WATCHER#<uuid>`',
-    notes:
-      "`type=Watcher`, `id`, `scope?` (its scoped creator's regions and (region, location) pairs; absent: unscoped), `watcher` (map: the rule as sent, optional fields filled), `active`, `version`, `createdAt`, `updatedAt`",
-  },
+  doc: { section: 'Watchers', PK: '`WATCHER`', SK: '`WATCHER#<uuid>`',
+    notes: "`type=Watcher`, `id`, `scope?` (its scoped creator's regions and (region, location) pairs; absent: unscoped), `watcher` (map: the rule as sent, optional fields filled), `active`, `version`, `createdAt`, `updatedAt`" },
   key: (id: string) => ({ PK: WATCHERS, SK: `WATCHER#${id}` }),
   fromItem: (item): WatcherRecord => ({
     id: String(item.id),
@@ -61,13 +56,8 @@ export const FILTERS = 'FILTER';
 export const filterSortKey = (id: number) => `FILTER#${padId(id)}`;
 export const Filter = entity({
   type: 'Filter',
-  doc: {
-    section: filters,
-    PK: '`FILTER`',
-    SK: '`FILTER#<id, 15-digit padded>`',
-    GSI1: '`FILTER_DEVICE#<deviceSN>` / `FILTER#<padded id>` (only when a deviceSN is set)',
-    notes: '`id`, `name`, `description?`, `deviceSN?`, `version`',
-  },
+  doc: { section: filters, PK: '`FILTER`', SK: '`FILTER#<id, 15-digit padded>`', GSI1: '`FILTER_DEVICE#<deviceSN>` / `FILTER#<padded id>` (only when a deviceSN is set)',
+    notes: '`id`, `name`, `description?`, `deviceSN?`, `version`' },
   key: (id: number) => ({ PK: FILTERS, SK: filterSortKey(id) }),
   fromItem: (item): FilterRecord => ({ id: Number(item.id), name: String(item.name), ...someTexts(item, 'description', 'deviceSN') }),
 });
@@ -93,13 +83,8 @@ export const FilterConfig = entity({
 export const CHANNELS = 'CHANNEL';
 export const ChannelItem = entity({
   type: 'Channel',
-  doc: {
-    section: 'Notifications (issue 16)',
-    name: 'Channel',
-    PK: '`CHANNEL`',
-    SK: '`CHANNEL#<uuid>`',
-    notes: '`id, name, channelType` (`email`/`webhook`), `emails` or `url, format`, `secret` (webhook; read only to sign), `version, createdAt, updatedAt`',
-  },
+  doc: { section: 'Notifications (issue 16)', name: 'Channel', PK: '`CHANNEL`', SK: '`CHANNEL#<uuid>`',
+    notes: '`id, name, channelType` (`email`/`webhook`), `emails` or `url, format`, `secret` (webhook; read only to sign), `version, createdAt, updatedAt`' },
   key: (id: string) => ({ PK: CHANNELS, SK: `CHANNEL#${id}` }),
   /** Never reads the signing secret: only `secretOf` does. */
   fromItem: (item): Channel => {
@@ -112,13 +97,8 @@ export const ChannelItem = entity({
 
 export const Cap = entity({
   type: 'Cap',
-  doc: {
-    section: 'Caps per stage (issue 24 items 7, 14)',
-    name: 'Cap roster',
-    PK: '`CAP`',
-    SK: '`watchers`, `silences`, `filterConfigs`',
-    notes: '`members`: map of member id -> `{at, until?}` (epoch ms admitted; a silence\'s end)',
-  },
+  doc: { section: 'Caps per stage (issue 24 items 7, 14)', name: 'Cap roster', PK: '`CAP`', SK: '`watchers`, `silences`, `filterConfigs`',
+    notes: '`members`: map of member id -> `{at, until?}` (epoch ms admitted; a silence\'s end)' },
   key: (name: string) => ({ PK: 'CAP', SK: name }),
   fromItem: (item) => (item.members ?? {}) as Record<string, { at: number; until?: number }>,
 });
@@ -126,14 +106,8 @@ export const Cap = entity({
 export const PROVIDERS = 'PROVIDER';
 export const Provider = entity({
   type: 'ProviderStatus',
-  doc: {
-    section: 'Devices, room aggregates and lookups',
-    name: 'Provider status',
-    PK: '`PROVIDER`',
-    SK: '`PROVIDER#<name>`',
-    notes:
-      'one per device provider, written whole by the sync after each run: `lastSyncAt, lastSuccessAt, lastError {at, message, status?, trackingId?}, failingSince, staleFlaggedFor, devices, skipped {reason: n}, duplicates, requests, throttledWaits, waitedMs, heldRemovals {count, seen, digest, since}`',
-  },
+  doc: { section: 'Devices, room aggregates and lookups', name: 'Provider status', PK: '`PROVIDER`', SK: '`PROVIDER#<name>`',
+    notes: 'one per device provider, written whole by the sync after each run: `lastSyncAt, lastSuccessAt, lastError {at, message, status?, trackingId?}, failingSince, staleFlaggedFor, devices, skipped {reason: n}, duplicates, requests, throttledWaits, waitedMs, heldRemovals {count, seen, digest, since}`' },
   key: (name: string) => ({ PK: PROVIDERS, SK: `PROVIDER#${name}` }),
   fromItem: (item): ProviderStatus => {
     const { PK: _pk, SK: _sk, type: _type, ...status } = item;
