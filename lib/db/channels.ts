@@ -3,7 +3,7 @@ import { Conflict, NotFound } from '#lib/errors';
 import type { Channel, ChannelInput } from '#lib/notify/types';
 import { ChannelItem, CHANNELS } from '#lib/store/entities/config';
 import { collection } from '#lib/store/entity';
-import { and, expr } from '#lib/store/expression';
+import { and, atVersion, expr } from '#lib/store/expression';
 import { changedMeanwhile, EXISTS, must, NEW, type Item } from '#lib/store/table';
 
 // Channels: one partition (docs/adr/0095); only `secretOf` reads a webhook's signing secret.
@@ -61,7 +61,7 @@ export const rotateSecret = (id: string, secret: string): Promise<Channel> => ch
 
 /** Deletes the channel as read at `version`; 404 when gone, 409 when written since. */
 export const remove = async (id: string, version: number): Promise<void> => {
-  if (await ChannelItem.remove(id, expr('#version = :read', { read: version }))) return;
+  if (await ChannelItem.remove(id, atVersion(version))) return;
   await get(id); // 404 when it is gone
   throw new Conflict(`Channel ${id} was changed or named by a watcher meanwhile; read it again and retry`);
 };

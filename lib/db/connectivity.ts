@@ -3,7 +3,7 @@ import type { ConnectivityChange } from '#lib/devices/types';
 import type { Place } from '#lib/devices/types';
 import { Rollup, rollupPk, Transition as Transitions, transitionPk } from '#lib/store/entities/inventory';
 import { expr } from '#lib/store/expression';
-import { queryPage, type Page } from '#lib/store/paging';
+import { readPage, type Page } from '#lib/store/paging';
 import { pages, queryFirst } from '#lib/store/query';
 import { batchWrite, hasExpired, NEW, putRequest, type Item } from '#lib/store/table';
 
@@ -22,8 +22,7 @@ export const history = async (devicesn: string, from: string, to: string, limit:
     filter: expr('#expiresAt > :now', { now: Math.floor(Date.now() / 1000) }),
     descending: true,
   };
-  const page = await queryPage(q, `connectivity ${devicesn}`, limit, cursor);
-  return { items: page.items.map(Transitions.fromItem), nextCursor: page.nextCursor };
+  return readPage(q, `connectivity ${devicesn}`, Transitions.fromItem, limit, cursor);
 };
 
 /** The room's latest rollup (consistent: the input of the next advance). */

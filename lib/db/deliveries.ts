@@ -1,9 +1,9 @@
 import type { Delivery as StoredDelivery, DeliveryDraft, DeliveryView } from '#lib/notify/types';
 import { Delivery, deliveryDueSk, deliveryLogPk, DELIVERIES_DUE, deliveryView } from '#lib/store/entities/notify';
 import { expr } from '#lib/store/expression';
-import { queryPage, type Page } from '#lib/store/paging';
+import { readPage, type Page } from '#lib/store/paging';
 import { allShards, pages, shardKey } from '#lib/store/query';
-import { EXISTS, NEW, nowSeconds, update, type Item } from '#lib/store/table';
+import { EXISTS, NEW, nowSeconds, unexpired, update, type Item } from '#lib/store/table';
 
 // One item per delivery, keyed by its deterministic id; GSI1 the channel's log, GSI2 the sharded due index (docs/adr/0091, 0145).
 const KEEP_SECONDS = 30 * 24 * 60 * 60;
@@ -79,7 +79,5 @@ export const view = async (id: string): Promise<DeliveryView | undefined> => {
 
 /** A channel's deliveries, newest first, one page (expired ones left out). */
 export const log = async (channelId: string, limit: number, cursor?: string): Promise<Page<DeliveryView>> => {
-  const filter = expr('attribute_not_exists(#expiresAt) OR #expiresAt > :now', { now: nowSeconds() });
-  const page = await queryPage({ index: 'GSI1', pk: deliveryLogPk(channelId), filter, descending: true }, `deliveries ${channelId}`, limit, cursor);
-  return { items: page.items.map(deliveryView), nextCursor: page.nextCursor };
+  return readPage({ index: 'GSI1', pk: deliveryLogPk(channelId), filter: unexpired(), descending: true }, `deliveries ${channelId}`, deliveryView, limit, cursor);
 };

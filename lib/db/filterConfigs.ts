@@ -12,7 +12,7 @@ import { caps } from '#lib/shared/caps';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import { FILTER_CONFIGS, FilterConfig, filterConfigSortKey } from '#lib/store/entities/config';
 import { collection } from '#lib/store/entity';
-import { expr } from '#lib/store/expression';
+import { atVersion } from '#lib/store/expression';
 import { mapListOrPage, queryListOrPage, type Page } from '#lib/store/paging';
 import { must, NEW, changedMeanwhile } from '#lib/store/table';
 import * as capped from './caps';
@@ -42,7 +42,7 @@ const mergeOne = async (incoming: FiltersConfigListForm, index: number, now: str
     const item = { ...FilterConfig.key(incoming.id), type: FilterConfig.type, ...fields };
     assertStorable(item, treeField(index));
     assertListable(item, treeField(index));
-    if (await FilterConfig.put(incoming.id, fields, stored ? expr('#version = :version', { version }) : NEW)) return;
+    if (await FilterConfig.put(incoming.id, fields, stored ? atVersion(version) : NEW)) return;
     // after MERGE_ATTEMPTS lost races the failed condition surfaces as 409 "retry"
     if (attempt >= MERGE_ATTEMPTS) throw changedMeanwhile();
     await jitter(attempt);

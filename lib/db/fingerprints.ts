@@ -4,7 +4,7 @@ import { mapConcurrent } from '#lib/shared/concurrency';
 import { digestAttribute, DIRTY_ROOMS, DirtyRoom, FingerprintBucket as Buckets, FingerprintTop as Top, FINGERPRINTS, placeOfRoom, ROOM_ATTRIBUTE, roomId } from '#lib/store/entities/inventory';
 import { and, expr, type Expr } from '#lib/store/expression';
 import { bucketOf, queryAll, queryShards } from '#lib/store/query';
-import { BATCH_SIZE, batchGet, batchWrite, chunked, EXISTS, NEW, putRequest } from '#lib/store/table';
+import { BATCH_SIZE, batchGet, batchWrite, chunked, asRead, EXISTS, putRequest } from '#lib/store/table';
 
 // Sync fingerprints in B buckets and a top item of digests, dirty marks beside them (docs/adr/0138, 0139).
 /** A digest the sync replaced before writing into the bucket: every room of it is to be compared. */
@@ -79,7 +79,7 @@ export const syncFingerprints = {
   /** Replaces a bucket's room fingerprints, under the version it was read at; false when someone marked it meanwhile. */
   async writeBucket(read: FingerprintBucket, rooms: ReadonlyMap<string, string>): Promise<boolean> {
     const fields = { version: read.version + 1, ...Object.fromEntries([...rooms].map(([room, fp]) => [`${ROOM_ATTRIBUTE}${room}`, fp])) };
-    return Buckets.put(read.bucket, fields, read.version > 0 ? expr('#version = :version', { version: read.version }) : NEW);
+    return Buckets.put(read.bucket, fields, asRead(read.version));
   },
 
   /** Sets digests (undefined: removes) where the top still holds `was`; answers the buckets not set. `full`: a whole-inventory sync. */

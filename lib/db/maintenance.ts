@@ -3,10 +3,10 @@ import { Conflict, NotFound } from '#lib/errors';
 import { caps } from '#lib/shared/caps';
 import { MAINTENANCE, MaintenanceWindowItem as Windows } from '#lib/store/entities/alarms';
 import { collection } from '#lib/store/entity';
-import { expr } from '#lib/store/expression';
-import { mapPage, queryKeptPage, queryPage, type Page } from '#lib/store/paging';
+import { atVersion } from '#lib/store/expression';
+import { readPage, type Page } from '#lib/store/paging';
 import { queryAll, type Query } from '#lib/store/query';
-import { hasExpired, must, NEW, nowSeconds, type Item } from '#lib/store/table';
+import { hasExpired, must, NEW, unexpired, type Item } from '#lib/store/table';
 import * as capped from './caps';
 
 // Maintenance windows: one partition sorted by UUIDv7, no index (docs/adr/0405); `version` guards replace and delete.
@@ -62,7 +62,7 @@ export const getVersioned = async (id: string): Promise<VersionedWindow> => {
 
 const listQuery = (): Query => ({
   pk: MAINTENANCE,
-  filter: expr('attribute_not_exists(#expiresAt) OR #expiresAt > :now', { now: nowSeconds() }),
+  filter: unexpired(),
   consistent: true,
 });
 const IDENTITY = 'maintenance';
@@ -72,11 +72,9 @@ export const all = async (): Promise<MaintenanceWindow[]> => (await queryAll(lis
 
 /** One page of the kept windows, oldest first; with `keep`, of those it accepts (a scoped caller's), the same cursors. */
 export const page = async (limit: number, cursor?: string, keep?: (window: MaintenanceWindow) => boolean): Promise<Page<MaintenanceWindow>> => {
-  const read = keep ? queryKeptPage(listQuery(), IDENTITY, (item) => keep(fromItem(item)), limit, cursor) : queryPage(listQuery(), IDENTITY, limit, cursor);
-  return mapPage(await read, fromItem);
+  return readPage(listQuery(), IDENTITY, fromItem, limit, cursor, keep);
 };
 
-const atVersion = (version: number) => expr('#version = :read', { read: version });
 
 /** Replaces a window read at `version`: 409 when written since, 404 when deleted since. */
 export const replace = async (current: VersionedWindow, window: MaintenanceWindow, life: WindowLife): Promise<MaintenanceWindow> => {

@@ -1,8 +1,8 @@
 import type { Place, RoomAggregate, Severity, SeverityCounts, StoredRoom } from '#lib/devices/types';
 import { Room, roomId, roomIndexKeys, ROOMS } from '#lib/store/entities/inventory';
-import { expr, type Expr } from '#lib/store/expression';
+import { atVersion, expr } from '#lib/store/expression';
 import { queryShards, type Query } from '#lib/store/query';
-import { batchGet, NEW, type Item } from '#lib/store/table';
+import { asRead, batchGet, type Item } from '#lib/store/table';
 import { announceStored } from './changes';
 
 // One aggregate per room with devices, sharded, in three orders (docs/adr/0039, 0040); lib/rollups/rooms.ts decides its content.
@@ -19,7 +19,7 @@ const storedOf = (item: Item): StoredRoom => {
 };
 
 /** The write's guard: the version it was read at, or absent when it was read absent (version 0). */
-const guard = (version: number): Expr | string => (version > 0 ? expr('#version = :version', { version }) : NEW);
+const guard = asRead;
 
 const FIELDS = ['region', 'location', 'room', 'deviceCount', 'online', 'offline', 'roomStatus'];
 const NAME_FIELDS = ['region', 'location', 'room'] as const;
@@ -101,5 +101,5 @@ export const remove = async (emptied: RoomAggregate, readVersion: number): Promi
 /** Sets a room's per-severity counts and the status they imply, under the version it was read at; false when it moved meanwhile. */
 export const setSeverities = async (after: RoomAggregate, severities: SeverityCounts, readVersion: number): Promise<boolean> => {
   const change = { set: { ...severityFields(severities), roomStatus: after.roomStatus, version: readVersion + 1 } };
-  return announced(!!(await Room.update(after, change, expr('#version = :version', { version: readVersion }))), after);
+  return announced(!!(await Room.update(after, change, atVersion(readVersion))), after);
 };

@@ -4,7 +4,7 @@ import { caps } from '#lib/shared/caps';
 import { silenceEndSk, Silence as Silences, SILENCES, SILENCES_BY_END } from '#lib/store/entities/alarms';
 import { collection } from '#lib/store/entity';
 import { expr } from '#lib/store/expression';
-import { mapPage, queryKeptPage, queryPage, type Page } from '#lib/store/paging';
+import { readPage, type Page } from '#lib/store/paging';
 import { queryAll, type Query } from '#lib/store/query';
 import { changedMeanwhile, must, NEW, nowSeconds } from '#lib/store/table';
 import * as capped from './caps';
@@ -52,8 +52,7 @@ export const all = async (): Promise<Silence[]> => (await queryAll(keptQuery()))
 /** One page of the current silences (`kept`: every kept one), soonest end first; `keep`: a scoped caller's. */
 export const page = async (kept: boolean, now: string, limit: number, cursor?: string, keep?: (silence: Silence) => boolean): Promise<Page<Silence>> => {
   const query = kept ? keptQuery() : currentQuery(now);
-  const read = keep ? queryKeptPage(query, identity(kept), (item) => keep(fromItem(item)), limit, cursor) : queryPage(query, identity(kept), limit, cursor);
-  return mapPage(await read, fromItem);
+  return readPage(query, identity(kept), fromItem, limit, cursor, keep);
 };
 
 /** Ends a silence at `now` (an ended one is answered as is); it stays until its retention ends. */

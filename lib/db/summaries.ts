@@ -1,8 +1,7 @@
 import { COUNT_FIELDS, sameCounts, zeroCounts, summaryKey, type Counts, type Place, type SummaryScope } from '#lib/devices/types';
 import { Summary, SUMMARIES, summaryScopeId } from '#lib/store/entities/inventory';
-import { expr } from '#lib/store/expression';
 import { queryAll } from '#lib/store/query';
-import { batchGet, NEW, type Item } from '#lib/store/table';
+import { asRead, batchGet, type Item } from '#lib/store/table';
 
 // One summary per scope, moved by exact deltas under run marks and healed by recount (docs/adr/0130).
 const STALE_MS = 15 * 60 * 1000;
@@ -66,5 +65,5 @@ export const heal = async (stored: StoredSummary, counts: Counts, now = Date.now
   if (stored.inflight.some((startedAt) => now - startedAt < STALE_MS)) return false;
   if (stored.inflight.length === 0 && sameCounts(stored.counts, counts)) return false;
   const fields = { ...scopeFields(stored.scope), ...counts, version: stored.version + 1, updatedAt: new Date(now).toISOString() };
-  return Summary.put(stored.scope, fields, stored.version === 0 ? NEW : expr('#version = :version', { version: stored.version }));
+  return Summary.put(stored.scope, fields, asRead(stored.version));
 };

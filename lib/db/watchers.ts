@@ -6,8 +6,8 @@ import { caps } from '#lib/shared/caps';
 import { scopeField } from '#lib/store/entities/account';
 import { Watcher as Watchers, watcherFields, WATCHERS } from '#lib/store/entities/config';
 import { collection } from '#lib/store/entity';
-import { expr, patchOf, type Expr } from '#lib/store/expression';
-import { mapListOrPage, mapPage, queryKeptPage, queryListOrPage, type Page } from '#lib/store/paging';
+import { atVersion, expr, patchOf, type Expr } from '#lib/store/expression';
+import { mapListOrPage, queryListOrPage, readPage, type Page } from '#lib/store/paging';
 import { EXISTS, must, NEW, changedMeanwhile } from '#lib/store/table';
 import * as capped from './caps';
 
@@ -56,7 +56,7 @@ export const listOrPage = async (page: { limit?: number; cursor?: string }): Pro
 
 /** One page of the watchers `keep` accepts (a scoped caller's), with the cursors of `listOrPage`. */
 export const keptPage = async (keep: (watcher: WatcherRecord) => boolean, limit: number, cursor: string | undefined): Promise<Page<WatcherRecord>> =>
-  mapPage(await queryKeptPage(everyWatcher, paged, (item) => keep(fromItem(item)), limit, cursor), fromItem);
+  readPage(everyWatcher, paged, fromItem, limit, cursor, keep);
 
 export const read = async (id: string): Promise<VersionedWatcher> => {
   const item = await must(Watchers.read(id, { consistent: true }), () => notFound(id));
@@ -72,7 +72,7 @@ export const replace = async (current: VersionedWatcher, input: WatcherInput): P
   const { id } = current.record;
   const record: WatcherRecord = { ...current.record, ...normalize(input), updatedAt: new Date().toISOString() };
   assertListable(record);
-  await must(putAt(record, current.version + 1, expr('#version = :read', { read: current.version })), () => changed(id));
+  await must(putAt(record, current.version + 1, atVersion(current.version)), () => changed(id));
   return record;
 };
 

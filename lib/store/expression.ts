@@ -12,6 +12,9 @@ export const expr = (expression: string, values: Record<string, unknown> = {}, n
 
 const asExpr = (e: Expr | string): Expr => (typeof e === 'string' ? { expression: e } : e);
 
+/** Still the version read (`#version = :version`). */
+export const atVersion = (version: number): Expr => expr('#version = :version', { version });
+
 /** The terms that are given, joined by AND (undefined when none is). */
 export const and = (...terms: (Expr | string | undefined)[]): Expr | undefined => {
   const given = terms.filter((t): t is Expr | string => t !== undefined && t !== '').map(asExpr);

@@ -44,6 +44,10 @@ export const queryListOrPage = async (q: Query, identity: string, page: { limit?
 /** Each item of a page mapped, the page keeping its cursor. */
 export const mapPage = <T, R>(page: Page<T>, map: (item: T) => R): Page<R> => ({ items: page.items.map(map), nextCursor: page.nextCursor });
 
+/** One page of a Query as `fromItem` reads it; with `keep`, of the items it accepts (the cursors are the same). */
+export const readPage = async <T>(q: Query, identity: string, fromItem: (item: Item) => T, limit: number, cursor?: string, keep?: (value: T) => boolean): Promise<Page<T>> =>
+  mapPage(await (keep ? queryKeptPage(q, identity, (item) => keep(fromItem(item)), limit, cursor) : queryPage(q, identity, limit, cursor)), fromItem);
+
 /** Each item of a list or of a page mapped. */
 export const mapListOrPage = <T, R>(answer: T[] | Page<T>, map: (item: T) => R): R[] | Page<R> =>
   Array.isArray(answer) ? answer.map(map) : mapPage(answer, map);

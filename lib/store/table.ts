@@ -4,7 +4,7 @@ import { Conflict, ServiceUnavailable } from '#lib/errors';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import { pause } from '#lib/shared/deadline';
 import { doc, tableName } from './client';
-import { compile, projection, updateOf, type Change, type Expr, type Item } from './expression';
+import { atVersion, compile, expr, projection, updateOf, type Change, type Expr, type Item } from './expression';
 
 // The typed operations on the one table; a condition that did not hold is an answer, never an exception.
 export type { Item } from './expression';
@@ -62,6 +62,10 @@ export const put = (item: Item, condition?: Expr | string): Promise<boolean> =>
 
 /** `attribute_not_exists(PK)`: the creation of a new item. */
 export const NEW = 'attribute_not_exists(PK)';
+/** Still as read at `version`, or still absent when read absent (version 0). */
+export const asRead = (version: number): Expr | string => (version > 0 ? atVersion(version) : NEW);
+/** Not past its `expiresAt`, or without one (`now`: epoch seconds). */
+export const unexpired = (now = nowSeconds()): Expr => expr('attribute_not_exists(#expiresAt) OR #expiresAt > :now', { now });
 /** `attribute_exists(PK)`: a change of an existing item. */
 export const EXISTS = 'attribute_exists(PK)';
 
