@@ -9,27 +9,9 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import definition from './table-definition.json';
 
-/** Keys and indexes from table-definition.json, which serverless.yml reads too. */
-export const createTableInput = (tableName: string): CreateTableCommandInput => ({
-  TableName: tableName,
-  AttributeDefinitions: definition.AttributeDefinitions.map((a) => ({
-    AttributeName: a.AttributeName,
-    AttributeType: a.AttributeType as 'S',
-  })),
-  KeySchema: definition.KeySchema.map((k) => ({
-    AttributeName: k.AttributeName,
-    KeyType: k.KeyType as 'HASH' | 'RANGE',
-  })),
-  GlobalSecondaryIndexes: definition.GlobalSecondaryIndexes.map((index) => ({
-    IndexName: index.IndexName,
-    KeySchema: index.KeySchema.map((k) => ({
-      AttributeName: k.AttributeName,
-      KeyType: k.KeyType as 'HASH' | 'RANGE',
-    })),
-    Projection: { ProjectionType: 'ALL' },
-  })),
-  BillingMode: 'PAY_PER_REQUEST',
-});
+/** Keys and indexes from table-definition.json, which serverless.yml reads too (TTL is set apart from the create). */
+const { TimeToLiveAttribute: _ttl, ...table } = definition;
+export const createTableInput = (tableName: string): CreateTableCommandInput => ({ TableName: tableName, ...(table as Omit<CreateTableCommandInput, 'TableName'>) });
 
 const describe = async (client: DynamoDBClient, tableName: string) => {
   try {
