@@ -17,6 +17,9 @@ const ACK_FIELDS = ['acknowledgedAt', 'acknowledgedBy', 'ackComment'];
 const noticeChange = (alarm: Alarm, notice: Notice | undefined): Change =>
   notice ? { set: alarmIndexKeys.notices(alarm), append: { pendingNotices: [notice] } } : {};
 
+/** What every stored state of the pair's alarm holds: its identity and the fields `update` carries. */
+const storedFields = (alarm: OpenAlarm, state: 'firing' | 'pending') => ({ type: 'Alarm', state, watcherId: alarm.watcherId, devicesn: alarm.devicesn, ...alarmFields(alarm), raisedAt: alarm.raisedAt });
+
 const alarmFields = (alarm: Alarm) => ({
   deviceid: alarm.deviceid,
   severity: alarm.severity,
@@ -34,12 +37,7 @@ const acknowledgementFields = (ack: Acknowledgement | undefined): Item => ({
 
 /** Everything a firing alarm's item holds (its notice aside); `FIRING_REMOVES` are what an older alarm of the pair may have left. */
 const firingFields = (alarm: OpenAlarm, outcome: NotificationOutcome | undefined): Item => ({
-  type: 'Alarm',
-  state: 'firing',
-  watcherId: alarm.watcherId,
-  devicesn: alarm.devicesn,
-  ...alarmFields(alarm),
-  raisedAt: alarm.raisedAt,
+  ...storedFields(alarm, 'firing'),
   pendingSince: alarm.pendingSince,
   notify: alarm.notify,
   notified: { raised: outcome ?? [] },
@@ -112,12 +110,7 @@ export const raiseAll = async (list: readonly Raise[], inTime: () => boolean): P
 /** Stores a new pending alarm for the pair unless one is open already (no mail). */
 export const pend = async (alarm: OpenAlarm): Promise<boolean> => {
   const fields = {
-    type: 'Alarm',
-    state: 'pending',
-    watcherId: alarm.watcherId,
-    devicesn: alarm.devicesn,
-    ...alarmFields(alarm),
-    raisedAt: alarm.raisedAt,
+    ...storedFields(alarm, 'pending'),
     pendingSince: alarm.pendingSince ?? alarm.raisedAt,
     firesAt: alarm.firesAt,
     notify: alarm.notify,

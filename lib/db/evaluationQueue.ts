@@ -72,6 +72,8 @@ const fromItem = (item: Item): QueuedEvaluation[] => {
   return devices.map((work, i) => deviceEntry(key, `${order}.${String(i).padStart(3, '0')}`, queuedAt, work, item.claimed));
 };
 
+/** The keys of the items holding these entries, each once. */
+const itemKeys = (entries: readonly QueuedEvaluation[]): Key[] => [...new Map(entries.map((entry) => [`${entry.key.PK}\u0000${entry.key.SK}`, entry.key])).values()];
 
 export const evaluationQueue = {
   /** Queues devices (folded into few items, batched); answers the entries as stored. */
@@ -95,14 +97,12 @@ export const evaluationQueue = {
 
   /** Marks the items a run is about to work on: a later run finding the mark recomputes their rooms (docs/adr/0115). */
   async claim(entries: readonly QueuedEvaluation[], runId: string): Promise<void> {
-    const keys = new Map(entries.map((entry) => [`${String(entry.key.PK)}\u0000${String(entry.key.SK)}`, entry.key]));
     // an entry another run finished meanwhile has nothing left to mark
-    await mapConcurrent([...keys.values()], BATCHES_IN_FLIGHT, (key) => update(key, { set: { claimed: runId } }, EXISTS));
+    await mapConcurrent(itemKeys(entries), BATCHES_IN_FLIGHT, (key) => update(key, { set: { claimed: runId } }, EXISTS));
   },
 
   /** Drops the items of entries a finished evaluation covered (by their own keys: newer entries stay). */
   async remove(entries: readonly QueuedEvaluation[]): Promise<void> {
-    const keys = new Map(entries.map((entry) => [`${String(entry.key.PK)}\u0000${String(entry.key.SK)}`, entry.key]));
-    await batchWrite([...keys.values()].map(deleteRequest), { inFlight: BATCHES_IN_FLIGHT });
+    await batchWrite(itemKeys(entries).map(deleteRequest), { inFlight: BATCHES_IN_FLIGHT });
   },
 };
