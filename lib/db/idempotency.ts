@@ -3,17 +3,8 @@ import { expr } from '#lib/store/expression';
 import { nowSeconds } from '#lib/store/table';
 
 // Idempotency keys, one item per (route, caller, key) hash (docs/adr/0161).
-export interface KeyRecord {
-  fingerprint: string;
-  token: string;
-  state: 'pending' | 'done';
-  /** Epoch ms until which a pending claim is its request's; after it, a retry may run again. */
-  leaseUntil: number;
-  /** The sealed first result (state done). */
-  result?: string;
-  /** The result's audit record is not stored yet: the next replay stores it (lib/http/idempotency.ts). */
-  auditPending?: boolean;
-}
+/** `leaseUntil`: epoch ms a pending claim is its request's; `result`: the sealed first 2xx; `auditPending`: its audit record still to store. */
+export type KeyRecord = ReturnType<typeof IdempotencyKey.fromItem>;
 
 /** Claims a key: true when no live record held it (none, expired, a lapsed claim of the same request). */
 export const claim = (id: string, record: KeyRecord, expiresAt: number): Promise<boolean> =>

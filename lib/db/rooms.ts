@@ -18,9 +18,6 @@ const storedOf = (item: Item): StoredRoom => {
   return stored;
 };
 
-/** The write's guard: the version it was read at, or absent when it was read absent (version 0). */
-const guard = asRead;
-
 const FIELDS = ['region', 'location', 'room', 'deviceCount', 'online', 'offline', 'roomStatus'];
 const NAME_FIELDS = ['region', 'location', 'room'] as const;
 
@@ -91,12 +88,12 @@ const announced = async (landed: boolean, room: RoomAggregate): Promise<boolean>
 export const write = async (aggregate: RoomAggregate, severities: SeverityCounts, readVersion: number, announce: boolean): Promise<boolean> => {
   const { region, location, room, deviceCount, online, offline, roomStatus } = aggregate;
   const fields = { ...roomIndexKeys(aggregate), region, location, room, deviceCount, online, offline, roomStatus, ...severityFields(severities) };
-  const landed = await Room.put(aggregate, { ...fields, version: readVersion + 1, updatedAt: new Date().toISOString() }, guard(readVersion));
+  const landed = await Room.put(aggregate, { ...fields, version: readVersion + 1, updatedAt: new Date().toISOString() }, asRead(readVersion));
   return announce ? announced(landed, aggregate) : landed;
 };
 
 /** Removes a room that holds no device any more, under the version it was read at; false when it moved meanwhile. */
-export const remove = async (emptied: RoomAggregate, readVersion: number): Promise<boolean> => announced(await Room.remove(emptied, guard(readVersion)), emptied);
+export const remove = async (emptied: RoomAggregate, readVersion: number): Promise<boolean> => announced(await Room.remove(emptied, asRead(readVersion)), emptied);
 
 /** Sets a room's per-severity counts and the status they imply, under the version it was read at; false when it moved meanwhile. */
 export const setSeverities = async (after: RoomAggregate, severities: SeverityCounts, readVersion: number): Promise<boolean> => {
