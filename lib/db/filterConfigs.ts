@@ -26,7 +26,7 @@ const MERGE_ATTEMPTS = 10;
 const jitter = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(200, 5 * 2 ** attempt)));
 
 /** At most `FILTER_CONFIGS_MAX` configurations per stage (lib/db/caps.ts): an upsert of a new id past it is 409. */
-const cap = capped.capRules('filterConfigs', caps.filterConfigs, (max) => `This stage holds ${max} filters configurations, its maximum (FILTER_CONFIGS_MAX); delete one first`, () => capped.members(all));
+const cap = capped.capRules('filterConfigs', () => caps.filterConfigs(), (max) => `This stage holds ${max} filters configurations, its maximum (FILTER_CONFIGS_MAX); delete one first`, () => capped.members(all));
 const all = collection(FILTER_CONFIGS);
 const numbered = numberedCollection(FILTER_CONFIGS, filterConfigSortKey, () => notFound());
 

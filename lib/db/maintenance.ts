@@ -37,7 +37,7 @@ const changed = (id: string) => () => new Conflict(`Maintenance window ${id} was
 /** At most `MAINTENANCE_WINDOWS_MAX` windows not yet ended per stage: a create past it is 409. */
 const cap = capped.capRules(
   'maintenance',
-  caps.maintenanceWindows,
+  () => caps.maintenanceWindows(),
   (max) => `This stage holds ${max} maintenance windows not yet ended, its maximum (MAINTENANCE_WINDOWS_MAX); delete one first (DELETE /maintenance/{id})`,
   async () => {
     const now = Date.now();

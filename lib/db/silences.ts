@@ -16,7 +16,7 @@ const notFound = (id: string) => new NotFound(`Silence ${id} not found`);
 /** At most `SILENCES_MAX_ACTIVE` silences not yet ended (pending or active) per stage: a create past it is 409. */
 const cap = capped.capRules(
   'silences',
-  caps.activeSilences,
+  () => caps.activeSilences(),
   (max) => `This stage holds ${max} pending or active silences, its maximum (SILENCES_MAX_ACTIVE); end one first (DELETE /silences/{id})`,
   async () => {
     const now = Date.now();

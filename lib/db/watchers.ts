@@ -27,7 +27,7 @@ const changed = (id: string) => new Conflict(`Watcher ${id} was changed by anoth
 const putAt = (record: WatcherRecord, version: number, condition: Expr | string) => Watchers.put(record.id, watcherFields(record, version), condition);
 
 /** At most `WATCHERS_MAX` watchers per stage (lib/db/caps.ts): a create past it is 409. */
-const cap = capped.capRules('watchers', caps.watchers, (max) => `This stage holds ${max} watchers, its maximum (WATCHERS_MAX); delete one first`, () => capped.members(all));
+const cap = capped.capRules('watchers', () => caps.watchers(), (max) => `This stage holds ${max} watchers, its maximum (WATCHERS_MAX); delete one first`, () => capped.members(all));
 
 /** A new watcher's id (a caller that queues the watcher before storing it needs it first). */
 export const newId = (): string => randomUUID();
