@@ -6,15 +6,8 @@ import { EXISTS, NEW } from '#lib/store/table';
 import * as users from './users';
 
 /**
- * The number of unscoped admins (the built-in admin role, no scope: lib/auth/membership.ts
- * isCountedAdmin; a scoped admin is never counted), kept so that "at least one unscoped admin
- * remains" holds under parallel deletes
- * without transactions (dynalite has none). It is never above the admins stored: an admin is
- * stored first and counted after; a removal is taken off the count first (only while one stays)
- * and the admin deleted after, the count given back when the delete does not happen. A crash
- * between two such writes leaves the count too low, which can refuse a removal (409) but never
- * allow one too many. Its existence also says that the store has had its first admin, so the
- * configured one is never created again (lib/auth/signin).
+ * Unscoped admins (lib/auth/membership.ts isCountedAdmin), never above those stored, so "one remains" holds
+ * under parallel deletes without transactions (docs/adr/0065, 0222). Its existence means the first admin was made.
  */
 // a removal races at most a start of the count
 const MAX_ATTEMPTS = 3;
@@ -23,11 +16,7 @@ const MAX_ATTEMPTS = 3;
 const add = async (delta: number, above?: number): Promise<boolean> =>
   !!(await AdminCount.update(undefined, { increment: { count: delta } }, above === undefined ? EXISTS : expr('#count > :above', { above })));
 
-/**
- * Starts the count from the admins stored and counted, plus `self` for the caller's own admin
- * that is stored but not yet counted. Admins of other requests in flight are left out: each
- * counts itself once the count exists. False when another request started it first.
- */
+/** Starts the count from the counted admins stored, plus `self` (the caller's, stored, not yet counted); false when another start won. */
 const start = async (self: 0 | 1): Promise<boolean> =>
   AdminCount.put(undefined, { count: (await users.countWithRole(ADMIN_ROLE, { countedAdminsOnly: true })) + self }, NEW);
 

@@ -3,10 +3,7 @@ import { ALARM_INDEX, AlarmItem, alarmIndexKeys } from '#lib/store/entities/alar
 import { expr } from '#lib/store/expression';
 import { queryShards } from '#lib/store/query';
 
-/*
- * The hand-off to the history: a cleared alarm waits under `ALARMS#HISTORY` (GSI1) until the
- * evaluator wrote its history record, then leaves the index: a run cut short is finished by the next.
- */
+// The hand-off to the history (docs/adr/0314): a cleared alarm waits under `ALARMS#HISTORY` until its record is written.
 
 /** A cleared alarm as stored, for its history record. */
 export interface ClearedAlarm extends OpenAlarm {

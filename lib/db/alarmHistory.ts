@@ -6,14 +6,7 @@ import { descendingPage, queryPage, shardsOf, type DescendingPartition, type Pag
 import { batchWrite, putRequest } from '#lib/store/table';
 import { withinCondition } from '#lib/store/within';
 
-/*
- * Each cleared alarm is written as two items (lib/store/entities/alarms.ts), so that every
- * question has a key built for it: by device, room, watcher (the first), by location, region,
- * everything (the second). Sort keys start with clearedAt, so a time window is a key condition
- * and newest-first is the index order. Both puts are idempotent (same keys for the same clear).
- * `expiresAt` is the TTL. The two keys that take a whole region's or the whole fleet's clears
- * are sharded by pair: a page asks every shard for its newest below the cursor.
- */
+// Two items per cleared alarm, a key for every question, sorted by clearedAt (docs/adr/0071, 0145, 0204).
 const { fromItem } = HistoryByDevice;
 
 interface HistoryKey {
@@ -36,11 +29,7 @@ const keyFor = (filter: HistoryFilter): HistoryKey => {
 
 const NARROWING = ['devicesn', 'region', 'location', 'room', 'watcherId'] as const;
 
-/**
- * The partitions of a history question, each read newest first in its window: the key built for
- * it (a sharded key's K shards), the expiry and the filters the key does
- * not narrow as conditions within that key (`within`: also only those places).
- */
+/** The partitions of a history question (a sharded key's K shards), the filters the key does not narrow as conditions. */
 const historyPartitions = (filter: HistoryFilter, now: number, within?: Expr): { key: HistoryKey; partitions: DescendingPartition[] } => {
   const key = keyFor(filter);
   const rest = NARROWING.filter((field) => filter[field] !== undefined && !key.narrowed.includes(field));
@@ -82,13 +71,7 @@ export const query = async (filter: HistoryFilter, limit: number, cursor?: strin
   return pageOf(key, partitions, `alarmHistory ${JSON.stringify([pk, NARROWING.map((field) => filter[field] ?? null)])}`, limit, cursor);
 };
 
-/**
- * One page of cleared alarms within a scoped caller's places (`within`, lib/shared/access.ts
- * narrowToScope: disjoint, at least one, each narrower than the filter's own place). One place:
- * the filter narrowed to it, on the key built for it. A device's or a watcher's history: that
- * key, keeping the records of those places. Otherwise each place's own key (a location's
- * partition, a region's shards), merged newest first: O(places), never the whole history.
- */
+/** One page within a scoped caller's disjoint places: one place's key, or the device/watcher key kept to them, or each place's key merged (docs/adr/0204). */
 export const queryWithin = async (filter: HistoryFilter, within: readonly PlaceFilter[], limit: number, cursor?: string): Promise<Page<HistoryRecord>> => {
   if (within.length === 1) return query({ ...filter, ...within[0] }, limit, cursor);
   const identity = `alarmHistory within ${JSON.stringify([NARROWING.map((field) => filter[field] ?? null), within])}`;

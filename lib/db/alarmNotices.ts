@@ -6,12 +6,7 @@ import { queryShards } from '#lib/store/query';
 import { chunked } from '#lib/store/table';
 import { itemsOf } from './alarmViews';
 
-/*
- * The notice outbox: the notice of a transition (what notifications will tell, lib/notify) is
- * written on the alarm item in the same single-item write as the transition (`pendingNotices`);
- * GSI2 (`ALARMS#NOTIFY`) holds only items with notices pending, until the notifier stored the
- * digests carrying them.
- */
+// The notice outbox on the alarm item (docs/adr/0049, 0314): GSI2 `ALARMS#NOTIFY` holds items with notices pending.
 type Pair = Pick<Alarm, 'watcherId' | 'devicesn'>;
 
 export interface PendingNotices {
@@ -28,10 +23,7 @@ const pendingOf = (item: Record<string, unknown>): PendingNotices => ({
 export const pendingNotices = async (): Promise<PendingNotices[]> =>
   (await queryShards(ALARM_INDEX.notices, { index: 'GSI2', project: ['watcherId', 'devicesn', 'pendingNotices'] })).map(pendingOf);
 
-/**
- * The pending notices of these alarms as the table holds them now (consistent BatchGetItem):
- * what an index copy showed may be older, or already collected (DESIGN §3).
- */
+/** These alarms' pending notices as the table holds them now (an index copy may be older: DESIGN §3). */
 export const noticesOf = async (pairs: readonly Pair[]): Promise<PendingNotices[]> => {
   const items = await itemsOf(pairs, ['PK', 'SK', 'watcherId', 'devicesn', 'pendingNotices']);
   return [...items.values()].filter((item) => Array.isArray(item.pendingNotices) && item.pendingNotices.length > 0).map(pendingOf);

@@ -10,11 +10,7 @@ import { batchGet, hasExpired, type Item } from '#lib/store/table';
 import { withinCondition } from '#lib/store/within';
 import { announceStored } from './changes';
 
-/*
- * The alarms as the API and the engine read them (the read model), and acknowledgements. An
- * alarm is open while it is firing or pending; the firing ones sit under the index key that
- * says `OPEN` (lib/store/entities/alarms.ts).
- */
+// The alarms' read model and acknowledgements (docs/adr/0067, 0314): open = firing or pending.
 const { fromItem } = AlarmItem;
 type Pair = Pick<Alarm, 'watcherId' | 'devicesn'>;
 
@@ -96,21 +92,14 @@ export const duePending = async (now: string): Promise<OpenAlarm[]> =>
 export const firingOf = async (watcherId: string): Promise<OpenAlarm[]> =>
   (await queryAll({ pk: alarmPartition(watcherId), filter: expr('#state = :firing', { firing: 'firing' }) })).map(fromItem);
 
-/**
- * Open alarms newest first (firing by default, or pending), narrowed by the filter (a
- * FilterExpression on that state's index key: a page costs the open alarms read to fill it).
- * All of them, or one page.
- */
+/** Open alarms newest first (firing by default, or pending), filtered on that state's index key: all, or one page. */
 export const list = async (filter: AlarmFilter, page: { limit?: number; cursor?: string }): Promise<AlarmView[] | Page<AlarmView>> => {
   const condition = filterOf(filter);
   const partition = { pk: filter.state === 'pending' ? ALARM_INDEX.pending : ALARM_INDEX.firing, index: 'GSI1' as const, ...(condition ? { filter: condition } : {}) };
   return mapListOrPage(await queryPartitionsDescending(shardsOf(partition), page, `alarms ${JSON.stringify(filter)}`), toView);
 };
 
-/**
- * One alarm (open or not) by its pair; undefined when the pair has none (or only a dropped pending
- * one, or a cleared one past its `expiresAt`: TTL deletes lazily, up to days later, DESIGN §3).
- */
+/** One alarm by its pair; undefined when none, dropped, or cleared and expired (TTL deletes lazily, DESIGN §3). */
 export const get = async (pair: Pair): Promise<(AlarmView & { open: boolean }) | undefined> => {
   const item = await AlarmItem.read(pair, { consistent: true });
   if (!item || item.state === 'dropped' || hasExpired(item)) return undefined;
@@ -153,11 +142,7 @@ export const acknowledge = async (pair: Pair, ack: Acknowledgement | undefined, 
   return view;
 };
 
-/**
- * As `acknowledge`, only while the alarm is still at `place` (a scoped caller checked that place
- * against its scope): undefined when the open alarm has moved meanwhile (its device moved), to be
- * checked again.
- */
+/** As `acknowledge`, only while the alarm is still at `place`; undefined when it moved meanwhile (to be checked again). */
 export const acknowledgeAt = async (pair: Pair, ack: Acknowledgement | undefined, place: Pick<Alarm, 'region' | 'location'>, event?: AckEvent): Promise<AlarmView | undefined> =>
   acknowledgeWhere(pair, ack, event, place);
 

@@ -7,14 +7,7 @@ import { batchWriteWhile, putRequest, type Item } from '#lib/store/table';
 import { BATCHES_IN_FLIGHT, itemsOf, viewOf } from './alarmViews';
 import { announceStored } from './changes';
 
-/*
- * The alarm state machine: one item per (watcher, device) pair, pending, firing or cleared
- * (lib/store/entities/alarms.ts). A raise is a conditional write on that one item, so two
- * evaluations can never open the pair twice. Each transition also writes, in the same
- * single-item write, its notice (the notice outbox, ./alarmNotices.ts) and the index key that
- * hands a cleared alarm to the history (./alarmHandoff.ts). The read model is ./alarmViews.ts.
- * A cleared alarm stays as the pair's last state until `expiresAt` (TTL); a new alarm reuses the item.
- */
+// The alarm state machine: one item per pair, each transition one conditional write with its notice (docs/adr/0047, 0067, 0314).
 export * from './alarmViews';
 export * from './alarmNotices';
 export * from './alarmHandoff';
@@ -23,6 +16,9 @@ const ACK_FIELDS = ['acknowledgedAt', 'acknowledgedBy', 'ackComment', 'ackUntil'
 
 const noticeChange = (alarm: Alarm, notice: Notice | undefined): Change =>
   notice ? { set: alarmIndexKeys.notices(alarm), append: { pendingNotices: [notice] } } : {};
+
+/** What every stored state of the pair's alarm holds: its identity and the fields `update` carries. */
+const storedFields = (alarm: OpenAlarm, state: 'firing' | 'pending') => ({ type: 'Alarm', state, watcherId: alarm.watcherId, devicesn: alarm.devicesn, ...alarmFields(alarm), raisedAt: alarm.raisedAt });
 
 const alarmFields = (alarm: Alarm) => ({
   deviceid: alarm.deviceid,
@@ -47,12 +43,7 @@ const acknowledgementFields = (alarm: OpenAlarm, fromPending: boolean): Item =>
 
 /** Everything a firing alarm's item holds (its notice aside); `FIRING_REMOVES` are what an older alarm of the pair may have left. */
 const firingFields = (alarm: OpenAlarm, outcome: NotificationOutcome | undefined, fromPending = false): Item => ({
-  type: 'Alarm',
-  state: 'firing',
-  watcherId: alarm.watcherId,
-  devicesn: alarm.devicesn,
-  ...alarmFields(alarm),
-  raisedAt: alarm.raisedAt,
+  ...storedFields(alarm, 'firing'),
   pendingSince: alarm.pendingSince,
   notify: alarm.notify,
   notified: { raised: outcome ?? [] },
@@ -81,10 +72,7 @@ export interface Raise {
   fromPending?: string | undefined;
 }
 
-/**
- * Fires the pair's alarm: a new one (unless one is open already), or the pending one stored
- * with `raisedAt = fromPending`. Its notice (if any) lands in the same write, and where it went.
- */
+/** Fires the pair's alarm (a new one, or the pending one raised at `fromPending`), its notice and outcome in the same write. */
 export const raise = async (alarm: OpenAlarm, notice?: Notice, delivery?: NotificationOutcome, fromPending?: string): Promise<boolean> => {
   const extra = noticeChange(alarm, notice);
   const change = { set: { ...firingFields(alarm, delivery, fromPending !== undefined), ...extra.set }, remove: FIRING_REMOVES, ...(extra.append ? { append: extra.append } : {}) };
@@ -93,12 +81,7 @@ export const raise = async (alarm: OpenAlarm, notice?: Notice, delivery?: Notifi
   return raised;
 };
 
-/**
- * Fires many alarms (a storm): each new alarm whose pair's item is absent, or over with its
- * history written and no notice left on it, is put whole, 25 a BatchWriteItem (no condition:
- * see docs/adr "Storms: raises in batches"); the others, and pending alarms that fire, go
- * through `raise` one by one. Answers, in input order, whether each was raised.
- */
+/** Fires a storm: free pairs put whole in batches, the rest through `raise` (docs/adr/0146); answers, in order, which were raised. */
 export const raiseAll = async (list: readonly Raise[], inTime: () => boolean): Promise<boolean[]> => {
   const fresh = list.flatMap((raise, i) => (raise.fromPending === undefined ? [i] : []));
   const stored = await itemsOf(fresh.map((i) => list[i]!.alarm), ['PK', 'SK', 'state', 'GSI1PK', 'GSI2PK']);
@@ -134,12 +117,7 @@ export const raiseAll = async (list: readonly Raise[], inTime: () => boolean): P
 /** Stores a new pending alarm for the pair unless one is open already (no mail). */
 export const pend = async (alarm: OpenAlarm): Promise<boolean> => {
   const fields = {
-    type: 'Alarm',
-    state: 'pending',
-    watcherId: alarm.watcherId,
-    devicesn: alarm.devicesn,
-    ...alarmFields(alarm),
-    raisedAt: alarm.raisedAt,
+    ...storedFields(alarm, 'pending'),
     pendingSince: alarm.pendingSince ?? alarm.raisedAt,
     firesAt: alarm.firesAt,
     notify: alarm.notify,
@@ -152,10 +130,7 @@ export const pend = async (alarm: OpenAlarm): Promise<boolean> => {
 export const drop = async (alarm: OpenAlarm, at: string, expiresAt: number): Promise<boolean> =>
   transition(alarm, { set: { state: 'dropped', clearedAt: at, expiresAt }, remove: ['GSI1PK', 'GSI1SK'] }, pending(alarm.raisedAt));
 
-/**
- * Clears the firing alarm raised at `alarm.raisedAt`; false when it is not firing (any more).
- * The item waits under `ALARMS#HISTORY` until its history record is written (./alarmHandoff.ts).
- */
+/** Clears the firing alarm raised at `alarm.raisedAt` (false when not firing); it then waits for its history record. */
 export const clear = async (alarm: OpenAlarm, clearedAt: string, reason: ClearReason, expiresAt: number, notice?: Notice, delivery?: NotificationOutcome): Promise<boolean> => {
   const extra = noticeChange(alarm, notice);
   const fields = {

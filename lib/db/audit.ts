@@ -4,16 +4,7 @@ import { and, equal, expr } from '#lib/store/expression';
 import { descendingPage, shardsOf, type DescendingPartition, type Page } from '#lib/store/paging';
 import { batchWrite, putRequest, type Item } from '#lib/store/table';
 
-/*
- * The audit log (DESIGN §5; docs/data-model.md "Audit log"; docs/adr/0212). Append-only: nothing
- * here updates or deletes a record; TTL (`expiresAt`) removes it after AUDIT_RETENTION_DAYS and
- * readers treat an expired one as absent. Each record is two items (lib/store/entities/account.ts),
- * so that every filter is the key of a Query. Every key is sharded (n = hash of the record id): a
- * burst of changes, a script acting on a thousand records or a password-guessing storm on one
- * user, spreads over the shards instead of landing on one partition. Sort keys start with the
- * time, so from/to is a key condition and newest-first the index order; a page asks each shard
- * for its newest below the cursor. Filters the key does not narrow are conditions within that key.
- */
+// The audit log, append-only, two sharded items per record (DESIGN §5; docs/adr/0212).
 
 /** A record's attributes as stored: flat, so that filters can name them; empty texts are left out. */
 const attributes = (record: AuditRecord, expiresAt: number): Item => {

@@ -1,20 +1,10 @@
 import { Conflict } from '#lib/errors';
 import { Cap } from '#lib/store/entities/config';
 import { expr } from '#lib/store/expression';
-import { chunked, NEW } from '#lib/store/table';
+import type { Query } from '#lib/store/query';
+import { chunked, NEW, type Item } from '#lib/store/table';
 
-/*
- * Caps per stage (issue 24 items 7, 14): how many watchers, active silences and filter
- * configurations a stage holds. One roster item per capped collection (`CAP` / `<name>`) maps
- * each member's id to `{at, until?}` (when it was admitted, when it stops counting). Admitting a
- * member is one conditional UpdateItem, `size(members) < :max` (or already a member), so
- * parallel creates never pass the cap; the record is written after, and released when deleted.
- * What can make the roster hold more than the collection (a crash between admission and the
- * record's write, a failed release) is healed when the cap is reached: members past `until`,
- * and members admitted more than a minute ago whose record the base table no longer holds
- * (a strongly consistent read), are removed, then admission is tried again. A stage without a
- * roster (created before the caps) gets one from its records on first use.
- */
+// Caps per stage: one roster item per capped collection, admission one conditional update, healed when full (docs/adr/0162).
 
 export interface CapRules {
   /** The collection: `watchers`, `silences`, `filterConfigs`. */
@@ -80,10 +70,7 @@ const heal = async (rules: CapRules, members: Record<string, Entry>): Promise<bo
   return true;
 };
 
-/**
- * Admits `id` into the capped collection (a member already is admitted again), or throws 409
- * when the cap is reached. `until`: when the member stops counting (a silence's end).
- */
+/** Admits `id` (again, if a member), or 409 when the cap is reached; `until`: when it stops counting. */
 export const admit = async (rules: CapRules, id: string, until?: number): Promise<void> => {
   for (let attempt = 0; attempt < 4; attempt++) {
     if (await tryAdmit(rules, id, until)) return;
@@ -113,3 +100,31 @@ export const retainOnly = async (name: string, keep: ReadonlySet<string>): Promi
   const members = await readRoster(name);
   if (members) await release(name, Object.keys(members).filter((id) => !keep.has(id)));
 };
+
+/** Releases one member, best effort: a failed release is healed when the cap is reached. */
+export const forget = (name: string, id: string): Promise<void> => release(name, [id]).catch(() => undefined);
+
+/** Admits `id`, then writes its record; a write that fails or throws gives the place back. */
+export const admitted = async <T>(rules: CapRules, id: string, until: number | undefined, write: () => Promise<T>): Promise<T> => {
+  await admit(rules, id, until);
+  try {
+    return await write();
+  } catch (error) {
+    await forget(rules.name, id);
+    throw error;
+  }
+};
+
+/** The rules of a capped collection, its maximum read when needed. */
+export const capRules = (name: string, max: () => number, full: CapRules['full'], living: CapRules['living']): CapRules => ({
+  name,
+  get max() {
+    return max();
+  },
+  full,
+  living,
+});
+
+/** The members of a collection that never stop counting: every record's id (one consistent Query). */
+export const members = async (records: { all: (q: Omit<Query, 'pk'>) => Promise<Item[]> }): Promise<Map<string, undefined>> =>
+  new Map((await records.all({ project: ['id'], consistent: true })).map((item) => [String(item.id), undefined]));

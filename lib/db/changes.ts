@@ -1,12 +1,7 @@
 import type { Acknowledgement, Alarm, AlarmState, ClearReason } from '#lib/alarms/types';
 import type { RoomAggregate } from '#lib/devices/types';
 
-/*
- * The one seam between storing a change and telling anybody about it. Repositories announce a
- * change after the write landed (never before, never for a write that failed its condition);
- * whoever wants to hear (the live push, lib/live/push.ts) subscribes. Functions that do not
- * subscribe pay nothing: the repositories import only this file.
- */
+// The one seam between a stored change and its listeners (lib/live/push.ts): announced after the write landed (docs/adr/0102).
 
 /** An alarm event as dashboards see it: the alarm as GET /alarms answers it, plus how it ended. */
 export interface AlarmChange {
@@ -32,11 +27,7 @@ export const onStored = (listener: ChangeListener): (() => void) => {
 /** Whether anybody listens: announcements that cost reads to assemble (silences) are skipped when nobody does. */
 export const listening = (): boolean => listeners.size > 0;
 
-/**
- * Tells every listener about a change that has been stored, and waits for them (a Lambda may
- * freeze once its handler returns). Listeners own their failures: a listener that throws
- * never fails the write that already landed.
- */
+/** Tells every listener of a stored change and waits (a Lambda may freeze after); a listener's failure never fails the write. */
 export const announceStored = async (change: StoredChange): Promise<void> => {
   if (listeners.size === 0) return;
   await Promise.allSettled([...listeners].map((listener) => listener(change)));

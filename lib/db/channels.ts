@@ -3,13 +3,10 @@ import { Conflict, NotFound } from '#lib/errors';
 import type { Channel, ChannelInput } from '#lib/notify/types';
 import { ChannelItem, CHANNELS } from '#lib/store/entities/config';
 import { collection } from '#lib/store/entity';
-import { and, expr } from '#lib/store/expression';
+import { and, atVersion, expr } from '#lib/store/expression';
 import { changedMeanwhile, EXISTS, must, NEW, type Item } from '#lib/store/table';
 
-/*
- * Notification channels are few: one partition, listed with one Query. A webhook channel
- * keeps its signing secret on the item; `fromItem` never reads it, only `secretOf` does.
- */
+// Channels: one partition (docs/adr/0095); only `secretOf` reads a webhook's signing secret.
 const notFound = (id: string) => new NotFound(`Channel ${id} not found`);
 const { fromItem } = ChannelItem;
 
@@ -43,11 +40,7 @@ export const read = async (id: string): Promise<{ channel: Channel; version: num
   return { channel: fromItem(item), version: Number(item.version) };
 };
 
-/**
- * A watcher that names the channel was just written: move the channel's version on, so that
- * a delete that read the channel before that write fails its condition. False when the
- * channel is gone.
- */
+/** Moves the channel's version on after a watcher naming it was written, so an older delete fails; false when gone (docs/adr/0096). */
 export const markUsed = async (id: string): Promise<boolean> => !!(await ChannelItem.update(id, { increment: { version: 1 } }, EXISTS));
 
 /** The channel, or undefined when it is gone (deliveries to a deleted channel fail). */
@@ -68,7 +61,7 @@ export const rotateSecret = (id: string, secret: string): Promise<Channel> => ch
 
 /** Deletes the channel as read at `version`; 404 when gone, 409 when written since. */
 export const remove = async (id: string, version: number): Promise<void> => {
-  if (await ChannelItem.remove(id, expr('#version = :read', { read: version }))) return;
+  if (await ChannelItem.remove(id, atVersion(version))) return;
   await get(id); // 404 when it is gone
   throw new Conflict(`Channel ${id} was changed or named by a watcher meanwhile; read it again and retry`);
 };

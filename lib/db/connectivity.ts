@@ -3,15 +3,11 @@ import type { ConnectivityChange } from '#lib/devices/types';
 import type { Place } from '#lib/devices/types';
 import { Rollup, rollupPk, Transition as Transitions, transitionPk } from '#lib/store/entities/inventory';
 import { expr } from '#lib/store/expression';
-import { queryPage, type Page } from '#lib/store/paging';
+import { readPage, type Page } from '#lib/store/paging';
 import { pages, queryFirst } from '#lib/store/query';
 import { batchWrite, hasExpired, NEW, putRequest, type Item } from '#lib/store/table';
 
-/*
- * Device connectivity history and per-room availability rollups (lib/store/entities/inventory.ts).
- * A device's history is one Query of its partition in a time window; a room's availability is
- * one Query of its rollups (a few dozen items at most), never the transitions of the fleet.
- */
+// Connectivity history and per-room availability rollups (docs/adr/0072, 0073).
 
 /** Stores transitions (idempotent puts: the same device and time is the same item). */
 export const record = async (transitions: readonly ConnectivityChange[], expiresAt: (at: string) => number): Promise<void> => {
@@ -26,8 +22,7 @@ export const history = async (devicesn: string, from: string, to: string, limit:
     filter: expr('#expiresAt > :now', { now: Math.floor(Date.now() / 1000) }),
     descending: true,
   };
-  const page = await queryPage(q, `connectivity ${devicesn}`, limit, cursor);
-  return { items: page.items.map(Transitions.fromItem), nextCursor: page.nextCursor };
+  return readPage(q, `connectivity ${devicesn}`, Transitions.fromItem, limit, cursor);
 };
 
 /** The room's latest rollup (consistent: the input of the next advance). */
@@ -37,11 +32,7 @@ export const latestRollup = async (place: Place): Promise<DayRollup | undefined>
   return latest && !hasExpired(latest) ? Rollup.fromItem(latest) : undefined;
 };
 
-/**
- * Writes rollups computed from `read` (the latest rollup as read, or none): each write is
- * conditioned on the item being as read (or absent), so two writers never add the same time
- * twice. False when another writer got there first: read again and retry.
- */
+/** Writes rollups computed from `read`, each conditioned on the item as read (or absent); false when another writer won. */
 export const writeRollups = async (place: Place, read: DayRollup | undefined, rollups: readonly DayRollup[], expiresAt: (day: string) => number): Promise<boolean> => {
   for (const rollup of rollups) {
     const same = read && read.day === rollup.day;

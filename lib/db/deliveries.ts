@@ -1,19 +1,11 @@
 import type { StoredDelivery, DeliveryDraft, DeliveryView } from '#lib/notify/types';
 import { Delivery, deliveryDueSk, deliveryLogPk, DELIVERIES_DUE, deliveryView } from '#lib/store/entities/notify';
 import { expr } from '#lib/store/expression';
-import { queryPage, type Page } from '#lib/store/paging';
+import { readPage, type Page } from '#lib/store/paging';
 import { allShards, pages, shardKey } from '#lib/store/query';
-import { EXISTS, NEW, nowSeconds, update, type Item } from '#lib/store/table';
+import { EXISTS, NEW, nowSeconds, unexpired, update, type Item } from '#lib/store/table';
 
-/*
- * One item per delivery (a digest to one target), keyed by its deterministic id, so storing
- * the same delivery twice is a no-op (outbox pattern). GSI1 (`CHANNEL#<id>#DELIVERIES`, by
- * time) is a channel's delivery log, newest first. GSI2 (`DELIVERIES#DUE`, by next attempt)
- * holds only deliveries still to be attempted: the notifier reads what is due from it. The due
- * index is sharded by delivery id (`DELIVERIES#DUE#<n>`): `due` asks every shard for its
- * earliest and keeps the earliest overall. Deliveries expire 30 days after they were made (TTL); readers treat
- * expired ones as absent.
- */
+// One item per delivery, keyed by its deterministic id; GSI1 the channel's log, GSI2 the sharded due index (docs/adr/0091, 0145).
 const KEEP_SECONDS = 30 * 24 * 60 * 60;
 const { fromItem } = Delivery;
 
@@ -39,10 +31,7 @@ const itemOf = (draft: DeliveryDraft, createdAt: string): Item =>
     ...(draft.status === 'pending' ? { GSI2PK: shardKey(DELIVERIES_DUE, draft.id), GSI2SK: deliveryDueSk(createdAt, draft.id), nextAttemptAt: createdAt } : {}),
   });
 
-/**
- * A delivery `createIfAbsent` stored, as `due` would answer it: the notifier attempts what it
- * just stored without finding it again through the due index, which lags (DESIGN §3).
- */
+/** The delivery `createIfAbsent` stored, as `due` answers it: attempted without reading the lagging due index (DESIGN §3). */
 export const asStored = (draft: DeliveryDraft, createdAt: string): DueDelivery => fromItem(itemOf(draft, createdAt));
 
 /** Stores a delivery unless one with its id exists (then false). */
@@ -60,11 +49,7 @@ export const due = async (now: string, limit: number): Promise<DueDelivery[]> =>
   return earliest.slice(0, limit).map(fromItem);
 };
 
-/**
- * Takes a due delivery for one attempt: counts the attempt and moves its due time `leaseMs`
- * ahead, on condition that nobody moved it since it was read. Only one sender wins; one that
- * crashes mid-attempt leaves it due again when the lease ends.
- */
+/** Takes a due delivery for one attempt, moving its due time to `leaseUntil` if nobody moved it since read; one sender wins. */
 export const claim = async (delivery: DueDelivery, now: string, leaseUntil: string): Promise<boolean> => {
   if (!delivery.dueKey) return false;
   const change = { increment: { attempts: 1 }, set: { GSI2SK: deliveryDueSk(leaseUntil, delivery.deliveryId), lastAttemptAt: now }, init: { firstAttemptAt: now } };
@@ -94,7 +79,5 @@ export const view = async (id: string): Promise<DeliveryView | undefined> => {
 
 /** A channel's deliveries, newest first, one page (expired ones left out). */
 export const log = async (channelId: string, limit: number, cursor?: string): Promise<Page<DeliveryView>> => {
-  const filter = expr('attribute_not_exists(#expiresAt) OR #expiresAt > :now', { now: nowSeconds() });
-  const page = await queryPage({ index: 'GSI1', pk: deliveryLogPk(channelId), filter, descending: true }, `deliveries ${channelId}`, limit, cursor);
-  return { items: page.items.map(deliveryView), nextCursor: page.nextCursor };
+  return readPage({ index: 'GSI1', pk: deliveryLogPk(channelId), filter: unexpired(), descending: true }, `deliveries ${channelId}`, deliveryView, limit, cursor);
 };

@@ -9,11 +9,7 @@ import { allShards, pages, queryAll, queryFirst, queryShards } from '#lib/store/
 import { BATCH_SIZE, batchGet, batchWrite, deleteRequest, EXISTS, NEW, put, putRequest, remove, update, type Item } from '#lib/store/table';
 import { syncFingerprints } from './fingerprints';
 
-/*
- * Device items live in their room's partition, so a room's aggregate is recomputed from one
- * small Query. GSI1 finds a device by serial number; GSI2 (`SERIALS#<shard>`, K partitions
- * sorted by serial number) lists the serial numbers and is the sync's inventory index.
- */
+// Devices in their room's partition; GSI1 by serial number, GSI2 the sharded serial index the sync reads (docs/adr/0039, 0128).
 const { key: keys, fromItem } = Devices;
 const toItem = (device: StoredDevice, now: string): Item => Devices.item(device, deviceFields(device, now));
 
@@ -33,11 +29,7 @@ const openPosition = (query: string, cursor: string): Position => {
   return { room, sn };
 };
 
-/**
- * Read units a second a full read of the inventory may take from one index partition
- * (INDEX_READ_RCU_PER_SECOND, default 1,000 of the 3,000 a partition serves), so that the sync's
- * or the reconciliation's full read never starves the dashboards reading the same partition.
- */
+/** Read units a second a full inventory read may take from one index partition (INDEX_READ_RCU_PER_SECOND; docs/adr/0144). */
 const indexPace = (): number => {
   const value = Number(process.env.INDEX_READ_RCU_PER_SECOND ?? 1000);
   return Number.isFinite(value) && value > 0 ? value : 1000;
@@ -83,11 +75,7 @@ export const devices = {
     return found;
   },
 
-  /**
-   * A device as the table holds it now: found through GSI1, then read by key, strongly
-   * consistent (DESIGN §3: an index may show an older version). What a writer of the device
-   * starts from. Looks again when the index named a room the device has just left; 404 when unknown.
-   */
+  /** The device as the table holds it now: GSI1 for its room, then a consistent read (docs/adr/0173); 404 when unknown. */
   async current(devicesn: string): Promise<StoredDevice> {
     for (let attempt = 1; ; attempt++) {
       const indexed = await devices.get(devicesn);
@@ -121,10 +109,7 @@ export const devices = {
     return perRoom.flat().map(toDevice);
   },
 
-  /**
-   * One page of the devices of the given rooms (sorted by room key), after `cursor`. `query`
-   * names the request the rooms came from: a cursor is only good for the query it was answered for.
-   */
+  /** One page of the devices of the given rooms after `cursor`, sealed for `query`. */
   async page(places: readonly Place[], limit: number, cursor: string | undefined, query: string): Promise<{ items: Device[]; nextCursor: string | null }> {
     const sorted = [...places].sort((a, b) => (roomId(a) < roomId(b) ? -1 : roomId(a) > roomId(b) ? 1 : 0));
     const from = cursor ? openPosition(query, cursor) : undefined;
@@ -145,10 +130,7 @@ export const devices = {
     return { items: found.map((item) => toDevice(fromItem(item))), nextCursor: more && last ? sealCursor(query, { ...last }) : null };
   },
 
-  /**
-   * The whole inventory, from the serial-number index (K shards in parallel, each paced): what a
-   * full sync and the reconciliation compare against.
-   */
+  /** The whole inventory from the serial index (K shards, each paced): what a full sync and the reconciliation compare against. */
   async index(): Promise<StoredDevice[]> {
     return (await Promise.all(allShards(SERIALS).map(pacedShard))).flat().map(fromItem);
   },
@@ -165,10 +147,7 @@ export const devices = {
     return [...new Set(perRoom.flat().map((item) => String(item.devicesn)))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   },
 
-  /**
-   * Idempotent batch of upserts and removals by the sync itself, which writes the fingerprints
-   * of what it stored afterwards (lib/db/fingerprints.ts).
-   */
+  /** The sync's own idempotent upserts and removals (it writes their fingerprints after). */
   async syncWrite(puts: readonly StoredDevice[], deletes: readonly StoredDevice[]): Promise<void> {
     const now = new Date().toISOString();
     await batchWrite(
@@ -177,11 +156,7 @@ export const devices = {
     );
   },
 
-  /**
-   * Requests `writeAll(puts, [])` costs: its batches, the rooms' dirty marks before and after
-   * them, and for the next sync a read of each room and the removal of its mark. A caller with
-   * few devices to write may find one conditional update each cheaper.
-   */
+  /** Requests `writeAll(puts, [])` costs, dirty marks included (docs/adr/0140). */
   writeAllRequests(puts: readonly Pick<StoredDevice, 'details'>[]): number {
     const rooms = new Set(puts.map((device) => roomId(device.details))).size;
     return Math.ceil(puts.length / BATCH_SIZE) + 2 * syncFingerprints.invalidateRequests(rooms) + 2 * rooms;
@@ -198,12 +173,7 @@ export const devices = {
     await dirtying([device], () => put({ ...toItem(device, now), lastRefresh }));
   },
 
-  /**
-   * Stores what a provider reported of one device (a refresh) in its item, leaving the fields
-   * the alarm engine owns (`alarmSeverity`, `alarmWatchers`) as they are now: a whole-item
-   * write would undo an evaluation that wrote them a moment earlier (DESIGN §3). A device
-   * whose item is not in that room yet (it moved) is put whole, carrying `carried`'s alarm fields.
-   */
+  /** Stores a refresh's report, keeping the engine's alarm fields; a device moved in is put whole with `carried`'s (docs/adr/0173). */
   async storeReported(device: StoredDevice, lastRefresh: string, carried: Pick<StoredDevice, 'alarmSeverity' | 'alarmWatchers'>): Promise<void> {
     const { alarmSeverity: _severity, alarmWatchers: _watchers, ...reported } = toItem(device, new Date().toISOString());
     const { PK, SK, ...fields } = reported;
@@ -215,11 +185,7 @@ export const devices = {
     });
   },
 
-  /**
-   * Sets (or, for undefined, removes) a device's worst open alarm severity and the watchers with
-   * an open alarm on it; the alarm engine's only write to a device. Answers the severity it
-   * replaced (`{ before }`), or false when the device vanished meanwhile (left absent).
-   */
+  /** The engine's only device write: worst open severity and watchers; answers `{ before }`, or false when the device vanished. */
   async setAlarmSeverity(
     device: Pick<StoredDevice, 'devicesn' | 'details'>,
     severity: Severity | undefined,
@@ -236,11 +202,7 @@ export const devices = {
   },
 };
 
-/**
- * A write of device items that is not the sync's: the rooms it writes are marked dirty for the
- * next sync before it (a crash after the write leaves them marked) and after it (a sync that
- * wrote their fingerprints in between read the devices before this write).
- */
+/** A device write that is not the sync's: its rooms marked dirty before and after it (docs/adr/0139). */
 const dirtying = async (written: readonly Pick<StoredDevice, 'details'>[], write: () => Promise<unknown>): Promise<void> => {
   const places = written.map((device) => device.details);
   await syncFingerprints.invalidate(places);

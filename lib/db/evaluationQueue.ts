@@ -4,18 +4,7 @@ import { QUEUE, QueuedDevices, QueuedWatcher, queueTokenOf } from '#lib/store/en
 import { queryShards } from '#lib/store/query';
 import { batchWrite, chunked, deleteRequest, EXISTS, put, putRequest, update, type Item, type Key } from '#lib/store/table';
 
-/*
- * The alarm engine's work queue: one small item per device or watcher whose alarms must be
- * re-evaluated, written before the change it stands for (a sync's device writes, a watcher
- * write) and deleted only after the evaluation that covers it finished. So a run that dies
- * leaves its work queued, and the evaluator finds pending work by reading the queue (K small
- * partitions), never the fleet. `notBefore` (epoch ms) holds work that waits for a time.
- * Each entry has its own token in the key, so a newer entry for the same subject is never
- * deleted by a run that processed an older one. Devices queued together are folded into one
- * item per shard and up to DEVICES_PER_ITEM of them (a 10k-device storm is ~160 items, not
- * 10k): the item is written and deleted whole, and each device in it keeps its own order
- * (`<token>.<index>`), so the newest entry of a device still wins.
- */
+// The alarm engine's work queue, written before the change it stands for, deleted after (docs/adr/0131, 0147).
 /** Devices folded into one queue item: ~300 bytes each, far below the 400 KB item limit. */
 const DEVICES_PER_ITEM = 64;
 /** Batch requests in flight when the queue is written or emptied. */
@@ -25,10 +14,7 @@ export interface DeviceWork {
   devicesn: string;
   /** The device as the change wrote it; absent when it vanished. */
   device?: StoredDevice;
-  /**
-   * The device copy came from an index (the watcher pass), which may lag behind the table: the
-   * device pass reads the device by key instead of trusting it, and never writes it whole.
-   */
+  /** From a lagging index (the watcher pass): the device pass reads the device by key instead. */
   reread?: boolean;
   /** Watchers that may have an open alarm on it ('any': not known, ask every watcher). */
   alarmWatchers: string[] | 'any';
@@ -51,10 +37,7 @@ const workOf = (work: DeviceWork): Item => ({
   ...(work.notBefore === undefined ? {} : { notBefore: work.notBefore }),
 });
 
-/**
- * One item per shard, due time and DEVICES_PER_ITEM devices queued together (an item's entries
- * are due together, so a run that covered one covered them all).
- */
+/** One item per shard, due time and DEVICES_PER_ITEM devices queued together. */
 const deviceItems = (work: readonly DeviceWork[], now: number): Item[] => {
   const groups = new Map<string, DeviceWork[]>();
   for (const entry of work) {
@@ -89,6 +72,8 @@ const fromItem = (item: Item): QueuedEvaluation[] => {
   return devices.map((work, i) => deviceEntry(key, `${order}.${String(i).padStart(3, '0')}`, queuedAt, work, item.claimed));
 };
 
+/** The keys of the items holding these entries, each once. */
+const itemKeys = (entries: readonly QueuedEvaluation[]): Key[] => [...new Map(entries.map((entry) => [`${entry.key.PK}\u0000${entry.key.SK}`, entry.key])).values()];
 
 export const evaluationQueue = {
   /** Queues devices (folded into few items, batched); answers the entries as stored. */
@@ -110,20 +95,14 @@ export const evaluationQueue = {
     return (await queryShards(QUEUE, { consistent: true })).flatMap(fromItem);
   },
 
-  /**
-   * Marks the items of entries a run is about to work on (before its first write): a later run
-   * that finds the mark knows a run died somewhere in the middle of them, and recomputes their
-   * rooms rather than moving them by deltas (which a half-done run may have applied already).
-   */
+  /** Marks the items a run is about to work on: a later run finding the mark recomputes their rooms (docs/adr/0115). */
   async claim(entries: readonly QueuedEvaluation[], runId: string): Promise<void> {
-    const keys = new Map(entries.map((entry) => [`${String(entry.key.PK)}\u0000${String(entry.key.SK)}`, entry.key]));
     // an entry another run finished meanwhile has nothing left to mark
-    await mapConcurrent([...keys.values()], BATCHES_IN_FLIGHT, (key) => update(key, { set: { claimed: runId } }, EXISTS));
+    await mapConcurrent(itemKeys(entries), BATCHES_IN_FLIGHT, (key) => update(key, { set: { claimed: runId } }, EXISTS));
   },
 
   /** Drops the items of entries a finished evaluation covered (by their own keys: newer entries stay). */
   async remove(entries: readonly QueuedEvaluation[]): Promise<void> {
-    const keys = new Map(entries.map((entry) => [`${String(entry.key.PK)}\u0000${String(entry.key.SK)}`, entry.key]));
-    await batchWrite([...keys.values()].map(deleteRequest), { inFlight: BATCHES_IN_FLIGHT });
+    await batchWrite(itemKeys(entries).map(deleteRequest), { inFlight: BATCHES_IN_FLIGHT });
   },
 };

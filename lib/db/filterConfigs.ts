@@ -12,15 +12,13 @@ import { caps } from '#lib/shared/caps';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import { FILTER_CONFIGS, FilterConfig, filterConfigSortKey } from '#lib/store/entities/config';
 import { collection } from '#lib/store/entity';
-import { expr } from '#lib/store/expression';
+import { atVersion } from '#lib/store/expression';
 import { mapListOrPage, queryListOrPage, type Page } from '#lib/store/paging';
 import { must, NEW, changedMeanwhile } from '#lib/store/table';
 import * as capped from './caps';
 import { numberedCollection } from './partition';
 
-// All configurations live in one partition sorted by id; each item holds its whole
-// region -> locations -> rooms tree, refused over DynamoDB's 400 KB counted in UTF-8 bytes (assertStorable):
-// a list-form upsert keeps stored rooms, so the body limit alone does not bound it.
+// One partition sorted by id; each item holds its whole tree, refused over 400 KB (assertStorable, docs/adr/0022).
 const UPSERT_CONCURRENCY = 16;
 // A list-form upsert reads, merges and writes back on a version condition. Every round of
 // racing writers has one winner, so a few jittered retries settle any realistic contention.
@@ -28,14 +26,7 @@ const MERGE_ATTEMPTS = 10;
 const jitter = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(200, 5 * 2 ** attempt)));
 
 /** At most `FILTER_CONFIGS_MAX` configurations per stage (lib/db/caps.ts): an upsert of a new id past it is 409. */
-const cap: capped.CapRules = {
-  name: 'filterConfigs',
-  get max() {
-    return caps.filterConfigs();
-  },
-  full: (max) => `This stage holds ${max} filters configurations, its maximum (FILTER_CONFIGS_MAX); delete one first`,
-  living: async () => new Map((await all.all({ project: ['id'], consistent: true })).map((item) => [String(item.id), undefined])),
-};
+const cap = capped.capRules('filterConfigs', () => caps.filterConfigs(), (max) => `This stage holds ${max} filters configurations, its maximum (FILTER_CONFIGS_MAX); delete one first`, () => capped.members(all));
 const all = collection(FILTER_CONFIGS);
 const numbered = numberedCollection(FILTER_CONFIGS, filterConfigSortKey, () => notFound());
 
@@ -51,7 +42,7 @@ const mergeOne = async (incoming: FiltersConfigListForm, index: number, now: str
     const item = { ...FilterConfig.key(incoming.id), type: FilterConfig.type, ...fields };
     assertStorable(item, treeField(index));
     assertListable(item, treeField(index));
-    if (await FilterConfig.put(incoming.id, fields, stored ? expr('#version = :version', { version }) : NEW)) return;
+    if (await FilterConfig.put(incoming.id, fields, stored ? atVersion(version) : NEW)) return;
     // after MERGE_ATTEMPTS lost races the failed condition surfaces as 409 "retry"
     if (attempt >= MERGE_ATTEMPTS) throw changedMeanwhile();
     await jitter(attempt);
@@ -96,7 +87,7 @@ export const filterConfigs = {
 
   async remove(id: number): Promise<void> {
     await numbered.remove(id);
-    await capped.release(cap.name, [String(id)]).catch(() => undefined); // healed when the cap is reached
+    await capped.forget(cap.name, String(id));
   },
 
   async keepOnly(ids: readonly number[]): Promise<number> {

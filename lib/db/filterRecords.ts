@@ -14,11 +14,7 @@ const UPSERT_CONCURRENCY = 16;
 export const FILTER_NOT_FOUND = 'Filter not found';
 const notFound = () => new NotFound(FILTER_NOT_FOUND, { body: FILTER_NOT_FOUND });
 
-/**
- * One UpdateItem that creates or updates: fields sent replace the stored ones, fields not
- * sent are kept, `deviceSN: null` removes the device association (and the index entry).
- * Atomic per record, so concurrent upserts end in the state of applying them in some order.
- */
+/** One UpdateItem creating or updating: sent fields replace, others kept, `deviceSN: null` removes it (docs/adr/0021). */
 const upsertOne = async (id: number, fields: FilterFields, now: string): Promise<void> => {
   const sent = { name: fields.name, description: fields.description };
   const device = typeof fields.deviceSN === 'string' ? { deviceSN: fields.deviceSN, ...filterDeviceKeys(fields.deviceSN, id) } : {};

@@ -4,25 +4,9 @@ import { mapConcurrent } from '#lib/shared/concurrency';
 import { digestAttribute, DIRTY_ROOMS, DirtyRoom, FingerprintBucket as Buckets, FingerprintTop as Top, FINGERPRINTS, placeOfRoom, ROOM_ATTRIBUTE, roomId } from '#lib/store/entities/inventory';
 import { and, expr, type Expr } from '#lib/store/expression';
 import { bucketOf, queryAll, queryShards } from '#lib/store/query';
-import { BATCH_SIZE, batchGet, batchWrite, chunked, EXISTS, NEW, putRequest } from '#lib/store/table';
+import { BATCH_SIZE, batchGet, batchWrite, chunked, asRead, EXISTS, putRequest } from '#lib/store/table';
 
-/*
- * Sync fingerprints: what the stored inventory holds, per room, in a form a sync can compare
- * with the provider's list without reading the devices. Rooms are spread over B buckets (a
- * stable hash of the room's identity); one item per bucket holds each room's fingerprint
- * (`r:<room>`, written by the domain, opaque here), and one top item holds each bucket's digest
- * (`b<n>`). A sync reads the top item, then the buckets whose digest differs from the
- * provider's, then the devices of the rooms whose fingerprint differs.
- *
- * Never claiming a state not stored: the sync writes a bucket only after the devices it
- * describes, under the version it read the bucket at, and a digest only after its bucket, under
- * the digest it read. Every other writer of device items (refresh, the alarm engine) marks the
- * rooms it writes dirty, before and after its write: one small item per room (`SYNCFP#DIRTY#<n>`,
- * K shards, a fresh mark each time), written in batches, never the top item or a bucket. The
- * next sync reads the marks with the top item, compares those rooms whatever their fingerprints
- * say, and removes each mark only if it still holds the value read (a writer that marked again
- * meanwhile keeps its room dirty for the sync after).
- */
+// Sync fingerprints in B buckets and a top item of digests, dirty marks beside them (docs/adr/0138, 0139).
 /** A digest the sync replaced before writing into the bucket: every room of it is to be compared. */
 const WHOLE = 'whole:';
 /** Bucket writes in flight. */
@@ -95,14 +79,10 @@ export const syncFingerprints = {
   /** Replaces a bucket's room fingerprints, under the version it was read at; false when someone marked it meanwhile. */
   async writeBucket(read: FingerprintBucket, rooms: ReadonlyMap<string, string>): Promise<boolean> {
     const fields = { version: read.version + 1, ...Object.fromEntries([...rooms].map(([room, fp]) => [`${ROOM_ATTRIBUTE}${room}`, fp])) };
-    return Buckets.put(read.bucket, fields, read.version > 0 ? expr('#version = :version', { version: read.version }) : NEW);
+    return Buckets.put(read.bucket, fields, asRead(read.version));
   },
 
-  /**
-   * Sets bucket digests (undefined: removes it), each only where the top item still holds the
-   * digest `was` read (undefined: absent); answers the buckets whose digest it did not set.
-   * `full` records the time of a sync that compared the whole inventory.
-   */
+  /** Sets digests (undefined: removes) where the top still holds `was`; answers the buckets not set. `full`: a whole-inventory sync. */
   async writeDigests(changes: readonly { bucket: number; digest?: string; was?: string }[], full?: { at: number }): Promise<number[]> {
     const missed: number[] = [];
     const batches = chunks(changes);
@@ -122,10 +102,7 @@ export const syncFingerprints = {
     return Math.ceil(rooms / BATCH_SIZE);
   },
 
-  /**
-   * Marks rooms dirty for the next sync (a fresh mark per room, in batches). Called by every
-   * writer of device items other than the sync, before and after it writes.
-   */
+  /** Marks rooms dirty for the next sync: every device writer but the sync, before and after its write. */
   async invalidate(places: readonly Place[]): Promise<void> {
     const mark = randomUUID();
     const rooms = [...new Set(places.map(roomId))];
@@ -142,11 +119,7 @@ export const syncFingerprints = {
     await mapConcurrent([...marks], IN_FLIGHT, ([room, mark]) => DirtyRoom.remove(room, expr('#mark = :mark', { mark })));
   },
 
-  /**
-   * The sync's own mark before it writes devices into these buckets, so that a run cut short is
-   * seen by the next: their digests become a mark that says "compare every room of the bucket"
-   * (`whole` in `top()`). Answers the mark (what the sync's own digest write expects to find).
-   */
+  /** The sync's mark before writing into these buckets (`whole` in `top()`); answers the mark its digest write expects. */
   async markForSync(buckets: readonly number[]): Promise<string> {
     const mark = `${WHOLE}${randomUUID()}`;
     await markDigests(buckets, mark);

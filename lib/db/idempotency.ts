@@ -2,28 +2,11 @@ import { IdempotencyKey } from '#lib/store/entities/account';
 import { expr } from '#lib/store/expression';
 import { nowSeconds } from '#lib/store/table';
 
-/*
- * Idempotency keys (issue 24 item 4): one item per (route, caller, key), its partition the hash
- * of the three (`IDEMPOTENCY#<sha256>`), so keys spread over partitions and the key itself is not
- * stored. A claim is a conditional put; the item then holds the request's fingerprint, the claim's
- * token and, once the create answered, its sealed result, until `expiresAt` (TTL).
- */
-export interface KeyRecord {
-  fingerprint: string;
-  token: string;
-  state: 'pending' | 'done';
-  /** Epoch ms until which a pending claim is its request's; after it, a retry may run again. */
-  leaseUntil: number;
-  /** The sealed first result (state done). */
-  result?: string;
-  /** The result's audit record is not stored yet: the next replay stores it (lib/http/idempotency.ts). */
-  auditPending?: boolean;
-}
+// Idempotency keys, one item per (route, caller, key) hash (docs/adr/0161).
+/** `leaseUntil`: epoch ms a pending claim is its request's; `result`: the sealed first 2xx; `auditPending`: its audit record still to store. */
+export type KeyRecord = ReturnType<typeof IdempotencyKey.fromItem>;
 
-/**
- * Claims a key for a request: true when no live record held it (none, expired, or a lapsed
- * pending claim of the same request); otherwise false and nothing written.
- */
+/** Claims a key: true when no live record held it (none, expired, a lapsed claim of the same request). */
 export const claim = (id: string, record: KeyRecord, expiresAt: number): Promise<boolean> =>
   IdempotencyKey.put(
     id,

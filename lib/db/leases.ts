@@ -1,24 +1,14 @@
+import { EvaluatorMarker, SyncMarker } from '#lib/store/entities/notify';
 import { and, expr } from '#lib/store/expression';
 import { update, type Key } from '#lib/store/table';
 
-/*
- * A lease item: at most one holder at a time of a named piece of background work (the alarm
- * evaluator, the device sync), with when its last run started (pacing). Taken by a conditional
- * update, renewed by its holder's heartbeat, released when the run ends; a holder that died stops
- * renewing and the lease lapses (lib/shared/lease.ts holds it).
- */
+// A lease item of background work with its pacing (docs/adr/0114, 0166; lib/shared/lease.ts holds it).
 export interface LeaseItem {
-  /**
-   * Takes the lease until `leaseUntil` (epoch ms) when no other run holds it and, if `dueAt`
-   * is given, the last run started at or before `dueAt`. False when either does not hold.
-   */
+  /** Takes the lease when no other run holds it and (with `dueAt`) the last run started by `dueAt`. */
   acquire: (runId: string, now: number, leaseUntil: number, dueAt?: number) => Promise<boolean>;
   /** The holder's heartbeat: moves its lease to `leaseUntil`. False when the lease is no longer its own. */
   renew: (runId: string, leaseUntil: number) => Promise<boolean>;
-  /**
-   * Ends the run that holds the lease, recording when it started (unless `startedAt` is undefined:
-   * an unpaced run). When the lease expired and another run took over, that run records its own start.
-   */
+  /** Ends the holder's run, recording its start (undefined: unpaced); a run that took over an expired lease records its own. */
   release: (runId: string, startedAt: number | undefined) => Promise<void>;
 }
 
@@ -33,3 +23,8 @@ export const leaseItem = (key: Key, type: string): LeaseItem => ({
     await update(key, { set: { leaseUntil: 0, ...(startedAt === undefined ? {} : { lastRunAt: startedAt }) } }, expr('#runId = :run', { run: runId }));
   },
 });
+
+/** The alarm evaluator's lease and pacing marker (docs/adr/0052, 0114). */
+export const alarmRuns = leaseItem(EvaluatorMarker.key(), EvaluatorMarker.type);
+/** The device sync's lease and pacing marker (docs/adr/0166). */
+export const syncRuns = leaseItem(SyncMarker.key(), SyncMarker.type);

@@ -6,29 +6,7 @@ import { and, expr, type Expr } from '#lib/store/expression';
 import { queryAll } from '#lib/store/query';
 import { EXISTS, nowSeconds, take, type Item } from '#lib/store/table';
 
-/*
- * Connections of live dashboards (docs/data-model.md "Live"; tickets: liveTickets.ts). A
- * connection is one item (its filter, scope key and the id of its current subscription) plus one
- * subscription item in the partition of its scope key: a change reads the partitions of the (at
- * most 8) scope keys that contain its room, never the list of all connections. Everything
- * carries `expiresAt` (TTL); readers skip what has expired.
- *
- * Moving a connection to another scope touches three items without a transaction, and one
- * socket's messages run concurrently (one Lambda each), so the move must not trust what it read
- * (issue 24 item 6: 40 quick subscribes left subscriptions under four other scopes). Each
- * subscription item is keyed by its own id as well as its connection, and each move, in order:
- * 1. writes a subscription of its own in the new scope (the connection misses no change there);
- * 2. points the connection at it, conditional on the scope and subscription it read;
- * 3a. having won, deletes the subscription it replaced (that exact item);
- * 3b. having lost (another move, or a close, came between), deletes its own, exactly that one.
- * Two moves never delete each other's subscription, so whatever the interleaving, the items
- * left are those the connection points at. A crash between 2 and 3a leaves the old item until
- * its TTL (at most the connection's life); the board ignores pushes outside its scope.
- *
- * A connection opened with the ticket of a scoped principal keeps that principal's scope
- * (`access`) on its item and on every subscription item, so the push reads it with the
- * subscribers and tells a connection only of rooms within it (lib/live/push.ts).
- */
+// Live connections and their subscriptions by scope key; moves are conditional, scope kept from the ticket (docs/adr/0100, 0158, 0203).
 
 export interface Subscriber {
   connectionId: string;
@@ -93,12 +71,7 @@ export const open = async (connectionId: string, scope: Scoped, expiresAt: numbe
   ]);
 };
 
-/**
- * Counts one message of a connection in the rate window starting at `window` (epoch s) and
- * answers the connection with the count so far; undefined when it is not (or no longer)
- * registered. One conditional UpdateItem of the connection item (two when a window opens), so
- * the count holds across Lambda invocations and costs no item of its own.
- */
+/** Counts one message in the rate window at `window` (epoch s) on the connection item (docs/adr/0159); undefined when not registered. */
 export const admitMessage = async (connectionId: string, window: number): Promise<Connection | undefined> => {
   const count = async (change: Expr, condition: string) => {
     const live = and(expr('attribute_exists(PK) AND #expiresAt > :now', { now: nowSeconds() }), `(${condition})`)!;
@@ -117,10 +90,7 @@ export const admitMessage = async (connectionId: string, window: number): Promis
 /** What a move came to: moved; lost to another move of the same connection; the connection is gone. */
 export type MoveOutcome = 'moved' | 'raced' | 'gone';
 
-/**
- * Moves a connection to another scope (the protocol in the header). `current` is the
- * connection as just read (admitMessage answers it); without it the move reads it.
- */
+/** Moves a connection to another scope (docs/adr/0158); `current`: the connection as just read. */
 export const move = async (connectionId: string, scope: Scoped, current?: Connection): Promise<MoveOutcome> => {
   const read = current ?? (await find(connectionId));
   if (!read || read.expiresAt <= nowSeconds()) return 'gone';

@@ -5,11 +5,7 @@ import { expr } from '#lib/store/expression';
 import { must, NEW, take, changedMeanwhile } from '#lib/store/table';
 import { toAccess, toFilter } from './liveConnections';
 
-/*
- * Tickets of live dashboards (docs/data-model.md "Live"). A ticket is stored under the SHA-256
- * of its value, so the table never holds a usable ticket; redeeming it is one conditional
- * delete, so it opens at most one connection.
- */
+// Live tickets, stored under their SHA-256; redeeming is one conditional delete (docs/adr/0099).
 
 /** What a ticket opens: a connection to `filter`, hearing only of rooms within `access` (empty: everywhere). */
 export interface Redeemed {
@@ -17,10 +13,7 @@ export interface Redeemed {
   access: ScopeEntry[];
 }
 
-/**
- * Stores a ticket (its hash) valid until `validUntil` (epoch ms) for a connection to `filter`,
- * within the scope of the principal it was issued to (`access`, kept only when it narrows).
- */
+/** Stores a ticket's hash until `validUntil` (epoch ms) for `filter`, within `access` (kept only when it narrows). */
 export const store = async (ticket: string, filter: DeviceFilter, validUntil: number, access: AccessScope = []): Promise<void> => {
   const fields = { filter, ...(isUnscoped(access) ? {} : { access }), validUntil, expiresAt: Math.ceil(validUntil / 1000) };
   await must(LiveTicket.put(ticket, fields, NEW), changedMeanwhile);

@@ -3,19 +3,13 @@ import { Conflict, NotFound } from '#lib/errors';
 import { caps } from '#lib/shared/caps';
 import { MAINTENANCE, MaintenanceWindowItem as Windows } from '#lib/store/entities/alarms';
 import { collection } from '#lib/store/entity';
-import { expr } from '#lib/store/expression';
-import { mapPage, queryKeptPage, queryPage, type Page } from '#lib/store/paging';
+import { atVersion } from '#lib/store/expression';
+import { readPage, type Page } from '#lib/store/paging';
 import { queryAll, type Query } from '#lib/store/query';
-import { hasExpired, must, NEW, nowSeconds, type Item } from '#lib/store/table';
+import { hasExpired, must, NEW, unexpired, type Item } from '#lib/store/table';
 import * as capped from './caps';
 
-/*
- * Maintenance windows (issue 28 item 1; docs/data-model.md "Maintenance windows") are few, like
- * silences: one partition `MAINTENANCE`, sorted by id, and ids are UUIDv7
- * (docs/adr/0405-maintenance-windows-in-one-partition.md), so the list is one Query in creation
- * order and no index is read (nothing lags). `version` guards replace and delete. A window with an
- * end is kept until `expiresAt` (TTL, retention after its last opening); one without stays until deleted.
- */
+// Maintenance windows: one partition sorted by UUIDv7, no index (docs/adr/0405); `version` guards replace and delete.
 const { fromItem } = Windows;
 
 /** A stored window and the version it was read at. */
@@ -41,29 +35,21 @@ const notFound = (id: string) => new NotFound(`Maintenance window ${id} not foun
 const changed = (id: string) => () => new Conflict(`Maintenance window ${id} was changed by another request; read it again and retry`);
 
 /** At most `MAINTENANCE_WINDOWS_MAX` windows not yet ended per stage: a create past it is 409. */
-const cap: capped.CapRules = {
-  name: 'maintenance',
-  get max() {
-    return caps.maintenanceWindows();
-  },
-  full: (max) => `This stage holds ${max} maintenance windows not yet ended, its maximum (MAINTENANCE_WINDOWS_MAX); delete one first (DELETE /maintenance/{id})`,
-  living: async () => {
+const cap = capped.capRules(
+  'maintenance',
+  () => caps.maintenanceWindows(),
+  (max) => `This stage holds ${max} maintenance windows not yet ended, its maximum (MAINTENANCE_WINDOWS_MAX); delete one first (DELETE /maintenance/{id})`,
+  async () => {
     const now = Date.now();
     const items = await collection(MAINTENANCE).all({ project: ['id', 'until'], consistent: true });
     const until = (item: Item) => (typeof item.until === 'number' ? item.until : undefined);
     return new Map(items.filter((item) => (until(item) ?? Infinity) > now).map((item) => [String(item.id), until(item)] as const));
   },
-};
+);
 
 /** Stores a new window; 409 when the stage holds its maximum of windows not yet ended. */
 export const create = async (window: MaintenanceWindow, life: WindowLife): Promise<MaintenanceWindow> => {
-  await capped.admit(cap, window.id, life.until);
-  try {
-    await must(Windows.put(window.id, fields(window, 1, life), NEW), () => new Error(`maintenance window id ${window.id} collided`));
-  } catch (error) {
-    await capped.release(cap.name, [window.id]).catch(() => undefined); // else healed when the cap is reached
-    throw error;
-  }
+  await capped.admitted(cap, window.id, life.until, () => must(Windows.put(window.id, fields(window, 1, life), NEW), () => new Error(`maintenance window id ${window.id} collided`)));
   return window;
 };
 
@@ -76,7 +62,7 @@ export const getVersioned = async (id: string): Promise<VersionedWindow> => {
 
 const listQuery = (): Query => ({
   pk: MAINTENANCE,
-  filter: expr('attribute_not_exists(#expiresAt) OR #expiresAt > :now', { now: nowSeconds() }),
+  filter: unexpired(),
   consistent: true,
 });
 const IDENTITY = 'maintenance';
@@ -86,16 +72,11 @@ export const all = async (): Promise<MaintenanceWindow[]> => (await queryAll(lis
 
 /** One page of the kept windows, oldest first; with `keep`, of those it accepts (a scoped caller's), the same cursors. */
 export const page = async (limit: number, cursor?: string, keep?: (window: MaintenanceWindow) => boolean): Promise<Page<MaintenanceWindow>> => {
-  const read = keep ? queryKeptPage(listQuery(), IDENTITY, (item) => keep(fromItem(item)), limit, cursor) : queryPage(listQuery(), IDENTITY, limit, cursor);
-  return mapPage(await read, fromItem);
+  return readPage(listQuery(), IDENTITY, fromItem, limit, cursor, keep);
 };
 
-const atVersion = (version: number) => expr('#version = :read', { read: version });
 
-/**
- * Replaces a window read at `version` (its id, createdBy and createdAt kept by the caller);
- * 409 when another request wrote it since, 404 when it was deleted since.
- */
+/** Replaces a window read at `version`: 409 when written since, 404 when deleted since. */
 export const replace = async (current: VersionedWindow, window: MaintenanceWindow, life: WindowLife): Promise<MaintenanceWindow> => {
   await capped.admit(cap, window.id, life.until); // a member already: its `until` moves
   if (!(await Windows.put(window.id, fields(window, current.version + 1, life), atVersion(current.version)))) {
@@ -112,5 +93,5 @@ export const remove = async (current: VersionedWindow): Promise<void> => {
     await getVersioned(id); // 404 when deleted meanwhile
     throw changed(id)();
   }
-  await capped.release(cap.name, [id]).catch(() => undefined); // else healed when the cap is reached
+  await capped.forget(cap.name, id);
 };

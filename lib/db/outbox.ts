@@ -5,13 +5,7 @@ import { mapListOrPage, queryPartitionsDescending, shardsOf, type Page } from '#
 import { shardKey } from '#lib/store/query';
 import { NEW } from '#lib/store/table';
 
-/*
- * The local mailbox (MAILER=outbox): one item per mail, keyed by the mail's id, so storing the
- * same mail twice is a no-op. GSI1 (`OUTBOX#<shard>`, K shards by mail id, each sorted by time)
- * lists them newest first once merged.
- * The SES mailer keeps a ledger of the mail ids it sent (`MAILSENT#<id>`) for the same reason.
- * Both expire after 30 days; readers treat an expired record as absent.
- */
+// The local mailbox (MAILER=outbox) and the SES sent ledger: idempotent by mail id, 30 days (docs/adr/0049, 0054).
 const KEEP_SECONDS = 30 * 24 * 60 * 60;
 const expiry = (at: string) => Math.floor(Date.parse(at) / 1000) + KEEP_SECONDS;
 

@@ -9,12 +9,7 @@ const SORT_KEY_BYTES = 1024;
 /** What precedes a URI-encoded serial number in the longest sort key holding one (alarm history: `<clearedAt>#<watcher id>#`). */
 const BEFORE_SERIAL_BYTES = 64;
 
-/**
- * The field of a device whose names cannot become the keys it would be stored under, if any: a
- * room's identity is a whole sort key (its aggregate, its dirty mark), its location's identity
- * most of one (the location summary's index key, DESIGN §3: index keys obey key limits), a serial
- * number URI-encoded part of one. The sync skips such a device like one with a malformed name.
- */
+/** The field whose names cannot become the keys the device would be stored under, if any (DESIGN §3; docs/adr/0174). */
 export const oversizedField = (device: { devicesn: string; details: Place }): string | undefined => {
   if (encodeURIComponent(device.devicesn).length > SORT_KEY_BYTES - BEFORE_SERIAL_BYTES) return 'devicesn';
   const roomFits = roomId(device.details).length <= SORT_KEY_BYTES;

@@ -15,10 +15,7 @@ export interface NewRole {
 /** What PUT may change of a created role: its name (and so its id) stays. */
 export type RolePatch = Partial<Pick<NewRole, 'description' | 'permissions'>>;
 
-// Created roles live in one partition sorted by id; built-ins come from code (lib/auth/roles).
-// A created role counts its holders (`holders`): never below the users and services that hold
-// it, so a held role is never deleted (lib/auth/membership.ts orders the writes). Roles stored
-// before the count have none; it is started from the holders on first need.
+// Created roles in one partition, counting their holders; built-ins from code (docs/adr/0033, 0066, 0312).
 const notFound = (roleid: string) => new NotFound(`Role ${roleid} not found`);
 
 // a write races at most a few changes of the same role
@@ -26,10 +23,7 @@ const MAX_ATTEMPTS = 5;
 
 const read = (roleid: string): Promise<Item | undefined> => CreatedRole.read(roleid, { consistent: true });
 
-/**
- * Starts the holder count of a role stored before counts existed, from its stored holders. Safe:
- * holders are added only through `claim`, which waits for the count, so none is in flight.
- */
+/** Starts the holder count of a role stored before counts (docs/adr/0312). */
 const startCount = async (roleid: string, countHolders: () => Promise<number>): Promise<void> => {
   await CreatedRole.update(roleid, { set: { holders: await countHolders() } }, 'attribute_exists(PK) AND attribute_not_exists(#holders)');
 };
@@ -47,17 +41,11 @@ export const find = (roleid: string): Promise<Role | undefined> => CreatedRole.f
 
 export const get = (roleid: string): Promise<Role> => must(find(roleid), () => notFound(roleid));
 
-/**
- * Sets the fields given in one conditional write (404 when unknown): a holder's next request
- * reads the role by key, strongly consistent, so it acts with the new permissions.
- */
+/** Sets the fields given in one conditional write (404 when unknown). */
 export const update = async (roleid: string, patch: RolePatch): Promise<Role> =>
   CreatedRole.fromItem(await must(CreatedRole.update(roleid, patchOf({ ...patch }), EXISTS, 'ALL_NEW'), () => notFound(roleid)));
 
-/**
- * One more holder, before the user or service is stored (or moved to the role). False when the
- * role does not exist. `countHolders` counts its stored holders, for a role from before the count.
- */
+/** One more holder, before it is stored; false when the role does not exist. */
 export const claim = async (roleid: string, countHolders: () => Promise<number>): Promise<boolean> => {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     if (await CreatedRole.update(roleid, { increment: { holders: 1 } }, 'attribute_exists(#holders)')) return true;

@@ -1,17 +1,11 @@
 import type { Place, RoomAggregate, Severity, SeverityCounts, StoredRoom } from '#lib/devices/types';
 import { Room, roomId, roomIndexKeys, ROOMS } from '#lib/store/entities/inventory';
-import { expr, type Expr } from '#lib/store/expression';
+import { atVersion, expr } from '#lib/store/expression';
 import { queryShards, type Query } from '#lib/store/query';
-import { batchGet, NEW, type Item } from '#lib/store/table';
+import { asRead, batchGet, type Item } from '#lib/store/table';
 import { announceStored } from './changes';
 
-/*
- * One aggregate item per room that holds devices, in the `ROOMS#<shard>` partitions (K shards,
- * by room identity) sorted by region#location#room; GSI1 sorts the same items by location
- * first, GSI2 by room name first (same shard). Any scope is then one Query per shard over the
- * rooms in (or very near) that scope, in parallel, never over devices. What an aggregate holds
- * is decided in lib/rollups/rooms.ts; this repository reads and writes it under its version.
- */
+// One aggregate per room with devices, sharded, in three orders (docs/adr/0039, 0040); lib/rollups/rooms.ts decides its content.
 const enc = encodeURIComponent;
 const SEVERITY_LEVELS: Severity[] = [1, 2, 3, 4];
 const severityFields = (severities: SeverityCounts) => Object.fromEntries(SEVERITY_LEVELS.map((level) => [`sev${level}`, severities[level]]));
@@ -23,9 +17,6 @@ const storedOf = (item: Item): StoredRoom => {
   }
   return stored;
 };
-
-/** The write's guard: the version it was read at, or absent when it was read absent (version 0). */
-const guard = (version: number): Expr | string => (version > 0 ? expr('#version = :version', { version }) : NEW);
 
 const FIELDS = ['region', 'location', 'room', 'deviceCount', 'online', 'offline', 'roomStatus'];
 const NAME_FIELDS = ['region', 'location', 'room'] as const;
@@ -41,10 +32,7 @@ const prefix = (...names: (string | undefined)[]) => {
   return fixed.length === 3 ? fixed.join('#') : `${fixed.join('#')}#`;
 };
 
-/**
- * The narrowest of the three orderings for a scope (by room name, by location, or by region),
- * and a filter on every name the key prefix does not fix, so the answer is the scope exactly.
- */
+/** The narrowest ordering for a scope, and a filter on every name its key prefix does not fix. */
 const scopeQuery = (scope: Partial<Place>): { base: string; query: Omit<Query, 'pk'> } => {
   const [index, base, sk] =
     scope.room !== undefined
@@ -72,16 +60,10 @@ export const inScope = async (scope: Partial<Place>): Promise<RoomAggregate[]> =
   return (await queryShards(base, query)).map(Room.fromItem).sort(byPlace);
 };
 
-/**
- * The aggregates of the rooms in any of these scopes, sorted as `inScope` sorts them: one
- * `inScope` each, in parallel. The scopes must not overlap (a room in two is answered twice).
- */
+/** The aggregates in any of these disjoint scopes, one `inScope` each, in parallel. */
 export const inScopes = async (scopes: readonly Partial<Place>[]): Promise<RoomAggregate[]> => (await Promise.all(scopes.map(inScope))).flat().sort(byPlace);
 
-/**
- * Every room aggregate, read strongly consistent from the table (no index): what a summary
- * heal counts, so it never overwrites a summary with a total older than a run's last room write.
- */
+/** Every aggregate, consistent from the table: what a summary heal counts (docs/adr/0130). */
 export const allConsistent = async (): Promise<RoomAggregate[]> => {
   const { base, query } = scopeQuery({});
   return (await queryShards(base, { ...query, consistent: true })).map(Room.fromItem).sort(byPlace);
@@ -102,22 +84,19 @@ const announced = async (landed: boolean, room: RoomAggregate): Promise<boolean>
   return landed;
 };
 
-/**
- * Writes a room's whole aggregate under the version it was read at (0: read absent); false
- * when it moved meanwhile. `announce`: the counts or status changed (dashboards hear of it).
- */
+/** Writes a room's aggregate under the version read (0: absent); false when it moved. `announce`: dashboards hear of it. */
 export const write = async (aggregate: RoomAggregate, severities: SeverityCounts, readVersion: number, announce: boolean): Promise<boolean> => {
   const { region, location, room, deviceCount, online, offline, roomStatus } = aggregate;
   const fields = { ...roomIndexKeys(aggregate), region, location, room, deviceCount, online, offline, roomStatus, ...severityFields(severities) };
-  const landed = await Room.put(aggregate, { ...fields, version: readVersion + 1, updatedAt: new Date().toISOString() }, guard(readVersion));
+  const landed = await Room.put(aggregate, { ...fields, version: readVersion + 1, updatedAt: new Date().toISOString() }, asRead(readVersion));
   return announce ? announced(landed, aggregate) : landed;
 };
 
 /** Removes a room that holds no device any more, under the version it was read at; false when it moved meanwhile. */
-export const remove = async (emptied: RoomAggregate, readVersion: number): Promise<boolean> => announced(await Room.remove(emptied, guard(readVersion)), emptied);
+export const remove = async (emptied: RoomAggregate, readVersion: number): Promise<boolean> => announced(await Room.remove(emptied, asRead(readVersion)), emptied);
 
 /** Sets a room's per-severity counts and the status they imply, under the version it was read at; false when it moved meanwhile. */
 export const setSeverities = async (after: RoomAggregate, severities: SeverityCounts, readVersion: number): Promise<boolean> => {
   const change = { set: { ...severityFields(severities), roomStatus: after.roomStatus, version: readVersion + 1 } };
-  return announced(!!(await Room.update(after, change, expr('#version = :version', { version: readVersion }))), after);
+  return announced(!!(await Room.update(after, change, atVersion(readVersion))), after);
 };

@@ -6,20 +6,8 @@ import { collection } from '#lib/store/entity';
 import { and, expr, patchOf, type Expr } from '#lib/store/expression';
 import { EXISTS, must, NEW, type Item } from '#lib/store/table';
 
-/** A registered service (DESIGN §5), as every answer shows it: never its secret's hash, never its incarnation. */
-export interface Service {
-  id: string;
-  name: string;
-  description: string;
-  url: string;
-  active: boolean;
-  /** The role its tokens act with (DESIGN §5); `viewer` unless registered with another. */
-  role: string;
-  /** Regions and (region, location) pairs it acts in; empty: unscoped. */
-  scope: ScopeEntry[];
-  createdAt: string;
-  updatedAt: string;
-}
+/** A registered service (DESIGN §5) as every answer shows it (its entity's answer): never its secret's hash nor its incarnation. */
+export type Service = ReturnType<typeof Services.fromItem>;
 
 export interface NewService {
   name: string;
@@ -35,11 +23,7 @@ export type ServicePatch = Partial<NewService>;
 /** What the token exchange and every service token are checked against; stays inside lib/. */
 export interface ServiceCredentials {
   service: Service;
-  /**
-   * Random id of the service's current credentials: new at registration, at every secret
-   * rotation and at every deactivation. A token carries the one it was issued under and is
-   * refused once it differs. Empty on services stored before incarnations (no token until rotated).
-   */
+  /** The service's credentials id, new at registration, rotation and deactivation (docs/adr/0225; empty before incarnations). */
   incarnation: string;
   /** `sha256$<base64url>` of the client secret (lib/auth/serviceSecrets.ts); empty until one was issued. */
   secretHash: string;
@@ -58,11 +42,7 @@ export const serviceCredentials = async (id: string): Promise<ServiceCredentials
 /** Still holds `role` (a service stored before roles has none and acts as `viewer`). */
 const holding = (role: string): Expr => expr(role === 'viewer' ? '(attribute_not_exists(#role) OR #role = :held)' : '#role = :held', { held: role });
 
-/**
- * The fields of `patch` (scope normalised) in one conditional write that also bumps version and
- * updatedAt; deactivating starts a new incarnation, so no token of before outlives it, even once
- * the service is active again. With `heldRole`, only while the service still holds that role.
- */
+/** `patch` in one conditional write with version and updatedAt; deactivation starts a new incarnation; `heldRole`: only while held. */
 const patch = (id: string, fields: ServicePatch, heldRole?: string): Promise<Item | undefined> => {
   const set: Item = { ...fields, ...(fields.scope ? { scope: normalizeScope(fields.scope) } : {}), ...(fields.active === false ? { incarnation: randomUUID() } : {}) };
   return Services.update(id, patchOf(set), and(EXISTS, heldRole === undefined ? undefined : holding(heldRole)), 'ALL_NEW');

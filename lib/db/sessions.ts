@@ -5,11 +5,8 @@ import { nowSeconds } from '#lib/store/table';
 // Short-lived records with `expiresAt` (TTL in AWS). dynalite never expires them, so readers
 // treat a past `expiresAt` as absent.
 
-export interface FailureWindow {
-  count: number;
-  /** Epoch seconds when the window (and any lock) ends. */
-  expiresAt: number;
-}
+/** `expiresAt`: epoch seconds when the window (and any lock) ends. */
+export type FailureWindow = ReturnType<typeof LoginFailures.fromItem>;
 
 /** A password check may run (`windowEnd` names the window it counts in), or the budget is spent. */
 export type Reservation = { granted: true; windowEnd: number } | { granted: false; window: FailureWindow };
@@ -30,11 +27,7 @@ export const revokedTokens = {
 // a reservation races at most a few window changes (open, expire); past that, answer "busy"
 const MAX_RESERVE_ATTEMPTS = 4;
 
-/**
- * Password guesses per username, in a fixed window that starts at the first guess. Every check
- * of a password first takes one slot (`reserve`), atomically, so parallel guesses share one
- * budget; a right password gives its slot back (`release`), a wrong one keeps it.
- */
+/** Password guesses per username in a fixed window, each check reserving a slot first (docs/adr/0031, 0063). */
 export const loginFailures = {
   async get(username: string): Promise<FailureWindow | undefined> {
     const window = await LoginFailures.find(username, { consistent: true });

@@ -4,42 +4,31 @@ import { caps } from '#lib/shared/caps';
 import { silenceEndSk, Silence as Silences, SILENCES, SILENCES_BY_END } from '#lib/store/entities/alarms';
 import { collection } from '#lib/store/entity';
 import { expr } from '#lib/store/expression';
-import { mapPage, queryKeptPage, queryPage, type Page } from '#lib/store/paging';
+import { readPage, type Page } from '#lib/store/paging';
 import { queryAll, type Query } from '#lib/store/query';
 import { changedMeanwhile, must, NEW, nowSeconds } from '#lib/store/table';
 import * as capped from './caps';
 
-/*
- * Silences are few (maintenance windows): one partition `SILENCE`, and GSI1 `SILENCES#BY_END`
- * sorted by endsAt, so "active and future" is one key condition (endsAt > now) and the
- * evaluator reads only those. Ended silences stay (expired) until `expiresAt` (TTL).
- */
+// Silences: one partition, GSI1 sorted by endsAt for active and future (docs/adr/0070, 0163).
 const { fromItem } = Silences;
 const notFound = (id: string) => new NotFound(`Silence ${id} not found`);
 
 /** At most `SILENCES_MAX_ACTIVE` silences not yet ended (pending or active) per stage: a create past it is 409. */
-const cap: capped.CapRules = {
-  name: 'silences',
-  get max() {
-    return caps.activeSilences();
-  },
-  full: (max) => `This stage holds ${max} pending or active silences, its maximum (SILENCES_MAX_ACTIVE); end one first (DELETE /silences/{id})`,
-  living: async () => {
+const cap = capped.capRules(
+  'silences',
+  () => caps.activeSilences(),
+  (max) => `This stage holds ${max} pending or active silences, its maximum (SILENCES_MAX_ACTIVE); end one first (DELETE /silences/{id})`,
+  async () => {
     const now = Date.now();
     const items = await collection(SILENCES).all({ project: ['id', 'endsAt'], consistent: true });
     return new Map(items.map((item) => [String(item.id), Date.parse(String(item.endsAt))] as const).filter(([, ends]) => ends > now));
   },
-};
+);
 
 /** Stores a new silence; 409 when the stage holds its maximum of silences not yet ended. */
 export const create = async (silence: Silence, expiresAt: number): Promise<Silence> => {
-  await capped.admit(cap, silence.id, Date.parse(silence.endsAt));
-  try {
-    await must(Silences.put(silence.id, { GSI1PK: SILENCES_BY_END, GSI1SK: silenceEndSk(silence), ...silence, expiresAt }, NEW), changedMeanwhile);
-  } catch (error) {
-    await capped.release(cap.name, [silence.id]).catch(() => undefined); // else healed when the cap is reached
-    throw error;
-  }
+  const fields = { GSI1PK: SILENCES_BY_END, GSI1SK: silenceEndSk(silence), ...silence, expiresAt };
+  await capped.admitted(cap, silence.id, Date.parse(silence.endsAt), () => must(Silences.put(silence.id, fields, NEW), changedMeanwhile));
   return silence;
 };
 
@@ -60,20 +49,13 @@ export const current = async (now: string): Promise<Silence[]> => (await queryAl
 /** Every kept silence, expired ones included, soonest end first. */
 export const all = async (): Promise<Silence[]> => (await queryAll(keptQuery())).map(fromItem);
 
-/**
- * One page of the current silences, or with `kept` of every kept one (expired ones included),
- * soonest end first; with `keep`, of those it accepts (a scoped caller's), the same cursors.
- */
+/** One page of the current silences (`kept`: every kept one), soonest end first; `keep`: a scoped caller's. */
 export const page = async (kept: boolean, now: string, limit: number, cursor?: string, keep?: (silence: Silence) => boolean): Promise<Page<Silence>> => {
   const query = kept ? keptQuery() : currentQuery(now);
-  const read = keep ? queryKeptPage(query, identity(kept), (item) => keep(fromItem(item)), limit, cursor) : queryPage(query, identity(kept), limit, cursor);
-  return mapPage(await read, fromItem);
+  return readPage(query, identity(kept), fromItem, limit, cursor, keep);
 };
 
-/**
- * Ends a silence at `now` (a future one never starts); an ended one is answered as it is.
- * The item stays, expired, until its retention ends.
- */
+/** Ends a silence at `now` (an ended one is answered as is); it stays until its retention ends. */
 export const end = async (id: string, now: string): Promise<Silence> => {
   const current = await get(id);
   if (Date.parse(current.endsAt) <= Date.parse(now)) return current;
@@ -82,7 +64,6 @@ export const end = async (id: string, now: string): Promise<Silence> => {
   const ended = await Silences.update(id, change, expr('#endsAt = :was', { was: current.endsAt }), 'ALL_NEW');
   // ended by a concurrent DELETE: answer it as that one left it
   if (!ended) return get(id);
-  // it no longer counts against the cap; a failed release lapses at its old end anyway
-  await capped.release(cap.name, [id]).catch(() => undefined);
+  await capped.forget(cap.name, id); // no longer counted; a failed release lapses at its old end anyway
   return fromItem(ended);
 };

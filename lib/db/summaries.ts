@@ -1,20 +1,9 @@
 import { COUNT_FIELDS, sameCounts, zeroCounts, summaryKey, type Counts, type Place, type SummaryScope } from '#lib/devices/types';
 import { Summary, SUMMARIES, summaryScopeId } from '#lib/store/entities/inventory';
-import { expr } from '#lib/store/expression';
 import { queryAll } from '#lib/store/query';
-import { batchGet, NEW, type Item } from '#lib/store/table';
+import { asRead, batchGet, type Item } from '#lib/store/table';
 
-/*
- * One summary item per scope (everything, each region, each region + location) holding the
- * counts of the room aggregates in it, so a count for those scopes is one GetItem.
- *
- * Kept right without transactions: a run that recomputes rooms first marks every summary it
- * will move (`inflight`, a string set of `<startedAt>:<runId>`, version + 1), then adds the
- * exact change of its room writes (each room write is version-guarded, so before -> after is
- * exact) and drops its mark in the same update. A heal reads a summary, then the rooms, and
- * overwrites the summary only under its version and only when no live run has a mark on it;
- * a mark older than STALE_MS belongs to a run that died, whose room writes the heal counts.
- */
+// One summary per scope, moved by exact deltas under run marks and healed by recount (docs/adr/0130).
 const STALE_MS = 15 * 60 * 1000;
 
 const countsOf = (item: Item | undefined): Counts => {
@@ -71,13 +60,10 @@ export const read = async (scopes: readonly SummaryScope[]): Promise<StoredSumma
   return scopes.map((scope) => fromItem(scope, found.get(Summary.key(scope).PK)));
 };
 
-/**
- * Overwrites a summary read by `read` with the counts of the rooms read after it, unless a
- * live run marked it or anything wrote it since. True when it was written.
- */
+/** Overwrites a summary with the counts of rooms read after it, unless marked by a live run or written since. */
 export const heal = async (stored: StoredSummary, counts: Counts, now = Date.now()): Promise<boolean> => {
   if (stored.inflight.some((startedAt) => now - startedAt < STALE_MS)) return false;
   if (stored.inflight.length === 0 && sameCounts(stored.counts, counts)) return false;
   const fields = { ...scopeFields(stored.scope), ...counts, version: stored.version + 1, updatedAt: new Date(now).toISOString() };
-  return Summary.put(stored.scope, fields, stored.version === 0 ? NEW : expr('#version = :version', { version: stored.version }));
+  return Summary.put(stored.scope, fields, asRead(stored.version));
 };

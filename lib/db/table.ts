@@ -9,30 +9,9 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import definition from './table-definition.json';
 
-/**
- * The table's keys and indexes come from table-definition.json, which serverless.yml reads for
- * the CloudFormation resource too, so the two can never drift apart.
- */
-export const createTableInput = (tableName: string): CreateTableCommandInput => ({
-  TableName: tableName,
-  AttributeDefinitions: definition.AttributeDefinitions.map((a) => ({
-    AttributeName: a.AttributeName,
-    AttributeType: a.AttributeType as 'S',
-  })),
-  KeySchema: definition.KeySchema.map((k) => ({
-    AttributeName: k.AttributeName,
-    KeyType: k.KeyType as 'HASH' | 'RANGE',
-  })),
-  GlobalSecondaryIndexes: definition.GlobalSecondaryIndexes.map((index) => ({
-    IndexName: index.IndexName,
-    KeySchema: index.KeySchema.map((k) => ({
-      AttributeName: k.AttributeName,
-      KeyType: k.KeyType as 'HASH' | 'RANGE',
-    })),
-    Projection: { ProjectionType: 'ALL' },
-  })),
-  BillingMode: 'PAY_PER_REQUEST',
-});
+/** Keys and indexes from table-definition.json, which serverless.yml reads too (TTL is set apart from the create). */
+const { TimeToLiveAttribute: _ttl, ...table } = definition;
+export const createTableInput = (tableName: string): CreateTableCommandInput => ({ TableName: tableName, ...(table as Omit<CreateTableCommandInput, 'TableName'>) });
 
 const describe = async (client: DynamoDBClient, tableName: string) => {
   try {
@@ -44,10 +23,7 @@ const describe = async (client: DynamoDBClient, tableName: string) => {
   }
 };
 
-/**
- * Idempotent "make sure the table exists and is ACTIVE" (DESIGN D8). Safe to call
- * from several processes at once: a concurrent create is treated as success.
- */
+/** Creates the table unless it exists, and waits until ACTIVE (docs/adr/0009); a concurrent create is success. */
 export const ensureTable = async (
   client: DynamoDBClient,
   tableName: string,

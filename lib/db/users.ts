@@ -1,53 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import { Conflict, NotFound } from '#lib/errors';
-import type { ScopeEntry } from '#lib/shared/access';
 import { scopeField, User as Users, USERS, userRoleKeys } from '#lib/store/entities/account';
 import { collection } from '#lib/store/entity';
 import { and, expr } from '#lib/store/expression';
 import { EXISTS, must, NEW } from '#lib/store/table';
 
-/** A user as every answer shows it: never the hash, never token bookkeeping. */
-export interface User {
-  username: string;
-  email: string;
-  name: string;
-  role: string;
-  /** Regions and (region, location) pairs the user acts in; absent: unscoped (DESIGN §5). */
-  scope?: ScopeEntry[];
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface NewUser {
-  username: string;
-  email: string;
-  name: string;
-  role: string;
-  scope?: ScopeEntry[];
-}
+/** A user as every answer shows it (its entity's answer): never the hash, never token bookkeeping; no `scope`: unscoped. */
+export type User = ReturnType<typeof Users.fromItem>;
+export type NewUser = Omit<User, 'createdAt' | 'updatedAt'>;
 
 /** What sign-in and token checks need; stays inside lib/. */
 export interface Credentials {
   user: User;
   passwordHash: string;
-  /**
-   * Random id of this record's credentials: new at every (re)creation and every password
-   * change. A token carries the one it was issued under and is refused once it differs, so
-   * a deleted and re-created username never revives old tokens.
-   */
+  /** The user's credentials id, new at every creation and password change (docs/adr/0061). */
   incarnation: string;
 }
 
-// All users in one partition sorted by name: the list is one Query, and so is counting the
-// holders of a role when a count has to be started (lib/db/roles, lib/db/admins). GSI1 groups
-// them by role.
+// Users in one partition sorted by name; GSI1 groups them by role.
 const all = collection(USERS);
 const notFound = (username: string) => new NotFound(`User ${username} not found`);
 
-/**
- * Stores a new user (409 if the username exists). `adminCountPending` marks an admin not yet
- * in the admin count (lib/db/admins), so that starting the count does not count it twice.
- */
+/** Stores a new user (409 if it exists); `adminCountPending`: an admin not yet counted (./admins.ts). */
 export const create = async (user: NewUser, passwordHash: string, options: { adminCountPending?: boolean } = {}): Promise<User> => {
   const now = new Date().toISOString();
   const { scope, ...rest } = user;
@@ -80,11 +54,7 @@ export const adminCounted = async (username: string): Promise<void> => {
   await Users.update(username, { remove: ['adminCountPending'] }, EXISTS);
 };
 
-/**
- * Users holding `role`, read consistently (one Query of the users' partition). With
- * `countedAdminsOnly`, only those the admin count counts: unscoped (no `scope`), and not still
- * waiting to be counted.
- */
+/** Users holding `role`, consistent; `countedAdminsOnly`: unscoped and already counted. */
 export const countWithRole = async (role: string, options: { countedAdminsOnly?: boolean } = {}): Promise<number> => {
   const counted = options.countedAdminsOnly ? 'attribute_not_exists(#adminCountPending) AND attribute_not_exists(#scope)' : undefined;
   return (await all.all({ filter: and(expr('#role = :role', { role }), counted), project: ['PK'], consistent: true })).length;
@@ -93,9 +63,6 @@ export const countWithRole = async (role: string, options: { countedAdminsOnly?:
 // Only sign-in and deletion need these: outside the object, other bundles leave them out
 // (DESIGN §8 size target).
 
-/**
- * Deletes the user if it still holds `role` and, when `scoped` is given, is still scoped (or
- * still unscoped) as read; false when it is gone or changed.
- */
+/** Deletes the user if it still holds `role` (and `scoped` as read); false when gone or changed. */
 export const removeUserHolding = (username: string, role: string, scoped?: boolean): Promise<boolean> =>
   Users.remove(username, and(expr('#role = :role', { role }), scoped === undefined ? undefined : scoped ? 'attribute_exists(#scope)' : 'attribute_not_exists(#scope)'));

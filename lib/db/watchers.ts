@@ -6,8 +6,8 @@ import { caps } from '#lib/shared/caps';
 import { scopeField } from '#lib/store/entities/account';
 import { Watcher as Watchers, watcherFields, WATCHERS } from '#lib/store/entities/config';
 import { collection } from '#lib/store/entity';
-import { expr, patchOf, type Expr } from '#lib/store/expression';
-import { mapListOrPage, mapPage, queryKeptPage, queryListOrPage, type Page } from '#lib/store/paging';
+import { atVersion, expr, patchOf, type Expr } from '#lib/store/expression';
+import { mapListOrPage, queryListOrPage, readPage, type Page } from '#lib/store/paging';
 import { EXISTS, must, NEW, changedMeanwhile } from '#lib/store/table';
 import * as capped from './caps';
 
@@ -27,32 +27,17 @@ const changed = (id: string) => new Conflict(`Watcher ${id} was changed by anoth
 const putAt = (record: WatcherRecord, version: number, condition: Expr | string) => Watchers.put(record.id, watcherFields(record, version), condition);
 
 /** At most `WATCHERS_MAX` watchers per stage (lib/db/caps.ts): a create past it is 409. */
-const cap: capped.CapRules = {
-  name: 'watchers',
-  get max() {
-    return caps.watchers();
-  },
-  full: (max) => `This stage holds ${max} watchers, its maximum (WATCHERS_MAX); delete one first`,
-  living: async () => new Map((await all.all({ project: ['id'], consistent: true })).map((item) => [String(item.id), undefined])),
-};
+const cap = capped.capRules('watchers', () => caps.watchers(), (max) => `This stage holds ${max} watchers, its maximum (WATCHERS_MAX); delete one first`, () => capped.members(all));
 
 /** A new watcher's id (a caller that queues the watcher before storing it needs it first). */
 export const newId = (): string => randomUUID();
 
-/**
- * Stores a new, active watcher and answers its id; 409 when the stage holds its maximum. A
- * `scope` (its creator's) keeps its alarms to the devices inside.
- */
+/** Stores a new active watcher and answers its id; 409 at the stage's maximum; `scope`: its creator's (docs/adr/0252). */
 export const create = async (input: WatcherInput, id = newId(), scope: readonly ScopeEntry[] = []): Promise<string> => {
   const now = new Date().toISOString();
   const record: WatcherRecord = { id, ...scopeField(scope), ...normalize(input), active: true, createdAt: now, updatedAt: now };
   assertListable(record);
-  await capped.admit(cap, id);
-  const stored = await putAt(record, 1, NEW).catch((error: unknown) => error);
-  if (stored !== true) {
-    await capped.release(cap.name, [id]).catch(() => undefined); // else healed when the cap is reached
-    throw stored === false ? changedMeanwhile() : stored;
-  }
+  await capped.admitted(cap, id, undefined, () => must(putAt(record, 1, NEW), changedMeanwhile));
   return id;
 };
 
@@ -71,7 +56,7 @@ export const listOrPage = async (page: { limit?: number; cursor?: string }): Pro
 
 /** One page of the watchers `keep` accepts (a scoped caller's), with the cursors of `listOrPage`. */
 export const keptPage = async (keep: (watcher: WatcherRecord) => boolean, limit: number, cursor: string | undefined): Promise<Page<WatcherRecord>> =>
-  mapPage(await queryKeptPage(everyWatcher, paged, (item) => keep(fromItem(item)), limit, cursor), fromItem);
+  readPage(everyWatcher, paged, fromItem, limit, cursor, keep);
 
 export const read = async (id: string): Promise<VersionedWatcher> => {
   const item = await must(Watchers.read(id, { consistent: true }), () => notFound(id));
@@ -82,22 +67,16 @@ export const get = async (id: string): Promise<WatcherRecord> => {
   return (await read(id)).record;
 };
 
-/**
- * Replaces the rule of a watcher read at `version`, keeping its id, `active` and
- * `createdAt`. Anyone else's write since that read makes this a 409, never an overwrite.
- */
+/** Replaces the rule of a watcher read at `version` (id, `active`, `createdAt` kept); 409 when written since. */
 export const replace = async (current: VersionedWatcher, input: WatcherInput): Promise<WatcherRecord> => {
   const { id } = current.record;
   const record: WatcherRecord = { ...current.record, ...normalize(input), updatedAt: new Date().toISOString() };
   assertListable(record);
-  await must(putAt(record, current.version + 1, expr('#version = :read', { read: current.version })), () => changed(id));
+  await must(putAt(record, current.version + 1, atVersion(current.version)), () => changed(id));
   return record;
 };
 
-/**
- * Puts back the watcher as it was read, undoing the replace written on top of it, unless
- * someone wrote after that replace (their write stands). Answers whether it was put back.
- */
+/** Puts back the watcher as read, unless written after that replace; answers whether it was. */
 export const restore = (previous: VersionedWatcher): Promise<boolean> =>
   putAt(previous.record, previous.version + 2, expr('#version = :replaced', { replaced: previous.version + 1 }));
 
@@ -112,7 +91,7 @@ export const setActive = async (id: string, active: boolean): Promise<WatcherRec
 
 export const remove = async (id: string): Promise<void> => {
   await must(Watchers.remove(id, EXISTS), () => notFound(id));
-  await capped.release(cap.name, [id]).catch(() => undefined); // best effort after the delete: healed when the cap is reached
+  await capped.forget(cap.name, id);
 };
 
 /** One alarm-configuration field of every watcher (one Query, only that attribute read). */

@@ -1,4 +1,4 @@
-import * as syncRuns from '#lib/db/syncRuns';
+import { syncRuns } from '#lib/db/leases';
 import { holdLease } from '#lib/shared/lease';
 import type { NamedProvider } from './provider';
 import { syncProvidersAndReport, type ProvidersSyncResult } from './providers';
@@ -8,7 +8,7 @@ export type LeasedSync = { ran: true; result: ProvidersSyncResult } | { ran: fal
 
 /**
  * One sync at a time (issue 23): the scheduled one, a retried one, a local loop, all sharing the
- * sync's lease (lib/db/syncRuns.ts, renewed while the sync lasts). A sync that finds it held does
+ * sync's lease (lib/db/leases.ts, renewed while the sync lasts). A sync that finds it held does
  * nothing and says so; one whose holder died (a Lambda timeout) takes it over within LEASE_MS.
  * Under the lease, every configured provider syncs at once (lib/inventory/providers.ts).
  */

@@ -1,20 +1,10 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { InvalidCursor } from '#lib/errors';
 
-/*
- * Cursors are sealed: `<position>.<tag>`, the tag an HMAC-SHA256 over the query the page
- * answered and the position. A cursor this API did not hand out for that very query (edited,
- * forged, or taken from another query or endpoint) fails the tag and is a 422 before any of it
- * reaches the store. The key is the stage's (in AWS a generated Secrets Manager secret read at run
- * time, CURSOR_SECRET_PARAM; CURSOR_SECRET per data folder under npm start); without one, a random
- * key per process, so cursors still never cross processes unchecked.
- */
+// Sealed cursors: `<position>.<tag>`, an HMAC for the query, keyed by the stage's secret (docs/adr/0109, 0165).
 const processKey = randomBytes(32);
 let loaded: string | undefined;
-/**
- * Hands in the stage's secret as read at run time (lib/adapters/secrets.ts `loadStageSecret`: in
- * AWS from Secrets Manager, never a Lambda environment value).
- */
+/** Hands in the stage's secret as read at run time (lib/adapters/secrets.ts). */
 export const useStageSecret = (value: string): void => {
   loaded = value;
 };

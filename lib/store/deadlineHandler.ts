@@ -5,16 +5,7 @@ interface Handler<Request, Response> {
   handle(request: Request, options?: { abortSignal?: unknown }): Promise<Response>;
 }
 
-/**
- * The SDK's HTTP handler bounded by the run's deadline (lib/shared/deadline.ts). It sits under
- * the SDK's retries, so it sees every attempt: an attempt that would start after the deadline is
- * refused with DeadlineExceeded (which the SDK does not retry), and one in flight when the
- * deadline passes is aborted (its socket destroyed) and fails with DeadlineExceeded. Outside a
- * run it is the plain handler. A request aborted in flight may still have reached the store:
- * the same as a crash mid-request, which every write of the engine survives (idempotent,
- * conditional, re-derived from stored state by the next run). Everything else (configuration,
- * `destroy`) is the wrapped handler's own.
- */
+/** The SDK's HTTP handler bounded by the run's deadline, every attempt (docs/adr/0185); outside a run the plain handler. */
 export const deadlineBound = <Request, Response, H extends Handler<Request, Response>>(inner: H): H => {
   const handle = async (request: Request, options: { abortSignal?: unknown } = {}): Promise<Response> => {
     const deadline = currentDeadline();

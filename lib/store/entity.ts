@@ -2,11 +2,7 @@ import type { Change, Expr, Item } from './expression';
 import { countAll, queryAll, type Query } from './query';
 import { get, put, remove, update, type Key, type ReadOptions, type Returns } from './table';
 
-/*
- * An item type declared once: its `type`, its keys (built here and parsed here only), its index
- * keys, how its answers are read off an item, and the operations the table allows on it. The
- * `doc` rows are what docs/data-model.md lists for it (scripts/data-model.ts writes the tables).
- */
+// An item type declared once: keys, answers, operations and docs/data-model.md rows (docs/adr/0313).
 export interface EntityDoc {
   /** The section of docs/data-model.md the item is listed in. */
   section: string;
@@ -60,3 +56,13 @@ export const collection = (partition: string) => ({
   all: (q: Omit<Query, 'pk'> = {}): Promise<Item[]> => queryAll({ ...q, pk: partition }),
   count: (q: Omit<Query, 'pk'> = {}): Promise<number> => countAll({ ...q, pk: partition }),
 });
+
+/** The named attributes of an item as text (`String`), in the order named. */
+export const texts = <K extends string>(item: Item, ...names: K[]): Record<K, string> => Object.fromEntries(names.map((name) => [name, String(item[name])])) as Record<K, string>;
+/** The named attributes of an item as numbers (`Number`), in the order named. */
+export const numbers = <K extends string>(item: Item, ...names: K[]): Record<K, number> => Object.fromEntries(names.map((name) => [name, Number(item[name])])) as Record<K, number>;
+/** The named attributes of an item that are strings, in the order named (the others left out). */
+export const someTexts = <K extends string>(item: Item, ...names: K[]): Partial<Record<K, string>> =>
+  Object.fromEntries(names.flatMap((name) => (typeof item[name] === 'string' ? [[name, item[name]]] : []))) as Partial<Record<K, string>>;
+/** A list attribute as texts (absent or not a list: empty). */
+export const textList = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);

@@ -1,9 +1,4 @@
-/*
- * The one expression builder. An expression names attributes as `#name` (the attribute of that
- * very name, unless `names` maps the placeholder elsewhere) and values as `:value`, given in
- * `values` with or without the colon. Updates are described as data (`Change`) and written
- * with placeholders of their own (`#u0`, `:u0`), so they join any condition of the same request.
- */
+// The one expression builder: `#name` and `:value` placeholders; updates as data (`Change`) with their own (`#u0`, `:u0`).
 export type Item = Record<string, unknown>;
 
 export interface Expr {
@@ -16,6 +11,9 @@ export interface Expr {
 export const expr = (expression: string, values: Record<string, unknown> = {}, names: Record<string, string> = {}): Expr => ({ expression, values, names });
 
 const asExpr = (e: Expr | string): Expr => (typeof e === 'string' ? { expression: e } : e);
+
+/** Still the version read (`#version = :version`). */
+export const atVersion = (version: number): Expr => expr('#version = :version', { version });
 
 /** The terms that are given, joined by AND (undefined when none is). */
 export const and = (...terms: (Expr | string | undefined)[]): Expr | undefined => {

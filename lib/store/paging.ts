@@ -23,10 +23,7 @@ const startKey = (cursor: string, q: Query, identity: string): Item => {
   return key;
 };
 
-/**
- * One page of a Query that may carry a filter: reads until `limit` matches are found or the
- * index ends. A cursor not sealed by this API for this query is a 422, never passed to the store.
- */
+/** One page of a Query that may filter, until `limit` matches; a cursor not sealed for it is a 422. */
 export const queryPage = async (q: Query, identity: string, limit: number, cursor?: string): Promise<Page<Item>> => {
   const items: Item[] = [];
   let next: Item | undefined;
@@ -47,6 +44,10 @@ export const queryListOrPage = async (q: Query, identity: string, page: { limit?
 /** Each item of a page mapped, the page keeping its cursor. */
 export const mapPage = <T, R>(page: Page<T>, map: (item: T) => R): Page<R> => ({ items: page.items.map(map), nextCursor: page.nextCursor });
 
+/** One page of a Query as `fromItem` reads it; with `keep`, of the items it accepts (the cursors are the same). */
+export const readPage = async <T>(q: Query, identity: string, fromItem: (item: Item) => T, limit: number, cursor?: string, keep?: (value: T) => boolean): Promise<Page<T>> =>
+  mapPage(await (keep ? queryKeptPage(q, identity, (item) => keep(fromItem(item)), limit, cursor) : queryPage(q, identity, limit, cursor)), fromItem);
+
 /** Each item of a list or of a page mapped. */
 export const mapListOrPage = <T, R>(answer: T[] | Page<T>, map: (item: T) => R): R[] | Page<R> =>
   Array.isArray(answer) ? answer.map(map) : mapPage(answer, map);
@@ -54,12 +55,7 @@ export const mapListOrPage = <T, R>(answer: T[] | Page<T>, map: (item: T) => R):
 /** Items a kept page reads from the store at once: a scoped caller's share may be a small part of a list. */
 const KEPT_READ = 100;
 
-/**
- * One page of the items `keep` accepts (a scoped caller's share of a list): reads the store
- * `KEPT_READ` items (or `limit`, if more) at a time until `limit` are kept, the list ends, or
- * `reads` reads were made. A full page's cursor is its last item; a short page (reads spent)
- * carries on from the last item read. The cursors are those of `queryPage` for the same query.
- */
+/** One page of the items `keep` accepts, within `reads` reads; the cursors are `queryPage`'s (docs/adr/0253). */
 export const queryKeptPage = async (q: Query, identity: string, keep: (item: Item) => boolean, limit: number, cursor?: string, reads = 10): Promise<Page<Item>> => {
   const items: Item[] = [];
   let done = 0;
@@ -75,11 +71,7 @@ export const queryKeptPage = async (q: Query, identity: string, keep: (item: Ite
   return { items, nextCursor: null };
 };
 
-/**
- * One partition read newest first: of an index, or of the table itself (no `index`), only sort
- * keys in `range` (inclusive) where given. Partitions merged into one list must share the format
- * of their sort keys, each item lying in one of them.
- */
+/** One partition read newest first, sort keys within `range` if given; merged partitions share one sort-key format. */
 export interface DescendingPartition extends Pick<Query, 'index' | 'pk' | 'filter'> {
   range?: { from: string; to: string };
 }
@@ -108,11 +100,7 @@ export const PARTITION_READS_PER_PAGE = 10;
 /** Items a filtered read evaluates at least: few matches per read would cost one Query each. */
 const FILTERED_READ_MIN = 100;
 
-/**
- * Up to `limit` matching items of one partition, newest (highest sort key) first, below `after`,
- * in at most `reads` Queries. `reached`: where a partition stopped for its budget with more left
- * (the sort key of the last item it evaluated); items below it are not known yet.
- */
+/** Up to `limit` items of one partition below `after` in `reads` Queries; `reached`: where its budget stopped it (docs/adr/0247). */
 const partitionPage = async (partition: DescendingPartition, limit: number, after: string | undefined, reads: number) => {
   const q = partitionQuery(partition, after);
   const items: Sorted[] = [];
@@ -144,12 +132,7 @@ const afterOf = (position: Item): string => {
   return position.after;
 };
 
-/**
- * Partitions sorted by a unique sort key of one format, newest first, as one list: every item,
- * or one page (`limit`, `cursor`). A page asks each partition for `limit` items below the
- * cursor's sort key and keeps the `limit` highest, so pages follow each other exactly as over
- * one partition. `identity` names the endpoint and its filters: a cursor is valid for it only.
- */
+/** Partitions with one sort-key format, merged newest first: all, or one page (docs/adr/0129, 0247). */
 export const queryPartitionsDescending = async (
   partitions: readonly DescendingPartition[],
   page: { limit?: number; cursor?: string; reads?: number },

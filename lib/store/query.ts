@@ -84,12 +84,7 @@ export const countAll = async (q: Query): Promise<number> => {
 /** The first item of a Query (one read, `Limit` 1), if any. */
 export const queryFirst = async (q: Query): Promise<Item | undefined> => (await pages({ ...q, limit: 1 }).next()).value?.items[0];
 
-/*
- * Fleet-sized and hot partitions (the inventory index, the room aggregates, the open alarms,
- * pending mails, the outbox) are spread over K shards: `<base>#<shard>`, the shard a stable
- * hash of the item's own identity. Readers query every shard in parallel and restore the order.
- * K comes from SHARDS (default 8) and is fixed per stage: changing it needs a re-seed.
- */
+// K shards of hot partitions, `<base>#<shard>` by a stable hash; K from SHARDS, fixed per stage (docs/adr/0128).
 const DEFAULT_SHARDS = 8;
 const MAX_SHARDS = 64;
 

@@ -1,12 +1,4 @@
-/*
- * How the store client retries (DESIGN §3: throttling is normal on DynamoDB). Throttled calls
- * (`ProvisionedThroughputExceededException`, `ThrottlingException`, ...) get up to
- * THROTTLED_ATTEMPTS attempts with capped exponential backoff and full jitter from 100 ms:
- * at 3% throttled, a call then fails once in 1.4 billion instead of once in 37,000 with three.
- * Other retryable failures (timeouts, 5xx) keep OTHER_ATTEMPTS, so a store that hangs still
- * answers a request path 503 well inside its function's timeout. The SDK's own standard strategy
- * retries every kind alike; this is its interface (RetryStrategyV2), typed here structurally.
- */
+// Throttled calls retried more often than other failures (DESIGN §3; docs/adr/0187).
 export const THROTTLED_ATTEMPTS = 6;
 export const OTHER_ATTEMPTS = 3;
 const BASE_MS = 100;

@@ -4,12 +4,9 @@ import { Conflict, ServiceUnavailable } from '#lib/errors';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import { pause } from '#lib/shared/deadline';
 import { doc, tableName } from './client';
-import { compile, projection, updateOf, type Change, type Expr, type Item } from './expression';
+import { atVersion, compile, expr, projection, updateOf, type Change, type Expr, type Item } from './expression';
 
-/*
- * The typed operations on the one table: every request names the table here and nowhere else,
- * and a condition that did not hold is an answer (false / undefined), never an exception.
- */
+// The typed operations on the one table; a condition that did not hold is an answer, never an exception.
 export type { Item } from './expression';
 export type Returns = 'ALL_NEW' | 'UPDATED_NEW' | 'ALL_OLD' | 'UPDATED_OLD';
 export type Key = { PK: string; SK: string; [attribute: string]: unknown };
@@ -44,10 +41,7 @@ export const padId = (id: number): string => String(id).padStart(15, '0');
 
 export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 
-/**
- * An item whose `expiresAt` (epoch seconds, the TTL attribute) has passed: absent to every reader,
- * since TTL deletes lazily, up to days later (DESIGN §3). An item without one never expires.
- */
+/** Past its `expiresAt` (TTL, epoch s): absent to readers, TTL deletes lazily (DESIGN §3). */
 export const hasExpired = (item: Item, now = nowSeconds()): boolean => item.expiresAt !== undefined && Number(item.expiresAt) <= now;
 
 export interface ReadOptions {
@@ -68,13 +62,14 @@ export const put = (item: Item, condition?: Expr | string): Promise<boolean> =>
 
 /** `attribute_not_exists(PK)`: the creation of a new item. */
 export const NEW = 'attribute_not_exists(PK)';
+/** Still as read at `version`, or still absent when read absent (version 0). */
+export const asRead = (version: number): Expr | string => (version > 0 ? atVersion(version) : NEW);
+/** Not past its `expiresAt`, or without one (`now`: epoch seconds). */
+export const unexpired = (now = nowSeconds()): Expr => expr('attribute_not_exists(#expiresAt) OR #expiresAt > :now', { now });
 /** `attribute_exists(PK)`: a change of an existing item. */
 export const EXISTS = 'attribute_exists(PK)';
 
-/**
- * UpdateItem: the item as `returns` asks (`{}` without), or undefined when `condition` did not hold.
- * `change` is data (`Change`) or a hand-written expression.
- */
+/** UpdateItem: the item as `returns` asks (`{}` without), undefined when `condition` did not hold. */
 export const update = (
   key: Key,
   change: Change | Expr,
@@ -120,14 +115,7 @@ export const chunked = <T>(list: readonly T[], size: number): T[][] =>
 const THROTTLED = new Set(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded']);
 const throttled = (error: unknown): boolean => error instanceof Error && THROTTLED.has(error.name);
 
-/**
- * Sends `pending` in rounds until the store took all of it: `send` answers what it handed
- * back (UnprocessedItems / UnprocessedKeys); a round refused whole for throughput took nothing.
- * Each round that took nothing counts towards the limit, and every round after the first waits
- * a jittered, growing pause; a round that made progress starts the count again, so a throttled
- * partition slows the batch down instead of failing it. Throws a 503 once the store took
- * nothing for MAX_IDLE_ROUNDS rounds.
- */
+/** Sends `pending` in rounds until all is taken, backing off; 503 after MAX_IDLE_ROUNDS rounds that took nothing (docs/adr/0174). */
 const untilTaken = async <T>(pending: T[], send: (pending: T[]) => Promise<T[]>): Promise<void> => {
   let idle = 0;
   for (let round = 0; pending.length > 0; round++) {
@@ -145,11 +133,7 @@ const untilTaken = async <T>(pending: T[], send: (pending: T[]) => Promise<T[]>)
 /** A key as a string, to find the same key twice (attribute order aside). */
 const keyId = (key: Item): string => JSON.stringify(Object.keys(key).sort().map((name) => [name, key[name]]));
 
-/**
- * The items at `keys` (absent ones left out): BatchGetItem, 100 distinct keys a request (a
- * batch never names one key twice: DESIGN §3), `inFlight` requests at a time, unprocessed keys
- * retried with backoff. Strongly consistent unless `consistent: false`.
- */
+/** The items at `keys`: BatchGetItem of distinct keys, `inFlight` at a time, consistent unless said (docs/adr/0174). */
 export const batchGet = async (keys: readonly Item[], options: { project?: readonly string[]; consistent?: boolean; inFlight?: number } = {}): Promise<Item[]> => {
   const distinct = [...new Map(keys.map((key) => [keyId(key), key])).values()];
   const found: Item[] = [];
@@ -164,20 +148,12 @@ export const batchGet = async (keys: readonly Item[], options: { project?: reado
   return found;
 };
 
-/**
- * Puts and deletes, 25 per BatchWriteItem, retrying `UnprocessedItems` with backoff until
- * every write landed (DESIGN §3). Only resolves when all are done; otherwise throws a 503
- * so the caller never answers 2xx for a partial write. Callers keep writes idempotent, so a
- * repeated request converges. `inFlight` requests at a time (default one).
- */
+/** Puts and deletes in batches until all landed, or a 503 (never a 2xx for a partial write; docs/adr/0174). */
 export const batchWrite = async (requests: readonly WriteRequest[], options: { inFlight?: number } = {}): Promise<void> => {
   await batchWriteWhile(requests, options);
 };
 
-/**
- * As `batchWrite`, but a request starts only while `proceed()` holds: answers which writes were
- * sent. Two writes of one key in a batch are refused by DynamoDB: the last one of a key wins.
- */
+/** As `batchWrite`, starting requests only while `proceed()` holds; answers which were sent. The last write of a key wins. */
 export const batchWriteWhile = async (
   requests: readonly WriteRequest[],
   { inFlight = 1, proceed = () => true }: { inFlight?: number; proceed?: () => boolean },

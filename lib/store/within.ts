@@ -1,17 +1,10 @@
 import type { PlaceFilter } from '#lib/shared/access';
+import type { Expr } from './expression';
 
-/*
- * A FilterExpression term keeping only items whose own region, location and room lie in one of
- * the given place filters (a scoped caller's narrowed filters, lib/shared/access.ts). Names go
- * to `#w<field>`, values to `:w<i><field>`, so the term joins any other filter of the query.
- */
+// A filter term: the item's own region, location and room in one of the place filters (`#w`, `:w` placeholders).
 const FIELDS = ['region', 'location', 'room'] as const;
 
-export interface Condition {
-  expression: string;
-  names: Record<string, string>;
-  values: Record<string, unknown>;
-}
+export type Condition = Required<Expr>;
 
 /** The term, or undefined when some filter names nothing (every item lies in it). */
 export const withinCondition = (filters: readonly PlaceFilter[]): Condition | undefined => {

@@ -5,7 +5,7 @@ import { runEvaluation } from '#lib/alarms/engine/run';
 import { HEARTBEAT_MS, LEASE_MS, withLease } from '#lib/alarms/engine/lease';
 import { outboxMailer } from '#lib/adapters/mail';
 import { reconcileAfterRestart } from '#lib/alarms/engine/reconcile';
-import * as alarmRuns from '#lib/db/alarmRuns';
+import { alarmRuns } from '#lib/db/leases';
 import * as alarms from '#lib/db/alarms';
 import * as rooms from '#lib/db/rooms';
 import * as watchers from '#lib/db/watchers';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { outboxMailer } from '#lib/adapters/mail';
 import * as alarms from '#lib/db/alarms';
-import * as repeats from '#lib/db/repeats';
+import { repeats } from '#lib/db/markers';
 import * as watchers from '#lib/db/watchers';
 import { notifier } from '#lib/notify/notifier';
 import { repeatSlot } from '#lib/notify/pure/plan';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import * as syncRuns from '#lib/db/syncRuns';
+import { syncRuns } from '#lib/db/leases';
 import { syncAlone } from '#lib/inventory/syncLease';
 import { LEASE_MS } from '#lib/shared/lease';
 import type { DeviceProvider, NamedProvider } from '#lib/inventory/provider';

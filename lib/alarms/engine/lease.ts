@@ -1,9 +1,9 @@
-import * as alarmRuns from '#lib/db/alarmRuns';
+import { alarmRuns } from '#lib/db/leases';
 import { holdLease, type Lease, type LeaseOptions } from '#lib/shared/lease';
 
 /*
  * The evaluator's lease (one run at a time, DESIGN D6): the generic lease of lib/shared/lease.ts
- * on the evaluator's marker item (lib/db/alarmRuns.ts).
+ * on the evaluator's marker item (lib/db/leases.ts).
  */
 export { HEARTBEAT_MS, LEASE_MS, type Lease } from '#lib/shared/lease';
 

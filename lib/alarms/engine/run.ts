@@ -1,6 +1,6 @@
 import type { Mailer } from '#lib/alarms/mailer';
 import { intervals } from '#lib/db/intervals';
-import { reconciliation } from '#lib/db/reconciliation';
+import { reconciliation } from '#lib/db/markers';
 import { addUp } from '#lib/shared/tally';
 import { isDeadlineExceeded, withDeadline } from '#lib/shared/deadline';
 import { fullPass } from './fullPass';

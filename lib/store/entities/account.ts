@@ -1,7 +1,7 @@
 import type { Role } from '#lib/auth/types';
 import { normalizeScope, type ScopeEntry } from '#lib/shared/access';
 import { AUDIT_EVENTS, type AuditEvent, type AuditRecord } from '#lib/shared/audit';
-import { entity } from '../entity';
+import { entity, numbers, someTexts, textList, texts } from '../entity';
 import type { Item } from '../expression';
 import { shardKey } from '../query';
 
@@ -20,46 +20,25 @@ const storedScope = (item: Item): ScopeEntry[] | undefined => (Array.isArray(ite
 export const USERS = 'USER';
 export const User = entity({
   type: 'User',
-  doc: {
-    section,
-    PK: '`USER`',
-    SK: '`USER#<username>`',
-    GSI1: '`USER_ROLE#<roleid>` / `USER#<username>`',
-    notes: '`passwordHash`, `incarnation` (random, new at creation and every password change; tokens carry it) never leave `lib/`',
-  },
+  doc: { section, PK: '`USER`', SK: '`USER#<username>`', GSI1: '`USER_ROLE#<roleid>` / `USER#<username>`',
+    notes: '`passwordHash`, `incarnation` (random, new at creation and every password change; tokens carry it) never leave `lib/`' },
   key: (username: string) => ({ PK: USERS, SK: `USER#${username}` }),
-  fromItem: (item) => ({
-    username: String(item.username),
-    email: String(item.email),
-    name: String(item.name),
-    role: String(item.role),
-    ...scopeField(storedScope(item)),
-    createdAt: String(item.createdAt),
-    updatedAt: String(item.updatedAt),
-  }),
+  fromItem: (item) => ({ ...texts(item, 'username', 'email', 'name', 'role'), ...scopeField(storedScope(item)), ...texts(item, 'createdAt', 'updatedAt') }),
 });
 export const userRoleKeys = (role: string, username: string) => ({ GSI1PK: `USER_ROLE#${role}`, GSI1SK: `USER#${username}` });
 
 export const ROLES = 'ROLE';
 export const CreatedRole = entity({
   type: 'Role',
-  doc: {
-    section,
-    name: 'Role (created)',
-    PK: '`ROLE`',
-    SK: '`ROLE#<roleid>`',
-    notes:
-      '`holders` (users and services holding it; never below the truth); `permissions` as stored (names outside the vocabulary grant nothing); built-ins `admin`, `viewer`, `operator` live in code (`lib/auth/roles.ts`)',
-  },
+  doc: { section, name: 'Role (created)', PK: '`ROLE`', SK: '`ROLE#<roleid>`',
+    notes: '`holders` (users and services holding it; never below the truth); `permissions` as stored (names outside the vocabulary grant nothing); built-ins `admin`, `viewer`, `operator` live in code (`lib/auth/roles.ts`)' },
   key: (roleid: string) => ({ PK: ROLES, SK: `ROLE#${roleid}` }),
   fromItem: (item): Role => ({
-    roleid: String(item.roleid),
-    name: String(item.name),
+    ...texts(item, 'roleid', 'name'),
     description: String(item.description ?? ''),
-    permissions: Array.isArray(item.permissions) ? item.permissions.map(String) : [],
+    permissions: textList(item.permissions),
     builtIn: false,
-    createdAt: String(item.createdAt),
-    updatedAt: String(item.updatedAt),
+    ...texts(item, 'createdAt', 'updatedAt'),
   }),
 });
 
@@ -73,24 +52,17 @@ export const AdminCount = entity({
 export const SERVICES = 'SERVICE';
 export const Service = entity({
   type: 'Service',
-  doc: {
-    section,
-    PK: '`SERVICE`',
-    SK: '`SERVICE#<uuid>`',
-    notes:
-      '`role`, `scope`; `secretHash` (`sha256$…` of the client secret) and `incarnation` (random, new at registration, rotation and deactivation; service tokens carry it) never leave `lib/`',
-  },
+  doc: { section, PK: '`SERVICE`', SK: '`SERVICE#<uuid>`',
+    notes: '`role`, `scope`; `secretHash` (`sha256$…` of the client secret) and `incarnation` (random, new at registration, rotation and deactivation; service tokens carry it) never leave `lib/`' },
   key: (id: string) => ({ PK: SERVICES, SK: `SERVICE#${id}` }),
   fromItem: (item) => ({
-    id: String(item.id),
-    name: String(item.name),
+    ...texts(item, 'id', 'name'),
     description: String(item.description ?? ''),
     url: String(item.url),
     active: item.active === true,
     role: String(item.role ?? 'viewer'),
     scope: normalizeScope(storedScope(item) ?? []),
-    createdAt: String(item.createdAt),
-    updatedAt: String(item.updatedAt),
+    ...texts(item, 'createdAt', 'updatedAt'),
   }),
 });
 
@@ -105,34 +77,24 @@ export const LoginFailures = entity({
   type: 'LoginFailures',
   doc: { section, name: 'Password guesses', PK: '`LOGIN_FAILURES#<username>`', SK: '`LOGIN_FAILURES`', notes: '`count` (slots taken), `expiresAt` = end of the 15-minute window' },
   key: (username: string) => ({ PK: `LOGIN_FAILURES#${username}`, SK: 'LOGIN_FAILURES' }),
-  fromItem: (item) => ({ count: Number(item.count), expiresAt: Number(item.expiresAt) }),
+  fromItem: (item) => numbers(item, 'count', 'expiresAt'),
 });
 
 export const IdempotencyKey = entity({
   type: 'IdempotencyKey',
-  doc: {
-    section: 'Idempotency keys (issue 24 item 4)',
-    name: 'Idempotency key',
-    PK: '`IDEMPOTENCY#<sha256 of route, caller, key>`',
-    SK: '`IDEMPOTENCY`',
-    notes:
-      '`fingerprint` (HMAC of path, query, body), `token` (the claim), `state` `pending`/`done`, `leaseUntil` (epoch ms), `result` (the first 2xx, AES-256-GCM sealed), `auditPending` (the result\'s audit record still to be written by the first replay; docs/adr/0213), `expiresAt` (24 h, TTL)',
-  },
+  doc: { section: 'Idempotency keys (issue 24 item 4)', name: 'Idempotency key', PK: '`IDEMPOTENCY#<sha256 of route, caller, key>`', SK: '`IDEMPOTENCY`',
+    notes: '`fingerprint` (HMAC of path, query, body), `token` (the claim), `state` `pending`/`done`, `leaseUntil` (epoch ms), `result` (the first 2xx, AES-256-GCM sealed), `auditPending` (the result\'s audit record still to be written by the first replay; docs/adr/0213), `expiresAt` (24 h, TTL)' },
   key: (id: string) => ({ PK: `IDEMPOTENCY#${id}`, SK: 'IDEMPOTENCY' }),
   fromItem: (item) => ({
-    fingerprint: String(item.fingerprint),
-    token: String(item.token),
+    ...texts(item, 'fingerprint', 'token'),
     state: item.state === 'done' ? ('done' as const) : ('pending' as const),
     leaseUntil: Number(item.leaseUntil),
-    ...(typeof item.result === 'string' ? { result: item.result } : {}),
+    ...someTexts(item, 'result'),
     ...(item.auditPending === true ? { auditPending: true } : {}),
   }),
 });
 
-/*
- * The audit log: each record is two items, so that every filter is the key of a Query. Every key
- * is sharded by record id (`<n>`), sort keys start with the time.
- */
+// The audit log: two items per record, sharded by record id (docs/adr/0212).
 const audit = 'Audit log (issue 26 item 6)';
 const AUDIT_NOTES = '`id, at, event, actorKind, actorId, action, targetType, targetId?, status, fields?, requestId, sourceIp?, userAgent?, reason?, expiresAt` (empty texts and lists left out)';
 /** The unsharded partition of each audit filter; `shardKey` of the record id picks the shard. */
@@ -152,7 +114,7 @@ const auditRecord = (item: Item): AuditRecord => ({
   action: text(item.action),
   target: { type: text(item.targetType), ...(typeof item.targetId === 'string' ? { id: item.targetId } : {}) },
   status: Number(item.status),
-  fields: Array.isArray(item.fields) ? item.fields.map(String) : [],
+  fields: textList(item.fields),
   requestId: text(item.requestId),
   sourceIp: text(item.sourceIp),
   userAgent: text(item.userAgent),
@@ -161,12 +123,7 @@ const auditRecord = (item: Item): AuditRecord => ({
 export const AuditLogItem = entity({
   type: 'AuditRecord',
   doc: {
-    section: audit,
-    name: 'Audit record, log item',
-    PK: '`AUDIT#ALL#<n>`',
-    SK: '`<at>#<id>`',
-    GSI1: '`AUDIT#ACTOR#<actor id>#<n>` / `<at>#<id>`',
-    GSI2: '`AUDIT#ACTION#<action>#<n>` / `<at>#<id>`',
+    section: audit, name: 'Audit record, log item', PK: '`AUDIT#ALL#<n>`', SK: '`<at>#<id>`', GSI1: '`AUDIT#ACTOR#<actor id>#<n>` / `<at>#<id>`', GSI2: '`AUDIT#ACTION#<action>#<n>` / `<at>#<id>`',
     notes: AUDIT_NOTES,
   },
   key: (record: AuditRecord) => ({
@@ -182,11 +139,7 @@ export const AuditLogItem = entity({
 export const AuditTargetItem = entity({
   type: 'AuditRecord',
   doc: {
-    section: audit,
-    name: 'Audit record, target item',
-    PK: '`AUDIT#TARGET#<target type>#<n>`',
-    SK: '`<at>#<id>`',
-    GSI1: '`AUDIT#TARGETID#<target id>#<n>` / `<at>#<id>` (only with a target id)',
+    section: audit, name: 'Audit record, target item', PK: '`AUDIT#TARGET#<target type>#<n>`', SK: '`<at>#<id>`', GSI1: '`AUDIT#TARGETID#<target id>#<n>` / `<at>#<id>` (only with a target id)',
     notes: 'the same attributes',
   },
   key: (record: AuditRecord) => ({

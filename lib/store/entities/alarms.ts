@@ -3,7 +3,7 @@ import type { AckEvent, Acknowledgement, Alarm, Notified, OpenAlarm, Recipients,
 import type { HistoryRecord } from '#lib/alarms/pure/history';
 import type { Matchers, Silence as SilenceRecord } from '#lib/alarms/pure/silences';
 import type { MaintenanceWindow, WindowMatchers } from '#lib/maintenance/types';
-import { entity } from '../entity';
+import { entity, someTexts, textList, texts } from '../entity';
 import type { Item } from '../expression';
 import { shardKey } from '../query';
 
@@ -14,11 +14,7 @@ type Pair = Pick<Alarm, 'watcherId' | 'devicesn'>;
 /** An alarm's id in answers and index keys: `<watcherId>:<devicesn>`. */
 const pairId = (pair: Pair) => `${pair.watcherId}:${pair.devicesn}`;
 
-/**
- * The alarms' index keys, each sharded by pair. GSI1: firing alarms (the key says `OPEN`, as
- * stored since before pending alarms existed: "open" in code means firing or pending), pending
- * ones, and cleared ones whose history is not written yet; GSI2: alarms with notices pending.
- */
+/** The alarms' sharded index keys: GSI1 firing (`OPEN`, docs/adr/0314), pending, awaiting history; GSI2 notices pending. */
 export const ALARM_INDEX = { firing: 'ALARMS#OPEN', pending: 'ALARMS#PENDING', history: 'ALARMS#HISTORY', notices: 'ALARMS#NOTIFY' };
 export const alarmIndexKeys = {
   firing: (alarm: Alarm) => ({ GSI1PK: shardKey(ALARM_INDEX.firing, pairId(alarm)), GSI1SK: `${alarm.raisedAt}#${alarm.watcherId}#${alarm.devicesn}` }),
@@ -47,18 +43,13 @@ export const AlarmItem = entity({
   fromItem: (item): OpenAlarm => {
     const notify = (item.notify ?? {}) as Partial<Recipients>;
     const alarm: OpenAlarm = {
-      watcherId: String(item.watcherId),
-      devicesn: String(item.devicesn),
-      deviceid: String(item.deviceid),
+      ...texts(item, 'watcherId', 'devicesn', 'deviceid'),
       severity: Number(item.severity) as Severity,
-      region: String(item.region),
-      location: String(item.location),
-      room: String(item.room),
-      raisedAt: String(item.raisedAt),
+      ...texts(item, 'region', 'location', 'room', 'raisedAt'),
       state: item.state === 'pending' ? 'pending' : 'firing',
       notify: {
         sendEmail: notify.sendEmail === true,
-        emails: Array.isArray(notify.emails) ? notify.emails.map(String) : [],
+        emails: textList(notify.emails),
         ...(Array.isArray(notify.channelIds) && notify.channelIds.length ? { channelIds: notify.channelIds.map(String) } : {}),
       },
     };
@@ -89,23 +80,14 @@ export const SILENCES = 'SILENCE';
 export const SILENCES_BY_END = 'SILENCES#BY_END';
 export const Silence = entity({
   type: 'Silence',
-  doc: {
-    section: lifecycle,
-    PK: '`SILENCE`',
-    SK: '`SILENCE#<uuid>`',
-    GSI1: '`SILENCES#BY_END` / `<endsAt>#<id>`',
-    notes: '`id, matchers {region?, location?, room?, devicesn?, watcherId?}, startsAt, endsAt, comment, createdBy, createdAt, endedAt?`; `expiresAt` = endsAt + retention',
-  },
+  doc: { section: lifecycle, PK: '`SILENCE`', SK: '`SILENCE#<uuid>`', GSI1: '`SILENCES#BY_END` / `<endsAt>#<id>`',
+    notes: '`id, matchers {region?, location?, room?, devicesn?, watcherId?}, startsAt, endsAt, comment, createdBy, createdAt, endedAt?`; `expiresAt` = endsAt + retention' },
   key: (id: string) => ({ PK: SILENCES, SK: `SILENCE#${id}` }),
   fromItem: (item): SilenceRecord => ({
     id: String(item.id),
     matchers: item.matchers as Matchers,
-    startsAt: String(item.startsAt),
-    endsAt: String(item.endsAt),
-    comment: String(item.comment),
-    createdBy: String(item.createdBy),
-    createdAt: String(item.createdAt),
-    ...(typeof item.endedAt === 'string' ? { endedAt: item.endedAt } : {}),
+    ...texts(item, 'startsAt', 'endsAt', 'comment', 'createdBy', 'createdAt'),
+    ...someTexts(item, 'endedAt'),
   }),
 });
 export const silenceEndSk = (silence: Pick<SilenceRecord, 'endsAt' | 'id'>) => `${silence.endsAt}#${silence.id}`;
@@ -114,23 +96,15 @@ export const MAINTENANCE = 'MAINTENANCE';
 /** A recurring maintenance window (issue 28; docs/adr/0405): few, in one partition sorted by UUIDv7 id, no index read. */
 export const MaintenanceWindowItem = entity({
   type: 'MaintenanceWindow',
-  doc: {
-    section: lifecycle,
-    PK: '`MAINTENANCE`',
-    SK: '`MAINTENANCE#<uuidv7>`',
-    notes: '`id, matchers, schedule {zone, weekly or rrule, durationMinutes}, startsAt?, endsAt?, comment, createdBy, createdAt, updatedAt, version`; `until` (ms) while it counts against the cap; `expiresAt` after its last opening',
-  },
+  doc: { section: lifecycle, PK: '`MAINTENANCE`', SK: '`MAINTENANCE#<uuidv7>`',
+    notes: '`id, matchers, schedule {zone, weekly or rrule, durationMinutes}, startsAt?, endsAt?, comment, createdBy, createdAt, updatedAt, version`; `until` (ms) while it counts against the cap; `expiresAt` after its last opening' },
   key: (id: string) => ({ PK: MAINTENANCE, SK: `MAINTENANCE#${id}` }),
   fromItem: (item): MaintenanceWindow => ({
     id: String(item.id),
     matchers: item.matchers as WindowMatchers,
     schedule: item.schedule as MaintenanceWindow['schedule'],
-    comment: String(item.comment),
-    createdBy: String(item.createdBy),
-    createdAt: String(item.createdAt),
-    updatedAt: String(item.updatedAt),
-    ...(typeof item.startsAt === 'string' ? { startsAt: item.startsAt } : {}),
-    ...(typeof item.endsAt === 'string' ? { endsAt: item.endsAt } : {}),
+    ...texts(item, 'comment', 'createdBy', 'createdAt', 'updatedAt'),
+    ...someTexts(item, 'startsAt', 'endsAt'),
   }),
 });
 
@@ -180,12 +154,7 @@ const HISTORY_NOTES = 'the whole record: `id, watcherId, severity, devicesn, dev
 export const HistoryByDevice = entity({
   type: 'AlarmHistory',
   doc: {
-    section: lifecycle,
-    name: 'Alarm history, by device',
-    PK: '`ALARMHIST#DEVICE#<sn>`',
-    SK: '`<clearedAt>#<watcherId>`',
-    GSI1: '`ALARMHIST#ROOM#<room>` / `<clearedAt>#<watcherId>#<sn>`',
-    GSI2: '`ALARMHIST#WATCHER#<watcherId>` / `<clearedAt>#<sn>`',
+    section: lifecycle, name: 'Alarm history, by device', PK: '`ALARMHIST#DEVICE#<sn>`', SK: '`<clearedAt>#<watcherId>`', GSI1: '`ALARMHIST#ROOM#<room>` / `<clearedAt>#<watcherId>#<sn>`', GSI2: '`ALARMHIST#WATCHER#<watcherId>` / `<clearedAt>#<sn>`',
     notes: HISTORY_NOTES,
   },
   key: (record: HistoryRecord) => ({
@@ -201,12 +170,7 @@ export const HistoryByDevice = entity({
 export const HistoryByPlace = entity({
   type: 'AlarmHistory',
   doc: {
-    section: lifecycle,
-    name: 'Alarm history, by place',
-    PK: '`ALARMHIST#LOCATION#<enc(region)>#<enc(location)>`',
-    SK: '`<clearedAt>#<watcherId>#<sn>`',
-    GSI1: '`ALARMHIST#REGION#<enc(region)>#<shard(watcherId:sn)>` / same',
-    GSI2: '`ALARMHIST#ALL#<shard(watcherId:sn)>` / same',
+    section: lifecycle, name: 'Alarm history, by place', PK: '`ALARMHIST#LOCATION#<enc(region)>#<enc(location)>`', SK: '`<clearedAt>#<watcherId>#<sn>`', GSI1: '`ALARMHIST#REGION#<enc(region)>#<shard(watcherId:sn)>` / same', GSI2: '`ALARMHIST#ALL#<shard(watcherId:sn)>` / same',
     notes: 'the same record again',
   },
   key: (record: HistoryRecord) => {
@@ -228,14 +192,8 @@ const queue = 'Evaluation queue and incremental state';
 export const QUEUE = 'EVALQ';
 export const QueuedDevices = entity({
   type: 'QueuedEvaluation',
-  doc: {
-    section: queue,
-    name: 'Queued devices',
-    PK: '`EVALQ#<shard(sn)>`',
-    SK: '`D#<token>`',
-    notes:
-      '`devices` (up to 64 of that shard queued together, same `notBefore`: each `devicesn`, `device` (as the change wrote it; absent: vanished), `alarmWatchers` (list, or `any`), `notBefore?`), `queuedAt`, `claimed?` (the run that began on it)',
-  },
+  doc: { section: queue, name: 'Queued devices', PK: '`EVALQ#<shard(sn)>`', SK: '`D#<token>`',
+    notes: '`devices` (up to 64 of that shard queued together, same `notBefore`: each `devicesn`, `device` (as the change wrote it; absent: vanished), `alarmWatchers` (list, or `any`), `notBefore?`), `queuedAt`, `claimed?` (the run that began on it)' },
   /** Devices of one shard queued together; `token` orders them. */
   key: ({ shardOf, token }: { shardOf: string; token: string }) => ({ PK: shardKey(QUEUE, shardOf), SK: `D#${token}` }),
   fromItem: (item) => item,

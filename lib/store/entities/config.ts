@@ -4,7 +4,7 @@ import type { FiltersConfig, StoredLocation } from '#lib/filterConfigs/types';
 import { INTERVAL_FIELDS, type IntervalRecord } from '#lib/intervals/types';
 import type { Channel } from '#lib/notify/types';
 import { normalize, type WatcherInput, type WatcherRecord } from '#lib/watchers/types';
-import { entity } from '../entity';
+import { entity, someTexts, textList, texts } from '../entity';
 import { padId } from '../table';
 import { scopeField } from './account';
 import type { ScopeEntry } from '#lib/shared/access';
@@ -33,21 +33,15 @@ export const Interval = entity({
 export const WATCHERS = 'WATCHER';
 export const Watcher = entity({
   type: 'Watcher',
-  doc: {
-    section: 'Watchers',
-    PK: '`WATCHER`',
-    SK: '`WATCHER#<uuid>`',
-    notes:
-      "`type=Watcher`, `id`, `scope?` (its scoped creator's regions and (region, location) pairs; absent: unscoped), `watcher` (map: the rule as sent, optional fields filled), `active`, `version`, `createdAt`, `updatedAt`",
-  },
+  doc: { section: 'Watchers', PK: '`WATCHER`', SK: '`WATCHER#<uuid>`',
+    notes: "`type=Watcher`, `id`, `scope?` (its scoped creator's regions and (region, location) pairs; absent: unscoped), `watcher` (map: the rule as sent, optional fields filled), `active`, `version`, `createdAt`, `updatedAt`" },
   key: (id: string) => ({ PK: WATCHERS, SK: `WATCHER#${id}` }),
   fromItem: (item): WatcherRecord => ({
     id: String(item.id),
     ...scopeField(Array.isArray(item.scope) ? (item.scope as ScopeEntry[]) : undefined),
     ...normalize(item.watcher as WatcherInput),
     active: item.active === true,
-    createdAt: String(item.createdAt),
-    updatedAt: String(item.updatedAt),
+    ...texts(item, 'createdAt', 'updatedAt'),
   }),
 });
 
@@ -62,20 +56,10 @@ export const FILTERS = 'FILTER';
 export const filterSortKey = (id: number) => `FILTER#${padId(id)}`;
 export const Filter = entity({
   type: 'Filter',
-  doc: {
-    section: filters,
-    PK: '`FILTER`',
-    SK: '`FILTER#<id, 15-digit padded>`',
-    GSI1: '`FILTER_DEVICE#<deviceSN>` / `FILTER#<padded id>` (only when a deviceSN is set)',
-    notes: '`id`, `name`, `description?`, `deviceSN?`, `version`',
-  },
+  doc: { section: filters, PK: '`FILTER`', SK: '`FILTER#<id, 15-digit padded>`', GSI1: '`FILTER_DEVICE#<deviceSN>` / `FILTER#<padded id>` (only when a deviceSN is set)',
+    notes: '`id`, `name`, `description?`, `deviceSN?`, `version`' },
   key: (id: number) => ({ PK: FILTERS, SK: filterSortKey(id) }),
-  fromItem: (item): FilterRecord => ({
-    id: Number(item.id),
-    name: String(item.name),
-    ...(typeof item.description === 'string' ? { description: item.description } : {}),
-    ...(typeof item.deviceSN === 'string' ? { deviceSN: item.deviceSN } : {}),
-  }),
+  fromItem: (item): FilterRecord => ({ id: Number(item.id), name: String(item.name), ...someTexts(item, 'description', 'deviceSN') }),
 });
 export const filterDeviceKeys = (deviceSN: string, id: number) => ({ GSI1PK: filterDevicePk(deviceSN), GSI1SK: filterSortKey(id) });
 export const filterDevicePk = (deviceSN: string) => `FILTER_DEVICE#${deviceSN}`;
@@ -99,32 +83,22 @@ export const FilterConfig = entity({
 export const CHANNELS = 'CHANNEL';
 export const ChannelItem = entity({
   type: 'Channel',
-  doc: {
-    section: 'Notifications (issue 16)',
-    name: 'Channel',
-    PK: '`CHANNEL`',
-    SK: '`CHANNEL#<uuid>`',
-    notes: '`id, name, channelType` (`email`/`webhook`), `emails` or `url, format`, `secret` (webhook; read only to sign), `version, createdAt, updatedAt`',
-  },
+  doc: { section: 'Notifications (issue 16)', name: 'Channel', PK: '`CHANNEL`', SK: '`CHANNEL#<uuid>`',
+    notes: '`id, name, channelType` (`email`/`webhook`), `emails` or `url, format`, `secret` (webhook; read only to sign), `version, createdAt, updatedAt`' },
   key: (id: string) => ({ PK: CHANNELS, SK: `CHANNEL#${id}` }),
   /** Never reads the signing secret: only `secretOf` does. */
   fromItem: (item): Channel => {
-    const common = { id: String(item.id), name: String(item.name), createdAt: String(item.createdAt), updatedAt: String(item.updatedAt) };
+    const common = texts(item, 'id', 'name', 'createdAt', 'updatedAt');
     return item.channelType === 'webhook'
       ? { ...common, type: 'webhook', url: String(item.url), format: item.format === 'slack' || item.format === 'teams' ? item.format : 'json' }
-      : { ...common, type: 'email', emails: Array.isArray(item.emails) ? item.emails.map(String) : [] };
+      : { ...common, type: 'email', emails: textList(item.emails) };
   },
 });
 
 export const Cap = entity({
   type: 'Cap',
-  doc: {
-    section: 'Caps per stage (issue 24 items 7, 14)',
-    name: 'Cap roster',
-    PK: '`CAP`',
-    SK: '`watchers`, `silences`, `filterConfigs`',
-    notes: '`members`: map of member id -> `{at, until?}` (epoch ms admitted; a silence\'s end)',
-  },
+  doc: { section: 'Caps per stage (issue 24 items 7, 14)', name: 'Cap roster', PK: '`CAP`', SK: '`watchers`, `silences`, `filterConfigs`',
+    notes: '`members`: map of member id -> `{at, until?}` (epoch ms admitted; a silence\'s end)' },
   key: (name: string) => ({ PK: 'CAP', SK: name }),
   fromItem: (item) => (item.members ?? {}) as Record<string, { at: number; until?: number }>,
 });
@@ -132,14 +106,8 @@ export const Cap = entity({
 export const PROVIDERS = 'PROVIDER';
 export const Provider = entity({
   type: 'ProviderStatus',
-  doc: {
-    section: 'Devices, room aggregates and lookups',
-    name: 'Provider status',
-    PK: '`PROVIDER`',
-    SK: '`PROVIDER#<name>`',
-    notes:
-      'one per device provider, written whole by the sync after each run: `lastSyncAt, lastSuccessAt, lastError {at, message, status?, trackingId?}, failingSince, staleFlaggedFor, devices, skipped {reason: n}, duplicates, requests, throttledWaits, waitedMs, heldRemovals {count, seen, digest, since}`',
-  },
+  doc: { section: 'Devices, room aggregates and lookups', name: 'Provider status', PK: '`PROVIDER`', SK: '`PROVIDER#<name>`',
+    notes: 'one per device provider, written whole by the sync after each run: `lastSyncAt, lastSuccessAt, lastError {at, message, status?, trackingId?}, failingSince, staleFlaggedFor, devices, skipped {reason: n}, duplicates, requests, throttledWaits, waitedMs, heldRemovals {count, seen, digest, since}`' },
   key: (name: string) => ({ PK: PROVIDERS, SK: `PROVIDER#${name}` }),
   fromItem: (item): ProviderStatus => {
     const { PK: _pk, SK: _sk, type: _type, ...status } = item;

@@ -1,6 +1,6 @@
 import type { DayRollup } from '#lib/rollups/pure/availability';
 import type { Place, RoomAggregate, RoomStatus, Severity, StoredDevice, SummaryScope } from '#lib/devices/types';
-import { documented, entity } from '../entity';
+import { documented, entity, numbers, texts } from '../entity';
 import type { Item } from '../expression';
 import { shardKey } from '../query';
 
@@ -18,24 +18,15 @@ export const deviceSk = (devicesn: string) => `DEVICE#${devicesn}`;
 export const deviceIndexPk = (devicesn: string) => `DEVICE#${devicesn}`;
 export const Device = entity({
   type: 'Device',
-  doc: {
-    section: devices,
-    PK: '`ROOM#<room>`',
-    SK: '`DEVICE#<sn>`',
-    GSI1: '`DEVICE#<sn>` / `DEVICE`',
-    GSI2: '`SERIALS#<shard(sn)>` / `<sn>`',
-    notes:
-      '`deviceid, devicesn, devicemodel, connected, inCallStatus, region, location, room`, optional `alarmSeverity` (1..4, worst firing alarm; pending ones do not count) and `alarmWatchers` (the watchers with an open alarm on it), both set only by the alarm engine (other writers carry them over unchanged), `lastRefresh`, `updatedAt`; from its provider (issue 25): `vendor` (`webex`, `zoom`, `http`, `simulated`), `vendorRef` (Zoom: `<roomId>/<locationId>`, for a refresh; never answered), `connectionDetail`, `errorCodes`, `software`, `lastSeen` (disconnected only), `plannedMaintenance`, `staleSince` (its provider failing past `PROVIDER_STALE_MINUTES`)',
-  },
+  doc: { section: devices, PK: '`ROOM#<room>`', SK: '`DEVICE#<sn>`', GSI1: '`DEVICE#<sn>` / `DEVICE`', GSI2: '`SERIALS#<shard(sn)>` / `<sn>`',
+    notes: '`deviceid, devicesn, devicemodel, connected, inCallStatus, region, location, room`, optional `alarmSeverity` (1..4, worst firing alarm; pending ones do not count) and `alarmWatchers` (the watchers with an open alarm on it), both set only by the alarm engine (other writers carry them over unchanged), `lastRefresh`, `updatedAt`; from its provider (issue 25): `vendor` (`webex`, `zoom`, `http`, `simulated`), `vendorRef` (Zoom: `<roomId>/<locationId>`, for a refresh; never answered), `connectionDetail`, `errorCodes`, `software`, `lastSeen` (disconnected only), `plannedMaintenance`, `staleSince` (its provider failing past `PROVIDER_STALE_MINUTES`)' },
   key: (device: Pick<StoredDevice, 'devicesn' | 'details'>) => ({ PK: roomPartition(device.details), SK: deviceSk(device.devicesn) }),
   fromItem: (item): StoredDevice => {
     const text = (name: string) => (typeof item[name] === 'string' ? (item[name] as string) : undefined);
     const device: StoredDevice = {
-      deviceid: String(item.deviceid),
-      devicesn: String(item.devicesn),
-      devicemodel: String(item.devicemodel),
+      ...texts(item, 'deviceid', 'devicesn', 'devicemodel'),
       status: { connected: item.connected === true, inCallStatus: String(item.inCallStatus) },
-      details: { region: String(item.region), location: String(item.location), room: String(item.room) },
+      details: texts(item, 'region', 'location', 'room'),
     };
     if (typeof item.alarmSeverity === 'number') device.alarmSeverity = item.alarmSeverity as Severity;
     if (Array.isArray(item.alarmWatchers) && item.alarmWatchers.length > 0) device.alarmWatchers = item.alarmWatchers.map(String);
@@ -86,22 +77,13 @@ export const ROOMS = { byRegion: 'ROOMS', byLocation: 'ROOMS#BY_LOCATION', byNam
 export const Room = entity({
   type: 'RoomAggregate',
   doc: {
-    section: devices,
-    name: 'Room aggregate',
-    PK: '`ROOMS#<shard(room)>`',
-    SK: '`<room>`',
-    GSI1: '`ROOMS#BY_LOCATION#<shard(room)>` / `enc(location)#enc(region)#enc(room)`',
-    GSI2: '`ROOMS#BY_NAME#<shard(room)>` / `enc(room)#enc(region)#enc(location)`',
+    section: devices, name: 'Room aggregate', PK: '`ROOMS#<shard(room)>`', SK: '`<room>`', GSI1: '`ROOMS#BY_LOCATION#<shard(room)>` / `enc(location)#enc(region)#enc(room)`', GSI2: '`ROOMS#BY_NAME#<shard(room)>` / `enc(room)#enc(region)#enc(location)`',
     notes: '`region, location, room, deviceCount, online, offline, roomStatus` (`Critical`..`Info`, `OK`), `version`; exists only while the room holds devices',
   },
   key: (place: Place) => ({ PK: shardKey(ROOMS.byRegion, roomId(place)), SK: roomId(place) }),
   fromItem: (item): RoomAggregate => ({
-    region: String(item.region),
-    location: String(item.location),
-    room: String(item.room),
-    deviceCount: Number(item.deviceCount),
-    online: Number(item.online),
-    offline: Number(item.offline),
+    ...texts(item, 'region', 'location', 'room'),
+    ...numbers(item, 'deviceCount', 'online', 'offline'),
     roomStatus: String(item.roomStatus) as RoomStatus,
   }),
 });
@@ -122,10 +104,7 @@ export const summaryScopeId = (scope: SummaryScope): string => {
 export const Summary = entity({
   type: 'Summary',
   doc: {
-    section: 'Summaries',
-    PK: '`SUMMARY#ALL`, `SUMMARY#REGION#enc(region)`, `SUMMARY#LOCATION#enc(region)#enc(location)`',
-    SK: '`SUMMARY`',
-    GSI1: '`SUMMARIES` / `ALL`, `REGION#…`, `LOCATION#…`',
+    section: 'Summaries', PK: '`SUMMARY#ALL`, `SUMMARY#REGION#enc(region)`, `SUMMARY#LOCATION#enc(region)#enc(location)`', SK: '`SUMMARY`', GSI1: '`SUMMARIES` / `ALL`, `REGION#…`, `LOCATION#…`',
     notes: '`deviceCount, online, offline, rooms, Critical, Major, Minor, Info, OK` of the room aggregates in the scope; `region`, `location`; `version`; `inflight` (string set `<startedAt>:<runId>`)',
   },
   key: (scope: SummaryScope) => ({ PK: `SUMMARY#${summaryScopeId(scope)}`, SK: 'SUMMARY' }),
@@ -142,13 +121,8 @@ export const FINGERPRINTS = 'SYNCFP';
 export const ROOM_ATTRIBUTE = 'r:';
 export const FingerprintBucket = entity({
   type: 'SyncFingerprints',
-  doc: {
-    section: fingerprints,
-    name: 'Bucket',
-    PK: '`SYNCFP`',
-    SK: '`B#<n>`',
-    notes: '`r:<room>` = fingerprint (`dirty` in items written before dirty marks had their own items: compared like any difference); `version`',
-  },
+  doc: { section: fingerprints, name: 'Bucket', PK: '`SYNCFP`', SK: '`B#<n>`',
+    notes: '`r:<room>` = fingerprint (`dirty` in items written before dirty marks had their own items: compared like any difference); `version`' },
   key: (bucket: number) => ({ PK: FINGERPRINTS, SK: `B#${bucket}` }),
   fromItem: (item) => ({
     bucket: Number(String(item.SK).slice(2)),
@@ -181,10 +155,7 @@ export const DIRTY_ROOMS = 'SYNCFP#DIRTY';
 export const DirtyRoom = entity({
   type: 'SyncDirtyRoom',
   doc: {
-    section: fingerprints,
-    name: 'Dirty room',
-    PK: '`SYNCFP#DIRTY#<shard(room)>`',
-    SK: '`<room>` (the room identity alone, as in its aggregate: whatever room fits a key can be marked)',
+    section: fingerprints, name: 'Dirty room', PK: '`SYNCFP#DIRTY#<shard(room)>`', SK: '`<room>` (the room identity alone, as in its aggregate: whatever room fits a key can be marked)',
     notes: '`mark` (a fresh UUID per write): another writer wrote devices of the room since the sync last compared it',
   },
   key: (room: string) => ({ PK: shardKey(DIRTY_ROOMS, room), SK: room }),
@@ -202,20 +173,13 @@ export const transitionPk = (devicesn: string) => `CONNECTIVITY#${enc(devicesn)}
 export const rollupPk = (place: Place) => `AVAILABILITY#${roomId(place)}`;
 export const Rollup = entity({
   type: 'AvailabilityRollup',
-  doc: {
-    section: connectivity,
-    name: 'Availability rollup',
-    PK: '`AVAILABILITY#<room>`',
-    SK: '`<YYYY-MM-DD>`',
-    notes: '`region, location, room, since, lastAt, connected, observed` (counts from `lastAt` on), `connectedSeconds[24], observedSeconds[24]` (device-seconds per UTC hour)',
-  },
+  doc: { section: connectivity, name: 'Availability rollup', PK: '`AVAILABILITY#<room>`', SK: '`<YYYY-MM-DD>`',
+    notes: '`region, location, room, since, lastAt, connected, observed` (counts from `lastAt` on), `connectedSeconds[24], observedSeconds[24]` (device-seconds per UTC hour)' },
   key: ({ place, day }: { place: Place; day: string }) => ({ PK: rollupPk(place), SK: day }),
   fromItem: (item): DayRollup => ({
     day: String(item.SK),
-    since: String(item.since),
-    lastAt: String(item.lastAt),
-    connected: Number(item.connected),
-    observed: Number(item.observed),
+    ...texts(item, 'since', 'lastAt'),
+    ...numbers(item, 'connected', 'observed'),
     connectedSeconds: (item.connectedSeconds as number[]).map(Number),
     observedSeconds: (item.observedSeconds as number[]).map(Number),
   }),

@@ -4,7 +4,7 @@ import type { Mail } from '#lib/alarms/types';
 import type { ParentScope } from '#lib/alarms/pure/inhibition';
 import type { InhibitedBy } from '#lib/watchers/types';
 import type { Episode } from '#lib/notify/types';
-import { entity } from '../entity';
+import { entity, someTexts, textList, texts } from '../entity';
 import type { Item } from '../expression';
 
 /* What notifications store: deliveries (the delivery log), mails, repeat markers, live dashboards' tickets and connections. */
@@ -23,19 +23,14 @@ export const deliveryView = (item: Item): DeliveryView => ({
   attempts: Number(item.attempts ?? 0),
   status: item.status as DeliveryView['status'],
   ...(typeof item.lastResponseStatus === 'number' ? { lastResponseStatus: item.lastResponseStatus } : {}),
-  ...(typeof item.nextAttemptAt === 'string' ? { nextAttemptAt: item.nextAttemptAt } : {}),
+  ...someTexts(item, 'nextAttemptAt'),
 });
 
 export const Delivery = entity({
   type: 'Delivery',
   doc: {
-    section: notifications,
-    PK: '`DELIVERY#<deliveryId>`',
-    SK: '`DELIVERY`',
-    GSI1: 'channel targets only: `CHANNEL#<channelId>#DELIVERIES` / `<createdAt>#<deliveryId>`',
-    GSI2: 'still to attempt only: `DELIVERIES#DUE#<shard(deliveryId)>` / `<nextAttemptAt>#<deliveryId>`',
-    notes:
-      '`deliveryId` (deterministic: digest + target), `notificationType, digest` (first 50 alarms + counts), `target` (`{kind: email, to}` or `{kind: channel, channelId}`), `status, attempts, firstAttemptAt, lastAttemptAt, lastResponseStatus, lastError, nextAttemptAt, deliveredAt, createdAt, expiresAt` (+30 days)',
+    section: notifications, PK: '`DELIVERY#<deliveryId>`', SK: '`DELIVERY`', GSI1: 'channel targets only: `CHANNEL#<channelId>#DELIVERIES` / `<createdAt>#<deliveryId>`', GSI2: 'still to attempt only: `DELIVERIES#DUE#<shard(deliveryId)>` / `<nextAttemptAt>#<deliveryId>`',
+    notes: '`deliveryId` (deterministic: digest + target), `notificationType, digest` (first 50 alarms + counts), `target` (`{kind: email, to}` or `{kind: channel, channelId}`), `status, attempts, firstAttemptAt, lastAttemptAt, lastResponseStatus, lastError, nextAttemptAt, deliveredAt, createdAt, expiresAt` (+30 days)',
   },
   key: (id: string) => ({ PK: `DELIVERY#${id}`, SK: 'DELIVERY' }),
   /** The stored delivery, with the due-index position it was read at (for a claim). */
@@ -43,7 +38,7 @@ export const Delivery = entity({
     ...deliveryView(item),
     digest: item.digest as Digest,
     target: item.target as Target,
-    ...(typeof item.firstAttemptAt === 'string' ? { firstAttemptAt: item.firstAttemptAt } : {}),
+    ...someTexts(item, 'firstAttemptAt'),
     ...(typeof item.GSI2SK === 'string' ? { dueKey: item.GSI2SK } : {}),
   }),
 });
@@ -87,10 +82,9 @@ export const OutboxMail = entity({
   key: (id: string) => ({ PK: `OUTBOX#${id}`, SK: 'MAIL' }),
   fromItem: (item): Mail & { storedAt: string } => ({
     id: String(item.id),
-    to: Array.isArray(item.to) ? item.to.map(String) : [],
-    subject: String(item.subject),
-    text: String(item.text),
-    ...(typeof item.html === 'string' ? { html: item.html } : {}),
+    to: textList(item.to),
+    ...texts(item, 'subject', 'text'),
+    ...someTexts(item, 'html'),
     storedAt: String(item.storedAt),
   }),
 });
@@ -116,13 +110,8 @@ export const SyncMarker = marker(
 const live = 'Live dashboards';
 export const LiveTicket = entity({
   type: 'LiveTicket',
-  doc: {
-    section: live,
-    name: 'Live ticket',
-    PK: '`LIVETICKET#<sha256(ticket), hex>`',
-    SK: '`TICKET`',
-    notes: '`filter`, `access` (the scope of the principal it was issued to; absent: unscoped, ADR 0203), `validUntil` (epoch ms), `expiresAt` (TTL, +60 s); the ticket itself is never stored',
-  },
+  doc: { section: live, name: 'Live ticket', PK: '`LIVETICKET#<sha256(ticket), hex>`', SK: '`TICKET`',
+    notes: '`filter`, `access` (the scope of the principal it was issued to; absent: unscoped, ADR 0203), `validUntil` (epoch ms), `expiresAt` (TTL, +60 s); the ticket itself is never stored' },
   /** Stored under the SHA-256 of its value, so the table never holds a usable ticket. */
   key: (ticket: string) => ({ PK: `LIVETICKET#${createHash('sha256').update(ticket).digest('hex')}`, SK: 'TICKET' }),
   fromItem: (item) => item,
@@ -131,14 +120,8 @@ export const LiveTicket = entity({
 const CONNECTION = 'LIVECONN#';
 export const LiveConnection = entity({
   type: 'LiveConnection',
-  doc: {
-    section: live,
-    name: 'Live connection',
-    PK: '`LIVECONN#<connectionId>`',
-    SK: '`CONN`',
-    notes:
-      '`filter`, `scopeKey`, `access` (from its ticket; absent: unscoped), `subscriptionId` (its current subscription), `connectedAt`, `expiresAt` (+2 h 1 min), `messageWindow`, `messages` (message rate: the current 10 s window and its count)',
-  },
+  doc: { section: live, name: 'Live connection', PK: '`LIVECONN#<connectionId>`', SK: '`CONN`',
+    notes: '`filter`, `scopeKey`, `access` (from its ticket; absent: unscoped), `subscriptionId` (its current subscription), `connectedAt`, `expiresAt` (+2 h 1 min), `messageWindow`, `messages` (message rate: the current 10 s window and its count)' },
   key: (connectionId: string) => ({ PK: `${CONNECTION}${connectionId}`, SK: 'CONN' }),
   fromItem: (item) => item,
 });
@@ -148,13 +131,8 @@ export const connectionIdOf = (item: Item): string => String(item.PK).slice(CONN
 export const liveScopePk = (scopeKey: string) => `LIVESCOPE#${scopeKey}`;
 export const LiveSubscription = entity({
   type: 'LiveSubscription',
-  doc: {
-    section: live,
-    name: 'Live subscription',
-    PK: '`LIVESCOPE#<scopeKey>`',
-    SK: '`<connectionId>#<subscriptionId>` (`<connectionId>` when written before subscription ids)',
-    notes: '`connectionId`, `subscriptionId`, `access` (as its connection: a push skips rooms outside it), `expiresAt` (as its connection)',
-  },
+  doc: { section: live, name: 'Live subscription', PK: '`LIVESCOPE#<scopeKey>`', SK: '`<connectionId>#<subscriptionId>` (`<connectionId>` when written before subscription ids)',
+    notes: '`connectionId`, `subscriptionId`, `access` (as its connection: a push skips rooms outside it), `expiresAt` (as its connection)' },
   /** Subscriptions written before the move protocol have no id: their key is the connection id alone. */
   key: ({ scopeKey, connectionId, subscriptionId }: { scopeKey: string; connectionId: string; subscriptionId?: string | undefined }) => ({
     PK: liveScopePk(scopeKey),
