@@ -41,9 +41,7 @@ const device = Type.Partial(
     maintenance: maintenanceMark.maintenance,
   }),
 );
-const invalid = error('A filter field is missing or empty, each named');
-const unknown = error('No device with that serial number');
-const { api, onRecord: onDevice } = areaRoutesOf({ permission: 'fleet:read', invalidStatus: 422 }, { path, invalid, unknown });
+const { api, onRecord: onDevice, invalid, unknown } = areaRoutesOf({ permission: 'fleet:read', invalidStatus: 422 }, { path, invalid: 'A filter field is missing or empty, each named', unknown: 'No device with that serial number' });
 const counters = <K extends string>(...names: K[]) =>
   Type.Object(Object.fromEntries(names.map((n) => [n, integer])) as Record<K, typeof integer>);
 
