@@ -1,7 +1,7 @@
 /** Recurring maintenance windows (issue 28 item 1; docs/adr/0401-0406): invalid input is 400. */
 import { MAX_DURATION_MINUTES, MAX_INTERVAL, WEEKDAYS } from '#lib/maintenance/schedule';
 import { areaRoutesOf, changedMeanwhile, dateTime, error, name, ok, oneOfValues, pagedList, SINGLE_LINE, strict, text, Type, uuidParam } from './shared';
-import { comment, matcherFields as silenceMatchers } from './silences';
+import { comment, matcherFields as silenceMatchers, matchersOutsideScope } from './silences';
 
 const windowId = uuidParam('a maintenance window id (a UUID)');
 const path = { id: windowId };
@@ -84,12 +84,7 @@ const { api, onRecord: onWindow, invalid } = areaRoutesOf({ permission: 'silence
 export const routes = {
   create: api('POST', 'maintenance', 'Create a recurring maintenance window: while it is open the alarms it matches are held (the engine\'s part is still to come)', {
     request: { body: windowBody },
-    responses: {
-      201: ok('The window, with its id, createdBy, status and next opening', maintenanceWindow),
-      400: invalid,
-      404: error("A scoped caller's matchers pin no region (and location, where its scope holds only locations of that region) within its scope"),
-      409: error('The stage holds MAINTENANCE_WINDOWS_MAX windows not yet ended'),
-    },
+    responses: { 201: ok('The window, with its id, createdBy, status and next opening', maintenanceWindow), 400: invalid, 404: matchersOutsideScope, 409: error('The stage holds MAINTENANCE_WINDOWS_MAX windows not yet ended') },
     idempotent: true,
   }),
   list: api('GET', 'maintenance', 'The kept maintenance windows, whatever their status, oldest first, a page at a time; a scoped caller sees those within its scope', {
