@@ -178,6 +178,10 @@ export const scheduled = (summary: string, schedule: string, facts: FunctionFact
  */
 export const INVENTORY_MEMORY_MB = { sync: 1024, evaluator: 768 } as const;
 
+/** A scheduled run over the whole inventory (the sync, the evaluator): up to five minutes, with its memory above. */
+export const inventoryJob = (summary: string, schedule: string, kind: keyof typeof INVENTORY_MEMORY_MB, facts: FunctionFacts) =>
+  scheduled(summary, schedule, { timeout: 300, memorySize: INVENTORY_MEMORY_MB[kind], ...facts });
+
 /** The most entries a scope holds. */
 export const MAX_SCOPE_ENTRIES = 50;
 
