@@ -5,7 +5,7 @@
 import { MAX_SILENCED_BY } from '#lib/alarms/pure/silences';
 import { MAX_SEVERITY, MIN_SEVERITY } from '#lib/watchers/types';
 import { ALARM_HISTORY_CSV_COLUMNS } from '#lib/alarms/csv';
-import { csvFormat, dateTime, error, INVENTORY_MEMORY_MB, listOrPage, name, ok, oneOfValues, orCsv, page, pageOf, routesOf, scheduled, strict, Type } from './shared';
+import { csvFormat, dateTime, error, INVENTORY_MEMORY_MB, inventoryJob, listOrPage, name, ok, oneOfValues, orCsv, page, pageOf, routesOf, strict, Type } from './shared';
 import { watcherId } from './watchers';
 
 /** How alarm mails leave: ses in AWS (MAIL_FROM must be a verified SES identity), outbox locally. */
@@ -202,9 +202,5 @@ export const routes = {
 
 export const jobs = {
   // Ticks every minute; runs when intervalDeviceWatchers seconds passed since the last run.
-  evaluateOnSchedule: scheduled('Evaluate every active watcher when intervalDeviceWatchers seconds have passed', 'rate(1 minute)', {
-    timeout: 300,
-    memorySize: INVENTORY_MEMORY_MB.evaluator,
-    environment: mailEnvironment,
-  }),
+  evaluateOnSchedule: inventoryJob('Evaluate every active watcher when intervalDeviceWatchers seconds have passed', 'rate(1 minute)', 'evaluator', { environment: mailEnvironment }),
 };

@@ -64,10 +64,7 @@ const delivery = Type.Object({
   lastResponseStatus: Type.Optional(Type.Integer()),
   nextAttemptAt: Type.Optional(dateTime),
 });
-const invalid = error('Invalid input, each offending field named');
-const unknown = error('No channel with that id');
-
-const { api, onRecord: onChannel } = areaRoutesOf({ permission: 'channels:write', invalidStatus: 400 }, { path, invalid, unknown });
+const { api, onRecord: onChannel, invalid, unknown } = areaRoutesOf({ permission: 'channels:write', invalidStatus: 400 }, { path, invalid: 'Invalid input, each offending field named', unknown: 'No channel with that id' });
 
 export const routes = {
   create: api('POST', 'channels', 'Create a notification channel (e-mail addresses or a signed webhook)', {

@@ -1,7 +1,7 @@
 /** Devices and statistics (spec "Devices"; DESIGN §6, D4, D10, D11): invalid input is 422. */
 import { AVAILABILITY_CSV_COLUMNS, DEVICE_CSV_COLUMNS, DEVICE_HISTORY_CSV_COLUMNS } from '#lib/devices/csv';
 import { maintenanceMark } from './maintenance';
-import { areaRoutesOf, csvFormat, dateTime, error, INVENTORY_MEMORY_MB, listOrPage, name, ok, orCsv, page, pageOf, scheduled, SINGLE_LINE, strict, type TSchema, Type } from './shared';
+import { areaRoutesOf, csvFormat, dateTime, error, inventoryJob, listOrPage, name, ok, orCsv, page, pageOf, SINGLE_LINE, strict, type TSchema, Type } from './shared';
 
 /** Where devices come from (lib/inventory/provider). */
 const providerEnvironment = '${file(./functions/devices/provider-env.yml)}';
@@ -41,9 +41,7 @@ const device = Type.Partial(
     maintenance: maintenanceMark.maintenance,
   }),
 );
-const invalid = error('A filter field is missing or empty, each named');
-const unknown = error('No device with that serial number');
-const { api, onRecord: onDevice } = areaRoutesOf({ permission: 'fleet:read', invalidStatus: 422 }, { path, invalid, unknown });
+const { api, onRecord: onDevice, invalid, unknown } = areaRoutesOf({ permission: 'fleet:read', invalidStatus: 422 }, { path, invalid: 'A filter field is missing or empty, each named', unknown: 'No device with that serial number' });
 const counters = <K extends string>(...names: K[]) =>
   Type.Object(Object.fromEntries(names.map((n) => [n, integer])) as Record<K, typeof integer>);
 
@@ -180,10 +178,5 @@ export const routes = {
 export const jobs = {
   // The device inventory from the provider into the table.
   // no async retries: a retry could only overlap the next scheduled sync (the lease makes one harmless anyway)
-  sync: scheduled('Synchronise the device inventory from the provider', 'rate(5 minutes)', {
-    timeout: 300,
-    memorySize: INVENTORY_MEMORY_MB.sync,
-    maximumRetryAttempts: 0,
-    environment: providerEnvironment,
-  }),
+  sync: inventoryJob('Synchronise the device inventory from the provider', 'rate(5 minutes)', 'sync', { maximumRetryAttempts: 0, environment: providerEnvironment }),
 };

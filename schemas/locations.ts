@@ -1,6 +1,6 @@
 /** Location profiles: business hours and time zone per location, per-room overrides (issue 28 item 4; docs/adr/0481): invalid input is 422. */
 import { ALL_DAY, MAX_ROOM_OVERRIDES } from '#lib/locations/types';
-import { dateTime, error, name, ok, page, pageOf, recordRoutesOf, routesOf, SINGLE_LINE, strict, text, Type } from './shared';
+import { dateTime, error, name, ok, pagedList, recordRoutesOf, routesOf, SINGLE_LINE, strict, text, Type } from './shared';
 
 const path = { region: name(), location: name() };
 
@@ -42,8 +42,7 @@ const onProfile = recordRoutesOf({ permission: 'config:write', invalidStatus: 42
 
 export const routes = {
   list: api('GET', 'locations/profiles', "The location profiles by region then location, a page at a time; a scoped caller sees its scope's", {
-    request: { query: page },
-    responses: { 200: ok('One page {items, nextCursor} (limit default 100)', pageOf(profile)), 422: error('Invalid limit, or a cursor not answered for the same query') },
+    ...pagedList(profile, 'Invalid limit, or a cursor not answered for the same query'),
   }),
   get: onProfile('GET', 'locations/{region}/{location}/profile', "A location's profile: its business hours, time zone and room overrides", {
     permission: 'fleet:read',

@@ -1,7 +1,7 @@
 /** Recurring maintenance windows (issue 28 item 1; docs/adr/0401-0406): invalid input is 400. */
 import { MAX_DURATION_MINUTES, MAX_INTERVAL, WEEKDAYS } from '#lib/maintenance/schedule';
-import { areaRoutesOf, dateTime, error, name, ok, oneOfValues, page, pageOf, SINGLE_LINE, strict, text, Type, uuidParam } from './shared';
-import { comment, matcherFields as silenceMatchers } from './silences';
+import { areaRoutesOf, changedMeanwhile, dateTime, error, name, ok, oneOfValues, pagedList, SINGLE_LINE, strict, text, Type, uuidParam } from './shared';
+import { comment, matcherFields as silenceMatchers, matchersOutsideScope } from './silences';
 
 const windowId = uuidParam('a maintenance window id (a UUID)');
 const path = { id: windowId };
@@ -78,41 +78,27 @@ const maintenanceEvent = Type.Object({
   recordedAt: Type.String({ format: 'date-time', description: 'when an evaluator run recorded it (at or after `at`)' }),
 });
 
-const invalid = error('Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more)');
-const unknown = error("No maintenance window with that id (or none within the caller's scope)");
-const changed = error('Changed or deleted by another request meanwhile; read it again and retry');
 
-const { api, onRecord: onWindow } = areaRoutesOf({ permission: 'silences:write', invalidStatus: 400 }, { path, invalid, unknown });
+const { api, onRecord: onWindow, invalid } = areaRoutesOf({ permission: 'silences:write', invalidStatus: 400 }, { path, invalid: 'Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more)', unknown: "No maintenance window with that id (or none within the caller's scope)" });
 
 export const routes = {
   create: api('POST', 'maintenance', 'Create a recurring maintenance window: while it is open the alarms it matches are held (the engine\'s part is still to come)', {
     request: { body: windowBody },
-    responses: {
-      201: ok('The window, with its id, createdBy, status and next opening', maintenanceWindow),
-      400: invalid,
-      404: error("A scoped caller's matchers pin no region (and location, where its scope holds only locations of that region) within its scope"),
-      409: error('The stage holds MAINTENANCE_WINDOWS_MAX windows not yet ended'),
-    },
+    responses: { 201: ok('The window, with its id, createdBy, status and next opening', maintenanceWindow), 400: invalid, 404: matchersOutsideScope, 409: error('The stage holds MAINTENANCE_WINDOWS_MAX windows not yet ended') },
     idempotent: true,
   }),
   list: api('GET', 'maintenance', 'The kept maintenance windows, whatever their status, oldest first, a page at a time; a scoped caller sees those within its scope', {
     permission: 'fleet:read',
-    request: { query: page },
-    responses: {
-      200: ok('One page {items, nextCursor} (limit default 100)', pageOf(maintenanceWindow)),
-      400: invalid,
-      422: error('A cursor not answered for the same query'),
-    },
+    ...pagedList(maintenanceWindow, 'A cursor not answered for the same query', { 400: invalid }),
   }),
   get: onWindow('GET', 'maintenance/{id}', 'One maintenance window, whatever its status', { permission: 'fleet:read', responses: { 200: ok('The window', maintenanceWindow) } }),
   history: onWindow('GET', 'maintenance/{id}/history', "A window's openings and closings, newest first, a page at a time: each opening is recorded when it starts and when it ends, once each", {
     permission: 'fleet:read',
-    request: { query: page },
-    responses: { 200: ok('One page {items, nextCursor} (limit default 100)', pageOf(maintenanceEvent)), 422: error('A cursor not answered for the same window') },
+    ...pagedList(maintenanceEvent, 'A cursor not answered for the same window'),
   }),
   update: onWindow('PUT', 'maintenance/{id}', 'Replace a maintenance window whole (id, createdBy and createdAt kept)', {
     request: { body: windowBody },
-    responses: { 200: ok('The window as replaced', maintenanceWindow), 409: changed },
+    responses: { 200: ok('The window as replaced', maintenanceWindow), 409: changedMeanwhile },
   }),
-  remove: onWindow('DELETE', 'maintenance/{id}', 'Delete a maintenance window', { responses: { 200: text('Confirmation'), 409: changed } }),
+  remove: onWindow('DELETE', 'maintenance/{id}', 'Delete a maintenance window', { responses: { 200: text('Confirmation'), 409: changedMeanwhile } }),
 };

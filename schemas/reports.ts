@@ -1,7 +1,7 @@
 /** Scheduled fleet reports (issue 28 item 5; docs/adr/0471 to 0475, the routes: docs/adr/0474-report-schedules-and-their-routes.md): invalid input is 422. */
 import { WEEKDAYS } from '#lib/maintenance/rrule';
 import { REPORT_PERIODS } from '#lib/reports/types';
-import { accessScope, answeredScope, dateTime, error, name, ok, oneOfValues, page, pageOf, recordRoutesOf, routesOf, scheduled, SINGLE_LINE, strict, text, Type, uuidParam } from './shared';
+import { accessScope, answeredScope, areaRoutesOf, changedMeanwhile, dateTime, error, name, ok, oneOfValues, pagedList, scheduled, SINGLE_LINE, strict, text, Type, uuidParam } from './shared';
 
 /** How report mails leave: the same mailer as the alarm engine's. */
 const mailEnvironment = '${file(./functions/alarms/mail-env.yml)}';
@@ -88,12 +88,8 @@ const sent = Type.Object({
   ),
 });
 
-const invalid = error('Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, an unknown channel id)');
-const unknown = error("No report schedule with that id (or none within the caller's scope)");
-const changed = error('Changed or deleted by another request meanwhile; read it again and retry');
 
-const api = routesOf({ permission: 'watchers:write', invalidStatus: 422 });
-const onSchedule = recordRoutesOf({ permission: 'watchers:write', invalidStatus: 422 }, { path, invalid, unknown });
+const { api, onRecord: onSchedule, invalid } = areaRoutesOf({ permission: 'watchers:write', invalidStatus: 422 }, { path, invalid: 'Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, an unknown channel id)', unknown: "No report schedule with that id (or none within the caller's scope)" });
 
 export const routes = {
   create: api('POST', 'reports', 'Create a report schedule: a daily or weekly fleet report of its scope, mailed and posted to its channels once per period', {
@@ -108,15 +104,14 @@ export const routes = {
   }),
   list: api('GET', 'reports', 'The report schedules, oldest first, a page at a time; a scoped caller sees those within its scope', {
     permission: 'fleet:read',
-    request: { query: page },
-    responses: { 200: ok('One page {items, nextCursor} (limit default 100)', pageOf(schedule)), 422: error('An invalid limit, or a cursor not answered for the same query') },
+    ...pagedList(schedule, 'An invalid limit, or a cursor not answered for the same query'),
   }),
   get: onSchedule('GET', 'reports/{id}', 'One report schedule', { permission: 'fleet:read', responses: { 200: ok('The schedule', schedule) } }),
   update: onSchedule('PUT', 'reports/{id}', 'Replace a report schedule whole (id, createdBy and createdAt kept; reports already made stay made)', {
     request: { body: scheduleBody },
-    responses: { 200: ok('The schedule as replaced', schedule), 409: changed },
+    responses: { 200: ok('The schedule as replaced', schedule), 409: changedMeanwhile },
   }),
-  remove: onSchedule('DELETE', 'reports/{id}', 'Delete a report schedule', { responses: { 200: text('Confirmation'), 409: changed } }),
+  remove: onSchedule('DELETE', 'reports/{id}', 'Delete a report schedule', { responses: { 200: text('Confirmation'), 409: changedMeanwhile } }),
   run: onSchedule('POST', 'reports/{id}/run', 'Send the report of the period so far (since the last scheduled report) to the schedule\'s channels now; it does not stand for a scheduled report', {
     responses: { 200: ok('The report and its deliveries after their first attempt', sent) },
     function: { timeout: 29, environment: mailEnvironment },

@@ -80,6 +80,15 @@ export const count = (description = 'The count') => ({ description, schema: Type
 export const pageOf = <S extends TSchema>(item: S) =>
   Type.Object({ items: Type.Array(item), nextCursor: Type.Unsafe<string | null>({ type: ['string', 'null'] }) });
 
+/** A paged list route's request (`?limit`, `?cursor`) and answers: one page of `item`, 422 `refused` (a limit or cursor it refuses), and `others`. */
+export const pagedList = <S extends TSchema, const R extends Record<number, Answer> = Record<never, never>>(item: S, refused: string, others: R = {} as R) => ({
+  request: { query: page },
+  responses: { 200: ok('One page {items, nextCursor} (limit default 100)', pageOf(item)), 422: error(refused), ...others },
+});
+
+/** 409 of a route that replaces or deletes a versioned record. */
+export const changedMeanwhile = error('Changed or deleted by another request meanwhile; read it again and retry');
+
 /** `?format` of an answer that can also be CSV (lib/shared/csv.ts). */
 export const csvFormat = {
   format: oneOfValues(['json', 'csv'] as const, { description: 'json (default) or csv: the same answer as RFC 4180 CSV (text/csv)' }),
@@ -147,13 +156,13 @@ export const recordRoutesOf =
 
 /**
  * An area's two route builders under one permission: `api` for its collection routes and
- * `onRecord` for the routes on one record (`record.path`), which answer `record.invalid` and
- * `record.unknown` (404) as well.
+ * `onRecord` for the routes on one record (`record.path`), which answer `invalid` (its
+ * invalid-input status) and `unknown` (404) as well: both error answers, described by `record`.
  */
-export const areaRoutesOf = <const S extends Shared, const P extends Record<string, TSchema>>(shared: S, record: { path: P; invalid: Answer; unknown: Answer }) => ({
-  api: routesOf(shared),
-  onRecord: recordRoutesOf(shared, record),
-});
+export const areaRoutesOf = <const S extends Shared, const P extends Record<string, TSchema>>(shared: S, record: { path: P; invalid: string; unknown: string }) => {
+  const answers = { path: record.path, invalid: error(record.invalid), unknown: error(record.unknown) };
+  return { api: routesOf(shared), onRecord: recordRoutesOf(shared, answers), invalid: answers.invalid, unknown: answers.unknown };
+};
 
 /** The summary of every area's idempotent table-ensuring route. */
 export const ENSURE_TABLE = 'Make sure the table exists (idempotent)';
@@ -168,6 +177,10 @@ export const scheduled = (summary: string, schedule: string, facts: FunctionFact
  * Every other function keeps provider.memorySize.
  */
 export const INVENTORY_MEMORY_MB = { sync: 1024, evaluator: 768 } as const;
+
+/** A scheduled run over the whole inventory (the sync, the evaluator): up to five minutes, with its memory above. */
+export const inventoryJob = (summary: string, schedule: string, kind: keyof typeof INVENTORY_MEMORY_MB, facts: FunctionFacts) =>
+  scheduled(summary, schedule, { timeout: 300, memorySize: INVENTORY_MEMORY_MB[kind], ...facts });
 
 /** The most entries a scope holds. */
 export const MAX_SCOPE_ENTRIES = 50;

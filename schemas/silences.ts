@@ -40,6 +40,9 @@ const silence = Type.Object({
 const invalid = error('Invalid input, each offending field named');
 const unknown = error('No silence with that id (or none within the caller\'s scope)');
 
+/** 404 of a create whose matchers leave the caller's scope (silences, maintenance windows). */
+export const matchersOutsideScope = error('A scoped caller\'s matchers pin no region (and location, where its scope holds only locations of that region) within its scope');
+
 const api = routesOf({ permission: 'silences:write', invalidStatus: 400 });
 const onSilence = recordRoutesOf({ permission: 'silences:write', invalidStatus: 400 }, { path, invalid, unknown });
 
@@ -53,7 +56,7 @@ export const routes = {
       responses: {
         201: ok('The silence, with its id and createdBy', silence),
         400: invalid,
-        404: error('A scoped caller\'s matchers pin no region (and location, where its scope holds only locations of that region) within its scope'),
+        404: matchersOutsideScope,
       },
       idempotent: true,
     },

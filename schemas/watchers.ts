@@ -163,11 +163,9 @@ const watcherScope = Type.Array(Type.Object({ region: Type.String(), location: T
 const watcher = Type.Partial(
   Type.Object({ id: Type.String(), scope: watcherScope, ...watcherFields, active: Type.Boolean(), createdAt: dateTime, updatedAt: dateTime }),
 );
-const invalid = error('Invalid input, each offending field named');
-const unknown = error('No watcher with that id (or none the caller\'s scope reaches)');
 const outsideScope = error('A condition names a region or location outside the caller\'s scope (each such condition named, never the place)');
 
-const { api, onRecord: onWatcher } = areaRoutesOf({ permission: 'watchers:write', invalidStatus: 400 }, { path, invalid, unknown });
+const { api, onRecord: onWatcher, invalid } = areaRoutesOf({ permission: 'watchers:write', invalidStatus: 400 }, { path, invalid: 'Invalid input, each offending field named', unknown: 'No watcher with that id (or none the caller\'s scope reaches)' });
 
 export const routes = {
   createTable: api('POST', 'watcher/createTable', ENSURE_TABLE, { responses: { 200: ok('Always 1', Type.Literal(1)) } }),

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { simulatedFleet } from '#lib/inventory/provider/simulated';
 import { api } from '../support/api';
+import { deviceWatcher } from '../support/fleet';
 import { adminToken } from '../support/principals';
 
 // Issue 28 item 3 over HTTP: ackUntil on POST /alarms/{id}/ack, and the ack/unack of an alarm, with
@@ -20,19 +21,7 @@ type History = { id: string; reason: string; acknowledgedBy?: string; acknowledg
 
 const watcherIds: string[] = [];
 const createWatcher = async (devicesn: string) => {
-  const body = {
-    user: 'ops',
-    dashboard: 'ack-e2e',
-    service: 'video',
-    type: 'offline',
-    allDevices: false,
-    devicesId: [devicesn],
-    severity: 2,
-    operations: { type: 'device', operatorType: 'AND', conditions: [{ operator: '==', value: 'false', element: 'status.connected' }] },
-    description: 'ack e2e',
-    sendEmail: true,
-    emails: [email],
-  };
+  const body = deviceWatcher(devicesn, email, { dashboard: 'ack-e2e', description: 'ack e2e' });
   const res = await api<string>('POST', '/watcher', { body });
   expect(res.status).toBe(200);
   watcherIds.push(res.body);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simulatedFleet } from '#lib/inventory/provider/simulated';
 import type { Place } from '#lib/devices/types';
 import { api } from '../support/api';
+import { deviceWatcher } from '../support/fleet';
 
 // Issue 28 item 2 over HTTP: a watcher inhibited by another watcher's firing alarm in the same
 // location. The e2e server's fleet is still (240 simulated devices, seed 42) and alarms are
@@ -29,17 +30,7 @@ interface MailView {
 type ErrorBody = { message: string; errors?: { field: string; message: string }[] };
 
 const offlineOf = (devicesn: string, description: string, email: string, extra: Record<string, unknown> = {}) => ({
-  user: 'ops',
-  dashboard: `inhibit-${tag}`,
-  service: 'video',
-  type: 'offline',
-  allDevices: false,
-  devicesId: [devicesn],
-  severity: 2,
-  operations: { type: 'device', operatorType: 'AND', conditions: [{ operator: '==', value: 'false', element: 'status.connected' }] },
-  description,
-  sendEmail: true,
-  emails: [email],
+  ...deviceWatcher(devicesn, email, { dashboard: `inhibit-${tag}`, description }),
   ...extra,
 });
 const evaluate = async () => expect((await api('POST', '/alarms/evaluate')).status).toBe(200);

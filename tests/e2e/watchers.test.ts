@@ -1,30 +1,28 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { api } from '../support/api';
+import { anyOf, watcherInput } from '../support/fleet';
 
 type ErrorBody = { message: string; errors?: { field: string; message: string }[] };
 type Watcher = Record<string, unknown> & { id: string; active: boolean; dashboard: string };
 
 const unique = () => randomUUID().slice(0, 8);
 const body = (overrides: Record<string, unknown> = {}) => ({
-  user: 'ana',
-  dashboard: `dash-${unique()}`,
-  service: `svc-${unique()}`,
-  type: `type-${unique()}`,
-  allDevices: false,
-  devicesId: ['dev-1', 'SN-0001'],
-  severity: 2,
-  operations: {
-    type: 'device',
-    operatorType: 'OR',
-    conditions: [
+  ...watcherInput({
+    user: 'ana',
+    dashboard: `dash-${unique()}`,
+    service: `svc-${unique()}`,
+    type: `type-${unique()}`,
+    allDevices: false,
+    devicesId: ['dev-1', 'SN-0001'],
+    operations: anyOf(
       { operator: '==', value: 'false', element: 'status.connected' },
       { operator: 'in', value: 'Sala 1,Sala 2', element: 'details.room' },
-    ],
-  },
-  description: 'Room devices offline',
-  sendEmail: true,
-  emails: ['ops@example.com'],
+    ),
+    description: 'Room devices offline',
+    sendEmail: true,
+    emails: ['ops@example.com'],
+  }),
   ...overrides,
 });
 const create = async (overrides: Record<string, unknown> = {}) => {

@@ -1,36 +1,34 @@
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import '../support/tokenKeys';
+import { registerService, rotateSecret } from '#lib/auth/serviceAccounts';
+import { exchangeServiceSecret } from '#lib/auth/serviceToken';
+import { UNKNOWN_PRINCIPAL as UNKNOWN_SERVICE } from '#lib/audit/outcome';
+import { secret as secretSource } from '#lib/adapters/secrets';
+import { createWatcher } from '#lib/watchers/write';
+import { handler as dashboards } from '../../functions/alarmConfigLists/dashboards';
+import { handler as alarmServices } from '../../functions/alarmConfigLists/services';
+import { handler as alarmTypes } from '../../functions/alarmConfigLists/types';
+import { watcherInput } from '../support/fleet';
+import { handler as me } from '../../functions/users/me';
+import { handler as changeOwnPassword } from '../../functions/users/changeOwnPassword';
+import { SERVICE_HAS_NO_ACCOUNT } from '#lib/auth/policy';
+import { createUser } from '#lib/auth/accounts';
+import { signIn } from '#lib/auth/signin';
+import { roleCatalog } from '#lib/auth/roles';
+import { INTERVAL_FIELDS } from '#lib/intervals/types';
+import { handler as createInterval } from '../../functions/intervals/create';
+import { handler as listAudit } from '../../functions/audit/list';
+import { handler as alarmHistory } from '../../functions/alarms/history';
+import { handler as createSilence } from '../../functions/silences/create';
+import * as audit from '#lib/db/audit';
+import { handler as serviceToken } from '../../functions/services/token';
+import { apiEvent, jsonEvent, lambdaContext } from '../support/events';
 
 /*
  * Attacks on access and the audit log (issue 26), found by probing as a hostile client: each test
  * failed before the fix its commit carries.
  */
-const keyPair = generateKeyPairSync('ed25519', { publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
-Object.assign(process.env, { JWT_PRIVATE_KEY: keyPair.privateKey, JWT_PUBLIC_KEY: keyPair.publicKey, PASSWORD_SCRYPT_LOG_N: '12' });
-
-const { registerService, rotateSecret } = await import('#lib/auth/serviceAccounts');
-const { exchangeServiceSecret } = await import('#lib/auth/serviceToken');
-const { UNKNOWN_PRINCIPAL: UNKNOWN_SERVICE } = await import('#lib/audit/outcome');
-const { secret: secretSource } = await import('#lib/adapters/secrets');
-const { createWatcher } = await import('#lib/watchers/write');
-const { handler: dashboards } = await import('../../functions/alarmConfigLists/dashboards');
-const { handler: alarmServices } = await import('../../functions/alarmConfigLists/services');
-const { handler: alarmTypes } = await import('../../functions/alarmConfigLists/types');
-const { watcherInput } = await import('../support/fleet');
-const { handler: me } = await import('../../functions/users/me');
-const { handler: changeOwnPassword } = await import('../../functions/users/changeOwnPassword');
-const { SERVICE_HAS_NO_ACCOUNT } = await import('#lib/auth/policy');
-const { createUser } = await import('#lib/auth/accounts');
-const { signIn } = await import('#lib/auth/signin');
-const { roleCatalog } = await import('#lib/auth/roles');
-const { INTERVAL_FIELDS } = await import('#lib/intervals/types');
-const { handler: createInterval } = await import('../../functions/intervals/create');
-const { handler: listAudit } = await import('../../functions/audit/list');
-const { handler: alarmHistory } = await import('../../functions/alarms/history');
-const { handler: createSilence } = await import('../../functions/silences/create');
-const audit = await import('#lib/db/audit');
-const { handler: serviceToken } = await import('../../functions/services/token');
-const { apiEvent, jsonEvent, lambdaContext } = await import('../support/events');
 
 const unique = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
 type Scope = { region: string; location?: string }[];

@@ -1,20 +1,15 @@
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import '../support/tokenKeys';
+import { createUser } from '#lib/auth/accounts';
+import { signIn } from '#lib/auth/signin';
+import { secret } from '#lib/adapters/secrets';
+import { authorize, principalOfToken } from '#lib/auth/authenticate';
+import { roleCatalog as roles } from '#lib/auth/roles';
+import { Conflict, Forbidden, NotFound } from '#lib/errors';
+import { apiEvent } from '../support/events';
 
 // Roles with real permissions (DESIGN §5, issue 26 item 2), against the embedded store.
-const keyPair = generateKeyPairSync('ed25519', {
-  publicKeyEncoding: { type: 'spki', format: 'pem' },
-  privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-});
-Object.assign(process.env, { JWT_PRIVATE_KEY: keyPair.privateKey, JWT_PUBLIC_KEY: keyPair.publicKey, PASSWORD_SCRYPT_LOG_N: '12' });
-
-const { createUser } = await import('#lib/auth/accounts');
-const { signIn } = await import('#lib/auth/signin');
-const { secret } = await import('#lib/adapters/secrets');
-const { authorize, principalOfToken } = await import('#lib/auth/authenticate');
-const { roleCatalog: roles } = await import('#lib/auth/roles');
-const { Conflict, Forbidden, NotFound } = await import('#lib/errors');
-const { apiEvent } = await import('../support/events');
 
 const PASSWORD = 'Quiet-harbour-lantern-47';
 const unique = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;

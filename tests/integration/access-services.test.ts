@@ -1,28 +1,26 @@
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Service } from '#lib/store/entities/account';
 import { capturedLines } from '../support/logs';
+import '../support/tokenKeys';
+import { handler as createServiceRoute } from '../../functions/services/create';
+import { handler as serviceTokenRoute } from '../../functions/services/token';
+import { handler as rotateSecretRoute } from '../../functions/services/rotateSecret';
+import { registerService, rotateSecret } from '#lib/auth/serviceAccounts';
+import { exchangeServiceSecret } from '#lib/auth/serviceToken';
+import { hashServiceSecret } from '#lib/auth/serviceSecrets';
+import { changeService, deleteRole, removeService } from '#lib/auth/membership';
+import { authorize, principalOfToken } from '#lib/auth/authenticate';
+import { roleCatalog as roles } from '#lib/auth/roles';
+import { secret as secretSource } from '#lib/adapters/secrets';
+import { services } from '#lib/db/services';
+import { doc, tableName } from '#lib/store/client';
+import { logger } from '#lib/log';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { Conflict, Forbidden, Invalid, NotFound, Unauthorized } from '#lib/errors';
+import { apiEvent, jsonEvent, lambdaContext } from '../support/events';
 
 // Registered services as principals (DESIGN §5, issue 26 item 4), against the embedded store.
-const keyPair = generateKeyPairSync('ed25519', {
-  publicKeyEncoding: { type: 'spki', format: 'pem' },
-  privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-});
-Object.assign(process.env, { JWT_PRIVATE_KEY: keyPair.privateKey, JWT_PUBLIC_KEY: keyPair.publicKey, PASSWORD_SCRYPT_LOG_N: '12' });
-
-const { registerService, rotateSecret } = await import('#lib/auth/serviceAccounts');
-const { exchangeServiceSecret } = await import('#lib/auth/serviceToken');
-const { hashServiceSecret } = await import('#lib/auth/serviceSecrets');
-const { changeService, deleteRole, removeService } = await import('#lib/auth/membership');
-const { authorize, principalOfToken } = await import('#lib/auth/authenticate');
-const { roleCatalog: roles } = await import('#lib/auth/roles');
-const { secret: secretSource } = await import('#lib/adapters/secrets');
-const { services } = await import('#lib/db/services');
-const { doc, tableName } = await import('#lib/store/client');
-const { logger } = await import('#lib/log');
-const { GetCommand } = await import('@aws-sdk/lib-dynamodb');
-const { Conflict, Forbidden, Invalid, NotFound, Unauthorized } = await import('#lib/errors');
-const { apiEvent, jsonEvent, lambdaContext } = await import('../support/events');
 
 const unique = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
 const register = (fields: { role?: string; scope?: { region: string; location?: string }[]; active?: boolean } = {}) =>
@@ -179,17 +177,14 @@ describe('role and scope of a service', () => {
 describe('logs of the service handlers', () => {
   it('never carry a client secret or a token', async () => {
     const lines = capturedLines(logger);
-    const { handler: create } = await import('../../functions/services/create');
-    const { handler: token } = await import('../../functions/services/token');
-    const { handler: rotate } = await import('../../functions/services/rotateSecret');
     // an unscoped admin service acts as the admin the registering routes need
     const admin = await register({ role: 'admin' });
     const headers = { 'Content-Type': 'application/json', Authorization: bearer(await tokenOf(admin.id, admin.secret)) };
-    const answered = await create(jsonEvent({ name: 'logged', url: 'https://l.example' }, { headers }), lambdaContext());
+    const answered = await createServiceRoute(jsonEvent({ name: 'logged', url: 'https://l.example' }, { headers }), lambdaContext());
     const created = JSON.parse(answered.body) as { id: string; secret: string };
-    const exchanged = await token(jsonEvent({ id: created.id, secret: created.secret }), lambdaContext());
-    const wrong = await token(jsonEvent({ id: created.id, secret: `${created.secret}-wrong` }), lambdaContext());
-    const rotation = await rotate(apiEvent({ headers, pathParameters: { id: created.id } }), lambdaContext());
+    const exchanged = await serviceTokenRoute(jsonEvent({ id: created.id, secret: created.secret }), lambdaContext());
+    const wrong = await serviceTokenRoute(jsonEvent({ id: created.id, secret: `${created.secret}-wrong` }), lambdaContext());
+    const rotation = await rotateSecretRoute(apiEvent({ headers, pathParameters: { id: created.id } }), lambdaContext());
     const rotated = JSON.parse(rotation.body) as { secret: string };
 
     expect([answered.statusCode, exchanged.statusCode, wrong.statusCode, rotation.statusCode]).toEqual([201, 200, 401, 200]);

@@ -1,28 +1,24 @@
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AuditFilter, AuditRecord } from '#lib/shared/audit';
 import { auditBase } from '#lib/store/entities/account';
-
-// before anything reads them: a token key pair (GET /audit needs an admin's token) and cheap hashes
-const keyPair = generateKeyPairSync('ed25519', { publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
-Object.assign(process.env, { JWT_PRIVATE_KEY: keyPair.privateKey, JWT_PUBLIC_KEY: keyPair.publicKey, PASSWORD_SCRYPT_LOG_N: '12' });
-
-const { ScanCommand } = await import('@aws-sdk/lib-dynamodb');
-const { auditLog, recordAuthEvent } = await import('#lib/audit/log');
-const { createUser } = await import('#lib/auth/accounts');
-const { secret } = await import('#lib/adapters/secrets');
-const { signIn, signInRecorded } = await import('#lib/auth/signin');
-const { UNKNOWN_PRINCIPAL: UNKNOWN_USER } = await import('#lib/audit/outcome');
-const audit = await import('#lib/db/audit');
-const { doc, tableName } = await import('#lib/store/client');
-const { InvalidCursor, Unauthorized } = await import('#lib/errors');
-const { logger } = await import('#lib/log');
-const { INTERVAL_FIELDS } = await import('#lib/intervals/types');
-const { handler: createInterval } = await import('../../functions/intervals/create');
-const { handler: updateInterval } = await import('../../functions/intervals/update');
-const { handler: logout } = await import('../../functions/sessions/logout');
-const { handler: listAudit } = await import('../../functions/audit/list');
-const { apiEvent, jsonEvent, lambdaContext } = await import('../support/events');
+import '../support/tokenKeys';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { auditLog, recordAuthEvent } from '#lib/audit/log';
+import { createUser } from '#lib/auth/accounts';
+import { secret } from '#lib/adapters/secrets';
+import { signIn, signInRecorded } from '#lib/auth/signin';
+import { UNKNOWN_PRINCIPAL as UNKNOWN_USER } from '#lib/audit/outcome';
+import * as audit from '#lib/db/audit';
+import { doc, tableName } from '#lib/store/client';
+import { InvalidCursor, Unauthorized } from '#lib/errors';
+import { logger } from '#lib/log';
+import { INTERVAL_FIELDS } from '#lib/intervals/types';
+import { handler as createInterval } from '../../functions/intervals/create';
+import { handler as updateInterval } from '../../functions/intervals/update';
+import { handler as logout } from '../../functions/sessions/logout';
+import { handler as listAudit } from '../../functions/audit/list';
+import { apiEvent, jsonEvent, lambdaContext } from '../support/events';
 
 /*
  * The audit log's store (lib/db/audit.ts; docs/data-model.md "Audit log"): newest first over

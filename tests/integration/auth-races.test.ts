@@ -1,27 +1,22 @@
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { CreatedRole } from '#lib/store/entities/account';
+import '../support/tokenKeys';
+import { changeOwnPassword, createUser } from '#lib/auth/accounts';
+import { deleteRole, removeUser } from '#lib/auth/membership';
+import { ensureFirstAdmin, signIn } from '#lib/auth/signin';
+import { secret } from '#lib/adapters/secrets';
+import { dynamo, doc, tableName } from '#lib/store/client';
+import { roleCatalog as roles } from '#lib/auth/roles';
+import { ensureTable } from '#lib/db/table';
+import * as users from '#lib/db/users';
+import { TooManyRequests, Unauthorized } from '#lib/errors';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { registerService } from '#lib/auth/serviceAccounts';
+import { exchangeServiceSecret } from '#lib/auth/serviceToken';
+import { principalOfToken } from '#lib/auth/authenticate';
 
 // Issue 12: the account group under real parallel calls against the embedded store.
-const keyPair = generateKeyPairSync('ed25519', {
-  publicKeyEncoding: { type: 'spki', format: 'pem' },
-  privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-});
-Object.assign(process.env, { JWT_PRIVATE_KEY: keyPair.privateKey, JWT_PUBLIC_KEY: keyPair.publicKey, PASSWORD_SCRYPT_LOG_N: '12' });
-
-const { changeOwnPassword, createUser } = await import('#lib/auth/accounts');
-const { deleteRole, removeUser } = await import('#lib/auth/membership');
-const { ensureFirstAdmin, signIn } = await import('#lib/auth/signin');
-const { secret } = await import('#lib/adapters/secrets');
-const { dynamo, doc, tableName } = await import('#lib/store/client');
-const { roleCatalog: roles } = await import('#lib/auth/roles');
-const { ensureTable } = await import('#lib/db/table');
-const users = await import('#lib/db/users');
-const { TooManyRequests, Unauthorized } = await import('#lib/errors');
-const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
-const { registerService } = await import('#lib/auth/serviceAccounts');
-const { exchangeServiceSecret } = await import('#lib/auth/serviceToken');
-const { principalOfToken } = await import('#lib/auth/authenticate');
 
 const PASSWORD = 'Quiet-harbour-lantern-47';
 const unique = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;

@@ -1,30 +1,26 @@
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { User } from '#lib/store/entities/account';
 import { migrate } from '../../scripts/migrate';
 import { capturedLines } from '../support/logs';
-
-// before anything reads them: a fresh token key pair and cheap hashes (the production cost is a unit test)
-const keyPair = generateKeyPairSync('ed25519', {
-  publicKeyEncoding: { type: 'spki', format: 'pem' },
-  privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-});
-Object.assign(process.env, { JWT_PRIVATE_KEY: keyPair.privateKey, JWT_PUBLIC_KEY: keyPair.publicKey, PASSWORD_SCRYPT_LOG_N: '12' });
-
-const { changeOwnPassword, createUser, setPassword } = await import('#lib/auth/accounts');
-const { deleteRole, removeUser } = await import('#lib/auth/membership');
-const { ensureFirstAdmin, signIn } = await import('#lib/auth/signin');
-const { secret } = await import('#lib/adapters/secrets');
-const { authorize } = await import('#lib/auth/authenticate');
-const { roleCatalog: roles } = await import('#lib/auth/roles');
-const { revokedTokens } = await import('#lib/db/sessions');
-const { services } = await import('#lib/db/services');
-const users = await import('#lib/db/users');
-const { logger } = await import('#lib/log');
-const { doc, tableName } = await import('#lib/store/client');
-const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
-const { Conflict, Forbidden, Invalid, NotFound, TooManyRequests, Unauthorized } = await import('#lib/errors');
-const { apiEvent, jsonEvent, lambdaContext } = await import('../support/events');
+import '../support/tokenKeys';
+import { handler as signinRoute } from '../../functions/sessions/signin';
+import { handler as createUserRoute } from '../../functions/users/create';
+import { handler as changeOwnPasswordRoute } from '../../functions/users/changeOwnPassword';
+import { changeOwnPassword, createUser, setPassword } from '#lib/auth/accounts';
+import { deleteRole, removeUser } from '#lib/auth/membership';
+import { ensureFirstAdmin, signIn } from '#lib/auth/signin';
+import { secret } from '#lib/adapters/secrets';
+import { authorize } from '#lib/auth/authenticate';
+import { roleCatalog as roles } from '#lib/auth/roles';
+import { revokedTokens } from '#lib/db/sessions';
+import { services } from '#lib/db/services';
+import * as users from '#lib/db/users';
+import { logger } from '#lib/log';
+import { doc, tableName } from '#lib/store/client';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { Conflict, Forbidden, Invalid, NotFound, TooManyRequests, Unauthorized } from '#lib/errors';
+import { apiEvent, jsonEvent, lambdaContext } from '../support/events';
 
 const unique = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
 const PASSWORD = 'integration-password-1';
@@ -207,21 +203,18 @@ describe('services', () => {
 describe('logs of the account handlers', () => {
   it('never carry a password, a hash or a token', async () => {
     const lines = capturedLines(logger);
-    const { handler: signin } = await import('../../functions/sessions/signin');
-    const { handler: create } = await import('../../functions/users/create');
-    const { handler: change } = await import('../../functions/users/changeOwnPassword');
     const adminName = unique('admin');
     await createUser({ username: adminName, email: `${adminName}@example.com`, name: 'Admin', role: 'admin' }, 'log-test-admin-pass');
     const post = (body: unknown, token?: string) =>
       jsonEvent(body, { headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) } });
 
-    const adminAnswer = await signin(post({ username: adminName, password: 'log-test-admin-pass' }), lambdaContext());
+    const adminAnswer = await signinRoute(post({ username: adminName, password: 'log-test-admin-pass' }), lambdaContext());
     const token = JSON.parse(adminAnswer.body).accessToken as string;
     const username = unique('logged');
-    await create(post({ username, password: 'logged-user-password', email: 'l@example.com', name: 'L', role: 'viewer' }, token), lambdaContext());
-    await signin(post({ username, password: 'a-wrong-password!' }), lambdaContext());
-    await change(post({ currentPassword: 'a-wrong-password!', newPassword: 'never-set-password' }, token), lambdaContext());
-    await change(post({ currentPassword: 'log-test-admin-pass', newPassword: 'new-admin-password' }, token), lambdaContext());
+    await createUserRoute(post({ username, password: 'logged-user-password', email: 'l@example.com', name: 'L', role: 'viewer' }, token), lambdaContext());
+    await signinRoute(post({ username, password: 'a-wrong-password!' }), lambdaContext());
+    await changeOwnPasswordRoute(post({ currentPassword: 'a-wrong-password!', newPassword: 'never-set-password' }, token), lambdaContext());
+    await changeOwnPasswordRoute(post({ currentPassword: 'log-test-admin-pass', newPassword: 'new-admin-password' }, token), lambdaContext());
 
     expect(lines.length).toBeGreaterThanOrEqual(5);
     const hash = (await users.credentials(username))!.passwordHash;

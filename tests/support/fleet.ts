@@ -27,6 +27,9 @@ export const fixed = (fleet: () => ProviderDevice[]): DeviceProvider => ({
 
 const disconnected = { element: 'status.connected', operator: '==', value: 'false' } as const;
 
+/** A watcher's operations that hold when any of `conditions` holds. */
+export const anyOf = <const C extends object>(...conditions: C[]) => ({ type: 'device', operatorType: 'OR', conditions }) as const;
+
 /** A valid watcher body (POST /watcher): Major for every disconnected device, no mail. */
 export const watcherInput = (overrides: Partial<WatcherInput> = {}): WatcherInput => ({
   user: 'ops',
@@ -39,6 +42,10 @@ export const watcherInput = (overrides: Partial<WatcherInput> = {}): WatcherInpu
   sendEmail: false,
   ...overrides,
 });
+
+/** A watcher raising Major while the device `devicesn` is disconnected, mailing `email`. */
+export const deviceWatcher = (devicesn: string, email: string, overrides: Partial<WatcherInput> = {}): WatcherInput =>
+  watcherInput({ allDevices: false, devicesId: [devicesn], sendEmail: true, emails: [email], ...overrides });
 
 /** A watcher raising Major for every disconnected device of `region`, mailing `email`. */
 export const offlineWatcher = (region: string, email: string, overrides: Partial<WatcherInput> = {}): WatcherInput =>

@@ -25,20 +25,16 @@ describe('holds: one condition against one device', () => {
     ['details.location', (v) => ({ details: { location: v } })],
     ['details.room', (v) => ({ details: { room: v } })],
   ];
-  const stringTable: [Operator, string, string, boolean][] = [
-    ['==', 'Madrid', 'Madrid', true],
-    ['==', 'Madrid', 'madrid', false],
-    ['==', 'Madrid', 'Madrid 2', false],
-    ['!=', 'Madrid', 'Madrid', false],
-    ['!=', 'Madrid', 'Lisboa', true],
-    ['contains', 'dri', 'Madrid', true],
-    ['contains', 'DRI', 'Madrid', false],
-    ['contains', 'xyz', 'Madrid', false],
-    ['in', 'Lisboa,Madrid', 'Madrid', true],
-    ['in', ' Lisboa , Madrid ', 'Madrid', true],
-    ['in', 'Lisboa,Madri', 'Madrid', false],
-    ['in', 'Madrid', 'Madrid', true],
+  // operator -> [value, {device value: expected}]
+  const stringCases: [Operator, [string, Record<string, boolean>][]][] = [
+    ['==', [['Madrid', { Madrid: true, madrid: false, 'Madrid 2': false }]]],
+    ['!=', [['Madrid', { Madrid: false, Lisboa: true }]]],
+    ['contains', [['dri', { Madrid: true }], ['DRI', { Madrid: false }], ['xyz', { Madrid: false }]]],
+    ['in', [['Lisboa,Madrid', { Madrid: true }], [' Lisboa , Madrid ', { Madrid: true }], ['Lisboa,Madri', { Madrid: false }], ['Madrid', { Madrid: true }]]],
   ];
+  const stringTable = stringCases.flatMap(([operator, cases]) =>
+    cases.flatMap(([value, expected]) => Object.entries(expected).map(([actual, holds]): [Operator, string, string, boolean] => [operator, value, actual, holds])),
+  );
   for (const [element, set] of stringElements) {
     it.each(stringTable)(`${element} %s %j against %j is %s`, (operator, value, actual, expected) => {
       expect(holds(when(element, operator, value), device(set(actual)))).toBe(expected);
@@ -88,20 +84,19 @@ describe('evaluate: AND / OR over the conditions', () => {
     operations: { type: 'device', operatorType, conditions },
   });
 
+  // conditions, then what AND and what OR of them make
+  const truthTable: [Condition[], boolean, boolean][] = [
+    [[yes], true, true],
+    [[no], false, false],
+    [[yes, yes], true, true],
+    [[yes, no], false, true],
+    [[no, yes], false, true],
+    [[no, no], false, false],
+  ];
   it.each([
-    ['AND', [yes], true],
-    ['AND', [no], false],
-    ['AND', [yes, yes], true],
-    ['AND', [yes, no], false],
-    ['AND', [no, yes], false],
-    ['AND', [no, no], false],
-    ['OR', [yes], true],
-    ['OR', [no], false],
-    ['OR', [yes, yes], true],
-    ['OR', [yes, no], true],
-    ['OR', [no, yes], true],
-    ['OR', [no, no], false],
-  ] as const)('%s of %j is %s', (operatorType, conditions, expected) => {
+    ...truthTable.map(([conditions, and]) => ['AND', conditions, and] as const),
+    ...truthTable.map(([conditions, , or]) => ['OR', conditions, or] as const),
+  ])('%s of %j is %s', (operatorType, conditions, expected) => {
     expect(evaluate(tree(operatorType, [...conditions]), device())).toBe(expected);
   });
 

@@ -4,20 +4,11 @@ import validateCreate from '#generated/validators/watchersCreate';
 import validateUpdate from '#generated/validators/watchersUpdate';
 import validateStatus from '#generated/validators/watchersStatus';
 import validateById from '#generated/validators/watchersGet';
+import { anyOf, watcherInput } from '../support/fleet';
 
-const watcher = (overrides: Record<string, unknown> = {}) => ({
-  user: 'ana',
-  dashboard: 'ops',
-  service: 'video',
-  type: 'connectivity',
-  allDevices: true,
-  severity: 2,
-  operations: { type: 'device', operatorType: 'AND', conditions: [{ operator: '==', value: 'false', element: 'status.connected' }] },
-  sendEmail: false,
-  ...overrides,
-});
+const watcher = (overrides: Record<string, unknown> = {}) => ({ ...watcherInput({ user: 'ana', type: 'connectivity' }), ...overrides });
 const withCondition = (condition: Record<string, unknown>) =>
-  watcher({ operations: { type: 'device', operatorType: 'OR', conditions: [condition] } });
+  watcher({ operations: anyOf(condition) });
 
 /** The fields the validator names for a create body; [] when valid. */
 const fields = (body: unknown): string[] => {
@@ -37,18 +28,14 @@ describe('watcher body schema (DESIGN D5)', () => {
       description: 'x'.repeat(2048),
       sendEmail: true,
       emails: ['ops@example.com', 'a.b+c@sub.example.org'],
-      operations: {
-        type: 'device',
-        operatorType: 'OR',
-        conditions: [
-          { operator: '!=', value: 'true', element: 'deviceconnected' },
-          { operator: 'contains', value: 'Kit', element: 'devicemodel' },
-          { operator: 'in', value: 'Sala 1,Sala 2', element: 'details.room' },
-          { operator: '==', value: 'InCall', element: 'status.inCallStatus' },
-          { operator: '==', value: 'EMEA', element: 'details.region' },
-          { operator: '!=', value: 'Madrid', element: 'details.location' },
-        ],
-      },
+      operations: anyOf(
+        { operator: '!=', value: 'true', element: 'deviceconnected' },
+        { operator: 'contains', value: 'Kit', element: 'devicemodel' },
+        { operator: 'in', value: 'Sala 1,Sala 2', element: 'details.room' },
+        { operator: '==', value: 'InCall', element: 'status.inCallStatus' },
+        { operator: '==', value: 'EMEA', element: 'details.region' },
+        { operator: '!=', value: 'Madrid', element: 'details.location' },
+      ),
     });
     expect(fields(body)).toEqual([]);
   });
