@@ -1,4 +1,4 @@
-import { parentHolds, parentProblem, sameEpisode, scopeKey, suppressionOf, type OnlineCounts, type ParentFacts, type ParentScope } from '#lib/alarms/pure/inhibition';
+import { effectiveParent, parentHolds, parentProblem, sameEpisode, scopeKey, suppressionOf, type OnlineCounts, type ParentFacts, type ParentScope } from '#lib/alarms/pure/inhibition';
 import { silencedBy } from '#lib/alarms/pure/silences';
 import type { OpenAlarm } from '#lib/alarms/types';
 import * as alarms from '#lib/db/alarms';
@@ -78,7 +78,7 @@ export const collectInhibitions = async (store: (drafts: readonly DeliveryDraft[
   for (const episode of episodes) {
     if (!inTime()) return false;
     const watcher = byId.get(episode.watcherId);
-    const holds = !episode.releasedAt && watcher?.active === true && sameParent(watcher.inhibitedBy, episode.parent) && parentHolds(episode.parent, episode.scope, facts);
+    const holds = !episode.releasedAt && watcher?.active === true && sameParent(effectiveParent(watcher, byId), episode.parent) && parentHolds(episode.parent, episode.scope, facts);
     // an announced episode whose parent still holds costs nothing more than its facts
     if (holds && episode.announced) continue;
     const mark = suppressionOf(episode.parent, episode.scope, episode.since);
