@@ -32,7 +32,9 @@ const outOfScope = () =>
 
 /** The stored form of a window as sent (400 naming the field when it is wrong; 404 outside the scope). */
 const stored = async (input: WindowInput, scope: AccessScope, options: Options, now: Date): Promise<Omit<MaintenanceWindow, 'id' | 'createdBy' | 'createdAt' | 'updatedAt'>> => {
-  const checked = checkWindow(input, now.getTime(), input.schedule.timeZone === undefined ? await (options.placeTimeZone ?? profileTimeZone)(input.matchers) : undefined);
+  // the place's zone is read only within the scope: else 400 or 404 would tell whether a location outside it has a profile
+  const placed = input.schedule.timeZone === undefined && within(input, scope) ? await (options.placeTimeZone ?? profileTimeZone)(input.matchers) : undefined;
+  const checked = checkWindow(input, now.getTime(), placed);
   if ('problems' in checked) throw new Invalid(checked.problems[0]!.message, checked.problems);
   if (!within(checked, scope)) throw outOfScope();
   const { days, start, rrule, durationMinutes } = input.schedule;
