@@ -10,7 +10,7 @@ import * as silences from '#lib/db/silences';
 import * as summaries from '#lib/db/summaries';
 import * as watchers from '#lib/db/watchers';
 import type { Place } from '#lib/devices/types';
-import { matchingWindows, openWindowsAt } from '#lib/maintenance/windows';
+import { matchingWindows, openWindowsAt, type OpenWindow } from '#lib/maintenance/windows';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import type { InhibitedBy, WatcherRecord } from '#lib/watchers/types';
 import { audienceOf, notifiedAlarm } from './pure/notice';
@@ -75,6 +75,7 @@ export const collectInhibitions = async (store: (drafts: readonly DeliveryDraft[
   const [all, facts] = await Promise.all([watchers.list(), parentFacts(episodes)]);
   const byId = new Map(all.map((w) => [w.id, w]));
   let queued: Set<string> | undefined;
+  let maintenance: OpenWindow[] | undefined;
   for (const episode of episodes) {
     if (!inTime()) return false;
     const watcher = byId.get(episode.watcherId);
@@ -92,6 +93,9 @@ export const collectInhibitions = async (store: (drafts: readonly DeliveryDraft[
     if (holds) continue;
     queued ??= await awaitingEvaluation();
     if (queued.has(`watcher:${episode.watcherId}`) || suppressed.some((alarm) => queued!.has(`device:${alarm.devicesn}`))) continue;
+    // an open maintenance window holding one of them holds the release until it closes: told then, once (docs/adr/0492)
+    maintenance ??= openWindowsAt(await maintenanceWindows.all(), now);
+    if (watcher?.active && suppressed.some((alarm) => matchingWindows(maintenance!, alarm).length > 0)) continue;
     if (!(await release(episode, watcher, suppressed, store, inTime, now))) return false;
   }
   return true;

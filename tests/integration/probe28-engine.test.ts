@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { outboxMailer } from '#lib/adapters/mail';
 import { queuePass } from '#lib/alarms/engine/queuePass';
 import type { Mail } from '#lib/alarms/types';
@@ -7,6 +7,8 @@ import * as outbox from '#lib/db/outbox';
 import * as watchers from '#lib/db/watchers';
 import type { ProviderDevice } from '#lib/devices/types';
 import { syncDevices } from '#lib/inventory/sync';
+import { createWindow } from '#lib/maintenance/service';
+import { createChannel } from '#lib/notify/channels';
 import { notifier } from '#lib/notify/notifier';
 import { createWatcher, updateWatcher } from '#lib/watchers/write';
 import { device, fixed, offlineWatcher, unique } from '../support/fleet';
@@ -51,5 +53,105 @@ describe('two watchers made parents of each other by racing PUTs (a cycle)', () 
       for (const alarm of open) expect(alarm).not.toHaveProperty('suppressedBy');
     }
     for (const to of [mailA, mailB]) expect(await mailsTo(to)).toHaveLength(1);
+  });
+});
+
+const pad = (n: number) => String(n).padStart(2, '0');
+const HOUR = 3_600_000;
+
+/** `Date` under the test's control (real again when the test ends): the instant `offset` ms after it started. */
+const controlledClock = () => {
+  const start = Date.now();
+  vi.useFakeTimers({ toFake: ['Date'] });
+  onTestFinished(() => void vi.useRealTimers());
+  return { start, at: (offset: number) => vi.setSystemTime(start + offset) };
+};
+
+describe('an alarm suppressed by a parent, whose parent clears inside a maintenance window', () => {
+  it('raised before the window opened, is told once when the window closes (the release inside it was held)', async () => {
+    const { start, at } = controlledClock();
+    const region = unique('R');
+    let fleet: ProviderDevice[] = Array.from({ length: 10 }, (_, i) => device(region, `${region}-${i}`, `Room ${i}`, true));
+    const sync = async (offline: readonly number[]) => {
+      fleet = fleet.map((d, i) => ({ ...d, status: { ...d.status, connected: !offline.includes(i) } }));
+      await syncDevices(fixed(() => fleet));
+    };
+    await sync([]);
+    await run();
+    const teamMail = `${unique('team')}@example.com`;
+    const channel = await createChannel({ name: 'team', type: 'email', emails: [teamMail] });
+    const email = `${unique('ops')}@example.com`;
+    const id = await watchers.create(offlineWatcher(region, email, { type: 'offline', channelIds: [channel.id], inhibitedBy: { condition: 'locationOffline', percent: 30 } }));
+    // a window of the region opening in an hour, every day, for two hours
+    const opens = new Date(start + HOUR);
+    await createWindow(
+      { matchers: { region }, schedule: { days: ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'], start: `${pad(opens.getUTCHours())}:${pad(opens.getUTCMinutes())}`, durationMinutes: 120, timeZone: 'UTC' }, comment: 'patching' },
+      'ops',
+    );
+
+    // six of ten go offline before the window: suppressed, the parent digest told
+    await sync([0, 1, 2, 3, 4, 5]);
+    await run();
+    await tell();
+    expect((await firing(id)).every((alarm) => alarm.suppressedBy !== undefined)).toBe(true);
+    expect(await mailsTo(email)).toHaveLength(1);
+
+    // inside the window four come back: the parent clears, its release is held by the window
+    at(HOUR + 30 * 60_000);
+    await sync([4, 5]);
+    await run();
+    await tell();
+    await run();
+    await tell();
+    expect(await mailsTo(email)).toHaveLength(1);
+
+    // the window closes with the two still firing: they are told, once
+    at(4 * HOUR);
+    await run();
+    await tell();
+    await tell();
+    const mails = await mailsTo(email);
+    expect(mails).toHaveLength(2);
+    expect(mails.find((mail) => !mail.subject.includes('Suppressed'))?.text).toContain(`${region}-4`);
+    expect(await mailsTo(teamMail)).toHaveLength(2);
+  });
+});
+
+describe('an alarm raised suppressed inside a maintenance window, whose parent clears inside it', () => {
+  it('is told once, when the window closes', async () => {
+    const { start, at } = controlledClock();
+    const region = unique('R');
+    let fleet: ProviderDevice[] = Array.from({ length: 10 }, (_, i) => device(region, `${region}-${i}`, `Room ${i}`, true));
+    const sync = async (offline: readonly number[]) => {
+      fleet = fleet.map((d, i) => ({ ...d, status: { ...d.status, connected: !offline.includes(i) } }));
+      await syncDevices(fixed(() => fleet));
+    };
+    await sync([]);
+    await run();
+    const email = `${unique('ops')}@example.com`;
+    const id = await watchers.create(offlineWatcher(region, email, { type: 'offline', inhibitedBy: { condition: 'locationOffline', percent: 30 } }));
+    const opens = new Date(start + 10 * 60_000);
+    await createWindow(
+      { matchers: { region }, schedule: { days: ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'], start: `${pad(opens.getUTCHours())}:${pad(opens.getUTCMinutes())}`, durationMinutes: 120, timeZone: 'UTC' }, comment: 'patching' },
+      'ops',
+    );
+    at(20 * 60_000);
+    await sync([0, 1, 2, 3, 4, 5]);
+    await run();
+    await tell();
+    expect((await firing(id)).every((alarm) => alarm.suppressedBy !== undefined)).toBe(true);
+    at(HOUR);
+    await sync([5]);
+    await run();
+    await tell();
+    await run();
+    await tell();
+    at(3 * HOUR);
+    await Promise.all([tell(), tell()]);
+    await run();
+    await tell();
+    const released = (await mailsTo(email)).filter((mail) => !mail.subject.includes('Suppressed'));
+    expect(released).toHaveLength(1);
+    expect(released[0]!.text).toContain(`${region}-5`);
   });
 });
