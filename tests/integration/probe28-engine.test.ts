@@ -7,6 +7,8 @@ import * as outbox from '#lib/db/outbox';
 import * as watchers from '#lib/db/watchers';
 import type { ProviderDevice } from '#lib/devices/types';
 import { syncDevices } from '#lib/inventory/sync';
+import { acknowledgeAlarm } from '#lib/alarms/acknowledge';
+import { alarmId } from '#lib/alarms/types';
 import { createWindow } from '#lib/maintenance/service';
 import { createChannel } from '#lib/notify/channels';
 import { notifier } from '#lib/notify/notifier';
@@ -153,5 +155,44 @@ describe('an alarm raised suppressed inside a maintenance window, whose parent c
     const released = (await mailsTo(email)).filter((mail) => !mail.subject.includes('Suppressed'));
     expect(released).toHaveLength(1);
     expect(released[0]!.text).toContain(`${region}-5`);
+  });
+});
+
+describe('an acknowledgement lapsing on an alarm a parent suppresses', () => {
+  it('reminds nobody (a suppressed alarm is never told), and the release tells it once', async () => {
+    const { at } = controlledClock();
+    const region = unique('R');
+    let fleet: ProviderDevice[] = Array.from({ length: 10 }, (_, i) => device(region, `${region}-${i}`, `Room ${i}`, true));
+    const sync = async (offline: readonly number[]) => {
+      fleet = fleet.map((d, i) => ({ ...d, status: { ...d.status, connected: !offline.includes(i) } }));
+      await syncDevices(fixed(() => fleet));
+    };
+    await sync([]);
+    await run();
+    const email = `${unique('ops')}@example.com`;
+    const id = await watchers.create(offlineWatcher(region, email, { type: 'offline', inhibitedBy: { condition: 'locationOffline', percent: 30 } }));
+    await sync([0, 1, 2, 3, 4, 5]);
+    await run();
+    await tell();
+    const open = await firing(id);
+    expect(open.every((alarm) => alarm.suppressedBy !== undefined)).toBe(true);
+    expect(await mailsTo(email)).toHaveLength(1); // the parent digest
+    const target = open.find((alarm) => alarm.devicesn === `${region}-5`)!;
+    await acknowledgeAlarm(alarmId(target), 'ops', 'looking', [], new Date(Date.now() + HOUR).toISOString());
+
+    // the acknowledgement lapses while the parent still holds: no reminder
+    at(2 * HOUR);
+    await run();
+    await tell();
+    expect(await mailsTo(email)).toHaveLength(1);
+
+    // the parent clears with the device still offline: told once
+    at(3 * HOUR);
+    await sync([5]);
+    await run();
+    await tell();
+    const mails = await mailsTo(email);
+    expect(mails).toHaveLength(2);
+    expect(mails[1]!.text).toContain(`${region}-5`);
   });
 });
