@@ -11,6 +11,7 @@ import * as history from '#lib/db/maintenanceHistory';
 import { mapPage, type Page } from '#lib/db/pages';
 import { Invalid, NotFound } from '#lib/errors';
 import { placeTimeZone as profileTimeZone } from '#lib/locations/service';
+import { releaseBeforeDelete } from '#lib/notify/maintenanceRelease';
 import { isUnscoped, type AccessScope } from '#lib/shared/access';
 import type { MaintenanceWindow, WindowInput, WindowMatchers } from './types';
 import { answerOf, checkWindow, lastClosing, openWindowsAt, timeOrderedId, type OpenWindow, type WindowAnswer } from './windows';
@@ -93,8 +94,11 @@ export const windowHistory = async (id: string, query: { limit?: string; cursor?
   return history.page(id, query.limit ? Number(query.limit) : DEFAULT_WINDOWS_PAGE, query.cursor);
 };
 
+/** Deletes a window; what its opening under way held is told first, as at a closing (docs/adr/0494). */
 export const removeWindow = async (id: string, scope: AccessScope = []): Promise<void> => {
-  await store.remove(await getWithin(id, scope));
+  const current = await getWithin(id, scope);
+  await releaseBeforeDelete(current.window, Date.now());
+  await store.remove(current);
 };
 
 /**

@@ -9,7 +9,7 @@ import type { ProviderDevice } from '#lib/devices/types';
 import { syncDevices } from '#lib/inventory/sync';
 import { acknowledgeAlarm } from '#lib/alarms/acknowledge';
 import { alarmId } from '#lib/alarms/types';
-import { createWindow } from '#lib/maintenance/service';
+import { createWindow, removeWindow } from '#lib/maintenance/service';
 import { createChannel } from '#lib/notify/channels';
 import { notifier } from '#lib/notify/notifier';
 import { createWatcher, updateWatcher } from '#lib/watchers/write';
@@ -194,5 +194,40 @@ describe('an acknowledgement lapsing on an alarm a parent suppresses', () => {
     const mails = await mailsTo(email);
     expect(mails).toHaveLength(2);
     expect(mails[1]!.text).toContain(`${region}-5`);
+  });
+});
+
+describe('a maintenance window deleted while open (maintenance ended early)', () => {
+  it('tells the alarms it held that still fire once, and nothing cleared inside it', async () => {
+    const region = unique('R');
+    let fleet: ProviderDevice[] = [device(region, `${region}-A`, 'Room 1', true), device(region, `${region}-B`, 'Room 2', true)];
+    const sync = async (offline: readonly string[]) => {
+      fleet = fleet.map((d) => ({ ...d, status: { ...d.status, connected: !offline.includes(d.devicesn) } }));
+      await syncDevices(fixed(() => fleet));
+    };
+    await sync([]);
+    await run();
+    const email = `${unique('ops')}@example.com`;
+    await watchers.create(offlineWatcher(region, email, { type: 'offline' }));
+    const started = new Date(Date.now() - 5 * 60_000);
+    const window = await createWindow(
+      { matchers: { region }, schedule: { days: ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'], start: `${pad(started.getUTCHours())}:${pad(started.getUTCMinutes())}`, durationMinutes: 120, timeZone: 'UTC' }, comment: 'patching' },
+      'ops',
+    );
+    await sync([`${region}-A`, `${region}-B`]);
+    await run();
+    await sync([`${region}-A`]);
+    await run();
+    await tell();
+    expect(await mailsTo(email)).toEqual([]);
+
+    await removeWindow(window.id);
+    await run();
+    await Promise.all([tell(), tell()]);
+    await run();
+    const mails = await mailsTo(email);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.text).toContain(`${region}-A`);
+    expect(mails[0]!.text).not.toContain(`${region}-B`);
   });
 });

@@ -1,0 +1,81 @@
+import { silencedBy, type Silence } from '#lib/alarms/pure/silences';
+import * as alarms from '#lib/db/alarms';
+import * as deliveries from '#lib/db/deliveries';
+import { devices } from '#lib/db/devices';
+import * as maintenanceWindows from '#lib/db/maintenance';
+import * as releases from '#lib/db/releases';
+import * as silences from '#lib/db/silences';
+import * as watchers from '#lib/db/watchers';
+import { openingAt, type Opening } from '#lib/maintenance/schedule';
+import type { MaintenanceWindow } from '#lib/maintenance/types';
+import { heldUntilClosing, lastClosedOpening, matchingWindows, openWindowsAt, scheduleOf, type OpenWindow } from '#lib/maintenance/windows';
+import { mapConcurrent } from '#lib/shared/concurrency';
+import type { WatcherRecord } from '#lib/watchers/types';
+import { iso } from './deliver';
+import { audienceOf, notifiedAlarm } from './pure/notice';
+import { draftsFor } from './pure/plan';
+import type { DeliveryDraft } from './types';
+
+/** The watchers a window may hold: the active ones, only its `watcherId` when it names one. */
+export const heldWatchers = (window: MaintenanceWindow, all: readonly WatcherRecord[]): WatcherRecord[] =>
+  all.filter((w) => w.active && (window.matchers.watcherId === undefined || w.id === window.matchers.watcherId));
+
+/**
+ * The digest of one watcher's alarms that `opening` of `window` held and that still fire, unsilenced
+ * and held by no other open window nor a parent (docs/adr/0433): dated the opening's end and
+ * carrying the window, so its id (and its deliveries') is fixed. None when it held none.
+ */
+export const heldDrafts = async (
+  window: MaintenanceWindow,
+  opening: Opening,
+  watcher: WatcherRecord,
+  active: readonly Silence[],
+  maintenance: readonly OpenWindow[],
+  now: number,
+): Promise<DeliveryDraft[]> => {
+  const firing = await alarms.firingOf(watcher.id);
+  const vendors =
+    window.matchers.vendor === undefined || firing.length === 0
+      ? new Map<string, string | undefined>()
+      : new Map((await devices.at(firing.map((alarm) => ({ devicesn: alarm.devicesn, place: alarm })))).map((d) => [d.devicesn, d.vendor]));
+  const held = firing
+    .map((alarm) => ({ alarm, target: { ...alarm, vendor: vendors.get(alarm.devicesn) } }))
+    .filter(({ alarm, target }) =>
+      heldUntilClosing(window, opening, target, silencedBy(alarm, active, iso(now)).length > 0 || matchingWindows(maintenance, target).length > 0 || alarm.suppressedBy !== undefined),
+    )
+    .map(({ alarm }) => notifiedAlarm(alarm));
+  if (held.length === 0) return [];
+  return draftsFor({
+    type: 'alarms.raised',
+    at: iso(opening.end),
+    watcher: { id: watcher.id, description: watcher.description, severity: watcher.severity, type: watcher.type },
+    alarms: held,
+    audience: audienceOf(watcher),
+    carrying: `maintenance:${window.id}`,
+  });
+};
+
+/**
+ * Before a window is deleted (docs/adr/0494): its opening under way ends now, and what it held
+ * that still fires is told as at a closing (the deliveries stored, sent by the notifier's next
+ * run); a closing not told yet is told as the notifier would have. The release marker is then put,
+ * so a delete that fails (409) leaves a window whose closing tells nothing twice.
+ */
+export const releaseBeforeDelete = async (window: MaintenanceWindow, now: number): Promise<void> => {
+  const schedule = scheduleOf(window);
+  const under = schedule && openingAt(schedule, now);
+  const closed = under ? undefined : lastClosedOpening(window, now);
+  const told = await releases.lastClosed(window.id);
+  const opening = under ? { start: under.start, end: now } : closed && (told === undefined || told < closed.end) ? closed : undefined;
+  if (!opening) return;
+  const [all, active, windows] = await Promise.all([watchers.list(), silences.current(iso(now)), maintenanceWindows.all()]);
+  const others = openWindowsAt(
+    windows.filter((w) => w.id !== window.id),
+    now,
+  );
+  const drafts: DeliveryDraft[] = [];
+  for (const watcher of heldWatchers(window, all)) drafts.push(...(await heldDrafts(window, opening, watcher, active, others, now)));
+  const createdAt = iso(now);
+  await mapConcurrent(drafts, 16, (draft) => deliveries.createIfAbsent(draft, createdAt));
+  await releases.closed(window.id, (under ?? opening).end, createdAt);
+};
