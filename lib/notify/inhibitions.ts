@@ -1,5 +1,5 @@
 import { effectiveParent, parentHolds, parentProblem, sameEpisode, scopeKey, suppressionOf, type OnlineCounts, type ParentFacts, type ParentScope } from '#lib/alarms/pure/inhibition';
-import { silencedBy } from '#lib/alarms/pure/silences';
+import { silencedBy, type Silence } from '#lib/alarms/pure/silences';
 import type { OpenAlarm } from '#lib/alarms/types';
 import * as alarms from '#lib/db/alarms';
 import { evaluationQueue } from '#lib/db/evaluationQueue';
@@ -75,7 +75,8 @@ export const collectInhibitions = async (store: (drafts: readonly DeliveryDraft[
   const [all, facts] = await Promise.all([watchers.list(), parentFacts(episodes)]);
   const byId = new Map(all.map((w) => [w.id, w]));
   let queued: Set<string> | undefined;
-  let maintenance: OpenWindow[] | undefined;
+  let quiet: { active: Silence[]; open: OpenWindow[] } | undefined;
+  const quietNow = async () => (quiet ??= await quietAt(now));
   for (const episode of episodes) {
     if (!inTime()) return false;
     const watcher = byId.get(episode.watcherId);
@@ -84,7 +85,8 @@ export const collectInhibitions = async (store: (drafts: readonly DeliveryDraft[
     if (holds && episode.announced) continue;
     const mark = suppressionOf(episode.parent, episode.scope, episode.since);
     const suppressed = (await firingNow(episode.watcherId)).filter((alarm) => alarm.suppressedBy && sameEpisode(alarm.suppressedBy, mark));
-    if (!episode.announced && watcher && suppressed.length > 0) {
+    // announced once one of its alarms is neither silenced nor held by an open window (docs/adr/0495): nothing is sent while a window holds them all
+    if (!episode.announced && watcher && suppressed.length > 0 && suppressed.some(loud(await quietNow(), now))) {
       const parentName = episode.parent.condition === 'watcher' ? byId.get(episode.parent.watcherId)?.description || undefined : undefined;
       const drafts = digestOf(watcher, 'alarms.inhibited', episode.since, suppressed, `inhibition:${episode.key}`, parentProblem(episode.parent, episode.scope, facts, parentName));
       if (!(await store(drafts))) return false;
@@ -94,12 +96,24 @@ export const collectInhibitions = async (store: (drafts: readonly DeliveryDraft[
     queued ??= await awaitingEvaluation();
     if (queued.has(`watcher:${episode.watcherId}`) || suppressed.some((alarm) => queued!.has(`device:${alarm.devicesn}`))) continue;
     // an open maintenance window holding one of them holds the release until it closes: told then, once (docs/adr/0492)
-    maintenance ??= openWindowsAt(await maintenanceWindows.all(), now);
-    if (watcher?.active && suppressed.some((alarm) => matchingWindows(maintenance!, alarm).length > 0)) continue;
+    const { open } = await quietNow();
+    if (watcher?.active && suppressed.some((alarm) => matchingWindows(open, alarm).length > 0)) continue;
     if (!(await release(episode, watcher, suppressed, store, inTime, now))) return false;
   }
   return true;
 };
+
+/** The silences current and the maintenance windows open at `now`: what keeps a digest from being sent. */
+const quietAt = async (now: number): Promise<{ active: Silence[]; open: OpenWindow[] }> => {
+  const [active, windows] = await Promise.all([silences.current(new Date(now).toISOString()), maintenanceWindows.all()]);
+  return { active, open: openWindowsAt(windows, now) };
+};
+
+/** Whether an alarm would be sent: neither silenced nor held by an open maintenance window. */
+const loud =
+  ({ active, open }: { active: readonly Silence[]; open: readonly OpenWindow[] }, now: number) =>
+  (alarm: OpenAlarm): boolean =>
+    silencedBy(alarm, active, new Date(now).toISOString()).length === 0 && matchingWindows(open, alarm).length === 0;
 
 const digestOf = (watcher: WatcherRecord, type: 'alarms.inhibited' | 'alarms.raised', at: string, alarmList: readonly OpenAlarm[], carrying: string, parent?: string, quiet?: (alarm: OpenAlarm) => boolean) => {
   const quietIds = new Set(alarmList.filter((alarm) => quiet?.(alarm)).map((alarm) => `${alarm.watcherId}:${alarm.devicesn}`));

@@ -230,3 +230,41 @@ describe('a maintenance window deleted while open (maintenance ended early)', ()
     expect(mails[0]!.text).not.toContain(`${region}-B`);
   });
 });
+
+describe('a parent problem inside a maintenance window', () => {
+  it('sends no parent digest while the window holds the alarms; it tells it once after, if the parent still holds', async () => {
+    const { start, at } = controlledClock();
+    const region = unique('R');
+    let fleet: ProviderDevice[] = Array.from({ length: 10 }, (_, i) => device(region, `${region}-${i}`, `Room ${i}`, true));
+    const sync = async (offline: readonly number[]) => {
+      fleet = fleet.map((d, i) => ({ ...d, status: { ...d.status, connected: !offline.includes(i) } }));
+      await syncDevices(fixed(() => fleet));
+    };
+    await sync([]);
+    await run();
+    const email = `${unique('ops')}@example.com`;
+    const id = await watchers.create(offlineWatcher(region, email, { type: 'offline', inhibitedBy: { condition: 'locationOffline', percent: 30 } }));
+    const opened = new Date(start - 5 * 60_000);
+    await createWindow(
+      { matchers: { region }, schedule: { days: ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'], start: `${pad(opened.getUTCHours())}:${pad(opened.getUTCMinutes())}`, durationMinutes: 60, timeZone: 'UTC' }, comment: 'network work' },
+      'ops',
+    );
+    await sync([0, 1, 2, 3, 4, 5]);
+    await run();
+    await tell();
+    at(30 * 60_000);
+    await run();
+    await tell();
+    expect((await firing(id)).every((alarm) => alarm.suppressedBy !== undefined)).toBe(true);
+    expect(await mailsTo(email)).toEqual([]);
+
+    // the window closes with the location still down: the parent problem is told, once
+    at(2 * HOUR);
+    await run();
+    await Promise.all([tell(), tell()]);
+    await tell();
+    const mails = await mailsTo(email);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.subject).toContain('Suppressed: 6 devices');
+  });
+});
