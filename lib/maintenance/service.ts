@@ -11,7 +11,7 @@ import * as history from '#lib/db/maintenanceHistory';
 import { mapPage, type Page } from '#lib/db/pages';
 import { Invalid, NotFound } from '#lib/errors';
 import { placeTimeZone as profileTimeZone } from '#lib/locations/service';
-import { releaseBeforeDelete } from '#lib/notify/maintenanceRelease';
+import { releaseBeforeChange } from '#lib/notify/maintenanceRelease';
 import { isUnscoped, type AccessScope } from '#lib/shared/access';
 import type { MaintenanceWindow, WindowInput, WindowMatchers } from './types';
 import { answerOf, checkWindow, lastClosing, openWindowsAt, timeOrderedId, type OpenWindow, type WindowAnswer } from './windows';
@@ -85,6 +85,7 @@ export const replaceWindow = async (id: string, input: WindowInput, scope: Acces
   const now = new Date();
   const { createdBy, createdAt } = current.window;
   const window: MaintenanceWindow = { id, ...(await stored(input, scope, options, now)), createdBy, createdAt, updatedAt: now.toISOString() };
+  await releaseBeforeChange(current.window, now.getTime(), window); // what it held and no longer holds is told (docs/adr/0494)
   return answerOf(await store.replace(current, window, lifeOf(window)), now.getTime());
 };
 
@@ -97,7 +98,7 @@ export const windowHistory = async (id: string, query: { limit?: string; cursor?
 /** Deletes a window; what its opening under way held is told first, as at a closing (docs/adr/0494). */
 export const removeWindow = async (id: string, scope: AccessScope = []): Promise<void> => {
   const current = await getWithin(id, scope);
-  await releaseBeforeDelete(current.window, Date.now());
+  await releaseBeforeChange(current.window, Date.now());
   await store.remove(current);
 };
 

@@ -56,12 +56,14 @@ export const heldDrafts = async (
 };
 
 /**
- * Before a window is deleted (docs/adr/0494): its opening under way ends now, and what it held
- * that still fires is told as at a closing (the deliveries stored, sent by the notifier's next
- * run); a closing not told yet is told as the notifier would have. The release marker is then put,
- * so a delete that fails (409) leaves a window whose closing tells nothing twice.
+ * Before a window is deleted or replaced (docs/adr/0494): its opening under way ends now, and what
+ * it held that still fires, and that neither another open window nor the `replacement` (when open
+ * now) holds, is told as at a closing (the deliveries stored, sent by the notifier's next run); a
+ * closing not told yet is told as the notifier would have. Unless the replacement is open now, the
+ * release marker is then put, so a change that fails (409), or a replacement whose past openings
+ * differ, tells nothing twice.
  */
-export const releaseBeforeDelete = async (window: MaintenanceWindow, now: number): Promise<void> => {
+export const releaseBeforeChange = async (window: MaintenanceWindow, now: number, replacement?: MaintenanceWindow): Promise<void> => {
   const schedule = scheduleOf(window);
   const under = schedule && openingAt(schedule, now);
   const closed = under ? undefined : lastClosedOpening(window, now);
@@ -69,13 +71,10 @@ export const releaseBeforeDelete = async (window: MaintenanceWindow, now: number
   const opening = under ? { start: under.start, end: now } : closed && (told === undefined || told < closed.end) ? closed : undefined;
   if (!opening) return;
   const [all, active, windows] = await Promise.all([watchers.list(), silences.current(iso(now)), maintenanceWindows.all()]);
-  const others = openWindowsAt(
-    windows.filter((w) => w.id !== window.id),
-    now,
-  );
+  const others = openWindowsAt([...windows.filter((w) => w.id !== window.id), ...(replacement ? [replacement] : [])], now);
   const drafts: DeliveryDraft[] = [];
   for (const watcher of heldWatchers(window, all)) drafts.push(...(await heldDrafts(window, opening, watcher, active, others, now)));
   const createdAt = iso(now);
   await mapConcurrent(drafts, 16, (draft) => deliveries.createIfAbsent(draft, createdAt));
-  await releases.closed(window.id, (under ?? opening).end, createdAt);
+  if (!others.some((open) => open.window === replacement)) await releases.closed(window.id, (under ?? opening).end, createdAt);
 };

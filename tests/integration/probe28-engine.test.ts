@@ -9,7 +9,7 @@ import type { ProviderDevice } from '#lib/devices/types';
 import { syncDevices } from '#lib/inventory/sync';
 import { acknowledgeAlarm } from '#lib/alarms/acknowledge';
 import { alarmId } from '#lib/alarms/types';
-import { createWindow, removeWindow } from '#lib/maintenance/service';
+import { createWindow, removeWindow, replaceWindow } from '#lib/maintenance/service';
 import { createChannel } from '#lib/notify/channels';
 import { notifier } from '#lib/notify/notifier';
 import { createWatcher, updateWatcher } from '#lib/watchers/write';
@@ -266,5 +266,46 @@ describe('a parent problem inside a maintenance window', () => {
     const mails = await mailsTo(email);
     expect(mails).toHaveLength(1);
     expect(mails[0]!.subject).toContain('Suppressed: 6 devices');
+  });
+});
+
+describe('a maintenance window replaced while open', () => {
+  it('tells at once what the old opening held and the new window no longer holds; what it still holds waits for its close', async () => {
+    const region = unique('R');
+    let fleet: ProviderDevice[] = [device(region, `${region}-A`, 'Room 1', true), { ...device(region, `${region}-B`, 'Room 2', true), details: { ...device(region, `${region}-B`, 'Room 2', true).details, location: 'Paris' } }];
+    const sync = async (offline: readonly string[]) => {
+      fleet = fleet.map((d) => ({ ...d, status: { ...d.status, connected: !offline.includes(d.devicesn) } }));
+      await syncDevices(fixed(() => fleet));
+    };
+    await sync([]);
+    await run();
+    const email = `${unique('ops')}@example.com`;
+    await watchers.create(offlineWatcher(region, email, { type: 'offline' }));
+    const started = new Date(Date.now() - 5 * 60_000);
+    const schedule = { days: ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'] as const, start: `${pad(started.getUTCHours())}:${pad(started.getUTCMinutes())}`, durationMinutes: 120, timeZone: 'UTC' };
+    const window = await createWindow({ matchers: { region }, schedule: { ...schedule, days: [...schedule.days] }, comment: 'patching' }, 'ops');
+    await sync([`${region}-A`, `${region}-B`]);
+    await run();
+    await tell();
+    expect(await mailsTo(email)).toEqual([]);
+
+    // narrowed to London while open: Paris's alarm is no longer held, and is told once; London's stays held
+    await replaceWindow(window.id, { matchers: { region, location: 'London' }, schedule: { ...schedule, days: [...schedule.days] }, comment: 'patching London' });
+    await run();
+    await Promise.all([tell(), tell()]);
+    const mails = await mailsTo(email);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.text).toContain(`${region}-B`);
+    expect(mails[0]!.text).not.toContain(`${region}-A`);
+
+    // moved to open later: it no longer holds London's alarm, told once
+    const later = new Date(Date.now() + 3 * HOUR);
+    await replaceWindow(window.id, { matchers: { region, location: 'London' }, schedule: { ...schedule, days: [...schedule.days], start: `${pad(later.getUTCHours())}:${pad(later.getUTCMinutes())}` }, comment: 'later' });
+    await run();
+    await Promise.all([tell(), tell()]);
+    await tell();
+    const after = await mailsTo(email);
+    expect(after).toHaveLength(2);
+    expect(after.find((mail) => mail.text.includes(`${region}-A`))).toBeDefined();
   });
 });
