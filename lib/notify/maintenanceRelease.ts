@@ -23,7 +23,7 @@ export const heldWatchers = (window: MaintenanceWindow, all: readonly WatcherRec
 /**
  * The digest of one watcher's alarms that `opening` of `window` held and that still fire, unsilenced
  * and held by no other open window nor a parent (docs/adr/0433): dated the opening's end and
- * carrying the window, so its id (and its deliveries') is fixed. None when it held none.
+ * carrying the window unless told otherwise, so its id (and its deliveries') is fixed. None when it held none.
  */
 export const heldDrafts = async (
   window: MaintenanceWindow,
@@ -32,6 +32,7 @@ export const heldDrafts = async (
   active: readonly Silence[],
   maintenance: readonly OpenWindow[],
   now: number,
+  dated: { at: string; carrying: string } = { at: iso(opening.end), carrying: `maintenance:${window.id}` },
 ): Promise<DeliveryDraft[]> => {
   const firing = await alarms.firingOf(watcher.id);
   const vendors =
@@ -47,11 +48,11 @@ export const heldDrafts = async (
   if (held.length === 0) return [];
   return draftsFor({
     type: 'alarms.raised',
-    at: iso(opening.end),
+    at: dated.at,
     watcher: { id: watcher.id, description: watcher.description, severity: watcher.severity, type: watcher.type },
     alarms: held,
     audience: audienceOf(watcher),
-    carrying: `maintenance:${window.id}`,
+    carrying: dated.carrying,
   });
 };
 
@@ -73,7 +74,9 @@ export const releaseBeforeChange = async (window: MaintenanceWindow, now: number
   const [all, active, windows] = await Promise.all([watchers.list(), silences.current(iso(now)), maintenanceWindows.all()]);
   const others = openWindowsAt([...windows.filter((w) => w.id !== window.id), ...(replacement ? [replacement] : [])], now);
   const drafts: DeliveryDraft[] = [];
-  for (const watcher of heldWatchers(window, all)) drafts.push(...(await heldDrafts(window, opening, watcher, active, others, now)));
+  // an opening ended early is dated its start and carries the version changed: racing or retried changes store it once
+  const dated = under ? { at: iso(under.start), carrying: `maintenance:${window.id}@${window.updatedAt}` } : undefined;
+  for (const watcher of heldWatchers(window, all)) drafts.push(...(await heldDrafts(window, opening, watcher, active, others, now, dated)));
   const createdAt = iso(now);
   await mapConcurrent(drafts, 16, (draft) => deliveries.createIfAbsent(draft, createdAt));
   if (!others.some((open) => open.window === replacement)) await releases.closed(window.id, (under ?? opening).end, createdAt);

@@ -220,7 +220,9 @@ describe('a maintenance window deleted while open (maintenance ended early)', ()
     await tell();
     expect(await mailsTo(email)).toEqual([]);
 
-    await removeWindow(window.id);
+    // two deletes racing (or a retried one): one wins, the release is stored once
+    const outcomes = await Promise.allSettled([removeWindow(window.id), removeWindow(window.id)]);
+    expect(outcomes.filter((o) => o.status === 'fulfilled').length).toBeGreaterThanOrEqual(1);
     await run();
     await Promise.all([tell(), tell()]);
     await run();
