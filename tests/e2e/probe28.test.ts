@@ -171,3 +171,33 @@ describe('maintenance and location profiles across scopes', () => {
     expect(audit.body.items[0]).toMatchObject({ actor: { id: 'api-key' }, target: { type: 'location', id }, action: 'PUT /locations/{region}/{location}/profile' });
   });
 });
+
+describe('two PUTs racing to make two watchers parents of each other', () => {
+  it('answers each 200 or 400 (never a 5xx), and the evaluator runs (no loop)', async () => {
+    const make = async (type: string) => (await api<string>('POST', '/watcher', { body: watcherBody({ type, dashboard: `probe-cycle-${tag}` }) })).body;
+    const [a, b] = [await make('a'), await make('b')];
+    try {
+      const answers = await Promise.all([
+        api('PUT', `/watcher/${a}`, { body: watcherBody({ type: 'a', dashboard: `probe-cycle-${tag}`, inhibitedBy: { condition: 'watcher', watcherId: b, over: 'location' } }) }),
+        api('PUT', `/watcher/${b}`, { body: watcherBody({ type: 'b', dashboard: `probe-cycle-${tag}`, inhibitedBy: { condition: 'watcher', watcherId: a, over: 'location' } }) }),
+      ]);
+      for (const res of answers) expect([200, 400, 409]).toContain(res.status);
+      expect((await api('POST', '/alarms/evaluate')).status).toBe(200);
+      expect((await api('POST', '/alarms/evaluate')).status).toBe(200);
+    } finally {
+      for (const id of [a, b]) await api('DELETE', `/watcher/${id}`);
+    }
+  });
+});
+
+describe('two DELETEs of one maintenance window racing', () => {
+  it('answers one 200 and the other 404 or 409, never a 5xx', async () => {
+    const window = await api<{ id: string }>('POST', '/maintenance', {
+      body: { matchers: { region: 'EMEA', location: `Probe race ${tag}` }, schedule: { days: ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'], start: '00:00', durationMinutes: 1439, timeZone: 'UTC' }, comment: 'race' },
+    });
+    expect(window.status).toBe(201);
+    const answers = await Promise.all([api('DELETE', `/maintenance/${window.body.id}`), api('DELETE', `/maintenance/${window.body.id}`)]);
+    expect(answers.map((a) => a.status).sort()).toEqual(expect.arrayContaining([200]));
+    for (const res of answers) expect([200, 404, 409]).toContain(res.status);
+  });
+});
