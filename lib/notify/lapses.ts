@@ -8,6 +8,7 @@ import * as watchers from '#lib/db/watchers';
 import { matchingWindows, openWindowsAt } from '#lib/maintenance/windows';
 import { iso } from './deliver';
 import { audienceOf, notifiedAlarm } from './pure/notice';
+import { withVendors } from './maintenanceRelease';
 import { draftsFor } from './pure/plan';
 import type { DeliveryDraft } from './types';
 
@@ -28,6 +29,7 @@ export const collectLapses = async (store: (drafts: readonly DeliveryDraft[]) =>
   const watcherOf = new Map(all.map((w) => [w.id, w]));
   const openById = new Map(open.map((alarm) => [alarmId(alarm), alarm]));
   const maintenance = openWindowsAt(windows, now);
+  const target = await withVendors(open, maintenance);
   for (const lapse of due) {
     if (!inTime()) return false;
     const alarm = openById.get(alarmId(lapse));
@@ -35,7 +37,7 @@ export const collectLapses = async (store: (drafts: readonly DeliveryDraft[]) =>
     if (alarm && ack?.acknowledgedAt === lapse.acknowledgedAt && ack.ackUntil === lapse.ackUntil) {
       const watcher = watcherOf.get(alarm.watcherId);
       if (alarm.state === 'firing' && watcher?.active) {
-        const held = silencedBy(alarm, active, iso(now)).length > 0 || matchingWindows(maintenance, alarm).length > 0 || alarm.suppressedBy !== undefined;
+        const held = silencedBy(alarm, active, iso(now)).length > 0 || matchingWindows(maintenance, target(alarm)).length > 0 || alarm.suppressedBy !== undefined;
         const drafts = draftsFor(
           {
             type: 'alarms.repeat',

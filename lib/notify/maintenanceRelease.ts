@@ -1,4 +1,5 @@
 import { silencedBy, type Silence } from '#lib/alarms/pure/silences';
+import type { OpenAlarm } from '#lib/alarms/types';
 import * as alarms from '#lib/db/alarms';
 import * as deliveries from '#lib/db/deliveries';
 import { devices } from '#lib/db/devices';
@@ -8,13 +9,24 @@ import * as silences from '#lib/db/silences';
 import * as watchers from '#lib/db/watchers';
 import { openingAt, type Opening } from '#lib/maintenance/schedule';
 import type { MaintenanceWindow } from '#lib/maintenance/types';
-import { heldUntilClosing, lastClosedOpening, matchingWindows, openWindowsAt, scheduleOf, type OpenWindow } from '#lib/maintenance/windows';
+import { heldUntilClosing, lastClosedOpening, matchingWindows, openWindowsAt, scheduleOf, type MaintenanceTarget, type OpenWindow } from '#lib/maintenance/windows';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import type { WatcherRecord } from '#lib/watchers/types';
 import { iso } from './deliver';
 import { audienceOf, notifiedAlarm } from './pure/notice';
 import { draftsFor } from './pure/plan';
 import type { DeliveryDraft } from './types';
+
+/**
+ * The alarms as maintenance windows match them: with their device's vendor (read by key) when an
+ * open window matches on vendor, which alarms do not carry (as GET /alarms and the evaluator's plan).
+ */
+export const withVendors = async (list: readonly OpenAlarm[], open: readonly OpenWindow[]): Promise<(alarm: OpenAlarm) => MaintenanceTarget> => {
+  if (list.length === 0 || !open.some(({ window }) => window.matchers.vendor !== undefined)) return (alarm) => alarm;
+  const found = await devices.at(list.map((alarm) => ({ devicesn: alarm.devicesn, place: alarm })));
+  const vendorOf = new Map(found.map((d) => [d.devicesn, d.vendor]));
+  return (alarm) => ({ ...alarm, vendor: vendorOf.get(alarm.devicesn) });
+};
 
 /** The watchers a window may hold: the active ones, only its `watcherId` when it names one. */
 export const heldWatchers = (window: MaintenanceWindow, all: readonly WatcherRecord[]): WatcherRecord[] =>

@@ -13,7 +13,7 @@ import { lastClosedOpening, matchingWindows, openWindowsAt, type OpenWindow } fr
 import { mapConcurrent } from '#lib/shared/concurrency';
 import { recordWork } from '#lib/observability/metrics';
 import type { WatcherRecord } from '#lib/watchers/types';
-import { heldDrafts, heldWatchers } from './maintenanceRelease';
+import { heldDrafts, heldWatchers, withVendors } from './maintenanceRelease';
 import { recordClosed, recordOpened } from './maintenanceHistory';
 import { deliverer, iso, type NotificationSummary, type NotifierOptions } from './deliver';
 import { collectInhibitions } from './inhibitions';
@@ -85,8 +85,10 @@ export const notifier = (options: NotifierOptions) => {
     const lastStart = marked !== undefined && marked < LEGACY_SLOT_INDEX_BELOW ? marked * interval * 1000 : marked;
     if (lastStart !== undefined && lastStart >= slotStart) return true;
     // acknowledged or silenced alarms are never re-notified (issue 15), nor those a maintenance window holds (issue 28)
-    const open = (await alarms.firingOf(watcher.id))
-      .filter((alarm) => notificationGate(alarm, [...silencedBy(alarm, active, iso(now)), ...matchingWindows(maintenance, alarm)]).remind)
+    const firing = await alarms.firingOf(watcher.id);
+    const target = await withVendors(firing, maintenance);
+    const open = firing
+      .filter((alarm) => notificationGate(alarm, [...silencedBy(alarm, active, iso(now)), ...matchingWindows(maintenance, target(alarm))]).remind)
       .map((alarm) => notifiedAlarm(alarm));
     const due = dueForRepeat(open, now, interval);
     if (due.length > 0) {

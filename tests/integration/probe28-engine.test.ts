@@ -311,3 +311,27 @@ describe('a maintenance window replaced while open', () => {
     expect(after.find((mail) => mail.text.includes(`${region}-A`))).toBeDefined();
   });
 });
+
+describe('a maintenance window matching a vendor', () => {
+  it('reminds no alarm of a device of that vendor while it is open', async () => {
+    const region = unique('R');
+    const vendor = unique('acme');
+    await syncDevices(fixed(() => [{ ...device(region, `${region}-A`, 'R1', false), vendor }, device(region, `${region}-B`, 'R2', false)]));
+    const email = `${unique('ops')}@example.com`;
+    const id = await watchers.create(offlineWatcher(region, email, { type: 'offline', repeatIntervalSeconds: 3600 }));
+    const longAgo = new Date(Date.now() - 2 * HOUR).toISOString();
+    for (const [sn, room] of [['A', 'R1'], ['B', 'R2']] as const) {
+      await alarms.raise({ watcherId: id, devicesn: `${region}-${sn}`, deviceid: `id-${region}-${sn}`, severity: 2, region, location: 'London', room, raisedAt: longAgo, state: 'firing', notify: { sendEmail: true, emails: [email] } });
+    }
+    const started = new Date(Date.now() - 5 * 60_000);
+    await createWindow(
+      { matchers: { vendor }, schedule: { days: ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'], start: `${pad(started.getUTCHours())}:${pad(started.getUTCMinutes())}`, durationMinutes: 60, timeZone: 'UTC' }, comment: 'firmware' },
+      'ops',
+    );
+    await tell();
+    const mails = await mailsTo(email);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.text).toContain(`${region}-B`);
+    expect(mails[0]!.text).not.toContain(`${region}-A`);
+  });
+});
