@@ -33,6 +33,16 @@ export const heldWatchers = (window: MaintenanceWindow, all: readonly WatcherRec
   all.filter((w) => w.active && (window.matchers.watcherId === undefined || w.id === window.matchers.watcherId));
 
 /**
+ * When an alarm's telling was held by `opening`: its raise, or, for one raised before it, the lapse
+ * of its acknowledgement inside it while it stays unacknowledged (its reminder was held: docs/adr/0496).
+ */
+const heldSince = (alarm: OpenAlarm, opening: Opening): string => {
+  const inside = (at: string) => Date.parse(at) >= opening.start && Date.parse(at) < opening.end;
+  const lapse = alarm.acknowledgement ? undefined : alarm.ackEvents?.findLast((event) => event.lapsed && inside(event.at));
+  return lapse && !inside(alarm.raisedAt) ? lapse.at : alarm.raisedAt;
+};
+
+/**
  * The digest of one watcher's alarms that `opening` of `window` held and that still fire, unsilenced
  * and held by no other open window nor a parent (docs/adr/0433): dated the opening's end and
  * carrying the window unless told otherwise, so its id (and its deliveries') is fixed. None when it held none.
@@ -52,7 +62,7 @@ export const heldDrafts = async (
       ? new Map<string, string | undefined>()
       : new Map((await devices.at(firing.map((alarm) => ({ devicesn: alarm.devicesn, place: alarm })))).map((d) => [d.devicesn, d.vendor]));
   const held = firing
-    .map((alarm) => ({ alarm, target: { ...alarm, vendor: vendors.get(alarm.devicesn) } }))
+    .map((alarm) => ({ alarm, target: { ...alarm, vendor: vendors.get(alarm.devicesn), raisedAt: heldSince(alarm, opening) } }))
     .filter(({ alarm, target }) =>
       heldUntilClosing(window, opening, target, silencedBy(alarm, active, iso(now)).length > 0 || matchingWindows(maintenance, target).length > 0 || alarm.suppressedBy !== undefined),
     )

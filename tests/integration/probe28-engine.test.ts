@@ -335,3 +335,36 @@ describe('a maintenance window matching a vendor', () => {
     expect(mails[0]!.text).not.toContain(`${region}-A`);
   });
 });
+
+describe('an acknowledgement lapsing inside a maintenance window', () => {
+  it('of an alarm raised and told before the window: its reminder, held by the window, is told once when the window closes', async () => {
+    const { start, at } = controlledClock();
+    const region = unique('R');
+    await syncDevices(fixed(() => [device(region, `${region}-A`, 'R1', true)]));
+    await run();
+    const email = `${unique('ops')}@example.com`;
+    const id = await watchers.create(offlineWatcher(region, email, { type: 'offline' }));
+    await syncDevices(fixed(() => [device(region, `${region}-A`, 'R1', false)]));
+    await run();
+    await tell();
+    expect(await mailsTo(email)).toHaveLength(1); // the raise, told
+    const [alarm] = await firing(id);
+    await acknowledgeAlarm(alarmId(alarm!), 'ops', 'on it', [], new Date(start + 90 * 60_000).toISOString());
+    const opens = new Date(start + HOUR);
+    await createWindow(
+      { matchers: { region }, schedule: { days: ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'], start: `${pad(opens.getUTCHours())}:${pad(opens.getUTCMinutes())}`, durationMinutes: 60, timeZone: 'UTC' }, comment: 'patching' },
+      'ops',
+    );
+    // the acknowledgement lapses inside the window: nothing sent then
+    at(100 * 60_000);
+    await run();
+    await tell();
+    expect(await mailsTo(email)).toHaveLength(1);
+    // the window closes with the alarm still firing and unacknowledged: told once
+    at(3 * HOUR);
+    await run();
+    await Promise.all([tell(), tell()]);
+    await tell();
+    expect(await mailsTo(email)).toHaveLength(2);
+  });
+});
