@@ -30,6 +30,8 @@ const FAITHFUL_TESTS = [
   'acknowledgement-engine',
   'providers-sync',
   'reports',
+  'probe28-engine',
+  'probe28-reports',
 ];
 
 export default defineConfig({

@@ -38,6 +38,7 @@ const invalid = error('Invalid input, each offending field named (business hours
 const unknown = error("The location has no profile (or lies outside the caller's scope)");
 
 const api = routesOf({ permission: 'fleet:read', invalidStatus: 422 });
+// audited with the region and the location as the target id ("EMEA/London"): location names repeat across regions
 const onProfile = recordRoutesOf({ permission: 'config:write', invalidStatus: 422 }, { path, invalid, unknown });
 
 export const routes = {
@@ -51,8 +52,10 @@ export const routes = {
   put: onProfile('PUT', 'locations/{region}/{location}/profile', "Create or replace a location's profile whole (last write wins); availability counts its rooms in these hours and zone", {
     request: { body: profileBody },
     responses: { 200: ok('The profile as stored', profile), 404: error('Never: a location without a profile gets one') },
+    audit: { targetId: { path: ['region', 'location'] } },
   }),
   remove: onProfile('DELETE', 'locations/{region}/{location}/profile', "Delete a location's profile: its rooms fall back to the fleet's setting", {
     responses: { 200: text('Confirmation') },
+    audit: { targetId: { path: ['region', 'location'] } },
   }),
 };

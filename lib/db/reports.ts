@@ -111,5 +111,12 @@ export const claim = (key: ReportKey, claim: { runId: string; to: string; now: n
 export const made = async (key: ReportKey, runId: string, facts: { madeAt: string; deliveries: number }): Promise<boolean> =>
   !!(await ReportRun.update(key, { set: { status: 'made', madeAt: facts.madeAt, deliveries: facts.deliveries } }, expr('#runId = :runId', { runId })));
 
+/**
+ * Marks a period's report made without any delivery, unless a marker exists: a period a schedule's
+ * new timing closed before it was set is passed over (docs/adr/0493), as one ended before its creation.
+ */
+export const passOver = async (key: ReportKey, facts: { to: string; madeAt: string; expiresAt: number }): Promise<boolean> =>
+  ReportRun.put(key, { status: 'made', from: key.from, to: facts.to, madeAt: facts.madeAt, deliveries: 0, expiresAt: facts.expiresAt }, expr('attribute_not_exists(PK)'));
+
 /** The marker of one period, if any (strongly consistent). */
 export const run = (key: ReportKey): Promise<ReportRunState | undefined> => ReportRun.find(key, { consistent: true });

@@ -12,8 +12,11 @@ import type { HttpResult } from './respond';
  * this once into the route's binding; at run time only the values are picked.
  */
 
-/** Where the id of a route's target is: a path parameter, a field of the answer, the answer itself, or the caller. */
-export type TargetId = { path: string } | { answer: string } | 'answer' | 'caller';
+/**
+ * Where the id of a route's target is: a path parameter (or several, for a target named by more
+ * than one: each URI-encoded, joined by "/"), a field of the answer, the answer itself, or the caller.
+ */
+export type TargetId = { path: string | readonly string[] } | { answer: string } | 'answer' | 'caller';
 
 /** What a contract may say about the audit log. */
 export interface AuditSpec {
@@ -100,6 +103,13 @@ export const changedFields = (body: unknown, declared: readonly string[]): strin
 const idText = (value: unknown): string | undefined =>
   typeof value === 'string' && value !== '' ? value : typeof value === 'number' && Number.isFinite(value) ? String(value) : undefined;
 
+/** The id a path names: one parameter as is; several (a location of a region) URI-encoded and joined, none missing. */
+const pathId = (path: Record<string, unknown>, names: string | readonly string[]): string | undefined => {
+  if (typeof names === 'string') return idText(path[names]);
+  const parts = names.map((name) => idText(path[name]));
+  return parts.every((part) => part !== undefined) ? parts.map((part) => encodeURIComponent(part!)).join('/') : undefined;
+};
+
 /** What a request acted on: the facts' type and the id where they say it is. */
 export const targetOf = (
   facts: Pick<AuditFacts, 'target' | 'targetId'>,
@@ -113,7 +123,7 @@ export const targetOf = (
       : where === 'answer'
         ? idText(request.result.body)
         : 'path' in where
-          ? idText(request.path[where.path])
+          ? pathId(request.path, where.path)
           : idText(isSchema(request.result.body) ? request.result.body[where.answer] : undefined);
   return id === undefined ? { type: facts.target } : { type: facts.target, id };
 };

@@ -213,6 +213,12 @@ const shortestGap = (rule: Rule, anchor: number): number | undefined => {
 };
 
 /**
+ * The latest startsAt: an opening that starts or ends after year 9999 (a week at most after it,
+ * plus at most 7 days) has no ISO 8601 date-time to answer as nextOpening or nextClosing.
+ */
+const LATEST_STARTS_AT = Date.parse('9999-01-01T00:00:00Z');
+
+/**
  * Checks a schedule as sent and compiles it, or answers the problems, each naming its field.
  * `defaultTimeZone`: the place's zone, taken when the schedule names none
  * (docs/adr/0404-a-windows-time-zone-default-is-a-parameter.md).
@@ -245,6 +251,7 @@ export const compileSchedule = (
   const startsAt = bounds.startsAt === undefined ? undefined : Date.parse(bounds.startsAt);
   const endsAt = bounds.endsAt === undefined ? undefined : Date.parse(bounds.endsAt);
   if (Number.isNaN(startsAt)) problems.push({ field: 'body.startsAt', message: 'startsAt must be an ISO 8601 date-time' });
+  else if (startsAt !== undefined && startsAt >= LATEST_STARTS_AT) problems.push({ field: 'body.startsAt', message: 'startsAt must be before 9999-01-01: later openings are no ISO 8601 date-time' });
   if (Number.isNaN(endsAt)) problems.push({ field: 'body.endsAt', message: 'endsAt must be an ISO 8601 date-time' });
   else if (startsAt !== undefined && endsAt !== undefined && endsAt <= startsAt) problems.push({ field: 'body.endsAt', message: 'endsAt must be after startsAt' });
   if (rule && rule.interval > 1 && startsAt === undefined) {

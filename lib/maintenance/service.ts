@@ -11,6 +11,7 @@ import * as history from '#lib/db/maintenanceHistory';
 import { mapPage, type Page } from '#lib/db/pages';
 import { Invalid, NotFound } from '#lib/errors';
 import { placeTimeZone as profileTimeZone } from '#lib/locations/service';
+import { releaseBeforeChange } from '#lib/notify/maintenanceRelease';
 import { isUnscoped, type AccessScope } from '#lib/shared/access';
 import type { MaintenanceWindow, WindowInput, WindowMatchers } from './types';
 import { answerOf, checkWindow, lastClosing, openWindowsAt, timeOrderedId, type OpenWindow, type WindowAnswer } from './windows';
@@ -32,7 +33,9 @@ const outOfScope = () =>
 
 /** The stored form of a window as sent (400 naming the field when it is wrong; 404 outside the scope). */
 const stored = async (input: WindowInput, scope: AccessScope, options: Options, now: Date): Promise<Omit<MaintenanceWindow, 'id' | 'createdBy' | 'createdAt' | 'updatedAt'>> => {
-  const checked = checkWindow(input, now.getTime(), input.schedule.timeZone === undefined ? await (options.placeTimeZone ?? profileTimeZone)(input.matchers) : undefined);
+  // the place's zone is read only within the scope: else 400 or 404 would tell whether a location outside it has a profile
+  const placed = input.schedule.timeZone === undefined && within(input, scope) ? await (options.placeTimeZone ?? profileTimeZone)(input.matchers) : undefined;
+  const checked = checkWindow(input, now.getTime(), placed);
   if ('problems' in checked) throw new Invalid(checked.problems[0]!.message, checked.problems);
   if (!within(checked, scope)) throw outOfScope();
   const { days, start, rrule, durationMinutes } = input.schedule;
@@ -82,6 +85,7 @@ export const replaceWindow = async (id: string, input: WindowInput, scope: Acces
   const now = new Date();
   const { createdBy, createdAt } = current.window;
   const window: MaintenanceWindow = { id, ...(await stored(input, scope, options, now)), createdBy, createdAt, updatedAt: now.toISOString() };
+  await releaseBeforeChange(current.window, now.getTime(), window); // what it held and no longer holds is told (docs/adr/0494)
   return answerOf(await store.replace(current, window, lifeOf(window)), now.getTime());
 };
 
@@ -91,8 +95,11 @@ export const windowHistory = async (id: string, query: { limit?: string; cursor?
   return history.page(id, query.limit ? Number(query.limit) : DEFAULT_WINDOWS_PAGE, query.cursor);
 };
 
+/** Deletes a window; what its opening under way held is told first, as at a closing (docs/adr/0494). */
 export const removeWindow = async (id: string, scope: AccessScope = []): Promise<void> => {
-  await store.remove(await getWithin(id, scope));
+  const current = await getWithin(id, scope);
+  await releaseBeforeChange(current.window, Date.now());
+  await store.remove(current);
 };
 
 /**

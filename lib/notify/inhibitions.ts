@@ -1,5 +1,5 @@
-import { parentHolds, parentProblem, sameEpisode, scopeKey, suppressionOf, type OnlineCounts, type ParentFacts, type ParentScope } from '#lib/alarms/pure/inhibition';
-import { silencedBy } from '#lib/alarms/pure/silences';
+import { effectiveParent, parentHolds, parentProblem, sameEpisode, scopeKey, suppressionOf, type OnlineCounts, type ParentFacts, type ParentScope } from '#lib/alarms/pure/inhibition';
+import { silencedBy, type Silence } from '#lib/alarms/pure/silences';
 import type { OpenAlarm } from '#lib/alarms/types';
 import * as alarms from '#lib/db/alarms';
 import { evaluationQueue } from '#lib/db/evaluationQueue';
@@ -10,9 +10,10 @@ import * as silences from '#lib/db/silences';
 import * as summaries from '#lib/db/summaries';
 import * as watchers from '#lib/db/watchers';
 import type { Place } from '#lib/devices/types';
-import { matchingWindows, openWindowsAt } from '#lib/maintenance/windows';
+import { matchingWindows, openWindowsAt, type MaintenanceTarget, type OpenWindow } from '#lib/maintenance/windows';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import type { InhibitedBy, WatcherRecord } from '#lib/watchers/types';
+import { withVendors } from './maintenanceRelease';
 import { audienceOf, notifiedAlarm } from './pure/notice';
 import { draftsFor } from './pure/plan';
 import type { DeliveryDraft, Episode } from './types';
@@ -75,15 +76,20 @@ export const collectInhibitions = async (store: (drafts: readonly DeliveryDraft[
   const [all, facts] = await Promise.all([watchers.list(), parentFacts(episodes)]);
   const byId = new Map(all.map((w) => [w.id, w]));
   let queued: Set<string> | undefined;
+  let quiet: { active: Silence[]; open: OpenWindow[] } | undefined;
+  const quietNow = async () => (quiet ??= await quietAt(now));
   for (const episode of episodes) {
     if (!inTime()) return false;
     const watcher = byId.get(episode.watcherId);
-    const holds = !episode.releasedAt && watcher?.active === true && sameParent(watcher.inhibitedBy, episode.parent) && parentHolds(episode.parent, episode.scope, facts);
+    const holds = !episode.releasedAt && watcher?.active === true && sameParent(effectiveParent(watcher, byId), episode.parent) && parentHolds(episode.parent, episode.scope, facts);
     // an announced episode whose parent still holds costs nothing more than its facts
     if (holds && episode.announced) continue;
     const mark = suppressionOf(episode.parent, episode.scope, episode.since);
     const suppressed = (await firingNow(episode.watcherId)).filter((alarm) => alarm.suppressedBy && sameEpisode(alarm.suppressedBy, mark));
-    if (!episode.announced && watcher && suppressed.length > 0) {
+    // announced once one of its alarms is neither silenced nor held by an open window (docs/adr/0495): nothing is sent while a window holds them all
+    const held = suppressed.length === 0 ? undefined : await quietNow();
+    const target = held ? await withVendors(suppressed, held.open) : (alarm: OpenAlarm) => alarm;
+    if (!episode.announced && watcher && held && suppressed.some((alarm) => loud(held, now)(alarm, target(alarm)))) {
       const parentName = episode.parent.condition === 'watcher' ? byId.get(episode.parent.watcherId)?.description || undefined : undefined;
       const drafts = digestOf(watcher, 'alarms.inhibited', episode.since, suppressed, `inhibition:${episode.key}`, parentProblem(episode.parent, episode.scope, facts, parentName));
       if (!(await store(drafts))) return false;
@@ -92,10 +98,24 @@ export const collectInhibitions = async (store: (drafts: readonly DeliveryDraft[
     if (holds) continue;
     queued ??= await awaitingEvaluation();
     if (queued.has(`watcher:${episode.watcherId}`) || suppressed.some((alarm) => queued!.has(`device:${alarm.devicesn}`))) continue;
+    // an open maintenance window holding one of them holds the release until it closes: told then, once (docs/adr/0492)
+    if (watcher?.active && held && suppressed.some((alarm) => matchingWindows(held.open, target(alarm)).length > 0)) continue;
     if (!(await release(episode, watcher, suppressed, store, inTime, now))) return false;
   }
   return true;
 };
+
+/** The silences current and the maintenance windows open at `now`: what keeps a digest from being sent. */
+const quietAt = async (now: number): Promise<{ active: Silence[]; open: OpenWindow[] }> => {
+  const [active, windows] = await Promise.all([silences.current(new Date(now).toISOString()), maintenanceWindows.all()]);
+  return { active, open: openWindowsAt(windows, now) };
+};
+
+/** Whether an alarm would be sent: neither silenced nor held by an open maintenance window. */
+const loud =
+  ({ active, open }: { active: readonly Silence[]; open: readonly OpenWindow[] }, now: number) =>
+  (alarm: OpenAlarm, target: MaintenanceTarget): boolean =>
+    silencedBy(alarm, active, new Date(now).toISOString()).length === 0 && matchingWindows(open, target).length === 0;
 
 const digestOf = (watcher: WatcherRecord, type: 'alarms.inhibited' | 'alarms.raised', at: string, alarmList: readonly OpenAlarm[], carrying: string, parent?: string, quiet?: (alarm: OpenAlarm) => boolean) => {
   const quietIds = new Set(alarmList.filter((alarm) => quiet?.(alarm)).map((alarm) => `${alarm.watcherId}:${alarm.devicesn}`));
@@ -128,7 +148,8 @@ const release = async (
     const at = new Date(now).toISOString();
     const [active, windows] = await Promise.all([silences.current(at), maintenanceWindows.all()]);
     const open = openWindowsAt(windows, now);
-    const quiet = (alarm: OpenAlarm) => silencedBy(alarm, active, at).length > 0 || matchingWindows(open, alarm).length > 0;
+    const target = await withVendors(suppressed, open);
+    const quiet = (alarm: OpenAlarm) => silencedBy(alarm, active, at).length > 0 || matchingWindows(open, target(alarm)).length > 0;
     if (!(await store(digestOf(watcher, 'alarms.raised', releasedAt, suppressed, `inhibition:${episode.key}@${episode.since}`, undefined, quiet)))) return false;
   }
   await mapConcurrent(suppressed, READS_IN_FLIGHT, async (alarm) => inTime() && (await alarms.unsuppress(alarm, episode.since)));

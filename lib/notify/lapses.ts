@@ -8,6 +8,7 @@ import * as watchers from '#lib/db/watchers';
 import { matchingWindows, openWindowsAt } from '#lib/maintenance/windows';
 import { iso } from './deliver';
 import { audienceOf, notifiedAlarm } from './pure/notice';
+import { withVendors } from './maintenanceRelease';
 import { draftsFor } from './pure/plan';
 import type { DeliveryDraft } from './types';
 
@@ -16,9 +17,9 @@ import type { DeliveryDraft } from './types';
  * For each due timer whose acknowledgement still stands on its alarm: a firing alarm is reminded
  * once, one `alarms.repeat` digest to the watcher's targets dated `ackUntil` (ids fixed by the
  * alarm and its acknowledgement: a racing or resumed run stores nothing twice; stored as
- * suppressed while a silence or an open maintenance window holds it), then the acknowledgement
- * is removed and its lapse recorded by one conditional write (only one run's holds), then the
- * timer goes. A stale timer (its acknowledgement replaced, removed, or its alarm cleared) just goes.
+ * suppressed while a silence, an open maintenance window or a parent condition holds it), then
+ * the acknowledgement is removed and its lapse recorded by one conditional write (only one run's
+ * holds), then the timer goes. A stale timer (its acknowledgement replaced, removed, or its alarm cleared) just goes.
  */
 export const collectLapses = async (store: (drafts: readonly DeliveryDraft[]) => Promise<boolean>, inTime: () => boolean): Promise<boolean> => {
   const now = Date.now();
@@ -28,6 +29,7 @@ export const collectLapses = async (store: (drafts: readonly DeliveryDraft[]) =>
   const watcherOf = new Map(all.map((w) => [w.id, w]));
   const openById = new Map(open.map((alarm) => [alarmId(alarm), alarm]));
   const maintenance = openWindowsAt(windows, now);
+  const target = await withVendors(open, maintenance);
   for (const lapse of due) {
     if (!inTime()) return false;
     const alarm = openById.get(alarmId(lapse));
@@ -35,7 +37,7 @@ export const collectLapses = async (store: (drafts: readonly DeliveryDraft[]) =>
     if (alarm && ack?.acknowledgedAt === lapse.acknowledgedAt && ack.ackUntil === lapse.ackUntil) {
       const watcher = watcherOf.get(alarm.watcherId);
       if (alarm.state === 'firing' && watcher?.active) {
-        const held = silencedBy(alarm, active, iso(now)).length > 0 || matchingWindows(maintenance, alarm).length > 0;
+        const held = silencedBy(alarm, active, iso(now)).length > 0 || matchingWindows(maintenance, target(alarm)).length > 0 || alarm.suppressedBy !== undefined;
         const drafts = draftsFor(
           {
             type: 'alarms.repeat',

@@ -7,12 +7,12 @@ import { releases, repeats } from '#lib/db/markers';
 import * as silences from '#lib/db/silences';
 import * as watchers from '#lib/db/watchers';
 import * as maintenanceWindows from '#lib/db/maintenance';
-import { devices } from '#lib/db/devices';
 import type { MaintenanceWindow } from '#lib/maintenance/types';
-import { heldUntilClosing, lastClosedOpening, matchingWindows, openWindowsAt, type OpenWindow } from '#lib/maintenance/windows';
+import { lastClosedOpening, matchingWindows, openWindowsAt, type OpenWindow } from '#lib/maintenance/windows';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import { recordWork } from '#lib/observability/metrics';
 import type { WatcherRecord } from '#lib/watchers/types';
+import { heldDrafts, heldWatchers, withVendors } from './maintenanceRelease';
 import { recordClosed, recordOpened } from './maintenanceHistory';
 import { deliverer, iso, type NotificationSummary, type NotifierOptions } from './deliver';
 import { collectInhibitions } from './inhibitions';
@@ -84,8 +84,10 @@ export const notifier = (options: NotifierOptions) => {
     const lastStart = marked !== undefined && marked < LEGACY_SLOT_INDEX_BELOW ? marked * interval * 1000 : marked;
     if (lastStart !== undefined && lastStart >= slotStart) return true;
     // acknowledged or silenced alarms are never re-notified (issue 15), nor those a maintenance window holds (issue 28)
-    const open = (await alarms.firingOf(watcher.id))
-      .filter((alarm) => notificationGate(alarm, [...silencedBy(alarm, active, iso(now)), ...matchingWindows(maintenance, alarm)]).remind)
+    const firing = await alarms.firingOf(watcher.id);
+    const target = await withVendors(firing, maintenance);
+    const open = firing
+      .filter((alarm) => notificationGate(alarm, [...silencedBy(alarm, active, iso(now)), ...matchingWindows(maintenance, target(alarm))]).remind)
       .map((alarm) => notifiedAlarm(alarm));
     const due = dueForRepeat(open, now, interval);
     if (due.length > 0) {
@@ -126,30 +128,10 @@ export const notifier = (options: NotifierOptions) => {
     if (!opening) return true;
     const told = await releases.lastClosed(window.id);
     if (told !== undefined && told >= opening.end) return true;
-    const candidates = all.filter((w) => w.active && (window.matchers.watcherId === undefined || w.id === window.matchers.watcherId));
-    for (const watcher of candidates) {
+    for (const watcher of heldWatchers(window, all)) {
       if (!inTime()) return false;
-      const firing = await alarms.firingOf(watcher.id);
-      const vendors =
-        window.matchers.vendor === undefined || firing.length === 0
-          ? new Map<string, string | undefined>()
-          : new Map((await devices.at(firing.map((alarm) => ({ devicesn: alarm.devicesn, place: alarm })))).map((d) => [d.devicesn, d.vendor]));
-      const held = firing
-        .map((alarm) => ({ alarm, target: { ...alarm, vendor: vendors.get(alarm.devicesn) } }))
-        .filter(({ alarm, target }) =>
-          heldUntilClosing(window, opening, target, silencedBy(alarm, active, iso(now)).length > 0 || matchingWindows(maintenance, target).length > 0 || alarm.suppressedBy !== undefined),
-        )
-        .map(({ alarm }) => notifiedAlarm(alarm));
-      if (held.length === 0) continue;
-      const drafts = draftsFor({
-        type: 'alarms.raised',
-        at: iso(opening.end),
-        watcher: { id: watcher.id, description: watcher.description, severity: watcher.severity, type: watcher.type },
-        alarms: held,
-        audience: audienceOf(watcher),
-        carrying: `maintenance:${window.id}`,
-      });
-      if (!(await store(drafts))) return false;
+      const drafts = await heldDrafts(window, opening, watcher, active, maintenance, now);
+      if (drafts.length > 0 && !(await store(drafts))) return false;
     }
     if (!inTime()) return false;
     await recordClosed(window, opening, now); // its history (ADR 0452), before the marker ends the retries

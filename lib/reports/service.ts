@@ -16,11 +16,12 @@ import { checkChannelIds } from '#lib/notify/channelIds';
 import { deliverer } from '#lib/notify/deliver';
 import type { DeliveryView } from '#lib/notify/types';
 import { isUnscoped, normalizeScope, type AccessScope } from '#lib/shared/access';
+import { historyExpiry } from '#lib/shared/retention';
 import { scopeWithinScope } from '#lib/shared/scopeWithin';
 import { randomUUID } from 'node:crypto';
 import { reportOn } from './build';
 import { reportDigest, reportDrafts } from './pure/drafts';
-import { currentPeriod, nextReportAt } from './pure/period';
+import { currentPeriod, lastEndedPeriod, nextReportAt } from './pure/period';
 import type { FleetReport, ReportInput, ReportSchedule } from './types';
 
 /** A schedule as answered: with when its next report is due. */
@@ -83,12 +84,21 @@ const getWithin = async (id: string, scope: AccessScope): Promise<store.Versione
 
 export const getSchedule = async (id: string, scope: AccessScope = []): Promise<ScheduleAnswer> => answerOf((await getWithin(id, scope)).schedule, Date.now());
 
-/** Replaces a schedule whole (id, createdBy and createdAt kept). Reports already made stay made. */
+/**
+ * Replaces a schedule whole (id, createdBy and createdAt kept). Reports already made stay made. A
+ * new timing whose last period ended before the edit does not report that period (it overlaps the
+ * old timing's reports): its marker is written made, before the schedule (docs/adr/0493).
+ */
 export const replaceSchedule = async (id: string, input: ReportInput, scope: AccessScope = []): Promise<ScheduleAnswer> => {
   const current = await getWithin(id, scope);
   const now = Date.now();
   const { createdBy, createdAt } = current.schedule;
   const schedule: ReportSchedule = { id, ...(await checked(input, scope)), createdBy, createdAt, updatedAt: new Date(now).toISOString() };
+  const [before, after] = [lastEndedPeriod(current.schedule, now), lastEndedPeriod(schedule, now)];
+  if (after.from !== before.from) {
+    const to = new Date(after.to).toISOString();
+    await store.passOver({ scheduleId: id, from: new Date(after.from).toISOString() }, { to, madeAt: new Date(now).toISOString(), expiresAt: historyExpiry(to) });
+  }
   return answerOf(await store.replace(current, schedule), now);
 };
 

@@ -91,6 +91,11 @@ describe('what a record takes from a request', () => {
     expect(targetOf({ target: 'watcher', targetId: 'answer' }, { path: {}, result: { body: '01HX' }, principal: caller })).toEqual({ type: 'watcher', id: '01HX' });
     expect(targetOf({ target: 'session', targetId: 'caller' }, { path: {}, result: { body: 'Signed out' }, principal: { kind: 'service', username: 's-1' } })).toEqual({ type: 'service', id: 's-1' });
     expect(targetOf({ target: 'filterRecord' }, { path: {}, result: { body: 'Filters saved' }, principal: caller })).toEqual({ type: 'filterRecord' });
+    // a location is named by its region too (location names repeat across regions), each part URI-encoded
+    const located = { target: 'location', targetId: { path: ['region', 'location'] } } as const;
+    expect(targetOf(located, { path: { region: 'EMEA', location: 'London' }, result: { body: {} }, principal: caller })).toEqual({ type: 'location', id: 'EMEA/London' });
+    expect(targetOf(located, { path: { region: 'a/b', location: 'c' }, result: { body: {} }, principal: caller })).toEqual({ type: 'location', id: 'a%2Fb/c' });
+    expect(targetOf(located, { path: { location: 'London' }, result: { body: {} }, principal: caller })).toEqual({ type: 'location' });
   });
 
   it('makes an entry of route, actor, target, status and field names, with no value of the body in it', () => {
@@ -143,6 +148,13 @@ describe('which routes are audited (from the contracts)', () => {
   it('finds the changes among the routes', () => {
     expect(mutating.length).toBeGreaterThan(30);
     expect(mutating.map((r) => r.functionName)).toEqual(expect.arrayContaining(['watchersCreate', 'usersAdminPassword', 'sessionsLogout', 'channelsCreate']));
+  });
+
+  it('records a location profile write with its region and location as the target id', () => {
+    for (const action of ['PUT', 'DELETE']) {
+      const r = all.find((each) => each.contract.method === action && each.contract.path === 'locations/{region}/{location}/profile')!;
+      expect(auditFactsOf(r.contract, r.area)?.targetId, action).toEqual({ path: ['region', 'location'] });
+    }
   });
 
   it.each(mutating.map((r) => [`${r.method} /${r.path}`, r] as const))('%s is audited: its binding stores a record', (_label, r) => {

@@ -306,6 +306,9 @@ describe('compileSchedule refuses, naming the field', () => {
     expect(fields(weekly, { startsAt: '2026-12-02T00:00:00Z', endsAt: '2026-12-01T00:00:00Z' })).toEqual(['body.endsAt']);
     expect(fields(weekly, { startsAt: '2026-12-02T00:00:00Z', endsAt: '2026-12-02T00:00:00Z' })).toEqual(['body.endsAt']);
     expect(fields(weekly, { startsAt: 'soon' })).toEqual(['body.startsAt']);
+    // the first opening would fall in year 10000: no date-time to answer it as
+    expect(fields(weekly, { startsAt: '9999-12-31T00:00:00Z' })).toEqual(['body.startsAt']);
+    expect(compileSchedule(weekly, { startsAt: '9998-12-31T00:00:00Z' })).toHaveProperty('schedule');
   });
 
   it('an INTERVAL above 1 without startsAt to count from', () => {

@@ -30,6 +30,20 @@ export interface ParentFacts {
 
 export const overRoom = (parent: InhibitedBy): boolean => parent.condition === 'roomOffline' || (parent.condition === 'watcher' && parent.over === 'room');
 
+/**
+ * The parent a watcher is inhibited by, or none when its chain of parent watchers leads back to it:
+ * two PUTs racing can store a cycle the write check (lib/watchers/inhibition.ts) did not see, and
+ * watchers suppressing each other would never tell anything (docs/adr/0491). `byId` holds every watcher.
+ */
+export const effectiveParent = (watcher: { id: string; inhibitedBy?: InhibitedBy }, byId: ReadonlyMap<string, { inhibitedBy?: InhibitedBy }>): InhibitedBy | undefined => {
+  const seen = new Set<string>([watcher.id]);
+  for (let next = watcher.inhibitedBy; next?.condition === 'watcher'; next = byId.get(next.watcherId)?.inhibitedBy) {
+    if (seen.has(next.watcherId)) return undefined;
+    seen.add(next.watcherId);
+  }
+  return watcher.inhibitedBy;
+};
+
 /** The room or the location of `place` the condition is judged over. */
 export const parentScope = (parent: InhibitedBy, place: Place): ParentScope =>
   overRoom(parent) ? { region: place.region, location: place.location, room: place.room } : { region: place.region, location: place.location };

@@ -1,4 +1,4 @@
-import { episodeKey, parentHolds, parentScope, suppressionOf, type ParentFacts, type ParentScope } from '#lib/alarms/pure/inhibition';
+import { effectiveParent, episodeKey, parentHolds, parentScope, suppressionOf, type ParentFacts, type ParentScope } from '#lib/alarms/pure/inhibition';
 import type { Place } from '#lib/devices/types';
 import type { InhibitedBy, WatcherRecord } from '#lib/watchers/types';
 import type { AlarmPlan, PlannedRaise } from './plan';
@@ -19,7 +19,8 @@ export interface JudgedRaise {
 
 /** The raises whose watcher declares `inhibitedBy`: the only ones whose parents are read. */
 export const inhibitedRaises = (raises: readonly PlannedRaise[], watchers: readonly WatcherRecord[]): JudgedRaise[] => {
-  const parentOf = new Map(watchers.flatMap((w) => (w.inhibitedBy ? [[w.id, w.inhibitedBy] as const] : [])));
+  const byId = new Map(watchers.map((w) => [w.id, w]));
+  const parentOf = new Map(watchers.map((w) => [w.id, effectiveParent(w, byId)] as const));
   return raises.flatMap(({ alarm }, index) => {
     const parent = parentOf.get(alarm.watcherId);
     if (!parent) return [];

@@ -1,0 +1,370 @@
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import { outboxMailer } from '#lib/adapters/mail';
+import { queuePass } from '#lib/alarms/engine/queuePass';
+import type { Mail } from '#lib/alarms/types';
+import * as alarms from '#lib/db/alarms';
+import * as outbox from '#lib/db/outbox';
+import * as watchers from '#lib/db/watchers';
+import type { ProviderDevice } from '#lib/devices/types';
+import { syncDevices } from '#lib/inventory/sync';
+import { acknowledgeAlarm } from '#lib/alarms/acknowledge';
+import { alarmId } from '#lib/alarms/types';
+import { createWindow, removeWindow, replaceWindow } from '#lib/maintenance/service';
+import { createChannel } from '#lib/notify/channels';
+import { notifier } from '#lib/notify/notifier';
+import { createWatcher, updateWatcher } from '#lib/watchers/write';
+import { device, fixed, offlineWatcher, unique } from '../support/fleet';
+
+// Hostile review of issue 28 (probe28): engine paths the branches' own tests did not reach.
+
+const soon = () => Date.now() + 30_000;
+const run = () => queuePass({ mailer: outboxMailer(), deadline: soon() });
+const tell = () => notifier({ mailer: outboxMailer(), deadline: soon() }).run();
+const mailsTo = async (email: string) => (await outbox.list(email, {})) as Mail[];
+const firing = async (watcherId: string) => (await alarms.openOf(watcherId)).filter((alarm) => alarm.state === 'firing');
+
+describe('two watchers made parents of each other by racing PUTs (a cycle)', () => {
+  it('the cycle stored, the engine tells both watchers\' alarms instead of suppressing them forever', async () => {
+    const region = unique('R');
+    let fleet: ProviderDevice[] = Array.from({ length: 4 }, (_, i) => device(region, `${region}-${i}`, `Room ${i}`, true));
+    const sync = async (offline: readonly number[]) => {
+      fleet = fleet.map((d, i) => ({ ...d, status: { ...d.status, connected: !offline.includes(i) } }));
+      await syncDevices(fixed(() => fleet));
+    };
+    await sync([]);
+    await run();
+    const [mailA, mailB] = [`${unique('a')}@example.com`, `${unique('b')}@example.com`];
+    const a = await createWatcher(offlineWatcher(region, mailA, { type: 'a' }));
+    const b = await createWatcher(offlineWatcher(region, mailB, { type: 'b' }));
+    // two PUTs racing each check the other's stored parent before either lands, and both pass: the
+    // second write is made here without its check, as the racing PUT's check read A before A's write
+    await updateWatcher(a, offlineWatcher(region, mailA, { type: 'a', inhibitedBy: { condition: 'watcher', watcherId: b, over: 'location' } }));
+    await watchers.update(b, offlineWatcher(region, mailB, { type: 'b', inhibitedBy: { condition: 'watcher', watcherId: a, over: 'location' } }));
+    const stored = await Promise.all([a, b].map(async (id) => (await watchers.read(id)).record.inhibitedBy));
+    expect(stored.every((parent) => parent?.condition === 'watcher')).toBe(true);
+    await run();
+
+    await sync([0, 1]);
+    await run();
+    await tell();
+    await run();
+    for (const id of [a, b]) {
+      const open = await firing(id);
+      expect(open).toHaveLength(2);
+      for (const alarm of open) expect(alarm).not.toHaveProperty('suppressedBy');
+    }
+    for (const to of [mailA, mailB]) expect(await mailsTo(to)).toHaveLength(1);
+  });
+});
+
+const pad = (n: number) => String(n).padStart(2, '0');
+const HOUR = 3_600_000;
+
+/** `Date` under the test's control (real again when the test ends): the instant `offset` ms after it started. */
+const controlledClock = () => {
+  const start = Date.now();
+  vi.useFakeTimers({ toFake: ['Date'] });
+  onTestFinished(() => void vi.useRealTimers());
+  return { start, at: (offset: number) => vi.setSystemTime(start + offset) };
+};
+
+describe('an alarm suppressed by a parent, whose parent clears inside a maintenance window', () => {
+  it('raised before the window opened, is told once when the window closes (the release inside it was held)', async () => {
+    const { start, at } = controlledClock();
+    const region = unique('R');
+    let fleet: ProviderDevice[] = Array.from({ length: 10 }, (_, i) => device(region, `${region}-${i}`, `Room ${i}`, true));
+    const sync = async (offline: readonly number[]) => {
+      fleet = fleet.map((d, i) => ({ ...d, status: { ...d.status, connected: !offline.includes(i) } }));
+      await syncDevices(fixed(() => fleet));
+    };
+    await sync([]);
+    await run();
+    const teamMail = `${unique('team')}@example.com`;
+    const channel = await createChannel({ name: 'team', type: 'email', emails: [teamMail] });
+    const email = `${unique('ops')}@example.com`;
+    const id = await watchers.create(offlineWatcher(region, email, { type: 'offline', channelIds: [channel.id], inhibitedBy: { condition: 'locationOffline', percent: 30 } }));
+    // a window of the region opening in an hour, every day, for two hours
+    const opens = new Date(start + HOUR);
+    await createWindow(
+      { matchers: { region }, schedule: { days: ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'], start: `${pad(opens.getUTCHours())}:${pad(opens.getUTCMinutes())}`, durationMinutes: 120, timeZone: 'UTC' }, comment: 'patching' },
+      'ops',
+    );
+
+    // six of ten go offline before the window: suppressed, the parent digest told
+    await sync([0, 1, 2, 3, 4, 5]);
+    await run();
+    await tell();
+    expect((await firing(id)).every((alarm) => alarm.suppressedBy !== undefined)).toBe(true);
+    expect(await mailsTo(email)).toHaveLength(1);
+
+    // inside the window four come back: the parent clears, its release is held by the window
+    at(HOUR + 30 * 60_000);
+    await sync([4, 5]);
+    await run();
+    await tell();
+    await run();
+    await tell();
+    expect(await mailsTo(email)).toHaveLength(1);
+
+    // the window closes with the two still firing: they are told, once
+    at(4 * HOUR);
+    await run();
+    await tell();
+    await tell();
+    const mails = await mailsTo(email);
+    expect(mails).toHaveLength(2);
+    expect(mails.find((mail) => !mail.subject.includes('Suppressed'))?.text).toContain(`${region}-4`);
+    expect(await mailsTo(teamMail)).toHaveLength(2);
+  });
+});
+
+describe('an alarm raised suppressed inside a maintenance window, whose parent clears inside it', () => {
+  it('is told once, when the window closes', async () => {
+    const { start, at } = controlledClock();
+    const region = unique('R');
+    let fleet: ProviderDevice[] = Array.from({ length: 10 }, (_, i) => device(region, `${region}-${i}`, `Room ${i}`, true));
+    const sync = async (offline: readonly number[]) => {
+      fleet = fleet.map((d, i) => ({ ...d, status: { ...d.status, connected: !offline.includes(i) } }));
+      await syncDevices(fixed(() => fleet));
+    };
+    await sync([]);
+    await run();
+    const email = `${unique('ops')}@example.com`;
+    const id = await watchers.create(offlineWatcher(region, email, { type: 'offline', inhibitedBy: { condition: 'locationOffline', percent: 30 } }));
+    const opens = new Date(start + 10 * 60_000);
+    await createWindow(
+      { matchers: { region }, schedule: { days: ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'], start: `${pad(opens.getUTCHours())}:${pad(opens.getUTCMinutes())}`, durationMinutes: 120, timeZone: 'UTC' }, comment: 'patching' },
+      'ops',
+    );
+    at(20 * 60_000);
+    await sync([0, 1, 2, 3, 4, 5]);
+    await run();
+    await tell();
+    expect((await firing(id)).every((alarm) => alarm.suppressedBy !== undefined)).toBe(true);
+    at(HOUR);
+    await sync([5]);
+    await run();
+    await tell();
+    await run();
+    await tell();
+    at(3 * HOUR);
+    await Promise.all([tell(), tell()]);
+    await run();
+    await tell();
+    const released = (await mailsTo(email)).filter((mail) => !mail.subject.includes('Suppressed'));
+    expect(released).toHaveLength(1);
+    expect(released[0]!.text).toContain(`${region}-5`);
+  });
+});
+
+describe('an acknowledgement lapsing on an alarm a parent suppresses', () => {
+  it('reminds nobody (a suppressed alarm is never told), and the release tells it once', async () => {
+    const { at } = controlledClock();
+    const region = unique('R');
+    let fleet: ProviderDevice[] = Array.from({ length: 10 }, (_, i) => device(region, `${region}-${i}`, `Room ${i}`, true));
+    const sync = async (offline: readonly number[]) => {
+      fleet = fleet.map((d, i) => ({ ...d, status: { ...d.status, connected: !offline.includes(i) } }));
+      await syncDevices(fixed(() => fleet));
+    };
+    await sync([]);
+    await run();
+    const email = `${unique('ops')}@example.com`;
+    const id = await watchers.create(offlineWatcher(region, email, { type: 'offline', inhibitedBy: { condition: 'locationOffline', percent: 30 } }));
+    await sync([0, 1, 2, 3, 4, 5]);
+    await run();
+    await tell();
+    const open = await firing(id);
+    expect(open.every((alarm) => alarm.suppressedBy !== undefined)).toBe(true);
+    expect(await mailsTo(email)).toHaveLength(1); // the parent digest
+    const target = open.find((alarm) => alarm.devicesn === `${region}-5`)!;
+    await acknowledgeAlarm(alarmId(target), 'ops', 'looking', [], new Date(Date.now() + HOUR).toISOString());
+
+    // the acknowledgement lapses while the parent still holds: no reminder
+    at(2 * HOUR);
+    await run();
+    await tell();
+    expect(await mailsTo(email)).toHaveLength(1);
+
+    // the parent clears with the device still offline: told once
+    at(3 * HOUR);
+    await sync([5]);
+    await run();
+    await tell();
+    const mails = await mailsTo(email);
+    expect(mails).toHaveLength(2);
+    expect(mails[1]!.text).toContain(`${region}-5`);
+  });
+});
+
+describe('a maintenance window deleted while open (maintenance ended early)', () => {
+  it('tells the alarms it held that still fire once, and nothing cleared inside it', async () => {
+    const region = unique('R');
+    let fleet: ProviderDevice[] = [device(region, `${region}-A`, 'Room 1', true), device(region, `${region}-B`, 'Room 2', true)];
+    const sync = async (offline: readonly string[]) => {
+      fleet = fleet.map((d) => ({ ...d, status: { ...d.status, connected: !offline.includes(d.devicesn) } }));
+      await syncDevices(fixed(() => fleet));
+    };
+    await sync([]);
+    await run();
+    const email = `${unique('ops')}@example.com`;
+    await watchers.create(offlineWatcher(region, email, { type: 'offline' }));
+    const started = new Date(Date.now() - 5 * 60_000);
+    const window = await createWindow(
+      { matchers: { region }, schedule: { days: ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'], start: `${pad(started.getUTCHours())}:${pad(started.getUTCMinutes())}`, durationMinutes: 120, timeZone: 'UTC' }, comment: 'patching' },
+      'ops',
+    );
+    await sync([`${region}-A`, `${region}-B`]);
+    await run();
+    await sync([`${region}-A`]);
+    await run();
+    await tell();
+    expect(await mailsTo(email)).toEqual([]);
+
+    // two deletes racing (or a retried one): one wins, the release is stored once
+    const outcomes = await Promise.allSettled([removeWindow(window.id), removeWindow(window.id)]);
+    expect(outcomes.filter((o) => o.status === 'fulfilled').length).toBeGreaterThanOrEqual(1);
+    await run();
+    await Promise.all([tell(), tell()]);
+    await run();
+    const mails = await mailsTo(email);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.text).toContain(`${region}-A`);
+    expect(mails[0]!.text).not.toContain(`${region}-B`);
+  });
+});
+
+describe('a parent problem inside a maintenance window', () => {
+  it('sends no parent digest while the window holds the alarms; it tells it once after, if the parent still holds', async () => {
+    const { start, at } = controlledClock();
+    const region = unique('R');
+    let fleet: ProviderDevice[] = Array.from({ length: 10 }, (_, i) => device(region, `${region}-${i}`, `Room ${i}`, true));
+    const sync = async (offline: readonly number[]) => {
+      fleet = fleet.map((d, i) => ({ ...d, status: { ...d.status, connected: !offline.includes(i) } }));
+      await syncDevices(fixed(() => fleet));
+    };
+    await sync([]);
+    await run();
+    const email = `${unique('ops')}@example.com`;
+    const id = await watchers.create(offlineWatcher(region, email, { type: 'offline', inhibitedBy: { condition: 'locationOffline', percent: 30 } }));
+    const opened = new Date(start - 5 * 60_000);
+    await createWindow(
+      { matchers: { region }, schedule: { days: ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'], start: `${pad(opened.getUTCHours())}:${pad(opened.getUTCMinutes())}`, durationMinutes: 60, timeZone: 'UTC' }, comment: 'network work' },
+      'ops',
+    );
+    await sync([0, 1, 2, 3, 4, 5]);
+    await run();
+    await tell();
+    at(30 * 60_000);
+    await run();
+    await tell();
+    expect((await firing(id)).every((alarm) => alarm.suppressedBy !== undefined)).toBe(true);
+    expect(await mailsTo(email)).toEqual([]);
+
+    // the window closes with the location still down: the parent problem is told, once
+    at(2 * HOUR);
+    await run();
+    await Promise.all([tell(), tell()]);
+    await tell();
+    const mails = await mailsTo(email);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.subject).toContain('Suppressed: 6 devices');
+  });
+});
+
+describe('a maintenance window replaced while open', () => {
+  it('tells at once what the old opening held and the new window no longer holds; what it still holds waits for its close', async () => {
+    const region = unique('R');
+    let fleet: ProviderDevice[] = [device(region, `${region}-A`, 'Room 1', true), { ...device(region, `${region}-B`, 'Room 2', true), details: { ...device(region, `${region}-B`, 'Room 2', true).details, location: 'Paris' } }];
+    const sync = async (offline: readonly string[]) => {
+      fleet = fleet.map((d) => ({ ...d, status: { ...d.status, connected: !offline.includes(d.devicesn) } }));
+      await syncDevices(fixed(() => fleet));
+    };
+    await sync([]);
+    await run();
+    const email = `${unique('ops')}@example.com`;
+    await watchers.create(offlineWatcher(region, email, { type: 'offline' }));
+    const started = new Date(Date.now() - 5 * 60_000);
+    const schedule = { days: ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'] as const, start: `${pad(started.getUTCHours())}:${pad(started.getUTCMinutes())}`, durationMinutes: 120, timeZone: 'UTC' };
+    const window = await createWindow({ matchers: { region }, schedule: { ...schedule, days: [...schedule.days] }, comment: 'patching' }, 'ops');
+    await sync([`${region}-A`, `${region}-B`]);
+    await run();
+    await tell();
+    expect(await mailsTo(email)).toEqual([]);
+
+    // narrowed to London while open: Paris's alarm is no longer held, and is told once; London's stays held
+    await replaceWindow(window.id, { matchers: { region, location: 'London' }, schedule: { ...schedule, days: [...schedule.days] }, comment: 'patching London' });
+    await run();
+    await Promise.all([tell(), tell()]);
+    const mails = await mailsTo(email);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.text).toContain(`${region}-B`);
+    expect(mails[0]!.text).not.toContain(`${region}-A`);
+
+    // moved to open later: it no longer holds London's alarm, told once
+    const later = new Date(Date.now() + 3 * HOUR);
+    await replaceWindow(window.id, { matchers: { region, location: 'London' }, schedule: { ...schedule, days: [...schedule.days], start: `${pad(later.getUTCHours())}:${pad(later.getUTCMinutes())}` }, comment: 'later' });
+    await run();
+    await Promise.all([tell(), tell()]);
+    await tell();
+    const after = await mailsTo(email);
+    expect(after).toHaveLength(2);
+    expect(after.find((mail) => mail.text.includes(`${region}-A`))).toBeDefined();
+  });
+});
+
+describe('a maintenance window matching a vendor', () => {
+  it('reminds no alarm of a device of that vendor while it is open', async () => {
+    const region = unique('R');
+    const vendor = unique('acme');
+    await syncDevices(fixed(() => [{ ...device(region, `${region}-A`, 'R1', false), vendor }, device(region, `${region}-B`, 'R2', false)]));
+    const email = `${unique('ops')}@example.com`;
+    const id = await watchers.create(offlineWatcher(region, email, { type: 'offline', repeatIntervalSeconds: 3600 }));
+    const longAgo = new Date(Date.now() - 2 * HOUR).toISOString();
+    for (const [sn, room] of [['A', 'R1'], ['B', 'R2']] as const) {
+      await alarms.raise({ watcherId: id, devicesn: `${region}-${sn}`, deviceid: `id-${region}-${sn}`, severity: 2, region, location: 'London', room, raisedAt: longAgo, state: 'firing', notify: { sendEmail: true, emails: [email] } });
+    }
+    const started = new Date(Date.now() - 5 * 60_000);
+    await createWindow(
+      { matchers: { vendor }, schedule: { days: ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'], start: `${pad(started.getUTCHours())}:${pad(started.getUTCMinutes())}`, durationMinutes: 60, timeZone: 'UTC' }, comment: 'firmware' },
+      'ops',
+    );
+    await tell();
+    const mails = await mailsTo(email);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.text).toContain(`${region}-B`);
+    expect(mails[0]!.text).not.toContain(`${region}-A`);
+  });
+});
+
+describe('an acknowledgement lapsing inside a maintenance window', () => {
+  it('of an alarm raised and told before the window: its reminder, held by the window, is told once when the window closes', async () => {
+    const { start, at } = controlledClock();
+    const region = unique('R');
+    await syncDevices(fixed(() => [device(region, `${region}-A`, 'R1', true)]));
+    await run();
+    const email = `${unique('ops')}@example.com`;
+    const id = await watchers.create(offlineWatcher(region, email, { type: 'offline' }));
+    await syncDevices(fixed(() => [device(region, `${region}-A`, 'R1', false)]));
+    await run();
+    await tell();
+    expect(await mailsTo(email)).toHaveLength(1); // the raise, told
+    const [alarm] = await firing(id);
+    await acknowledgeAlarm(alarmId(alarm!), 'ops', 'on it', [], new Date(start + 90 * 60_000).toISOString());
+    const opens = new Date(start + HOUR);
+    await createWindow(
+      { matchers: { region }, schedule: { days: ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'], start: `${pad(opens.getUTCHours())}:${pad(opens.getUTCMinutes())}`, durationMinutes: 60, timeZone: 'UTC' }, comment: 'patching' },
+      'ops',
+    );
+    // the acknowledgement lapses inside the window: nothing sent then
+    at(100 * 60_000);
+    await run();
+    await tell();
+    expect(await mailsTo(email)).toHaveLength(1);
+    // the window closes with the alarm still firing and unacknowledged: told once
+    at(3 * HOUR);
+    await run();
+    await Promise.all([tell(), tell()]);
+    await tell();
+    expect(await mailsTo(email)).toHaveLength(2);
+  });
+});
