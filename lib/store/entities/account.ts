@@ -18,7 +18,7 @@ export const scopeField = (scope: readonly ScopeEntry[] | undefined): { scope?: 
 const storedScope = (item: Item): ScopeEntry[] | undefined => (Array.isArray(item.scope) ? (item.scope as ScopeEntry[]) : undefined);
 
 export const USERS = 'USER';
-export const User = entity({
+export const User = /* @__PURE__ */ entity({
   type: 'User',
   doc: { section, PK: '`USER`', SK: '`USER#<username>`', GSI1: '`USER_ROLE#<roleid>` / `USER#<username>`',
     notes: '`passwordHash`, `incarnation` (random, new at creation and every password change; tokens carry it) never leave `lib/`' },
@@ -28,7 +28,7 @@ export const User = entity({
 export const userRoleKeys = (role: string, username: string) => ({ GSI1PK: `USER_ROLE#${role}`, GSI1SK: `USER#${username}` });
 
 export const ROLES = 'ROLE';
-export const CreatedRole = entity({
+export const CreatedRole = /* @__PURE__ */ entity({
   type: 'Role',
   doc: { section, name: 'Role (created)', PK: '`ROLE`', SK: '`ROLE#<roleid>`',
     notes: '`holders` (users and services holding it; never below the truth); `permissions` as stored (names outside the vocabulary grant nothing); built-ins `admin`, `viewer`, `operator` live in code (`lib/auth/roles.ts`)' },
@@ -42,7 +42,7 @@ export const CreatedRole = entity({
   }),
 });
 
-export const AdminCount = entity({
+export const AdminCount = /* @__PURE__ */ entity({
   type: 'AdminCount',
   doc: { section, name: 'Admin count', PK: '`ADMINS`', SK: '`COUNT`', notes: '`count` (unscoped admins; never above the truth); exists once the store had its first admin' },
   key: (_: void) => ({ PK: 'ADMINS', SK: 'COUNT' }),
@@ -50,7 +50,7 @@ export const AdminCount = entity({
 });
 
 export const SERVICES = 'SERVICE';
-export const Service = entity({
+export const Service = /* @__PURE__ */ entity({
   type: 'Service',
   doc: { section, PK: '`SERVICE`', SK: '`SERVICE#<uuid>`',
     notes: '`role`, `scope`; `secretHash` (`sha256$…` of the client secret) and `incarnation` (random, new at registration, rotation and deactivation; service tokens carry it) never leave `lib/`' },
@@ -66,21 +66,21 @@ export const Service = entity({
   }),
 });
 
-export const RevokedToken = entity({
+export const RevokedToken = /* @__PURE__ */ entity({
   type: 'RevokedToken',
   doc: { section, name: 'Revoked token', PK: '`REVOKED#<jti>`', SK: '`REVOKED`', notes: '`expiresAt` = token `exp`' },
   key: (jti: string) => ({ PK: `REVOKED#${jti}`, SK: 'REVOKED' }),
   fromItem: (item) => Number(item.expiresAt),
 });
 
-export const LoginFailures = entity({
+export const LoginFailures = /* @__PURE__ */ entity({
   type: 'LoginFailures',
   doc: { section, name: 'Password guesses', PK: '`LOGIN_FAILURES#<username>`', SK: '`LOGIN_FAILURES`', notes: '`count` (slots taken), `expiresAt` = end of the 15-minute window' },
   key: (username: string) => ({ PK: `LOGIN_FAILURES#${username}`, SK: 'LOGIN_FAILURES' }),
   fromItem: (item) => numbers(item, 'count', 'expiresAt'),
 });
 
-export const IdempotencyKey = entity({
+export const IdempotencyKey = /* @__PURE__ */ entity({
   type: 'IdempotencyKey',
   doc: { section: 'Idempotency keys (issue 24 item 4)', name: 'Idempotency key', PK: '`IDEMPOTENCY#<sha256 of route, caller, key>`', SK: '`IDEMPOTENCY`',
     notes: '`fingerprint` (HMAC of path, query, body), `token` (the claim), `state` `pending`/`done`, `leaseUntil` (epoch ms), `result` (the first 2xx, AES-256-GCM sealed), `auditPending` (the result\'s audit record still to be written by the first replay; docs/adr/0213), `expiresAt` (24 h, TTL)' },
@@ -120,7 +120,7 @@ const auditRecord = (item: Item): AuditRecord => ({
   userAgent: text(item.userAgent),
   ...(typeof item.reason === 'string' ? { reason: item.reason } : {}),
 });
-export const AuditLogItem = entity({
+export const AuditLogItem = /* @__PURE__ */ entity({
   type: 'AuditRecord',
   doc: {
     section: audit, name: 'Audit record, log item', PK: '`AUDIT#ALL#<n>`', SK: '`<at>#<id>`', GSI1: '`AUDIT#ACTOR#<actor id>#<n>` / `<at>#<id>`', GSI2: '`AUDIT#ACTION#<action>#<n>` / `<at>#<id>`',
@@ -136,7 +136,7 @@ export const AuditLogItem = entity({
   }),
   fromItem: auditRecord,
 });
-export const AuditTargetItem = entity({
+export const AuditTargetItem = /* @__PURE__ */ entity({
   type: 'AuditRecord',
   doc: {
     section: audit, name: 'Audit record, target item', PK: '`AUDIT#TARGET#<target type>#<n>`', SK: '`<at>#<id>`', GSI1: '`AUDIT#TARGETID#<target id>#<n>` / `<at>#<id>` (only with a target id)',

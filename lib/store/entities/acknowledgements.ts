@@ -15,7 +15,7 @@ export interface AckLapse extends Pair {
 /** The lapses' partitions, sharded by pair; the sort key starts with `ackUntil`, so the due ones are one key condition. */
 export const ACK_LAPSES = 'ACKLAPSE';
 const notes = '`watcherId, devicesn, acknowledgedAt, ackUntil`: written before the acknowledgement it times; deleted once told (or found stale); `expiresAt` = ackUntil + 30 days';
-export const AckLapseItem = entity({
+export const AckLapseItem = /* @__PURE__ */ entity({
   type: 'AckLapse',
   doc: { section: 'Alarm lifecycle, history, device connectivity (issue 15)', name: 'Acknowledgement lapse', PK: '`ACKLAPSE#<shard(watcherId:sn)>`', SK: '`<ackUntil>#<sha256(watcherId:sn), 32 hex>#<acknowledgedAt>`', notes },
   key: (lapse: AckLapse) => ({

@@ -27,7 +27,7 @@ export const pendingSk = (alarm: OpenAlarm) => `${alarm.firesAt ?? alarm.raisedA
 const ALARM = 'ALARM#';
 const DEVICE = 'DEVICE#';
 export const alarmPartition = (watcherId: string) => `${ALARM}${watcherId}`;
-export const AlarmItem = entity({
+export const AlarmItem = /* @__PURE__ */ entity({
   type: 'Alarm',
   doc: {
     section: 'Alarms, outbox, evaluator marker',
@@ -78,7 +78,7 @@ const acknowledgementOf = (item: Item): Acknowledgement | undefined => {
 const lifecycle = 'Alarm lifecycle, history, device connectivity (issue 15)';
 export const SILENCES = 'SILENCE';
 export const SILENCES_BY_END = 'SILENCES#BY_END';
-export const Silence = entity({
+export const Silence = /* @__PURE__ */ entity({
   type: 'Silence',
   doc: { section: lifecycle, PK: '`SILENCE`', SK: '`SILENCE#<uuid>`', GSI1: '`SILENCES#BY_END` / `<endsAt>#<id>`',
     notes: '`id, matchers {region?, location?, room?, devicesn?, watcherId?}, startsAt, endsAt, comment, createdBy, createdAt, endedAt?`; `expiresAt` = endsAt + retention' },
@@ -94,7 +94,7 @@ export const silenceEndSk = (silence: Pick<SilenceRecord, 'endsAt' | 'id'>) => `
 
 export const MAINTENANCE = 'MAINTENANCE';
 /** A recurring maintenance window (issue 28; docs/adr/0405): few, in one partition sorted by UUIDv7 id, no index read. */
-export const MaintenanceWindowItem = entity({
+export const MaintenanceWindowItem = /* @__PURE__ */ entity({
   type: 'MaintenanceWindow',
   doc: { section: lifecycle, PK: '`MAINTENANCE`', SK: '`MAINTENANCE#<uuidv7>`',
     notes: '`id, matchers, schedule {zone, weekly or rrule, durationMinutes}, startsAt?, endsAt?, comment, createdBy, createdAt, updatedAt, version`; `until` (ms) while it counts against the cap; `expiresAt` after its last opening' },
@@ -121,7 +121,7 @@ export interface MaintenanceEvent {
 /** A window's history partition, newest first by `at`; an opening's start and end each once (`attribute_not_exists`). */
 export const maintenanceHistoryPk = (windowId: string) => `MAINTHIST#${windowId}`;
 const eventNotes = '`windowId, event, at, opening {start, end}, recordedAt, expiresAt` (ALARM_HISTORY_DAYS after `at`); put if absent, so racing runs record it once';
-export const MaintenanceEventItem = entity({
+export const MaintenanceEventItem = /* @__PURE__ */ entity({
   type: 'MaintenanceEvent',
   doc: { section: lifecycle, PK: '`MAINTHIST#<windowId>`', SK: '`<at>#<opened|closed>`', notes: eventNotes },
   key: ({ windowId, event, at }: Pick<MaintenanceEvent, 'windowId' | 'event' | 'at'>) => ({ PK: maintenanceHistoryPk(windowId), SK: `${at}#${event}` }),
@@ -151,7 +151,7 @@ const HISTORY_FIELDS = [
 const historyRecord = (item: Item): HistoryRecord =>
   Object.fromEntries(HISTORY_FIELDS.filter((field) => item[field] !== undefined).map((field) => [field, item[field]])) as unknown as HistoryRecord;
 const HISTORY_NOTES = 'the whole record: `id, watcherId, severity, devicesn, deviceid, region, location, room, raisedAt, clearedAt, reason, durationSeconds, description?, acknowledged*?, notified, ackUntil?, acknowledgements?` (the alarm\'s ack/unack events)';
-export const HistoryByDevice = entity({
+export const HistoryByDevice = /* @__PURE__ */ entity({
   type: 'AlarmHistory',
   doc: {
     section: lifecycle, name: 'Alarm history, by device', PK: '`ALARMHIST#DEVICE#<sn>`', SK: '`<clearedAt>#<watcherId>`', GSI1: '`ALARMHIST#ROOM#<room>` / `<clearedAt>#<watcherId>#<sn>`', GSI2: '`ALARMHIST#WATCHER#<watcherId>` / `<clearedAt>#<sn>`',
@@ -167,7 +167,7 @@ export const HistoryByDevice = entity({
   }),
   fromItem: historyRecord,
 });
-export const HistoryByPlace = entity({
+export const HistoryByPlace = /* @__PURE__ */ entity({
   type: 'AlarmHistory',
   doc: {
     section: lifecycle, name: 'Alarm history, by place', PK: '`ALARMHIST#LOCATION#<enc(region)>#<enc(location)>`', SK: '`<clearedAt>#<watcherId>#<sn>`', GSI1: '`ALARMHIST#REGION#<enc(region)>#<shard(watcherId:sn)>` / same', GSI2: '`ALARMHIST#ALL#<shard(watcherId:sn)>` / same',
@@ -190,7 +190,7 @@ export const HistoryByPlace = entity({
 const queue = 'Evaluation queue and incremental state';
 /** The evaluation queue's partitions, sharded by device serial number or watcher id. */
 export const QUEUE = 'EVALQ';
-export const QueuedDevices = entity({
+export const QueuedDevices = /* @__PURE__ */ entity({
   type: 'QueuedEvaluation',
   doc: { section: queue, name: 'Queued devices', PK: '`EVALQ#<shard(sn)>`', SK: '`D#<token>`',
     notes: '`devices` (up to 64 of that shard queued together, same `notBefore`: each `devicesn`, `device` (as the change wrote it; absent: vanished), `alarmWatchers` (list, or `any`), `notBefore?`), `queuedAt`, `claimed?` (the run that began on it)' },
@@ -198,7 +198,7 @@ export const QueuedDevices = entity({
   key: ({ shardOf, token }: { shardOf: string; token: string }) => ({ PK: shardKey(QUEUE, shardOf), SK: `D#${token}` }),
   fromItem: (item) => item,
 });
-export const QueuedWatcher = entity({
+export const QueuedWatcher = /* @__PURE__ */ entity({
   type: 'QueuedEvaluation',
   doc: { section: queue, name: 'Queued watcher', PK: '`EVALQ#<shard(id)>`', SK: '`W#<id>#<token>`', notes: '`watcherId`, `queuedAt`' },
   key: ({ watcherId, token }: { watcherId: string; token: string }) => ({ PK: shardKey(QUEUE, watcherId), SK: `W#${watcherId}#${token}` }),
@@ -206,7 +206,7 @@ export const QueuedWatcher = entity({
 });
 /** The token of a queue entry's sort key (`D#<token>`, `W#<id>#<token>`): its order among the entries of one subject. */
 export const queueTokenOf = (sk: string): string => sk.slice(sk.lastIndexOf('#') + 1);
-export const Reconciliation = entity({
+export const Reconciliation = /* @__PURE__ */ entity({
   type: 'AlarmReconciliation',
   doc: { section: queue, name: 'Reconciliation marker', PK: '`ALARM_EVALUATOR`', SK: '`RECONCILED`', notes: '`lastFullRunAt` (epoch ms of the last complete full pass)' },
   key: (_: void) => ({ PK: 'ALARM_EVALUATOR', SK: 'RECONCILED' }),

@@ -11,7 +11,7 @@ import type { ScopeEntry } from '#lib/shared/access';
 
 /* The dashboard's settings and rules: intervals, watchers, filters, configurations, channels, caps, providers. */
 
-export const Sequence = entity({
+export const Sequence = /* @__PURE__ */ entity({
   type: 'Sequence',
   doc: { section: 'Items', PK: '`SEQUENCE`', SK: '`<name>` (e.g. `interval`)', notes: 'atomic counter (`ADD value 1`) for integer ids' },
   key: (name: string) => ({ PK: 'SEQUENCE', SK: name }),
@@ -19,7 +19,7 @@ export const Sequence = entity({
 });
 
 export const INTERVALS = 'INTERVAL';
-export const Interval = entity({
+export const Interval = /* @__PURE__ */ entity({
   type: 'Interval',
   doc: { section: 'Items', name: 'Interval settings', PK: '`INTERVAL`', SK: '`INTERVAL#<id, 15-digit zero-padded>`', notes: 'small collection: one partition, sorted by id' },
   key: (id: number) => ({ PK: INTERVALS, SK: `INTERVAL#${padId(id)}` }),
@@ -31,7 +31,7 @@ export const Interval = entity({
 });
 
 export const WATCHERS = 'WATCHER';
-export const Watcher = entity({
+export const Watcher = /* @__PURE__ */ entity({
   type: 'Watcher',
   doc: { section: 'Watchers', PK: '`WATCHER`', SK: '`WATCHER#<uuid>`',
     notes: "`type=Watcher`, `id`, `scope?` (its scoped creator's regions and (region, location) pairs; absent: unscoped), `watcher` (map: the rule as sent, optional fields filled), `active`, `version`, `createdAt`, `updatedAt`" },
@@ -54,7 +54,7 @@ export const watcherFields = (record: WatcherRecord, version: number) => {
 const filters = 'Filters and filters configuration';
 export const FILTERS = 'FILTER';
 export const filterSortKey = (id: number) => `FILTER#${padId(id)}`;
-export const Filter = entity({
+export const Filter = /* @__PURE__ */ entity({
   type: 'Filter',
   doc: { section: filters, PK: '`FILTER`', SK: '`FILTER#<id, 15-digit padded>`', GSI1: '`FILTER_DEVICE#<deviceSN>` / `FILTER#<padded id>` (only when a deviceSN is set)',
     notes: '`id`, `name`, `description?`, `deviceSN?`, `version`' },
@@ -66,7 +66,7 @@ export const filterDevicePk = (deviceSN: string) => `FILTER_DEVICE#${deviceSN}`;
 
 export const FILTER_CONFIGS = 'FILTERCONFIG';
 export const filterConfigSortKey = (id: number) => `FILTERCONFIG#${padId(id)}`;
-export const FilterConfig = entity({
+export const FilterConfig = /* @__PURE__ */ entity({
   type: 'FiltersConfig',
   doc: { section: filters, name: 'Filters configuration', PK: '`FILTERCONFIG`', SK: '`FILTERCONFIG#<id, 15-digit padded>`', notes: '`id`, `region`, `locations: [{locationName, rooms: [{roomName}]}]`, `version`' },
   key: (id: number) => ({ PK: FILTER_CONFIGS, SK: filterConfigSortKey(id) }),
@@ -81,7 +81,7 @@ export const FilterConfig = entity({
 });
 
 export const CHANNELS = 'CHANNEL';
-export const ChannelItem = entity({
+export const ChannelItem = /* @__PURE__ */ entity({
   type: 'Channel',
   doc: { section: 'Notifications (issue 16)', name: 'Channel', PK: '`CHANNEL`', SK: '`CHANNEL#<uuid>`',
     notes: '`id, name, channelType` (`email`/`webhook`), `emails` or `url, format`, `secret` (webhook; read only to sign), `version, createdAt, updatedAt`' },
@@ -95,7 +95,7 @@ export const ChannelItem = entity({
   },
 });
 
-export const Cap = entity({
+export const Cap = /* @__PURE__ */ entity({
   type: 'Cap',
   doc: { section: 'Caps per stage (issue 24 items 7, 14)', name: 'Cap roster', PK: '`CAP`', SK: '`watchers`, `silences`, `filterConfigs`',
     notes: '`members`: map of member id -> `{at, until?}` (epoch ms admitted; a silence\'s end)' },
@@ -104,7 +104,7 @@ export const Cap = entity({
 });
 
 export const PROVIDERS = 'PROVIDER';
-export const Provider = entity({
+export const Provider = /* @__PURE__ */ entity({
   type: 'ProviderStatus',
   doc: { section: 'Devices, room aggregates and lookups', name: 'Provider status', PK: '`PROVIDER`', SK: '`PROVIDER#<name>`',
     notes: 'one per device provider, written whole by the sync after each run: `lastSyncAt, lastSuccessAt, lastError {at, message, status?, trackingId?}, failingSince, staleFlaggedFor, devices, skipped {reason: n}, duplicates, requests, throttledWaits, waitedMs, heldRemovals {count, seen, digest, since}`' },

@@ -16,7 +16,7 @@ export const SERIALS = 'SERIALS';
 export const roomPartition = (place: Place) => `ROOM#${roomId(place)}`;
 export const deviceSk = (devicesn: string) => `DEVICE#${devicesn}`;
 export const deviceIndexPk = (devicesn: string) => `DEVICE#${devicesn}`;
-export const Device = entity({
+export const Device = /* @__PURE__ */ entity({
   type: 'Device',
   doc: { section: devices, PK: '`ROOM#<room>`', SK: '`DEVICE#<sn>`', GSI1: '`DEVICE#<sn>` / `DEVICE`', GSI2: '`SERIALS#<shard(sn)>` / `<sn>`',
     notes: '`deviceid, devicesn, devicemodel, connected, inCallStatus, region, location, room`, optional `alarmSeverity` (1..4, worst firing alarm; pending ones do not count) and `alarmWatchers` (the watchers with an open alarm on it), both set only by the alarm engine (other writers carry them over unchanged), `lastRefresh`, `updatedAt`; from its provider (issue 25): `vendor` (`webex`, `zoom`, `http`, `simulated`), `vendorRef` (Zoom: `<roomId>/<locationId>`, for a refresh; never answered), `connectionDetail`, `errorCodes`, `software`, `lastSeen` (disconnected only), `plannedMaintenance`, `staleSince` (its provider failing past `PROVIDER_STALE_MINUTES`)' },
@@ -74,7 +74,7 @@ export const deviceFields = (device: StoredDevice, now: string): Item => ({
 
 /** The room aggregates' partitions, each sharded by room identity. */
 export const ROOMS = { byRegion: 'ROOMS', byLocation: 'ROOMS#BY_LOCATION', byName: 'ROOMS#BY_NAME' };
-export const Room = entity({
+export const Room = /* @__PURE__ */ entity({
   type: 'RoomAggregate',
   doc: {
     section: devices, name: 'Room aggregate', PK: '`ROOMS#<shard(room)>`', SK: '`<room>`', GSI1: '`ROOMS#BY_LOCATION#<shard(room)>` / `enc(location)#enc(region)#enc(room)`', GSI2: '`ROOMS#BY_NAME#<shard(room)>` / `enc(room)#enc(region)#enc(location)`',
@@ -101,7 +101,7 @@ export const summaryScopeId = (scope: SummaryScope): string => {
   if (region === undefined) return 'ALL';
   return location === undefined ? `REGION#${enc(region)}` : `LOCATION#${locationId({ region, location })}`;
 };
-export const Summary = entity({
+export const Summary = /* @__PURE__ */ entity({
   type: 'Summary',
   doc: {
     section: 'Summaries', PK: '`SUMMARY#ALL`, `SUMMARY#REGION#enc(region)`, `SUMMARY#LOCATION#enc(region)#enc(location)`', SK: '`SUMMARY`', GSI1: '`SUMMARIES` / `ALL`, `REGION#…`, `LOCATION#…`',
@@ -119,7 +119,7 @@ const fingerprints = 'Sync fingerprints';
 export const FINGERPRINTS = 'SYNCFP';
 /** A room's fingerprint is the attribute `r:<room>` of its bucket. */
 export const ROOM_ATTRIBUTE = 'r:';
-export const FingerprintBucket = entity({
+export const FingerprintBucket = /* @__PURE__ */ entity({
   type: 'SyncFingerprints',
   doc: { section: fingerprints, name: 'Bucket', PK: '`SYNCFP`', SK: '`B#<n>`',
     notes: '`r:<room>` = fingerprint (`dirty` in items written before dirty marks had their own items: compared like any difference); `version`' },
@@ -130,7 +130,7 @@ export const FingerprintBucket = entity({
     rooms: new Map(Object.entries(item).flatMap(([name, value]) => (name.startsWith(ROOM_ATTRIBUTE) ? [[name.slice(ROOM_ATTRIBUTE.length), String(value)] as const] : []))),
   }),
 });
-export const FingerprintTop = entity({
+export const FingerprintTop = /* @__PURE__ */ entity({
   type: 'SyncFingerprintTop',
   doc: { section: fingerprints, name: 'Top', PK: '`SYNCFP`', SK: '`TOP`', notes: '`b<n>` = bucket digest, or `whole:<uuid>` (a sync is writing into it); `buckets` (B); `fullAt` (epoch ms of the last full sync)' },
   key: (_: void) => ({ PK: FINGERPRINTS, SK: 'TOP' }),
@@ -152,7 +152,7 @@ documented({
 });
 /** Rooms written by someone other than the sync since the sync last compared them, sharded by room. */
 export const DIRTY_ROOMS = 'SYNCFP#DIRTY';
-export const DirtyRoom = entity({
+export const DirtyRoom = /* @__PURE__ */ entity({
   type: 'SyncDirtyRoom',
   doc: {
     section: fingerprints, name: 'Dirty room', PK: '`SYNCFP#DIRTY#<shard(room)>`', SK: '`<room>` (the room identity alone, as in its aggregate: whatever room fits a key can be marked)',
@@ -163,7 +163,7 @@ export const DirtyRoom = entity({
 });
 
 const connectivity = 'Alarm lifecycle, history, device connectivity (issue 15)';
-export const Transition = entity({
+export const Transition = /* @__PURE__ */ entity({
   type: 'ConnectivityTransition',
   doc: { section: connectivity, name: 'Connectivity transition', PK: '`CONNECTIVITY#<sn>`', SK: '`<at>`', notes: '`at, connected, inCallStatus`; first observation and every `connected` flip' },
   key: ({ devicesn, at }: { devicesn: string; at: string }) => ({ PK: transitionPk(devicesn), SK: at }),
@@ -171,7 +171,7 @@ export const Transition = entity({
 });
 export const transitionPk = (devicesn: string) => `CONNECTIVITY#${enc(devicesn)}`;
 export const rollupPk = (place: Place) => `AVAILABILITY#${roomId(place)}`;
-export const Rollup = entity({
+export const Rollup = /* @__PURE__ */ entity({
   type: 'AvailabilityRollup',
   doc: { section: connectivity, name: 'Availability rollup', PK: '`AVAILABILITY#<room>`', SK: '`<YYYY-MM-DD>`',
     notes: '`region, location, room, since, lastAt, connected, observed` (counts from `lastAt` on), `connectedSeconds[24], observedSeconds[24]` (device-seconds per UTC hour)' },

@@ -5,7 +5,7 @@ import { locationId } from '../placeKeys';
 /* Location profiles (issue 28 item 4; docs/adr/0481): a location's business hours and zone, its rooms' overrides inside it. */
 
 export const LOCATION_PROFILES = 'LOCATIONPROFILE';
-export const LocationProfileItem = entity({
+export const LocationProfileItem = /* @__PURE__ */ entity({
   type: 'LocationProfile',
   doc: {
     section: 'Location profiles (issue 28 item 4)',

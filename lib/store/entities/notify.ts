@@ -26,7 +26,7 @@ export const deliveryView = (item: Item): DeliveryView => ({
   ...someTexts(item, 'nextAttemptAt'),
 });
 
-export const Delivery = entity({
+export const Delivery = /* @__PURE__ */ entity({
   type: 'Delivery',
   doc: {
     section: notifications, PK: '`DELIVERY#<deliveryId>`', SK: '`DELIVERY`', GSI1: 'channel targets only: `CHANNEL#<channelId>#DELIVERIES` / `<createdAt>#<deliveryId>`', GSI2: 'still to attempt only: `DELIVERIES#DUE#<shard(deliveryId)>` / `<nextAttemptAt>#<deliveryId>`',
@@ -43,14 +43,14 @@ export const Delivery = entity({
   }),
 });
 
-export const RepeatMarker = entity({
+export const RepeatMarker = /* @__PURE__ */ entity({
   type: 'RepeatMarker',
   doc: { section: notifications, name: 'Repeat marker', PK: '`REPEAT#<watcherId>`', SK: '`REPEAT`', notes: '`slot` (last repeat slot stored), `at`' },
   key: (watcherId: string) => ({ PK: `REPEAT#${watcherId}`, SK: 'REPEAT' }),
   fromItem: (item) => (typeof item.slot === 'number' ? item.slot : undefined),
 });
 
-export const MaintenanceRelease = entity({
+export const MaintenanceRelease = /* @__PURE__ */ entity({
   type: 'MaintenanceRelease',
   doc: { section: notifications, name: 'Maintenance release marker', PK: '`RELEASE#<windowId>`', SK: '`RELEASE`', notes: '`closedAt` (ms: the end of the last opening whose held alarms were told), `at`' },
   key: (windowId: string) => ({ PK: `RELEASE#${windowId}`, SK: 'RELEASE' }),
@@ -61,7 +61,7 @@ export const INHIBITIONS = 'INHIBITION';
 /** A parent episode (issue 28 item 2; docs/adr/0463): few at a time, in one partition, read whole by one consistent Query. */
 const episodeNotes =
   '`key, watcherId, parent` (the watcher\'s `inhibitedBy`), `scope {region, location, room?}`, `since` (the episode\'s start), `announced?` (its digest stored), `releasedAt?` (its release begun); deleted once released';
-export const InhibitionEpisode = entity({
+export const InhibitionEpisode = /* @__PURE__ */ entity({
   type: 'InhibitionEpisode',
   doc: { section: notifications, name: 'Inhibition episode', PK: '`INHIBITION`', SK: '`INHIBITION#<watcherId>:<scope>`', notes: episodeNotes },
   key: (key: string) => ({ PK: INHIBITIONS, SK: `INHIBITION#${key}` }),
@@ -76,7 +76,7 @@ export const InhibitionEpisode = entity({
 const mails = 'Alarms, outbox, evaluator marker';
 /** The outbox's index, sharded by mail id. */
 export const OUTBOX = 'OUTBOX';
-export const OutboxMail = entity({
+export const OutboxMail = /* @__PURE__ */ entity({
   type: 'OutboxMail',
   doc: { section: mails, name: 'Outbox mail', PK: '`OUTBOX#<mailId>`', SK: '`MAIL`', GSI1: '`OUTBOX#<shard(mailId)>` / `<storedAt>#<mailId>`', notes: '`id, to, subject, text, storedAt, expiresAt` (+30 days)' },
   key: (id: string) => ({ PK: `OUTBOX#${id}`, SK: 'MAIL' }),
@@ -89,7 +89,7 @@ export const OutboxMail = entity({
   }),
 });
 
-export const SentMail = entity({
+export const SentMail = /* @__PURE__ */ entity({
   type: 'SentMail',
   doc: { section: mails, name: 'SES sent ledger', PK: '`MAILSENT#<mailId>`', SK: '`SENT`', notes: '`id, sentAt, expiresAt` (+30 days)' },
   key: (id: string) => ({ PK: `MAILSENT#${id}`, SK: 'SENT' }),
@@ -108,7 +108,7 @@ export const SyncMarker = marker(
 );
 
 const live = 'Live dashboards';
-export const LiveTicket = entity({
+export const LiveTicket = /* @__PURE__ */ entity({
   type: 'LiveTicket',
   doc: { section: live, name: 'Live ticket', PK: '`LIVETICKET#<sha256(ticket), hex>`', SK: '`TICKET`',
     notes: '`filter`, `access` (the scope of the principal it was issued to; absent: unscoped, ADR 0203), `validUntil` (epoch ms), `expiresAt` (TTL, +60 s); the ticket itself is never stored' },
@@ -118,7 +118,7 @@ export const LiveTicket = entity({
 });
 
 const CONNECTION = 'LIVECONN#';
-export const LiveConnection = entity({
+export const LiveConnection = /* @__PURE__ */ entity({
   type: 'LiveConnection',
   doc: { section: live, name: 'Live connection', PK: '`LIVECONN#<connectionId>`', SK: '`CONN`',
     notes: '`filter`, `scopeKey`, `access` (from its ticket; absent: unscoped), `subscriptionId` (its current subscription), `connectedAt`, `expiresAt` (+2 h 1 min), `messageWindow`, `messages` (message rate: the current 10 s window and its count)' },
@@ -129,7 +129,7 @@ export const LiveConnection = entity({
 export const connectionIdOf = (item: Item): string => String(item.PK).slice(CONNECTION.length);
 
 export const liveScopePk = (scopeKey: string) => `LIVESCOPE#${scopeKey}`;
-export const LiveSubscription = entity({
+export const LiveSubscription = /* @__PURE__ */ entity({
   type: 'LiveSubscription',
   doc: { section: live, name: 'Live subscription', PK: '`LIVESCOPE#<scopeKey>`', SK: '`<connectionId>#<subscriptionId>` (`<connectionId>` when written before subscription ids)',
     notes: '`connectionId`, `subscriptionId`, `access` (as its connection: a push skips rooms outside it), `expiresAt` (as its connection)' },

@@ -6,7 +6,7 @@ const reports = 'Scheduled reports (issue 28)';
 
 export const REPORTS = 'REPORTS';
 /** A report schedule: few, in one partition sorted by UUIDv7 id (docs/adr/0474-report-schedules-and-their-routes.md). */
-export const ReportScheduleItem = entity({
+export const ReportScheduleItem = /* @__PURE__ */ entity({
   type: 'ReportSchedule',
   doc: {
     section: reports,
@@ -45,7 +45,7 @@ export interface ReportRunState {
  * The marker of one report (docs/adr/0472-one-report-per-schedule-and-period.md): put on
  * condition that none exists (or that its claim lapsed unmade), so that of racing runs one makes it.
  */
-export const ReportRun = entity({
+export const ReportRun = /* @__PURE__ */ entity({
   type: 'ReportRun',
   doc: {
     section: reports,
