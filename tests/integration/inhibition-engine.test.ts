@@ -12,28 +12,17 @@ import { syncDevices } from '#lib/inventory/sync';
 import { createChannel } from '#lib/notify/channels';
 import { notifier } from '#lib/notify/notifier';
 import type { InhibitedBy } from '#lib/watchers/types';
-import { device, fixed, offlineWatcher, unique } from '../support/fleet';
+import { controlledClock, firing, locationFleet, mailsTo, run, tell } from '../support/engine';
+import { offlineWatcher, unique } from '../support/fleet';
 
 // Issue 28 item 2: while a parent condition holds over their location, a watcher's alarms open
 // marked suppressedBy and nothing is sent for them; one digest tells of the parent problem with
 // the count; when the parent clears, the alarms that still fire are told once.
 
-const soon = () => Date.now() + 30_000;
-const run = () => queuePass({ mailer: outboxMailer(), deadline: soon() });
-const tell = () => notifier({ mailer: outboxMailer(), deadline: soon() }).run();
-const mailsTo = async (email: string) => (await outbox.list(email, {})) as Mail[];
-const firing = async (watcherId: string) => (await alarms.openOf(watcherId)).filter((alarm) => alarm.state === 'firing');
 
 /** Ten online devices of one location (a room each), watched by an offline watcher inhibited by `parent`, mailing an address and a channel. */
 const watchedLocation = async (parent: (region: string) => InhibitedBy) => {
-  const region = unique('R');
-  let fleet: ProviderDevice[] = Array.from({ length: 10 }, (_, i) => device(region, `${region}-${i}`, `Room ${i}`, true));
-  const sync = async (offline: readonly number[]) => {
-    fleet = fleet.map((d, i) => ({ ...d, status: { ...d.status, connected: !offline.includes(i) } }));
-    await syncDevices(fixed(() => fleet));
-  };
-  await sync([]);
-  await run();
+  const { region, sync } = await locationFleet(10);
   const teamMail = `${unique('team')}@example.com`;
   const channel = await createChannel({ name: 'team', type: 'email', emails: [teamMail] });
   const email = `${unique('ops')}@example.com`;
@@ -41,13 +30,6 @@ const watchedLocation = async (parent: (region: string) => InhibitedBy) => {
   return { region, id, email, teamMail, channel, sync };
 };
 
-/** `Date` under the test's control (real again when the test ends): the instant `offset` ms after it started. */
-const controlledClock = () => {
-  const start = Date.now();
-  vi.useFakeTimers({ toFake: ['Date'] });
-  onTestFinished(() => void vi.useRealTimers());
-  return { start, at: (offset: number) => vi.setSystemTime(start + offset) };
-};
 
 describe('a location outage suppressing its devices\' alarms and releasing them', () => {
   it('opens the alarms suppressed and tells one parent digest with the count; when the location comes back partly, tells the alarms still firing once', async () => {

@@ -13,26 +13,15 @@ import { createWindow, removeWindow, replaceWindow } from '#lib/maintenance/serv
 import { createChannel } from '#lib/notify/channels';
 import { notifier } from '#lib/notify/notifier';
 import { createWatcher, updateWatcher } from '#lib/watchers/write';
+import { controlledClock, firing, locationFleet, mailsTo, run, tell } from '../support/engine';
 import { device, fixed, offlineWatcher, unique } from '../support/fleet';
 
 // Hostile review of issue 28 (probe28): engine paths the branches' own tests did not reach.
 
-const soon = () => Date.now() + 30_000;
-const run = () => queuePass({ mailer: outboxMailer(), deadline: soon() });
-const tell = () => notifier({ mailer: outboxMailer(), deadline: soon() }).run();
-const mailsTo = async (email: string) => (await outbox.list(email, {})) as Mail[];
-const firing = async (watcherId: string) => (await alarms.openOf(watcherId)).filter((alarm) => alarm.state === 'firing');
 
 describe('two watchers made parents of each other by racing PUTs (a cycle)', () => {
   it('the cycle stored, the engine tells both watchers\' alarms instead of suppressing them forever', async () => {
-    const region = unique('R');
-    let fleet: ProviderDevice[] = Array.from({ length: 4 }, (_, i) => device(region, `${region}-${i}`, `Room ${i}`, true));
-    const sync = async (offline: readonly number[]) => {
-      fleet = fleet.map((d, i) => ({ ...d, status: { ...d.status, connected: !offline.includes(i) } }));
-      await syncDevices(fixed(() => fleet));
-    };
-    await sync([]);
-    await run();
+    const { region, sync } = await locationFleet(4);
     const [mailA, mailB] = [`${unique('a')}@example.com`, `${unique('b')}@example.com`];
     const a = await createWatcher(offlineWatcher(region, mailA, { type: 'a' }));
     const b = await createWatcher(offlineWatcher(region, mailB, { type: 'b' }));
@@ -60,25 +49,11 @@ describe('two watchers made parents of each other by racing PUTs (a cycle)', () 
 const pad = (n: number) => String(n).padStart(2, '0');
 const HOUR = 3_600_000;
 
-/** `Date` under the test's control (real again when the test ends): the instant `offset` ms after it started. */
-const controlledClock = () => {
-  const start = Date.now();
-  vi.useFakeTimers({ toFake: ['Date'] });
-  onTestFinished(() => void vi.useRealTimers());
-  return { start, at: (offset: number) => vi.setSystemTime(start + offset) };
-};
 
 describe('an alarm suppressed by a parent, whose parent clears inside a maintenance window', () => {
   it('raised before the window opened, is told once when the window closes (the release inside it was held)', async () => {
     const { start, at } = controlledClock();
-    const region = unique('R');
-    let fleet: ProviderDevice[] = Array.from({ length: 10 }, (_, i) => device(region, `${region}-${i}`, `Room ${i}`, true));
-    const sync = async (offline: readonly number[]) => {
-      fleet = fleet.map((d, i) => ({ ...d, status: { ...d.status, connected: !offline.includes(i) } }));
-      await syncDevices(fixed(() => fleet));
-    };
-    await sync([]);
-    await run();
+    const { region, sync } = await locationFleet(10);
     const teamMail = `${unique('team')}@example.com`;
     const channel = await createChannel({ name: 'team', type: 'email', emails: [teamMail] });
     const email = `${unique('ops')}@example.com`;
@@ -121,14 +96,7 @@ describe('an alarm suppressed by a parent, whose parent clears inside a maintena
 describe('an alarm raised suppressed inside a maintenance window, whose parent clears inside it', () => {
   it('is told once, when the window closes', async () => {
     const { start, at } = controlledClock();
-    const region = unique('R');
-    let fleet: ProviderDevice[] = Array.from({ length: 10 }, (_, i) => device(region, `${region}-${i}`, `Room ${i}`, true));
-    const sync = async (offline: readonly number[]) => {
-      fleet = fleet.map((d, i) => ({ ...d, status: { ...d.status, connected: !offline.includes(i) } }));
-      await syncDevices(fixed(() => fleet));
-    };
-    await sync([]);
-    await run();
+    const { region, sync } = await locationFleet(10);
     const email = `${unique('ops')}@example.com`;
     const id = await watchers.create(offlineWatcher(region, email, { type: 'offline', inhibitedBy: { condition: 'locationOffline', percent: 30 } }));
     const opens = new Date(start + 10 * 60_000);
@@ -160,14 +128,7 @@ describe('an alarm raised suppressed inside a maintenance window, whose parent c
 describe('an acknowledgement lapsing on an alarm a parent suppresses', () => {
   it('reminds nobody (a suppressed alarm is never told), and the release tells it once', async () => {
     const { at } = controlledClock();
-    const region = unique('R');
-    let fleet: ProviderDevice[] = Array.from({ length: 10 }, (_, i) => device(region, `${region}-${i}`, `Room ${i}`, true));
-    const sync = async (offline: readonly number[]) => {
-      fleet = fleet.map((d, i) => ({ ...d, status: { ...d.status, connected: !offline.includes(i) } }));
-      await syncDevices(fixed(() => fleet));
-    };
-    await sync([]);
-    await run();
+    const { region, sync } = await locationFleet(10);
     const email = `${unique('ops')}@example.com`;
     const id = await watchers.create(offlineWatcher(region, email, { type: 'offline', inhibitedBy: { condition: 'locationOffline', percent: 30 } }));
     await sync([0, 1, 2, 3, 4, 5]);
@@ -236,14 +197,7 @@ describe('a maintenance window deleted while open (maintenance ended early)', ()
 describe('a parent problem inside a maintenance window', () => {
   it('sends no parent digest while the window holds the alarms; it tells it once after, if the parent still holds', async () => {
     const { start, at } = controlledClock();
-    const region = unique('R');
-    let fleet: ProviderDevice[] = Array.from({ length: 10 }, (_, i) => device(region, `${region}-${i}`, `Room ${i}`, true));
-    const sync = async (offline: readonly number[]) => {
-      fleet = fleet.map((d, i) => ({ ...d, status: { ...d.status, connected: !offline.includes(i) } }));
-      await syncDevices(fixed(() => fleet));
-    };
-    await sync([]);
-    await run();
+    const { region, sync } = await locationFleet(10);
     const email = `${unique('ops')}@example.com`;
     const id = await watchers.create(offlineWatcher(region, email, { type: 'offline', inhibitedBy: { condition: 'locationOffline', percent: 30 } }));
     const opened = new Date(start - 5 * 60_000);
