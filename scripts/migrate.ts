@@ -13,14 +13,18 @@
  * - users without an `incarnation` (stored before incarnations) -> a fresh one.
  */
 import { randomUUID } from 'node:crypto';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { HistoryRecord } from '#lib/alarms/pure/history';
-import { tableName } from '#lib/store/client';
+import { doc, tableName } from '#lib/store/client';
 import { User } from '#lib/store/entities/account';
 import { AlarmItem, HistoryByPlace, historyPk, pairOfKey, QueuedDevices, queueTokenOf } from '#lib/store/entities/alarms';
 import { Delivery, DELIVERIES_DUE } from '#lib/store/entities/notify';
 import { expr } from '#lib/store/expression';
-import { scanPages, shardKey } from '#lib/store/query';
+import { paged, shardKey } from '#lib/store/query';
 import { NEW, put, remove, update, type Item } from '#lib/store/table';
+
+/** Each page of the whole table: a one-off operation over every item, so the only Scan, and kept out of lib/ (no request path can reach it). */
+const scanPages = () => paged((ExclusiveStartKey) => doc.send(new ScanCommand({ TableName: tableName(), ExclusiveStartKey })));
 
 /** Firing alarms stored before pending existed say `open`. */
 const LEGACY_FIRING = 'open';

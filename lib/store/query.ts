@@ -1,4 +1,4 @@
-import { QueryCommand, ScanCommand, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { doc, tableName } from './client';
 import { compile, projection, type Expr, type Item } from './expression';
 
@@ -48,8 +48,8 @@ const inputOf = (q: Query | QueryInput): QueryInput => ('pk' in q ? queryInput(q
 
 type Read = Pick<QueryCommandOutput, 'Items' | 'Count' | 'ConsumedCapacity' | 'LastEvaluatedKey'>;
 
-/** The one page-reading loop: each page in turn, from `start`, until the reads end or the caller stops. */
-async function* paged(read: (start: Item | undefined) => Promise<Read>, start?: Item) {
+/** The one page-reading loop: each page in turn, from `start`, until the reads end or the caller stops (also scripts/migrate.ts's Scan). */
+export async function* paged(read: (start: Item | undefined) => Promise<Read>, start?: Item) {
   let ExclusiveStartKey = start;
   do {
     const page = await read(ExclusiveStartKey);
@@ -63,9 +63,6 @@ export const pages = (q: Query | QueryInput, start?: Item, limit?: () => number)
   const input = inputOf(q);
   return paged((ExclusiveStartKey) => doc.send(new QueryCommand({ ...input, TableName: tableName(), ...(limit ? { Limit: limit() } : {}), ExclusiveStartKey })), start);
 };
-
-/** Each page of the whole table: for one-off operations over every item (scripts/migrate.ts), never a request path. */
-export const scanPages = () => paged((ExclusiveStartKey) => doc.send(new ScanCommand({ TableName: tableName(), ExclusiveStartKey })));
 
 /** Every item of a Query (all pages); for collections the design keeps small (settings, rules). */
 export const queryAll = async (q: Query | QueryInput): Promise<Item[]> => {
