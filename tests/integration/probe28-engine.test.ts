@@ -9,6 +9,7 @@ import type { ProviderDevice } from '#lib/devices/types';
 import { syncDevices } from '#lib/inventory/sync';
 import { acknowledgeAlarm } from '#lib/alarms/acknowledge';
 import { alarmId } from '#lib/alarms/types';
+import type { Weekday } from '#lib/maintenance/schedule';
 import { createWindow, removeWindow, replaceWindow } from '#lib/maintenance/service';
 import { createChannel } from '#lib/notify/channels';
 import { notifier } from '#lib/notify/notifier';
@@ -47,6 +48,15 @@ describe('two watchers made parents of each other by racing PUTs (a cycle)', () 
 });
 
 const pad = (n: number) => String(n).padStart(2, '0');
+/** `email` got one mail, which names `told` and not `held`. */
+const expectOneMail = async (email: string, told: string, held: string) => {
+  const mails = await mailsTo(email);
+  expect(mails).toHaveLength(1);
+  expect(mails[0]!.text).toContain(told);
+  expect(mails[0]!.text).not.toContain(held);
+};
+/** A window's schedule: every day at `at`'s UTC time, for `minutes`. */
+const dailyAt = (at: Date, minutes: number) => ({ days: ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'] as Weekday[], start: `${pad(at.getUTCHours())}:${pad(at.getUTCMinutes())}`, durationMinutes: minutes, timeZone: 'UTC' });
 const HOUR = 3_600_000;
 
 
@@ -61,7 +71,7 @@ describe('an alarm suppressed by a parent, whose parent clears inside a maintena
     // a window of the region opening in an hour, every day, for two hours
     const opens = new Date(start + HOUR);
     await createWindow(
-      { matchers: { region }, schedule: { days: ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'], start: `${pad(opens.getUTCHours())}:${pad(opens.getUTCMinutes())}`, durationMinutes: 120, timeZone: 'UTC' }, comment: 'patching' },
+      { matchers: { region }, schedule: dailyAt(opens, 120), comment: 'patching' },
       'ops',
     );
 
@@ -101,7 +111,7 @@ describe('an alarm raised suppressed inside a maintenance window, whose parent c
     const id = await watchers.create(offlineWatcher(region, email, { type: 'offline', inhibitedBy: { condition: 'locationOffline', percent: 30 } }));
     const opens = new Date(start + 10 * 60_000);
     await createWindow(
-      { matchers: { region }, schedule: { days: ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'], start: `${pad(opens.getUTCHours())}:${pad(opens.getUTCMinutes())}`, durationMinutes: 120, timeZone: 'UTC' }, comment: 'patching' },
+      { matchers: { region }, schedule: dailyAt(opens, 120), comment: 'patching' },
       'ops',
     );
     at(20 * 60_000);
@@ -171,7 +181,7 @@ describe('a maintenance window deleted while open (maintenance ended early)', ()
     await watchers.create(offlineWatcher(region, email, { type: 'offline' }));
     const started = new Date(Date.now() - 5 * 60_000);
     const window = await createWindow(
-      { matchers: { region }, schedule: { days: ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'], start: `${pad(started.getUTCHours())}:${pad(started.getUTCMinutes())}`, durationMinutes: 120, timeZone: 'UTC' }, comment: 'patching' },
+      { matchers: { region }, schedule: dailyAt(started, 120), comment: 'patching' },
       'ops',
     );
     await sync([`${region}-A`, `${region}-B`]);
@@ -187,10 +197,7 @@ describe('a maintenance window deleted while open (maintenance ended early)', ()
     await run();
     await Promise.all([tell(), tell()]);
     await run();
-    const mails = await mailsTo(email);
-    expect(mails).toHaveLength(1);
-    expect(mails[0]!.text).toContain(`${region}-A`);
-    expect(mails[0]!.text).not.toContain(`${region}-B`);
+    await expectOneMail(email, `${region}-A`, `${region}-B`);
   });
 });
 
@@ -202,7 +209,7 @@ describe('a parent problem inside a maintenance window', () => {
     const id = await watchers.create(offlineWatcher(region, email, { type: 'offline', inhibitedBy: { condition: 'locationOffline', percent: 30 } }));
     const opened = new Date(start - 5 * 60_000);
     await createWindow(
-      { matchers: { region }, schedule: { days: ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'], start: `${pad(opened.getUTCHours())}:${pad(opened.getUTCMinutes())}`, durationMinutes: 60, timeZone: 'UTC' }, comment: 'network work' },
+      { matchers: { region }, schedule: dailyAt(opened, 60), comment: 'network work' },
       'ops',
     );
     await sync([0, 1, 2, 3, 4, 5]);
@@ -238,7 +245,7 @@ describe('a maintenance window replaced while open', () => {
     const email = `${unique('ops')}@example.com`;
     await watchers.create(offlineWatcher(region, email, { type: 'offline' }));
     const started = new Date(Date.now() - 5 * 60_000);
-    const schedule = { days: ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'] as const, start: `${pad(started.getUTCHours())}:${pad(started.getUTCMinutes())}`, durationMinutes: 120, timeZone: 'UTC' };
+    const schedule = dailyAt(started, 120);
     const window = await createWindow({ matchers: { region }, schedule: { ...schedule, days: [...schedule.days] }, comment: 'patching' }, 'ops');
     await sync([`${region}-A`, `${region}-B`]);
     await run();
@@ -249,10 +256,7 @@ describe('a maintenance window replaced while open', () => {
     await replaceWindow(window.id, { matchers: { region, location: 'London' }, schedule: { ...schedule, days: [...schedule.days] }, comment: 'patching London' });
     await run();
     await Promise.all([tell(), tell()]);
-    const mails = await mailsTo(email);
-    expect(mails).toHaveLength(1);
-    expect(mails[0]!.text).toContain(`${region}-B`);
-    expect(mails[0]!.text).not.toContain(`${region}-A`);
+    await expectOneMail(email, `${region}-B`, `${region}-A`);
 
     // moved to open later: it no longer holds London's alarm, told once
     const later = new Date(Date.now() + 3 * HOUR);
@@ -279,14 +283,11 @@ describe('a maintenance window matching a vendor', () => {
     }
     const started = new Date(Date.now() - 5 * 60_000);
     await createWindow(
-      { matchers: { vendor }, schedule: { days: ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'], start: `${pad(started.getUTCHours())}:${pad(started.getUTCMinutes())}`, durationMinutes: 60, timeZone: 'UTC' }, comment: 'firmware' },
+      { matchers: { vendor }, schedule: dailyAt(started, 60), comment: 'firmware' },
       'ops',
     );
     await tell();
-    const mails = await mailsTo(email);
-    expect(mails).toHaveLength(1);
-    expect(mails[0]!.text).toContain(`${region}-B`);
-    expect(mails[0]!.text).not.toContain(`${region}-A`);
+    await expectOneMail(email, `${region}-B`, `${region}-A`);
   });
 });
 
@@ -306,7 +307,7 @@ describe('an acknowledgement lapsing inside a maintenance window', () => {
     await acknowledgeAlarm(alarmId(alarm!), 'ops', 'on it', [], new Date(start + 90 * 60_000).toISOString());
     const opens = new Date(start + HOUR);
     await createWindow(
-      { matchers: { region }, schedule: { days: ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'], start: `${pad(opens.getUTCHours())}:${pad(opens.getUTCMinutes())}`, durationMinutes: 60, timeZone: 'UTC' }, comment: 'patching' },
+      { matchers: { region }, schedule: dailyAt(opens, 60), comment: 'patching' },
       'ops',
     );
     // the acknowledgement lapses inside the window: nothing sent then
