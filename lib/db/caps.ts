@@ -1,6 +1,6 @@
 import { Conflict } from '#lib/errors';
 import { Cap } from '#lib/store/entities/config';
-import { expr } from '#lib/store/expression';
+import { and, expr } from '#lib/store/expression';
 import type { Query } from '#lib/store/query';
 import { chunked, NEW, type Item } from '#lib/store/table';
 
@@ -26,10 +26,6 @@ const SETTLED_MS = 60_000;
 /** Members removed per UpdateItem (expressions are bounded at 4 KB). */
 const REMOVALS_PER_WRITE = 100;
 
-/** Member ids are attribute names inside `members`: each its own placeholder. */
-const memberNames = (ids: readonly string[]) => Object.fromEntries(ids.map((id, n) => [`#m${n}`, id]));
-const removal = (chunk: readonly unknown[]) => `REMOVE ${chunk.map((_, n) => `#members.#m${n}`).join(', ')}`;
-
 const entry = (until: number | undefined): Entry => ({ at: Date.now(), ...(until === undefined ? {} : { until }) });
 
 const tryAdmit = async (rules: CapRules, id: string, until: number | undefined): Promise<boolean> =>
@@ -47,12 +43,12 @@ const createRoster = async (rules: CapRules): Promise<void> => {
   await Cap.put(rules.name, { members }, NEW);
 };
 
-/** Removes members, each only if unchanged since read (a member admitted again meanwhile stays). */
-const remove = async (name: string, gone: [string, Entry][]): Promise<void> => {
+/** Removes members (ids are attribute names: each its own placeholder); with an entry, only if unchanged since read (a member admitted again meanwhile stays). */
+const remove = async (name: string, gone: readonly (readonly [string, Entry?])[]): Promise<void> => {
   for (const chunk of chunked(gone, REMOVALS_PER_WRITE)) {
-    const names = memberNames(chunk.map(([id]) => id));
-    const values = Object.fromEntries(chunk.map(([, { at }], n) => [`a${n}`, at]));
-    await Cap.update(name, expr(removal(chunk), {}, names), expr(chunk.map((_, n) => `#members.#m${n}.#at = :a${n}`).join(' AND '), values, names));
+    const names = Object.fromEntries(chunk.map(([id], n) => [`#m${n}`, id]));
+    const unchanged = chunk.map(([, e], n) => e && expr(`#members.#m${n}.#at = :a${n}`, { [`a${n}`]: e.at }, names));
+    await Cap.update(name, expr(`REMOVE ${chunk.map((_, n) => `#members.#m${n}`).join(', ')}`, {}, names), and(...unchanged) ?? 'attribute_exists(#members)');
   }
 };
 
@@ -89,11 +85,7 @@ export const nonMembers = async (name: string, ids: readonly string[]): Promise<
 };
 
 /** Releases members whose records were deleted or ended (a failure is healed when the cap is reached). */
-export const release = async (name: string, ids: readonly string[]): Promise<void> => {
-  for (const chunk of chunked(ids, REMOVALS_PER_WRITE)) {
-    await Cap.update(name, expr(removal(chunk), {}, memberNames(chunk)), 'attribute_exists(#members)');
-  }
-};
+export const release = (name: string, ids: readonly string[]): Promise<void> => remove(name, ids.map((id) => [id]));
 
 /** Releases every member not in `keep` (after a keep-list delete). */
 export const retainOnly = async (name: string, keep: ReadonlySet<string>): Promise<void> => {
