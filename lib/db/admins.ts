@@ -1,6 +1,6 @@
 import { ADMIN_ROLE } from '#lib/auth/types';
 import { Conflict } from '#lib/errors';
-import { AdminCount } from '#lib/store/entities/account';
+import { AdminCount, User } from '#lib/store/entities/account';
 import { expr } from '#lib/store/expression';
 import { EXISTS, NEW } from '#lib/store/table';
 import * as users from './users';
@@ -35,7 +35,7 @@ export const adminCount = {
     for (let counted = false; !counted; ) {
       counted = (await add(1)) || (await start(1));
     }
-    await users.adminCounted(username);
+    await User.update(username, { remove: ['adminCountPending'] }, EXISTS);
   },
 
   /** Before an admin is deleted: takes it off the count, or 409 when it is the last one. */

@@ -5,12 +5,7 @@ import { collection } from '#lib/store/entity';
 import { expr, patchOf } from '#lib/store/expression';
 import { EXISTS, must, NEW, type Item } from '#lib/store/table';
 
-export interface NewRole {
-  roleid: string;
-  name: string;
-  description: string;
-  permissions: string[];
-}
+export type NewRole = Omit<Role, 'builtIn' | 'createdAt' | 'updatedAt'>;
 
 /** What PUT may change of a created role: its name (and so its id) stays. */
 export type RolePatch = Partial<Pick<NewRole, 'description' | 'permissions'>>;
@@ -59,9 +54,6 @@ export const claim = async (roleid: string, countHolders: () => Promise<number>)
 export const release = async (roleid: string): Promise<void> => {
   await CreatedRole.update(roleid, { increment: { holders: -1 } }, expr('#holders > :zero', { zero: 0 }));
 };
-
-// Only deletions need these: outside the object, bundles that never delete leave them out
-// (DESIGN §8 size target).
 
 /** Whether the role keeps a holder count (read before deleting a holder: see membership). */
 export const roleCountsHolders = async (roleid: string): Promise<boolean> => (await read(roleid))?.holders !== undefined;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Conflict, NotFound } from '#lib/errors';
-import { normalizeScope, type ScopeEntry } from '#lib/shared/access';
+import { normalizeScope } from '#lib/shared/access';
 import { Service as Services, SERVICES } from '#lib/store/entities/account';
 import { collection } from '#lib/store/entity';
 import { and, expr, patchOf, type Expr } from '#lib/store/expression';
@@ -9,32 +9,18 @@ import { EXISTS, must, NEW, type Item } from '#lib/store/table';
 /** A registered service (DESIGN §5) as every answer shows it (its entity's answer): never its secret's hash nor its incarnation. */
 export type Service = ReturnType<typeof Services.fromItem>;
 
-export interface NewService {
-  name: string;
-  description?: string;
-  url: string;
-  active?: boolean;
-  role?: string;
-  scope?: ScopeEntry[];
-}
-
+export type NewService = Pick<Service, 'name' | 'url'> & Partial<Pick<Service, 'description' | 'active' | 'role' | 'scope'>>;
 export type ServicePatch = Partial<NewService>;
-
-/** What the token exchange and every service token are checked against; stays inside lib/. */
-export interface ServiceCredentials {
-  service: Service;
-  /** The service's credentials id, new at registration, rotation and deactivation (docs/adr/0225; empty before incarnations). */
-  incarnation: string;
-  /** `sha256$<base64url>` of the client secret (lib/auth/serviceSecrets.ts); empty until one was issued. */
-  secretHash: string;
-}
 
 // One partition, sorted by id: list = one Query.
 const all = collection(SERVICES);
 const notFound = (id: string) => new NotFound(`Service ${id} not found`);
 
-/** The service and its credentials as stored now (strongly consistent). */
-export const serviceCredentials = async (id: string): Promise<ServiceCredentials | undefined> => {
+/**
+ * The service and its credentials as stored now (strongly consistent); stays inside lib/. `incarnation`: new at registration,
+ * rotation and deactivation (docs/adr/0225; empty before incarnations); `secretHash`: `sha256$<base64url>`, empty until issued.
+ */
+export const serviceCredentials = async (id: string) => {
   const item = await Services.read(id, { consistent: true });
   return item ? { service: Services.fromItem(item), incarnation: String(item.incarnation ?? ''), secretHash: String(item.secretHash ?? '') } : undefined;
 };
@@ -60,10 +46,6 @@ export const services = {
   /** Sets only the fields given, in one conditional write (404 when unknown); see `patch`. */
   async update(id: string, fields: ServicePatch): Promise<Service> {
     return Services.fromItem(await must(patch(id, fields), () => notFound(id)));
-  },
-
-  async remove(id: string): Promise<void> {
-    await must(Services.remove(id, EXISTS), () => notFound(id));
   },
 
   /** Stores a new service, with the hash of its first secret when given, under a new incarnation. */
@@ -96,8 +78,7 @@ export const updateServiceHolding = async (id: string, fields: ServicePatch, hel
 
 /** A new secret hash and a new incarnation in one write: every token issued before stops working. 404 when unknown. */
 export const rotateServiceSecret = async (id: string, secretHash: string): Promise<Service> => {
-  const change = { set: { secretHash, incarnation: randomUUID(), updatedAt: new Date().toISOString() }, increment: { version: 1 } };
-  return Services.fromItem(await must(Services.update(id, change, EXISTS, 'ALL_NEW'), () => notFound(id)));
+  return Services.fromItem(await must(Services.update(id, patchOf({ secretHash, incarnation: randomUUID() }), EXISTS, 'ALL_NEW'), () => notFound(id)));
 };
 
 /** Deletes the service if it still holds `role`; false when it is gone or holds another role. */

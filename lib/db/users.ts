@@ -2,20 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { Conflict, NotFound } from '#lib/errors';
 import { scopeField, User as Users, USERS, userRoleKeys } from '#lib/store/entities/account';
 import { collection } from '#lib/store/entity';
-import { and, expr } from '#lib/store/expression';
+import { and, expr, patchOf } from '#lib/store/expression';
 import { EXISTS, must, NEW } from '#lib/store/table';
 
 /** A user as every answer shows it (its entity's answer): never the hash, never token bookkeeping; no `scope`: unscoped. */
 export type User = ReturnType<typeof Users.fromItem>;
 export type NewUser = Omit<User, 'createdAt' | 'updatedAt'>;
-
-/** What sign-in and token checks need; stays inside lib/. */
-export interface Credentials {
-  user: User;
-  passwordHash: string;
-  /** The user's credentials id, new at every creation and password change (docs/adr/0061). */
-  incarnation: string;
-}
+/** What sign-in and token checks need; stays inside lib/. `incarnation`: new at every creation and password change (docs/adr/0061). */
+export type Credentials = NonNullable<Awaited<ReturnType<typeof credentials>>>;
 
 // Users in one partition sorted by name; GSI1 groups them by role.
 const all = collection(USERS);
@@ -37,7 +31,7 @@ export const find = async (username: string): Promise<User | undefined> => (awai
 
 export const get = async (username: string): Promise<User> => must(find(username), () => notFound(username));
 
-export const credentials = async (username: string): Promise<Credentials | undefined> => {
+export const credentials = async (username: string) => {
   const item = await Users.read(username, { consistent: true });
   if (!item) return undefined;
   return { user: Users.fromItem(item), passwordHash: String(item.passwordHash), incarnation: String(item.incarnation ?? '') };
@@ -45,13 +39,7 @@ export const credentials = async (username: string): Promise<Credentials | undef
 
 /** New hash and a new incarnation: every token issued before stops working. */
 export const setPassword = async (username: string, passwordHash: string): Promise<void> => {
-  const change = { set: { passwordHash, incarnation: randomUUID(), updatedAt: new Date().toISOString() }, increment: { version: 1 } };
-  await must(Users.update(username, change, EXISTS), () => notFound(username));
-};
-
-/** The admin count includes this admin now (see `create`). */
-export const adminCounted = async (username: string): Promise<void> => {
-  await Users.update(username, { remove: ['adminCountPending'] }, EXISTS);
+  await must(Users.update(username, patchOf({ passwordHash, incarnation: randomUUID() }), EXISTS), () => notFound(username));
 };
 
 /** Users holding `role`, consistent; `countedAdminsOnly`: unscoped and already counted. */
@@ -59,9 +47,6 @@ export const countWithRole = async (role: string, options: { countedAdminsOnly?:
   const counted = options.countedAdminsOnly ? 'attribute_not_exists(#adminCountPending) AND attribute_not_exists(#scope)' : undefined;
   return (await all.all({ filter: and(expr('#role = :role', { role }), counted), project: ['PK'], consistent: true })).length;
 };
-
-// Only sign-in and deletion need these: outside the object, other bundles leave them out
-// (DESIGN §8 size target).
 
 /** Deletes the user if it still holds `role` (and `scoped` as read); false when gone or changed. */
 export const removeUserHolding = (username: string, role: string, scoped?: boolean): Promise<boolean> =>
