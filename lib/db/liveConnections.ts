@@ -8,29 +8,10 @@ import { EXISTS, nowSeconds, take, type Item } from '#lib/store/table';
 
 // Live connections and their subscriptions by scope key; moves are conditional, scope kept from the ticket (docs/adr/0100, 0158, 0203).
 
-export interface Subscriber {
-  connectionId: string;
-  scopeKey: string;
-  subscriptionId?: string;
-  /** The scope of the principal whose ticket opened the connection; absent: unscoped. */
-  access?: ScopeEntry[];
-}
-
-interface Scoped {
-  filter: DeviceFilter;
-  scopeKey: string;
-}
-
-/** A registered connection as stored. */
-export interface Connection extends Scoped {
-  connectionId: string;
-  subscriptionId?: string;
-  /** The scope of the principal whose ticket opened it; absent: unscoped. */
-  access?: ScopeEntry[];
-  expiresAt: number;
-  /** Messages counted in the current rate window (admitMessage). */
-  messages?: number;
-}
+/** A connection as stored; no `access`: unscoped (the scope of the principal whose ticket opened it). */
+export type Connection = ReturnType<typeof toConnection>;
+export type Subscriber = Pick<Connection, 'connectionId' | 'scopeKey' | 'subscriptionId' | 'access'>;
+type Scoped = Pick<Connection, 'filter' | 'scopeKey'>;
 
 export const toFilter = (value: unknown): DeviceFilter => {
   const filter = (value ?? {}) as Partial<DeviceFilter>;
@@ -48,7 +29,7 @@ export const toAccess = (value: unknown): ScopeEntry[] =>
 /** The `access` attribute of an item: present only when it narrows. */
 const accessField = (access: readonly ScopeEntry[] | undefined): { access?: ScopeEntry[] } => (access && !isUnscoped(access) ? { access: [...access] } : {});
 
-const toConnection = (item: Item): Connection => ({
+const toConnection = (item: Item) => ({
   connectionId: connectionIdOf(item),
   filter: toFilter(item.filter),
   scopeKey: String(item.scopeKey),
@@ -113,10 +94,7 @@ export const move = async (connectionId: string, scope: Scoped, current?: Connec
 export const close = async (connectionId: string, also?: Subscriber): Promise<void> => {
   const removed = await take(LiveConnection.key(connectionId));
   const stored = removed ? toConnection(removed) : undefined;
-  const subscriptions = new Map<string, Subscriber>();
-  for (const subscription of [stored, also]) {
-    if (subscription) subscriptions.set(`${subscription.scopeKey}#${subscription.subscriptionId}`, subscription);
-  }
+  const subscriptions = new Map([stored, also].flatMap((s) => (s ? [[`${s.scopeKey}#${s.subscriptionId}`, s] as const] : [])));
   await Promise.all([...subscriptions.values()].map((s) => deleteSubscription(s.scopeKey, connectionId, s.subscriptionId)));
 };
 
@@ -140,6 +118,4 @@ export const subscribersOf = async (scopeKey: string): Promise<Subscriber[]> => 
 };
 
 /** Unexpired subscribers of the given scope keys: one Query per key, in parallel. */
-export const subscribers = async (scopeKeys: readonly string[]): Promise<Subscriber[]> => {
-  return (await Promise.all(scopeKeys.map((key) => subscribersOf(key)))).flat();
-};
+export const subscribers = async (scopeKeys: readonly string[]): Promise<Subscriber[]> => (await Promise.all(scopeKeys.map(subscribersOf))).flat();

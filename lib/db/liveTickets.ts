@@ -1,5 +1,5 @@
 import type { DeviceFilter } from '#lib/devices/deviceScope';
-import { isUnscoped, type AccessScope, type ScopeEntry } from '#lib/shared/access';
+import { isUnscoped, type AccessScope } from '#lib/shared/access';
 import { LiveTicket } from '#lib/store/entities/notify';
 import { expr } from '#lib/store/expression';
 import { must, NEW, take, changedMeanwhile } from '#lib/store/table';
@@ -7,20 +7,14 @@ import { toAccess, toFilter } from './liveConnections';
 
 // Live tickets, stored under their SHA-256; redeeming is one conditional delete (docs/adr/0099).
 
-/** What a ticket opens: a connection to `filter`, hearing only of rooms within `access` (empty: everywhere). */
-export interface Redeemed {
-  filter: DeviceFilter;
-  access: ScopeEntry[];
-}
-
 /** Stores a ticket's hash until `validUntil` (epoch ms) for `filter`, within `access` (kept only when it narrows). */
 export const store = async (ticket: string, filter: DeviceFilter, validUntil: number, access: AccessScope = []): Promise<void> => {
   const fields = { filter, ...(isUnscoped(access) ? {} : { access }), validUntil, expiresAt: Math.ceil(validUntil / 1000) };
   await must(LiveTicket.put(ticket, fields, NEW), changedMeanwhile);
 };
 
-/** Uses a ticket up: its filter and scope if it existed, was unused and unexpired; otherwise undefined. */
-export const redeem = async (ticket: string, now = Date.now()): Promise<Redeemed | undefined> => {
+/** Uses a ticket up: its filter and scope (empty: everywhere) if it existed, was unused and unexpired; otherwise undefined. */
+export const redeem = async (ticket: string, now = Date.now()) => {
   const used = await take(LiveTicket.key(ticket), expr('attribute_exists(PK) AND #validUntil > :now', { now }));
   return used ? { filter: toFilter(used.filter), access: toAccess(used.access) } : undefined;
 };

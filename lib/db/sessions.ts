@@ -29,11 +29,6 @@ const MAX_RESERVE_ATTEMPTS = 4;
 
 /** Password guesses per username in a fixed window, each check reserving a slot first (docs/adr/0031, 0063). */
 export const loginFailures = {
-  async get(username: string): Promise<FailureWindow | undefined> {
-    const window = await LoginFailures.find(username, { consistent: true });
-    return !window || window.expiresAt <= nowSeconds() ? undefined : window;
-  },
-
   async reserve(username: string, maxFailures: number, windowSeconds: number): Promise<Reservation> {
     for (let attempt = 0; attempt < MAX_RESERVE_ATTEMPTS; attempt++) {
       const now = nowSeconds();
@@ -48,8 +43,8 @@ export const loginFailures = {
         expr('attribute_not_exists(PK) OR #expiresAt <= :now', { now }),
       );
       if (opened) return { granted: true, windowEnd };
-      const window = await this.get(username);
-      if (window && window.count >= maxFailures) return { granted: false, window };
+      const window = await LoginFailures.find(username, { consistent: true });
+      if (window && window.expiresAt > nowSeconds() && window.count >= maxFailures) return { granted: false, window };
       // the window moved between the two writes: try again
     }
     return { granted: false, window: { count: maxFailures, expiresAt: nowSeconds() + 1 } };

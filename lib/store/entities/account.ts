@@ -5,9 +5,10 @@ import { entity, numbers, someTexts, textList, texts } from '../entity';
 import type { Item } from '../expression';
 import { shardKey } from '../query';
 
-/* Accounts, roles, services, sign-in records, idempotency keys and the audit log. */
 const section = 'Account administration';
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+/** The named attributes as text, empty when absent (the audit log leaves empty texts out). */
+const orEmpty = <K extends string>(item: Item, ...names: K[]) => Object.fromEntries(names.map((name) => [name, text(item[name])])) as Record<K, string>;
 const enc = encodeURIComponent;
 
 /** A scope is stored and answered only when it narrows: an unscoped record has no `scope` field. */
@@ -107,18 +108,15 @@ export const auditBase = {
 };
 const auditSk = (record: Pick<AuditRecord, 'at' | 'id'>) => `${record.at}#${record.id}`;
 const auditRecord = (item: Item): AuditRecord => ({
-  id: text(item.id),
-  at: text(item.at),
+  ...orEmpty(item, 'id', 'at'),
   event: (AUDIT_EVENTS as readonly string[]).includes(text(item.event)) ? (item.event as AuditEvent) : 'change',
   actor: { kind: item.actorKind === 'service' || item.actorKind === 'api-key' ? item.actorKind : 'user', id: text(item.actorId) },
   action: text(item.action),
   target: { type: text(item.targetType), ...(typeof item.targetId === 'string' ? { id: item.targetId } : {}) },
   status: Number(item.status),
   fields: textList(item.fields),
-  requestId: text(item.requestId),
-  sourceIp: text(item.sourceIp),
-  userAgent: text(item.userAgent),
-  ...(typeof item.reason === 'string' ? { reason: item.reason } : {}),
+  ...orEmpty(item, 'requestId', 'sourceIp', 'userAgent'),
+  ...someTexts(item, 'reason'),
 });
 export const AuditLogItem = /* @__PURE__ */ entity({
   type: 'AuditRecord',
