@@ -19,18 +19,11 @@ export const append = async (record: AuditRecord, expiresAt: number): Promise<vo
   await batchWrite([AuditLogItem.item(record, data), AuditTargetItem.item(record, data)].map(putRequest));
 };
 
-/** The stored attribute each filter compares. */
-const ATTRIBUTE: Record<Exclude<keyof AuditFilter, 'from' | 'to'>, string> = {
-  actor: 'actorId',
-  actorKind: 'actorKind',
-  action: 'action',
-  event: 'event',
-  targetType: 'targetType',
-  targetId: 'targetId',
-};
+/** The filters compared as conditions, each on the attribute of its name (`actor` on `actorId`). */
+const FILTERS = ['actor', 'actorKind', 'action', 'event', 'targetType', 'targetId'] as const;
 
 /** The narrowest key of a filter: one target, one actor, one action, one target type, or everything. */
-const keyFor = (filter: AuditFilter): { pk: string; index?: 'GSI1' | 'GSI2'; narrowed?: keyof typeof ATTRIBUTE } => {
+const keyFor = (filter: AuditFilter): { pk: string; index?: 'GSI1' | 'GSI2'; narrowed?: (typeof FILTERS)[number] } => {
   if (filter.targetId !== undefined) return { pk: auditBase.targetId(filter.targetId), index: 'GSI1', narrowed: 'targetId' };
   if (filter.actor !== undefined) return { pk: auditBase.actor(filter.actor), index: 'GSI1', narrowed: 'actor' };
   if (filter.action !== undefined) return { pk: auditBase.action(filter.action), index: 'GSI2', narrowed: 'action' };
@@ -41,8 +34,8 @@ const keyFor = (filter: AuditFilter): { pk: string; index?: 'GSI1' | 'GSI2'; nar
 /** The sharded Query of a filter: its key, the time window as the key's range, the other filters and the expiry as conditions. */
 const auditQuery = (filter: AuditFilter, nowSeconds: number): DescendingPartition => {
   const { narrowed, ...key } = keyFor(filter);
-  const others = (Object.keys(ATTRIBUTE) as (keyof typeof ATTRIBUTE)[]).filter((name) => filter[name] !== undefined && name !== narrowed);
-  const condition = and(expr('#expiresAt > :now', { now: nowSeconds }), equal(Object.fromEntries(others.map((name) => [ATTRIBUTE[name], filter[name]]))))!;
+  const others = FILTERS.filter((name) => filter[name] !== undefined && name !== narrowed);
+  const condition = and(expr('#expiresAt > :now', { now: nowSeconds }), equal(Object.fromEntries(others.map((name) => [name === 'actor' ? 'actorId' : name, filter[name]]))))!;
   return { ...key, range: { from: filter.from ?? '0', to: `${filter.to ?? '9'}#\uffff` }, filter: condition };
 };
 

@@ -7,7 +7,6 @@ import { chunked, NEW, type Item } from '#lib/store/table';
 // Caps per stage: one roster item per capped collection, admission one conditional update, healed when full (docs/adr/0162).
 
 export interface CapRules {
-  /** The collection: `watchers`, `silences`, `filterConfigs`. */
   name: string;
   max: number;
   /** What the 409 says when the cap is reached. */
@@ -16,30 +15,27 @@ export interface CapRules {
   living: () => Promise<Map<string, number | undefined>>;
 }
 
-interface Entry {
-  at: number;
-  until?: number;
-}
+type Entry = ReturnType<typeof Cap.fromItem>[string];
 
 /** A member admitted this long ago whose record is missing is taken as never written (a route's timeout is 29 s). */
 const SETTLED_MS = 60_000;
 /** Members removed per UpdateItem (expressions are bounded at 4 KB). */
 const REMOVALS_PER_WRITE = 100;
 
-const entry = (until: number | undefined): Entry => ({ at: Date.now(), ...(until === undefined ? {} : { until }) });
+const entry = (at: number, until: number | undefined): Entry => ({ at, ...(until === undefined ? {} : { until }) });
 
 const tryAdmit = async (rules: CapRules, id: string, until: number | undefined): Promise<boolean> =>
   !!(await Cap.update(
     rules.name,
-    expr('SET #members.#id = :entry', { entry: entry(until) }, { '#id': id }),
+    expr('SET #members.#id = :entry', { entry: entry(Date.now(), until) }, { '#id': id }),
     expr('attribute_exists(#members) AND (attribute_exists(#members.#id) OR size(#members) < :max)', { max: rules.max }, { '#id': id }),
   ));
 
-const readRoster = (name: string): Promise<Record<string, Entry> | undefined> => Cap.find(name, { consistent: true });
+const readRoster = (name: string) => Cap.find(name, { consistent: true });
 
 /** The roster of a collection that has none yet, from its records (a lost race with another first use is as good). */
 const createRoster = async (rules: CapRules): Promise<void> => {
-  const members = Object.fromEntries([...(await rules.living())].map(([id, until]) => [id, { at: 0, ...(until === undefined ? {} : { until }) }]));
+  const members = Object.fromEntries([...(await rules.living())].map(([id, until]) => [id, entry(0, until)]));
   await Cap.put(rules.name, { members }, NEW);
 };
 

@@ -98,7 +98,6 @@ export const close = async (connectionId: string, also?: Subscriber): Promise<vo
   await Promise.all([...subscriptions.values()].map((s) => deleteSubscription(s.scopeKey, connectionId, s.subscriptionId)));
 };
 
-/** The connection as stored, if registered (a strongly consistent read). */
 export const find = async (connectionId: string): Promise<Connection | undefined> => {
   const item = await LiveConnection.read(connectionId, { consistent: true });
   return item && toConnection(item);
@@ -117,5 +116,4 @@ export const subscribersOf = async (scopeKey: string): Promise<Subscriber[]> => 
   });
 };
 
-/** Unexpired subscribers of the given scope keys: one Query per key, in parallel. */
 export const subscribers = async (scopeKeys: readonly string[]): Promise<Subscriber[]> => (await Promise.all(scopeKeys.map(subscribersOf))).flat();

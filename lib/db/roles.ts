@@ -36,7 +36,6 @@ export const find = (roleid: string): Promise<Role | undefined> => CreatedRole.f
 
 export const get = (roleid: string): Promise<Role> => must(find(roleid), () => notFound(roleid));
 
-/** Sets the fields given in one conditional write (404 when unknown). */
 export const update = async (roleid: string, patch: RolePatch): Promise<Role> =>
   CreatedRole.fromItem(await must(CreatedRole.update(roleid, patchOf({ ...patch }), EXISTS, 'ALL_NEW'), () => notFound(roleid)));
 
