@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DeviceFilter } from '#lib/devices/deviceScope';
 import { isUnscoped, type ScopeEntry } from '#lib/shared/access';
 import { connectionIdOf, LiveConnection, liveScopePk, LiveSubscription } from '#lib/store/entities/notify';
+import { someTexts } from '#lib/store/entity';
 import { and, expr, type Expr } from '#lib/store/expression';
 import { queryAll } from '#lib/store/query';
 import { EXISTS, nowSeconds, take, type Item } from '#lib/store/table';
@@ -33,7 +34,7 @@ const toConnection = (item: Item) => ({
   connectionId: connectionIdOf(item),
   filter: toFilter(item.filter),
   scopeKey: String(item.scopeKey),
-  ...(typeof item.subscriptionId === 'string' ? { subscriptionId: item.subscriptionId } : {}),
+  ...someTexts(item, 'subscriptionId'),
   ...accessField(toAccess(item.access)),
   expiresAt: Number(item.expiresAt),
   ...(typeof item.messages === 'number' ? { messages: item.messages } : {}),
@@ -110,10 +111,7 @@ export const subscribersOf = async (scopeKey: string): Promise<Subscriber[]> => 
     filter: expr('#expiresAt > :now', { now: nowSeconds() }),
     project: ['SK', 'connectionId', 'subscriptionId', 'access'],
   });
-  return items.map((item) => {
-    const subscriptionId = typeof item.subscriptionId === 'string' ? item.subscriptionId : undefined;
-    return { connectionId: String(item.connectionId ?? item.SK), scopeKey, ...(subscriptionId ? { subscriptionId } : {}), ...accessField(toAccess(item.access)) };
-  });
+  return items.map((item) => ({ connectionId: String(item.connectionId ?? item.SK), scopeKey, ...someTexts(item, 'subscriptionId'), ...accessField(toAccess(item.access)) }));
 };
 
 export const subscribers = async (scopeKeys: readonly string[]): Promise<Subscriber[]> => (await Promise.all(scopeKeys.map(subscribersOf))).flat();
