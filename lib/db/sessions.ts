@@ -5,11 +5,8 @@ import { nowSeconds } from '#lib/store/table';
 // Short-lived records with `expiresAt` (TTL in AWS). dynalite never expires them, so readers
 // treat a past `expiresAt` as absent.
 
-/** `expiresAt`: epoch seconds when the window (and any lock) ends. */
-export type FailureWindow = ReturnType<typeof LoginFailures.fromItem>;
-
-/** A password check may run (`windowEnd` names the window it counts in), or the budget is spent. */
-export type Reservation = { granted: true; windowEnd: number } | { granted: false; window: FailureWindow };
+/** A password check may run (`windowEnd` names the window it counts in), or the budget is spent (`expiresAt`: when the window and any lock end). */
+export type Reservation = { granted: true; windowEnd: number } | { granted: false; window: ReturnType<typeof LoginFailures.fromItem> };
 
 /** Revoked access tokens (logout), kept until the token would have expired anyway. */
 export const revokedTokens = {
