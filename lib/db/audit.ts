@@ -34,8 +34,8 @@ const keyFor = (filter: AuditFilter): { pk: string; index?: 'GSI1' | 'GSI2'; nar
 /** The sharded Query of a filter: its key, the time window as the key's range, the other filters and the expiry as conditions. */
 const auditQuery = (filter: AuditFilter, nowSeconds: number): DescendingPartition => {
   const { narrowed, ...key } = keyFor(filter);
-  const others = FILTERS.filter((name) => filter[name] !== undefined && name !== narrowed);
-  const condition = and(expr('#expiresAt > :now', { now: nowSeconds }), equal(Object.fromEntries(others.map((name) => [name === 'actor' ? 'actorId' : name, filter[name]]))))!;
+  const others = FILTERS.filter((name) => filter[name] !== undefined && name !== narrowed).map((name) => [name === 'actor' ? 'actorId' : name, filter[name]]);
+  const condition = and(expr('#expiresAt > :now', { now: nowSeconds }), equal(Object.fromEntries(others)))!;
   return { ...key, range: { from: filter.from ?? '0', to: `${filter.to ?? '9'}#\uffff` }, filter: condition };
 };
 

@@ -111,7 +111,12 @@ export const subscribersOf = async (scopeKey: string): Promise<Subscriber[]> => 
     filter: expr('#expiresAt > :now', { now: nowSeconds() }),
     project: ['SK', 'connectionId', 'subscriptionId', 'access'],
   });
-  return items.map((item) => ({ connectionId: String(item.connectionId ?? item.SK), scopeKey, ...someTexts(item, 'subscriptionId'), ...accessField(toAccess(item.access)) }));
+  return items.map((item) => ({
+    connectionId: String(item.connectionId ?? item.SK),
+    scopeKey,
+    ...someTexts(item, 'subscriptionId'),
+    ...accessField(toAccess(item.access)),
+  }));
 };
 
 export const subscribers = async (scopeKeys: readonly string[]): Promise<Subscriber[]> => (await Promise.all(scopeKeys.map(subscribersOf))).flat();
