@@ -110,7 +110,7 @@ export type Lookup = (hostname: string) => Promise<string[]>;
 
 /** Every address a name resolves to now (A and AAAA), as the operating system resolves it. */
 export const systemLookup: Lookup = async (hostname) => {
-  // node:dns loads on the first name looked up: most engine runs send no webhook (DESIGN §8, ADR 0501)
+  // node:dns loads on the first name looked up: most engine runs send no webhook (DESIGN §8, docs/adr/0502)
   const { lookup } = await import('node:dns/promises');
   return (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
 };

@@ -20,7 +20,7 @@ export interface WebhookRequest {
 /** Raised by the guarded lookup: the name resolved to an address webhooks may not reach. */
 class UnsafeTarget extends Error {}
 
-// node:dns loads on the first webhook sent: most engine runs send none (DESIGN §8, ADR 0501); `require` keeps the lookup synchronous
+// node:dns loads on the first webhook sent: most engine runs send none (DESIGN §8, docs/adr/0502); `require` keeps the lookup synchronous
 let dns: typeof import('node:dns') | undefined;
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
