@@ -1,4 +1,3 @@
-import { lookup as dnsLookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 
 /**
@@ -110,8 +109,11 @@ export const urlProblem = (raw: string, allowLocal: boolean, ports: readonly num
 export type Lookup = (hostname: string) => Promise<string[]>;
 
 /** Every address a name resolves to now (A and AAAA), as the operating system resolves it. */
-export const systemLookup: Lookup = async (hostname) =>
-  (await dnsLookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
+export const systemLookup: Lookup = async (hostname) => {
+  // node:dns loads on the first name looked up: most engine runs send no webhook (DESIGN §8, docs/adr/0502)
+  const { lookup } = await import('node:dns/promises');
+  return (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
+};
 
 /**
  * Why a URL is not a webhook target now: its form, then every address its host resolves to

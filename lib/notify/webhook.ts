@@ -1,4 +1,4 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import type { LookupAddress } from 'node:dns';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { addressProblem, urlProblem } from './address';
@@ -20,6 +20,9 @@ export interface WebhookRequest {
 /** Raised by the guarded lookup: the name resolved to an address webhooks may not reach. */
 class UnsafeTarget extends Error {}
 
+// node:dns loads on the first webhook sent: most engine runs send none (DESIGN §8, docs/adr/0502); `require` keeps the lookup synchronous
+let dns: typeof import('node:dns') | undefined;
+
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
 /**
@@ -30,7 +33,7 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
 const guardedLookup =
   (allowLocal: boolean) =>
   (hostname: string, options: { all?: boolean; family?: number }, callback: LookupCallback): void => {
-    dnsLookup(hostname, { ...options, all: true, verbatim: true }, (error, addresses) => {
+    (dns ??= require('node:dns') as typeof import('node:dns')).lookup(hostname, { ...options, all: true, verbatim: true }, (error, addresses) => {
       if (error) return callback(error, []);
       const bad = addresses.map((a) => addressProblem(a.address, allowLocal)).find(Boolean);
       if (bad || addresses.length === 0) return callback(new UnsafeTarget(`url host ${hostname} resolves to ${bad ?? 'nothing'}`), []);
