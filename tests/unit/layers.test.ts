@@ -192,11 +192,6 @@ describe('import direction', () => {
     expect(outside).toEqual([]);
   });
 
-  it('keeps jose on the signing side: verifying bundles check tokens with node:crypto (docs/adr/0501)', () => {
-    const importers = everything.filter((i) => i.external && (i.to === 'jose' || i.to.startsWith('jose/'))).map((i) => i.from);
-    expect([...new Set(importers)]).toEqual(['lib/auth/sign.ts']);
-  });
-
   it('lets lib/db name no HTTP parameter', () => {
     const named = files.filter((file) => file.startsWith('lib/db/') && !PENDING_HTTP_NAMES.has(file)).filter((file) => {
       const source = ts.createSourceFile(file, readFileSync(join(root, file), 'utf8'), ts.ScriptTarget.Latest, false);
