@@ -11,11 +11,9 @@ const SEVERITY_LEVELS: Severity[] = [1, 2, 3, 4];
 const severityFields = (severities: SeverityCounts) => Object.fromEntries(SEVERITY_LEVELS.map((level) => [`sev${level}`, severities[level]]));
 
 const storedOf = (item: Item): StoredRoom => {
-  const stored: StoredRoom = { aggregate: Room.fromItem(item), version: Number(item.version ?? 0) };
-  if (SEVERITY_LEVELS.every((level) => typeof item[`sev${level}`] === 'number')) {
-    stored.severities = { 1: Number(item.sev1), 2: Number(item.sev2), 3: Number(item.sev3), 4: Number(item.sev4) };
-  }
-  return stored;
+  const severities = { 1: Number(item.sev1), 2: Number(item.sev2), 3: Number(item.sev3), 4: Number(item.sev4) };
+  const counted = SEVERITY_LEVELS.every((level) => typeof item[`sev${level}`] === 'number');
+  return { aggregate: Room.fromItem(item), version: Number(item.version ?? 0), ...(counted ? { severities } : {}) };
 };
 
 const FIELDS = ['region', 'location', 'room', 'deviceCount', 'online', 'offline', 'roomStatus'];
