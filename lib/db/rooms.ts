@@ -1,6 +1,6 @@
 import type { Place, RoomAggregate, Severity, SeverityCounts, StoredRoom } from '#lib/devices/types';
 import { byRoom, Room, roomIndexKeys, ROOMS } from '#lib/store/entities/inventory';
-import { atVersion, expr } from '#lib/store/expression';
+import { atVersion, equal, expr } from '#lib/store/expression';
 import { queryShards, type Query } from '#lib/store/query';
 import { asRead, batchGet, type Item } from '#lib/store/table';
 import { announceStored } from './changes';
@@ -17,7 +17,6 @@ const storedOf = (item: Item): StoredRoom => {
 };
 
 const FIELDS = ['region', 'location', 'room', 'deviceCount', 'online', 'offline', 'roomStatus'];
-const NAME_FIELDS = ['region', 'location', 'room'] as const;
 
 /** Leading names that are fixed, as a key prefix: `a#b#` for [a, b, undefined], `a#b#c` for all three. */
 const prefix = (...names: (string | undefined)[]) => {
@@ -34,13 +33,12 @@ const scopeQuery = (scope: Partial<Place>): { base: string; query: Omit<Query, '
       : scope.location !== undefined
         ? (['GSI1', ROOMS.byLocation, prefix(scope.location, scope.region)] as const)
         : ([undefined, ROOMS.byRegion, prefix(scope.region)] as const);
-  const named = NAME_FIELDS.filter((field) => scope[field] !== undefined);
   return {
     base,
     query: {
       ...(index ? { index } : {}),
       ...(sk ? { sk: expr('begins_with(#sk, :sk)', { sk }) } : {}),
-      ...(named.length ? { filter: expr(named.map((field) => `#${field} = :${field}`).join(' AND '), Object.fromEntries(named.map((field) => [field, scope[field]]))) } : {}),
+      filter: equal({ region: scope.region, location: scope.location, room: scope.room }),
       project: FIELDS,
     },
   };
@@ -49,7 +47,7 @@ const scopeQuery = (scope: Partial<Place>): { base: string; query: Omit<Query, '
 /** The aggregates of every room in scope (absent name: any) with devices, by place; `consistent`: a summary heal's (docs/adr/0130). */
 export const inScope = async (scope: Partial<Place>, { consistent = false } = {}): Promise<RoomAggregate[]> => {
   const { base, query } = scopeQuery(scope);
-  return (await queryShards(base, { ...query, ...(consistent ? { consistent } : {}) })).map(Room.fromItem).sort(byRoom);
+  return (await queryShards(base, { ...query, consistent })).map(Room.fromItem).sort(byRoom);
 };
 
 /** Scopes disjoint: no aggregate twice. */
