@@ -1,6 +1,6 @@
 import http from '#generated/routes/filterConfigsList';
 import { filterConfigs } from '#lib/db/filterConfigs';
-import { mapListOrPage } from '#lib/db/pages';
+import { mapListOrPage } from '#lib/store/paging';
 import { toListForm } from '#lib/filterConfigs/types';
 
 // GET /filtersConfig[?limit=&cursor=] -> 200 every configuration in list form {id, region, locations: [{locationName}]}, by id

@@ -1,5 +1,5 @@
 import * as alarmHistory from '#lib/db/alarmHistory';
-import type { Page } from '#lib/db/pages';
+import type { Page } from '#lib/store/paging';
 import { Invalid } from '#lib/errors';
 import { isUnscoped, narrowToScope, type AccessScope } from '#lib/shared/access';
 import { historyDays } from '#lib/shared/retention';

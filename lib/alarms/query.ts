@@ -2,7 +2,7 @@ import { ALL } from '#lib/devices/deviceScope';
 import type { Severity } from '#lib/devices/types';
 import type { AlarmFilter, AlarmView } from '#lib/db/alarms';
 import * as alarms from '#lib/db/alarms';
-import type { Page } from '#lib/db/pages';
+import type { Page } from '#lib/store/paging';
 import { devices } from '#lib/db/devices';
 import * as silences from '#lib/db/silences';
 import { windowsOpenAt } from '#lib/maintenance/service';

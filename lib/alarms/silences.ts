@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mapPage, type Page } from '#lib/db/pages';
+import { mapPage, type Page } from '#lib/store/paging';
 import * as silences from '#lib/db/silences';
 import { Invalid, NotFound } from '#lib/errors';
 import { isUnscoped, type AccessScope } from '#lib/shared/access';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import * as store from '#lib/db/audit';
 import { Invalid } from '#lib/errors';
-import type { Page } from '#lib/db/pages';
+import type { Page } from '#lib/store/paging';
 import type { AuditLog } from '#lib/http/contract';
 import { AUDIT_UNAVAILABLE, appendOrUnavailable, authEventEntry, type AuditEntry, type AuditFilter, type AuditRecord, type AuthEventFacts } from '#lib/shared/audit';
 

@@ -1,6 +1,5 @@
 import type { DayRollup } from '#lib/rollups/pure/availability';
-import type { ConnectivityChange } from '#lib/devices/types';
-import type { Place } from '#lib/devices/types';
+import type { ConnectivityChange, Place } from '#lib/devices/types';
 import { Rollup, rollupPk, Transition as Transitions, transitionPk } from '#lib/store/entities/inventory';
 import { expr } from '#lib/store/expression';
 import { readPage, type Page } from '#lib/store/paging';

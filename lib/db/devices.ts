@@ -3,8 +3,9 @@ import { mapConcurrent } from '#lib/shared/concurrency';
 import { pause } from '#lib/shared/deadline';
 import { toDevice, withAlarmFieldsOf, type Device, type Place, type Severity, type StoredDevice } from '#lib/devices/types';
 import { badCursor, isKeyString, openCursor, sealCursor } from '#lib/store/cursor';
-import { Device as Devices, deviceFields, deviceIndexPk, deviceSk, roomId, roomPartition, SERIALS } from '#lib/store/entities/inventory';
+import { byRoom, Device as Devices, deviceFields, deviceIndexPk, deviceSk, roomId, roomPartition, SERIALS } from '#lib/store/entities/inventory';
 import { expr } from '#lib/store/expression';
+import { queryPage, type Page } from '#lib/store/paging';
 import { allShards, pages, queryAll, queryFirst, queryShards } from '#lib/store/query';
 import { BATCH_SIZE, batchGet, batchWrite, deleteRequest, EXISTS, NEW, put, putRequest, remove, update, type Item } from '#lib/store/table';
 import { syncFingerprints } from './fingerprints';
@@ -18,12 +19,7 @@ const project = ['deviceid', 'devicesn', 'devicemodel', 'connected', 'inCallStat
   ['vendor', 'vendorRef', 'connectionDetail', 'errorCodes', 'software', 'lastSeen', 'plannedMaintenance', 'staleSince'],
 );
 
-/** Position in the device list: the last room and serial number answered. */
-interface Position {
-  room: string;
-  sn: string;
-}
-const openPosition = (query: string, cursor: string): Position => {
+const openPosition = (query: string, cursor: string): { room: string; sn: string } => {
   const { room, sn, ...rest } = openCursor(query, cursor);
   if (!isKeyString(room) || !isKeyString(sn) || Object.keys(rest).length > 0) throw badCursor();
   return { room, sn };
@@ -35,7 +31,6 @@ const indexPace = (): number => {
   return Number.isFinite(value) && value > 0 ? value : 1000;
 };
 
-/** Every item of one index shard, page after page, no faster than `indexPace` read units a second. */
 const pacedShard = async (pk: string): Promise<Item[]> => {
   const items: Item[] = [];
   const started = Date.now();
@@ -48,17 +43,6 @@ const pacedShard = async (pk: string): Promise<Item[]> => {
     if (wait > 0) await pause(wait);
   }
   return items;
-};
-
-const roomPage = async (place: Place, afterSn: string, limit: number) => {
-  const items: Item[] = [];
-  let more = false;
-  for await (const page of pages({ pk: roomPartition(place), sk: expr('#sk > :after', { after: deviceSk(afterSn) }) }, undefined, () => limit - items.length)) {
-    items.push(...page.items);
-    more = page.next !== undefined;
-    if (items.length >= limit) break;
-  }
-  return { items, more };
 };
 
 /** The 404 of an unknown serial number (DESIGN D4), and of one outside the caller's scope (no existence leak). */
@@ -94,8 +78,7 @@ export const devices = {
 
   /** The devices stored at the given places, read consistently (BatchGetItem, each key once); absent ones are left out. */
   async at(wanted: readonly { devicesn: string; place: Place }[]): Promise<StoredDevice[]> {
-    const items = await batchGet(wanted.map(({ devicesn, place }) => keys({ devicesn, details: place })), { project, inFlight: 8 });
-    return items.map(fromItem);
+    return (await batchGet(wanted.map(({ devicesn, place }) => keys({ devicesn, details: place })), { project, inFlight: 8 })).map(fromItem);
   },
 
   /** Every device of one room, read consistently: the input of its aggregate. */
@@ -103,27 +86,25 @@ export const devices = {
     return (await queryAll({ pk: roomPartition(place), consistent: true, project })).map(fromItem);
   },
 
-  /** Every device of the given rooms, room by room in the given order. */
   async inRooms(places: readonly Place[]): Promise<Device[]> {
-    const perRoom = await mapConcurrent(places, 16, (place) => devices.inRoom(place));
-    return perRoom.flat().map(toDevice);
+    return (await mapConcurrent(places, 16, (place) => devices.inRoom(place))).flat().map(toDevice);
   },
 
-  /** One page of the devices of the given rooms after `cursor`, sealed for `query`. */
-  async page(places: readonly Place[], limit: number, cursor: string | undefined, query: string): Promise<{ items: Device[]; nextCursor: string | null }> {
-    const sorted = [...places].sort((a, b) => (roomId(a) < roomId(b) ? -1 : roomId(a) > roomId(b) ? 1 : 0));
+  async page(places: readonly Place[], limit: number, cursor: string | undefined, query: string): Promise<Page<Device>> {
+    const sorted = [...places].sort(byRoom);
     const from = cursor ? openPosition(query, cursor) : undefined;
     const found: Item[] = [];
-    let last: Position | undefined;
+    let last: ReturnType<typeof openPosition> | undefined;
     let more = false;
     for (const place of sorted) {
       const id = roomId(place);
       if (from && id < from.room) continue;
-      const { items, more: moreInRoom } = await roomPage(place, from && id === from.room ? from.sn : '', limit - found.length);
+      const after = deviceSk(from && id === from.room ? from.sn : '');
+      const { items, nextCursor } = await queryPage({ pk: roomPartition(place), sk: expr('#sk > :after', { after }) }, query, limit - found.length);
       found.push(...items);
       if (items.length > 0) last = { room: id, sn: String(items[items.length - 1]!.devicesn) };
       if (found.length >= limit) {
-        more = moreInRoom || place !== sorted[sorted.length - 1];
+        more = nextCursor !== null || place !== sorted[sorted.length - 1];
         break;
       }
     }
@@ -137,29 +118,25 @@ export const devices = {
 
   /** Unique serial numbers, sorted (each shard answers in order; one attribute projected). */
   async serialNumbers(): Promise<string[]> {
-    const items = await queryShards(SERIALS, { index: 'GSI2', project: ['GSI2SK'] });
-    return items.map((item) => String(item.GSI2SK)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return (await queryShards(SERIALS, { index: 'GSI2', project: ['GSI2SK'] })).map((item) => String(item.GSI2SK)).sort();
   },
 
   /** The serial numbers of the devices of these rooms, sorted (one Query of each room, one attribute projected): O(devices in them). */
   async serialNumbersIn(places: readonly Place[]): Promise<string[]> {
     const perRoom = await mapConcurrent(places, 16, (place) => queryAll({ pk: roomPartition(place), project: ['devicesn'] }));
-    return [...new Set(perRoom.flat().map((item) => String(item.devicesn)))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return [...new Set(perRoom.flat().map((item) => String(item.devicesn)))].sort();
   },
 
   /** The sync's own idempotent upserts and removals (it writes their fingerprints after). */
   async syncWrite(puts: readonly StoredDevice[], deletes: readonly StoredDevice[]): Promise<void> {
     const now = new Date().toISOString();
-    await batchWrite(
-      [...deletes.map((device) => deleteRequest(keys(device))), ...puts.map((device) => putRequest(toItem(device, now)))],
-      { inFlight: 8 },
-    );
+    await batchWrite([...deletes.map((device) => deleteRequest(keys(device))), ...puts.map((device) => putRequest(toItem(device, now)))], { inFlight: 8 });
   },
 
   /** Requests `writeAll(puts, [])` costs, dirty marks included (docs/adr/0140). */
   writeAllRequests(puts: readonly Pick<StoredDevice, 'details'>[]): number {
     const rooms = new Set(puts.map((device) => roomId(device.details))).size;
-    return Math.ceil(puts.length / BATCH_SIZE) + 2 * syncFingerprints.invalidateRequests(rooms) + 2 * rooms;
+    return Math.ceil(puts.length / BATCH_SIZE) + 2 * Math.ceil(rooms / BATCH_SIZE) + 2 * rooms;
   },
 
   /** Idempotent batch of upserts and removals by anyone but the sync (the alarm engine): their rooms' fingerprints are marked dirty. */
@@ -169,14 +146,12 @@ export const devices = {
 
   /** Stores one device's whole item (tests, and a device moved to a room where it has no item yet). */
   async put(device: StoredDevice, lastRefresh?: string): Promise<void> {
-    const now = new Date().toISOString();
-    await dirtying([device], () => put({ ...toItem(device, now), lastRefresh }));
+    await dirtying([device], () => put({ ...toItem(device, new Date().toISOString()), lastRefresh }));
   },
 
   /** Stores a refresh's report, keeping the engine's alarm fields; a device moved in is put whole with `carried`'s (docs/adr/0173). */
   async storeReported(device: StoredDevice, lastRefresh: string, carried: Pick<StoredDevice, 'alarmSeverity' | 'alarmWatchers'>): Promise<void> {
-    const { alarmSeverity: _severity, alarmWatchers: _watchers, ...reported } = toItem(device, new Date().toISOString());
-    const { PK, SK, ...fields } = reported;
+    const { PK, SK, alarmSeverity: _severity, alarmWatchers: _watchers, ...fields } = toItem(device, new Date().toISOString());
     await dirtying([device], async () => {
       if (!(await update({ PK: String(PK), SK: String(SK) }, { set: { ...fields, lastRefresh } }, EXISTS))) {
         // someone storing it there meanwhile wins: what they stored stands, the refresh's queue entry re-evaluates it

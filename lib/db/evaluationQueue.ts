@@ -7,7 +7,6 @@ import { batchWrite, chunked, deleteRequest, EXISTS, put, putRequest, update, ty
 // The alarm engine's work queue, written before the change it stands for, deleted after (docs/adr/0131, 0147).
 /** Devices folded into one queue item: ~300 bytes each, far below the 400 KB item limit. */
 const DEVICES_PER_ITEM = 64;
-/** Batch requests in flight when the queue is written or emptied. */
 const BATCHES_IN_FLIGHT = 8;
 
 export interface DeviceWork {
@@ -49,14 +48,14 @@ const deviceItems = (work: readonly DeviceWork[], now: number): Item[] => {
   );
 };
 
-type DeviceEntry = Extract<QueuedEvaluation, { kind: 'device' }>;
-const deviceEntry = (key: Key, order: string, queuedAt: number, work: Item, claimed: unknown): DeviceEntry => {
-  const device = typeof work.device === 'object' && work.device !== null ? (work.device as StoredDevice) : undefined;
+const notBeforeOf = (value: unknown) => (typeof value === 'number' ? { notBefore: value } : {});
+
+const deviceEntry = (key: Key, order: string, queuedAt: number, work: Item, claimed: unknown): Extract<QueuedEvaluation, { kind: 'device' }> => {
+  const device = typeof work.device === 'object' && work.device !== null ? { device: work.device as StoredDevice } : {};
   const alarmWatchers = Array.isArray(work.alarmWatchers) ? work.alarmWatchers.map(String) : 'any';
-  const notBefore = typeof work.notBefore === 'number' ? { notBefore: work.notBefore } : {};
   const claim = typeof claimed === 'string' ? { claimed } : {};
   const reread = work.reread === true ? { reread: true } : {};
-  return { kind: 'device', key, order, devicesn: String(work.devicesn), ...(device ? { device } : {}), ...reread, alarmWatchers, queuedAt, ...notBefore, ...claim };
+  return { kind: 'device', key, order, devicesn: String(work.devicesn), ...device, ...reread, alarmWatchers, queuedAt, ...notBeforeOf(work.notBefore), ...claim };
 };
 
 /** The entries of one stored item: a watcher, or the devices folded into it. */
@@ -64,15 +63,13 @@ const fromItem = (item: Item): QueuedEvaluation[] => {
   const key = { PK: String(item.PK), SK: String(item.SK) };
   const queuedAt = Number(item.queuedAt);
   if (item.kind === 'watcher') {
-    const notBefore = typeof item.notBefore === 'number' ? { notBefore: item.notBefore } : {};
-    return [{ kind: 'watcher', key, watcherId: String(item.watcherId), queuedAt, ...notBefore }];
+    return [{ kind: 'watcher', key, watcherId: String(item.watcherId), queuedAt, ...notBeforeOf(item.notBefore) }];
   }
   const order = queueTokenOf(key.SK);
   const devices = Array.isArray(item.devices) ? (item.devices as Item[]) : [];
   return devices.map((work, i) => deviceEntry(key, `${order}.${String(i).padStart(3, '0')}`, queuedAt, work, item.claimed));
 };
 
-/** The keys of the items holding these entries, each once. */
 const itemKeys = (entries: readonly QueuedEvaluation[]): Key[] => [...new Map(entries.map((entry) => [`${entry.key.PK}\u0000${entry.key.SK}`, entry.key])).values()];
 
 export const evaluationQueue = {

@@ -1,39 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import type { Place } from '#lib/devices/types';
 import { mapConcurrent } from '#lib/shared/concurrency';
-import { digestAttribute, DIRTY_ROOMS, DirtyRoom, FingerprintBucket as Buckets, FingerprintTop as Top, FINGERPRINTS, placeOfRoom, ROOM_ATTRIBUTE, roomId } from '#lib/store/entities/inventory';
+import { digestAttribute, DIRTY_ROOMS, DirtyRoom, FingerprintBucket as Buckets, FingerprintTop as Top, FINGERPRINTS, ROOM_ATTRIBUTE, roomId } from '#lib/store/entities/inventory';
 import { and, expr, type Expr } from '#lib/store/expression';
 import { bucketOf, queryAll, queryShards } from '#lib/store/query';
-import { BATCH_SIZE, batchGet, batchWrite, chunked, asRead, EXISTS, putRequest } from '#lib/store/table';
+import { batchGet, batchWrite, chunked, asRead, EXISTS, putRequest } from '#lib/store/table';
 
 // Sync fingerprints in B buckets and a top item of digests, dirty marks beside them (docs/adr/0138, 0139).
 /** A digest the sync replaced before writing into the bucket: every room of it is to be compared. */
 const WHOLE = 'whole:';
-/** Bucket writes in flight. */
 const IN_FLIGHT = 16;
 /** Entries per UpdateItem: expressions stay far below DynamoDB's 4 KB. */
 const CHUNK = 100;
 
-export interface FingerprintTop {
-  /** How many buckets the digests were made for. */
-  buckets: number;
-  /** Epoch ms of the last sync that compared the whole inventory. */
-  fullAt: number;
-  digests: Map<number, string>;
-  /** Buckets a sync marked before its writes and did not record: compare every room of them. */
-  whole: Set<number>;
-}
-
-export interface FingerprintBucket {
-  bucket: number;
-  /** 0 when the item does not exist. */
-  version: number;
-  /** Room identity -> fingerprint. */
-  rooms: Map<string, string>;
-}
-
-const chunks = <T>(list: readonly T[]): T[][] => chunked(list, CHUNK);
-const emptyBucket = (bucket: number): FingerprintBucket => ({ bucket, version: 0, rooms: new Map() });
+/** A bucket's room identity -> fingerprint, and its `version` (0 when the item does not exist). */
+export type FingerprintBucket = ReturnType<typeof Buckets.fromItem>;
 
 export const syncFingerprints = {
   /** B: SYNC_BUCKETS (default 512); a change makes the next sync compare the whole inventory. */
@@ -42,30 +23,24 @@ export const syncFingerprints = {
     return Number.isInteger(count) && count > 0 ? count : 512;
   },
 
-  /** A room's identity in the fingerprints and its bucket. */
   locate(place: Place): { room: string; bucket: number } {
     const room = roomId(place);
     return { room, bucket: syncFingerprints.bucketOfRoom(room) };
   },
 
-  /** The bucket of a room identity. */
   bucketOfRoom(room: string): number {
     return bucketOf(room, syncFingerprints.bucketCount());
   },
 
-  /** The place a room identity names. */
-  placeOf(room: string): Place {
-    return placeOfRoom(room);
-  },
-
-  async top(): Promise<FingerprintTop | undefined> {
+  /** `whole`: the buckets a sync marked before its writes and did not record (compare every room of them). */
+  async top() {
     const top = await Top.find(undefined, { consistent: true });
     return top && { ...top, whole: new Set([...top.digests].filter(([, digest]) => digest.startsWith(WHOLE)).map(([bucket]) => bucket)) };
   },
 
   /** The given buckets, read consistently (absent ones empty, version 0). */
   async buckets(wanted: readonly number[]): Promise<Map<number, FingerprintBucket>> {
-    const found = new Map<number, FingerprintBucket>(wanted.map((bucket) => [bucket, emptyBucket(bucket)]));
+    const found = new Map<number, FingerprintBucket>(wanted.map((bucket) => [bucket, { bucket, version: 0, rooms: new Map() }]));
     for (const bucket of (await batchGet(wanted.map(Buckets.key))).map(Buckets.fromItem)) found.set(bucket.bucket, bucket);
     return found;
   },
@@ -85,7 +60,7 @@ export const syncFingerprints = {
   /** Sets digests (undefined: removes) where the top still holds `was`; answers the buckets not set. `full`: a whole-inventory sync. */
   async writeDigests(changes: readonly { bucket: number; digest?: string; was?: string }[], full?: { at: number }): Promise<number[]> {
     const missed: number[] = [];
-    const batches = chunks(changes);
+    const batches = chunked(changes, CHUNK);
     if (full && batches.length === 0) batches.push([]);
     for (const batch of batches) {
       const digests = { ...Object.fromEntries(batch.map(({ bucket, digest }) => [digestAttribute(bucket), digest])), buckets: syncFingerprints.bucketCount(), type: Top.type };
@@ -95,11 +70,6 @@ export const syncFingerprints = {
       if (!ok) missed.push(...batch.map((change) => change.bucket));
     }
     return missed;
-  },
-
-  /** Requests `invalidate` sends for this many distinct rooms: one per 25. */
-  invalidateRequests(rooms: number): number {
-    return Math.ceil(rooms / BATCH_SIZE);
   },
 
   /** Marks rooms dirty for the next sync: every device writer but the sync, before and after its write. */
@@ -122,12 +92,8 @@ export const syncFingerprints = {
   /** The sync's mark before writing into these buckets (`whole` in `top()`); answers the mark its digest write expects. */
   async markForSync(buckets: readonly number[]): Promise<string> {
     const mark = `${WHOLE}${randomUUID()}`;
-    await markDigests(buckets, mark);
+    // a value no sync computes, set only where a top item exists
+    for (const batch of chunked(buckets, CHUNK)) await Top.update(undefined, { set: Object.fromEntries(batch.map((bucket) => [digestAttribute(bucket), mark])) }, EXISTS);
     return mark;
   },
-};
-
-/** Replaces the digests of these buckets by `mark` (a value no sync computes), where a top item exists. */
-const markDigests = async (buckets: readonly number[], mark: string): Promise<void> => {
-  for (const batch of chunks(buckets)) await Top.update(undefined, { set: Object.fromEntries(batch.map((bucket) => [digestAttribute(bucket), mark])) }, EXISTS);
 };

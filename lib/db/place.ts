@@ -15,10 +15,7 @@ export const oversizedField = (device: { devicesn: string; details: Place }): st
   const roomFits = roomId(device.details).length <= SORT_KEY_BYTES;
   const locationFits = BEFORE_LOCATION_BYTES + locationId(device.details).length <= SORT_KEY_BYTES;
   if (roomFits && locationFits) return undefined;
-  const { region, location, room } = device.details;
-  const names: [string, string][] = roomFits
-    ? [['details.region', region], ['details.location', location]]
-    : [['details.region', region], ['details.location', location], ['details.room', room]];
-  const size = ([, name]: [string, string]) => encodeURIComponent(name).length;
-  return names.reduce((longest, next) => (size(next) > size(longest) ? next : longest))[0];
+  const names = (['region', 'location', 'room'] as const).slice(0, roomFits ? 2 : 3);
+  const size = (name: (typeof names)[number]) => encodeURIComponent(device.details[name]).length;
+  return `details.${names.reduce((longest, next) => (size(next) > size(longest) ? next : longest))}`;
 };

@@ -1,6 +1,6 @@
 import type { Place, RoomAggregate, Severity, SeverityCounts, StoredRoom } from '#lib/devices/types';
-import { Room, roomId, roomIndexKeys, ROOMS } from '#lib/store/entities/inventory';
-import { atVersion, expr } from '#lib/store/expression';
+import { byRoom, Room, roomIndexKeys, ROOMS } from '#lib/store/entities/inventory';
+import { atVersion, equal, expr } from '#lib/store/expression';
 import { queryShards, type Query } from '#lib/store/query';
 import { asRead, batchGet, type Item } from '#lib/store/table';
 import { announceStored } from './changes';
@@ -11,25 +11,18 @@ const SEVERITY_LEVELS: Severity[] = [1, 2, 3, 4];
 const severityFields = (severities: SeverityCounts) => Object.fromEntries(SEVERITY_LEVELS.map((level) => [`sev${level}`, severities[level]]));
 
 const storedOf = (item: Item): StoredRoom => {
-  const stored: StoredRoom = { aggregate: Room.fromItem(item), version: Number(item.version ?? 0) };
-  if (SEVERITY_LEVELS.every((level) => typeof item[`sev${level}`] === 'number')) {
-    stored.severities = { 1: Number(item.sev1), 2: Number(item.sev2), 3: Number(item.sev3), 4: Number(item.sev4) };
-  }
-  return stored;
+  const severities = { 1: Number(item.sev1), 2: Number(item.sev2), 3: Number(item.sev3), 4: Number(item.sev4) };
+  const counted = SEVERITY_LEVELS.every((level) => typeof item[`sev${level}`] === 'number');
+  return { aggregate: Room.fromItem(item), version: Number(item.version ?? 0), ...(counted ? { severities } : {}) };
 };
 
 const FIELDS = ['region', 'location', 'room', 'deviceCount', 'online', 'offline', 'roomStatus'];
-const NAME_FIELDS = ['region', 'location', 'room'] as const;
 
 /** Leading names that are fixed, as a key prefix: `a#b#` for [a, b, undefined], `a#b#c` for all three. */
 const prefix = (...names: (string | undefined)[]) => {
-  const fixed: string[] = [];
-  for (const name of names) {
-    if (name === undefined) break;
-    fixed.push(enc(name));
-  }
-  if (fixed.length === 0) return '';
-  return fixed.length === 3 ? fixed.join('#') : `${fixed.join('#')}#`;
+  const end = names.indexOf(undefined);
+  const fixed = (names.slice(0, end < 0 ? undefined : end) as string[]).map(enc);
+  return fixed.length === 3 ? fixed.join('#') : fixed.map((name) => `${name}#`).join('');
 };
 
 /** The narrowest ordering for a scope, and a filter on every name its key prefix does not fix. */
@@ -40,34 +33,26 @@ const scopeQuery = (scope: Partial<Place>): { base: string; query: Omit<Query, '
       : scope.location !== undefined
         ? (['GSI1', ROOMS.byLocation, prefix(scope.location, scope.region)] as const)
         : ([undefined, ROOMS.byRegion, prefix(scope.region)] as const);
-  const named = NAME_FIELDS.filter((field) => scope[field] !== undefined);
   return {
     base,
     query: {
       ...(index ? { index } : {}),
       ...(sk ? { sk: expr('begins_with(#sk, :sk)', { sk }) } : {}),
-      ...(named.length ? { filter: expr(named.map((field) => `#${field} = :${field}`).join(' AND '), Object.fromEntries(named.map((field) => [field, scope[field]]))) } : {}),
+      filter: equal({ region: scope.region, location: scope.location, room: scope.room }),
       project: FIELDS,
     },
   };
 };
 
-const byPlace = (a: RoomAggregate, b: RoomAggregate) => (roomId(a) < roomId(b) ? -1 : roomId(a) > roomId(b) ? 1 : 0);
-
-/** The aggregates of every room in scope (absent name: any) that holds devices, sorted by region, location, room. */
-export const inScope = async (scope: Partial<Place>): Promise<RoomAggregate[]> => {
+/** The aggregates of every room in scope (absent name: any) with devices, by place; `consistent`: a summary heal's (docs/adr/0130). */
+export const inScope = async (scope: Partial<Place>, { consistent = false } = {}): Promise<RoomAggregate[]> => {
   const { base, query } = scopeQuery(scope);
-  return (await queryShards(base, query)).map(Room.fromItem).sort(byPlace);
+  return (await queryShards(base, { ...query, consistent })).map(Room.fromItem).sort(byRoom);
 };
 
-/** The aggregates in any of these disjoint scopes, one `inScope` each, in parallel. */
-export const inScopes = async (scopes: readonly Partial<Place>[]): Promise<RoomAggregate[]> => (await Promise.all(scopes.map(inScope))).flat().sort(byPlace);
-
-/** Every aggregate, consistent from the table: what a summary heal counts (docs/adr/0130). */
-export const allConsistent = async (): Promise<RoomAggregate[]> => {
-  const { base, query } = scopeQuery({});
-  return (await queryShards(base, { ...query, consistent: true })).map(Room.fromItem).sort(byPlace);
-};
+/** Scopes disjoint: no aggregate twice. */
+export const inScopes = async (scopes: readonly Partial<Place>[]): Promise<RoomAggregate[]> =>
+  (await Promise.all(scopes.map((scope) => inScope(scope)))).flat().sort(byRoom);
 
 /** One room's stored aggregate, read consistently (what a recompute writes against). */
 export const read = async (place: Place): Promise<StoredRoom | undefined> => {

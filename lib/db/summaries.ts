@@ -8,8 +8,7 @@ const STALE_MS = 15 * 60 * 1000;
 
 const countsOf = (item: Item | undefined): Counts => {
   const counts = zeroCounts();
-  if (!item) return counts;
-  for (const field of COUNT_FIELDS) counts[field] = Number(item[field] ?? 0);
+  for (const field of COUNT_FIELDS) counts[field] = Number(item?.[field] ?? 0);
   return counts;
 };
 
@@ -18,15 +17,8 @@ const scopeFields = (scope: SummaryScope): Item => ({ GSI1PK: SUMMARIES, GSI1SK:
 
 const mark = (runId: string, startedAt: number) => new Set([`${startedAt}:${runId}`]);
 
-export interface StoredSummary {
-  scope: SummaryScope;
-  counts: Counts;
-  version: number;
-  /** Start times (epoch ms) of the runs that marked it and have not added their change yet. */
-  inflight: number[];
-}
-
-const fromItem = (scope: SummaryScope, item: Item | undefined): StoredSummary => ({
+/** `inflight`: start times (epoch ms) of the runs that marked it and have not added their change yet. */
+const fromItem = (scope: SummaryScope, item: Item | undefined) => ({
   scope,
   counts: countsOf(item),
   version: Number(item?.version ?? 0),
@@ -55,13 +47,13 @@ export const apply = async (runId: string, startedAt: number, scopes: readonly S
 export const scopes = async (): Promise<SummaryScope[]> => (await queryAll({ index: 'GSI1', pk: SUMMARIES })).map(Summary.fromItem);
 
 /** The stored state of these scopes, read consistently (the first step of a heal). */
-export const read = async (scopes: readonly SummaryScope[]): Promise<StoredSummary[]> => {
+export const read = async (scopes: readonly SummaryScope[]): Promise<ReturnType<typeof fromItem>[]> => {
   const found = new Map((await batchGet(scopes.map(Summary.key))).map((item) => [String(item.PK), item]));
   return scopes.map((scope) => fromItem(scope, found.get(Summary.key(scope).PK)));
 };
 
 /** Overwrites a summary with the counts of rooms read after it, unless marked by a live run or written since. */
-export const heal = async (stored: StoredSummary, counts: Counts, now = Date.now()): Promise<boolean> => {
+export const heal = async (stored: ReturnType<typeof fromItem>, counts: Counts, now = Date.now()): Promise<boolean> => {
   if (stored.inflight.some((startedAt) => now - startedAt < STALE_MS)) return false;
   if (stored.inflight.length === 0 && sameCounts(stored.counts, counts)) return false;
   const fields = { ...scopeFields(stored.scope), ...counts, version: stored.version + 1, updatedAt: new Date(now).toISOString() };

@@ -11,12 +11,10 @@ import definition from './table-definition.json';
 
 /** Keys and indexes from table-definition.json, which serverless.yml reads too (TTL is set apart from the create). */
 const { TimeToLiveAttribute: _ttl, ...table } = definition;
-export const createTableInput = (tableName: string): CreateTableCommandInput => ({ TableName: tableName, ...(table as Omit<CreateTableCommandInput, 'TableName'>) });
 
 const describe = async (client: DynamoDBClient, tableName: string) => {
   try {
-    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
-    return Table;
+    return (await client.send(new DescribeTableCommand({ TableName: tableName }))).Table;
   } catch (error) {
     if (error instanceof ResourceNotFoundException) return undefined;
     throw error;
@@ -24,15 +22,12 @@ const describe = async (client: DynamoDBClient, tableName: string) => {
 };
 
 /** Creates the table unless it exists, and waits until ACTIVE (docs/adr/0009); a concurrent create is success. */
-export const ensureTable = async (
-  client: DynamoDBClient,
-  tableName: string,
-): Promise<{ created: boolean; status: string }> => {
+export const ensureTable = async (client: DynamoDBClient, tableName: string): Promise<{ created: boolean; status: string }> => {
   const existing = await describe(client, tableName);
   let created = false;
   if (!existing) {
     try {
-      await client.send(new CreateTableCommand(createTableInput(tableName)));
+      await client.send(new CreateTableCommand({ TableName: tableName, ...(table as Omit<CreateTableCommandInput, 'TableName'>) }));
       created = true;
     } catch (error) {
       if (!(error instanceof ResourceInUseException)) throw error;

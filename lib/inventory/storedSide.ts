@@ -4,6 +4,7 @@ import * as rooms from '#lib/db/rooms';
 import { roomKey, type Place, type ProviderDevice, type RoomAggregate, type StoredDevice } from '#lib/devices/types';
 import { expectedAggregates, staleRooms } from '#lib/rollups/pure/rollup';
 import { mapConcurrent } from '#lib/shared/concurrency';
+import { placeOfRoom } from '#lib/store/placeKeys';
 import { bucketDigest, differingRooms, roomFingerprint, sameEntries } from './pure/fingerprint';
 
 /*
@@ -102,7 +103,7 @@ export const readStoredSide = async (listed: readonly ProviderDevice[], unreadab
     for (const room of dirty.keys()) changed.add(room);
     // a room holding a device the provider reported unreadably is compared on every sync
     for (const device of await devices.find([...unreadable])) changed.add(syncFingerprints.locate(device.details).room);
-    const places = [...changed].map(syncFingerprints.placeOf);
+    const places = [...changed].map(placeOfRoom);
     const inRooms = (await mapConcurrent(places, 16, (place) => devices.inRoom(place))).flat();
     const known = new Set(inRooms.map((device) => device.devicesn));
     incoming = latest.filter((device) => changed.has(syncFingerprints.locate(device.details).room) || known.has(device.devicesn));

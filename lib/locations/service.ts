@@ -4,7 +4,7 @@
  * reads answer within the caller's scope, every other location 404 as if it had no profile.
  */
 import * as store from '#lib/db/locationProfiles';
-import type { Page } from '#lib/db/pages';
+import type { Page } from '#lib/store/paging';
 import { Invalid, NotFound } from '#lib/errors';
 import { isUnscoped, placeInScope, type AccessScope } from '#lib/shared/access';
 import { locationId } from '#lib/store/placeKeys';

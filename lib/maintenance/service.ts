@@ -8,7 +8,7 @@ import { silenceWithinScope } from '#lib/alarms/pure/silences';
 import { historyExpiry } from '#lib/shared/retention';
 import * as store from '#lib/db/maintenance';
 import * as history from '#lib/db/maintenanceHistory';
-import { mapPage, type Page } from '#lib/db/pages';
+import { mapPage, type Page } from '#lib/store/paging';
 import { Invalid, NotFound } from '#lib/errors';
 import { placeTimeZone as profileTimeZone } from '#lib/locations/service';
 import { releaseBeforeChange } from '#lib/notify/maintenanceRelease';

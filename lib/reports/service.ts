@@ -8,7 +8,7 @@
 import type { Mailer } from '#lib/alarms/mailer';
 import * as deliveries from '#lib/db/deliveries';
 import * as store from '#lib/db/reports';
-import { mapPage, type Page } from '#lib/db/pages';
+import { mapPage, type Page } from '#lib/store/paging';
 import { Invalid, NotFound } from '#lib/errors';
 import { timeOrderedId } from '#lib/maintenance/windows';
 import { timeZoneName } from '#lib/maintenance/zone';

@@ -68,7 +68,7 @@ export const shiftRooms = async (shifts: Iterable<{ place: Place; from?: Severit
 export const healSummaries = async (): Promise<number> => {
   const known = await summaries.scopes();
   const before = await summaries.read(known);
-  const expected = expectedSummaries(await rooms.allConsistent());
+  const expected = expectedSummaries(await rooms.inScope({}, { consistent: true }));
   const storedKeys = new Set(known.map(summaryKey));
   const missing = [...expected.values()].filter(({ scope }) => !storedKeys.has(summaryKey(scope))).map(({ scope }) => scope);
   // scopes with no summary yet: only created here if still absent (one a run created meanwhile waits for the next heal)

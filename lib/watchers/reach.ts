@@ -4,7 +4,7 @@
  * answered 404 as if unknown. Conditions naming a region or location outside the caller's scope
  * are 404 as well, naming the condition, never the place.
  */
-import type { Page } from '#lib/db/pages';
+import type { Page } from '#lib/store/paging';
 import * as watchers from '#lib/db/watchers';
 import { NotFound } from '#lib/errors';
 import { isUnscoped, type AccessScope } from '#lib/shared/access';

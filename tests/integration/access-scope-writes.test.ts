@@ -4,7 +4,7 @@ import { fullPass } from '#lib/alarms/engine/fullPass';
 import { createSilence, endSilence, getSilence, listSilences } from '#lib/alarms/silences';
 import { outboxMailer } from '#lib/adapters/mail';
 import * as alarms from '#lib/db/alarms';
-import type { Page } from '#lib/db/pages';
+import type { Page } from '#lib/store/paging';
 import * as watchers from '#lib/db/watchers';
 import { syncDevices } from '#lib/inventory/sync';
 import type { ProviderDevice } from '#lib/devices/types';

@@ -6,7 +6,7 @@ import { queryHistory } from '#lib/alarms/history';
 import { listAlarms } from '#lib/alarms/query';
 import * as alarmHistory from '#lib/db/alarmHistory';
 import * as liveConnections from '#lib/db/liveConnections';
-import type { Page } from '#lib/db/pages';
+import type { Page } from '#lib/store/paging';
 import * as watchers from '#lib/db/watchers';
 import { deviceWithin, roomsWithin, serialNumbersWithin } from '#lib/devices/access';
 import { countsIn } from '#lib/devices/counts';

@@ -7,9 +7,13 @@ import { shardKey } from '../query';
 /* The inventory and its roll-ups: devices, room aggregates, summaries, sync fingerprints, connectivity. */
 const devices = 'Devices, room aggregates and lookups';
 const enc = encodeURIComponent;
+/** The named attributes that are non-empty strings, in the order named (a device's optional vendor facts). */
+const filled = <K extends string>(item: Item, ...names: K[]): Partial<Record<K, string>> =>
+  Object.fromEntries(names.flatMap((name) => (typeof item[name] === 'string' && item[name] !== '' ? [[name, item[name]]] : []))) as Partial<Record<K, string>>;
 
 export { locationId, placeOfRoom, roomId } from '../placeKeys';
 import { locationId, roomId } from '../placeKeys';
+export const byRoom = (a: Place, b: Place): number => (roomId(a) < roomId(b) ? -1 : roomId(a) > roomId(b) ? 1 : 0);
 
 /** The inventory index: serial numbers, sharded by serial number. */
 export const SERIALS = 'SERIALS';
@@ -22,26 +26,20 @@ export const Device = /* @__PURE__ */ entity({
     notes: '`deviceid, devicesn, devicemodel, connected, inCallStatus, region, location, room`, optional `alarmSeverity` (1..4, worst firing alarm; pending ones do not count) and `alarmWatchers` (the watchers with an open alarm on it), both set only by the alarm engine (other writers carry them over unchanged), `lastRefresh`, `updatedAt`; from its provider (issue 25): `vendor` (`webex`, `zoom`, `http`, `simulated`), `vendorRef` (Zoom: `<roomId>/<locationId>`, for a refresh; never answered), `connectionDetail`, `errorCodes`, `software`, `lastSeen` (disconnected only), `plannedMaintenance`, `staleSince` (its provider failing past `PROVIDER_STALE_MINUTES`)' },
   key: (device: Pick<StoredDevice, 'devicesn' | 'details'>) => ({ PK: roomPartition(device.details), SK: deviceSk(device.devicesn) }),
   fromItem: (item): StoredDevice => {
-    const text = (name: string) => (typeof item[name] === 'string' ? (item[name] as string) : undefined);
-    const device: StoredDevice = {
+    const vendorDetails = {
+      ...filled(item, 'connectionDetail'),
+      ...(Array.isArray(item.errorCodes) && item.errorCodes.length > 0 ? { errorCodes: item.errorCodes.map(String) } : {}),
+      ...filled(item, 'software', 'lastSeen', 'plannedMaintenance'),
+    };
+    return {
       ...texts(item, 'deviceid', 'devicesn', 'devicemodel'),
       status: { connected: item.connected === true, inCallStatus: String(item.inCallStatus) },
       details: texts(item, 'region', 'location', 'room'),
+      ...(typeof item.alarmSeverity === 'number' ? { alarmSeverity: item.alarmSeverity as Severity } : {}),
+      ...(Array.isArray(item.alarmWatchers) && item.alarmWatchers.length > 0 ? { alarmWatchers: item.alarmWatchers.map(String) } : {}),
+      ...filled(item, 'vendor', 'vendorRef', 'staleSince'),
+      ...(Object.keys(vendorDetails).length > 0 ? { vendorDetails } : {}),
     };
-    if (typeof item.alarmSeverity === 'number') device.alarmSeverity = item.alarmSeverity as Severity;
-    if (Array.isArray(item.alarmWatchers) && item.alarmWatchers.length > 0) device.alarmWatchers = item.alarmWatchers.map(String);
-    if (text('vendor')) device.vendor = text('vendor');
-    if (text('vendorRef')) device.vendorRef = text('vendorRef');
-    if (text('staleSince')) device.staleSince = text('staleSince');
-    const details = {
-      ...(text('connectionDetail') ? { connectionDetail: text('connectionDetail') } : {}),
-      ...(Array.isArray(item.errorCodes) && item.errorCodes.length > 0 ? { errorCodes: item.errorCodes.map(String) } : {}),
-      ...(text('software') ? { software: text('software') } : {}),
-      ...(text('lastSeen') ? { lastSeen: text('lastSeen') } : {}),
-      ...(text('plannedMaintenance') ? { plannedMaintenance: text('plannedMaintenance') } : {}),
-    };
-    if (Object.keys(details).length > 0) device.vendorDetails = details;
-    return device;
   },
 });
 
@@ -108,7 +106,6 @@ export const Summary = /* @__PURE__ */ entity({
     notes: '`deviceCount, online, offline, rooms, Critical, Major, Minor, Info, OK` of the room aggregates in the scope; `region`, `location`; `version`; `inflight` (string set `<startedAt>:<runId>`)',
   },
   key: (scope: SummaryScope) => ({ PK: `SUMMARY#${summaryScopeId(scope)}`, SK: 'SUMMARY' }),
-  /** The scope a summary item counts. */
   fromItem: (item): SummaryScope => {
     if (typeof item.region !== 'string') return {};
     return typeof item.location === 'string' ? { region: item.region, location: item.location } : { region: item.region };
@@ -142,14 +139,8 @@ export const FingerprintTop = /* @__PURE__ */ entity({
 });
 /** A bucket's digest is the attribute `b<n>` of the top item. */
 export const digestAttribute = (bucket: number) => `b${bucket}`;
-documented({
-  section: fingerprints,
-  name: 'Held room (inside a bucket)',
-  PK: '',
-  SK: '',
-  notes:
-    "`r:<room>` = `!held`: the room holds devices the sync keeps as they are (their provider failed, their record was unreadable, or the removal guard holds their removal); equal to no listing's fingerprint, so every sync compares the room again until nothing in it is held",
-});
+documented({ section: fingerprints, name: 'Held room (inside a bucket)', PK: '', SK: '',
+  notes: "`r:<room>` = `!held`: the room holds devices the sync keeps as they are (their provider failed, their record was unreadable, or the removal guard holds their removal); equal to no listing's fingerprint, so every sync compares the room again until nothing in it is held" });
 /** Rooms written by someone other than the sync since the sync last compared them, sharded by room. */
 export const DIRTY_ROOMS = 'SYNCFP#DIRTY';
 export const DirtyRoom = /* @__PURE__ */ entity({
