@@ -1,8 +1,8 @@
 import type { LocationProfile } from '#lib/locations/types';
 import { LOCATION_PROFILES, LocationProfileItem as Profiles } from '#lib/store/entities/locations';
-import { mapPage, queryKeptPage, queryPage, type Page } from '#lib/store/paging';
+import { readPage, type Page } from '#lib/store/paging';
 import { queryAll } from '#lib/store/query';
-import { EXISTS, type Item } from '#lib/store/table';
+import { EXISTS } from '#lib/store/table';
 
 /*
  * Location profiles (issue 28 item 4; docs/adr/0481-location-profiles.md): one partition
@@ -32,10 +32,8 @@ const IDENTITY = 'location-profiles';
 const listQuery = { pk: LOCATION_PROFILES, consistent: true };
 
 /** One page of the profiles by region then location (encoded); with `keep`, of those it accepts (a scoped caller's), the same cursors. */
-export const page = async (limit: number, cursor?: string, keep?: (profile: LocationProfile) => boolean): Promise<Page<LocationProfile>> => {
-  const read = keep ? queryKeptPage(listQuery, IDENTITY, (item: Item) => keep(fromItem(item)), limit, cursor) : queryPage(listQuery, IDENTITY, limit, cursor);
-  return mapPage(await read, fromItem);
-};
+export const page = (limit: number, cursor?: string, keep?: (profile: LocationProfile) => boolean): Promise<Page<LocationProfile>> =>
+  readPage(listQuery, IDENTITY, fromItem, limit, cursor, keep);
 
 /** Every profile (one Query of their partition, consistent), by `locationKey`: what availability counts rooms in. Locations are few next to devices. */
 export const all = async (): Promise<Map<string, LocationProfile>> =>

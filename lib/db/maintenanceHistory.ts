@@ -1,8 +1,7 @@
 import { historyExpiry } from '#lib/shared/retention';
 import { maintenanceHistoryPk, MaintenanceEventItem as Events, type MaintenanceEvent } from '#lib/store/entities/alarms';
-import { expr } from '#lib/store/expression';
-import { mapPage, queryPage, type Page } from '#lib/store/paging';
-import { NEW, nowSeconds } from '#lib/store/table';
+import { readPage, type Page } from '#lib/store/paging';
+import { NEW, unexpired } from '#lib/store/table';
 
 export type { MaintenanceEvent } from '#lib/store/entities/alarms';
 
@@ -23,11 +22,6 @@ export const recordIfAbsent = async (event: MaintenanceEvent): Promise<boolean> 
 
 /** One page of a window's events, newest first (a consistent Query of its partition). */
 export const page = async (windowId: string, limit: number, cursor?: string): Promise<Page<MaintenanceEvent>> => {
-  const query = {
-    pk: maintenanceHistoryPk(windowId),
-    descending: true,
-    consistent: true,
-    filter: expr('attribute_not_exists(#expiresAt) OR #expiresAt > :now', { now: nowSeconds() }),
-  };
-  return mapPage(await queryPage(query, `maintenance history ${windowId}`, limit, cursor), Events.fromItem);
+  const query = { pk: maintenanceHistoryPk(windowId), descending: true, consistent: true, filter: unexpired() };
+  return readPage(query, `maintenance history ${windowId}`, Events.fromItem, limit, cursor);
 };

@@ -2,9 +2,9 @@ import type { ReportSchedule } from '#lib/reports/types';
 import { Conflict, NotFound } from '#lib/errors';
 import { caps } from '#lib/shared/caps';
 import { REPORTS, ReportRun, ReportScheduleItem as Schedules, type ReportRunState } from '#lib/store/entities/reports';
-import { collection } from '#lib/store/entity';
+import { collection, versioned, type Versioned } from '#lib/store/entity';
 import { expr } from '#lib/store/expression';
-import { mapPage, queryKeptPage, queryPage, type Page } from '#lib/store/paging';
+import { readPage, type Page } from '#lib/store/paging';
 import { queryAll, type Query } from '#lib/store/query';
 import { must, NEW, type Item } from '#lib/store/table';
 import * as capped from './caps';
@@ -19,43 +19,29 @@ import * as capped from './caps';
  */
 const { fromItem } = Schedules;
 
-export interface VersionedSchedule {
-  schedule: ReportSchedule;
-  version: number;
-}
+export type VersionedSchedule = Versioned<ReportSchedule>;
 
-const notFound = (id: string) => new NotFound(`Report schedule ${id} not found`);
-const changed = (id: string) => new Conflict(`Report schedule ${id} was changed by another request; read it again and retry`);
+const schedules = versioned(
+  Schedules,
+  (id) => new NotFound(`Report schedule ${id} not found`),
+  (id) => new Conflict(`Report schedule ${id} was changed by another request; read it again and retry`),
+);
 
-const cap: capped.CapRules = {
-  name: 'reports',
-  get max() {
-    return caps.reports();
-  },
-  full: (max) => `This stage holds ${max} report schedules, its maximum (REPORTS_MAX); delete one first (DELETE /reports/{id})`,
-  living: async () => new Map((await collection(REPORTS).all({ project: ['id'], consistent: true })).map((item) => [String(item.id), undefined] as const)),
-};
+const full = (max: number) => `This stage holds ${max} report schedules, its maximum (REPORTS_MAX); delete one first (DELETE /reports/{id})`;
+const cap = capped.capRules('reports', () => caps.reports(), full, () => capped.members(collection(REPORTS)));
 
 const fields = (schedule: ReportSchedule, version: number): Item => ({ ...schedule, version });
 
 /** Stores a new schedule; 409 when the stage holds its maximum. */
 export const create = async (schedule: ReportSchedule): Promise<ReportSchedule> => {
-  await capped.admit(cap, schedule.id);
-  try {
-    await must(Schedules.put(schedule.id, fields(schedule, 1), NEW), () => new Error(`report schedule id ${schedule.id} collided`));
-  } catch (error) {
-    await capped.release(cap.name, [schedule.id]).catch(() => undefined); // else healed when the cap is reached
-    throw error;
-  }
+  await capped.admitted(cap, schedule.id, undefined, () =>
+    must(Schedules.put(schedule.id, fields(schedule, 1), NEW), () => new Error(`report schedule id ${schedule.id} collided`)),
+  );
   return schedule;
 };
 
 /** One schedule and its version (strongly consistent); 404 when unknown. */
-export const getVersioned = async (id: string): Promise<VersionedSchedule> => {
-  const item = await Schedules.read(id, { consistent: true });
-  if (!item) throw notFound(id);
-  return { schedule: fromItem(item), version: Number(item.version) };
-};
+export const getVersioned = schedules.read;
 
 const listQuery = (): Query => ({ pk: REPORTS, consistent: true });
 
@@ -63,30 +49,19 @@ const listQuery = (): Query => ({ pk: REPORTS, consistent: true });
 export const all = async (): Promise<ReportSchedule[]> => (await queryAll(listQuery())).map(fromItem);
 
 /** One page of the schedules, oldest first; with `keep`, of those it accepts (a scoped caller's). */
-export const page = async (limit: number, cursor?: string, keep?: (schedule: ReportSchedule) => boolean): Promise<Page<ReportSchedule>> => {
-  const read = keep ? queryKeptPage(listQuery(), 'reports', (item) => keep(fromItem(item)), limit, cursor) : queryPage(listQuery(), 'reports', limit, cursor);
-  return mapPage(await read, fromItem);
-};
-
-const atVersion = (version: number) => expr('#version = :read', { read: version });
+export const page = (limit: number, cursor?: string, keep?: (schedule: ReportSchedule) => boolean): Promise<Page<ReportSchedule>> =>
+  readPage(listQuery(), 'reports', fromItem, limit, cursor, keep);
 
 /** Replaces a schedule read at `version`; 409 when written since, 404 when deleted since. */
 export const replace = async (current: VersionedSchedule, schedule: ReportSchedule): Promise<ReportSchedule> => {
-  if (!(await Schedules.put(schedule.id, fields(schedule, current.version + 1), atVersion(current.version)))) {
-    await getVersioned(schedule.id);
-    throw changed(schedule.id);
-  }
+  await schedules.putAt(schedule.id, fields(schedule, current.version + 1), current.version);
   return schedule;
 };
 
 /** Deletes a schedule read at `version`; 409 when written since, 404 when gone. Its markers expire by TTL. */
 export const remove = async (current: VersionedSchedule): Promise<void> => {
-  const { id } = current.schedule;
-  if (!(await Schedules.remove(id, atVersion(current.version)))) {
-    await getVersioned(id);
-    throw changed(id);
-  }
-  await capped.release(cap.name, [id]).catch(() => undefined); // else healed when the cap is reached
+  await schedules.removeAt(current.record.id, current.version);
+  await capped.forget(cap.name, current.record.id);
 };
 
 /** A period's report: its schedule and start. */

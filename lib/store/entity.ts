@@ -1,12 +1,12 @@
-import type { Change, Expr, Item } from './expression';
+import { atVersion, type Change, type Expr, type Item } from './expression';
 import { countAll, queryAll, type Query } from './query';
-import { get, put, remove, update, type Key, type ReadOptions, type Returns } from './table';
+import { get, hasExpired, put, remove, update, type Key, type ReadOptions, type Returns } from './table';
 
 // An item type declared once: keys, answers, operations and docs/data-model.md rows (docs/adr/0313).
 export interface EntityDoc {
   /** The section of docs/data-model.md the item is listed in. */
   section: string;
-  /** The item's name in that table (its `type` unless said otherwise). */
+  /** Its `type` unless said otherwise. */
   name?: string;
   PK: string;
   SK: string;
@@ -35,9 +35,7 @@ export const entity = <Id, T = Item>(declaration: Declaration<Id, T>) => {
   const { key, type, fromItem } = declaration;
   return {
     ...declaration,
-    /** The item stored at `id`, if any. */
     read: (id: Id, options?: ReadOptions): Promise<Item | undefined> => get(key(id), options),
-    /** The record at `id`, if any. */
     find: async (id: Id, options?: ReadOptions): Promise<T | undefined> => {
       const item = await get(key(id), options);
       return item && fromItem(item);
@@ -48,6 +46,38 @@ export const entity = <Id, T = Item>(declaration: Declaration<Id, T>) => {
     put: (id: Id, fields: Item, condition?: Expr | string): Promise<boolean> => put({ ...key(id), type, ...fields }, condition),
     update: (id: Id, change: Change | Expr, condition?: Expr | string, returns?: Returns) => update(key(id), change, condition, returns),
     remove: (id: Id, condition?: Expr | string): Promise<boolean> => remove(key(id), condition),
+  };
+};
+
+type Entity<Id, T> = ReturnType<typeof entity<Id, T>>;
+
+/** A record and the version it was read at: a replace or delete is conditional on it. */
+export interface Versioned<T> {
+  record: T;
+  version: number;
+}
+
+/** Writes conditional on the version read; when one did not hold, 404 (`missing`) if the item is gone, else `changed`. */
+export const versioned = <Id, T>(stored: Entity<Id, T>, missing: (id: Id) => Error, changed: (id: Id) => Error) => {
+  /** The record and its version (strongly consistent); 404 when absent or past its `expiresAt`. */
+  const read = async (id: Id): Promise<Versioned<T>> => {
+    const item = await stored.read(id, { consistent: true });
+    if (!item || hasExpired(item)) throw missing(id);
+    return { record: stored.fromItem(item), version: Number(item.version) };
+  };
+  const lost = async (id: Id): Promise<never> => {
+    await read(id);
+    throw changed(id);
+  };
+  return {
+    read,
+    /** PutItem of the whole item (`fields` holding its next version) if still at `version`. */
+    putAt: async (id: Id, fields: Item, version: number): Promise<void> => {
+      if (!(await stored.put(id, fields, atVersion(version)))) await lost(id);
+    },
+    removeAt: async (id: Id, version: number): Promise<void> => {
+      if (!(await stored.remove(id, atVersion(version)))) await lost(id);
+    },
   };
 };
 
