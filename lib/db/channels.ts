@@ -3,7 +3,7 @@ import { Conflict, NotFound } from '#lib/errors';
 import type { Channel, ChannelInput } from '#lib/notify/types';
 import { ChannelItem, CHANNELS } from '#lib/store/entities/config';
 import { collection, versioned } from '#lib/store/entity';
-import { and, expr } from '#lib/store/expression';
+import { and, expr, patchOf } from '#lib/store/expression';
 import { changedMeanwhile, EXISTS, must, NEW, type Item } from '#lib/store/table';
 
 // Channels: one partition (docs/adr/0095); only `secretOf` reads a webhook's signing secret.
@@ -18,8 +18,8 @@ const fields = (input: ChannelInput): Item =>
 
 /** A change of the channel's own fields: version and updatedAt move with it; 404 when it is not of `channelType`. */
 const change = async (id: string, set: Item, channelType: string, remove: string[] = []): Promise<Channel> => {
-  const changed = { set: { ...set, updatedAt: new Date().toISOString() }, increment: { version: 1 }, remove };
-  return fromItem(await must(ChannelItem.update(id, changed, and(EXISTS, expr('#channelType = :kind', { kind: channelType })), 'ALL_NEW'), () => notFound(id)));
+  const ofType = and(EXISTS, expr('#channelType = :kind', { kind: channelType }));
+  return fromItem(await must(ChannelItem.update(id, { ...patchOf(set), remove }, ofType, 'ALL_NEW'), () => notFound(id)));
 };
 
 /** Stores a new channel; a webhook with its signing secret. */

@@ -4,12 +4,8 @@ import { readPage, type Page } from '#lib/store/paging';
 import { queryAll } from '#lib/store/query';
 import { EXISTS } from '#lib/store/table';
 
-/*
- * Location profiles (issue 28 item 4; docs/adr/0481-location-profiles.md): one partition
- * `LOCATIONPROFILE` sorted by the location's encoded identity, so the list is one Query and no
- * index is read (nothing lags). A profile is one item, its rooms' overrides inside it, written
- * whole: two PUTs racing leave one of them whole, never a mix (last write wins).
- */
+// Location profiles (docs/adr/0481): one partition sorted by the location's encoded identity, one Query, no index read (nothing lags).
+// A profile is one item, its rooms' overrides inside it, written whole: two PUTs racing leave one of them whole (last write wins).
 const { fromItem } = Profiles;
 type Location = { region: string; location: string };
 

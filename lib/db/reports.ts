@@ -9,14 +9,8 @@ import { queryAll, type Query } from '#lib/store/query';
 import { must, NEW, type Item } from '#lib/store/table';
 import * as capped from './caps';
 
-/*
- * Report schedules (issue 28 item 5; docs/data-model.md "Scheduled reports") are few: one
- * partition `REPORTS`, sorted by UUIDv7 id, read by one Query and never through an index (nothing
- * lags). `version` guards replace and delete; at most REPORTS_MAX per stage (the cap roster of
- * ./caps.ts). Each period's report has a marker (`REPORT#<scheduleId>` / `RUN#<from>`): the
- * conditional put that claims it is what makes a report once when runs race
- * (docs/adr/0472-one-report-per-schedule-and-period.md).
- */
+// Report schedules (issue 28 item 5) are few: one partition sorted by UUIDv7 id, one Query, no index read (nothing lags);
+// `version` guards replace and delete, REPORTS_MAX caps them. The conditional put claiming a period's marker makes its report once (docs/adr/0472).
 const { fromItem } = Schedules;
 
 export type VersionedSchedule = Versioned<ReportSchedule>;

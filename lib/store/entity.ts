@@ -1,6 +1,6 @@
 import { atVersion, type Change, type Expr, type Item } from './expression';
 import { countAll, queryAll, type Query } from './query';
-import { get, hasExpired, put, remove, update, type Key, type ReadOptions, type Returns } from './table';
+import { changedMeanwhile, get, hasExpired, put, remove, update, type Key, type ReadOptions, type Returns } from './table';
 
 // An item type declared once: keys, answers, operations and docs/data-model.md rows (docs/adr/0313).
 export interface EntityDoc {
@@ -58,7 +58,7 @@ export interface Versioned<T> {
 }
 
 /** Writes conditional on the version read; when one did not hold, 404 (`missing`) if the item is gone, else `changed`. */
-export const versioned = <Id, T>(stored: Entity<Id, T>, missing: (id: Id) => Error, changed: (id: Id) => Error) => {
+export const versioned = <Id, T>(stored: Entity<Id, T>, missing: (id: Id) => Error, changed: (id: Id) => Error = changedMeanwhile) => {
   /** The record and its version (strongly consistent); 404 when absent or past its `expiresAt`. */
   const read = async (id: Id): Promise<Versioned<T>> => {
     const item = await stored.read(id, { consistent: true });
@@ -87,9 +87,7 @@ export const collection = (partition: string) => ({
   count: (q: Omit<Query, 'pk'> = {}): Promise<number> => countAll({ ...q, pk: partition }),
 });
 
-/** The named attributes of an item as text (`String`), in the order named. */
 export const texts = <K extends string>(item: Item, ...names: K[]): Record<K, string> => Object.fromEntries(names.map((name) => [name, String(item[name])])) as Record<K, string>;
-/** The named attributes of an item as numbers (`Number`), in the order named. */
 export const numbers = <K extends string>(item: Item, ...names: K[]): Record<K, number> => Object.fromEntries(names.map((name) => [name, Number(item[name])])) as Record<K, number>;
 /** The named attributes of an item that are strings, in the order named (the others left out). */
 export const someTexts = <K extends string>(item: Item, ...names: K[]): Partial<Record<K, string>> =>

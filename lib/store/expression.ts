@@ -12,7 +12,6 @@ export const expr = (expression: string, values: Record<string, unknown> = {}, n
 
 const asExpr = (e: Expr | string): Expr => (typeof e === 'string' ? { expression: e } : e);
 
-/** Still the version read (`#version = :version`). */
 export const atVersion = (version: number): Expr => expr('#version = :version', { version });
 
 /** The terms that are given, joined by AND (undefined when none is). */

@@ -41,14 +41,12 @@ export const queryPage = async (q: Query, identity: string, limit: number, curso
 export const queryListOrPage = async (q: Query, identity: string, page: { limit?: number; cursor?: string }): Promise<Item[] | Page<Item>> =>
   page.limit === undefined && page.cursor === undefined ? queryAll(q) : queryPage(q, identity, page.limit ?? 100, page.cursor);
 
-/** Each item of a page mapped, the page keeping its cursor. */
 export const mapPage = <T, R>(page: Page<T>, map: (item: T) => R): Page<R> => ({ items: page.items.map(map), nextCursor: page.nextCursor });
 
 /** One page of a Query as `fromItem` reads it; with `keep`, of the items it accepts (the cursors are the same). */
 export const readPage = async <T>(q: Query, identity: string, fromItem: (item: Item) => T, limit: number, cursor?: string, keep?: (value: T) => boolean): Promise<Page<T>> =>
   mapPage(await (keep ? queryKeptPage(q, identity, (item) => keep(fromItem(item)), limit, cursor) : queryPage(q, identity, limit, cursor)), fromItem);
 
-/** Each item of a list or of a page mapped. */
 export const mapListOrPage = <T, R>(answer: T[] | Page<T>, map: (item: T) => R): R[] | Page<R> =>
   Array.isArray(answer) ? answer.map(map) : mapPage(answer, map);
 
@@ -56,7 +54,7 @@ export const mapListOrPage = <T, R>(answer: T[] | Page<T>, map: (item: T) => R):
 const KEPT_READ = 100;
 
 /** One page of the items `keep` accepts, within `reads` reads; the cursors are `queryPage`'s (docs/adr/0253). */
-export const queryKeptPage = async (q: Query, identity: string, keep: (item: Item) => boolean, limit: number, cursor?: string, reads = 10): Promise<Page<Item>> => {
+const queryKeptPage = async (q: Query, identity: string, keep: (item: Item) => boolean, limit: number, cursor?: string, reads = 10): Promise<Page<Item>> => {
   const items: Item[] = [];
   let done = 0;
   for await (const page of pages(q, cursor ? startKey(cursor, q, identity) : undefined, () => Math.max(limit, KEPT_READ))) {
@@ -76,7 +74,6 @@ export interface DescendingPartition extends Pick<Query, 'index' | 'pk' | 'filte
   range?: { from: string; to: string };
 }
 
-/** A sharded partition as the `DescendingPartition`s of its K shards. */
 export const shardsOf = ({ pk, ...spec }: DescendingPartition): DescendingPartition[] => allShards(pk).map((shard) => ({ ...spec, pk: shard }));
 
 const partitionQuery = ({ range, ...partition }: DescendingPartition, after?: string): Query | undefined => {
@@ -89,7 +86,6 @@ const partitionQuery = ({ range, ...partition }: DescendingPartition, after?: st
   return { ...partition, descending: true, ...(after === undefined ? {} : { sk: { expression: '#sk < :after', values: { after } } }) };
 };
 
-/** An item and its sort key in the partition it was read from. */
 interface Sorted {
   item: Item;
   sort: string;

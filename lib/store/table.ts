@@ -11,8 +11,6 @@ export type { Item } from './expression';
 export type Returns = 'ALL_NEW' | 'UPDATED_NEW' | 'ALL_OLD' | 'UPDATED_OLD';
 export type Key = { PK: string; SK: string; [attribute: string]: unknown };
 
-export const isConditionFailed = (error: unknown): boolean => error instanceof ConditionalCheckFailedException;
-
 /** Sends a conditional write: true when it landed, false when its condition did not hold. */
 export const conditionHeld = async (write: Promise<unknown>): Promise<boolean> => (await held(write)) !== undefined;
 
@@ -21,7 +19,7 @@ const held = async <T>(write: Promise<T>): Promise<T | undefined> => {
   try {
     return await write;
   } catch (error) {
-    if (isConditionFailed(error)) return undefined;
+    if (error instanceof ConditionalCheckFailedException) return undefined;
     throw error;
   }
 };
