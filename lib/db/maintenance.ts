@@ -19,12 +19,8 @@ export interface WindowLife {
   expiresAt?: number;
 }
 
-const fields = (window: MaintenanceWindow, version: number, life: WindowLife): Item => ({
-  ...window,
-  version,
-  ...(life.until === undefined ? {} : { until: life.until }),
-  ...(life.expiresAt === undefined ? {} : { expiresAt: life.expiresAt }),
-});
+// an absent `until` or `expiresAt` is no attribute (the client drops undefined values)
+const fields = (window: MaintenanceWindow, version: number, life: WindowLife): Item => ({ ...window, version, ...life });
 
 const windows = versioned(
   Windows,

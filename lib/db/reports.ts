@@ -59,10 +59,7 @@ export const remove = async (current: VersionedSchedule): Promise<void> => {
 };
 
 /** A period's report: its schedule and start. */
-export interface ReportKey {
-  scheduleId: string;
-  from: string;
-}
+type ReportKey = Parameters<typeof ReportRun.key>[0];
 
 /**
  * Claims the report of one period for `runId` until `leaseUntil` (epoch ms): a conditional put

@@ -1,5 +1,5 @@
 import { atVersion, type Change, type Expr, type Item } from './expression';
-import { countAll, queryAll, type Query } from './query';
+import { pages, queryAll, type Query } from './query';
 import { changedMeanwhile, get, hasExpired, put, remove, update, type Key, type ReadOptions, type Returns } from './table';
 
 // An item type declared once: keys, answers, operations and docs/data-model.md rows (docs/adr/0313).
@@ -84,7 +84,12 @@ export const versioned = <Id, T>(stored: Entity<Id, T>, missing: (id: Id) => Err
 /** A collection kept whole in one partition (`PK = partition`), in sort-key order: list and count are one Query each. */
 export const collection = (partition: string) => ({
   all: (q: Omit<Query, 'pk'> = {}): Promise<Item[]> => queryAll({ ...q, pk: partition }),
-  count: (q: Omit<Query, 'pk'> = {}): Promise<number> => countAll({ ...q, pk: partition }),
+  /** `Select: COUNT` over every page: nothing transferred. */
+  count: async (q: Omit<Query, 'pk'> = {}): Promise<number> => {
+    let count = 0;
+    for await (const page of pages({ ...q, pk: partition, count: true })) count += page.count;
+    return count;
+  },
 });
 
 export const texts = <K extends string>(item: Item, ...names: K[]): Record<K, string> => Object.fromEntries(names.map((name) => [name, String(item[name])])) as Record<K, string>;

@@ -65,13 +65,6 @@ export const queryAll = async (q: Query): Promise<Item[]> => {
   return items;
 };
 
-/** The items a Query matches, counted over every page (`Select: COUNT`). */
-export const countAll = async (q: Query): Promise<number> => {
-  let count = 0;
-  for await (const page of pages({ ...q, count: true })) count += page.count;
-  return count;
-};
-
 /** The first item of a Query (one read, `Limit` 1), if any. */
 export const queryFirst = async (q: Query): Promise<Item | undefined> => (await pages({ ...q, limit: 1 }).next()).value?.items[0];
 
