@@ -35,7 +35,6 @@ export const list = async (): Promise<Channel[]> => (await collection(CHANNELS).
 
 export const get = async (id: string): Promise<Channel> => (await read(id)).record;
 
-/** The channel and the version it was read at (a delete is conditional on it). */
 export const read = channels.read;
 
 /** Moves the channel's version on after a watcher naming it was written, so an older delete fails; false when gone (docs/adr/0096). */

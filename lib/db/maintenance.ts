@@ -47,7 +47,6 @@ export const create = async (window: MaintenanceWindow, life: WindowLife): Promi
   return window;
 };
 
-/** One window and its version (strongly consistent); 404 when unknown or past its retention. */
 export const getVersioned = windows.read;
 
 const listQuery = (): Query => ({

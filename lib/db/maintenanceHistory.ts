@@ -8,7 +8,6 @@ export type { MaintenanceEvent } from '#lib/store/entities/alarms';
 // A window's openings and closings in its own partition (docs/adr/0452): put-if-absent, so racing or resumed runs record each once;
 // read by key (consistent) first, so one finding it written costs a read, not a failed write. They expire ALARM_HISTORY_DAYS after their instant.
 
-/** Whether the event is recorded (strongly consistent). */
 export const has = async (event: Pick<MaintenanceEvent, 'windowId' | 'event' | 'at'>): Promise<boolean> => (await Events.read(event, { consistent: true })) !== undefined;
 
 /** Records the event unless it is; false when it was (another run's). */

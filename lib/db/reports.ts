@@ -34,7 +34,6 @@ export const create = async (schedule: ReportSchedule): Promise<ReportSchedule> 
   return schedule;
 };
 
-/** One schedule and its version (strongly consistent); 404 when unknown. */
 export const getVersioned = schedules.read;
 
 const listQuery = (): Query => ({ pk: REPORTS, consistent: true });
@@ -84,5 +83,4 @@ export const made = async (key: ReportKey, runId: string, facts: { madeAt: strin
 export const passOver = async (key: ReportKey, facts: { to: string; madeAt: string; expiresAt: number }): Promise<boolean> =>
   ReportRun.put(key, { status: 'made', from: key.from, to: facts.to, madeAt: facts.madeAt, deliveries: 0, expiresAt: facts.expiresAt }, expr('attribute_not_exists(PK)'));
 
-/** The marker of one period, if any (strongly consistent). */
 export const run = (key: ReportKey): Promise<ReportRunState | undefined> => ReportRun.find(key, { consistent: true });

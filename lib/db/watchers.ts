@@ -20,7 +20,6 @@ const notFound = (id: string) => new NotFound(`Watcher ${id} not found`);
 const changed = (id: string) => new Conflict(`Watcher ${id} was changed by another request; read it again and retry`);
 const versions = versioned(Watchers, notFound, changed);
 
-/** Puts the whole watcher at `version`; false when `condition` did not hold. */
 const putAt = (record: WatcherRecord, version: number, condition: Expr | string) => Watchers.put(record.id, watcherFields(record, version), condition);
 
 /** At most `WATCHERS_MAX` watchers per stage (lib/db/caps.ts): a create past it is 409. */

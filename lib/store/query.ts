@@ -65,7 +65,6 @@ export const queryAll = async (q: Query): Promise<Item[]> => {
   return items;
 };
 
-/** The first item of a Query (one read, `Limit` 1), if any. */
 export const queryFirst = async (q: Query): Promise<Item | undefined> => (await pages({ ...q, limit: 1 }).next()).value?.items[0];
 
 // K shards of hot partitions, `<base>#<shard>` by a stable hash; K from SHARDS, fixed per stage (docs/adr/0128).
