@@ -1,6 +1,6 @@
 import type { LocationProfile } from '#lib/locations/types';
 import { LOCATION_PROFILES, LocationProfileItem as Profiles } from '#lib/store/entities/locations';
-import { readPage, type Page } from '#lib/store/paging';
+import { listed } from '#lib/store/paging';
 import { queryAll } from '#lib/store/query';
 import { EXISTS } from '#lib/store/table';
 
@@ -24,12 +24,10 @@ export const put = async (profile: LocationProfile): Promise<LocationProfile> =>
 /** Deletes a location's profile; false when it had none. */
 export const remove = (place: Location): Promise<boolean> => Profiles.remove(place, EXISTS);
 
-const IDENTITY = 'location-profiles';
 const listQuery = { pk: LOCATION_PROFILES, consistent: true };
 
 /** One page of the profiles by region then location (encoded); with `keep`, of those it accepts (a scoped caller's), the same cursors. */
-export const page = (limit: number, cursor?: string, keep?: (profile: LocationProfile) => boolean): Promise<Page<LocationProfile>> =>
-  readPage(listQuery, IDENTITY, fromItem, limit, cursor, keep);
+export const page = listed(() => listQuery, 'location-profiles', fromItem).page;
 
 /** Every profile (one Query of their partition, consistent), by `locationKey`: what availability counts rooms in. Locations are few next to devices. */
 export const all = async (): Promise<Map<string, LocationProfile>> =>

@@ -3,8 +3,7 @@ import { Conflict, NotFound } from '#lib/errors';
 import { caps } from '#lib/shared/caps';
 import { MAINTENANCE, MaintenanceWindowItem as Windows } from '#lib/store/entities/alarms';
 import { collection, versioned, type Versioned } from '#lib/store/entity';
-import { readPage, type Page } from '#lib/store/paging';
-import { queryAll, type Query } from '#lib/store/query';
+import { listed } from '#lib/store/paging';
 import { must, NEW, unexpired, type Item } from '#lib/store/table';
 import * as capped from './caps';
 
@@ -49,19 +48,10 @@ export const create = async (window: MaintenanceWindow, life: WindowLife): Promi
 
 export const getVersioned = windows.read;
 
-const listQuery = (): Query => ({
-  pk: MAINTENANCE,
-  filter: unexpired(),
-  consistent: true,
-});
-const IDENTITY = 'maintenance';
-
-/** Every kept window, oldest first (the alarm engine's read: one Query of one small partition). */
-export const all = async (): Promise<MaintenanceWindow[]> => (await queryAll(listQuery())).map(fromItem);
-
-/** One page of the kept windows, oldest first; with `keep`, of those it accepts (a scoped caller's), the same cursors. */
-export const page = (limit: number, cursor?: string, keep?: (window: MaintenanceWindow) => boolean): Promise<Page<MaintenanceWindow>> =>
-  readPage(listQuery(), IDENTITY, fromItem, limit, cursor, keep);
+// The kept windows, oldest first: the alarm engine reads them all (one Query of one small partition), a scoped caller's page keeps its own.
+const kept = listed(() => ({ pk: MAINTENANCE, filter: unexpired(), consistent: true }), 'maintenance', fromItem);
+export const all = kept.all;
+export const page = kept.page;
 
 /** Replaces a window read at `version`: 409 when written since, 404 when deleted since. */
 export const replace = async (current: VersionedWindow, window: MaintenanceWindow, life: WindowLife): Promise<MaintenanceWindow> => {

@@ -4,8 +4,7 @@ import { caps } from '#lib/shared/caps';
 import { REPORTS, ReportRun, ReportScheduleItem as Schedules, type ReportRunState } from '#lib/store/entities/reports';
 import { collection, versioned, type Versioned } from '#lib/store/entity';
 import { expr } from '#lib/store/expression';
-import { readPage, type Page } from '#lib/store/paging';
-import { queryAll, type Query } from '#lib/store/query';
+import { listed } from '#lib/store/paging';
 import { must, NEW, type Item } from '#lib/store/table';
 import * as capped from './caps';
 
@@ -36,14 +35,10 @@ export const create = async (schedule: ReportSchedule): Promise<ReportSchedule> 
 
 export const getVersioned = schedules.read;
 
-const listQuery = (): Query => ({ pk: REPORTS, consistent: true });
-
-/** Every schedule, oldest first (the report run's read: one Query of one small partition). */
-export const all = async (): Promise<ReportSchedule[]> => (await queryAll(listQuery())).map(fromItem);
-
-/** One page of the schedules, oldest first; with `keep`, of those it accepts (a scoped caller's). */
-export const page = (limit: number, cursor?: string, keep?: (schedule: ReportSchedule) => boolean): Promise<Page<ReportSchedule>> =>
-  readPage(listQuery(), 'reports', fromItem, limit, cursor, keep);
+// The schedules, oldest first: the report run reads them all (one Query of one small partition), a scoped caller's page keeps its own.
+const every = listed(() => ({ pk: REPORTS, consistent: true }), 'reports', fromItem);
+export const all = every.all;
+export const page = every.page;
 
 /** Replaces a schedule read at `version`; 409 when written since, 404 when deleted since. */
 export const replace = async (current: VersionedSchedule, schedule: ReportSchedule): Promise<ReportSchedule> => {

@@ -7,7 +7,7 @@ import { scopeField } from '#lib/store/entities/account';
 import { Watcher as Watchers, watcherFields, WATCHERS } from '#lib/store/entities/config';
 import { collection, versioned, type Versioned } from '#lib/store/entity';
 import { atVersion, expr, patchOf, type Expr } from '#lib/store/expression';
-import { mapListOrPage, queryListOrPage, readPage, type Page } from '#lib/store/paging';
+import { listed, type Page } from '#lib/store/paging';
 import { EXISTS, must, NEW, changedMeanwhile } from '#lib/store/table';
 import * as capped from './caps';
 
@@ -38,20 +38,16 @@ export const create = async (input: WatcherInput, id = newId(), scope: readonly 
 };
 
 const all = collection(WATCHERS);
-const everyWatcher = { pk: WATCHERS, consistent: true };
-
-/** Strongly consistent: a channel delete must see every watcher written before it (lib/notify/channels.ts). */
-export const list = async (): Promise<WatcherRecord[]> => (await all.all({ consistent: true })).map(fromItem);
-
-const paged = 'watcher/all';
+// Strongly consistent: a channel delete must see every watcher written before it (lib/notify/channels.ts).
+const every = listed(() => ({ pk: WATCHERS, consistent: true }), 'watcher/all', fromItem);
+export const list = every.all;
 
 /** GET /watcher/all: every watcher, or one page with `limit` / `cursor` (sealed for this list). */
-export const listOrPage = async (page: { limit?: number; cursor?: string }): Promise<WatcherRecord[] | Page<WatcherRecord>> =>
-  mapListOrPage(await queryListOrPage(everyWatcher, paged, page), fromItem);
+export const listOrPage = every.listOrPage;
 
 /** One page of the watchers `keep` accepts (a scoped caller's), with the cursors of `listOrPage`. */
-export const keptPage = async (keep: (watcher: WatcherRecord) => boolean, limit: number, cursor: string | undefined): Promise<Page<WatcherRecord>> =>
-  readPage(everyWatcher, paged, fromItem, limit, cursor, keep);
+export const keptPage = (keep: (watcher: WatcherRecord) => boolean, limit: number, cursor: string | undefined): Promise<Page<WatcherRecord>> =>
+  every.page(limit, cursor, keep);
 
 export const read = versions.read;
 

@@ -37,10 +37,6 @@ export const queryPage = async (q: Query, identity: string, limit: number, curso
   return { items, nextCursor: next && last ? sealAt(q, identity, last) : null };
 };
 
-/** Every item, or one page when `limit` or `cursor` is given. */
-export const queryListOrPage = async (q: Query, identity: string, page: { limit?: number; cursor?: string }): Promise<Item[] | Page<Item>> =>
-  page.limit === undefined && page.cursor === undefined ? queryAll(q) : queryPage(q, identity, page.limit ?? 100, page.cursor);
-
 export const mapPage = <T, R>(page: Page<T>, map: (item: T) => R): Page<R> => ({ items: page.items.map(map), nextCursor: page.nextCursor });
 
 /** One page of a Query as `fromItem` reads it; with `keep`, of the items it accepts (the cursors are the same). */
@@ -49,6 +45,19 @@ export const readPage = async <T>(q: Query, identity: string, fromItem: (item: I
 
 export const mapListOrPage = <T, R>(answer: T[] | Page<T>, map: (item: T) => R): R[] | Page<R> =>
   Array.isArray(answer) ? answer.map(map) : mapPage(answer, map);
+
+/** A list as `fromItem` reads it: whole, one page (cursors sealed for `identity`; `keep`: of the items it accepts), or either. */
+export const listed = <T>(q: () => Query, identity: string, fromItem: (item: Item) => T) => {
+  const all = async (): Promise<T[]> => (await queryAll(q())).map(fromItem);
+  const page = (limit: number, cursor?: string, keep?: (value: T) => boolean): Promise<Page<T>> => readPage(q(), identity, fromItem, limit, cursor, keep);
+  return {
+    all,
+    page,
+    /** Every item, or one page when `limit` or `cursor` is given. */
+    listOrPage: (asked: { limit?: number; cursor?: string }): Promise<T[] | Page<T>> =>
+      asked.limit === undefined && asked.cursor === undefined ? all() : page(asked.limit ?? 100, asked.cursor),
+  };
+};
 
 /** Items a kept page reads from the store at once: a scoped caller's share may be a small part of a list. */
 const KEPT_READ = 100;
