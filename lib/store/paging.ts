@@ -168,11 +168,10 @@ export const queryPartitionsDescending = async (
     .sort(descending);
   const items = merged.slice(0, limit);
   const last = items[items.length - 1];
-  if (merged.length > limit && last) return { items: items.map(({ item }) => item), nextCursor: sealCursor(identity, { after: last.sort }) };
-  // a short (even empty) page: the cursor goes on below the budget's floor
-  if (floor !== undefined) return { items: items.map(({ item }) => item), nextCursor: sealCursor(identity, { after: floor }) };
   const more = perPartition.some((answer) => answer.more);
-  return { items: items.map(({ item }) => item), nextCursor: more && last ? sealCursor(identity, { after: last.sort }) : null };
+  // a short (even empty) page: the cursor goes on below the budget's floor
+  const next = merged.length > limit && last ? last.sort : (floor ?? (more && last ? last.sort : undefined));
+  return { items: items.map(({ item }) => item), nextCursor: next === undefined ? null : sealCursor(identity, { after: next }) };
 };
 
 /** One page (`limit`, `cursor` given) of `queryPartitionsDescending`. */
