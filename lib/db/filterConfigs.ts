@@ -13,7 +13,7 @@ import { mapConcurrent } from '#lib/shared/concurrency';
 import { FILTER_CONFIGS, FilterConfig, filterConfigSortKey } from '#lib/store/entities/config';
 import { collection } from '#lib/store/entity';
 import { atVersion } from '#lib/store/expression';
-import { listed, type Page } from '#lib/store/paging';
+import { listed } from '#lib/store/paging';
 import { must, NEW, changedMeanwhile } from '#lib/store/table';
 import * as capped from './caps';
 import { numberedCollection } from './partition';
@@ -52,14 +52,10 @@ const mergeOne = async (incoming: FiltersConfigListForm, index: number, now: str
 
 export const filterConfigs = {
   /** Every configuration, by id, rooms included (the list form leaves them out). */
-  async list(): Promise<FiltersConfig[]> {
-    return every.all();
-  },
+  list: every.all,
 
   /** Every configuration, or one page with `limit` / `cursor` (sealed for this list). */
-  async listOrPage(page: { limit?: number; cursor?: string }): Promise<FiltersConfig[] | Page<FiltersConfig>> {
-    return every.listOrPage(page);
-  },
+  listOrPage: every.listOrPage,
 
   async get(id: number): Promise<FiltersConfig> {
     return FilterConfig.fromItem(await must(FilterConfig.read(id, { consistent: true }), notFound));
