@@ -2,13 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { Conflict, NotFound } from '#lib/errors';
 import type { Channel, ChannelInput } from '#lib/notify/types';
 import { ChannelItem, CHANNELS } from '#lib/store/entities/config';
-import { collection } from '#lib/store/entity';
-import { and, atVersion, expr } from '#lib/store/expression';
+import { collection, versioned } from '#lib/store/entity';
+import { and, expr, patchOf } from '#lib/store/expression';
 import { changedMeanwhile, EXISTS, must, NEW, type Item } from '#lib/store/table';
 
 // Channels: one partition (docs/adr/0095); only `secretOf` reads a webhook's signing secret.
 const notFound = (id: string) => new NotFound(`Channel ${id} not found`);
 const { fromItem } = ChannelItem;
+const channels = versioned(ChannelItem, notFound, (id) => new Conflict(`Channel ${id} was changed or named by a watcher meanwhile; read it again and retry`));
 
 const fields = (input: ChannelInput): Item =>
   input.type === 'webhook'
@@ -17,8 +18,8 @@ const fields = (input: ChannelInput): Item =>
 
 /** A change of the channel's own fields: version and updatedAt move with it; 404 when it is not of `channelType`. */
 const change = async (id: string, set: Item, channelType: string, remove: string[] = []): Promise<Channel> => {
-  const changed = { set: { ...set, updatedAt: new Date().toISOString() }, increment: { version: 1 }, remove };
-  return fromItem(await must(ChannelItem.update(id, changed, and(EXISTS, expr('#channelType = :kind', { kind: channelType })), 'ALL_NEW'), () => notFound(id)));
+  const ofType = and(EXISTS, expr('#channelType = :kind', { kind: channelType }));
+  return fromItem(await must(ChannelItem.update(id, { ...patchOf(set), remove }, ofType, 'ALL_NEW'), () => notFound(id)));
 };
 
 /** Stores a new channel; a webhook with its signing secret. */
@@ -32,13 +33,9 @@ export const create = async (input: ChannelInput, secret: string | undefined): P
 
 export const list = async (): Promise<Channel[]> => (await collection(CHANNELS).all()).map(fromItem);
 
-export const get = async (id: string): Promise<Channel> => (await read(id)).channel;
+export const get = async (id: string): Promise<Channel> => (await read(id)).record;
 
-/** The channel and the version it was read at (a delete is conditional on it). */
-export const read = async (id: string): Promise<{ channel: Channel; version: number }> => {
-  const item = await must(ChannelItem.read(id, { consistent: true }), () => notFound(id));
-  return { channel: fromItem(item), version: Number(item.version) };
-};
+export const read = channels.read;
 
 /** Moves the channel's version on after a watcher naming it was written, so an older delete fails; false when gone (docs/adr/0096). */
 export const markUsed = async (id: string): Promise<boolean> => !!(await ChannelItem.update(id, { increment: { version: 1 } }, EXISTS));
@@ -60,8 +57,4 @@ export const replace = (id: string, input: ChannelInput): Promise<Channel> =>
 export const rotateSecret = (id: string, secret: string): Promise<Channel> => change(id, { secret }, 'webhook');
 
 /** Deletes the channel as read at `version`; 404 when gone, 409 when written since. */
-export const remove = async (id: string, version: number): Promise<void> => {
-  if (await ChannelItem.remove(id, atVersion(version))) return;
-  await get(id); // 404 when it is gone
-  throw new Conflict(`Channel ${id} was changed or named by a watcher meanwhile; read it again and retry`);
-};
+export const remove = channels.removeAt;

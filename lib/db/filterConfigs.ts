@@ -13,7 +13,7 @@ import { mapConcurrent } from '#lib/shared/concurrency';
 import { FILTER_CONFIGS, FilterConfig, filterConfigSortKey } from '#lib/store/entities/config';
 import { collection } from '#lib/store/entity';
 import { atVersion } from '#lib/store/expression';
-import { mapListOrPage, queryListOrPage, type Page } from '#lib/store/paging';
+import { listed } from '#lib/store/paging';
 import { must, NEW, changedMeanwhile } from '#lib/store/table';
 import * as capped from './caps';
 import { numberedCollection } from './partition';
@@ -29,6 +29,7 @@ const jitter = (attempt: number) => new Promise((resolve) => setTimeout(resolve,
 const cap = capped.capRules('filterConfigs', () => caps.filterConfigs(), (max) => `This stage holds ${max} filters configurations, its maximum (FILTER_CONFIGS_MAX); delete one first`, () => capped.members(all));
 const all = collection(FILTER_CONFIGS);
 const numbered = numberedCollection(FILTER_CONFIGS, filterConfigSortKey, () => notFound());
+const every = listed(() => ({ pk: FILTER_CONFIGS }), 'filtersConfig', FilterConfig.fromItem);
 
 export const FILTERS_CONFIG_NOT_FOUND = 'Filter configuration not found';
 const notFound = () => new NotFound(FILTERS_CONFIG_NOT_FOUND, { body: FILTERS_CONFIG_NOT_FOUND });
@@ -51,14 +52,10 @@ const mergeOne = async (incoming: FiltersConfigListForm, index: number, now: str
 
 export const filterConfigs = {
   /** Every configuration, by id, rooms included (the list form leaves them out). */
-  async list(): Promise<FiltersConfig[]> {
-    return (await all.all()).map(FilterConfig.fromItem);
-  },
+  list: every.all,
 
   /** Every configuration, or one page with `limit` / `cursor` (sealed for this list). */
-  async listOrPage(page: { limit?: number; cursor?: string }): Promise<FiltersConfig[] | Page<FiltersConfig>> {
-    return mapListOrPage(await queryListOrPage({ pk: FILTER_CONFIGS }, 'filtersConfig', page), FilterConfig.fromItem);
-  },
+  listOrPage: every.listOrPage,
 
   async get(id: number): Promise<FiltersConfig> {
     return FilterConfig.fromItem(await must(FilterConfig.read(id, { consistent: true }), notFound));

@@ -1,15 +1,11 @@
 import type { LocationProfile } from '#lib/locations/types';
 import { LOCATION_PROFILES, LocationProfileItem as Profiles } from '#lib/store/entities/locations';
-import { mapPage, queryKeptPage, queryPage, type Page } from '#lib/store/paging';
+import { listed } from '#lib/store/paging';
 import { queryAll } from '#lib/store/query';
-import { EXISTS, type Item } from '#lib/store/table';
+import { EXISTS } from '#lib/store/table';
 
-/*
- * Location profiles (issue 28 item 4; docs/adr/0481-location-profiles.md): one partition
- * `LOCATIONPROFILE` sorted by the location's encoded identity, so the list is one Query and no
- * index is read (nothing lags). A profile is one item, its rooms' overrides inside it, written
- * whole: two PUTs racing leave one of them whole, never a mix (last write wins).
- */
+// Location profiles (docs/adr/0481): one partition sorted by the location's encoded identity, one Query, no index read (nothing lags).
+// A profile is one item, its rooms' overrides inside it, written whole: two PUTs racing leave one of them whole (last write wins).
 const { fromItem } = Profiles;
 type Location = { region: string; location: string };
 
@@ -28,14 +24,10 @@ export const put = async (profile: LocationProfile): Promise<LocationProfile> =>
 /** Deletes a location's profile; false when it had none. */
 export const remove = (place: Location): Promise<boolean> => Profiles.remove(place, EXISTS);
 
-const IDENTITY = 'location-profiles';
 const listQuery = { pk: LOCATION_PROFILES, consistent: true };
 
 /** One page of the profiles by region then location (encoded); with `keep`, of those it accepts (a scoped caller's), the same cursors. */
-export const page = async (limit: number, cursor?: string, keep?: (profile: LocationProfile) => boolean): Promise<Page<LocationProfile>> => {
-  const read = keep ? queryKeptPage(listQuery, IDENTITY, (item: Item) => keep(fromItem(item)), limit, cursor) : queryPage(listQuery, IDENTITY, limit, cursor);
-  return mapPage(await read, fromItem);
-};
+export const page = listed(() => listQuery, 'location-profiles', fromItem).page;
 
 /** Every profile (one Query of their partition, consistent), by `locationKey`: what availability counts rooms in. Locations are few next to devices. */
 export const all = async (): Promise<Map<string, LocationProfile>> =>

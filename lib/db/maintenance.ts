@@ -2,21 +2,15 @@ import type { MaintenanceWindow } from '#lib/maintenance/types';
 import { Conflict, NotFound } from '#lib/errors';
 import { caps } from '#lib/shared/caps';
 import { MAINTENANCE, MaintenanceWindowItem as Windows } from '#lib/store/entities/alarms';
-import { collection } from '#lib/store/entity';
-import { atVersion } from '#lib/store/expression';
-import { readPage, type Page } from '#lib/store/paging';
-import { queryAll, type Query } from '#lib/store/query';
-import { hasExpired, must, NEW, unexpired, type Item } from '#lib/store/table';
+import { collection, versioned, type Versioned } from '#lib/store/entity';
+import { listed } from '#lib/store/paging';
+import { must, NEW, unexpired, type Item } from '#lib/store/table';
 import * as capped from './caps';
 
 // Maintenance windows: one partition sorted by UUIDv7, no index (docs/adr/0405); `version` guards replace and delete.
 const { fromItem } = Windows;
 
-/** A stored window and the version it was read at. */
-export interface VersionedWindow {
-  window: MaintenanceWindow;
-  version: number;
-}
+export type VersionedWindow = Versioned<MaintenanceWindow>;
 
 /** When a window stops counting against the cap (epoch ms), and when the store may forget it (epoch s). */
 export interface WindowLife {
@@ -24,15 +18,14 @@ export interface WindowLife {
   expiresAt?: number;
 }
 
-const fields = (window: MaintenanceWindow, version: number, life: WindowLife): Item => ({
-  ...window,
-  version,
-  ...(life.until === undefined ? {} : { until: life.until }),
-  ...(life.expiresAt === undefined ? {} : { expiresAt: life.expiresAt }),
-});
+// an absent `until` or `expiresAt` is no attribute (the client drops undefined values)
+const fields = (window: MaintenanceWindow, version: number, life: WindowLife): Item => ({ ...window, version, ...life });
 
-const notFound = (id: string) => new NotFound(`Maintenance window ${id} not found`);
-const changed = (id: string) => () => new Conflict(`Maintenance window ${id} was changed by another request; read it again and retry`);
+const windows = versioned(
+  Windows,
+  (id) => new NotFound(`Maintenance window ${id} not found`),
+  (id) => new Conflict(`Maintenance window ${id} was changed by another request; read it again and retry`),
+);
 
 /** At most `MAINTENANCE_WINDOWS_MAX` windows not yet ended per stage: a create past it is 409. */
 const cap = capped.capRules(
@@ -53,45 +46,22 @@ export const create = async (window: MaintenanceWindow, life: WindowLife): Promi
   return window;
 };
 
-/** One window and its version (strongly consistent); 404 when unknown or past its retention. */
-export const getVersioned = async (id: string): Promise<VersionedWindow> => {
-  const item = await Windows.read(id, { consistent: true });
-  if (!item || hasExpired(item)) throw notFound(id);
-  return { window: fromItem(item), version: Number(item.version) };
-};
+export const getVersioned = windows.read;
 
-const listQuery = (): Query => ({
-  pk: MAINTENANCE,
-  filter: unexpired(),
-  consistent: true,
-});
-const IDENTITY = 'maintenance';
-
-/** Every kept window, oldest first (the alarm engine's read: one Query of one small partition). */
-export const all = async (): Promise<MaintenanceWindow[]> => (await queryAll(listQuery())).map(fromItem);
-
-/** One page of the kept windows, oldest first; with `keep`, of those it accepts (a scoped caller's), the same cursors. */
-export const page = async (limit: number, cursor?: string, keep?: (window: MaintenanceWindow) => boolean): Promise<Page<MaintenanceWindow>> => {
-  return readPage(listQuery(), IDENTITY, fromItem, limit, cursor, keep);
-};
-
+// The kept windows, oldest first: the alarm engine reads them all (one Query of one small partition), a scoped caller's page keeps its own.
+const kept = listed(() => ({ pk: MAINTENANCE, filter: unexpired(), consistent: true }), 'maintenance', fromItem);
+export const all = kept.all;
+export const page = kept.page;
 
 /** Replaces a window read at `version`: 409 when written since, 404 when deleted since. */
 export const replace = async (current: VersionedWindow, window: MaintenanceWindow, life: WindowLife): Promise<MaintenanceWindow> => {
   await capped.admit(cap, window.id, life.until); // a member already: its `until` moves
-  if (!(await Windows.put(window.id, fields(window, current.version + 1, life), atVersion(current.version)))) {
-    await getVersioned(window.id); // 404 when deleted meanwhile
-    throw changed(window.id)();
-  }
+  await windows.putAt(window.id, fields(window, current.version + 1, life), current.version);
   return window;
 };
 
 /** Deletes a window read at `version`; 409 when another request wrote it since, 404 when it is gone. */
 export const remove = async (current: VersionedWindow): Promise<void> => {
-  const { id } = current.window;
-  if (!(await Windows.remove(id, atVersion(current.version)))) {
-    await getVersioned(id); // 404 when deleted meanwhile
-    throw changed(id)();
-  }
-  await capped.forget(cap.name, id);
+  await windows.removeAt(current.record.id, current.version);
+  await capped.forget(cap.name, current.record.id);
 };

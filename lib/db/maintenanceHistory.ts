@@ -1,20 +1,13 @@
 import { historyExpiry } from '#lib/shared/retention';
 import { maintenanceHistoryPk, MaintenanceEventItem as Events, type MaintenanceEvent } from '#lib/store/entities/alarms';
-import { expr } from '#lib/store/expression';
-import { mapPage, queryPage, type Page } from '#lib/store/paging';
-import { NEW, nowSeconds } from '#lib/store/table';
+import { readPage, type Page } from '#lib/store/paging';
+import { NEW, unexpired } from '#lib/store/table';
 
 export type { MaintenanceEvent } from '#lib/store/entities/alarms';
 
-/*
- * A maintenance window's history (issue 28 item 1; docs/adr/0452-a-windows-openings-in-its-history.md):
- * one item per opening and per closing, in the window's own partition, keyed by the instant and
- * the event. Written put-if-absent, so runs that race (or a run resumed after a crash) record
- * each once; read back by key (consistent) before writing, so a run that finds it written costs
- * a read, not a failed write. Items expire ALARM_HISTORY_DAYS after their instant.
- */
+// A window's openings and closings in its own partition (docs/adr/0452): put-if-absent, so racing or resumed runs record each once;
+// read by key (consistent) first, so one finding it written costs a read, not a failed write. They expire ALARM_HISTORY_DAYS after their instant.
 
-/** Whether the event is recorded (strongly consistent). */
 export const has = async (event: Pick<MaintenanceEvent, 'windowId' | 'event' | 'at'>): Promise<boolean> => (await Events.read(event, { consistent: true })) !== undefined;
 
 /** Records the event unless it is; false when it was (another run's). */
@@ -23,11 +16,6 @@ export const recordIfAbsent = async (event: MaintenanceEvent): Promise<boolean> 
 
 /** One page of a window's events, newest first (a consistent Query of its partition). */
 export const page = async (windowId: string, limit: number, cursor?: string): Promise<Page<MaintenanceEvent>> => {
-  const query = {
-    pk: maintenanceHistoryPk(windowId),
-    descending: true,
-    consistent: true,
-    filter: expr('attribute_not_exists(#expiresAt) OR #expiresAt > :now', { now: nowSeconds() }),
-  };
-  return mapPage(await queryPage(query, `maintenance history ${windowId}`, limit, cursor), Events.fromItem);
+  const query = { pk: maintenanceHistoryPk(windowId), descending: true, consistent: true, filter: unexpired() };
+  return readPage(query, `maintenance history ${windowId}`, Events.fromItem, limit, cursor);
 };

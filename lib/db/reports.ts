@@ -2,98 +2,58 @@ import type { ReportSchedule } from '#lib/reports/types';
 import { Conflict, NotFound } from '#lib/errors';
 import { caps } from '#lib/shared/caps';
 import { REPORTS, ReportRun, ReportScheduleItem as Schedules, type ReportRunState } from '#lib/store/entities/reports';
-import { collection } from '#lib/store/entity';
+import { collection, versioned, type Versioned } from '#lib/store/entity';
 import { expr } from '#lib/store/expression';
-import { mapPage, queryKeptPage, queryPage, type Page } from '#lib/store/paging';
-import { queryAll, type Query } from '#lib/store/query';
+import { listed } from '#lib/store/paging';
 import { must, NEW, type Item } from '#lib/store/table';
 import * as capped from './caps';
 
-/*
- * Report schedules (issue 28 item 5; docs/data-model.md "Scheduled reports") are few: one
- * partition `REPORTS`, sorted by UUIDv7 id, read by one Query and never through an index (nothing
- * lags). `version` guards replace and delete; at most REPORTS_MAX per stage (the cap roster of
- * ./caps.ts). Each period's report has a marker (`REPORT#<scheduleId>` / `RUN#<from>`): the
- * conditional put that claims it is what makes a report once when runs race
- * (docs/adr/0472-one-report-per-schedule-and-period.md).
- */
+// Report schedules (issue 28 item 5) are few: one partition sorted by UUIDv7 id, one Query, no index read (nothing lags);
+// `version` guards replace and delete, REPORTS_MAX caps them. The conditional put claiming a period's marker makes its report once (docs/adr/0472).
 const { fromItem } = Schedules;
 
-export interface VersionedSchedule {
-  schedule: ReportSchedule;
-  version: number;
-}
+export type VersionedSchedule = Versioned<ReportSchedule>;
 
-const notFound = (id: string) => new NotFound(`Report schedule ${id} not found`);
-const changed = (id: string) => new Conflict(`Report schedule ${id} was changed by another request; read it again and retry`);
+const schedules = versioned(
+  Schedules,
+  (id) => new NotFound(`Report schedule ${id} not found`),
+  (id) => new Conflict(`Report schedule ${id} was changed by another request; read it again and retry`),
+);
 
-const cap: capped.CapRules = {
-  name: 'reports',
-  get max() {
-    return caps.reports();
-  },
-  full: (max) => `This stage holds ${max} report schedules, its maximum (REPORTS_MAX); delete one first (DELETE /reports/{id})`,
-  living: async () => new Map((await collection(REPORTS).all({ project: ['id'], consistent: true })).map((item) => [String(item.id), undefined] as const)),
-};
+const full = (max: number) => `This stage holds ${max} report schedules, its maximum (REPORTS_MAX); delete one first (DELETE /reports/{id})`;
+const cap = capped.capRules('reports', () => caps.reports(), full, () => capped.members(collection(REPORTS)));
 
 const fields = (schedule: ReportSchedule, version: number): Item => ({ ...schedule, version });
 
 /** Stores a new schedule; 409 when the stage holds its maximum. */
 export const create = async (schedule: ReportSchedule): Promise<ReportSchedule> => {
-  await capped.admit(cap, schedule.id);
-  try {
-    await must(Schedules.put(schedule.id, fields(schedule, 1), NEW), () => new Error(`report schedule id ${schedule.id} collided`));
-  } catch (error) {
-    await capped.release(cap.name, [schedule.id]).catch(() => undefined); // else healed when the cap is reached
-    throw error;
-  }
+  await capped.admitted(cap, schedule.id, undefined, () =>
+    must(Schedules.put(schedule.id, fields(schedule, 1), NEW), () => new Error(`report schedule id ${schedule.id} collided`)),
+  );
   return schedule;
 };
 
-/** One schedule and its version (strongly consistent); 404 when unknown. */
-export const getVersioned = async (id: string): Promise<VersionedSchedule> => {
-  const item = await Schedules.read(id, { consistent: true });
-  if (!item) throw notFound(id);
-  return { schedule: fromItem(item), version: Number(item.version) };
-};
+export const getVersioned = schedules.read;
 
-const listQuery = (): Query => ({ pk: REPORTS, consistent: true });
-
-/** Every schedule, oldest first (the report run's read: one Query of one small partition). */
-export const all = async (): Promise<ReportSchedule[]> => (await queryAll(listQuery())).map(fromItem);
-
-/** One page of the schedules, oldest first; with `keep`, of those it accepts (a scoped caller's). */
-export const page = async (limit: number, cursor?: string, keep?: (schedule: ReportSchedule) => boolean): Promise<Page<ReportSchedule>> => {
-  const read = keep ? queryKeptPage(listQuery(), 'reports', (item) => keep(fromItem(item)), limit, cursor) : queryPage(listQuery(), 'reports', limit, cursor);
-  return mapPage(await read, fromItem);
-};
-
-const atVersion = (version: number) => expr('#version = :read', { read: version });
+// The schedules, oldest first: the report run reads them all (one Query of one small partition), a scoped caller's page keeps its own.
+const every = listed(() => ({ pk: REPORTS, consistent: true }), 'reports', fromItem);
+export const all = every.all;
+export const page = every.page;
 
 /** Replaces a schedule read at `version`; 409 when written since, 404 when deleted since. */
 export const replace = async (current: VersionedSchedule, schedule: ReportSchedule): Promise<ReportSchedule> => {
-  if (!(await Schedules.put(schedule.id, fields(schedule, current.version + 1), atVersion(current.version)))) {
-    await getVersioned(schedule.id);
-    throw changed(schedule.id);
-  }
+  await schedules.putAt(schedule.id, fields(schedule, current.version + 1), current.version);
   return schedule;
 };
 
 /** Deletes a schedule read at `version`; 409 when written since, 404 when gone. Its markers expire by TTL. */
 export const remove = async (current: VersionedSchedule): Promise<void> => {
-  const { id } = current.schedule;
-  if (!(await Schedules.remove(id, atVersion(current.version)))) {
-    await getVersioned(id);
-    throw changed(id);
-  }
-  await capped.release(cap.name, [id]).catch(() => undefined); // else healed when the cap is reached
+  await schedules.removeAt(current.record.id, current.version);
+  await capped.forget(cap.name, current.record.id);
 };
 
 /** A period's report: its schedule and start. */
-export interface ReportKey {
-  scheduleId: string;
-  from: string;
-}
+type ReportKey = Parameters<typeof ReportRun.key>[0];
 
 /**
  * Claims the report of one period for `runId` until `leaseUntil` (epoch ms): a conditional put
@@ -118,5 +78,4 @@ export const made = async (key: ReportKey, runId: string, facts: { madeAt: strin
 export const passOver = async (key: ReportKey, facts: { to: string; madeAt: string; expiresAt: number }): Promise<boolean> =>
   ReportRun.put(key, { status: 'made', from: key.from, to: facts.to, madeAt: facts.madeAt, deliveries: 0, expiresAt: facts.expiresAt }, expr('attribute_not_exists(PK)'));
 
-/** The marker of one period, if any (strongly consistent). */
 export const run = (key: ReportKey): Promise<ReportRunState | undefined> => ReportRun.find(key, { consistent: true });

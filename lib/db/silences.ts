@@ -2,7 +2,7 @@ import type { Silence } from '#lib/alarms/pure/silences';
 import { NotFound } from '#lib/errors';
 import { caps } from '#lib/shared/caps';
 import { silenceEndSk, Silence as Silences, SILENCES, SILENCES_BY_END } from '#lib/store/entities/alarms';
-import { collection } from '#lib/store/entity';
+import { collection, versioned } from '#lib/store/entity';
 import { expr } from '#lib/store/expression';
 import { readPage, type Page } from '#lib/store/paging';
 import { queryAll, type Query } from '#lib/store/query';
@@ -11,7 +11,7 @@ import * as capped from './caps';
 
 // Silences: one partition, GSI1 sorted by endsAt for active and future (docs/adr/0070, 0163).
 const { fromItem } = Silences;
-const notFound = (id: string) => new NotFound(`Silence ${id} not found`);
+const stored = versioned(Silences, (id) => new NotFound(`Silence ${id} not found`));
 
 /** At most `SILENCES_MAX_ACTIVE` silences not yet ended (pending or active) per stage: a create past it is 409. */
 const cap = capped.capRules(
@@ -33,11 +33,7 @@ export const create = async (silence: Silence, expiresAt: number): Promise<Silen
 };
 
 /** One silence (any status); 404 when unknown or past its retention. */
-export const get = async (id: string): Promise<Silence> => {
-  const item = await Silences.read(id, { consistent: true });
-  if (!item || Number(item.expiresAt) <= nowSeconds()) throw notFound(id);
-  return fromItem(item);
-};
+export const get = async (id: string): Promise<Silence> => (await stored.read(id)).record;
 
 const currentQuery = (now: string): Query => ({ index: 'GSI1', pk: SILENCES_BY_END, sk: expr('#sk > :now', { now: `${now}#\uffff` }) });
 const keptQuery = (): Query => ({ index: 'GSI1', pk: SILENCES_BY_END, filter: expr('#expiresAt > :now', { now: nowSeconds() }) });

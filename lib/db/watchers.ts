@@ -5,25 +5,21 @@ import { type ScopeEntry } from '#lib/shared/access';
 import { caps } from '#lib/shared/caps';
 import { scopeField } from '#lib/store/entities/account';
 import { Watcher as Watchers, watcherFields, WATCHERS } from '#lib/store/entities/config';
-import { collection } from '#lib/store/entity';
+import { collection, versioned, type Versioned } from '#lib/store/entity';
 import { atVersion, expr, patchOf, type Expr } from '#lib/store/expression';
-import { mapListOrPage, queryListOrPage, readPage, type Page } from '#lib/store/paging';
+import { listed, type Page } from '#lib/store/paging';
 import { EXISTS, must, NEW, changedMeanwhile } from '#lib/store/table';
 import * as capped from './caps';
 
 // Watchers are few: they all live in one partition, so listing them is one Query.
 const { fromItem } = Watchers;
 
-/** A stored watcher and the version it was read at. */
-export interface VersionedWatcher {
-  record: WatcherRecord;
-  version: number;
-}
+export type VersionedWatcher = Versioned<WatcherRecord>;
 
 const notFound = (id: string) => new NotFound(`Watcher ${id} not found`);
 const changed = (id: string) => new Conflict(`Watcher ${id} was changed by another request; read it again and retry`);
+const versions = versioned(Watchers, notFound, changed);
 
-/** Puts the whole watcher at `version`; false when `condition` did not hold. */
 const putAt = (record: WatcherRecord, version: number, condition: Expr | string) => Watchers.put(record.id, watcherFields(record, version), condition);
 
 /** At most `WATCHERS_MAX` watchers per stage (lib/db/caps.ts): a create past it is 409. */
@@ -42,30 +38,20 @@ export const create = async (input: WatcherInput, id = newId(), scope: readonly 
 };
 
 const all = collection(WATCHERS);
-const everyWatcher = { pk: WATCHERS, consistent: true };
-
-/** Strongly consistent: a channel delete must see every watcher written before it (lib/notify/channels.ts). */
-export const list = async (): Promise<WatcherRecord[]> => (await all.all({ consistent: true })).map(fromItem);
-
-const paged = 'watcher/all';
+// Strongly consistent: a channel delete must see every watcher written before it (lib/notify/channels.ts).
+const every = listed(() => ({ pk: WATCHERS, consistent: true }), 'watcher/all', fromItem);
+export const list = every.all;
 
 /** GET /watcher/all: every watcher, or one page with `limit` / `cursor` (sealed for this list). */
-export const listOrPage = async (page: { limit?: number; cursor?: string }): Promise<WatcherRecord[] | Page<WatcherRecord>> => {
-  return mapListOrPage(await queryListOrPage(everyWatcher, paged, page), fromItem);
-};
+export const listOrPage = every.listOrPage;
 
 /** One page of the watchers `keep` accepts (a scoped caller's), with the cursors of `listOrPage`. */
-export const keptPage = async (keep: (watcher: WatcherRecord) => boolean, limit: number, cursor: string | undefined): Promise<Page<WatcherRecord>> =>
-  readPage(everyWatcher, paged, fromItem, limit, cursor, keep);
+export const keptPage = (keep: (watcher: WatcherRecord) => boolean, limit: number, cursor: string | undefined): Promise<Page<WatcherRecord>> =>
+  every.page(limit, cursor, keep);
 
-export const read = async (id: string): Promise<VersionedWatcher> => {
-  const item = await must(Watchers.read(id, { consistent: true }), () => notFound(id));
-  return { record: fromItem(item), version: Number(item.version) };
-};
+export const read = versions.read;
 
-export const get = async (id: string): Promise<WatcherRecord> => {
-  return (await read(id)).record;
-};
+export const get = async (id: string): Promise<WatcherRecord> => (await read(id)).record;
 
 /** Replaces the rule of a watcher read at `version` (id, `active`, `createdAt` kept); 409 when written since. */
 export const replace = async (current: VersionedWatcher, input: WatcherInput): Promise<WatcherRecord> => {
@@ -81,9 +67,7 @@ export const restore = (previous: VersionedWatcher): Promise<boolean> =>
   putAt(previous.record, previous.version + 2, expr('#version = :replaced', { replaced: previous.version + 1 }));
 
 /** PUT semantics: the whole rule is replaced; 404 for an unknown id, 409 on a lost race. */
-export const update = async (id: string, input: WatcherInput): Promise<WatcherRecord> => {
-  return replace(await read(id), input);
-};
+export const update = async (id: string, input: WatcherInput): Promise<WatcherRecord> => replace(await read(id), input);
 
 /** Switches a watcher on or off; one atomic write that also bumps the version. */
 export const setActive = async (id: string, active: boolean): Promise<WatcherRecord> =>

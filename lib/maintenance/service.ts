@@ -73,19 +73,19 @@ export const listWindows = async (query: { limit?: string; cursor?: string }, sc
 
 const getWithin = async (id: string, scope: AccessScope): Promise<store.VersionedWindow> => {
   const current = await store.getVersioned(id);
-  if (!within(current.window, scope)) throw new NotFound(`Maintenance window ${id} not found`);
+  if (!within(current.record, scope)) throw new NotFound(`Maintenance window ${id} not found`);
   return current;
 };
 
-export const getWindow = async (id: string, scope: AccessScope = []): Promise<WindowAnswer> => answerOf((await getWithin(id, scope)).window, Date.now());
+export const getWindow = async (id: string, scope: AccessScope = []): Promise<WindowAnswer> => answerOf((await getWithin(id, scope)).record, Date.now());
 
 /** Replaces a window whole (its id, createdBy and createdAt kept); the one read and the one sent both within the scope. */
 export const replaceWindow = async (id: string, input: WindowInput, scope: AccessScope = [], options: Options = {}): Promise<WindowAnswer> => {
   const current = await getWithin(id, scope);
   const now = new Date();
-  const { createdBy, createdAt } = current.window;
+  const { createdBy, createdAt } = current.record;
   const window: MaintenanceWindow = { id, ...(await stored(input, scope, options, now)), createdBy, createdAt, updatedAt: now.toISOString() };
-  await releaseBeforeChange(current.window, now.getTime(), window); // what it held and no longer holds is told (docs/adr/0494)
+  await releaseBeforeChange(current.record, now.getTime(), window); // what it held and no longer holds is told (docs/adr/0494)
   return answerOf(await store.replace(current, window, lifeOf(window)), now.getTime());
 };
 
@@ -98,7 +98,7 @@ export const windowHistory = async (id: string, query: { limit?: string; cursor?
 /** Deletes a window; what its opening under way held is told first, as at a closing (docs/adr/0494). */
 export const removeWindow = async (id: string, scope: AccessScope = []): Promise<void> => {
   const current = await getWithin(id, scope);
-  await releaseBeforeChange(current.window, Date.now());
+  await releaseBeforeChange(current.record, Date.now());
   await store.remove(current);
 };
 

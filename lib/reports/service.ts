@@ -78,11 +78,11 @@ export const listSchedules = async (query: { limit?: string; cursor?: string }, 
 
 const getWithin = async (id: string, scope: AccessScope): Promise<store.VersionedSchedule> => {
   const current = await store.getVersioned(id);
-  if (!within(current.schedule, scope)) throw new NotFound(`Report schedule ${id} not found`);
+  if (!within(current.record, scope)) throw new NotFound(`Report schedule ${id} not found`);
   return current;
 };
 
-export const getSchedule = async (id: string, scope: AccessScope = []): Promise<ScheduleAnswer> => answerOf((await getWithin(id, scope)).schedule, Date.now());
+export const getSchedule = async (id: string, scope: AccessScope = []): Promise<ScheduleAnswer> => answerOf((await getWithin(id, scope)).record, Date.now());
 
 /**
  * Replaces a schedule whole (id, createdBy and createdAt kept). Reports already made stay made. A
@@ -92,9 +92,9 @@ export const getSchedule = async (id: string, scope: AccessScope = []): Promise<
 export const replaceSchedule = async (id: string, input: ReportInput, scope: AccessScope = []): Promise<ScheduleAnswer> => {
   const current = await getWithin(id, scope);
   const now = Date.now();
-  const { createdBy, createdAt } = current.schedule;
+  const { createdBy, createdAt } = current.record;
   const schedule: ReportSchedule = { id, ...(await checked(input, scope)), createdBy, createdAt, updatedAt: new Date(now).toISOString() };
-  const [before, after] = [lastEndedPeriod(current.schedule, now), lastEndedPeriod(schedule, now)];
+  const [before, after] = [lastEndedPeriod(current.record, now), lastEndedPeriod(schedule, now)];
   if (after.from !== before.from) {
     const to = new Date(after.to).toISOString();
     await store.passOver({ scheduleId: id, from: new Date(after.from).toISOString() }, { to, madeAt: new Date(now).toISOString(), expiresAt: historyExpiry(to) });
@@ -118,7 +118,7 @@ export interface ReportNow {
  * report and does not stand for one.
  */
 export const runScheduleNow = async (id: string, scope: AccessScope, mailer: Mailer, deadline: number): Promise<ReportNow> => {
-  const { schedule } = await getWithin(id, scope);
+  const { record: schedule } = await getWithin(id, scope);
   const now = Date.now();
   const report = await reportOn(schedule, { from: currentPeriod(schedule, now).from, to: now }, now);
   const drafts = reportDrafts(reportDigest(report, `now#${randomUUID()}`), schedule.channelIds);

@@ -10,14 +10,13 @@ export const useStageSecret = (value: string): void => {
 };
 /** The stage's sealing secret: cursors here, kept idempotent results (lib/requests/idempotency.ts). */
 export const stageSecret = (): Buffer | string => loaded || process.env.CURSOR_SECRET || processKey;
-const key = stageSecret;
 
 const TAG_BYTES = 16;
 /** Longer than any position this API writes; bounded before any parsing or hashing. */
 const MAX_CURSOR_LENGTH = 2048;
 
 const tag = (query: string, position: string): Buffer =>
-  createHmac('sha256', key()).update(query).update('\n').update(position).digest().subarray(0, TAG_BYTES);
+  createHmac('sha256', stageSecret()).update(query).update('\n').update(position).digest().subarray(0, TAG_BYTES);
 
 export const badCursor = () => new InvalidCursor();
 

@@ -1,12 +1,12 @@
-import type { Change, Expr, Item } from './expression';
-import { countAll, queryAll, type Query } from './query';
-import { get, put, remove, update, type Key, type ReadOptions, type Returns } from './table';
+import { atVersion, type Change, type Expr, type Item } from './expression';
+import { pages, queryAll, type Query } from './query';
+import { changedMeanwhile, get, hasExpired, put, remove, update, type Key, type ReadOptions, type Returns } from './table';
 
 // An item type declared once: keys, answers, operations and docs/data-model.md rows (docs/adr/0313).
 export interface EntityDoc {
   /** The section of docs/data-model.md the item is listed in. */
   section: string;
-  /** The item's name in that table (its `type` unless said otherwise). */
+  /** Its `type` unless said otherwise. */
   name?: string;
   PK: string;
   SK: string;
@@ -35,9 +35,7 @@ export const entity = <Id, T = Item>(declaration: Declaration<Id, T>) => {
   const { key, type, fromItem } = declaration;
   return {
     ...declaration,
-    /** The item stored at `id`, if any. */
     read: (id: Id, options?: ReadOptions): Promise<Item | undefined> => get(key(id), options),
-    /** The record at `id`, if any. */
     find: async (id: Id, options?: ReadOptions): Promise<T | undefined> => {
       const item = await get(key(id), options);
       return item && fromItem(item);
@@ -51,15 +49,50 @@ export const entity = <Id, T = Item>(declaration: Declaration<Id, T>) => {
   };
 };
 
+type Entity<Id, T> = ReturnType<typeof entity<Id, T>>;
+
+/** A record and the version it was read at: a replace or delete is conditional on it. */
+export interface Versioned<T> {
+  record: T;
+  version: number;
+}
+
+/** Writes conditional on the version read; when one did not hold, 404 (`missing`) if the item is gone, else `changed`. */
+export const versioned = <Id, T>(stored: Entity<Id, T>, missing: (id: Id) => Error, changed: (id: Id) => Error = changedMeanwhile) => {
+  /** The record and its version (strongly consistent); 404 when absent or past its `expiresAt`. */
+  const read = async (id: Id): Promise<Versioned<T>> => {
+    const item = await stored.read(id, { consistent: true });
+    if (!item || hasExpired(item)) throw missing(id);
+    return { record: stored.fromItem(item), version: Number(item.version) };
+  };
+  const lost = async (id: Id): Promise<never> => {
+    await read(id);
+    throw changed(id);
+  };
+  return {
+    read,
+    /** PutItem of the whole item (`fields` holding its next version) if still at `version`. */
+    putAt: async (id: Id, fields: Item, version: number): Promise<void> => {
+      if (!(await stored.put(id, fields, atVersion(version)))) await lost(id);
+    },
+    removeAt: async (id: Id, version: number): Promise<void> => {
+      if (!(await stored.remove(id, atVersion(version)))) await lost(id);
+    },
+  };
+};
+
 /** A collection kept whole in one partition (`PK = partition`), in sort-key order: list and count are one Query each. */
 export const collection = (partition: string) => ({
   all: (q: Omit<Query, 'pk'> = {}): Promise<Item[]> => queryAll({ ...q, pk: partition }),
-  count: (q: Omit<Query, 'pk'> = {}): Promise<number> => countAll({ ...q, pk: partition }),
+  /** `Select: COUNT` over every page: nothing transferred. */
+  count: async (q: Omit<Query, 'pk'> = {}): Promise<number> => {
+    let count = 0;
+    for await (const page of pages({ ...q, pk: partition, count: true })) count += page.count;
+    return count;
+  },
 });
 
-/** The named attributes of an item as text (`String`), in the order named. */
 export const texts = <K extends string>(item: Item, ...names: K[]): Record<K, string> => Object.fromEntries(names.map((name) => [name, String(item[name])])) as Record<K, string>;
-/** The named attributes of an item as numbers (`Number`), in the order named. */
 export const numbers = <K extends string>(item: Item, ...names: K[]): Record<K, number> => Object.fromEntries(names.map((name) => [name, Number(item[name])])) as Record<K, number>;
 /** The named attributes of an item that are strings, in the order named (the others left out). */
 export const someTexts = <K extends string>(item: Item, ...names: K[]): Partial<Record<K, string>> =>

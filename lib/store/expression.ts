@@ -12,7 +12,6 @@ export const expr = (expression: string, values: Record<string, unknown> = {}, n
 
 const asExpr = (e: Expr | string): Expr => (typeof e === 'string' ? { expression: e } : e);
 
-/** Still the version read (`#version = :version`). */
 export const atVersion = (version: number): Expr => expr('#version = :version', { version });
 
 /** The terms that are given, joined by AND (undefined when none is). */
@@ -69,31 +68,28 @@ export interface Change {
 export const updateOf = ({ set = {}, remove = [], append = {}, increment = {}, count = {}, init = {}, add = {}, delete: take = {} }: Change): Expr => {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
-  const sets: string[] = [];
-  const removed = [...remove];
   let n = 0;
-  const place = (field: string, value?: unknown) => {
-    names[`#u${n}`] = field;
-    if (value !== undefined) values[`:u${n}`] = value;
-    return n++;
-  };
-  for (const [field, by] of Object.entries(increment)) sets.push(((i) => `#u${i} = #u${i} + :u${i}`)(place(field, by)));
-  for (const [field, by] of Object.entries(count)) {
-    values[':uzero'] = 0;
-    sets.push(((i) => `#u${i} = if_not_exists(#u${i}, :uzero) + :u${i}`)(place(field, by)));
-  }
-  for (const [field, value] of Object.entries(init)) sets.push(((i) => `#u${i} = if_not_exists(#u${i}, :u${i})`)(place(field, value)));
-  for (const [field, value] of Object.entries(set)) {
-    if (value === undefined) removed.push(field);
-    else sets.push(((i) => `#u${i} = :u${i}`)(place(field, value)));
-  }
-  for (const [field, list] of Object.entries(append)) {
-    values[':uempty'] = [];
-    sets.push(((i) => `#u${i} = list_append(if_not_exists(#u${i}, :uempty), :u${i})`)(place(field, list)));
-  }
-  const removes = removed.map((field) => `#u${place(field)}`);
-  const adds = Object.entries(add).map(([field, value]) => ((i) => `#u${i} :u${i}`)(place(field, value)));
-  const deletes = Object.entries(take).map(([field, value]) => ((i) => `#u${i} :u${i}`)(place(field, value)));
+  // each field its own `#u<n>` and its value `:u<n>`, which `term` writes into the field's clause
+  const terms = (fields: [string, unknown][], term: (name: string, value: string) => string) =>
+    fields.map(([field, value]) => {
+      names[`#u${n}`] = field;
+      if (value !== undefined) values[`:u${n}`] = value;
+      return term(`#u${n}`, `:u${n++}`);
+    });
+  if (Object.keys(count).length) values[':uzero'] = 0;
+  if (Object.keys(append).length) values[':uempty'] = [];
+  const setting = Object.entries(set);
+  const sets = [
+    ...terms(Object.entries(increment), (f, v) => `${f} = ${f} + ${v}`),
+    ...terms(Object.entries(count), (f, v) => `${f} = if_not_exists(${f}, :uzero) + ${v}`),
+    ...terms(Object.entries(init), (f, v) => `${f} = if_not_exists(${f}, ${v})`),
+    ...terms(setting.filter(([, value]) => value !== undefined), (f, v) => `${f} = ${v}`),
+    ...terms(Object.entries(append), (f, v) => `${f} = list_append(if_not_exists(${f}, :uempty), ${v})`),
+  ];
+  const unset = setting.filter(([, value]) => value === undefined).map(([field]) => field);
+  const removes = terms([...remove, ...unset].map((field) => [field, undefined]), (f) => f);
+  const adds = terms(Object.entries(add), (f, v) => `${f} ${v}`);
+  const deletes = terms(Object.entries(take), (f, v) => `${f} ${v}`);
   const clauses: [string, string[]][] = [['SET', sets], ['REMOVE', removes], ['ADD', adds], ['DELETE', deletes]];
   const expression = clauses.flatMap(([verb, parts]) => (parts.length ? [`${verb} ${parts.join(', ')}`] : [])).join(' ');
   return { expression, names, values };

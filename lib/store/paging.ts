@@ -37,26 +37,33 @@ export const queryPage = async (q: Query, identity: string, limit: number, curso
   return { items, nextCursor: next && last ? sealAt(q, identity, last) : null };
 };
 
-/** Every item, or one page when `limit` or `cursor` is given. */
-export const queryListOrPage = async (q: Query, identity: string, page: { limit?: number; cursor?: string }): Promise<Item[] | Page<Item>> =>
-  page.limit === undefined && page.cursor === undefined ? queryAll(q) : queryPage(q, identity, page.limit ?? 100, page.cursor);
-
-/** Each item of a page mapped, the page keeping its cursor. */
 export const mapPage = <T, R>(page: Page<T>, map: (item: T) => R): Page<R> => ({ items: page.items.map(map), nextCursor: page.nextCursor });
 
 /** One page of a Query as `fromItem` reads it; with `keep`, of the items it accepts (the cursors are the same). */
 export const readPage = async <T>(q: Query, identity: string, fromItem: (item: Item) => T, limit: number, cursor?: string, keep?: (value: T) => boolean): Promise<Page<T>> =>
   mapPage(await (keep ? queryKeptPage(q, identity, (item) => keep(fromItem(item)), limit, cursor) : queryPage(q, identity, limit, cursor)), fromItem);
 
-/** Each item of a list or of a page mapped. */
 export const mapListOrPage = <T, R>(answer: T[] | Page<T>, map: (item: T) => R): R[] | Page<R> =>
   Array.isArray(answer) ? answer.map(map) : mapPage(answer, map);
+
+/** A list as `fromItem` reads it: whole, one page (cursors sealed for `identity`; `keep`: of the items it accepts), or either. */
+export const listed = <T>(q: () => Query, identity: string, fromItem: (item: Item) => T) => {
+  const all = async (): Promise<T[]> => (await queryAll(q())).map(fromItem);
+  const page = (limit: number, cursor?: string, keep?: (value: T) => boolean): Promise<Page<T>> => readPage(q(), identity, fromItem, limit, cursor, keep);
+  return {
+    all,
+    page,
+    /** Every item, or one page when `limit` or `cursor` is given. */
+    listOrPage: (asked: { limit?: number; cursor?: string }): Promise<T[] | Page<T>> =>
+      asked.limit === undefined && asked.cursor === undefined ? all() : page(asked.limit ?? 100, asked.cursor),
+  };
+};
 
 /** Items a kept page reads from the store at once: a scoped caller's share may be a small part of a list. */
 const KEPT_READ = 100;
 
 /** One page of the items `keep` accepts, within `reads` reads; the cursors are `queryPage`'s (docs/adr/0253). */
-export const queryKeptPage = async (q: Query, identity: string, keep: (item: Item) => boolean, limit: number, cursor?: string, reads = 10): Promise<Page<Item>> => {
+const queryKeptPage = async (q: Query, identity: string, keep: (item: Item) => boolean, limit: number, cursor?: string, reads = 10): Promise<Page<Item>> => {
   const items: Item[] = [];
   let done = 0;
   for await (const page of pages(q, cursor ? startKey(cursor, q, identity) : undefined, () => Math.max(limit, KEPT_READ))) {
@@ -76,7 +83,6 @@ export interface DescendingPartition extends Pick<Query, 'index' | 'pk' | 'filte
   range?: { from: string; to: string };
 }
 
-/** A sharded partition as the `DescendingPartition`s of its K shards. */
 export const shardsOf = ({ pk, ...spec }: DescendingPartition): DescendingPartition[] => allShards(pk).map((shard) => ({ ...spec, pk: shard }));
 
 const partitionQuery = ({ range, ...partition }: DescendingPartition, after?: string): Query | undefined => {
@@ -89,7 +95,6 @@ const partitionQuery = ({ range, ...partition }: DescendingPartition, after?: st
   return { ...partition, descending: true, ...(after === undefined ? {} : { sk: { expression: '#sk < :after', values: { after } } }) };
 };
 
-/** An item and its sort key in the partition it was read from. */
 interface Sorted {
   item: Item;
   sort: string;
@@ -163,11 +168,10 @@ export const queryPartitionsDescending = async (
     .sort(descending);
   const items = merged.slice(0, limit);
   const last = items[items.length - 1];
-  if (merged.length > limit && last) return { items: items.map(({ item }) => item), nextCursor: sealCursor(identity, { after: last.sort }) };
-  // a short (even empty) page: the cursor goes on below the budget's floor
-  if (floor !== undefined) return { items: items.map(({ item }) => item), nextCursor: sealCursor(identity, { after: floor }) };
   const more = perPartition.some((answer) => answer.more);
-  return { items: items.map(({ item }) => item), nextCursor: more && last ? sealCursor(identity, { after: last.sort }) : null };
+  // a short (even empty) page: the cursor goes on below the budget's floor
+  const next = merged.length > limit && last ? last.sort : (floor ?? (more && last ? last.sort : undefined));
+  return { items: items.map(({ item }) => item), nextCursor: next === undefined ? null : sealCursor(identity, { after: next }) };
 };
 
 /** One page (`limit`, `cursor` given) of `queryPartitionsDescending`. */

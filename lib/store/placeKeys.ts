@@ -4,7 +4,6 @@ import type { Place } from '#lib/devices/types';
 
 /** A room's identity inside keys: each name URI-encoded, so `#` in a name cannot collide. */
 export const roomId = (place: Place): string => [place.region, place.location, place.room].map(encodeURIComponent).join('#');
-/** The place a room identity names. */
 export const placeOfRoom = (room: string): Place => {
   const [region, location, name] = room.split('#').map(decodeURIComponent);
   return { region: region!, location: location!, room: name! };

@@ -1,9 +1,6 @@
-import { QueryCommand, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { doc, tableName } from './client';
 import { compile, projection, type Expr, type Item } from './expression';
-
-/** A Query as the SDK takes it, the table aside. */
-export type QueryInput = Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>;
 
 /** One partition of the table (no `index`) or of an index, as data. */
 export interface Query {
@@ -22,10 +19,9 @@ export interface Query {
   capacity?: boolean;
 }
 
-/** The key attributes of the table (no index) or of an index. */
 export const keyNames = (index?: 'GSI1' | 'GSI2') => (index ? { pk: `${index}PK`, sk: `${index}SK` } : { pk: 'PK', sk: 'SK' });
 
-export const queryInput = (q: Query): QueryInput => {
+const queryInput = (q: Query) => {
   const { pk, sk } = keyNames(q.index);
   const skTerm = typeof q.sk === 'string' ? { expression: q.sk } : q.sk;
   const key: Expr = {
@@ -44,8 +40,6 @@ export const queryInput = (q: Query): QueryInput => {
   };
 };
 
-const inputOf = (q: Query | QueryInput): QueryInput => ('pk' in q ? queryInput(q) : q);
-
 type Read = Pick<QueryCommandOutput, 'Items' | 'Count' | 'ConsumedCapacity' | 'LastEvaluatedKey'>;
 
 /** The one page-reading loop: each page in turn, from `start`, until the reads end or the caller stops (also scripts/migrate.ts's Scan). */
@@ -59,26 +53,18 @@ export async function* paged(read: (start: Item | undefined) => Promise<Read>, s
 }
 
 /** Each page of a Query, from `start`; `limit` (asked before each read) bounds what one read takes. */
-export const pages = (q: Query | QueryInput, start?: Item, limit?: () => number) => {
-  const input = inputOf(q);
+export const pages = (q: Query, start?: Item, limit?: () => number) => {
+  const input = queryInput(q);
   return paged((ExclusiveStartKey) => doc.send(new QueryCommand({ ...input, TableName: tableName(), ...(limit ? { Limit: limit() } : {}), ExclusiveStartKey })), start);
 };
 
 /** Every item of a Query (all pages); for collections the design keeps small (settings, rules). */
-export const queryAll = async (q: Query | QueryInput): Promise<Item[]> => {
+export const queryAll = async (q: Query): Promise<Item[]> => {
   const items: Item[] = [];
   for await (const page of pages(q)) items.push(...page.items);
   return items;
 };
 
-/** The items a Query matches, counted over every page (`Select: COUNT`). */
-export const countAll = async (q: Query): Promise<number> => {
-  let count = 0;
-  for await (const page of pages({ ...q, count: true })) count += page.count;
-  return count;
-};
-
-/** The first item of a Query (one read, `Limit` 1), if any. */
 export const queryFirst = async (q: Query): Promise<Item | undefined> => (await pages({ ...q, limit: 1 }).next()).value?.items[0];
 
 // K shards of hot partitions, `<base>#<shard>` by a stable hash; K from SHARDS, fixed per stage (docs/adr/0128).
@@ -106,12 +92,10 @@ const fnv1a = (text: string): number => {
 /** The bucket (0..count-1) of `identity`: the same stable hash as the shards. */
 export const bucketOf = (identity: string, count: number): number => fnv1a(identity) % count;
 
-/** The partition key of `identity` within the sharded `base`. */
 export const shardKey = (base: string, identity: string): string => `${base}#${fnv1a(identity) % shardCount()}`;
 
-/** Every partition key of the sharded `base`. */
 export const allShards = (base: string): string[] => Array.from({ length: shardCount() }, (_, i) => `${base}#${i}`);
 
-/** Runs one Query per shard of `base` (all pages each), in parallel. */
+/** One Query per shard of `base` (all pages each), in parallel. */
 export const queryShards = async (base: string, q: Omit<Query, 'pk'>): Promise<Item[]> =>
   (await Promise.all(allShards(base).map((pk) => queryAll({ ...q, pk })))).flat();

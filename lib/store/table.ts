@@ -11,8 +11,6 @@ export type { Item } from './expression';
 export type Returns = 'ALL_NEW' | 'UPDATED_NEW' | 'ALL_OLD' | 'UPDATED_OLD';
 export type Key = { PK: string; SK: string; [attribute: string]: unknown };
 
-export const isConditionFailed = (error: unknown): boolean => error instanceof ConditionalCheckFailedException;
-
 /** Sends a conditional write: true when it landed, false when its condition did not hold. */
 export const conditionHeld = async (write: Promise<unknown>): Promise<boolean> => (await held(write)) !== undefined;
 
@@ -21,7 +19,7 @@ const held = async <T>(write: Promise<T>): Promise<T | undefined> => {
   try {
     return await write;
   } catch (error) {
-    if (isConditionFailed(error)) return undefined;
+    if (error instanceof ConditionalCheckFailedException) return undefined;
     throw error;
   }
 };
@@ -49,12 +47,11 @@ export interface ReadOptions {
   project?: readonly string[];
 }
 
+/** A request on the item at `key`: its expressions compiled, then `options`. */
+const onKey = (key: Key, expressions: Parameters<typeof compile>[0], options: Item = {}) => ({ TableName: tableName(), Key: key, ...compile(expressions), ...options });
+
 export const get = async (key: Key, { consistent, project }: ReadOptions = {}): Promise<Item | undefined> =>
-  (
-    await doc.send(
-      new GetCommand({ TableName: tableName(), Key: key, ...(consistent ? { ConsistentRead: true } : {}), ...compile({ ProjectionExpression: project && projection(project) }) }),
-    )
-  ).Item;
+  (await doc.send(new GetCommand(onKey(key, { ProjectionExpression: project && projection(project) }, consistent ? { ConsistentRead: true } : {})))).Item;
 
 /** PutItem; false when `condition` did not hold. */
 export const put = (item: Item, condition?: Expr | string): Promise<boolean> =>
@@ -70,25 +67,14 @@ export const unexpired = (now = nowSeconds()): Expr => expr('attribute_not_exist
 export const EXISTS = 'attribute_exists(PK)';
 
 /** UpdateItem: the item as `returns` asks (`{}` without), undefined when `condition` did not hold. */
-export const update = (
-  key: Key,
-  change: Change | Expr,
-  condition?: Expr | string,
-  returns?: Returns,
-): Promise<Item | undefined> =>
-  held(
-    doc.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: key,
-        ...compile({ UpdateExpression: 'expression' in change ? (change as Expr) : updateOf(change as Change), ConditionExpression: condition }),
-        ...(returns ? { ReturnValues: returns } : {}),
-      }),
-    ),
-  ).then((answer) => answer && (answer.Attributes ?? {}));
+export const update = async (key: Key, change: Change | Expr, condition?: Expr | string, returns?: Returns): Promise<Item | undefined> => {
+  const UpdateExpression = 'expression' in change ? (change as Expr) : updateOf(change as Change);
+  const answer = await held(doc.send(new UpdateCommand(onKey(key, { UpdateExpression, ConditionExpression: condition }, returns ? { ReturnValues: returns } : {}))));
+  return answer && (answer.Attributes ?? {});
+};
 
 const deleteCommand = (key: Key, condition?: Expr | string, returnOld = false) =>
-  doc.send(new DeleteCommand({ TableName: tableName(), Key: key, ...compile({ ConditionExpression: condition }), ...(returnOld ? { ReturnValues: 'ALL_OLD' } : {}) }));
+  doc.send(new DeleteCommand(onKey(key, { ConditionExpression: condition }, returnOld ? { ReturnValues: 'ALL_OLD' } : {})));
 
 /** DeleteItem; false when `condition` did not hold. */
 export const remove = (key: Key, condition?: Expr | string): Promise<boolean> => conditionHeld(deleteCommand(key, condition));

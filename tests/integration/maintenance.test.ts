@@ -123,7 +123,7 @@ describe('replacing and deleting', () => {
     const created = await createWindow(body(), 'ops');
     const read = await store.getVersioned(created.id);
     await replaceWindow(created.id, body({ comment: 'first' }));
-    const stale = { ...read.window, comment: 'second' };
+    const stale = { ...read.record, comment: 'second' };
     await expect(store.replace(read, stale, {})).rejects.toBeInstanceOf(Conflict);
     await expect(store.remove(read)).rejects.toBeInstanceOf(Conflict);
     expect((await getWindow(created.id)).comment).toBe('first');
