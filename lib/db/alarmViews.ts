@@ -73,10 +73,8 @@ const filterOf = ({ state: _state, acknowledged, within, ...fields }: AlarmFilte
 // is its own export, so a bundle keeps only those it calls (docs/adr: bundle size against the floor).
 
 /** Every open alarm, firing and pending (two index keys: O(open alarms), never the history). */
-export const open = async (): Promise<OpenAlarm[]> => {
-  const [firing, pending] = await Promise.all([ALARM_INDEX.firing, ALARM_INDEX.pending].map((base) => queryShards(base, { index: 'GSI1' })));
-  return [...firing!, ...pending!].map(fromItem);
-};
+export const open = async (): Promise<OpenAlarm[]> =>
+  (await Promise.all([ALARM_INDEX.firing, ALARM_INDEX.pending].map((base) => queryShards(base, { index: 'GSI1' })))).flat().map(fromItem);
 
 /** The open (firing or pending) alarms among the given (watcher, device) pairs: consistent BatchGetItem, O(pairs). */
 export const openAmong = async (pairs: readonly Pair[]): Promise<OpenAlarm[]> => [...(await itemsOf(pairs)).values()].filter(isOpen).map(fromItem);

@@ -35,7 +35,7 @@ const itemOf = (draft: DeliveryDraft, createdAt: string): Item =>
 export const asStored = (draft: DeliveryDraft, createdAt: string): DueDelivery => fromItem(itemOf(draft, createdAt));
 
 /** Stores a delivery unless one with its id exists (then false). */
-export const createIfAbsent = (draft: DeliveryDraft, createdAt: string): Promise<boolean> => put(itemOf(draft, createdAt), NEW);
+export const createIfAbsent = async (draft: DeliveryDraft, createdAt: string): Promise<boolean> => put(itemOf(draft, createdAt), NEW);
 
 /** Deliveries whose next attempt is due at `now`, earliest first (up to `limit` of every shard, merged). */
 export const due = async (now: string, limit: number): Promise<DueDelivery[]> => {
@@ -74,5 +74,5 @@ export const view = async (id: string): Promise<DeliveryView | undefined> => {
 };
 
 /** A channel's deliveries, newest first, one page (expired ones left out). */
-export const log = (channelId: string, limit: number, cursor?: string): Promise<Page<DeliveryView>> =>
+export const log = async (channelId: string, limit: number, cursor?: string): Promise<Page<DeliveryView>> =>
   readPage({ index: 'GSI1', pk: deliveryLogPk(channelId), filter: unexpired(), descending: true }, `deliveries ${channelId}`, deliveryView, limit, cursor);
