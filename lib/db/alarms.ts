@@ -2,7 +2,7 @@ import { alarmId, type Alarm, type ClearReason, type NotificationOutcome, type O
 import type { Notice } from '#lib/notify/types';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import { AlarmItem, alarmIndexKeys } from '#lib/store/entities/alarms';
-import { expr, type Change, type Expr } from '#lib/store/expression';
+import { and, expr, type Change, type Expr } from '#lib/store/expression';
 import { batchWriteWhile, putRequest, type Item } from '#lib/store/table';
 import { ackFields, BATCHES_IN_FLIGHT, itemsOf, viewOf } from './alarmViews';
 import { announceStored } from './changes';
@@ -44,10 +44,8 @@ const firingFields = (alarm: OpenAlarm, outcome: NotificationOutcome | undefined
 const FIRING_REMOVES = ['clearedAt', 'clearReason', 'expiresAt', 'firesAt'];
 const announceRaised = (alarm: OpenAlarm) => announceStored({ kind: 'alarm', event: 'raised', at: new Date().toISOString(), alarm: { ...viewOf(alarm), state: 'firing' } });
 
-/** Still the firing alarm raised at `raisedAt`. */
-const firing = (alarm: Alarm): Expr => expr('#state = :firing AND #raisedAt = :raisedAt', { firing: 'firing', raisedAt: alarm.raisedAt });
-/** Still the pending alarm stored at `raisedAt`. */
-const pending = (raisedAt: string): Expr => expr('#state = :pending AND #raisedAt = :raisedAt', { pending: 'pending', raisedAt });
+/** Still the alarm in `state` raised (pending: stored) at `raisedAt`. */
+const still = (state: 'firing' | 'pending', raisedAt: string): Expr => expr(`#state = :${state} AND #raisedAt = :raisedAt`, { [state]: state, raisedAt });
 /** A new alarm may take the pair's item when there is none, or its last alarm is over and its history written. */
 const FREE = expr('attribute_not_exists(PK) OR ((#state = :cleared OR #state = :dropped) AND attribute_not_exists(#GSI1PK))', { cleared: 'cleared', dropped: 'dropped' });
 
@@ -65,7 +63,7 @@ export interface Raise {
 /** Fires the pair's alarm (a new one, or the pending one raised at `fromPending`), its notice and outcome in the same write. */
 export const raise = async (alarm: OpenAlarm, notice?: Notice, delivery?: NotificationOutcome, fromPending?: string): Promise<boolean> => {
   const change = withNotice(alarm, notice, { set: firingFields(alarm, delivery, fromPending !== undefined), remove: FIRING_REMOVES });
-  const raised = await transition(alarm, change, fromPending ? pending(fromPending) : FREE);
+  const raised = await transition(alarm, change, fromPending ? still('pending', fromPending) : FREE);
   if (raised) await announceRaised(alarm);
   return raised;
 };
@@ -113,7 +111,7 @@ export const pend = async (alarm: OpenAlarm): Promise<boolean> => {
 
 /** A pending alarm whose condition stopped before it fired: leaves every index, no mail, no history. */
 export const drop = async (alarm: OpenAlarm, at: string, expiresAt: number): Promise<boolean> =>
-  transition(alarm, { set: { state: 'dropped', clearedAt: at, expiresAt }, remove: ['GSI1PK', 'GSI1SK'] }, pending(alarm.raisedAt));
+  transition(alarm, { set: { state: 'dropped', clearedAt: at, expiresAt }, remove: ['GSI1PK', 'GSI1SK'] }, still('pending', alarm.raisedAt));
 
 /** Clears the firing alarm raised at `alarm.raisedAt` (false when not firing); it then waits for its history record. */
 export const clear = async (alarm: OpenAlarm, clearedAt: string, reason: ClearReason, expiresAt: number, notice?: Notice, delivery?: NotificationOutcome): Promise<boolean> => {
@@ -125,7 +123,7 @@ export const clear = async (alarm: OpenAlarm, clearedAt: string, reason: ClearRe
     notified: { ...(alarm.notified ?? {}), cleared: delivery ?? [] },
     ...alarmIndexKeys.history(alarm, clearedAt),
   };
-  const cleared = await transition(alarm, withNotice(alarm, notice, { set: fields }), firing(alarm));
+  const cleared = await transition(alarm, withNotice(alarm, notice, { set: fields }), still('firing', alarm.raisedAt));
   if (cleared) await announceStored({ kind: 'alarm', event: 'cleared', at: clearedAt, alarm: { ...viewOf(alarm), clearedAt, clearReason: reason } });
   return cleared;
 };
@@ -133,12 +131,12 @@ export const clear = async (alarm: OpenAlarm, clearedAt: string, reason: ClearRe
 /** Carries a changed severity, room, description or firing time into an alarm that stays open (no mail). */
 export const update = async (alarm: OpenAlarm): Promise<boolean> =>
   alarm.state === 'pending'
-    ? transition(alarm, { set: { ...alarmFields(alarm), firesAt: alarm.firesAt, GSI1SK: alarmIndexKeys.pending(alarm).GSI1SK } }, pending(alarm.raisedAt))
-    : transition(alarm, { set: alarmFields(alarm) }, firing(alarm));
+    ? transition(alarm, { set: { ...alarmFields(alarm), firesAt: alarm.firesAt, GSI1SK: alarmIndexKeys.pending(alarm).GSI1SK } }, still('pending', alarm.raisedAt))
+    : transition(alarm, { set: alarmFields(alarm) }, still('firing', alarm.raisedAt));
 
 /**
  * Ends the suppression of a firing alarm raised under the parent episode that began at `since`
  * (its release told it: docs/adr/0463); false when it is no longer that alarm so marked.
  */
 export const unsuppress = async (alarm: OpenAlarm, since: string): Promise<boolean> =>
-  transition(alarm, { remove: ['suppressedBy'] }, expr('#state = :firing AND #raisedAt = :raisedAt AND #suppressedBy.#since = :since', { firing: 'firing', raisedAt: alarm.raisedAt, since }));
+  transition(alarm, { remove: ['suppressedBy'] }, and(still('firing', alarm.raisedAt), expr('#suppressedBy.#since = :since', { since }))!);
