@@ -2,18 +2,11 @@ import { ACK_LAPSES, AckLapseItem, type AckLapse } from '#lib/store/entities/ack
 import { expr } from '#lib/store/expression';
 import { queryShards } from '#lib/store/query';
 
-/*
- * The timers of acknowledgements with `ackUntil` (issue 28 item 3). A timer is written before the
- * acknowledgement it times, so an acknowledgement never lacks one; a timer whose acknowledgement
- * never landed, was replaced or removed is stale: the notifier finds it so and deletes it. The due
- * ones are read from the table itself (consistent, never an index: DESIGN §3).
- */
-export type { AckLapse };
-
-const DAY_S = 24 * 60 * 60;
+// Timers of `ackUntil` (issue 28 item 3), written before the acknowledgement they time (a stale one the notifier deletes);
+// the due ones read from the table itself, consistent, never an index (DESIGN §3).
 
 export const schedule = async (lapse: AckLapse): Promise<void> => {
-  await AckLapseItem.put(lapse, { ...lapse, expiresAt: Math.floor(Date.parse(lapse.ackUntil) / 1000) + 30 * DAY_S });
+  await AckLapseItem.put(lapse, { ...lapse, expiresAt: Math.floor(Date.parse(lapse.ackUntil) / 1000) + 30 * 24 * 60 * 60 });
 };
 
 /** The lapses whose `ackUntil` is at or before `now`, oldest first. */

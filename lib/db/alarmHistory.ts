@@ -2,7 +2,7 @@ import type { HistoryFilter, HistoryRecord } from '#lib/alarms/pure/history';
 import type { PlaceFilter } from '#lib/shared/access';
 import { HistoryByDevice, HistoryByPlace, historyPk } from '#lib/store/entities/alarms';
 import { and, equal, expr, type Expr } from '#lib/store/expression';
-import { descendingPage, queryPage, shardsOf, type DescendingPartition, type Page } from '#lib/store/paging';
+import { descendingPage, mapPage, queryPage, shardsOf, type DescendingPartition, type Page } from '#lib/store/paging';
 import { batchWrite, putRequest } from '#lib/store/table';
 import { withinCondition } from '#lib/store/within';
 
@@ -54,13 +54,13 @@ export const writeAll = async (records: readonly { record: HistoryRecord; expire
   await batchWrite(items.map(putRequest), { inFlight: 8 });
 };
 
-/** One page of one partition, or of the shards of a sharded key merged newest first. */
-const pageOf = async (key: HistoryKey, partitions: DescendingPartition[], identity: string, limit: number, cursor?: string): Promise<Page<HistoryRecord>> => {
+/** One page of one partition, or of several (a sharded key's shards, places) merged newest first. */
+const pageOf = async (merged: boolean | undefined, partitions: DescendingPartition[], identity: string, limit: number, cursor?: string): Promise<Page<HistoryRecord>> => {
   const { range, ...partition } = partitions[0]!;
-  const page = key.sharded
+  const page = merged
     ? await descendingPage(partitions, limit, cursor, identity)
     : await queryPage({ ...partition, descending: true, sk: expr('#sk BETWEEN :from AND :to', { from: range!.from, to: range!.to }) }, identity, limit, cursor);
-  return { items: page.items.map(fromItem), nextCursor: page.nextCursor };
+  return mapPage(page, fromItem);
 };
 
 /** One page of cleared alarms, newest first, from the key built for the filter. */
@@ -68,7 +68,7 @@ export const query = async (filter: HistoryFilter, limit: number, cursor?: strin
   const { key, partitions } = historyPartitions(filter, Date.now());
   // a cursor holds to the key and the narrowing it was answered for; the time window may move
   const pk = { [key.index ? `${key.index}PK` : 'PK']: key.pk };
-  return pageOf(key, partitions, `alarmHistory ${JSON.stringify([pk, NARROWING.map((field) => filter[field] ?? null)])}`, limit, cursor);
+  return pageOf(key.sharded, partitions, `alarmHistory ${JSON.stringify([pk, NARROWING.map((field) => filter[field] ?? null)])}`, limit, cursor);
 };
 
 /** One page within a scoped caller's disjoint places: one place's key, or the device/watcher key kept to them, or each place's key merged (docs/adr/0204). */
@@ -79,9 +79,7 @@ export const queryWithin = async (filter: HistoryFilter, within: readonly PlaceF
   const now = Date.now();
   if (filter.devicesn !== undefined || filter.watcherId !== undefined || !inScope) {
     const { key, partitions } = historyPartitions(filter, now, inScope);
-    return pageOf(key, partitions, identity, limit, cursor);
+    return pageOf(key.sharded, partitions, identity, limit, cursor);
   }
-  const partitions = within.flatMap((place) => historyPartitions({ ...filter, ...place }, now).partitions);
-  const page = await descendingPage(partitions, limit, cursor, identity);
-  return { items: page.items.map(fromItem), nextCursor: page.nextCursor };
+  return pageOf(true, within.flatMap((place) => historyPartitions({ ...filter, ...place }, now).partitions), identity, limit, cursor);
 };

@@ -1,30 +1,24 @@
-import type { Alarm } from '#lib/alarms/types';
+import type { AlarmKey } from '#lib/alarms/types';
 import type { Notice } from '#lib/notify/types';
 import { ALARM_INDEX, AlarmItem } from '#lib/store/entities/alarms';
 import { expr } from '#lib/store/expression';
 import { queryShards } from '#lib/store/query';
-import { chunked } from '#lib/store/table';
+import { chunked, type Item } from '#lib/store/table';
 import { itemsOf } from './alarmViews';
 
 // The notice outbox on the alarm item (docs/adr/0049, 0314): GSI2 `ALARMS#NOTIFY` holds items with notices pending.
-type Pair = Pick<Alarm, 'watcherId' | 'devicesn'>;
 
-export interface PendingNotices {
-  alarm: Pair;
-  notices: Notice[];
-}
-
-const pendingOf = (item: Record<string, unknown>): PendingNotices => ({
+const pendingOf = (item: Item): { alarm: AlarmKey; notices: Notice[] } => ({
   alarm: { watcherId: String(item.watcherId), devicesn: String(item.devicesn) },
   notices: (Array.isArray(item.pendingNotices) ? item.pendingNotices : []) as Notice[],
 });
 
 /** Alarms with notices not yet carried by a stored digest, oldest transition first within each alarm. */
-export const pendingNotices = async (): Promise<PendingNotices[]> =>
+export const pendingNotices = async () =>
   (await queryShards(ALARM_INDEX.notices, { index: 'GSI2', project: ['watcherId', 'devicesn', 'pendingNotices'] })).map(pendingOf);
 
 /** These alarms' pending notices as the table holds them now (an index copy may be older: DESIGN §3). */
-export const noticesOf = async (pairs: readonly Pair[]): Promise<PendingNotices[]> => {
+export const noticesOf = async (pairs: readonly AlarmKey[]) => {
   const items = await itemsOf(pairs, ['PK', 'SK', 'watcherId', 'devicesn', 'pendingNotices']);
   return [...items.values()].filter((item) => Array.isArray(item.pendingNotices) && item.pendingNotices.length > 0).map(pendingOf);
 };
@@ -33,7 +27,7 @@ export const noticesOf = async (pairs: readonly Pair[]): Promise<PendingNotices[
 const REMOVED_PER_UPDATE = 200;
 
 /** Drops the first `delivered` pending notices of an alarm, and its place in the pending index once none is left. */
-export const noticesCollected = async (alarm: Pair, delivered: readonly Notice[]): Promise<void> => {
+export const noticesCollected = async (alarm: AlarmKey, delivered: readonly Notice[]): Promise<void> => {
   if (delivered.length === 0) return;
   const all = await AlarmItem.update(
     alarm,

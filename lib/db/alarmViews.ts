@@ -1,5 +1,5 @@
 import type { Severity } from '#lib/devices/types';
-import { alarmId, type AckEvent, type Acknowledgement, type Alarm, type AlarmState, type OpenAlarm } from '#lib/alarms/types';
+import { alarmId, type AckEvent, type Acknowledgement, type Alarm, type AlarmKey as Pair, type AlarmState, type OpenAlarm } from '#lib/alarms/types';
 import { Conflict, NotFound } from '#lib/errors';
 import type { PlaceFilter } from '#lib/shared/access';
 import { ALARM_INDEX, AlarmItem, alarmPartition, pairOfKey } from '#lib/store/entities/alarms';
@@ -12,26 +12,26 @@ import { announceStored } from './changes';
 
 // The alarms' read model and acknowledgements (docs/adr/0067, 0314): open = firing or pending.
 const { fromItem } = AlarmItem;
-type Pair = Pick<Alarm, 'watcherId' | 'devicesn'>;
 
-/** An open alarm as GET /alarms answers it (the acknowledgement flattened; silences are added by the domain). */
-export interface AlarmView extends Alarm, Partial<Acknowledgement> {
-  id: string;
-  state: AlarmState;
-  pendingSince?: string;
-  firesAt?: string;
-}
 /** An acknowledgement still standing: one whose `ackUntil` passed has lapsed, even before the notifier removes it. */
 const standing = (ack: Acknowledgement | undefined): Acknowledgement | undefined =>
   ack?.ackUntil !== undefined && ack.ackUntil <= new Date().toISOString() ? undefined : ack;
-export const viewOf = ({ notify: _notify, notified: _notified, acknowledgement, ackEvents: _events, ...alarm }: OpenAlarm): AlarmView => ({
+export const viewOf = ({ notify: _notify, notified: _notified, acknowledgement, ackEvents: _events, ...alarm }: OpenAlarm) => ({
   id: alarmId(alarm),
   ...alarm,
   ...standing(acknowledgement),
 });
-export const toView = (item: Item): AlarmView => viewOf(fromItem(item));
+/** An open alarm as GET /alarms answers it (the acknowledgement flattened; silences are added by the domain). */
+export type AlarmView = ReturnType<typeof viewOf>;
+const toView = (item: Item): AlarmView => viewOf(fromItem(item));
+/** The stored fields of an acknowledgement: each absent one undefined, so an update removes it. */
+export const ackFields = (ack: Acknowledgement | undefined) => ({
+  acknowledgedAt: ack?.acknowledgedAt,
+  acknowledgedBy: ack?.acknowledgedBy,
+  ackComment: ack?.ackComment,
+  ackUntil: ack?.ackUntil,
+});
 
-/** Firing or pending. */
 export const OPEN = expr('#state IN (:firing, :pending)', { firing: 'firing', pending: 'pending' });
 const isOpen = (item: Item) => item.state === 'firing' || item.state === 'pending';
 
@@ -73,10 +73,8 @@ const filterOf = ({ state: _state, acknowledged, within, ...fields }: AlarmFilte
 // is its own export, so a bundle keeps only those it calls (docs/adr: bundle size against the floor).
 
 /** Every open alarm, firing and pending (two index keys: O(open alarms), never the history). */
-export const open = async (): Promise<OpenAlarm[]> => {
-  const [firing, pending] = await Promise.all([ALARM_INDEX.firing, ALARM_INDEX.pending].map((base) => queryShards(base, { index: 'GSI1' })));
-  return [...firing!, ...pending!].map(fromItem);
-};
+export const open = async (): Promise<OpenAlarm[]> =>
+  (await Promise.all([ALARM_INDEX.firing, ALARM_INDEX.pending].map((base) => queryShards(base, { index: 'GSI1' })))).flat().map(fromItem);
 
 /** The open (firing or pending) alarms among the given (watcher, device) pairs: consistent BatchGetItem, O(pairs). */
 export const openAmong = async (pairs: readonly Pair[]): Promise<OpenAlarm[]> => [...(await itemsOf(pairs)).values()].filter(isOpen).map(fromItem);
@@ -106,7 +104,6 @@ export const get = async (pair: Pair): Promise<(AlarmView & { open: boolean }) |
   return { ...toView(item), open: item.state !== 'cleared' };
 };
 
-const missingAlarm = (id: string) => new NotFound(`Alarm ${id} not found`);
 const notOpen = (id: string) => new Conflict(`Alarm ${id} is no longer open`);
 
 /** Acknowledgement events kept on one alarm: later ones still change it, unrecorded (docs/adr/0443-ack-and-unack-in-the-alarm-history.md). */
@@ -117,11 +114,11 @@ const eventsFull = async (pair: Pair): Promise<boolean> => {
   return Array.isArray(events) && events.length >= MAX_ACK_EVENTS;
 };
 
-const acknowledgeWhere = async (pair: Pair, ack: Acknowledgement | undefined, event: AckEvent | undefined, place?: Pick<Alarm, 'region' | 'location'>): Promise<AlarmView | undefined> => {
+/** As `acknowledge`, with `place` only while the alarm is still there; undefined when it moved meanwhile (to be checked again). */
+export const acknowledgeAt = async (pair: Pair, ack: Acknowledgement | undefined, place: Pick<Alarm, 'region' | 'location'> | undefined, event?: AckEvent): Promise<AlarmView | undefined> => {
   const at = place ? expr('#region = :region AND #location = :location', { region: place.region, location: place.location }) : undefined;
-  const fields = { acknowledgedAt: ack?.acknowledgedAt, acknowledgedBy: ack?.acknowledgedBy, ackComment: ack?.ackComment, ackUntil: ack?.ackUntil };
   const write = (recorded: boolean) =>
-    AlarmItem.update(pair, { set: fields, ...(recorded && event ? { append: { ackEvents: [event] } } : {}) }, and('attribute_exists(PK)', OPEN, at, recorded && event ? ROOM_FOR_EVENT : undefined), 'ALL_NEW');
+    AlarmItem.update(pair, { set: ackFields(ack), ...(recorded && event ? { append: { ackEvents: [event] } } : {}) }, and('attribute_exists(PK)', OPEN, at, recorded && event ? ROOM_FOR_EVENT : undefined), 'ALL_NEW');
   const acknowledged = (await write(true)) ?? (event && (await eventsFull(pair)) ? await write(false) : undefined);
   if (acknowledged) {
     const view = toView(acknowledged);
@@ -130,21 +127,17 @@ const acknowledgeWhere = async (pair: Pair, ack: Acknowledgement | undefined, ev
   }
   const id = alarmId(pair);
   const now = await get(pair);
-  if (!now) throw missingAlarm(id);
+  if (!now) throw new NotFound(`Alarm ${id} not found`);
   if (now.open && place && (now.region !== place.region || now.location !== place.location)) return undefined;
   throw notOpen(id);
 };
 
 /** Records (or, with undefined, removes) the acknowledgement of an open alarm, and `event` in its history; 404 unknown, 409 not open. */
 export const acknowledge = async (pair: Pair, ack: Acknowledgement | undefined, event?: AckEvent): Promise<AlarmView> => {
-  const view = await acknowledgeWhere(pair, ack, event);
+  const view = await acknowledgeAt(pair, ack, undefined, event);
   if (!view) throw notOpen(alarmId(pair)); // never: without a place nothing counts as moved
   return view;
 };
-
-/** As `acknowledge`, only while the alarm is still at `place`; undefined when it moved meanwhile (to be checked again). */
-export const acknowledgeAt = async (pair: Pair, ack: Acknowledgement | undefined, place: Pick<Alarm, 'region' | 'location'>, event?: AckEvent): Promise<AlarmView | undefined> =>
-  acknowledgeWhere(pair, ack, event, place);
 
 /**
  * Ends the acknowledgement given at `acknowledgedAt` whose `ackUntil` passed, and records it
@@ -154,6 +147,6 @@ export const acknowledgeAt = async (pair: Pair, ack: Acknowledgement | undefined
 export const lapse = async (pair: Pair, ack: Required<Pick<Acknowledgement, 'acknowledgedAt' | 'ackUntil'>>, event: AckEvent, recorded: boolean): Promise<boolean> =>
   !!(await AlarmItem.update(
     pair,
-    { set: { acknowledgedAt: undefined, acknowledgedBy: undefined, ackComment: undefined, ackUntil: undefined }, ...(recorded ? { append: { ackEvents: [event] } } : {}) },
+    { set: ackFields(undefined), ...(recorded ? { append: { ackEvents: [event] } } : {}) },
     and(OPEN, expr('#acknowledgedAt = :acknowledgedAt AND #ackUntil = :ackUntil', ack)),
   ));

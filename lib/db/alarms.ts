@@ -1,10 +1,10 @@
-import { alarmId, type Acknowledgement, type Alarm, type ClearReason, type NotificationOutcome, type OpenAlarm } from '#lib/alarms/types';
+import { alarmId, type Alarm, type ClearReason, type NotificationOutcome, type OpenAlarm } from '#lib/alarms/types';
 import type { Notice } from '#lib/notify/types';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import { AlarmItem, alarmIndexKeys } from '#lib/store/entities/alarms';
-import { expr, type Change, type Expr } from '#lib/store/expression';
+import { and, expr, type Change, type Expr } from '#lib/store/expression';
 import { batchWriteWhile, putRequest, type Item } from '#lib/store/table';
-import { BATCHES_IN_FLIGHT, itemsOf, viewOf } from './alarmViews';
+import { ackFields, BATCHES_IN_FLIGHT, itemsOf, viewOf } from './alarmViews';
 import { announceStored } from './changes';
 
 // The alarm state machine: one item per pair, each transition one conditional write with its notice (docs/adr/0047, 0067, 0314).
@@ -14,8 +14,9 @@ export * from './alarmHandoff';
 
 const ACK_FIELDS = ['acknowledgedAt', 'acknowledgedBy', 'ackComment', 'ackUntil', 'ackEvents'];
 
-const noticeChange = (alarm: Alarm, notice: Notice | undefined): Change =>
-  notice ? { set: alarmIndexKeys.notices(alarm), append: { pendingNotices: [notice] } } : {};
+/** The change with the transition's notice appended, and the item in the notices' index. */
+const withNotice = (alarm: Alarm, notice: Notice | undefined, change: Change): Change =>
+  notice ? { ...change, set: { ...change.set, ...alarmIndexKeys.notices(alarm) }, append: { pendingNotices: [notice] } } : change;
 
 /** What every stored state of the pair's alarm holds: its identity and the fields `update` carries. */
 const storedFields = (alarm: OpenAlarm, state: 'firing' | 'pending') => ({ type: 'Alarm', state, watcherId: alarm.watcherId, devicesn: alarm.devicesn, ...alarmFields(alarm), raisedAt: alarm.raisedAt });
@@ -29,18 +30,6 @@ const alarmFields = (alarm: Alarm) => ({
   description: alarm.description,
 });
 
-/** A new alarm starts unacknowledged; one that was pending keeps what its item holds (docs/adr/0441-acknowledgement-ends-with-the-alarm-or-at-ack-until.md). */
-const acknowledgementFields = (alarm: OpenAlarm, fromPending: boolean): Item =>
-  fromPending
-    ? {}
-    : {
-        acknowledgedAt: alarm.acknowledgement?.acknowledgedAt,
-        acknowledgedBy: alarm.acknowledgement?.acknowledgedBy,
-        ackComment: alarm.acknowledgement?.ackComment,
-        ackUntil: alarm.acknowledgement?.ackUntil,
-        ackEvents: alarm.ackEvents,
-      };
-
 /** Everything a firing alarm's item holds (its notice aside); `FIRING_REMOVES` are what an older alarm of the pair may have left. */
 const firingFields = (alarm: OpenAlarm, outcome: NotificationOutcome | undefined, fromPending = false): Item => ({
   ...storedFields(alarm, 'firing'),
@@ -48,16 +37,15 @@ const firingFields = (alarm: OpenAlarm, outcome: NotificationOutcome | undefined
   notify: alarm.notify,
   notified: { raised: outcome ?? [] },
   suppressedBy: alarm.suppressedBy,
-  ...acknowledgementFields(alarm, fromPending),
+  // a new alarm starts unacknowledged; one that was pending keeps what its item holds (docs/adr/0441)
+  ...(fromPending ? {} : { ...ackFields(alarm.acknowledgement), ackEvents: alarm.ackEvents }),
   ...alarmIndexKeys.firing(alarm),
 });
 const FIRING_REMOVES = ['clearedAt', 'clearReason', 'expiresAt', 'firesAt'];
 const announceRaised = (alarm: OpenAlarm) => announceStored({ kind: 'alarm', event: 'raised', at: new Date().toISOString(), alarm: { ...viewOf(alarm), state: 'firing' } });
 
-/** Still the firing alarm raised at `raisedAt`. */
-const firing = (alarm: Alarm): Expr => expr('#state = :firing AND #raisedAt = :raisedAt', { firing: 'firing', raisedAt: alarm.raisedAt });
-/** Still the pending alarm stored at `raisedAt`. */
-const pending = (raisedAt: string): Expr => expr('#state = :pending AND #raisedAt = :raisedAt', { pending: 'pending', raisedAt });
+/** Still the alarm in `state` raised (pending: stored) at `raisedAt`. */
+const still = (state: 'firing' | 'pending', raisedAt: string): Expr => expr(`#state = :${state} AND #raisedAt = :raisedAt`, { [state]: state, raisedAt });
 /** A new alarm may take the pair's item when there is none, or its last alarm is over and its history written. */
 const FREE = expr('attribute_not_exists(PK) OR ((#state = :cleared OR #state = :dropped) AND attribute_not_exists(#GSI1PK))', { cleared: 'cleared', dropped: 'dropped' });
 
@@ -74,9 +62,8 @@ export interface Raise {
 
 /** Fires the pair's alarm (a new one, or the pending one raised at `fromPending`), its notice and outcome in the same write. */
 export const raise = async (alarm: OpenAlarm, notice?: Notice, delivery?: NotificationOutcome, fromPending?: string): Promise<boolean> => {
-  const extra = noticeChange(alarm, notice);
-  const change = { set: { ...firingFields(alarm, delivery, fromPending !== undefined), ...extra.set }, remove: FIRING_REMOVES, ...(extra.append ? { append: extra.append } : {}) };
-  const raised = await transition(alarm, change, fromPending ? pending(fromPending) : FREE);
+  const change = withNotice(alarm, notice, { set: firingFields(alarm, delivery, fromPending !== undefined), remove: FIRING_REMOVES });
+  const raised = await transition(alarm, change, fromPending ? still('pending', fromPending) : FREE);
   if (raised) await announceRaised(alarm);
   return raised;
 };
@@ -85,19 +72,15 @@ export const raise = async (alarm: OpenAlarm, notice?: Notice, delivery?: Notifi
 export const raiseAll = async (list: readonly Raise[], inTime: () => boolean): Promise<boolean[]> => {
   const fresh = list.flatMap((raise, i) => (raise.fromPending === undefined ? [i] : []));
   const stored = await itemsOf(fresh.map((i) => list[i]!.alarm), ['PK', 'SK', 'state', 'GSI1PK', 'GSI2PK']);
-  const free = new Set(
-    fresh.filter((i) => {
-      const item = stored.get(alarmId(list[i]!.alarm));
-      return !item || ((item.state === 'cleared' || item.state === 'dropped') && item.GSI1PK === undefined && item.GSI2PK === undefined);
-    }),
-  );
-  const batched = [...free];
+  const batched = fresh.filter((i) => {
+    const item = stored.get(alarmId(list[i]!.alarm));
+    return !item || ((item.state === 'cleared' || item.state === 'dropped') && item.GSI1PK === undefined && item.GSI2PK === undefined);
+  });
+  const free = new Set(batched);
   const puts = batched.map((i) => {
     const { alarm, notice, delivery } = list[i]!;
-    const item: Item = { ...AlarmItem.key(alarm), ...firingFields(alarm, delivery) };
-    if (notice) Object.assign(item, alarmIndexKeys.notices(alarm), { pendingNotices: [notice] });
-    for (const [field, value] of Object.entries(item)) if (value === undefined) delete item[field];
-    return putRequest(item);
+    const item = { ...AlarmItem.key(alarm), ...firingFields(alarm, delivery), ...(notice ? { ...alarmIndexKeys.notices(alarm), pendingNotices: [notice] } : {}) };
+    return putRequest(Object.fromEntries(Object.entries(item).filter(([, value]) => value !== undefined)));
   });
   const sent = await batchWriteWhile(puts, { inFlight: BATCHES_IN_FLIGHT, proceed: inTime });
   const raised = list.map(() => false);
@@ -128,11 +111,10 @@ export const pend = async (alarm: OpenAlarm): Promise<boolean> => {
 
 /** A pending alarm whose condition stopped before it fired: leaves every index, no mail, no history. */
 export const drop = async (alarm: OpenAlarm, at: string, expiresAt: number): Promise<boolean> =>
-  transition(alarm, { set: { state: 'dropped', clearedAt: at, expiresAt }, remove: ['GSI1PK', 'GSI1SK'] }, pending(alarm.raisedAt));
+  transition(alarm, { set: { state: 'dropped', clearedAt: at, expiresAt }, remove: ['GSI1PK', 'GSI1SK'] }, still('pending', alarm.raisedAt));
 
 /** Clears the firing alarm raised at `alarm.raisedAt` (false when not firing); it then waits for its history record. */
 export const clear = async (alarm: OpenAlarm, clearedAt: string, reason: ClearReason, expiresAt: number, notice?: Notice, delivery?: NotificationOutcome): Promise<boolean> => {
-  const extra = noticeChange(alarm, notice);
   const fields = {
     state: 'cleared',
     clearedAt,
@@ -140,9 +122,8 @@ export const clear = async (alarm: OpenAlarm, clearedAt: string, reason: ClearRe
     expiresAt,
     notified: { ...(alarm.notified ?? {}), cleared: delivery ?? [] },
     ...alarmIndexKeys.history(alarm, clearedAt),
-    ...extra.set,
   };
-  const cleared = await transition(alarm, { set: fields, ...(extra.append ? { append: extra.append } : {}) }, firing(alarm));
+  const cleared = await transition(alarm, withNotice(alarm, notice, { set: fields }), still('firing', alarm.raisedAt));
   if (cleared) await announceStored({ kind: 'alarm', event: 'cleared', at: clearedAt, alarm: { ...viewOf(alarm), clearedAt, clearReason: reason } });
   return cleared;
 };
@@ -150,12 +131,12 @@ export const clear = async (alarm: OpenAlarm, clearedAt: string, reason: ClearRe
 /** Carries a changed severity, room, description or firing time into an alarm that stays open (no mail). */
 export const update = async (alarm: OpenAlarm): Promise<boolean> =>
   alarm.state === 'pending'
-    ? transition(alarm, { set: { ...alarmFields(alarm), firesAt: alarm.firesAt, GSI1SK: alarmIndexKeys.pending(alarm).GSI1SK } }, pending(alarm.raisedAt))
-    : transition(alarm, { set: alarmFields(alarm) }, firing(alarm));
+    ? transition(alarm, { set: { ...alarmFields(alarm), firesAt: alarm.firesAt, GSI1SK: alarmIndexKeys.pending(alarm).GSI1SK } }, still('pending', alarm.raisedAt))
+    : transition(alarm, { set: alarmFields(alarm) }, still('firing', alarm.raisedAt));
 
 /**
  * Ends the suppression of a firing alarm raised under the parent episode that began at `since`
  * (its release told it: docs/adr/0463); false when it is no longer that alarm so marked.
  */
 export const unsuppress = async (alarm: OpenAlarm, since: string): Promise<boolean> =>
-  transition(alarm, { remove: ['suppressedBy'] }, expr('#state = :firing AND #raisedAt = :raisedAt AND #suppressedBy.#since = :since', { firing: 'firing', raisedAt: alarm.raisedAt, since }));
+  transition(alarm, { remove: ['suppressedBy'] }, and(still('firing', alarm.raisedAt), expr('#suppressedBy.#since = :since', { since }))!);

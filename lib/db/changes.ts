@@ -1,12 +1,13 @@
-import type { Acknowledgement, Alarm, AlarmState, ClearReason } from '#lib/alarms/types';
+import type { ClearReason } from '#lib/alarms/types';
 import type { RoomAggregate } from '#lib/devices/types';
+import type { AlarmView } from './alarmViews';
 
 // The one seam between a stored change and its listeners (lib/live/push.ts): announced after the write landed (docs/adr/0102).
 
 /** An alarm event as dashboards see it: the alarm as GET /alarms answers it, plus how it ended. */
 export interface AlarmChange {
   event: 'raised' | 'cleared' | 'acknowledged' | 'silenced' | 'unsilenced';
-  alarm: Alarm & Partial<Acknowledgement> & { id: string; state: AlarmState; clearedAt?: string; clearReason?: ClearReason; silencedBy?: string[]; silencedByCount?: number; inMaintenance?: string[] };
+  alarm: AlarmView & { clearedAt?: string; clearReason?: ClearReason; silencedBy?: string[]; silencedByCount?: number; inMaintenance?: string[] };
 }
 
 export type StoredChange =

@@ -1,18 +1,18 @@
-import type { StoredDelivery, DeliveryDraft, DeliveryView } from '#lib/notify/types';
+import type { DeliveryDraft, DeliveryView } from '#lib/notify/types';
 import { Delivery, deliveryDueSk, deliveryLogPk, DELIVERIES_DUE, deliveryView } from '#lib/store/entities/notify';
 import { expr } from '#lib/store/expression';
 import { readPage, type Page } from '#lib/store/paging';
 import { allShards, pages, shardKey } from '#lib/store/query';
-import { EXISTS, NEW, nowSeconds, unexpired, update, type Item } from '#lib/store/table';
+import { EXISTS, hasExpired, NEW, put, unexpired, type Item } from '#lib/store/table';
 
 // One item per delivery, keyed by its deterministic id; GSI1 the channel's log, GSI2 the sharded due index (docs/adr/0091, 0145).
 const KEEP_SECONDS = 30 * 24 * 60 * 60;
 const { fromItem } = Delivery;
 
 /** A delivery read from the due index, with the index position it was read at (for `claim`). */
-export type DueDelivery = StoredDelivery & { dueKey?: string };
+export type DueDelivery = ReturnType<typeof fromItem>;
 
-export type Settlement =
+type Settlement =
   | { status: 'delivered' | 'failed'; at: string; responseStatus?: number; error?: string }
   | { status: 'retrying'; at: string; nextAttemptAt: string; responseStatus?: number; error?: string };
 
@@ -35,10 +35,7 @@ const itemOf = (draft: DeliveryDraft, createdAt: string): Item =>
 export const asStored = (draft: DeliveryDraft, createdAt: string): DueDelivery => fromItem(itemOf(draft, createdAt));
 
 /** Stores a delivery unless one with its id exists (then false). */
-export const createIfAbsent = async (draft: DeliveryDraft, createdAt: string): Promise<boolean> => {
-  const { PK: _pk, SK: _sk, type: _type, ...fields } = itemOf(draft, createdAt);
-  return Delivery.put(draft.id, fields, NEW);
-};
+export const createIfAbsent = async (draft: DeliveryDraft, createdAt: string): Promise<boolean> => put(itemOf(draft, createdAt), NEW);
 
 /** Deliveries whose next attempt is due at `now`, earliest first (up to `limit` of every shard, merged). */
 export const due = async (now: string, limit: number): Promise<DueDelivery[]> => {
@@ -63,21 +60,19 @@ export const settle = async (id: string, outcome: Settlement): Promise<void> => 
       ? { nextAttemptAt: outcome.nextAttemptAt, GSI2SK: deliveryDueSk(outcome.nextAttemptAt, id) }
       : { nextAttemptAt: undefined, GSI2PK: undefined, GSI2SK: undefined, ...(outcome.status === 'delivered' ? { deliveredAt: outcome.at } : {}) };
   const set = { status: outcome.status, settledAt: outcome.at, lastResponseStatus: outcome.responseStatus, lastError: outcome.error, ...next };
-  await update(Delivery.key(id), { set }, EXISTS);
+  await Delivery.update(id, { set }, EXISTS);
 };
 
 export const get = async (id: string): Promise<DueDelivery | undefined> => {
   const item = await Delivery.read(id, { consistent: true });
-  return item && !(typeof item.expiresAt === 'number' && item.expiresAt <= nowSeconds()) ? fromItem(item) : undefined;
+  return item && !hasExpired(item) ? fromItem(item) : undefined;
 };
 
-/** One delivery as the log shows it. */
 export const view = async (id: string): Promise<DeliveryView | undefined> => {
   const found = await get(id);
   return found ? deliveryView({ ...found, notificationType: found.type, createdAt: found.at }) : undefined;
 };
 
 /** A channel's deliveries, newest first, one page (expired ones left out). */
-export const log = async (channelId: string, limit: number, cursor?: string): Promise<Page<DeliveryView>> => {
-  return readPage({ index: 'GSI1', pk: deliveryLogPk(channelId), filter: unexpired(), descending: true }, `deliveries ${channelId}`, deliveryView, limit, cursor);
-};
+export const log = async (channelId: string, limit: number, cursor?: string): Promise<Page<DeliveryView>> =>
+  readPage({ index: 'GSI1', pk: deliveryLogPk(channelId), filter: unexpired(), descending: true }, `deliveries ${channelId}`, deliveryView, limit, cursor);

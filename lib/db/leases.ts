@@ -1,24 +1,17 @@
+import type { LeaseStore } from '#lib/shared/lease';
 import { EvaluatorMarker, SyncMarker } from '#lib/store/entities/notify';
 import { and, expr } from '#lib/store/expression';
 import { update, type Key } from '#lib/store/table';
 
 // A lease item of background work with its pacing (docs/adr/0114, 0166; lib/shared/lease.ts holds it).
-export interface LeaseItem {
-  /** Takes the lease when no other run holds it and (with `dueAt`) the last run started by `dueAt`. */
-  acquire: (runId: string, now: number, leaseUntil: number, dueAt?: number) => Promise<boolean>;
-  /** The holder's heartbeat: moves its lease to `leaseUntil`. False when the lease is no longer its own. */
-  renew: (runId: string, leaseUntil: number) => Promise<boolean>;
-  /** Ends the holder's run, recording its start (undefined: unpaced); a run that took over an expired lease records its own. */
-  release: (runId: string, startedAt: number | undefined) => Promise<void>;
-}
-
-/** The lease kept in the item `key`, typed `type`. */
-export const leaseItem = (key: Key, type: string): LeaseItem => ({
+const leaseItem = (key: Key, type: string): LeaseStore => ({
+  // free when no other run holds it and (with `dueAt`) the last run started by `dueAt`
   acquire: async (runId, now, leaseUntil, dueAt) => {
     const due = dueAt === undefined ? undefined : expr('(attribute_not_exists(#lastRunAt) OR #lastRunAt <= :due)', { due: dueAt });
     return !!(await update(key, { set: { type, leaseUntil, runId } }, and(expr('(attribute_not_exists(#leaseUntil) OR #leaseUntil < :now)', { now }), due)));
   },
   renew: async (runId, leaseUntil) => !!(await update(key, { set: { leaseUntil } }, expr('#runId = :run AND #leaseUntil > :zero', { run: runId, zero: 0 }))),
+  // a run that took over an expired lease records its own start (undefined: unpaced)
   release: async (runId, startedAt) => {
     await update(key, { set: { leaseUntil: 0, ...(startedAt === undefined ? {} : { lastRunAt: startedAt }) } }, expr('#runId = :run', { run: runId }));
   },

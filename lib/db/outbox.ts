@@ -1,24 +1,20 @@
 import type { Mail } from '#lib/alarms/types';
 import { OUTBOX, OutboxMail as Mails, SentMail } from '#lib/store/entities/notify';
 import { expr } from '#lib/store/expression';
-import { mapListOrPage, queryPartitionsDescending, shardsOf, type Page } from '#lib/store/paging';
+import { mapListOrPage, queryPartitionsDescending, shardsOf } from '#lib/store/paging';
 import { shardKey } from '#lib/store/query';
-import { NEW } from '#lib/store/table';
+import { hasExpired, NEW } from '#lib/store/table';
 
 // The local mailbox (MAILER=outbox) and the SES sent ledger: idempotent by mail id, 30 days (docs/adr/0049, 0054).
 const KEEP_SECONDS = 30 * 24 * 60 * 60;
 const expiry = (at: string) => Math.floor(Date.parse(at) / 1000) + KEEP_SECONDS;
-
-export interface OutboxMail extends Mail {
-  storedAt: string;
-}
 
 /** Stores a mail unless its id is stored already; true when it is new. */
 export const store = (mail: Mail, storedAt: string): Promise<boolean> =>
   Mails.put(mail.id, { GSI1PK: shardKey(OUTBOX, mail.id), GSI1SK: `${storedAt}#${mail.id}`, ...mail, storedAt, expiresAt: expiry(storedAt) }, NEW);
 
 /** Stored mails newest first, optionally only those addressed to `to`; all, or one page. */
-export const list = async (to: string | undefined, page: { limit?: number; cursor?: string }): Promise<OutboxMail[] | Page<OutboxMail>> => {
+export const list = async (to: string | undefined, page: { limit?: number; cursor?: string }) => {
   const unexpired = `(attribute_not_exists(#expiresAt) OR #expiresAt > :now)${to ? ' AND contains(#to, :to)' : ''}`;
   const filter = expr(unexpired, { now: Math.floor(Date.now() / 1000), ...(to ? { to } : {}) });
   return mapListOrPage(await queryPartitionsDescending(shardsOf({ pk: OUTBOX, index: 'GSI1', filter }), page, `outbox ${to ?? ''}`), Mails.fromItem);
@@ -27,7 +23,7 @@ export const list = async (to: string | undefined, page: { limit?: number; curso
 export const sentMails = {
   async has(id: string): Promise<boolean> {
     const item = await SentMail.read(id, { consistent: true });
-    return item !== undefined && (typeof item.expiresAt !== 'number' || item.expiresAt > Date.now() / 1000);
+    return item !== undefined && !hasExpired(item);
   },
   async record(id: string, sentAt: string): Promise<void> {
     await SentMail.put(id, { id, sentAt, expiresAt: expiry(sentAt) }, NEW);

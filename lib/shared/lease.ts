@@ -19,7 +19,7 @@ export interface Lease {
   holding: () => boolean;
 }
 
-/** Where a lease is kept (lib/db/leases.ts `LeaseItem`). */
+/** Where a lease is kept (lib/db/leases.ts). */
 export interface LeaseStore {
   acquire: (runId: string, now: number, leaseUntil: number, dueAt?: number) => Promise<boolean>;
   renew: (runId: string, leaseUntil: number) => Promise<boolean>;

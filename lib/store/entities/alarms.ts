@@ -1,5 +1,5 @@
 import type { Severity } from '#lib/devices/types';
-import type { AckEvent, Acknowledgement, Alarm, Notified, OpenAlarm, Recipients, SuppressedBy } from '#lib/alarms/types';
+import { alarmId, type AckEvent, type Alarm, type AlarmKey as Pair, type Notified, type OpenAlarm, type Recipients, type SuppressedBy } from '#lib/alarms/types';
 import type { HistoryRecord } from '#lib/alarms/pure/history';
 import type { Matchers, Silence as SilenceRecord } from '#lib/alarms/pure/silences';
 import type { MaintenanceWindow, WindowMatchers } from '#lib/maintenance/types';
@@ -9,20 +9,15 @@ import { shardKey } from '../query';
 
 /* The alarm engine's items: alarms, their history, silences, the evaluation queue and its marker. */
 const enc = encodeURIComponent;
-type Pair = Pick<Alarm, 'watcherId' | 'devicesn'>;
-
-/** An alarm's id in answers and index keys: `<watcherId>:<devicesn>`. */
-const pairId = (pair: Pair) => `${pair.watcherId}:${pair.devicesn}`;
 
 /** The alarms' sharded index keys: GSI1 firing (`OPEN`, docs/adr/0314), pending, awaiting history; GSI2 notices pending. */
 export const ALARM_INDEX = { firing: 'ALARMS#OPEN', pending: 'ALARMS#PENDING', history: 'ALARMS#HISTORY', notices: 'ALARMS#NOTIFY' };
 export const alarmIndexKeys = {
-  firing: (alarm: Alarm) => ({ GSI1PK: shardKey(ALARM_INDEX.firing, pairId(alarm)), GSI1SK: `${alarm.raisedAt}#${alarm.watcherId}#${alarm.devicesn}` }),
-  pending: (alarm: OpenAlarm) => ({ GSI1PK: shardKey(ALARM_INDEX.pending, pairId(alarm)), GSI1SK: pendingSk(alarm) }),
-  history: (alarm: Pair, clearedAt: string) => ({ GSI1PK: shardKey(ALARM_INDEX.history, pairId(alarm)), GSI1SK: `${clearedAt}#${alarm.watcherId}#${alarm.devicesn}` }),
-  notices: (alarm: Pair) => ({ GSI2PK: shardKey(ALARM_INDEX.notices, pairId(alarm)), GSI2SK: pairId(alarm) }),
+  firing: (alarm: Alarm) => ({ GSI1PK: shardKey(ALARM_INDEX.firing, alarmId(alarm)), GSI1SK: `${alarm.raisedAt}#${alarm.watcherId}#${alarm.devicesn}` }),
+  pending: (alarm: OpenAlarm) => ({ GSI1PK: shardKey(ALARM_INDEX.pending, alarmId(alarm)), GSI1SK: `${alarm.firesAt ?? alarm.raisedAt}#${alarm.watcherId}#${alarm.devicesn}` }),
+  history: (alarm: Pair, clearedAt: string) => ({ GSI1PK: shardKey(ALARM_INDEX.history, alarmId(alarm)), GSI1SK: `${clearedAt}#${alarm.watcherId}#${alarm.devicesn}` }),
+  notices: (alarm: Pair) => ({ GSI2PK: shardKey(ALARM_INDEX.notices, alarmId(alarm)), GSI2SK: alarmId(alarm) }),
 };
-export const pendingSk = (alarm: OpenAlarm) => `${alarm.firesAt ?? alarm.raisedAt}#${alarm.watcherId}#${alarm.devicesn}`;
 
 const ALARM = 'ALARM#';
 const DEVICE = 'DEVICE#';
@@ -42,38 +37,29 @@ export const AlarmItem = /* @__PURE__ */ entity({
   key: (pair: Pair) => ({ PK: alarmPartition(pair.watcherId), SK: `${DEVICE}${pair.devicesn}` }),
   fromItem: (item): OpenAlarm => {
     const notify = (item.notify ?? {}) as Partial<Recipients>;
-    const alarm: OpenAlarm = {
+    const state = item.state === 'pending' ? 'pending' : 'firing';
+    return {
       ...texts(item, 'watcherId', 'devicesn', 'deviceid'),
       severity: Number(item.severity) as Severity,
       ...texts(item, 'region', 'location', 'room', 'raisedAt'),
-      state: item.state === 'pending' ? 'pending' : 'firing',
+      state,
       notify: {
         sendEmail: notify.sendEmail === true,
         emails: textList(notify.emails),
         ...(Array.isArray(notify.channelIds) && notify.channelIds.length ? { channelIds: notify.channelIds.map(String) } : {}),
       },
+      ...(item.description !== '' ? someTexts(item, 'description') : {}),
+      ...someTexts(item, 'pendingSince', ...(state === 'pending' ? ['firesAt' as const] : [])),
+      ...(typeof item.acknowledgedAt === 'string'
+        ? { acknowledgement: { acknowledgedAt: item.acknowledgedAt, acknowledgedBy: String(item.acknowledgedBy), ...someTexts(item, 'ackComment', 'ackUntil') } }
+        : {}),
+      ...(Array.isArray(item.ackEvents) && item.ackEvents.length > 0 ? { ackEvents: item.ackEvents as AckEvent[] } : {}),
+      ...(item.notified && typeof item.notified === 'object' ? { notified: item.notified as Notified } : {}),
+      ...(item.suppressedBy && typeof item.suppressedBy === 'object' ? { suppressedBy: item.suppressedBy as SuppressedBy } : {}),
     };
-    if (typeof item.description === 'string' && item.description !== '') alarm.description = item.description;
-    if (typeof item.pendingSince === 'string') alarm.pendingSince = item.pendingSince;
-    if (typeof item.firesAt === 'string' && alarm.state === 'pending') alarm.firesAt = item.firesAt;
-    const acknowledgement = acknowledgementOf(item);
-    if (acknowledgement) alarm.acknowledgement = acknowledgement;
-    if (Array.isArray(item.ackEvents) && item.ackEvents.length > 0) alarm.ackEvents = item.ackEvents as AckEvent[];
-    if (item.notified && typeof item.notified === 'object') alarm.notified = item.notified as Notified;
-    if (item.suppressedBy && typeof item.suppressedBy === 'object') alarm.suppressedBy = item.suppressedBy as SuppressedBy;
-    return alarm;
   },
 });
-/** The pair an alarm item's key names. */
 export const pairOfKey = (key: Item): Pair => ({ watcherId: String(key.PK).slice(ALARM.length), devicesn: String(key.SK).slice(DEVICE.length) });
-
-const acknowledgementOf = (item: Item): Acknowledgement | undefined => {
-  if (typeof item.acknowledgedAt !== 'string') return undefined;
-  const ack: Acknowledgement = { acknowledgedAt: item.acknowledgedAt, acknowledgedBy: String(item.acknowledgedBy) };
-  if (typeof item.ackComment === 'string') ack.ackComment = item.ackComment;
-  if (typeof item.ackUntil === 'string') ack.ackUntil = item.ackUntil;
-  return ack;
-};
 
 const lifecycle = 'Alarm lifecycle, history, device connectivity (issue 15)';
 export const SILENCES = 'SILENCE';
@@ -178,9 +164,9 @@ export const HistoryByPlace = /* @__PURE__ */ entity({
     return {
       PK: historyPk.location(record),
       SK: sk,
-      GSI1PK: shardKey(historyPk.region(record.region), pairId(record)),
+      GSI1PK: shardKey(historyPk.region(record.region), alarmId(record)),
       GSI1SK: sk,
-      GSI2PK: shardKey(historyPk.all(), pairId(record)),
+      GSI2PK: shardKey(historyPk.all(), alarmId(record)),
       GSI2SK: sk,
     };
   },

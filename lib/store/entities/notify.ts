@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { StoredDelivery, DeliveryView, Digest, NotificationType, Target } from '#lib/notify/types';
+import type { DeliveryView, Digest, Episode, NotificationType, StoredDelivery, Target } from '#lib/notify/types';
 import type { Mail } from '#lib/alarms/types';
 import type { ParentScope } from '#lib/alarms/pure/inhibition';
 import type { InhibitedBy } from '#lib/watchers/types';
-import type { Episode } from '#lib/notify/types';
 import { entity, someTexts, textList, texts } from '../entity';
 import type { Item } from '../expression';
 
@@ -15,7 +14,6 @@ export const DELIVERIES_DUE = 'DELIVERIES#DUE';
 export const deliveryLogPk = (channelId: string) => `CHANNEL#${channelId}#DELIVERIES`;
 export const deliveryDueSk = (at: string, id: string) => `${at}#${id}`;
 
-/** A delivery as the channel's log shows it. */
 export const deliveryView = (item: Item): DeliveryView => ({
   deliveryId: String(item.deliveryId),
   type: item.notificationType as NotificationType,
@@ -125,7 +123,6 @@ export const LiveConnection = /* @__PURE__ */ entity({
   key: (connectionId: string) => ({ PK: `${CONNECTION}${connectionId}`, SK: 'CONN' }),
   fromItem: (item) => item,
 });
-/** The connection id of a connection item's key. */
 export const connectionIdOf = (item: Item): string => String(item.PK).slice(CONNECTION.length);
 
 export const liveScopePk = (scopeKey: string) => `LIVESCOPE#${scopeKey}`;
