@@ -38,6 +38,7 @@ export const bundleOptions = {
   format: 'cjs',
   external,
   mainFields: ['module', 'main'],
+  dropLabels: ['dataModel'],
   tsconfig: join(root, 'tsconfig.json'),
   logLevel: 'error',
 } satisfies BuildOptions;

@@ -17,13 +17,24 @@ export interface EntityDoc {
 
 export interface Declaration<Id, T> {
   type: string;
-  doc: EntityDoc;
   key: (id: Id) => Key;
   fromItem: (item: Item) => T;
 }
 
 /** Every item type's rows, in the order their modules were loaded: the source of docs/data-model.md's item tables. */
 export const declared: { type: string; doc: EntityDoc }[] = [];
+/** Every item type declared (tests/unit/data-model.test.ts: each has its row). */
+export const entityTypes: string[] = [];
+
+/*
+ * An entity's row is written beside its declaration as a statement labelled `dataModel:`, which
+ * the Lambda bundles drop (esbuild `dropLabels`, serverless.yml): the texts serve only
+ * scripts/data-model.ts and cost every cold start their compile (docs/adr/0504).
+ */
+/** The row of docs/data-model.md's item tables for `declaration`. */
+export const docRow = (declaration: { type: string }, doc: EntityDoc): void => {
+  declared.push({ type: declaration.type, doc });
+};
 
 /** A row of the item tables that is no item of its own (a value inside another item). */
 export const documented = (doc: EntityDoc): void => {
@@ -31,7 +42,7 @@ export const documented = (doc: EntityDoc): void => {
 };
 
 export const entity = <Id, T = Item>(declaration: Declaration<Id, T>) => {
-  declared.push(declaration);
+  entityTypes.push(declaration.type);
   const { key, type, fromItem } = declaration;
   return {
     ...declaration,

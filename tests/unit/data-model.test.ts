@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { declared } from '#lib/store/entity';
+import { declared, entityTypes } from '#lib/store/entity';
 import { renderDataModel } from '../../scripts/data-model';
 import { root } from '../../scripts/registry';
 
@@ -21,5 +21,11 @@ describe('docs/data-model.md from the entity declarations', () => {
     const names = declared.map(({ type, doc }) => `${doc.section}/${doc.name ?? type}`);
     expect(names.length).toBeGreaterThan(30);
     expect(new Set(names).size).toBe(names.length);
+  });
+
+  it('gives every declared item type its row (the `dataModel:` statement beside its declaration)', () => {
+    const documentedTypes = new Set(declared.map(({ type }) => type));
+    expect(entityTypes.length).toBeGreaterThan(30);
+    expect(entityTypes.filter((type) => !documentedTypes.has(type))).toEqual([]);
   });
 });

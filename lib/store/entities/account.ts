@@ -1,7 +1,7 @@
 import type { Role } from '#lib/auth/types';
 import { normalizeScope, type ScopeEntry } from '#lib/shared/access';
 import { AUDIT_EVENTS, type AuditEvent, type AuditRecord } from '#lib/shared/audit';
-import { entity, numbers, someTexts, textList, texts } from '../entity';
+import { docRow, entity, numbers, someTexts, textList, texts } from '../entity';
 import type { Item } from '../expression';
 import { shardKey } from '../query';
 
@@ -21,18 +21,16 @@ const storedScope = (item: Item): ScopeEntry[] | undefined => (Array.isArray(ite
 export const USERS = 'USER';
 export const User = /* @__PURE__ */ entity({
   type: 'User',
-  doc: { section, PK: '`USER`', SK: '`USER#<username>`', GSI1: '`USER_ROLE#<roleid>` / `USER#<username>`',
-    notes: '`passwordHash`, `incarnation` (random, new at creation and every password change; tokens carry it) never leave `lib/`' },
   key: (username: string) => ({ PK: USERS, SK: `USER#${username}` }),
   fromItem: (item) => ({ ...texts(item, 'username', 'email', 'name', 'role'), ...scopeField(storedScope(item)), ...texts(item, 'createdAt', 'updatedAt') }),
 });
+dataModel: docRow(User, { section, PK: '`USER`', SK: '`USER#<username>`', GSI1: '`USER_ROLE#<roleid>` / `USER#<username>`',
+  notes: '`passwordHash`, `incarnation` (random, new at creation and every password change; tokens carry it) never leave `lib/`' });
 export const userRoleKeys = (role: string, username: string) => ({ GSI1PK: `USER_ROLE#${role}`, GSI1SK: `USER#${username}` });
 
 export const ROLES = 'ROLE';
 export const CreatedRole = /* @__PURE__ */ entity({
   type: 'Role',
-  doc: { section, name: 'Role (created)', PK: '`ROLE`', SK: '`ROLE#<roleid>`',
-    notes: '`holders` (users and services holding it; never below the truth); `permissions` as stored (names outside the vocabulary grant nothing); built-ins `admin`, `viewer`, `operator` live in code (`lib/auth/roles.ts`)' },
   key: (roleid: string) => ({ PK: ROLES, SK: `ROLE#${roleid}` }),
   fromItem: (item): Role => ({
     ...texts(item, 'roleid', 'name'),
@@ -42,19 +40,19 @@ export const CreatedRole = /* @__PURE__ */ entity({
     ...texts(item, 'createdAt', 'updatedAt'),
   }),
 });
+dataModel: docRow(CreatedRole, { section, name: 'Role (created)', PK: '`ROLE`', SK: '`ROLE#<roleid>`',
+  notes: '`holders` (users and services holding it; never below the truth); `permissions` as stored (names outside the vocabulary grant nothing); built-ins `admin`, `viewer`, `operator` live in code (`lib/auth/roles.ts`)' });
 
 export const AdminCount = /* @__PURE__ */ entity({
   type: 'AdminCount',
-  doc: { section, name: 'Admin count', PK: '`ADMINS`', SK: '`COUNT`', notes: '`count` (unscoped admins; never above the truth); exists once the store had its first admin' },
   key: (_: void) => ({ PK: 'ADMINS', SK: 'COUNT' }),
   fromItem: (item) => Number(item.count),
 });
+dataModel: docRow(AdminCount, { section, name: 'Admin count', PK: '`ADMINS`', SK: '`COUNT`', notes: '`count` (unscoped admins; never above the truth); exists once the store had its first admin' });
 
 export const SERVICES = 'SERVICE';
 export const Service = /* @__PURE__ */ entity({
   type: 'Service',
-  doc: { section, PK: '`SERVICE`', SK: '`SERVICE#<uuid>`',
-    notes: '`role`, `scope`; `secretHash` (`sha256$…` of the client secret) and `incarnation` (random, new at registration, rotation and deactivation; service tokens carry it) never leave `lib/`' },
   key: (id: string) => ({ PK: SERVICES, SK: `SERVICE#${id}` }),
   fromItem: (item) => ({
     ...texts(item, 'id', 'name'),
@@ -66,25 +64,25 @@ export const Service = /* @__PURE__ */ entity({
     ...texts(item, 'createdAt', 'updatedAt'),
   }),
 });
+dataModel: docRow(Service, { section, PK: '`SERVICE`', SK: '`SERVICE#<uuid>`',
+  notes: '`role`, `scope`; `secretHash` (`sha256$…` of the client secret) and `incarnation` (random, new at registration, rotation and deactivation; service tokens carry it) never leave `lib/`' });
 
 export const RevokedToken = /* @__PURE__ */ entity({
   type: 'RevokedToken',
-  doc: { section, name: 'Revoked token', PK: '`REVOKED#<jti>`', SK: '`REVOKED`', notes: '`expiresAt` = token `exp`' },
   key: (jti: string) => ({ PK: `REVOKED#${jti}`, SK: 'REVOKED' }),
   fromItem: (item) => Number(item.expiresAt),
 });
+dataModel: docRow(RevokedToken, { section, name: 'Revoked token', PK: '`REVOKED#<jti>`', SK: '`REVOKED`', notes: '`expiresAt` = token `exp`' });
 
 export const LoginFailures = /* @__PURE__ */ entity({
   type: 'LoginFailures',
-  doc: { section, name: 'Password guesses', PK: '`LOGIN_FAILURES#<username>`', SK: '`LOGIN_FAILURES`', notes: '`count` (slots taken), `expiresAt` = end of the 15-minute window' },
   key: (username: string) => ({ PK: `LOGIN_FAILURES#${username}`, SK: 'LOGIN_FAILURES' }),
   fromItem: (item) => numbers(item, 'count', 'expiresAt'),
 });
+dataModel: docRow(LoginFailures, { section, name: 'Password guesses', PK: '`LOGIN_FAILURES#<username>`', SK: '`LOGIN_FAILURES`', notes: '`count` (slots taken), `expiresAt` = end of the 15-minute window' });
 
 export const IdempotencyKey = /* @__PURE__ */ entity({
   type: 'IdempotencyKey',
-  doc: { section: 'Idempotency keys (issue 24 item 4)', name: 'Idempotency key', PK: '`IDEMPOTENCY#<sha256 of route, caller, key>`', SK: '`IDEMPOTENCY`',
-    notes: '`fingerprint` (HMAC of path, query, body), `token` (the claim), `state` `pending`/`done`, `leaseUntil` (epoch ms), `result` (the first 2xx, AES-256-GCM sealed), `auditPending` (the result\'s audit record still to be written by the first replay; docs/adr/0213), `expiresAt` (24 h, TTL)' },
   key: (id: string) => ({ PK: `IDEMPOTENCY#${id}`, SK: 'IDEMPOTENCY' }),
   fromItem: (item) => ({
     ...texts(item, 'fingerprint', 'token'),
@@ -94,6 +92,8 @@ export const IdempotencyKey = /* @__PURE__ */ entity({
     ...(item.auditPending === true ? { auditPending: true } : {}),
   }),
 });
+dataModel: docRow(IdempotencyKey, { section: 'Idempotency keys (issue 24 item 4)', name: 'Idempotency key', PK: '`IDEMPOTENCY#<sha256 of route, caller, key>`', SK: '`IDEMPOTENCY`',
+  notes: '`fingerprint` (HMAC of path, query, body), `token` (the claim), `state` `pending`/`done`, `leaseUntil` (epoch ms), `result` (the first 2xx, AES-256-GCM sealed), `auditPending` (the result\'s audit record still to be written by the first replay; docs/adr/0213), `expiresAt` (24 h, TTL)' });
 
 // The audit log: two items per record, sharded by record id (docs/adr/0212).
 const audit = 'Audit log (issue 26 item 6)';
@@ -120,10 +120,6 @@ const auditRecord = (item: Item): AuditRecord => ({
 });
 export const AuditLogItem = /* @__PURE__ */ entity({
   type: 'AuditRecord',
-  doc: {
-    section: audit, name: 'Audit record, log item', PK: '`AUDIT#ALL#<n>`', SK: '`<at>#<id>`', GSI1: '`AUDIT#ACTOR#<actor id>#<n>` / `<at>#<id>`', GSI2: '`AUDIT#ACTION#<action>#<n>` / `<at>#<id>`',
-    notes: AUDIT_NOTES,
-  },
   key: (record: AuditRecord) => ({
     PK: shardKey(auditBase.all(), record.id),
     SK: auditSk(record),
@@ -134,16 +130,20 @@ export const AuditLogItem = /* @__PURE__ */ entity({
   }),
   fromItem: auditRecord,
 });
+dataModel: docRow(AuditLogItem, {
+  section: audit, name: 'Audit record, log item', PK: '`AUDIT#ALL#<n>`', SK: '`<at>#<id>`', GSI1: '`AUDIT#ACTOR#<actor id>#<n>` / `<at>#<id>`', GSI2: '`AUDIT#ACTION#<action>#<n>` / `<at>#<id>`',
+  notes: AUDIT_NOTES,
+});
 export const AuditTargetItem = /* @__PURE__ */ entity({
   type: 'AuditRecord',
-  doc: {
-    section: audit, name: 'Audit record, target item', PK: '`AUDIT#TARGET#<target type>#<n>`', SK: '`<at>#<id>`', GSI1: '`AUDIT#TARGETID#<target id>#<n>` / `<at>#<id>` (only with a target id)',
-    notes: 'the same attributes',
-  },
   key: (record: AuditRecord) => ({
     PK: shardKey(auditBase.targetType(record.target.type), record.id),
     SK: auditSk(record),
     ...(record.target.id === undefined ? {} : { GSI1PK: shardKey(auditBase.targetId(record.target.id), record.id), GSI1SK: auditSk(record) }),
   }),
   fromItem: auditRecord,
+});
+dataModel: docRow(AuditTargetItem, {
+  section: audit, name: 'Audit record, target item', PK: '`AUDIT#TARGET#<target type>#<n>`', SK: '`<at>#<id>`', GSI1: '`AUDIT#TARGETID#<target id>#<n>` / `<at>#<id>` (only with a target id)',
+  notes: 'the same attributes',
 });

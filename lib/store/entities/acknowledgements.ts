@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Alarm } from '#lib/alarms/types';
-import { entity } from '../entity';
+import { docRow, entity } from '../entity';
 import { shardKey } from '../query';
 
 /* When an acknowledgement with `ackUntil` lapses (issue 28 item 3; docs/adr/0442-ack-until-lapses-once.md). */
@@ -17,7 +17,6 @@ export const ACK_LAPSES = 'ACKLAPSE';
 const notes = '`watcherId, devicesn, acknowledgedAt, ackUntil`: written before the acknowledgement it times; deleted once told (or found stale); `expiresAt` = ackUntil + 30 days';
 export const AckLapseItem = /* @__PURE__ */ entity({
   type: 'AckLapse',
-  doc: { section: 'Alarm lifecycle, history, device connectivity (issue 15)', name: 'Acknowledgement lapse', PK: '`ACKLAPSE#<shard(watcherId:sn)>`', SK: '`<ackUntil>#<sha256(watcherId:sn), 32 hex>#<acknowledgedAt>`', notes },
   key: (lapse: AckLapse) => ({
     PK: shardKey(ACK_LAPSES, `${lapse.watcherId}:${lapse.devicesn}`),
     // the pair hashed: a device serial of up to 400 characters must not push the sort key past 1024 bytes
@@ -30,3 +29,4 @@ export const AckLapseItem = /* @__PURE__ */ entity({
     ackUntil: String(item.ackUntil),
   }),
 });
+dataModel: docRow(AckLapseItem, { section: 'Alarm lifecycle, history, device connectivity (issue 15)', name: 'Acknowledgement lapse', PK: '`ACKLAPSE#<shard(watcherId:sn)>`', SK: '`<ackUntil>#<sha256(watcherId:sn), 32 hex>#<acknowledgedAt>`', notes });

@@ -3,7 +3,7 @@ import { alarmId, type AckEvent, type Alarm, type AlarmKey as Pair, type Notifie
 import type { HistoryRecord } from '#lib/alarms/pure/history';
 import type { Matchers, Silence as SilenceRecord } from '#lib/alarms/pure/silences';
 import type { MaintenanceWindow, WindowMatchers } from '#lib/maintenance/types';
-import { entity, someTexts, textList, texts } from '../entity';
+import { docRow, entity, someTexts, textList, texts } from '../entity';
 import type { Item } from '../expression';
 import { shardKey } from '../query';
 
@@ -24,16 +24,6 @@ const DEVICE = 'DEVICE#';
 export const alarmPartition = (watcherId: string) => `${ALARM}${watcherId}`;
 export const AlarmItem = /* @__PURE__ */ entity({
   type: 'Alarm',
-  doc: {
-    section: 'Alarms, outbox, evaluator marker',
-    name: 'Alarm',
-    PK: '`ALARM#<watcherId>`',
-    SK: '`DEVICE#<sn>`',
-    GSI1: 'firing: `ALARMS#OPEN#<shard(pair)>` / `<raisedAt>#<watcherId>#<sn>`; pending: `ALARMS#PENDING#<shard(pair)>` / `<firesAt>#<watcherId>#<sn>`; cleared, history not yet written: `ALARMS#HISTORY#<shard(pair)>` / `<clearedAt>#<watcherId>#<sn>`',
-    GSI2: 'notices pending only: `ALARMS#NOTIFY#<shard(pair)>` / `<watcherId>:<sn>`',
-    notes:
-      '`state` (`pending`/`firing`/`cleared`/`dropped`), `watcherId, devicesn, deviceid, severity, region, location, room, raisedAt, pendingSince?, firesAt?, description?, notify {sendEmail, emails, channelIds?}`, `acknowledgedAt?, acknowledgedBy?, ackComment?, ackUntil?`, `ackEvents?` (ack/unack of this alarm: action, at, by, comment?, ackUntil?, lapsed?; at most 50), `notified {raised?, cleared?}` (recipients or `suppressed`), `suppressedBy? {condition, …, region, location, room?, since}` (raised while a parent condition held, removed by its release), `clearedAt, clearReason, expiresAt` (cleared/dropped: + `ALARM_HISTORY_DAYS`), `pendingNotices` (transitions not yet in a stored digest, lib/notify)',
-  },
   key: (pair: Pair) => ({ PK: alarmPartition(pair.watcherId), SK: `${DEVICE}${pair.devicesn}` }),
   fromItem: (item): OpenAlarm => {
     const notify = (item.notify ?? {}) as Partial<Recipients>;
@@ -59,6 +49,16 @@ export const AlarmItem = /* @__PURE__ */ entity({
     };
   },
 });
+dataModel: docRow(AlarmItem, {
+  section: 'Alarms, outbox, evaluator marker',
+  name: 'Alarm',
+  PK: '`ALARM#<watcherId>`',
+  SK: '`DEVICE#<sn>`',
+  GSI1: 'firing: `ALARMS#OPEN#<shard(pair)>` / `<raisedAt>#<watcherId>#<sn>`; pending: `ALARMS#PENDING#<shard(pair)>` / `<firesAt>#<watcherId>#<sn>`; cleared, history not yet written: `ALARMS#HISTORY#<shard(pair)>` / `<clearedAt>#<watcherId>#<sn>`',
+  GSI2: 'notices pending only: `ALARMS#NOTIFY#<shard(pair)>` / `<watcherId>:<sn>`',
+  notes:
+    '`state` (`pending`/`firing`/`cleared`/`dropped`), `watcherId, devicesn, deviceid, severity, region, location, room, raisedAt, pendingSince?, firesAt?, description?, notify {sendEmail, emails, channelIds?}`, `acknowledgedAt?, acknowledgedBy?, ackComment?, ackUntil?`, `ackEvents?` (ack/unack of this alarm: action, at, by, comment?, ackUntil?, lapsed?; at most 50), `notified {raised?, cleared?}` (recipients or `suppressed`), `suppressedBy? {condition, …, region, location, room?, since}` (raised while a parent condition held, removed by its release), `clearedAt, clearReason, expiresAt` (cleared/dropped: + `ALARM_HISTORY_DAYS`), `pendingNotices` (transitions not yet in a stored digest, lib/notify)',
+});
 export const pairOfKey = (key: Item): Pair => ({ watcherId: String(key.PK).slice(ALARM.length), devicesn: String(key.SK).slice(DEVICE.length) });
 
 const lifecycle = 'Alarm lifecycle, history, device connectivity (issue 15)';
@@ -66,8 +66,6 @@ export const SILENCES = 'SILENCE';
 export const SILENCES_BY_END = 'SILENCES#BY_END';
 export const Silence = /* @__PURE__ */ entity({
   type: 'Silence',
-  doc: { section: lifecycle, PK: '`SILENCE`', SK: '`SILENCE#<uuid>`', GSI1: '`SILENCES#BY_END` / `<endsAt>#<id>`',
-    notes: '`id, matchers {region?, location?, room?, devicesn?, watcherId?}, startsAt, endsAt, comment, createdBy, createdAt, endedAt?`; `expiresAt` = endsAt + retention' },
   key: (id: string) => ({ PK: SILENCES, SK: `SILENCE#${id}` }),
   fromItem: (item): SilenceRecord => ({
     id: String(item.id),
@@ -76,14 +74,14 @@ export const Silence = /* @__PURE__ */ entity({
     ...someTexts(item, 'endedAt'),
   }),
 });
+dataModel: docRow(Silence, { section: lifecycle, PK: '`SILENCE`', SK: '`SILENCE#<uuid>`', GSI1: '`SILENCES#BY_END` / `<endsAt>#<id>`',
+  notes: '`id, matchers {region?, location?, room?, devicesn?, watcherId?}, startsAt, endsAt, comment, createdBy, createdAt, endedAt?`; `expiresAt` = endsAt + retention' });
 export const silenceEndSk = (silence: Pick<SilenceRecord, 'endsAt' | 'id'>) => `${silence.endsAt}#${silence.id}`;
 
 export const MAINTENANCE = 'MAINTENANCE';
 /** A recurring maintenance window (issue 28; docs/adr/0405): few, in one partition sorted by UUIDv7 id, no index read. */
 export const MaintenanceWindowItem = /* @__PURE__ */ entity({
   type: 'MaintenanceWindow',
-  doc: { section: lifecycle, PK: '`MAINTENANCE`', SK: '`MAINTENANCE#<uuidv7>`',
-    notes: '`id, matchers, schedule {zone, weekly or rrule, durationMinutes}, startsAt?, endsAt?, comment, createdBy, createdAt, updatedAt, version`; `until` (ms) while it counts against the cap; `expiresAt` after its last opening' },
   key: (id: string) => ({ PK: MAINTENANCE, SK: `MAINTENANCE#${id}` }),
   fromItem: (item): MaintenanceWindow => ({
     id: String(item.id),
@@ -93,6 +91,8 @@ export const MaintenanceWindowItem = /* @__PURE__ */ entity({
     ...someTexts(item, 'startsAt', 'endsAt'),
   }),
 });
+dataModel: docRow(MaintenanceWindowItem, { section: lifecycle, PK: '`MAINTENANCE`', SK: '`MAINTENANCE#<uuidv7>`',
+  notes: '`id, matchers, schedule {zone, weekly or rrule, durationMinutes}, startsAt?, endsAt?, comment, createdBy, createdAt, updatedAt, version`; `until` (ms) while it counts against the cap; `expiresAt` after its last opening' });
 
 /** One opening or closing of a maintenance window, as its history lists it (docs/adr/0452). */
 export interface MaintenanceEvent {
@@ -109,7 +109,6 @@ export const maintenanceHistoryPk = (windowId: string) => `MAINTHIST#${windowId}
 const eventNotes = '`windowId, event, at, opening {start, end}, recordedAt, expiresAt` (ALARM_HISTORY_DAYS after `at`); put if absent, so racing runs record it once';
 export const MaintenanceEventItem = /* @__PURE__ */ entity({
   type: 'MaintenanceEvent',
-  doc: { section: lifecycle, PK: '`MAINTHIST#<windowId>`', SK: '`<at>#<opened|closed>`', notes: eventNotes },
   key: ({ windowId, event, at }: Pick<MaintenanceEvent, 'windowId' | 'event' | 'at'>) => ({ PK: maintenanceHistoryPk(windowId), SK: `${at}#${event}` }),
   fromItem: (item): MaintenanceEvent => ({
     windowId: String(item.windowId),
@@ -119,6 +118,7 @@ export const MaintenanceEventItem = /* @__PURE__ */ entity({
     recordedAt: String(item.recordedAt),
   }),
 });
+dataModel: docRow(MaintenanceEventItem, { section: lifecycle, PK: '`MAINTHIST#<windowId>`', SK: '`<at>#<opened|closed>`', notes: eventNotes });
 
 /** The partitions of alarm history: per device, room, watcher, location; region and everything sharded by pair. */
 const placeOf = (record: Pick<HistoryRecord, 'region' | 'location'>) => `${enc(record.region)}#${enc(record.location)}`;
@@ -139,10 +139,6 @@ const historyRecord = (item: Item): HistoryRecord =>
 const HISTORY_NOTES = 'the whole record: `id, watcherId, severity, devicesn, deviceid, region, location, room, raisedAt, clearedAt, reason, durationSeconds, description?, acknowledged*?, notified, ackUntil?, acknowledgements?` (the alarm\'s ack/unack events)';
 export const HistoryByDevice = /* @__PURE__ */ entity({
   type: 'AlarmHistory',
-  doc: {
-    section: lifecycle, name: 'Alarm history, by device', PK: '`ALARMHIST#DEVICE#<sn>`', SK: '`<clearedAt>#<watcherId>`', GSI1: '`ALARMHIST#ROOM#<room>` / `<clearedAt>#<watcherId>#<sn>`', GSI2: '`ALARMHIST#WATCHER#<watcherId>` / `<clearedAt>#<sn>`',
-    notes: HISTORY_NOTES,
-  },
   key: (record: HistoryRecord) => ({
     PK: historyPk.device(record.devicesn),
     SK: `${record.clearedAt}#${record.watcherId}`,
@@ -153,12 +149,12 @@ export const HistoryByDevice = /* @__PURE__ */ entity({
   }),
   fromItem: historyRecord,
 });
+dataModel: docRow(HistoryByDevice, {
+  section: lifecycle, name: 'Alarm history, by device', PK: '`ALARMHIST#DEVICE#<sn>`', SK: '`<clearedAt>#<watcherId>`', GSI1: '`ALARMHIST#ROOM#<room>` / `<clearedAt>#<watcherId>#<sn>`', GSI2: '`ALARMHIST#WATCHER#<watcherId>` / `<clearedAt>#<sn>`',
+  notes: HISTORY_NOTES,
+});
 export const HistoryByPlace = /* @__PURE__ */ entity({
   type: 'AlarmHistory',
-  doc: {
-    section: lifecycle, name: 'Alarm history, by place', PK: '`ALARMHIST#LOCATION#<enc(region)>#<enc(location)>`', SK: '`<clearedAt>#<watcherId>#<sn>`', GSI1: '`ALARMHIST#REGION#<enc(region)>#<shard(watcherId:sn)>` / same', GSI2: '`ALARMHIST#ALL#<shard(watcherId:sn)>` / same',
-    notes: 'the same record again',
-  },
   key: (record: HistoryRecord) => {
     const sk = `${record.clearedAt}#${record.watcherId}#${enc(record.devicesn)}`;
     return {
@@ -172,29 +168,33 @@ export const HistoryByPlace = /* @__PURE__ */ entity({
   },
   fromItem: historyRecord,
 });
+dataModel: docRow(HistoryByPlace, {
+  section: lifecycle, name: 'Alarm history, by place', PK: '`ALARMHIST#LOCATION#<enc(region)>#<enc(location)>`', SK: '`<clearedAt>#<watcherId>#<sn>`', GSI1: '`ALARMHIST#REGION#<enc(region)>#<shard(watcherId:sn)>` / same', GSI2: '`ALARMHIST#ALL#<shard(watcherId:sn)>` / same',
+  notes: 'the same record again',
+});
 
 const queue = 'Evaluation queue and incremental state';
 /** The evaluation queue's partitions, sharded by device serial number or watcher id. */
 export const QUEUE = 'EVALQ';
 export const QueuedDevices = /* @__PURE__ */ entity({
   type: 'QueuedEvaluation',
-  doc: { section: queue, name: 'Queued devices', PK: '`EVALQ#<shard(sn)>`', SK: '`D#<token>`',
-    notes: '`devices` (up to 64 of that shard queued together, same `notBefore`: each `devicesn`, `device` (as the change wrote it; absent: vanished), `alarmWatchers` (list, or `any`), `notBefore?`), `queuedAt`, `claimed?` (the run that began on it)' },
   /** Devices of one shard queued together; `token` orders them. */
   key: ({ shardOf, token }: { shardOf: string; token: string }) => ({ PK: shardKey(QUEUE, shardOf), SK: `D#${token}` }),
   fromItem: (item) => item,
 });
+dataModel: docRow(QueuedDevices, { section: queue, name: 'Queued devices', PK: '`EVALQ#<shard(sn)>`', SK: '`D#<token>`',
+  notes: '`devices` (up to 64 of that shard queued together, same `notBefore`: each `devicesn`, `device` (as the change wrote it; absent: vanished), `alarmWatchers` (list, or `any`), `notBefore?`), `queuedAt`, `claimed?` (the run that began on it)' });
 export const QueuedWatcher = /* @__PURE__ */ entity({
   type: 'QueuedEvaluation',
-  doc: { section: queue, name: 'Queued watcher', PK: '`EVALQ#<shard(id)>`', SK: '`W#<id>#<token>`', notes: '`watcherId`, `queuedAt`' },
   key: ({ watcherId, token }: { watcherId: string; token: string }) => ({ PK: shardKey(QUEUE, watcherId), SK: `W#${watcherId}#${token}` }),
   fromItem: (item) => item,
 });
+dataModel: docRow(QueuedWatcher, { section: queue, name: 'Queued watcher', PK: '`EVALQ#<shard(id)>`', SK: '`W#<id>#<token>`', notes: '`watcherId`, `queuedAt`' });
 /** The token of a queue entry's sort key (`D#<token>`, `W#<id>#<token>`): its order among the entries of one subject. */
 export const queueTokenOf = (sk: string): string => sk.slice(sk.lastIndexOf('#') + 1);
 export const Reconciliation = /* @__PURE__ */ entity({
   type: 'AlarmReconciliation',
-  doc: { section: queue, name: 'Reconciliation marker', PK: '`ALARM_EVALUATOR`', SK: '`RECONCILED`', notes: '`lastFullRunAt` (epoch ms of the last complete full pass)' },
   key: (_: void) => ({ PK: 'ALARM_EVALUATOR', SK: 'RECONCILED' }),
   fromItem: (item) => Number(item.lastFullRunAt ?? 0),
 });
+dataModel: docRow(Reconciliation, { section: queue, name: 'Reconciliation marker', PK: '`ALARM_EVALUATOR`', SK: '`RECONCILED`', notes: '`lastFullRunAt` (epoch ms of the last complete full pass)' });

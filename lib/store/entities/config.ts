@@ -4,7 +4,7 @@ import type { FiltersConfig, StoredLocation } from '#lib/filterConfigs/types';
 import { INTERVAL_FIELDS, type IntervalRecord } from '#lib/intervals/types';
 import type { Channel } from '#lib/notify/types';
 import { normalize, type WatcherInput, type WatcherRecord } from '#lib/watchers/types';
-import { entity, someTexts, textList, texts } from '../entity';
+import { docRow, entity, someTexts, textList, texts } from '../entity';
 import { padId } from '../table';
 import { scopeField } from './account';
 import type { ScopeEntry } from '#lib/shared/access';
@@ -13,15 +13,14 @@ import type { ScopeEntry } from '#lib/shared/access';
 
 export const Sequence = /* @__PURE__ */ entity({
   type: 'Sequence',
-  doc: { section: 'Items', PK: '`SEQUENCE`', SK: '`<name>` (e.g. `interval`)', notes: 'atomic counter (`ADD value 1`) for integer ids' },
   key: (name: string) => ({ PK: 'SEQUENCE', SK: name }),
   fromItem: (item) => Number(item.value),
 });
+dataModel: docRow(Sequence, { section: 'Items', PK: '`SEQUENCE`', SK: '`<name>` (e.g. `interval`)', notes: 'atomic counter (`ADD value 1`) for integer ids' });
 
 export const INTERVALS = 'INTERVAL';
 export const Interval = /* @__PURE__ */ entity({
   type: 'Interval',
-  doc: { section: 'Items', name: 'Interval settings', PK: '`INTERVAL`', SK: '`INTERVAL#<id, 15-digit zero-padded>`', notes: 'small collection: one partition, sorted by id' },
   key: (id: number) => ({ PK: INTERVALS, SK: `INTERVAL#${padId(id)}` }),
   fromItem: (item): IntervalRecord => {
     const record = { id: Number(item.id) } as IntervalRecord;
@@ -29,12 +28,11 @@ export const Interval = /* @__PURE__ */ entity({
     return record;
   },
 });
+dataModel: docRow(Interval, { section: 'Items', name: 'Interval settings', PK: '`INTERVAL`', SK: '`INTERVAL#<id, 15-digit zero-padded>`', notes: 'small collection: one partition, sorted by id' });
 
 export const WATCHERS = 'WATCHER';
 export const Watcher = /* @__PURE__ */ entity({
   type: 'Watcher',
-  doc: { section: 'Watchers', PK: '`WATCHER`', SK: '`WATCHER#<uuid>`',
-    notes: "`type=Watcher`, `id`, `scope?` (its scoped creator's regions and (region, location) pairs; absent: unscoped), `watcher` (map: the rule as sent, optional fields filled), `active`, `version`, `createdAt`, `updatedAt`" },
   key: (id: string) => ({ PK: WATCHERS, SK: `WATCHER#${id}` }),
   fromItem: (item): WatcherRecord => ({
     id: String(item.id),
@@ -44,6 +42,8 @@ export const Watcher = /* @__PURE__ */ entity({
     ...texts(item, 'createdAt', 'updatedAt'),
   }),
 });
+dataModel: docRow(Watcher, { section: 'Watchers', PK: '`WATCHER`', SK: '`WATCHER#<uuid>`',
+  notes: "`type=Watcher`, `id`, `scope?` (its scoped creator's regions and (region, location) pairs; absent: unscoped), `watcher` (map: the rule as sent, optional fields filled), `active`, `version`, `createdAt`, `updatedAt`" });
 
 /** The rule is a map attribute `watcher`, which keeps its `type` apart from the item's entity `type`. */
 export const watcherFields = (record: WatcherRecord, version: number) => {
@@ -56,11 +56,11 @@ export const FILTERS = 'FILTER';
 export const filterSortKey = (id: number) => `FILTER#${padId(id)}`;
 export const Filter = /* @__PURE__ */ entity({
   type: 'Filter',
-  doc: { section: filters, PK: '`FILTER`', SK: '`FILTER#<id, 15-digit padded>`', GSI1: '`FILTER_DEVICE#<deviceSN>` / `FILTER#<padded id>` (only when a deviceSN is set)',
-    notes: '`id`, `name`, `description?`, `deviceSN?`, `version`' },
   key: (id: number) => ({ PK: FILTERS, SK: filterSortKey(id) }),
   fromItem: (item): FilterRecord => ({ id: Number(item.id), name: String(item.name), ...someTexts(item, 'description', 'deviceSN') }),
 });
+dataModel: docRow(Filter, { section: filters, PK: '`FILTER`', SK: '`FILTER#<id, 15-digit padded>`', GSI1: '`FILTER_DEVICE#<deviceSN>` / `FILTER#<padded id>` (only when a deviceSN is set)',
+  notes: '`id`, `name`, `description?`, `deviceSN?`, `version`' });
 export const filterDeviceKeys = (deviceSN: string, id: number) => ({ GSI1PK: filterDevicePk(deviceSN), GSI1SK: filterSortKey(id) });
 export const filterDevicePk = (deviceSN: string) => `FILTER_DEVICE#${deviceSN}`;
 
@@ -68,7 +68,6 @@ export const FILTER_CONFIGS = 'FILTERCONFIG';
 export const filterConfigSortKey = (id: number) => `FILTERCONFIG#${padId(id)}`;
 export const FilterConfig = /* @__PURE__ */ entity({
   type: 'FiltersConfig',
-  doc: { section: filters, name: 'Filters configuration', PK: '`FILTERCONFIG`', SK: '`FILTERCONFIG#<id, 15-digit padded>`', notes: '`id`, `region`, `locations: [{locationName, rooms: [{roomName}]}]`, `version`' },
   key: (id: number) => ({ PK: FILTER_CONFIGS, SK: filterConfigSortKey(id) }),
   fromItem: (item): FiltersConfig => ({
     id: Number(item.id),
@@ -79,12 +78,11 @@ export const FilterConfig = /* @__PURE__ */ entity({
     })),
   }),
 });
+dataModel: docRow(FilterConfig, { section: filters, name: 'Filters configuration', PK: '`FILTERCONFIG`', SK: '`FILTERCONFIG#<id, 15-digit padded>`', notes: '`id`, `region`, `locations: [{locationName, rooms: [{roomName}]}]`, `version`' });
 
 export const CHANNELS = 'CHANNEL';
 export const ChannelItem = /* @__PURE__ */ entity({
   type: 'Channel',
-  doc: { section: 'Notifications (issue 16)', name: 'Channel', PK: '`CHANNEL`', SK: '`CHANNEL#<uuid>`',
-    notes: '`id, name, channelType` (`email`/`webhook`), `emails` or `url, format`, `secret` (webhook; read only to sign), `version, createdAt, updatedAt`' },
   key: (id: string) => ({ PK: CHANNELS, SK: `CHANNEL#${id}` }),
   /** Never reads the signing secret: only `secretOf` does. */
   fromItem: (item): Channel => {
@@ -94,26 +92,28 @@ export const ChannelItem = /* @__PURE__ */ entity({
       : { ...common, type: 'email', emails: textList(item.emails) };
   },
 });
+dataModel: docRow(ChannelItem, { section: 'Notifications (issue 16)', name: 'Channel', PK: '`CHANNEL`', SK: '`CHANNEL#<uuid>`',
+  notes: '`id, name, channelType` (`email`/`webhook`), `emails` or `url, format`, `secret` (webhook; read only to sign), `version, createdAt, updatedAt`' });
 
 export const Cap = /* @__PURE__ */ entity({
   type: 'Cap',
-  doc: { section: 'Caps per stage (issue 24 items 7, 14)', name: 'Cap roster', PK: '`CAP`', SK: '`watchers`, `silences`, `filterConfigs`',
-    notes: '`members`: map of member id -> `{at, until?}` (epoch ms admitted; a silence\'s end)' },
   key: (name: string) => ({ PK: 'CAP', SK: name }),
   fromItem: (item) => (item.members ?? {}) as Record<string, { at: number; until?: number }>,
 });
+dataModel: docRow(Cap, { section: 'Caps per stage (issue 24 items 7, 14)', name: 'Cap roster', PK: '`CAP`', SK: '`watchers`, `silences`, `filterConfigs`',
+  notes: '`members`: map of member id -> `{at, until?}` (epoch ms admitted; a silence\'s end)' });
 
 export const PROVIDERS = 'PROVIDER';
 export const Provider = /* @__PURE__ */ entity({
   type: 'ProviderStatus',
-  doc: { section: 'Devices, room aggregates and lookups', name: 'Provider status', PK: '`PROVIDER`', SK: '`PROVIDER#<name>`',
-    notes: 'one per device provider, written whole by the sync after each run: `lastSyncAt, lastSuccessAt, lastError {at, message, status?, trackingId?}, failingSince, staleFlaggedFor, devices, skipped {reason: n}, duplicates, requests, throttledWaits, waitedMs, heldRemovals {count, seen, digest, since}`' },
   key: (name: string) => ({ PK: PROVIDERS, SK: `PROVIDER#${name}` }),
   fromItem: (item): ProviderStatus => {
     const { PK: _pk, SK: _sk, type: _type, ...status } = item;
     return status as unknown as ProviderStatus;
   },
 });
+dataModel: docRow(Provider, { section: 'Devices, room aggregates and lookups', name: 'Provider status', PK: '`PROVIDER`', SK: '`PROVIDER#<name>`',
+  notes: 'one per device provider, written whole by the sync after each run: `lastSyncAt, lastSuccessAt, lastError {at, message, status?, trackingId?}, failingSince, staleFlaggedFor, devices, skipped {reason: n}, duplicates, requests, throttledWaits, waitedMs, heldRemovals {count, seen, digest, since}`' });
 
 /** Atomic sequence: each call returns the next integer for `name`, starting at 1. */
 export const nextSequence = async (name: string): Promise<number> =>

@@ -1,5 +1,5 @@
 import type { LocationProfile, RoomHours } from '#lib/locations/types';
-import { entity } from '../entity';
+import { docRow, entity } from '../entity';
 import { locationId } from '../placeKeys';
 
 /* Location profiles (issue 28 item 4; docs/adr/0481): a location's business hours and zone, its rooms' overrides inside it. */
@@ -7,12 +7,6 @@ import { locationId } from '../placeKeys';
 export const LOCATION_PROFILES = 'LOCATIONPROFILE';
 export const LocationProfileItem = /* @__PURE__ */ entity({
   type: 'LocationProfile',
-  doc: {
-    section: 'Location profiles (issue 28 item 4)',
-    PK: '`LOCATIONPROFILE`',
-    SK: '`enc(region)#enc(location)`',
-    notes: '`region, location, timeZone, businessHours?, rooms: [{room, businessHours?, timeZone?}], updatedBy, updatedAt`; written whole (last write wins)',
-  },
   key: (place: { region: string; location: string }) => ({ PK: LOCATION_PROFILES, SK: locationId(place) }),
   fromItem: (item): LocationProfile => ({
     region: String(item.region),
@@ -27,4 +21,10 @@ export const LocationProfileItem = /* @__PURE__ */ entity({
     updatedBy: String(item.updatedBy),
     updatedAt: String(item.updatedAt),
   }),
+});
+dataModel: docRow(LocationProfileItem, {
+  section: 'Location profiles (issue 28 item 4)',
+  PK: '`LOCATIONPROFILE`',
+  SK: '`enc(region)#enc(location)`',
+  notes: '`region, location, timeZone, businessHours?, rooms: [{room, businessHours?, timeZone?}], updatedBy, updatedAt`; written whole (last write wins)',
 });

@@ -1,5 +1,5 @@
 import type { ReportSchedule } from '#lib/reports/types';
-import { entity } from '../entity';
+import { docRow, entity } from '../entity';
 
 /* Scheduled fleet reports (issue 28 item 5): the schedules, and one marker per schedule and period. */
 const reports = 'Scheduled reports (issue 28)';
@@ -8,12 +8,6 @@ export const REPORTS = 'REPORTS';
 /** A report schedule: few, in one partition sorted by UUIDv7 id (docs/adr/0474-report-schedules-and-their-routes.md). */
 export const ReportScheduleItem = /* @__PURE__ */ entity({
   type: 'ReportSchedule',
-  doc: {
-    section: reports,
-    PK: '`REPORTS`',
-    SK: '`REPORT#<uuidv7>`',
-    notes: '`id, name, period (daily, weekly), weekday?, time (HH:MM), timeZone, channelIds, scope (the places reported on), active, createdBy, createdAt, updatedAt, version`',
-  },
   key: (id: string) => ({ PK: REPORTS, SK: `REPORT#${id}` }),
   fromItem: (item): ReportSchedule => ({
     id: String(item.id),
@@ -29,6 +23,12 @@ export const ReportScheduleItem = /* @__PURE__ */ entity({
     createdAt: String(item.createdAt),
     updatedAt: String(item.updatedAt),
   }),
+});
+dataModel: docRow(ReportScheduleItem, {
+  section: reports,
+  PK: '`REPORTS`',
+  SK: '`REPORT#<uuidv7>`',
+  notes: '`id, name, period (daily, weekly), weekday?, time (HH:MM), timeZone, channelIds, scope (the places reported on), active, createdBy, createdAt, updatedAt, version`',
 });
 
 /** What a period's marker holds: who claimed it until when, and once made, when and to how many channels. */
@@ -47,13 +47,6 @@ export interface ReportRunState {
  */
 export const ReportRun = /* @__PURE__ */ entity({
   type: 'ReportRun',
-  doc: {
-    section: reports,
-    name: 'Report marker',
-    PK: '`REPORT#<scheduleId>`',
-    SK: '`RUN#<periodStart ISO>`',
-    notes: '`status` (claimed, made), `runId`, `leaseUntil` (ms), `from, to` (the period), `madeAt`, `deliveries`, `expiresAt` (+ the alarm history retention)',
-  },
   key: ({ scheduleId, from }: { scheduleId: string; from: string }) => ({ PK: `REPORT#${scheduleId}`, SK: `RUN#${from}` }),
   fromItem: (item): ReportRunState => ({
     status: item.status === 'made' ? 'made' : 'claimed',
@@ -62,4 +55,11 @@ export const ReportRun = /* @__PURE__ */ entity({
     ...(typeof item.madeAt === 'string' ? { madeAt: item.madeAt } : {}),
     ...(typeof item.deliveries === 'number' ? { deliveries: item.deliveries } : {}),
   }),
+});
+dataModel: docRow(ReportRun, {
+  section: reports,
+  name: 'Report marker',
+  PK: '`REPORT#<scheduleId>`',
+  SK: '`RUN#<periodStart ISO>`',
+  notes: '`status` (claimed, made), `runId`, `leaseUntil` (ms), `from, to` (the period), `madeAt`, `deliveries`, `expiresAt` (+ the alarm history retention)',
 });
