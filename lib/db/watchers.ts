@@ -9,7 +9,7 @@ import { collection, versioned, type Versioned } from '#lib/store/entity';
 import { atVersion, expr, patchOf, type Expr } from '#lib/store/expression';
 import { listed, type Page } from '#lib/store/paging';
 import { EXISTS, must, NEW, changedMeanwhile } from '#lib/store/table';
-import * as capped from './caps';
+import { capped, members } from './caps';
 
 // Watchers are few: they all live in one partition, so listing them is one Query.
 const { fromItem } = Watchers;
@@ -23,7 +23,7 @@ const versions = versioned(Watchers, notFound, changed);
 const putAt = (record: WatcherRecord, version: number, condition: Expr | string) => Watchers.put(record.id, watcherFields(record, version), condition);
 
 /** At most `WATCHERS_MAX` watchers per stage (lib/db/caps.ts): a create past it is 409. */
-const cap = capped.capRules('watchers', () => caps.watchers(), (max) => `This stage holds ${max} watchers, its maximum (WATCHERS_MAX); delete one first`, () => capped.members(all));
+const cap = capped('watchers', () => caps.watchers(), (max) => `This stage holds ${max} watchers, its maximum (WATCHERS_MAX); delete one first`, members(WATCHERS));
 
 /** A new watcher's id (a caller that queues the watcher before storing it needs it first). */
 export const newId = (): string => randomUUID();
@@ -33,11 +33,10 @@ export const create = async (input: WatcherInput, id = newId(), scope: readonly 
   const now = new Date().toISOString();
   const record: WatcherRecord = { id, ...scopeField(scope), ...normalize(input), active: true, createdAt: now, updatedAt: now };
   assertListable(record);
-  await capped.admitted(cap, id, undefined, () => must(putAt(record, 1, NEW), changedMeanwhile));
+  await cap.admitted(id, undefined, () => must(putAt(record, 1, NEW), changedMeanwhile));
   return id;
 };
 
-const all = collection(WATCHERS);
 // Strongly consistent: a channel delete must see every watcher written before it (lib/notify/channels.ts).
 const every = listed(() => ({ pk: WATCHERS, consistent: true }), 'watcher/all', fromItem);
 export const list = every.all;
@@ -75,9 +74,9 @@ export const setActive = async (id: string, active: boolean): Promise<WatcherRec
 
 export const remove = async (id: string): Promise<void> => {
   await must(Watchers.remove(id, EXISTS), () => notFound(id));
-  await capped.forget(cap.name, id);
+  await cap.forget(id);
 };
 
 /** One alarm-configuration field of every watcher (one Query, only that attribute read). */
 export const fieldValues = async (field: ConfigurationField): Promise<unknown[]> =>
-  (await all.all({ project: [`watcher.${field}`] })).map((item) => (item.watcher as Partial<Watcher> | undefined)?.[field]);
+  (await collection(WATCHERS).all({ project: [`watcher.${field}`] })).map((item) => (item.watcher as Partial<Watcher> | undefined)?.[field]);
