@@ -7,7 +7,7 @@ import { scopeField } from '#lib/store/entities/account';
 import { Watcher as Watchers, watcherFields, WATCHERS } from '#lib/store/entities/config';
 import { collection, versioned, type Versioned } from '#lib/store/entity';
 import { atVersion, expr, patchOf, type Expr } from '#lib/store/expression';
-import { listed, type Page } from '#lib/store/paging';
+import { listed } from '#lib/store/paging';
 import { EXISTS, must, NEW, changedMeanwhile } from '#lib/store/table';
 import { capped, members } from './caps';
 
@@ -25,11 +25,8 @@ const putAt = (record: WatcherRecord, version: number, condition: Expr | string)
 /** At most `WATCHERS_MAX` watchers per stage (lib/db/caps.ts): a create past it is 409. */
 const cap = capped('watchers', () => caps.watchers(), (max) => `This stage holds ${max} watchers, its maximum (WATCHERS_MAX); delete one first`, members(WATCHERS));
 
-/** A new watcher's id (a caller that queues the watcher before storing it needs it first). */
-export const newId = (): string => randomUUID();
-
 /** Stores a new active watcher and answers its id; 409 at the stage's maximum; `scope`: its creator's (docs/adr/0252). */
-export const create = async (input: WatcherInput, id = newId(), scope: readonly ScopeEntry[] = []): Promise<string> => {
+export const create = async (input: WatcherInput, id: string = randomUUID(), scope: readonly ScopeEntry[] = []): Promise<string> => {
   const now = new Date().toISOString();
   const record: WatcherRecord = { id, ...scopeField(scope), ...normalize(input), active: true, createdAt: now, updatedAt: now };
   assertListable(record);
@@ -43,10 +40,8 @@ export const list = every.all;
 
 /** GET /watcher/all: every watcher, or one page with `limit` / `cursor` (sealed for this list). */
 export const listOrPage = every.listOrPage;
-
 /** One page of the watchers `keep` accepts (a scoped caller's), with the cursors of `listOrPage`. */
-export const keptPage = (keep: (watcher: WatcherRecord) => boolean, limit: number, cursor: string | undefined): Promise<Page<WatcherRecord>> =>
-  every.page(limit, cursor, keep);
+export const page = every.page;
 
 export const read = versions.read;
 
