@@ -2,7 +2,7 @@ import type { AuditFilter, AuditRecord } from '#lib/shared/audit';
 import { auditBase, AuditLogItem, AuditTargetItem } from '#lib/store/entities/account';
 import { and, equal, expr } from '#lib/store/expression';
 import { descendingPage, shardsOf, type DescendingPartition, type Page } from '#lib/store/paging';
-import { batchWrite, putRequest, type Item } from '#lib/store/table';
+import { batchWrite, nowSeconds, putRequest, type Item } from '#lib/store/table';
 
 // The audit log, append-only, two sharded items per record (DESIGN §5; docs/adr/0212).
 
@@ -32,16 +32,16 @@ const keyFor = (filter: AuditFilter): { pk: string; index?: 'GSI1' | 'GSI2'; nar
 };
 
 /** The sharded Query of a filter: its key, the time window as the key's range, the other filters and the expiry as conditions. */
-const auditQuery = (filter: AuditFilter, nowSeconds: number): DescendingPartition => {
+const auditQuery = (filter: AuditFilter, now: number): DescendingPartition => {
   const { narrowed, ...key } = keyFor(filter);
   const others = FILTERS.filter((name) => filter[name] !== undefined && name !== narrowed).map((name) => [name === 'actor' ? 'actorId' : name, filter[name]]);
-  const condition = and(expr('#expiresAt > :now', { now: nowSeconds }), equal(Object.fromEntries(others)))!;
+  const condition = and(expr('#expiresAt > :now', { now }), equal(Object.fromEntries(others)))!;
   return { ...key, range: { from: filter.from ?? '0', to: `${filter.to ?? '9'}#\uffff` }, filter: condition };
 };
 
 /** One page of records, newest first; the cursor holds to the filters it was answered for. */
-export const query = async (filter: AuditFilter, limit: number, cursor?: string, now = Date.now()): Promise<Page<AuditRecord>> => {
+export const query = async (filter: AuditFilter, limit: number, cursor?: string): Promise<Page<AuditRecord>> => {
   const identity = `audit ${JSON.stringify(Object.entries(filter).filter(([, value]) => value !== undefined).sort(([a], [b]) => a.localeCompare(b)))}`;
-  const page = await descendingPage(shardsOf(auditQuery(filter, Math.floor(now / 1000))), limit, cursor, identity);
+  const page = await descendingPage(shardsOf(auditQuery(filter, nowSeconds())), limit, cursor, identity);
   return { items: page.items.map(AuditLogItem.fromItem), nextCursor: page.nextCursor };
 };

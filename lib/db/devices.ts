@@ -1,7 +1,6 @@
-import { NotFound } from '#lib/errors';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import { pause } from '#lib/shared/deadline';
-import { toDevice, withAlarmFieldsOf, type Device, type Place, type Severity, type StoredDevice } from '#lib/devices/types';
+import { deviceNotFound, toDevice, withAlarmFieldsOf, type Device, type Place, type Severity, type StoredDevice } from '#lib/devices/types';
 import { badCursor, isKeyString, openCursor, sealCursor } from '#lib/store/cursor';
 import { byRoom, Device as Devices, deviceFields, deviceIndexPk, deviceSk, roomId, roomPartition, SERIALS } from '#lib/store/entities/inventory';
 import { expr } from '#lib/store/expression';
@@ -44,9 +43,6 @@ const pacedShard = async (pk: string): Promise<Item[]> => {
   }
   return items;
 };
-
-/** The 404 of an unknown serial number (DESIGN D4), and of one outside the caller's scope (no existence leak). */
-export const deviceNotFound = (devicesn: string) => new NotFound(`Device ${devicesn} not found`);
 
 /** How often `current` looks a device up again when the index named a room the device just left. */
 const RELOCATE_ATTEMPTS = 3;

@@ -74,8 +74,8 @@ const itemKeys = (entries: readonly QueuedEvaluation[]): Key[] => [...new Map(en
 
 export const evaluationQueue = {
   /** Queues devices (folded into few items, batched); answers the entries as stored. */
-  async addDevices(work: readonly DeviceWork[], now = Date.now()): Promise<QueuedEvaluation[]> {
-    const items = deviceItems(work, now);
+  async addDevices(work: readonly DeviceWork[]): Promise<QueuedEvaluation[]> {
+    const items = deviceItems(work, Date.now());
     await batchWrite(items.map(putRequest), { inFlight: BATCHES_IN_FLIGHT });
     return items.flatMap(fromItem);
   },

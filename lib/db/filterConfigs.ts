@@ -11,11 +11,10 @@ import {
 import { caps } from '#lib/shared/caps';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import { FILTER_CONFIGS, FilterConfig, filterConfigSortKey } from '#lib/store/entities/config';
-import { collection } from '#lib/store/entity';
 import { atVersion } from '#lib/store/expression';
 import { listed } from '#lib/store/paging';
 import { must, NEW, changedMeanwhile } from '#lib/store/table';
-import * as capped from './caps';
+import { capped, members } from './caps';
 import { numberedCollection } from './partition';
 
 // One partition sorted by id; each item holds its whole tree, refused over 400 KB (assertStorable, docs/adr/0022).
@@ -26,8 +25,7 @@ const MERGE_ATTEMPTS = 10;
 const jitter = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(200, 5 * 2 ** attempt)));
 
 /** At most `FILTER_CONFIGS_MAX` configurations per stage (lib/db/caps.ts): an upsert of a new id past it is 409. */
-const cap = capped.capRules('filterConfigs', () => caps.filterConfigs(), (max) => `This stage holds ${max} filters configurations, its maximum (FILTER_CONFIGS_MAX); delete one first`, () => capped.members(all));
-const all = collection(FILTER_CONFIGS);
+const cap = capped('filterConfigs', () => caps.filterConfigs(), (max) => `This stage holds ${max} filters configurations, its maximum (FILTER_CONFIGS_MAX); delete one first`, members(FILTER_CONFIGS));
 const numbered = numberedCollection(FILTER_CONFIGS, filterConfigSortKey, () => notFound());
 const every = listed(() => ({ pk: FILTER_CONFIGS }), 'filtersConfig', FilterConfig.fromItem);
 
@@ -67,7 +65,7 @@ export const filterConfigs = {
     // the item as it will be stored, its version counted at its widest
     assertStorable(FilterConfig.item(id, { id, region, locations, version: Number.MAX_SAFE_INTEGER, createdAt: now, updatedAt: now }), treeField());
     assertListable({ id, region, locations }, treeField());
-    await capped.admit(cap, String(id));
+    await cap.admit(String(id));
     await FilterConfig.update(id, { set: { type: 'FiltersConfig', id, region, locations, updatedAt: now }, count: { version: 1 }, init: { createdAt: now } });
   },
 
@@ -76,7 +74,7 @@ export const filterConfigs = {
     assertDistinctListForm(records);
     const now = new Date().toISOString();
     // new ids take a place under the cap first (all or, with 409, the ones admitted before it was reached)
-    for (const id of await capped.nonMembers(cap.name, records.map((r) => String(r.id)))) await capped.admit(cap, id);
+    for (const id of await cap.nonMembers(records.map((r) => String(r.id)))) await cap.admit(id);
     await mapConcurrent(records.map((record, index) => ({ record, index })), UPSERT_CONCURRENCY, ({ record, index }) => mergeOne(record, index, now));
   },
 
@@ -84,12 +82,12 @@ export const filterConfigs = {
 
   async remove(id: number): Promise<void> {
     await numbered.remove(id);
-    await capped.forget(cap.name, String(id));
+    await cap.forget(String(id));
   },
 
   async keepOnly(ids: readonly number[]): Promise<number> {
     const deleted = await numbered.keepOnly(ids);
-    await capped.retainOnly(cap.name, new Set(ids.map(String))).catch(() => undefined);
+    await cap.retainOnly(new Set(ids.map(String))).catch(() => undefined);
     return deleted;
   },
 };

@@ -23,11 +23,6 @@ export const syncFingerprints = {
     return Number.isInteger(count) && count > 0 ? count : 512;
   },
 
-  locate(place: Place): { room: string; bucket: number } {
-    const room = roomId(place);
-    return { room, bucket: syncFingerprints.bucketOfRoom(room) };
-  },
-
   bucketOfRoom(room: string): number {
     return bucketOf(room, syncFingerprints.bucketCount());
   },

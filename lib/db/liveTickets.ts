@@ -14,7 +14,7 @@ export const store = async (ticket: string, filter: DeviceFilter, validUntil: nu
 };
 
 /** Uses a ticket up: its filter and scope (empty: everywhere) if it existed, was unused and unexpired; otherwise undefined. */
-export const redeem = async (ticket: string, now = Date.now()) => {
-  const used = await take(LiveTicket.key(ticket), expr('attribute_exists(PK) AND #validUntil > :now', { now }));
+export const redeem = async (ticket: string) => {
+  const used = await take(LiveTicket.key(ticket), expr('attribute_exists(PK) AND #validUntil > :now', { now: Date.now() }));
   return used ? { filter: toFilter(used.filter), access: toAccess(used.access) } : undefined;
 };

@@ -2,10 +2,10 @@ import type { MaintenanceWindow } from '#lib/maintenance/types';
 import { Conflict, NotFound } from '#lib/errors';
 import { caps } from '#lib/shared/caps';
 import { MAINTENANCE, MaintenanceWindowItem as Windows } from '#lib/store/entities/alarms';
-import { collection, versioned, type Versioned } from '#lib/store/entity';
+import { versioned, type Versioned } from '#lib/store/entity';
 import { listed } from '#lib/store/paging';
 import { must, NEW, unexpired, type Item } from '#lib/store/table';
-import * as capped from './caps';
+import { capped, endingMembers } from './caps';
 
 // Maintenance windows: one partition sorted by UUIDv7, no index (docs/adr/0405); `version` guards replace and delete.
 const { fromItem } = Windows;
@@ -28,21 +28,16 @@ const windows = versioned(
 );
 
 /** At most `MAINTENANCE_WINDOWS_MAX` windows not yet ended per stage: a create past it is 409. */
-const cap = capped.capRules(
+const cap = capped(
   'maintenance',
   () => caps.maintenanceWindows(),
   (max) => `This stage holds ${max} maintenance windows not yet ended, its maximum (MAINTENANCE_WINDOWS_MAX); delete one first (DELETE /maintenance/{id})`,
-  async () => {
-    const now = Date.now();
-    const items = await collection(MAINTENANCE).all({ project: ['id', 'until'], consistent: true });
-    const until = (item: Item) => (typeof item.until === 'number' ? item.until : undefined);
-    return new Map(items.filter((item) => (until(item) ?? Infinity) > now).map((item) => [String(item.id), until(item)] as const));
-  },
+  endingMembers(MAINTENANCE, 'until', (until) => (typeof until === 'number' ? until : undefined)),
 );
 
 /** Stores a new window; 409 when the stage holds its maximum of windows not yet ended. */
 export const create = async (window: MaintenanceWindow, life: WindowLife): Promise<MaintenanceWindow> => {
-  await capped.admitted(cap, window.id, life.until, () => must(Windows.put(window.id, fields(window, 1, life), NEW), () => new Error(`maintenance window id ${window.id} collided`)));
+  await cap.admitted(window.id, life.until, () => must(Windows.put(window.id, fields(window, 1, life), NEW), () => new Error(`maintenance window id ${window.id} collided`)));
   return window;
 };
 
@@ -55,7 +50,7 @@ export const page = kept.page;
 
 /** Replaces a window read at `version`: 409 when written since, 404 when deleted since. */
 export const replace = async (current: VersionedWindow, window: MaintenanceWindow, life: WindowLife): Promise<MaintenanceWindow> => {
-  await capped.admit(cap, window.id, life.until); // a member already: its `until` moves
+  await cap.admit(window.id, life.until); // a member already: its `until` moves
   await windows.putAt(window.id, fields(window, current.version + 1, life), current.version);
   return window;
 };
@@ -63,5 +58,5 @@ export const replace = async (current: VersionedWindow, window: MaintenanceWindo
 /** Deletes a window read at `version`; 409 when another request wrote it since, 404 when it is gone. */
 export const remove = async (current: VersionedWindow): Promise<void> => {
   await windows.removeAt(current.record.id, current.version);
-  await capped.forget(cap.name, current.record.id);
+  await cap.forget(current.record.id);
 };

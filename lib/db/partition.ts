@@ -15,7 +15,5 @@ export const numberedCollection = (partition: string, sortKey: (id: number) => s
     return doomed.length;
   },
 
-  async count(): Promise<number> {
-    return collection(partition).count();
-  },
+  count: (): Promise<number> => collection(partition).count(),
 });

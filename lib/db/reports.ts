@@ -2,11 +2,11 @@ import type { ReportSchedule } from '#lib/reports/types';
 import { Conflict, NotFound } from '#lib/errors';
 import { caps } from '#lib/shared/caps';
 import { REPORTS, ReportRun, ReportScheduleItem as Schedules, type ReportRunState } from '#lib/store/entities/reports';
-import { collection, versioned, type Versioned } from '#lib/store/entity';
+import { versioned, type Versioned } from '#lib/store/entity';
 import { expr } from '#lib/store/expression';
 import { listed } from '#lib/store/paging';
 import { must, NEW, type Item } from '#lib/store/table';
-import * as capped from './caps';
+import { capped, members } from './caps';
 
 // Report schedules (issue 28 item 5) are few: one partition sorted by UUIDv7 id, one Query, no index read (nothing lags);
 // `version` guards replace and delete, REPORTS_MAX caps them. The conditional put claiming a period's marker makes its report once (docs/adr/0472).
@@ -21,13 +21,13 @@ const schedules = versioned(
 );
 
 const full = (max: number) => `This stage holds ${max} report schedules, its maximum (REPORTS_MAX); delete one first (DELETE /reports/{id})`;
-const cap = capped.capRules('reports', () => caps.reports(), full, () => capped.members(collection(REPORTS)));
+const cap = capped('reports', () => caps.reports(), full, members(REPORTS));
 
 const fields = (schedule: ReportSchedule, version: number): Item => ({ ...schedule, version });
 
 /** Stores a new schedule; 409 when the stage holds its maximum. */
 export const create = async (schedule: ReportSchedule): Promise<ReportSchedule> => {
-  await capped.admitted(cap, schedule.id, undefined, () =>
+  await cap.admitted(schedule.id, undefined, () =>
     must(Schedules.put(schedule.id, fields(schedule, 1), NEW), () => new Error(`report schedule id ${schedule.id} collided`)),
   );
   return schedule;
@@ -49,7 +49,7 @@ export const replace = async (current: VersionedSchedule, schedule: ReportSchedu
 /** Deletes a schedule read at `version`; 409 when written since, 404 when gone. Its markers expire by TTL. */
 export const remove = async (current: VersionedSchedule): Promise<void> => {
   await schedules.removeAt(current.record.id, current.version);
-  await capped.forget(cap.name, current.record.id);
+  await cap.forget(current.record.id);
 };
 
 /** A period's report: its schedule and start. */

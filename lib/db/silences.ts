@@ -2,33 +2,29 @@ import type { Silence } from '#lib/alarms/pure/silences';
 import { NotFound } from '#lib/errors';
 import { caps } from '#lib/shared/caps';
 import { silenceEndSk, Silence as Silences, SILENCES, SILENCES_BY_END } from '#lib/store/entities/alarms';
-import { collection, versioned } from '#lib/store/entity';
+import { versioned } from '#lib/store/entity';
 import { expr } from '#lib/store/expression';
 import { readPage, type Page } from '#lib/store/paging';
 import { queryAll, type Query } from '#lib/store/query';
 import { changedMeanwhile, must, NEW, nowSeconds } from '#lib/store/table';
-import * as capped from './caps';
+import { capped, endingMembers } from './caps';
 
 // Silences: one partition, GSI1 sorted by endsAt for active and future (docs/adr/0070, 0163).
 const { fromItem } = Silences;
 const stored = versioned(Silences, (id) => new NotFound(`Silence ${id} not found`));
 
 /** At most `SILENCES_MAX_ACTIVE` silences not yet ended (pending or active) per stage: a create past it is 409. */
-const cap = capped.capRules(
+const cap = capped(
   'silences',
   () => caps.activeSilences(),
   (max) => `This stage holds ${max} pending or active silences, its maximum (SILENCES_MAX_ACTIVE); end one first (DELETE /silences/{id})`,
-  async () => {
-    const now = Date.now();
-    const items = await collection(SILENCES).all({ project: ['id', 'endsAt'], consistent: true });
-    return new Map(items.map((item) => [String(item.id), Date.parse(String(item.endsAt))] as const).filter(([, ends]) => ends > now));
-  },
+  endingMembers(SILENCES, 'endsAt', (endsAt) => Date.parse(String(endsAt))),
 );
 
 /** Stores a new silence; 409 when the stage holds its maximum of silences not yet ended. */
 export const create = async (silence: Silence, expiresAt: number): Promise<Silence> => {
   const fields = { GSI1PK: SILENCES_BY_END, GSI1SK: silenceEndSk(silence), ...silence, expiresAt };
-  await capped.admitted(cap, silence.id, Date.parse(silence.endsAt), () => must(Silences.put(silence.id, fields, NEW), changedMeanwhile));
+  await cap.admitted(silence.id, Date.parse(silence.endsAt), () => must(Silences.put(silence.id, fields, NEW), changedMeanwhile));
   return silence;
 };
 
@@ -60,6 +56,6 @@ export const end = async (id: string, now: string): Promise<Silence> => {
   const ended = await Silences.update(id, change, expr('#endsAt = :was', { was: current.endsAt }), 'ALL_NEW');
   // ended by a concurrent DELETE: answer it as that one left it
   if (!ended) return get(id);
-  await capped.forget(cap.name, id); // no longer counted; a failed release lapses at its old end anyway
+  await cap.forget(id); // no longer counted; a failed release lapses at its old end anyway
   return fromItem(ended);
 };

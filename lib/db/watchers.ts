@@ -7,9 +7,9 @@ import { scopeField } from '#lib/store/entities/account';
 import { Watcher as Watchers, watcherFields, WATCHERS } from '#lib/store/entities/config';
 import { collection, versioned, type Versioned } from '#lib/store/entity';
 import { atVersion, expr, patchOf, type Expr } from '#lib/store/expression';
-import { listed, type Page } from '#lib/store/paging';
+import { listed } from '#lib/store/paging';
 import { EXISTS, must, NEW, changedMeanwhile } from '#lib/store/table';
-import * as capped from './caps';
+import { capped, members } from './caps';
 
 // Watchers are few: they all live in one partition, so listing them is one Query.
 const { fromItem } = Watchers;
@@ -23,31 +23,25 @@ const versions = versioned(Watchers, notFound, changed);
 const putAt = (record: WatcherRecord, version: number, condition: Expr | string) => Watchers.put(record.id, watcherFields(record, version), condition);
 
 /** At most `WATCHERS_MAX` watchers per stage (lib/db/caps.ts): a create past it is 409. */
-const cap = capped.capRules('watchers', () => caps.watchers(), (max) => `This stage holds ${max} watchers, its maximum (WATCHERS_MAX); delete one first`, () => capped.members(all));
-
-/** A new watcher's id (a caller that queues the watcher before storing it needs it first). */
-export const newId = (): string => randomUUID();
+const cap = capped('watchers', () => caps.watchers(), (max) => `This stage holds ${max} watchers, its maximum (WATCHERS_MAX); delete one first`, members(WATCHERS));
 
 /** Stores a new active watcher and answers its id; 409 at the stage's maximum; `scope`: its creator's (docs/adr/0252). */
-export const create = async (input: WatcherInput, id = newId(), scope: readonly ScopeEntry[] = []): Promise<string> => {
+export const create = async (input: WatcherInput, id: string = randomUUID(), scope: readonly ScopeEntry[] = []): Promise<string> => {
   const now = new Date().toISOString();
   const record: WatcherRecord = { id, ...scopeField(scope), ...normalize(input), active: true, createdAt: now, updatedAt: now };
   assertListable(record);
-  await capped.admitted(cap, id, undefined, () => must(putAt(record, 1, NEW), changedMeanwhile));
+  await cap.admitted(id, undefined, () => must(putAt(record, 1, NEW), changedMeanwhile));
   return id;
 };
 
-const all = collection(WATCHERS);
 // Strongly consistent: a channel delete must see every watcher written before it (lib/notify/channels.ts).
 const every = listed(() => ({ pk: WATCHERS, consistent: true }), 'watcher/all', fromItem);
 export const list = every.all;
 
 /** GET /watcher/all: every watcher, or one page with `limit` / `cursor` (sealed for this list). */
 export const listOrPage = every.listOrPage;
-
 /** One page of the watchers `keep` accepts (a scoped caller's), with the cursors of `listOrPage`. */
-export const keptPage = (keep: (watcher: WatcherRecord) => boolean, limit: number, cursor: string | undefined): Promise<Page<WatcherRecord>> =>
-  every.page(limit, cursor, keep);
+export const page = every.page;
 
 export const read = versions.read;
 
@@ -75,9 +69,9 @@ export const setActive = async (id: string, active: boolean): Promise<WatcherRec
 
 export const remove = async (id: string): Promise<void> => {
   await must(Watchers.remove(id, EXISTS), () => notFound(id));
-  await capped.forget(cap.name, id);
+  await cap.forget(id);
 };
 
 /** One alarm-configuration field of every watcher (one Query, only that attribute read). */
 export const fieldValues = async (field: ConfigurationField): Promise<unknown[]> =>
-  (await all.all({ project: [`watcher.${field}`] })).map((item) => (item.watcher as Partial<Watcher> | undefined)?.[field]);
+  (await collection(WATCHERS).all({ project: [`watcher.${field}`] })).map((item) => (item.watcher as Partial<Watcher> | undefined)?.[field]);

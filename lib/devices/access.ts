@@ -1,10 +1,10 @@
-import { deviceNotFound, devices } from '#lib/db/devices';
+import { devices } from '#lib/db/devices';
 import * as rooms from '#lib/db/rooms';
 import * as summaries from '#lib/db/summaries';
 import { isUnscoped, narrowToScope, placeInScope, type AccessScope } from '#lib/shared/access';
 import type { Scope } from './deviceScope';
 import { addCounts, countRooms, summaryScopeFor } from '#lib/rollups/pure/summary';
-import { zeroCounts, type Counts, type RoomAggregate, type StoredDevice } from './types';
+import { deviceNotFound, zeroCounts, type Counts, type RoomAggregate, type StoredDevice } from './types';
 
 /*
  * The fleet as a principal may read it (DESIGN §5): a device filter within the caller's scope

@@ -1,3 +1,4 @@
+import { NotFound } from '#lib/errors';
 import type { Severity, SeverityLabel } from '#lib/shared/severity';
 
 /** Where a device is: a room is identified by region + location + room name (DESIGN D11). */
@@ -12,6 +13,9 @@ export interface Place {
  * store encode it their own way (lib/db/place.ts `roomId`, URI-encoded names joined by `#`).
  */
 export const roomKey = (place: Place): string => JSON.stringify([place.region, place.location, place.room]);
+
+/** The 404 of an unknown serial number (DESIGN D4), and of one outside the caller's scope (no existence leak). */
+export const deviceNotFound = (devicesn: string) => new NotFound(`Device ${devicesn} not found`);
 
 /** Places by room identity, each room once (the first place seen of it). */
 export const uniquePlaces = (places: Iterable<Place>): Place[] => [...new Map([...places].map((place) => [roomKey(place), place])).values()];

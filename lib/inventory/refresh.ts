@@ -1,7 +1,7 @@
 import * as connectivity from '#lib/db/connectivity';
-import { deviceNotFound, devices } from '#lib/db/devices';
+import { devices } from '#lib/db/devices';
 import { evaluationQueue } from '#lib/db/evaluationQueue';
-import { openWatchersHint, roomKey, toDevice, withAlarmFieldsOf, type Device, type StoredDevice } from '#lib/devices/types';
+import { deviceNotFound, openWatchersHint, roomKey, toDevice, withAlarmFieldsOf, type Device, type StoredDevice } from '#lib/devices/types';
 import { NotFound, ServiceUnavailable } from '#lib/errors';
 import { rollupBeforeWrite } from '#lib/rollups/availability';
 import { recountRooms } from '#lib/rollups/recount';

@@ -4,7 +4,7 @@ import * as rooms from '#lib/db/rooms';
 import { roomKey, type Place, type ProviderDevice, type RoomAggregate, type StoredDevice } from '#lib/devices/types';
 import { expectedAggregates, staleRooms } from '#lib/rollups/pure/rollup';
 import { mapConcurrent } from '#lib/shared/concurrency';
-import { placeOfRoom } from '#lib/store/placeKeys';
+import { placeOfRoom, roomId } from '#lib/store/placeKeys';
 import { bucketDigest, differingRooms, roomFingerprint, sameEntries } from './pure/fingerprint';
 
 /*
@@ -51,7 +51,8 @@ export interface StoredSide {
 const providerBuckets = (fleet: readonly ProviderDevice[]) => {
   const byRoom = new Map<string, { bucket: number; members: ProviderDevice[] }>();
   for (const device of fleet) {
-    const { room, bucket } = syncFingerprints.locate(device.details);
+    const room = roomId(device.details);
+    const bucket = syncFingerprints.bucketOfRoom(room);
     const entry = byRoom.get(room) ?? { bucket, members: [] };
     entry.members.push(device);
     byRoom.set(room, entry);
@@ -102,11 +103,11 @@ export const readStoredSide = async (listed: readonly ProviderDevice[], unreadab
     );
     for (const room of dirty.keys()) changed.add(room);
     // a room holding a device the provider reported unreadably is compared on every sync
-    for (const device of await devices.find([...unreadable])) changed.add(syncFingerprints.locate(device.details).room);
+    for (const device of await devices.find([...unreadable])) changed.add(roomId(device.details));
     const places = [...changed].map(placeOfRoom);
     const inRooms = (await mapConcurrent(places, 16, (place) => devices.inRoom(place))).flat();
     const known = new Set(inRooms.map((device) => device.devicesn));
-    incoming = latest.filter((device) => changed.has(syncFingerprints.locate(device.details).room) || known.has(device.devicesn));
+    incoming = latest.filter((device) => changed.has(roomId(device.details)) || known.has(device.devicesn));
     // a device new to the rooms read may be stored in a room not read (moved): found by serial number
     const elsewhere = await devices.find(incoming.filter((device) => !known.has(device.devicesn)).map((device) => device.devicesn));
     stored = [...inRooms, ...elsewhere];
@@ -124,13 +125,13 @@ export const readStoredSide = async (listed: readonly ProviderDevice[], unreadab
     for (const key of [...expected.keys()]) if (!compared.has(key)) expected.delete(key);
   }
   const drifted = staleRooms(aggregates, expected);
-  const heldRooms = new Set(held.map((device) => syncFingerprints.locate(device.details).room));
+  const heldRooms = new Set(held.map((device) => roomId(device.details)));
 
   // buckets the sync marked before its writes, and the mark it left on their digests
   const marked = new Set<number>();
   let mark: string | undefined;
   const markWrites = async (written: readonly Pick<StoredDevice, 'details'>[]) => {
-    const buckets = [...new Set(written.map(({ details }) => syncFingerprints.locate(details).bucket))];
+    const buckets = [...new Set(written.map(({ details }) => syncFingerprints.bucketOfRoom(roomId(details))))];
     if (buckets.length === 0) return;
     mark = await syncFingerprints.markForSync(buckets);
     for (const bucket of buckets) marked.add(bucket);
@@ -160,7 +161,7 @@ export const readStoredSide = async (listed: readonly ProviderDevice[], unreadab
   };
 
   const hold = (devices: readonly Pick<StoredDevice, 'details'>[]) => {
-    for (const device of devices) heldRooms.add(syncFingerprints.locate(device.details).room);
+    for (const device of devices) heldRooms.add(roomId(device.details));
   };
   return {
     full,

@@ -2,14 +2,15 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { InvalidCursor } from '#lib/errors';
 
 // Sealed cursors: `<position>.<tag>`, an HMAC for the query, keyed by the stage's secret (docs/adr/0109, 0165).
-const processKey = randomBytes(32);
+let processKey: Buffer | undefined;
 let loaded: string | undefined;
 /** Hands in the stage's secret as read at run time (lib/adapters/secrets.ts). */
 export const useStageSecret = (value: string): void => {
   loaded = value;
 };
 /** The stage's sealing secret: cursors here, kept idempotent results (lib/requests/idempotency.ts). */
-export const stageSecret = (): Buffer | string => loaded || process.env.CURSOR_SECRET || processKey;
+// the process's own key is made on first use: building it at import cost every cold start
+export const stageSecret = (): Buffer | string => loaded || process.env.CURSOR_SECRET || (processKey ??= randomBytes(32));
 
 const TAG_BYTES = 16;
 /** Longer than any position this API writes; bounded before any parsing or hashing. */

@@ -96,7 +96,7 @@ export const updateOf = ({ set = {}, remove = [], append = {}, increment = {}, c
 };
 
 /** A partial update that also bumps `version` and `updatedAt`, so every write of a record is visible to optimistic-concurrency checks. */
-export const patchOf = (patch: Item, now = new Date().toISOString()): Change => ({ increment: { version: 1 }, set: { updatedAt: now, ...patch } });
+export const patchOf = (patch: Item): Change => ({ increment: { version: 1 }, set: { updatedAt: new Date().toISOString(), ...patch } });
 
 /** `#a, #b`: a ProjectionExpression of attributes (dotted paths allowed). */
 export const projection = (attributes: readonly string[]): string => attributes.map((a) => a.split('.').map((part) => `#${part}`).join('.')).join(', ');

@@ -40,7 +40,7 @@ export const padId = (id: number): string => String(id).padStart(15, '0');
 export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 
 /** Past its `expiresAt` (TTL, epoch s): absent to readers, TTL deletes lazily (DESIGN §3). */
-export const hasExpired = (item: Item, now = nowSeconds()): boolean => item.expiresAt !== undefined && Number(item.expiresAt) <= now;
+export const hasExpired = (item: Item): boolean => item.expiresAt !== undefined && Number(item.expiresAt) <= nowSeconds();
 
 export interface ReadOptions {
   consistent?: boolean;
@@ -61,8 +61,8 @@ export const put = (item: Item, condition?: Expr | string): Promise<boolean> =>
 export const NEW = 'attribute_not_exists(PK)';
 /** Still as read at `version`, or still absent when read absent (version 0). */
 export const asRead = (version: number): Expr | string => (version > 0 ? atVersion(version) : NEW);
-/** Not past its `expiresAt`, or without one (`now`: epoch seconds). */
-export const unexpired = (now = nowSeconds()): Expr => expr('attribute_not_exists(#expiresAt) OR #expiresAt > :now', { now });
+/** Not past its `expiresAt`, or without one. */
+export const unexpired = (): Expr => expr('attribute_not_exists(#expiresAt) OR #expiresAt > :now', { now: nowSeconds() });
 /** `attribute_exists(PK)`: a change of an existing item. */
 export const EXISTS = 'attribute_exists(PK)';
 

@@ -42,7 +42,7 @@ export const listWithin = async (scope: AccessScope, page: { limit?: number; cur
   if (isUnscoped(scope)) return watchers.listOrPage(page);
   const within = (watcher: WatcherRecord) => watcherWithinScope(watcher, scope);
   if (page.limit === undefined && page.cursor === undefined) return (await watchers.list()).filter(within);
-  return watchers.keptPage(within, page.limit ?? 100, page.cursor);
+  return watchers.page(page.limit ?? 100, page.cursor, within);
 };
 
 /**

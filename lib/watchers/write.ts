@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import * as channels from '#lib/db/channels';
 import { evaluationQueue } from '#lib/db/evaluationQueue';
 import * as watchers from '#lib/db/watchers';
@@ -36,7 +37,8 @@ export const createWatcher = async (input: WatcherInput, scope: AccessScope = []
   requireAllowedRecipients(input.emails, 'body.emails');
   await checkChannelIds(input.channelIds);
   await checkInhibitedBy(input.inhibitedBy, scope);
-  const id = watchers.newId();
+  // its id first: the watcher is queued before it is stored
+  const id = randomUUID();
   await evaluationQueue.addWatcher(id); // its alarms follow at the evaluator's next tick
   await watchers.create(input, id, scope);
   const gone = await markUsed(input.channelIds);

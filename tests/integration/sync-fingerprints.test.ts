@@ -14,6 +14,7 @@ import { syncDevices } from '#lib/inventory/sync';
 import type { ProviderDevice, StoredDevice } from '#lib/devices/types';
 import { fixed } from '../support/fleet';
 import { Device, deviceIndexPk } from '#lib/store/entities/inventory';
+import { roomId } from '#lib/store/placeKeys';
 
 // One table for this file: each test syncs a fleet of its own, which replaces the previous one.
 const root = join(__dirname, '..', '..');
@@ -108,7 +109,7 @@ describe('a sync that reads only what changed', () => {
 
   it('marks a room whose identity fills a whole sort key (1,024 bytes) as the sync stores it', async () => {
     const place = { region: 'Edge', location: 'Limit', room: 'a'.repeat(1024 - 'Edge#Limit#'.length) };
-    expect(Buffer.byteLength(syncFingerprints.locate(place).room)).toBe(1024);
+    expect(Buffer.byteLength(roomId(place))).toBe(1024);
     const edge: ProviderDevice = { ...fleetOf(31)[0]!, devicesn: 'edge-1', deviceid: 'edge-1', details: place };
     const fleet = [...fleetOf(31), edge];
     let live = fleet;
@@ -116,7 +117,7 @@ describe('a sync that reads only what changed', () => {
     // the room's aggregate fits; the refresh's marks of that room must fit too
     live = fleet.map((d) => (d === edge ? flip(d) : d));
     await expect(refreshDevice(fixed(() => live), edge.devicesn)).resolves.toMatchObject({ devicesn: 'edge-1' });
-    expect([...(await syncFingerprints.dirtyRooms()).keys()]).toEqual([syncFingerprints.locate(place).room]);
+    expect([...(await syncFingerprints.dirtyRooms()).keys()]).toEqual([roomId(place)]);
     live = fleet;
     expect(await syncDevices(fixed(() => live))).toMatchObject({ full: false, roomsRead: 1, upserted: 1 });
     expect(await syncFingerprints.dirtyRooms()).toEqual(new Map());
@@ -135,7 +136,7 @@ describe('a sync that reads only what changed', () => {
     const read = await syncFingerprints.dirtyRooms();
     await devices.put(target);
     await syncFingerprints.clearDirty(read);
-    expect([...(await syncFingerprints.dirtyRooms()).keys()]).toEqual([syncFingerprints.locate(target.details).room]);
+    expect([...(await syncFingerprints.dirtyRooms()).keys()]).toEqual([roomId(target.details)]);
     expect(await syncDevices(fixed(() => fleet))).toMatchObject({ full: false, roomsRead: 1 });
     expect(await syncFingerprints.dirtyRooms()).toEqual(new Map());
   });

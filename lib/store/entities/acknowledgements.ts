@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Alarm } from '#lib/alarms/types';
-import { docRow, entity } from '../entity';
+import { docRow, entity, texts } from '../entity';
 import { shardKey } from '../query';
 
 /* When an acknowledgement with `ackUntil` lapses (issue 28 item 3; docs/adr/0442-ack-until-lapses-once.md). */
@@ -22,11 +22,6 @@ export const AckLapseItem = /* @__PURE__ */ entity({
     // the pair hashed: a device serial of up to 400 characters must not push the sort key past 1024 bytes
     SK: `${lapse.ackUntil}#${createHash('sha256').update(`${lapse.watcherId}:${lapse.devicesn}`).digest('hex').slice(0, 32)}#${lapse.acknowledgedAt}`,
   }),
-  fromItem: (item): AckLapse => ({
-    watcherId: String(item.watcherId),
-    devicesn: String(item.devicesn),
-    acknowledgedAt: String(item.acknowledgedAt),
-    ackUntil: String(item.ackUntil),
-  }),
+  fromItem: (item): AckLapse => texts(item, 'watcherId', 'devicesn', 'acknowledgedAt', 'ackUntil'),
 });
 dataModel: docRow(AckLapseItem, { section: 'Alarm lifecycle, history, device connectivity (issue 15)', name: 'Acknowledgement lapse', PK: '`ACKLAPSE#<shard(watcherId:sn)>`', SK: '`<ackUntil>#<sha256(watcherId:sn), 32 hex>#<acknowledgedAt>`', notes });

@@ -11,7 +11,7 @@ const enc = encodeURIComponent;
 const filled = <K extends string>(item: Item, ...names: K[]): Partial<Record<K, string>> =>
   Object.fromEntries(names.flatMap((name) => (typeof item[name] === 'string' && item[name] !== '' ? [[name, item[name]]] : []))) as Partial<Record<K, string>>;
 
-export { locationId, placeOfRoom, roomId } from '../placeKeys';
+export { roomId } from '../placeKeys';
 import { locationId, roomId } from '../placeKeys';
 export const byRoom = (a: Place, b: Place): number => (roomId(a) < roomId(b) ? -1 : roomId(a) > roomId(b) ? 1 : 0);
 

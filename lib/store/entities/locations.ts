@@ -1,5 +1,5 @@
 import type { LocationProfile, RoomHours } from '#lib/locations/types';
-import { docRow, entity } from '../entity';
+import { docRow, entity, texts } from '../entity';
 import { locationId } from '../placeKeys';
 
 /* Location profiles (issue 28 item 4; docs/adr/0481): a location's business hours and zone, its rooms' overrides inside it. */
@@ -9,8 +9,7 @@ export const LocationProfileItem = /* @__PURE__ */ entity({
   type: 'LocationProfile',
   key: (place: { region: string; location: string }) => ({ PK: LOCATION_PROFILES, SK: locationId(place) }),
   fromItem: (item): LocationProfile => ({
-    region: String(item.region),
-    location: String(item.location),
+    ...texts(item, 'region', 'location'),
     ...(typeof item.businessHours === 'string' ? { businessHours: item.businessHours } : {}),
     timeZone: String(item.timeZone),
     rooms: ((item.rooms ?? []) as RoomHours[]).map(({ room, businessHours, timeZone }) => ({
@@ -18,8 +17,7 @@ export const LocationProfileItem = /* @__PURE__ */ entity({
       ...(typeof businessHours === 'string' ? { businessHours } : {}),
       ...(typeof timeZone === 'string' ? { timeZone } : {}),
     })),
-    updatedBy: String(item.updatedBy),
-    updatedAt: String(item.updatedAt),
+    ...texts(item, 'updatedBy', 'updatedAt'),
   }),
 });
 dataModel: docRow(LocationProfileItem, {

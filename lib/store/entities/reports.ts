@@ -1,5 +1,5 @@
 import type { ReportSchedule } from '#lib/reports/types';
-import { docRow, entity } from '../entity';
+import { docRow, entity, texts } from '../entity';
 
 /* Scheduled fleet reports (issue 28 item 5): the schedules, and one marker per schedule and period. */
 const reports = 'Scheduled reports (issue 28)';
@@ -10,18 +10,14 @@ export const ReportScheduleItem = /* @__PURE__ */ entity({
   type: 'ReportSchedule',
   key: (id: string) => ({ PK: REPORTS, SK: `REPORT#${id}` }),
   fromItem: (item): ReportSchedule => ({
-    id: String(item.id),
-    name: String(item.name),
+    ...texts(item, 'id', 'name'),
     period: item.period as ReportSchedule['period'],
     ...(typeof item.weekday === 'string' ? { weekday: item.weekday as NonNullable<ReportSchedule['weekday']> } : {}),
-    time: String(item.time),
-    timeZone: String(item.timeZone),
+    ...texts(item, 'time', 'timeZone'),
     channelIds: Array.isArray(item.channelIds) ? item.channelIds.map(String) : [],
     scope: Array.isArray(item.scope) ? (item.scope as ReportSchedule['scope']) : [],
     active: item.active !== false,
-    createdBy: String(item.createdBy),
-    createdAt: String(item.createdAt),
-    updatedAt: String(item.updatedAt),
+    ...texts(item, 'createdBy', 'createdAt', 'updatedAt'),
   }),
 });
 dataModel: docRow(ReportScheduleItem, {
