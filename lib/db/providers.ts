@@ -7,3 +7,8 @@ import { collection } from '#lib/store/entity';
 /** Every provider's status, read consistently (the sync that follows decides on it). */
 export const all = async (): Promise<Map<string, ProviderStatus>> =>
   new Map((await collection(PROVIDERS).all({ consistent: true })).map(Provider.fromItem).map((status) => [status.name, status]));
+
+/** The sync's write of one provider's status, whole. */
+export const put = async (status: ProviderStatus): Promise<void> => {
+  await Provider.put(status.name, { ...status });
+};

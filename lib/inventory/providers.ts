@@ -2,7 +2,6 @@ import * as providerStatuses from '#lib/db/providers';
 import type { ProviderDevice, StoredDevice } from '#lib/devices/types';
 import { logger } from '#lib/log';
 import { recordProvider, recordWork } from '#lib/observability/metrics';
-import { Provider } from '#lib/store/entities/config';
 import { newMeter, type NamedProvider, type ProviderMeter } from './provider';
 import { ProviderError } from './provider/vendorHttp';
 import { emptyStatus, removalVerdict, sanitise, staleSince, type HeldRemovals, type ProviderStatus } from './pure/providerStatus';
@@ -163,7 +162,7 @@ export const syncProviders = async (providers: readonly NamedProvider[], options
         ...(stale.has(listing.name) ? { staleFlaggedFor: failingSince } : {}),
       };
     }
-    await Provider.put(status.name, { ...status });
+    await providerStatuses.put(status);
     outcome.push({
       name: listing.name,
       ok: listing.ok,
