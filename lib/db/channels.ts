@@ -41,7 +41,7 @@ export const read = channels.read;
 export const markUsed = async (id: string): Promise<boolean> => !!(await ChannelItem.update(id, { increment: { version: 1 } }, EXISTS));
 
 /** The channel, or undefined when it is gone (deliveries to a deleted channel fail). */
-export const find = (id: string): Promise<Channel | undefined> => ChannelItem.find(id, { consistent: true });
+export const find = async (id: string): Promise<Channel | undefined> => ChannelItem.find(id, { consistent: true });
 
 /** The signing secret of a webhook channel (sending only; never answered after create/rotate). */
 export const secretOf = async (id: string): Promise<string | undefined> => {
@@ -50,11 +50,11 @@ export const secretOf = async (id: string): Promise<string | undefined> => {
 };
 
 /** PUT semantics: name and target replaced, type, secret and createdAt kept; 404 when unknown. */
-export const replace = (id: string, input: ChannelInput): Promise<Channel> =>
+export const replace = async (id: string, input: ChannelInput): Promise<Channel> =>
   change(id, fields(input), input.type, input.type === 'webhook' ? ['emails'] : ['url', 'format']);
 
 /** Replaces the signing secret of a webhook channel; 404 when there is no such webhook channel. */
-export const rotateSecret = (id: string, secret: string): Promise<Channel> => change(id, { secret }, 'webhook');
+export const rotateSecret = async (id: string, secret: string): Promise<Channel> => change(id, { secret }, 'webhook');
 
 /** Deletes the channel as read at `version`; 404 when gone, 409 when written since. */
 export const remove = channels.removeAt;

@@ -7,7 +7,7 @@ import { nowSeconds } from '#lib/store/table';
 export type KeyRecord = ReturnType<typeof IdempotencyKey.fromItem>;
 
 /** Claims a key: true when no live record held it (none, expired, a lapsed claim of the same request). */
-export const claim = (id: string, record: KeyRecord, expiresAt: number): Promise<boolean> =>
+export const claim = async (id: string, record: KeyRecord, expiresAt: number): Promise<boolean> =>
   IdempotencyKey.put(
     id,
     { ...record, expiresAt },

@@ -10,7 +10,7 @@ const { fromItem } = Profiles;
 type Location = { region: string; location: string };
 
 /** One location's profile (strongly consistent), if it has one. */
-export const find = (place: Location): Promise<LocationProfile | undefined> => Profiles.find(place, { consistent: true });
+export const find = async (place: Location): Promise<LocationProfile | undefined> => Profiles.find(place, { consistent: true });
 
 /** A location's identity in the map `all` answers. */
 export const locationKey = (place: Location): string => Profiles.key({ region: place.region, location: place.location }).SK;
@@ -22,7 +22,7 @@ export const put = async (profile: LocationProfile): Promise<LocationProfile> =>
 };
 
 /** Deletes a location's profile; false when it had none. */
-export const remove = (place: Location): Promise<boolean> => Profiles.remove(place, EXISTS);
+export const remove = async (place: Location): Promise<boolean> => Profiles.remove(place, EXISTS);
 
 const listQuery = { pk: LOCATION_PROFILES, consistent: true };
 

@@ -10,7 +10,7 @@ const KEEP_SECONDS = 30 * 24 * 60 * 60;
 const expiry = (at: string) => Math.floor(Date.parse(at) / 1000) + KEEP_SECONDS;
 
 /** Stores a mail unless its id is stored already; true when it is new. */
-export const store = (mail: Mail, storedAt: string): Promise<boolean> =>
+export const store = async (mail: Mail, storedAt: string): Promise<boolean> =>
   Mails.put(mail.id, { GSI1PK: shardKey(OUTBOX, mail.id), GSI1SK: `${storedAt}#${mail.id}`, ...mail, storedAt, expiresAt: expiry(storedAt) }, NEW);
 
 /** Stored mails newest first, optionally only those addressed to `to`; all, or one page. */

@@ -15,5 +15,5 @@ export const numberedCollection = (partition: string, sortKey: (id: number) => s
     return doomed.length;
   },
 
-  count: (): Promise<number> => collection(partition).count(),
+  count: async (): Promise<number> => collection(partition).count(),
 });

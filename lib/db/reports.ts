@@ -60,7 +60,7 @@ type ReportKey = Parameters<typeof ReportRun.key>[0];
  * that holds when no marker exists, or when the one there was claimed, never made, and its lease
  * ended before `now`. Of runs racing for one period exactly one wins.
  */
-export const claim = (key: ReportKey, claim: { runId: string; to: string; now: number; leaseUntil: number; expiresAt: number }): Promise<boolean> =>
+export const claim = async (key: ReportKey, claim: { runId: string; to: string; now: number; leaseUntil: number; expiresAt: number }): Promise<boolean> =>
   ReportRun.put(
     key,
     { status: 'claimed', runId: claim.runId, leaseUntil: claim.leaseUntil, from: key.from, to: claim.to, expiresAt: claim.expiresAt },
@@ -78,4 +78,4 @@ export const made = async (key: ReportKey, runId: string, facts: { madeAt: strin
 export const passOver = async (key: ReportKey, facts: { to: string; madeAt: string; expiresAt: number }): Promise<boolean> =>
   ReportRun.put(key, { status: 'made', from: key.from, to: facts.to, madeAt: facts.madeAt, deliveries: 0, expiresAt: facts.expiresAt }, expr('attribute_not_exists(PK)'));
 
-export const run = (key: ReportKey): Promise<ReportRunState | undefined> => ReportRun.find(key, { consistent: true });
+export const run = async (key: ReportKey): Promise<ReportRunState | undefined> => ReportRun.find(key, { consistent: true });

@@ -32,9 +32,9 @@ export const create = async (role: NewRole): Promise<Role> => {
 
 export const list = async (): Promise<Role[]> => (await collection(ROLES).all()).map(CreatedRole.fromItem);
 
-export const find = (roleid: string): Promise<Role | undefined> => CreatedRole.find(roleid, { consistent: true });
+export const find = async (roleid: string): Promise<Role | undefined> => CreatedRole.find(roleid, { consistent: true });
 
-export const get = (roleid: string): Promise<Role> => must(find(roleid), () => notFound(roleid));
+export const get = async (roleid: string): Promise<Role> => must(find(roleid), () => notFound(roleid));
 
 export const update = async (roleid: string, patch: RolePatch): Promise<Role> =>
   CreatedRole.fromItem(await must(CreatedRole.update(roleid, patchOf({ ...patch }), EXISTS, 'ALL_NEW'), () => notFound(roleid)));

@@ -82,7 +82,7 @@ export const rotateServiceSecret = async (id: string, secretHash: string): Promi
 };
 
 /** Deletes the service if it still holds `role`; false when it is gone or holds another role. */
-export const removeServiceHolding = (id: string, role: string): Promise<boolean> => Services.remove(id, holding(role));
+export const removeServiceHolding = async (id: string, role: string): Promise<boolean> => Services.remove(id, holding(role));
 
 /** Services holding `role`, read consistently (one Query of the services' partition): for starting a role's holder count. */
 export const countServicesWithRole = async (role: string): Promise<number> =>

@@ -49,5 +49,5 @@ export const countWithRole = async (role: string, options: { countedAdminsOnly?:
 };
 
 /** Deletes the user if it still holds `role` (and `scoped` as read); false when gone or changed. */
-export const removeUserHolding = (username: string, role: string, scoped?: boolean): Promise<boolean> =>
+export const removeUserHolding = async (username: string, role: string, scoped?: boolean): Promise<boolean> =>
   Users.remove(username, and(expr('#role = :role', { role }), scoped === undefined ? undefined : scoped ? 'attribute_exists(#scope)' : 'attribute_not_exists(#scope)'));

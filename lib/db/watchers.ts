@@ -57,7 +57,7 @@ export const replace = async (current: VersionedWatcher, input: WatcherInput): P
 };
 
 /** Puts back the watcher as read, unless written after that replace; answers whether it was. */
-export const restore = (previous: VersionedWatcher): Promise<boolean> =>
+export const restore = async (previous: VersionedWatcher): Promise<boolean> =>
   putAt(previous.record, previous.version + 2, expr('#version = :replaced', { replaced: previous.version + 1 }));
 
 /** PUT semantics: the whole rule is replaced; 404 for an unknown id, 409 on a lost race. */

@@ -49,12 +49,12 @@ export const mapListOrPage = <T, R>(answer: T[] | Page<T>, map: (item: T) => R):
 /** A list as `fromItem` reads it: whole, one page (cursors sealed for `identity`; `keep`: of the items it accepts), or either. */
 export const listed = <T>(q: () => Query, identity: string, fromItem: (item: Item) => T) => {
   const all = async (): Promise<T[]> => (await queryAll(q())).map(fromItem);
-  const page = (limit: number, cursor?: string, keep?: (value: T) => boolean): Promise<Page<T>> => readPage(q(), identity, fromItem, limit, cursor, keep);
+  const page = async (limit: number, cursor?: string, keep?: (value: T) => boolean): Promise<Page<T>> => readPage(q(), identity, fromItem, limit, cursor, keep);
   return {
     all,
     page,
     /** Every item, or one page when `limit` or `cursor` is given. */
-    listOrPage: (asked: { limit?: number; cursor?: string }): Promise<T[] | Page<T>> =>
+    listOrPage: async (asked: { limit?: number; cursor?: string }): Promise<T[] | Page<T>> =>
       asked.limit === undefined && asked.cursor === undefined ? all() : page(asked.limit ?? 100, asked.cursor),
   };
 };

@@ -53,7 +53,8 @@ const settling = (fn: Fn): Fn =>
 
 /**
  * Only async functions reach the store; pure helpers (key builders, planners) stay as they are.
- * (An entry point that returns a promise must be declared `async` to be recognised here.)
+ * (An entry point that returns a promise must be declared `async` to be recognised here:
+ * tests/unit/async-entry-points.test.ts holds every lib/db export to it.)
  */
 const isAsync = (value: unknown): value is Fn => typeof value === 'function' && value.constructor.name === 'AsyncFunction';
 
