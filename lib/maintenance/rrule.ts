@@ -71,7 +71,7 @@ export const parseRrule = (text: string): Rule | { problems: Problem[] } => rule
 /** parseRrule, the problems' texts told by `say` (problemTexts.ts). */
 export const ruleOf = (text: string, say: Say): Rule | { problems: Problem[] } => {
   const problems: Problem[] = [];
-  const fail = (message: string) => problems.push({ field: FIELD, message });
+  const fail = (message: string) => problems.push({ field: FIELD, message: `rrule: ${message}` });
   const parts = new Map<string, string>();
   const body = text.trim().replace(/^RRULE:/i, '');
   for (const part of body.split(';').filter((part) => part.trim() !== '')) {
