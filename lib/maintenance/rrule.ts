@@ -36,7 +36,7 @@ export interface Problem {
   message: string;
 }
 
-import { said, type Say } from './problemTexts';
+import { said, Text, type Say } from './problemTexts';
 
 const FIELD = 'body.schedule.rrule';
 const SUPPORTED = ['FREQ', 'INTERVAL', 'BYDAY', 'BYHOUR', 'BYMINUTE', 'WKST', 'UNTIL'];
@@ -77,42 +77,42 @@ export const ruleOf = (text: string, say: Say): Rule | { problems: Problem[] } =
   for (const part of body.split(';').filter((part) => part.trim() !== '')) {
     const [name = '', value, ...rest] = part.split('=');
     const key = name.trim().toUpperCase();
-    if (value === undefined || rest.length > 0 || key === '' || value.trim() === '') fail(say('notNameValue', part));
-    else if (parts.has(key)) fail(say('givenTwice', key));
-    else if (RFC_PARTS.includes(key)) fail(say('outsideSubset', key));
-    else if (!SUPPORTED.includes(key)) fail(say('notSupported', key));
+    if (value === undefined || rest.length > 0 || key === '' || value.trim() === '') fail(say(Text.NotNameValue, part));
+    else if (parts.has(key)) fail(say(Text.GivenTwice, key));
+    else if (RFC_PARTS.includes(key)) fail(say(Text.OutsideSubset, key));
+    else if (!SUPPORTED.includes(key)) fail(say(Text.NotSupported, key));
     else parts.set(key, value.trim().toUpperCase());
   }
   if (problems.length) return { problems };
 
   const freq = parts.get('FREQ');
-  if (freq === undefined) fail(say('freqRequired'));
-  else if (freq !== 'DAILY' && freq !== 'WEEKLY') fail(say('freqOutside', freq));
+  if (freq === undefined) fail(say(Text.FreqRequired));
+  else if (freq !== 'DAILY' && freq !== 'WEEKLY') fail(say(Text.FreqOutside, freq));
 
   const intervalText = parts.get('INTERVAL') ?? '1';
   const interval = /^\d{1,2}$/.test(intervalText) ? Number(intervalText) : NaN;
-  if (!(interval >= 1 && interval <= MAX_INTERVAL)) fail(say('interval', MAX_INTERVAL));
+  if (!(interval >= 1 && interval <= MAX_INTERVAL)) fail(say(Text.Interval, MAX_INTERVAL));
 
   const byDayText = parts.get('BYDAY');
   const byDay = byDayText === undefined ? [] : [...new Set(byDayText.split(','))];
   const ordinal = byDay.find((day) => /^[+-]?\d+[A-Z]{2}$/.test(day));
-  if (ordinal) fail(say('ordinal', ordinal));
-  else if (!byDay.every(isWeekday)) fail(say('byDay'));
-  else if (freq === 'WEEKLY' && byDay.length === 0) fail(say('byDayRequired'));
+  if (ordinal) fail(say(Text.Ordinal, ordinal));
+  else if (!byDay.every(isWeekday)) fail(say(Text.ByDay));
+  else if (freq === 'WEEKLY' && byDay.length === 0) fail(say(Text.ByDayRequired));
 
   const hoursText = parts.get('BYHOUR');
   const hours = hoursText === undefined ? undefined : integers(hoursText, 0, 23);
-  if (hoursText === undefined) fail(say('byHourRequired'));
-  else if (!hours) fail(say('byHour'));
+  if (hoursText === undefined) fail(say(Text.ByHourRequired));
+  else if (!hours) fail(say(Text.ByHour));
   const minutes = integers(parts.get('BYMINUTE') ?? '0', 0, 59);
-  if (!minutes) fail(say('byMinute'));
+  if (!minutes) fail(say(Text.ByMinute));
 
   const weekStart = parts.get('WKST') ?? 'MO';
-  if (!isWeekday(weekStart)) fail(say('weekStart'));
+  if (!isWeekday(weekStart)) fail(say(Text.WeekStart));
 
   const untilText = parts.get('UNTIL');
   const until = untilText === undefined ? undefined : parseUntil(untilText);
-  if (untilText !== undefined && !until) fail(say('until'));
+  if (untilText !== undefined && !until) fail(say(Text.Until));
 
   if (problems.length) return { problems };
   return {

@@ -15,7 +15,7 @@
  * of one schedule never overlap (compileSchedule refuses a duration as long as the shortest time
  * between two starts); two the wall clock makes touch are one opening.
  */
-import { said, type Say } from './problemTexts';
+import { said, Text, type Say } from './problemTexts';
 import { ruleOf, weeklyRule, WEEKDAYS, type Problem, type Rule, type Weekday } from './rrule';
 import { DAY_MS, instantOf, localDayAt, MINUTE_MS, offsetAt, timeZoneName } from './zone';
 
@@ -245,40 +245,40 @@ const compileWith = (
   const problems: Problem[] = [];
   let rule: Rule | undefined;
   if (spec.rrule !== undefined && (spec.days !== undefined || spec.start !== undefined)) {
-    problems.push({ field: 'body.schedule', message: say('bothForms') });
+    problems.push({ field: 'body.schedule', message: say(Text.BothForms) });
   } else if (spec.rrule !== undefined) {
     const parsed = ruleOf(spec.rrule, say);
     if ('problems' in parsed) problems.push(...parsed.problems);
     else rule = parsed;
   } else if (spec.days === undefined || spec.start === undefined) {
-    problems.push({ field: spec.days === undefined ? 'body.schedule.days' : 'body.schedule.start', message: say('noForm') });
+    problems.push({ field: spec.days === undefined ? 'body.schedule.days' : 'body.schedule.start', message: say(Text.NoForm) });
   } else rule = weeklyRule(spec.days, spec.start);
 
   if (!Number.isInteger(spec.durationMinutes) || spec.durationMinutes < 1 || spec.durationMinutes > MAX_DURATION_MINUTES) {
-    problems.push({ field: 'body.schedule.durationMinutes', message: say('duration', MAX_DURATION_MINUTES) });
+    problems.push({ field: 'body.schedule.durationMinutes', message: say(Text.Duration, MAX_DURATION_MINUTES) });
   }
   const zoneSent = spec.timeZone ?? defaultTimeZone;
   const timeZone = zoneSent === undefined ? undefined : timeZoneName(zoneSent);
-  if (zoneSent === undefined) problems.push({ field: 'body.schedule.timeZone', message: say('zoneRequired') });
-  else if (timeZone === undefined) problems.push({ field: 'body.schedule.timeZone', message: say('zoneUnknown', zoneSent) });
+  if (zoneSent === undefined) problems.push({ field: 'body.schedule.timeZone', message: say(Text.ZoneRequired) });
+  else if (timeZone === undefined) problems.push({ field: 'body.schedule.timeZone', message: say(Text.ZoneUnknown, zoneSent) });
 
   const startsAt = bounds.startsAt === undefined ? undefined : Date.parse(bounds.startsAt);
   const endsAt = bounds.endsAt === undefined ? undefined : Date.parse(bounds.endsAt);
-  if (Number.isNaN(startsAt)) problems.push({ field: 'body.startsAt', message: say('startsAt') });
-  else if (startsAt !== undefined && startsAt >= LATEST_STARTS_AT) problems.push({ field: 'body.startsAt', message: say('startsAtLate') });
-  if (Number.isNaN(endsAt)) problems.push({ field: 'body.endsAt', message: say('endsAt') });
-  else if (startsAt !== undefined && endsAt !== undefined && endsAt <= startsAt) problems.push({ field: 'body.endsAt', message: say('endsAtOrder') });
+  if (Number.isNaN(startsAt)) problems.push({ field: 'body.startsAt', message: say(Text.StartsAt) });
+  else if (startsAt !== undefined && startsAt >= LATEST_STARTS_AT) problems.push({ field: 'body.startsAt', message: say(Text.StartsAtLate) });
+  if (Number.isNaN(endsAt)) problems.push({ field: 'body.endsAt', message: say(Text.EndsAt) });
+  else if (startsAt !== undefined && endsAt !== undefined && endsAt <= startsAt) problems.push({ field: 'body.endsAt', message: say(Text.EndsAtOrder) });
   if (rule && rule.interval > 1 && startsAt === undefined) {
-    problems.push({ field: 'body.startsAt', message: say('startsAtRequired', rule.interval, rule.freq === 'WEEKLY' ? 'weeks' : 'days') });
+    problems.push({ field: 'body.startsAt', message: say(Text.StartsAtRequired, rule.interval, rule.freq === 'WEEKLY' ? 'weeks' : 'days') });
   }
   if (problems.length || !rule || !timeZone) return { problems };
 
   const schedule: Schedule = { rule, durationMinutes: spec.durationMinutes, timeZone, ...(startsAt === undefined ? {} : { startsAt }), ...(endsAt === undefined ? {} : { endsAt }) };
   const gap = shortestGap(rule, anchorDay(schedule));
   const field = spec.rrule === undefined ? 'body.schedule.days' : 'body.schedule.rrule';
-  if (gap === undefined) return { problems: [{ field, message: say('neverOpens') }] };
+  if (gap === undefined) return { problems: [{ field, message: say(Text.NeverOpens) }] };
   if (spec.durationMinutes >= gap) {
-    return { problems: [{ field: 'body.schedule.durationMinutes', message: say('durationGap', spec.durationMinutes, gap) }] };
+    return { problems: [{ field: 'body.schedule.durationMinutes', message: say(Text.DurationGap, spec.durationMinutes, gap) }] };
   }
   return { schedule };
 };
