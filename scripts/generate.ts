@@ -84,7 +84,7 @@ const bindingModule = (route: Route, validated: boolean): string => {
     `invalidStatus: ${route.contract.invalidStatus}`,
     ...(validated ? ['validate'] : []),
     ...(auth ? [`auth: ${auth}`] : []),
-    ...(route.contract.idempotent ? ['idempotency'] : []),
+    ...(route.contract.idempotent ? ['idempotency: { store: idempotency, run: runIdempotent }'] : []),
     ...(audit ? [`audit: { log: auditLog, ${JSON.stringify(audit).slice(1, -1)} }`] : []),
     ...(needsStageSecret(route.contract) ? ['prepare: loadStageSecret'] : []),
   ];
@@ -93,7 +93,7 @@ const bindingModule = (route: Route, validated: boolean): string => {
     `import type { routes } from '#schemas/${route.area}';`,
     `import { http, type Binding, type Handler } from '#lib/http';`,
     ...(auth ? [`import { authorize } from '#lib/auth/authenticate';`] : []),
-    ...(route.contract.idempotent ? [`import { idempotency } from '#lib/requests/idempotency';`] : []),
+    ...(route.contract.idempotent ? [`import { runIdempotent } from '#lib/http/idempotency';`, `import { idempotency } from '#lib/requests/idempotency';`] : []),
     ...(audit ? [`import { auditLog } from '#lib/audit/log';`] : []),
     ...(needsStageSecret(route.contract) ? [`import { loadStageSecret } from '#lib/adapters/secrets';`] : []),
     ...(validated ? [`import validate from '../validators/${route.functionName}';`] : []),

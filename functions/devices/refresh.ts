@@ -1,6 +1,6 @@
 import http from '#generated/routes/devicesRefresh';
 import { logger } from '#lib/log';
-import { runEvaluation } from '#lib/alarms/engine/run';
+import { runQueue } from '#lib/alarms/engine/runPasses';
 import { mailerFromEnv } from '#lib/adapters/mail';
 import { secret } from '#lib/adapters/secrets';
 import { fleetProvider, providersFromEnv } from '#lib/inventory/provider';
@@ -26,7 +26,7 @@ export const handler = http(async ({ path, context, principal }) => {
   const refreshed = await refreshDevice(askingWithin(provider, providerBudget(left())), path.devicesn, principal.scope);
   const budgetMs = evaluationBudget(left());
   if (budgetMs > 0) {
-    await runEvaluation({ mailer, mode: 'queue', budgetMs }).catch((error: unknown) => {
+    await runQueue({ mailer, budgetMs }).catch((error: unknown) => {
       // the change is queued: the evaluator's next tick takes it; the refresh itself succeeded
       logger.warn('alarms of a refreshed device left queued', { devicesn: path.devicesn, error: error instanceof Error ? error.message : String(error) });
     });

@@ -1,7 +1,7 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { logger } from '#lib/log';
-import { runEvaluation } from '#lib/alarms/engine/run';
+import { runQueue } from '#lib/alarms/engine/runPasses';
 import { mailerFromEnv } from '#lib/adapters/mail';
 import { secret } from '#lib/adapters/secrets';
 import { tracing } from '#lib/observability/tracing';
@@ -30,7 +30,7 @@ export const handler = middy(async (_event: unknown, context?: Context) => {
   // under `serverless offline` the local loop of scripts/start.ts evaluates after its syncs (e2e: only when asked)
   if (process.env.IS_OFFLINE) return result;
   const budgetMs = context?.getRemainingTimeInMillis ? context.getRemainingTimeInMillis() - 10_000 : undefined;
-  const evaluation = await runEvaluation({ mailer, mode: 'queue', budgetMs });
+  const evaluation = await runQueue({ mailer, budgetMs });
   logger.info('device sync', { ...result, evaluation: evaluation.ran ? evaluation.summary : evaluation.reason });
   return { ...result, evaluation };
 }).use(tracing());

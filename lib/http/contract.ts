@@ -9,6 +9,7 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import type { CompiledValidator } from '#lib/shared/validation';
 import type { AccessScope, Permission, Requirement } from '#lib/shared/access';
 import type { HttpResult } from './respond';
+import type { runIdempotent } from './idempotency';
 import type { AuditEntry } from '#lib/shared/audit';
 import type { AuditFacts, AuditSpec } from './audit';
 
@@ -164,8 +165,11 @@ export interface Binding<C extends RouteContract> {
   invalidStatus: C['invalidStatus'];
   validate?: CompiledValidator;
   auth?: Authenticator;
-  /** Where the results of idempotent creates are kept (set exactly when the contract says `idempotent`). */
-  idempotency?: IdempotencyStore;
+  /**
+   * Where the results of idempotent creates are kept, and the run that keeps them (set exactly
+   * when the contract says `idempotent`): passed in, so that a route without it does not bundle it.
+   */
+  idempotency?: { store: IdempotencyStore; run: typeof runIdempotent };
   /** Set exactly when the route is audited (lib/http/audit.ts): what its records say, and where they go. */
   audit?: AuditFacts & { log: AuditLog };
   /** Run before the request is handled, once per container in effect (loads the stage secret of routes that need it). */

@@ -9,7 +9,6 @@ import { corsHeaders } from './cors';
 import { errorResult, json, withinAnswerLimit, type HttpResult } from './respond';
 import type { AnswerOf, Binding, Principal, RequestParts, RouteContract } from './contract';
 import { requireWellFormed } from './unicode';
-import { runIdempotent } from './idempotency';
 import { auditEntryOf } from './audit';
 import { appendOrUnavailable, requestFacts } from '#lib/shared/audit';
 
@@ -114,7 +113,7 @@ export const http = <C extends RouteContract>(binding: Binding<C>, handle: Handl
       // stored before the 2xx; if it cannot be, 503 although the change stands (docs/adr/0213)
       await appendOrUnavailable(audit.log, auditEntryOf(audit, facts, result), CHANGE_UNRECORDED);
     };
-    const result = idempotency ? await runIdempotent(idempotency, { route: binding.functionName, event, principal, request }, run, record) : await run();
+    const result = idempotency ? await idempotency.run(idempotency.store, { route: binding.functionName, event, principal, request }, run, record) : await run();
     if (!idempotency) await record(result);
     return withinAnswerLimit(json(result));
   });

@@ -36,3 +36,5 @@ export const fullPass = async (options: PassOptions): Promise<EvaluationSummary>
     if (inTime()) await healSummaries();
     return true;
   });
+
+export type FullPass = typeof fullPass;
