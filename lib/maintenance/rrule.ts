@@ -36,8 +36,6 @@ export interface Problem {
   message: string;
 }
 
-import { said, Text, type Say } from './problemTexts';
-
 const FIELD = 'body.schedule.rrule';
 const SUPPORTED = ['FREQ', 'INTERVAL', 'BYDAY', 'BYHOUR', 'BYMINUTE', 'WKST', 'UNTIL'];
 const RFC_PARTS = ['COUNT', 'BYSECOND', 'BYMONTH', 'BYMONTHDAY', 'BYYEARDAY', 'BYWEEKNO', 'BYSETPOS'];
@@ -66,10 +64,7 @@ const parseUntil = (text: string): Rule['until'] | undefined => {
 };
 
 /** An RRULE of the subset as a Rule, or the problems, each naming `body.schedule.rrule`. */
-export const parseRrule = (text: string): Rule | { problems: Problem[] } => ruleOf(text, said);
-
-/** parseRrule, the problems' texts told by `say` (problemTexts.ts). */
-export const ruleOf = (text: string, say: Say): Rule | { problems: Problem[] } => {
+export const parseRrule = (text: string): Rule | { problems: Problem[] } => {
   const problems: Problem[] = [];
   const fail = (message: string) => problems.push({ field: FIELD, message: `rrule: ${message}` });
   const parts = new Map<string, string>();
@@ -77,42 +72,42 @@ export const ruleOf = (text: string, say: Say): Rule | { problems: Problem[] } =
   for (const part of body.split(';').filter((part) => part.trim() !== '')) {
     const [name = '', value, ...rest] = part.split('=');
     const key = name.trim().toUpperCase();
-    if (value === undefined || rest.length > 0 || key === '' || value.trim() === '') fail(say(Text.NotNameValue, part));
-    else if (parts.has(key)) fail(say(Text.GivenTwice, key));
-    else if (RFC_PARTS.includes(key)) fail(say(Text.OutsideSubset, key));
-    else if (!SUPPORTED.includes(key)) fail(say(Text.NotSupported, key));
+    if (value === undefined || rest.length > 0 || key === '' || value.trim() === '') fail(`"${part}" is not NAME=VALUE`);
+    else if (parts.has(key)) fail(`${key} is given twice`);
+    else if (RFC_PARTS.includes(key)) fail(`${key} is outside the supported subset (FREQ, INTERVAL, BYDAY, BYHOUR, BYMINUTE, WKST, UNTIL)${key === 'COUNT' ? '; bound the window with endsAt or UNTIL' : ''}`);
+    else if (!SUPPORTED.includes(key)) fail(`${key} is not a part of an RRULE this API supports (FREQ, INTERVAL, BYDAY, BYHOUR, BYMINUTE, WKST, UNTIL)`);
     else parts.set(key, value.trim().toUpperCase());
   }
   if (problems.length) return { problems };
 
   const freq = parts.get('FREQ');
-  if (freq === undefined) fail(say(Text.FreqRequired));
-  else if (freq !== 'DAILY' && freq !== 'WEEKLY') fail(say(Text.FreqOutside, freq));
+  if (freq === undefined) fail('FREQ is required (DAILY or WEEKLY)');
+  else if (freq !== 'DAILY' && freq !== 'WEEKLY') fail(`FREQ=${freq} is outside the supported subset: DAILY or WEEKLY`);
 
   const intervalText = parts.get('INTERVAL') ?? '1';
   const interval = /^\d{1,2}$/.test(intervalText) ? Number(intervalText) : NaN;
-  if (!(interval >= 1 && interval <= MAX_INTERVAL)) fail(say(Text.Interval, MAX_INTERVAL));
+  if (!(interval >= 1 && interval <= MAX_INTERVAL)) fail(`INTERVAL must be an integer from 1 to ${MAX_INTERVAL}`);
 
   const byDayText = parts.get('BYDAY');
   const byDay = byDayText === undefined ? [] : [...new Set(byDayText.split(','))];
   const ordinal = byDay.find((day) => /^[+-]?\d+[A-Z]{2}$/.test(day));
-  if (ordinal) fail(say(Text.Ordinal, ordinal));
-  else if (!byDay.every(isWeekday)) fail(say(Text.ByDay));
-  else if (freq === 'WEEKLY' && byDay.length === 0) fail(say(Text.ByDayRequired));
+  if (ordinal) fail(`BYDAY=${ordinal}: days with an ordinal (1MO, -1FR) are outside the supported subset`);
+  else if (!byDay.every(isWeekday)) fail('BYDAY must list days of MO, TU, WE, TH, FR, SA, SU');
+  else if (freq === 'WEEKLY' && byDay.length === 0) fail('BYDAY is required with FREQ=WEEKLY (there is no DTSTART to take the day from)');
 
   const hoursText = parts.get('BYHOUR');
   const hours = hoursText === undefined ? undefined : integers(hoursText, 0, 23);
-  if (hoursText === undefined) fail(say(Text.ByHourRequired));
-  else if (!hours) fail(say(Text.ByHour));
+  if (hoursText === undefined) fail('BYHOUR is required (there is no DTSTART to take the hour from)');
+  else if (!hours) fail('BYHOUR must list hours from 0 to 23');
   const minutes = integers(parts.get('BYMINUTE') ?? '0', 0, 59);
-  if (!minutes) fail(say(Text.ByMinute));
+  if (!minutes) fail('BYMINUTE must list minutes from 0 to 59');
 
   const weekStart = parts.get('WKST') ?? 'MO';
-  if (!isWeekday(weekStart)) fail(say(Text.WeekStart));
+  if (!isWeekday(weekStart)) fail('WKST must be one of MO, TU, WE, TH, FR, SA, SU');
 
   const untilText = parts.get('UNTIL');
   const until = untilText === undefined ? undefined : parseUntil(untilText);
-  if (untilText !== undefined && !until) fail(say(Text.Until));
+  if (untilText !== undefined && !until) fail('UNTIL must be a date YYYYMMDD or a UTC date-time YYYYMMDDTHHMMSSZ');
 
   if (problems.length) return { problems };
   return {

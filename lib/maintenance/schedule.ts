@@ -15,8 +15,7 @@
  * of one schedule never overlap (compileSchedule refuses a duration as long as the shortest time
  * between two starts); two the wall clock makes touch are one opening.
  */
-import { said, Text, type Say } from './problemTexts';
-import { ruleOf, weeklyRule, WEEKDAYS, type Problem, type Rule, type Weekday } from './rrule';
+import { parseRrule, weeklyRule, WEEKDAYS, type Problem, type Rule, type Weekday } from './rrule';
 import { DAY_MS, instantOf, localDayAt, MINUTE_MS, offsetAt, timeZoneName } from './zone';
 
 export { WEEKDAYS, MAX_INTERVAL, type Weekday, type Problem } from './rrule';
@@ -228,57 +227,44 @@ export const compileSchedule = (
   spec: ScheduleSpec,
   bounds: { startsAt?: string; endsAt?: string },
   defaultTimeZone?: string,
-): { schedule: Schedule } | { problems: Problem[] } => compileWith(spec, bounds, defaultTimeZone, said);
-
-/** A problem's text left untold: the schedule or whether it has problems is all the caller reads. */
-const unsaid: Say = () => '';
-
-/** A stored schedule compiled as compileSchedule does, or `{ problems }` without their texts (no zone default). */
-export const buildSchedule = (spec: ScheduleSpec, bounds: { startsAt?: string; endsAt?: string }) => compileWith(spec, bounds, undefined, unsaid);
-
-const compileWith = (
-  spec: ScheduleSpec,
-  bounds: { startsAt?: string; endsAt?: string },
-  defaultTimeZone: string | undefined,
-  say: Say,
 ): { schedule: Schedule } | { problems: Problem[] } => {
   const problems: Problem[] = [];
   let rule: Rule | undefined;
   if (spec.rrule !== undefined && (spec.days !== undefined || spec.start !== undefined)) {
-    problems.push({ field: 'body.schedule', message: say(Text.BothForms) });
+    problems.push({ field: 'body.schedule', message: 'schedule takes either days and start (weekly) or rrule, not both' });
   } else if (spec.rrule !== undefined) {
-    const parsed = ruleOf(spec.rrule, say);
+    const parsed = parseRrule(spec.rrule);
     if ('problems' in parsed) problems.push(...parsed.problems);
     else rule = parsed;
   } else if (spec.days === undefined || spec.start === undefined) {
-    problems.push({ field: spec.days === undefined ? 'body.schedule.days' : 'body.schedule.start', message: say(Text.NoForm) });
+    problems.push({ field: spec.days === undefined ? 'body.schedule.days' : 'body.schedule.start', message: 'schedule needs days and start (weekly), or rrule' });
   } else rule = weeklyRule(spec.days, spec.start);
 
   if (!Number.isInteger(spec.durationMinutes) || spec.durationMinutes < 1 || spec.durationMinutes > MAX_DURATION_MINUTES) {
-    problems.push({ field: 'body.schedule.durationMinutes', message: say(Text.Duration, MAX_DURATION_MINUTES) });
+    problems.push({ field: 'body.schedule.durationMinutes', message: `durationMinutes must be an integer from 1 to ${MAX_DURATION_MINUTES} (7 days)` });
   }
   const zoneSent = spec.timeZone ?? defaultTimeZone;
   const timeZone = zoneSent === undefined ? undefined : timeZoneName(zoneSent);
-  if (zoneSent === undefined) problems.push({ field: 'body.schedule.timeZone', message: say(Text.ZoneRequired) });
-  else if (timeZone === undefined) problems.push({ field: 'body.schedule.timeZone', message: say(Text.ZoneUnknown, zoneSent) });
+  if (zoneSent === undefined) problems.push({ field: 'body.schedule.timeZone', message: 'timeZone is required: no time zone is known for the place the matchers name' });
+  else if (timeZone === undefined) problems.push({ field: 'body.schedule.timeZone', message: `timeZone "${zoneSent}" is not an IANA time zone this runtime knows (e.g. Europe/Berlin)` });
 
   const startsAt = bounds.startsAt === undefined ? undefined : Date.parse(bounds.startsAt);
   const endsAt = bounds.endsAt === undefined ? undefined : Date.parse(bounds.endsAt);
-  if (Number.isNaN(startsAt)) problems.push({ field: 'body.startsAt', message: say(Text.StartsAt) });
-  else if (startsAt !== undefined && startsAt >= LATEST_STARTS_AT) problems.push({ field: 'body.startsAt', message: say(Text.StartsAtLate) });
-  if (Number.isNaN(endsAt)) problems.push({ field: 'body.endsAt', message: say(Text.EndsAt) });
-  else if (startsAt !== undefined && endsAt !== undefined && endsAt <= startsAt) problems.push({ field: 'body.endsAt', message: say(Text.EndsAtOrder) });
+  if (Number.isNaN(startsAt)) problems.push({ field: 'body.startsAt', message: 'startsAt must be an ISO 8601 date-time' });
+  else if (startsAt !== undefined && startsAt >= LATEST_STARTS_AT) problems.push({ field: 'body.startsAt', message: 'startsAt must be before 9999-01-01: later openings are no ISO 8601 date-time' });
+  if (Number.isNaN(endsAt)) problems.push({ field: 'body.endsAt', message: 'endsAt must be an ISO 8601 date-time' });
+  else if (startsAt !== undefined && endsAt !== undefined && endsAt <= startsAt) problems.push({ field: 'body.endsAt', message: 'endsAt must be after startsAt' });
   if (rule && rule.interval > 1 && startsAt === undefined) {
-    problems.push({ field: 'body.startsAt', message: say(Text.StartsAtRequired, rule.interval, rule.freq === 'WEEKLY' ? 'weeks' : 'days') });
+    problems.push({ field: 'body.startsAt', message: `startsAt is required with INTERVAL=${rule.interval}: the ${rule.freq === 'WEEKLY' ? 'weeks' : 'days'} are counted from it` });
   }
   if (problems.length || !rule || !timeZone) return { problems };
 
   const schedule: Schedule = { rule, durationMinutes: spec.durationMinutes, timeZone, ...(startsAt === undefined ? {} : { startsAt }), ...(endsAt === undefined ? {} : { endsAt }) };
   const gap = shortestGap(rule, anchorDay(schedule));
   const field = spec.rrule === undefined ? 'body.schedule.days' : 'body.schedule.rrule';
-  if (gap === undefined) return { problems: [{ field, message: say(Text.NeverOpens) }] };
+  if (gap === undefined) return { problems: [{ field, message: 'the schedule never opens (no day of BYDAY falls on a day INTERVAL reaches)' }] };
   if (spec.durationMinutes >= gap) {
-    return { problems: [{ field: 'body.schedule.durationMinutes', message: say(Text.DurationGap, spec.durationMinutes, gap) }] };
+    return { problems: [{ field: 'body.schedule.durationMinutes', message: `durationMinutes (${spec.durationMinutes}) must be shorter than the ${gap} minutes between two openings of the schedule` }] };
   }
   return { schedule };
 };

@@ -3,7 +3,7 @@
  * hold an alarm, ids that sort by creation. Pure; the store is lib/maintenance/service.ts's.
  */
 import { randomBytes } from 'node:crypto';
-import { buildSchedule, compileSchedule, isOpenAt, MAX_DURATION_MINUTES, openingAt, openingsBetween, statusAt, type Opening, type Problem, type Schedule, type WindowStatus } from './schedule';
+import { compileSchedule, isOpenAt, MAX_DURATION_MINUTES, openingAt, openingsBetween, statusAt, type Opening, type Problem, type Schedule, type WindowStatus } from './schedule';
 import { MINUTE_MS } from './zone';
 import { WINDOW_MATCHER_FIELDS, type MaintenanceWindow, type WindowInput, type WindowMatchers } from './types';
 
@@ -46,7 +46,7 @@ export const checkWindow = (
 
 /** A stored window's schedule, ready to evaluate; undefined if it no longer compiles (a zone the runtime dropped). */
 export const scheduleOf = (window: Pick<MaintenanceWindow, 'schedule' | 'startsAt' | 'endsAt'>): Schedule | undefined => {
-  const compiled = buildSchedule(window.schedule, { startsAt: window.startsAt, endsAt: window.endsAt });
+  const compiled = compileSchedule(window.schedule, { startsAt: window.startsAt, endsAt: window.endsAt });
   return 'problems' in compiled ? undefined : compiled.schedule;
 };
 

@@ -11,16 +11,12 @@ const carried = (metafile: Metafile, file: string): number =>
   Object.values(metafile.outputs).reduce((bytes, output) => bytes + (output.inputs[file]?.bytesInOutput ?? 0), 0);
 
 describe('engine code in bundles', () => {
-  it('functions that only run the queue do not carry the full pass, nor the texts of schedule problems', async () => {
+  it('functions that only run the queue do not carry the full pass', async () => {
     for (const handler of ['functions/devices/refresh.ts', 'functions/devices/sync.ts']) {
       const metafile = await importGraph(handler);
       expect({ handler, fullPass: 'lib/alarms/engine/fullPass.ts' in metafile.inputs }).toEqual({ handler, fullPass: false });
-      expect({ handler, texts: carried(metafile, 'lib/maintenance/problemTexts.ts') }).toEqual({ handler, texts: 0 });
     }
-    const forced = await importGraph('functions/alarms/evaluateNow.ts');
-    expect(carried(forced, 'lib/alarms/engine/fullPass.ts')).toBeGreaterThan(0);
-    expect(carried(forced, 'lib/maintenance/problemTexts.ts')).toBe(0);
-    expect(carried(await importGraph('functions/maintenance/create.ts'), 'lib/maintenance/problemTexts.ts')).toBeGreaterThan(0);
+    expect(carried(await importGraph('functions/alarms/evaluateNow.ts'), 'lib/alarms/engine/fullPass.ts')).toBeGreaterThan(0);
   }, 30_000);
 
   it('only routes whose contract is idempotent carry the idempotent run', async () => {
