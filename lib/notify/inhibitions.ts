@@ -4,11 +4,8 @@ import type { OpenAlarm } from '#lib/alarms/types';
 import * as alarms from '#lib/db/alarms';
 import { evaluationQueue } from '#lib/db/evaluationQueue';
 import * as inhibitions from '#lib/db/inhibitions';
-import * as maintenanceWindows from '#lib/db/maintenance';
 import * as rooms from '#lib/db/rooms';
-import * as silences from '#lib/db/silences';
 import * as summaries from '#lib/db/summaries';
-import * as watchers from '#lib/db/watchers';
 import type { Place } from '#lib/devices/types';
 import { matchingWindows, openWindowsAt, type MaintenanceTarget, type OpenWindow } from '#lib/maintenance/windows';
 import { mapConcurrent } from '#lib/shared/concurrency';
@@ -16,6 +13,7 @@ import type { InhibitedBy, WatcherRecord } from '#lib/watchers/types';
 import { withVendors } from './maintenanceRelease';
 import { audienceOf, notifiedAlarm } from './pure/notice';
 import { draftsFor } from './pure/plan';
+import type { RunReads } from './runReads';
 import type { DeliveryDraft, Episode } from './types';
 
 const READS_IN_FLIGHT = 16;
@@ -70,14 +68,14 @@ const sameParent = (a: InhibitedBy | undefined, b: InhibitedBy): boolean => a !=
  * not sent), unmarked, then the episode goes. Digest ids are fixed by the episode (and its
  * release instant, fixed once), so racing runs and a run resumed after a crash store nothing twice.
  */
-export const collectInhibitions = async (store: (drafts: readonly DeliveryDraft[]) => Promise<boolean>, inTime: () => boolean, now: number): Promise<boolean> => {
+export const collectInhibitions = async (store: (drafts: readonly DeliveryDraft[]) => Promise<boolean>, inTime: () => boolean, now: number, reads: RunReads): Promise<boolean> => {
   const episodes = await inhibitions.all();
   if (episodes.length === 0) return true;
-  const [all, facts] = await Promise.all([watchers.list(), parentFacts(episodes)]);
+  const [all, facts] = await Promise.all([reads.watchers(), parentFacts(episodes)]);
   const byId = new Map(all.map((w) => [w.id, w]));
   let queued: Set<string> | undefined;
-  let quiet: { active: Silence[]; open: OpenWindow[] } | undefined;
-  const quietNow = async () => (quiet ??= await quietAt(now));
+  let quiet: Quiet | undefined;
+  const quietNow = async () => (quiet ??= await quietAt(reads, now));
   for (const episode of episodes) {
     if (!inTime()) return false;
     const watcher = byId.get(episode.watcherId);
@@ -100,20 +98,26 @@ export const collectInhibitions = async (store: (drafts: readonly DeliveryDraft[
     if (queued.has(`watcher:${episode.watcherId}`) || suppressed.some((alarm) => queued!.has(`device:${alarm.devicesn}`))) continue;
     // an open maintenance window holding one of them holds the release until it closes: told then, once (docs/adr/0492)
     if (watcher?.active && held && suppressed.some((alarm) => matchingWindows(held.open, target(alarm)).length > 0)) continue;
-    if (!(await release(episode, watcher, suppressed, store, inTime, now))) return false;
+    if (!(await release(episode, watcher, suppressed, held, store, inTime, now))) return false;
   }
   return true;
 };
 
 /** The silences current and the maintenance windows open at `now`: what keeps a digest from being sent. */
-const quietAt = async (now: number): Promise<{ active: Silence[]; open: OpenWindow[] }> => {
-  const [active, windows] = await Promise.all([silences.current(new Date(now).toISOString()), maintenanceWindows.all()]);
+interface Quiet {
+  active: readonly Silence[];
+  open: readonly OpenWindow[];
+}
+
+/** The run's silences and windows (read once per run), the windows' openings at `now`. */
+const quietAt = async (reads: RunReads, now: number): Promise<Quiet> => {
+  const [active, windows] = await Promise.all([reads.silences(), reads.windows()]);
   return { active, open: openWindowsAt(windows, now) };
 };
 
 /** Whether an alarm would be sent: neither silenced nor held by an open maintenance window. */
 const loud =
-  ({ active, open }: { active: readonly Silence[]; open: readonly OpenWindow[] }, now: number) =>
+  ({ active, open }: Quiet, now: number) =>
   (alarm: OpenAlarm, target: MaintenanceTarget): boolean =>
     silencedBy(alarm, active, new Date(now).toISOString()).length === 0 && matchingWindows(open, target).length === 0;
 
@@ -133,21 +137,21 @@ const digestOf = (watcher: WatcherRecord, type: 'alarms.inhibited' | 'alarms.rai
   );
 };
 
-/** The release of one episode: its instant fixed once, the still-firing alarms told, unmarked, then the episode deleted. */
+/** The release of one episode: its instant fixed once, the still-firing alarms told (`held`: what quiets them, read when any), unmarked, then the episode deleted. */
 const release = async (
   episode: Episode,
   watcher: WatcherRecord | undefined,
   suppressed: readonly OpenAlarm[],
+  held: Quiet | undefined,
   store: (drafts: readonly DeliveryDraft[]) => Promise<boolean>,
   inTime: () => boolean,
   now: number,
 ): Promise<boolean> => {
   const releasedAt = episode.releasedAt ?? (await inhibitions.releasing(episode, new Date(now).toISOString()));
   if (releasedAt === undefined) return true; // released by another run meanwhile
-  if (watcher?.active && suppressed.length > 0) {
+  if (watcher?.active && held && suppressed.length > 0) {
     const at = new Date(now).toISOString();
-    const [active, windows] = await Promise.all([silences.current(at), maintenanceWindows.all()]);
-    const open = openWindowsAt(windows, now);
+    const { active, open } = held;
     const target = await withVendors(suppressed, open);
     const quiet = (alarm: OpenAlarm) => silencedBy(alarm, active, at).length > 0 || matchingWindows(open, target(alarm)).length > 0;
     if (!(await store(digestOf(watcher, 'alarms.raised', releasedAt, suppressed, `inhibition:${episode.key}@${episode.since}`, undefined, quiet)))) return false;

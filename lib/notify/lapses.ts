@@ -2,14 +2,12 @@ import { silencedBy } from '#lib/alarms/pure/silences';
 import { alarmId, type AckEvent } from '#lib/alarms/types';
 import * as ackLapses from '#lib/db/ackLapses';
 import * as alarms from '#lib/db/alarms';
-import * as maintenanceWindows from '#lib/db/maintenance';
-import * as silences from '#lib/db/silences';
-import * as watchers from '#lib/db/watchers';
 import { matchingWindows, openWindowsAt } from '#lib/maintenance/windows';
 import { iso } from './deliver';
 import { audienceOf, notifiedAlarm } from './pure/notice';
 import { withVendors } from './maintenanceRelease';
 import { draftsFor } from './pure/plan';
+import type { RunReads } from './runReads';
 import type { DeliveryDraft } from './types';
 
 /**
@@ -21,11 +19,11 @@ import type { DeliveryDraft } from './types';
  * the acknowledgement is removed and its lapse recorded by one conditional write (only one run's
  * holds), then the timer goes. A stale timer (its acknowledgement replaced, removed, or its alarm cleared) just goes.
  */
-export const collectLapses = async (store: (drafts: readonly DeliveryDraft[]) => Promise<boolean>, inTime: () => boolean): Promise<boolean> => {
+export const collectLapses = async (store: (drafts: readonly DeliveryDraft[]) => Promise<boolean>, inTime: () => boolean, reads: RunReads): Promise<boolean> => {
   const now = Date.now();
   const due = await ackLapses.due(iso(now));
   if (due.length === 0) return true;
-  const [all, active, windows, open] = await Promise.all([watchers.list(), silences.current(iso(now)), maintenanceWindows.all(), alarms.openAmong(due)]);
+  const [all, active, windows, open] = await Promise.all([reads.watchers(), reads.silences(), reads.windows(), alarms.openAmong(due)]);
   const watcherOf = new Map(all.map((w) => [w.id, w]));
   const openById = new Map(open.map((alarm) => [alarmId(alarm), alarm]));
   const maintenance = openWindowsAt(windows, now);

@@ -4,9 +4,6 @@ import * as alarms from '#lib/db/alarms';
 import * as deliveries from '#lib/db/deliveries';
 import type { DueDelivery } from '#lib/db/deliveries';
 import { releases, repeats } from '#lib/db/markers';
-import * as silences from '#lib/db/silences';
-import * as watchers from '#lib/db/watchers';
-import * as maintenanceWindows from '#lib/db/maintenance';
 import type { MaintenanceWindow } from '#lib/maintenance/types';
 import { lastClosedOpening, matchingWindows, openWindowsAt, type OpenWindow } from '#lib/maintenance/windows';
 import { mapConcurrent } from '#lib/shared/concurrency';
@@ -19,6 +16,7 @@ import { collectInhibitions } from './inhibitions';
 import { audienceOf, notificationGate, notifiedAlarm } from './pure/notice';
 import { collectLapses } from './lapses';
 import { draftsFor, dueForRepeat, planDigests, repeatSlot } from './pure/plan';
+import { runReads, type RunReads } from './runReads';
 import type { DeliveryDraft } from './types';
 
 export { DEFAULT_MAX_PER_RUN, maxPerRunFromEnv, type NotificationSummary, type NotifierOptions } from './deliver';
@@ -105,13 +103,13 @@ export const notifier = (options: NotifierOptions) => {
   };
 
   /** Repeat digests (issue 16 item 2) of active watchers with `repeatIntervalSeconds`, one per interval. */
-  const collectRepeats = async (): Promise<boolean> => {
-    const due = (await watchers.list()).filter(
+  const collectRepeats = async (reads: RunReads): Promise<boolean> => {
+    const due = (await reads.watchers()).filter(
       (w): w is WatcherRecord & { repeatIntervalSeconds: number } => w.active && (w.repeatIntervalSeconds ?? 0) > 0,
     );
     if (due.length === 0) return true;
     const now = Date.now();
-    const [active, windows] = await Promise.all([silences.current(iso(now)), maintenanceWindows.all()]);
+    const [active, windows] = await Promise.all([reads.silences(), reads.windows()]);
     const maintenance = openWindowsAt(windows, now);
     for (const watcher of due) if (!inTime() || !(await repeatOf(watcher, active, maintenance))) return false;
     return true;
@@ -149,11 +147,11 @@ export const notifier = (options: NotifierOptions) => {
   };
 
   /** Releases of the maintenance windows that closed since they were last told, and the openings under way recorded. */
-  const collectReleases = async (): Promise<boolean> => {
-    const windows = await maintenanceWindows.all();
+  const collectReleases = async (reads: RunReads): Promise<boolean> => {
+    const windows = await reads.windows();
     if (windows.length === 0) return true;
     const now = Date.now();
-    const [all, active] = await Promise.all([watchers.list(), silences.current(iso(now))]);
+    const [all, active] = await Promise.all([reads.watchers(), reads.silences()]);
     const maintenance = openWindowsAt(windows, now);
     if (!(await recordOpenings(maintenance, now))) return false;
     for (const window of windows) if (!inTime() || !(await releaseOf(window, all, active, maintenance, now))) return false;
@@ -170,7 +168,14 @@ export const notifier = (options: NotifierOptions) => {
     async run(stopAt = options.deadline, written: readonly AlarmKey[] = []): Promise<NotificationSummary> {
       delivery.stopAt(stopAt);
       const before = { ...summary };
-      const collected = (await collectNotices(written)) && (await collectRepeats()) && (await collectLapses(store, inTime)) && (await collectReleases()) && (await collectInhibitions(store, inTime, Date.now()));
+      // the watchers, silences and windows are read once, by the first collector that needs them
+      const reads = runReads(Date.now());
+      const collected =
+        (await collectNotices(written)) &&
+        (await collectRepeats(reads)) &&
+        (await collectLapses(store, inTime, reads)) &&
+        (await collectReleases(reads)) &&
+        (await collectInhibitions(store, inTime, Date.now(), reads));
       const delivered = await delivery.deliverDue(fresh.splice(0));
       summary.complete = summary.complete && collected && delivered;
       // mails sent and failed SES calls are counted by the SES mailer itself
