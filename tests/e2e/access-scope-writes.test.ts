@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { simulatedFleet } from '#lib/inventory/provider/simulated';
 import { api } from '../support/api';
+import { watcherInput } from '../support/fleet';
+import { signIn } from '../support/principals';
 
 // An operator scoped to one region (DESIGN §5, issue 26 item 3) writes only inside it: it
 // acknowledges, silences and watches there, and every write reaching outside is 404, never 403.
@@ -22,15 +24,7 @@ type Silence = { id: string; matchers: Record<string, string> };
 type Watcher = { id: string; scope?: { region: string; location?: string }[] };
 
 const watcherBody = (overrides: Record<string, unknown> = {}) => ({
-  user: 'ops',
-  dashboard: 'scope-e2e',
-  service: 'video',
-  type: 'offline',
-  allDevices: false,
-  devicesId: [inRegion.devicesn, outside.devicesn],
-  severity: 3,
-  operations: { type: 'device', operatorType: 'AND', conditions: [{ operator: '==', value: 'false', element: 'status.connected' }] },
-  sendEmail: false,
+  ...watcherInput({ dashboard: 'scope-e2e', allDevices: false, devicesId: [inRegion.devicesn, outside.devicesn], severity: 3 }),
   ...overrides,
 });
 const silenceBody = (matchers: Record<string, string>) => ({ matchers, endsAt: new Date(Date.now() + HOUR).toISOString(), comment: 'scope e2e' });
@@ -43,11 +37,6 @@ let adminToken: string;
 let token: string;
 let keyWatcher: string;
 
-const signIn = async (username: string, password: string) => {
-  const res = await api<{ accessToken: string }>('POST', '/api/authService/auth/signin', { body: { username, password } });
-  expect(res.status).toBe(200);
-  return res.body.accessToken;
-};
 const evaluate = async () => expect((await api('POST', '/alarms/evaluate')).status).toBe(200);
 const alarmsOf = async (watcherId: string) => (await api<Alarm[]>('GET', `/alarms?watcherId=${watcherId}`)).body;
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simulatedFleet } from '#lib/inventory/provider/simulated';
 import { api } from '../support/api';
+import { watcherInput } from '../support/fleet';
 import { adminToken as signInAdmin, createRole, userWith } from '../support/principals';
 
 // Hostile review of issue 28 over HTTP (probe28): what the branches' own e2e files did not send.
@@ -14,15 +15,7 @@ type ErrorBody = { message: string; errors?: { field: string; message: string }[
 type Alarm = { id: string; devicesn: string; ackUntil?: string; ackEvents?: { action: string; ackUntil?: string }[] };
 
 const watcherBody = (extra: Record<string, unknown> = {}) => ({
-  user: 'ops',
-  dashboard: `probe-${tag}`,
-  service: 'video',
-  type: 'offline',
-  allDevices: false,
-  devicesId: [inEmea.devicesn, outside.devicesn],
-  severity: 3,
-  operations: { type: 'device', operatorType: 'AND', conditions: [{ operator: '==', value: 'false', element: 'status.connected' }] },
-  sendEmail: false,
+  ...watcherInput({ dashboard: `probe-${tag}`, allDevices: false, devicesId: [inEmea.devicesn, outside.devicesn], severity: 3 }),
   ...extra,
 });
 const fieldsOf = (res: { body: unknown }) => ((res.body as ErrorBody).errors ?? []).map((e) => e.field);

@@ -1,21 +1,15 @@
-import { describe, expect, it, onTestFinished, vi } from 'vitest';
-import { outboxMailer } from '#lib/adapters/mail';
-import { queuePass } from '#lib/alarms/engine/queuePass';
-import type { Mail } from '#lib/alarms/types';
+import { describe, expect, it } from 'vitest';
 import * as alarms from '#lib/db/alarms';
-import * as outbox from '#lib/db/outbox';
 import * as watchers from '#lib/db/watchers';
-import type { ProviderDevice } from '#lib/devices/types';
 import { syncDevices } from '#lib/inventory/sync';
 import { acknowledgeAlarm } from '#lib/alarms/acknowledge';
 import { alarmId } from '#lib/alarms/types';
 import type { Weekday } from '#lib/maintenance/schedule';
 import { createWindow, removeWindow, replaceWindow } from '#lib/maintenance/service';
 import { createChannel } from '#lib/notify/channels';
-import { notifier } from '#lib/notify/notifier';
 import { createWatcher, updateWatcher } from '#lib/watchers/write';
-import { controlledClock, firing, locationFleet, mailsTo, run, tell } from '../support/engine';
-import { device, fixed, offlineWatcher, unique } from '../support/fleet';
+import { controlledClock, firing, fleetOf, locationFleet, mailsTo, run, tell } from '../support/engine';
+import { device, fixed, offlineWatcher, placed, unique } from '../support/fleet';
 
 // Hostile review of issue 28 (probe28): engine paths the branches' own tests did not reach.
 
@@ -58,22 +52,46 @@ const expectOneMail = async (email: string, told: string, held: string) => {
 /** A window's schedule: every day at `at`'s UTC time, for `minutes`. */
 const dailyAt = (at: Date, minutes: number) => ({ days: ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'] as Weekday[], start: `${pad(at.getUTCHours())}:${pad(at.getUTCMinutes())}`, durationMinutes: minutes, timeZone: 'UTC' });
 const HOUR = 3_600_000;
+/** A daily maintenance window of `matchers`, opening at `opens`'s time, for `minutes`. */
+const dailyWindow = (matchers: Parameters<typeof createWindow>[0]['matchers'], opens: Date, minutes: number, comment: string) =>
+  createWindow({ matchers, schedule: dailyAt(opens, minutes), comment }, 'ops');
+
+/**
+ * Ten online devices of one location under a controlled clock, and a watcher mailing `email` whose alarms a parent
+ * (30 % of the location offline) suppresses. With `team`, the alarms also go to a channel mailing `teamMail`; with
+ * `window`, a daily window of the region opens `opensIn` ms after the start, for `minutes`.
+ */
+const suppressedByParent = async (options: { team?: boolean; window?: { opensIn: number; minutes: number; comment: string } } = {}) => {
+  const { start, at } = controlledClock();
+  const { region, sync } = await locationFleet(10);
+  const teamMail = `${unique('team')}@example.com`;
+  const team = options.team ? { channelIds: [(await createChannel({ name: 'team', type: 'email', emails: [teamMail] })).id] } : {};
+  const email = `${unique('ops')}@example.com`;
+  const id = await watchers.create(offlineWatcher(region, email, { type: 'offline', ...team, inhibitedBy: { condition: 'locationOffline', percent: 30 } }));
+  const { window } = options;
+  if (window) await dailyWindow({ region }, new Date(start + window.opensIn), window.minutes, window.comment);
+  return { start, at, region, sync, email, teamMail, id };
+};
+
+/**
+ * Devices A (Room 1, London) and B (Room 2, in `locationOfB`) of a new region, online; a watcher mailing `email` for each
+ * offline one; a daily window of the region that opened five minutes ago, for two hours.
+ */
+const insideOpenWindow = async (locationOfB = 'London') => {
+  const region = unique('R');
+  const sync = await fleetOf([device(region, `${region}-A`, 'Room 1', true), placed(region, locationOfB, `${region}-B`, 'Room 2', true)]);
+  const email = `${unique('ops')}@example.com`;
+  await watchers.create(offlineWatcher(region, email, { type: 'offline' }));
+  const started = new Date(Date.now() - 5 * 60_000);
+  const window = await dailyWindow({ region }, started, 120, 'patching');
+  return { region, sync, email, started, window };
+};
 
 
 describe('an alarm suppressed by a parent, whose parent clears inside a maintenance window', () => {
   it('raised before the window opened, is told once when the window closes (the release inside it was held)', async () => {
-    const { start, at } = controlledClock();
-    const { region, sync } = await locationFleet(10);
-    const teamMail = `${unique('team')}@example.com`;
-    const channel = await createChannel({ name: 'team', type: 'email', emails: [teamMail] });
-    const email = `${unique('ops')}@example.com`;
-    const id = await watchers.create(offlineWatcher(region, email, { type: 'offline', channelIds: [channel.id], inhibitedBy: { condition: 'locationOffline', percent: 30 } }));
     // a window of the region opening in an hour, every day, for two hours
-    const opens = new Date(start + HOUR);
-    await createWindow(
-      { matchers: { region }, schedule: dailyAt(opens, 120), comment: 'patching' },
-      'ops',
-    );
+    const { at, region, sync, email, teamMail, id } = await suppressedByParent({ team: true, window: { opensIn: HOUR, minutes: 120, comment: 'patching' } });
 
     // six of ten go offline before the window: suppressed, the parent digest told
     await sync([0, 1, 2, 3, 4, 5]);
@@ -105,15 +123,7 @@ describe('an alarm suppressed by a parent, whose parent clears inside a maintena
 
 describe('an alarm raised suppressed inside a maintenance window, whose parent clears inside it', () => {
   it('is told once, when the window closes', async () => {
-    const { start, at } = controlledClock();
-    const { region, sync } = await locationFleet(10);
-    const email = `${unique('ops')}@example.com`;
-    const id = await watchers.create(offlineWatcher(region, email, { type: 'offline', inhibitedBy: { condition: 'locationOffline', percent: 30 } }));
-    const opens = new Date(start + 10 * 60_000);
-    await createWindow(
-      { matchers: { region }, schedule: dailyAt(opens, 120), comment: 'patching' },
-      'ops',
-    );
+    const { at, region, sync, email, id } = await suppressedByParent({ window: { opensIn: 10 * 60_000, minutes: 120, comment: 'patching' } });
     at(20 * 60_000);
     await sync([0, 1, 2, 3, 4, 5]);
     await run();
@@ -137,10 +147,7 @@ describe('an alarm raised suppressed inside a maintenance window, whose parent c
 
 describe('an acknowledgement lapsing on an alarm a parent suppresses', () => {
   it('reminds nobody (a suppressed alarm is never told), and the release tells it once', async () => {
-    const { at } = controlledClock();
-    const { region, sync } = await locationFleet(10);
-    const email = `${unique('ops')}@example.com`;
-    const id = await watchers.create(offlineWatcher(region, email, { type: 'offline', inhibitedBy: { condition: 'locationOffline', percent: 30 } }));
+    const { at, region, sync, email, id } = await suppressedByParent();
     await sync([0, 1, 2, 3, 4, 5]);
     await run();
     await tell();
@@ -169,21 +176,7 @@ describe('an acknowledgement lapsing on an alarm a parent suppresses', () => {
 
 describe('a maintenance window deleted while open (maintenance ended early)', () => {
   it('tells the alarms it held that still fire once, and nothing cleared inside it', async () => {
-    const region = unique('R');
-    let fleet: ProviderDevice[] = [device(region, `${region}-A`, 'Room 1', true), device(region, `${region}-B`, 'Room 2', true)];
-    const sync = async (offline: readonly string[]) => {
-      fleet = fleet.map((d) => ({ ...d, status: { ...d.status, connected: !offline.includes(d.devicesn) } }));
-      await syncDevices(fixed(() => fleet));
-    };
-    await sync([]);
-    await run();
-    const email = `${unique('ops')}@example.com`;
-    await watchers.create(offlineWatcher(region, email, { type: 'offline' }));
-    const started = new Date(Date.now() - 5 * 60_000);
-    const window = await createWindow(
-      { matchers: { region }, schedule: dailyAt(started, 120), comment: 'patching' },
-      'ops',
-    );
+    const { region, sync, email, window } = await insideOpenWindow();
     await sync([`${region}-A`, `${region}-B`]);
     await run();
     await sync([`${region}-A`]);
@@ -203,15 +196,7 @@ describe('a maintenance window deleted while open (maintenance ended early)', ()
 
 describe('a parent problem inside a maintenance window', () => {
   it('sends no parent digest while the window holds the alarms; it tells it once after, if the parent still holds', async () => {
-    const { start, at } = controlledClock();
-    const { region, sync } = await locationFleet(10);
-    const email = `${unique('ops')}@example.com`;
-    const id = await watchers.create(offlineWatcher(region, email, { type: 'offline', inhibitedBy: { condition: 'locationOffline', percent: 30 } }));
-    const opened = new Date(start - 5 * 60_000);
-    await createWindow(
-      { matchers: { region }, schedule: dailyAt(opened, 60), comment: 'network work' },
-      'ops',
-    );
+    const { at, sync, email, id } = await suppressedByParent({ window: { opensIn: -5 * 60_000, minutes: 60, comment: 'network work' } });
     await sync([0, 1, 2, 3, 4, 5]);
     await run();
     await tell();
@@ -234,19 +219,8 @@ describe('a parent problem inside a maintenance window', () => {
 
 describe('a maintenance window replaced while open', () => {
   it('tells at once what the old opening held and the new window no longer holds; what it still holds waits for its close', async () => {
-    const region = unique('R');
-    let fleet: ProviderDevice[] = [device(region, `${region}-A`, 'Room 1', true), { ...device(region, `${region}-B`, 'Room 2', true), details: { ...device(region, `${region}-B`, 'Room 2', true).details, location: 'Paris' } }];
-    const sync = async (offline: readonly string[]) => {
-      fleet = fleet.map((d) => ({ ...d, status: { ...d.status, connected: !offline.includes(d.devicesn) } }));
-      await syncDevices(fixed(() => fleet));
-    };
-    await sync([]);
-    await run();
-    const email = `${unique('ops')}@example.com`;
-    await watchers.create(offlineWatcher(region, email, { type: 'offline' }));
-    const started = new Date(Date.now() - 5 * 60_000);
+    const { region, sync, email, started, window } = await insideOpenWindow('Paris');
     const schedule = dailyAt(started, 120);
-    const window = await createWindow({ matchers: { region }, schedule: { ...schedule, days: [...schedule.days] }, comment: 'patching' }, 'ops');
     await sync([`${region}-A`, `${region}-B`]);
     await run();
     await tell();
@@ -282,10 +256,7 @@ describe('a maintenance window matching a vendor', () => {
       await alarms.raise({ watcherId: id, devicesn: `${region}-${sn}`, deviceid: `id-${region}-${sn}`, severity: 2, region, location: 'London', room, raisedAt: longAgo, state: 'firing', notify: { sendEmail: true, emails: [email] } });
     }
     const started = new Date(Date.now() - 5 * 60_000);
-    await createWindow(
-      { matchers: { vendor }, schedule: dailyAt(started, 60), comment: 'firmware' },
-      'ops',
-    );
+    await dailyWindow({ vendor }, started, 60, 'firmware');
     await tell();
     await expectOneMail(email, `${region}-B`, `${region}-A`);
   });
@@ -306,10 +277,7 @@ describe('an acknowledgement lapsing inside a maintenance window', () => {
     const [alarm] = await firing(id);
     await acknowledgeAlarm(alarmId(alarm!), 'ops', 'on it', [], new Date(start + 90 * 60_000).toISOString());
     const opens = new Date(start + HOUR);
-    await createWindow(
-      { matchers: { region }, schedule: dailyAt(opens, 60), comment: 'patching' },
-      'ops',
-    );
+    await dailyWindow({ region }, opens, 60, 'patching');
     // the acknowledgement lapses inside the window: nothing sent then
     at(100 * 60_000);
     await run();

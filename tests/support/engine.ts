@@ -27,15 +27,21 @@ export const controlledClock = () => {
   return { start, at: (offset: number) => vi.setSystemTime(start + offset) };
 };
 
-/** `count` online devices of a new region's one location (a room each), synced and evaluated; `sync(offline)` takes the listed ones offline (the rest online). */
-export const locationFleet = async (count: number) => {
-  const region = unique('R');
-  let fleet: ProviderDevice[] = Array.from({ length: count }, (_, i) => device(region, `${region}-${i}`, `Room ${i}`, true));
-  const sync = async (offline: readonly number[]) => {
-    fleet = fleet.map((d, i) => ({ ...d, status: { ...d.status, connected: !offline.includes(i) } }));
+/** `devices` synced and evaluated, all online; `sync(offline)` takes the listed serial numbers offline (the rest online). */
+export const fleetOf = async (devices: readonly ProviderDevice[]) => {
+  let fleet = [...devices];
+  const sync = async (offline: readonly string[]) => {
+    fleet = fleet.map((d) => ({ ...d, status: { ...d.status, connected: !offline.includes(d.devicesn) } }));
     await syncDevices(fixed(() => fleet));
   };
   await sync([]);
   await run();
-  return { region, sync };
+  return sync;
+};
+
+/** `count` online devices of a new region's one location (a room each), synced and evaluated; `sync(offline)` takes the listed ones offline (the rest online). */
+export const locationFleet = async (count: number) => {
+  const region = unique('R');
+  const sync = await fleetOf(Array.from({ length: count }, (_, i) => device(region, `${region}-${i}`, `Room ${i}`, true)));
+  return { region, sync: (offline: readonly number[]) => sync(offline.map((i) => `${region}-${i}`)) };
 };
