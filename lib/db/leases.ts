@@ -17,7 +17,7 @@ const leaseItem = (key: Key, type: string): LeaseStore => ({
   },
 });
 
-/** The alarm evaluator's lease and pacing marker (docs/adr/0052, 0114). */
+/** The alarm evaluator's lease and pacing marker (docs/adr/0114). */
 export const alarmRuns = leaseItem(EvaluatorMarker.key(), EvaluatorMarker.type);
 /** The device sync's lease and pacing marker (docs/adr/0166). */
 export const syncRuns = leaseItem(SyncMarker.key(), SyncMarker.type);

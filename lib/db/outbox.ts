@@ -5,7 +5,7 @@ import { mapListOrPage, queryPartitionsDescending, shardsOf } from '#lib/store/p
 import { shardKey } from '#lib/store/query';
 import { hasExpired, NEW } from '#lib/store/table';
 
-// The local mailbox (MAILER=outbox) and the SES sent ledger: idempotent by mail id, 30 days (docs/adr/0049, 0054).
+// The local mailbox (MAILER=outbox) and the SES sent ledger: idempotent by mail id, 30 days (docs/adr/0054, 0091).
 const KEEP_SECONDS = 30 * 24 * 60 * 60;
 const expiry = (at: string) => Math.floor(Date.parse(at) / 1000) + KEEP_SECONDS;
 

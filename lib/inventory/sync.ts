@@ -34,7 +34,7 @@ export interface SyncResult {
  * interrupted run left behind), each room's availability rollup brought up to date first, and
  * last the fingerprints of what is now stored. Connectivity changes and queue entries are written before
  * the devices, fingerprints after the rooms: a run cut short is repeated by the next sync. The
- * caller evaluates the queue (`runEvaluation({ mode: 'queue' })`).
+ * caller evaluates the queue (`runQueue`, lib/alarms/engine/runPasses.ts).
  */
 export const syncDevices = async (provider: DeviceProvider): Promise<SyncResult> => syncListing(await provider.listDevices());
 

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 
 /*
  * A run's deadline, carried by the run itself (AsyncLocalStorage) to every store call it makes,
- * however deep: the alarm engine sets it once (lib/alarms/engine/run.ts `runEvaluation`), and the
+ * however deep: the alarm engine sets it once (lib/alarms/engine/runPasses.ts `runPasses`), and the
  * store client (lib/store/client.ts) refuses a request that would start after it and aborts one
  * still in flight when it passes. Checking `inTime()` between writes bounds only what starts;
  * a slow store (each call up to requestTimeout x maxAttempts) and reads that never look at the
