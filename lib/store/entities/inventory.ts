@@ -154,13 +154,13 @@ dataModel: docRow(DirtyRoom, {
 });
 
 const connectivity = 'Alarm lifecycle, history, device connectivity (issue 15)';
-export const Transition = /* @__PURE__ */ entity({
+export const ConnectivityTransition = /* @__PURE__ */ entity({
   type: 'ConnectivityTransition',
-  key: ({ devicesn, at }: { devicesn: string; at: string }) => ({ PK: transitionPk(devicesn), SK: at }),
+  key: ({ devicesn, at }: { devicesn: string; at: string }) => ({ PK: connectivityPk(devicesn), SK: at }),
   fromItem: (item) => ({ at: String(item.at), connected: item.connected === true, inCallStatus: String(item.inCallStatus) }),
 });
-dataModel: docRow(Transition, { section: connectivity, name: 'Connectivity transition', PK: '`CONNECTIVITY#<sn>`', SK: '`<at>`', notes: '`at, connected, inCallStatus`; first observation and every `connected` flip' });
-export const transitionPk = (devicesn: string) => `CONNECTIVITY#${enc(devicesn)}`;
+dataModel: docRow(ConnectivityTransition, { section: connectivity, name: 'Connectivity transition', PK: '`CONNECTIVITY#<sn>`', SK: '`<at>`', notes: '`at, connected, inCallStatus`; first observation and every `connected` flip' });
+export const connectivityPk = (devicesn: string) => `CONNECTIVITY#${enc(devicesn)}`;
 export const rollupPk = (place: Place) => `AVAILABILITY#${roomId(place)}`;
 export const Rollup = /* @__PURE__ */ entity({
   type: 'AvailabilityRollup',
