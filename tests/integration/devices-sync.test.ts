@@ -3,7 +3,7 @@ import { devices } from '#lib/db/devices';
 import * as rooms from '#lib/db/rooms';
 import { recomputeRoom } from '#lib/rollups/rooms';
 import { inScope } from '#lib/devices/deviceScope';
-import { expectedAggregates } from '#lib/rollups/pure/rollup';
+import { expectedAggregates } from '#lib/rollups/pure/aggregates';
 import { roomKey } from '#lib/devices/types';
 import { roomId } from '#lib/store/placeKeys';
 import type { DeviceProvider } from '#lib/inventory/provider';
