@@ -91,6 +91,12 @@ export const roomIndexKeys = (place: Place) => ({
   GSI2PK: shardKey(ROOMS.byName, roomId(place)),
   GSI2SK: `${enc(place.room)}#${enc(place.region)}#${enc(place.location)}`,
 });
+/** Leading names that are fixed, as a prefix of a room aggregate's sort keys (table and indexes): `a#b#` for [a, b, undefined], `a#b#c` for all three. */
+export const roomIndexPrefix = (...names: (string | undefined)[]) => {
+  const end = names.indexOf(undefined);
+  const fixed = (names.slice(0, end < 0 ? undefined : end) as string[]).map(enc);
+  return fixed.length === 3 ? fixed.join('#') : fixed.map((name) => `${name}#`).join('');
+};
 
 /** Every summary is in GSI1 under this key. */
 export const SUMMARIES = 'SUMMARIES';
