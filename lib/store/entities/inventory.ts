@@ -165,7 +165,8 @@ export const ConnectivityTransition = /* @__PURE__ */ entity({
   key: ({ devicesn, at }: { devicesn: string; at: string }) => ({ PK: connectivityPk(devicesn), SK: at }),
   fromItem: (item) => ({ at: String(item.at), connected: item.connected === true, inCallStatus: String(item.inCallStatus) }),
 });
-dataModel: docRow(ConnectivityTransition, { section: connectivity, name: 'Connectivity transition', PK: '`CONNECTIVITY#<sn>`', SK: '`<at>`', notes: '`at, connected, inCallStatus`; first observation and every `connected` flip' });
+dataModel: docRow(ConnectivityTransition, { section: connectivity, name: 'Connectivity transition', PK: '`CONNECTIVITY#<sn>`', SK: '`<at>`',
+  notes: '`at, connected, inCallStatus`; first observation and every `connected` flip' });
 export const connectivityPk = (devicesn: string) => `CONNECTIVITY#${enc(devicesn)}`;
 export const rollupPk = (place: Place) => `AVAILABILITY#${roomId(place)}`;
 export const Rollup = /* @__PURE__ */ entity({
