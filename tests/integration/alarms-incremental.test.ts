@@ -17,7 +17,6 @@ import { refreshDevice } from '#lib/inventory/refresh';
 import { syncDevices } from '#lib/inventory/sync';
 import type { ProviderDevice } from '#lib/devices/types';
 import { INTERVAL_FIELDS, type Intervals } from '#lib/intervals/types';
-import type { WatcherInput } from '#lib/watchers/types';
 import { injectFault } from '../support/faults';
 import { device, offlineWatcher, unique } from '../support/fleet';
 import { watchingRequests } from '../support/requests';
