@@ -3,7 +3,7 @@ import { roomKey, type Place, type RoomAggregate, type Severity, type StoredDevi
 import { roomsToRecompute, worstSeverityByDevice } from './plan';
 
 export interface RepairPlan {
-  /** Devices whose stored severity is not the worst of their open alarms. */
+  /** Devices whose stored severity is not the worst of their firing alarms. */
   severities: { device: Pick<StoredDevice, 'devicesn' | 'details'>; severity: Severity | undefined }[];
   /** Rooms to recompute: those of the devices above and any whose stored status disagrees. */
   rooms: Place[];
