@@ -6,7 +6,7 @@
  */
 import { planAlarms, roomsToRecompute } from '../lib/alarms/engine/pure/plan';
 import type { OpenAlarm } from '../lib/alarms/types';
-import { expectedAggregates } from '../lib/rollups/pure/rollup';
+import { expectedAggregates } from '../lib/rollups/pure/aggregates';
 import { simulatedFleet } from '../lib/inventory/provider/simulated';
 import type { StoredDevice } from '../lib/devices/types';
 import type { WatcherRecord } from '../lib/watchers/types';

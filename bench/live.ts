@@ -68,12 +68,12 @@ export const runLiveBench = async () => {
     const { enableLivePush } = await import('../lib/live/push');
     const { managementApi } = await import('../lib/adapters/connections');
     const { covers } = await import('../lib/live/scope');
+    const { roomKey } = await import('../lib/devices/types');
 
     const inventory = await devices.index();
     const roomList = await rooms.inScope({});
-    const placeKey = (p: { region: string; location: string; room: string }) => `${p.region}/${p.location}/${p.room}`;
     const byRoom = new Map<string, typeof inventory>();
-    for (const device of inventory) byRoom.set(placeKey(device.details), [...(byRoom.get(placeKey(device.details)) ?? []), device]);
+    for (const device of inventory) byRoom.set(roomKey(device.details), [...(byRoom.get(roomKey(device.details)) ?? []), device]);
 
     // dashboards over every kind of scope, most of them narrow, as sites and rooms watch theirs:
     // 2 % everything, 8 % a region, 20 % a location, 20 % a room name, 50 % one room
@@ -117,14 +117,14 @@ export const runLiveBench = async () => {
                   const now = Date.now();
                   const message = JSON.parse(String(data)) as { type: string; at?: string; room?: { region: string; location: string; room: string } };
                   if (message.type !== 'room' || !message.room) return;
-                  const receipt = `${i + b}|${placeKey(message.room)}|${message.at}`;
+                  const receipt = `${i + b}|${roomKey(message.room)}|${message.at}`;
                   if (seen.has(receipt)) {
                     duplicates++;
                     return;
                   }
                   seen.add(receipt);
                   // only pushes of this bench's own changes count: anything else the instance pushed is reported apart
-                  const change = started.get(`${placeKey(message.room)}|${message.at}`);
+                  const change = started.get(`${roomKey(message.room)}|${message.at}`);
                   if (change === undefined) {
                     unmatched++;
                     return;
@@ -155,14 +155,14 @@ export const runLiveBench = async () => {
     let stored = 0;
     onStored(async (change) => {
       if (change.kind !== 'room') return;
-      const begun = pending.get(placeKey(change.room));
+      const begun = pending.get(roomKey(change.room));
       const owed = filters.filter((f) => covers(f, change.room)).length;
       if (begun?.warm) warmup.expected += owed;
       else {
         stored++;
         expected += owed;
       }
-      if (begun !== undefined) started.set(`${placeKey(change.room)}|${change.at}`, begun);
+      if (begun !== undefined) started.set(`${roomKey(change.room)}|${change.at}`, begun);
     });
     // posts that failed and changes whose push failed as a whole (e.g. the subscriber read) are errors, not silence
     let postsFailed = 0;
@@ -171,7 +171,7 @@ export const runLiveBench = async () => {
     const readTimes: number[] = [];
     const postTimes: number[] = [];
     enableLivePush(managementApi(new URL((await ticket(filters[0]!)).replace(/^ws/, 'http')).origin), (outcome, change) => {
-      if (change.kind !== 'room' || pending.get(placeKey(change.room))?.warm) return;
+      if (change.kind !== 'room' || pending.get(roomKey(change.room))?.warm) return;
       if (outcome instanceof Error) {
         if (pushesFailed++ < 3) console.error('push failed:', outcome.message);
         owedByFailedPushes += filters.filter((f) => covers(f, change.room)).length;

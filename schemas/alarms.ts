@@ -4,7 +4,7 @@
  */
 import { MAX_SILENCED_BY } from '#lib/alarms/pure/silences';
 import { MAX_SEVERITY, MIN_SEVERITY } from '#lib/watchers/types';
-import { ALARM_HISTORY_CSV_COLUMNS } from '#lib/alarms/csv';
+import { ALARM_HISTORY_CSV_COLUMNS } from '#lib/alarms/pure/csv';
 import { csvFormat, dateTime, error, INVENTORY_MEMORY_MB, inventoryJob, listOrPage, name, ok, oneOfValues, orCsv, page, pageOf, routesOf, strict, Type } from './shared';
 import { watcherId } from './watchers';
 

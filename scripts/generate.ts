@@ -25,7 +25,6 @@ import { openApiFile, renderOpenApi } from './openapi';
 import { renderDataModel } from './data-model';
 
 export const generatedDir = join(root, 'generated');
-export const functionsFile = join(generatedDir, 'functions.yml');
 
 const DO_NOT_EDIT = 'Do not edit; `npm run generate` writes it.';
 

@@ -193,11 +193,11 @@ const main = async () => {
     const { bootstrap } = await import('./local/bootstrap');
     await bootstrap((line) => console.log(line));
     // a previous run killed mid-evaluation may have left room statuses behind the open alarms
-    const { reconcileAfterRestart } = await import('../lib/alarms/engine/reconcile');
-    const reconciled = await reconcileAfterRestart();
-    if (!reconciled) console.log('room statuses: not reconciled (the alarm evaluator lease is still held)');
-    else if (reconciled.devicesFixed || reconciled.roomsRecomputed) {
-      console.log(`room statuses reconciled with open alarms: ${reconciled.devicesFixed} devices, ${reconciled.roomsRecomputed} rooms`);
+    const { repairAfterRestart } = await import('../lib/alarms/engine/repair');
+    const repaired = await repairAfterRestart();
+    if (!repaired) console.log('room statuses: not reconciled (the alarm evaluator lease is still held)');
+    else if (repaired.devicesFixed || repaired.roomsRecomputed) {
+      console.log(`room statuses reconciled with open alarms: ${repaired.devicesFixed} devices, ${repaired.roomsRecomputed} rooms`);
     }
     return store;
   })();

@@ -1,5 +1,5 @@
 import http from '#generated/routes/alarmsHistory';
-import { ALARM_HISTORY_CSV } from '#lib/alarms/csv';
+import { ALARM_HISTORY_CSV } from '#lib/alarms/pure/csv';
 import { queryHistory } from '#lib/alarms/history';
 import { csvAnswer } from '#lib/shared/csv';
 

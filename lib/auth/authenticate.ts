@@ -130,9 +130,3 @@ export const authorize =
     requirePermission(principal, required);
     return principal;
   };
-
-/** The principal of an endpoint declared with `auth`; its absence is a wiring mistake, answered 401. */
-export const caller = (principal: Principal | undefined): Principal => {
-  if (!principal) throw new Unauthorized();
-  return principal;
-};

@@ -1,6 +1,6 @@
 import type { DayRollup } from '#lib/rollups/pure/availability';
 import type { ConnectivityChange, Place } from '#lib/devices/types';
-import { Rollup, rollupPk, Transition as Transitions, transitionPk } from '#lib/store/entities/inventory';
+import { Rollup, rollupPk, ConnectivityTransition, connectivityPk } from '#lib/store/entities/inventory';
 import { expr } from '#lib/store/expression';
 import { readPage, type Page } from '#lib/store/paging';
 import { pages, queryFirst } from '#lib/store/query';
@@ -8,20 +8,20 @@ import { batchWrite, hasExpired, NEW, putRequest, type Item } from '#lib/store/t
 
 // Connectivity history and per-room availability rollups (docs/adr/0072, 0073).
 
-/** Stores transitions (idempotent puts: the same device and time is the same item). */
-export const record = async (transitions: readonly ConnectivityChange[], expiresAt: (at: string) => number): Promise<void> => {
-  await batchWrite(transitions.map((t) => putRequest(Transitions.item(t, { ...t, expiresAt: expiresAt(t.at) }))));
+/** Stores connectivity changes (idempotent puts: the same device and time is the same item). */
+export const record = async (changes: readonly ConnectivityChange[], expiresAt: (at: string) => number): Promise<void> => {
+  await batchWrite(changes.map((c) => putRequest(ConnectivityTransition.item(c, { ...c, expiresAt: expiresAt(c.at) }))));
 };
 
-/** One page of a device's transitions in [from, to], newest first. */
+/** One page of a device's connectivity changes in [from, to], newest first. */
 export const history = async (devicesn: string, from: string, to: string, limit: number, cursor?: string): Promise<Page<Pick<ConnectivityChange, 'at' | 'connected' | 'inCallStatus'>>> => {
   const q = {
-    pk: transitionPk(devicesn),
+    pk: connectivityPk(devicesn),
     sk: expr('#sk BETWEEN :from AND :to', { from, to }),
     filter: expr('#expiresAt > :now', { now: Math.floor(Date.now() / 1000) }),
     descending: true,
   };
-  return readPage(q, `connectivity ${devicesn}`, Transitions.fromItem, limit, cursor);
+  return readPage(q, `connectivity ${devicesn}`, ConnectivityTransition.fromItem, limit, cursor);
 };
 
 /** The room's latest rollup (consistent: the input of the next advance). */

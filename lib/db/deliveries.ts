@@ -1,5 +1,5 @@
 import type { DeliveryDraft, DeliveryView } from '#lib/notify/types';
-import { Delivery, deliveryDueSk, deliveryLogPk, DELIVERIES_DUE, deliveryView } from '#lib/store/entities/notify';
+import { Delivery, deliveryDueSk, deliveryLogKeys, deliveryLogPk, DELIVERIES_DUE, deliveryView } from '#lib/store/entities/notify';
 import { expr } from '#lib/store/expression';
 import { readPage, type Page } from '#lib/store/paging';
 import { allShards, pages, shardKey } from '#lib/store/query';
@@ -27,7 +27,7 @@ const itemOf = (draft: DeliveryDraft, createdAt: string): Item =>
     attempts: 0,
     createdAt,
     expiresAt: Math.floor(Date.parse(createdAt) / 1000) + KEEP_SECONDS,
-    ...(draft.target.kind === 'channel' ? { GSI1PK: deliveryLogPk(draft.target.channelId), GSI1SK: `${createdAt}#${draft.id}` } : {}),
+    ...(draft.target.kind === 'channel' ? deliveryLogKeys(draft.target.channelId, createdAt, draft.id) : {}),
     ...(draft.status === 'pending' ? { GSI2PK: shardKey(DELIVERIES_DUE, draft.id), GSI2SK: deliveryDueSk(createdAt, draft.id), nextAttemptAt: createdAt } : {}),
   });
 

@@ -1,8 +1,7 @@
 import type { Mail } from '#lib/alarms/types';
-import { OUTBOX, OutboxMail as Mails, SentMail } from '#lib/store/entities/notify';
+import { OUTBOX, outboxIndexKeys, OutboxMail as Mails, SentMail } from '#lib/store/entities/notify';
 import { expr } from '#lib/store/expression';
 import { mapListOrPage, queryPartitionsDescending, shardsOf } from '#lib/store/paging';
-import { shardKey } from '#lib/store/query';
 import { hasExpired, NEW } from '#lib/store/table';
 
 // The local mailbox (MAILER=outbox) and the SES sent ledger: idempotent by mail id, 30 days (docs/adr/0054, 0091).
@@ -11,7 +10,7 @@ const expiry = (at: string) => Math.floor(Date.parse(at) / 1000) + KEEP_SECONDS;
 
 /** Stores a mail unless its id is stored already; true when it is new. */
 export const store = async (mail: Mail, storedAt: string): Promise<boolean> =>
-  Mails.put(mail.id, { GSI1PK: shardKey(OUTBOX, mail.id), GSI1SK: `${storedAt}#${mail.id}`, ...mail, storedAt, expiresAt: expiry(storedAt) }, NEW);
+  Mails.put(mail.id, { ...outboxIndexKeys(mail.id, storedAt), ...mail, storedAt, expiresAt: expiry(storedAt) }, NEW);
 
 /** Stored mails newest first, optionally only those addressed to `to`; all, or one page. */
 export const list = async (to: string | undefined, page: { limit?: number; cursor?: string }) => {

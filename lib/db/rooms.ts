@@ -1,12 +1,11 @@
 import type { Place, RoomAggregate, Severity, SeverityCounts, StoredRoom } from '#lib/devices/types';
-import { byRoom, Room, roomIndexKeys, ROOMS } from '#lib/store/entities/inventory';
+import { byRoom, Room, roomIndexKeys, roomIndexPrefix, ROOMS } from '#lib/store/entities/inventory';
 import { atVersion, equal, expr } from '#lib/store/expression';
 import { queryShards, type Query } from '#lib/store/query';
 import { asRead, batchGet, type Item } from '#lib/store/table';
 import { announceStored } from './changes';
 
 // One aggregate per room with devices, sharded, in three orders (docs/adr/0039, 0040); lib/rollups/rooms.ts decides its content.
-const enc = encodeURIComponent;
 const SEVERITY_LEVELS: Severity[] = [1, 2, 3, 4];
 const severityFields = (severities: SeverityCounts) => Object.fromEntries(SEVERITY_LEVELS.map((level) => [`sev${level}`, severities[level]]));
 
@@ -18,21 +17,14 @@ const storedOf = (item: Item): StoredRoom => {
 
 const FIELDS = ['region', 'location', 'room', 'deviceCount', 'online', 'offline', 'roomStatus'];
 
-/** Leading names that are fixed, as a key prefix: `a#b#` for [a, b, undefined], `a#b#c` for all three. */
-const prefix = (...names: (string | undefined)[]) => {
-  const end = names.indexOf(undefined);
-  const fixed = (names.slice(0, end < 0 ? undefined : end) as string[]).map(enc);
-  return fixed.length === 3 ? fixed.join('#') : fixed.map((name) => `${name}#`).join('');
-};
-
 /** The narrowest ordering for a scope, and a filter on every name its key prefix does not fix. */
 const scopeQuery = (scope: Partial<Place>): { base: string; query: Omit<Query, 'pk'> } => {
   const [index, base, sk] =
     scope.room !== undefined
-      ? (['GSI2', ROOMS.byName, prefix(scope.room, scope.region, scope.region !== undefined ? scope.location : undefined)] as const)
+      ? (['GSI2', ROOMS.byName, roomIndexPrefix(scope.room, scope.region, scope.region !== undefined ? scope.location : undefined)] as const)
       : scope.location !== undefined
-        ? (['GSI1', ROOMS.byLocation, prefix(scope.location, scope.region)] as const)
-        : ([undefined, ROOMS.byRegion, prefix(scope.region)] as const);
+        ? (['GSI1', ROOMS.byLocation, roomIndexPrefix(scope.location, scope.region)] as const)
+        : ([undefined, ROOMS.byRegion, roomIndexPrefix(scope.region)] as const);
   return {
     base,
     query: {

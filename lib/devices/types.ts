@@ -10,7 +10,7 @@ export interface Place {
 
 /**
  * A room's identity in memory (map keys, grouping, ordering): one string per room. Keys in the
- * store encode it their own way (lib/db/place.ts `roomId`, URI-encoded names joined by `#`).
+ * store encode it their own way (lib/store/placeKeys.ts `roomId`, URI-encoded names joined by `#`).
  */
 export const roomKey = (place: Place): string => JSON.stringify([place.region, place.location, place.room]);
 

@@ -2,7 +2,7 @@ import { devices } from '#lib/db/devices';
 import { syncFingerprints, type FingerprintBucket } from '#lib/db/fingerprints';
 import * as rooms from '#lib/db/rooms';
 import { roomKey, type Place, type ProviderDevice, type RoomAggregate, type StoredDevice } from '#lib/devices/types';
-import { expectedAggregates, staleRooms } from '#lib/rollups/pure/rollup';
+import { expectedAggregates, staleRooms } from '#lib/rollups/pure/aggregates';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import { placeOfRoom, roomId } from '#lib/store/placeKeys';
 import { bucketDigest, differingRooms, roomFingerprint, sameEntries } from './pure/fingerprint';

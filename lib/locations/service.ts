@@ -16,7 +16,7 @@ type Location = { region: string; location: string };
 /** DynamoDB's bound on a sort key, in bytes; a profile's sort key is the location's encoded identity (ASCII). */
 const SORT_KEY_BYTES = 1024;
 
-/** 422 when the names cannot become the profile's key (they could not name a stored location either: lib/db/place.ts). */
+/** 422 when the names cannot become the profile's key (they could not name a stored location either: lib/store/placeKeys.ts). */
 const keyable = (place: Location): Location => {
   if (locationId(place).length <= SORT_KEY_BYTES) return place;
   const field = encodeURIComponent(place.region).length >= encodeURIComponent(place.location).length ? 'path.region' : 'path.location';

@@ -84,10 +84,10 @@ export const notifier = (options: NotifierOptions) => {
     // acknowledged or silenced alarms are never re-notified (issue 15), nor those a maintenance window holds (issue 28)
     const firing = await alarms.firingOf(watcher.id);
     const target = await withVendors(firing, maintenance);
-    const open = firing
+    const remindable = firing
       .filter((alarm) => notificationGate(alarm, [...silencedBy(alarm, active, iso(now)), ...matchingWindows(maintenance, target(alarm))]).remind)
       .map((alarm) => notifiedAlarm(alarm));
-    const due = dueForRepeat(open, now, interval);
+    const due = dueForRepeat(remindable, now, interval);
     if (due.length > 0) {
       const drafts = draftsFor({
         type: 'alarms.repeat',

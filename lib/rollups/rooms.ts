@@ -2,7 +2,7 @@ import { devices } from '#lib/db/devices';
 import * as rooms from '#lib/db/rooms';
 import type { Place, RoomAggregate, Severity, SeverityCounts, StoredDevice, StoredRoom } from '#lib/devices/types';
 import { ServiceUnavailable } from '#lib/errors';
-import { rollUp, roomStatusOf, sameAggregate } from './pure/rollup';
+import { aggregateOf, roomStatusOf, sameAggregate } from './pure/aggregates';
 
 /*
  * A room's aggregate as the domain keeps it: recomputed from its devices, or moved by the
@@ -45,7 +45,7 @@ export const recomputeRoomChange = async (place: Place, beforeWrite?: BeforeWrit
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     const current = await rooms.read(place);
     const members = await devices.inRoom(place);
-    const aggregate = rollUp(place, members);
+    const aggregate = aggregateOf(place, members);
     const before = current?.aggregate;
     const version = current?.version ?? 0;
     const changed = !before || !sameAggregate(before, aggregate);

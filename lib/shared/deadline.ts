@@ -33,12 +33,6 @@ export const withDeadline = <T>(deadline: number, task: () => Promise<T>): Promi
   return scope.run(outer === undefined ? deadline : Math.min(outer, deadline), task);
 };
 
-/** Throws DeadlineExceeded when the current run's deadline has passed. */
-export const checkDeadline = (): void => {
-  const deadline = scope.getStore();
-  if (deadline !== undefined && Date.now() >= deadline) throw new DeadlineExceeded(deadline);
-};
-
 /**
  * A pause (pacing, backoff) that respects the run's deadline: one that would end after it
  * throws DeadlineExceeded at once instead of sleeping past it.
@@ -47,14 +41,4 @@ export const pause = async (ms: number): Promise<void> => {
   const deadline = scope.getStore();
   if (deadline !== undefined && Date.now() + ms >= deadline) throw new DeadlineExceeded(deadline);
   await new Promise((resolve) => setTimeout(resolve, ms));
-};
-
-/** `promise`, or `fallback` when it failed for the deadline; any other failure stays a failure. */
-export const unlessDeadline = async <T>(promise: Promise<T>, fallback: T): Promise<T> => {
-  try {
-    return await promise;
-  } catch (error) {
-    if (isDeadlineExceeded(error)) return fallback;
-    throw error;
-  }
 };

@@ -99,7 +99,6 @@ export type InhibitedBy =
   | { condition: 'roomOffline' }
   | { condition: 'locationOffline'; percent: number }
   | { condition: 'watcher'; watcherId: string; over: 'room' | 'location' };
-export const INHIBITING_CONDITIONS = ['roomOffline', 'locationOffline', 'watcher'] as const;
 export const INHIBITION_OVER = ['room', 'location'] as const;
 
 /** The longest pending period a watcher may ask for: one day. */

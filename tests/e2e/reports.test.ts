@@ -24,7 +24,7 @@ interface Schedule {
   nextReportAt: string | null;
 }
 type Page<T> = { items: T[]; nextCursor: string | null };
-type Delivery = { deliveryId: string; type: string; status: string; attempts: number; channelId?: string };
+type DeliveryView = { deliveryId: string; type: string; status: string; attempts: number; channelId?: string };
 
 const email = `${unique('manager')}@example.com`;
 let channelId: string;
@@ -126,7 +126,7 @@ describe('/reports within a scope', () => {
 describe('POST /reports/{id}/run', () => {
   it('sends the report of the period so far: a mail with text and HTML parts, in the channel\'s delivery log, and audited', async () => {
     const schedule = (await create(weekly({ name: 'Run <now>' }))).body;
-    const res = await api<{ report: { name: string; to: string; availability: { overall: number }; alarms: { total: number } }; deliveries: Delivery[] }>('POST', `/reports/${schedule.id}/run`);
+    const res = await api<{ report: { name: string; to: string; availability: { overall: number }; alarms: { total: number } }; deliveries: DeliveryView[] }>('POST', `/reports/${schedule.id}/run`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.report).toMatchObject({ name: 'Run <now>', availability: { overall: expect.any(Number) }, alarms: { total: expect.any(Number) } });
     expect(res.body.deliveries).toEqual([expect.objectContaining({ channelId, type: 'report', status: 'delivered', attempts: 1 })]);
@@ -136,7 +136,7 @@ describe('POST /reports/{id}/run', () => {
     expect(mail!.text).toContain('Availability: ');
     expect(mail!.html).toContain('<h2>Run &lt;now&gt;</h2>');
 
-    const log = await api<Page<Delivery>>('GET', `/channels/${channelId}/deliveries`);
+    const log = await api<Page<DeliveryView>>('GET', `/channels/${channelId}/deliveries`);
     expect(log.body.items.map((d) => d.deliveryId)).toContain(res.body.deliveries[0]!.deliveryId);
 
     const audit = await api<Page<{ action: string }>>('GET', `/audit?targetType=report&targetId=${schedule.id}&limit=10`, { token: admin });

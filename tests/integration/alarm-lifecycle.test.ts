@@ -13,14 +13,13 @@ import * as outbox from '#lib/db/outbox';
 import * as rooms from '#lib/db/rooms';
 import * as silences from '#lib/db/silences';
 import * as watchers from '#lib/db/watchers';
-import type { DeviceProvider } from '#lib/inventory/provider';
 import { roomStatusCount } from '#lib/devices/stats';
 import { syncDevices } from '#lib/inventory/sync';
-import type { ProviderDevice } from '#lib/devices/types';
 import { Conflict, NotFound } from '#lib/errors';
 import type { WatcherInput } from '#lib/watchers/types';
 import { device, fixed, offlineWatcher, unique } from '../support/fleet';
-import { historyPk } from '#lib/store/entities/alarms';
+import { HistoryByDevice, HistoryByPlace, historyPk } from '#lib/store/entities/alarms';
+import type { HistoryRecord } from '#lib/alarms/pure/history';
 
 const evaluate = () => fullPass({ mailer: outboxMailer(), deadline: Date.now() + 30_000 });
 const mailsTo = async (email: string) => (await outbox.list(email, {})) as Mail[];
@@ -166,13 +165,14 @@ describe('alarm history: keys, queries and retention', () => {
     expect(Items).toHaveLength(1);
     const item = Items![0]!;
     expect(item).toMatchObject({
-      SK: `${item.clearedAt}#${s.watcherId}`,
+      SK: HistoryByDevice.key({ ...item, watcherId: s.watcherId } as HistoryRecord).SK,
       GSI1PK: historyPk.room({ region: s.region, location: 'London', room: 'A' }),
       GSI2PK: historyPk.watcher(s.watcherId),
       expiresAt: historyExpiry(String(item.clearedAt), 90),
     });
+    const placeSk = HistoryByPlace.key({ ...item, watcherId: s.watcherId, devicesn: s.sn } as HistoryRecord).SK;
     const { Item: byPlace } = await doc.send(
-      new GetCommand({ TableName: tableName(), Key: { PK: historyPk.location({ region: s.region, location: 'London' }), SK: `${item.clearedAt}#${s.watcherId}#${encodeURIComponent(s.sn)}` } }),
+      new GetCommand({ TableName: tableName(), Key: { PK: historyPk.location({ region: s.region, location: 'London' }), SK: placeSk } }),
     );
     // the fleet-wide keys are sharded (issue 14): <key>#<shard>
     expect(byPlace).toMatchObject({ GSI1PK: expect.stringMatching(new RegExp(`^${historyPk.region(s.region)}#\\d+$`)), GSI2PK: expect.stringMatching(new RegExp(`^${historyPk.all()}#\\d+$`)), id: s.id });

@@ -17,11 +17,11 @@ import { refreshDevice } from '#lib/inventory/refresh';
 import { syncDevices } from '#lib/inventory/sync';
 import type { ProviderDevice } from '#lib/devices/types';
 import { INTERVAL_FIELDS, type Intervals } from '#lib/intervals/types';
-import type { WatcherInput } from '#lib/watchers/types';
 import { injectFault } from '../support/faults';
 import { device, offlineWatcher, unique } from '../support/fleet';
 import { watchingRequests } from '../support/requests';
-import { deviceSk, roomPartition } from '#lib/store/entities/inventory';
+import { deviceSk, roomPartition, SERIALS } from '#lib/store/entities/inventory';
+import { ALARM_INDEX } from '#lib/store/entities/alarms';
 
 // A sync makes the inventory equal to its fleet, so each test syncs the whole fleet it needs.
 const fixed = (fleet: ProviderDevice[]): DeviceProvider => ({
@@ -37,7 +37,7 @@ const inventoryReads = async (run: () => Promise<unknown>): Promise<number> => {
   let reads = 0;
   await watchingRequests((_command, input) => {
     const { IndexName, ExpressionAttributeValues } = input as { IndexName?: string; ExpressionAttributeValues?: Record<string, { S?: string }> };
-    if (IndexName === 'GSI2' && Object.values(ExpressionAttributeValues ?? {}).some((v) => v.S?.startsWith('SERIALS#'))) reads++;
+    if (IndexName === 'GSI2' && Object.values(ExpressionAttributeValues ?? {}).some((v) => v.S?.startsWith(`${SERIALS}#`))) reads++;
   }, run);
   return reads;
 };
@@ -100,8 +100,8 @@ describe('incremental evaluation', () => {
       await watchingRequests((command, input) => {
         if (command !== 'QueryCommand') return;
         const values = JSON.stringify(input.ExpressionAttributeValues ?? {});
-        if (values.includes('"ALARMS#NOTIFY#')) seen.notices++;
-        if (values.includes('"ALARMS#HISTORY#')) seen.history++;
+        if (values.includes(`"${ALARM_INDEX.notices}#`)) seen.notices++;
+        if (values.includes(`"${ALARM_INDEX.history}#`)) seen.history++;
       }, run);
       return seen;
     };

@@ -12,10 +12,7 @@ import * as rooms from '#lib/db/rooms';
 import { recomputeRoom } from '#lib/rollups/rooms';
 import * as watchers from '#lib/db/watchers';
 import { roomStatusCount } from '#lib/devices/stats';
-import type { DeviceProvider } from '#lib/inventory/provider';
 import { syncDevices } from '#lib/inventory/sync';
-import type { ProviderDevice } from '#lib/devices/types';
-import type { WatcherInput } from '#lib/watchers/types';
 import { device, fixed, offlineWatcher, unique } from '../support/fleet';
 
 const evaluate = (mailer: Mailer = outboxMailer()) => fullPass({ mailer, deadline: Date.now() + 30_000 });

@@ -9,7 +9,7 @@ import { handler as createUserRoute } from '../../functions/users/create';
 import { handler as changeOwnPasswordRoute } from '../../functions/users/changeOwnPassword';
 import { changeOwnPassword, createUser, setPassword } from '#lib/auth/accounts';
 import { deleteRole, removeUser } from '#lib/auth/membership';
-import { ensureFirstAdmin, signIn } from '#lib/auth/signin';
+import { signIn } from '#lib/auth/signin';
 import { secret } from '#lib/adapters/secrets';
 import { authorize } from '#lib/auth/authenticate';
 import { roleCatalog as roles } from '#lib/auth/roles';

@@ -9,7 +9,7 @@ import type { DeviceProvider } from '#lib/inventory/provider';
 import { refreshDevice } from '#lib/inventory/refresh';
 import { syncDevices } from '#lib/inventory/sync';
 import type { ProviderDevice } from '#lib/devices/types';
-import { rollupPk, transitionPk } from '#lib/store/entities/inventory';
+import { rollupPk, connectivityPk } from '#lib/store/entities/inventory';
 
 let n = 0;
 const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++n}`;
@@ -53,7 +53,7 @@ describe('device connectivity history', () => {
     expect((await connectivity.history(sn, iso(Date.now() + 60_000), iso(Date.now() + HOUR), 10)).items).toEqual([]);
 
     const { Items } = await doc.send(
-      new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': transitionPk(sn) } }),
+      new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': connectivityPk(sn) } }),
     );
     expect(Items!.map((item) => item.expiresAt)).toEqual(Items!.map((item) => historyExpiry(String(item.SK))));
   });

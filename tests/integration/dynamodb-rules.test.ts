@@ -5,6 +5,7 @@ import { queuePass } from '#lib/alarms/engine/queuePass';
 import type { Mail } from '#lib/alarms/types';
 import * as alarms from '#lib/db/alarms';
 import { dynamo } from '#lib/store/client';
+import { ALARM_INDEX } from '#lib/store/entities/alarms';
 import { devices } from '#lib/db/devices';
 import * as outbox from '#lib/db/outbox';
 import * as watchers from '#lib/db/watchers';
@@ -38,7 +39,7 @@ const noticeIndexLagsFor = (hidden: ReadonlySet<string>) => {
       const result = await next(args);
       const input = args.input as { IndexName?: string; ExpressionAttributeValues?: Marshalled };
       const output = result.output as { Items?: Marshalled[] };
-      if (input.IndexName === 'GSI2' && String(input.ExpressionAttributeValues?.[':pk']?.S).startsWith('ALARMS#NOTIFY') && output.Items) {
+      if (input.IndexName === 'GSI2' && String(input.ExpressionAttributeValues?.[':pk']?.S).startsWith(ALARM_INDEX.notices) && output.Items) {
         output.Items = output.Items.filter((item) => !hidden.has(String(item.devicesn?.S)));
       }
       return result;

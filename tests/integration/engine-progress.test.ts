@@ -8,6 +8,7 @@ import * as watchers from '#lib/db/watchers';
 import { syncDevices } from '#lib/inventory/sync';
 import { createWatcher } from '#lib/watchers/write';
 import { dynamo } from '#lib/store/client';
+import { SERIALS } from '#lib/store/entities/inventory';
 import { injectFault } from '../support/faults';
 import { device, fixed, offlineWatcher, unique, watcherInput } from '../support/fleet';
 
@@ -94,7 +95,7 @@ const slowInventoryReads = (ms: number): (() => void) => {
   dynamo.middlewareStack.add(
     (next) => async (args) => {
       const input = args.input as { IndexName?: string; ExpressionAttributeValues?: Record<string, unknown> };
-      if (input.IndexName === 'GSI2' && JSON.stringify(input.ExpressionAttributeValues ?? {}).includes('SERIALS#')) await new Promise((resolve) => setTimeout(resolve, ms));
+      if (input.IndexName === 'GSI2' && JSON.stringify(input.ExpressionAttributeValues ?? {}).includes(`${SERIALS}#`)) await new Promise((resolve) => setTimeout(resolve, ms));
       return next(args);
     },
     { step: 'initialize', name },

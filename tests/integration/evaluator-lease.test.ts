@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { runEvaluation } from '#lib/alarms/engine/run';
 import { HEARTBEAT_MS, LEASE_MS, withLease } from '#lib/alarms/engine/lease';
 import { outboxMailer } from '#lib/adapters/mail';
-import { reconcileAfterRestart } from '#lib/alarms/engine/reconcile';
+import { repairAfterRestart } from '#lib/alarms/engine/repair';
 import { alarmRuns } from '#lib/db/leases';
 import * as alarms from '#lib/db/alarms';
 import * as rooms from '#lib/db/rooms';
@@ -75,7 +75,7 @@ describe('a run killed with SIGKILL mid-evaluation', () => {
     expect(await disagreeing()).toHaveLength(2);
 
     const restartedAt = Date.now();
-    const summary = await reconcileAfterRestart(250);
+    const summary = await repairAfterRestart(250);
     expect(Date.now() - restartedAt).toBeLessThan(TAKEOVER_BOUND_MS);
     expect(summary).toEqual({ devicesFixed: 2, roomsRecomputed: 2 });
     expect(await disagreeing()).toEqual([]);

@@ -9,7 +9,7 @@ import * as users from '#lib/db/users';
 import { doc, tableName } from '#lib/store/client';
 import { User } from '#lib/store/entities/account';
 import { AlarmItem, alarmIndexKeys, HistoryByPlace, historyPk, QUEUE } from '#lib/store/entities/alarms';
-import { Delivery } from '#lib/store/entities/notify';
+import { Delivery, deliveryDueSk } from '#lib/store/entities/notify';
 import { get, type Item } from '#lib/store/table';
 import { migrate, older } from '../../scripts/migrate';
 
@@ -25,7 +25,7 @@ const storeOlderItems = async (tag: string) => {
   const sk = HistoryByPlace.key(record as never).SK;
   const expiresAt = Math.floor(Date.now() / 1000) + 3600;
   await putItem({ PK: historyPk.location(record), SK: sk, GSI1PK: historyPk.region(tag), GSI1SK: sk, GSI2PK: historyPk.all(), GSI2SK: sk, type: 'AlarmHistory', ...record, expiresAt });
-  await putItem({ ...Delivery.key(`${tag}-4`), type: 'Delivery', deliveryId: `${tag}-4`, status: 'pending', attempts: 0, digest: {}, target: {}, createdAt: '2000-01-01T00:00:00.000Z', GSI2PK: older.dueKey, GSI2SK: `2000-01-01T00:00:00.000Z#${tag}-4` });
+  await putItem({ ...Delivery.key(`${tag}-4`), type: 'Delivery', deliveryId: `${tag}-4`, status: 'pending', attempts: 0, digest: {}, target: {}, createdAt: '2000-01-01T00:00:00.000Z', GSI2PK: older.dueKey, GSI2SK: deliveryDueSk('2000-01-01T00:00:00.000Z', `${tag}-4`) });
   await users.create({ username: `${tag}-5`, email: 'old@example.com', name: 'Old', role: 'viewer' }, 'hash');
   await doc.send(new UpdateCommand({ TableName: tableName(), Key: User.key(`${tag}-5`), UpdateExpression: 'REMOVE incarnation' }));
   return { alarm, record };

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devices } from '#lib/db/devices';
 import * as providerStatuses from '#lib/db/providers';
 import * as rooms from '#lib/db/rooms';
-import { expectedAggregates } from '#lib/rollups/pure/rollup';
+import { expectedAggregates } from '#lib/rollups/pure/aggregates';
 import { roomKey } from '#lib/devices/types';
 import type { NamedProvider } from '#lib/inventory/provider';
 import { providersReport } from '#lib/inventory/providerReport';

@@ -20,7 +20,7 @@ import { device, fixed, offlineWatcher, unique } from '../support/fleet';
 import { watchingRequests } from '../support/requests';
 import { ALARM_INDEX, AlarmItem, alarmPartition, HistoryByPlace, historyPk, QUEUE } from '#lib/store/entities/alarms';
 import { ROOMS } from '#lib/store/entities/inventory';
-import { Delivery } from '#lib/store/entities/notify';
+import { Delivery, deliveryDueSk } from '#lib/store/entities/notify';
 import { migrate, older } from '../../scripts/migrate';
 
 const passOptions = () => ({ mailer: outboxMailer(), deadline: Date.now() + 60_000 });
@@ -238,7 +238,7 @@ describe('due deliveries over shards', () => {
     await doc.send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...Delivery.key(`${tag}-old`), type: 'Delivery', deliveryId: `${tag}-old`, status: 'pending', attempts: 0, digest: {}, target: {}, createdAt: '2000-12-31T00:00:00.000Z', GSI2PK: older.dueKey, GSI2SK: `2000-12-31T00:00:00.000Z#${tag}-old` },
+        Item: { ...Delivery.key(`${tag}-old`), type: 'Delivery', deliveryId: `${tag}-old`, status: 'pending', attempts: 0, digest: {}, target: {}, createdAt: '2000-12-31T00:00:00.000Z', GSI2PK: older.dueKey, GSI2SK: deliveryDueSk('2000-12-31T00:00:00.000Z', `${tag}-old`) },
       }),
     );
     await migrate();

@@ -6,7 +6,7 @@ import { doc, tableName } from '#lib/store/client';
 import { devices } from '#lib/db/devices';
 import { syncFingerprints } from '#lib/db/fingerprints';
 import * as rooms from '#lib/db/rooms';
-import { expectedAggregates } from '#lib/rollups/pure/rollup';
+import { expectedAggregates } from '#lib/rollups/pure/aggregates';
 import { roomKey } from '#lib/devices/types';
 import { simulatedFleet } from '#lib/inventory/provider/simulated';
 import { refreshDevice } from '#lib/inventory/refresh';

@@ -6,7 +6,6 @@ import { historyDays, historyExpiry } from '#lib/shared/retention';
 import { matches, silenceStatus, silencedBy, silenceWindow, type Silence } from '#lib/alarms/pure/silences';
 import { parseAlarmId, type OpenAlarm } from '#lib/alarms/types';
 import { availabilityWindow } from '#lib/rollups/pure/availability';
-import type { StoredDevice } from '#lib/devices/types';
 import type { WatcherRecord } from '#lib/watchers/types';
 import { storedDevice as device, T0, watcherRecord as watcher } from '../support/records';
 

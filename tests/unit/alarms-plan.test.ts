@@ -6,7 +6,7 @@ import type { RoomAggregate, Severity, StoredDevice } from '#lib/devices/types';
 import { noticeFor } from '#lib/notify/pure/notice';
 import type { WatcherRecord } from '#lib/watchers/types';
 import { roomAggregate, storedDevice, T0, watcherRecord } from '../support/records';
-import { planReconcile } from '#lib/alarms/engine/pure/reconcile';
+import { planRepair } from '#lib/alarms/engine/pure/repair';
 
 const NOW = T0;
 const LATER = '2024-06-11T10:01:00.000Z';
@@ -120,7 +120,7 @@ describe('worst severity roll-up', () => {
       { devicesn: 'b', severity: 1 as const, state: 'pending' as const },
     ];
     const rooms = [roomAggregate({ room: 'Room 1', roomStatus: 'Major' }), roomAggregate({ room: 'Room 2', roomStatus: 'OK' })];
-    const plan = planReconcile({ devices, open, rooms });
+    const plan = planRepair({ devices, open, rooms });
     expect(plan.severities).toEqual([{ device: devices[0], severity: undefined }]);
     expect(plan.rooms.map((r) => r.room)).toEqual(['Room 1']);
   });

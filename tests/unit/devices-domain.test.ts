@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { uniqueSorted } from '#lib/shared/names';
 import { inScope, scopeOf} from '#lib/devices/deviceScope';
-import { expectedAggregates, rollUp, roomStatusOf, staleRooms } from '#lib/rollups/pure/rollup';
+import { expectedAggregates, aggregateOf, roomStatusOf, staleRooms } from '#lib/rollups/pure/aggregates';
 import { planSync } from '#lib/inventory/pure/syncPlan';
 import * as stats from '#lib/devices/stats';
 import type { ProviderDevice, RoomAggregate, StoredDevice } from '#lib/devices/types';
@@ -52,7 +52,7 @@ describe('room status roll-up', () => {
 
   it('counts devices, online and offline of a room', () => {
     const members: StoredDevice[] = [device('a'), device('b', false), { ...device('c'), alarmSeverity: 3 }];
-    expect(rollUp(place, members)).toEqual({ ...place, deviceCount: 3, online: 2, offline: 1, roomStatus: 'Minor' });
+    expect(aggregateOf(place, members)).toEqual({ ...place, deviceCount: 3, online: 2, offline: 1, roomStatus: 'Minor' });
   });
 });
 

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Metafile } from 'esbuild';
 import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { importGraph } from '../support/bundles';

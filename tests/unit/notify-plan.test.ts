@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { digestId } from '#lib/notify/pure/digest';
-import { deliveryId, dueForRepeat, planDigests, repeatSlot, targetsOf } from '#lib/notify/pure/plan';
+import { dueForRepeat, planDigests, repeatSlot, targetsOf } from '#lib/notify/pure/plan';
 import type { Audience, Notice, NotifiedAlarm } from '#lib/notify/types';
 
 const RUN = '2026-11-22T10:00:00.000Z';

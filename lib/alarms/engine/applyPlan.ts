@@ -9,7 +9,7 @@ import { historyExpiry } from '#lib/shared/retention';
 import type { WatcherRecord } from '#lib/watchers/types';
 import type { AlarmPlan, PlannedClear } from './pure/plan';
 
-/** A device whose worst open alarm changed, as written (`from` is what the write replaced). */
+/** A device whose worst firing alarm changed, as written (`from` is what the write replaced). */
 export interface SeverityShift {
   place: Place;
   from: Severity | undefined;

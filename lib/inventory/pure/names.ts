@@ -1,4 +1,4 @@
-import { oversizedField } from '#lib/db/place';
+import { oversizedField } from '#lib/store/placeKeys';
 import type { ProviderDevice } from '#lib/devices/types';
 
 /** Lone surrogates (not Unicode text) and control characters (C0, DEL, C1): never part of a name. */

@@ -62,9 +62,9 @@ export const planDigests = (notices: readonly Notice[]): DeliveryDraft[] => {
 export const repeatSlot = (now: number, intervalSeconds: number): number => Math.floor(now / (intervalSeconds * 1000));
 
 /**
- * Alarms a repeat digest re-notifies (issue 16 item 2): open ones (the caller leaves out
+ * Alarms a repeat digest re-notifies (issue 16 item 2): firing ones (the caller leaves out
  * acknowledged alarms) raised at least one interval ago, so a fresh alarm is not repeated
  * right after its first digest.
  */
-export const dueForRepeat = (open: readonly NotifiedAlarm[], now: number, intervalSeconds: number): NotifiedAlarm[] =>
-  open.filter((alarm) => Date.parse(alarm.raisedAt) <= now - intervalSeconds * 1000);
+export const dueForRepeat = (firing: readonly NotifiedAlarm[], now: number, intervalSeconds: number): NotifiedAlarm[] =>
+  firing.filter((alarm) => Date.parse(alarm.raisedAt) <= now - intervalSeconds * 1000);

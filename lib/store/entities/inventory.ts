@@ -91,6 +91,12 @@ export const roomIndexKeys = (place: Place) => ({
   GSI2PK: shardKey(ROOMS.byName, roomId(place)),
   GSI2SK: `${enc(place.room)}#${enc(place.region)}#${enc(place.location)}`,
 });
+/** Leading names that are fixed, as a prefix of a room aggregate's sort keys (table and indexes): `a#b#` for [a, b, undefined], `a#b#c` for all three. */
+export const roomIndexPrefix = (...names: (string | undefined)[]) => {
+  const end = names.indexOf(undefined);
+  const fixed = (names.slice(0, end < 0 ? undefined : end) as string[]).map(enc);
+  return fixed.length === 3 ? fixed.join('#') : fixed.map((name) => `${name}#`).join('');
+};
 
 /** Every summary is in GSI1 under this key. */
 export const SUMMARIES = 'SUMMARIES';
@@ -154,13 +160,14 @@ dataModel: docRow(DirtyRoom, {
 });
 
 const connectivity = 'Alarm lifecycle, history, device connectivity (issue 15)';
-export const Transition = /* @__PURE__ */ entity({
+export const ConnectivityTransition = /* @__PURE__ */ entity({
   type: 'ConnectivityTransition',
-  key: ({ devicesn, at }: { devicesn: string; at: string }) => ({ PK: transitionPk(devicesn), SK: at }),
+  key: ({ devicesn, at }: { devicesn: string; at: string }) => ({ PK: connectivityPk(devicesn), SK: at }),
   fromItem: (item) => ({ at: String(item.at), connected: item.connected === true, inCallStatus: String(item.inCallStatus) }),
 });
-dataModel: docRow(Transition, { section: connectivity, name: 'Connectivity transition', PK: '`CONNECTIVITY#<sn>`', SK: '`<at>`', notes: '`at, connected, inCallStatus`; first observation and every `connected` flip' });
-export const transitionPk = (devicesn: string) => `CONNECTIVITY#${enc(devicesn)}`;
+dataModel: docRow(ConnectivityTransition, { section: connectivity, name: 'Connectivity transition', PK: '`CONNECTIVITY#<sn>`', SK: '`<at>`',
+  notes: '`at, connected, inCallStatus`; first observation and every `connected` flip' });
+export const connectivityPk = (devicesn: string) => `CONNECTIVITY#${enc(devicesn)}`;
 export const rollupPk = (place: Place) => `AVAILABILITY#${roomId(place)}`;
 export const Rollup = /* @__PURE__ */ entity({
   type: 'AvailabilityRollup',

@@ -5,6 +5,7 @@ import type { ParentScope } from '#lib/alarms/pure/inhibition';
 import type { InhibitedBy } from '#lib/watchers/types';
 import { docRow, entity, someTexts, textList, texts } from '../entity';
 import type { Item } from '../expression';
+import { shardKey } from '../query';
 
 /* What notifications store: deliveries (the delivery log), mails, repeat markers, live dashboards' tickets and connections. */
 const notifications = 'Notifications (issue 16)';
@@ -13,6 +14,7 @@ const notifications = 'Notifications (issue 16)';
 export const DELIVERIES_DUE = 'DELIVERIES#DUE';
 export const deliveryLogPk = (channelId: string) => `CHANNEL#${channelId}#DELIVERIES`;
 export const deliveryDueSk = (at: string, id: string) => `${at}#${id}`;
+export const deliveryLogKeys = (channelId: string, createdAt: string, id: string) => ({ GSI1PK: deliveryLogPk(channelId), GSI1SK: `${createdAt}#${id}` });
 
 export const deliveryView = (item: Item): DeliveryView => ({
   deliveryId: String(item.deliveryId),
@@ -74,6 +76,7 @@ dataModel: docRow(InhibitionEpisode, { section: notifications, name: 'Inhibition
 const mails = 'Alarms, outbox, evaluator marker';
 /** The outbox's index, sharded by mail id. */
 export const OUTBOX = 'OUTBOX';
+export const outboxIndexKeys = (id: string, storedAt: string) => ({ GSI1PK: shardKey(OUTBOX, id), GSI1SK: `${storedAt}#${id}` });
 export const OutboxMail = /* @__PURE__ */ entity({
   type: 'OutboxMail',
   key: (id: string) => ({ PK: `OUTBOX#${id}`, SK: 'MAIL' }),

@@ -4,7 +4,7 @@
  * a real building), and the facts a vendor keeps that the generator does not (countries, ids).
  */
 import { createHash } from 'node:crypto';
-import type { ProviderDevice } from '../../../lib/devices/types';
+import { roomKey, type ProviderDevice } from '../../../lib/devices/types';
 
 /** A deterministic short id: the same input, the same id, in every process. */
 export const idOf = (prefix: string, ...parts: string[]): string =>
@@ -37,15 +37,13 @@ export const countryOf = (city: string) => CITIES[city] ?? { countryCode: 'ZZ', 
 export const zoomRegionMap = (devices: readonly ProviderDevice[]): Record<string, string> =>
   Object.fromEntries(devices.map((d) => [countryOf(d.details.location).country, d.details.region]));
 
-const roomKey = (d: ProviderDevice) => JSON.stringify([d.details.region, d.details.location, d.details.room]);
-
 /** Rooms in order of first appearance alternate between Webex (even) and Zoom (odd). */
 export const splitFleet = (devices: readonly ProviderDevice[]): { webex: ProviderDevice[]; zoom: ProviderDevice[] } => {
   const order = new Map<string, number>();
-  for (const device of devices) if (!order.has(roomKey(device))) order.set(roomKey(device), order.size);
+  for (const device of devices) if (!order.has(roomKey(device.details))) order.set(roomKey(device.details), order.size);
   return {
-    webex: devices.filter((d) => order.get(roomKey(d))! % 2 === 0),
-    zoom: devices.filter((d) => order.get(roomKey(d))! % 2 === 1),
+    webex: devices.filter((d) => order.get(roomKey(d.details))! % 2 === 0),
+    zoom: devices.filter((d) => order.get(roomKey(d.details))! % 2 === 1),
   };
 };
 
@@ -53,9 +51,9 @@ export const splitFleet = (devices: readonly ProviderDevice[]): { webex: Provide
 export const byRoom = (devices: readonly ProviderDevice[]): ProviderDevice[][] => {
   const rooms = new Map<string, ProviderDevice[]>();
   for (const device of devices) {
-    const members = rooms.get(roomKey(device));
+    const members = rooms.get(roomKey(device.details));
     if (members) members.push(device);
-    else rooms.set(roomKey(device), [device]);
+    else rooms.set(roomKey(device.details), [device]);
   }
   return [...rooms.values()];
 };

@@ -4,9 +4,9 @@ import * as rooms from '#lib/db/rooms';
 import { recountRooms } from '#lib/rollups/recount';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import { LEASE_MS, withLease } from './lease';
-import { planReconcile } from './pure/reconcile';
+import { planRepair } from './pure/repair';
 
-export interface ReconcileSummary {
+export interface RepairSummary {
   devicesFixed: number;
   roomsRecomputed: number;
 }
@@ -15,13 +15,13 @@ const WRITES_IN_FLIGHT = 8;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Makes device severities and room statuses agree with the open alarms (planReconcile), under
+ * Makes device severities and room statuses agree with the open alarms (planRepair), under
  * the evaluator's lease; undefined while another run holds it. Raises, clears and mails nothing.
  */
-export const reconcileRoomStatuses = async (): Promise<ReconcileSummary | undefined> =>
+export const repairRoomStatuses = async (): Promise<RepairSummary | undefined> =>
   withLease(async ({ holding }) => {
     const [inventory, open, stored] = await Promise.all([devices.index(), alarms.open(), rooms.inScope({})]);
-    const plan = planReconcile({ devices: inventory, open, rooms: stored });
+    const plan = planRepair({ devices: inventory, open, rooms: stored });
     const fixed = await mapConcurrent(plan.severities, WRITES_IN_FLIGHT, async ({ device, severity }) => holding() && devices.setAlarmSeverity(device, severity));
     // each room once, and the summaries of their scopes moved by what changed (lib/rollups/recount.ts)
     const recomputed = holding() ? await recountRooms(plan.rooms) : [];
@@ -30,13 +30,13 @@ export const reconcileRoomStatuses = async (): Promise<ReconcileSummary | undefi
 
 /**
  * After a crash (kill -9 mid-run) the stored room statuses may lag the open alarms, and the dead
- * run's lease is held until it lapses: reconcile as soon as it does, within LEASE_MS and a
+ * run's lease is held until it lapses: repair as soon as it does, within LEASE_MS and a
  * little. Run by `npm start` before it serves.
  */
-export const reconcileAfterRestart = async (retryMs = 500): Promise<ReconcileSummary | undefined> => {
+export const repairAfterRestart = async (retryMs = 500): Promise<RepairSummary | undefined> => {
   const giveUpAt = Date.now() + LEASE_MS + 5_000;
   for (;;) {
-    const summary = await reconcileRoomStatuses();
+    const summary = await repairRoomStatuses();
     if (summary || Date.now() > giveUpAt) return summary;
     await pause(retryMs);
   }

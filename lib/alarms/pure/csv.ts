@@ -1,6 +1,6 @@
 import { cellText, type CsvTable } from '#lib/shared/csv';
-import type { NotificationOutcome } from './types';
-import type { HistoryRecord } from './pure/history';
+import type { NotificationOutcome } from '../types';
+import type { HistoryRecord } from './history';
 
 /*
  * Cleared alarms as CSV (GET /alarms/history?format=csv): one row per history record, in the JSON

@@ -13,7 +13,7 @@ export const roomStatusOf = (severities: Iterable<Severity | undefined>): RoomSt
 type Member = Pick<StoredDevice, 'status' | 'alarmSeverity'>;
 
 /** The aggregate of one room from its devices. */
-export const rollUp = (place: Place, devices: readonly Member[]): RoomAggregate => {
+export const aggregateOf = (place: Place, devices: readonly Member[]): RoomAggregate => {
   const online = devices.filter((d) => d.status.connected).length;
   return {
     region: place.region,
@@ -38,7 +38,7 @@ export const expectedAggregates = (fleet: readonly StoredDevice[]): Map<string, 
     if (members) members.push(device);
     else byRoom.set(key, [device]);
   }
-  return new Map([...byRoom].map(([key, members]) => [key, rollUp(members[0]!.details, members)]));
+  return new Map([...byRoom].map(([key, members]) => [key, aggregateOf(members[0]!.details, members)]));
 };
 
 /** Rooms whose stored aggregate is missing, stale, or left over: recompute these. */

@@ -2,8 +2,8 @@ import type { OpenAlarm } from '#lib/alarms/types';
 import { roomKey, type Place, type RoomAggregate, type Severity, type StoredDevice } from '#lib/devices/types';
 import { roomsToRecompute, worstSeverityByDevice } from './plan';
 
-export interface ReconcilePlan {
-  /** Devices whose stored severity is not the worst of their open alarms. */
+export interface RepairPlan {
+  /** Devices whose stored severity is not the worst of their firing alarms. */
   severities: { device: Pick<StoredDevice, 'devicesn' | 'details'>; severity: Severity | undefined }[];
   /** Rooms to recompute: those of the devices above and any whose stored status disagrees. */
   rooms: Place[];
@@ -14,11 +14,11 @@ export interface ReconcilePlan {
  * between its alarm writes and its room writes. Raises and clears nothing: the open alarms
  * are the truth here, and only the firing ones count (worstSeverityByDevice).
  */
-export const planReconcile = (input: {
+export const planRepair = (input: {
   devices: readonly StoredDevice[];
   open: readonly Pick<OpenAlarm, 'devicesn' | 'severity' | 'state'>[];
   rooms: readonly RoomAggregate[];
-}): ReconcilePlan => {
+}): RepairPlan => {
   const worst = worstSeverityByDevice(input.open);
   const severities = input.devices
     .filter((device) => device.alarmSeverity !== worst.get(device.devicesn))
