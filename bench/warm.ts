@@ -15,7 +15,8 @@ const TARGET = 1.3;
 
 export const runWarmBench = async () => {
   const store = await startLocalStore();
-  Object.assign(process.env, storeEnv(store.endpoint), { TABLE_NAME: 'bench-warm', POWERTOOLS_LOG_LEVEL: 'WARN' });
+  // with the API key, as bench/run.ts runs every benchmark (ACCESS_MODE key), also when run alone (`npm run bench:warm`)
+  Object.assign(process.env, storeEnv(store.endpoint), { TABLE_NAME: 'bench-warm', POWERTOOLS_LOG_LEVEL: 'WARN', ACCESS_MODE: process.env.ACCESS_MODE ?? 'key' });
   const { doc, dynamo, tableName } = await import('../lib/store/client');
   const { ensureTable } = await import('../lib/db/table');
   const { intervals } = await import('../lib/db/intervals');
