@@ -1,6 +1,5 @@
 import { ACK_LAPSES, AckLapseItem, type AckLapse } from '#lib/store/entities/acknowledgements';
-import { expr } from '#lib/store/expression';
-import { queryShards } from '#lib/store/query';
+import { dueBy, queryShards } from '#lib/store/query';
 
 // Timers of `ackUntil` (issue 28 item 3), written before the acknowledgement they time (a stale one the notifier deletes);
 // the due ones read from the table itself, consistent, never an index (DESIGN §3).
@@ -11,7 +10,7 @@ export const schedule = async (lapse: AckLapse): Promise<void> => {
 
 /** The lapses whose `ackUntil` is at or before `now`, oldest first. */
 export const due = async (now: string): Promise<AckLapse[]> =>
-  (await queryShards(ACK_LAPSES, { sk: expr('#sk <= :now', { now: `${now}#\uffff` }), consistent: true }))
+  (await queryShards(ACK_LAPSES, { sk: dueBy(now), consistent: true }))
     .map(AckLapseItem.fromItem)
     .sort((a, b) => a.ackUntil.localeCompare(b.ackUntil));
 

@@ -3,6 +3,7 @@ import type { PlaceFilter } from '#lib/shared/access';
 import { HistoryByDevice, HistoryByPlace, historyPk } from '#lib/store/entities/alarms';
 import { and, equal, expr, type Expr } from '#lib/store/expression';
 import { descendingPage, mapPage, queryPage, shardsOf, type DescendingPartition, type Page } from '#lib/store/paging';
+import { lastKeyOf } from '#lib/store/query';
 import { batchWrite, putRequest } from '#lib/store/table';
 import { withinCondition } from '#lib/store/within';
 
@@ -37,7 +38,7 @@ const historyPartitions = (filter: HistoryFilter, now: number, within?: Expr): {
   const partition = {
     ...(key.index ? { index: key.index } : {}),
     pk: key.pk,
-    range: { from: filter.from, to: `${filter.to}#\uffff` },
+    range: { from: filter.from, to: lastKeyOf(filter.to) },
     filter: and(expr('#expiresAt > :now', { now: Math.floor(now / 1000) }), others, within)!,
   };
   return { key, partitions: key.sharded ? shardsOf(partition) : [partition] };

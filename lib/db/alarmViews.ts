@@ -5,7 +5,7 @@ import type { PlaceFilter } from '#lib/shared/access';
 import { ALARM_INDEX, AlarmItem, alarmPartition, pairOfKey } from '#lib/store/entities/alarms';
 import { and, equal, expr, type Expr } from '#lib/store/expression';
 import { mapListOrPage, queryPartitionsDescending, shardsOf, type Page } from '#lib/store/paging';
-import { queryAll, queryShards } from '#lib/store/query';
+import { dueBy, queryAll, queryShards } from '#lib/store/query';
 import { batchGet, hasExpired, type Item } from '#lib/store/table';
 import { withinCondition } from '#lib/store/within';
 import { announceStored } from './changes';
@@ -84,7 +84,7 @@ export const openOf = async (watcherId: string): Promise<OpenAlarm[]> => (await 
 
 /** Pending alarms whose `firesAt` is at or before `now`: the timers that are due (O(due alarms)). */
 export const duePending = async (now: string): Promise<OpenAlarm[]> =>
-  (await queryShards(ALARM_INDEX.pending, { index: 'GSI1', sk: expr('#sk <= :now', { now: `${now}#\uffff` }) })).map(fromItem);
+  (await queryShards(ALARM_INDEX.pending, { index: 'GSI1', sk: dueBy(now) })).map(fromItem);
 
 /** The firing alarms of one watcher (its own partition; repeat notifications). */
 export const firingOf = async (watcherId: string): Promise<OpenAlarm[]> =>

@@ -2,6 +2,7 @@ import type { AuditFilter, AuditRecord } from '#lib/shared/audit';
 import { auditBase, AuditLogItem, AuditTargetItem } from '#lib/store/entities/account';
 import { and, equal, expr } from '#lib/store/expression';
 import { descendingPage, shardsOf, type DescendingPartition, type Page } from '#lib/store/paging';
+import { lastKeyOf } from '#lib/store/query';
 import { batchWrite, nowSeconds, putRequest, type Item } from '#lib/store/table';
 
 // The audit log, append-only, two sharded items per record (DESIGN §5; docs/adr/0212).
@@ -36,7 +37,7 @@ const auditQuery = (filter: AuditFilter, now: number): DescendingPartition => {
   const { narrowed, ...key } = keyFor(filter);
   const others = FILTERS.filter((name) => filter[name] !== undefined && name !== narrowed).map((name) => [name === 'actor' ? 'actorId' : name, filter[name]]);
   const condition = and(expr('#expiresAt > :now', { now }), equal(Object.fromEntries(others)))!;
-  return { ...key, range: { from: filter.from ?? '0', to: `${filter.to ?? '9'}#\uffff` }, filter: condition };
+  return { ...key, range: { from: filter.from ?? '0', to: lastKeyOf(filter.to ?? '9') }, filter: condition };
 };
 
 /** One page of records, newest first; the cursor holds to the filters it was answered for. */

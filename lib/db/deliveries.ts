@@ -2,7 +2,7 @@ import type { DeliveryDraft, DeliveryView } from '#lib/notify/types';
 import { Delivery, deliveryDueSk, deliveryLogKeys, deliveryLogPk, DELIVERIES_DUE, deliveryView } from '#lib/store/entities/notify';
 import { expr } from '#lib/store/expression';
 import { readPage, type Page } from '#lib/store/paging';
-import { allShards, pages, shardKey } from '#lib/store/query';
+import { allShards, dueBy, pages, shardKey } from '#lib/store/query';
 import { EXISTS, hasExpired, NEW, put, unexpired, type Item } from '#lib/store/table';
 
 // One item per delivery, keyed by its deterministic id; GSI1 the channel's log, GSI2 the sharded due index (docs/adr/0091, 0145).
@@ -40,7 +40,7 @@ export const createIfAbsent = async (draft: DeliveryDraft, createdAt: string): P
 /** Deliveries whose next attempt is due at `now`, earliest first (up to `limit` of every shard, merged). */
 export const due = async (now: string, limit: number): Promise<DueDelivery[]> => {
   const perShard = await Promise.all(
-    allShards(DELIVERIES_DUE).map(async (pk) => (await pages({ index: 'GSI2', pk, sk: expr('#sk <= :now', { now: `${now}#\uffff` }), limit }).next()).value?.items ?? []),
+    allShards(DELIVERIES_DUE).map(async (pk) => (await pages({ index: 'GSI2', pk, sk: dueBy(now), limit }).next()).value?.items ?? []),
   );
   const earliest = perShard.flat().sort((a, b) => (String(a.GSI2SK) < String(b.GSI2SK) ? -1 : String(a.GSI2SK) > String(b.GSI2SK) ? 1 : 0));
   return earliest.slice(0, limit).map(fromItem);

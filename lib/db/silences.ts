@@ -5,7 +5,7 @@ import { silenceEndSk, Silence as Silences, SILENCES, SILENCES_BY_END } from '#l
 import { versioned } from '#lib/store/entity';
 import { expr } from '#lib/store/expression';
 import { readPage, type Page } from '#lib/store/paging';
-import { queryAll, type Query } from '#lib/store/query';
+import { lastKeyOf, queryAll, type Query } from '#lib/store/query';
 import { changedMeanwhile, must, NEW, nowSeconds } from '#lib/store/table';
 import { capped, endingMembers } from './caps';
 
@@ -31,7 +31,7 @@ export const create = async (silence: Silence, expiresAt: number): Promise<Silen
 /** One silence (any status); 404 when unknown or past its retention. */
 export const get = async (id: string): Promise<Silence> => (await stored.read(id)).record;
 
-const currentQuery = (now: string): Query => ({ index: 'GSI1', pk: SILENCES_BY_END, sk: expr('#sk > :now', { now: `${now}#\uffff` }) });
+const currentQuery = (now: string): Query => ({ index: 'GSI1', pk: SILENCES_BY_END, sk: expr('#sk > :now', { now: lastKeyOf(now) }) });
 const keptQuery = (): Query => ({ index: 'GSI1', pk: SILENCES_BY_END, filter: expr('#expiresAt > :now', { now: nowSeconds() }) });
 const identity = (kept: boolean) => `silences?all=${kept}`;
 

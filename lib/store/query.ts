@@ -1,6 +1,6 @@
 import { QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { doc, tableName } from './client';
-import { compile, projection, type Expr, type Item } from './expression';
+import { compile, expr, projection, type Expr, type Item } from './expression';
 
 /** One partition of the table (no `index`) or of an index, as data. */
 export interface Query {
@@ -66,6 +66,11 @@ export const queryAll = async (q: Query): Promise<Item[]> => {
 };
 
 export const queryFirst = async (q: Query): Promise<Item | undefined> => (await pages({ ...q, limit: 1 }).next()).value?.items[0];
+
+/** The highest sort key `<prefix>#<id>` can have (ids sort below U+FFFF): a range up to `prefix` takes all of its ids. */
+export const lastKeyOf = (prefix: string): string => `${prefix}#\uffff`;
+/** Sort keys `<instant>#<id>` at or before `now`: the due items of a time-ordered index. */
+export const dueBy = (now: string) => expr('#sk <= :now', { now: lastKeyOf(now) });
 
 // K shards of hot partitions, `<base>#<shard>` by a stable hash; K from SHARDS, fixed per stage (docs/adr/0128).
 const DEFAULT_SHARDS = 8;
