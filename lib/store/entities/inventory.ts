@@ -17,7 +17,9 @@ export const byRoom = (a: Place, b: Place): number => (roomId(a) < roomId(b) ? -
 
 /** The inventory index: serial numbers, sharded by serial number. */
 export const SERIALS = 'SERIALS';
-export const roomPartition = (place: Place) => `ROOM#${roomId(place)}`;
+/** The prefix of every room's partition (its devices). */
+export const ROOM_PARTITION = 'ROOM#';
+export const roomPartition = (place: Place) => `${ROOM_PARTITION}${roomId(place)}`;
 export const deviceSk = (devicesn: string) => `DEVICE#${devicesn}`;
 export const deviceIndexPk = (devicesn: string) => `DEVICE#${devicesn}`;
 export const Device = /* @__PURE__ */ entity({
