@@ -6,7 +6,7 @@ import type { Page } from '#lib/store/paging';
 import { devices } from '#lib/db/devices';
 import * as silences from '#lib/db/silences';
 import { windowsOpenAt } from '#lib/maintenance/service';
-import { maintenanceOf, type OpenWindow } from '#lib/maintenance/windows';
+import { maintenanceOf, type OpenWindow } from '#lib/maintenance/pure/windows';
 import { isUnscoped, narrowToScope, type AccessScope } from '#lib/shared/access';
 import { answeredSilences, silencedBy } from './pure/silences';
 

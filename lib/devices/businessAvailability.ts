@@ -5,9 +5,9 @@ import * as maintenanceStore from '#lib/db/maintenance';
 import { Invalid } from '#lib/errors';
 import { calendarOf, type RoomCalendar } from '#lib/locations/pure/hours';
 import type { LocationProfile } from '#lib/locations/types';
-import { openingsBetween } from '#lib/maintenance/schedule';
+import { openingsBetween } from '#lib/maintenance/pure/schedule';
 import type { MaintenanceWindow } from '#lib/maintenance/types';
-import { scheduleOf, windowMatches } from '#lib/maintenance/windows';
+import { scheduleOf, windowMatches } from '#lib/maintenance/pure/windows';
 import {
   DEFAULT_MIN_OUTAGE_SECONDS,
   parseBusinessHours,

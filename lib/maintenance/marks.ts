@@ -5,8 +5,8 @@
  */
 import type { Place } from '#lib/devices/types';
 import * as store from '#lib/db/maintenance';
-import { deviceMaintenance, deviceWindows, roomMaintenance, type MaintenanceMark } from './places';
-import { openWindowsAt, type OpenWindow } from './windows';
+import { deviceMaintenance, deviceWindows, roomMaintenance, type MaintenanceMark } from './pure/places';
+import { openWindowsAt, type OpenWindow } from './pure/windows';
 
 /** The open windows that may hold devices or rooms (none naming a watcher), at `at`. */
 const placeWindowsOpenAt = async (at: number): Promise<OpenWindow[]> => deviceWindows(openWindowsAt(await store.all(), at));

@@ -14,7 +14,7 @@ import { placeTimeZone as profileTimeZone } from '#lib/locations/service';
 import { releaseBeforeChange } from '#lib/notify/maintenanceRelease';
 import { isUnscoped, type AccessScope } from '#lib/shared/access';
 import type { MaintenanceWindow, WindowInput, WindowMatchers } from './types';
-import { answerOf, checkWindow, lastClosing, openWindowsAt, timeOrderedId, type OpenWindow, type WindowAnswer } from './windows';
+import { answerOf, checkWindow, lastClosing, openWindowsAt, timeOrderedId, type OpenWindow, type WindowAnswer } from './pure/windows';
 
 /** The time zone of the place a window's matchers name, when one is known (its location's profile: docs/adr/0483). */
 export type PlaceTimeZone = (matchers: WindowMatchers) => Promise<string | undefined>;
@@ -105,6 +105,6 @@ export const removeWindow = async (id: string, scope: AccessScope = []): Promise
 /**
  * For the alarm engine (issue 28 item 1, not wired yet): the windows open at `at`, read once
  * per run (one Query), then `matchingWindows(open, {region, location, room, devicesn,
- * watcherId, vendor})` (lib/maintenance/windows.ts) per alarm: non-empty marks it inMaintenance.
+ * watcherId, vendor})` (lib/maintenance/pure/windows.ts) per alarm: non-empty marks it inMaintenance.
  */
 export const windowsOpenAt = async (at: Date = new Date()): Promise<OpenWindow[]> => openWindowsAt(await store.all(), at.getTime());

@@ -1,4 +1,4 @@
-import type { ScheduleSpec } from './schedule';
+import type { ScheduleSpec } from './pure/schedule';
 
 /**
  * What a maintenance window matches (issue 28 item 1): a silence's matchers and the device's

@@ -7,7 +7,7 @@ import * as inhibitions from '#lib/db/inhibitions';
 import * as rooms from '#lib/db/rooms';
 import * as summaries from '#lib/db/summaries';
 import type { Place } from '#lib/devices/types';
-import { matchingWindows, openWindowsAt, type MaintenanceTarget, type OpenWindow } from '#lib/maintenance/windows';
+import { matchingWindows, openWindowsAt, type MaintenanceTarget, type OpenWindow } from '#lib/maintenance/pure/windows';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import type { InhibitedBy, WatcherRecord } from '#lib/watchers/types';
 import { withVendors } from './maintenanceRelease';

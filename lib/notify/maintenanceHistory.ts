@@ -7,7 +7,7 @@
  */
 import * as history from '#lib/db/maintenanceHistory';
 import type { MaintenanceEvent } from '#lib/db/maintenanceHistory';
-import type { Opening } from '#lib/maintenance/schedule';
+import type { Opening } from '#lib/maintenance/pure/schedule';
 import type { MaintenanceWindow } from '#lib/maintenance/types';
 
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -5,7 +5,7 @@ import * as deliveries from '#lib/db/deliveries';
 import type { DueDelivery } from '#lib/db/deliveries';
 import { releases, repeats } from '#lib/db/markers';
 import type { MaintenanceWindow } from '#lib/maintenance/types';
-import { lastClosedOpening, matchingWindows, openWindowsAt, type OpenWindow } from '#lib/maintenance/windows';
+import { lastClosedOpening, matchingWindows, openWindowsAt, type OpenWindow } from '#lib/maintenance/pure/windows';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import { recordWork } from '#lib/observability/metrics';
 import type { WatcherRecord } from '#lib/watchers/types';

@@ -1,4 +1,4 @@
-import type { Weekday } from '#lib/maintenance/rrule';
+import type { Weekday } from '#lib/maintenance/pure/rrule';
 import type { ScopeEntry } from '#lib/shared/access';
 
 /**

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { WindowAnswer } from '#lib/maintenance/windows';
+import type { WindowAnswer } from '#lib/maintenance/pure/windows';
 import { api } from '../support/api';
 import { adminToken as signInAdmin, createRole, userWith } from '../support/principals';
 

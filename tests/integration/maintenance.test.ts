@@ -6,7 +6,7 @@ import * as store from '#lib/db/maintenance';
 import { Conflict, Invalid, NotFound } from '#lib/errors';
 import { createWindow, getWindow, listWindows, removeWindow, replaceWindow, windowsOpenAt } from '#lib/maintenance/service';
 import type { MaintenanceWindow, WindowInput } from '#lib/maintenance/types';
-import { matchingWindows, timeOrderedId } from '#lib/maintenance/windows';
+import { matchingWindows, timeOrderedId } from '#lib/maintenance/pure/windows';
 import type { AccessScope } from '#lib/shared/access';
 
 // The maintenance windows' repository and service against the embedded store (this file's own

@@ -4,7 +4,7 @@ import * as watchers from '#lib/db/watchers';
 import { syncDevices } from '#lib/inventory/sync';
 import { acknowledgeAlarm } from '#lib/alarms/acknowledge';
 import { alarmId } from '#lib/alarms/types';
-import type { Weekday } from '#lib/maintenance/schedule';
+import type { Weekday } from '#lib/maintenance/pure/schedule';
 import { createWindow, removeWindow, replaceWindow } from '#lib/maintenance/service';
 import { createChannel } from '#lib/notify/channels';
 import { createWatcher, updateWatcher } from '#lib/watchers/write';

@@ -11,7 +11,7 @@ import {
   type BusinessHours,
   type DeviceConnectivity,
 } from '#lib/rollups/pure/businessAvailability';
-import { compileSchedule, openingsBetween } from '#lib/maintenance/schedule';
+import { compileSchedule, openingsBetween } from '#lib/maintenance/pure/schedule';
 
 const ms = (iso: string) => Date.parse(iso);
 const hoursOf = (text: string, zone?: string): BusinessHours => {

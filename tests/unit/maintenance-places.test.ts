@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MaintenanceWindow, WindowMatchers } from '#lib/maintenance/types';
-import { deviceMaintenance, roomMaintenance } from '#lib/maintenance/places';
-import type { OpenWindow } from '#lib/maintenance/windows';
+import { deviceMaintenance, roomMaintenance } from '#lib/maintenance/pure/places';
+import type { OpenWindow } from '#lib/maintenance/pure/windows';
 
 // Devices and rooms in maintenance (issue 28 item 1; docs/adr/0451): which open windows hold them.
 const opening = { start: Date.parse('2026-12-01T21:00:00Z'), end: Date.parse('2026-12-02T01:00:00Z') };

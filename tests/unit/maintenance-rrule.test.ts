@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRrule, weeklyRule, type Rule } from '#lib/maintenance/rrule';
+import { parseRrule, weeklyRule, type Rule } from '#lib/maintenance/pure/rrule';
 
 const parsed = (text: string): Rule => {
   const rule = parseRrule(text);

@@ -11,7 +11,7 @@ import {
   type Schedule,
   type ScheduleSpec,
   type Weekday,
-} from '#lib/maintenance/schedule';
+} from '#lib/maintenance/pure/schedule';
 
 const at = (text: string) => Date.parse(text);
 const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MaintenanceWindow, WindowInput } from '#lib/maintenance/types';
-import { answerOf, checkWindow, givenMatchers, inMaintenance, lastClosing, matchingWindows, openWindowsAt, timeOrderedId, windowMatches } from '#lib/maintenance/windows';
+import { answerOf, checkWindow, givenMatchers, inMaintenance, lastClosing, matchingWindows, openWindowsAt, timeOrderedId, windowMatches } from '#lib/maintenance/pure/windows';
 
 const at = (text: string) => Date.parse(text);
 const NOW = at('2026-12-01T12:00:00Z'); // a Tuesday

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { WEEKDAYS } from '#lib/maintenance/rrule';
+import { WEEKDAYS } from '#lib/maintenance/pure/rrule';
 import { currentPeriod, lastEndedPeriod, nextReportAt } from '#lib/reports/pure/period';
 import type { ReportTiming } from '#lib/reports/types';
 

@@ -1,7 +1,7 @@
 import type { Silence } from '#lib/alarms/pure/silences';
 import * as silences from '#lib/db/silences';
 import * as maintenanceWindows from '#lib/db/maintenance';
-import { openWindowsAt, type OpenWindow } from '#lib/maintenance/windows';
+import { openWindowsAt, type OpenWindow } from '#lib/maintenance/pure/windows';
 
 /** What keeps a run's transitions from being sent: the silences current and the maintenance windows open at its instant. */
 export interface Quiet {

@@ -1,5 +1,5 @@
 import type { ConnectivityChange } from '#lib/devices/types';
-import { DAY_MS, instantOf, localDayAt, MINUTE_MS, timeZoneName } from '#lib/maintenance/zone';
+import { DAY_MS, instantOf, localDayAt, MINUTE_MS, timeZoneName } from '#lib/maintenance/pure/zone';
 
 /**
  * Availability that matches how rooms are used (issue 28 item 4;

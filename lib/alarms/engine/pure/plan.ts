@@ -1,6 +1,6 @@
 import { silencedBy, type Silence } from '#lib/alarms/pure/silences';
 import { alarmId, type ClearReason, type OpenAlarm, type Recipients } from '#lib/alarms/types';
-import { matchingWindows, type OpenWindow } from '#lib/maintenance/windows';
+import { matchingWindows, type OpenWindow } from '#lib/maintenance/pure/windows';
 import { roomKey, type Place, type RoomAggregate, type RoomStatus, type Severity, type StoredDevice } from '#lib/devices/types';
 import { roomStatusOf } from '#lib/rollups/pure/aggregates';
 import { evaluate, parseConditions, targets } from '#lib/watchers/conditions';

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { compileSchedule, isOpenAt, MAX_DURATION_MINUTES, openingAt, openingsBetween, statusAt, type Opening, type Problem, type Schedule, type WindowStatus } from './schedule';
 import { MINUTE_MS } from './zone';
-import { WINDOW_MATCHER_FIELDS, type MaintenanceWindow, type WindowInput, type WindowMatchers } from './types';
+import { WINDOW_MATCHER_FIELDS, type MaintenanceWindow, type WindowInput, type WindowMatchers } from '../types';
 
 /** Place matchers where device queries take the wildcard "all": a window naming it would match nothing. */
 const PLACE_MATCHERS = ['region', 'location', 'room'] as const;
@@ -17,7 +17,7 @@ export const givenMatchers = (matchers: WindowMatchers): WindowMatchers =>
 
 /**
  * A window as sent, checked at `now`: at least one matcher, none "all", a schedule that compiles
- * (lib/maintenance/schedule.ts) and opens at least once more. Answers the schedule and the zone
+ * (lib/maintenance/pure/schedule.ts) and opens at least once more. Answers the schedule and the zone
  * it resolved, or the problems, each naming its field (400).
  */
 export const checkWindow = (
