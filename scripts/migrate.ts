@@ -10,15 +10,19 @@
  * - evaluation-queue items holding one device at top level (stored before folding) -> one folded item;
  * - alarm history whose region / fleet index keys are not sharded -> the sharded keys;
  * - deliveries still due under the unsharded due key -> the sharded key;
- * - users without an `incarnation` (stored before incarnations) -> a fresh one.
+ * - users without an `incarnation` (stored before incarnations) -> a fresh one;
+ * - repeat markers holding a slot index (stored before slot starts) -> the slot's start in ms, read
+ *   with the watcher's interval as the notifier read them; a marker of a watcher that is gone or no
+ *   longer repeats -> removed (nothing reads it, and an interval set later would misread it).
  */
 import { randomUUID } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { HistoryRecord } from '#lib/alarms/pure/history';
 import { doc, tableName } from '#lib/store/client';
 import { User } from '#lib/store/entities/account';
+import { Watcher } from '#lib/store/entities/config';
 import { AlarmItem, HistoryByPlace, historyPk, pairOfKey, QueuedDevices, queueTokenOf } from '#lib/store/entities/alarms';
-import { Delivery, DELIVERIES_DUE } from '#lib/store/entities/notify';
+import { Delivery, DELIVERIES_DUE, RepeatMarker } from '#lib/store/entities/notify';
 import { expr } from '#lib/store/expression';
 import { paged, shardKey } from '#lib/store/query';
 import { NEW, put, remove, update, type Item } from '#lib/store/table';
@@ -29,6 +33,9 @@ const scanPages = () => paged((ExclusiveStartKey) => doc.send(new ScanCommand({ 
 /** Firing alarms stored before pending existed say `open`. */
 const LEGACY_FIRING = 'open';
 
+/** Repeat markers once held slot indexes (< 1e9 for any interval of an hour or more); now slot starts in ms. */
+const SLOT_INDEX_BELOW = 1e9;
+
 /** Keys and values of the older shapes, as tests write them. */
 export const older = {
   /** A queue item of one device, before folding: `D#<sn>#<token>`. */
@@ -37,7 +44,7 @@ export const older = {
   dueKey: DELIVERIES_DUE,
 };
 
-export type Conversion = 'firing' | 'folded' | 'historyKeys' | 'dueKey' | 'incarnation';
+export type Conversion = 'firing' | 'folded' | 'historyKeys' | 'dueKey' | 'incarnation' | 'repeatSlot';
 
 /** The conversion an item needs, if any. */
 const needs = (item: Item): Conversion | undefined => {
@@ -46,6 +53,7 @@ const needs = (item: Item): Conversion | undefined => {
   if (item.type === 'AlarmHistory' && (item.GSI2PK === historyPk.all() || item.GSI1PK === historyPk.region(String(item.region)))) return 'historyKeys';
   if (item.type === 'Delivery' && item.GSI2PK === DELIVERIES_DUE) return 'dueKey';
   if (item.type === 'User' && (item.incarnation === undefined || item.incarnation === '')) return 'incarnation';
+  if (item.type === 'RepeatMarker' && typeof item.slot === 'number' && item.slot < SLOT_INDEX_BELOW) return 'repeatSlot';
   return undefined;
 };
 
@@ -72,11 +80,18 @@ const convert: Record<Conversion, (item: Item) => Promise<boolean>> = {
     !!(await update(Delivery.key(String(item.deliveryId)), { set: { GSI2PK: shardKey(DELIVERIES_DUE, String(item.deliveryId)) } }, expr('#GSI2PK = :was', { was: DELIVERIES_DUE }))),
   incarnation: async (item) =>
     !!(await update(User.key(String(item.username)), { set: { incarnation: randomUUID() } }, expr('attribute_exists(PK) AND (attribute_not_exists(#incarnation) OR #incarnation = :empty)', { empty: '' }))),
+  repeatSlot: async (item) => {
+    const watcherId = String(item.watcherId);
+    const was = expr('#slot = :was', { was: item.slot });
+    const interval = (await Watcher.find(watcherId, { consistent: true }))?.repeatIntervalSeconds ?? 0;
+    if (interval <= 0) return RepeatMarker.remove(watcherId, was);
+    return !!(await RepeatMarker.update(watcherId, { set: { slot: Number(item.slot) * interval * 1000 } }, was));
+  },
 };
 
 /** Converts every item of an older shape (`only`: those it accepts); answers how many of each it converted. */
 export const migrate = async (only: (item: Item) => boolean = () => true): Promise<Record<Conversion, number>> => {
-  const converted: Record<Conversion, number> = { firing: 0, folded: 0, historyKeys: 0, dueKey: 0, incarnation: 0 };
+  const converted: Record<Conversion, number> = { firing: 0, folded: 0, historyKeys: 0, dueKey: 0, incarnation: 0, repeatSlot: 0 };
   for await (const page of scanPages()) {
     for (const item of page.items) {
       const conversion = only(item) ? needs(item) : undefined;

@@ -23,10 +23,6 @@ export { DEFAULT_MAX_PER_RUN, maxPerRunFromEnv, type NotificationSummary, type N
 
 const WRITES_IN_FLIGHT = 16;
 
-
-/** Repeat markers once held slot indexes (< 1e9 for any interval of an hour or more); now slot starts in ms. */
-const LEGACY_SLOT_INDEX_BELOW = 1e9;
-
 /**
  * The notification engine the evaluator hands its work to (issue 16). `run()` turns pending
  * notices into stored deliveries (one digest per watcher, run and target; deterministic ids,
@@ -76,10 +72,9 @@ export const notifier = (options: NotifierOptions) => {
     const now = Date.now();
     const interval = watcher.repeatIntervalSeconds;
     // the marker holds the start (ms) of the last slot done, so that slots of a changed interval
-    // still compare; a marker from before holds a slot index, read with the current interval
+    // still compare (markers that held a slot index: `npm run migrate`)
     const slotStart = repeatSlot(now, interval) * interval * 1000;
-    const marked = await repeats.lastSlot(watcher.id);
-    const lastStart = marked !== undefined && marked < LEGACY_SLOT_INDEX_BELOW ? marked * interval * 1000 : marked;
+    const lastStart = await repeats.lastSlot(watcher.id);
     if (lastStart !== undefined && lastStart >= slotStart) return true;
     // acknowledged or silenced alarms are never re-notified (issue 15), nor those a maintenance window holds (issue 28)
     const firing = await alarms.firingOf(watcher.id);

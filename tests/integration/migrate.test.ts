@@ -5,12 +5,15 @@ import * as alarmHistory from '#lib/db/alarmHistory';
 import * as alarms from '#lib/db/alarms';
 import * as deliveries from '#lib/db/deliveries';
 import { evaluationQueue } from '#lib/db/evaluationQueue';
+import { repeats } from '#lib/db/markers';
 import * as users from '#lib/db/users';
+import * as watchers from '#lib/db/watchers';
 import { doc, tableName } from '#lib/store/client';
 import { User } from '#lib/store/entities/account';
 import { AlarmItem, alarmIndexKeys, HistoryByPlace, historyPk, QUEUE } from '#lib/store/entities/alarms';
 import { Delivery, deliveryDueSk } from '#lib/store/entities/notify';
 import { get, type Item } from '#lib/store/table';
+import { offlineWatcher } from '../support/fleet';
 import { migrate, older } from '../../scripts/migrate';
 
 const unique = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
@@ -28,7 +31,11 @@ const storeOlderItems = async (tag: string) => {
   await putItem({ ...Delivery.key(`${tag}-4`), type: 'Delivery', deliveryId: `${tag}-4`, status: 'pending', attempts: 0, digest: {}, target: {}, createdAt: '2000-01-01T00:00:00.000Z', GSI2PK: older.dueKey, GSI2SK: deliveryDueSk('2000-01-01T00:00:00.000Z', `${tag}-4`) });
   await users.create({ username: `${tag}-5`, email: 'old@example.com', name: 'Old', role: 'viewer' }, 'hash');
   await doc.send(new UpdateCommand({ TableName: tableName(), Key: User.key(`${tag}-5`), UpdateExpression: 'REMOVE incarnation' }));
-  return { alarm, record };
+  // repeat markers holding a slot index: of a watcher repeating hourly, and of a watcher that is gone
+  const repeating = await watchers.create(offlineWatcher(tag, 'ops@example.com', { repeatIntervalSeconds: 3600 }), `w-${tag}-6`);
+  await repeats.done(repeating, 480_000, '2024-10-04T00:00:00.000Z');
+  await repeats.done(`w-${tag}-7`, 480_000, '2024-10-04T00:00:00.000Z');
+  return { alarm, record, repeating };
 };
 
 const ofRun = (tag: string) => (item: Item) => JSON.stringify(item).includes(tag);
@@ -36,8 +43,8 @@ const ofRun = (tag: string) => (item: Item) => JSON.stringify(item).includes(tag
 describe('npm run migrate', () => {
   it('brings every older shape to today’s, which the repositories then read as they read new items', async () => {
     const tag = unique('M');
-    const { alarm, record } = await storeOlderItems(tag);
-    expect(await migrate(ofRun(tag))).toEqual({ firing: 1, folded: 1, historyKeys: 1, dueKey: 1, incarnation: 1 });
+    const { alarm, record, repeating } = await storeOlderItems(tag);
+    expect(await migrate(ofRun(tag))).toEqual({ firing: 1, folded: 1, historyKeys: 1, dueKey: 1, incarnation: 1, repeatSlot: 2 });
 
     expect(await alarms.openAmong([alarm])).toMatchObject([{ watcherId: alarm.watcherId, state: 'firing' }]);
     expect(await alarms.firingOf(alarm.watcherId)).toHaveLength(1);
@@ -46,6 +53,8 @@ describe('npm run migrate', () => {
     expect((await alarmHistory.query({ region: tag, ...window }, 10)).items).toMatchObject([{ id: record.id }]);
     expect((await deliveries.due('2000-01-01T00:01:00.000Z', 100)).map((d) => d.deliveryId)).toContain(`${tag}-4`);
     expect((await users.credentials(`${tag}-5`))?.incarnation).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await repeats.lastSlot(repeating)).toBe(480_000 * 3600 * 1000);
+    expect(await repeats.lastSlot(`w-${tag}-7`)).toBeUndefined();
   });
 
   it('is idempotent: a second run changes nothing', async () => {
@@ -54,7 +63,7 @@ describe('npm run migrate', () => {
     await migrate(ofRun(tag));
     const after = await get(AlarmItem.key(alarm), { consistent: true });
     const user = await users.credentials(`${tag}-5`);
-    expect(await migrate(ofRun(tag))).toEqual({ firing: 0, folded: 0, historyKeys: 0, dueKey: 0, incarnation: 0 });
+    expect(await migrate(ofRun(tag))).toEqual({ firing: 0, folded: 0, historyKeys: 0, dueKey: 0, incarnation: 0, repeatSlot: 0 });
     expect(await get(AlarmItem.key(alarm), { consistent: true })).toEqual(after);
     expect(await users.credentials(`${tag}-5`)).toEqual(user);
   });
