@@ -32,7 +32,7 @@ export const ackFields = (ack: Acknowledgement | undefined) => ({
   ackUntil: ack?.ackUntil,
 });
 
-export const OPEN = expr('#state IN (:firing, :pending)', { firing: 'firing', pending: 'pending' });
+const OPEN = expr('#state IN (:firing, :pending)', { firing: 'firing', pending: 'pending' });
 const isOpen = (item: Item) => item.state === 'firing' || item.state === 'pending';
 
 /** Batch requests in flight for storms (reads of 100 keys, writes of 25 items). */

@@ -53,7 +53,7 @@ const FREE = expr('attribute_not_exists(PK) OR ((#state = :cleared OR #state = :
 const transition = async (alarm: Alarm, change: Change, condition: Expr): Promise<boolean> => !!(await AlarmItem.update(alarm, change, condition));
 
 /** An alarm to fire: its notice (written on it), where that went, and the pending alarm it fires (its `raisedAt`), if any. */
-export interface Raise {
+interface Raise {
   alarm: OpenAlarm;
   notice?: Notice | undefined;
   delivery?: NotificationOutcome | undefined;

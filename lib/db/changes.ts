@@ -15,7 +15,7 @@ export type StoredChange =
   | { kind: 'room'; at: string; room: RoomAggregate }
   | ({ kind: 'alarm'; at: string } & AlarmChange);
 
-export type ChangeListener = (change: StoredChange) => Promise<void>;
+type ChangeListener = (change: StoredChange) => Promise<void>;
 
 const listeners = new Set<ChangeListener>();
 

@@ -29,7 +29,7 @@ const cap = capped('filterConfigs', () => caps.filterConfigs(), (max) => `This s
 const numbered = numberedCollection(FILTER_CONFIGS, filterConfigSortKey, () => notFound());
 const every = listed(() => ({ pk: FILTER_CONFIGS }), 'filtersConfig', FilterConfig.fromItem);
 
-export const FILTERS_CONFIG_NOT_FOUND = 'Filter configuration not found';
+const FILTERS_CONFIG_NOT_FOUND = 'Filter configuration not found';
 const notFound = () => new NotFound(FILTERS_CONFIG_NOT_FOUND, { body: FILTERS_CONFIG_NOT_FOUND });
 
 /** Read, merge (rooms of remaining locations kept), write back if nobody wrote in between. */

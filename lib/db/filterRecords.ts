@@ -11,7 +11,7 @@ import { numberedCollection } from './partition';
 // a filter with a device serial number is also in GSI1 under that number, lowest id first.
 const UPSERT_CONCURRENCY = 16;
 
-export const FILTER_NOT_FOUND = 'Filter not found';
+const FILTER_NOT_FOUND = 'Filter not found';
 const notFound = () => new NotFound(FILTER_NOT_FOUND, { body: FILTER_NOT_FOUND });
 
 /** One UpdateItem creating or updating: sent fields replace, others kept, `deviceSN: null` removes it (docs/adr/0021). */

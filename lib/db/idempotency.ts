@@ -4,7 +4,7 @@ import { nowSeconds } from '#lib/store/table';
 
 // Idempotency keys, one item per (route, caller, key) hash (docs/adr/0161).
 /** `leaseUntil`: epoch ms a pending claim is its request's; `result`: the sealed first 2xx; `auditPending`: its audit record still to store. */
-export type KeyRecord = ReturnType<typeof IdempotencyKey.fromItem>;
+type KeyRecord = ReturnType<typeof IdempotencyKey.fromItem>;
 
 /** Claims a key: true when no live record held it (none, expired, a lapsed claim of the same request). */
 export const claim = async (id: string, record: KeyRecord, expiresAt: number): Promise<boolean> =>

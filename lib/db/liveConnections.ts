@@ -70,7 +70,7 @@ export const admitMessage = async (connectionId: string, window: number): Promis
 };
 
 /** What a move came to: moved; lost to another move of the same connection; the connection is gone. */
-export type MoveOutcome = 'moved' | 'raced' | 'gone';
+type MoveOutcome = 'moved' | 'raced' | 'gone';
 
 /** Moves a connection to another scope (docs/adr/0158); `current`: the connection as just read. */
 export const move = async (connectionId: string, scope: Scoped, current?: Connection): Promise<MoveOutcome> => {

@@ -6,7 +6,7 @@ import { nowSeconds } from '#lib/store/table';
 // treat a past `expiresAt` as absent.
 
 /** A password check may run (`windowEnd` names the window it counts in), or the budget is spent (`expiresAt`: when the window and any lock end). */
-export type Reservation = { granted: true; windowEnd: number } | { granted: false; window: ReturnType<typeof LoginFailures.fromItem> };
+type Reservation = { granted: true; windowEnd: number } | { granted: false; window: ReturnType<typeof LoginFailures.fromItem> };
 
 /** Revoked access tokens (logout), kept until the token would have expired anyway. */
 export const revokedTokens = {

@@ -15,7 +15,7 @@ export interface EntityDoc {
   notes?: string;
 }
 
-export interface Declaration<Id, T> {
+interface Declaration<Id, T> {
   type: string;
   key: (id: Id) => Key;
   fromItem: (item: Item) => T;

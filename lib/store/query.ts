@@ -76,7 +76,7 @@ export const dueBy = (now: string) => expr('#sk <= :now', { now: lastKeyOf(now) 
 const DEFAULT_SHARDS = 8;
 const MAX_SHARDS = 64;
 
-export const shardCount = (): number => {
+const shardCount = (): number => {
   const raw = process.env.SHARDS;
   if (raw === undefined || raw === '') return DEFAULT_SHARDS;
   const count = Number(raw);

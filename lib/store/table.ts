@@ -12,7 +12,7 @@ export type Returns = 'ALL_NEW' | 'UPDATED_NEW' | 'ALL_OLD' | 'UPDATED_OLD';
 export type Key = { PK: string; SK: string; [attribute: string]: unknown };
 
 /** Sends a conditional write: true when it landed, false when its condition did not hold. */
-export const conditionHeld = async (write: Promise<unknown>): Promise<boolean> => (await held(write)) !== undefined;
+const conditionHeld = async (write: Promise<unknown>): Promise<boolean> => (await held(write)) !== undefined;
 
 /** The write's answer, or undefined when its condition did not hold. */
 const held = async <T>(write: Promise<T>): Promise<T | undefined> => {
@@ -82,7 +82,7 @@ export const remove = (key: Key, condition?: Expr | string): Promise<boolean> =>
 /** DeleteItem answering the item it deleted: undefined when there was none, or `condition` did not hold. */
 export const take = async (key: Key, condition?: Expr | string): Promise<Item | undefined> => (await held(deleteCommand(key, condition, true)))?.Attributes;
 
-export type WriteRequest = { PutRequest: { Item: Item } } | { DeleteRequest: { Key: Item } };
+type WriteRequest = { PutRequest: { Item: Item } } | { DeleteRequest: { Key: Item } };
 
 export const BATCH_SIZE = 25;
 /** Keys one BatchGetItem may name. */
@@ -92,7 +92,7 @@ const MAX_IDLE_ROUNDS = 10;
 /** Backoff between rounds: capped exponential, full jitter (the store sheds load, we spread out). */
 const BACKOFF_BASE_MS = 50;
 const BACKOFF_CAP_MS = 2_000;
-export const backoff = (round: number): number => Math.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** round);
+const backoff = (round: number): number => Math.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** round);
 
 export const chunked = <T>(list: readonly T[], size: number): T[][] =>
   Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, (i + 1) * size));

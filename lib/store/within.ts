@@ -4,7 +4,7 @@ import type { Expr } from './expression';
 // A filter term: the item's own region, location and room in one of the place filters (`#w`, `:w` placeholders).
 const FIELDS = ['region', 'location', 'room'] as const;
 
-export type Condition = Required<Expr>;
+type Condition = Required<Expr>;
 
 /** The term, or undefined when some filter names nothing (every item lies in it). */
 export const withinCondition = (filters: readonly PlaceFilter[]): Condition | undefined => {
