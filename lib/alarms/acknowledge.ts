@@ -42,7 +42,7 @@ const acknowledgeWithin = async (id: string, ack: Acknowledgement | undefined, e
 };
 
 /** How far ahead `ackUntil` may lie (docs/adr/0441-acknowledgement-ends-with-the-alarm-or-at-ack-until.md). */
-export const MAX_ACK_UNTIL_DAYS = 30;
+const MAX_ACK_UNTIL_DAYS = 30;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** `ackUntil` as stored (UTC, milliseconds), or 422 when it is not in the future or more than 30 days ahead. */

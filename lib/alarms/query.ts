@@ -11,7 +11,7 @@ import { isUnscoped, narrowToScope, type AccessScope } from '#lib/shared/access'
 import { answeredSilences, silencedBy } from './pure/silences';
 
 /** GET /alarms query parameters, as validated strings. */
-export interface AlarmQuery {
+interface AlarmQuery {
   region?: string;
   location?: string;
   room?: string;
@@ -26,7 +26,7 @@ export interface AlarmQuery {
 const name = (value: string | undefined) => (value === undefined || value === ALL ? undefined : value);
 
 /** The filter of a query: names narrow unless absent or `all` (as in device queries, DESIGN D10). */
-export const alarmFilter = (query: AlarmQuery): AlarmFilter => ({
+const alarmFilter = (query: AlarmQuery): AlarmFilter => ({
   region: name(query.region),
   location: name(query.location),
   room: name(query.room),
@@ -64,7 +64,7 @@ const vendorsFor = async (list: readonly AlarmView[], open: readonly OpenWindow[
  * The filter of a query within the caller's scope: the query's own for an unscoped caller;
  * otherwise also `within` the places it shares with the scope, or undefined when it shares none.
  */
-export const alarmFilterWithin = (query: AlarmQuery, access: AccessScope): AlarmFilter | undefined => {
+const alarmFilterWithin = (query: AlarmQuery, access: AccessScope): AlarmFilter | undefined => {
   const filter = alarmFilter(query);
   if (isUnscoped(access)) return filter;
   const { region, location, room } = filter;

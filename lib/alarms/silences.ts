@@ -33,7 +33,7 @@ export const createSilence = async (input: SilenceInput, createdBy: string, scop
 };
 
 /** Silences answered per page when `all` asks for every kept one without a limit. */
-export const DEFAULT_SILENCES_PAGE = 100;
+const DEFAULT_SILENCES_PAGE = 100;
 
 /**
  * Active and future silences (a bare array: the cap SILENCES_MAX_ACTIVE bounds them), or one page

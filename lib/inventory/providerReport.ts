@@ -3,7 +3,7 @@ import { configuredNames } from './provider/kinds';
 import { staleSince, type ProviderFailure } from './pure/providerStatus';
 
 /** One provider as `GET /providers` answers it. */
-export interface ProviderReport {
+interface ProviderReport {
   name: string;
   /** Named by DEVICE_PROVIDERS now (a provider no longer configured keeps its last record). */
   configured: boolean;

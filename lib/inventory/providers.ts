@@ -21,7 +21,7 @@ export interface ProvidersSyncResult extends SyncResult {
   providers: { name: string; ok: boolean; devices: number; error?: string; heldRemovals?: number }[];
 }
 
-export interface ProvidersSyncOptions {
+interface ProvidersSyncOptions {
   now?: () => number;
 }
 

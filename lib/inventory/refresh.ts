@@ -11,7 +11,7 @@ import { ProviderError, type DeviceProvider } from './provider';
 import { unfitField } from './pure/names';
 import { connectivityChanges } from './pure/syncPlan';
 
-export interface RefreshedDevice extends Device {
+interface RefreshedDevice extends Device {
   refreshInfo: { lastRefresh: string };
 }
 

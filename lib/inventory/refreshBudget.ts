@@ -15,7 +15,7 @@ export const EVALUATION_MAX_MS = 5_000;
 /** Kept free: the store writes after the provider answered, one evaluation step past its deadline, the answer. */
 export const RESERVE_MS = 2_000;
 /** An evaluation with less than this left is not started: the change stays queued for the evaluator's next tick. */
-export const MIN_EVALUATION_MS = 500;
+const MIN_EVALUATION_MS = 500;
 
 /** What the provider may take, with `remainingMs` left in the invocation: at most half of what is not reserved. */
 export const providerBudget = (remainingMs: number): number => Math.max(0, Math.min(PROVIDER_MAX_MS, Math.floor((remainingMs - RESERVE_MS) / 2)));

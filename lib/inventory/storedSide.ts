@@ -23,7 +23,7 @@ const fullSyncMs = (): number => {
 /** The fingerprint of a held room: equal to no listing's, so the room is compared on every sync while held. */
 const HELD = '!held';
 
-export interface StoredSide {
+interface StoredSide {
   /** The whole stored inventory was read. */
   full: boolean;
   /** Rooms whose devices were read (all of them for a full sync). */
@@ -62,7 +62,7 @@ const providerBuckets = (fleet: readonly ProviderDevice[]) => {
   return buckets;
 };
 
-export interface StoredSideOptions {
+interface StoredSideOptions {
   /** Stored devices to hold like unreadable ones (their provider's listing failed). */
   holds?: (device: StoredDevice) => boolean;
   /** Read the whole stored inventory whatever the fingerprints say. */

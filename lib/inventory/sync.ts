@@ -39,7 +39,7 @@ export interface SyncResult {
 export const syncDevices = async (provider: DeviceProvider): Promise<SyncResult> => syncListing(await provider.listDevices());
 
 /** What a sync of several providers adds to one listing (lib/inventory/providers.ts). */
-export interface SyncScope {
+interface SyncScope {
   /** Serial numbers the providers themselves could not read: their stored devices stay as they are. */
   unreadable?: readonly string[];
   /** Stored devices to hold, neither updated nor removed (their provider's listing failed). */

@@ -4,7 +4,7 @@ import type { NamedProvider } from './provider';
 import { syncProvidersAndReport, type ProvidersSyncResult } from './providers';
 
 /** What a sync under the lease did: ran (with its result), found another sync running, or had no provider to sync. */
-export type LeasedSync = { ran: true; result: ProvidersSyncResult } | { ran: false; reason: 'busy' | 'no provider' };
+type LeasedSync = { ran: true; result: ProvidersSyncResult } | { ran: false; reason: 'busy' | 'no provider' };
 
 /**
  * One sync at a time (issue 23): the scheduled one, a retried one, a local loop, all sharing the

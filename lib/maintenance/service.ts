@@ -17,9 +17,9 @@ import type { MaintenanceWindow, WindowInput, WindowMatchers } from './types';
 import { answerOf, checkWindow, lastClosing, openWindowsAt, timeOrderedId, type OpenWindow, type WindowAnswer } from './pure/windows';
 
 /** The time zone of the place a window's matchers name, when one is known (its location's profile: docs/adr/0483). */
-export type PlaceTimeZone = (matchers: WindowMatchers) => Promise<string | undefined>;
+type PlaceTimeZone = (matchers: WindowMatchers) => Promise<string | undefined>;
 
-export interface Options {
+interface Options {
   /** Where a schedule without `timeZone` takes its zone from (docs/adr/0404-a-windows-time-zone-default-is-a-parameter.md). */
   placeTimeZone?: PlaceTimeZone;
 }
@@ -61,7 +61,7 @@ export const createWindow = async (input: WindowInput, createdBy: string, scope:
 };
 
 /** Windows answered per page when no limit is asked. */
-export const DEFAULT_WINDOWS_PAGE = 100;
+const DEFAULT_WINDOWS_PAGE = 100;
 
 /** One page of the kept windows (any status), oldest first; a scoped caller's holds those within its scope (and may be short). */
 export const listWindows = async (query: { limit?: string; cursor?: string }, scope: AccessScope = []): Promise<Page<WindowAnswer>> => {

@@ -109,7 +109,7 @@ export const urlProblem = (raw: string, allowLocal: boolean, ports: readonly num
 export type Lookup = (hostname: string) => Promise<string[]>;
 
 /** Every address a name resolves to now (A and AAAA), as the operating system resolves it. */
-export const systemLookup: Lookup = async (hostname) => {
+const systemLookup: Lookup = async (hostname) => {
   // node:dns loads on the first name looked up: most engine runs send no webhook (DESIGN §8, docs/adr/0502)
   const { lookup } = await import('node:dns/promises');
   return (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
@@ -140,7 +140,7 @@ export const targetProblem = async (raw: string, allowLocal: boolean, lookup: Lo
 };
 
 /** What stands for a webhook URL's path and query once it has been answered: they are the credential. */
-export const MASK = '***';
+const MASK = '***';
 
 /**
  * A webhook URL as answered after its creation: scheme, host and port, the path and query masked

@@ -19,7 +19,7 @@ import type { Channel, ChannelInput, DeliveryView } from './types';
  * every other answer masks its path); a channel a watcher uses cannot be deleted.
  */
 
-export interface ChannelRules {
+interface ChannelRules {
   allowLocal?: boolean;
   lookup?: Lookup;
 }
@@ -33,10 +33,10 @@ const checkTarget = async (input: ChannelInput, rules: ChannelRules): Promise<vo
 };
 
 /** A channel as answered once: a webhook's with its signing secret. */
-export type ChannelWithSecret = Channel & { secret?: string };
+type ChannelWithSecret = Channel & { secret?: string };
 
 /** A channel as every answer but create and rotate-secret shows it: a webhook's URL masked. */
-export const maskedChannel = (channel: Channel): Channel => (channel.type === 'webhook' ? { ...channel, url: maskedUrl(channel.url) } : channel);
+const maskedChannel = (channel: Channel): Channel => (channel.type === 'webhook' ? { ...channel, url: maskedUrl(channel.url) } : channel);
 
 export const getChannel = async (id: string): Promise<Channel> => maskedChannel(await channels.get(id));
 

@@ -34,14 +34,14 @@ export interface NotifierOptions {
   allowLocal?: boolean;
 }
 
-export const DEFAULT_MAX_PER_RUN = 100;
+const DEFAULT_MAX_PER_RUN = 100;
 const DUE_PAGE = 25;
 /** An attempt starts only when this much of the budget is left. */
 const MIN_ATTEMPT_MS = 1_000;
 /** How long a claimed delivery stays out of the due index while it is being attempted. */
 const CLAIM_LEASE_MS = WEBHOOK_TIMEOUT_MS + 25_000;
 
-export const maxPerRunFromEnv = (env: NodeJS.ProcessEnv = process.env): number => {
+const maxPerRunFromEnv = (env: NodeJS.ProcessEnv = process.env): number => {
   const value = Number(env.NOTIFY_MAX_PER_RUN);
   return Number.isInteger(value) && value > 0 ? value : DEFAULT_MAX_PER_RUN;
 };

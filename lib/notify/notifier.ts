@@ -19,7 +19,7 @@ import { draftsFor, dueForRepeat, planDigests, repeatSlot } from './pure/plan';
 import { runReads, type RunReads } from './runReads';
 import type { DeliveryDraft } from './types';
 
-export { DEFAULT_MAX_PER_RUN, maxPerRunFromEnv, type NotificationSummary, type NotifierOptions } from './deliver';
+export type { NotificationSummary } from './deliver';
 
 const WRITES_IN_FLIGHT = 16;
 

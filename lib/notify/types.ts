@@ -71,7 +71,7 @@ export const LISTED = 50;
 export type WebhookFormat = 'json' | 'slack' | 'teams';
 export const WEBHOOK_FORMATS = ['json', 'slack', 'teams'] as const satisfies readonly WebhookFormat[];
 
-export type DeliveryStatus = 'pending' | 'delivered' | 'retrying' | 'failed' | 'suppressed';
+type DeliveryStatus = 'pending' | 'delivered' | 'retrying' | 'failed' | 'suppressed';
 
 /** Who a watcher's notifications go to: its own addresses (when `sendEmail`) and its channels. */
 export interface Audience {

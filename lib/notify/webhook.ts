@@ -8,7 +8,7 @@ import { signatureOf } from './pure/signature';
 /** A webhook receiver gets this long to answer (issue 16 item 4). */
 export const WEBHOOK_TIMEOUT_MS = 5_000;
 
-export interface WebhookRequest {
+interface WebhookRequest {
   url: string;
   body: string;
   deliveryId: string;

@@ -10,7 +10,7 @@ import type { WatcherRecord } from '#lib/watchers/types';
 import type { AlarmPlan, PlannedClear } from './pure/plan';
 
 /** A device whose worst firing alarm changed, as written (`from` is what the write replaced). */
-export interface SeverityShift {
+interface SeverityShift {
   place: Place;
   from: Severity | undefined;
   to: Severity | undefined;

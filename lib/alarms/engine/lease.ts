@@ -5,7 +5,7 @@ import { holdLease, type Lease, type LeaseOptions } from '#lib/shared/lease';
  * The evaluator's lease (one run at a time, DESIGN D6): the generic lease of lib/shared/lease.ts
  * on the evaluator's marker item (lib/db/leases.ts).
  */
-export { HEARTBEAT_MS, LEASE_MS, type Lease } from '#lib/shared/lease';
+export { HEARTBEAT_MS, LEASE_MS } from '#lib/shared/lease';
 
 /**
  * Runs `task` under the lease, or answers undefined when another run holds it (or, with

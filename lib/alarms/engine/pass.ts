@@ -72,7 +72,7 @@ export interface PassOptions {
   deadline: number;
   holding?: () => boolean;
 }
-export type PassCounts = Omit<EvaluationSummary, 'mailed' | 'notifications' | 'complete' | 'reconciled'> & { notices?: number; noticed?: AlarmKey[]; clearedNow?: alarms.ClearedAlarm[] };
+type PassCounts = Omit<EvaluationSummary, 'mailed' | 'notifications' | 'complete' | 'reconciled'> & { notices?: number; noticed?: AlarmKey[]; clearedNow?: alarms.ClearedAlarm[] };
 export const noCounts = (): PassCounts => ({ raised: 0, pending: 0, dropped: 0, cleared: 0, updated: 0, roomsRecomputed: 0 });
 
 /**

@@ -6,7 +6,7 @@ import { mapConcurrent } from '#lib/shared/concurrency';
 import { LEASE_MS, withLease } from './lease';
 import { planRepair } from './pure/repair';
 
-export interface RepairSummary {
+interface RepairSummary {
   devicesFixed: number;
   roomsRecomputed: number;
 }
@@ -18,7 +18,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Makes device severities and room statuses agree with the open alarms (planRepair), under
  * the evaluator's lease; undefined while another run holds it. Raises, clears and mails nothing.
  */
-export const repairRoomStatuses = async (): Promise<RepairSummary | undefined> =>
+const repairRoomStatuses = async (): Promise<RepairSummary | undefined> =>
   withLease(async ({ holding }) => {
     const [inventory, open, stored] = await Promise.all([devices.index(), alarms.open(), rooms.inScope({})]);
     const plan = planRepair({ devices: inventory, open, rooms: stored });

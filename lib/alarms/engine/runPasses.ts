@@ -12,7 +12,7 @@ import { queuePass } from './queuePass';
 export type RunOutcome = { ran: true; summary: EvaluationSummary } | { ran: false; reason: 'busy' | 'not due' };
 
 /** The end of a run's budget kept for releasing its lease: its passes stop writing this much earlier. */
-export const RELEASE_MS = 2_000;
+const RELEASE_MS = 2_000;
 
 const noSummary = (): EvaluationSummary => ({
   ...noCounts(),

@@ -28,7 +28,7 @@ export interface ParentFacts {
   firing: ReadonlyMap<string, readonly Place[]>;
 }
 
-export const overRoom = (parent: InhibitedBy): boolean => parent.condition === 'roomOffline' || (parent.condition === 'watcher' && parent.over === 'room');
+const overRoom = (parent: InhibitedBy): boolean => parent.condition === 'roomOffline' || (parent.condition === 'watcher' && parent.over === 'room');
 
 /**
  * The parent a watcher is inhibited by, or none when its chain of parent watchers leads back to it:

@@ -81,7 +81,7 @@ export const answeredSilences = (ids: readonly string[]): { silencedBy: string[]
   silencedByCount: ids.length,
 });
 
-export interface SilenceProblem {
+interface SilenceProblem {
   field: string;
   message: string;
 }

@@ -2,7 +2,7 @@ import type { ProviderDevice } from '#lib/devices/types';
 import type { DeviceProvider } from './types';
 import { isString, ProviderError } from './vendorHttp';
 
-export interface HttpProviderOptions {
+interface HttpProviderOptions {
   baseUrl: string;
   /** Sent as a bearer token; never logged. A function is asked before each request (it caches: lib/adapters/secrets.ts). */
   token: string | (() => Promise<string | undefined>);
@@ -16,7 +16,7 @@ export { ProviderError };
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 
 /** Accepts the vendor's device record only if it has every field we store. */
-export const parseProviderDevice = (value: unknown): ProviderDevice => {
+const parseProviderDevice = (value: unknown): ProviderDevice => {
   if (
     isObject(value) &&
     isString(value.deviceid) &&

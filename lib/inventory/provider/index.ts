@@ -9,7 +9,7 @@ import { LOCATION_LEVELS, zoomProvider, type LocationLevel } from './zoom';
 
 export type { DeviceProvider, ProviderMeter } from './types';
 export { newMeter } from './types';
-export { configuredNames, PROVIDER_KINDS, type ProviderKind } from './kinds';
+export { configuredNames } from './kinds';
 export { ProviderError } from './vendorHttp';
 import { ProviderError } from './vendorHttp';
 
@@ -18,8 +18,8 @@ const int = (value: string | undefined, fallback: number): number => {
   return value !== undefined && value !== '' && Number.isInteger(n) && n >= 0 ? n : fallback;
 };
 
-export const DEFAULT_SEED_DEVICES = 300;
-export const DEFAULT_SIM_SEED = 42;
+const DEFAULT_SEED_DEVICES = 300;
+const DEFAULT_SIM_SEED = 42;
 
 /** A configured provider: its name is its kind, and the `vendor` of the devices it reports. */
 export interface NamedProvider {
@@ -31,7 +31,7 @@ export interface NamedProvider {
  * Reads a secret by name: the environment locally; in AWS an SSM SecureString named by
  * `<NAME>_PARAM` (lib/adapters/secrets.ts, passed in by the functions). `fresh` skips a cache.
  */
-export type SecretReader = (name: string, fresh?: boolean) => Promise<string | undefined>;
+type SecretReader = (name: string, fresh?: boolean) => Promise<string | undefined>;
 
 const simulatedFromEnv = (env: NodeJS.ProcessEnv): DeviceProvider => {
   const devices = int(env.SEED_DEVICES, DEFAULT_SEED_DEVICES);

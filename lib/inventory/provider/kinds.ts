@@ -1,5 +1,5 @@
 /** The kinds of provider, each configured by its own settings (README "Device providers"). */
-export const PROVIDER_KINDS = ['webex', 'zoom', 'http', 'simulated'] as const;
+const PROVIDER_KINDS = ['webex', 'zoom', 'http', 'simulated'] as const;
 export type ProviderKind = (typeof PROVIDER_KINDS)[number];
 
 /** The names of the configured providers: DEVICE_PROVIDERS (comma-separated), else DEVICE_PROVIDER, else none. */

@@ -1,7 +1,7 @@
 import type { ProviderDevice } from '#lib/devices/types';
 import type { DeviceProvider } from './types';
 
-export interface SimulatedFleetOptions {
+interface SimulatedFleetOptions {
   seed: number;
   /** Number of devices (SEED_DEVICES). */
   devices: number;

@@ -41,7 +41,7 @@ export interface VendorHttpOptions {
 }
 
 /** A bearer token source: `renew` after a 401 of `rejected` (a fresh token, or the same when it cannot renew). */
-export interface TokenSource {
+interface TokenSource {
   token(meter?: ProviderMeter): Promise<string>;
   renew(meter?: ProviderMeter, rejected?: string): Promise<string>;
 }
@@ -77,7 +77,7 @@ export const cachedTokens = (issue: (fresh: boolean, meter?: ProviderMeter) => P
   };
 };
 
-export interface VendorAnswer {
+interface VendorAnswer {
   status: number;
   body: unknown;
   headers: Headers;
@@ -87,7 +87,7 @@ export interface VendorAnswer {
 const RETRYABLE = new Set([423, 429, 502, 503, 504]);
 
 /** `Retry-After` in milliseconds: delta-seconds or an HTTP date; undefined when absent or unreadable. */
-export const retryAfterMs = (value: string | null, now = Date.now()): number | undefined => {
+const retryAfterMs = (value: string | null, now = Date.now()): number | undefined => {
   if (value === null || value.trim() === '') return undefined;
   const seconds = Number(value);
   if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;

@@ -10,17 +10,17 @@ import { cachedTokens, isObject, isString, vendorHttp, type IssuedToken, type Ve
  * device's call state stays what the last refresh saw (CALL_STATE_UNKNOWN); a refresh asks xAPI.
  */
 
-export const WEBEX_API_URL = 'https://webexapis.com/v1';
+const WEBEX_API_URL = 'https://webexapis.com/v1';
 
 /** An access token, or what renews one (an integration's refresh token; a service app's too). */
-export interface WebexCredentials {
+interface WebexCredentials {
   accessToken?: string;
   clientId?: string;
   clientSecret?: string;
   refreshToken?: string;
 }
 
-export interface WebexOptions {
+interface WebexOptions {
   apiUrl?: string;
   /** Read again (`fresh`) when a token is refused: a rotated secret is picked up. */
   credentials: (fresh: boolean) => Promise<WebexCredentials>;
@@ -67,7 +67,7 @@ interface Location {
 }
 
 /** A Webex device record as ours; a string reason when it cannot be one. */
-export const mapWebexDevice = (
+const mapWebexDevice = (
   record: unknown,
   workspaces: ReadonlyMap<string, Place>,
   locations: ReadonlyMap<string, Location>,

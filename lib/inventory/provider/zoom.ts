@@ -11,18 +11,18 @@ import { cachedTokens, isObject, isString, vendorHttp, type IssuedToken, type Ve
  * connected devices' call state ACTIVE.
  */
 
-export const ZOOM_API_URL = 'https://api.zoom.us/v2';
-export const ZOOM_OAUTH_URL = 'https://zoom.us';
+const ZOOM_API_URL = 'https://api.zoom.us/v2';
+const ZOOM_OAUTH_URL = 'https://zoom.us';
 export const LOCATION_LEVELS = ['country', 'state', 'city', 'campus', 'building', 'floor'] as const;
 export type LocationLevel = (typeof LOCATION_LEVELS)[number];
 
-export interface ZoomCredentials {
+interface ZoomCredentials {
   accountId?: string;
   clientId?: string;
   clientSecret?: string;
 }
 
-export interface ZoomOptions {
+interface ZoomOptions {
   apiUrl?: string;
   oauthUrl?: string;
   credentials: (fresh: boolean) => Promise<ZoomCredentials>;
@@ -71,7 +71,7 @@ export const placeInTree = (tree: ReadonlyMap<string, TreeNode>, locationId: str
 };
 
 /** A Zoom room device as ours; a string reason when it cannot be one. */
-export const mapZoomDevice = (record: unknown, room: Room, place: Place): ProviderDevice | { skip: string; serial?: string } => {
+const mapZoomDevice = (record: unknown, room: Room, place: Place): ProviderDevice | { skip: string; serial?: string } => {
   if (!isObject(record)) return { skip: 'malformed' };
   const serial = isString(record.serial_number) ? record.serial_number : undefined;
   if (!isString(record.id) || !isString(record.status)) return { skip: 'malformed', serial };

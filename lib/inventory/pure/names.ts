@@ -5,7 +5,7 @@ import type { ProviderDevice } from '#lib/devices/types';
 const UNFIT = /[\p{Cs}\p{Cc}]/u;
 
 /** A device field that cannot be stored or become part of a key. */
-export interface SkippedDevice {
+interface SkippedDevice {
   devicesn: string;
   field: string;
 }

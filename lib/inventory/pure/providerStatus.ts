@@ -46,7 +46,7 @@ export interface ProviderStatus {
   heldRemovals?: HeldRemovals;
 }
 
-export const REQUIRED_SIGHTINGS = 3;
+const REQUIRED_SIGHTINGS = 3;
 
 export const emptyStatus = (name: string): ProviderStatus => ({ name, devices: 0, skipped: {}, duplicates: 0, requests: 0, throttledWaits: 0, waitedMs: 0 });
 

@@ -28,7 +28,7 @@ const callState = (device: ProviderDevice, previous: StoredDevice | undefined): 
       ? previous.status.inCallStatus
       : 'NONE';
 
-export interface SyncPlan {
+interface SyncPlan {
   /** New or changed devices (a moved device is written in its new room). */
   puts: StoredDevice[];
   /** Devices that vanished, and the old item of every moved device. */

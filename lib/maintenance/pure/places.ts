@@ -10,7 +10,7 @@ import type { Place } from '#lib/devices/types';
 import { windowMatches, type OpenWindow } from './windows';
 
 /** One open window holding a device or a room, as answered: what the board shows of it. */
-export interface HeldBy {
+interface HeldBy {
   id: string;
   comment: string;
   /** When the opening under way closes (ISO 8601). */

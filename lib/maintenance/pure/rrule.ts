@@ -50,7 +50,7 @@ const integers = (text: string, min: number, max: number): number[] | undefined 
 };
 
 /** The local times of every BYHOUR with every BYMINUTE, ascending. */
-export const timesOf = (hours: readonly number[], minutes: readonly number[]): number[] =>
+const timesOf = (hours: readonly number[], minutes: readonly number[]): number[] =>
   hours.flatMap((hour) => minutes.map((minute) => hour * 60 + minute)).sort((a, b) => a - b);
 
 const parseUntil = (text: string): Rule['until'] | undefined => {

@@ -4,7 +4,7 @@ import { alarmLine, byRoom, introOf, moreLine, subjectOf } from './digest';
 import type { Digest, NotifiedAlarm, WebhookFormat } from '../types';
 
 /** The facts of one delivery, as the `json` format sends them. */
-export interface WebhookPayload {
+interface WebhookPayload {
   type: Digest['type'];
   deliveryId: string;
   sentAt: string;
@@ -41,7 +41,7 @@ const SLACK_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>':
  * text it parses (`text`, mrkdwn, plain_text); watcher types, descriptions and place names are
  * client input (issue 24 item 10). Clipped to `max` after escaping, never inside an entity.
  */
-export const slackText = (text: string, max = Number.POSITIVE_INFINITY): string => {
+const slackText = (text: string, max = Number.POSITIVE_INFINITY): string => {
   const escaped = text.replace(/[&<>]/g, (c) => SLACK_ENTITIES[c]!);
   return escaped.length > max ? `${escaped.slice(0, max - 1).replace(/&[a-z]{0,3}$/, '')}…` : escaped;
 };
@@ -50,7 +50,7 @@ export const slackText = (text: string, max = Number.POSITIVE_INFINITY): string 
  * Text a Teams Adaptive Card shows as written: TextBlock and FactSet read Markdown (emphasis,
  * `[label](url)` links, `<url>` autolinks), so its punctuation is backslash-escaped.
  */
-export const teamsText = (text: string): string => text.replace(/[\\*_~`[\]<>]/g, (c) => `\\${c}`);
+const teamsText = (text: string): string => text.replace(/[\\*_~`[\]<>]/g, (c) => `\\${c}`);
 
 /** Slack incoming webhook: `text` (the summary, shown in notifications) and `blocks`. */
 const slack = (digest: Digest, payload: WebhookPayload) => {

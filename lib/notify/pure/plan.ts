@@ -13,7 +13,7 @@ export const targetsOf = (audience: Audience): Target[] => [
 ];
 
 /** Whether a silence covers an alarm (issue 15): its deliveries are stored as suppressed. */
-export type SilencedBy = (alarm: NotifiedAlarm) => boolean;
+type SilencedBy = (alarm: NotifiedAlarm) => boolean;
 
 /** One digest to each target; suppressed where silences cover all of its alarms. */
 export const draftsFor = (

@@ -11,7 +11,7 @@ export type AttemptOutcome =
   | { kind: 'unreachable'; reason: string }
   | { kind: 'refused'; reason: string };
 
-export type Verdict = 'delivered' | 'retry' | 'fail';
+type Verdict = 'delivered' | 'retry' | 'fail';
 
 export const verdictOf = (outcome: AttemptOutcome): Verdict => {
   if (outcome.kind === 'timeout' || outcome.kind === 'unreachable') return 'retry';

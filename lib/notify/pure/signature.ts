@@ -4,7 +4,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 export const newSecret = (): string => `whsec_${randomBytes(32).toString('base64url')}`;
 
 /** How old a signed request a receiver should still accept, as the README advises (seconds). */
-export const SIGNATURE_TOLERANCE_SECONDS = 300;
+const SIGNATURE_TOLERANCE_SECONDS = 300;
 
 /**
  * `x-signature-256` of one attempt: `sha256=<hex HMAC-SHA256 of "<timestamp>.<raw body>">`, where

@@ -139,7 +139,7 @@ export const windowDays = (from: string, to: string): { first: string; last: str
 });
 
 /** The longest availability window. */
-export const MAX_AVAILABILITY_DAYS = 31;
+const MAX_AVAILABILITY_DAYS = 31;
 
 type Problem = { field: string; message: string };
 

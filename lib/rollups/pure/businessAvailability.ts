@@ -18,9 +18,9 @@ export interface Interval {
 
 export const DEFAULT_MIN_OUTAGE_SECONDS = 120;
 /** A day with more outage than this inside business hours is unhealthy. */
-export const UNHEALTHY_DAY_MINUTES = 20;
+const UNHEALTHY_DAY_MINUTES = 20;
 
-export const DAY_NAMES = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'] as const;
+const DAY_NAMES = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'] as const;
 
 /** Weekly business hours in a zone: on `days` (0 = Monday), from `start` to `end` local minutes (end after start, at most 24:00). */
 export interface BusinessHours {
@@ -75,7 +75,7 @@ const mod = (a: number, n: number) => ((a % n) + n) % n;
 const weekdayOf = (day: number) => mod(day + 3, 7);
 
 /** A local day number as `YYYY-MM-DD`. */
-export const localDate = (day: number): string => new Date(day * DAY_MS).toISOString().slice(0, 10);
+const localDate = (day: number): string => new Date(day * DAY_MS).toISOString().slice(0, 10);
 
 /**
  * The local days of a window in a zone, each with the instants it covers: its business hours,
@@ -138,7 +138,7 @@ export const subtract = (a: readonly Interval[], b: readonly Interval[]): Interv
   return out;
 };
 
-export const total = (list: readonly Interval[]): number => list.reduce((sum, i) => sum + (i.end - i.start), 0);
+const total = (list: readonly Interval[]): number => list.reduce((sum, i) => sum + (i.end - i.start), 0);
 
 /** One device over the window: its transitions inside it (any order) and whether it was connected when the window opened. */
 export interface DeviceConnectivity {
@@ -175,7 +175,7 @@ export const outagesOf = (device: DeviceConnectivity, from: number, to: number, 
   return out.filter((i) => i.end - i.start >= minOutageSeconds * 1000);
 };
 
-export interface AvailabilityOptions {
+interface AvailabilityOptions {
   from: number;
   to: number;
   /** Business hours; undefined: all day (24 h), days in `timeZone` (default UTC). */
@@ -186,7 +186,7 @@ export interface AvailabilityOptions {
   maintenance?: readonly Interval[];
 }
 
-export interface RoomBusinessAvailability {
+interface RoomBusinessAvailability {
   /** Connected over observed device-time inside the counted hours, 0..1 with 4 decimals (1 when nothing was observed). */
   availability: number;
   /** Minutes (1 decimal) inside the counted hours in which at least one of the room's devices was out. */

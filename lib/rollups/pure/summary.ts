@@ -6,7 +6,7 @@ import { COUNT_FIELDS, summaryKey, zeroCounts, type Counts, type Place, type Roo
  */
 
 /** What one room adds to every summary it belongs to (nothing for an absent room). */
-export const countsOfRoom = (room: Pick<RoomAggregate, 'deviceCount' | 'online' | 'offline' | 'roomStatus'> | undefined): Counts => {
+const countsOfRoom = (room: Pick<RoomAggregate, 'deviceCount' | 'online' | 'offline' | 'roomStatus'> | undefined): Counts => {
   const counts = zeroCounts();
   if (!room || room.deviceCount === 0) return counts;
   counts.deviceCount = room.deviceCount;
@@ -22,7 +22,7 @@ export const addCounts = (into: Counts, more: Counts, sign = 1): Counts => {
   return into;
 };
 
-export const isZero = (counts: Counts): boolean => COUNT_FIELDS.every((field) => counts[field] === 0);
+const isZero = (counts: Counts): boolean => COUNT_FIELDS.every((field) => counts[field] === 0);
 
 /** The counts of a list of rooms (the rooms in any scope). */
 export const countRooms = (rooms: readonly RoomAggregate[]): Counts => rooms.reduce((total, room) => addCounts(total, countsOfRoom(room)), zeroCounts());

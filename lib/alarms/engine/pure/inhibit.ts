@@ -9,7 +9,7 @@ import type { AlarmPlan, PlannedRaise } from './plan';
  */
 
 /** A raise of an inhibited watcher, with where its parent condition is judged. */
-export interface JudgedRaise {
+interface JudgedRaise {
   index: number;
   watcherId: string;
   parent: InhibitedBy;

@@ -2,7 +2,7 @@ import type { OpenAlarm } from '#lib/alarms/types';
 import { roomKey, type Place, type RoomAggregate, type Severity, type StoredDevice } from '#lib/devices/types';
 import { roomsToRecompute, worstSeverityByDevice } from './plan';
 
-export interface RepairPlan {
+interface RepairPlan {
   /** Devices whose stored severity is not the worst of their firing alarms. */
   severities: { device: Pick<StoredDevice, 'devicesn' | 'details'>; severity: Severity | undefined }[];
   /** Rooms to recompute: those of the devices above and any whose stored status disagrees. */

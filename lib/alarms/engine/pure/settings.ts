@@ -1,9 +1,9 @@
 import type { IntervalRecord } from '#lib/intervals/types';
 
-export const DEFAULT_EVALUATION_INTERVAL_SECONDS = 60;
-export const DEFAULT_EVALUATION_TIMEOUT_SECONDS = 50;
+const DEFAULT_EVALUATION_INTERVAL_SECONDS = 60;
+const DEFAULT_EVALUATION_TIMEOUT_SECONDS = 50;
 
-export interface EvaluatorSettings {
+interface EvaluatorSettings {
   /** Seconds between the starts of two scheduled runs (`intervalDeviceWatchers`). */
   intervalSeconds: number;
   /** Longest one run may take (`intervalDeviceWatchersTimeout`). */
