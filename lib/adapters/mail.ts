@@ -22,7 +22,7 @@ export const outboxMailer = (now: () => string = () => new Date().toISOString())
  * one window left is a crash between SES accepting the mail and the ledger write (docs/decisions.md).
  * The SDK client is loaded on first use, so functions that never mail through SES do not pay for it.
  */
-export const sesMailer = (from: string): Mailer => {
+const sesMailer = (from: string): Mailer => {
   let client: Promise<{ send: (mail: Mail) => Promise<void> }> | undefined;
   const load = async () => {
     const { SESv2Client, SendEmailCommand } = await import('@aws-sdk/client-sesv2');

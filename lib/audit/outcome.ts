@@ -11,7 +11,7 @@ import { recordAuthEvent } from './log';
 export const UNKNOWN_PRINCIPAL = '(unknown)';
 
 /** Who an authentication step names, and how to tell whether that principal exists. */
-export interface AuthSubject {
+interface AuthSubject {
   kind: 'user' | 'service';
   id: string;
   exists: () => Promise<boolean>;

@@ -23,12 +23,12 @@ import { publicKey, verifyAccessToken } from './verify';
  * unscoped); ACCESS_MODE=user (the default, and deployed stages') answers 401.
  */
 
-export type AccessMode = 'key' | 'user';
+type AccessMode = 'key' | 'user';
 
 /** ACCESS_MODE of the stage; anything but `key` is `user`, so a typo never opens the API. */
-export const accessMode = (): AccessMode => (process.env.ACCESS_MODE === 'key' ? 'key' : 'user');
+const accessMode = (): AccessMode => (process.env.ACCESS_MODE === 'key' ? 'key' : 'user');
 
-export const API_KEY_PRINCIPAL: Principal = Object.freeze({
+const API_KEY_PRINCIPAL: Principal = Object.freeze({
   kind: 'api-key',
   username: 'api-key',
   role: 'api-key',
@@ -42,7 +42,7 @@ const refused = () => new Unauthorized('Invalid or expired token');
 type Refusal = 'revoked' | 'superseded' | 'inactive' | 'gone';
 
 /** Where a request's authentication events go: the audit log of an audited route (its function may write it). */
-export interface AuthEventSink {
+interface AuthEventSink {
   request: APIGatewayProxyEvent;
   log: AuditLog;
 }
@@ -91,7 +91,7 @@ export const principalOfToken = async (header: string | undefined, record?: Auth
 };
 
 /** 403 unless the principal holds the permission (and, for fleet-wide ones, is unscoped). */
-export const requirePermission = (principal: Principal, permission: Permission): void => {
+const requirePermission = (principal: Principal, permission: Permission): void => {
   if (!principal.permissions.includes(permission)) {
     throw new Forbidden(permission === 'admin' ? 'This operation needs the admin role' : `This operation needs the ${permission} permission`);
   }

@@ -30,7 +30,7 @@ const unknownRole = (role: string) =>
   new Invalid('body.role must be an existing role id', [{ field: 'body.role', message: `body.role ${role} is not a role` }]);
 
 /** The admins the "at least one remains" rule counts: the built-in admin role, unscoped. */
-export const isCountedAdmin = (holder: { role: string; scope?: readonly ScopeEntry[] }): boolean =>
+const isCountedAdmin = (holder: { role: string; scope?: readonly ScopeEntry[] }): boolean =>
   holder.role === ADMIN_ROLE && normalizeScope(holder.scope).length === 0;
 
 /** Users and services holding a role, read consistently: starts the count of a role stored before counts. */

@@ -8,7 +8,7 @@ export const PASSWORD_MAX_LENGTH = 256;
 /** OWASP Password Storage Cheat Sheet, scrypt: N=2^17, r=8, p=1. */
 export const OWASP_SCRYPT = { logN: 17, r: 8, p: 1 } as const;
 
-export interface ScryptParams {
+interface ScryptParams {
   logN: number;
   r: number;
   p: number;

@@ -20,7 +20,7 @@ export const passwordFingerprint = (lowerNfc: string): number => createHash('sha
 
 let common: ReadonlySet<number> | undefined;
 /** The fingerprints of the common passwords of policy length (from a maintained list), unpacked on first use. */
-export const commonPasswordFingerprints = (): ReadonlySet<number> => {
+const commonPasswordFingerprints = (): ReadonlySet<number> => {
   if (!common) {
     const bytes = Buffer.from(COMMON_PASSWORD_FINGERPRINTS, 'base64');
     common = new Set(Array.from({ length: bytes.length / 4 }, (_, i) => bytes.readUInt32BE(i * 4)));

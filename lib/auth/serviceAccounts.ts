@@ -8,7 +8,7 @@ import { newServiceSecret } from './serviceSecrets';
  */
 
 /** A service as registration and rotation answer it: with the client secret, this once. */
-export type ServiceWithSecret = Service & { secret: string };
+type ServiceWithSecret = Service & { secret: string };
 
 export const registerService = async (service: NewService): Promise<ServiceWithSecret> => {
   const { secret, hash } = newServiceSecret();

@@ -13,7 +13,7 @@ import { ACCESS_TOKEN_SECONDS } from './tokens';
  * incarnation). Like sign-in it holds the signing key, so only its function bundles this module.
  */
 
-export interface ServiceTokenAnswer {
+interface ServiceTokenAnswer {
   accessToken: string;
   tokenType: 'Bearer';
   expiresIn: number;

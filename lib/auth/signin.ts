@@ -21,7 +21,7 @@ import { ACCESS_TOKEN_SECONDS } from './tokens';
 /** The value of a named secret, or undefined when it is not configured. */
 export type SecretSource = (name: string) => Promise<string | undefined>;
 
-export interface SignInAnswer {
+interface SignInAnswer {
   accessToken: string;
   tokenType: 'Bearer';
   expiresIn: number;

@@ -7,7 +7,7 @@ import { roomsWithin } from './access';
 import { businessAvailabilityIn, businessHoursSetting, readProfiles, type BusinessAnswer, type Profiles } from './businessAvailability';
 import { inScope, scopeOf, type DeviceFilter, type Scope } from './deviceScope';
 
-export interface AvailabilityAnswer {
+interface AvailabilityAnswer {
   from: string;
   to: string;
   rooms: RoomAvailability[];
@@ -46,7 +46,7 @@ export const availabilityIn = async (scope: Scope, from: string, to: string, acc
 type Problem = { field: string; message: string };
 const invalid = (problems: Problem[]) => new Invalid(problems[0]!.message, problems);
 
-export type AvailabilityBody = DeviceFilter & { from?: string; to?: string; hours?: 'business' | '24h'; unhealthyDays?: 30 | 90 };
+type AvailabilityBody = DeviceFilter & { from?: string; to?: string; hours?: 'business' | '24h'; unhealthyDays?: 30 | 90 };
 
 /** Whether a profile within the filter and the caller's scope names business hours (its location's or a room's). */
 const profilesNameHours = (profiles: Profiles, body: DeviceFilter, access: AccessScope): boolean => {

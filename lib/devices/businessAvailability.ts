@@ -30,8 +30,8 @@ import type { ConnectivityChange, Place, StoredDevice } from './types';
  * MAX_BUSINESS_DEVICES devices in scope and MAX_TRANSITIONS_PER_DEVICE transitions each in the
  * window read, so one request reads O(devices x transitions) <= 2,000 x 2,000 items at most.
  */
-export const MAX_BUSINESS_DEVICES = 2_000;
-export const MAX_TRANSITIONS_PER_DEVICE = 2_000;
+const MAX_BUSINESS_DEVICES = 2_000;
+const MAX_TRANSITIONS_PER_DEVICE = 2_000;
 const PAGE = 1_000;
 const DAY_MS = 86_400_000;
 
@@ -50,7 +50,7 @@ export const minOutageSetting = (env: NodeJS.ProcessEnv = process.env): number =
   return env.MIN_OUTAGE_SECONDS !== undefined && env.MIN_OUTAGE_SECONDS !== '' && Number.isInteger(seconds) && seconds >= 0 ? seconds : DEFAULT_MIN_OUTAGE_SECONDS;
 };
 
-export interface BusinessRoom extends Place {
+interface BusinessRoom extends Place {
   availability: number;
   deviceCount: number;
   outageMinutes: number;
@@ -111,9 +111,9 @@ export type Profiles = ReadonlyMap<string, LocationProfile>;
 export const readProfiles = (): Promise<Profiles> => profileStore.all();
 
 /** The profile of a room's location, if it has one. */
-export const profileOf = (profiles: Profiles, place: Place): LocationProfile | undefined => profiles.get(profileStore.locationKey(place));
+const profileOf = (profiles: Profiles, place: Place): LocationProfile | undefined => profiles.get(profileStore.locationKey(place));
 
-export interface BusinessOptions {
+interface BusinessOptions {
   /** The fleet's business hours (BUSINESS_HOURS); undefined: none. */
   hours: BusinessHours | undefined;
   unhealthyDays?: number;

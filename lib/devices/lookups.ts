@@ -4,10 +4,10 @@ import { roomsWithin } from './access';
 import { scopeOf, type DeviceFilter } from './deviceScope';
 import type { Place } from './types';
 
-export type LookupKind = keyof Place;
+type LookupKind = keyof Place;
 
 /** Body of `POST /filters/region|location|room`: flat fields (shape A) or `{filters}` (shape B). */
-export type LookupBody = Partial<DeviceFilter> & { filters?: Partial<DeviceFilter> };
+type LookupBody = Partial<DeviceFilter> & { filters?: Partial<DeviceFilter> };
 
 /** What identifies one thing of each kind (DESIGN D11): a room by all three names, a location within its region. */
 const identity: Record<LookupKind, (place: Place) => readonly string[]> = {
@@ -17,7 +17,7 @@ const identity: Record<LookupKind, (place: Place) => readonly string[]> = {
 };
 
 /** Shape B (DESIGN D1): how many regions, (region, location) pairs or rooms the places hold. */
-export const countDistinct = (kind: LookupKind, places: readonly Place[]): number =>
+const countDistinct = (kind: LookupKind, places: readonly Place[]): number =>
   new Set(places.map((place) => JSON.stringify(identity[kind](place)))).size;
 
 /** Names of the rooms in scope (rooms that hold devices) and in the caller's, deduplicated and sorted (DESIGN D1). */

@@ -20,7 +20,7 @@ export const deviceNotFound = (devicesn: string) => new NotFound(`Device ${devic
 /** Places by room identity, each room once (the first place seen of it). */
 export const uniquePlaces = (places: Iterable<Place>): Place[] => [...new Map([...places].map((place) => [roomKey(place), place])).values()];
 
-export interface DeviceStatus {
+interface DeviceStatus {
   connected: boolean;
   /** ACTIVE and NONE occur; other values from a provider are passed through. */
   inCallStatus: string;

@@ -23,7 +23,7 @@ export interface FiltersConfigListForm {
 }
 
 /** Per-id form (POST /filtersConfig/{id}): the whole nested tree. */
-export interface FiltersConfigNestedForm {
+interface FiltersConfigNestedForm {
   region: {
     regionName: string;
     location: { locationName: string; room: { roomName: string }[] }[];
@@ -76,7 +76,7 @@ export const mergeListForm = (incoming: FiltersConfigListForm, stored: FiltersCo
 };
 
 /** Location names must be distinct inside one configuration (they identify a location). */
-export const duplicateLocations = (
+const duplicateLocations = (
   locations: readonly { locationName: string }[],
   field: string,
 ): ErrorDetail[] => {

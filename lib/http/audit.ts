@@ -16,7 +16,7 @@ import type { HttpResult } from './respond';
  * Where the id of a route's target is: a path parameter (or several, for a target named by more
  * than one: each URI-encoded, joined by "/"), a field of the answer, the answer itself, or the caller.
  */
-export type TargetId = { path: string | readonly string[] } | { answer: string } | 'answer' | 'caller';
+type TargetId = { path: string | readonly string[] } | { answer: string } | 'answer' | 'caller';
 
 /** What a contract may say about the audit log. */
 export interface AuditSpec {
@@ -45,7 +45,7 @@ export interface AuditFacts {
 export const isChange = (contract: Pick<RouteContract, 'method' | 'permission'>): boolean =>
   contract.method !== 'GET' && contract.permission !== 'fleet:read' && contract.permission !== 'public';
 
-export const isAudited = (contract: Pick<RouteContract, 'method' | 'permission' | 'audit'>): boolean => contract.audit?.record ?? isChange(contract);
+const isAudited = (contract: Pick<RouteContract, 'method' | 'permission' | 'audit'>): boolean => contract.audit?.record ?? isChange(contract);
 
 type Schema = Record<string, unknown>;
 const isSchema = (value: unknown): value is Schema => typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -26,7 +26,7 @@ export interface Answer {
 }
 
 /** An IAM statement a function needs beyond the table (serverless `iam.role.statements` shape). */
-export interface IamStatement {
+interface IamStatement {
   Effect: 'Allow' | 'Deny';
   Action: string[];
   Resource: unknown;
@@ -45,7 +45,7 @@ export interface FunctionFacts {
   iam?: IamStatement[];
 }
 
-export interface RouteRequest {
+interface RouteRequest {
   /** Path parameters by name; each is required. */
   path?: Record<string, TSchema>;
   /** Query parameters by name; each is optional. */

@@ -8,13 +8,13 @@ import type { HttpResult } from './respond';
  */
 
 /** What a browser page may send: the key, a bearer token, a JSON body, the key of a create it may retry. */
-export const CORS_ALLOWED_HEADERS = ['x-api-key', 'authorization', 'content-type', 'idempotency-key'];
+const CORS_ALLOWED_HEADERS = ['x-api-key', 'authorization', 'content-type', 'idempotency-key'];
 const ALLOWED_METHODS = 'GET,POST,PUT,DELETE,OPTIONS';
 /** Headers a page may read besides the simple ones: when to retry, how to authenticate, whether a create was answered again, the next CSV page. */
 const EXPOSED_HEADERS = 'retry-after,www-authenticate,idempotent-replayed,next-cursor';
 const PREFLIGHT_MAX_AGE_SECONDS = '600';
 
-export const allowedOrigins = (list: string | undefined = process.env.CORS_ORIGINS): string[] =>
+const allowedOrigins = (list: string | undefined = process.env.CORS_ORIGINS): string[] =>
   (list ?? '')
     .split(',')
     .map((origin) => origin.trim())

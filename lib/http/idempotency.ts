@@ -13,13 +13,13 @@ import type { HttpResult } from './respond';
  * validated reaches here: a malformed request claims nothing.
  */
 
-export const IDEMPOTENCY_HEADER = 'idempotency-key';
+const IDEMPOTENCY_HEADER = 'idempotency-key';
 /** Visible ASCII, as Stripe and the IETF draft use (UUIDs, ULIDs, random tokens); quotes of a structured-field string are dropped. */
 export const IDEMPOTENCY_KEY_PATTERN = '^[\\x21-\\x7e]{1,255}$';
 const KEY = new RegExp(IDEMPOTENCY_KEY_PATTERN);
 
 /** The key a request sent, or undefined; a malformed one is the endpoint's invalid input. */
-export const idempotencyKey = (headers: Record<string, string | undefined>): string | undefined => {
+const idempotencyKey = (headers: Record<string, string | undefined>): string | undefined => {
   const sent = headers[IDEMPOTENCY_HEADER];
   if (sent === undefined) return undefined;
   const key = /^"(.*)"$/.exec(sent)?.[1] ?? sent;

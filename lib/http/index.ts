@@ -12,11 +12,10 @@ import { requireWellFormed } from './unicode';
 import { auditEntryOf } from './audit';
 import { appendOrUnavailable, requestFacts } from '#lib/shared/audit';
 
-export type { HttpResult } from './respond';
 export type { CompiledValidator } from '#lib/shared/validation';
 export type { Authenticator, Binding, Principal } from './contract';
 
-export interface HttpRequest<C extends RouteContract> extends RequestParts<C> {
+interface HttpRequest<C extends RouteContract> extends RequestParts<C> {
   headers: Record<string, string | undefined>;
   requestId: string;
   event: APIGatewayProxyEvent;

@@ -24,7 +24,7 @@ import type { Connections, LiveMessage } from './types';
 const IN_FLIGHT = 32;
 const subscribersOf = sharedReads((scopeKey) => liveConnections.subscribersOf(scopeKey));
 
-export interface PushResult {
+interface PushResult {
   subscribers: number;
   delivered: number;
   gone: number;

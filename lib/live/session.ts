@@ -13,13 +13,13 @@ import { EVERYTHING, scopeKey } from './scope';
 import type { LiveFilter, LiveMessage } from './types';
 
 /** A ticket opens one connection within this time (issue 17: 60 s). */
-export const TICKET_SECONDS = 60;
+const TICKET_SECONDS = 60;
 /** API Gateway closes a WebSocket after 2 hours; a connection's records outlive it a little. */
-export const CONNECTION_SECONDS = 2 * 60 * 60 + 60;
+const CONNECTION_SECONDS = 2 * 60 * 60 + 60;
 const TICKET_BYTES = 32;
 const MAX_TICKET_LENGTH = 256;
 
-export interface Ticket {
+interface Ticket {
   ticket: string;
   url: string;
   expiresAt: string;
@@ -55,7 +55,7 @@ export const disconnect = (connectionId: string): Promise<void> => liveConnectio
  * starved the store). `LIVE_MAX_MESSAGES` per 10 s, default 10: a board sends one per scope change.
  */
 export const MESSAGE_WINDOW_SECONDS = 10;
-export const maxMessages = (env: NodeJS.ProcessEnv = process.env): number => {
+const maxMessages = (env: NodeJS.ProcessEnv = process.env): number => {
   const value = Number(env.LIVE_MAX_MESSAGES);
   return Number.isInteger(value) && value > 0 ? value : 10;
 };

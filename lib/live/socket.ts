@@ -3,14 +3,14 @@ import { HttpError } from '#lib/errors';
 import { logger } from '#lib/log';
 
 /** The parts of an API Gateway WebSocket event the live functions read. */
-export interface SocketEvent {
+interface SocketEvent {
   requestContext: { connectionId: string; routeKey: string; requestId?: string };
   body?: string | null;
   queryStringParameters?: Record<string, string | undefined> | null;
 }
 
 /** What a route answers: on `$connect` a non-2xx status refuses the connection; elsewhere `body` goes back to the client. */
-export interface SocketResult {
+interface SocketResult {
   statusCode: number;
   body?: string;
 }

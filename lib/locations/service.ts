@@ -48,7 +48,7 @@ export const removeProfile = async (place: Location): Promise<void> => {
 };
 
 /** Profiles answered per page when no limit is asked. */
-export const DEFAULT_PROFILES_PAGE = 100;
+const DEFAULT_PROFILES_PAGE = 100;
 
 /** One page of the profiles by region then location; a scoped caller's holds those within its scope (and may be short). */
 export const listProfiles = async (query: { limit?: string; cursor?: string }, scope: AccessScope = []): Promise<Page<LocationProfile>> => {

@@ -27,10 +27,10 @@ const metrics = () => {
 const disabled = () => process.env.POWERTOOLS_METRICS_DISABLED === 'true';
 
 /** Where background work reports: one value of the `area` dimension each. */
-export type WorkArea = 'evaluation' | 'sync' | 'notifications' | 'live';
+type WorkArea = 'evaluation' | 'sync' | 'notifications' | 'live';
 
 type Unit = 'Count' | 'Milliseconds';
-export type Figures = Record<string, number | [number, Unit]>;
+type Figures = Record<string, number | [number, Unit]>;
 
 /** Publishes the figures under [service, stage, area], and [service, stage, function] when given. */
 const publish = (area: string, fn: string | undefined, figures: Figures): Promise<void> => emit(area, fn ? { function: fn } : undefined, figures);

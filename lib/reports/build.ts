@@ -13,7 +13,7 @@ import type { Period } from './pure/period';
 import type { FleetReport, ReportSchedule } from './types';
 
 /** The most cleared alarms a report reads (10 pages of 500); past it the counts say `truncated`. */
-export const MAX_HISTORY = 5_000;
+const MAX_HISTORY = 5_000;
 const HISTORY_PAGE = 500;
 
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -24,7 +24,7 @@ export const CLAIM_LEASE_MS = 10 * 60_000;
 /** A report is begun only with this much of the run's budget left. */
 const MIN_REPORT_MS = 10_000;
 
-export interface ReportRunOptions {
+interface ReportRunOptions {
   mailer: Mailer;
   /** Epoch ms: no report is begun after it, no send runs past it. */
   deadline: number;
@@ -32,7 +32,7 @@ export interface ReportRunOptions {
   now?: number;
 }
 
-export interface ReportRunSummary {
+interface ReportRunSummary {
   /** Reports this run made. */
   made: number;
   /** Deliveries this run stored. */

@@ -25,7 +25,7 @@ import { currentPeriod, lastEndedPeriod, nextReportAt } from './pure/period';
 import type { FleetReport, ReportInput, ReportSchedule } from './types';
 
 /** A schedule as answered: with when its next report is due. */
-export type ScheduleAnswer = ReportSchedule & { nextReportAt: string | null };
+type ScheduleAnswer = ReportSchedule & { nextReportAt: string | null };
 
 const answerOf = (schedule: ReportSchedule, now: number): ScheduleAnswer => ({
   ...schedule,
@@ -68,7 +68,7 @@ export const createSchedule = async (input: ReportInput, createdBy: string, scop
 };
 
 /** Schedules answered per page when no limit is asked. */
-export const DEFAULT_REPORTS_PAGE = 100;
+const DEFAULT_REPORTS_PAGE = 100;
 
 export const listSchedules = async (query: { limit?: string; cursor?: string }, scope: AccessScope = []): Promise<Page<ScheduleAnswer>> => {
   const now = Date.now();
@@ -107,7 +107,7 @@ export const removeSchedule = async (id: string, scope: AccessScope = []): Promi
 };
 
 /** A report run on demand and where it went. */
-export interface ReportNow {
+interface ReportNow {
   report: FleetReport;
   deliveries: (DeliveryView & { channelId: string })[];
 }

@@ -6,7 +6,7 @@ import type { ScopeEntry } from '#lib/shared/access';
  * weekly on one weekday, at a wall-clock time of an IANA zone), over which places (its scope)
  * and to which notification channels it goes.
  */
-export type ReportPeriod = 'daily' | 'weekly';
+type ReportPeriod = 'daily' | 'weekly';
 export const REPORT_PERIODS = ['daily', 'weekly'] as const satisfies readonly ReportPeriod[];
 
 /** When a report is made: each period ends (and the next starts) at `time` of `timeZone`'s wall clock. */
@@ -42,7 +42,7 @@ export interface ReportSchedule extends ReportTiming {
 }
 
 /** One room in a report's worst-rooms list. */
-export interface ReportRoom {
+interface ReportRoom {
   region: string;
   location: string;
   room: string;

@@ -14,9 +14,9 @@ import type { HttpResult } from '#lib/http/respond';
  */
 
 /** How long a key answers its first result. */
-export const KEY_TTL_SECONDS = 24 * 60 * 60;
+const KEY_TTL_SECONDS = 24 * 60 * 60;
 /** How long a claim is its request's: longer than any route's timeout (29 s), then a retry may run again. */
-export const CLAIM_LEASE_MS = 60_000;
+const CLAIM_LEASE_MS = 60_000;
 
 const recordId = ({ route, caller, key }: IdempotentRequest) => createHash('sha256').update(`${route}\n${caller}\n${key}`).digest('hex');
 const fingerprintOf = ({ route, request }: IdempotentRequest) =>

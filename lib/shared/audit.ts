@@ -27,7 +27,7 @@ export type AuditEvent = (typeof AUDIT_EVENTS)[number];
 export type AuthEvent = Exclude<AuditEvent, 'change'>;
 
 export const ACTOR_KINDS = ['user', 'service', 'api-key'] as const;
-export interface AuditActor {
+interface AuditActor {
   kind: (typeof ACTOR_KINDS)[number];
   /** The username, the service id, or `api-key`. */
   id: string;
@@ -41,7 +41,7 @@ export interface AuditTarget {
 }
 
 /** Where a request came from, as API Gateway saw it. */
-export interface RequestFacts {
+interface RequestFacts {
   /** The route, e.g. `POST /watcher/{watcherid}`. */
   action: string;
   requestId: string;

@@ -9,7 +9,7 @@
 import { isUnscoped, type AccessScope } from './access';
 
 /** What a write reaches: a region, a location of it, or (neither) the whole fleet. */
-export interface Area {
+interface Area {
   region?: string | undefined;
   location?: string | undefined;
 }

@@ -1,5 +1,5 @@
 /** A summary of counts and completion flags, possibly nested (a run's, a pass's, the notifier's). */
-export type Tally<T> = { [K in keyof T]: T[K] extends number | boolean ? T[K] : Tally<T[K]> };
+type Tally<T> = { [K in keyof T]: T[K] extends number | boolean ? T[K] : Tally<T[K]> };
 
 type Fields = Record<string, unknown>;
 

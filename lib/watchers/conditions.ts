@@ -93,7 +93,7 @@ const READERS: Record<Element, (device: DeviceState) => unknown> = {
 };
 
 /** The device's value for an element, booleans as "true"/"false"; undefined when the device lacks it. */
-export const elementValue = (device: DeviceState, element: Element): string | undefined => {
+const elementValue = (device: DeviceState, element: Element): string | undefined => {
   const value = READERS[element]?.(device); // ?. : a stored element no longer listed reads nothing, as the old switch did
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   return typeof value === 'string' ? value : undefined;

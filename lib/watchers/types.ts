@@ -31,14 +31,14 @@ export const OPERATORS = ['==', '!=', 'contains', 'in'] as const;
 export type Operator = (typeof OPERATORS)[number];
 
 export const OPERATOR_TYPES = ['AND', 'OR'] as const;
-export type OperatorType = (typeof OPERATOR_TYPES)[number];
+type OperatorType = (typeof OPERATOR_TYPES)[number];
 
 import type { ScopeEntry } from '#lib/shared/access';
 import type { Severity } from '#lib/shared/severity';
 import { assertListShare, caps } from '#lib/shared/caps';
 
 // Severities are shared with alarms and rooms (lib/shared/severity.ts).
-export { MAX_SEVERITY, MIN_SEVERITY, SEVERITIES, type Severity } from '#lib/shared/severity';
+export { MAX_SEVERITY, MIN_SEVERITY, type Severity } from '#lib/shared/severity';
 
 /** Separator of the candidates in an `in` value: "Room A,Room B". */
 export const IN_SEPARATOR = ',';

@@ -10,7 +10,7 @@ import { ALL_DAY, type LocationProfile, type ProfileInput, type RoomHours } from
  */
 
 type Problem = { field: string; message: string };
-export type CheckedProfile = Pick<LocationProfile, 'businessHours' | 'timeZone' | 'rooms'>;
+type CheckedProfile = Pick<LocationProfile, 'businessHours' | 'timeZone' | 'rooms'>;
 
 const hoursProblem = (text: string, field: string): Problem | undefined => {
   if (text === ALL_DAY) return undefined;
@@ -51,13 +51,13 @@ export const checkProfile = (input: ProfileInput): { profile: CheckedProfile } |
 };
 
 /** The fleet's setting: BUSINESS_HOURS (parsed, in BUSINESS_TIME_ZONE) or none. */
-export interface FleetHours {
+interface FleetHours {
   hours?: BusinessHours;
   timeZone?: string;
 }
 
 /** Where a room's hours came from. */
-export type HoursSource = 'room' | 'location' | 'fleet' | 'none';
+type HoursSource = 'room' | 'location' | 'fleet' | 'none';
 
 /** The calendar a room is counted in: its business hours (undefined: the whole day) and its zone. */
 export interface RoomCalendar {

@@ -12,11 +12,11 @@ import type { FleetReport, ReportAlarmKind, ReportOutage, ReportSchedule } from 
 
 export const WORST_ROOMS = 10;
 export const LONGEST_OUTAGES = 10;
-export const MAX_KINDS = 50;
+const MAX_KINDS = 50;
 /** The watcher type whose alarms are outages (a device offline). */
-export const OUTAGE_KIND = 'offline';
+const OUTAGE_KIND = 'offline';
 
-export interface ReportReads {
+interface ReportReads {
   from: string;
   to: string;
   availability: { overall: number; rooms: readonly RoomAvailability[] };
