@@ -1,16 +1,8 @@
-import { describe, expect, it, onTestFinished, vi } from 'vitest';
-import { outboxMailer } from '#lib/adapters/mail';
-import { queuePass } from '#lib/alarms/engine/queuePass';
-import type { Mail } from '#lib/alarms/types';
-import * as alarms from '#lib/db/alarms';
+import { describe, expect, it } from 'vitest';
 import * as deliveries from '#lib/db/deliveries';
 import * as inhibitions from '#lib/db/inhibitions';
-import * as outbox from '#lib/db/outbox';
 import * as watchers from '#lib/db/watchers';
-import type { ProviderDevice } from '#lib/devices/types';
-import { syncDevices } from '#lib/inventory/sync';
 import { createChannel } from '#lib/notify/channels';
-import { notifier } from '#lib/notify/notifier';
 import type { InhibitedBy } from '#lib/watchers/types';
 import { controlledClock, firing, locationFleet, mailsTo, run, tell } from '../support/engine';
 import { offlineWatcher, unique } from '../support/fleet';
@@ -18,7 +10,6 @@ import { offlineWatcher, unique } from '../support/fleet';
 // Issue 28 item 2: while a parent condition holds over their location, a watcher's alarms open
 // marked suppressedBy and nothing is sent for them; one digest tells of the parent problem with
 // the count; when the parent clears, the alarms that still fire are told once.
-
 
 /** Ten online devices of one location (a room each), watched by an offline watcher inhibited by `parent`, mailing an address and a channel. */
 const watchedLocation = async (parent: (region: string) => InhibitedBy) => {
