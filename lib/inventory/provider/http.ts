@@ -1,6 +1,7 @@
 import type { ProviderDevice } from '#lib/devices/types';
 import type { DeviceProvider } from './types';
 import { isString, ProviderError } from './vendorHttp';
+import { timeoutSignal } from '#lib/shared/timer';
 
 interface HttpProviderOptions {
   baseUrl: string;
@@ -58,7 +59,7 @@ export const httpProvider = ({ baseUrl, token, timeoutMs = 5000, maxPages = 10_0
     try {
       response = await fetch(`${base}${path}`, {
         headers: { authorization: `Bearer ${bearer ?? ''}`, accept: 'application/json' },
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: timeoutSignal(timeoutMs),
       });
     } catch (error) {
       throw new ProviderError(`device provider unreachable: ${error instanceof Error ? error.name : 'error'}`);
