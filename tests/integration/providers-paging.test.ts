@@ -103,7 +103,7 @@ describe('Webex Link paging', () => {
     expect(devicePages(webex)).toBe(3);
   });
 
-  it('ends a listing that never ends at the page budget derived from the fleet held (twice its pages, at least 100)', async () => {
+  it('ends a listing that never ends at the page budget derived from the fleet held (twice its pages, at least 200)', async () => {
     const webex = await webexVendor((url, res, self) => {
       const page = Number(url.searchParams.get('page') ?? '1');
       json(res, { items: [webexRecord(page)] }, { link: `<${self.url}/v1/devices?max=1&page=${page + 1}>; rel="next"` });
@@ -131,22 +131,23 @@ const zoomAdapter = (self: Vendor) =>
 const roomPages = (self: Vendor) => self.requests.filter((r) => r.path === '/v2/rooms').length;
 
 describe('Zoom next_page_token paging', () => {
-  it('ends a next_page_token that never ends at the page budget (100 with no fleet held), not 10,001 requests', async () => {
+  it('ends a next_page_token that never ends at the page budget (200 with no fleet held), not 10,001 requests', async () => {
     const zoom = await zoomVendor((token, res) => {
       const n = Number(token.replace('t', '') || '0');
       json(res, { rooms: [{ id: `r${n}`, name: `Room ${n}` }], next_page_token: `t${n + 1}` });
     });
     const listing = zoomAdapter(zoom).listDevices();
     await expect(listing).rejects.toThrow(PagingBound);
-    await expect(listing).rejects.toThrow(/\/rooms did not end within its budget of 100 pages/);
-    expect(roomPages(zoom)).toBe(100);
+    await expect(listing).rejects.toThrow(/\/rooms did not end within its budget of 200 pages/);
+    expect(roomPages(zoom)).toBe(200);
   });
 
   it('doubles the budget for each listing in a row a bound stopped, and derives it from the fleet held', async () => {
     const zoom = await zoomVendor((token, res) => json(res, { rooms: [{ id: 'r', name: 'Room' }], next_page_token: `${token}x` }));
-    await expect(zoomAdapter(zoom).listDevices(undefined, { pagingFailures: 1 })).rejects.toThrow(/budget of 200 pages/);
+    await expect(zoomAdapter(zoom).listDevices(undefined, { pagingFailures: 1 })).rejects.toThrow(/budget of 400 pages/);
     // 4,500 devices held in pages of 30: 150 pages, twice that
     await expect(zoomAdapter(zoom).listDevices(undefined, { fleet: 4_500 })).rejects.toThrow(/budget of 300 pages/);
+    expect(roomPages(zoom)).toBe(400 + 300);
   });
 
   it('ends a next_page_token answered twice at its second sight', async () => {
@@ -166,7 +167,7 @@ describe('a provider whose listing a paging bound stopped', () => {
     const provider: DeviceProvider = {
       listDevices: async (_meter, bounds = {}) => {
         asked.push(bounds);
-        if (failing) throw new PagingBound(`${name}: /devices did not end within its budget of 100 pages`);
+        if (failing) throw new PagingBound(`${name}: /devices did not end within its budget of 200 pages`);
         return fleet;
       },
       getDevice: async () => undefined,
@@ -178,7 +179,7 @@ describe('a provider whose listing a paging bound stopped', () => {
     const reported = async (minutes: number) => (await providersReport(at(minutes)())).providers.find((p) => p.name === name)!;
 
     // the first failure: backed off for 5 minutes
-    expect((await syncProviders(providers, { now: at(0) }))?.providers).toEqual([{ name, ok: false, devices: 0, error: expect.stringMatching(/budget of 100 pages/) }]);
+    expect((await syncProviders(providers, { now: at(0) }))?.providers).toEqual([{ name, ok: false, devices: 0, error: expect.stringMatching(/budget of 200 pages/) }]);
     expect(await statusOf()).toMatchObject({ pagingFailures: 1, backoffUntil: new Date(t0 + PAGING_BACKOFF_BASE_MS).toISOString() });
     expect(await reported(1)).toMatchObject({ pagingFailures: 1, backoffUntil: new Date(t0 + PAGING_BACKOFF_BASE_MS).toISOString() });
 

@@ -11,8 +11,11 @@ import { ProviderError } from './vendorHttp';
  * provider (lib/inventory/pure/providerStatus.ts `pagingBackoff`).
  */
 
-/** Pages any listing may take whatever the fleet (a first sync knows no fleet). */
-export const PAGE_FLOOR = 100;
+/**
+ * Pages any listing may take whatever the fleet (a first sync knows no fleet): a first sync of
+ * twice the fleet the service is sized for (100k devices) at Webex's largest page (1,000).
+ */
+export const PAGE_FLOOR = 200;
 /** Pages no listing ever takes (the bound before there was a budget). */
 export const MAX_PAGES = 10_000;
 
