@@ -1174,7 +1174,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Device providers: last success, last error, devices, requests, throttled waits, held removals, stale since
+         * Device providers: last success, last error, devices, requests, throttled waits, held removals, stale since, paging backoff
          * @description Needs the fleet:read permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 Each provider configured or with a stored status, the configured first; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"}; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["providersList"];
@@ -11244,6 +11244,7 @@ export interface operations {
                         /** @description present when no provider is configured: the sync stores nothing */
                         message?: string;
                         providers: {
+                            backoffUntil: string | null;
                             /** @description named by DEVICE_PROVIDERS now */
                             configured: boolean;
                             devices: number;
@@ -11269,6 +11270,8 @@ export interface operations {
                             lastSyncAt: string | null;
                             /** @description webex, zoom, http or simulated: also the `vendor` of its devices */
                             name: string;
+                            /** @description listings in a row stopped by a paging bound (a page seen twice, or more pages than twice the fleet held fills); 0 after a success */
+                            pagingFailures: number;
                             requests: number;
                             /** @description records of the last listing skipped, by reason (noSerial, personal, malformed, ...) */
                             skipped: {

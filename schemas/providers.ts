@@ -32,12 +32,14 @@ const provider = Type.Object({
   throttledWaits: count,
   waitedSeconds: Type.Number({ minimum: 0 }),
   heldRemovals: nullable(Type.Object({ count, seen: count, since: dateTime }, { description: 'removals the guard holds until seen in 3 syncs in a row' })),
+  pagingFailures: Type.Integer({ minimum: 0, description: 'listings in a row stopped by a paging bound (a page seen twice, or more pages than twice the fleet held fills); 0 after a success' }),
+  backoffUntil: nullable(Type.String({ format: 'date-time', description: 'while backing off after such a failure: the listing is not tried before this (5 minutes, doubling, at most 4 hours)' })),
 });
 
 const api = routesOf({ permission: 'fleet:read', invalidStatus: 400 });
 
 export const routes = {
-  list: api('GET', 'providers', 'Device providers: last success, last error, devices, requests, throttled waits, held removals, stale since', {
+  list: api('GET', 'providers', 'Device providers: last success, last error, devices, requests, throttled waits, held removals, stale since, paging backoff', {
     responses: {
       200: ok(
         'Each provider configured or with a stored status, the configured first',

@@ -8,6 +8,7 @@ import { queryPage, type Page } from '#lib/store/paging';
 import { allShards, pages, queryAll, queryFirst, queryShards } from '#lib/store/query';
 import { BATCH_SIZE, batchGet, batchWrite, deleteRequest, EXISTS, NEW, put, putRequest, remove, update, type Item } from '#lib/store/table';
 import { syncFingerprints } from './fingerprints';
+import { sleep } from '#lib/shared/timer';
 
 // Devices in their room's partition; GSI1 by serial number, GSI2 the sharded serial index the sync reads (docs/adr/0039, 0128).
 const { key: keys, fromItem } = Devices;
@@ -62,7 +63,7 @@ export const devices = {
       const [stored] = await devices.at([{ devicesn, place: indexed.details }]);
       if (stored) return stored;
       if (attempt === RELOCATE_ATTEMPTS) throw deviceNotFound(devicesn);
-      await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+      await sleep(200 * attempt);
     }
   },
 

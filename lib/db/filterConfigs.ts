@@ -16,13 +16,14 @@ import { listed } from '#lib/store/paging';
 import { must, NEW, changedMeanwhile } from '#lib/store/table';
 import { capped, members } from './caps';
 import { numberedCollection } from './partition';
+import { sleep } from '#lib/shared/timer';
 
 // One partition sorted by id; each item holds its whole tree, refused over 400 KB (assertStorable, docs/adr/0022).
 const UPSERT_CONCURRENCY = 16;
 // A list-form upsert reads, merges and writes back on a version condition. Every round of
 // racing writers has one winner, so a few jittered retries settle any realistic contention.
 const MERGE_ATTEMPTS = 10;
-const jitter = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(200, 5 * 2 ** attempt)));
+const jitter = (attempt: number) => sleep(Math.random() * Math.min(200, 5 * 2 ** attempt));
 
 /** At most `FILTER_CONFIGS_MAX` configurations per stage (lib/db/caps.ts): an upsert of a new id past it is 409. */
 const cap = capped('filterConfigs', () => caps.filterConfigs(), (max) => `This stage holds ${max} filters configurations, its maximum (FILTER_CONFIGS_MAX); delete one first`, members(FILTER_CONFIGS));

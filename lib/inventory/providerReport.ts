@@ -1,6 +1,6 @@
 import * as providerStatuses from '#lib/db/providers';
 import { configuredNames } from './provider/kinds';
-import { staleSince, type ProviderFailure } from './pure/providerStatus';
+import { backingOff, staleSince, type ProviderFailure } from './pure/providerStatus';
 
 /** One provider as `GET /providers` answers it. */
 interface ProviderReport {
@@ -21,6 +21,10 @@ interface ProviderReport {
   throttledWaits: number;
   waitedSeconds: number;
   heldRemovals: { count: number; seen: number; since: string } | null;
+  /** Listings in a row stopped by a paging bound (a page seen twice, the page budget spent). */
+  pagingFailures: number;
+  /** While backing off after such a failure: its listing is not tried before this. */
+  backoffUntil: string | null;
 }
 
 export interface ProvidersReport {
@@ -59,6 +63,8 @@ export const providersReport = async (now = Date.now()): Promise<ProvidersReport
       throttledWaits: status?.throttledWaits ?? 0,
       waitedSeconds: Math.round((status?.waitedMs ?? 0) / 100) / 10,
       heldRemovals: status?.heldRemovals ? { count: status.heldRemovals.count, seen: status.heldRemovals.seen, since: status.heldRemovals.since } : null,
+      pagingFailures: status?.pagingFailures ?? 0,
+      backoffUntil: status && backingOff(status, now) ? status.backoffUntil! : null,
     };
   });
   return {

@@ -2,9 +2,18 @@ import * as providerStatuses from '#lib/db/providers';
 import type { ProviderDevice, StoredDevice } from '#lib/devices/types';
 import { logger } from '#lib/log';
 import { recordProvider, recordWork } from '#lib/observability/metrics';
-import { newMeter, type NamedProvider, type ProviderMeter } from './provider';
+import { newMeter, PagingBound, type NamedProvider, type ProviderMeter } from './provider';
 import { ProviderError } from './provider/vendorHttp';
-import { emptyStatus, removalVerdict, sanitise, staleSince, type HeldRemovals, type ProviderStatus } from './pure/providerStatus';
+import {
+  backingOff,
+  emptyStatus,
+  pagingBackoffMs,
+  removalVerdict,
+  sanitise,
+  staleSince,
+  type HeldRemovals,
+  type ProviderStatus,
+} from './pure/providerStatus';
 import { reportSync, syncListing, type SyncResult } from './sync';
 
 /*
@@ -14,7 +23,10 @@ import { reportSync, syncListing, type SyncResult } from './sync';
  * DEVICE_PROVIDERS (the other's record is skipped and counted). Removals of more than
  * SYNC_MAX_REMOVAL_PERCENT of a provider's devices wait until the same removals are seen in three
  * consecutive syncs. A provider failing longer than PROVIDER_STALE_MINUTES has its devices flagged
- * `staleSince`. After the run each provider's status is stored (GET /providers) and published.
+ * `staleSince`. A listing stopped by a paging bound (a page seen twice, the page budget derived
+ * from the fleet held spent: provider/paging.ts) backs that provider off: its listing is not tried
+ * again for a while, doubling with each such failure in a row, until one succeeds (ADR 0532). After
+ * the run each provider's status is stored (GET /providers) and published.
  */
 
 export interface ProvidersSyncResult extends SyncResult {
@@ -34,7 +46,8 @@ const settings = () => {
   };
 };
 
-type Listing = { name: string; meter: ProviderMeter } & ({ ok: true; devices: ProviderDevice[] } | { ok: false; error: unknown });
+/** `backedOff`: not tried this sync (the provider is backing off after a paging bound). */
+type Listing = { name: string; meter: ProviderMeter } & ({ ok: true; devices: ProviderDevice[] } | { ok: false; error: unknown; backedOff?: boolean });
 
 const failureOf = (error: unknown, at: string) => ({
   at,
@@ -77,8 +90,14 @@ export const syncProviders = async (providers: readonly NamedProvider[], options
   const listings: Listing[] = await Promise.all(
     providers.map(async ({ name, provider }): Promise<Listing> => {
       const meter = newMeter();
+      const before = statusOf(name);
+      if (backingOff(before, now())) {
+        const message = `not listed: backing off until ${before.backoffUntil} after ${before.pagingFailures ?? 0} listings in a row stopped by a paging bound`;
+        return { name, meter, ok: false, backedOff: true, error: new ProviderError(message) };
+      }
       try {
-        return { name, meter, ok: true, devices: await provider.listDevices(meter) };
+        // the page budget derives from the fleet we hold of it, and grows with each bound failure in a row
+        return { name, meter, ok: true, devices: await provider.listDevices(meter, { fleet: before.devices, pagingFailures: before.pagingFailures ?? 0 }) };
       } catch (error) {
         return { name, meter, ok: false, error };
       }
@@ -148,6 +167,9 @@ export const syncProviders = async (providers: readonly NamedProvider[], options
         ...figures,
         ...(held.has(listing.name) ? { heldRemovals: held.get(listing.name)! } : {}),
       };
+    } else if (listing.backedOff) {
+      logger.warn('device sync: provider backing off; its devices stay as stored', { provider: listing.name, backoffUntil: before.backoffUntil, pagingFailures: before.pagingFailures });
+      status = { ...before, ...(stale.has(listing.name) ? { staleFlaggedFor: before.failingSince ?? startedAt } : {}) };
     } else {
       const failure = failureOf(listing.error, startedAt);
       const failingSince = before.failingSince ?? startedAt;
@@ -160,6 +182,7 @@ export const syncProviders = async (providers: readonly NamedProvider[], options
         failingSince,
         ...figures,
         ...(stale.has(listing.name) ? { staleFlaggedFor: failingSince } : {}),
+        ...(listing.error instanceof PagingBound ? pagingFailure(before, Date.parse(startedAt)) : {}),
       };
     }
     await providerStatuses.put(status);
@@ -167,7 +190,7 @@ export const syncProviders = async (providers: readonly NamedProvider[], options
       name: listing.name,
       ok: listing.ok,
       devices: status.devices,
-      ...(listing.ok ? {} : { error: status.lastError!.message }),
+      ...(listing.ok ? {} : { error: listing.backedOff ? failureOf(listing.error, startedAt).message : status.lastError!.message }),
       ...(status.heldRemovals ? { heldRemovals: status.heldRemovals.count } : {}),
     });
     await recordProvider(listing.name, {
@@ -181,6 +204,12 @@ export const syncProviders = async (providers: readonly NamedProvider[], options
   }
   await recordWork('sync', { ProvidersFailing: failed.size });
   return { ...result, providers: outcome };
+};
+
+/** The status fields after one more listing in a row stopped by a paging bound: the count, and the backoff it earns. */
+const pagingFailure = (before: ProviderStatus, at: number): Pick<ProviderStatus, 'pagingFailures' | 'backoffUntil'> => {
+  const pagingFailures = (before.pagingFailures ?? 0) + 1;
+  return { pagingFailures, backoffUntil: new Date(at + pagingBackoffMs(pagingFailures)).toISOString() };
 };
 
 /** syncProviders with the run's figures published (lib/inventory/sync.ts reportSync); undefined when none is configured. */

@@ -1,5 +1,6 @@
 import type { DeviceProvider } from './provider';
 import { ServiceUnavailable } from '#lib/errors';
+import { timerMs } from '#lib/shared/timer';
 
 /*
  * `POST /videoDevice/refresh/{devicesn}` asks the provider, stores the answer, then evaluates the
@@ -33,7 +34,7 @@ export const askingWithin = (provider: DeviceProvider, ms: number): DeviceProvid
   getDevice: (devicesn, stored, meter) => {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new ServiceUnavailable(`the device provider did not answer within ${ms} ms; retry later`)), ms);
+      timer = setTimeout(() => reject(new ServiceUnavailable(`the device provider did not answer within ${ms} ms; retry later`)), timerMs(ms));
     });
     return Promise.race([provider.getDevice(devicesn, stored, meter), late]).finally(() => clearTimeout(timer));
   },

@@ -3,6 +3,8 @@ import * as channels from '#lib/db/channels';
 import * as deliveries from '#lib/db/deliveries';
 import type { DueDelivery } from '#lib/db/deliveries';
 import { logger } from '#lib/log';
+import { isDeadlineExceeded } from '#lib/shared/deadline';
+import { timerMs } from '#lib/shared/timer';
 import { allowLocalWebhooks } from './address';
 import { webhookBody } from './pure/formats';
 import { digestMail } from './pure/mail';
@@ -82,7 +84,21 @@ export const deliverer = (options: NotifierOptions) => {
     }
   };
 
+  /**
+   * One attempt, whatever it meets: a deliverer that throws (a runtime error, a mailer's bug) is
+   * this delivery's `unreachable` outcome, retried like any other, never the run's failure. Only
+   * the run's own deadline passing ends the run (it answers `complete: false`).
+   */
   const attempt = async (delivery: DueDelivery, target: Target): Promise<AttemptOutcome> => {
+    try {
+      return await attemptUnguarded(delivery, target);
+    } catch (error) {
+      if (isDeadlineExceeded(error)) throw error;
+      return { kind: 'unreachable', reason: error instanceof Error ? error.message : String(error) };
+    }
+  };
+
+  const attemptUnguarded = async (delivery: DueDelivery, target: Target): Promise<AttemptOutcome> => {
     if (target.kind === 'email') return mail(delivery.digest, delivery.deliveryId, target.to);
     const channel = await channelOf(target.channelId);
     if (!channel) return { kind: 'refused', reason: `channel ${target.channelId} was deleted` };
@@ -94,7 +110,7 @@ export const deliverer = (options: NotifierOptions) => {
       body: webhookBody(delivery.digest, channel.format, delivery.deliveryId, iso(Date.now())),
       deliveryId: delivery.deliveryId,
       secret,
-      timeoutMs: Math.max(1, Math.min(WEBHOOK_TIMEOUT_MS, until - Date.now() - 250)),
+      timeoutMs: timerMs(Math.min(WEBHOOK_TIMEOUT_MS, until - Date.now() - 250)),
       allowLocal,
     });
   };

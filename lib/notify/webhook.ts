@@ -1,6 +1,7 @@
 import type { LookupAddress } from 'node:dns';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { timeoutSignal } from '#lib/shared/timer';
 import { addressProblem, urlProblem } from './address';
 import type { AttemptOutcome } from './pure/retry';
 import { signatureOf } from './pure/signature';
@@ -52,7 +53,16 @@ const retryAfter = (header: string | undefined): number | undefined => {
  * checked one). Redirects are not followed: a 3xx fails, it could lead anywhere. Never throws:
  * every way it can end is an outcome.
  */
-export const postWebhook = (request: WebhookRequest): Promise<AttemptOutcome> => {
+export const postWebhook = async (request: WebhookRequest): Promise<AttemptOutcome> => {
+  try {
+    return await post(request);
+  } catch (error) {
+    // whatever the runtime throws while setting the request up is this attempt's outcome, never the run's failure
+    return { kind: 'unreachable', reason: error instanceof Error ? error.message : String(error) };
+  }
+};
+
+const post = (request: WebhookRequest): Promise<AttemptOutcome> => {
   const problem = urlProblem(request.url, request.allowLocal);
   if (problem) return Promise.resolve({ kind: 'refused', reason: problem });
   const url = new URL(request.url);
@@ -64,7 +74,7 @@ export const postWebhook = (request: WebhookRequest): Promise<AttemptOutcome> =>
       {
         method: 'POST',
         lookup: guardedLookup(request.allowLocal) as never,
-        signal: AbortSignal.timeout(request.timeoutMs),
+        signal: timeoutSignal(request.timeoutMs),
         headers: {
           'content-type': 'application/json',
           'content-length': Buffer.byteLength(request.body),

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { sleep } from './timer';
 
 /*
  * A run's deadline, carried by the run itself (AsyncLocalStorage) to every store call it makes,
@@ -40,5 +41,5 @@ export const withDeadline = <T>(deadline: number, task: () => Promise<T>): Promi
 export const pause = async (ms: number): Promise<void> => {
   const deadline = scope.getStore();
   if (deadline !== undefined && Date.now() + ms >= deadline) throw new DeadlineExceeded(deadline);
-  await new Promise((resolve) => setTimeout(resolve, ms));
+  await sleep(ms);
 };

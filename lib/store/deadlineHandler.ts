@@ -1,4 +1,5 @@
 import { currentDeadline, DeadlineExceeded } from '#lib/shared/deadline';
+import { timerMs } from '#lib/shared/timer';
 
 /** The part of the SDK's HTTP handler this wraps: one attempt of one request. */
 interface Handler<Request, Response> {
@@ -13,7 +14,7 @@ export const deadlineBound = <Request, Response, H extends Handler<Request, Resp
     const left = deadline - Date.now();
     if (left <= 0) throw new DeadlineExceeded(deadline);
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new DeadlineExceeded(deadline)), left);
+    const timer = setTimeout(() => controller.abort(new DeadlineExceeded(deadline)), timerMs(left));
     const caller = options.abortSignal instanceof AbortSignal ? options.abortSignal : undefined;
     const abortSignal = caller ? AbortSignal.any([caller, controller.signal]) : controller.signal;
     try {

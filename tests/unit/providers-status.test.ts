@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { removalVerdict, sanitise, staleSince } from '#lib/inventory/pure/providerStatus';
+import { backingOff, pagingBackoffMs, removalVerdict, sanitise, staleSince } from '#lib/inventory/pure/providerStatus';
+import { MAX_PAGES, PAGE_FLOOR, pageBudget } from '#lib/inventory/provider/paging';
 import { DEFAULT_REGIONS, parseNameMap, regionOfCountry } from '#lib/inventory/provider/regions';
 import { configuredNames } from '#lib/inventory/provider';
 
@@ -54,5 +55,23 @@ describe('provider settings', () => {
 
   it('cuts anything shaped like a credential out of a stored error', () => {
     expect(sanitise('refused Bearer abc.def and access_token=xyz&x=1')).toBe('refused Bearer [redacted] and access_token=[redacted]&x=1');
+  });
+});
+
+describe('paging bounds', () => {
+  it('give a listing twice the pages the fleet held fills, at least PAGE_FLOOR, doubled per bound failure in a row, at most MAX_PAGES', () => {
+    expect(pageBudget(1000, {})).toBe(PAGE_FLOOR);
+    expect(pageBudget(1000, { fleet: 49_000 })).toBe(PAGE_FLOOR);
+    expect(pageBudget(1000, { fleet: 150_001 })).toBe(302);
+    expect(pageBudget(30, { fleet: 4_500, pagingFailures: 2 })).toBe(1_200);
+    expect(pageBudget(1, { fleet: 1_000_000 })).toBe(MAX_PAGES);
+    expect(pageBudget(1000, { pagingFailures: 60 })).toBe(MAX_PAGES);
+  });
+
+  it('back a provider off 5 minutes after its first bound failure, doubling, at most 4 hours', () => {
+    expect([1, 2, 3, 4, 5, 6, 7, 50].map((n) => pagingBackoffMs(n) / 60_000)).toEqual([5, 10, 20, 40, 80, 160, 240, 240]);
+    expect(backingOff({ backoffUntil: now }, Date.parse(now) - 1)).toBe(true);
+    expect(backingOff({ backoffUntil: now }, Date.parse(now))).toBe(false);
+    expect(backingOff({}, Date.parse(now))).toBe(false);
   });
 });

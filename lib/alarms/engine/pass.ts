@@ -3,6 +3,7 @@ import { historyRecord } from '#lib/alarms/pure/history';
 import { alarmId, type AlarmKey } from '#lib/alarms/types';
 import * as alarmHistory from '#lib/db/alarmHistory';
 import * as alarms from '#lib/db/alarms';
+import { logger } from '#lib/log';
 import { notifier, type NotificationSummary } from '#lib/notify/notifier';
 import { mapConcurrent, writesInFlight } from '#lib/shared/concurrency';
 import { isDeadlineExceeded, withDeadline } from '#lib/shared/deadline';
@@ -93,14 +94,24 @@ export const pass = async (
   const inTime = () => Date.now() < deadline && holding();
   const notifications = notifier({ mailer, deadline });
   const counts = noCounts();
+  // notifications never fail the pass: what one phase could not send stays due for the next run
+  const notify = async (phase: () => Promise<NotificationSummary>): Promise<NotificationSummary> => {
+    try {
+      return await phase();
+    } catch (error) {
+      if (isDeadlineExceeded(error)) throw error;
+      logger.error('notifications failed; the pass goes on and the next run tries again', { reason: error instanceof Error ? error.message : String(error) });
+      return { ...notifications.summary, complete: false };
+    }
+  };
   try {
     return await withDeadline(deadline, async () => {
-      const earlier = await notifications.run(Date.now() + (deadline - Date.now()) / 3);
+      const earlier = await notify(() => notifications.run(Date.now() + (deadline - Date.now()) / 3));
       const earlierHistory = await writeHistory(inTime);
       const complete = await work(inTime, counts);
       const { notices = 0, noticed = [], clearedNow = [], ...done } = counts;
       // the pass hands over the alarms it wrote notices on: the notice index may not show them yet
-      const told = notices > 0 ? await notifications.run(undefined, noticed) : earlier;
+      const told = notices > 0 ? await notify(() => notifications.run(undefined, noticed)) : earlier;
       const history = done.cleared + done.dropped > 0 ? await writeHistory(inTime, clearedNow) : true;
       return { ...done, mailed: told.mailed, notifications: told, complete: complete && told.complete && earlierHistory && history && inTime() };
     });

@@ -5,6 +5,7 @@ import { recountRooms } from '#lib/rollups/recount';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import { LEASE_MS, withLease } from './lease';
 import { planRepair } from './pure/repair';
+import { sleep as pause } from '#lib/shared/timer';
 
 interface RepairSummary {
   devicesFixed: number;
@@ -12,7 +13,6 @@ interface RepairSummary {
 }
 
 const WRITES_IN_FLIGHT = 8;
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Makes device severities and room statuses agree with the open alarms (planRepair), under

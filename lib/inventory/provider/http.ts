@@ -1,6 +1,8 @@
 import type { ProviderDevice } from '#lib/devices/types';
 import type { DeviceProvider } from './types';
 import { isString, ProviderError } from './vendorHttp';
+import { timeoutSignal } from '#lib/shared/timer';
+import { pageGuard } from './paging';
 
 interface HttpProviderOptions {
   baseUrl: string;
@@ -58,7 +60,7 @@ export const httpProvider = ({ baseUrl, token, timeoutMs = 5000, maxPages = 10_0
     try {
       response = await fetch(`${base}${path}`, {
         headers: { authorization: `Bearer ${bearer ?? ''}`, accept: 'application/json' },
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: timeoutSignal(timeoutMs),
       });
     } catch (error) {
       throw new ProviderError(`device provider unreachable: ${error instanceof Error ? error.name : 'error'}`);
@@ -76,14 +78,16 @@ export const httpProvider = ({ baseUrl, token, timeoutMs = 5000, maxPages = 10_0
     async listDevices() {
       const devices: ProviderDevice[] = [];
       let cursor: string | undefined;
-      for (let page = 0; page < maxPages; page++) {
+      // a cursor answered twice never ends; this protocol's page size is the vendor's, so the budget stays maxPages
+      const guard = pageGuard('device provider', '/devices', maxPages);
+      for (;;) {
+        guard.visit(cursor ?? '');
         const { body } = await get(`/devices${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`);
         if (!isObject(body) || !Array.isArray(body.devices)) throw new ProviderError('device provider listing has no devices array');
         devices.push(...body.devices.map(parseProviderDevice));
         cursor = isString(body.nextCursor) ? body.nextCursor : undefined;
         if (!cursor) return devices;
       }
-      throw new ProviderError(`device provider listing did not end within ${maxPages} pages`);
     },
     async getDevice(devicesn) {
       const { status, body } = await get(`/devices/${encodeURIComponent(devicesn)}`);

@@ -11,6 +11,7 @@ export type { DeviceProvider, ProviderMeter } from './types';
 export { newMeter } from './types';
 export { configuredNames } from './kinds';
 export { ProviderError } from './vendorHttp';
+export { PagingBound, type ListingBounds } from './paging';
 import { ProviderError } from './vendorHttp';
 
 const int = (value: string | undefined, fallback: number): number => {
@@ -136,9 +137,9 @@ export const providersFromEnv = (
  * until one knows the serial number.
  */
 export const fleetProvider = (providers: readonly NamedProvider[]): DeviceProvider => ({
-  async listDevices(meter) {
+  async listDevices(meter, bounds) {
     if (providers.length === 0) throw new ProviderError('no device provider configured (DEVICE_PROVIDERS)');
-    return (await Promise.all(providers.map(({ provider }) => provider.listDevices(meter)))).flat();
+    return (await Promise.all(providers.map(({ provider }) => provider.listDevices(meter, bounds)))).flat();
   },
   async getDevice(devicesn, stored, meter) {
     if (providers.length === 0) throw new ProviderError('no device provider configured (DEVICE_PROVIDERS)');

@@ -1,4 +1,5 @@
 import type { ProviderDevice, StoredDevice } from '#lib/devices/types';
+import type { ListingBounds } from './paging';
 
 /**
  * What one provider call cost and what it could not read, filled in by the provider as it goes
@@ -24,7 +25,8 @@ export const countSkipped = (meter: ProviderMeter | undefined, reason: string): 
 
 /** Where devices come from (DESIGN §6): the whole inventory, or one device's live state. */
 export interface DeviceProvider {
-  listDevices(meter?: ProviderMeter): Promise<ProviderDevice[]>;
+  /** `bounds`: what the sync knows of this provider's fleet, from which its listings' page budget derives (paging.ts). */
+  listDevices(meter?: ProviderMeter, bounds?: ListingBounds): Promise<ProviderDevice[]>;
   /**
    * `undefined` when the provider does not know the serial number. `stored` is the device as
    * stored, when it is (a vendor finds it by the handle it stored: `vendorRef`).

@@ -1,5 +1,6 @@
 import { logger } from '#lib/log';
 import type { ProviderMeter } from './types';
+import { sleep, timeoutSignal } from '#lib/shared/timer';
 
 /*
  * The HTTP side every vendor adapter shares (DESIGN §6): a bearer token renewed once on a 401,
@@ -103,8 +104,6 @@ const pathOf = (url: string): string => {
   }
 };
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 export const vendorHttp = (options: VendorHttpOptions) => {
   const {
     vendor,
@@ -142,7 +141,7 @@ export const vendorHttp = (options: VendorHttpOptions) => {
       if (meter) meter.requests++;
       let response: Response;
       try {
-        response = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+        response = await fetch(url, { ...init, signal: timeoutSignal(timeoutMs) });
       } catch (error) {
         const reason = error instanceof Error ? error.name : 'error';
         if (attempt >= attempts) fail(`${path} unreachable (${reason})`);

@@ -1,5 +1,6 @@
 import { CALL_STATE_UNKNOWN, type ProviderDevice, type StoredDevice, type VendorDetails } from '#lib/devices/types';
 import { regionOfCountry, UNKNOWN_REGION } from './regions';
+import { pageBudget, pageGuard, type ListingBounds } from './paging';
 import { countSkipped, type DeviceProvider, type ProviderMeter } from './types';
 import { cachedTokens, isObject, isString, vendorHttp, type IssuedToken, type VendorHttpOptions } from './vendorHttp';
 
@@ -31,7 +32,7 @@ interface WebexOptions {
   http?: Omit<VendorHttpOptions, 'vendor' | 'trackingHeader'>;
   /** Renew a token this long before it expires. */
   renewBeforeMs?: number;
-  /** Safety bound on the pages of one listing. */
+  /** Pages of one listing at most, whatever the fleet (default: the budget derived from the fleet, paging.ts). */
   maxPages?: number;
   now?: () => number;
 }
@@ -114,9 +115,9 @@ const toLocation = (item: Record<string, unknown>): Location | undefined =>
 
 export const webexProvider = (options: WebexOptions): DeviceProvider => {
   const base = (options.apiUrl ?? WEBEX_API_URL).replace(/\/+$/, '');
+  const origin = new URL(base).origin;
   const pageSize = options.pageSize ?? 1000;
   const regions = options.regions ?? new Map<string, string>();
-  const maxPages = options.maxPages ?? 10_000;
   const now = options.now ?? Date.now;
   const renewBeforeMs = options.renewBeforeMs ?? 10 * 60_000;
   const http = vendorHttp({ ...options.http, vendor: 'webex', trackingHeader: 'trackingid' });
@@ -150,14 +151,33 @@ export const webexProvider = (options: WebexOptions): DeviceProvider => {
   };
 
   /**
-   * Every item of a listing: `link` follows the `Link` header's next URL exactly as given (no
-   * next: the last page); `offset` pages by `start` until a short page (workspaces declare no `Link`).
+   * The next page's URL, followed only on the configured API's origin (scheme, host, port): the
+   * request carries our bearer token, which a `Link` to anywhere else would hand over. Another
+   * origin ends the listing as a failure, named without the link's path or query.
    */
-  const listAll = async (path: string, max: number, paging: 'link' | 'offset', meter?: ProviderMeter, each?: (items: unknown[]) => void): Promise<unknown[]> => {
+  const sameOrigin = (next: string | undefined, path: string): string | undefined => {
+    if (next === undefined || new URL(next).origin === origin) return next;
+    return http.fail(`${path}: the next page link points to another origin (${new URL(next).origin}), not followed`);
+  };
+
+  /**
+   * Every item of a listing: `link` follows the `Link` header's next URL as given, on our own
+   * origin only (no next: the last page); `offset` pages by `start` until a short page (workspaces
+   * declare no `Link`). A page seen twice, or one past the budget, ends it (paging.ts).
+   */
+  const listAll = async (
+    path: string,
+    max: number,
+    paging: 'link' | 'offset',
+    bounds: ListingBounds,
+    meter?: ProviderMeter,
+    each?: (items: unknown[]) => void,
+  ): Promise<unknown[]> => {
     const items: unknown[] = [];
+    const guard = pageGuard('webex', path, options.maxPages ?? pageBudget(max, bounds));
     let url: string | undefined = `${base}${path}?max=${max}`;
-    for (let page = 0, start = 0; url; page++) {
-      if (page >= maxPages) http.fail(`${path} did not end within ${maxPages} pages`);
+    for (let start = 0; url; ) {
+      guard.visit(url);
       const answer = await getJson(url, meter);
       const pageItems = answer?.body.items;
       if (!answer || !Array.isArray(pageItems)) return http.fail(`a page of ${path} has no items array`);
@@ -165,7 +185,7 @@ export const webexProvider = (options: WebexOptions): DeviceProvider => {
       if (each) each(pageItems);
       else items.push(...pageItems);
       start += pageItems.length;
-      if (paging === 'link') url = nextLink(answer.headers.get('link'), url);
+      if (paging === 'link') url = sameOrigin(nextLink(answer.headers.get('link'), url), path);
       else url = pageItems.length >= max ? `${base}${path}?max=${max}&start=${start}` : undefined;
     }
     return items;
@@ -192,13 +212,13 @@ export const webexProvider = (options: WebexOptions): DeviceProvider => {
   };
 
   return {
-    async listDevices(meter) {
+    async listDevices(meter, bounds = {}) {
       // places first, so that each page of devices is mapped as it comes
-      const [locationItems, workspaceItems] = await Promise.all([listAll('/locations', 1000, 'link', meter), listAll('/workspaces', 1000, 'offset', meter)]);
+      const [locationItems, workspaceItems] = await Promise.all([listAll('/locations', 1000, 'link', bounds, meter), listAll('/workspaces', 1000, 'offset', bounds, meter)]);
       const locations = byId(locationItems, toLocation);
       const workspaces = byId(workspaceItems, toPlace);
       const devices: ProviderDevice[] = [];
-      await listAll('/devices', pageSize, 'link', meter, (page) => {
+      await listAll('/devices', pageSize, 'link', bounds, meter, (page) => {
         for (const record of page) {
           const mapped = mapWebexDevice(record, workspaces, locations, regions);
           if ('skip' in mapped) {

@@ -1,6 +1,7 @@
 import { mapConcurrent } from '#lib/shared/concurrency';
 import type { Place, ProviderDevice, StoredDevice, VendorDetails } from '#lib/devices/types';
 import { UNKNOWN_REGION } from './regions';
+import { pageBudget, pageGuard, type ListingBounds } from './paging';
 import { countSkipped, type DeviceProvider, type ProviderMeter } from './types';
 import { cachedTokens, isObject, isString, vendorHttp, type IssuedToken, type VendorHttpOptions } from './vendorHttp';
 
@@ -38,6 +39,7 @@ interface ZoomOptions {
   concurrency?: number;
   http?: Omit<VendorHttpOptions, 'vendor'>;
   renewBeforeMs?: number;
+  /** Pages of one listing at most, whatever the fleet (default: the budget derived from the fleet, paging.ts). */
   maxPages?: number;
   now?: () => number;
 }
@@ -100,7 +102,6 @@ export const zoomProvider = (options: ZoomOptions): DeviceProvider => {
   const regions = options.regions ?? new Map<string, string>();
   const pageSize = Math.min(300, Math.max(30, options.pageSize ?? 300));
   const tokenLifetimeMs = options.pageTokenLifetimeMs ?? 15 * 60_000;
-  const maxPages = options.maxPages ?? 10_000;
   const now = options.now ?? Date.now;
   const renewBeforeMs = options.renewBeforeMs ?? 5 * 60_000;
   const http = vendorHttp({ trackingHeader: 'x-zm-trackingid', ...options.http, vendor: 'zoom' });
@@ -123,13 +124,17 @@ export const zoomProvider = (options: ZoomOptions): DeviceProvider => {
     return { ...answer, body: isObject(answer.body) ? answer.body : undefined, trackingId: answer.headers.get('x-zm-trackingid') ?? undefined };
   };
 
-  /** Every page of a `next_page_token` listing; undefined when a page token expired (restart). */
-  const pages = async (path: string, field: string, params: Record<string, string>, meter?: ProviderMeter): Promise<unknown[] | undefined> => {
+  /**
+   * Every page of a `next_page_token` listing; undefined when a page token expired (restart). A
+   * token seen before in this listing, or a page past the budget, ends it (paging.ts).
+   */
+  const pages = async (path: string, field: string, params: Record<string, string>, bounds: ListingBounds, meter?: ProviderMeter): Promise<unknown[] | undefined> => {
     const items: unknown[] = [];
+    const guard = pageGuard('zoom', path, options.maxPages ?? pageBudget(pageSize, bounds));
     let token = '';
     let tokenAt = now();
-    for (let page = 0; ; page++) {
-      if (page >= maxPages) return http.fail(`${path} did not end within ${maxPages} pages`);
+    for (;;) {
+      guard.visit(token);
       // a token past its lifetime is refused: start again rather than send it
       if (token && now() - tokenAt >= tokenLifetimeMs) return undefined;
       const query = new URLSearchParams({ ...params, page_size: String(pageSize), ...(token ? { next_page_token: token } : {}) });
@@ -143,17 +148,17 @@ export const zoomProvider = (options: ZoomOptions): DeviceProvider => {
       if (!token) return items;
     }
   };
-  const listAll = async (path: string, field: string, meter?: ProviderMeter, params: Record<string, string> = {}): Promise<unknown[]> => {
+  const listAll = async (path: string, field: string, bounds: ListingBounds, meter?: ProviderMeter, params: Record<string, string> = {}): Promise<unknown[]> => {
     for (let attempt = 0; attempt <= RESTARTS; attempt++) {
-      const items = await pages(path, field, params, meter);
+      const items = await pages(path, field, params, bounds, meter);
       if (items) return items;
     }
     return http.fail(`${path}: the page token expired ${RESTARTS + 1} times in a row`);
   };
 
-  const treeOf = async (meter?: ProviderMeter) => {
+  const treeOf = async (bounds: ListingBounds, meter?: ProviderMeter) => {
     const tree = new Map<string, TreeNode>();
-    for (const item of await listAll('/rooms/locations', 'locations', meter)) {
+    for (const item of await listAll('/rooms/locations', 'locations', bounds, meter)) {
       if (!isObject(item) || !isString(item.id) || !isString(item.name)) continue;
       tree.set(item.id, { name: item.name, ...(isString(item.parent_location_id) ? { parent: item.parent_location_id } : {}), ...(isString(item.type) ? { type: item.type } : {}) });
     }
@@ -183,8 +188,8 @@ export const zoomProvider = (options: ZoomOptions): DeviceProvider => {
   };
 
   return {
-    async listDevices(meter) {
-      const [tree, roomItems] = await Promise.all([treeOf(meter), listAll('/rooms', 'rooms', meter)]);
+    async listDevices(meter, bounds = {}) {
+      const [tree, roomItems] = await Promise.all([treeOf(bounds, meter), listAll('/rooms', 'rooms', bounds, meter)]);
       const rooms = new Map<string, Room>();
       for (const item of roomItems) {
         if (!isObject(item) || !isString(item.id) || !isString(item.name)) {
@@ -207,7 +212,7 @@ export const zoomProvider = (options: ZoomOptions): DeviceProvider => {
       const records = await roomDevices(roomId, meter);
       if (!records) return undefined;
       // the room's status: is it among the rooms of its location in a meeting
-      const inMeeting = (await listAll('/rooms', 'rooms', meter, { status: 'InMeeting', ...(locationId ? { location_id: locationId } : {}) })).some(
+      const inMeeting = (await listAll('/rooms', 'rooms', {}, meter, { status: 'InMeeting', ...(locationId ? { location_id: locationId } : {}) })).some(
         (room) => isObject(room) && room.id === roomId,
       );
       const room: Room = { id: roomId, name: stored.details.room, ...(locationId ? { locationId } : {}), status: inMeeting ? 'InMeeting' : 'Available' };

@@ -44,9 +44,29 @@ export interface ProviderStatus {
   throttledWaits: number;
   waitedMs: number;
   heldRemovals?: HeldRemovals;
+  /** Listings in a row that failed on a paging bound (a page seen twice, the page budget spent); reset by a success. */
+  pagingFailures?: number;
+  /** After such a failure its listing is not tried before this (pagingBackoffMs). */
+  backoffUntil?: string;
 }
 
 const REQUIRED_SIGHTINGS = 3;
+
+/** The first wait after a listing failed on a paging bound: one scheduled sync period (5 minutes). */
+export const PAGING_BACKOFF_BASE_MS = 5 * 60_000;
+/** The longest such wait. */
+export const PAGING_BACKOFF_CAP_MS = 4 * 3_600_000;
+
+/**
+ * How long a provider whose listing failed on a paging bound `failures` times in a row is left
+ * alone: the base, doubled for each further failure, capped (docs/adr/0532).
+ */
+export const pagingBackoffMs = (failures: number): number =>
+  Math.min(PAGING_BACKOFF_CAP_MS, PAGING_BACKOFF_BASE_MS * 2 ** Math.min(Math.max(0, failures - 1), 20));
+
+/** Whether a provider is backing off at `now`: its listing is not tried this sync. */
+export const backingOff = (status: Pick<ProviderStatus, 'backoffUntil'>, now: number): boolean =>
+  status.backoffUntil !== undefined && Date.parse(status.backoffUntil) > now;
 
 export const emptyStatus = (name: string): ProviderStatus => ({ name, devices: 0, skipped: {}, duplicates: 0, requests: 0, throttledWaits: 0, waitedMs: 0 });
 
