@@ -4,6 +4,7 @@ import { logger } from '#lib/log';
 import { recordProvider, recordWork } from '#lib/observability/metrics';
 import { newMeter, type NamedProvider, type ProviderMeter } from './provider';
 import { ProviderError } from './provider/vendorHttp';
+import { fitDevices } from './pure/names';
 import { emptyStatus, removalVerdict, sanitise, staleSince, type HeldRemovals, type ProviderStatus } from './pure/providerStatus';
 import { reportSync, syncListing, type SyncResult } from './sync';
 
@@ -32,6 +33,10 @@ const settings = () => {
     maxRemovalPercent: Number.isFinite(percent) && percent >= 0 ? percent : 20,
     staleMinutes: Number.isFinite(minutes) && minutes >= 0 ? minutes : 30,
   };
+};
+
+const countIn = (counts: Record<string, number>, reason: string) => {
+  counts[reason] = (counts[reason] ?? 0) + 1;
 };
 
 type Listing = { name: string; meter: ProviderMeter } & ({ ok: true; devices: ProviderDevice[] } | { ok: false; error: unknown });
@@ -78,7 +83,16 @@ export const syncProviders = async (providers: readonly NamedProvider[], options
     providers.map(async ({ name, provider }): Promise<Listing> => {
       const meter = newMeter();
       try {
-        return { name, meter, ok: true, devices: await provider.listDevices(meter) };
+        // each device within its field bounds here, so that what is skipped or cut is counted for
+        // its provider (the merged listing is bounded again by syncListing: a no-op by then)
+        const { fit, skipped } = fitDevices(
+          (await provider.listDevices(meter)).map((device) => ({ ...device, vendor: name })),
+          (kind, reason) => countIn(meter[kind], reason),
+        );
+        for (const device of skipped) logger.warn('device skipped by the sync: unusable field', { provider: name, reason: device.reason, devicesn: device.devicesn.slice(0, 256) });
+        // a device skipped for another field than its serial number is held as stored
+        meter.unreadable.push(...skipped.filter((device) => device.field !== 'devicesn').map((device) => device.devicesn));
+        return { name, meter, ok: true, devices: fit };
       } catch (error) {
         return { name, meter, ok: false, error };
       }
@@ -144,6 +158,7 @@ export const syncProviders = async (providers: readonly NamedProvider[], options
         lastSuccessAt: startedAt,
         devices: merged.listed(listing.name),
         skipped: listing.meter.skipped,
+        adjusted: listing.meter.adjusted,
         duplicates: merged.duplicates.get(listing.name) ?? 0,
         ...figures,
         ...(held.has(listing.name) ? { heldRemovals: held.get(listing.name)! } : {}),
