@@ -24,7 +24,10 @@ const UNFIT_ALL = /[\p{Cs}\p{Cc}]+/gu;
 export const INVISIBLE = /[\u061C\u200B-\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF]/u;
 const INVISIBLE_ALL = /[\u061C\u200B-\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF]+/gu;
 
-export const stripInvisible = (text: string): string => text.replace(INVISIBLE_ALL, '');
+/** Printable ASCII only: nothing to strip or refuse (most names and texts; checked first, as it is cheap). */
+const PLAIN = /^[\x20-\x7E]*$/;
+
+export const stripInvisible = (text: string): string => (!PLAIN.test(text) && INVISIBLE.test(text) ? text.replace(INVISIBLE_ALL, '') : text);
 
 /** How a field is bounded: `key` skips the device when unusable, `place` too (after cleaning), `text` is cut. */
 type Kind = 'key' | 'place' | 'text';
@@ -93,8 +96,9 @@ export const truncate = (text: string, max: number): string => {
 /** A key field: usable as is, or the reason it is not. */
 const keyProblem = (field: Field, value: string): SkipReason | undefined => {
   if (value === '') return `empty:${field}`;
-  if (UNFIT.test(value) || INVISIBLE.test(value)) return `unfit:${field}`;
-  if (length(value) > FIELD_BOUNDS[field].max) return `tooLong:${field}`;
+  if (!PLAIN.test(value) && (UNFIT.test(value) || INVISIBLE.test(value))) return `unfit:${field}`;
+  // a string's UTF-16 length is at least its characters': counted only when it might be over
+  if (value.length > FIELD_BOUNDS[field].max && length(value) > FIELD_BOUNDS[field].max) return `tooLong:${field}`;
   return undefined;
 };
 
@@ -117,7 +121,7 @@ export const boundDevice = (input: ProviderDevice): BoundedDevice => {
   for (const level of ['region', 'location', 'room'] as const) {
     const field = `details.${level}` as const;
     const raw = input.details[level];
-    if (UNFIT.test(raw)) return { skip: `unfit:${field}`, field };
+    if (!PLAIN.test(raw) && UNFIT.test(raw)) return { skip: `unfit:${field}`, field };
     let value = stripInvisible(raw);
     if (value !== raw) adjusted.push(`stripped:${field}`);
     // nothing visible left: no filter could name it (and a blank name reads as none)
@@ -126,7 +130,7 @@ export const boundDevice = (input: ProviderDevice): BoundedDevice => {
       value = reservedPlaceName(input.vendor);
       adjusted.push(`renamed:${field}`);
     }
-    if (length(value) > FIELD_BOUNDS[field].max) return { skip: `tooLong:${field}`, field };
+    if (value.length > FIELD_BOUNDS[field].max && length(value) > FIELD_BOUNDS[field].max) return { skip: `tooLong:${field}`, field };
     place[level] = value;
   }
   // a place that fits its bound may still not fit the keys it is stored under (URI-encoded)
@@ -134,7 +138,7 @@ export const boundDevice = (input: ProviderDevice): BoundedDevice => {
   if (oversized) return { skip: `tooLong:${oversized}`, field: oversized };
 
   const text = (field: Field, value: string): string => {
-    const cleaned = stripInvisible(value.replace(UNFIT_ALL, ' '));
+    const cleaned = PLAIN.test(value) ? value : stripInvisible(UNFIT.test(value) ? value.replace(UNFIT_ALL, ' ') : value);
     if (cleaned !== value) adjusted.push(`cleaned:${field}`);
     const cut = truncate(cleaned, FIELD_BOUNDS[field].max);
     if (cut !== cleaned) adjusted.push(`truncated:${field}`);
