@@ -39,7 +39,7 @@ const countIn = (counts: Record<string, number>, reason: string) => {
   counts[reason] = (counts[reason] ?? 0) + 1;
 };
 
-type Listing = { name: string; meter: ProviderMeter } & ({ ok: true; devices: ProviderDevice[] } | { ok: false; error: unknown });
+type Listing = { name: string; meter: ProviderMeter } & ({ ok: true; devices: ProviderDevice[]; outOfBounds: number } | { ok: false; error: unknown });
 
 const failureOf = (error: unknown, at: string) => ({
   at,
@@ -92,7 +92,7 @@ export const syncProviders = async (providers: readonly NamedProvider[], options
         for (const device of skipped) logger.warn('device skipped by the sync: unusable field', { provider: name, reason: device.reason, devicesn: device.devicesn.slice(0, 256) });
         // a device skipped for another field than its serial number is held as stored
         meter.unreadable.push(...skipped.filter((device) => device.field !== 'devicesn').map((device) => device.devicesn));
-        return { name, meter, ok: true, devices: fit };
+        return { name, meter, ok: true, devices: fit, outOfBounds: skipped.length };
       } catch (error) {
         return { name, meter, ok: false, error };
       }
@@ -195,7 +195,9 @@ export const syncProviders = async (providers: readonly NamedProvider[], options
     });
   }
   await recordWork('sync', { ProvidersFailing: failed.size });
-  return { ...result, providers: outcome };
+  // the records skipped for a field out of bounds count with those the merged listing skipped (DevicesSkippedInvalid)
+  const outOfBounds = listings.reduce((sum, listing) => sum + (listing.ok ? listing.outOfBounds : 0), 0);
+  return { ...result, skipped: result.skipped + outOfBounds, providers: outcome };
 };
 
 /** syncProviders with the run's figures published (lib/inventory/sync.ts reportSync); undefined when none is configured. */

@@ -95,6 +95,8 @@ describe('vendor records out of bounds', () => {
     await setDevice(webex, other.devicesn, { serial: longSerial });
     const result = await syncProviders(providers);
     expect(result?.providers.find((p) => p.name === 'webex')?.ok).toBe(true);
+    // and in the run's figures (DevicesSkippedInvalid)
+    expect(result?.skipped).toBe(2);
     const all = await stored();
     // held as it was, neither updated nor removed
     expect(all.get(longId.devicesn)).toEqual(before);
