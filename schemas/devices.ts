@@ -1,13 +1,13 @@
 /** Devices and statistics (spec "Devices"; DESIGN §6, D4, D10, D11): invalid input is 422. */
 import { AVAILABILITY_CSV_COLUMNS, DEVICE_CSV_COLUMNS, DEVICE_HISTORY_CSV_COLUMNS } from '#lib/devices/csv';
 import { maintenanceMark } from './maintenance';
-import { areaRoutesOf, csvFormat, dateTime, error, inventoryJob, listOrPage, name, ok, orCsv, page, pageOf, SINGLE_LINE, strict, type TSchema, Type } from './shared';
+import { areaRoutesOf, csvFormat, dateTime, error, inventoryJob, listOrPage, name, ok, orCsv, page, pageOf, SINGLE_LINE, SINGLE_LINE_RULE, strict, type TSchema, Type } from './shared';
 
 /** Where devices come from (lib/inventory/provider). */
 const providerEnvironment = '${file(./functions/devices/provider-env.yml)}';
 
 /** Device filter parameters: all three required, non-empty; `all` = no narrowing (DESIGN D10). */
-const filterField = Type.String({ minLength: 1, maxLength: 256, pattern: SINGLE_LINE, description: 'a non-empty name without control characters, or "all"' });
+const filterField = Type.String({ minLength: 1, maxLength: 256, pattern: SINGLE_LINE, description: `a non-empty name ${SINGLE_LINE_RULE}, or "all"` });
 export const deviceFilter = strict({ regionName: filterField, locationName: filterField, roomName: filterField });
 
 const path = { devicesn: name() };

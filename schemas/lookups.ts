@@ -1,8 +1,8 @@
 /** Lookups: names and counts of what holds devices (spec "filters/*" lookups; DESIGN D1, D2): 400. */
-import { count, either, error, list, name, routesOf, SINGLE_LINE, Type } from './shared';
+import { count, either, error, list, name, routesOf, SINGLE_LINE, SINGLE_LINE_RULE, Type } from './shared';
 
 /** Lookup fields are optional; `all` = no narrowing; an empty string is refused. */
-const field = Type.String({ minLength: 1, maxLength: 256, pattern: SINGLE_LINE, description: 'a non-empty name without control characters, or "all"' });
+const field = Type.String({ minLength: 1, maxLength: 256, pattern: SINGLE_LINE, description: `a non-empty name ${SINGLE_LINE_RULE}, or "all"` });
 const fields = { regionName: Type.Optional(field), locationName: Type.Optional(field), roomName: Type.Optional(field) };
 
 const lookupBody = Type.Object(

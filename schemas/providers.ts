@@ -26,7 +26,16 @@ const provider = Type.Object({
   stale: Type.Boolean({ description: 'failing longer than PROVIDER_STALE_MINUTES: its devices carry staleSince' }),
   staleSince: nullable(dateTime),
   devices: count,
-  skipped: Type.Record(Type.String(), count, { description: 'records of the last listing skipped, by reason (noSerial, personal, malformed, ...)' }),
+  skipped: Type.Record(Type.String(), count, {
+    description:
+      'records of the last listing skipped, by reason: noSerial, personal, malformed, ..., and `<why>:<field>` for a key field out of its bound ' +
+      '(why: unfit, empty, tooLong; e.g. tooLong:details.room)',
+  }),
+  adjusted: Type.Record(Type.String(), count, {
+    description:
+      'records of the last listing stored with a field changed to fit its bound, by `<how>:<field>` (how: truncated, cleaned, stripped, ' +
+      'renamed, dropped; e.g. truncated:vendorDetails.software, renamed:details.location for a place named "all")',
+  }),
   duplicates: count,
   requests: count,
   throttledWaits: count,

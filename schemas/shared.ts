@@ -26,14 +26,21 @@ export const integerIdParam = Type.String({ pattern: '^[1-9][0-9]{0,14}$', descr
 export const uuidParam = (description: string) =>
   Type.String({ pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$', description });
 
-/** One line of text: no control character at all (C0, DEL, C1), so none reaches a key, a log line or a mail header. */
-export const SINGLE_LINE = '^\\P{Cc}*$';
+/**
+ * One line of text: no control character at all (C0, DEL, C1), so none reaches a key, a log line
+ * or a mail header; and none of the invisible characters that change how a name reads
+ * (bidirectional embeddings, overrides, isolates and marks, zero-width characters), so that a
+ * name shown is the name matched (docs/adr/0536; vendor names lose them: lib/inventory/pure/names.ts).
+ */
+export const SINGLE_LINE = '^[^\\p{Cc}\\u061C\\u200B-\\u200F\\u202A-\\u202E\\u2060\\u2066-\\u2069\\uFEFF]*$';
+/** What SINGLE_LINE refuses, for the rules' descriptions. */
+export const SINGLE_LINE_RULE = 'without control, bidirectional-control or zero-width characters';
 /** Free text may break lines and use tabs; other control characters are refused. */
 export const MULTI_LINE = '^(?:\\P{Cc}|[\\t\\n\\r])*$';
 
 /** Names and ids are bounded (DESIGN D12) and single-line. */
 export const name = (maxLength = 256) =>
-  Type.String({ minLength: 1, maxLength, pattern: SINGLE_LINE, description: `1 to ${maxLength} characters without control characters` });
+  Type.String({ minLength: 1, maxLength, pattern: SINGLE_LINE, description: `1 to ${maxLength} characters ${SINGLE_LINE_RULE}` });
 export const description = Type.String({
   maxLength: 2048,
   pattern: MULTI_LINE,
@@ -43,7 +50,7 @@ export const description = Type.String({
 export const singleLineDescription = Type.String({
   maxLength: 2048,
   pattern: SINGLE_LINE,
-  description: 'at most 2048 characters on one line (no control characters)',
+  description: `at most 2048 characters on one line, ${SINGLE_LINE_RULE}`,
 });
 
 /** The exact 403 body a signed-in caller gets (lib/auth), beside API Gateway's own 403 for the key. */

@@ -14,7 +14,7 @@ import {
   type InhibitedBy,
   type Severity,
 } from '#lib/watchers/types';
-import { areaRoutesOf, dateTime, ENSURE_TABLE, error, listOrPage, name, ok, oneOfValues, page, SINGLE_LINE, singleLineDescription, strict, text, Type } from './shared';
+import { areaRoutesOf, dateTime, ENSURE_TABLE, error, listOrPage, name, ok, oneOfValues, page, SINGLE_LINE, SINGLE_LINE_RULE, singleLineDescription, strict, text, Type } from './shared';
 
 /** Watcher ids are UUIDs; any id made of safe characters is looked up (unknown -> 404). */
 export const watcherId = Type.String({
@@ -31,7 +31,7 @@ const condition = strict(
       maxLength: LIMITS.conditionValue,
       // a device field never holds a control character: a value with one matches nothing (hostile pass, issue 24)
       pattern: SINGLE_LINE,
-      description: `a string of 1 to ${LIMITS.conditionValue} characters without control characters ("a,b,c" for "in")`,
+      description: `a string of 1 to ${LIMITS.conditionValue} characters ${SINGLE_LINE_RULE} ("a,b,c" for "in")`,
     }),
     element: oneOfValues(ELEMENTS),
   },

@@ -218,7 +218,7 @@ const main = async () => {
   // what is where, once the route table of serverless offline has scrolled by (tests read these lines)
   console.log(external ? `\nstore: external DynamoDB at ${store.endpoint}, table ${env.TABLE_NAME}` : `\nstore: embedded DynamoDB at ${store.endpoint}, data in ${dataDir}`);
   console.log(`API docs at ${docs.url}`);
-  if (fakes) console.log(`vendor fakes: Webex at ${fakes.webex.url}/v1, Zoom at ${fakes.zoom.url}/v2  (GET /providers; make one fail: curl -d '{"down":500}' ${fakes.zoom.url}/_fake/faults)`);
+  if (fakes) console.log(`vendor fakes: Webex at ${fakes.webex.url}/v1, Zoom at ${fakes.zoom.url}/v2  (GET /providers; make one fail: curl -d '{"down":500}' ${fakes.zoom.url}/_fake/faults; set a device's fields: curl -d '{"connected":false}' ${fakes.zoom.url}/_fake/devices/<serial>)`);
   console.log(`Status board at ${docs.url.replace(/\/docs$/, '/board/')}  (live at ${env.LIVE_WS_URL})`);
   // the documented local defaults only: a password of the user's own is never printed
   if (env.ADMIN_USERNAME === LOCAL_ADMIN_USERNAME && env.ADMIN_PASSWORD === LOCAL_ADMIN_PASSWORD) {

@@ -16,6 +16,7 @@ interface ProviderReport {
   staleSince: string | null;
   devices: number;
   skipped: Record<string, number>;
+  adjusted: Record<string, number>;
   duplicates: number;
   requests: number;
   throttledWaits: number;
@@ -58,6 +59,7 @@ export const providersReport = async (now = Date.now()): Promise<ProvidersReport
       staleSince: since,
       devices: status?.devices ?? 0,
       skipped: status?.skipped ?? {},
+      adjusted: status?.adjusted ?? {},
       duplicates: status?.duplicates ?? 0,
       requests: status?.requests ?? 0,
       throttledWaits: status?.throttledWaits ?? 0,

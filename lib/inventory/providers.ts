@@ -4,6 +4,7 @@ import { logger } from '#lib/log';
 import { recordProvider, recordWork } from '#lib/observability/metrics';
 import { newMeter, PagingBound, type NamedProvider, type ProviderMeter } from './provider';
 import { ProviderError } from './provider/vendorHttp';
+import { fitDevices } from './pure/names';
 import {
   backingOff,
   emptyStatus,
@@ -46,8 +47,15 @@ const settings = () => {
   };
 };
 
+const countIn = (counts: Record<string, number>, reason: string) => {
+  counts[reason] = (counts[reason] ?? 0) + 1;
+};
+
 /** `backedOff`: not tried this sync (the provider is backing off after a paging bound). */
-type Listing = { name: string; meter: ProviderMeter } & ({ ok: true; devices: ProviderDevice[] } | { ok: false; error: unknown; backedOff?: boolean });
+type Listing = { name: string; meter: ProviderMeter } & (
+  | { ok: true; devices: ProviderDevice[]; outOfBounds: number }
+  | { ok: false; error: unknown; backedOff?: boolean }
+);
 
 const failureOf = (error: unknown, at: string) => ({
   at,
@@ -96,8 +104,18 @@ export const syncProviders = async (providers: readonly NamedProvider[], options
         return { name, meter, ok: false, backedOff: true, error: new ProviderError(message) };
       }
       try {
-        // the page budget derives from the fleet we hold of it, and grows with each bound failure in a row
-        return { name, meter, ok: true, devices: await provider.listDevices(meter, { fleet: before.devices, pagingFailures: before.pagingFailures ?? 0 }) };
+        // the page budget derives from the fleet we hold of it, and grows with each bound failure in a row;
+        // each device is brought within its field bounds here, so that what is skipped or cut is counted for
+        // its provider (the merged listing is bounded again by syncListing: a no-op by then)
+        const listed = await provider.listDevices(meter, { fleet: before.devices, pagingFailures: before.pagingFailures ?? 0 });
+        const { fit, skipped } = fitDevices(
+          listed.map((device) => ({ ...device, vendor: name })),
+          (kind, reason) => countIn(meter[kind], reason),
+        );
+        for (const device of skipped) logger.warn('device skipped by the sync: unusable field', { provider: name, reason: device.reason, devicesn: device.devicesn.slice(0, 256) });
+        // a device skipped for another field than its serial number is held as stored
+        meter.unreadable.push(...skipped.filter((device) => device.field !== 'devicesn').map((device) => device.devicesn));
+        return { name, meter, ok: true, devices: fit, outOfBounds: skipped.length };
       } catch (error) {
         return { name, meter, ok: false, error };
       }
@@ -163,6 +181,7 @@ export const syncProviders = async (providers: readonly NamedProvider[], options
         lastSuccessAt: startedAt,
         devices: merged.listed(listing.name),
         skipped: listing.meter.skipped,
+        adjusted: listing.meter.adjusted,
         duplicates: merged.duplicates.get(listing.name) ?? 0,
         ...figures,
         ...(held.has(listing.name) ? { heldRemovals: held.get(listing.name)! } : {}),
@@ -203,7 +222,9 @@ export const syncProviders = async (providers: readonly NamedProvider[], options
     });
   }
   await recordWork('sync', { ProvidersFailing: failed.size });
-  return { ...result, providers: outcome };
+  // the records skipped for a field out of bounds count with those the merged listing skipped (DevicesSkippedInvalid)
+  const outOfBounds = listings.reduce((sum, listing) => sum + (listing.ok ? listing.outOfBounds : 0), 0);
+  return { ...result, skipped: result.skipped + outOfBounds, providers: outcome };
 };
 
 /** The status fields after one more listing in a row stopped by a paging bound: the count, and the backoff it earns. */

@@ -8,7 +8,7 @@ import { recountRooms } from '#lib/rollups/recount';
 import { placeInScope, type AccessScope } from '#lib/shared/access';
 import { historyExpiry } from '#lib/shared/retention';
 import { ProviderError, type DeviceProvider } from './provider';
-import { unfitField } from './pure/names';
+import { boundDevice } from './pure/names';
 import { connectivityChanges } from './pure/syncPlan';
 
 interface RefreshedDevice extends Device {
@@ -30,10 +30,11 @@ export const refreshDevice = async (provider: DeviceProvider, devicesn: string, 
     throw error;
   });
   if (!live) throw new NotFound(`Device ${devicesn} is no longer reported by the device provider`);
-  const unfit = unfitField(live);
-  if (unfit) throw new ServiceUnavailable(`the device provider answered a malformed ${unfit} for device ${devicesn}; retry later`);
+  // the same field bounds as the sync's: a key field unusable is no answer, a long text is cut
+  const bounded = boundDevice(live);
+  if ('skip' in bounded) throw new ServiceUnavailable(`the device provider answered a malformed ${bounded.field} for device ${devicesn}; retry later`);
   const lastRefresh = new Date().toISOString();
-  const after: StoredDevice = withAlarmFieldsOf(live, before);
+  const after: StoredDevice = withAlarmFieldsOf(bounded.device, before);
   await connectivity.record(connectivityChanges([before], [after], lastRefresh), historyExpiry);
   const work = [{ devicesn, device: after, alarmWatchers: openWatchersHint(before) }];
   await evaluationQueue.addDevices(work);

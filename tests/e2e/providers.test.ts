@@ -81,6 +81,31 @@ describe('Webex and Zoom at once (npm start through the vendor fakes)', () => {
     const recovered = await until(providers, (r) => r.providers.find((p) => p.name === 'zoom')!.failingSince === null);
     expect(recovered.providers.find((p) => p.name === 'zoom')!.failingSince).toBeNull();
   });
+
+  it('a 450 KB software set through a fake\'s control path is cut and counted; every other device keeps syncing', async () => {
+    const devices = (await call<Device[]>('POST', '/videoDevice/all/allDevices', all)).body;
+    const big = devices.find((d) => d.vendor === 'webex')!;
+    const flipped = devices.find((d) => d.vendor === 'zoom' && d.deviceconnected)!;
+    const set = async (url: string, serial: string, fields: Record<string, unknown>) =>
+      expect((await fetch(`${url}/_fake/devices/${encodeURIComponent(serial)}`, { method: 'POST', body: JSON.stringify(fields) })).status).toBe(200);
+    await set(own.needs.webex.url, big.devicesn, { software: 'R'.repeat(450 * 1024) });
+    await set(own.needs.zoom.url, flipped.devicesn, { connected: false, location: 'all' });
+    // a fault the fake does not take is refused, and npm start goes on
+    expect((await fetch(`${own.needs.zoom.url}/_fake/faults`, { method: 'POST', body: '{"down":"abc"}' })).status).toBe(400);
+    const counted = (r: ProvidersReport) =>
+      r.providers.some((p) => p.name === 'zoom' && p.adjusted['renamed:details.location'] === 1) &&
+      r.providers.some((p) => p.name === 'webex' && p.adjusted['truncated:vendorDetails.software'] === 1);
+    const report = await until(providers, counted);
+    expect(report.providers.map((p) => [p.name, p.failingSince, p.adjusted])).toEqual([
+      ['webex', null, { 'truncated:vendorDetails.software': 1 }],
+      ['zoom', null, { 'renamed:details.location': 1 }],
+    ]);
+    const cut = (await call<Device>('POST', `/videoDevice/${big.devicesn}`)).body;
+    expect(cut.vendorDetails?.software).toHaveLength(256);
+    const moved = (await call<Device>('POST', `/videoDevice/${flipped.devicesn}`)).body;
+    expect(moved).toMatchObject({ deviceconnected: false, details: { location: 'all (zoom)' } });
+    expect((await call<number[]>('POST', '/videoDevice/all/totalDevices', all)).body).toEqual([fleet.length]);
+  });
 });
 
 describe('GET /providers on the shared instance (DEVICE_PROVIDER=simulated)', () => {

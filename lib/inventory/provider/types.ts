@@ -11,13 +11,15 @@ export interface ProviderMeter {
   /** Answers that asked us to wait (429, 423, 502, 503, 504) and were waited out. */
   throttledWaits: number;
   waitedMs: number;
-  /** Records skipped, by reason (`noSerial`, `personal`, `malformed`, ...). */
+  /** Records skipped, by reason (`noSerial`, `personal`, `malformed`, `tooLong:<field>`, ...). */
   skipped: Record<string, number>;
+  /** Records stored with a field changed to fit its bound, by change (`truncated:vendorDetails.software`, ...). */
+  adjusted: Record<string, number>;
   /** Serial numbers of records that could not be read: their stored devices are kept as they are. */
   unreadable: string[];
 }
 
-export const newMeter = (): ProviderMeter => ({ requests: 0, throttledWaits: 0, waitedMs: 0, skipped: {}, unreadable: [] });
+export const newMeter = (): ProviderMeter => ({ requests: 0, throttledWaits: 0, waitedMs: 0, skipped: {}, adjusted: {}, unreadable: [] });
 
 export const countSkipped = (meter: ProviderMeter | undefined, reason: string): void => {
   if (meter) meter.skipped[reason] = (meter.skipped[reason] ?? 0) + 1;

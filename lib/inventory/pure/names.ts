@@ -1,42 +1,213 @@
+import { ALL } from '#lib/devices/deviceScope';
 import { oversizedField } from '#lib/store/placeKeys';
-import type { ProviderDevice } from '#lib/devices/types';
+import type { ProviderDevice, VendorDetails } from '#lib/devices/types';
+
+/*
+ * The bounds of every field a provider gives us (docs/data-model.md "Vendor fields and their
+ * bounds", docs/adr/0535), declared once and applied to each device before it is stored, by the
+ * sync and by a refresh alike. A key field (one that identifies the device or places it: serial
+ * number, vendor id, the place names) that cannot be used skips the device, which is counted by
+ * reason; a descriptive field is cleaned and cut to its bound, and counted as adjusted. So one
+ * hostile record never makes an item too large to store, and never stops the rest of a listing.
+ */
 
 /** Lone surrogates (not Unicode text) and control characters (C0, DEL, C1): never part of a name. */
 const UNFIT = /[\p{Cs}\p{Cc}]/u;
+const UNFIT_ALL = /[\p{Cs}\p{Cc}]+/gu;
+
+/**
+ * Characters that change how a name is shown without being seen: bidirectional embeddings,
+ * overrides, isolates and marks, and zero-width characters. Two names that look alike but differ
+ * by one of these would be two rooms, and an override can make a name read as another
+ * (docs/adr/0536). Vendor names lose them; user input holding one is refused (schemas/shared.ts).
+ */
+export const INVISIBLE = /[\u061C\u200B-\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF]/u;
+const INVISIBLE_ALL = /[\u061C\u200B-\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF]+/gu;
+
+/** Printable ASCII only: nothing to strip or refuse (most names and texts; checked first, as it is cheap). */
+const PLAIN = /^[\x20-\x7E]*$/;
+
+export const stripInvisible = (text: string): string => (!PLAIN.test(text) && INVISIBLE.test(text) ? text.replace(INVISIBLE_ALL, '') : text);
+
+/** How a field is bounded: `key` skips the device when unusable, `place` too (after cleaning), `text` is cut. */
+type Kind = 'key' | 'place' | 'text';
+
+interface Bound {
+  kind: Kind;
+  /** Most characters (code points) kept. */
+  max: number;
+}
+
+/** Every field a provider fills, with its bound (the documented table: docs/data-model.md). */
+export const FIELD_BOUNDS = {
+  devicesn: { kind: 'key', max: 256 },
+  deviceid: { kind: 'key', max: 512 },
+  vendorRef: { kind: 'key', max: 512 },
+  // the place names' real bound is the keys they become (one 1,024-byte sort key, URI-encoded):
+  // placeKeys.oversizedField; this one only stops a name long past it before it is encoded
+  'details.region': { kind: 'place', max: 1024 },
+  'details.location': { kind: 'place', max: 1024 },
+  'details.room': { kind: 'place', max: 1024 },
+  devicemodel: { kind: 'text', max: 256 },
+  'status.inCallStatus': { kind: 'text', max: 32 },
+  'vendorDetails.connectionDetail': { kind: 'text', max: 64 },
+  'vendorDetails.software': { kind: 'text', max: 256 },
+  'vendorDetails.lastSeen': { kind: 'text', max: 64 },
+  'vendorDetails.plannedMaintenance': { kind: 'text', max: 32 },
+  'vendorDetails.errorCodes': { kind: 'text', max: 128 },
+} as const satisfies Record<string, Bound>;
+
+type Field = keyof typeof FIELD_BOUNDS;
+
+/** At most this many error codes are kept of one device (the first, in the provider's order). */
+export const MAX_ERROR_CODES = 32;
+/** What a cut text ends with, so that a reader sees it was cut. */
+const ELLIPSIS = '…';
+
+/** The name a place named `all` gets: `all` means every place to a filter (docs/adr/0537). */
+export const reservedPlaceName = (vendor: string | undefined): string => `${ALL} (${vendor ?? 'vendor'})`;
+
+/** Why a device was skipped: `<reason>:<field>`, reason `unfit` (control, lone surrogate or invisible character in a key), `empty` or `tooLong`. */
+export type SkipReason = `${'unfit' | 'empty' | 'tooLong'}:${Field}`;
+/** How a stored field was changed: `truncated`, `cleaned` (control or invisible characters removed), `stripped` (invisible characters of a name), `renamed` (a place named `all`), `dropped` (a lastSeen that is no time). */
+export type Adjustment = `${'truncated' | 'cleaned' | 'stripped' | 'renamed' | 'dropped'}:${Field}`;
+
+export type BoundedDevice = { device: ProviderDevice; adjusted: Adjustment[] } | { skip: SkipReason; field: Field };
+
+const length = (text: string): number => {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+};
+
+/** `text` cut to `max` code points, the last one an ellipsis; as is when it fits. */
+export const truncate = (text: string, max: number): string => {
+  if (text.length <= max) return text;
+  if (length(text) <= max) return text;
+  let kept = '';
+  let n = 0;
+  for (const char of text) {
+    if (++n >= max) break;
+    kept += char;
+  }
+  return kept + ELLIPSIS;
+};
+
+/** A key field: usable as is, or the reason it is not. */
+const keyProblem = (field: Field, value: string): SkipReason | undefined => {
+  if (value === '') return `empty:${field}`;
+  if (!PLAIN.test(value) && (UNFIT.test(value) || INVISIBLE.test(value))) return `unfit:${field}`;
+  // a string's UTF-16 length is at least its characters': counted only when it might be over
+  if (value.length > FIELD_BOUNDS[field].max && length(value) > FIELD_BOUNDS[field].max) return `tooLong:${field}`;
+  return undefined;
+};
+
+/**
+ * One provider device within its bounds: key fields checked (the first unusable one skips the
+ * device), place names stripped of invisible characters and a place named `all` renamed, text
+ * fields cleaned and cut. A device already within its bounds comes back equal, and unadjusted.
+ */
+export const boundDevice = (input: ProviderDevice): BoundedDevice => {
+  const adjusted: Adjustment[] = [];
+  for (const field of ['devicesn', 'deviceid'] as const) {
+    const skip = keyProblem(field, input[field]);
+    if (skip) return { skip, field };
+  }
+  if (input.vendorRef !== undefined) {
+    const skip = keyProblem('vendorRef', input.vendorRef);
+    if (skip) return { skip, field: 'vendorRef' };
+  }
+  const place = { ...input.details };
+  for (const level of ['region', 'location', 'room'] as const) {
+    const field = `details.${level}` as const;
+    const raw = input.details[level];
+    if (!PLAIN.test(raw) && UNFIT.test(raw)) return { skip: `unfit:${field}`, field };
+    let value = stripInvisible(raw);
+    if (value !== raw) adjusted.push(`stripped:${field}`);
+    // nothing visible left: no filter could name it (and a blank name reads as none)
+    if (value.trim() === '') return { skip: `empty:${field}`, field };
+    if (value === ALL) {
+      value = reservedPlaceName(input.vendor);
+      adjusted.push(`renamed:${field}`);
+    }
+    if (value.length > FIELD_BOUNDS[field].max && length(value) > FIELD_BOUNDS[field].max) return { skip: `tooLong:${field}`, field };
+    place[level] = value;
+  }
+  // a place that fits its bound may still not fit the keys it is stored under (URI-encoded)
+  const oversized = oversizedField({ devicesn: input.devicesn, details: place }) as Field | undefined;
+  if (oversized) return { skip: `tooLong:${oversized}`, field: oversized };
+
+  const text = (field: Field, value: string): string => {
+    const cleaned = PLAIN.test(value) ? value : stripInvisible(UNFIT.test(value) ? value.replace(UNFIT_ALL, ' ') : value);
+    if (cleaned !== value) adjusted.push(`cleaned:${field}`);
+    const cut = truncate(cleaned, FIELD_BOUNDS[field].max);
+    if (cut !== cleaned) adjusted.push(`truncated:${field}`);
+    return cut;
+  };
+  const device: ProviderDevice = {
+    ...input,
+    devicemodel: text('devicemodel', input.devicemodel) || 'unknown',
+    status: { connected: input.status.connected, inCallStatus: text('status.inCallStatus', input.status.inCallStatus) },
+    details: place,
+  };
+  if (input.vendorDetails) device.vendorDetails = boundDetails(input.vendorDetails, text, adjusted);
+  // one count per device and kind of change, however many of its error codes were changed
+  return { device, adjusted: [...new Set(adjusted)] };
+};
+
+const boundDetails = (input: VendorDetails, text: (field: Field, value: string) => string, adjusted: Adjustment[]): VendorDetails => {
+  const details: VendorDetails = { ...input };
+  if (input.connectionDetail !== undefined) details.connectionDetail = text('vendorDetails.connectionDetail', input.connectionDetail);
+  if (input.software !== undefined) details.software = text('vendorDetails.software', input.software);
+  if (input.plannedMaintenance !== undefined) details.plannedMaintenance = text('vendorDetails.plannedMaintenance', input.plannedMaintenance);
+  if (input.lastSeen !== undefined) {
+    // a time or nothing: a lastSeen that does not read as one is dropped, never stored half
+    if (input.lastSeen.length > FIELD_BOUNDS['vendorDetails.lastSeen'].max || Number.isNaN(Date.parse(input.lastSeen))) {
+      delete details.lastSeen;
+      adjusted.push('dropped:vendorDetails.lastSeen');
+    }
+  }
+  if (input.errorCodes !== undefined) {
+    const codes = input.errorCodes.slice(0, MAX_ERROR_CODES);
+    if (codes.length < input.errorCodes.length) adjusted.push('truncated:vendorDetails.errorCodes');
+    details.errorCodes = codes.map((code) => text('vendorDetails.errorCodes', code));
+  }
+  return details;
+};
 
 /** A device field that cannot be stored or become part of a key. */
 interface SkippedDevice {
   devicesn: string;
   field: string;
+  reason: SkipReason;
 }
 
-const FIELDS: ReadonlyArray<readonly [string, (device: ProviderDevice) => string]> = [
-  ['devicesn', (d) => d.devicesn],
-  ['deviceid', (d) => d.deviceid],
-  ['devicemodel', (d) => d.devicemodel],
-  ['status.inCallStatus', (d) => d.status.inCallStatus],
-  ['details.region', (d) => d.details.region],
-  ['details.location', (d) => d.details.location],
-  ['details.room', (d) => d.details.room],
-];
+/** The first field of a provider's device that skips it, if any. */
+export const unfitField = (device: ProviderDevice): string | undefined => {
+  const bounded = boundDevice(device);
+  return 'skip' in bounded ? bounded.field : undefined;
+};
 
 /**
- * The first field of a provider's device that holds a lone surrogate or a control character, or
- * else a name too long to become part of its keys.
+ * Splits a provider's listing into the devices a sync can store (within their bounds) and those
+ * it must skip, so one malformed record never stops the rest of the fleet from syncing. `count`
+ * hears every skip and adjustment (a provider's figures for GET /providers).
  */
-export const unfitField = (device: ProviderDevice): string | undefined => FIELDS.find(([, read]) => UNFIT.test(read(device)))?.[0] ?? oversizedField(device);
-
-/**
- * Splits a provider's listing into the devices a sync can store and those it must skip, so one
- * malformed record never stops the rest of the fleet from syncing.
- */
-export const fitDevices = (incoming: readonly ProviderDevice[]): { fit: ProviderDevice[]; skipped: SkippedDevice[] } => {
+export const fitDevices = (
+  incoming: readonly ProviderDevice[],
+  count?: (kind: 'skipped' | 'adjusted', reason: string) => void,
+): { fit: ProviderDevice[]; skipped: SkippedDevice[] } => {
   const fit: ProviderDevice[] = [];
   const skipped: SkippedDevice[] = [];
   for (const device of incoming) {
-    const field = unfitField(device);
-    if (field === undefined) fit.push(device);
-    else skipped.push({ devicesn: device.devicesn, field });
+    const bounded = boundDevice(device);
+    if ('skip' in bounded) {
+      skipped.push({ devicesn: device.devicesn, field: bounded.field, reason: bounded.skip });
+      count?.('skipped', bounded.skip);
+      continue;
+    }
+    for (const adjustment of bounded.adjusted) count?.('adjusted', adjustment);
+    fit.push(bounded.device);
   }
   return { fit, skipped };
 };

@@ -37,6 +37,8 @@ export interface ProviderStatus {
   devices: number;
   /** Records of its last listing skipped, by reason. */
   skipped: Record<string, number>;
+  /** Records of its last listing stored with a field cut, cleaned or renamed to fit its bound, by change. */
+  adjusted?: Record<string, number>;
   /** Serial numbers it listed that an earlier provider of DEVICE_PROVIDERS listed too. */
   duplicates: number;
   /** Vendor requests, throttled waits and time waited in its last sync. */

@@ -113,7 +113,7 @@ export const Provider = /* @__PURE__ */ entity({
   },
 });
 dataModel: docRow(Provider, { section: 'Devices, room aggregates and lookups', name: 'Provider status', PK: '`PROVIDER`', SK: '`PROVIDER#<name>`',
-  notes: 'one per device provider, written whole by the sync after each run: `lastSyncAt, lastSuccessAt, lastError {at, message, status?, trackingId?}, failingSince, staleFlaggedFor, devices, skipped {reason: n}, duplicates, requests, throttledWaits, waitedMs, heldRemovals {count, seen, digest, since}, pagingFailures, backoffUntil`' });
+  notes: 'one per device provider, written whole by the sync after each run: `lastSyncAt, lastSuccessAt, lastError {at, message, status?, trackingId?}, failingSince, staleFlaggedFor, devices, skipped {reason: n}, adjusted {change: n} (fields cut, cleaned or renamed: see "Vendor fields and their bounds"), duplicates, requests, throttledWaits, waitedMs, heldRemovals {count, seen, digest, since}, pagingFailures, backoffUntil`' });
 
 /** Atomic sequence: each call returns the next integer for `name`, starting at 1. */
 export const nextSequence = async (name: string): Promise<number> =>

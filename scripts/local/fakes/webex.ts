@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ProviderDevice } from '../../../lib/devices/types';
 import { countryOf, hashOf, idOf, snapshots } from './fleet';
-import { bearer, json, startFake, type FakeServer, type Reply, type VendorFake, type VendorFakeOptions, vendorFake } from './server';
+import { bearer, deviceOverrides, json, startFake, type FakeServer, type Reply, type VendorFake, type VendorFakeOptions, vendorFake } from './server';
 
 export interface WebexFakeOptions extends VendorFakeOptions {
   /** An access token accepted as is (a personal or bot token); expires with `expireTokens()`. */
@@ -97,7 +97,15 @@ const intParam = (url: URL, name: string, fallback: number): number => {
 
 export const startWebexFake = async (options: WebexFakeOptions): Promise<WebexFake> => {
   let source = options.devices;
-  const org = snapshots(() => source(), (devices) => build(devices, options.extras ?? true));
+  // fields set by hand (POST /_fake/devices/<serial>): the org is built again with them
+  const overrides = deviceOverrides(() => org.reset());
+  const org = snapshots(
+    () => source(),
+    (devices) => {
+      const built = build(overrides.fleet(devices), options.extras ?? true);
+      return { ...built, devices: built.devices.map((record) => overrides.record(record.serial, record)) };
+    },
+  );
   const ttlMs = (options.tokenTtlSeconds ?? 14 * 24 * 3600) * 1000;
   const tokens = new Map<string, number>();
   if (options.accessToken) tokens.set(options.accessToken, Date.now() + ttlMs);
@@ -125,8 +133,10 @@ export const startWebexFake = async (options: WebexFakeOptions): Promise<WebexFa
   };
 
   server = await startFake({
+    name: 'webex',
     trackingHeader: 'trackingid',
     faults: options.faults,
+    control: (req, url, body) => overrides.control(req, url, body, (serial) => source().some((device) => device.devicesn === serial)),
     port: options.port,
     isToken: (path) => path === '/v1/access_token',
     handle: (req, url, body) => {

@@ -11,7 +11,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ProviderDevice } from '../../../lib/devices/types';
 import { byRoom, countryOf, hashOf, idOf, snapshots } from './fleet';
-import { bearer, json, startFake, type FakeServer, type Reply, type VendorFake, type VendorFakeOptions, vendorFake } from './server';
+import { bearer, deviceOverrides, json, startFake, type FakeServer, type Reply, type VendorFake, type VendorFakeOptions, vendorFake } from './server';
 
 export interface ZoomFakeOptions extends VendorFakeOptions {
   accountId: string;
@@ -78,7 +78,16 @@ const build = (devices: readonly ProviderDevice[], extras: boolean): Account => 
 
 export const startZoomFake = async (options: ZoomFakeOptions): Promise<ZoomFake> => {
   let source = options.devices;
-  const account = snapshots(() => source(), (devices) => build(devices, options.extras ?? true));
+  // fields set by hand (POST /_fake/devices/<serial>): the account is built again with them
+  const overrides = deviceOverrides(() => account.reset());
+  const account = snapshots(
+    () => source(),
+    (devices) => {
+      const built = build(overrides.fleet(devices), options.extras ?? true);
+      const patched = new Map([...built.devices].map(([room, records]) => [room, records.map((record) => overrides.record(record.serial_number, record))]));
+      return { ...built, devices: patched };
+    },
+  );
   const ttlMs = (options.tokenTtlSeconds ?? 3600) * 1000;
   const pageTtlMs = (options.pageTokenTtlSeconds ?? 15 * 60) * 1000;
   const tokens = new Map<string, number>();
@@ -109,8 +118,10 @@ export const startZoomFake = async (options: ZoomFakeOptions): Promise<ZoomFake>
   };
 
   server = await startFake({
+    name: 'zoom',
     trackingHeader: 'x-zm-trackingid',
     faults: options.faults,
+    control: (req, url, body) => overrides.control(req, url, body, (serial) => source().some((device) => device.devicesn === serial)),
     port: options.port,
     isToken: (path) => path === '/oauth/token',
     handle: (req, url) => {
