@@ -2,7 +2,7 @@
 
 /**
  * Routes that exist only to measure what one more route costs the stack (tests/e2e/package.test.ts,
- * docs/adr/0248): with SYNTHETIC_ROUTES=<n> in the environment of `serverless package`, n extra
+ * docs/adr/0561): with SYNTHETIC_ROUTES=<n> in the environment of `serverless package`, n extra
  * functions, each behind a GET on a path of its own (new path segments, the dearest case), with
  * the handler of an existing route. Without it, none: every other command, and every stage that
  * is deployed, declares exactly the generated functions. Deploying with it set is refused.

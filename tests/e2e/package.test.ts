@@ -91,7 +91,7 @@ describe('serverless package --stage prod (no AWS credentials)', () => {
     }
   });
 
-  it('holds 200 routes with 10% of CloudFormation\'s 500 to spare, by the measured cost of a route (docs/adr/0248)', async () => {
+  it('holds 200 routes with 10% of CloudFormation\'s 500 to spare, by the measured cost of a route (docs/adr/0561)', async () => {
     const count = (t: CfnTemplate) => Object.keys(t.Resources).length;
     const routeCount = (await routes()).length;
     const perRoute = (count(grown) - count(prod)) / SYNTHETIC;
