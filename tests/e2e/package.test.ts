@@ -1,6 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import definition from '#lib/db/table-definition.json';
 import { apiOperations, packageStage, resourcesOfType, type CfnResource, type CfnTemplate } from '../support/package';
+import { root } from '../../scripts/registry';
 import { routes } from '../support/routes';
 
 /** Extra routes packaged once more to measure what one route costs (resources/synthetic-routes.js). */
@@ -42,6 +45,13 @@ describe('serverless package --stage prod (no AWS credentials)', () => {
     expect(resourcesOfType(prod, 'AWS::ApiGateway::ApiKey')[0]![1].DependsOn).toBe(id);
     // more routes, another definition, another deployment
     expect(resourcesOfType(grown, 'AWS::ApiGateway::Deployment')[0]![0]).not.toBe(id);
+  });
+
+  it('runs every function on Lambda\'s nodejs22.x, bundled for node22', () => {
+    const functions = resourcesOfType(prod, 'AWS::Lambda::Function');
+    expect(functions.length).toBeGreaterThan(100);
+    for (const [id, fn] of functions) expect(fn.Properties?.Runtime, id).toBe('nodejs22.x');
+    expect(readFileSync(join(root, 'serverless.yml'), 'utf8')).toMatch(/^ {2}esbuild:\n(?: {4}.*\n)*? {4}target: node22\n/m);
   });
 
   it('lets API Gateway generate the prod key instead of shipping a known one', () => {
