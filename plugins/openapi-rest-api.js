@@ -60,7 +60,9 @@ class OpenApiRestApi extends TemplatePlugin {
       item[p.HttpMethod.toLowerCase()] = {
         operationId: name.replace(/^ApiGatewayMethod/, ''),
         ...(p.ApiKeyRequired === true ? { security: [{ api_key: [] }] } : {}),
-        responses: {},
+        // the function answers status, headers and body (Lambda proxy); one declared response
+        // keeps the document valid OpenAPI and gives the method the framework's default, 200
+        responses: { 200: { description: 'The function\'s answer (Lambda proxy integration)' } },
         'x-amazon-apigateway-integration': {
           type: 'aws_proxy',
           httpMethod: 'POST',
@@ -81,6 +83,9 @@ class OpenApiRestApi extends TemplatePlugin {
     api.Properties.Body = body;
     // the definition is the whole API: a route dropped from the contracts leaves API Gateway too
     api.Properties.Mode = 'overwrite';
+    // API Gateway skips what it cannot import with a warning unless told to fail: a route left
+    // out must fail the deploy (which CloudFormation rolls back), not go missing
+    api.Properties.FailOnWarnings = true;
     if (api.Properties.Policy === '') delete api.Properties.Policy;
 
     const removed = new Set([...pathResources.keys(), ...methods.map(([name]) => name)]);

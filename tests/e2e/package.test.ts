@@ -1,5 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import definition from '#lib/db/table-definition.json';
 import { apiOperations, packageStage, resourcesOfType, type CfnResource, type CfnTemplate } from '../support/package';
@@ -34,6 +37,23 @@ describe('serverless package --stage prod (no AWS credentials)', () => {
     expect(resourcesOfType(prod, 'AWS::ApiGateway::Method')).toEqual([]);
     expect(resourcesOfType(prod, 'AWS::ApiGateway::Resource')).toEqual([]);
   });
+
+  it('declares the REST API in a valid OpenAPI document, which API Gateway must import whole or fail the deploy', async () => {
+    const api = prod.Resources.ApiGatewayRestApi!.Properties!;
+    expect(api.FailOnWarnings).toBe(true);
+    const dir = mkdtempSync(join(tmpdir(), 'rest-api-body-'));
+    writeFileSync(join(dir, 'body.json'), JSON.stringify(api.Body));
+    // OpenAPI's own structure, path parameters, operation ids, security schemes, a 2xx answer each
+    const rules = ['struct', 'operation-2xx-response', 'path-parameters-defined', 'operation-operationId-unique', 'security-defined', 'no-identical-paths'];
+    writeFileSync(join(dir, 'redocly.yaml'), `rules:\n${rules.map((rule) => `  ${rule}: error\n`).join('')}telemetry: off\n`);
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [join(root, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', join(dir, 'body.json'), '--config', join(dir, 'redocly.yaml'), '--format', 'json'],
+      { cwd: dir, env: { ...process.env, REDOCLY_TELEMETRY: 'off', NO_UPDATE_NOTIFIER: '1' }, maxBuffer: 20 * 1024 * 1024 },
+    ).catch((failure: { stdout?: string }) => ({ stdout: failure.stdout ?? '' }));
+    const report = JSON.parse(stdout) as { problems: { ruleId: string; message: string; location: { pointer?: string }[] }[] };
+    expect(report.problems.map((p) => `${p.ruleId} at ${p.location[0]?.pointer ?? '?'}: ${p.message}`)).toEqual([]);
+  }, 60_000);
 
   it('deploys the stage from a deployment named after the API definition, which the key and usage plan wait for', () => {
     const deployments = resourcesOfType(prod, 'AWS::ApiGateway::Deployment');

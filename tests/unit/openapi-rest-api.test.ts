@@ -61,7 +61,7 @@ describe('plugins/openapi-rest-api.js', () => {
       credentials: { 'Fn::GetAtt': ['ApiGatewayInvokeRole', 'Arn'] },
       passthroughBehavior: 'when_no_match',
     });
-    expect(t.Resources.ApiGatewayRestApi!.Properties).toMatchObject({ Name: 'prod-svc', Mode: 'overwrite', EndpointConfiguration: { Types: ['EDGE'] } });
+    expect(t.Resources.ApiGatewayRestApi!.Properties).toMatchObject({ Name: 'prod-svc', Mode: 'overwrite', FailOnWarnings: true, EndpointConfiguration: { Types: ['EDGE'] } });
     expect(t.Resources.ApiGatewayRestApi!.Properties!.Policy).toBeUndefined();
     // what waited for the old deployment waits for the new one
     expect(t.Resources.ApiGatewayUsagePlan!.DependsOn).toBe(deploymentOf(t));
