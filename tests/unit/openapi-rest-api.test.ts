@@ -80,3 +80,34 @@ describe('plugins/openapi-rest-api.js', () => {
     expect(() => rewritten(t)).toThrow(/ApiGatewayMethodAlarmsGet is not a Lambda proxy integration/);
   });
 });
+
+describe('resources/synthetic-routes.js', () => {
+  const synthetic = load('../../resources/synthetic-routes.js') as () => Promise<Record<string, { handler: string; events: { http: { method: string; path: string; private: boolean } }[] }>>;
+  const withEnv = async (value: string | undefined, argv: string[], run: () => Promise<unknown>) => {
+    const [savedEnv, savedArgv] = [process.env.SYNTHETIC_ROUTES, process.argv];
+    if (value === undefined) delete process.env.SYNTHETIC_ROUTES;
+    else process.env.SYNTHETIC_ROUTES = value;
+    process.argv = argv;
+    try {
+      return await run();
+    } finally {
+      if (savedEnv === undefined) delete process.env.SYNTHETIC_ROUTES;
+      else process.env.SYNTHETIC_ROUTES = savedEnv;
+      process.argv = savedArgv;
+    }
+  };
+
+  it('declares no function unless SYNTHETIC_ROUTES asks for some', async () => {
+    expect(await withEnv(undefined, ['node', 'serverless', 'deploy'], synthetic)).toEqual({});
+    expect(await withEnv('0', ['node', 'serverless', 'offline'], synthetic)).toEqual({});
+  });
+
+  it('declares that many key-protected routes on paths of their own, for `serverless package` only', async () => {
+    const functions = (await withEnv('3', ['node', 'serverless', 'package'], synthetic)) as Awaited<ReturnType<typeof synthetic>>;
+    expect(Object.keys(functions)).toEqual(['syntheticRoute1', 'syntheticRoute2', 'syntheticRoute3']);
+    expect(new Set(Object.values(functions).map((fn) => fn.events[0]!.http.path)).size).toBe(3);
+    for (const fn of Object.values(functions)) expect(fn.events[0]!.http).toMatchObject({ method: 'get', private: true });
+    await expect(withEnv('3', ['node', 'serverless', 'deploy'], synthetic)).rejects.toThrow(/unset it to deploy/);
+    await expect(withEnv('many', ['node', 'serverless', 'package'], synthetic)).rejects.toThrow(/whole number/);
+  });
+});
