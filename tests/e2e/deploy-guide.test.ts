@@ -15,7 +15,7 @@ const PREFIX = '/device-monitoring/';
 let prod: CfnTemplate;
 beforeAll(async () => {
   prod = await packageStage('prod');
-}, 240_000);
+}, 600_000);
 
 const guide = () => readFileSync(GUIDE, 'utf8');
 

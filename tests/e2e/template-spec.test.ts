@@ -10,7 +10,7 @@ import { packageStage, type CfnTemplate } from '../support/package';
 let prod: CfnTemplate;
 beforeAll(async () => {
   prod = await packageStage('prod');
-}, 240_000);
+}, 600_000);
 
 /** A copy of the prod template that `change` has altered. */
 const altered = (change: (t: CfnTemplate) => void): CfnTemplate => {
