@@ -34,7 +34,7 @@ export const bundleOptions = {
   bundle: true,
   minify: true,
   platform: 'node',
-  target: 'node20',
+  target: 'node22',
   format: 'cjs',
   external,
   mainFields: ['module', 'main'],

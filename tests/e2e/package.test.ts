@@ -1,18 +1,78 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import definition from '#lib/db/table-definition.json';
-import { packageStage, resourcesOfType, type CfnResource, type CfnTemplate } from '../support/package';
+import { apiOperations, packageStage, resourcesOfType, type CfnResource, type CfnTemplate } from '../support/package';
+import { root } from '../../scripts/registry';
+import { routes } from '../support/routes';
+
+/** Extra routes packaged once more to measure what one route costs (resources/synthetic-routes.js). */
+const SYNTHETIC = 10;
 
 let prod: CfnTemplate;
+let grown: CfnTemplate;
 beforeAll(async () => {
   prod = await packageStage('prod');
-}, 180_000);
+  grown = await packageStage('prod', { syntheticRoutes: SYNTHETIC });
+}, 900_000);
 
 describe('serverless package --stage prod (no AWS credentials)', () => {
-  it('requires the API key on every API method', () => {
-    const methods = resourcesOfType(prod, 'AWS::ApiGateway::Method').filter(([, m]) => m.Properties?.HttpMethod !== 'OPTIONS');
-    expect(methods.length).toBeGreaterThan(0);
-    const open = methods.filter(([, m]) => m.Properties?.ApiKeyRequired !== true).map(([name]) => name);
-    expect(open).toEqual([]);
+  it('declares every route of the contracts in the REST API, with the same method, path and key requirement', async () => {
+    const declared = apiOperations(prod).filter((o) => o.method !== 'OPTIONS').map((o) => `${o.method} ${o.path} key=${o.keyRequired}`);
+    // every route needs x-api-key (DESIGN D9): the contracts' `private`; no route is open
+    const contracts = (await routes()).map((r) => `${r.method} /${r.path} key=${r.private}`);
+    expect(declared.sort()).toEqual(contracts.sort());
+    expect(declared.length).toBeGreaterThan(100);
+  });
+
+  it('reads the API key from the x-api-key header, as the usage plan meters it', () => {
+    const body = prod.Resources.ApiGatewayRestApi!.Properties!.Body as Record<string, unknown>;
+    expect(body['x-amazon-apigateway-api-key-source']).toBe('HEADER');
+    expect(body.components).toEqual({ securitySchemes: { api_key: { type: 'apiKey', name: 'x-api-key', in: 'header' } } });
+    // the body is the whole API: nothing declared beside it, and a dropped route leaves API Gateway too
+    expect(prod.Resources.ApiGatewayRestApi!.Properties!.Mode).toBe('overwrite');
+    expect(resourcesOfType(prod, 'AWS::ApiGateway::Method')).toEqual([]);
+    expect(resourcesOfType(prod, 'AWS::ApiGateway::Resource')).toEqual([]);
+  });
+
+  it('declares the REST API in a valid OpenAPI document, which API Gateway must import whole or fail the deploy', async () => {
+    const api = prod.Resources.ApiGatewayRestApi!.Properties!;
+    expect(api.FailOnWarnings).toBe(true);
+    const dir = mkdtempSync(join(tmpdir(), 'rest-api-body-'));
+    writeFileSync(join(dir, 'body.json'), JSON.stringify(api.Body));
+    // OpenAPI's own structure, path parameters, operation ids, a 2xx answer each (an operation
+    // without `security` is open, as API Gateway reads it: the preflights)
+    const rules = ['struct', 'operation-2xx-response', 'path-parameters-defined', 'operation-operationId-unique', 'no-identical-paths'];
+    writeFileSync(join(dir, 'redocly.yaml'), `rules:\n${rules.map((rule) => `  ${rule}: error\n`).join('')}telemetry: off\n`);
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [join(root, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', join(dir, 'body.json'), '--config', join(dir, 'redocly.yaml'), '--format', 'json'],
+      { cwd: dir, env: { ...process.env, REDOCLY_TELEMETRY: 'off', NO_UPDATE_NOTIFIER: '1' }, maxBuffer: 20 * 1024 * 1024 },
+    ).catch((failure: { stdout?: string }) => ({ stdout: failure.stdout ?? '' }));
+    const report = JSON.parse(stdout) as { problems: { ruleId: string; message: string; location: { pointer?: string }[] }[] };
+    expect(report.problems.map((p) => `${p.ruleId} at ${p.location[0]?.pointer ?? '?'}: ${p.message}`)).toEqual([]);
+  }, 60_000);
+
+  it('deploys the stage from a deployment named after the API definition, which the key and usage plan wait for', () => {
+    const deployments = resourcesOfType(prod, 'AWS::ApiGateway::Deployment');
+    expect(deployments).toHaveLength(1);
+    const [[id, deployment]] = deployments as [[string, CfnResource]];
+    expect(id).toMatch(/^ApiGatewayDeployment[0-9a-f]{12}$/);
+    expect(deployment.Properties).toEqual({ RestApiId: { Ref: 'ApiGatewayRestApi' }, StageName: 'prod' });
+    expect(resourcesOfType(prod, 'AWS::ApiGateway::UsagePlan')[0]![1].DependsOn).toBe(id);
+    expect(resourcesOfType(prod, 'AWS::ApiGateway::ApiKey')[0]![1].DependsOn).toBe(id);
+    // more routes, another definition, another deployment
+    expect(resourcesOfType(grown, 'AWS::ApiGateway::Deployment')[0]![0]).not.toBe(id);
+  });
+
+  it('runs every function on Lambda\'s nodejs22.x, bundled for node22', () => {
+    const functions = resourcesOfType(prod, 'AWS::Lambda::Function');
+    expect(functions.length).toBeGreaterThan(100);
+    for (const [id, fn] of functions) expect(fn.Properties?.Runtime, id).toBe('nodejs22.x');
+    expect(readFileSync(join(root, 'serverless.yml'), 'utf8')).toMatch(/^ {2}esbuild:\n(?: {4}.*\n)*? {4}target: node22\n/m);
   });
 
   it('lets API Gateway generate the prod key instead of shipping a known one', () => {
@@ -62,9 +122,26 @@ describe('serverless package --stage prod (no AWS credentials)', () => {
     }
   });
 
-  it('stays within its budget under the CloudFormation resource limit (docs/adr/0248)', () => {
-    expect(Object.keys(prod.Resources).length).toBeLessThanOrEqual(480);
+  it('holds 200 routes with 10% of CloudFormation\'s 500 to spare, by the measured cost of a route (docs/adr/0561)', async () => {
+    const count = (t: CfnTemplate) => Object.keys(t.Resources).length;
+    const routeCount = (await routes()).length;
+    const perRoute = (count(grown) - count(prod)) / SYNTHETIC;
+    const projected = count(prod) + (200 - routeCount) * perRoute;
+    const byType = (t: CfnTemplate) => {
+      const counts = new Map<string, number>();
+      for (const { Type } of Object.values(t.Resources)) counts.set(Type, (counts.get(Type) ?? 0) + 1);
+      return [...counts].sort(([, a], [, b]) => b - a).map(([type, n]) => `${n} ${type}`);
+    };
+    console.log(
+      `prod template: ${count(prod)} resources for ${routeCount} routes (${byType(prod).join(', ')}); ` +
+        `${SYNTHETIC} more routes add ${count(grown) - count(prod)}: ${perRoute} a route; 200 routes: ${projected}`,
+    );
+    expect(count(prod)).toBeLessThanOrEqual(300);
+    // a route is its function, and a fifth of the Lambda errors and throttles alarm pair of its group of ten
+    expect(perRoute).toBeLessThanOrEqual(1.5);
+    expect(projected).toBeLessThanOrEqual(500 * 0.9);
   });
+
   it('lets API Gateway invoke the REST functions through one role, not one resource policy per function', () => {
     const restPermissions = resourcesOfType(prod, 'AWS::Lambda::Permission').filter(([name]) => name.endsWith('LambdaPermissionApiGateway'));
     expect(restPermissions).toEqual([]);
@@ -73,16 +150,15 @@ describe('serverless package --stage prod (no AWS credentials)', () => {
     const [statement] = role.Properties.Policies[0]!.PolicyDocument.Statement;
     expect(statement!.Action).toEqual(['lambda:InvokeFunction']);
     const invocable = new Set(statement!.Resource.map((r) => JSON.stringify(r)));
-    const proxies = resourcesOfType(prod, 'AWS::ApiGateway::Method').filter(([, m]) => (m.Properties?.Integration as { Type?: string } | undefined)?.Type === 'AWS_PROXY');
-    expect(proxies.length).toBeGreaterThan(150);
-    for (const [name, method] of proxies) {
-      const integration = method.Properties!.Integration as { Credentials: unknown; Uri: unknown };
-      expect(integration.Credentials, name).toEqual({ 'Fn::GetAtt': ['ApiGatewayInvokeRole', 'Arn'] });
-      const target = /"Fn::GetAtt":\["(\w+)","Arn"\]/.exec(JSON.stringify(integration.Uri))![1];
-      expect(invocable.has(JSON.stringify({ 'Fn::GetAtt': [target, 'Arn'] })), name).toBe(true);
+    const operations = apiOperations(prod);
+    expect(operations.length).toBeGreaterThan(150);
+    for (const { method, path, target, integration } of operations) {
+      expect(integration, `${method} ${path}`).toMatchObject({ type: 'aws_proxy', httpMethod: 'POST', credentials: { 'Fn::GetAtt': ['ApiGatewayInvokeRole', 'Arn'] } });
+      expect(prod.Resources[target]?.Type, `${method} ${path}`).toBe('AWS::Lambda::Function');
+      expect(invocable.has(JSON.stringify({ 'Fn::GetAtt': [target, 'Arn'] })), `${method} ${path}`).toBe(true);
     }
     // only functions behind a REST route: schedules and the WebSocket API keep their own permissions
-    expect(invocable.size).toBe(new Set(proxies.map(([, m]) => /"Fn::GetAtt":\["(\w+)","Arn"\]/.exec(JSON.stringify((m.Properties!.Integration as { Uri: unknown }).Uri))![1])).size);
+    expect(invocable.size).toBe(new Set(operations.map((o) => o.target)).size);
   });
   it('lets functions read only their own secrets from SSM, and ships no secret value', () => {
     // each function's role holds only the statements resources/permissions.yml names (tests/e2e/operations.test.ts)
@@ -188,17 +264,15 @@ describe('serverless package --stage prod: cursor key', () => {
 });
 
 describe('serverless package --stage prod: CORS', () => {
-  it('answers OPTIONS on every API resource with a method, without API key, through the corsPreflight function', () => {
-    const methods = resourcesOfType(prod, 'AWS::ApiGateway::Method');
-    const resourceOf = (m: CfnResource) => JSON.stringify(m.Properties?.ResourceId);
-    const withMethods = new Set(methods.filter(([, m]) => m.Properties?.HttpMethod !== 'OPTIONS').map(([, m]) => resourceOf(m)));
-    const options = methods.filter(([, m]) => m.Properties?.HttpMethod === 'OPTIONS').map(([, m]) => m);
-    expect(new Set(options.map(resourceOf))).toEqual(withMethods);
+  it('answers OPTIONS on every API path with a method, without API key, through the corsPreflight function', () => {
+    const operations = apiOperations(prod);
+    const withMethods = new Set(operations.filter((o) => o.method !== 'OPTIONS').map((o) => o.path));
+    const options = operations.filter((o) => o.method === 'OPTIONS');
+    expect(new Set(options.map((o) => o.path))).toEqual(withMethods);
     for (const option of options) {
-      expect(option.Properties?.ApiKeyRequired).not.toBe(true);
-      const integration = option.Properties?.Integration as { Type?: string; Uri?: unknown };
-      expect(integration.Type).toBe('AWS_PROXY');
-      expect(JSON.stringify(integration.Uri)).toContain('CorsPreflightLambdaFunction');
+      expect(option.keyRequired).toBe(false);
+      expect(option.integration.type).toBe('aws_proxy');
+      expect(option.target).toBe('CorsPreflightLambdaFunction');
     }
   });
 

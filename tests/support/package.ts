@@ -9,6 +9,7 @@ export interface CfnResource {
   Type: string;
   Properties?: Record<string, unknown>;
   DeletionPolicy?: string;
+  DependsOn?: string | string[];
 }
 export interface CfnTemplate {
   Resources: Record<string, CfnResource>;
@@ -35,22 +36,28 @@ const templateFile = (dir: string) => join(dir, 'cloudformation-template-update-
 
 /**
  * The packaged template of `stage`, reused while the sources are unchanged: several test
- * files read it, and one packaging takes a minute or two on this machine.
+ * files read it, and one packaging takes a minute or two on this machine. `syntheticRoutes`
+ * adds that many routes (resources/synthetic-routes.js) to measure what one more costs.
  */
-export const packageStage = async (stage: string): Promise<CfnTemplate> => {
-  const cached = join(tmpdir(), `package-${stage}-${sourceHash()}`);
+export const packageStage = async (stage: string, { syntheticRoutes = 0 }: { syntheticRoutes?: number } = {}): Promise<CfnTemplate> => {
+  const cached = join(tmpdir(), `package-${stage}${syntheticRoutes ? `-synthetic${syntheticRoutes}` : ''}-${sourceHash()}`);
   if (!existsSync(templateFile(cached))) {
     const out = `${cached}.${process.pid}`;
     mkdirSync(out, { recursive: true });
-    await packageInto(stage, out);
+    await packageInto(stage, out, syntheticRoutes);
     if (!existsSync(templateFile(cached))) renameSync(out, cached);
   }
   return JSON.parse(readFileSync(templateFile(cached), 'utf8')) as CfnTemplate;
 };
 
 /** `serverless package --stage <stage>` with no AWS credentials in the environment. */
-const packageInto = async (stage: string, out: string): Promise<void> => {
-  const env: NodeJS.ProcessEnv = { ...process.env, ESBUILD_WORK_FOLDER: `.esbuild-package-${stage}`, SLS_TELEMETRY_DISABLED: '1' };
+const packageInto = async (stage: string, out: string, syntheticRoutes: number): Promise<void> => {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ESBUILD_WORK_FOLDER: `.esbuild-package-${stage}${syntheticRoutes ? `-synthetic${syntheticRoutes}` : ''}`,
+    SLS_TELEMETRY_DISABLED: '1',
+    SYNTHETIC_ROUTES: String(syntheticRoutes),
+  };
   for (const name of ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_PROFILE', 'API_KEY', 'JWT_PUBLIC_KEY']) delete env[name];
   await promisify(execFile)(
     process.execPath,
@@ -61,3 +68,29 @@ const packageInto = async (stage: string, out: string): Promise<void> => {
 
 export const resourcesOfType = (template: CfnTemplate, type: string) =>
   Object.entries(template.Resources).filter(([, r]) => r.Type === type);
+
+/** An operation of the REST API's OpenAPI body (plugins/openapi-rest-api.js). */
+export interface ApiOperation {
+  method: string;
+  /** As declared in the body, e.g. `/alarms/{id}/ack` */
+  path: string;
+  keyRequired: boolean;
+  /** Logical id of the function the Lambda proxy integration invokes */
+  target: string;
+  integration: { type: string; httpMethod: string; uri: unknown; credentials?: unknown };
+}
+
+/** Every operation the REST API's OpenAPI body declares, OPTIONS included. */
+export const apiOperations = (template: CfnTemplate): ApiOperation[] => {
+  const body = template.Resources.ApiGatewayRestApi?.Properties?.Body as { paths: Record<string, Record<string, unknown>> } | undefined;
+  if (!body) throw new Error('the REST API has no OpenAPI body');
+  return Object.entries(body.paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([method]) => method !== 'parameters')
+      .map(([method, operation]) => {
+        const { security, 'x-amazon-apigateway-integration': integration } = operation as { security?: Record<string, unknown>[]; 'x-amazon-apigateway-integration': ApiOperation['integration'] };
+        const target = /\$\{(\w+)\.Arn\}/.exec(JSON.stringify(integration.uri))?.[1] ?? '';
+        return { method: method.toUpperCase(), path, keyRequired: (security ?? []).some((s) => 'api_key' in s), target, integration };
+      }),
+  );
+};
