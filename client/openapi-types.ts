@@ -1103,13 +1103,13 @@ export interface paths {
         };
         /**
          * The kept maintenance windows, whatever their status, oldest first, a page at a time; a scoped caller sees those within its scope
-         * @description Needs the fleet:read permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 One page {items, nextCursor} (limit default 100); 400 Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more); 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"}; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 A cursor not answered for the same query; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the fleet:read permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 One page {items, nextCursor} (limit default 100); 400 Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more, more than 48 openings a day); 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"}; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 A cursor not answered for the same query; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["maintenanceList"];
         put?: never;
         /**
          * Create a recurring maintenance window: while it is open the alarms it matches are held (the engine's part is still to come)
-         * @description Needs the silences:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 201 The window, with its id, createdBy, status and next opening; 400 Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more); 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the silences:write permission: {"message":"This operation needs the silences:write permission"}; 404 A scoped caller's matchers pin no region (and location, where its scope holds only locations of that region) within its scope; 409 The stage holds MAINTENANCE_WINDOWS_MAX windows not yet ended; or A request with this Idempotency-Key is still being processed; retry shortly; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 This Idempotency-Key was used for a different request; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the silences:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 201 The window, with its id, createdBy, status and next opening; 400 Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more, more than 48 openings a day); 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the silences:write permission: {"message":"This operation needs the silences:write permission"}; 404 A scoped caller's matchers pin no region (and location, where its scope holds only locations of that region) within its scope; 409 The stage holds MAINTENANCE_WINDOWS_MAX windows not yet ended; or A request with this Idempotency-Key is still being processed; retry shortly; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 This Idempotency-Key was used for a different request; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["maintenanceCreate"];
         delete?: never;
@@ -1127,18 +1127,18 @@ export interface paths {
         };
         /**
          * One maintenance window, whatever its status
-         * @description Needs the fleet:read permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 The window; 400 Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more); 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"}; 404 No maintenance window with that id (or none within the caller's scope); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the fleet:read permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 The window; 400 Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more, more than 48 openings a day); 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"}; 404 No maintenance window with that id (or none within the caller's scope); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["maintenanceGet"];
         /**
          * Replace a maintenance window whole (id, createdBy and createdAt kept)
-         * @description Needs the silences:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 The window as replaced; 400 Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more); 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the silences:write permission: {"message":"This operation needs the silences:write permission"}; 404 No maintenance window with that id (or none within the caller's scope); 409 Changed or deleted by another request meanwhile; read it again and retry; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the silences:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 The window as replaced; 400 Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more, more than 48 openings a day); 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the silences:write permission: {"message":"This operation needs the silences:write permission"}; 404 No maintenance window with that id (or none within the caller's scope); 409 Changed or deleted by another request meanwhile; read it again and retry; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         put: operations["maintenanceUpdate"];
         post?: never;
         /**
          * Delete a maintenance window
-         * @description Needs the silences:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 Confirmation; 400 Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more); 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the silences:write permission: {"message":"This operation needs the silences:write permission"}; 404 No maintenance window with that id (or none within the caller's scope); 409 Changed or deleted by another request meanwhile; read it again and retry; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the silences:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 Confirmation; 400 Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more, more than 48 openings a day); 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the silences:write permission: {"message":"This operation needs the silences:write permission"}; 404 No maintenance window with that id (or none within the caller's scope); 409 Changed or deleted by another request meanwhile; read it again and retry; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         delete: operations["maintenanceRemove"];
         options?: never;
@@ -1155,7 +1155,7 @@ export interface paths {
         };
         /**
          * A window's openings and closings, newest first, a page at a time: each opening is recorded when it starts and when it ends, once each
-         * @description Needs the fleet:read permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 One page {items, nextCursor} (limit default 100); 400 Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more); 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"}; 404 No maintenance window with that id (or none within the caller's scope); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 A cursor not answered for the same window; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the fleet:read permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 One page {items, nextCursor} (limit default 100); 400 Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more, more than 48 openings a day); 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"}; 404 No maintenance window with that id (or none within the caller's scope); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 A cursor not answered for the same window; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["maintenanceHistory"];
         put?: never;
@@ -10238,7 +10238,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more) */
+            /** @description Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more, more than 48 openings a day) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10445,7 +10445,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more) */
+            /** @description Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more, more than 48 openings a day) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10639,7 +10639,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more) */
+            /** @description Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more, more than 48 openings a day) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10845,7 +10845,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more) */
+            /** @description Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more, more than 48 openings a day) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10975,7 +10975,7 @@ export interface operations {
                     "application/json": string;
                 };
             };
-            /** @description Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more) */
+            /** @description Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more, more than 48 openings a day) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11123,7 +11123,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more) */
+            /** @description Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more, more than 48 openings a day) */
             400: {
                 headers: {
                     [name: string]: unknown;
