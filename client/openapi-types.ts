@@ -1201,7 +1201,7 @@ export interface paths {
         put?: never;
         /**
          * Create a report schedule: a daily or weekly fleet report of its scope, mailed and posted to its channels once per period
-         * @description Needs the watchers:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 201 The schedule, with its id and when its next report is made; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the watchers:write permission: {"message":"This operation needs the watchers:write permission"}; 404 body.scope names places outside the caller's scope; 409 The stage holds REPORTS_MAX schedules; or A request with this Idempotency-Key is still being processed; retry shortly; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, an unknown channel id); or This Idempotency-Key was used for a different request; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the watchers:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 201 The schedule, with its id and when its next report is made; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the watchers:write permission: {"message":"This operation needs the watchers:write permission"}; 404 body.scope names places outside the caller's scope; 409 The stage holds REPORTS_MAX schedules; or A request with this Idempotency-Key is still being processed; retry shortly; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, a channel id unknown or not the caller's to name: without channels:write only channels a schedule within the caller's scope already names); or This Idempotency-Key was used for a different request; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["reportsCreate"];
         delete?: never;
@@ -1219,18 +1219,18 @@ export interface paths {
         };
         /**
          * One report schedule
-         * @description Needs the fleet:read permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 The schedule; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"}; 404 No report schedule with that id (or none within the caller's scope); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, an unknown channel id); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the fleet:read permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 The schedule; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"}; 404 No report schedule with that id (or none within the caller's scope); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, a channel id unknown or not the caller's to name: without channels:write only channels a schedule within the caller's scope already names); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["reportsGet"];
         /**
          * Replace a report schedule whole (id, createdBy and createdAt kept; reports already made stay made)
-         * @description Needs the watchers:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 The schedule as replaced; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the watchers:write permission: {"message":"This operation needs the watchers:write permission"}; 404 No report schedule with that id (or none within the caller's scope); 409 Changed or deleted by another request meanwhile; read it again and retry; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, an unknown channel id); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the watchers:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 The schedule as replaced; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the watchers:write permission: {"message":"This operation needs the watchers:write permission"}; 404 No report schedule with that id (or none within the caller's scope); 409 Changed or deleted by another request meanwhile; read it again and retry; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, a channel id unknown or not the caller's to name: without channels:write only channels a schedule within the caller's scope already names); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         put: operations["reportsUpdate"];
         post?: never;
         /**
          * Delete a report schedule
-         * @description Needs the watchers:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 Confirmation; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the watchers:write permission: {"message":"This operation needs the watchers:write permission"}; 404 No report schedule with that id (or none within the caller's scope); 409 Changed or deleted by another request meanwhile; read it again and retry; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, an unknown channel id); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the watchers:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 Confirmation; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the watchers:write permission: {"message":"This operation needs the watchers:write permission"}; 404 No report schedule with that id (or none within the caller's scope); 409 Changed or deleted by another request meanwhile; read it again and retry; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, a channel id unknown or not the caller's to name: without channels:write only channels a schedule within the caller's scope already names); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         delete: operations["reportsRemove"];
         options?: never;
@@ -1249,7 +1249,7 @@ export interface paths {
         put?: never;
         /**
          * Send the report of the period so far (since the last scheduled report) to the schedule's channels now; it does not stand for a scheduled report
-         * @description Needs the watchers:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 The report and its deliveries after their first attempt; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the watchers:write permission: {"message":"This operation needs the watchers:write permission"}; 404 No report schedule with that id (or none within the caller's scope); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, an unknown channel id); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the watchers:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 The report and one delivery per channel, each attempted once before the answer; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the watchers:write permission: {"message":"This operation needs the watchers:write permission"}; 404 No report schedule with that id (or none within the caller's scope); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, a channel id unknown or not the caller's to name: without channels:write only channels a schedule within the caller's scope already names); 429 The report was run within the last minute, or the caller ran 10 reports within the hour; retry after Retry-After seconds; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["reportsRun"];
         delete?: never;
@@ -11634,7 +11634,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, an unknown channel id); or This Idempotency-Key was used for a different request */
+            /** @description Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, a channel id unknown or not the caller's to name: without channels:write only channels a schedule within the caller's scope already names); or This Idempotency-Key was used for a different request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11776,7 +11776,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, an unknown channel id) */
+            /** @description Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, a channel id unknown or not the caller's to name: without channels:write only channels a schedule within the caller's scope already names) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11974,7 +11974,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, an unknown channel id) */
+            /** @description Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, a channel id unknown or not the caller's to name: without channels:write only channels a schedule within the caller's scope already names) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12095,7 +12095,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, an unknown channel id) */
+            /** @description Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, a channel id unknown or not the caller's to name: without channels:write only channels a schedule within the caller's scope already names) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12141,25 +12141,19 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The report and its deliveries after their first attempt */
+            /** @description The report and one delivery per channel, each attempted once before the answer */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @description one per channel, after its first attempt (also in the channel's delivery log) */
+                        /** @description one per channel the schedule names, attempted once before the answer; how it went is in the channel's delivery log (GET /channels/{id}/deliveries, channels:write), never here */
                         deliveries: {
                             /** Format: date-time */
                             at: string;
-                            attempts: number;
                             channelId: string;
                             deliveryId: string;
-                            lastResponseStatus?: number;
-                            /** Format: date-time */
-                            nextAttemptAt?: string;
-                            /** @description pending, delivered, retrying, failed */
-                            status: string;
                             /** @description report */
                             type: string;
                         }[];
@@ -12277,8 +12271,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, an unknown channel id) */
+            /** @description Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, a channel id unknown or not the caller's to name: without channels:write only channels a schedule within the caller's scope already names) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description The report was run within the last minute, or the caller ran 10 reports within the hour; retry after Retry-After seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
