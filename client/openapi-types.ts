@@ -746,7 +746,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The filter of a device serial number (lowest id)
+         * The filter of a device serial number (lowest id); a device outside a scoped caller's scope is 404 as one without a filter
          * @description Needs the fleet:read permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 The filter; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"}; 404 No filter with that id (a bare JSON string); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["filterRecordsByDevice"];
@@ -866,7 +866,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List filters configurations (list form) by id; paginated with limit/cursor
+         * List filters configurations (list form) by id; paginated with limit/cursor; a scoped caller's those of its regions, with its locations only
          * @description Needs the fleet:read permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 Every configuration: a bare array, or with ?limit / ?cursor one page {items, nextCursor}; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"}; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 A cursor not answered for the same query; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["filterConfigsList"];
@@ -894,7 +894,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get a filters configuration (list form)
+         * Get a filters configuration (list form); a scoped caller's with its locations only, 404 outside its scope
          * @description Needs the fleet:read permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 The configuration; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"}; 404 No filters configuration with that id (a bare JSON string); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["filterConfigsGet"];
@@ -1103,13 +1103,13 @@ export interface paths {
         };
         /**
          * The kept maintenance windows, whatever their status, oldest first, a page at a time; a scoped caller sees those within its scope
-         * @description Needs the fleet:read permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 One page {items, nextCursor} (limit default 100); 400 Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more); 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"}; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 A cursor not answered for the same query; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the fleet:read permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 One page {items, nextCursor} (limit default 100); 400 Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more, more than 48 openings a day); 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"}; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 A cursor not answered for the same query; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["maintenanceList"];
         put?: never;
         /**
          * Create a recurring maintenance window: while it is open the alarms it matches are held (the engine's part is still to come)
-         * @description Needs the silences:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 201 The window, with its id, createdBy, status and next opening; 400 Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more); 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the silences:write permission: {"message":"This operation needs the silences:write permission"}; 404 A scoped caller's matchers pin no region (and location, where its scope holds only locations of that region) within its scope; 409 The stage holds MAINTENANCE_WINDOWS_MAX windows not yet ended; or A request with this Idempotency-Key is still being processed; retry shortly; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 This Idempotency-Key was used for a different request; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the silences:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 201 The window, with its id, createdBy, status and next opening; 400 Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more, more than 48 openings a day); 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the silences:write permission: {"message":"This operation needs the silences:write permission"}; 404 A scoped caller's matchers pin no region (and location, where its scope holds only locations of that region) within its scope; 409 The stage holds MAINTENANCE_WINDOWS_MAX windows not yet ended; or A request with this Idempotency-Key is still being processed; retry shortly; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 This Idempotency-Key was used for a different request; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["maintenanceCreate"];
         delete?: never;
@@ -1127,18 +1127,18 @@ export interface paths {
         };
         /**
          * One maintenance window, whatever its status
-         * @description Needs the fleet:read permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 The window; 400 Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more); 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"}; 404 No maintenance window with that id (or none within the caller's scope); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the fleet:read permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 The window; 400 Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more, more than 48 openings a day); 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"}; 404 No maintenance window with that id (or none within the caller's scope); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["maintenanceGet"];
         /**
          * Replace a maintenance window whole (id, createdBy and createdAt kept)
-         * @description Needs the silences:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 The window as replaced; 400 Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more); 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the silences:write permission: {"message":"This operation needs the silences:write permission"}; 404 No maintenance window with that id (or none within the caller's scope); 409 Changed or deleted by another request meanwhile; read it again and retry; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the silences:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 The window as replaced; 400 Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more, more than 48 openings a day); 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the silences:write permission: {"message":"This operation needs the silences:write permission"}; 404 No maintenance window with that id (or none within the caller's scope); 409 Changed or deleted by another request meanwhile; read it again and retry; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         put: operations["maintenanceUpdate"];
         post?: never;
         /**
          * Delete a maintenance window
-         * @description Needs the silences:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 Confirmation; 400 Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more); 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the silences:write permission: {"message":"This operation needs the silences:write permission"}; 404 No maintenance window with that id (or none within the caller's scope); 409 Changed or deleted by another request meanwhile; read it again and retry; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the silences:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 Confirmation; 400 Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more, more than 48 openings a day); 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the silences:write permission: {"message":"This operation needs the silences:write permission"}; 404 No maintenance window with that id (or none within the caller's scope); 409 Changed or deleted by another request meanwhile; read it again and retry; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         delete: operations["maintenanceRemove"];
         options?: never;
@@ -1155,7 +1155,7 @@ export interface paths {
         };
         /**
          * A window's openings and closings, newest first, a page at a time: each opening is recorded when it starts and when it ends, once each
-         * @description Needs the fleet:read permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 One page {items, nextCursor} (limit default 100); 400 Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more); 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"}; 404 No maintenance window with that id (or none within the caller's scope); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 A cursor not answered for the same window; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the fleet:read permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 One page {items, nextCursor} (limit default 100); 400 Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more, more than 48 openings a day); 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"}; 404 No maintenance window with that id (or none within the caller's scope); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 A cursor not answered for the same window; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["maintenanceHistory"];
         put?: never;
@@ -1201,7 +1201,7 @@ export interface paths {
         put?: never;
         /**
          * Create a report schedule: a daily or weekly fleet report of its scope, mailed and posted to its channels once per period
-         * @description Needs the watchers:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 201 The schedule, with its id and when its next report is made; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the watchers:write permission: {"message":"This operation needs the watchers:write permission"}; 404 body.scope names places outside the caller's scope; 409 The stage holds REPORTS_MAX schedules; or A request with this Idempotency-Key is still being processed; retry shortly; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, an unknown channel id); or This Idempotency-Key was used for a different request; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the watchers:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 201 The schedule, with its id and when its next report is made; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the watchers:write permission: {"message":"This operation needs the watchers:write permission"}; 404 body.scope names places outside the caller's scope; 409 The stage holds REPORTS_MAX schedules; or A request with this Idempotency-Key is still being processed; retry shortly; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, a channel id unknown or not the caller's to name: without channels:write only channels a schedule within the caller's scope already names); or This Idempotency-Key was used for a different request; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["reportsCreate"];
         delete?: never;
@@ -1219,18 +1219,18 @@ export interface paths {
         };
         /**
          * One report schedule
-         * @description Needs the fleet:read permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 The schedule; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"}; 404 No report schedule with that id (or none within the caller's scope); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, an unknown channel id); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the fleet:read permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 The schedule; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"}; 404 No report schedule with that id (or none within the caller's scope); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, a channel id unknown or not the caller's to name: without channels:write only channels a schedule within the caller's scope already names); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["reportsGet"];
         /**
          * Replace a report schedule whole (id, createdBy and createdAt kept; reports already made stay made)
-         * @description Needs the watchers:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 The schedule as replaced; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the watchers:write permission: {"message":"This operation needs the watchers:write permission"}; 404 No report schedule with that id (or none within the caller's scope); 409 Changed or deleted by another request meanwhile; read it again and retry; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, an unknown channel id); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the watchers:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 The schedule as replaced; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the watchers:write permission: {"message":"This operation needs the watchers:write permission"}; 404 No report schedule with that id (or none within the caller's scope); 409 Changed or deleted by another request meanwhile; read it again and retry; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, a channel id unknown or not the caller's to name: without channels:write only channels a schedule within the caller's scope already names); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         put: operations["reportsUpdate"];
         post?: never;
         /**
          * Delete a report schedule
-         * @description Needs the watchers:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 Confirmation; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the watchers:write permission: {"message":"This operation needs the watchers:write permission"}; 404 No report schedule with that id (or none within the caller's scope); 409 Changed or deleted by another request meanwhile; read it again and retry; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, an unknown channel id); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the watchers:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 Confirmation; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the watchers:write permission: {"message":"This operation needs the watchers:write permission"}; 404 No report schedule with that id (or none within the caller's scope); 409 Changed or deleted by another request meanwhile; read it again and retry; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, a channel id unknown or not the caller's to name: without channels:write only channels a schedule within the caller's scope already names); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         delete: operations["reportsRemove"];
         options?: never;
@@ -1249,7 +1249,7 @@ export interface paths {
         put?: never;
         /**
          * Send the report of the period so far (since the last scheduled report) to the schedule's channels now; it does not stand for a scheduled report
-         * @description Needs the watchers:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 The report and its deliveries after their first attempt; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the watchers:write permission: {"message":"This operation needs the watchers:write permission"}; 404 No report schedule with that id (or none within the caller's scope); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, an unknown channel id); 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the watchers:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 The report and one delivery per channel, each attempted once before the answer; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the watchers:write permission: {"message":"This operation needs the watchers:write permission"}; 404 No report schedule with that id (or none within the caller's scope); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 422 Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, a channel id unknown or not the caller's to name: without channels:write only channels a schedule within the caller's scope already names); 429 The report was run within the last minute, or the caller ran 10 reports within the hour; retry after Retry-After seconds; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["reportsRun"];
         delete?: never;
@@ -10238,7 +10238,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more) */
+            /** @description Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more, more than 48 openings a day) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10445,7 +10445,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more) */
+            /** @description Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more, more than 48 openings a day) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10639,7 +10639,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more) */
+            /** @description Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more, more than 48 openings a day) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10845,7 +10845,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more) */
+            /** @description Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more, more than 48 openings a day) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10975,7 +10975,7 @@ export interface operations {
                     "application/json": string;
                 };
             };
-            /** @description Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more) */
+            /** @description Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more, more than 48 openings a day) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11123,7 +11123,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more) */
+            /** @description Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more, more than 48 openings a day) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11641,7 +11641,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, an unknown channel id); or This Idempotency-Key was used for a different request */
+            /** @description Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, a channel id unknown or not the caller's to name: without channels:write only channels a schedule within the caller's scope already names); or This Idempotency-Key was used for a different request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11783,7 +11783,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, an unknown channel id) */
+            /** @description Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, a channel id unknown or not the caller's to name: without channels:write only channels a schedule within the caller's scope already names) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11981,7 +11981,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, an unknown channel id) */
+            /** @description Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, a channel id unknown or not the caller's to name: without channels:write only channels a schedule within the caller's scope already names) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12102,7 +12102,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, an unknown channel id) */
+            /** @description Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, a channel id unknown or not the caller's to name: without channels:write only channels a schedule within the caller's scope already names) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12148,25 +12148,19 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The report and its deliveries after their first attempt */
+            /** @description The report and one delivery per channel, each attempted once before the answer */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @description one per channel, after its first attempt (also in the channel's delivery log) */
+                        /** @description one per channel the schedule names, attempted once before the answer; how it went is in the channel's delivery log (GET /channels/{id}/deliveries, channels:write), never here */
                         deliveries: {
                             /** Format: date-time */
                             at: string;
-                            attempts: number;
                             channelId: string;
                             deliveryId: string;
-                            lastResponseStatus?: number;
-                            /** Format: date-time */
-                            nextAttemptAt?: string;
-                            /** @description pending, delivered, retrying, failed */
-                            status: string;
                             /** @description report */
                             type: string;
                         }[];
@@ -12284,8 +12278,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, an unknown channel id) */
+            /** @description Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, a channel id unknown or not the caller's to name: without channels:write only channels a schedule within the caller's scope already names) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description The report was run within the last minute, or the caller ran 10 reports within the hour; retry after Retry-After seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -26,7 +26,7 @@ const api = routesOf({ permission: 'config:write', invalidStatus: 400 });
 const onConfig = recordRoutesOf({ permission: 'config:write', invalidStatus: 400 }, { path, invalid, unknown: notFound });
 
 export const routes = {
-  list: api('GET', 'filtersConfig', 'List filters configurations (list form) by id; paginated with limit/cursor', { permission: 'fleet:read',
+  list: api('GET', 'filtersConfig', 'List filters configurations (list form) by id; paginated with limit/cursor; a scoped caller\'s those of its regions, with its locations only', { permission: 'fleet:read',
     request: { query: page },
     responses: {
       200: listOrPage(listForm, 'Every configuration: a bare array, or with ?limit / ?cursor one page {items, nextCursor}'),
@@ -47,7 +47,7 @@ export const routes = {
   }),
   keepOnly: keepOnlyRoute('filtersConfig', 'configuration'),
   count: countRoute('filtersConfig/count', 'Number of filters configurations'),
-  get: onConfig('GET', 'filtersConfig/{id}', 'Get a filters configuration (list form)', { permission: 'fleet:read', responses: { 200: ok('The configuration', listForm) } }),
+  get: onConfig('GET', 'filtersConfig/{id}', 'Get a filters configuration (list form); a scoped caller\'s with its locations only, 404 outside its scope', { permission: 'fleet:read', responses: { 200: ok('The configuration', listForm) } }),
   upsert: api('POST', 'filtersConfig/{id}', 'Insert or replace one configuration (nested region -> locations -> rooms)', {
     request: {
       path,

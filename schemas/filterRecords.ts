@@ -49,7 +49,7 @@ export const routes = {
   byDevice: recordRoutesOf({ permission: 'config:write', invalidStatus: 400 }, { path: { deviceSN: name() }, invalid, unknown: notFound })(
     'GET',
     'filters/device/{deviceSN}',
-    'The filter of a device serial number (lowest id)',
+    'The filter of a device serial number (lowest id); a device outside a scoped caller\'s scope is 404 as one without a filter',
     { permission: 'fleet:read', responses: { 200: ok('The filter', filter) } },
   ),
   get: onFilter('GET', 'filters/{id}', 'Get a filter', { permission: 'fleet:read', responses: { 200: ok('The filter', filter) } }),

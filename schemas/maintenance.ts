@@ -79,7 +79,7 @@ const maintenanceEvent = Type.Object({
 });
 
 
-const { api, onRecord: onWindow, invalid } = areaRoutesOf({ permission: 'silences:write', invalidStatus: 400 }, { path, invalid: 'Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more)', unknown: "No maintenance window with that id (or none within the caller's scope)" });
+const { api, onRecord: onWindow, invalid } = areaRoutesOf({ permission: 'silences:write', invalidStatus: 400 }, { path, invalid: 'Invalid input, each offending field named (an unknown time zone, an RRULE outside the subset, a duration of 0 or over 7 days, endsAt not after startsAt, a schedule that opens no more, more than 48 openings a day)', unknown: "No maintenance window with that id (or none within the caller's scope)" });
 
 export const routes = {
   create: api('POST', 'maintenance', 'Create a recurring maintenance window: while it is open the alarms it matches are held (the engine\'s part is still to come)', {

@@ -79,17 +79,16 @@ const sent = Type.Object({
       deliveryId: Type.String(),
       type: Type.String({ description: 'report' }),
       at: dateTime,
-      attempts: Type.Integer({ minimum: 0 }),
-      status: Type.String({ description: 'pending, delivered, retrying, failed' }),
-      lastResponseStatus: Type.Optional(Type.Integer()),
-      nextAttemptAt: Type.Optional(dateTime),
     }),
-    { description: 'one per channel, after its first attempt (also in the channel\'s delivery log)' },
+    {
+      description:
+        "one per channel the schedule names, attempted once before the answer; how it went is in the channel's delivery log (GET /channels/{id}/deliveries, channels:write), never here",
+    },
   ),
 });
 
 
-const { api, onRecord: onSchedule, invalid } = areaRoutesOf({ permission: 'watchers:write', invalidStatus: 422 }, { path, invalid: 'Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, an unknown channel id)', unknown: "No report schedule with that id (or none within the caller's scope)" });
+const { api, onRecord: onSchedule, invalid } = areaRoutesOf({ permission: 'watchers:write', invalidStatus: 422 }, { path, invalid: 'Invalid input, each offending field named (an unknown time zone, weekday missing for weekly or sent for daily, a channel id unknown or not the caller\'s to name: without channels:write only channels a schedule within the caller\'s scope already names)', unknown: "No report schedule with that id (or none within the caller's scope)" });
 
 export const routes = {
   create: api('POST', 'reports', 'Create a report schedule: a daily or weekly fleet report of its scope, mailed and posted to its channels once per period', {
@@ -113,7 +112,10 @@ export const routes = {
   }),
   remove: onSchedule('DELETE', 'reports/{id}', 'Delete a report schedule', { responses: { 200: text('Confirmation'), 409: changedMeanwhile } }),
   run: onSchedule('POST', 'reports/{id}/run', 'Send the report of the period so far (since the last scheduled report) to the schedule\'s channels now; it does not stand for a scheduled report', {
-    responses: { 200: ok('The report and its deliveries after their first attempt', sent) },
+    responses: {
+      200: ok('The report and one delivery per channel, each attempted once before the answer', sent),
+      429: error('The report was run within the last minute, or the caller ran 10 reports within the hour; retry after Retry-After seconds'),
+    },
     function: { timeout: 29, environment: mailEnvironment },
   }),
 };

@@ -1,9 +1,10 @@
 import http from '#generated/routes/filterConfigsGet';
-import { filterConfigs } from '#lib/db/filterConfigs';
+import { configOf } from '#lib/filterConfigs/scope';
 import { toListForm } from '#lib/filterConfigs/types';
 
-// GET /filtersConfig/{id} -> 200 the configuration in list form; 404 "Filter configuration not found"; 400 non-integer id
-export const handler = http(async ({ path }) => ({
+// GET /filtersConfig/{id} -> 200 the configuration in list form (a scoped caller: its locations within the scope); 404 "Filter
+// configuration not found", also outside a scoped caller's scope; 400 non-integer id
+export const handler = http(async ({ path, principal }) => ({
   statusCode: 200,
-  body: toListForm(await filterConfigs.get(Number(path.id))),
+  body: toListForm(await configOf(Number(path.id), principal.scope)),
 }));

@@ -1,8 +1,9 @@
 import http from '#generated/routes/filterRecordsByDevice';
-import { filterRecords } from '#lib/db/filterRecords';
+import { filterOfDevice } from '#lib/filterRecords/scope';
 
-// GET /filters/device/{deviceSN} -> 200 the filter record with its deviceSN (lowest id if several); 404 "Filter not found"
-export const handler = http(async ({ path }) => ({
+// GET /filters/device/{deviceSN} -> 200 the filter record with its deviceSN (lowest id if several); 404 "Filter not found",
+// also for a device outside a scoped caller's scope
+export const handler = http(async ({ path, principal }) => ({
   statusCode: 200,
-  body: await filterRecords.byDevice(path.deviceSN),
+  body: await filterOfDevice(path.deviceSN, principal.scope),
 }));

@@ -4,6 +4,6 @@ import { runScheduleNow } from '#lib/reports/service';
 
 const mailer = mailerFromEnv();
 
-// POST /reports/{id}/run -> 200 the report of the period so far and its deliveries after their first attempt;
-// 404 unknown or outside the caller's scope
-export const handler = http(async ({ path, principal }) => ({ statusCode: 200, body: await runScheduleNow(path.id, principal.scope, mailer, Date.now() + 15_000) }));
+// POST /reports/{id}/run -> 200 the report of the period so far and one delivery per channel (sent once before the answer);
+// 404 unknown or outside the caller's scope; 429 past the report's or the caller's run budget (docs/adr/0542)
+export const handler = http(async ({ path, principal }) => ({ statusCode: 200, body: await runScheduleNow(path.id, principal, mailer, Date.now() + 15_000) }));

@@ -56,6 +56,9 @@ export const filterConfigs = {
   /** Every configuration, or one page with `limit` / `cursor` (sealed for this list). */
   listOrPage: every.listOrPage,
 
+  /** One page of the configurations `keep` accepts (a scoped caller's), with the cursors of `listOrPage`. */
+  page: every.page,
+
   async get(id: number): Promise<FiltersConfig> {
     return FilterConfig.fromItem(await must(FilterConfig.read(id, { consistent: true }), notFound));
   },

@@ -1,11 +1,11 @@
 import type { ReportSchedule } from '#lib/reports/types';
 import { Conflict, NotFound } from '#lib/errors';
 import { caps } from '#lib/shared/caps';
-import { REPORTS, ReportRun, ReportScheduleItem as Schedules, type ReportRunState } from '#lib/store/entities/reports';
+import { REPORTS, ReportRun, ReportRunBudget, ReportScheduleItem as Schedules, type ReportRunState } from '#lib/store/entities/reports';
 import { versioned, type Versioned } from '#lib/store/entity';
 import { expr } from '#lib/store/expression';
 import { listed } from '#lib/store/paging';
-import { must, NEW, type Item } from '#lib/store/table';
+import { must, NEW, nowSeconds, type Item } from '#lib/store/table';
 import { capped, members } from './caps';
 
 // Report schedules (issue 28 item 5) are few: one partition sorted by UUIDv7 id, one Query, no index read (nothing lags);
@@ -79,3 +79,34 @@ export const passOver = async (key: ReportKey, facts: { to: string; madeAt: stri
   ReportRun.put(key, { status: 'made', from: key.from, to: facts.to, madeAt: facts.madeAt, deliveries: 0, expiresAt: facts.expiresAt }, expr('attribute_not_exists(PK)'));
 
 export const run = async (key: ReportKey): Promise<ReportRunState | undefined> => ReportRun.find(key, { consistent: true });
+
+/** A run may go (`granted`), or the budget is spent until `retryAfterSeconds` from now. */
+export type RunBudget = { granted: true; windowEnd: number } | { granted: false; retryAfterSeconds: number };
+
+// a take races at most a few window changes (open, expire); past that, answer "spent" for a second
+const MAX_TAKE_ATTEMPTS = 4;
+
+/**
+ * Takes one run of `name`'s budget of `max` per fixed window of `windowSeconds` (docs/adr/0542),
+ * atomically: however many run in parallel, at most `max` are granted per window. The same
+ * conditional updates as the password guess budget (lib/db/sessions.ts `loginFailures`).
+ */
+export const takeRun = async (name: string, max: number, windowSeconds: number): Promise<RunBudget> => {
+  for (let attempt = 0; attempt < MAX_TAKE_ATTEMPTS; attempt++) {
+    const now = nowSeconds();
+    const slot = await ReportRunBudget.update(name, { increment: { count: 1 } }, expr('#expiresAt > :now AND #count < :max', { now, max }), 'ALL_NEW');
+    if (slot) return { granted: true, windowEnd: Number(slot.expiresAt) };
+    const windowEnd = now + windowSeconds;
+    if (await ReportRunBudget.update(name, { set: { count: 1, expiresAt: windowEnd, type: ReportRunBudget.type } }, expr('attribute_not_exists(PK) OR #expiresAt <= :now', { now }))) {
+      return { granted: true, windowEnd };
+    }
+    const window = await ReportRunBudget.find(name, { consistent: true });
+    if (window && window.expiresAt > nowSeconds() && window.count >= max) return { granted: false, retryAfterSeconds: window.expiresAt - nowSeconds() };
+  }
+  return { granted: false, retryAfterSeconds: 1 };
+};
+
+/** Gives back a run taken by `takeRun` (another budget refused the run), if its window is still the current one. */
+export const giveBackRun = async (name: string, windowEnd: number): Promise<void> => {
+  await ReportRunBudget.update(name, { increment: { count: -1 } }, expr('#expiresAt = :end AND #count > :zero', { end: windowEnd, zero: 0 }));
+};

@@ -60,6 +60,13 @@ export const replace = async (current: VersionedWatcher, input: WatcherInput): P
 export const restore = async (previous: VersionedWatcher): Promise<boolean> =>
   putAt(previous.record, previous.version + 2, expr('#version = :replaced', { replaced: previous.version + 1 }));
 
+/**
+ * Bumps the version of a watcher read at `version`, changing nothing else; false when another
+ * request wrote it since (or it is gone). A write that relies on what it read of a watcher
+ * (lib/watchers/inhibition.ts: the chain of parents) holds it so: a racing write of it then fails.
+ */
+export const holdAt = async (id: string, version: number): Promise<boolean> => !!(await Watchers.update(id, { increment: { version: 1 } }, atVersion(version)));
+
 /** PUT semantics: the whole rule is replaced; 404 for an unknown id, 409 on a lost race. */
 export const update = async (id: string, input: WatcherInput): Promise<WatcherRecord> => replace(await read(id), input);
 

@@ -5,9 +5,7 @@ import * as maintenanceStore from '#lib/db/maintenance';
 import { Invalid } from '#lib/errors';
 import { calendarOf, type RoomCalendar } from '#lib/locations/pure/hours';
 import type { LocationProfile } from '#lib/locations/types';
-import { openingsBetween } from '#lib/maintenance/pure/schedule';
-import type { MaintenanceWindow } from '#lib/maintenance/types';
-import { scheduleOf, windowMatches } from '#lib/maintenance/pure/windows';
+import { maintenanceOpenings, type MaintenanceOpenings } from '#lib/maintenance/pure/openings';
 import {
   DEFAULT_MIN_OUTAGE_SECONDS,
   parseBusinessHours,
@@ -94,15 +92,9 @@ const connectivityOf = async (device: StoredDevice, from: number, to: number): P
     : { devicesn: device.devicesn, transitions, connectedAtStart: device.status.connected };
 };
 
-/** The openings in [from, to) of the windows that take a device out (windows naming a watcher silence alarms, not availability). */
-const openingsFor = (windows: readonly MaintenanceWindow[], device: StoredDevice, from: number, to: number): Interval[] =>
-  windows
-    .filter((window) => window.matchers.watcherId === undefined)
-    .filter((window) => windowMatches(window.matchers, { ...device.details, devicesn: device.devicesn, ...(device.vendor ? { vendor: device.vendor } : {}) }))
-    .flatMap((window) => {
-      const schedule = scheduleOf(window);
-      return schedule ? openingsBetween(schedule, from, to) : [];
-    });
+/** The openings of the windows that take a device out (computed once per window per request: docs/adr/0540). */
+const openingsFor = (openings: MaintenanceOpenings, device: StoredDevice): readonly Interval[] =>
+  openings.forTarget({ ...device.details, devicesn: device.devicesn, ...(device.vendor ? { vendor: device.vendor } : {}) });
 
 /** The profiles availability counts rooms in, by location (lib/db/locationProfiles `locationKey`). */
 export type Profiles = ReadonlyMap<string, LocationProfile>;
@@ -156,6 +148,7 @@ export const businessAvailabilityIn = async (
     ]);
   }
   const [windows, profiles] = await Promise.all([maintenanceStore.all(), options.profiles ?? readProfiles()]);
+  const openings = maintenanceOpenings(windows, readFrom, to);
   const business = (options.count ?? (options.hours ? 'business' : '24h')) === 'business';
   // rooms say what they were counted in only when a profile applies to one: answers without profiles stay as they were
   const profiled = inScope.some((room) => profileOf(profiles, room) !== undefined);
@@ -166,7 +159,7 @@ export const businessAvailabilityIn = async (
     const stored = await devices.inRoom(room);
     const read = await mapConcurrent(stored, 8, async (device) => ({
       ...(await connectivityOf(device, readFrom, to)),
-      maintenance: openingsFor(windows, device, readFrom, to),
+      maintenance: openingsFor(openings, device),
     }));
     const calendar = calendarFor(profiles, room, options, business);
     const counted = roomAvailability(read, { from, to, hours: calendar.hours, timeZone: calendar.timeZone, minOutageSeconds });

@@ -101,3 +101,14 @@ export const narrowToScope = (filter: PlaceFilter, scope: AccessScope): PlaceFil
   }
   return narrowed;
 };
+
+/** What a caller scoped to part of the fleet reads instead of a vendor's failure text. */
+export const WITHHELD_FAILURE = 'withheld from callers scoped to part of the fleet';
+
+/**
+ * A vendor failure as `scope` reads it (docs/adr/0543): an unscoped caller whole; a scoped one
+ * when it happened and the vendor's status only, since the vendor's words may name devices,
+ * rooms or hosts anywhere in the fleet.
+ */
+export const failureSeenBy = <F extends { at: string; message: string; status?: number }>(failure: F, scope: AccessScope): F | { at: string; message: string; status?: number } =>
+  isUnscoped(scope) ? failure : { at: failure.at, message: WITHHELD_FAILURE, ...(failure.status === undefined ? {} : { status: failure.status }) };

@@ -6,7 +6,7 @@ import { NotFound } from '#lib/errors';
 import { checkChannelIds, unknownChannels } from '#lib/notify/channelIds';
 import { requireAllowedRecipients } from '#lib/notify/pure/recipients';
 import type { AccessScope } from '#lib/shared/access';
-import { checkInhibitedBy } from './inhibition';
+import { checkAndHoldInhibitedBy, checkInhibitedBy } from './inhibition';
 import { readWithin, requireConditionsWithin, requireReach } from './reach';
 import type { WatcherInput, WatcherRecord } from './types';
 
@@ -62,8 +62,9 @@ export const updateWatcher = async (id: string, input: WatcherInput, scope: Acce
   await evaluationQueue.addWatcher(id);
   requireAllowedRecipients(input.emails, 'body.emails');
   await checkChannelIds(input.channelIds);
-  await checkInhibitedBy(input.inhibitedBy, scope, id);
+  // read before the chain of parents, so that the write holds only if nothing changed this watcher since (docs/adr/0541)
   const current = await readWithin(id, scope);
+  await checkAndHoldInhibitedBy(input.inhibitedBy, scope, id);
   const updated = await watchers.replace(current, input);
   const gone = await markUsed(input.channelIds);
   if (gone.length > 0) {

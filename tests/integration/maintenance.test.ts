@@ -109,6 +109,30 @@ describe('listing', () => {
   });
 });
 
+describe('openings a day', () => {
+  const EVERY_TWO_MINUTES = `FREQ=DAILY;BYHOUR=${Array.from({ length: 24 }, (_, h) => h).join(',')};BYMINUTE=${Array.from({ length: 30 }, (_, i) => i * 2).join(',')}`;
+
+  it('refuses a window of 720 openings a day (400 naming the schedule) and stores nothing', async () => {
+    const before = (await allIds()).length;
+    const error = await createWindow(body({ schedule: { rrule: EVERY_TWO_MINUTES, durationMinutes: 1, timeZone: 'UTC' } }), 'ops', berlinOnly).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Invalid);
+    expect((error as Invalid).details).toEqual([{ field: 'body.schedule.rrule', message: expect.stringContaining('opens 720 times a day') }]);
+    expect((await allIds()).length).toBe(before);
+  });
+
+  it('reads a window stored above the cap as ended: listed, read and deleted, holding nothing', async () => {
+    const now = new Date().toISOString();
+    const over: MaintenanceWindow = { id: timeOrderedId(), matchers: { region: 'EMEA' }, schedule: { rrule: EVERY_TWO_MINUTES, durationMinutes: 1, timeZone: 'UTC' }, comment: 'stored before the cap', createdBy: 'ops', createdAt: now, updatedAt: now };
+    await store.create(over, {});
+    expect(await getWindow(over.id)).toMatchObject({ status: 'ended', nextOpening: null, nextClosing: null });
+    expect((await windowsOpenAt()).map(({ window }) => window.id)).not.toContain(over.id);
+    const error = await replaceWindow(over.id, body({ schedule: { rrule: EVERY_TWO_MINUTES, durationMinutes: 1, timeZone: 'UTC' } })).catch((e: unknown) => e);
+    expect((error as Invalid).details?.map((d) => d.field)).toEqual(['body.schedule.rrule']);
+    await removeWindow(over.id);
+    await expect(getWindow(over.id)).rejects.toBeInstanceOf(NotFound);
+  });
+});
+
 describe('replacing and deleting', () => {
   it('replaces a window whole, keeping id, createdBy and createdAt, bumping the version', async () => {
     const created = await createWindow(body(), 'ops');

@@ -6,6 +6,10 @@ import { createChannel } from '#lib/notify/channels';
 import { runReports } from '#lib/reports/run';
 import { createSchedule, replaceSchedule } from '#lib/reports/service';
 import { unique } from '../support/fleet';
+import { API_KEY_PERMISSIONS } from '#lib/shared/access';
+
+/** An unscoped caller allowed to name any channel (the API key's permissions). */
+const OPS = { kind: 'user', username: 'ops', scope: [], permissions: API_KEY_PERMISSIONS };
 
 // Hostile review of issue 28 (probe28): scheduled reports when their schedule is edited.
 
@@ -23,7 +27,7 @@ describe('a daily report whose time is moved', () => {
     const email = `${unique('manager')}@example.com`;
     const channel = await createChannel({ name: 'managers', type: 'email', emails: [email] });
     const body = (time: string) => ({ name: 'Daily', period: 'daily' as const, time, timeZone: 'UTC', channelIds: [channel.id], scope: [{ region: unique('RPT') }] });
-    const schedule = await createSchedule(body(hhmm(start - HOUR)), 'ops');
+    const schedule = await createSchedule(body(hhmm(start - HOUR)), OPS);
 
     // the first period ends a day later, less an hour: its report is made
     const firstEnd = Date.parse(schedule.nextReportAt!);
@@ -32,7 +36,7 @@ describe('a daily report whose time is moved', () => {
 
     // half an hour after it, the time moves to 20 minutes after the first end: that period (ended 10 minutes ago) covers what was reported
     vi.setSystemTime(firstEnd + 30 * MINUTE);
-    const moved = await replaceSchedule(schedule.id, body(hhmm(firstEnd + 20 * MINUTE)));
+    const moved = await replaceSchedule(schedule.id, body(hhmm(firstEnd + 20 * MINUTE)), OPS);
     expect(Date.parse(moved.nextReportAt!)).toBeGreaterThan(firstEnd + 30 * MINUTE);
     expect((await run(firstEnd + 45 * MINUTE)).made).toBe(0);
     expect((await outbox.list(email, {})) as Mail[]).toHaveLength(1);

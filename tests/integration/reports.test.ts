@@ -17,6 +17,10 @@ import type { ReportPayload } from '#lib/reports/pure/render';
 import { CLAIM_LEASE_MS, runReports } from '#lib/reports/run';
 import { createSchedule } from '#lib/reports/service';
 import { device, fixed, offlineWatcher, unique } from '../support/fleet';
+import { API_KEY_PERMISSIONS } from '#lib/shared/access';
+
+/** An unscoped caller allowed to name any channel (the API key's permissions). */
+const OPS = { kind: 'user', username: 'ops', scope: [], permissions: API_KEY_PERMISSIONS };
 
 // Issue 28 items 5 and 6: a scheduled report is made once per schedule and period, even when two
 // runs race, and each of its sends is a delivery in the channel's log. The clock is the run's `now`.
@@ -72,7 +76,7 @@ describe('scheduled fleet reports', () => {
     const { region, email, mail, hook } = await reportedRegion();
     const schedule = await createSchedule(
       { name: 'Weekly rooms', period: 'weekly', weekday: 'MO', time: '08:00', timeZone: 'Europe/Berlin', channelIds: [mail.id, hook.id], scope: [{ region }] },
-      'ops',
+      OPS,
     );
     const end = Date.parse(schedule.nextReportAt!);
 
@@ -106,7 +110,7 @@ describe('scheduled fleet reports', () => {
 
   it('makes one report and one delivery per channel when two runs race for the same period', async () => {
     const { region, email, mail, hook } = await reportedRegion();
-    const schedule = await createSchedule({ name: 'Daily', period: 'daily', time: '06:30', timeZone: 'America/New_York', channelIds: [mail.id, hook.id], scope: [{ region }] }, 'ops');
+    const schedule = await createSchedule({ name: 'Daily', period: 'daily', time: '06:30', timeZone: 'America/New_York', channelIds: [mail.id, hook.id], scope: [{ region }] }, OPS);
     const end = Date.parse(schedule.nextReportAt!);
 
     const info = vi.spyOn(logger, 'info');
@@ -123,7 +127,7 @@ describe('scheduled fleet reports', () => {
 
   it('takes over the claim of a run that died once its lease ended, storing no second delivery', async () => {
     const { region, mail, hook } = await reportedRegion();
-    const schedule = await createSchedule({ name: 'Daily', period: 'daily', time: '00:00', timeZone: 'UTC', channelIds: [mail.id, hook.id], scope: [{ region }] }, 'ops');
+    const schedule = await createSchedule({ name: 'Daily', period: 'daily', time: '00:00', timeZone: 'UTC', channelIds: [mail.id, hook.id], scope: [{ region }] }, OPS);
     const end = Date.parse(schedule.nextReportAt!);
     const key = { scheduleId: schedule.id, from: new Date(end - 24 * 60 * MINUTE).toISOString() };
     await reportStore.claim(key, { runId: 'dead', to: new Date(end).toISOString(), now: end, leaseUntil: end + CLAIM_LEASE_MS, expiresAt: Math.floor(end / 1000) + 86_400 });
@@ -139,7 +143,7 @@ describe('scheduled fleet reports', () => {
 
   it('reports no period that ended before the schedule existed, and nothing while inactive', async () => {
     const { region, mail } = await reportedRegion();
-    const schedule = await createSchedule({ name: 'Off', period: 'daily', time: '00:00', timeZone: 'UTC', channelIds: [mail.id], scope: [{ region }], active: false }, 'ops');
+    const schedule = await createSchedule({ name: 'Off', period: 'daily', time: '00:00', timeZone: 'UTC', channelIds: [mail.id], scope: [{ region }], active: false }, OPS);
     const created = Date.parse(schedule.createdAt);
     await run(created + MINUTE);
     await run(created + 3 * 24 * 60 * MINUTE);

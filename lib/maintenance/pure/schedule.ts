@@ -22,6 +22,14 @@ export { WEEKDAYS, MAX_INTERVAL, type Weekday, type Problem } from './rrule';
 
 export const MAX_DURATION_MINUTES = 7 * 24 * 60;
 
+/**
+ * The most openings a schedule may have in one local day (BYHOUR times BYMINUTE): every reader
+ * of a window (availability, the engine, GET /maintenance) pays per opening, so a schedule of
+ * hundreds a day made one scoped operator's window cost the whole fleet's availability its
+ * answer. A stored window above it reads as ended (docs/adr/0540-maintenance-openings-a-day-are-capped.md).
+ */
+export const MAX_OPENINGS_A_DAY = 48;
+
 /** A schedule as clients send it and the store keeps it: the weekly form or an RRULE, a duration, a zone. */
 export interface ScheduleSpec {
   days?: Weekday[];
@@ -70,9 +78,22 @@ const dayMatches = (rule: Rule, day: number, anchor: number): boolean => {
 /** The longest there may be between two starts, in days, and some: how far a search looks. */
 const horizonDays = (rule: Rule) => 7 * rule.interval + 9;
 
-const openingOn = (schedule: Schedule, day: number, time: number): Opening => {
+/**
+ * The zone's offset over local days `day - 1` to `day + 1`, when it is the same at both ends of
+ * them (most days: zones change their offset at most twice a year), else undefined. Inside such a
+ * span `instantOf` answers `local - offset`, so the openings of a day cost two Intl calls in all
+ * rather than several each: a schedule of MAX_OPENINGS_A_DAY openings a day stays cheap.
+ */
+const steadyOffset = (zone: string, day: number): number | undefined => {
+  const before = offsetAt(zone, (day - 1) * DAY_MS);
+  return offsetAt(zone, (day + 2) * DAY_MS) === before ? before : undefined;
+};
+
+const openingOn = (schedule: Schedule, day: number, time: number, steady: number | undefined): Opening => {
   const local = day * DAY_MS + time * MINUTE_MS;
-  return { start: instantOf(schedule.timeZone, local), end: instantOf(schedule.timeZone, local + schedule.durationMinutes * MINUTE_MS) };
+  const end = local + schedule.durationMinutes * MINUTE_MS;
+  if (steady !== undefined) return { start: local - steady, end: end < (day + 1) * DAY_MS ? end - steady : instantOf(schedule.timeZone, end) };
+  return { start: instantOf(schedule.timeZone, local), end: instantOf(schedule.timeZone, end) };
 };
 
 const pastEnd = (schedule: Schedule, day: number, start?: number): boolean => {
@@ -87,8 +108,9 @@ function* forward(schedule: Schedule, from: number, to: number): Generator<Openi
   const anchor = anchorDay(schedule);
   for (let day = from; day <= to && !pastEnd(schedule, day); day++) {
     if (!dayMatches(schedule.rule, day, anchor)) continue;
+    const steady = steadyOffset(schedule.timeZone, day);
     for (const time of schedule.rule.times) {
-      const opening = openingOn(schedule, day, time);
+      const opening = openingOn(schedule, day, time, steady);
       if (pastEnd(schedule, day, opening.start)) return;
       if (opening.start >= (schedule.startsAt ?? -Infinity) && opening.end > opening.start) yield opening;
     }
@@ -101,8 +123,9 @@ function* backward(schedule: Schedule, from: number, to: number): Generator<Open
   const times = [...schedule.rule.times].reverse();
   for (let day = from; day >= to; day--) {
     if (!dayMatches(schedule.rule, day, anchor) || pastEnd(schedule, day)) continue;
+    const steady = steadyOffset(schedule.timeZone, day);
     for (const time of times) {
-      const opening = openingOn(schedule, day, time);
+      const opening = openingOn(schedule, day, time, steady);
       if (opening.start < (schedule.startsAt ?? -Infinity)) return;
       if (!pastEnd(schedule, day, opening.start) && opening.end > opening.start) yield opening;
     }
@@ -239,6 +262,13 @@ export const compileSchedule = (
   } else if (spec.days === undefined || spec.start === undefined) {
     problems.push({ field: spec.days === undefined ? 'body.schedule.days' : 'body.schedule.start', message: 'schedule needs days and start (weekly), or rrule' });
   } else rule = weeklyRule(spec.days, spec.start);
+  if (rule && rule.times.length > MAX_OPENINGS_A_DAY) {
+    problems.push({
+      field: 'body.schedule.rrule',
+      message: `rrule ${JSON.stringify(spec.rrule)} opens ${rule.times.length} times a day (each BYHOUR with each BYMINUTE); a schedule opens at most ${MAX_OPENINGS_A_DAY} times a day`,
+    });
+    rule = undefined;
+  }
 
   if (!Number.isInteger(spec.durationMinutes) || spec.durationMinutes < 1 || spec.durationMinutes > MAX_DURATION_MINUTES) {
     problems.push({ field: 'body.schedule.durationMinutes', message: `durationMinutes must be an integer from 1 to ${MAX_DURATION_MINUTES} (7 days)` });

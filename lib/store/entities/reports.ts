@@ -1,5 +1,5 @@
 import type { ReportSchedule } from '#lib/reports/types';
-import { docRow, entity, texts } from '../entity';
+import { docRow, entity, numbers, texts } from '../entity';
 
 /* Scheduled fleet reports (issue 28 item 5): the schedules, and one marker per schedule and period. */
 const reports = 'Scheduled reports (issue 28)';
@@ -58,4 +58,22 @@ dataModel: docRow(ReportRun, {
   PK: '`REPORT#<scheduleId>`',
   SK: '`RUN#<periodStart ISO>`',
   notes: '`status` (claimed, made), `runId`, `leaseUntil` (ms), `from, to` (the period), `madeAt`, `deliveries`, `expiresAt` (+ the alarm history retention)',
+});
+
+/**
+ * How many on-demand report runs a report, or a principal, took in the current fixed window
+ * (docs/adr/0542): kept in the table because the functions answering `POST /reports/{id}/run`
+ * share no memory.
+ */
+export const ReportRunBudget = /* @__PURE__ */ entity({
+  type: 'ReportRunBudget',
+  key: (name: string) => ({ PK: `RUNBUDGET#${name}`, SK: 'RUNBUDGET' }),
+  fromItem: (item) => numbers(item, 'count', 'expiresAt'),
+});
+dataModel: docRow(ReportRunBudget, {
+  section: reports,
+  name: 'Report run budget',
+  PK: '`RUNBUDGET#report:<scheduleId>` or `RUNBUDGET#principal:<kind>:<username>`',
+  SK: '`RUNBUDGET`',
+  notes: '`count` (runs taken in the window), `expiresAt` = the window\'s end (epoch s, TTL)',
 });
