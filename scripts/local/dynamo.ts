@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { requireJava } from './java';
 import { freePort } from './ports';
@@ -72,7 +73,17 @@ const stopJvm = (child: ChildProcess): Promise<void> =>
     child.kill('SIGTERM');
   });
 
-const launch = async (port: number, options: LocalStoreOptions): Promise<{ child: ChildProcess; failure?: string }> => {
+/** Whether nothing listens on `port` on any interface (DynamoDB Local binds them all). */
+const portFree = (port: number): Promise<boolean> =>
+  new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen({ port, exclusive: true }, () => probe.close(() => resolve(true)));
+  });
+
+const launch = async (port: number, options: LocalStoreOptions): Promise<{ child?: ChildProcess; failure?: string }> => {
+  // another server on the port would answer the readiness check in the JVM's place
+  if (!(await portFree(port))) return { failure: `DynamoDB Local cannot start: port ${port} is already in use` };
   const { jar, lib } = engineFiles();
   if (options.path) mkdirSync(options.path, { recursive: true });
   const args = [
@@ -131,10 +142,10 @@ export const startLocalStore = async (options: LocalStoreOptions = {}): Promise<
   for (let attempt = 1; ; attempt++) {
     const port = options.port ?? (await freePort());
     const { child, failure } = await launch(port, options);
-    if (!failure) {
+    if (!failure && child) {
       return { endpoint: `http://127.0.0.1:${port}`, pid: child.pid!, close: () => stopJvm(child) };
     }
-    if (options.port !== undefined || attempt >= 3 || !/BindException|already in use/i.test(failure)) throw new Error(failure);
+    if (options.port !== undefined || attempt >= 3 || !/BindException|already in use/i.test(failure ?? '')) throw new Error(failure);
   }
 };
 
