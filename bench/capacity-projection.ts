@@ -29,7 +29,7 @@ export const ASSUME = {
   openShare: 0.1,
   /** Bytes of one open alarm item as read by the full pass. */
   alarmItemBytes: 450,
-  /** dynalite reports table units only; each device, room and alarm write also writes up to 2 GSI entries. */
+  /** the local store's TOTAL is counted as table units only; each device, room and alarm write also writes up to 2 GSI entries. */
   gsiWriteFactor: 3,
   /** Bytes stored per device / room / open alarm, all copies (table + GSIs). */
   storageBytes: { device: 3 * 400, room: 3 * 300, alarm: 2 * 450 },
@@ -76,7 +76,7 @@ export const project = ({ background: b, shardShare, summaryRcu }: { background:
   const scaleR = a.rooms / r0;
   const reads = b.reads ?? { indexRcu: 0, indexMs: 1, roomsRcu: 0, roomsMs: 1 };
   const changed = a.devices * a.changedShare;
-  // the window a sync's reads take: the measured time at n0, scaled linearly (dynalite speed; DynamoDB is faster, so this is a floor of the rate)
+  // the window a sync's reads take: the measured time at n0, scaled linearly (local-store speed; DynamoDB is faster, so this is a floor of the rate)
   const indexWindow = Math.max(1, (reads.indexMs / 1000) * scaleD);
   const roomsWindow = Math.max(1, (reads.roomsMs / 1000) * scaleR);
   const indexPerShard = reads.indexRcu * scaleD * shardShare.serials;

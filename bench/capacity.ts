@@ -3,7 +3,7 @@
  * endpoints per scope at 1k/10k/100k devices; at the largest size the background work (a sync
  * changing 100 devices + its evaluation, next to a full reconciliation pass; a 10% disconnect
  * storm); the evaluator's heap without the store; a projection to 1M devices. In-process
- * handlers against an in-memory dynalite; capacity from `ReturnConsumedCapacity: TOTAL`, summed.
+ * handlers against an in-memory DynamoDB Local; capacity from `ReturnConsumedCapacity: TOTAL`, summed.
  * Writes bench/results/capacity.json and the capacity section of bench/README.md.
  */
 import { execFileSync } from 'node:child_process';
@@ -12,7 +12,6 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { build as buildSchemas } from '../scripts/generate';
-import { startLocalStore } from '../scripts/local/dynamo';
 import { storeEnv } from '../scripts/local/env';
 import { apiEvent, jsonEvent, lambdaContext } from '../tests/support/events';
 import { fleetModules, median, resultsDir, root, round, runWhenMain, storeProcess } from './lib';
@@ -83,7 +82,7 @@ interface CallFigure {
 
 export const runCapacityBench = async () => {
   await buildSchemas();
-  const store = process.env.BENCH_STORE === 'in-process' ? await startLocalStore() : await storeProcess();
+  const store = await storeProcess();
   Object.assign(process.env, storeEnv(store.endpoint), { POWERTOOLS_LOG_LEVEL: 'SILENT', TABLE_NAME: 'bench-capacity', MAILER: 'outbox' });
   const { dynamo } = await import('../lib/store/client');
   dynamo.middlewareStack.add(
@@ -276,7 +275,7 @@ export const runCapacityBench = async () => {
     measuredAt: new Date().toISOString(),
     machine: { node: process.version, cpus: cpus().length, loadAverage: loadavg().map((l) => round(l, 1)) },
     parts: [...PARTS],
-    method: `handler-level (handlers in the bench process), dynalite (memory) ${process.env.BENCH_STORE === 'in-process' ? 'in the same process' : 'in a process of its own'}, ${ROOMS} rooms, SHARDS=${process.env.SHARDS ?? 8}, median of ${CALLS} calls after 1 warm-up; capacity = sum of ConsumedCapacity (TOTAL) as dynalite computes it (table units: GSI write units are not included, the projection adds them)`,
+    method: `handler-level (handlers in the bench process), DynamoDB Local (memory) in a JVM of its own, ${ROOMS} rooms, SHARDS=${process.env.SHARDS ?? 8}, median of ${CALLS} calls after 1 warm-up; capacity = sum of ConsumedCapacity (TOTAL) as DynamoDB Local computes it (table units: GSI write units are not included, the projection adds them)`,
     calls,
     background,
     heap,
@@ -350,7 +349,7 @@ const writeSyncFigures = async ({ size, firstSync, sync, fleet: base }: { size: 
   const output = {
     measuredAt: new Date().toISOString(),
     loadAverage: { before: load[0], after: load[1] },
-    method: `dynalite (memory) ${process.env.BENCH_STORE === 'in-process' ? 'in the same process' : 'in a process of its own'}, ${size} devices, ${ROOMS} rooms, SYNC_BUCKETS=${process.env.SYNC_BUCKETS ?? 512}, ${STEADY_CHANGES} devices changed per sync, median of ${STEADY_ROUNDS}; capacity = sum of ConsumedCapacity (TOTAL)`,
+    method: `DynamoDB Local (memory) in a JVM of its own, ${size} devices, ${ROOMS} rooms, SYNC_BUCKETS=${process.env.SYNC_BUCKETS ?? 512}, ${STEADY_CHANGES} devices changed per sync, median of ${STEADY_ROUNDS}; capacity = sum of ConsumedCapacity (TOTAL)`,
     firstSync: pick(firstSync),
     steadySync: steadyMed,
     fullSync: fullMed,

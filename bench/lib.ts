@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
+import { startLocalStore } from '../scripts/local/dynamo';
 
 /** 1/5/15-minute load averages when the benchmark began (rounded) */
 const loadAtStart = loadavg().map((v) => Number(v.toFixed(2)));
@@ -71,29 +71,9 @@ export const fleetModules = async () => ({
 });
 
 /**
- * The embedded store (dynalite, in memory) in a process of its own, as DynamoDB is a service of
- * its own: the bench's engine and the store then do not share one thread and one heap.
- * BENCH_STORE=in-process runs it inside the bench instead. The child ends with its stdin, so it
- * never outlives the bench.
+ * The embedded store (DynamoDB Local, in memory) for the engine benches: a JVM of its own, as
+ * DynamoDB is a service of its own, so the bench's engine and the store share neither a thread
+ * nor a heap. Its heap is sized for the 100,000-device runs; it never outlives the bench
+ * (scripts/local/dynamo.ts).
  */
-export const storeProcess = async (): Promise<{ endpoint: string; close: () => Promise<void> }> => {
-  const script = [
-    "const server = require('dynalite')({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });",
-    'server.keepAliveTimeout = 120000; server.headersTimeout = 121000;',
-    "server.listen(0, '127.0.0.1', () => process.stdout.write(server.address().port + '\\n'));",
-    "process.stdin.on('end', () => process.exit(0)); process.stdin.resume();",
-  ].join('\n');
-  const child = spawn(process.execPath, ['--max-old-space-size=4096', '-e', script], { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] });
-  const port = await new Promise<string>((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`the store process ended (${code})`)));
-    child.stdout.once('data', (data: Buffer) => resolve(data.toString().trim()));
-  });
-  return {
-    endpoint: `http://127.0.0.1:${port}`,
-    close: async () => {
-      child.stdin.end();
-      await new Promise((resolve) => child.once('exit', resolve));
-    },
-  };
-};
+export const storeProcess = (): Promise<{ endpoint: string; close: () => Promise<void> }> => startLocalStore({ heapMb: 2048 });

@@ -107,7 +107,7 @@ const main = async () => {
   const markdown = [
     `# Provider sync at ${DEVICES} devices (5% of vendor requests answered 429)`,
     '',
-    'Real adapters and the real sync into an empty table (dynalite in its own process); each fake in its own process. Webex: devices at `max=1000`, workspaces and locations listed beside; Zoom: rooms 300 a page, then each room\'s devices (8 at a time).',
+    'Real adapters and the real sync into an empty table (DynamoDB Local in its own JVM); each fake in its own process. Webex: devices at `max=1000`, workspaces and locations listed beside; Zoom: rooms 300 a page, then each room\'s devices (8 at a time).',
     '',
     '| vendor | devices | stored | lost | vendor requests | throttled waits / waited | time | sync heap / RSS peak |',
     '|---|---:|---:|---:|---:|---:|---:|---:|',

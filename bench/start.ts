@@ -12,7 +12,7 @@
  * before the next one begins. Anything else fails the benchmark instead of being recorded.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../scripts/local/ports';
@@ -24,7 +24,7 @@ const WARM_PER_ROUND = 2;
 const KEY = 'bench-start-key';
 const ANSWER_TIMEOUT_MS = 120_000;
 /** how long after its first answer a start may take to print its ready line */
-const READY_LINE_TIMEOUT_MS = 30_000;
+const READY_LINE_TIMEOUT_MS = 90_000;
 const READY = /API ready at \S+ .* in ([\d.]+) s/;
 
 interface Start {
@@ -37,7 +37,21 @@ interface Start {
   load: number;
   /** Ctrl-Cs (SIGINT to its group) it took to stop it: 1 unless one was lost */
   interrupts: number;
+  /** resident memory (MiB) once ready: the store's own process (DynamoDB Local's JVM), when it has one */
+  storeRssMiB?: number | undefined;
+  /** resident memory (MiB) once ready: the node process of scripts/start.ts (the store inside it, when embedded in-process) */
+  startRssMiB?: number | undefined;
 }
+
+/** Resident memory of a process in MiB, from /proc (Linux); undefined elsewhere or when it is gone. */
+const rssMiB = (pid: number): number | undefined => {
+  try {
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
+    return Number.isFinite(kb) ? round(kb / 1024) : undefined;
+  } catch {
+    return undefined;
+  }
+};
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -79,7 +93,11 @@ const startOnce = async (kind: Start['kind'], dataDir: string): Promise<Start> =
     const answeredAt = performance.now();
     while (printed === undefined && performance.now() - answeredAt < READY_LINE_TIMEOUT_MS) await sleep(100);
     if (printed === undefined) throw new Error(`answered after ${round(seconds)} s but printed no ready line within ${READY_LINE_TIMEOUT_MS} ms`);
-    outcome = { kind, seconds: round(seconds), printed, load, interrupts: 0 };
+    const processes = markedProcesses(marker);
+    const store = processes.find((p) => /\bjava\b.*DynamoDBLocal/.test(p.command));
+    // the node process itself, not the `sh -c` npm runs it through
+    const starter = Math.max(0, ...processes.filter((p) => p.command.includes('scripts/start.ts')).map((p) => rssMiB(p.pid) ?? 0));
+    outcome = { kind, seconds: round(seconds), printed, load, interrupts: 0, storeRssMiB: store && rssMiB(store.pid), startRssMiB: starter || undefined };
   } catch (error) {
     outcome = error instanceof Error ? error : new Error(String(error));
   }
@@ -122,6 +140,8 @@ const main = async () => {
     firstMedianSeconds: round(median(of('first'))),
     warmMedianSeconds: round(median(of('warm'))),
     firstMedianPrinted: round(median(of('first', 'printed'))),
+    storeRssMiB: starts.map((s) => s.storeRssMiB ?? null),
+    startRssMiB: starts.map((s) => s.startRssMiB ?? null),
     warmMedianPrinted: round(median(of('warm', 'printed'))),
     starts,
   };
@@ -141,6 +161,7 @@ const main = async () => {
       `| warm (data folder kept) | ${summary.warmMedianSeconds} s | ${of('warm').join(', ')} | ${summary.warmMedianPrinted} | <= 10 s |`,
       '',
       `1-minute load average at each start: ${starts.map((s) => s.load).join(', ')}.`,
+      `Resident memory once ready (MiB), the store's own process (DynamoDB Local's JVM): ${starts.map((s) => s.storeRssMiB ?? 'none (in-process)').join(', ')}; the node process of scripts/start.ts: ${starts.map((s) => s.startRssMiB ?? '?').join(', ')}.`,
       `SIGINTs each start took to stop: ${starts.map((s) => s.interrupts).join(', ')} (a second is sent 3 s after the first when anything still runs).`,
     ].join('\n'),
   );

@@ -1,7 +1,7 @@
 /**
  * Stats endpoints at 1k, 10k and 100k devices over the same 1,000 rooms (DESIGN §8: 100k within
  * 2x of 1k). Handler-level: each handler is called in-process with an API Gateway event, against
- * an in-memory dynalite, median of repeated calls. Writes bench/results/stats.json.
+ * an in-memory DynamoDB Local, median of repeated calls. Writes bench/results/stats.json.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -91,7 +91,7 @@ export const runStatsBench = async () => {
   const output = {
     measuredAt: new Date().toISOString(),
     machine: { node: process.version, platform: process.platform, arch: process.arch },
-    method: `handler-level, in-process dynalite (memory), ${ROOMS} rooms, median of ${CALLS} calls after ${WARMUP} warm-up`,
+    method: `handler-level, DynamoDB Local (memory, its own JVM), ${ROOMS} rooms, median of ${CALLS} calls after ${WARMUP} warm-up`,
     target: `${large} devices within 2x of ${small}`,
     deviceJsonBytes: Math.round(deviceJsonBytes),
     unpaginatedAllDevicesLimit: Math.floor(LAMBDA_RESPONSE_LIMIT / (deviceJsonBytes + 1)),

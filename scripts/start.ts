@@ -1,6 +1,6 @@
 /**
  * `npm start`: the whole service on this machine, no AWS account needed.
- * Embedded DynamoDB (persisted under .data/), or the store DYNAMODB_ENDPOINT names; table and local data ensured, then
+ * Embedded DynamoDB Local (persisted under .data/), or the store DYNAMODB_ENDPOINT names; table and local data ensured, then
  * `serverless offline` on http://localhost:${PORT:-3000}/dev. Ctrl-C stops everything.
  */
 import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes } from 'node:crypto';
@@ -131,6 +131,12 @@ const main = async () => {
 
   // DYNAMODB_ENDPOINT: any DynamoDB endpoint (DynamoDB Local, LocalStack, a proxy, AWS) instead of the embedded store
   const external = externalEndpoint(process.env.DYNAMODB_ENDPOINT);
+  // the embedded store is DynamoDB Local, a Java program: without Java 17+ stop now, in one line
+  const javaMissing = external ? undefined : (await import('./local/java')).javaProblem();
+  if (javaMissing) {
+    console.error(javaMissing);
+    process.exit(1);
+  }
   const storePort = external ? 0 : process.env.DYNAMODB_PORT ? Number(process.env.DYNAMODB_PORT) : await freePort();
   // the demo fleet behind local Webex and Zoom fakes, synced by the real adapters, unless a provider is configured
   const fakes = process.env.DEVICE_PROVIDERS || process.env.DEVICE_PROVIDER ? undefined : await (await import('./local/fakes')).startDemoFakes();
@@ -189,7 +195,7 @@ const main = async () => {
     if (await buildOnce()) console.log('validators and route bindings built (generated/)');
     const { startLocalStore } = await import('./local/dynamo');
     const store = external ? { endpoint: external, close: async () => undefined } : await startLocalStore({ path: dataDir, port: storePort });
-    console.log(external ? `external DynamoDB at ${store.endpoint} (DYNAMODB_ENDPOINT; table ${env.TABLE_NAME})` : `embedded DynamoDB at ${store.endpoint} (data in ${dataDir})`);
+    console.log(external ? `external DynamoDB at ${store.endpoint} (DYNAMODB_ENDPOINT; table ${env.TABLE_NAME})` : `embedded DynamoDB Local at ${store.endpoint} (data in ${dataDir})`);
     const { bootstrap } = await import('./local/bootstrap');
     await bootstrap((line) => console.log(line));
     // a previous run killed mid-evaluation may have left room statuses behind the open alarms
@@ -216,7 +222,7 @@ const main = async () => {
   const docs = await startDocsServer(docsPort, offline.url, board);
   const shownKey = apiKey === LOCAL_API_KEY ? apiKey : '<your API_KEY>';
   // what is where, once the route table of serverless offline has scrolled by (tests read these lines)
-  console.log(external ? `\nstore: external DynamoDB at ${store.endpoint}, table ${env.TABLE_NAME}` : `\nstore: embedded DynamoDB at ${store.endpoint}, data in ${dataDir}`);
+  console.log(external ? `\nstore: external DynamoDB at ${store.endpoint}, table ${env.TABLE_NAME}` : `\nstore: embedded DynamoDB Local at ${store.endpoint}, data in ${dataDir}`);
   console.log(`API docs at ${docs.url}`);
   if (fakes) console.log(`vendor fakes: Webex at ${fakes.webex.url}/v1, Zoom at ${fakes.zoom.url}/v2  (GET /providers; make one fail: curl -d '{"down":500}' ${fakes.zoom.url}/_fake/faults; set a device's fields: curl -d '{"connected":false}' ${fakes.zoom.url}/_fake/devices/<serial>)`);
   console.log(`Status board at ${docs.url.replace(/\/docs$/, '/board/')}  (live at ${env.LIVE_WS_URL})`);

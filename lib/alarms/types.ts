@@ -1,5 +1,6 @@
 import type { Place, Severity } from '#lib/devices/types';
 import type { InhibitedBy } from '#lib/watchers/types';
+import { utf8Bytes } from '#lib/shared/sizes';
 
 /** Who an alarm's mails go to, as the watcher said when the alarm was raised. */
 export interface Recipients {
@@ -103,9 +104,18 @@ export type AlarmKey = Pick<Alarm, 'watcherId' | 'devicesn'>;
 /** `watcherId:devicesn`: stable for the pair (watcher ids hold no `:`). */
 export const alarmId = (alarm: AlarmKey): string => `${alarm.watcherId}:${alarm.devicesn}`;
 
+/**
+ * DynamoDB refuses a sort key over 1,024 UTF-8 bytes (a read with one is a ValidationException,
+ * not a miss); an alarm's is `DEVICE#<devicesn>`, so a longer serial names no stored alarm. Watcher
+ * ids are UUIDs: one over this length names no watcher either.
+ */
+const MAX_KEY_PART_BYTES = 1024 - 'DEVICE#'.length;
+
 /** The pair of an alarm id `watcherId:devicesn` (split at the first `:`); undefined when it names no alarm. */
 export const parseAlarmId = (id: string): Pick<Alarm, 'watcherId' | 'devicesn'> | undefined => {
   const at = id.indexOf(':');
   if (at <= 0 || at === id.length - 1) return undefined;
-  return { watcherId: id.slice(0, at), devicesn: id.slice(at + 1) };
+  const pair = { watcherId: id.slice(0, at), devicesn: id.slice(at + 1) };
+  if (utf8Bytes(pair.devicesn) > MAX_KEY_PART_BYTES || utf8Bytes(pair.watcherId) > MAX_KEY_PART_BYTES) return undefined;
+  return pair;
 };

@@ -13,11 +13,12 @@ export const record = async (changes: readonly ConnectivityChange[], expiresAt: 
   await batchWrite(changes.map((c) => putRequest(ConnectivityTransition.item(c, { ...c, expiresAt: expiresAt(c.at) }))));
 };
 
-/** One page of a device's connectivity changes in [from, to], newest first. */
+/** One page of a device's connectivity changes in [from, to] (`from` '' : everything up to `to`), newest first. */
 export const history = async (devicesn: string, from: string, to: string, limit: number, cursor?: string): Promise<Page<Pick<ConnectivityChange, 'at' | 'connected' | 'inCallStatus'>>> => {
   const q = {
     pk: connectivityPk(devicesn),
-    sk: expr('#sk BETWEEN :from AND :to', { from, to }),
+    // DynamoDB refuses an empty string in a key condition: no lower bound is `<=` alone
+    sk: from === '' ? expr('#sk <= :to', { to }) : expr('#sk BETWEEN :from AND :to', { from, to }),
     filter: expr('#expiresAt > :now', { now: Math.floor(Date.now() / 1000) }),
     descending: true,
   };

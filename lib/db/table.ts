@@ -1,16 +1,18 @@
 import {
   CreateTableCommand,
   DescribeTableCommand,
+  DescribeTimeToLiveCommand,
   DynamoDBClient,
   ResourceInUseException,
   ResourceNotFoundException,
+  UpdateTimeToLiveCommand,
   waitUntilTableExists,
   type CreateTableCommandInput,
 } from '@aws-sdk/client-dynamodb';
 import definition from './table-definition.json';
 
 /** Keys and indexes from table-definition.json, which serverless.yml reads too (TTL is set apart from the create). */
-const { TimeToLiveAttribute: _ttl, ...table } = definition;
+const { TimeToLiveAttribute: ttlAttribute, ...table } = definition;
 
 const describe = async (client: DynamoDBClient, tableName: string) => {
   try {
@@ -21,7 +23,18 @@ const describe = async (client: DynamoDBClient, tableName: string) => {
   }
 };
 
-/** Creates the table unless it exists, and waits until ACTIVE (docs/adr/0009); a concurrent create is success. */
+/**
+ * TTL on `expiresAt`, as serverless.yml has it in AWS: the store then deletes expired items on
+ * its own schedule (within days, not at once), so readers still treat them as absent.
+ */
+const ensureTimeToLive = async (client: DynamoDBClient, tableName: string): Promise<void> => {
+  const { TimeToLiveDescription } = await client.send(new DescribeTimeToLiveCommand({ TableName: tableName }));
+  const status = TimeToLiveDescription?.TimeToLiveStatus;
+  if (status === 'ENABLED' || status === 'ENABLING') return;
+  await client.send(new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: ttlAttribute, Enabled: true } }));
+};
+
+/** Creates the table unless it exists, and waits until ACTIVE (docs/adr/0009), TTL enabled; a concurrent create is success. */
 export const ensureTable = async (client: DynamoDBClient, tableName: string): Promise<{ created: boolean; status: string }> => {
   const existing = await describe(client, tableName);
   let created = false;
@@ -36,5 +49,6 @@ export const ensureTable = async (client: DynamoDBClient, tableName: string): Pr
   if (existing?.TableStatus !== 'ACTIVE') {
     await waitUntilTableExists({ client, maxWaitTime: 120, minDelay: 1 }, { TableName: tableName });
   }
+  await ensureTimeToLive(client, tableName);
   return { created, status: 'ACTIVE' };
 };

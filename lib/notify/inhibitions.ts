@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { effectiveParent, parentHolds, parentProblem, sameEpisode, scopeKey, suppressionOf, type OnlineCounts, type ParentFacts, type ParentScope } from '#lib/alarms/pure/inhibition';
 import { silencedBy, type Silence } from '#lib/alarms/pure/silences';
 import type { OpenAlarm } from '#lib/alarms/types';
@@ -57,7 +58,8 @@ const firingNow = async (watcherId: string): Promise<OpenAlarm[]> => (await alar
 const awaitingEvaluation = async (): Promise<Set<string>> =>
   new Set((await evaluationQueue.list()).map((entry) => (entry.kind === 'device' ? `device:${entry.devicesn}` : `watcher:${entry.watcherId}`)));
 
-const sameParent = (a: InhibitedBy | undefined, b: InhibitedBy): boolean => a !== undefined && JSON.stringify(a) === JSON.stringify(b);
+/** Compared field by field: DynamoDB answers a map's keys in an order of its own, not as written. */
+const sameParent = (a: InhibitedBy | undefined, b: InhibitedBy): boolean => a !== undefined && isDeepStrictEqual(a, b);
 
 /**
  * Parent episodes (issue 28 item 2; docs/adr/0463): each open episode is announced once (one

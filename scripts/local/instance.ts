@@ -24,7 +24,7 @@ export interface Instance {
 const root = resolve(__dirname, '..', '..');
 const READY = /API ready at (\S+)/;
 // printed before offline's long route table, so caught as it goes by
-const STORE = /(?:embedded|external) DynamoDB at (\S+)/;
+const STORE = /(?:embedded|external) DynamoDB(?: Local)? at (\S+)/;
 
 export const startInstance = async (options: {
   env: Record<string, string>;

@@ -10,8 +10,8 @@ import { startFaithfulStore, type FaithfulStore } from '../support/faithful';
 
 /*
  * Issue 23's check over HTTP: a private `npm start` whose store is DynamoDB-faithful
- * (DYNAMODB_ENDPOINT = dynalite behind tests/support/faithful.ts, index reads 1.5 s late, 3% of
- * requests throttled). A run still mails exactly one digest per watcher naming every device it
+ * (DYNAMODB_ENDPOINT = an in-memory DynamoDB Local behind tests/support/faithful.ts, index reads 1.5 s late, 3% of
+ * requests throttled, 2% of transactions conflicting). A run still mails exactly one digest per watcher naming every device it
  * raised, room statuses agree with the open alarms after it, and no run fails.
  */
 const KEY = 'faithful-e2e-api-key-0123456789';
@@ -34,7 +34,7 @@ interface Mail {
 
 beforeAll(async () => {
   store = await startLocalStore();
-  faithful = await startFaithfulStore(store.endpoint, { lagMs: 1500, throttleRate: 0.03 });
+  faithful = await startFaithfulStore(store.endpoint, { lagMs: 1500, throttleRate: 0.03, conflictRate: 0.02 });
   instance = await ownInstance('.esbuild-e2e-faithful', { ...stillFleetEnv, API_KEY: KEY, DYNAMODB_ENDPOINT: faithful.endpoint, SEED_DEVICES: '80', PASSWORD_SCRYPT_LOG_N: '14' });
 }, 700_000);
 

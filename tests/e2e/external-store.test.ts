@@ -7,7 +7,7 @@ import { instanceOn } from '../support/instance';
 
 /*
  * `npm start` against a store it did not start (issue 23 deliverable 3): DYNAMODB_ENDPOINT names
- * it (here a dynalite this test runs, standing in for DynamoDB Local, LocalStack or an AWS
+ * it (here a DynamoDB Local this test runs apart, standing in for one the user runs, LocalStack or an AWS
  * table); the table is ensured there, the demo fleet synced into it, and the API answers from it.
  */
 const KEY = 'external-store-e2e-api-key';

@@ -1,3 +1,4 @@
+import { DescribeTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fullPass } from '#lib/alarms/engine/fullPass';
@@ -15,7 +16,7 @@ import { AlarmItem } from '#lib/store/entities/alarms';
 import { rollupPk } from '#lib/store/entities/inventory';
 
 /**
- * TTL deletes lazily (up to days later) and dynalite never does: readers treat an item whose
+ * TTL deletes lazily (up to days after expiry; the table has it enabled, as in AWS): readers treat an item whose
  * `expiresAt` has passed as absent (DESIGN §3; issue 23 finding 8). And the revoked-token check
  * reads strongly consistently (DESIGN §5).
  */
@@ -26,6 +27,11 @@ const expire = (key: Record<string, unknown>) =>
 afterEach(() => vi.restoreAllMocks());
 
 describe('expired items are absent', () => {
+  it('the table has TTL enabled on expiresAt, as serverless.yml has it in AWS', async () => {
+    const { TimeToLiveDescription } = await doc.send(new DescribeTimeToLiveCommand({ TableName: tableName() }));
+    expect(TimeToLiveDescription).toMatchObject({ TimeToLiveStatus: 'ENABLED', AttributeName: 'expiresAt' });
+  });
+
   it('alarms.get answers a cleared alarm until its expiresAt, and nothing after it though the item is still stored', async () => {
     const region = unique('EXP');
     const sn = `${region}-1`;

@@ -2,8 +2,9 @@ import { createServer, request as httpRequest, Agent, type IncomingMessage, type
 import { freePort } from '../../scripts/local/ports';
 
 /*
- * The faithful mode of the local store (DESIGN §3): an HTTP proxy between the SDK and dynalite
- * that behaves where DynamoDB differs from dynalite.
+ * The faithful mode of the local store (DESIGN §3): an HTTP proxy between the SDK and DynamoDB
+ * Local that behaves where DynamoDB differs from it: DynamoDB Local answers every request as
+ * DynamoDB does, but its indexes never lag and it never throttles.
  *
  * - Index reads lag. Every table has a hidden replica (`<table>__lagged`) that receives each
  *   item's new state `lagMs` after the write that made it; Query and Scan with an IndexName are
@@ -12,10 +13,15 @@ import { freePort } from '../../scripts/local/ports';
  *   asynchronously from the base table. Base-table reads stay strongly consistent.
  * - Requests are throttled at `throttleRate`: a whole request answered
  *   ProvisionedThroughputExceededException, or (batches) part of it handed back as
- *   UnprocessedItems / UnprocessedKeys.
- * - DynamoDB's checks that dynalite skips: index key attributes obey key limits (partition
- *   2,048 bytes, sort 1,024, never an empty string), expressions at most 4 KB, no
- *   ConsistentRead on a global secondary index, items at most 400 KB counted in UTF-8 bytes.
+ *   UnprocessedItems / UnprocessedKeys; a throttled TransactWriteItems is cancelled whole
+ *   (TransactionCanceledException, reason ThrottlingError) and writes nothing.
+ * - Transactions: every item a committed TransactWriteItems puts, updates or deletes reaches the
+ *   indexes after the lag, like a single write; `conflictRate` of them are cancelled as
+ *   DynamoDB cancels one that meets another transaction on an item (reason TransactionConflict).
+ * - DynamoDB's limits, checked here too so that this layer holds them whatever the engine
+ *   behind it: index key attributes obey key limits (partition 2,048 bytes, sort 1,024, never
+ *   an empty string), expressions at most 4 KB, no ConsistentRead on a global secondary index,
+ *   items at most 400 KB counted in UTF-8 bytes.
  *
  * The proxy knows nothing of our key formats: it reads table definitions from CreateTable and
  * DescribeTable like any client.
@@ -26,6 +32,8 @@ export interface FaithfulOptions {
   lagMs: number;
   /** Share of data requests throttled, 0..1. */
   throttleRate: number;
+  /** Share of TransactWriteItems cancelled by a conflict with another transaction, 0..1 (default 0). */
+  conflictRate?: number;
   /** Random numbers (tests pass a seeded one to make throttling reproducible). */
   random?: () => number;
 }
@@ -36,12 +44,12 @@ export interface FaithfulStore {
   settle: () => Promise<void>;
   configure: (options: Partial<FaithfulOptions>) => void;
   /** What the proxy did: throttled requests, partial batches, refusals, replicated writes. */
-  stats: { throttled: number; partial: number; refused: number; replicated: number };
+  stats: { throttled: number; partial: number; refused: number; replicated: number; conflicts: number };
   close: () => Promise<void>;
 }
 
 const REPLICA = '__lagged';
-const DATA_OPS = new Set(['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query', 'Scan', 'BatchGetItem', 'BatchWriteItem']);
+const DATA_OPS = new Set(['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query', 'Scan', 'BatchGetItem', 'BatchWriteItem', 'TransactWriteItems']);
 const MAX_EXPRESSION = 4096;
 const MAX_ITEM = 400 * 1024;
 
@@ -87,6 +95,28 @@ const valueSize = (value: AttributeValue): number => {
 export const itemSize = (item: Item): number => Object.entries(item).reduce((n, [k, v]) => n + bytes(k) + valueSize(v), 0);
 
 const validation = (message: string): Answer => ({ status: 400, body: { __type: 'com.amazon.coral.validate#ValidationException', message } });
+/** A transaction DynamoDB cancels whole: `reason` on the action at `index`, None on the others. */
+const cancelled = (actions: number, index: number, reason: { Code: string; Message: string }): Answer => {
+  const reasons = Array.from({ length: actions }, (_, i) => (i === index ? reason : { Code: 'None' }));
+  return {
+    status: 400,
+    body: {
+      __type: 'com.amazonaws.dynamodb.v20120810#TransactionCanceledException',
+      Message: `Transaction cancelled, please refer cancellation reasons for specific reasons [${reasons.map((r) => r.Code).join(', ')}]`,
+      CancellationReasons: reasons,
+    },
+  };
+};
+
+/** One action of a TransactWriteItems, as the wire carries it. */
+interface TransactAction {
+  Put?: { TableName: string; Item: Item } & Record<string, unknown>;
+  Update?: { TableName: string; Key: Item } & Record<string, unknown>;
+  Delete?: { TableName: string; Key: Item } & Record<string, unknown>;
+  ConditionCheck?: { TableName: string; Key: Item } & Record<string, unknown>;
+}
+const actionBody = (action: TransactAction) => (action.Put ?? action.Update ?? action.Delete ?? action.ConditionCheck)!;
+
 const throttled = (): Answer => ({
   status: 400,
   body: {
@@ -118,7 +148,7 @@ const setAssignments = (expression: string, names: Record<string, string>): Map<
 export const startFaithfulStore = async (upstream: string, initial: FaithfulOptions): Promise<FaithfulStore> => {
   const options: FaithfulOptions = { ...initial };
   const random = () => (options.random ?? Math.random)();
-  const stats = { throttled: 0, partial: 0, refused: 0, replicated: 0 };
+  const stats = { throttled: 0, partial: 0, refused: 0, replicated: 0, conflicts: 0 };
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
   const target = new URL(upstream);
   const shapes = new Map<string, TableShape>();
@@ -257,6 +287,18 @@ export const startFaithfulStore = async (upstream: string, initial: FaithfulOpti
     const shape = table ? await shapeOf(table) : undefined;
     if (shape && op === 'PutItem') return checkItem(shape, body.Item as Item);
     if (shape && op === 'UpdateItem') return checkUpdate(shape, body);
+    if (op === 'TransactWriteItems') {
+      const actions = body.TransactItems as TransactAction[];
+      for (const [index, action] of actions.entries()) {
+        const request = actionBody(action);
+        const expressionProblem = checkExpressions(request);
+        if (expressionProblem) return expressionProblem;
+        const actionShape = await shapeOf(request.TableName);
+        const problem = actionShape && action.Put ? checkItem(actionShape, action.Put.Item) : actionShape && action.Update ? checkUpdate(actionShape, action.Update) : undefined;
+        // an item the transaction would make invalid cancels it whole, naming that action
+        if (problem) return cancelled(actions.length, index, { Code: 'ValidationError', Message: String(problem.body.message) });
+      }
+    }
     if (op === 'BatchWriteItem') {
       for (const [name, requests] of Object.entries(body.RequestItems as Record<string, { PutRequest?: { Item: Item } }[]>)) {
         const batchShape = await shapeOf(name);
@@ -313,7 +355,16 @@ export const startFaithfulStore = async (upstream: string, initial: FaithfulOpti
           return { status: 200, body: { ...answer.body, UnprocessedKeys: kept } };
         }
         stats.throttled++;
+        if (op === 'TransactWriteItems') {
+          const actions = (body.TransactItems as unknown[]).length;
+          return cancelled(actions, Math.floor(random() * actions), { Code: 'ThrottlingError', Message: 'Throughput exceeds the current capacity of your table or index.' });
+        }
         return throttled();
+      }
+      if (op === 'TransactWriteItems' && (options.conflictRate ?? 0) > 0 && random() < (options.conflictRate ?? 0)) {
+        stats.conflicts++;
+        const actions = (body.TransactItems as unknown[]).length;
+        return cancelled(actions, Math.floor(random() * actions), { Code: 'TransactionConflict', Message: 'Transaction is ongoing for the item' });
       }
     }
     return forward(op, body, headers);
@@ -351,6 +402,15 @@ export const startFaithfulStore = async (upstream: string, initial: FaithfulOpti
       // a refused condition changes nothing, but replicating the unchanged state is harmless
       const shape = await shapeOf(table);
       if (shape) replicate(table, op === 'PutItem' ? keyOf(shape, body.Item as Item) : (body.Key as Item));
+    }
+    if (op === 'TransactWriteItems' && answer.status === 200) {
+      // a committed transaction: each item it wrote reaches the indexes like a single write
+      for (const action of body.TransactItems as TransactAction[]) {
+        if (action.ConditionCheck) continue;
+        const request = actionBody(action);
+        const shape = await shapeOf(request.TableName);
+        if (shape) replicate(request.TableName, action.Put ? keyOf(shape, action.Put.Item) : (request.Key as Item));
+      }
     }
     if (op === 'BatchWriteItem' && answer.status === 200) {
       const unprocessed = JSON.stringify(answer.body.UnprocessedItems ?? {});

@@ -1,9 +1,17 @@
 import type { TestProject } from 'vitest/node';
-import { startLocalStore } from '../../scripts/local/dynamo';
+import { sharedTestStore } from '../../scripts/local/dynamo';
 
-/** One in-memory store for all integration files; each file gets its own table (table.setup.ts). */
+/**
+ * The run's one in-memory DynamoDB Local, shared with the faithful project's setup (which puts
+ * its proxy in front of it); each file gets its own table (table.setup.ts).
+ * TEST_STORE_ENDPOINT points the files at a store already running instead.
+ */
 export default async function setup(project: TestProject) {
-  const store = await startLocalStore();
+  if (process.env.TEST_STORE_ENDPOINT) {
+    project.provide('storeEndpoint', process.env.TEST_STORE_ENDPOINT);
+    return;
+  }
+  const store = await sharedTestStore();
   project.provide('storeEndpoint', store.endpoint);
-  return () => store.close();
+  return () => store.release();
 }

@@ -270,6 +270,9 @@ describe('history and availability queries', () => {
   it('an alarm id is watcherId:devicesn, split at the first colon', () => {
     expect(parseAlarmId('w1:VD:01')).toEqual({ watcherId: 'w1', devicesn: 'VD:01' });
     expect(parseAlarmId('no-colon')).toBeUndefined();
+    // a serial whose sort key DynamoDB would refuse (over 1,024 UTF-8 bytes) names no alarm
+    expect(parseAlarmId(`w1:${'\u{1F600}'.repeat(300)}`)).toBeUndefined();
+    expect(parseAlarmId(`w1:${'\u{1F600}'.repeat(254)}`)).toEqual({ watcherId: 'w1', devicesn: '\u{1F600}'.repeat(254) });
     expect(parseAlarmId(':x')).toBeUndefined();
     expect(parseAlarmId('w1:')).toBeUndefined();
   });
