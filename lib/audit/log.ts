@@ -34,6 +34,13 @@ export const auditLog: AuditLog = {
     const { record, expiresAt } = recordOf(entry);
     await store.append(record, expiresAt);
   },
+  prepare: (entry) => {
+    const { record, expiresAt } = recordOf(entry);
+    return {
+      actions: () => store.appendActions(record, expiresAt),
+      complete: (final) => store.append({ ...final, id: record.id, at: record.at }, expiresAt),
+    };
+  },
 };
 
 /**

@@ -9,6 +9,7 @@ import { Conflict, Invalid, NotFound } from '#lib/errors';
 import { normalizeScope, type ScopeEntry } from '#lib/shared/access';
 import { builtInRole } from './roles';
 import { ADMIN_ROLE, VIEWER_ROLE } from './types';
+import { apart } from '#lib/store/transaction';
 
 /**
  * Who holds which role, kept right under parallel requests without transactions (dynalite has
@@ -39,12 +40,12 @@ const holdersOf = async (roleid: string): Promise<number> => (await users.countW
 /** One more holder of `role` before it is stored; a built-in role counts none. 400 when no such role. */
 const claimRole = async (role: string): Promise<void> => {
   if (builtInRole(role)) return;
-  if (!(await roles.claim(role, () => holdersOf(role)))) throw unknownRole(role);
+  if (!(await apart(() => roles.claim(role, () => holdersOf(role))))) throw unknownRole(role);
 };
 
 /** The claim of `claimRole` given back: the holder was not stored, or moved to it after all. */
 const releaseRole = async (role: string): Promise<void> => {
-  if (!builtInRole(role)) await roles.release(role);
+  if (!builtInRole(role)) await apart(() => roles.release(role));
 };
 
 /** Whether a holder's removal from `role` must give a count back (a role from before counts, once started, left it out). */
@@ -53,7 +54,7 @@ const countsHolder = async (role: string): Promise<boolean> => !builtInRole(role
 export const storeUser = async (user: NewUser, passwordHash: string): Promise<User> => {
   if (isCountedAdmin(user)) {
     const stored = await users.create(user, passwordHash, { adminCountPending: true });
-    await adminCount.added(user.username);
+    await apart(() => adminCount.added(user.username));
     return stored;
   }
   await claimRole(user.role);
@@ -71,15 +72,15 @@ export const removeUser = async (username: string): Promise<void> => {
     const user = await users.get(username); // 404
     const { role } = user;
     if (isCountedAdmin(user)) {
-      await adminCount.reserveRemoval(); // 409 unless another unscoped admin stays
+      await apart(() => adminCount.reserveRemoval()); // 409 unless another unscoped admin stays
       if (await removeUserHolding(username, role, false)) return;
-      await adminCount.cancelRemoval();
+      await apart(() => adminCount.cancelRemoval());
     } else if (role === ADMIN_ROLE) {
       if (await removeUserHolding(username, role, true)) return;
     } else {
       const counted = await countsHolder(role);
       if (await removeUserHolding(username, role)) {
-        if (counted) await roles.release(role);
+        if (counted) await apart(() => roles.release(role));
         return;
       }
     }
@@ -133,7 +134,7 @@ export const changeService = async (id: string, patch: ServicePatch): Promise<Se
       throw error;
     });
     if (updated) {
-      if (counted) await roles.release(held);
+      if (counted) await apart(() => roles.release(held));
       return updated;
     }
     await releaseRole(role);
@@ -148,7 +149,7 @@ export const removeService = async (id: string): Promise<void> => {
     const { role } = await currentService(id);
     const counted = await countsHolder(role);
     if (await removeServiceHolding(id, role)) {
-      if (counted) await roles.release(role);
+      if (counted) await apart(() => roles.release(role));
       return;
     }
   }

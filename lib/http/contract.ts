@@ -1,3 +1,4 @@
+import type { Action } from '#lib/store/transaction';
 /**
  * The contract of a route: every fact about it, in one place (schemas/<area>.ts). The
  * generator (scripts/generate.ts) derives from it the serverless function, the compiled
@@ -123,6 +124,16 @@ export type Authenticator = (event: import('aws-lambda').APIGatewayProxyEvent, o
 /** Where audit records are stored (lib/audit/log.ts); throws when one could not be. */
 export interface AuditLog {
   append(entry: AuditEntry): Promise<void>;
+  /**
+   * The record of a change about to be made, as writes of the change's own transaction
+   * (docs/adr/0550); `complete` rewrites it, same id and time, with what only the answer knows.
+   */
+  prepare?(entry: AuditEntry): PreparedAuditRecord;
+}
+
+export interface PreparedAuditRecord {
+  actions(): Action[];
+  complete(entry: AuditEntry): Promise<void>;
 }
 
 /** One idempotent request: the route, who calls, the key they sent, and what they asked (path, query, body). */
