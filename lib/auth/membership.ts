@@ -1,4 +1,4 @@
-import { adminCount } from '#lib/db/admins';
+import { adminCount, lastAdmin } from '#lib/db/admins';
 import * as roles from '#lib/db/roles';
 import { removeUnheldRole, roleCountsHolders } from '#lib/db/roles';
 import { countServicesWithRole, removeServiceHolding, serviceCredentials, services, updateServiceHolding } from '#lib/db/services';
@@ -9,19 +9,17 @@ import { Conflict, Invalid, NotFound } from '#lib/errors';
 import { normalizeScope, type ScopeEntry } from '#lib/shared/access';
 import { builtInRole } from './roles';
 import { ADMIN_ROLE, VIEWER_ROLE } from './types';
-import { apart } from '#lib/store/transaction';
+import { apart, transact } from '#lib/store/transaction';
 
 /**
- * Who holds which role, kept right under parallel requests without transactions (dynalite has
- * none) by ordering two conditional writes so that a crash between them fails safe:
- * - a created role counts its holders, users and registered services alike: a holder is counted
- *   BEFORE it is stored (or moved to the role) and uncounted AFTER it is deleted (or moved away),
- *   so the count is never below the truth and a role anyone holds is never deleted (409),
- *   however the requests interleave;
- * - the unscoped admins are counted the other way round (stored, then counted; uncounted, then
- *   deleted), so that count is never above the truth and the last unscoped admin is never
- *   removed (409). A scoped admin holds no fleet-wide permission (UNSCOPED_ONLY): it is stored
- *   without being counted and deleted freely.
+ * Who holds which role, kept right under parallel requests (docs/adr/0065, 0226):
+ * - a user is stored or deleted in one transaction with its count: the unscoped admins' count
+ *   (a delete that would take it below one is refused whole: 409, the last unscoped admin stays)
+ *   or its created role's holder count (a role anyone holds is never deleted: 409). A scoped
+ *   admin holds no fleet-wide permission (UNSCOPED_ONLY): it is stored uncounted, deleted freely;
+ * - a registered service is counted BEFORE it is stored (or moved to a role) and uncounted AFTER
+ *   it is deleted (or moved away), two conditional writes ordered so that a crash between them
+ *   leaves the count above the truth: a delete of the role is refused (409), never a held role deleted.
  */
 
 // a removal races at most a few changes of the same record
@@ -51,38 +49,41 @@ const releaseRole = async (role: string): Promise<void> => {
 /** Whether a holder's removal from `role` must give a count back (a role from before counts, once started, left it out). */
 const countsHolder = async (role: string): Promise<boolean> => !builtInRole(role) && (await roleCountsHolders(role));
 
+/** Stores a user with its count in one transaction: the unscoped admins' or its created role's holders. */
 export const storeUser = async (user: NewUser, passwordHash: string): Promise<User> => {
-  if (isCountedAdmin(user)) {
-    const stored = await users.create(user, passwordHash, { adminCountPending: true });
-    await apart(() => adminCount.added(user.username));
-    return stored;
+  const { action, record } = users.createAction(user, passwordHash);
+  const counted = isCountedAdmin(user);
+  if (!counted && builtInRole(user.role)) return users.create(user, passwordHash);
+  for (let attempt = 0; attempt < MAX_REMOVE_ATTEMPTS; attempt++) {
+    if (counted) await apart(() => adminCount.ensure());
+    else if (!(await apart(() => roles.counting(user.role, () => holdersOf(user.role))))) throw unknownRole(user.role);
+    const outcome = await transact([action, counted ? adminCount.action(1) : roles.holderAction(user.role, 1)]);
+    if (outcome.held) return record;
+    if (outcome.failed.includes(0)) throw users.exists(user.username);
+    // the count was not there (a role deleted or started meanwhile): look again
   }
-  await claimRole(user.role);
-  try {
-    return await users.create(user, passwordHash);
-  } catch (error) {
-    await releaseRole(user.role);
-    throw error;
-  }
+  throw new Conflict(`User ${user.username} could not be counted; try again`);
 };
 
-/** Deletes a user: 404 unknown, 409 when it is the last unscoped admin. */
+/** Deletes a user (and its count, in the same transaction): 404 unknown, 409 when it is the last unscoped admin. */
 export const removeUser = async (username: string): Promise<void> => {
   for (let attempt = 0; attempt < MAX_REMOVE_ATTEMPTS; attempt++) {
     const user = await users.get(username); // 404
     const { role } = user;
     if (isCountedAdmin(user)) {
-      await apart(() => adminCount.reserveRemoval()); // 409 unless another unscoped admin stays
-      if (await removeUserHolding(username, role, false)) return;
-      await apart(() => adminCount.cancelRemoval());
+      await apart(() => adminCount.ensure());
+      const outcome = await transact([users.removeHoldingAction(username, role, false), adminCount.action(-1)]);
+      if (outcome.held) return;
+      if (!outcome.failed.includes(0)) throw lastAdmin(); // only the count refused: another unscoped admin must stay
     } else if (role === ADMIN_ROLE) {
       if (await removeUserHolding(username, role, true)) return;
-    } else {
-      const counted = await countsHolder(role);
-      if (await removeUserHolding(username, role)) {
-        if (counted) await apart(() => roles.release(role));
-        return;
-      }
+    } else if (await countsHolder(role)) {
+      const outcome = await transact([users.removeHoldingAction(username, role), roles.holderAction(role, -1)]);
+      if (outcome.held) return;
+      // a count already at zero (a role counted from a query that missed the user) gives nothing back
+      if (!outcome.failed.includes(0) && (await removeUserHolding(username, role))) return;
+    } else if (await removeUserHolding(username, role)) {
+      return;
     }
     // the record changed between the read and the delete: look again
   }

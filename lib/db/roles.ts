@@ -4,6 +4,7 @@ import { CreatedRole, ROLES } from '#lib/store/entities/account';
 import { collection } from '#lib/store/entity';
 import { expr, patchOf } from '#lib/store/expression';
 import { EXISTS, must, NEW, type Item } from '#lib/store/table';
+import type { Action } from '#lib/store/transaction';
 
 export type NewRole = Omit<Role, 'builtIn' | 'createdAt' | 'updatedAt'>;
 
@@ -38,6 +39,20 @@ export const get = async (roleid: string): Promise<Role> => must(find(roleid), (
 
 export const update = async (roleid: string, patch: RolePatch): Promise<Role> =>
   CreatedRole.fromItem(await must(CreatedRole.update(roleid, patchOf({ ...patch }), EXISTS, 'ALL_NEW'), () => notFound(roleid)));
+
+/** One holder more (a holder stored or moved to it), or less (deleted or moved away), in the transaction that stores or deletes the holder. */
+export const holderAction = (roleid: string, delta: 1 | -1): Action =>
+  delta > 0
+    ? { update: CreatedRole.key(roleid), change: { increment: { holders: 1 } }, condition: 'attribute_exists(#holders)' }
+    : { update: CreatedRole.key(roleid), change: { increment: { holders: -1 } }, condition: expr('#holders > :zero', { zero: 0 }) };
+
+/** Whether the role exists, its holder count started if it was stored before counts (docs/adr/0312). */
+export const counting = async (roleid: string, countHolders: () => Promise<number>): Promise<boolean> => {
+  const item = await read(roleid);
+  if (!item) return false;
+  if (item.holders === undefined) await startCount(roleid, countHolders);
+  return true;
+};
 
 /** One more holder, before it is stored; false when the role does not exist. */
 export const claim = async (roleid: string, countHolders: () => Promise<number>): Promise<boolean> => {
