@@ -3,6 +3,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import * as store from '#lib/db/audit';
 import { Invalid } from '#lib/errors';
 import type { Page } from '#lib/store/paging';
+import { alongside } from '#lib/store/transaction';
 import type { AuditLog } from '#lib/http/contract';
 import { AUDIT_UNAVAILABLE, appendOrUnavailable, authEventEntry, type AuditEntry, type AuditFilter, type AuditRecord, type AuthEventFacts } from '#lib/shared/audit';
 
@@ -37,7 +38,7 @@ export const auditLog: AuditLog = {
   prepare: (entry) => {
     const { record, expiresAt } = recordOf(entry);
     return {
-      actions: () => store.appendActions(record, expiresAt),
+      alongside: (work) => alongside(() => store.appendActions(record, expiresAt), work),
       complete: (final) => store.append({ ...final, id: record.id, at: record.at }, expiresAt),
     };
   },

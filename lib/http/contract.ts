@@ -1,4 +1,3 @@
-import type { Action } from '#lib/store/transaction';
 /**
  * The contract of a route: every fact about it, in one place (schemas/<area>.ts). The
  * generator (scripts/generate.ts) derives from it the serverless function, the compiled
@@ -132,7 +131,8 @@ export interface AuditLog {
 }
 
 export interface PreparedAuditRecord {
-  actions(): Action[];
+  /** Runs the change with the record riding on its first write; `spent`: the record was written with it. */
+  alongside<T>(work: () => Promise<T>): Promise<{ value: T; spent: boolean }>;
   complete(entry: AuditEntry): Promise<void>;
 }
 

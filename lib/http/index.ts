@@ -11,7 +11,6 @@ import type { AnswerOf, Binding, Principal, RequestParts, RouteContract } from '
 import { requireWellFormed } from './unicode';
 import { auditEntryOf } from './audit';
 import { appendOrUnavailable, requestFacts, type AuditEntry } from '#lib/shared/audit';
-import { alongside } from '#lib/store/transaction';
 
 export type { CompiledValidator } from '#lib/shared/validation';
 export type { Authenticator, Binding, Principal } from './contract';
@@ -116,7 +115,7 @@ export const http = <C extends RouteContract>(binding: Binding<C>, handle: Handl
       const predicted = auditEntryOf(audit, facts, { statusCode: audit.status ?? 200, body: undefined });
       const record = audit.log.prepare(predicted);
       prepared = { complete: record.complete, predicted };
-      const done = await alongside(() => record.actions(), run);
+      const done = await record.alongside(run);
       spent = done.spent;
       return done.value;
     };
