@@ -6,6 +6,7 @@ import { batchWrite, chunked, deleteRequest, EXISTS, put, putRequest, update, ty
 import { apart } from '#lib/store/transaction';
 
 // The alarm engine's work queue, written before the change it stands for, deleted after (docs/adr/0131, 0147).
+// Apart from the change it stands for, not in its transaction: an entry for a change that did not happen is harmless, and devices are queued in batches (docs/adr/0550).
 /** Devices folded into one queue item: ~300 bytes each, far below the 400 KB item limit. */
 const DEVICES_PER_ITEM = 64;
 const BATCHES_IN_FLIGHT = 8;
