@@ -1,7 +1,7 @@
 import { adminCount, lastAdmin } from '#lib/db/admins';
 import * as roles from '#lib/db/roles';
 import { removeUnheldRole, roleCountsHolders } from '#lib/db/roles';
-import { countServicesWithRole, removeServiceHolding, serviceCredentials, services, updateServiceHolding } from '#lib/db/services';
+import { countServicesWithRole, createServiceAction, patchHoldingAction, removeServiceHolding, removeServiceHoldingAction, serviceCredentials, services, storedService, updateServiceHolding } from '#lib/db/services';
 import type { NewService, Service, ServicePatch } from '#lib/db/services';
 import * as users from '#lib/db/users';
 import { removeUserHolding, type NewUser, type User } from '#lib/db/users';
@@ -12,14 +12,11 @@ import { ADMIN_ROLE, VIEWER_ROLE } from './types';
 import { apart, transact } from '#lib/store/transaction';
 
 /**
- * Who holds which role, kept right under parallel requests (docs/adr/0065, 0226):
- * - a user is stored or deleted in one transaction with its count: the unscoped admins' count
- *   (a delete that would take it below one is refused whole: 409, the last unscoped admin stays)
- *   or its created role's holder count (a role anyone holds is never deleted: 409). A scoped
- *   admin holds no fleet-wide permission (UNSCOPED_ONLY): it is stored uncounted, deleted freely;
- * - a registered service is counted BEFORE it is stored (or moved to a role) and uncounted AFTER
- *   it is deleted (or moved away), two conditional writes ordered so that a crash between them
- *   leaves the count above the truth: a delete of the role is refused (409), never a held role deleted.
+ * Who holds which role, kept right under parallel requests (docs/adr/0065, 0226): a user or a
+ * registered service is stored, deleted or moved in one transaction with its counts: the unscoped
+ * admins' count (a delete that would take it below one is refused whole: 409, the last unscoped
+ * admin stays) or its created roles' holder counts (a role anyone holds is never deleted: 409).
+ * A scoped admin holds no fleet-wide permission (UNSCOPED_ONLY): it is stored uncounted, deleted freely.
  */
 
 // a removal races at most a few changes of the same record
@@ -35,16 +32,7 @@ const isCountedAdmin = (holder: { role: string; scope?: readonly ScopeEntry[] })
 /** Users and services holding a role, read consistently: starts the count of a role stored before counts. */
 const holdersOf = async (roleid: string): Promise<number> => (await users.countWithRole(roleid)) + (await countServicesWithRole(roleid));
 
-/** One more holder of `role` before it is stored; a built-in role counts none. 400 when no such role. */
-const claimRole = async (role: string): Promise<void> => {
-  if (builtInRole(role)) return;
-  if (!(await apart(() => roles.claim(role, () => holdersOf(role))))) throw unknownRole(role);
-};
 
-/** The claim of `claimRole` given back: the holder was not stored, or moved to it after all. */
-const releaseRole = async (role: string): Promise<void> => {
-  if (!builtInRole(role)) await apart(() => roles.release(role));
-};
 
 /** Whether a holder's removal from `role` must give a count back (a role from before counts, once started, left it out). */
 const countsHolder = async (role: string): Promise<boolean> => !builtInRole(role) && (await roleCountsHolders(role));
@@ -96,16 +84,17 @@ export const deleteRole = async (roleid: string): Promise<void> => {
   await removeUnheldRole(roleid, () => holdersOf(roleid));
 };
 
-/** Registers a service holding its role (default viewer); 400 naming body.role when no such role. */
+/** Registers a service holding its role (default viewer), counted in the same transaction; 400 naming body.role when no such role. */
 export const storeService = async (service: NewService, secretHash: string): Promise<Service> => {
   const role = service.role ?? VIEWER_ROLE;
-  await claimRole(role);
-  try {
-    return await services.create({ ...service, role }, secretHash);
-  } catch (error) {
-    await releaseRole(role);
-    throw error;
+  if (builtInRole(role)) return services.create({ ...service, role }, secretHash);
+  for (let attempt = 0; attempt < MAX_REMOVE_ATTEMPTS; attempt++) {
+    if (!(await apart(() => roles.counting(role, () => holdersOf(role))))) throw unknownRole(role);
+    const { action, record } = createServiceAction({ ...service, role }, secretHash);
+    if ((await transact([action, roles.holderAction(role, 1)])).held) return record;
+    // the role was deleted or its count started meanwhile: look again
   }
+  throw new Conflict('The service could not be counted as a holder of its role; try again');
 };
 
 const serviceNotFound = (id: string) => new NotFound(`Service ${id} not found`);
@@ -117,7 +106,7 @@ const currentService = async (id: string): Promise<Service> => {
   return found.service;
 };
 
-/** Changes the fields given; a new role is claimed before the service moves to it, the old one given back after. */
+/** Changes the fields given; a move to another role changes both roles' counts in the same transaction. */
 export const changeService = async (id: string, patch: ServicePatch): Promise<Service> => {
   if (patch.role === undefined) return services.update(id, patch); // 404
   const role = patch.role;
@@ -128,31 +117,28 @@ export const changeService = async (id: string, patch: ServicePatch): Promise<Se
       if (updated) return updated;
       continue;
     }
-    await claimRole(role); // 400 when no such role
+    if (!builtInRole(role) && !(await apart(() => roles.counting(role, () => holdersOf(role))))) throw unknownRole(role);
     const counted = await countsHolder(held);
-    const updated = await updateServiceHolding(id, patch, held).catch(async (error: unknown) => {
-      await releaseRole(role);
-      throw error;
-    });
-    if (updated) {
-      if (counted) await apart(() => roles.release(held));
-      return updated;
-    }
-    await releaseRole(role);
-    // deleted or moved meanwhile: look again
+    const moves = [...(builtInRole(role) ? [] : [roles.holderAction(role, 1)]), ...(counted ? [roles.holderAction(held, -1)] : [])];
+    const outcome = await transact([patchHoldingAction(id, patch, held), ...moves]);
+    if (outcome.held) return storedService(id);
+    // moved or deleted meanwhile, or a role deleted or started meanwhile: look again
   }
   throw new Conflict(`Service ${id} changed while being updated; try again`);
 };
 
-/** Deletes a service (404 unknown) and gives its role's count back. */
+/** Deletes a service (404 unknown) and gives its role's count back in the same transaction. */
 export const removeService = async (id: string): Promise<void> => {
   for (let attempt = 0; attempt < MAX_REMOVE_ATTEMPTS; attempt++) {
     const { role } = await currentService(id);
-    const counted = await countsHolder(role);
-    if (await removeServiceHolding(id, role)) {
-      if (counted) await apart(() => roles.release(role));
-      return;
+    if (!(await countsHolder(role))) {
+      if (await removeServiceHolding(id, role)) return;
+      continue;
     }
+    const outcome = await transact([removeServiceHoldingAction(id, role), roles.holderAction(role, -1)]);
+    if (outcome.held) return;
+    // a count already at zero gives nothing back
+    if (!outcome.failed.includes(0) && (await removeServiceHolding(id, role))) return;
   }
   throw new Conflict(`Service ${id} changed while being deleted; try again`);
 };

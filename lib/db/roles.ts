@@ -54,21 +54,6 @@ export const counting = async (roleid: string, countHolders: () => Promise<numbe
   return true;
 };
 
-/** One more holder, before it is stored; false when the role does not exist. */
-export const claim = async (roleid: string, countHolders: () => Promise<number>): Promise<boolean> => {
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    if (await CreatedRole.update(roleid, { increment: { holders: 1 } }, 'attribute_exists(#holders)')) return true;
-    if (!(await read(roleid))) return false;
-    await startCount(roleid, countHolders);
-  }
-  throw new Conflict(`Role ${roleid} changed while being assigned; try again`);
-};
-
-/** One holder less, after the user or service was deleted or moved away (or was not stored after all). */
-export const release = async (roleid: string): Promise<void> => {
-  await CreatedRole.update(roleid, { increment: { holders: -1 } }, expr('#holders > :zero', { zero: 0 }));
-};
-
 /** Whether the role keeps a holder count (read before deleting a holder: see membership). */
 export const roleCountsHolders = async (roleid: string): Promise<boolean> => (await read(roleid))?.holders !== undefined;
 
