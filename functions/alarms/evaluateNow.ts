@@ -4,6 +4,7 @@ import { runEvaluation } from '#lib/alarms/engine/run';
 import { mailerFromEnv } from '#lib/adapters/mail';
 import { connectionsFromEnv } from '#lib/adapters/connections';
 import { enableLivePush } from '#lib/live/push';
+import { apart } from '#lib/store/transaction';
 
 const mailer = mailerFromEnv();
 enableLivePush(connectionsFromEnv());
@@ -11,7 +12,8 @@ enableLivePush(connectionsFromEnv());
 // POST /alarms/evaluate -> {raised, cleared, mailed, updated, roomsRecomputed, complete}; 409 while another run holds the lease
 export const handler = http(async ({ event, context }) => {
   const budgetMs = answerWithin(Date.now(), event.requestContext?.requestTimeEpoch, context?.getRemainingTimeInMillis?.());
-  const outcome = await runEvaluation({ mailer, mode: 'forced', budgetMs });
+  // the engine's writes are single-item on purpose (its hot path): none carries the request's audit record, written after the run
+  const outcome = await apart(() => runEvaluation({ mailer, mode: 'forced', budgetMs }));
   if (!outcome.ran) throw new Conflict('Another alarm evaluation is running; retry in a few seconds');
   return { statusCode: 200, body: outcome.summary };
 });

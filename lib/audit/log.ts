@@ -3,6 +3,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import * as store from '#lib/db/audit';
 import { Invalid } from '#lib/errors';
 import type { Page } from '#lib/store/paging';
+import { alongside } from '#lib/store/transaction';
 import type { AuditLog } from '#lib/http/contract';
 import { AUDIT_UNAVAILABLE, appendOrUnavailable, authEventEntry, type AuditEntry, type AuditFilter, type AuditRecord, type AuthEventFacts } from '#lib/shared/audit';
 
@@ -33,6 +34,13 @@ export const auditLog: AuditLog = {
   append: async (entry) => {
     const { record, expiresAt } = recordOf(entry);
     await store.append(record, expiresAt);
+  },
+  prepare: (entry) => {
+    const { record, expiresAt } = recordOf(entry);
+    return {
+      alongside: (work) => alongside(() => store.appendActions(record, expiresAt), work),
+      complete: (final) => store.append({ ...final, id: record.id, at: record.at }, expiresAt),
+    };
   },
 };
 

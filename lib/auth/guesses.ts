@@ -1,6 +1,7 @@
 import { loginFailures } from '#lib/db/sessions';
 import { TooManyRequests } from '#lib/errors';
 import { lockedForSeconds, lockoutPolicy } from './lockout';
+import { apart } from '#lib/store/transaction';
 
 /**
  * Runs one password check of `username` inside that username's guess budget (sign-in and the
@@ -13,11 +14,11 @@ import { lockedForSeconds, lockoutPolicy } from './lockout';
  */
 export const withinGuessBudget = async <T>(username: string, check: () => Promise<T | undefined>): Promise<T | undefined> => {
   const { maxFailures, windowSeconds } = lockoutPolicy();
-  const reservation = await loginFailures.reserve(username, maxFailures, windowSeconds);
+  const reservation = await apart(() => loginFailures.reserve(username, maxFailures, windowSeconds));
   if (!reservation.granted) {
     throw new TooManyRequests('Too many failed password attempts; try again later', lockedForSeconds(reservation.window, maxFailures) || 1);
   }
   const verified = await check();
-  if (verified !== undefined) await loginFailures.release(username, reservation.windowEnd);
+  if (verified !== undefined) await apart(() => loginFailures.release(username, reservation.windowEnd));
   return verified;
 };

@@ -1,7 +1,7 @@
-import { adminCount } from '#lib/db/admins';
+import { adminCount, lastAdmin } from '#lib/db/admins';
 import * as roles from '#lib/db/roles';
 import { removeUnheldRole, roleCountsHolders } from '#lib/db/roles';
-import { countServicesWithRole, removeServiceHolding, serviceCredentials, services, updateServiceHolding } from '#lib/db/services';
+import { countServicesWithRole, createServiceAction, patchHoldingAction, removeServiceHolding, removeServiceHoldingAction, serviceCredentials, services, storedService, updateServiceHolding } from '#lib/db/services';
 import type { NewService, Service, ServicePatch } from '#lib/db/services';
 import * as users from '#lib/db/users';
 import { removeUserHolding, type NewUser, type User } from '#lib/db/users';
@@ -9,18 +9,14 @@ import { Conflict, Invalid, NotFound } from '#lib/errors';
 import { normalizeScope, type ScopeEntry } from '#lib/shared/access';
 import { builtInRole } from './roles';
 import { ADMIN_ROLE, VIEWER_ROLE } from './types';
+import { apart, transact } from '#lib/store/transaction';
 
 /**
- * Who holds which role, kept right under parallel requests without transactions (dynalite has
- * none) by ordering two conditional writes so that a crash between them fails safe:
- * - a created role counts its holders, users and registered services alike: a holder is counted
- *   BEFORE it is stored (or moved to the role) and uncounted AFTER it is deleted (or moved away),
- *   so the count is never below the truth and a role anyone holds is never deleted (409),
- *   however the requests interleave;
- * - the unscoped admins are counted the other way round (stored, then counted; uncounted, then
- *   deleted), so that count is never above the truth and the last unscoped admin is never
- *   removed (409). A scoped admin holds no fleet-wide permission (UNSCOPED_ONLY): it is stored
- *   without being counted and deleted freely.
+ * Who holds which role, kept right under parallel requests (docs/adr/0065, 0226): a user or a
+ * registered service is stored, deleted or moved in one transaction with its counts: the unscoped
+ * admins' count (a delete that would take it below one is refused whole: 409, the last unscoped
+ * admin stays) or its created roles' holder counts (a role anyone holds is never deleted: 409).
+ * A scoped admin holds no fleet-wide permission (UNSCOPED_ONLY): it is stored uncounted, deleted freely.
  */
 
 // a removal races at most a few changes of the same record
@@ -36,52 +32,46 @@ const isCountedAdmin = (holder: { role: string; scope?: readonly ScopeEntry[] })
 /** Users and services holding a role, read consistently: starts the count of a role stored before counts. */
 const holdersOf = async (roleid: string): Promise<number> => (await users.countWithRole(roleid)) + (await countServicesWithRole(roleid));
 
-/** One more holder of `role` before it is stored; a built-in role counts none. 400 when no such role. */
-const claimRole = async (role: string): Promise<void> => {
-  if (builtInRole(role)) return;
-  if (!(await roles.claim(role, () => holdersOf(role)))) throw unknownRole(role);
-};
 
-/** The claim of `claimRole` given back: the holder was not stored, or moved to it after all. */
-const releaseRole = async (role: string): Promise<void> => {
-  if (!builtInRole(role)) await roles.release(role);
-};
 
 /** Whether a holder's removal from `role` must give a count back (a role from before counts, once started, left it out). */
 const countsHolder = async (role: string): Promise<boolean> => !builtInRole(role) && (await roleCountsHolders(role));
 
+/** Stores a user with its count in one transaction: the unscoped admins' or its created role's holders. */
 export const storeUser = async (user: NewUser, passwordHash: string): Promise<User> => {
-  if (isCountedAdmin(user)) {
-    const stored = await users.create(user, passwordHash, { adminCountPending: true });
-    await adminCount.added(user.username);
-    return stored;
+  const { action, record } = users.createAction(user, passwordHash);
+  const counted = isCountedAdmin(user);
+  if (!counted && builtInRole(user.role)) return users.create(user, passwordHash);
+  for (let attempt = 0; attempt < MAX_REMOVE_ATTEMPTS; attempt++) {
+    if (counted) await apart(() => adminCount.ensure());
+    else if (!(await apart(() => roles.counting(user.role, () => holdersOf(user.role))))) throw unknownRole(user.role);
+    const outcome = await transact([action, counted ? adminCount.action(1) : roles.holderAction(user.role, 1)]);
+    if (outcome.held) return record;
+    if (outcome.failed.includes(0)) throw users.exists(user.username);
+    // the count was not there (a role deleted or started meanwhile): look again
   }
-  await claimRole(user.role);
-  try {
-    return await users.create(user, passwordHash);
-  } catch (error) {
-    await releaseRole(user.role);
-    throw error;
-  }
+  throw new Conflict(`User ${user.username} could not be counted; try again`);
 };
 
-/** Deletes a user: 404 unknown, 409 when it is the last unscoped admin. */
+/** Deletes a user (and its count, in the same transaction): 404 unknown, 409 when it is the last unscoped admin. */
 export const removeUser = async (username: string): Promise<void> => {
   for (let attempt = 0; attempt < MAX_REMOVE_ATTEMPTS; attempt++) {
     const user = await users.get(username); // 404
     const { role } = user;
     if (isCountedAdmin(user)) {
-      await adminCount.reserveRemoval(); // 409 unless another unscoped admin stays
-      if (await removeUserHolding(username, role, false)) return;
-      await adminCount.cancelRemoval();
+      await apart(() => adminCount.ensure());
+      const outcome = await transact([users.removeHoldingAction(username, role, false), adminCount.action(-1)]);
+      if (outcome.held) return;
+      if (!outcome.failed.includes(0)) throw lastAdmin(); // only the count refused: another unscoped admin must stay
     } else if (role === ADMIN_ROLE) {
       if (await removeUserHolding(username, role, true)) return;
-    } else {
-      const counted = await countsHolder(role);
-      if (await removeUserHolding(username, role)) {
-        if (counted) await roles.release(role);
-        return;
-      }
+    } else if (await countsHolder(role)) {
+      const outcome = await transact([users.removeHoldingAction(username, role), roles.holderAction(role, -1)]);
+      if (outcome.held) return;
+      // a count already at zero (a role counted from a query that missed the user) gives nothing back
+      if (!outcome.failed.includes(0) && (await removeUserHolding(username, role))) return;
+    } else if (await removeUserHolding(username, role)) {
+      return;
     }
     // the record changed between the read and the delete: look again
   }
@@ -94,16 +84,17 @@ export const deleteRole = async (roleid: string): Promise<void> => {
   await removeUnheldRole(roleid, () => holdersOf(roleid));
 };
 
-/** Registers a service holding its role (default viewer); 400 naming body.role when no such role. */
+/** Registers a service holding its role (default viewer), counted in the same transaction; 400 naming body.role when no such role. */
 export const storeService = async (service: NewService, secretHash: string): Promise<Service> => {
   const role = service.role ?? VIEWER_ROLE;
-  await claimRole(role);
-  try {
-    return await services.create({ ...service, role }, secretHash);
-  } catch (error) {
-    await releaseRole(role);
-    throw error;
+  if (builtInRole(role)) return services.create({ ...service, role }, secretHash);
+  for (let attempt = 0; attempt < MAX_REMOVE_ATTEMPTS; attempt++) {
+    if (!(await apart(() => roles.counting(role, () => holdersOf(role))))) throw unknownRole(role);
+    const { action, record } = createServiceAction({ ...service, role }, secretHash);
+    if ((await transact([action, roles.holderAction(role, 1)])).held) return record;
+    // the role was deleted or its count started meanwhile: look again
   }
+  throw new Conflict('The service could not be counted as a holder of its role; try again');
 };
 
 const serviceNotFound = (id: string) => new NotFound(`Service ${id} not found`);
@@ -115,7 +106,7 @@ const currentService = async (id: string): Promise<Service> => {
   return found.service;
 };
 
-/** Changes the fields given; a new role is claimed before the service moves to it, the old one given back after. */
+/** Changes the fields given; a move to another role changes both roles' counts in the same transaction. */
 export const changeService = async (id: string, patch: ServicePatch): Promise<Service> => {
   if (patch.role === undefined) return services.update(id, patch); // 404
   const role = patch.role;
@@ -126,31 +117,28 @@ export const changeService = async (id: string, patch: ServicePatch): Promise<Se
       if (updated) return updated;
       continue;
     }
-    await claimRole(role); // 400 when no such role
+    if (!builtInRole(role) && !(await apart(() => roles.counting(role, () => holdersOf(role))))) throw unknownRole(role);
     const counted = await countsHolder(held);
-    const updated = await updateServiceHolding(id, patch, held).catch(async (error: unknown) => {
-      await releaseRole(role);
-      throw error;
-    });
-    if (updated) {
-      if (counted) await roles.release(held);
-      return updated;
-    }
-    await releaseRole(role);
-    // deleted or moved meanwhile: look again
+    const moves = [...(builtInRole(role) ? [] : [roles.holderAction(role, 1)]), ...(counted ? [roles.holderAction(held, -1)] : [])];
+    const outcome = await transact([patchHoldingAction(id, patch, held), ...moves]);
+    if (outcome.held) return storedService(id);
+    // moved or deleted meanwhile, or a role deleted or started meanwhile: look again
   }
   throw new Conflict(`Service ${id} changed while being updated; try again`);
 };
 
-/** Deletes a service (404 unknown) and gives its role's count back. */
+/** Deletes a service (404 unknown) and gives its role's count back in the same transaction. */
 export const removeService = async (id: string): Promise<void> => {
   for (let attempt = 0; attempt < MAX_REMOVE_ATTEMPTS; attempt++) {
     const { role } = await currentService(id);
-    const counted = await countsHolder(role);
-    if (await removeServiceHolding(id, role)) {
-      if (counted) await roles.release(role);
-      return;
+    if (!(await countsHolder(role))) {
+      if (await removeServiceHolding(id, role)) return;
+      continue;
     }
+    const outcome = await transact([removeServiceHoldingAction(id, role), roles.holderAction(role, -1)]);
+    if (outcome.held) return;
+    // a count already at zero gives nothing back
+    if (!outcome.failed.includes(0) && (await removeServiceHolding(id, role))) return;
   }
   throw new Conflict(`Service ${id} changed while being deleted; try again`);
 };

@@ -1,11 +1,13 @@
 import { ACK_LAPSES, AckLapseItem, type AckLapse } from '#lib/store/entities/acknowledgements';
 import { dueBy, queryShards } from '#lib/store/query';
+import { apart } from '#lib/store/transaction';
 
 // Timers of `ackUntil` (issue 28 item 3), written before the acknowledgement they time (a stale one the notifier deletes);
 // the due ones read from the table itself, consistent, never an index (DESIGN §3).
 
 export const schedule = async (lapse: AckLapse): Promise<void> => {
-  await AckLapseItem.put(lapse, { ...lapse, expiresAt: Math.floor(Date.parse(lapse.ackUntil) / 1000) + 30 * 24 * 60 * 60 });
+  // the timer is put before the acknowledgement it times, apart from it
+  await apart(() => AckLapseItem.put(lapse, { ...lapse, expiresAt: Math.floor(Date.parse(lapse.ackUntil) / 1000) + 30 * 24 * 60 * 60 }));
 };
 
 /** The lapses whose `ackUntil` is at or before `now`, oldest first. */

@@ -8,6 +8,7 @@ import { ackFields, BATCHES_IN_FLIGHT, itemsOf, viewOf } from './alarmViews';
 import { announceStored } from './changes';
 
 // The alarm state machine: one item per pair, each transition one conditional write with its notice (docs/adr/0047, 0067, 0314).
+// No transactions here: the engine writes per pair on its hot path, where one would double the write units and conflict under a storm (docs/adr/0550).
 export * from './alarmViews';
 export * from './alarmNotices';
 export * from './alarmHandoff';

@@ -4,6 +4,7 @@ import { and, equal, expr } from '#lib/store/expression';
 import { descendingPage, shardsOf, type DescendingPartition, type Page } from '#lib/store/paging';
 import { lastKeyOf } from '#lib/store/query';
 import { batchWrite, nowSeconds, putRequest, type Item } from '#lib/store/table';
+import type { Action } from '#lib/store/transaction';
 
 // The audit log, append-only, two sharded items per record (DESIGN §5; docs/adr/0212).
 
@@ -14,11 +15,18 @@ const attributes = (record: AuditRecord, expiresAt: number): Item => {
   return Object.fromEntries(Object.entries(flat).filter(([, value]) => value !== undefined && value !== '' && !(Array.isArray(value) && value.length === 0)));
 };
 
+const itemsOf = (record: AuditRecord, expiresAt: number): Item[] => {
+  const data = attributes(record, expiresAt);
+  return [AuditLogItem.item(record, data), AuditTargetItem.item(record, data)];
+};
+
 /** Stores one record (both items; the puts are idempotent: the same record lands on the same keys). */
 export const append = async (record: AuditRecord, expiresAt: number): Promise<void> => {
-  const data = attributes(record, expiresAt);
-  await batchWrite([AuditLogItem.item(record, data), AuditTargetItem.item(record, data)].map(putRequest));
+  await batchWrite(itemsOf(record, expiresAt).map(putRequest));
 };
+
+/** The record's two puts as actions of the transaction that makes the change it describes (docs/adr/0550). */
+export const appendActions = (record: AuditRecord, expiresAt: number): Action[] => itemsOf(record, expiresAt).map((item) => ({ put: item }));
 
 /** The filters compared as conditions, each on the attribute of its name (`actor` on `actorId`). */
 const FILTERS = ['actor', 'actorKind', 'action', 'event', 'targetType', 'targetId'] as const;

@@ -1,3 +1,4 @@
+import type { Action } from '#lib/store/transaction';
 import { randomUUID } from 'node:crypto';
 import { Conflict, NotFound } from '#lib/errors';
 import type { Channel, ChannelInput } from '#lib/notify/types';
@@ -37,8 +38,8 @@ export const get = async (id: string): Promise<Channel> => (await read(id)).reco
 
 export const read = channels.read;
 
-/** Moves the channel's version on after a watcher naming it was written, so an older delete fails; false when gone (docs/adr/0096). */
-export const markUsed = async (id: string): Promise<boolean> => !!(await ChannelItem.update(id, { increment: { version: 1 } }, EXISTS));
+/** Moves the channel's version on in the transaction that writes a watcher naming it, so an older delete fails; fails when gone (docs/adr/0096). */
+export const markUsedAction = (id: string): Action => ({ update: ChannelItem.key(id), change: { increment: { version: 1 } }, condition: EXISTS });
 
 /** The channel, or undefined when it is gone (deliveries to a deleted channel fail). */
 export const find = async (id: string): Promise<Channel | undefined> => ChannelItem.find(id, { consistent: true });

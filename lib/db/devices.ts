@@ -11,6 +11,7 @@ import { syncFingerprints } from './fingerprints';
 import { sleep } from '#lib/shared/timer';
 
 // Devices in their room's partition; GSI1 by serial number, GSI2 the sharded serial index the sync reads (docs/adr/0039, 0128).
+// Batches and single-item writes, no transactions: syncs write the fleet, where one would double the write units and cap a batch at 100 (docs/adr/0550).
 const { key: keys, fromItem } = Devices;
 const toItem = (device: StoredDevice, now: string): Item => Devices.item(device, deviceFields(device, now));
 

@@ -3,8 +3,10 @@ import type { StoredDevice } from '#lib/devices/types';
 import { QUEUE, QueuedDevices, QueuedWatcher, queueTokenOf } from '#lib/store/entities/alarms';
 import { queryShards } from '#lib/store/query';
 import { batchWrite, chunked, deleteRequest, EXISTS, put, putRequest, update, type Item, type Key } from '#lib/store/table';
+import { apart } from '#lib/store/transaction';
 
 // The alarm engine's work queue, written before the change it stands for, deleted after (docs/adr/0131, 0147).
+// Apart from the change it stands for, not in its transaction: an entry for a change that did not happen is harmless, and devices are queued in batches (docs/adr/0550).
 /** Devices folded into one queue item: ~300 bytes each, far below the 400 KB item limit. */
 const DEVICES_PER_ITEM = 64;
 const BATCHES_IN_FLIGHT = 8;
@@ -83,7 +85,7 @@ export const evaluationQueue = {
   /** Queues one watcher: its alarms are re-evaluated over its targets alone. */
   async addWatcher(watcherId: string, now = Date.now()): Promise<QueuedEvaluation> {
     const item = QueuedWatcher.item({ watcherId, token: token(now) }, { kind: 'watcher', watcherId, queuedAt: now });
-    await put(item);
+    await apart(() => put(item)); // queued before the change it stands for, not part of it
     return fromItem(item)[0]!;
   },
 

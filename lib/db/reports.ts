@@ -6,6 +6,7 @@ import { versioned, type Versioned } from '#lib/store/entity';
 import { expr } from '#lib/store/expression';
 import { listed } from '#lib/store/paging';
 import { must, NEW, nowSeconds, type Item } from '#lib/store/table';
+import { apart } from '#lib/store/transaction';
 import { capped, members } from './caps';
 
 // Report schedules (issue 28 item 5) are few: one partition sorted by UUIDv7 id, one Query, no index read (nothing lags);
@@ -94,10 +95,11 @@ const MAX_TAKE_ATTEMPTS = 4;
 export const takeRun = async (name: string, max: number, windowSeconds: number): Promise<RunBudget> => {
   for (let attempt = 0; attempt < MAX_TAKE_ATTEMPTS; attempt++) {
     const now = nowSeconds();
-    const slot = await ReportRunBudget.update(name, { increment: { count: 1 } }, expr('#expiresAt > :now AND #count < :max', { now, max }), 'ALL_NEW');
+    // a budget is spent before the run it allows, apart from any change the run makes
+    const slot = await apart(() => ReportRunBudget.update(name, { increment: { count: 1 } }, expr('#expiresAt > :now AND #count < :max', { now, max }), 'ALL_NEW'));
     if (slot) return { granted: true, windowEnd: Number(slot.expiresAt) };
     const windowEnd = now + windowSeconds;
-    if (await ReportRunBudget.update(name, { set: { count: 1, expiresAt: windowEnd, type: ReportRunBudget.type } }, expr('attribute_not_exists(PK) OR #expiresAt <= :now', { now }))) {
+    if (await apart(() => ReportRunBudget.update(name, { set: { count: 1, expiresAt: windowEnd, type: ReportRunBudget.type } }, expr('attribute_not_exists(PK) OR #expiresAt <= :now', { now })))) {
       return { granted: true, windowEnd };
     }
     const window = await ReportRunBudget.find(name, { consistent: true });
@@ -108,5 +110,5 @@ export const takeRun = async (name: string, max: number, windowSeconds: number):
 
 /** Gives back a run taken by `takeRun` (another budget refused the run), if its window is still the current one. */
 export const giveBackRun = async (name: string, windowEnd: number): Promise<void> => {
-  await ReportRunBudget.update(name, { increment: { count: -1 } }, expr('#expiresAt = :end AND #count > :zero', { end: windowEnd, zero: 0 }));
+  await apart(() => ReportRunBudget.update(name, { increment: { count: -1 } }, expr('#expiresAt = :end AND #count > :zero', { end: windowEnd, zero: 0 })));
 };

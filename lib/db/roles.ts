@@ -4,6 +4,7 @@ import { CreatedRole, ROLES } from '#lib/store/entities/account';
 import { collection } from '#lib/store/entity';
 import { expr, patchOf } from '#lib/store/expression';
 import { EXISTS, must, NEW, type Item } from '#lib/store/table';
+import type { Action } from '#lib/store/transaction';
 
 export type NewRole = Omit<Role, 'builtIn' | 'createdAt' | 'updatedAt'>;
 
@@ -39,19 +40,18 @@ export const get = async (roleid: string): Promise<Role> => must(find(roleid), (
 export const update = async (roleid: string, patch: RolePatch): Promise<Role> =>
   CreatedRole.fromItem(await must(CreatedRole.update(roleid, patchOf({ ...patch }), EXISTS, 'ALL_NEW'), () => notFound(roleid)));
 
-/** One more holder, before it is stored; false when the role does not exist. */
-export const claim = async (roleid: string, countHolders: () => Promise<number>): Promise<boolean> => {
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    if (await CreatedRole.update(roleid, { increment: { holders: 1 } }, 'attribute_exists(#holders)')) return true;
-    if (!(await read(roleid))) return false;
-    await startCount(roleid, countHolders);
-  }
-  throw new Conflict(`Role ${roleid} changed while being assigned; try again`);
-};
+/** One holder more (a holder stored or moved to it), or less (deleted or moved away), in the transaction that stores or deletes the holder. */
+export const holderAction = (roleid: string, delta: 1 | -1): Action =>
+  delta > 0
+    ? { update: CreatedRole.key(roleid), change: { increment: { holders: 1 } }, condition: 'attribute_exists(#holders)' }
+    : { update: CreatedRole.key(roleid), change: { increment: { holders: -1 } }, condition: expr('#holders > :zero', { zero: 0 }) };
 
-/** One holder less, after the user or service was deleted or moved away (or was not stored after all). */
-export const release = async (roleid: string): Promise<void> => {
-  await CreatedRole.update(roleid, { increment: { holders: -1 } }, expr('#holders > :zero', { zero: 0 }));
+/** Whether the role exists, its holder count started if it was stored before counts (docs/adr/0312). */
+export const counting = async (roleid: string, countHolders: () => Promise<number>): Promise<boolean> => {
+  const item = await read(roleid);
+  if (!item) return false;
+  if (item.holders === undefined) await startCount(roleid, countHolders);
+  return true;
 };
 
 /** Whether the role keeps a holder count (read before deleting a holder: see membership). */

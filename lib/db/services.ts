@@ -5,6 +5,7 @@ import { Service as Services, SERVICES } from '#lib/store/entities/account';
 import { collection } from '#lib/store/entity';
 import { and, expr, patchOf, type Expr } from '#lib/store/expression';
 import { EXISTS, must, NEW, type Item } from '#lib/store/table';
+import { transactHeld, type Action } from '#lib/store/transaction';
 
 /** A registered service (DESIGN §5) as every answer shows it (its entity's answer): never its secret's hash nor its incarnation. */
 export type Service = ReturnType<typeof Services.fromItem>;
@@ -29,10 +30,40 @@ export const serviceCredentials = async (id: string) => {
 const holding = (role: string): Expr => expr(role === 'viewer' ? '(attribute_not_exists(#role) OR #role = :held)' : '#role = :held', { held: role });
 
 /** `patch` in one conditional write with version and updatedAt; deactivation starts a new incarnation; `heldRole`: only while held. */
-const patch = (id: string, fields: ServicePatch, heldRole?: string): Promise<Item | undefined> => {
+const patchParts = (fields: ServicePatch, heldRole?: string) => {
   const set: Item = { ...fields, ...(fields.scope ? { scope: normalizeScope(fields.scope) } : {}), ...(fields.active === false ? { incarnation: randomUUID() } : {}) };
-  return Services.update(id, patchOf(set), and(EXISTS, heldRole === undefined ? undefined : holding(heldRole)), 'ALL_NEW');
+  return { change: patchOf(set), condition: and(EXISTS, heldRole === undefined ? undefined : holding(heldRole)) };
 };
+const patch = (id: string, fields: ServicePatch, heldRole?: string): Promise<Item | undefined> => {
+  const { change, condition } = patchParts(fields, heldRole);
+  return Services.update(id, change, condition, 'ALL_NEW');
+};
+
+/** `patch` as an action of the transaction that moves the service's role counts with it. */
+export const patchHoldingAction = (id: string, fields: ServicePatch, heldRole: string): Action => ({ update: Services.key(id), ...patchParts(fields, heldRole) });
+
+/** The service as stored now (after a transaction, which answers no values). */
+export const storedService = async (id: string): Promise<Service> => Services.fromItem(await must(Services.read(id, { consistent: true }), () => notFound(id)));
+
+/** The put of a new service (with the hash of its first secret when given, under a new incarnation) and the record it answers. */
+export const createServiceAction = (service: NewService, secretHash?: string): { action: Action; record: Service } => {
+  const now = new Date().toISOString();
+  const record: Service = {
+    id: randomUUID(),
+    ...service,
+    description: service.description ?? '',
+    active: service.active ?? true,
+    role: service.role ?? 'viewer',
+    scope: normalizeScope(service.scope),
+    createdAt: now,
+    updatedAt: now,
+  };
+  const stored = { ...record, ...(secretHash ? { secretHash } : {}), incarnation: randomUUID(), version: 1 };
+  return { action: { put: Services.item(record.id, stored), condition: NEW }, record };
+};
+
+/** The delete of the service while it still holds `role`, in the transaction that gives its count back. */
+export const removeServiceHoldingAction = (id: string, role: string): Action => ({ remove: Services.key(id), condition: holding(role) });
 
 export const services = {
   async list(): Promise<Service[]> {
@@ -50,19 +81,8 @@ export const services = {
 
   /** Stores a new service, with the hash of its first secret when given, under a new incarnation. */
   async create(service: NewService, secretHash?: string): Promise<Service> {
-    const now = new Date().toISOString();
-    const record: Service = {
-      id: randomUUID(),
-      ...service,
-      description: service.description ?? '',
-      active: service.active ?? true,
-      role: service.role ?? 'viewer',
-      scope: normalizeScope(service.scope),
-      createdAt: now,
-      updatedAt: now,
-    };
-    const stored = { ...record, ...(secretHash ? { secretHash } : {}), incarnation: randomUUID(), version: 1 };
-    await must(Services.put(record.id, stored, NEW), () => new Conflict(`Service ${record.id} exists`));
+    const { action, record } = createServiceAction(service, secretHash);
+    await must(transactHeld([action]), () => new Conflict(`Service ${record.id} exists`));
     return record;
   },
 };

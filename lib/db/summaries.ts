@@ -4,6 +4,7 @@ import { queryAll } from '#lib/store/query';
 import { asRead, batchGet, type Item } from '#lib/store/table';
 
 // One summary per scope, moved by exact deltas under run marks and healed by recount (docs/adr/0130).
+// No transactions: every run moves the same few summaries, so transactions there would conflict with each other (docs/adr/0550).
 const STALE_MS = 15 * 60 * 1000;
 
 const countsOf = (item: Item | undefined): Counts => {

@@ -4,6 +4,7 @@ import { scopeField, User as Users, USERS, userRoleKeys } from '#lib/store/entit
 import { collection } from '#lib/store/entity';
 import { and, expr, patchOf } from '#lib/store/expression';
 import { EXISTS, must, NEW } from '#lib/store/table';
+import { transactHeld, type Action } from '#lib/store/transaction';
 
 /** A user as every answer shows it (its entity's answer): never the hash, never token bookkeeping; no `scope`: unscoped. */
 export type User = ReturnType<typeof Users.fromItem>;
@@ -15,13 +16,21 @@ export type Credentials = NonNullable<Awaited<ReturnType<typeof credentials>>>;
 const all = collection(USERS);
 const notFound = (username: string) => new NotFound(`User ${username} not found`);
 
-/** Stores a new user (409 if it exists); `adminCountPending`: an admin not yet counted (./admins.ts). */
-export const create = async (user: NewUser, passwordHash: string, options: { adminCountPending?: boolean } = {}): Promise<User> => {
+/** The put of a new user (its condition fails if it exists) and the record it answers; stored with its counts (lib/auth/membership.ts). */
+export const createAction = (user: NewUser, passwordHash: string): { action: Action; record: User } => {
   const now = new Date().toISOString();
   const { scope, ...rest } = user;
   const record: User = { ...rest, ...scopeField(scope), createdAt: now, updatedAt: now };
   const fields = { ...userRoleKeys(user.role, user.username), ...record, passwordHash, incarnation: randomUUID() };
-  await must(Users.put(user.username, { ...fields, ...(options.adminCountPending ? { adminCountPending: true } : {}), version: 1 }, NEW), () => new Conflict(`User ${user.username} already exists`));
+  return { action: { put: Users.item(user.username, { ...fields, version: 1 }), condition: NEW }, record };
+};
+
+export const exists = (username: string) => new Conflict(`User ${username} already exists`);
+
+/** Stores a new user counted by nothing (409 if it exists). */
+export const create = async (user: NewUser, passwordHash: string): Promise<User> => {
+  const { action, record } = createAction(user, passwordHash);
+  await must(transactHeld([action]), () => exists(user.username));
   return record;
 };
 
@@ -47,6 +56,12 @@ export const countWithRole = async (role: string, options: { countedAdminsOnly?:
   const counted = options.countedAdminsOnly ? 'attribute_not_exists(#adminCountPending) AND attribute_not_exists(#scope)' : undefined;
   return (await all.all({ filter: and(expr('#role = :role', { role }), counted), project: ['PK'], consistent: true })).length;
 };
+
+const holding = (role: string, scoped?: boolean) =>
+  and(expr('#role = :role', { role }), scoped === undefined ? undefined : scoped ? 'attribute_exists(#scope)' : 'attribute_not_exists(#scope)');
+
+/** The delete of the user if it still holds `role` (and `scoped` as read), in the transaction that gives its counts back. */
+export const removeHoldingAction = (username: string, role: string, scoped?: boolean): Action => ({ remove: Users.key(username), condition: holding(role, scoped) });
 
 /** Deletes the user if it still holds `role` (and `scoped` as read); false when gone or changed. */
 export const removeUserHolding = async (username: string, role: string, scoped?: boolean): Promise<boolean> =>

@@ -6,9 +6,11 @@ import { caps } from '#lib/shared/caps';
 import { scopeField } from '#lib/store/entities/account';
 import { Watcher as Watchers, watcherFields, WATCHERS } from '#lib/store/entities/config';
 import { collection, versioned, type Versioned } from '#lib/store/entity';
-import { atVersion, expr, patchOf, type Expr } from '#lib/store/expression';
+import { atVersion, patchOf, type Expr } from '#lib/store/expression';
 import { listed } from '#lib/store/paging';
 import { EXISTS, must, NEW, changedMeanwhile } from '#lib/store/table';
+import { apart, transact } from '#lib/store/transaction';
+import { markUsedAction } from './channels';
 import { capped, members } from './caps';
 
 // Watchers are few: they all live in one partition, so listing them is one Query.
@@ -22,6 +24,33 @@ const versions = versioned(Watchers, notFound, changed);
 
 const putAt = (record: WatcherRecord, version: number, condition: Expr | string) => Watchers.put(record.id, watcherFields(record, version), condition);
 
+/**
+ * Writes a watcher and marks every channel it names used, in one transaction (docs/adr/0096): all
+ * of it lands, or nothing does. `gone`: the named channels that no longer exist (nothing written);
+ * `held` false: the watcher's own condition failed.
+ */
+const putNaming = async (record: WatcherRecord, version: number, condition: Expr | string, channelIds: readonly string[] = []): Promise<{ held: boolean; gone: string[] }> => {
+  const named = [...new Set(channelIds)];
+  if (named.length === 0) return { held: await putAt(record, version, condition), gone: [] };
+  const outcome = await transact([{ put: Watchers.item(record.id, watcherFields(record, version)), condition }, ...named.map(markUsedAction)]);
+  if (outcome.held) return { held: true, gone: [] };
+  const gone = outcome.failed.filter((i) => i > 0).map((i) => named[i - 1]!);
+  return { held: gone.length > 0 || !outcome.failed.includes(0), gone };
+};
+
+/** Channels a watcher write named that are gone: nothing was written (lib/watchers/write.ts answers 400). */
+export class ChannelsGone extends Error {
+  constructor(readonly gone: string[]) {
+    super(`channels gone: ${gone.join(', ')}`);
+  }
+}
+
+const landed = async (write: Promise<{ held: boolean; gone: string[] }>, fail: () => Error): Promise<void> => {
+  const { held, gone } = await write;
+  if (gone.length > 0) throw new ChannelsGone(gone);
+  if (!held) throw fail();
+};
+
 /** At most `WATCHERS_MAX` watchers per stage (lib/db/caps.ts): a create past it is 409. */
 const cap = capped('watchers', () => caps.watchers(), (max) => `This stage holds ${max} watchers, its maximum (WATCHERS_MAX); delete one first`, members(WATCHERS));
 
@@ -30,7 +59,7 @@ export const create = async (input: WatcherInput, id: string = randomUUID(), sco
   const now = new Date().toISOString();
   const record: WatcherRecord = { id, ...scopeField(scope), ...normalize(input), active: true, createdAt: now, updatedAt: now };
   assertListable(record);
-  await cap.admitted(id, undefined, () => must(putAt(record, 1, NEW), changedMeanwhile));
+  await cap.admitted(id, undefined, () => landed(putNaming(record, 1, NEW, input.channelIds), changedMeanwhile));
   return id;
 };
 
@@ -52,20 +81,18 @@ export const replace = async (current: VersionedWatcher, input: WatcherInput): P
   const { id } = current.record;
   const record: WatcherRecord = { ...current.record, ...normalize(input), updatedAt: new Date().toISOString() };
   assertListable(record);
-  await must(putAt(record, current.version + 1, atVersion(current.version)), () => changed(id));
+  await landed(putNaming(record, current.version + 1, atVersion(current.version), input.channelIds), () => changed(id));
   return record;
 };
-
-/** Puts back the watcher as read, unless written after that replace; answers whether it was. */
-export const restore = async (previous: VersionedWatcher): Promise<boolean> =>
-  putAt(previous.record, previous.version + 2, expr('#version = :replaced', { replaced: previous.version + 1 }));
 
 /**
  * Bumps the version of a watcher read at `version`, changing nothing else; false when another
  * request wrote it since (or it is gone). A write that relies on what it read of a watcher
  * (lib/watchers/inhibition.ts: the chain of parents) holds it so: a racing write of it then fails.
  */
-export const holdAt = async (id: string, version: number): Promise<boolean> => !!(await Watchers.update(id, { increment: { version: 1 } }, atVersion(version)));
+export const holdAt = async (id: string, version: number): Promise<boolean> =>
+  // a hold prepares the change of another watcher: its audit record rides on that change, not here
+  !!(await apart(() => Watchers.update(id, { increment: { version: 1 } }, atVersion(version))));
 
 /** PUT semantics: the whole rule is replaced; 404 for an unknown id, 409 on a lost race. */
 export const update = async (id: string, input: WatcherInput): Promise<WatcherRecord> => replace(await read(id), input);

@@ -39,6 +39,8 @@ export interface AuditFacts {
   targetId?: TargetId;
   /** The body fields the contract declares: only these names are ever recorded. */
   fields: readonly string[];
+  /** The route's first 2xx: what a record written with the change says until the answer is known (docs/adr/0550). */
+  status?: number;
 }
 
 /** Whether the rule counts a route as a change (before the contract's own `audit.record`). */
@@ -90,6 +92,7 @@ export const auditFactsOf = (contract: RouteContract, area: string): AuditFacts 
     target: spec.target ?? area.replace(/s$/, ''),
     ...(targetId ? { targetId } : {}),
     fields: declaredFields(contract.request?.body),
+    status: Math.min(...Object.keys(contract.responses).map(Number).filter((status) => status >= 200 && status < 300)),
   };
 };
 

@@ -123,6 +123,17 @@ export type Authenticator = (event: import('aws-lambda').APIGatewayProxyEvent, o
 /** Where audit records are stored (lib/audit/log.ts); throws when one could not be. */
 export interface AuditLog {
   append(entry: AuditEntry): Promise<void>;
+  /**
+   * The record of a change about to be made, as writes of the change's own transaction
+   * (docs/adr/0550); `complete` rewrites it, same id and time, with what only the answer knows.
+   */
+  prepare?(entry: AuditEntry): PreparedAuditRecord;
+}
+
+export interface PreparedAuditRecord {
+  /** Runs the change with the record riding on its first write; `spent`: the record was written with it. */
+  alongside<T>(work: () => Promise<T>): Promise<{ value: T; spent: boolean }>;
+  complete(entry: AuditEntry): Promise<void>;
 }
 
 /** One idempotent request: the route, who calls, the key they sent, and what they asked (path, query, body). */

@@ -15,6 +15,7 @@ import { releaseBeforeChange } from '#lib/notify/maintenanceRelease';
 import { isUnscoped, type AccessScope } from '#lib/shared/access';
 import type { MaintenanceWindow, WindowInput, WindowMatchers } from './types';
 import { answerOf, checkWindow, lastClosing, openWindowsAt, timeOrderedId, type OpenWindow, type WindowAnswer } from './pure/windows';
+import { apart } from '#lib/store/transaction';
 
 /** The time zone of the place a window's matchers name, when one is known (its location's profile: docs/adr/0483). */
 type PlaceTimeZone = (matchers: WindowMatchers) => Promise<string | undefined>;
@@ -85,7 +86,7 @@ export const replaceWindow = async (id: string, input: WindowInput, scope: Acces
   const now = new Date();
   const { createdBy, createdAt } = current.record;
   const window: MaintenanceWindow = { id, ...(await stored(input, scope, options, now)), createdBy, createdAt, updatedAt: now.toISOString() };
-  await releaseBeforeChange(current.record, now.getTime(), window); // what it held and no longer holds is told (docs/adr/0494)
+  await apart(() => releaseBeforeChange(current.record, now.getTime(), window)); // what it held and no longer holds is told (docs/adr/0494)
   return answerOf(await store.replace(current, window, lifeOf(window)), now.getTime());
 };
 
@@ -98,7 +99,7 @@ export const windowHistory = async (id: string, query: { limit?: string; cursor?
 /** Deletes a window; what its opening under way held is told first, as at a closing (docs/adr/0494). */
 export const removeWindow = async (id: string, scope: AccessScope = []): Promise<void> => {
   const current = await getWithin(id, scope);
-  await releaseBeforeChange(current.record, Date.now());
+  await apart(() => releaseBeforeChange(current.record, Date.now()));
   await store.remove(current);
 };
 

@@ -5,6 +5,7 @@ import { mapConcurrent } from '#lib/shared/concurrency';
 import { pause } from '#lib/shared/deadline';
 import { doc, tableName } from './client';
 import { atVersion, compile, expr, projection, updateOf, type Change, type Expr, type Item } from './expression';
+import { pendingCompanion, withCompanion } from './transaction';
 
 // The typed operations on the one table; a condition that did not hold is an answer, never an exception.
 export type { Item } from './expression';
@@ -54,8 +55,11 @@ export const get = async (key: Key, { consistent, project }: ReadOptions = {}): 
   (await doc.send(new GetCommand(onKey(key, { ProjectionExpression: project && projection(project) }, consistent ? { ConsistentRead: true } : {})))).Item;
 
 /** PutItem; false when `condition` did not hold. */
-export const put = (item: Item, condition?: Expr | string): Promise<boolean> =>
-  conditionHeld(doc.send(new PutCommand({ TableName: tableName(), Item: item, ...compile({ ConditionExpression: condition }) })));
+export const put = (item: Item, condition?: Expr | string): Promise<boolean> => {
+  const companion = pendingCompanion();
+  if (companion) return withCompanion({ put: item, condition });
+  return conditionHeld(doc.send(new PutCommand({ TableName: tableName(), Item: item, ...compile({ ConditionExpression: condition }) })));
+};
 
 /** `attribute_not_exists(PK)`: the creation of a new item. */
 export const NEW = 'attribute_not_exists(PK)';
@@ -69,6 +73,12 @@ export const EXISTS = 'attribute_exists(PK)';
 /** UpdateItem: the item as `returns` asks (`{}` without), undefined when `condition` did not hold. */
 export const update = async (key: Key, change: Change | Expr, condition?: Expr | string, returns?: Returns): Promise<Item | undefined> => {
   const UpdateExpression = 'expression' in change ? (change as Expr) : updateOf(change as Change);
+  // a transaction answers no values: the item as it stands just after (ALL_NEW) is read by key, consistently
+  const companion = returns === undefined || returns === 'ALL_NEW' ? pendingCompanion() : undefined;
+  if (companion) {
+    if (!(await withCompanion({ update: key, change: UpdateExpression, condition }))) return undefined;
+    return returns ? ((await get(key, { consistent: true })) ?? {}) : {};
+  }
   const answer = await held(doc.send(new UpdateCommand(onKey(key, { UpdateExpression, ConditionExpression: condition }, returns ? { ReturnValues: returns } : {}))));
   return answer && (answer.Attributes ?? {});
 };
@@ -77,7 +87,10 @@ const deleteCommand = (key: Key, condition?: Expr | string, returnOld = false) =
   doc.send(new DeleteCommand(onKey(key, { ConditionExpression: condition }, returnOld ? { ReturnValues: 'ALL_OLD' } : {})));
 
 /** DeleteItem; false when `condition` did not hold. */
-export const remove = (key: Key, condition?: Expr | string): Promise<boolean> => conditionHeld(deleteCommand(key, condition));
+export const remove = (key: Key, condition?: Expr | string): Promise<boolean> => {
+  const companion = pendingCompanion();
+  return companion ? withCompanion({ remove: key, condition }) : conditionHeld(deleteCommand(key, condition));
+};
 
 /** DeleteItem answering the item it deleted: undefined when there was none, or `condition` did not hold. */
 export const take = async (key: Key, condition?: Expr | string): Promise<Item | undefined> => (await held(deleteCommand(key, condition, true)))?.Attributes;

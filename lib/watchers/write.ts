@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import * as channels from '#lib/db/channels';
 import { evaluationQueue } from '#lib/db/evaluationQueue';
 import * as watchers from '#lib/db/watchers';
-import { NotFound } from '#lib/errors';
 import { checkChannelIds, unknownChannels } from '#lib/notify/channelIds';
 import { requireAllowedRecipients } from '#lib/notify/pure/recipients';
 import type { AccessScope } from '#lib/shared/access';
@@ -12,19 +10,17 @@ import type { WatcherInput, WatcherRecord } from './types';
 
 /*
  * A watcher names notification channels by id, and a channel a watcher names cannot be deleted
- * (lib/notify/channels.ts). Without transactions the two checks race: a watcher written right
- * after a channel delete listed the watchers would name a deleted channel. So a watcher write
- * first lands, then marks each channel it names used (a conditional version bump): a delete that
- * read the channel before the mark fails its condition (409), and a channel already deleted makes
- * the mark fail, which undoes the watcher write and answers 400, as if the channel had been
- * missing from the start. Either way no stored watcher names a deleted channel.
+ * (lib/notify/channels.ts). The watcher write marks each channel it names used (a version bump
+ * conditioned on the channel existing) in the same transaction (lib/db/watchers.ts): a delete that
+ * read the channel before fails its condition (409), and a channel already deleted cancels the
+ * whole write, answered 400 as if the channel had been missing from the start (docs/adr/0096).
  */
 
-/** The ids of those channels that are gone, after marking every other one used. */
-const markUsed = async (ids: readonly string[] | undefined): Promise<string[]> => {
-  const marked = await Promise.all((ids ?? []).map(async (id) => ((await channels.markUsed(id)) ? undefined : id)));
-  return marked.filter((id): id is string => id !== undefined);
-};
+/** A watcher write refused because channels it names are gone: 400 naming them. */
+const channelsChecked = async <T>(write: Promise<T>): Promise<T> =>
+  write.catch((error: unknown) => {
+    throw error instanceof watchers.ChannelsGone ? unknownChannels(error.gone) : error;
+  });
 
 /**
  * POST /watcher: stores a new, active watcher and answers its id; 400 for unknown channel ids
@@ -40,14 +36,7 @@ export const createWatcher = async (input: WatcherInput, scope: AccessScope = []
   // its id first: the watcher is queued before it is stored
   const id = randomUUID();
   await evaluationQueue.addWatcher(id); // its alarms follow at the evaluator's next tick
-  await watchers.create(input, id, scope);
-  const gone = await markUsed(input.channelIds);
-  if (gone.length > 0) {
-    await watchers.remove(id).catch((error: unknown) => {
-      if (!(error instanceof NotFound)) throw error; // already gone is as good
-    });
-    throw unknownChannels(gone);
-  }
+  await channelsChecked(watchers.create(input, id, scope));
   return id;
 };
 
@@ -65,13 +54,7 @@ export const updateWatcher = async (id: string, input: WatcherInput, scope: Acce
   // read before the chain of parents, so that the write holds only if nothing changed this watcher since (docs/adr/0541)
   const current = await readWithin(id, scope);
   await checkAndHoldInhibitedBy(input.inhibitedBy, scope, id);
-  const updated = await watchers.replace(current, input);
-  const gone = await markUsed(input.channelIds);
-  if (gone.length > 0) {
-    await watchers.restore(current);
-    throw unknownChannels(gone);
-  }
-  return updated;
+  return channelsChecked(watchers.replace(current, input));
 };
 
 /** DELETE /watcher/{id}: 404 unknown or outside the caller's scope. */

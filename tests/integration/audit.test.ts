@@ -4,15 +4,15 @@ import type { AuditFilter, AuditRecord } from '#lib/shared/audit';
 import { auditBase } from '#lib/store/entities/account';
 import '../support/tokenKeys';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { auditLog, recordAuthEvent } from '#lib/audit/log';
+import { recordAuthEvent } from '#lib/audit/log';
 import { createUser } from '#lib/auth/accounts';
 import { secret } from '#lib/adapters/secrets';
 import { signIn, signInRecorded } from '#lib/auth/signin';
 import { UNKNOWN_PRINCIPAL as UNKNOWN_USER } from '#lib/audit/outcome';
 import * as audit from '#lib/db/audit';
-import { doc, tableName } from '#lib/store/client';
+import { doc, dynamo, tableName } from '#lib/store/client';
+import { intervals as intervalStore } from '#lib/db/intervals';
 import { InvalidCursor, Unauthorized } from '#lib/errors';
-import { logger } from '#lib/log';
 import { INTERVAL_FIELDS } from '#lib/intervals/types';
 import { handler as createInterval } from '../../functions/intervals/create';
 import { handler as updateInterval } from '../../functions/intervals/update';
@@ -166,18 +166,30 @@ describe('audit records on the request path', () => {
     ]);
   });
 
-  it('answers 503 when the record cannot be stored; the kept result is audited by the first replay, once', async () => {
-    vi.spyOn(logger, 'error').mockImplementation(() => undefined);
-    const append = vi.spyOn(auditLog, 'append').mockRejectedValueOnce(new Error('audit store down'));
-    const key = randomUUID();
-    const failed = await create(key);
-    expect(failed.status).toBe(503);
-    append.mockRestore();
-    const replay = await create(key);
-    expect(replay).toMatchObject({ status: 200, replayed: 'true' });
-    expect(await recordsOf(replay.body.id)).toHaveLength(1);
-    await create(key);
-    expect(await recordsOf(replay.body.id)).toHaveLength(1);
+  it('answers 503 and changes nothing when the change and its record cannot be stored together; a retry creates once, recorded once', async () => {
+    const idsBefore = new Set((await intervalStore.list()).map((interval) => interval.id));
+    // the store refuses the change's transaction (the change and its record) once, before the SDK's retries
+    const refuse = (next: (args: unknown) => Promise<unknown>, context: { commandName?: string }) => async (args: unknown) => {
+      if (context.commandName === 'TransactWriteItemsCommand' && refusals-- > 0) throw Object.assign(new Error('store down'), { name: 'ServiceUnavailable' });
+      return next(args);
+    };
+    let refusals = 1;
+    dynamo.middlewareStack.add(refuse as never, { step: 'initialize', name: 'refuse-transaction' });
+    try {
+      const key = randomUUID();
+      const failed = await create(key);
+      expect(failed.status).toBe(503);
+      const created = (await intervalStore.list()).filter((interval) => !idsBefore.has(interval.id));
+      expect(created).toEqual([]);
+      const retry = await create(key);
+      expect(retry.status).toBe(200);
+      expect(retry.replayed).toBeUndefined();
+      expect(await recordsOf(retry.body.id)).toHaveLength(1);
+      expect(await create(key)).toMatchObject({ status: 200, replayed: 'true' });
+      expect(await recordsOf(retry.body.id)).toHaveLength(1);
+    } finally {
+      dynamo.middlewareStack.remove('refuse-transaction');
+    }
   });
 
   it('GET /audit?format=csv answers the page as CSV and the next cursor in a header', async () => {
