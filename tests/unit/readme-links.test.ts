@@ -95,9 +95,19 @@ describe('what the README and the guide name still exists', () => {
     for (const path of paths) expect(existsSync(join(root, path)), `${doc}: ${path} does not exist`).toBe(true);
   });
 
+  /** The variables a page's tables document: rows that start with one or more `NAME`s. */
+  const tableVariables = (doc: string) =>
+    [...readFileSync(join(root, doc), 'utf8').matchAll(/^\| ((?:`[A-Z][A-Z0-9_]+`(?:, )?)+) \|/gm)].flatMap((row) => [...row[1]!.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((match) => match[1]!));
+
+  it('docs/guide/variables.md indexes exactly the variables the other pages document', () => {
+    const index = 'docs/guide/variables.md';
+    const documented = new Set(READER_DOCS.filter((doc) => doc.startsWith('docs/guide/') && doc !== index).flatMap(tableVariables));
+    expect(documented.size).toBeGreaterThan(20);
+    expect(new Set(tableVariables(index))).toEqual(documented);
+  });
+
   it.each(READER_DOCS)('%s: every variable of its tables is read by the code', (doc) => {
-    const rows = [...readFileSync(join(root, doc), 'utf8').matchAll(/^\| ((?:`[A-Z][A-Z0-9_]+`(?:, )?)+) \|/gm)];
-    const variables = rows.flatMap((row) => [...row[1]!.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((match) => match[1]!));
+    const variables = tableVariables(doc);
     for (const variable of variables) {
       // PROVIDER_<SETTING> is read as `<VENDOR>_<SETTING>`, else `PROVIDER_<SETTING>`: the code names the setting
       const setting = variable.replace(/^PROVIDER_/, '');
