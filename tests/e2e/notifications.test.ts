@@ -52,7 +52,7 @@ interface DeliveryView {
 }
 type ErrorBody = { message: string; errors?: { field: string; message: string }[] };
 const fieldsOf = (body: unknown) => ((body as ErrorBody).errors ?? []).map((e) => e.field);
-/** What a receiver checks (README "Notification channels"): the signature over `<x-signature-timestamp>.<raw body>`. */
+/** What a receiver checks (docs/guide/notifications.md): the signature over `<x-signature-timestamp>.<raw body>`. */
 const hmac = (secret: string, request: { raw: string; headers: Record<string, string | string[] | undefined> }) =>
   `sha256=${createHmac('sha256', secret).update(`${String(request.headers['x-signature-timestamp'])}.${request.raw}`).digest('hex')}`;
 const createChannel = async (body: Record<string, unknown>) => {

@@ -79,7 +79,7 @@ describe('serverless package --stage prod (no AWS credentials)', () => {
     const keys = resourcesOfType(prod, 'AWS::ApiGateway::ApiKey');
     expect(keys).toHaveLength(1);
     expect(keys[0]?.[1].Properties?.Value).toBeUndefined();
-    // operators find it by the stack output (README "Deploy")
+    // operators find it by the stack output (docs/guide/stages.md)
     expect(prod.Outputs?.ApiKeyId).toMatchObject({ Value: { Ref: keys[0]![0] } });
   });
 

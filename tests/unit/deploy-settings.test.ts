@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -62,13 +62,18 @@ describe('API keys of deployed stages (issue 23 finding 8)', () => {
     expect(config).toContain('./plugins/api-key-guard.js');
   });
 
-  it('documents the local key everywhere it is shown (README, board example, client)', () => {
-    for (const file of ['README.md', 'board/config.example.json', 'client/index.ts']) {
-      const text = readFileSync(join(root, file), 'utf8');
-      const keys = [...text.matchAll(/x-api-key: ([\w-]+)|"apiKey": "([\w-]+)"|apiKey: '([\w-]+)'/g)].map((m) => m[1] ?? m[2] ?? m[3]);
+  it('documents the local key everywhere it is shown (README, the guide, board example, client)', () => {
+    // a header, a JSON or TypeScript setting, or the key in bold as the local guide states it
+    const keysIn = (file: string) =>
+      [...readFileSync(join(root, file), 'utf8').matchAll(/x-api-key: ([\w-]+)|"apiKey": "([\w-]+)"|apiKey: '([\w-]+)'|key is \*\*`([\w-]+)`\*\*/g)].map((m) => m[1] ?? m[2] ?? m[3] ?? m[4]);
+    for (const file of ['README.md', 'docs/guide/tour.md', 'docs/guide/local.md', 'board/config.example.json', 'client/index.ts']) {
+      const keys = keysIn(file);
       expect(keys.length, file).toBeGreaterThan(0);
       for (const key of keys) expect(key, file).toBe(LOCAL_API_KEY);
     }
+    // and wherever else a guide page shows one
+    const guide = readdirSync(join(root, 'docs/guide')).filter((name) => name.endsWith('.md'));
+    for (const page of guide) for (const key of keysIn(`docs/guide/${page}`)) expect(key, page).toBe(LOCAL_API_KEY);
   });
 });
 
