@@ -1,6 +1,5 @@
 /**
- * Alarm engine (docs/decisions.md "Alarm engine", "Alarm lifecycle and history"; DESIGN D5,
- * D6): invalid input is 422.
+ * Alarm engine (docs/adr/0046-alarm-plan-pure.md, docs/adr/0067-alarm-states.md; DESIGN D5, D6): invalid input is 422.
  */
 import { MAX_SILENCED_BY } from '#lib/alarms/pure/silences';
 import { MAX_SEVERITY, MIN_SEVERITY } from '#lib/watchers/types';

@@ -3,7 +3,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { root } from '../../scripts/registry';
 
-const DOCS = ['README.md', 'docs/decisions.md', 'docs/data-model.md', 'docs/design.md', 'docs/architecture.md', 'docs/consistency.md'];
+const DOCS = ['README.md', 'docs/data-model.md', 'docs/design.md', 'docs/architecture.md', 'docs/consistency.md'];
 
 /** GitHub's heading anchor: lower case, punctuation dropped, spaces to hyphens. */
 const slug = (heading: string) =>
