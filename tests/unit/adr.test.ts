@@ -137,7 +137,7 @@ describe('references to ADRs and rules', () => {
     expect(quoting.map((path) => relative(root, path))).toEqual([]);
   });
 
-  it('every path naming an ADR or a rules page (and a rule's heading quoted after it) names one that exists', () => {
+  it('every path naming an ADR or a rules page (and the heading of a rule quoted after it) names one that exists', () => {
     const numbers = new Set(adrs.map((adr) => adr.number));
     const missing: string[] = [];
     for (const path of files) {
