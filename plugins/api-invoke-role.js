@@ -8,7 +8,7 @@
  * (`Integration.Credentials`): this plugin removes the REST API's permissions, points every
  * Lambda proxy integration at the role `ApiGatewayInvokeRole`, which API Gateway alone may
  * assume and which may invoke only this stage's functions. Schedules and the WebSocket API keep
- * their own permissions. docs/adr/0244.
+ * their own permissions. docs/guide/rules/deploy.md "API Gateway invokes the REST functions through one role".
  */
 const TemplatePlugin = require('./template-plugin');
 

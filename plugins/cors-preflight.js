@@ -1,7 +1,7 @@
 'use strict';
 
 /**
- * CORS follows one rule, lib/http/cors.ts, deployed and local alike (docs/decisions.md "CORS").
+ * CORS follows one rule, lib/http/cors.ts, deployed and local alike, so that a browser sees the same answers everywhere (docs/adr/0111-cors.md).
  *
  * 1. Preflight: API Gateway REST answers OPTIONS only where a method is declared, so this gives
  *    the function `corsPreflight` (schemas/cors.ts) an OPTIONS event, without API

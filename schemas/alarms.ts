@@ -1,6 +1,5 @@
 /**
- * Alarm engine (docs/decisions.md "Alarm engine", "Alarm lifecycle and history"; DESIGN D5,
- * D6): invalid input is 422.
+ * Alarm engine (docs/adr/0046-alarm-plan-pure.md, docs/adr/0067-alarm-states.md; DESIGN D5, D6): invalid input is 422.
  */
 import { MAX_SILENCED_BY } from '#lib/alarms/pure/silences';
 import { MAX_SEVERITY, MIN_SEVERITY } from '#lib/watchers/types';
@@ -115,7 +114,7 @@ export const routes = {
     responses: { 200: listOrPage(alarm, 'Open alarms, newest first: a bare array, or with ?limit / ?cursor one page {items, nextCursor}'), 422: error('Invalid filter, limit or cursor, each offending field named') },
   }),
   outbox: api('GET', 'alarms/outbox', 'Mails of the local outbox (MAILER=outbox), optionally only those to one address', {
-    // every recipient's mail, of every region: what channels deliver, for whoever configures them (docs/adr/0202)
+    // every recipient's mail, of every region: what channels deliver, for whoever configures them (docs/guide/rules/access.md "GET /alarms/outbox needs channels:write")
     permission: 'channels:write',
     request: { query: { to: Type.String({ minLength: 3, maxLength: 254, description: 'an e-mail address' }), ...page } },
     responses: { 200: listOrPage(mail, 'Stored mails, newest first: a bare array, or with ?limit / ?cursor one page {items, nextCursor}'), 422: error('Invalid address, limit or cursor') },

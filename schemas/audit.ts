@@ -1,5 +1,5 @@
 /**
- * The audit log (DESIGN §5; docs/adr/0211-0214): every successful change and every
+ * The audit log (DESIGN §5; docs/adr/0211-audit-log-which-routes-and-what-a-record-says.md and docs/guide/rules/access.md): every successful change and every
  * authentication event, newest first, kept AUDIT_RETENTION_DAYS (default 400). Admin only;
  * nothing changes or deletes it. Invalid input is 422, as paging errors are on every paginated route.
  */

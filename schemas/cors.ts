@@ -1,4 +1,4 @@
-/** CORS preflight (docs/decisions.md "CORS"). plugins/cors-preflight.js gives this function an
+/** CORS preflight (one allow-list, answered by our own preflight: docs/adr/0111-cors.md). plugins/cors-preflight.js gives this function an
  * OPTIONS event, without API key, on every path that has an http event. */
 import { job } from '#lib/http/contract';
 

@@ -1,4 +1,4 @@
-/** Recurring maintenance windows (issue 28 item 1; docs/adr/0401-0406): invalid input is 400. */
+/** Recurring maintenance windows (issue 28 item 1; docs/guide/rules/maintenance.md): invalid input is 400. */
 import { MAX_DURATION_MINUTES, MAX_INTERVAL, WEEKDAYS } from '#lib/maintenance/pure/schedule';
 import { areaRoutesOf, changedMeanwhile, dateTime, error, name, ok, oneOfValues, pagedList, SINGLE_LINE, strict, text, Type, uuidParam } from './shared';
 import { comment, matcherFields as silenceMatchers, matchersOutsideScope } from './silences';
@@ -58,7 +58,7 @@ const maintenanceWindow = Type.Object({
   nextClosing: Type.Unsafe<string | null>({ type: ['string', 'null'], format: 'date-time', description: 'when the opening under way, else the next one, closes; null when it opens no more' }),
 });
 
-/** How a device or room answer names the open windows that hold it (docs/adr/0451). */
+/** How a device or room answer names the open windows that hold it (docs/guide/rules/maintenance.md "Devices and rooms show in maintenance at read time, the windows named with their end"). */
 const heldBy = Type.Object({
   id: Type.String({ description: 'the window id' }),
   comment: Type.String({ description: "the window's comment (its name on the board)" }),

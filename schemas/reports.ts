@@ -1,4 +1,4 @@
-/** Scheduled fleet reports (issue 28 item 5; docs/adr/0471 to 0475, the routes: docs/adr/0474-report-schedules-and-their-routes.md): invalid input is 422. */
+/** Scheduled fleet reports (issue 28 item 5; docs/guide/rules/reports.md, the routes: docs/guide/rules/reports.md "Report schedules: /reports under watchers:write, kept to a scope like a watcher, 422 for bad input"): invalid input is 422. */
 import { WEEKDAYS } from '#lib/maintenance/pure/rrule';
 import { REPORT_PERIODS } from '#lib/reports/types';
 import { accessScope, answeredScope, areaRoutesOf, changedMeanwhile, dateTime, error, name, ok, oneOfValues, pagedList, scheduled, SINGLE_LINE, strict, text, Type, uuidParam } from './shared';

@@ -30,7 +30,7 @@ export const uuidParam = (description: string) =>
  * One line of text: no control character at all (C0, DEL, C1), so none reaches a key, a log line
  * or a mail header; and none of the invisible characters that change how a name reads
  * (bidirectional embeddings, overrides, isolates and marks, zero-width characters), so that a
- * name shown is the name matched (docs/adr/0536; vendor names lose them: lib/inventory/pure/names.ts).
+ * name shown is the name matched (docs/guide/rules/inventory.md "Invisible characters: stripped from vendor names, refused in user input"; vendor names lose them: lib/inventory/pure/names.ts).
  */
 export const SINGLE_LINE = '^[^\\p{Cc}\\u061C\\u200B-\\u200F\\u202A-\\u202E\\u2060\\u2066-\\u2069\\uFEFF]*$';
 /** What SINGLE_LINE refuses, for the rules' descriptions. */

@@ -57,7 +57,7 @@ const operations = strict({
   }),
 });
 
-/** The parent condition that suppresses a watcher's alarms (issue 28 item 2; docs/adr/0461). */
+/** The parent condition that suppresses a watcher's alarms (issue 28 item 2; docs/guide/rules/alarms.md "A watcher declares its parent condition as `inhibitedBy`, checked when it is written"). */
 const inhibitedBy = Type.Unsafe<InhibitedBy>(
   Type.Union(
     [

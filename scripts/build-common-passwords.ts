@@ -4,7 +4,7 @@
  * password could equal under our policy (12 characters or more; NFC, lower case): OWASP ASVS
  * 2.1.7's "most common passwords which match the system's password policy". Stored as 32-bit
  * fingerprints (truncated SHA-256, ./passwordPolicy): 1.3 KB instead of 4.6 in each bundle that
- * sets passwords, with a false match for about one strong password in 18 million. Why not the whole list and its estimator: docs/decisions.md. A unit
+ * sets passwords, with a false match for about one strong password in 18 million. The whole list and a strength estimator were left out for their size in every bundle that sets passwords (docs/guide/rules/access.md "Weak passwords are refused by a small policy and a fingerprinted common list"). A unit
  * test fails when the file no longer matches the installed list.
  */
 import { writeFileSync } from 'node:fs';

@@ -45,7 +45,7 @@ export interface Alarm {
   /** As GET /alarms and the pushes answer them. */
   acknowledgedAt?: string;
   silencedBy?: string[];
-  /** The open maintenance windows that hold it (GET /alarms and the pushes, docs/adr/0431). */
+  /** The open maintenance windows that hold it (computed when the alarm is read, never stored on it: GET /alarms and the pushes; docs/guide/rules/maintenance.md "An alarm's maintenance windows are computed when it is read, not stored on it"). */
   inMaintenance?: string[];
   /** What the board shows, from the two above (or from the event that announced them). */
   acknowledged?: boolean;

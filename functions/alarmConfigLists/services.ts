@@ -2,7 +2,7 @@ import http from '#generated/routes/alarmConfigListsServices';
 import { uniqueSorted } from '#lib/shared/names';
 import { fieldValuesWithin } from '#lib/watchers/reach';
 
-// GET /filter/alarmservices -> 200 the distinct watcher services (of the watchers the caller reaches: ADR 0261), sorted; 500 JSON on a store failure
+// GET /filter/alarmservices -> 200 the distinct watcher services (of the watchers the caller reaches: docs/guide/rules/access.md "The alarm configuration lists answer the watchers the caller reaches"), sorted; 500 JSON on a store failure
 export const handler = http(async ({ principal }) => ({
   statusCode: 200,
   body: uniqueSorted(await fieldValuesWithin('service', principal.scope)),

@@ -9,7 +9,7 @@ import { withDeviceMaintenance } from '#lib/maintenance/marks';
 
 // POST /videoDevice/all/allDevices -> [Device] in scope; with ?limit / ?cursor -> {items, nextCursor}; 422
 // ?format=csv: always a page (limit default 100) as CSV, the next page's cursor in the next-cursor header
-// JSON answers mark the devices an open maintenance window holds (inMaintenance; the CSV keeps its columns, ADR 0451)
+// JSON answers mark the devices an open maintenance window holds (inMaintenance; the CSV keeps its columns, docs/guide/rules/maintenance.md "Devices and rooms show in maintenance at read time, the windows named with their end")
 export const handler = http(async ({ body, query, principal }) => {
   const scope = scopeOf(body);
   const inScope = await roomsWithin(scope, principal.scope);

@@ -31,6 +31,6 @@ export const handler = http(async ({ path, context, principal }) => {
       logger.warn('alarms of a refreshed device left queued', { devicesn: path.devicesn, error: error instanceof Error ? error.message : String(error) });
     });
   }
-  const [answer] = await withDeviceMaintenance([refreshed]); // inMaintenance while a window holds it (ADR 0451)
+  const [answer] = await withDeviceMaintenance([refreshed]); // inMaintenance while a window holds it (docs/guide/rules/maintenance.md "Devices and rooms show in maintenance at read time, the windows named with their end")
   return { statusCode: 200, body: answer! };
 });

@@ -3,7 +3,7 @@ import { providersReport } from '#lib/inventory/providerReport';
 import { failureSeenBy } from '#lib/shared/access';
 
 // GET /providers -> 200 each device provider's standing (DESIGN §6); a scoped caller reads a failure without the vendor's
-// words, the rest alike (docs/adr/0543)
+// words, the rest alike (docs/guide/rules/access.md "Filter configurations and a device's filter are narrowed to the scope")
 export const handler = http(async ({ principal }) => {
   const report = await providersReport();
   const providers = report.providers.map((provider) => (provider.lastError ? { ...provider, lastError: failureSeenBy(provider.lastError, principal.scope) } : provider));

@@ -19,7 +19,7 @@ export const outboxMailer = (now: () => string = () => new Date().toISOString())
 
 /**
  * Amazon SES v2. SES has no idempotency key, so a ledger of sent ids guards the resend: the
- * one window left is a crash between SES accepting the mail and the ledger write (docs/decisions.md).
+ * one window left is a crash between SES accepting the mail and the ledger write (docs/adr/0091-exactly-once-deliveries.md).
  * The SDK client is loaded on first use, so functions that never mail through SES do not pay for it.
  */
 const sesMailer = (from: string): Mailer => {

@@ -41,7 +41,7 @@ const acknowledgeWithin = async (id: string, ack: Acknowledgement | undefined, e
   throw notFound(id); // moving faster than it can be acknowledged: not reliably in the scope
 };
 
-/** How far ahead `ackUntil` may lie (docs/adr/0441-acknowledgement-ends-with-the-alarm-or-at-ack-until.md). */
+/** How far ahead `ackUntil` may lie (docs/guide/rules/alarms.md "An acknowledgement ends with its alarm, or at an optional ackUntil of at most 30 days"). */
 const MAX_ACK_UNTIL_DAYS = 30;
 const DAY_MS = 24 * 60 * 60 * 1000;
 

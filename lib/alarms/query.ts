@@ -39,7 +39,7 @@ const alarmFilter = (query: AlarmQuery): AlarmFilter => ({
 /**
  * An open alarm as answered: also the ids of the silences that silence it now (the first
  * MAX_SILENCED_BY) and their number, and `inMaintenance`, the open maintenance windows that hold
- * it, when there are any (docs/adr/0431-maintenance-marks-alarms-at-read-time.md).
+ * it, when there are any (docs/guide/rules/maintenance.md "An alarm's maintenance windows are computed when it is read, not stored on it").
  */
 export type AlarmAnswer = AlarmView & { silencedBy: string[]; silencedByCount: number; inMaintenance?: string[] };
 

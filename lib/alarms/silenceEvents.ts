@@ -9,11 +9,13 @@ import { answeredSilences, matches, silencedBy, silenceStatus, type Silence, typ
 import { createSilence, endSilence, type SilenceAnswer } from './silences';
 
 /*
- * Silences are never written onto alarms (docs/decisions.md "Alarm lifecycle"), so starting or
+ * Silences are never written onto alarms (what a silence matches is computed when an alarm is
+ * answered: docs/guide/rules/alarms.md "Silences match by equality and are computed on answer, never stored on alarms"), so starting or
  * ending one is one write; what changes for dashboards is announced here, after that write,
  * through the same seam as the other alarm events (lib/db/changes.ts, live pushes):
  * `silenced` for each firing alarm a new active silence matches, `unsilenced` for each one a
- * silence ended early leaves silenced by none (docs/decisions.md "Live": silenced events).
+ * silence ended early leaves silenced by none, so that a dashboard shows what GET /alarms
+ * answers (docs/guide/rules/live.md "Silences announce what they change").
  * Each alarm carries `silencedBy` as GET /alarms answers it then. Only the two routes that
  * start and end silences import this (and the push); reading silences costs nothing of it.
  */

@@ -33,7 +33,7 @@ export interface Acknowledgement {
   /** The user of the bearer token sent with the acknowledgement, else `api-key`. */
   acknowledgedBy: string;
   ackComment?: string;
-  /** When the acknowledgement lapses if the alarm still fires (docs/adr/0441-acknowledgement-ends-with-the-alarm-or-at-ack-until.md). */
+  /** When the acknowledgement lapses if the alarm still fires (docs/guide/rules/alarms.md "An acknowledgement ends with its alarm, or at an optional ackUntil of at most 30 days"). */
   ackUntil?: string;
 }
 
@@ -74,7 +74,7 @@ export interface OpenAlarm extends Alarm {
   /** The acknowledgements and their removals of this alarm so far (not of earlier alarms of the pair). */
   ackEvents?: AckEvent[];
   notified?: Notified;
-  /** Set while a parent condition suppresses it (issue 28 item 2; docs/adr/0462): nothing about it is sent. */
+  /** Set while a parent condition suppresses it (issue 28 item 2; docs/guide/rules/alarms.md "A suppressed alarm is marked `suppressedBy` when it is raised, judged from the rollups"): nothing about it is sent. */
   suppressedBy?: SuppressedBy;
 }
 

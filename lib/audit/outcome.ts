@@ -6,7 +6,7 @@ import { recordAuthEvent } from './log';
 /**
  * A name typed at sign-in or token exchange that names nobody is recorded as this, never as
  * typed: people type their password into the username field, and a client that swaps id and
- * secret sends its secret as the id (CloudTrail hides such names for the same reason; docs/adr/0214).
+ * secret sends its secret as the id (CloudTrail hides such names for the same reason; docs/guide/rules/access.md "Refused tokens are recorded by functions that may write; read-only ones log them").
  */
 export const UNKNOWN_PRINCIPAL = '(unknown)';
 

@@ -49,7 +49,7 @@ interface AuthEventSink {
 
 /**
  * A well-signed token refused: recorded in the audit log as token-revoked when the function may
- * write it, else logged (read-only functions hold no write permission: docs/adr/0214). Then the
+ * write it, else logged (read-only functions hold no write permission: docs/guide/rules/access.md "Refused tokens are recorded by functions that may write; read-only ones log them"). Then the
  * same 401 as any bad token.
  */
 const refuse = async (claims: AccessClaims, reason: Refusal, record: AuthEventSink | undefined): Promise<never> => {

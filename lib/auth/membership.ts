@@ -12,7 +12,7 @@ import { ADMIN_ROLE, VIEWER_ROLE } from './types';
 import { apart, transact } from '#lib/store/transaction';
 
 /**
- * Who holds which role, kept right under parallel requests (docs/adr/0065, 0226): a user or a
+ * Who holds which role, kept right under parallel requests (docs/guide/rules/access.md): a user or a
  * registered service is stored, deleted or moved in one transaction with its counts: the unscoped
  * admins' count (a delete that would take it below one is refused whole: 409, the last unscoped
  * admin stays) or its created roles' holder counts (a role anyone holds is never deleted: 409).

@@ -9,7 +9,7 @@ import * as users from './users';
 /**
  * Unscoped admins (lib/auth/membership.ts isCountedAdmin), changed in the transaction that stores or
  * deletes one, so it always equals those stored and "one remains" holds under parallel deletes
- * (docs/adr/0065, 0222). Its existence means the first admin was made.
+ * (docs/guide/rules/access.md). Its existence means the first admin was made.
  */
 /** Starts the count from the counted admins stored; false when another start won. */
 const start = async (): Promise<boolean> => AdminCount.put(undefined, { count: await users.countWithRole(ADMIN_ROLE, { countedAdminsOnly: true }) }, NEW);

@@ -3,7 +3,7 @@ import { ALARM_INDEX, AlarmItem, alarmIndexKeys } from '#lib/store/entities/alar
 import { expr, type Item } from '#lib/store/expression';
 import { queryShards } from '#lib/store/query';
 
-// The hand-off to the history (docs/adr/0314): a cleared alarm waits under `ALARMS#HISTORY` until its record is written.
+// The hand-off to the history (docs/adr/0321-persistence-layer-says-things-once.md): a cleared alarm waits under `ALARMS#HISTORY` until its record is written.
 const clearedOf = (item: Item) => ({ ...AlarmItem.fromItem(item), clearedAt: String(item.clearedAt), clearReason: String(item.clearReason) as ClearReason });
 
 /** A cleared alarm as stored (`state` read as firing), for its history record. */

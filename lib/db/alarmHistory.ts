@@ -7,7 +7,7 @@ import { lastKeyOf } from '#lib/store/query';
 import { batchWrite, putRequest } from '#lib/store/table';
 import { withinCondition } from '#lib/store/within';
 
-// Two items per cleared alarm, a key for every question, sorted by clearedAt (docs/adr/0071, 0145, 0204).
+// Two items per cleared alarm, a key for every question, sorted by clearedAt (docs/guide/rules/alarms.md and docs/guide/rules/access.md).
 const { fromItem } = HistoryByDevice;
 
 interface HistoryKey {
@@ -72,7 +72,7 @@ export const query = async (filter: HistoryFilter, limit: number, cursor?: strin
   return pageOf(key.sharded, partitions, `alarmHistory ${JSON.stringify([pk, NARROWING.map((field) => filter[field] ?? null)])}`, limit, cursor);
 };
 
-/** One page within a scoped caller's disjoint places: one place's key, or the device/watcher key kept to them, or each place's key merged (docs/adr/0204). */
+/** One page within a scoped caller's disjoint places: one place's key, or the device/watcher key kept to them, or each place's key merged (docs/guide/rules/access.md "Scoped alarm history reads the keys of its places, merged newest first"). */
 export const queryWithin = async (filter: HistoryFilter, within: readonly PlaceFilter[], limit: number, cursor?: string): Promise<Page<HistoryRecord>> => {
   if (within.length === 1) return query({ ...filter, ...within[0] }, limit, cursor);
   const identity = `alarmHistory within ${JSON.stringify([NARROWING.map((field) => filter[field] ?? null), within])}`;

@@ -6,7 +6,7 @@ import { queryShards } from '#lib/store/query';
 import { chunked, type Item } from '#lib/store/table';
 import { itemsOf } from './alarmViews';
 
-// The notice outbox on the alarm item (docs/adr/0089, 0314): GSI2 `ALARMS#NOTIFY` holds items with notices pending.
+// The notice outbox on the alarm item (ADRs 0089, 0321): GSI2 `ALARMS#NOTIFY` holds items with notices pending.
 
 const pendingOf = (item: Item): { alarm: AlarmKey; notices: Notice[] } => ({
   alarm: { watcherId: String(item.watcherId), devicesn: String(item.devicesn) },

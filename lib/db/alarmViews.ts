@@ -10,7 +10,7 @@ import { batchGet, hasExpired, type Item } from '#lib/store/table';
 import { withinCondition } from '#lib/store/within';
 import { announceStored } from './changes';
 
-// The alarms' read model and acknowledgements (docs/adr/0067, 0314): open = firing or pending.
+// The alarms' read model and acknowledgements (ADRs 0067, 0321): open = firing or pending.
 const { fromItem } = AlarmItem;
 
 /** An acknowledgement still standing: one whose `ackUntil` passed has lapsed, even before the notifier removes it. */
@@ -106,7 +106,7 @@ export const get = async (pair: Pair): Promise<(AlarmView & { open: boolean }) |
 
 const notOpen = (id: string) => new Conflict(`Alarm ${id} is no longer open`);
 
-/** Acknowledgement events kept on one alarm: later ones still change it, unrecorded (docs/adr/0443-ack-and-unack-in-the-alarm-history.md). */
+/** Acknowledgement events kept on one alarm: later ones still change it, unrecorded (docs/guide/rules/alarms.md "Ack and unack recorded on the alarm and carried into its history; the CSV unchanged"). */
 export const MAX_ACK_EVENTS = 50;
 const ROOM_FOR_EVENT = expr('(attribute_not_exists(#ackEvents) OR size(#ackEvents) < :maxAckEvents)', { maxAckEvents: MAX_ACK_EVENTS });
 const eventsFull = async (pair: Pair): Promise<boolean> => {

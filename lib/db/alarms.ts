@@ -7,7 +7,7 @@ import { batchWriteWhile, putRequest, type Item } from '#lib/store/table';
 import { ackFields, BATCHES_IN_FLIGHT, itemsOf, viewOf } from './alarmViews';
 import { announceStored } from './changes';
 
-// The alarm state machine: one item per pair, each transition one conditional write with its notice (docs/adr/0047, 0067, 0314).
+// The alarm state machine: one item per pair, each transition one conditional write with its notice (ADRs 0047, 0067, 0321).
 // No transactions here: the engine writes per pair on its hot path, where one would double the write units and conflict under a storm (docs/adr/0550).
 export * from './alarmViews';
 export * from './alarmNotices';
@@ -38,7 +38,7 @@ const firingFields = (alarm: OpenAlarm, outcome: NotificationOutcome | undefined
   notify: alarm.notify,
   notified: { raised: outcome ?? [] },
   suppressedBy: alarm.suppressedBy,
-  // a new alarm starts unacknowledged; one that was pending keeps what its item holds (docs/adr/0441)
+  // a new alarm starts unacknowledged; one that was pending keeps what its item holds (docs/guide/rules/alarms.md "An acknowledgement ends with its alarm, or at an optional ackUntil of at most 30 days")
   ...(fromPending ? {} : { ...ackFields(alarm.acknowledgement), ackEvents: alarm.ackEvents }),
   ...alarmIndexKeys.firing(alarm),
 });
@@ -69,7 +69,7 @@ export const raise = async (alarm: OpenAlarm, notice?: Notice, delivery?: Notifi
   return raised;
 };
 
-/** Fires a storm: free pairs put whole in batches, the rest through `raise` (docs/adr/0146); answers, in order, which were raised. */
+/** Fires a storm: free pairs put whole in batches, the rest through `raise` (docs/guide/rules/alarms.md "A storm's new alarms are put whole in batches where that cannot lose anything"); answers, in order, which were raised. */
 export const raiseAll = async (list: readonly Raise[], inTime: () => boolean): Promise<boolean[]> => {
   const fresh = list.flatMap((raise, i) => (raise.fromPending === undefined ? [i] : []));
   const stored = await itemsOf(fresh.map((i) => list[i]!.alarm), ['PK', 'SK', 'state', 'GSI1PK', 'GSI2PK']);
@@ -137,7 +137,7 @@ export const update = async (alarm: OpenAlarm): Promise<boolean> =>
 
 /**
  * Ends the suppression of a firing alarm raised under the parent episode that began at `since`
- * (its release told it: docs/adr/0463); false when it is no longer that alarm so marked.
+ * (its release told it: docs/guide/rules/alarms.md "A parent episode is announced once and released once, from a marker per episode"); false when it is no longer that alarm so marked.
  */
 export const unsuppress = async (alarm: OpenAlarm, since: string): Promise<boolean> =>
   transition(alarm, { remove: ['suppressedBy'] }, and(still('firing', alarm.raisedAt), expr('#suppressedBy.#since = :since', { since }))!);

@@ -6,7 +6,7 @@ import { lastKeyOf } from '#lib/store/query';
 import { batchWrite, nowSeconds, putRequest, type Item } from '#lib/store/table';
 import type { Action } from '#lib/store/transaction';
 
-// The audit log, append-only, two sharded items per record (DESIGN §5; docs/adr/0212).
+// The audit log, append-only, two sharded items per record (DESIGN §5; docs/guide/rules/access.md "Audit log keys: every filter a Query, every key sharded").
 
 /** A record's attributes as stored: flat, so that filters can name them; empty texts are left out. */
 const attributes = (record: AuditRecord, expiresAt: number): Item => {

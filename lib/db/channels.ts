@@ -7,7 +7,7 @@ import { collection, versioned } from '#lib/store/entity';
 import { and, expr, patchOf } from '#lib/store/expression';
 import { changedMeanwhile, EXISTS, must, NEW, type Item } from '#lib/store/table';
 
-// Channels: one partition (docs/adr/0095); only `secretOf` reads a webhook's signing secret.
+// Channels: one partition (docs/guide/rules/notify.md "Notification channels"); only `secretOf` reads a webhook's signing secret.
 const notFound = (id: string) => new NotFound(`Channel ${id} not found`);
 const { fromItem } = ChannelItem;
 const channels = versioned(ChannelItem, notFound, (id) => new Conflict(`Channel ${id} was changed or named by a watcher meanwhile; read it again and retry`));
@@ -38,7 +38,7 @@ export const get = async (id: string): Promise<Channel> => (await read(id)).reco
 
 export const read = channels.read;
 
-/** Moves the channel's version on in the transaction that writes a watcher naming it, so an older delete fails; fails when gone (docs/adr/0096). */
+/** Moves the channel's version on in the transaction that writes a watcher naming it, so an older delete fails; fails when gone (docs/guide/rules/notify.md "A watcher never names a deleted channel, even in a race"). */
 export const markUsedAction = (id: string): Action => ({ update: ChannelItem.key(id), change: { increment: { version: 1 } }, condition: EXISTS });
 
 /** The channel, or undefined when it is gone (deliveries to a deleted channel fail). */

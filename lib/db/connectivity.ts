@@ -6,7 +6,7 @@ import { readPage, type Page } from '#lib/store/paging';
 import { pages, queryFirst } from '#lib/store/query';
 import { batchWrite, hasExpired, NEW, putRequest, type Item } from '#lib/store/table';
 
-// Connectivity history and per-room availability rollups (docs/adr/0072, 0073).
+// Connectivity history and per-room availability rollups (docs/guide/rules/alarms.md and docs/guide/rules/reports.md).
 
 /** Stores connectivity changes (idempotent puts: the same device and time is the same item). */
 export const record = async (changes: readonly ConnectivityChange[], expiresAt: (at: string) => number): Promise<void> => {

@@ -5,7 +5,7 @@ import { readPage, type Page } from '#lib/store/paging';
 import { allShards, dueBy, pages, shardKey } from '#lib/store/query';
 import { EXISTS, hasExpired, NEW, put, unexpired, type Item } from '#lib/store/table';
 
-// One item per delivery, keyed by its deterministic id; GSI1 the channel's log, GSI2 the sharded due index (docs/adr/0091, 0145).
+// One item per delivery, keyed by its deterministic id; GSI1 the channel's log, GSI2 the sharded due index (docs/adr/0091-exactly-once-deliveries.md and docs/guide/rules/alarms.md "Alarm history and due deliveries are sharded too").
 const KEEP_SECONDS = 30 * 24 * 60 * 60;
 const { fromItem } = Delivery;
 

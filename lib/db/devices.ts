@@ -10,7 +10,7 @@ import { BATCH_SIZE, batchGet, batchWrite, deleteRequest, EXISTS, NEW, put, putR
 import { syncFingerprints } from './fingerprints';
 import { sleep } from '#lib/shared/timer';
 
-// Devices in their room's partition; GSI1 by serial number, GSI2 the sharded serial index the sync reads (docs/adr/0039, 0128).
+// Devices in their room's partition; GSI1 by serial number, GSI2 the sharded serial index the sync reads (docs/adr/0128-k-shards-one-hash.md and docs/guide/rules/inventory.md "Room aggregates and room status").
 // Batches and single-item writes, no transactions: syncs write the fleet, where one would double the write units and cap a batch at 100 (docs/adr/0550).
 const { key: keys, fromItem } = Devices;
 const toItem = (device: StoredDevice, now: string): Item => Devices.item(device, deviceFields(device, now));
@@ -26,7 +26,7 @@ const openPosition = (query: string, cursor: string): { room: string; sn: string
   return { room, sn };
 };
 
-/** Read units a second a full inventory read may take from one index partition (INDEX_READ_RCU_PER_SECOND; docs/adr/0144). */
+/** Read units a second a full inventory read may take from one index partition (INDEX_READ_RCU_PER_SECOND; docs/guide/rules/inventory.md "Full inventory reads are paced"). */
 const indexPace = (): number => {
   const value = Number(process.env.INDEX_READ_RCU_PER_SECOND ?? 1000);
   return Number.isFinite(value) && value > 0 ? value : 1000;
@@ -57,7 +57,7 @@ export const devices = {
     return found;
   },
 
-  /** The device as the table holds it now: GSI1 for its room, then a consistent read (docs/adr/0173); 404 when unknown. */
+  /** The device as the table holds it now: GSI1 for its room, then a consistent read (docs/guide/rules/alarms.md "Writers of a device start from the base item; one severity rule"); 404 when unknown. */
   async current(devicesn: string): Promise<StoredDevice> {
     for (let attempt = 1; ; attempt++) {
       const indexed = await devices.get(devicesn);
@@ -131,7 +131,7 @@ export const devices = {
     await batchWrite([...deletes.map((device) => deleteRequest(keys(device))), ...puts.map((device) => putRequest(toItem(device, now)))], { inFlight: 8 });
   },
 
-  /** Requests `writeAll(puts, [])` costs, dirty marks included (docs/adr/0140). */
+  /** Requests `writeAll(puts, [])` costs, dirty marks included (docs/guide/rules/alarms.md "The alarm engine picks the cheaper device write"). */
   writeAllRequests(puts: readonly Pick<StoredDevice, 'details'>[]): number {
     const rooms = new Set(puts.map((device) => roomId(device.details))).size;
     return Math.ceil(puts.length / BATCH_SIZE) + 2 * Math.ceil(rooms / BATCH_SIZE) + 2 * rooms;
@@ -147,7 +147,7 @@ export const devices = {
     await dirtying([device], () => put({ ...toItem(device, new Date().toISOString()), lastRefresh }));
   },
 
-  /** Stores a refresh's report, keeping the engine's alarm fields; a device moved in is put whole with `carried`'s (docs/adr/0173). */
+  /** Stores a refresh's report, keeping the engine's alarm fields; a device moved in is put whole with `carried`'s (docs/guide/rules/alarms.md "Writers of a device start from the base item; one severity rule"). */
   async storeReported(device: StoredDevice, lastRefresh: string, carried: Pick<StoredDevice, 'alarmSeverity' | 'alarmWatchers'>): Promise<void> {
     const { PK, SK, alarmSeverity: _severity, alarmWatchers: _watchers, ...fields } = toItem(device, new Date().toISOString());
     await dirtying([device], async () => {
@@ -175,7 +175,7 @@ export const devices = {
   },
 };
 
-/** A device write that is not the sync's: its rooms marked dirty before and after it (docs/adr/0139). */
+/** A device write that is not the sync's: its rooms marked dirty before and after it (docs/guide/rules/alarms.md "Dirty marks are items of their own"). */
 const dirtying = async (written: readonly Pick<StoredDevice, 'details'>[], write: () => Promise<unknown>): Promise<void> => {
   const places = written.map((device) => device.details);
   await syncFingerprints.invalidate(places);

@@ -5,7 +5,7 @@ import { queryShards } from '#lib/store/query';
 import { batchWrite, chunked, deleteRequest, EXISTS, put, putRequest, update, type Item, type Key } from '#lib/store/table';
 import { apart } from '#lib/store/transaction';
 
-// The alarm engine's work queue, written before the change it stands for, deleted after (docs/adr/0131, 0147).
+// The alarm engine's work queue, written before the change it stands for, deleted after (docs/adr/0131-evaluation-queue.md and docs/guide/rules/alarms.md "Devices queued together are folded into one queue item").
 // Apart from the change it stands for, not in its transaction: an entry for a change that did not happen is harmless, and devices are queued in batches (docs/adr/0550).
 /** Devices folded into one queue item: ~300 bytes each, far below the 400 KB item limit. */
 const DEVICES_PER_ITEM = 64;
@@ -94,7 +94,7 @@ export const evaluationQueue = {
     return (await queryShards(QUEUE, { consistent: true })).flatMap(fromItem);
   },
 
-  /** Marks the items a run is about to work on: a later run finding the mark recomputes their rooms (docs/adr/0115). */
+  /** Marks the items a run is about to work on: a later run finding the mark recomputes their rooms (docs/guide/rules/alarms.md "Room statuses are repaired at start and by the next run"). */
   async claim(entries: readonly QueuedEvaluation[], runId: string): Promise<void> {
     // an entry another run finished meanwhile has nothing left to mark
     await mapConcurrent(itemKeys(entries), BATCHES_IN_FLIGHT, (key) => update(key, { set: { claimed: runId } }, EXISTS));

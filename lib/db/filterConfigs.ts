@@ -18,7 +18,7 @@ import { capped, members } from './caps';
 import { numberedCollection } from './partition';
 import { sleep } from '#lib/shared/timer';
 
-// One partition sorted by id; each item holds its whole tree, refused over 400 KB (assertStorable, docs/adr/0022).
+// One partition sorted by id; each item holds its whole tree, refused over 400 KB (assertStorable, docs/guide/rules/config.md "Filters configuration: one item per tree, replacing and merging upserts").
 const UPSERT_CONCURRENCY = 16;
 // A list-form upsert reads, merges and writes back on a version condition. Every round of
 // racing writers has one winner, so a few jittered retries settle any realistic contention.

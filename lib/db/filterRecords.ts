@@ -14,7 +14,7 @@ const UPSERT_CONCURRENCY = 16;
 const FILTER_NOT_FOUND = 'Filter not found';
 const notFound = () => new NotFound(FILTER_NOT_FOUND, { body: FILTER_NOT_FOUND });
 
-/** One UpdateItem creating or updating: sent fields replace, others kept, `deviceSN: null` removes it (docs/adr/0021). */
+/** One UpdateItem creating or updating: sent fields replace, others kept, `deviceSN: null` removes it (docs/guide/rules/config.md "Filter records: fields, merging upserts, one serial number in several filters"). */
 const upsertOne = async (id: number, fields: FilterFields, now: string): Promise<void> => {
   const sent = { name: fields.name, description: fields.description };
   const device = typeof fields.deviceSN === 'string' ? { deviceSN: fields.deviceSN, ...filterDeviceKeys(fields.deviceSN, id) } : {};

@@ -6,7 +6,7 @@ import { and, expr, type Expr } from '#lib/store/expression';
 import { bucketOf, queryAll, queryShards } from '#lib/store/query';
 import { batchGet, batchWrite, chunked, asRead, EXISTS, putRequest } from '#lib/store/table';
 
-// Sync fingerprints in B buckets and a top item of digests, dirty marks beside them (docs/adr/0138, 0139).
+// Sync fingerprints in B buckets and a top item of digests, dirty marks beside them (docs/adr/0138-sync-fingerprints.md and docs/guide/rules/alarms.md "Dirty marks are items of their own").
 /** A digest the sync replaced before writing into the bucket: every room of it is to be compared. */
 const WHOLE = 'whole:';
 const IN_FLIGHT = 16;

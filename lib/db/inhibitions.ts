@@ -5,7 +5,7 @@ import { expr } from '#lib/store/expression';
 import { NEW } from '#lib/store/table';
 
 /*
- * Parent episodes (docs/adr/0463), read whole by one consistent Query. Write order: opened before the first alarm marked
+ * Parent episodes (docs/guide/rules/alarms.md "A parent episode is announced once and released once, from a marker per episode"), read whole by one consistent Query. Write order: opened before the first alarm marked
  * suppressed; `announced` after the announcement's deliveries; on release `releasedAt` (once), its deliveries, the alarms
  * unmarked, then deleted. Each step holds only for its `since` (an older episode's never touch a newer one) and stores nothing twice.
  */

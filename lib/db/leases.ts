@@ -3,7 +3,7 @@ import { EvaluatorMarker, SyncMarker } from '#lib/store/entities/notify';
 import { and, expr } from '#lib/store/expression';
 import { update, type Key } from '#lib/store/table';
 
-// A lease item of background work with its pacing (docs/adr/0114, 0166; lib/shared/lease.ts holds it).
+// A lease item of background work with its pacing (ADRs 0114, 0166; lib/shared/lease.ts holds it).
 const leaseItem = (key: Key, type: string): LeaseStore => ({
   // free when no other run holds it and (with `dueAt`) the last run started by `dueAt`
   acquire: async (runId, now, leaseUntil, dueAt) => {

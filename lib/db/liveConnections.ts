@@ -7,7 +7,7 @@ import { and, expr, type Expr } from '#lib/store/expression';
 import { queryAll } from '#lib/store/query';
 import { EXISTS, nowSeconds, take, type Item } from '#lib/store/table';
 
-// Live connections and their subscriptions by scope key; moves are conditional, scope kept from the ticket (docs/adr/0100, 0158, 0203).
+// Live connections and their subscriptions by scope key; moves are conditional, scope kept from the ticket (docs/guide/rules/live.md).
 
 /** A connection as stored; no `access`: unscoped (the scope of the principal whose ticket opened it). */
 export type Connection = ReturnType<typeof toConnection>;
@@ -53,7 +53,7 @@ export const open = async (connectionId: string, scope: Scoped, expiresAt: numbe
   ]);
 };
 
-/** Counts one message in the rate window at `window` (epoch s) on the connection item (docs/adr/0159); undefined when not registered. */
+/** Counts one message in the rate window at `window` (epoch s) on the connection item (docs/guide/rules/live.md "Live message rate: 10 per 10 s per connection"); undefined when not registered. */
 export const admitMessage = async (connectionId: string, window: number): Promise<Connection | undefined> => {
   const count = async (change: Expr, condition: string) => {
     const live = and(expr('attribute_exists(PK) AND #expiresAt > :now', { now: nowSeconds() }), `(${condition})`)!;
@@ -72,7 +72,7 @@ export const admitMessage = async (connectionId: string, window: number): Promis
 /** What a move came to: moved; lost to another move of the same connection; the connection is gone. */
 type MoveOutcome = 'moved' | 'raced' | 'gone';
 
-/** Moves a connection to another scope (docs/adr/0158); `current`: the connection as just read. */
+/** Moves a connection to another scope (docs/guide/rules/live.md "Moving a live connection is conditional; the board drops pushes outside its scope"); `current`: the connection as just read. */
 export const move = async (connectionId: string, scope: Scoped, current?: Connection): Promise<MoveOutcome> => {
   const read = current ?? (await find(connectionId));
   if (!read || read.expiresAt <= nowSeconds()) return 'gone';

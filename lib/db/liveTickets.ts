@@ -5,7 +5,7 @@ import { expr } from '#lib/store/expression';
 import { must, NEW, take, changedMeanwhile } from '#lib/store/table';
 import { toAccess, toFilter } from './liveConnections';
 
-// Live tickets, stored under their SHA-256; redeeming is one conditional delete (docs/adr/0099).
+// Live tickets, stored under their SHA-256; redeeming is one conditional delete (docs/guide/rules/live.md "One-use tickets, not keys, on the socket").
 
 /** Stores a ticket's hash until `validUntil` (epoch ms) for `filter`, within `access` (kept only when it narrows). */
 export const store = async (ticket: string, filter: DeviceFilter, validUntil: number, access: AccessScope = []): Promise<void> => {

@@ -4,7 +4,7 @@ import { listed } from '#lib/store/paging';
 import { queryAll } from '#lib/store/query';
 import { EXISTS } from '#lib/store/table';
 
-// Location profiles (docs/adr/0481): one partition sorted by the location's encoded identity, one Query, no index read (nothing lags).
+// Location profiles (docs/guide/rules/config.md "Location profiles: one item per location, room overrides inside it, written whole"): one partition sorted by the location's encoded identity, one Query, no index read (nothing lags).
 // A profile is one item, its rooms' overrides inside it, written whole: two PUTs racing leave one of them whole (last write wins).
 const { fromItem } = Profiles;
 type Location = { region: string; location: string };

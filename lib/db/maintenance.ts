@@ -7,7 +7,7 @@ import { listed } from '#lib/store/paging';
 import { must, NEW, unexpired, type Item } from '#lib/store/table';
 import { capped, endingMembers } from './caps';
 
-// Maintenance windows: one partition sorted by UUIDv7, no index (docs/adr/0405); `version` guards replace and delete.
+// Maintenance windows: one partition sorted by UUIDv7, no index (docs/guide/rules/maintenance.md "Maintenance windows in one partition, ids in creation order"); `version` guards replace and delete.
 const { fromItem } = Windows;
 
 export type VersionedWindow = Versioned<MaintenanceWindow>;

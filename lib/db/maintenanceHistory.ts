@@ -5,7 +5,7 @@ import { NEW, unexpired } from '#lib/store/table';
 
 export type { MaintenanceEvent } from '#lib/store/entities/alarms';
 
-// A window's openings and closings in its own partition (docs/adr/0452): put-if-absent, so racing or resumed runs record each once;
+// A window's openings and closings in its own partition (docs/guide/rules/maintenance.md "A window's openings are recorded in its own history, start and end once each"): put-if-absent, so racing or resumed runs record each once;
 // read by key (consistent) first, so one finding it written costs a read, not a failed write. They expire ALARM_HISTORY_DAYS after their instant.
 
 export const has = async (event: Pick<MaintenanceEvent, 'windowId' | 'event' | 'at'>): Promise<boolean> => (await Events.read(event, { consistent: true })) !== undefined;

@@ -3,13 +3,13 @@ import { MaintenanceRelease, RepeatMarker } from '#lib/store/entities/notify';
 
 // Markers of work done: each written after the deliveries it stands for, so a crash replans them and stores nothing twice.
 
-/** The last repeat slot whose digest a watcher's deliveries carry (docs/adr/0092). */
+/** The last repeat slot whose digest a watcher's deliveries carry (docs/guide/rules/notify.md "Repeat notifications in slots of the repeat interval"). */
 export const repeats = {
   lastSlot: async (watcherId: string): Promise<number | undefined> => (await RepeatMarker.find(watcherId, { consistent: true })) ?? undefined,
   done: async (watcherId: string, slot: number, at: string): Promise<void> => void (await RepeatMarker.put(watcherId, { watcherId, slot, at })),
 };
 
-/** The end (ms) of a maintenance window's last opening whose held alarms were told (docs/adr/0433). */
+/** The end (ms) of a maintenance window's last opening whose held alarms were told (docs/guide/rules/maintenance.md "A closing maintenance window tells what it held once, found from its schedule and a marker"). */
 export const releases = {
   lastClosed: async (windowId: string): Promise<number | undefined> => (await MaintenanceRelease.find(windowId, { consistent: true })) ?? undefined,
   closed: async (windowId: string, closedAt: number, at: string): Promise<void> => void (await MaintenanceRelease.put(windowId, { windowId, closedAt, at })),

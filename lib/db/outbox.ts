@@ -4,7 +4,7 @@ import { expr } from '#lib/store/expression';
 import { mapListOrPage, queryPartitionsDescending, shardsOf } from '#lib/store/paging';
 import { hasExpired, NEW } from '#lib/store/table';
 
-// The local mailbox (MAILER=outbox) and the SES sent ledger: idempotent by mail id, 30 days (docs/adr/0054, 0091).
+// The local mailbox (MAILER=outbox) and the SES sent ledger: idempotent by mail id, 30 days (docs/adr/0091-exactly-once-deliveries.md and docs/guide/rules/alarms.md "`GET /alarms` reads the open-alarm index; `GET /alarms/outbox` lists local mail").
 const KEEP_SECONDS = 30 * 24 * 60 * 60;
 const expiry = (at: string) => Math.floor(Date.parse(at) / 1000) + KEEP_SECONDS;
 

@@ -7,7 +7,7 @@ export const numberedCollection = (partition: string, sortKey: (id: number) => s
     await must(remove({ PK: partition, SK: sortKey(id) }, EXISTS), missing);
   },
 
-  /** Deletes every record not in `ids` (`[]`: all), answering how many went; idempotent (docs/adr/0023). */
+  /** Deletes every record not in `ids` (`[]`: all), answering how many went; idempotent (docs/guide/rules/config.md "Keep-list deletes"). */
   async keepOnly(ids: readonly number[]): Promise<number> {
     const keep = new Set(ids.map(sortKey));
     const doomed = (await collection(partition).all({ project: ['PK', 'SK'] })).filter((key) => !keep.has(String(key.SK)));

@@ -10,7 +10,7 @@ import { apart } from '#lib/store/transaction';
 import { capped, members } from './caps';
 
 // Report schedules (issue 28 item 5) are few: one partition sorted by UUIDv7 id, one Query, no index read (nothing lags);
-// `version` guards replace and delete, REPORTS_MAX caps them. The conditional put claiming a period's marker makes its report once (docs/adr/0472).
+// `version` guards replace and delete, REPORTS_MAX caps them. The conditional put claiming a period's marker makes its report once (docs/guide/rules/reports.md "One report per schedule and period: a conditional marker claims it, deliveries are keyed by it").
 const { fromItem } = Schedules;
 
 export type VersionedSchedule = Versioned<ReportSchedule>;
@@ -74,7 +74,7 @@ export const made = async (key: ReportKey, runId: string, facts: { madeAt: strin
 
 /**
  * Marks a period's report made without any delivery, unless a marker exists: a period a schedule's
- * new timing closed before it was set is passed over (docs/adr/0493), as one ended before its creation.
+ * new timing closed before it was set is passed over (docs/guide/rules/reports.md "A report schedule whose timing changes does not report a period that ended before the change"), as one ended before its creation.
  */
 export const passOver = async (key: ReportKey, facts: { to: string; madeAt: string; expiresAt: number }): Promise<boolean> =>
   ReportRun.put(key, { status: 'made', from: key.from, to: facts.to, madeAt: facts.madeAt, deliveries: 0, expiresAt: facts.expiresAt }, expr('attribute_not_exists(PK)'));
@@ -88,7 +88,7 @@ export type RunBudget = { granted: true; windowEnd: number } | { granted: false;
 const MAX_TAKE_ATTEMPTS = 4;
 
 /**
- * Takes one run of `name`'s budget of `max` per fixed window of `windowSeconds` (docs/adr/0542),
+ * Takes one run of `name`'s budget of `max` per fixed window of `windowSeconds` (docs/guide/rules/reports.md "Report runs are budgeted, and a schedule names only channels shared with its writer"),
  * atomically: however many run in parallel, at most `max` are granted per window. The same
  * conditional updates as the password guess budget (lib/db/sessions.ts `loginFailures`).
  */

@@ -11,7 +11,7 @@ export type NewRole = Omit<Role, 'builtIn' | 'createdAt' | 'updatedAt'>;
 /** What PUT may change of a created role: its name (and so its id) stays. */
 export type RolePatch = Partial<Pick<NewRole, 'description' | 'permissions'>>;
 
-// Created roles in one partition, counting their holders; built-ins from code (docs/adr/0033, 0066, 0312).
+// Created roles in one partition, counting their holders; built-ins from code (docs/guide/rules/access.md and docs/guide/rules/store.md).
 const notFound = (roleid: string) => new NotFound(`Role ${roleid} not found`);
 
 // a write races at most a few changes of the same role
@@ -19,7 +19,7 @@ const MAX_ATTEMPTS = 5;
 
 const read = (roleid: string): Promise<Item | undefined> => CreatedRole.read(roleid, { consistent: true });
 
-/** Starts the holder count of a role stored before counts (docs/adr/0312). */
+/** Starts the holder count of a role stored before counts (docs/guide/rules/store.md "The compatibility branches that stay"). */
 const startCount = async (roleid: string, countHolders: () => Promise<number>): Promise<void> => {
   await CreatedRole.update(roleid, { set: { holders: await countHolders() } }, 'attribute_exists(PK) AND attribute_not_exists(#holders)');
 };
@@ -46,7 +46,7 @@ export const holderAction = (roleid: string, delta: 1 | -1): Action =>
     ? { update: CreatedRole.key(roleid), change: { increment: { holders: 1 } }, condition: 'attribute_exists(#holders)' }
     : { update: CreatedRole.key(roleid), change: { increment: { holders: -1 } }, condition: expr('#holders > :zero', { zero: 0 }) };
 
-/** Whether the role exists, its holder count started if it was stored before counts (docs/adr/0312). */
+/** Whether the role exists, its holder count started if it was stored before counts (docs/guide/rules/store.md "The compatibility branches that stay"). */
 export const counting = async (roleid: string, countHolders: () => Promise<number>): Promise<boolean> => {
   const item = await read(roleid);
   if (!item) return false;

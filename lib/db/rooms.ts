@@ -5,7 +5,7 @@ import { queryShards, type Query } from '#lib/store/query';
 import { asRead, batchGet, type Item } from '#lib/store/table';
 import { announceStored } from './changes';
 
-// One aggregate per room with devices, sharded, in three orders (docs/adr/0039, 0040); lib/rollups/rooms.ts decides its content.
+// One aggregate per room with devices, sharded, in three orders (docs/guide/rules/inventory.md); lib/rollups/rooms.ts decides its content.
 // Single-item version-guarded writes, no transactions: a run writes thousands of rooms, where they would double the write units (docs/adr/0550).
 const SEVERITY_LEVELS: Severity[] = [1, 2, 3, 4];
 const severityFields = (severities: SeverityCounts) => Object.fromEntries(SEVERITY_LEVELS.map((level) => [`sev${level}`, severities[level]]));

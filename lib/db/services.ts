@@ -19,7 +19,7 @@ const notFound = (id: string) => new NotFound(`Service ${id} not found`);
 
 /**
  * The service and its credentials as stored now (strongly consistent); stays inside lib/. `incarnation`: new at registration,
- * rotation and deactivation (docs/adr/0225; empty before incarnations); `secretHash`: `sha256$<base64url>`, empty until issued.
+ * rotation and deactivation (docs/guide/rules/access.md "Rotating or deactivating a service starts a new incarnation, ending its tokens at once"; empty before incarnations); `secretHash`: `sha256$<base64url>`, empty until issued.
  */
 export const serviceCredentials = async (id: string) => {
   const item = await Services.read(id, { consistent: true });

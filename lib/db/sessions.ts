@@ -24,7 +24,7 @@ export const revokedTokens = {
 // a reservation races at most a few window changes (open, expire); past that, answer "busy"
 const MAX_RESERVE_ATTEMPTS = 4;
 
-/** Password guesses per username in a fixed window, each check reserving a slot first (docs/adr/0031, 0063). */
+/** Password guesses per username in a fixed window, each check reserving a slot first (docs/guide/rules/access.md). */
 export const loginFailures = {
   async reserve(username: string, maxFailures: number, windowSeconds: number): Promise<Reservation> {
     for (let attempt = 0; attempt < MAX_RESERVE_ATTEMPTS; attempt++) {

@@ -9,7 +9,7 @@ import { lastKeyOf, queryAll, type Query } from '#lib/store/query';
 import { changedMeanwhile, must, NEW, nowSeconds } from '#lib/store/table';
 import { capped, endingMembers } from './caps';
 
-// Silences: one partition, GSI1 sorted by endsAt for active and future (docs/adr/0070, 0163).
+// Silences: one partition, GSI1 sorted by endsAt for active and future (docs/guide/rules/alarms.md).
 const { fromItem } = Silences;
 const stored = versioned(Silences, (id) => new NotFound(`Silence ${id} not found`));
 

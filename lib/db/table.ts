@@ -34,7 +34,7 @@ const ensureTimeToLive = async (client: DynamoDBClient, tableName: string): Prom
   await client.send(new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: ttlAttribute, Enabled: true } }));
 };
 
-/** Creates the table unless it exists, and waits until ACTIVE (docs/adr/0009), TTL enabled; a concurrent create is success. */
+/** Creates the table unless it exists, and waits until ACTIVE (docs/guide/rules/store.md "`createTable` endpoints ensure the one table"), TTL enabled; a concurrent create is success. */
 export const ensureTable = async (client: DynamoDBClient, tableName: string): Promise<{ created: boolean; status: string }> => {
   const existing = await describe(client, tableName);
   let created = false;

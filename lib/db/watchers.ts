@@ -25,7 +25,7 @@ const versions = versioned(Watchers, notFound, changed);
 const putAt = (record: WatcherRecord, version: number, condition: Expr | string) => Watchers.put(record.id, watcherFields(record, version), condition);
 
 /**
- * Writes a watcher and marks every channel it names used, in one transaction (docs/adr/0096): all
+ * Writes a watcher and marks every channel it names used, in one transaction (docs/guide/rules/notify.md "A watcher never names a deleted channel, even in a race"): all
  * of it lands, or nothing does. `gone`: the named channels that no longer exist (nothing written);
  * `held` false: the watcher's own condition failed.
  */
@@ -54,7 +54,7 @@ const landed = async (write: Promise<{ held: boolean; gone: string[] }>, fail: (
 /** At most `WATCHERS_MAX` watchers per stage (lib/db/caps.ts): a create past it is 409. */
 const cap = capped('watchers', () => caps.watchers(), (max) => `This stage holds ${max} watchers, its maximum (WATCHERS_MAX); delete one first`, members(WATCHERS));
 
-/** Stores a new active watcher and answers its id; 409 at the stage's maximum; `scope`: its creator's (docs/adr/0252). */
+/** Stores a new active watcher and answers its id; 409 at the stage's maximum; `scope`: its creator's (docs/guide/rules/access.md "A watcher keeps its creator's scope, and the engine honours it in `targets`"). */
 export const create = async (input: WatcherInput, id: string = randomUUID(), scope: readonly ScopeEntry[] = []): Promise<string> => {
   const now = new Date().toISOString();
   const record: WatcherRecord = { id, ...scopeField(scope), ...normalize(input), active: true, createdAt: now, updatedAt: now };

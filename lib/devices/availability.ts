@@ -62,7 +62,7 @@ const profilesNameHours = (profiles: Profiles, body: DeviceFilter, access: Acces
 /**
  * POST /videoDevice/room/availability: the device filter plus an optional window. Business hours
  * (the default when BUSINESS_HOURS is set or a location profile in scope names some; each room in
- * its own, docs/adr/0482) or unhealthy days are read from connectivity changes
+ * its own, docs/guide/rules/reports.md "Availability counts each room in its own calendar: room > location profile > fleet > 24 h") or unhealthy days are read from connectivity changes
  * (./businessAvailability.ts); 24 h without unhealthy days from the hourly rollups, as before.
  */
 export const roomAvailability = async (body: AvailabilityBody, access: AccessScope = []): Promise<AvailabilityAnswer | BusinessAnswer> => {

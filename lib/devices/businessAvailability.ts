@@ -23,7 +23,7 @@ import type { Scope } from './deviceScope';
 import type { ConnectivityChange, Place, StoredDevice } from './types';
 
 /*
- * Availability over business hours (issue 28 item 4; docs/adr/0421 and 0422): read from each
+ * Availability over business hours (issue 28 item 4; docs/guide/rules/reports.md): read from each
  * device's connectivity transitions, not from the hourly rollups. Bounded: at most
  * MAX_BUSINESS_DEVICES devices in scope and MAX_TRANSITIONS_PER_DEVICE transitions each in the
  * window read, so one request reads O(devices x transitions) <= 2,000 x 2,000 items at most.
@@ -53,7 +53,7 @@ interface BusinessRoom extends Place {
   deviceCount: number;
   outageMinutes: number;
   unhealthyDays?: number;
-  /** What this room was counted in (answered when a location profile applies to a room of the answer: docs/adr/0482). */
+  /** What this room was counted in (answered when a location profile applies to a room of the answer: docs/guide/rules/reports.md "Availability counts each room in its own calendar: room > location profile > fleet > 24 h"). */
   hours?: 'business' | '24h';
   timeZone?: string;
 }
@@ -92,7 +92,7 @@ const connectivityOf = async (device: StoredDevice, from: number, to: number): P
     : { devicesn: device.devicesn, transitions, connectedAtStart: device.status.connected };
 };
 
-/** The openings of the windows that take a device out (computed once per window per request: docs/adr/0540). */
+/** The openings of the windows that take a device out (computed once per window per request: docs/guide/rules/maintenance.md "A maintenance window opens at most 48 times a day"). */
 const openingsFor = (openings: MaintenanceOpenings, device: StoredDevice): readonly Interval[] =>
   openings.forTarget({ ...device.details, devicesn: device.devicesn, ...(device.vendor ? { vendor: device.vendor } : {}) });
 

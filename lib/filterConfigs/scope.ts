@@ -6,7 +6,7 @@ import type { FiltersConfig } from './types';
 
 /*
  * A filter configuration names a region and its locations: places of the fleet, so a scoped
- * caller reads only those within its scope (docs/adr/0543), as it reads devices.
+ * caller reads only those within its scope (docs/guide/rules/access.md "Filter configurations and a device's filter are narrowed to the scope"), as it reads devices.
  */
 
 /** The configuration as `scope` sees it: only its locations within the scope; undefined when its region is not, or none of its locations is. */

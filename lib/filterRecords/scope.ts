@@ -7,7 +7,7 @@ import type { FilterRecord } from './types';
 /**
  * GET /filters/device/{deviceSN}: the filter of a device is fleet data (it tells that the device
  * exists), so a scoped caller gets it only for a device within its scope; any other answers the
- * same 404 as a device without a filter (docs/adr/0543). Filters themselves (`GET /filters`,
+ * same 404 as a device without a filter (docs/guide/rules/access.md "Filter configurations and a device's filter are narrowed to the scope"). Filters themselves (`GET /filters`,
  * id and name) are dashboard configuration and answer alike to every caller.
  */
 export const filterOfDevice = async (deviceSN: string, scope: AccessScope): Promise<FilterRecord> => {

@@ -3,7 +3,7 @@
  * generator (scripts/generate.ts) derives from it the serverless function, the compiled
  * validator, the handler's binding and the OpenAPI operation; the handler's request and
  * answer types are inferred from its schemas. TypeBox is used for types only here, so no
- * Lambda bundle carries it (docs/decisions.md "Route contracts").
+ * Lambda bundle carries it (docs/adr/0119-typebox-for-schemas-and-types.md).
  */
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { CompiledValidator } from '#lib/shared/validation';

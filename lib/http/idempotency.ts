@@ -5,7 +5,7 @@ import type { IdempotencyStore, Principal } from './contract';
 import type { HttpResult } from './respond';
 
 /*
- * Idempotent creates (issue 24 item 4; docs/decisions.md "idempotent creates"). A client that
+ * Idempotent creates (issue 24 item 4; docs/adr/0161-idempotent-creates.md). A client that
  * sends `Idempotency-Key` on a create and retries with the same key (a timeout, a 503, a lost
  * answer) gets the first result again instead of a second record. The key is claimed before the
  * create runs (a conditional put), so parallel retries create once; the 2xx is kept once the
@@ -44,7 +44,7 @@ const callerOf = (event: APIGatewayProxyEvent, principal: Principal | undefined)
  * Runs a create once per key: a retry with the same key and request answers the first result.
  * `audit` stores the audit record of a result (lib/http/index.ts) and throws when it could not:
  * the create landed, so its result is kept all the same, marked as not yet audited, and the
- * first replay stores the record before it answers (docs/adr/0213). A replay of an audited
+ * first replay stores the record before it answers (docs/guide/rules/access.md "A change and its audit record are written in one transaction"). A replay of an audited
  * result writes no second record.
  */
 export const runIdempotent = async (

@@ -129,7 +129,7 @@ export const http = <C extends RouteContract>(binding: Binding<C>, handle: Handl
         }
         return;
       }
-      // a change made by no single-item write (batches, table set-ups, a test mail): stored before the 2xx, else 503 (docs/adr/0213)
+      // a change made by no single-item write (batches, table set-ups, a test mail): stored before the 2xx, else 503 (docs/guide/rules/access.md "A change and its audit record are written in one transaction")
       await appendOrUnavailable(audit.log, entry, CHANGE_UNRECORDED);
     };
     const result = idempotency ? await idempotency.run(idempotency.store, { route: binding.functionName, event, principal, request }, change, record) : await change();

@@ -69,7 +69,7 @@ const failure = (statusCode: number, message: string, details?: ErrorDetail[], h
 export const errorResult = (error: unknown, invalidStatus: number): { result: HttpResult; known: boolean; fault?: { fault: StoreFault; reason: string } } => {
   if (error instanceof InvalidCursor) {
     const details = [{ field: 'queryStringParameters.cursor', message: 'cursor must be a nextCursor this API answered for the same query' }];
-    // 422 on every route, as documented for cursors (docs/decisions.md "Cursors are sealed")
+    // 422 on every route: a forged or foreign cursor is a well-formed request the API cannot follow (docs/adr/0109-sealed-cursors.md)
     return { result: failure(422, error.message, details), known: true };
   }
   if (error instanceof HttpError) {

@@ -26,7 +26,7 @@ import { reportSync, syncListing, type SyncResult } from './sync';
  * consecutive syncs. A provider failing longer than PROVIDER_STALE_MINUTES has its devices flagged
  * `staleSince`. A listing stopped by a paging bound (a page seen twice, the page budget derived
  * from the fleet held spent: provider/paging.ts) backs that provider off: its listing is not tried
- * again for a while, doubling with each such failure in a row, until one succeeds (ADR 0532). After
+ * again for a while, doubling with each such failure in a row, until one succeeds (docs/guide/rules/inventory.md "Vendor paging: a page seen twice ends a listing; a page budget from the fleet held; backoff"). After
  * the run each provider's status is stored (GET /providers) and published.
  */
 

@@ -15,7 +15,7 @@ import type { Connections, LiveMessage } from './types';
 
 /*
  * Pushes every stored room or alarm change to the connections whose scope holds its room
- * (docs/decisions.md "Live"). Cost per change: one Query per scope key containing the room
+ * (one seam: repositories announce what they stored, docs/adr/0102-live-one-seam.md). Cost per change: one Query per scope key containing the room
  * (at most 8; changes stored while a key is being read share its next read, lib/live/reads.ts)
  * and one PostToConnection per subscriber, in parallel: O(connections in scope). A connection
  * opened by a scoped principal hears only of rooms within that principal's scope (its

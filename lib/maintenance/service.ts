@@ -1,7 +1,7 @@
 /**
  * The `/maintenance` routes' work (issue 28 item 1): create, list, read, replace and delete
  * windows, each within the caller's scope as a silence is (lib/alarms/silences.ts
- * `silenceWithinScope`, docs/adr/0251): a scoped caller's window pins a region (and location) of
+ * `silenceWithinScope`, docs/guide/rules/access.md "What lies within a scope: areas, silences, watcher conditions"): a scoped caller's window pins a region (and location) of
  * its scope, and every other window is 404 to it, as if unknown.
  */
 import { silenceWithinScope } from '#lib/alarms/pure/silences';
@@ -17,11 +17,11 @@ import type { MaintenanceWindow, WindowInput, WindowMatchers } from './types';
 import { answerOf, checkWindow, lastClosing, openWindowsAt, timeOrderedId, type OpenWindow, type WindowAnswer } from './pure/windows';
 import { apart } from '#lib/store/transaction';
 
-/** The time zone of the place a window's matchers name, when one is known (its location's profile: docs/adr/0483). */
+/** The time zone of the place a window's matchers name, when one is known (its location's profile: docs/guide/rules/maintenance.md "A maintenance window without a zone takes its location's profile zone"). */
 type PlaceTimeZone = (matchers: WindowMatchers) => Promise<string | undefined>;
 
 interface Options {
-  /** Where a schedule without `timeZone` takes its zone from (docs/adr/0404-a-windows-time-zone-default-is-a-parameter.md). */
+  /** Where a schedule without `timeZone` takes its zone from (docs/guide/rules/maintenance.md "A window's time zone: sent, or the place's default, stored resolved"). */
   placeTimeZone?: PlaceTimeZone;
 }
 
@@ -86,17 +86,17 @@ export const replaceWindow = async (id: string, input: WindowInput, scope: Acces
   const now = new Date();
   const { createdBy, createdAt } = current.record;
   const window: MaintenanceWindow = { id, ...(await stored(input, scope, options, now)), createdBy, createdAt, updatedAt: now.toISOString() };
-  await apart(() => releaseBeforeChange(current.record, now.getTime(), window)); // what it held and no longer holds is told (docs/adr/0494)
+  await apart(() => releaseBeforeChange(current.record, now.getTime(), window)); // what it held and no longer holds is told (docs/guide/rules/maintenance.md "Deleting or replacing an open maintenance window tells what it held")
   return answerOf(await store.replace(current, window, lifeOf(window)), now.getTime());
 };
 
-/** One page of a window's openings and closings, newest first (docs/adr/0452); 404 as the window is. */
+/** One page of a window's openings and closings, newest first (docs/guide/rules/maintenance.md "A window's openings are recorded in its own history, start and end once each"); 404 as the window is. */
 export const windowHistory = async (id: string, query: { limit?: string; cursor?: string }, scope: AccessScope = []): Promise<Page<history.MaintenanceEvent>> => {
   await getWithin(id, scope);
   return history.page(id, query.limit ? Number(query.limit) : DEFAULT_WINDOWS_PAGE, query.cursor);
 };
 
-/** Deletes a window; what its opening under way held is told first, as at a closing (docs/adr/0494). */
+/** Deletes a window; what its opening under way held is told first, as at a closing (docs/guide/rules/maintenance.md "Deleting or replacing an open maintenance window tells what it held"). */
 export const removeWindow = async (id: string, scope: AccessScope = []): Promise<void> => {
   const current = await getWithin(id, scope);
   await apart(() => releaseBeforeChange(current.record, Date.now()));

@@ -21,7 +21,7 @@ const READS_IN_FLIGHT = 16;
 
 /**
  * The facts the parent conditions over `judged` are decided on, read where they are kept (issue 28
- * item 2; docs/adr/0462): each room's aggregate and each location's summary (consistent Gets of
+ * item 2; docs/guide/rules/alarms.md "A suppressed alarm is marked `suppressedBy` when it is raised, judged from the rollups"): each room's aggregate and each location's summary (consistent Gets of
  * the rollups, never the devices), each parent watcher's firing alarms (a consistent Query of its
  * partition). Only what `judged` names is read.
  */
@@ -62,7 +62,7 @@ const awaitingEvaluation = async (): Promise<Set<string>> =>
 const sameParent = (a: InhibitedBy | undefined, b: InhibitedBy): boolean => a !== undefined && isDeepStrictEqual(a, b);
 
 /**
- * Parent episodes (issue 28 item 2; docs/adr/0463): each open episode is announced once (one
+ * Parent episodes (issue 28 item 2; docs/guide/rules/alarms.md "A parent episode is announced once and released once, from a marker per episode"): each open episode is announced once (one
  * `alarms.inhibited` digest to the inhibited watcher's targets: the parent problem and the count of
  * the alarms it suppresses), and released once its parent stopped holding (or its watcher is gone,
  * inactive or no longer inhibited so): the alarms it suppressed that still fire are told in one
@@ -86,7 +86,7 @@ export const collectInhibitions = async (store: (drafts: readonly DeliveryDraft[
     if (holds && episode.announced) continue;
     const mark = suppressionOf(episode.parent, episode.scope, episode.since);
     const suppressed = (await firingNow(episode.watcherId)).filter((alarm) => alarm.suppressedBy && sameEpisode(alarm.suppressedBy, mark));
-    // announced once one of its alarms is neither silenced nor held by an open window (docs/adr/0495): nothing is sent while a window holds them all
+    // announced once one of its alarms is neither silenced nor held by an open window (docs/guide/rules/alarms.md "A parent problem is not announced while every alarm it suppresses is silenced or in maintenance"): nothing is sent while a window holds them all
     const held = suppressed.length === 0 ? undefined : await quietNow();
     const target = held ? await withVendors(suppressed, held.open) : (alarm: OpenAlarm) => alarm;
     if (!episode.announced && watcher && held && suppressed.some((alarm) => loud(held, now)(alarm, target(alarm)))) {
@@ -98,7 +98,7 @@ export const collectInhibitions = async (store: (drafts: readonly DeliveryDraft[
     if (holds) continue;
     queued ??= await awaitingEvaluation();
     if (queued.has(`watcher:${episode.watcherId}`) || suppressed.some((alarm) => queued!.has(`device:${alarm.devicesn}`))) continue;
-    // an open maintenance window holding one of them holds the release until it closes: told then, once (docs/adr/0492)
+    // an open maintenance window holding one of them holds the release until it closes: told then, once (docs/guide/rules/maintenance.md "A parent's release waits for the maintenance window holding its alarms")
     if (watcher?.active && held && suppressed.some((alarm) => matchingWindows(held.open, target(alarm)).length > 0)) continue;
     if (!(await release(episode, watcher, suppressed, held, store, inTime, now))) return false;
   }

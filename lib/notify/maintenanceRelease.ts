@@ -34,7 +34,7 @@ export const heldWatchers = (window: MaintenanceWindow, all: readonly WatcherRec
 
 /**
  * When an alarm's telling was held by `opening`: its raise, or, for one raised before it, the lapse
- * of its acknowledgement inside it while it stays unacknowledged (its reminder was held: docs/adr/0496).
+ * of its acknowledgement inside it while it stays unacknowledged (its reminder was held: docs/guide/rules/maintenance.md "An acknowledgement lapse held by a maintenance window is told when the window closes").
  */
 const heldSince = (alarm: OpenAlarm, opening: Opening): string => {
   const inside = (at: string) => Date.parse(at) >= opening.start && Date.parse(at) < opening.end;
@@ -44,7 +44,7 @@ const heldSince = (alarm: OpenAlarm, opening: Opening): string => {
 
 /**
  * The digest of one watcher's alarms that `opening` of `window` held and that still fire, unsilenced
- * and held by no other open window nor a parent (docs/adr/0433): dated the opening's end and
+ * and held by no other open window nor a parent (docs/guide/rules/maintenance.md "A closing maintenance window tells what it held once, found from its schedule and a marker"): dated the opening's end and
  * carrying the window unless told otherwise, so its id (and its deliveries') is fixed. None when it held none.
  */
 export const heldDrafts = async (
@@ -79,7 +79,7 @@ export const heldDrafts = async (
 };
 
 /**
- * Before a window is deleted or replaced (docs/adr/0494): its opening under way ends now, and what
+ * Before a window is deleted or replaced (docs/guide/rules/maintenance.md "Deleting or replacing an open maintenance window tells what it held"): its opening under way ends now, and what
  * it held that still fires, and that neither another open window nor the `replacement` (when open
  * now) holds, is told as at a closing (the deliveries stored, sent by the notifier's next run); a
  * closing not told yet is told as the notifier would have. Unless the replacement is open now, the

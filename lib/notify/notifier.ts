@@ -127,12 +127,12 @@ export const notifier = (options: NotifierOptions) => {
       if (drafts.length > 0 && !(await store(drafts))) return false;
     }
     if (!inTime()) return false;
-    await recordClosed(window, opening, now); // its history (ADR 0452), before the marker ends the retries
+    await recordClosed(window, opening, now); // its history (docs/guide/rules/maintenance.md "A window's openings are recorded in its own history, start and end once each"), before the marker ends the retries
     await releases.closed(window.id, opening.end, iso(now));
     return true;
   };
 
-  /** Records the openings under way in their windows' history (ADR 0452): one consistent Get each when recorded already. */
+  /** Records the openings under way in their windows' history (docs/guide/rules/maintenance.md "A window's openings are recorded in its own history, start and end once each"): one consistent Get each when recorded already. */
   const recordOpenings = async (open: readonly OpenWindow[], now: number): Promise<boolean> => {
     for (const { window, opening } of open) {
       if (!inTime()) return false;

@@ -21,7 +21,7 @@ const once = <T>(read: () => Promise<T>): (() => Promise<T>) => {
 /**
  * The reads of one run (`start`: its instant), made by the first collector that needs them and
  * shared by the others: no collector writes a watcher, a silence or a window, so none has a write
- * of its run to see. Made per run, never kept: the next run reads afresh (docs/adr/0511).
+ * of its run to see. Made per run, never kept: the next run reads afresh (docs/guide/rules/notify.md "A notifier run reads the watchers, the silences and the windows once").
  */
 export const runReads = (start: number): RunReads => ({
   watchers: once(() => watchers.list()),

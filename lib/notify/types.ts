@@ -51,7 +51,7 @@ export interface Digest {
 }
 
 /**
- * One parent episode (issue 28 item 2; docs/adr/0463): a watcher's parent condition holding over
+ * One parent episode (issue 28 item 2; docs/guide/rules/alarms.md "A parent episode is announced once and released once, from a marker per episode"): a watcher's parent condition holding over
  * one room or location since `since`. Opened by the evaluator before the first alarm it suppresses,
  * announced once (one digest), released and deleted by the notifier once the parent stopped holding.
  */

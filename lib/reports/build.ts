@@ -1,6 +1,6 @@
 /**
  * Reads what a fleet report tells, within its schedule's scope, and builds it
- * (docs/adr/0473-a-report-is-bounded.md): the rooms' availability over the period (24 h, from the
+ * (docs/guide/rules/reports.md "A report is bounded: ten worst rooms, ten longest outages, 5,000 cleared alarms, 100 schedules"): the rooms' availability over the period (24 h, from the
  * hourly rollups: lib/devices/availability.ts), the alarms cleared in it (alarm history, at most
  * MAX_HISTORY records), and the watchers' types.
  */

@@ -1,5 +1,5 @@
 /**
- * The `/reports` routes' work (issue 28 item 5; docs/adr/0474-report-schedules-and-their-routes.md):
+ * The `/reports` routes' work (issue 28 item 5; docs/guide/rules/reports.md "Report schedules: /reports under watchers:write, kept to a scope like a watcher, 422 for bad input"):
  * create, list, read, replace and delete report schedules, and run one now. A schedule keeps the
  * places it reports on (`scope`): what the body names, within the caller's own scope, else the
  * caller's scope, as a watcher keeps its creator's. A scoped caller reaches only the schedules
@@ -37,7 +37,7 @@ const outOfScope = () =>
   new NotFound('body.scope names places outside your scope', { details: [{ field: 'body.scope', message: 'body.scope must lie within your scope (each entry a region or location of it)' }] });
 
 /**
- * The channels a caller may name in a schedule (docs/adr/0542): any channel with `channels:write`;
+ * The channels a caller may name in a schedule (docs/guide/rules/reports.md "Report runs are budgeted, and a schedule names only channels shared with its writer"): any channel with `channels:write`;
  * without it, only a channel some schedule within the caller's scope already names, which someone
  * allowed to name it shared with that scope. A channel that does not exist and one the caller may
  * not name are refused alike (422 "no channel <id>"), so the answer tells nothing of channels
@@ -109,7 +109,7 @@ export const getSchedule = async (id: string, scope: AccessScope = []): Promise<
 /**
  * Replaces a schedule whole (id, createdBy and createdAt kept). Reports already made stay made. A
  * new timing whose last period ended before the edit does not report that period (it overlaps the
- * old timing's reports): its marker is written made, before the schedule (docs/adr/0493).
+ * old timing's reports): its marker is written made, before the schedule (docs/guide/rules/reports.md "A report schedule whose timing changes does not report a period that ended before the change").
  */
 export const replaceSchedule = async (id: string, input: ReportInput, caller: Pick<ReportCaller, 'scope' | 'permissions'>): Promise<ScheduleAnswer> => {
   const current = await getWithin(id, caller.scope);
@@ -135,7 +135,7 @@ interface ReportNow {
 }
 
 /**
- * How often a report may be run on demand (docs/adr/0542): each report once a minute, each
+ * How often a report may be run on demand (docs/guide/rules/reports.md "Report runs are budgeted, and a schedule names only channels shared with its writer"): each report once a minute, each
  * principal ten times an hour (the API key is one principal). Kept in the table: the functions
  * answering share no memory.
  */

@@ -6,8 +6,8 @@ import type { IdempotencyClaim, IdempotencyStore, IdempotentReplay, IdempotentRe
 import type { HttpResult } from '#lib/http/respond';
 
 /*
- * Where idempotent creates keep their first result (lib/http/idempotency.ts asks; docs/decisions.md
- * "idempotent creates"). The table holds no key and no readable answer: the item is named by a
+ * Where idempotent creates keep their first result (lib/http/idempotency.ts asks;
+ * docs/adr/0161-idempotent-creates.md). The table holds no key and no readable answer: the item is named by a
  * hash of (route, caller, key), the request by an HMAC of what it asked, and the answer (which may
  * carry a secret shown once: a webhook's, a service's) is sealed with AES-256-GCM under a key
  * derived from the stage's secret and the client's Idempotency-Key.

@@ -106,7 +106,7 @@ export const narrowToScope = (filter: PlaceFilter, scope: AccessScope): PlaceFil
 export const WITHHELD_FAILURE = 'withheld from callers scoped to part of the fleet';
 
 /**
- * A vendor failure as `scope` reads it (docs/adr/0543): an unscoped caller whole; a scoped one
+ * A vendor failure as `scope` reads it (docs/guide/rules/access.md "Filter configurations and a device's filter are narrowed to the scope"): an unscoped caller whole; a scoped one
  * when it happened and the vendor's status only, since the vendor's words may name devices,
  * rooms or hosts anywhere in the fleet.
  */

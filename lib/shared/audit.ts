@@ -117,7 +117,7 @@ export const authEventEntry = (request: APIGatewayProxyEvent, facts: AuthEventFa
 export const AUDIT_UNAVAILABLE = 'The audit log is unavailable; retry shortly';
 
 /**
- * Stores an entry before the request is answered (DESIGN §5; docs/adr/0213). When it cannot be
+ * Stores an entry before the request is answered (DESIGN §5; docs/guide/rules/access.md "A change and its audit record are written in one transaction"). When it cannot be
  * stored the request answers 503 with `unavailable`, and the entry (names only, no value, so no
  * secret) goes to the error log instead, so that nothing happens unrecorded.
  */

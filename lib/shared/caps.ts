@@ -1,5 +1,5 @@
 /*
- * Caps per stage (issue 24 items 7 and 14; docs/decisions.md "Caps per stage"), configurable by
+ * Caps per stage (issue 24 items 7 and 14), so that no stage grows past what one Query or one answer can hold (docs/adr/0162-caps-per-stage.md), configurable by
  * environment. The unpaged lists the spec answers as bare arrays (GET /watcher/all, GET
  * /filtersConfig) stay under Lambda's 6 MB answer: at most `max` records, each answering at most
  * its share of 5 MiB (`recordShare`), counted in UTF-8 bytes.
@@ -24,9 +24,9 @@ export const caps = {
   activeSilences: () => fromEnv('SILENCES_MAX_ACTIVE', 200),
   /** Filters configurations per stage (`FILTER_CONFIGS_MAX`). */
   filterConfigs: () => fromEnv('FILTER_CONFIGS_MAX', 100),
-  /** Maintenance windows not yet ended per stage (`MAINTENANCE_WINDOWS_MAX`; docs/adr/0406-maintenance-windows-cap-and-scope.md). */
+  /** Maintenance windows not yet ended per stage (`MAINTENANCE_WINDOWS_MAX`; docs/guide/rules/maintenance.md "Maintenance windows: a cap per stage, and the scope of a silence"). */
   maintenanceWindows: () => fromEnv('MAINTENANCE_WINDOWS_MAX', 200),
-  /** Report schedules per stage (`REPORTS_MAX`; docs/adr/0473-a-report-is-bounded.md). */
+  /** Report schedules per stage (`REPORTS_MAX`; docs/guide/rules/reports.md "A report is bounded: ten worst rooms, ten longest outages, 5,000 cleared alarms, 100 schedules"). */
   reports: () => fromEnv('REPORTS_MAX', 100),
 };
 

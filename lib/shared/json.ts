@@ -7,7 +7,7 @@ import { Invalid } from '#lib/errors';
  * reach the call stack. JSON.parse itself does not recurse.
  */
 
-/** Deepest nesting of arrays and objects a request body or socket message may have (docs/decisions.md). */
+/** Deepest nesting of arrays and objects a request body or socket message may have: deeper input is refused before it can exhaust the parser or the validator's stack (docs/guide/rules/http.md "JSON nesting limit: 32 levels"). */
 export const MAX_JSON_DEPTH = 32;
 
 /**

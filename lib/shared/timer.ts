@@ -3,7 +3,7 @@
  * (a third of what is left of a deadline), can be negative (a deadline just passed) or NaN, and
  * the runtime does not take them alike: `AbortSignal.timeout` throws ERR_OUT_OF_RANGE for a
  * non-integer, `setTimeout` turns anything above 2^31 - 1 ms into 1 ms with a warning. So every
- * computed duration goes through `timerMs` on its way to one of them (docs/adr/0530).
+ * computed duration goes through `timerMs` on its way to one of them (docs/guide/rules/notify.md "Computed durations are whole, bounded milliseconds; a delivery attempt never throws").
  */
 
 /** The longest delay node's timers honour (about 24.8 days). */

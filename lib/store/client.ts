@@ -4,7 +4,7 @@ import { traced } from '#lib/observability/tracing';
 import { deadlineBound } from './deadlineHandler';
 import { storeRetryStrategy } from './retry';
 
-// Built once per container; bounded waits, 256 sockets (docs/adr/0152), retries by kind (./retry.ts).
+// Built once per container; bounded waits, 256 sockets (docs/guide/rules/store.md "The store client keeps 256 sockets"), retries by kind (./retry.ts).
 export const clientOptions = {
   retryStrategy: storeRetryStrategy,
   requestHandler: { connectionTimeout: 1_000, requestTimeout: 3_000, httpAgent: { maxSockets: 256 }, httpsAgent: { maxSockets: 256 } },

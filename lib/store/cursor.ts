@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { InvalidCursor } from '#lib/errors';
 
-// Sealed cursors: `<position>.<tag>`, an HMAC for the query, keyed by the stage's secret (docs/adr/0109, 0165).
+// Sealed cursors: `<position>.<tag>`, an HMAC for the query, keyed by the stage's secret (ADRs 0109, 0165).
 let processKey: Buffer | undefined;
 let loaded: string | undefined;
 /** Hands in the stage's secret as read at run time (lib/adapters/secrets.ts). */

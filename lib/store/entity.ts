@@ -29,7 +29,7 @@ export const entityTypes: string[] = [];
 /*
  * An entity's row is written beside its declaration as a statement labelled `dataModel:`, which
  * the Lambda bundles drop (esbuild `dropLabels`, serverless.yml): the texts serve only
- * scripts/data-model.ts and cost every cold start their compile (docs/adr/0504).
+ * scripts/data-model.ts and cost every cold start their compile (docs/guide/rules/deploy.md "The data-model rows sit beside each entity, and the bundles drop them").
  */
 /** The row of docs/data-model.md's item tables for `declaration`. */
 export const docRow = (declaration: { type: string }, doc: EntityDoc): void => {

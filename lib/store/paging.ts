@@ -62,7 +62,7 @@ export const listed = <T>(q: () => Query, identity: string, fromItem: (item: Ite
 /** Items a kept page reads from the store at once: a scoped caller's share may be a small part of a list. */
 const KEPT_READ = 100;
 
-/** One page of the items `keep` accepts, within `reads` reads; the cursors are `queryPage`'s (docs/adr/0253). */
+/** One page of the items `keep` accepts, within `reads` reads; the cursors are `queryPage`'s (docs/guide/rules/access.md "Scoped acknowledgements follow the alarm's place; scoped lists fill their pages"). */
 const queryKeptPage = async (q: Query, identity: string, keep: (item: Item) => boolean, limit: number, cursor?: string, reads = 10): Promise<Page<Item>> => {
   const items: Item[] = [];
   let done = 0;
@@ -105,7 +105,7 @@ export const PARTITION_READS_PER_PAGE = 10;
 /** Items a filtered read evaluates at least: few matches per read would cost one Query each. */
 const FILTERED_READ_MIN = 100;
 
-/** Up to `limit` items of one partition below `after` in `reads` Queries; `reached`: where its budget stopped it (docs/adr/0247). */
+/** Up to `limit` items of one partition below `after` in `reads` Queries; `reached`: where its budget stopped it (docs/guide/rules/store.md "Descending pages read within a budget"). */
 const partitionPage = async (partition: DescendingPartition, limit: number, after: string | undefined, reads: number) => {
   const q = partitionQuery(partition, after);
   const items: Sorted[] = [];
@@ -137,7 +137,7 @@ const afterOf = (position: Item): string => {
   return position.after;
 };
 
-/** Partitions with one sort-key format, merged newest first: all, or one page (docs/adr/0129, 0247). */
+/** Partitions with one sort-key format, merged newest first: all, or one page (docs/guide/rules/store.md). */
 export const queryPartitionsDescending = async (
   partitions: readonly DescendingPartition[],
   page: { limit?: number; cursor?: string; reads?: number },

@@ -1,4 +1,4 @@
-// Throttled calls retried more often than other failures (DESIGN §3; docs/adr/0187).
+// Throttled calls retried more often than other failures (DESIGN §3; docs/guide/rules/store.md "Throttled store calls are retried more than other failures").
 export const THROTTLED_ATTEMPTS = 6;
 export const OTHER_ATTEMPTS = 3;
 const BASE_MS = 100;

@@ -18,12 +18,12 @@ const stored = async (id: string): Promise<watchers.VersionedWatcher | undefined
 };
 
 /**
- * A watcher inhibited by another watcher (issue 28 item 2; docs/adr/0461): that watcher must
+ * A watcher inhibited by another watcher (issue 28 item 2; docs/guide/rules/alarms.md "A watcher declares its parent condition as `inhibitedBy`, checked when it is written"): that watcher must
  * exist within the caller's scope, be another one, and not lead back to this one through its own
  * parents (two watchers suppressing each other would never tell anything). 400 naming the field.
  * `self` is the watcher being written (absent on create: its id is new, so no chain reaches it).
  * The whole chain is followed, to its end or to a watcher seen before (a cycle not through this
- * one, which the engine ignores: docs/adr/0491): one read per parent, at most the stage's
+ * one, which the engine ignores: docs/guide/rules/alarms.md "A cycle of parent watchers suppresses nothing"): one read per parent, at most the stage's
  * watchers. Answers the chain as read, each at its version, for `checkAndHoldInhibitedBy`.
  */
 export const checkInhibitedBy = async (parent: InhibitedBy | undefined, scope: AccessScope, self?: string): Promise<watchers.VersionedWatcher[]> => {
@@ -50,7 +50,7 @@ const HOLD_ATTEMPTS = 3;
 
 /**
  * Checks a watcher's parent (`checkInhibitedBy`) and holds the chain it read until the watcher's
- * own write (docs/adr/0541): each parent's version is bumped on condition that it is still the one
+ * own write (docs/guide/rules/alarms.md "A watcher's write holds the chain of parents it checked"): each parent's version is bumped on condition that it is still the one
  * read. A parent written since the check (a racing PUT that may close a cycle) makes the check run
  * again, and 409 after HOLD_ATTEMPTS; a racing PUT that read one of these parents before the bump
  * fails its own conditional write. The caller writes the watcher on condition of the version it read

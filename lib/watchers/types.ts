@@ -86,7 +86,7 @@ export interface WatcherInput {
   channelIds?: string[];
   /** Re-notify open, unacknowledged alarms once per this many seconds (0 = never, else 3600..604800). */
   repeatIntervalSeconds?: number;
-  /** The parent condition that suppresses its alarms while it holds over their room or location (issue 28 item 2; docs/adr/0461). */
+  /** The parent condition that suppresses its alarms while it holds over their room or location (issue 28 item 2; docs/guide/rules/alarms.md "A watcher declares its parent condition as `inhibitedBy`, checked when it is written"). */
   inhibitedBy?: InhibitedBy;
 }
 

@@ -13,7 +13,7 @@ import type { WatcherInput, WatcherRecord } from './types';
  * (lib/notify/channels.ts). The watcher write marks each channel it names used (a version bump
  * conditioned on the channel existing) in the same transaction (lib/db/watchers.ts): a delete that
  * read the channel before fails its condition (409), and a channel already deleted cancels the
- * whole write, answered 400 as if the channel had been missing from the start (docs/adr/0096).
+ * whole write, answered 400 as if the channel had been missing from the start (docs/guide/rules/notify.md "A watcher never names a deleted channel, even in a race").
  */
 
 /** A watcher write refused because channels it names are gone: 400 naming them. */
@@ -51,7 +51,7 @@ export const updateWatcher = async (id: string, input: WatcherInput, scope: Acce
   await evaluationQueue.addWatcher(id);
   requireAllowedRecipients(input.emails, 'body.emails');
   await checkChannelIds(input.channelIds);
-  // read before the chain of parents, so that the write holds only if nothing changed this watcher since (docs/adr/0541)
+  // read before the chain of parents, so that the write holds only if nothing changed this watcher since (docs/guide/rules/alarms.md "A watcher's write holds the chain of parents it checked")
   const current = await readWithin(id, scope);
   await checkAndHoldInhibitedBy(input.inhibitedBy, scope, id);
   return channelsChecked(watchers.replace(current, input));

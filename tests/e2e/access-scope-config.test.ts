@@ -5,7 +5,7 @@ import { unique } from '../support/fleet';
 import { adminToken as signInAdmin, createRole, userWith } from '../support/principals';
 
 /*
- * The reads a scope did not narrow (docs/adr/0543), over HTTP in ACCESS_MODE=key (a bearer token
+ * The reads a scope did not narrow (docs/guide/rules/access.md "Filter configurations and a device's filter are narrowed to the scope"), over HTTP in ACCESS_MODE=key (a bearer token
  * narrows to its principal): filter configurations and a device's filter are fleet data, narrowed;
  * filters (id, name) and providers are dashboard and operations data, alike to every caller.
  */

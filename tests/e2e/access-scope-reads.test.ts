@@ -5,7 +5,7 @@ import { api } from '../support/api';
 import { openSocket, type LiveClient } from '../support/socket';
 
 /*
- * Reads of a region-scoped viewer over HTTP (issue 26 item 3, DESIGN §5, ADR 0201-0204), in
+ * Reads of a region-scoped viewer over HTTP (issue 26 item 3, DESIGN §5, ADR 0201 and docs/guide/rules/access.md and docs/guide/rules/live.md), in
  * ACCESS_MODE=key: a bearer token narrows to its principal. The shared e2e server syncs a still
  * simulated fleet (seed 42, 240 devices in four regions); the viewer is scoped to EMEA, and every
  * answer is compared with the API key's (unscoped) answer for a body naming EMEA.

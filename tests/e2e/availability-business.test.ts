@@ -112,7 +112,7 @@ describe('POST /videoDevice/room/availability with BUSINESS_HOURS', () => {
 });
 
 /*
- * Location profiles (issue 28 item 4; docs/adr/0481-0482) over HTTP, on the same instance: the
+ * Location profiles (issue 28 item 4; docs/guide/rules/config.md and docs/guide/rules/reports.md) over HTTP, on the same instance: the
  * chosen room's location gets a profile, then loses it (the tests above ran without one).
  */
 interface Profile {

@@ -5,7 +5,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { api } from '../support/api';
 
-// npm start's default CORS_ORIGINS: the docs page's origin only (docs/guide/local.md "Browsers (CORS)", docs/decisions.md "CORS")
+// npm start's default CORS_ORIGINS: the docs page's origin only (docs/guide/local.md "Browsers (CORS)", docs/adr/0111-cors.md)
 const allowed = () => new URL(inject('docsUrl')).origin;
 const OTHER = 'https://evil.example';
 const preflight = (origin: string, path = '/intervals', method = 'POST') =>

@@ -5,7 +5,7 @@ import { api, type ApiResponse } from '../support/api';
 import { parseCsv } from '../support/csv';
 
 /*
- * CSV exports over HTTP (issue 28 item 5; ADR 0411-0413): ?format=csv on GET /alarms/history, GET
+ * CSV exports over HTTP (issue 28 item 5; docs/guide/rules/reports.md): ?format=csv on GET /alarms/history, GET
  * /videoDevice/{devicesn}/history, POST /videoDevice/room/availability and POST
  * /videoDevice/all/allDevices. Each answers text/csv with its header row; its rows are the JSON
  * answer's items in the same order (flattened here independently of lib/); the pages walk every

@@ -11,7 +11,7 @@ import { startInstance, stillFleetEnv, type Instance } from '../../scripts/local
  * A maintenance window's whole opening over HTTP (issue 28 items 1 and 6): a private `npm start`
  * whose clock this test moves (tests/support/clock-shift.mjs) into the window, where alarms open
  * marked inMaintenance and nothing is mailed, then past its end, where one digest tells what still
- * fires and the window's history holds its opening and closing once each (docs/adr/0433, 0452).
+ * fires and the window's history holds its opening and closing once each (docs/guide/rules/maintenance.md).
  * Calls go through the typed client (client/index.ts).
  */
 const KEY = 'maintenance-close-e2e-api-key';

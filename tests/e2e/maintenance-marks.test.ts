@@ -4,7 +4,7 @@ import { api } from '../support/api';
 import { adminToken, createRole, userWith } from '../support/principals';
 
 /*
- * Issue 28 item 1 over HTTP (docs/adr/0451, 0452): devices and rooms an open maintenance window
+ * Issue 28 item 1 over HTTP (docs/guide/rules/maintenance.md): devices and rooms an open maintenance window
  * holds answer inMaintenance with the window and its end (JSON; the CSV keeps its columns), and
  * the window's history records its opening once an evaluation has run. The e2e server syncs a
  * simulated fleet (seed 42, 240 devices); every window here is deleted again, since other files

@@ -99,7 +99,7 @@ describe('reports: hostile channels and racing runs', () => {
     expect(schedule.status).toBe(201);
     cleanup.push(`/reports/${schedule.body.id}`);
     expect((await api('DELETE', `/channels/${gone}`)).status).toBe(200);
-    // one run a minute per report (docs/adr/0542): of three racing, one runs and two are 429
+    // one run a minute per report (docs/guide/rules/reports.md "Report runs are budgeted, and a schedule names only channels shared with its writer"): of three racing, one runs and two are 429
     const runs = await Promise.all([1, 2, 3].map(() => api<{ deliveries: { channelId: string; deliveryId: string }[] }>('POST', `/reports/${schedule.body.id}/run`)));
     expect(runs.map((r) => r.status).sort()).toEqual([200, 429, 429]);
     const ran = runs.find((r) => r.status === 200)!;
@@ -120,7 +120,7 @@ describe('reports: hostile channels and racing runs', () => {
       const res = await api('POST', '/reports', { token: operator, body: body(scope) });
       expect(res.status, JSON.stringify(scope)).toBe(404);
     }
-    // the operator lacks channels:write: it may name the channel once a schedule within its scope does (docs/adr/0542)
+    // the operator lacks channels:write: it may name the channel once a schedule within its scope does (docs/guide/rules/reports.md "Report runs are budgeted, and a schedule names only channels shared with its writer")
     expect((await api('POST', '/reports', { token: operator, body: body() })).status).toBe(422);
     const shared = await api<{ id: string }>('POST', '/reports', { body: body([{ region: 'EMEA' }]) });
     cleanup.push(`/reports/${shared.body.id}`);

@@ -106,7 +106,7 @@ describe('/reports within a scope', () => {
   });
 
   it("keeps a scoped operator's schedule to its scope, and answers 404 for a scope or a schedule outside it", async () => {
-    // without channels:write it names only a channel a schedule within its scope names already (docs/adr/0542)
+    // without channels:write it names only a channel a schedule within its scope names already (docs/guide/rules/reports.md "Report runs are budgeted, and a schedule names only channels shared with its writer")
     expect((await create(weekly(), operator)).status).toBe(422);
     expect((await create(weekly({ scope: [{ region: 'EMEA' }] }))).status).toBe(201);
     const own = await create(weekly(), operator);
@@ -132,7 +132,7 @@ describe('POST /reports/{id}/run', () => {
     const res = await api<{ report: { name: string; to: string; availability: { overall: number }; alarms: { total: number } }; deliveries: DeliveryView[] }>('POST', `/reports/${schedule.id}/run`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.report).toMatchObject({ name: 'Run <now>', availability: { overall: expect.any(Number) }, alarms: { total: expect.any(Number) } });
-    // one delivery per channel, how it went only in the channel's delivery log (docs/adr/0542)
+    // one delivery per channel, how it went only in the channel's delivery log (docs/guide/rules/reports.md "Report runs are budgeted, and a schedule names only channels shared with its writer")
     expect(res.body.deliveries).toEqual([{ channelId, deliveryId: expect.any(String), type: 'report', at: expect.any(String) }]);
 
     const [mail] = (await api<{ subject: string; text: string; html?: string }[]>('GET', `/alarms/outbox?to=${encodeURIComponent(email)}`)).body;

@@ -169,7 +169,7 @@ describe('a leap second (RFC 3339 allows 23:59:60, JavaScript does not)', () => 
   });
 });
 
-describe('parallel rotations of one service (ADR 0265)', () => {
+describe('parallel rotations of one service (docs/guide/rules/access.md "Parallel rotations of one service: the last one stored wins")', () => {
   it('answer a secret each; exactly one of them, the last stored, exchanges for a token, the first secret none', async () => {
     const service = await registerService({ name: unique('svc'), url: 'https://svc.example.com/hook' });
     const rotated = await Promise.all(Array.from({ length: 6 }, () => rotateSecret(service.id)));

@@ -24,7 +24,7 @@ import validate from '#generated/validators/liveMessage';
 import { fixed, offlineWatcher, placed as at, unique } from '../support/fleet';
 
 /*
- * Reads of a scoped caller against the store (DESIGN §5, ADR 0201-0204): its own region R1
+ * Reads of a scoped caller against the store (DESIGN §5, ADR 0201 and docs/guide/rules/access.md and docs/guide/rules/live.md): its own region R1
  * (London and Paris) and another region R2 (Austin); every name is unique to this file.
  */
 const R1 = unique('R1');

@@ -5,7 +5,7 @@ import type { WatcherInput } from '#lib/watchers/types';
 import { createWatcher, updateWatcher } from '#lib/watchers/write';
 import { offlineWatcher, unique } from '../support/fleet';
 
-// The write check of a watcher's parent (docs/adr/0461, 0541): the whole chain, and racing PUTs.
+// The write check of a watcher's parent (docs/guide/rules/alarms.md): the whole chain, and racing PUTs.
 
 const region = unique('inhibition-races');
 const mail = `${unique('ops')}@example.com`;

@@ -7,8 +7,8 @@ import { notifier } from '#lib/notify/notifier';
 import { unique } from '../support/fleet';
 
 // Issue 28 item 1: a window's history records each opening when it starts and when it ends, once
-// each even when runs race (docs/adr/0452); devices and rooms show in maintenance while a window
-// holds them (docs/adr/0451). The clock is Date's, moved by the test.
+// each even when runs race (docs/guide/rules/maintenance.md "A window's openings are recorded in its own history, start and end once each"); devices and rooms show in maintenance while a window
+// holds them (docs/guide/rules/maintenance.md "Devices and rooms show in maintenance at read time, the windows named with their end"). The clock is Date's, moved by the test.
 
 const MINUTE = 60_000;
 const soon = () => Date.now() + 20_000;

@@ -12,7 +12,7 @@ import { watchingRequests } from '../support/requests';
 
 // One notifier run reads the watchers, the current silences and the maintenance windows once,
 // whichever of its collectors (repeats, ack lapses, maintenance releases, inhibitions) needs them
-// first (docs/adr/0511); the next run reads them again.
+// first (docs/guide/rules/notify.md "A notifier run reads the watchers, the silences and the windows once"); the next run reads them again.
 
 const PARTITIONS = { watchers: WATCHERS, silences: SILENCES_BY_END, windows: MAINTENANCE } as const;
 

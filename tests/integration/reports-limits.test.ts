@@ -7,7 +7,7 @@ import type { ReportInput } from '#lib/reports/types';
 import { API_KEY_PERMISSIONS, BUILT_IN_PERMISSIONS } from '#lib/shared/access';
 import { unique } from '../support/fleet';
 
-// Running a report on demand is budgeted, and a schedule names only channels its writer may use (docs/adr/0542).
+// Running a report on demand is budgeted, and a schedule names only channels its writer may use (docs/guide/rules/reports.md "Report runs are budgeted, and a schedule names only channels shared with its writer").
 
 const region = unique('reports-limits');
 const mailer = outboxMailer();

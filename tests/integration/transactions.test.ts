@@ -15,7 +15,7 @@ import { apiEvent, jsonEvent, lambdaContext } from '../support/events';
 /*
  * Writes that land whole (lib/store/transaction.ts; docs/adr/0550): the limits checked before
  * sending, a cancellation answered by reason, conflicts retried; and what they replaced: a watcher
- * naming a channel deleted meanwhile is refused whole (docs/adr/0096), nothing to undo.
+ * naming a channel deleted meanwhile is refused whole (docs/guide/rules/notify.md "A watcher never names a deleted channel, even in a race"), nothing to undo.
  */
 const tag = randomUUID().slice(0, 8);
 const key = (name: string) => ({ PK: `TXTEST#${tag}`, SK: name });

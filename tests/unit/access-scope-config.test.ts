@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { configWithin } from '#lib/filterConfigs/scope';
 import { failureSeenBy, WITHHELD_FAILURE } from '#lib/shared/access';
 
-// Reads that were not narrowed by a scope (docs/adr/0543): filter configurations name places; vendor failures may.
+// Reads that were not narrowed by a scope (docs/guide/rules/access.md "Filter configurations and a device's filter are narrowed to the scope"): filter configurations name places; vendor failures may.
 
 const config = { id: 7, region: 'EMEA', locations: [{ locationName: 'London', rooms: [] }, { locationName: 'Paris', rooms: [] }] };
 

@@ -1,15 +1,18 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { root } from '../../scripts/registry';
 
 /*
- * docs/adr/NNNN-title.md: one decision each, with a status and a date (docs/adr/README.md), and
- * docs/decisions.md, the index from the old text's titles to them, which the code's comments
- * still quote as docs/decisions.md followed by a title in double quotes.
+ * docs/adr/NNNN-title.md: one decision of the architecture that holds, each with its date
+ * (docs/adr/README.md), indexed in docs/adr/README.md; how one feature behaves is a rule in
+ * docs/guide/rules/<domain>.md. Code and docs cite either beside the reason they summarise.
  */
 const ADR_DIR = join(root, 'docs/adr');
-const INDEX = join(root, 'docs/decisions.md');
+const RULES_DIR = join(root, 'docs/guide/rules');
+const INDEX = join(ADR_DIR, 'README.md');
+const MAX_ADRS = 80;
+const NEWCOMER_ADRS = 20;
 
 interface Adr {
   file: string;
@@ -26,43 +29,47 @@ const adrs: Adr[] = adrFiles.map((file) => {
   const field = (name: string) => lines.find((line) => line.startsWith(`- ${name}: `))?.slice(`- ${name}: `.length);
   return { file, number: file.slice(0, 4), heading: lines[0], status: field('Status'), date: field('Date') };
 });
-const byNumber = new Map(adrs.map((adr) => [adr.number, adr]));
 const titleOf = (adr: Adr) => adr.heading?.replace(/^# \d{4}\. /, '');
 
 /** An ISO calendar date that exists (2026-02-30 does not). */
 const isDate = (text: string) => /^\d{4}-\d{2}-\d{2}$/.test(text) && new Date(`${text}T00:00:00Z`).toISOString().startsWith(text);
 
-/** The rows of the index's tables: `| old title | [NNNN. Title](adr/file.md) | status |`. */
+/** The index's rows: `| [NNNN](NNNN-title.md) | Title | decision | read first |`. */
 const indexRows = () =>
   readFileSync(INDEX, 'utf8')
     .split('\n')
-    .filter((line) => line.startsWith('| ') && !line.startsWith('| old title') && !line.startsWith('|---'))
+    .filter((line) => /^\| \[\d{4}\]/.test(line))
     .map((line) => {
-      const [title = '', link = '', status = ''] = line.slice(2, -2).split(' | ');
-      return { line, title, link, status };
+      const [link = '', title = '', decision = '', newcomer = ''] = line.slice(2, -2).split(' | ');
+      return { line, link, title, decision, newcomer: newcomer.trim() };
     });
 
-/** The old headings of the index (its `## ` lines) and the old titles of its rows. */
-const indexTitles = () => [
-  ...readFileSync(INDEX, 'utf8')
+/** GitHub's heading anchor: lower case, punctuation dropped, spaces to hyphens. */
+const slug = (heading: string) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+const headingsOf = (file: string) =>
+  readFileSync(file, 'utf8')
     .split('\n')
-    .filter((line) => line.startsWith('## '))
-    .map((line) => line.slice(3)),
-  ...indexRows().map((row) => row.title),
-];
+    .filter((line) => /^#{1,6}\s/.test(line))
+    .map((line) => line.replace(/^#+\s*/, ''));
 
-/** Every text file of the repository that may quote the index, outside dependencies and build output. */
-const quotingFiles = (dir: string): string[] =>
+/** Every text file of the repository, outside dependencies, build output and git. */
+const textFiles = (dir: string): string[] =>
   readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    if (name.startsWith('.') || ['node_modules', 'dist', 'coverage'].includes(name)) return [];
-    if (statSync(path).isDirectory()) return quotingFiles(path);
-    return /\.(ts|js|mjs|md|ya?ml|json)$/.test(name) && path !== INDEX ? [path] : [];
+    if (name.startsWith('.') || ['node_modules', 'dist', 'coverage', 'generated'].includes(name)) return [];
+    if (statSync(path).isDirectory()) return textFiles(path);
+    return /\.(ts|js|mjs|cjs|md|ya?ml|json|sh)$/.test(name) ? [path] : [];
   });
 
 describe('architecture decision records', () => {
-  it('are named NNNN-kebab-title.md', () => {
+  it(`are named NNNN-kebab-title.md, at most ${MAX_ADRS} of them`, () => {
     expect(adrFiles.length).toBeGreaterThan(0);
+    expect(adrFiles.length).toBeLessThanOrEqual(MAX_ADRS);
     for (const file of adrFiles) expect(file, file).toMatch(/^\d{4}-[a-z0-9]+(-[a-z0-9]+)*\.md$/);
   });
 
@@ -75,13 +82,12 @@ describe('architecture decision records', () => {
     expect(numbers.filter((number, i) => numbers.indexOf(number) !== i)).toEqual([]);
   });
 
-  it('each have a status: accepted, or superseded by another ADR that exists', () => {
+  it('each hold: status accepted, nothing superseded, no "Updated:" notes', () => {
     for (const adr of adrs) {
-      expect(adr.status, adr.file).toMatch(/^(accepted|superseded by \d{4})$/);
-      const by = adr.status?.match(/^superseded by (\d{4})$/)?.[1];
-      if (by === undefined) continue;
-      expect(by, `${adr.file} is superseded by itself`).not.toBe(adr.number);
-      expect(byNumber.has(by), `${adr.file} is superseded by ${by}, which does not exist`).toBe(true);
+      expect(adr.status, adr.file).toBe('accepted');
+      const text = readFileSync(join(ADR_DIR, adr.file), 'utf8');
+      expect(text, `${adr.file} says it is superseded`).not.toMatch(/superseded by \d{4}/i);
+      expect(text, `${adr.file} carries an "Updated:" note: fold it into the text`).not.toMatch(/\bUpdated\b[^:\n]*:/);
     }
   });
 
@@ -97,38 +103,92 @@ describe('architecture decision records', () => {
   });
 });
 
-describe('docs/decisions.md, the index of the old titles', () => {
-  it('links every old title to an existing ADR, with its current title and status', () => {
+describe('docs/adr/README.md, the index', () => {
+  it('lists exactly the ADR files, each once, with its current title and a decision', () => {
     const rows = indexRows();
-    expect(rows.length).toBeGreaterThan(0);
-    for (const { line, title, link, status } of rows) {
-      expect(title, line).not.toBe('');
-      const match = link.match(/^\[(\d{4})\. (.+)\]\(adr\/((\d{4})-[^)]+\.md)\)$/);
-      expect(match, `${line}: the link is not [NNNN. Title](adr/NNNN-title.md)`).not.toBeNull();
-      const [, number = '', text = '', file = '', fileNumber = ''] = match ?? [];
+    const listed: string[] = [];
+    for (const { line, link, title, decision } of rows) {
+      const match = link.match(/^\[(\d{4})\]\(((\d{4})-[^)]+\.md)\)$/);
+      expect(match, `${line}: the link is not [NNNN](NNNN-title.md)`).not.toBeNull();
+      const [, number = '', file = '', fileNumber = ''] = match ?? [];
       expect(fileNumber, line).toBe(number);
-      const adr = byNumber.get(number);
-      expect(adr?.file, `${line}: no ADR ${file}`).toBe(file);
-      if (!adr) continue;
-      expect(text, `${line}: the ADR is titled "${titleOf(adr)}"`).toBe(titleOf(adr));
-      const shown = status.replace(/^superseded by \[(\d{4})\]\(adr\/\d{4}-[^)]+\.md\)$/, 'superseded by $1');
-      expect(shown, `${line}: the ADR's status is "${adr.status}"`).toBe(adr.status);
-      const by = adr.status?.match(/^superseded by (\d{4})$/)?.[1];
-      if (by) expect(status, line).toContain(`(adr/${byNumber.get(by)?.file})`);
+      const adr = adrs.find((candidate) => candidate.file === file);
+      expect(adr, `${line}: no ADR ${file}`).toBeDefined();
+      if (adr) expect(title, `${line}: the ADR is titled "${titleOf(adr)}"`).toBe(titleOf(adr));
+      expect(decision.trim().length, `${line}: no decision`).toBeGreaterThan(10);
+      listed.push(file);
+    }
+    expect([...listed].sort()).toEqual([...adrFiles].sort());
+  });
+
+  it(`marks ${NEWCOMER_ADRS} ADRs for a newcomer to read first`, () => {
+    const marked = indexRows().filter((row) => row.newcomer !== '');
+    for (const row of marked) expect(row.newcomer, row.line).toBe('read first');
+    expect(marked.length).toBe(NEWCOMER_ADRS);
+  });
+});
+
+describe('references to ADRs and rules', () => {
+  const files = textFiles(root);
+
+  it('docs/decisions.md is gone, and nothing quotes it', () => {
+    expect(existsSync(join(root, 'docs/decisions.md'))).toBe(false);
+    const quoting = files.filter((path) => path !== __filename && readFileSync(path, 'utf8').includes('docs/decisions.md'));
+    expect(quoting.map((path) => relative(root, path))).toEqual([]);
+  });
+
+  it('every path naming an ADR or a rules page (and the heading of a rule quoted after it) names one that exists', () => {
+    const numbers = new Set(adrs.map((adr) => adr.number));
+    const missing: string[] = [];
+    for (const path of files) {
+      const text = readFileSync(path, 'utf8');
+      const where = relative(root, path);
+      for (const [, number = '', name] of text.matchAll(/docs\/adr\/(\d{4})(-[a-z0-9-]+\.md)?/g)) {
+        if (name ? !existsSync(join(ADR_DIR, `${number}${name}`)) : !numbers.has(number)) missing.push(`${where}: docs/adr/${number}${name ?? ''}`);
+      }
+      for (const [, page = '', rule] of text.replaceAll('\\"', '"').matchAll(/docs\/guide\/rules\/([a-z0-9-]+\.md)(?: "([^"\n]+)")?/g)) {
+        const file = join(RULES_DIR, page);
+        if (!existsSync(file)) missing.push(`${where}: docs/guide/rules/${page}`);
+        else if (rule !== undefined && !headingsOf(file).includes(rule)) missing.push(`${where}: docs/guide/rules/${page} "${rule}"`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('every Markdown link into docs/adr/ or docs/guide/rules/ resolves, headings included', () => {
+    const broken: string[] = [];
+    for (const path of files.filter((file) => file.endsWith('.md'))) {
+      const text = readFileSync(path, 'utf8').replace(/```[\s\S]*?```/g, '');
+      for (const [, target = ''] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^[a-z]+:/i.test(target)) continue;
+        const [link = '', anchor] = target.split('#');
+        const resolved = link ? resolve(dirname(path), link) : path;
+        const inside = relative(root, resolved);
+        if (!inside.startsWith('docs/adr') && !inside.startsWith('docs/guide/rules')) continue;
+        if (!existsSync(resolved)) broken.push(`${relative(root, path)}: ${target}`);
+        else if (anchor && statSync(resolved).isFile() && !headingsOf(resolved).map(slug).includes(anchor)) broken.push(`${relative(root, path)}: ${target} (no such heading)`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+});
+
+describe('docs/guide/rules, one page per domain', () => {
+  const pages = readdirSync(RULES_DIR).filter((name) => name.endsWith('.md'));
+
+  it('each rule is a section with its reason', () => {
+    expect(pages.length).toBeGreaterThan(0);
+    for (const page of pages) {
+      const sections = readFileSync(join(RULES_DIR, page), 'utf8').split(/^## /m).slice(1);
+      expect(sections.length, page).toBeGreaterThan(0);
+      for (const section of sections) expect(section, `${page}: "${section.split('\n')[0]}" gives no *Why:*`).toContain('*Why:*');
     }
   });
 
-  it('holds every title the code and the docs quote from it', () => {
-    const titles = indexTitles().map((title) => title.toLowerCase());
-    const unresolved: string[] = [];
-    for (const path of quotingFiles(root)) {
-      const text = readFileSync(path, 'utf8').replaceAll('\\"', '"');
-      for (const quote of text.matchAll(/docs\/decisions\.md\s*((?:"[^"\n]+"(?:\s*,\s*)?)+)/g)) {
-        for (const [, title = ''] of quote[1]!.matchAll(/"([^"\n]+)"/g)) {
-          if (!titles.some((known) => known.startsWith(title.toLowerCase()))) unresolved.push(`${relative(root, path)}: "${title}"`);
-        }
-      }
+  it('name each rule once within a page', () => {
+    for (const page of pages) {
+      const rules = headingsOf(join(RULES_DIR, page)).map(slug);
+      expect(rules.filter((rule, i) => rules.indexOf(rule) !== i), page).toEqual([]);
     }
-    expect(unresolved).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@ import validateUpsertList from '#generated/validators/filterConfigsUpsertList';
 import validateWatcher from '#generated/validators/watchersCreate';
 import { watcherInput } from '../support/fleet';
 
-// User input names refuse the invisible characters that vendor names lose (docs/adr/0536): a
+// User input names refuse the invisible characters that vendor names lose (docs/guide/rules/inventory.md "Invisible characters: stripped from vendor names, refused in user input"): a
 // name a user types is matched against stored names, which never hold one.
 const INVISIBLE = ['\u202e', '\u202a', '\u2066', '\u2069', '\u200e', '\u200f', '\u061c', '\u200b', '\u200c', '\u200d', '\u2060', '\ufeff'];
 

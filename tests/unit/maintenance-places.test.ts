@@ -3,7 +3,7 @@ import type { MaintenanceWindow, WindowMatchers } from '#lib/maintenance/types';
 import { deviceMaintenance, roomMaintenance } from '#lib/maintenance/pure/places';
 import type { OpenWindow } from '#lib/maintenance/pure/windows';
 
-// Devices and rooms in maintenance (issue 28 item 1; docs/adr/0451): which open windows hold them.
+// Devices and rooms in maintenance (issue 28 item 1; docs/guide/rules/maintenance.md "Devices and rooms show in maintenance at read time, the windows named with their end"): which open windows hold them.
 const opening = { start: Date.parse('2026-12-01T21:00:00Z'), end: Date.parse('2026-12-02T01:00:00Z') };
 const open = (id: string, matchers: WindowMatchers): OpenWindow => ({
   window: {

@@ -89,7 +89,7 @@ describe('a weekly window', () => {
 });
 
 /*
- * Across a change of the clocks the window follows the wall clock (docs/adr/0403): its start and
+ * Across a change of the clocks the window follows the wall clock (docs/guide/rules/maintenance.md "Maintenance windows follow the wall clock"): its start and
  * end are local times, so the real time between them is what the wall clock says. Berlin springs
  * forward 02:00 -> 03:00 on 2026-03-29 and falls back 03:00 -> 02:00 on 2026-10-25 (both at
  * 01:00Z); New York springs 02:00 -> 03:00 on 2026-03-08 (07:00Z) and falls 02:00 -> 01:00 on
@@ -391,7 +391,7 @@ describe('any weekly window, in any zone, at any instant', () => {
         const near = (length: number, minutes: number) => Math.abs(length - minutes * MINUTE) <= HOUR;
         openings.forEach((o, i) => {
           expect(o.end).toBeGreaterThan(o.start);
-          // one opening, or two the clock change made touch, answered as one (docs/adr/0403)
+          // one opening, or two the clock change made touch, answered as one (docs/guide/rules/maintenance.md "Maintenance windows follow the wall clock")
           const length = o.end - o.start;
           expect(near(length, durationMinutes) || gaps.some((gap) => near(length, gap + durationMinutes))).toBe(true);
           if (i > 0) expect(o.start).toBeGreaterThan(openings[i - 1]!.end);

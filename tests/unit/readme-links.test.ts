@@ -13,7 +13,7 @@ const guidePages = (dir = 'docs/guide'): string[] =>
 const READER_DOCS = ['README.md', ...guidePages()];
 const DOCS = [
   ...READER_DOCS,
-  ...['docs/decisions.md', 'docs/data-model.md', 'docs/design.md', 'docs/architecture.md', 'docs/consistency.md', 'docs/operations.md'].filter((doc) => existsSync(join(root, doc))),
+  ...['docs/data-model.md', 'docs/design.md', 'docs/architecture.md', 'docs/consistency.md', 'docs/operations.md'].filter((doc) => existsSync(join(root, doc))),
 ];
 
 /** GitHub's heading anchor: lower case, punctuation dropped, spaces to hyphens. */

@@ -29,7 +29,7 @@ export const historyRecord = (alarm: OpenAlarm & { clearedAt: string; clearReaso
     reason: alarm.clearReason,
     durationSeconds: Math.max(0, Math.round((Date.parse(alarm.clearedAt) - Date.parse(alarm.raisedAt)) / 1000)),
     notified: { raised: alarm.notified?.raised ?? [], cleared: alarm.notified?.cleared ?? [] },
-    // an acknowledgement whose ackUntil passed before the clear had lapsed (docs/adr/0441)
+    // an acknowledgement whose ackUntil passed before the clear had lapsed (docs/guide/rules/alarms.md "An acknowledgement ends with its alarm, or at an optional ackUntil of at most 30 days")
     ...(alarm.acknowledgement?.ackUntil !== undefined && alarm.acknowledgement.ackUntil <= alarm.clearedAt ? {} : alarm.acknowledgement),
   };
   if (alarm.description) record.description = alarm.description;

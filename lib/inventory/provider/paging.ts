@@ -2,7 +2,7 @@ import { logger } from '#lib/log';
 import { ProviderError } from './vendorHttp';
 
 /*
- * Bounds on a vendor listing's pages (docs/adr/0532). A vendor answering a page it answered before
+ * Bounds on a vendor listing's pages (docs/guide/rules/inventory.md "Vendor paging: a page seen twice ends a listing; a page budget from the fleet held; backoff"). A vendor answering a page it answered before
  * (a `Link` back to an earlier URL, a `next_page_token` seen already) never ends: the listing fails
  * at the repeat. One that keeps answering new pages fails at its page budget, derived from the
  * fleet we hold: twice the pages that fleet fills, at least PAGE_FLOOR, doubled for each listing

@@ -4,7 +4,7 @@ import type { ProviderDevice, VendorDetails } from '#lib/devices/types';
 
 /*
  * The bounds of every field a provider gives us (docs/data-model.md "Vendor fields and their
- * bounds", docs/adr/0535), declared once and applied to each device before it is stored, by the
+ * bounds", docs/guide/rules/inventory.md "Every vendor field bounded from one table: keys skip the device, text is cut"), declared once and applied to each device before it is stored, by the
  * sync and by a refresh alike. A key field (one that identifies the device or places it: serial
  * number, vendor id, the place names) that cannot be used skips the device, which is counted by
  * reason; a descriptive field is cleaned and cut to its bound, and counted as adjusted. So one
@@ -19,7 +19,7 @@ const UNFIT_ALL = /[\p{Cs}\p{Cc}]+/gu;
  * Characters that change how a name is shown without being seen: bidirectional embeddings,
  * overrides, isolates and marks, and zero-width characters. Two names that look alike but differ
  * by one of these would be two rooms, and an override can make a name read as another
- * (docs/adr/0536). Vendor names lose them; user input holding one is refused (schemas/shared.ts).
+ * (docs/guide/rules/inventory.md "Invisible characters: stripped from vendor names, refused in user input"). Vendor names lose them; user input holding one is refused (schemas/shared.ts).
  */
 export const INVISIBLE = /[\u061C\u200B-\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF]/u;
 const INVISIBLE_ALL = /[\u061C\u200B-\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF]+/gu;
@@ -64,7 +64,7 @@ export const MAX_ERROR_CODES = 32;
 /** What a cut text ends with, so that a reader sees it was cut. */
 const ELLIPSIS = '…';
 
-/** The name a place named `all` gets: `all` means every place to a filter (docs/adr/0537). */
+/** The name a place named `all` gets: `all` means every place to a filter (docs/guide/rules/inventory.md "A vendor place named `all` is stored as `all (<vendor>)`"). */
 export const reservedPlaceName = (vendor: string | undefined): string => `${ALL} (${vendor ?? 'vendor'})`;
 
 /** Why a device was skipped: `<reason>:<field>`, reason `unfit` (control, lone surrogate or invisible character in a key), `empty` or `tooLong`. */

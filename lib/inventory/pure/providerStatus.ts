@@ -61,7 +61,7 @@ export const PAGING_BACKOFF_CAP_MS = 4 * 3_600_000;
 
 /**
  * How long a provider whose listing failed on a paging bound `failures` times in a row is left
- * alone: the base, doubled for each further failure, capped (docs/adr/0532).
+ * alone: the base, doubled for each further failure, capped (docs/guide/rules/inventory.md "Vendor paging: a page seen twice ends a listing; a page budget from the fleet held; backoff").
  */
 export const pagingBackoffMs = (failures: number): number =>
   Math.min(PAGING_BACKOFF_CAP_MS, PAGING_BACKOFF_BASE_MS * 2 ** Math.min(Math.max(0, failures - 1), 20));

@@ -3,7 +3,7 @@ import { parseBusinessHours, type BusinessHours } from '#lib/rollups/pure/busine
 import { ALL_DAY, type LocationProfile, type ProfileInput, type RoomHours } from '../types';
 
 /*
- * A profile's checks and the calendar a room is counted in (docs/adr/0481-location-profiles.md):
+ * A profile's checks and the calendar a room is counted in (docs/guide/rules/config.md "Location profiles: one item per location, room overrides inside it, written whole"):
  * room override > location profile > fleet setting (BUSINESS_HOURS in BUSINESS_TIME_ZONE) > none
  * (24 h). Hours and zone resolve apart: a room that names only a zone keeps its location's (or the
  * fleet's) business hours on its own wall clock. Pure.

@@ -1,5 +1,5 @@
 /**
- * The maintenance openings availability leaves out of a span (docs/adr/0540). Each window's
+ * The maintenance openings availability leaves out of a span (docs/guide/rules/maintenance.md "A maintenance window opens at most 48 times a day"). Each window's
  * openings are computed once per request, on the first device it holds, never once per device:
  * with at most MAX_OPENINGS_A_DAY openings a local day, a request over D local days computes at
  * most windows x MAX_OPENINGS_A_DAY x (D + 2) openings (the days the span touches and one either

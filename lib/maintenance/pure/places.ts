@@ -1,8 +1,8 @@
 /**
  * Devices and rooms in maintenance (issue 28 item 1;
- * docs/adr/0451-devices-and-rooms-in-maintenance-at-read-time.md). Pure: the windows open at the
+ * docs/guide/rules/maintenance.md "Devices and rooms show in maintenance at read time, the windows named with their end"). Pure: the windows open at the
  * instant of a read in, the marks out. A window naming a watcher holds that watcher's alarms only,
- * never a device or a room (docs/adr/0422); a room is in maintenance only under a window that
+ * never a device or a room (docs/guide/rules/reports.md "Business hours are one fleet-wide setting; the route reads transitions within a bound"); a room is in maintenance only under a window that
  * names nothing narrower than a place (no devicesn, no vendor), since a window of some of its
  * devices leaves the rest of the room in service.
  */

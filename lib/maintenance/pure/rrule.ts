@@ -1,6 +1,6 @@
 /**
  * The recurrence of a maintenance window (issue 28 item 1;
- * docs/adr/0402-the-rrule-subset-of-maintenance-windows.md): the weekly form (days and a start
+ * docs/guide/rules/maintenance.md "The RRULE subset of maintenance windows"): the weekly form (days and a start
  * time) and an RFC 5545 RRULE of a documented subset, both compiled to one `Rule`.
  *
  * The subset: `FREQ=DAILY|WEEKLY` (required); `INTERVAL=1..52`; `BYDAY` a list of `MO..SU`

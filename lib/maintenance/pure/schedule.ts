@@ -1,10 +1,10 @@
 /**
- * When a maintenance window is open (issue 28 item 1; docs/adr/0401 to 0403). Pure: a
+ * When a maintenance window is open (issue 28 item 1; docs/guide/rules/maintenance.md). Pure: a
  * schedule and instants (epoch ms) in, instants out.
  *
  * An opening starts on a matching local day at a local start time and ends `durationMinutes` of
  * wall-clock time later, both read on the zone's wall clock
- * (docs/adr/0403-maintenance-windows-follow-the-wall-clock.md): a 22:00-04:00 window lasts 6
+ * (docs/guide/rules/maintenance.md "Maintenance windows follow the wall clock"): a 22:00-04:00 window lasts 6
  * hours on most nights, 5 on the night clocks spring forward, 7 on the night they fall
  * back. A start or end the wall clock skips is taken at the first instant after the gap; one it
  * shows twice at its first occurrence. An opening the gap swallows whole (its start and end fall
@@ -26,7 +26,7 @@ export const MAX_DURATION_MINUTES = 7 * 24 * 60;
  * The most openings a schedule may have in one local day (BYHOUR times BYMINUTE): every reader
  * of a window (availability, the engine, GET /maintenance) pays per opening, so a schedule of
  * hundreds a day made one scoped operator's window cost the whole fleet's availability its
- * answer. A stored window above it reads as ended (docs/adr/0540-maintenance-openings-a-day-are-capped.md).
+ * answer. A stored window above it reads as ended (docs/guide/rules/maintenance.md "A maintenance window opens at most 48 times a day").
  */
 export const MAX_OPENINGS_A_DAY = 48;
 
@@ -244,7 +244,7 @@ const LATEST_STARTS_AT = Date.parse('9999-01-01T00:00:00Z');
 /**
  * Checks a schedule as sent and compiles it, or answers the problems, each naming its field.
  * `defaultTimeZone`: the place's zone, taken when the schedule names none
- * (docs/adr/0404-a-windows-time-zone-default-is-a-parameter.md).
+ * (docs/guide/rules/maintenance.md "A window's time zone: sent, or the place's default, stored resolved").
  */
 export const compileSchedule = (
   spec: ScheduleSpec,

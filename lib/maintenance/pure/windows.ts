@@ -71,7 +71,7 @@ export const lastClosing = (window: Pick<MaintenanceWindow, 'schedule' | 'endsAt
 /**
  * A UUID version 7 (RFC 9562): 48 bits of epoch ms, then random bits, so that ids sort in the
  * order windows were created and the list reads in that order from one Query
- * (docs/adr/0405-maintenance-windows-in-one-partition.md).
+ * (docs/guide/rules/maintenance.md "Maintenance windows in one partition, ids in creation order").
  */
 export const timeOrderedId = (now = Date.now()): string => {
   const bytes = randomBytes(16);

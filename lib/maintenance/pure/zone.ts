@@ -1,6 +1,6 @@
 /**
  * Wall-clock time in an IANA time zone, with Intl alone (Temporal is not in Node 20;
- * docs/adr/0401-maintenance-schedules-with-intl-alone.md).
+ * docs/guide/rules/maintenance.md "Maintenance schedules with Intl alone").
  * A wall-clock time is written as "local ms": the epoch ms the same calendar date and time would
  * have in UTC, so that calendar arithmetic (days, minutes) is plain addition.
  *

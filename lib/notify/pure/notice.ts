@@ -52,7 +52,7 @@ export const noticeFor = (
 /**
  * Whether an alarm's notifications go out: a matching active silence suppresses its raise and
  * clear notifications, and so does a parent condition the alarm was raised under while it is
- * marked `suppressedBy` (docs/adr/0462); an acknowledgement stops reminders (it is never
+ * marked `suppressedBy` (docs/guide/rules/alarms.md "A suppressed alarm is marked `suppressedBy` when it is raised, judged from the rollups"); an acknowledgement stops reminders (it is never
  * re-notified) but not the raise or clear themselves. Notifiers (mail, digests, webhooks) ask
  * this one function.
  */

@@ -1,7 +1,7 @@
 /**
  * The content of a fleet report, from what the period's reads gave: the rooms' availability
  * (worst first), the alarms cleared in the period (alarm history) and the watchers' types. Pure.
- * Bounded (docs/adr/0473-a-report-is-bounded.md): WORST_ROOMS rooms, LONGEST_OUTAGES outages
+ * Bounded (docs/guide/rules/reports.md "A report is bounded: ten worst rooms, ten longest outages, 5,000 cleared alarms, 100 schedules"): WORST_ROOMS rooms, LONGEST_OUTAGES outages
  * and MAX_KINDS kinds are kept, whatever the fleet.
  */
 import type { HistoryRecord } from '#lib/alarms/pure/history';

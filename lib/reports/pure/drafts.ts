@@ -1,5 +1,5 @@
 /**
- * A fleet report as deliveries (docs/adr/0475-reports-travel-as-deliveries.md): one `report`
+ * A fleet report as deliveries (docs/guide/rules/reports.md "A report travels as a `report` digest through the notification deliveries"): one `report`
  * digest carrying it, one delivery per channel. The digest's id is fixed by the schedule and
  * the period, so each delivery's id is too: storing them again (a run taking over a lapsed
  * claim) stores nothing twice. Pure.

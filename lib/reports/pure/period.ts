@@ -1,5 +1,5 @@
 /**
- * The periods of a report schedule (docs/adr/0471-report-periods-end-on-the-wall-clock.md): a
+ * The periods of a report schedule (docs/guide/rules/reports.md "A report's period ends at its wall-clock time in its zone, and only the last ended period is made"): a
  * period ends at each occurrence of the schedule's wall-clock time (every day, or every week on
  * its weekday) in its zone, and starts at the occurrence before. Across a DST change a weekly
  * period is 167 or 169 hours long and a daily one 23 or 25: the zone's clock decides, never a

@@ -93,9 +93,9 @@ export const IdempotencyKey = /* @__PURE__ */ entity({
   }),
 });
 dataModel: docRow(IdempotencyKey, { section: 'Idempotency keys (issue 24 item 4)', name: 'Idempotency key', PK: '`IDEMPOTENCY#<sha256 of route, caller, key>`', SK: '`IDEMPOTENCY`',
-  notes: '`fingerprint` (HMAC of path, query, body), `token` (the claim), `state` `pending`/`done`, `leaseUntil` (epoch ms), `result` (the first 2xx, AES-256-GCM sealed), `auditPending` (the result\'s audit record still to be written by the first replay, for a create made only by batch writes; docs/adr/0213), `expiresAt` (24 h, TTL)' });
+  notes: '`fingerprint` (HMAC of path, query, body), `token` (the claim), `state` `pending`/`done`, `leaseUntil` (epoch ms), `result` (the first 2xx, AES-256-GCM sealed), `auditPending` (the result\'s audit record still to be written by the first replay, for a create made only by batch writes; docs/guide/rules/access.md "A change and its audit record are written in one transaction"), `expiresAt` (24 h, TTL)' });
 
-// The audit log: two items per record, sharded by record id (docs/adr/0212).
+// The audit log: two items per record, sharded by record id (docs/guide/rules/access.md "Audit log keys: every filter a Query, every key sharded").
 const audit = 'Audit log (issue 26 item 6)';
 const AUDIT_NOTES = '`id, at, event, actorKind, actorId, action, targetType, targetId?, status, fields?, requestId, sourceIp?, userAgent?, reason?, expiresAt` (empty texts and lists left out)';
 /** The unsharded partition of each audit filter; `shardKey` of the record id picks the shard. */

@@ -3,7 +3,7 @@ import type { Alarm } from '#lib/alarms/types';
 import { docRow, entity, texts } from '../entity';
 import { shardKey } from '../query';
 
-/* When an acknowledgement with `ackUntil` lapses (issue 28 item 3; docs/adr/0442-ack-until-lapses-once.md). */
+/* When an acknowledgement with `ackUntil` lapses (issue 28 item 3; docs/guide/rules/alarms.md "An ackUntil lapses once: a timer item, a fixed reminder id and a conditional removal"). */
 type Pair = Pick<Alarm, 'watcherId' | 'devicesn'>;
 
 /** One lapse due: the acknowledgement (by its `acknowledgedAt`) of one alarm, and when it lapses. */

@@ -10,7 +10,7 @@ import { shardKey } from '../query';
 /* The alarm engine's items: alarms, their history, silences, the evaluation queue and its marker. */
 const enc = encodeURIComponent;
 
-/** The alarms' sharded index keys: GSI1 firing (`OPEN`, docs/adr/0314), pending, awaiting history; GSI2 notices pending. */
+/** The alarms' sharded index keys: GSI1 firing (`OPEN`, docs/adr/0321-persistence-layer-says-things-once.md), pending, awaiting history; GSI2 notices pending. */
 export const ALARM_INDEX = { firing: 'ALARMS#OPEN', pending: 'ALARMS#PENDING', history: 'ALARMS#HISTORY', notices: 'ALARMS#NOTIFY' };
 export const alarmIndexKeys = {
   firing: (alarm: Alarm) => ({ GSI1PK: shardKey(ALARM_INDEX.firing, alarmId(alarm)), GSI1SK: `${alarm.raisedAt}#${alarm.watcherId}#${alarm.devicesn}` }),
@@ -79,7 +79,7 @@ dataModel: docRow(Silence, { section: lifecycle, PK: '`SILENCE`', SK: '`SILENCE#
 export const silenceEndSk = (silence: Pick<SilenceRecord, 'endsAt' | 'id'>) => `${silence.endsAt}#${silence.id}`;
 
 export const MAINTENANCE = 'MAINTENANCE';
-/** A recurring maintenance window (issue 28; docs/adr/0405): few, in one partition sorted by UUIDv7 id, no index read. */
+/** A recurring maintenance window (issue 28; docs/guide/rules/maintenance.md "Maintenance windows in one partition, ids in creation order"): few, in one partition sorted by UUIDv7 id, no index read. */
 export const MaintenanceWindowItem = /* @__PURE__ */ entity({
   type: 'MaintenanceWindow',
   key: (id: string) => ({ PK: MAINTENANCE, SK: `MAINTENANCE#${id}` }),
@@ -94,7 +94,7 @@ export const MaintenanceWindowItem = /* @__PURE__ */ entity({
 dataModel: docRow(MaintenanceWindowItem, { section: lifecycle, PK: '`MAINTENANCE`', SK: '`MAINTENANCE#<uuidv7>`',
   notes: '`id, matchers, schedule {zone, weekly or rrule, durationMinutes}, startsAt?, endsAt?, comment, createdBy, createdAt, updatedAt, version`; `until` (ms) while it counts against the cap; `expiresAt` after its last opening' });
 
-/** One opening or closing of a maintenance window, as its history lists it (docs/adr/0452). */
+/** One opening or closing of a maintenance window, as its history lists it (docs/guide/rules/maintenance.md "A window's openings are recorded in its own history, start and end once each"). */
 export interface MaintenanceEvent {
   windowId: string;
   event: 'opened' | 'closed';

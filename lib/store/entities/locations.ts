@@ -2,7 +2,7 @@ import type { LocationProfile, RoomHours } from '#lib/locations/types';
 import { docRow, entity, texts } from '../entity';
 import { locationId } from '../placeKeys';
 
-/* Location profiles (issue 28 item 4; docs/adr/0481): a location's business hours and zone, its rooms' overrides inside it. */
+/* Location profiles (issue 28 item 4; docs/guide/rules/config.md "Location profiles: one item per location, room overrides inside it, written whole"): a location's business hours and zone, its rooms' overrides inside it. */
 
 export const LOCATION_PROFILES = 'LOCATIONPROFILE';
 export const LocationProfileItem = /* @__PURE__ */ entity({

@@ -58,7 +58,7 @@ export const MaintenanceRelease = /* @__PURE__ */ entity({
 dataModel: docRow(MaintenanceRelease, { section: notifications, name: 'Maintenance release marker', PK: '`RELEASE#<windowId>`', SK: '`RELEASE`', notes: '`closedAt` (ms: the end of the last opening whose held alarms were told), `at`' });
 
 export const INHIBITIONS = 'INHIBITION';
-/** A parent episode (issue 28 item 2; docs/adr/0463): few at a time, in one partition, read whole by one consistent Query. */
+/** A parent episode (issue 28 item 2; docs/guide/rules/alarms.md "A parent episode is announced once and released once, from a marker per episode"): few at a time, in one partition, read whole by one consistent Query. */
 const episodeNotes =
   '`key, watcherId, parent` (the watcher\'s `inhibitedBy`), `scope {region, location, room?}`, `since` (the episode\'s start), `announced?` (its digest stored), `releasedAt?` (its release begun); deleted once released';
 export const InhibitionEpisode = /* @__PURE__ */ entity({
@@ -119,7 +119,7 @@ export const LiveTicket = /* @__PURE__ */ entity({
   fromItem: (item) => item,
 });
 dataModel: docRow(LiveTicket, { section: live, name: 'Live ticket', PK: '`LIVETICKET#<sha256(ticket), hex>`', SK: '`TICKET`',
-  notes: '`filter`, `access` (the scope of the principal it was issued to; absent: unscoped, ADR 0203), `validUntil` (epoch ms), `expiresAt` (TTL, +60 s); the ticket itself is never stored' });
+  notes: '`filter`, `access` (the scope of the principal it was issued to; absent: unscoped, docs/guide/rules/live.md "A live connection keeps the scope of the principal its ticket was issued to"), `validUntil` (epoch ms), `expiresAt` (TTL, +60 s); the ticket itself is never stored' });
 
 const CONNECTION = 'LIVECONN#';
 export const LiveConnection = /* @__PURE__ */ entity({

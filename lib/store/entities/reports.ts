@@ -5,7 +5,7 @@ import { docRow, entity, numbers, texts } from '../entity';
 const reports = 'Scheduled reports (issue 28)';
 
 export const REPORTS = 'REPORTS';
-/** A report schedule: few, in one partition sorted by UUIDv7 id (docs/adr/0474-report-schedules-and-their-routes.md). */
+/** A report schedule: few, in one partition sorted by UUIDv7 id (docs/guide/rules/reports.md "Report schedules: /reports under watchers:write, kept to a scope like a watcher, 422 for bad input"). */
 export const ReportScheduleItem = /* @__PURE__ */ entity({
   type: 'ReportSchedule',
   key: (id: string) => ({ PK: REPORTS, SK: `REPORT#${id}` }),
@@ -38,7 +38,7 @@ export interface ReportRunState {
 }
 
 /**
- * The marker of one report (docs/adr/0472-one-report-per-schedule-and-period.md): put on
+ * The marker of one report (docs/guide/rules/reports.md "One report per schedule and period: a conditional marker claims it, deliveries are keyed by it"): put on
  * condition that none exists (or that its claim lapsed unmade), so that of racing runs one makes it.
  */
 export const ReportRun = /* @__PURE__ */ entity({
@@ -62,7 +62,7 @@ dataModel: docRow(ReportRun, {
 
 /**
  * How many on-demand report runs a report, or a principal, took in the current fixed window
- * (docs/adr/0542): kept in the table because the functions answering `POST /reports/{id}/run`
+ * (docs/guide/rules/reports.md "Report runs are budgeted, and a schedule names only channels shared with its writer"): kept in the table because the functions answering `POST /reports/{id}/run`
  * share no memory.
  */
 export const ReportRunBudget = /* @__PURE__ */ entity({

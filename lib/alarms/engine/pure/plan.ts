@@ -14,7 +14,7 @@ export interface PlannedRaise {
   fromPending?: string;
   /** Silences active now that match the alarm: its mail is suppressed. */
   silencedBy: string[];
-  /** Maintenance windows open now that hold the alarm: its mail is suppressed too (docs/adr/0432-maintenance-suppresses-like-a-silence.md). */
+  /** Maintenance windows open now that hold the alarm: its mail is suppressed too (docs/guide/rules/maintenance.md "A maintenance window suppresses an alarm's notifications as a silence does"). */
   inMaintenance: string[];
 }
 
@@ -26,7 +26,7 @@ export interface PlannedClear {
   notify: Recipients;
   /** Silences active now that match the alarm: its mail is suppressed. */
   silencedBy: string[];
-  /** Maintenance windows open now that hold the alarm: its mail is suppressed too (docs/adr/0432-maintenance-suppresses-like-a-silence.md). */
+  /** Maintenance windows open now that hold the alarm: its mail is suppressed too (docs/guide/rules/maintenance.md "A maintenance window suppresses an alarm's notifications as a silence does"). */
   inMaintenance: string[];
 }
 
