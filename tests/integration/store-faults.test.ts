@@ -20,7 +20,8 @@ const call = async (h: typeof create, event = apiEvent()) => {
 describe('store faults reach the client as JSON, never as a false success', () => {
   it.each(['throttle', 'timeout'] as const)('a %s on the write answers 503 and stores nothing; a retry converges', async (fault) => {
     const before = (await intervals.list()).length;
-    clear = injectFault(fault, 'PutCommand');
+    // an interval is created in one transaction with its audit record
+    clear = injectFault(fault, 'TransactWriteCommand');
     const failed = await call(create, jsonEvent(settings));
     expect(failed.status).toBe(503);
     expect(failed.headers?.['retry-after']).toBe('1');
@@ -34,7 +35,7 @@ describe('store faults reach the client as JSON, never as a false success', () =
 
   it('a failed condition on create answers 409 JSON and stores nothing', async () => {
     const before = (await intervals.list()).length;
-    clear = injectFault('condition', 'PutCommand');
+    clear = injectFault('condition', 'TransactWriteCommand');
     const res = await call(create, jsonEvent(settings));
     expect(res.status).toBe(409);
     expect(typeof res.body.message).toBe('string');
@@ -43,7 +44,7 @@ describe('store faults reach the client as JSON, never as a false success', () =
 
   it('a throttled update answers 503 and leaves the record as it was', async () => {
     const record = await intervals.create(settings as never);
-    clear = injectFault('throttle', 'UpdateCommand');
+    clear = injectFault('throttle', 'TransactWriteCommand');
     const res = await call(update, jsonEvent({ intervalDeviceStatus: 5 }, { pathParameters: { id: String(record.id) } }));
     expect(res.status).toBe(503);
     expect(await intervals.get(record.id)).toEqual(record);
