@@ -2642,7 +2642,7 @@ export interface operations {
                      * @description an e-mail address
                      */
                     email: string;
-                    /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                    /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                     name: string;
                     /** @description a password of 12 to 256 characters, without control, invisible or unassigned characters, not containing the username, not a pattern (few different characters, repeats, runs) nor a common password; a 400 names the rule broken */
                     password: string;
@@ -2650,9 +2650,9 @@ export interface operations {
                     role: string;
                     /** @description at most 50 entries, each a whole region ({"region"}) or one location of it ({"region", "location"}), where the user acts; absent or empty: unscoped. A scoped principal reads and writes only inside its scope (elsewhere is 404) */
                     scope?: {
-                        /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                        /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                         location?: string;
-                        /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                        /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                         region: string;
                     }[];
                     /** @description 3 to 64 letters, digits, dots, underscores or hyphens, and not one of all, me, signin, logout */
@@ -3530,7 +3530,7 @@ export interface operations {
             content: {
                 "application/json": {
                     password: string;
-                    /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                    /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                     username: string;
                 };
             };
@@ -4429,15 +4429,15 @@ export interface operations {
                     active?: boolean;
                     /** @description at most 2048 characters; no control characters other than tab and line breaks */
                     description?: string;
-                    /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                    /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                     name: string;
                     /** @description an existing role id (default viewer): what the service may do */
                     role?: string;
                     /** @description at most 50 entries, each a whole region ({"region"}) or one location of it ({"region", "location"}), where the service acts; absent or empty: unscoped. A scoped principal reads and writes only inside its scope (elsewhere is 404) */
                     scope?: {
-                        /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                        /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                         location?: string;
-                        /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                        /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                         region: string;
                     }[];
                     /**
@@ -4710,15 +4710,15 @@ export interface operations {
                     active?: boolean;
                     /** @description at most 2048 characters; no control characters other than tab and line breaks */
                     description?: string;
-                    /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                    /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                     name?: string;
                     /** @description an existing role id (default viewer): what the service may do */
                     role?: string;
                     /** @description at most 50 entries, each a whole region ({"region"}) or one location of it ({"region", "location"}), where the service acts; absent or empty: unscoped. A scoped principal reads and writes only inside its scope (elsewhere is 404) */
                     scope?: {
-                        /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                        /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                         location?: string;
-                        /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                        /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                         region: string;
                     }[];
                     /**
@@ -5166,7 +5166,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description 1 to 64 characters without control, bidirectional-control or zero-width characters */
+                    /** @description 1 to 64 characters without control, bidirectional-control, zero-width or other invisible characters */
                     id: string;
                     /** @description the client secret answered at registration or rotation */
                     secret: string;
@@ -5500,7 +5500,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                    /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                     name: string;
                     /**
                      * @description email or webhook
@@ -5764,7 +5764,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                    /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                     name: string;
                     /**
                      * @description email or webhook
@@ -6710,7 +6710,7 @@ export interface operations {
                     deviceSN?: string | null;
                     /** @description a positive integer up to 999999999999999 */
                     id: number;
-                    /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                    /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                     name: string;
                 }[];
             };
@@ -7048,7 +7048,7 @@ export interface operations {
                     /** @description at most 2048 characters; no control characters other than tab and line breaks */
                     description: string;
                     deviceSN?: string | null;
-                    /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                    /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                     name: string;
                 };
             };
@@ -7451,18 +7451,18 @@ export interface operations {
             content: {
                 "application/json": {
                     filters?: {
-                        /** @description a non-empty name without control, bidirectional-control or zero-width characters, or "all" */
+                        /** @description a non-empty name without control, bidirectional-control, zero-width or other invisible characters, or "all" */
                         locationName?: string;
-                        /** @description a non-empty name without control, bidirectional-control or zero-width characters, or "all" */
+                        /** @description a non-empty name without control, bidirectional-control, zero-width or other invisible characters, or "all" */
                         regionName?: string;
-                        /** @description a non-empty name without control, bidirectional-control or zero-width characters, or "all" */
+                        /** @description a non-empty name without control, bidirectional-control, zero-width or other invisible characters, or "all" */
                         roomName?: string;
                     };
-                    /** @description a non-empty name without control, bidirectional-control or zero-width characters, or "all" */
+                    /** @description a non-empty name without control, bidirectional-control, zero-width or other invisible characters, or "all" */
                     locationName?: string;
-                    /** @description a non-empty name without control, bidirectional-control or zero-width characters, or "all" */
+                    /** @description a non-empty name without control, bidirectional-control, zero-width or other invisible characters, or "all" */
                     regionName?: string;
-                    /** @description a non-empty name without control, bidirectional-control or zero-width characters, or "all" */
+                    /** @description a non-empty name without control, bidirectional-control, zero-width or other invisible characters, or "all" */
                     roomName?: string;
                 };
             };
@@ -7659,18 +7659,18 @@ export interface operations {
             content: {
                 "application/json": {
                     filters?: {
-                        /** @description a non-empty name without control, bidirectional-control or zero-width characters, or "all" */
+                        /** @description a non-empty name without control, bidirectional-control, zero-width or other invisible characters, or "all" */
                         locationName?: string;
-                        /** @description a non-empty name without control, bidirectional-control or zero-width characters, or "all" */
+                        /** @description a non-empty name without control, bidirectional-control, zero-width or other invisible characters, or "all" */
                         regionName?: string;
-                        /** @description a non-empty name without control, bidirectional-control or zero-width characters, or "all" */
+                        /** @description a non-empty name without control, bidirectional-control, zero-width or other invisible characters, or "all" */
                         roomName?: string;
                     };
-                    /** @description a non-empty name without control, bidirectional-control or zero-width characters, or "all" */
+                    /** @description a non-empty name without control, bidirectional-control, zero-width or other invisible characters, or "all" */
                     locationName?: string;
-                    /** @description a non-empty name without control, bidirectional-control or zero-width characters, or "all" */
+                    /** @description a non-empty name without control, bidirectional-control, zero-width or other invisible characters, or "all" */
                     regionName?: string;
-                    /** @description a non-empty name without control, bidirectional-control or zero-width characters, or "all" */
+                    /** @description a non-empty name without control, bidirectional-control, zero-width or other invisible characters, or "all" */
                     roomName?: string;
                 };
             };
@@ -7776,18 +7776,18 @@ export interface operations {
             content: {
                 "application/json": {
                     filters?: {
-                        /** @description a non-empty name without control, bidirectional-control or zero-width characters, or "all" */
+                        /** @description a non-empty name without control, bidirectional-control, zero-width or other invisible characters, or "all" */
                         locationName?: string;
-                        /** @description a non-empty name without control, bidirectional-control or zero-width characters, or "all" */
+                        /** @description a non-empty name without control, bidirectional-control, zero-width or other invisible characters, or "all" */
                         regionName?: string;
-                        /** @description a non-empty name without control, bidirectional-control or zero-width characters, or "all" */
+                        /** @description a non-empty name without control, bidirectional-control, zero-width or other invisible characters, or "all" */
                         roomName?: string;
                     };
-                    /** @description a non-empty name without control, bidirectional-control or zero-width characters, or "all" */
+                    /** @description a non-empty name without control, bidirectional-control, zero-width or other invisible characters, or "all" */
                     locationName?: string;
-                    /** @description a non-empty name without control, bidirectional-control or zero-width characters, or "all" */
+                    /** @description a non-empty name without control, bidirectional-control, zero-width or other invisible characters, or "all" */
                     regionName?: string;
-                    /** @description a non-empty name without control, bidirectional-control or zero-width characters, or "all" */
+                    /** @description a non-empty name without control, bidirectional-control, zero-width or other invisible characters, or "all" */
                     roomName?: string;
                 };
             };
@@ -7979,10 +7979,10 @@ export interface operations {
                         id: number;
                         /** @description an array of at most 500 locations */
                         locations: {
-                            /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                            /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                             locationName: string;
                         }[];
-                        /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                        /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                         region: string;
                     }[] | {
                         items: {
@@ -7990,10 +7990,10 @@ export interface operations {
                             id: number;
                             /** @description an array of at most 500 locations */
                             locations: {
-                                /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                                /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                                 locationName: string;
                             }[];
-                            /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                            /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                             region: string;
                         }[];
                         nextCursor: string | null;
@@ -8103,10 +8103,10 @@ export interface operations {
                     id: number;
                     /** @description an array of at most 500 locations */
                     locations: {
-                        /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                        /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                         locationName: string;
                     }[];
-                    /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                    /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                     region: string;
                 }[];
             };
@@ -8349,10 +8349,10 @@ export interface operations {
                         id: number;
                         /** @description an array of at most 500 locations */
                         locations: {
-                            /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                            /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                             locationName: string;
                         }[];
-                        /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                        /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                         region: string;
                     };
                 };
@@ -8455,15 +8455,15 @@ export interface operations {
                     region: {
                         /** @description an array of at most 500 locations */
                         location: {
-                            /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                            /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                             locationName: string;
                             /** @description an array of at most 500 distinct rooms */
                             room: {
-                                /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                                /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                                 roomName: string;
                             }[];
                         }[];
-                        /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                        /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                         regionName: string;
                     };
                 };
@@ -9433,11 +9433,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a non-empty name without control, bidirectional-control or zero-width characters, or "all" */
+                    /** @description a non-empty name without control, bidirectional-control, zero-width or other invisible characters, or "all" */
                     locationName: string;
-                    /** @description a non-empty name without control, bidirectional-control or zero-width characters, or "all" */
+                    /** @description a non-empty name without control, bidirectional-control, zero-width or other invisible characters, or "all" */
                     regionName: string;
-                    /** @description a non-empty name without control, bidirectional-control or zero-width characters, or "all" */
+                    /** @description a non-empty name without control, bidirectional-control, zero-width or other invisible characters, or "all" */
                     roomName: string;
                 };
             };
@@ -9566,11 +9566,11 @@ export interface operations {
             content: {
                 "application/json": {
                     filter?: {
-                        /** @description a non-empty name without control, bidirectional-control or zero-width characters, or "all" */
+                        /** @description a non-empty name without control, bidirectional-control, zero-width or other invisible characters, or "all" */
                         locationName: string;
-                        /** @description a non-empty name without control, bidirectional-control or zero-width characters, or "all" */
+                        /** @description a non-empty name without control, bidirectional-control, zero-width or other invisible characters, or "all" */
                         regionName: string;
-                        /** @description a non-empty name without control, bidirectional-control or zero-width characters, or "all" */
+                        /** @description a non-empty name without control, bidirectional-control, zero-width or other invisible characters, or "all" */
                         roomName: string;
                     };
                 };
@@ -9812,7 +9812,7 @@ export interface operations {
                     rooms?: {
                         /** @description business hours as BUSINESS_HOURS reads them: days (Mon..Sun, ranges such as Mon-Fri, comma lists) and HH:MM-HH:MM, e.g. "Mon-Fri 08:00-18:00" (no overnight spans); or "24h": the whole day */
                         businessHours?: string;
-                        /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                        /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                         room: string;
                         /** @description an IANA time zone (e.g. Europe/Berlin): the room's wall clock, over the location's */
                         timeZone?: string;
@@ -10189,15 +10189,15 @@ export interface operations {
                             /** @description a UUIDv7: ids sort in creation order */
                             id: string;
                             matchers: {
-                                /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                                /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                                 devicesn?: string;
-                                /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                                /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                                 location?: string;
-                                /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                                /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                                 region?: string;
-                                /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                                /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                                 room?: string;
-                                /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                                /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                                 vendor?: string;
                                 /** @description an id of 1 to 64 letters, digits, "-" or "_" */
                                 watcherId?: string;
@@ -10346,15 +10346,15 @@ export interface operations {
                     endsAt?: string;
                     /** @description at least one of region, location, room, devicesn, watcherId, vendor; an alarm is held when every one given equals its own (vendor: its device's) */
                     matchers: {
-                        /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                        /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                         devicesn?: string;
-                        /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                        /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                         location?: string;
-                        /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                        /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                         region?: string;
-                        /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                        /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                         room?: string;
-                        /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                        /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                         vendor?: string;
                         /** @description an id of 1 to 64 letters, digits, "-" or "_" */
                         watcherId?: string;
@@ -10398,15 +10398,15 @@ export interface operations {
                         /** @description a UUIDv7: ids sort in creation order */
                         id: string;
                         matchers: {
-                            /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                            /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                             devicesn?: string;
-                            /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                            /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                             location?: string;
-                            /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                            /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                             region?: string;
-                            /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                            /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                             room?: string;
-                            /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                            /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                             vendor?: string;
                             /** @description an id of 1 to 64 letters, digits, "-" or "_" */
                             watcherId?: string;
@@ -10592,15 +10592,15 @@ export interface operations {
                         /** @description a UUIDv7: ids sort in creation order */
                         id: string;
                         matchers: {
-                            /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                            /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                             devicesn?: string;
-                            /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                            /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                             location?: string;
-                            /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                            /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                             region?: string;
-                            /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                            /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                             room?: string;
-                            /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                            /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                             vendor?: string;
                             /** @description an id of 1 to 64 letters, digits, "-" or "_" */
                             watcherId?: string;
@@ -10746,15 +10746,15 @@ export interface operations {
                     endsAt?: string;
                     /** @description at least one of region, location, room, devicesn, watcherId, vendor; an alarm is held when every one given equals its own (vendor: its device's) */
                     matchers: {
-                        /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                        /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                         devicesn?: string;
-                        /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                        /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                         location?: string;
-                        /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                        /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                         region?: string;
-                        /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                        /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                         room?: string;
-                        /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                        /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                         vendor?: string;
                         /** @description an id of 1 to 64 letters, digits, "-" or "_" */
                         watcherId?: string;
@@ -10798,15 +10798,15 @@ export interface operations {
                         /** @description a UUIDv7: ids sort in creation order */
                         id: string;
                         matchers: {
-                            /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                            /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                             devicesn?: string;
-                            /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                            /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                             location?: string;
-                            /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                            /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                             region?: string;
-                            /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                            /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                             room?: string;
-                            /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                            /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                             vendor?: string;
                             /** @description an id of 1 to 64 letters, digits, "-" or "_" */
                             watcherId?: string;
@@ -11494,7 +11494,7 @@ export interface operations {
                     active?: boolean;
                     /** @description 1 to 10 channels the report goes to (an e-mail channel gets a mail with text and HTML parts, a webhook the JSON report, signed) */
                     channelIds: string[];
-                    /** @description 1 to 200 characters without control, bidirectional-control or zero-width characters */
+                    /** @description 1 to 200 characters without control, bidirectional-control, zero-width or other invisible characters */
                     name: string;
                     /**
                      * @description daily: each period is one day, ending at `time`; weekly: one week, ending on `weekday` at `time`
@@ -11503,9 +11503,9 @@ export interface operations {
                     period: "daily" | "weekly";
                     /** @description at most 50 entries, each a whole region ({"region"}) or one location of it ({"region", "location"}), where the report acts; absent or empty: unscoped. A scoped principal reads and writes only inside its scope (elsewhere is 404) */
                     scope?: {
-                        /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                        /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                         location?: string;
-                        /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                        /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                         region: string;
                     }[];
                     /** @description the local time a period ends and its report is sent, HH:MM (00:00 to 23:59) */
@@ -11834,7 +11834,7 @@ export interface operations {
                     active?: boolean;
                     /** @description 1 to 10 channels the report goes to (an e-mail channel gets a mail with text and HTML parts, a webhook the JSON report, signed) */
                     channelIds: string[];
-                    /** @description 1 to 200 characters without control, bidirectional-control or zero-width characters */
+                    /** @description 1 to 200 characters without control, bidirectional-control, zero-width or other invisible characters */
                     name: string;
                     /**
                      * @description daily: each period is one day, ending at `time`; weekly: one week, ending on `weekday` at `time`
@@ -11843,9 +11843,9 @@ export interface operations {
                     period: "daily" | "weekly";
                     /** @description at most 50 entries, each a whole region ({"region"}) or one location of it ({"region", "location"}), where the report acts; absent or empty: unscoped. A scoped principal reads and writes only inside its scope (elsewhere is 404) */
                     scope?: {
-                        /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                        /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                         location?: string;
-                        /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                        /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                         region: string;
                     }[];
                     /** @description the local time a period ends and its report is sent, HH:MM (00:00 to 23:59) */
@@ -12359,13 +12359,13 @@ export interface operations {
                         endsAt: string;
                         id: string;
                         matchers: {
-                            /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                            /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                             devicesn?: string;
-                            /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                            /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                             location?: string;
-                            /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                            /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                             region?: string;
-                            /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                            /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                             room?: string;
                             /** @description an id of 1 to 64 letters, digits, "-" or "_" */
                             watcherId?: string;
@@ -12387,13 +12387,13 @@ export interface operations {
                             endsAt: string;
                             id: string;
                             matchers: {
-                                /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                                /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                                 devicesn?: string;
-                                /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                                /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                                 location?: string;
-                                /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                                /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                                 region?: string;
-                                /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                                /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                                 room?: string;
                                 /** @description an id of 1 to 64 letters, digits, "-" or "_" */
                                 watcherId?: string;
@@ -12512,13 +12512,13 @@ export interface operations {
                     endsAt: string;
                     /** @description at least one of region, location, room, devicesn, watcherId; an alarm matches when every one given equals its own */
                     matchers: {
-                        /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                        /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                         devicesn?: string;
-                        /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                        /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                         location?: string;
-                        /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                        /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                         region?: string;
-                        /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                        /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                         room?: string;
                         /** @description an id of 1 to 64 letters, digits, "-" or "_" */
                         watcherId?: string;
@@ -12547,13 +12547,13 @@ export interface operations {
                         endsAt: string;
                         id: string;
                         matchers: {
-                            /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                            /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                             devicesn?: string;
-                            /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                            /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                             location?: string;
-                            /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                            /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                             region?: string;
-                            /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                            /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                             room?: string;
                             /** @description an id of 1 to 64 letters, digits, "-" or "_" */
                             watcherId?: string;
@@ -12707,13 +12707,13 @@ export interface operations {
                         endsAt: string;
                         id: string;
                         matchers: {
-                            /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                            /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                             devicesn?: string;
-                            /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                            /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                             location?: string;
-                            /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                            /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                             region?: string;
-                            /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                            /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                             room?: string;
                             /** @description an id of 1 to 64 letters, digits, "-" or "_" */
                             watcherId?: string;
@@ -12840,13 +12840,13 @@ export interface operations {
                         endsAt: string;
                         id: string;
                         matchers: {
-                            /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                            /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                             devicesn?: string;
-                            /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                            /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                             location?: string;
-                            /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                            /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                             region?: string;
-                            /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                            /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                             room?: string;
                             /** @description an id of 1 to 64 letters, digits, "-" or "_" */
                             watcherId?: string;
@@ -13243,11 +13243,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a non-empty name without control, bidirectional-control or zero-width characters, or "all" */
+                    /** @description a non-empty name without control, bidirectional-control, zero-width or other invisible characters, or "all" */
                     locationName: string;
-                    /** @description a non-empty name without control, bidirectional-control or zero-width characters, or "all" */
+                    /** @description a non-empty name without control, bidirectional-control, zero-width or other invisible characters, or "all" */
                     regionName: string;
-                    /** @description a non-empty name without control, bidirectional-control or zero-width characters, or "all" */
+                    /** @description a non-empty name without control, bidirectional-control, zero-width or other invisible characters, or "all" */
                     roomName: string;
                 };
             };
@@ -13446,11 +13446,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a non-empty name without control, bidirectional-control or zero-width characters, or "all" */
+                    /** @description a non-empty name without control, bidirectional-control, zero-width or other invisible characters, or "all" */
                     locationName: string;
-                    /** @description a non-empty name without control, bidirectional-control or zero-width characters, or "all" */
+                    /** @description a non-empty name without control, bidirectional-control, zero-width or other invisible characters, or "all" */
                     regionName: string;
-                    /** @description a non-empty name without control, bidirectional-control or zero-width characters, or "all" */
+                    /** @description a non-empty name without control, bidirectional-control, zero-width or other invisible characters, or "all" */
                     roomName: string;
                 };
             };
@@ -13555,11 +13555,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a non-empty name without control, bidirectional-control or zero-width characters, or "all" */
+                    /** @description a non-empty name without control, bidirectional-control, zero-width or other invisible characters, or "all" */
                     locationName: string;
-                    /** @description a non-empty name without control, bidirectional-control or zero-width characters, or "all" */
+                    /** @description a non-empty name without control, bidirectional-control, zero-width or other invisible characters, or "all" */
                     regionName: string;
-                    /** @description a non-empty name without control, bidirectional-control or zero-width characters, or "all" */
+                    /** @description a non-empty name without control, bidirectional-control, zero-width or other invisible characters, or "all" */
                     roomName: string;
                 };
             };
@@ -13669,11 +13669,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a non-empty name without control, bidirectional-control or zero-width characters, or "all" */
+                    /** @description a non-empty name without control, bidirectional-control, zero-width or other invisible characters, or "all" */
                     locationName: string;
-                    /** @description a non-empty name without control, bidirectional-control or zero-width characters, or "all" */
+                    /** @description a non-empty name without control, bidirectional-control, zero-width or other invisible characters, or "all" */
                     regionName: string;
-                    /** @description a non-empty name without control, bidirectional-control or zero-width characters, or "all" */
+                    /** @description a non-empty name without control, bidirectional-control, zero-width or other invisible characters, or "all" */
                     roomName: string;
                 };
             };
@@ -13959,11 +13959,11 @@ export interface operations {
                     from?: string;
                     /** @description Count business hours or the whole day; default business when business hours are configured (BUSINESS_HOURS in BUSINESS_TIME_ZONE, or a location profile in scope naming some), else 24h. Each room counts in its own hours and zone: its override in its location's profile, else the profile's, else BUSINESS_HOURS on the profile's wall clock, else the whole day (PUT /locations/{region}/{location}/profile). Business hours, like unhealthyDays, are read from the devices' connectivity changes: outages shorter than MIN_OUTAGE_SECONDS (default 120) are ignored and maintenance windows left out; at most 2000 devices in scope */
                     hours?: "business" | "24h";
-                    /** @description a non-empty name without control, bidirectional-control or zero-width characters, or "all" */
+                    /** @description a non-empty name without control, bidirectional-control, zero-width or other invisible characters, or "all" */
                     locationName: string;
-                    /** @description a non-empty name without control, bidirectional-control or zero-width characters, or "all" */
+                    /** @description a non-empty name without control, bidirectional-control, zero-width or other invisible characters, or "all" */
                     regionName: string;
-                    /** @description a non-empty name without control, bidirectional-control or zero-width characters, or "all" */
+                    /** @description a non-empty name without control, bidirectional-control, zero-width or other invisible characters, or "all" */
                     roomName: string;
                     /** Format: date-time */
                     to?: string;
@@ -14096,11 +14096,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a non-empty name without control, bidirectional-control or zero-width characters, or "all" */
+                    /** @description a non-empty name without control, bidirectional-control, zero-width or other invisible characters, or "all" */
                     locationName: string;
-                    /** @description a non-empty name without control, bidirectional-control or zero-width characters, or "all" */
+                    /** @description a non-empty name without control, bidirectional-control, zero-width or other invisible characters, or "all" */
                     regionName: string;
-                    /** @description a non-empty name without control, bidirectional-control or zero-width characters, or "all" */
+                    /** @description a non-empty name without control, bidirectional-control, zero-width or other invisible characters, or "all" */
                     roomName: string;
                 };
             };
@@ -14209,11 +14209,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a non-empty name without control, bidirectional-control or zero-width characters, or "all" */
+                    /** @description a non-empty name without control, bidirectional-control, zero-width or other invisible characters, or "all" */
                     locationName: string;
-                    /** @description a non-empty name without control, bidirectional-control or zero-width characters, or "all" */
+                    /** @description a non-empty name without control, bidirectional-control, zero-width or other invisible characters, or "all" */
                     regionName: string;
-                    /** @description a non-empty name without control, bidirectional-control or zero-width characters, or "all" */
+                    /** @description a non-empty name without control, bidirectional-control, zero-width or other invisible characters, or "all" */
                     roomName: string;
                 };
             };
@@ -14320,11 +14320,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a non-empty name without control, bidirectional-control or zero-width characters, or "all" */
+                    /** @description a non-empty name without control, bidirectional-control, zero-width or other invisible characters, or "all" */
                     locationName: string;
-                    /** @description a non-empty name without control, bidirectional-control or zero-width characters, or "all" */
+                    /** @description a non-empty name without control, bidirectional-control, zero-width or other invisible characters, or "all" */
                     regionName: string;
-                    /** @description a non-empty name without control, bidirectional-control or zero-width characters, or "all" */
+                    /** @description a non-empty name without control, bidirectional-control, zero-width or other invisible characters, or "all" */
                     roomName: string;
                 };
             };
@@ -14442,9 +14442,9 @@ export interface operations {
                     allDevices: boolean;
                     /** @description an array of at most 20 distinct ids of notification channels (POST /channels) */
                     channelIds?: string[];
-                    /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                    /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                     dashboard: string;
-                    /** @description at most 2048 characters on one line, without control, bidirectional-control or zero-width characters */
+                    /** @description at most 2048 characters on one line, without control, bidirectional-control, zero-width or other invisible characters */
                     description?: string;
                     /** @description an array of at most 500 distinct device ids */
                     devicesId?: string[];
@@ -14477,12 +14477,12 @@ export interface operations {
                             element: "status.connected" | "status.inCallStatus" | "deviceconnected" | "devicemodel" | "details.region" | "details.location" | "details.room" | "vendor" | "connectionDetail" | "errorCodes" | "software" | "plannedMaintenance" | "stale";
                             /** @enum {unknown} */
                             operator: "==" | "!=" | "contains" | "in";
-                            /** @description a string of 1 to 256 characters without control, bidirectional-control or zero-width characters ("a,b,c" for "in") */
+                            /** @description a string of 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters ("a,b,c" for "in") */
                             value: string;
                         }[];
                         /** @enum {unknown} */
                         operatorType: "AND" | "OR";
-                        /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                        /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                         type: string;
                     };
                     /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
@@ -14490,13 +14490,13 @@ export interface operations {
                     /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
                     repeatIntervalSeconds?: number;
                     sendEmail: boolean;
-                    /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                    /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                     service: string;
                     /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
                     severity: number;
-                    /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                    /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                     type: string;
-                    /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                    /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                     user: string;
                 } & (unknown & unknown);
             };
@@ -14648,9 +14648,9 @@ export interface operations {
                         channelIds?: string[];
                         /** Format: date-time */
                         createdAt?: string;
-                        /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                        /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                         dashboard?: string;
-                        /** @description at most 2048 characters on one line, without control, bidirectional-control or zero-width characters */
+                        /** @description at most 2048 characters on one line, without control, bidirectional-control, zero-width or other invisible characters */
                         description?: string;
                         /** @description an array of at most 500 distinct device ids */
                         devicesId?: string[];
@@ -14684,12 +14684,12 @@ export interface operations {
                                 element: "status.connected" | "status.inCallStatus" | "deviceconnected" | "devicemodel" | "details.region" | "details.location" | "details.room" | "vendor" | "connectionDetail" | "errorCodes" | "software" | "plannedMaintenance" | "stale";
                                 /** @enum {unknown} */
                                 operator: "==" | "!=" | "contains" | "in";
-                                /** @description a string of 1 to 256 characters without control, bidirectional-control or zero-width characters ("a,b,c" for "in") */
+                                /** @description a string of 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters ("a,b,c" for "in") */
                                 value: string;
                             }[];
                             /** @enum {unknown} */
                             operatorType: "AND" | "OR";
-                            /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                            /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                             type: string;
                         };
                         /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
@@ -14702,15 +14702,15 @@ export interface operations {
                             region: string;
                         }[];
                         sendEmail?: boolean;
-                        /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                        /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                         service?: string;
                         /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
                         severity?: number;
-                        /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                        /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                         type?: string;
                         /** Format: date-time */
                         updatedAt?: string;
-                        /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                        /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                         user?: string;
                     };
                 };
@@ -14816,9 +14816,9 @@ export interface operations {
                     allDevices: boolean;
                     /** @description an array of at most 20 distinct ids of notification channels (POST /channels) */
                     channelIds?: string[];
-                    /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                    /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                     dashboard: string;
-                    /** @description at most 2048 characters on one line, without control, bidirectional-control or zero-width characters */
+                    /** @description at most 2048 characters on one line, without control, bidirectional-control, zero-width or other invisible characters */
                     description?: string;
                     /** @description an array of at most 500 distinct device ids */
                     devicesId?: string[];
@@ -14851,12 +14851,12 @@ export interface operations {
                             element: "status.connected" | "status.inCallStatus" | "deviceconnected" | "devicemodel" | "details.region" | "details.location" | "details.room" | "vendor" | "connectionDetail" | "errorCodes" | "software" | "plannedMaintenance" | "stale";
                             /** @enum {unknown} */
                             operator: "==" | "!=" | "contains" | "in";
-                            /** @description a string of 1 to 256 characters without control, bidirectional-control or zero-width characters ("a,b,c" for "in") */
+                            /** @description a string of 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters ("a,b,c" for "in") */
                             value: string;
                         }[];
                         /** @enum {unknown} */
                         operatorType: "AND" | "OR";
-                        /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                        /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                         type: string;
                     };
                     /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
@@ -14864,13 +14864,13 @@ export interface operations {
                     /** @description 0 (never) or an integer from 3600 to 604800: re-notify open alarms once per interval */
                     repeatIntervalSeconds?: number;
                     sendEmail: boolean;
-                    /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                    /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                     service: string;
                     /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
                     severity: number;
-                    /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                    /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                     type: string;
-                    /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                    /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                     user: string;
                 } & (unknown & unknown);
             };
@@ -14889,9 +14889,9 @@ export interface operations {
                         channelIds?: string[];
                         /** Format: date-time */
                         createdAt?: string;
-                        /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                        /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                         dashboard?: string;
-                        /** @description at most 2048 characters on one line, without control, bidirectional-control or zero-width characters */
+                        /** @description at most 2048 characters on one line, without control, bidirectional-control, zero-width or other invisible characters */
                         description?: string;
                         /** @description an array of at most 500 distinct device ids */
                         devicesId?: string[];
@@ -14925,12 +14925,12 @@ export interface operations {
                                 element: "status.connected" | "status.inCallStatus" | "deviceconnected" | "devicemodel" | "details.region" | "details.location" | "details.room" | "vendor" | "connectionDetail" | "errorCodes" | "software" | "plannedMaintenance" | "stale";
                                 /** @enum {unknown} */
                                 operator: "==" | "!=" | "contains" | "in";
-                                /** @description a string of 1 to 256 characters without control, bidirectional-control or zero-width characters ("a,b,c" for "in") */
+                                /** @description a string of 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters ("a,b,c" for "in") */
                                 value: string;
                             }[];
                             /** @enum {unknown} */
                             operatorType: "AND" | "OR";
-                            /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                            /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                             type: string;
                         };
                         /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
@@ -14943,15 +14943,15 @@ export interface operations {
                             region: string;
                         }[];
                         sendEmail?: boolean;
-                        /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                        /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                         service?: string;
                         /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
                         severity?: number;
-                        /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                        /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                         type?: string;
                         /** Format: date-time */
                         updatedAt?: string;
-                        /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                        /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                         user?: string;
                     };
                 };
@@ -15202,9 +15202,9 @@ export interface operations {
                         channelIds?: string[];
                         /** Format: date-time */
                         createdAt?: string;
-                        /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                        /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                         dashboard?: string;
-                        /** @description at most 2048 characters on one line, without control, bidirectional-control or zero-width characters */
+                        /** @description at most 2048 characters on one line, without control, bidirectional-control, zero-width or other invisible characters */
                         description?: string;
                         /** @description an array of at most 500 distinct device ids */
                         devicesId?: string[];
@@ -15238,12 +15238,12 @@ export interface operations {
                                 element: "status.connected" | "status.inCallStatus" | "deviceconnected" | "devicemodel" | "details.region" | "details.location" | "details.room" | "vendor" | "connectionDetail" | "errorCodes" | "software" | "plannedMaintenance" | "stale";
                                 /** @enum {unknown} */
                                 operator: "==" | "!=" | "contains" | "in";
-                                /** @description a string of 1 to 256 characters without control, bidirectional-control or zero-width characters ("a,b,c" for "in") */
+                                /** @description a string of 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters ("a,b,c" for "in") */
                                 value: string;
                             }[];
                             /** @enum {unknown} */
                             operatorType: "AND" | "OR";
-                            /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                            /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                             type: string;
                         };
                         /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
@@ -15256,15 +15256,15 @@ export interface operations {
                             region: string;
                         }[];
                         sendEmail?: boolean;
-                        /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                        /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                         service?: string;
                         /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
                         severity?: number;
-                        /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                        /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                         type?: string;
                         /** Format: date-time */
                         updatedAt?: string;
-                        /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                        /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                         user?: string;
                     };
                 };
@@ -15389,9 +15389,9 @@ export interface operations {
                         channelIds?: string[];
                         /** Format: date-time */
                         createdAt?: string;
-                        /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                        /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                         dashboard?: string;
-                        /** @description at most 2048 characters on one line, without control, bidirectional-control or zero-width characters */
+                        /** @description at most 2048 characters on one line, without control, bidirectional-control, zero-width or other invisible characters */
                         description?: string;
                         /** @description an array of at most 500 distinct device ids */
                         devicesId?: string[];
@@ -15425,12 +15425,12 @@ export interface operations {
                                 element: "status.connected" | "status.inCallStatus" | "deviceconnected" | "devicemodel" | "details.region" | "details.location" | "details.room" | "vendor" | "connectionDetail" | "errorCodes" | "software" | "plannedMaintenance" | "stale";
                                 /** @enum {unknown} */
                                 operator: "==" | "!=" | "contains" | "in";
-                                /** @description a string of 1 to 256 characters without control, bidirectional-control or zero-width characters ("a,b,c" for "in") */
+                                /** @description a string of 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters ("a,b,c" for "in") */
                                 value: string;
                             }[];
                             /** @enum {unknown} */
                             operatorType: "AND" | "OR";
-                            /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                            /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                             type: string;
                         };
                         /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
@@ -15443,15 +15443,15 @@ export interface operations {
                             region: string;
                         }[];
                         sendEmail?: boolean;
-                        /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                        /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                         service?: string;
                         /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
                         severity?: number;
-                        /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                        /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                         type?: string;
                         /** Format: date-time */
                         updatedAt?: string;
-                        /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                        /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                         user?: string;
                     }[] | {
                         items: {
@@ -15461,9 +15461,9 @@ export interface operations {
                             channelIds?: string[];
                             /** Format: date-time */
                             createdAt?: string;
-                            /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                            /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                             dashboard?: string;
-                            /** @description at most 2048 characters on one line, without control, bidirectional-control or zero-width characters */
+                            /** @description at most 2048 characters on one line, without control, bidirectional-control, zero-width or other invisible characters */
                             description?: string;
                             /** @description an array of at most 500 distinct device ids */
                             devicesId?: string[];
@@ -15497,12 +15497,12 @@ export interface operations {
                                     element: "status.connected" | "status.inCallStatus" | "deviceconnected" | "devicemodel" | "details.region" | "details.location" | "details.room" | "vendor" | "connectionDetail" | "errorCodes" | "software" | "plannedMaintenance" | "stale";
                                     /** @enum {unknown} */
                                     operator: "==" | "!=" | "contains" | "in";
-                                    /** @description a string of 1 to 256 characters without control, bidirectional-control or zero-width characters ("a,b,c" for "in") */
+                                    /** @description a string of 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters ("a,b,c" for "in") */
                                     value: string;
                                 }[];
                                 /** @enum {unknown} */
                                 operatorType: "AND" | "OR";
-                                /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                                /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                                 type: string;
                             };
                             /** @description an integer 0..86400: seconds the condition must hold before the alarm fires (default 0) */
@@ -15515,15 +15515,15 @@ export interface operations {
                                 region: string;
                             }[];
                             sendEmail?: boolean;
-                            /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                            /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                             service?: string;
                             /** @description an integer 1..4 (1 Critical, 2 Major, 3 Minor, 4 Info) */
                             severity?: number;
-                            /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                            /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                             type?: string;
                             /** Format: date-time */
                             updatedAt?: string;
-                            /** @description 1 to 256 characters without control, bidirectional-control or zero-width characters */
+                            /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                             user?: string;
                         }[];
                         nextCursor: string | null;

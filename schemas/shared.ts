@@ -29,12 +29,13 @@ export const uuidParam = (description: string) =>
 /**
  * One line of text: no control character at all (C0, DEL, C1), so none reaches a key, a log line
  * or a mail header; and none of the invisible characters that change how a name reads
- * (bidirectional embeddings, overrides, isolates and marks, zero-width characters), so that a
+ * (Unicode's default-ignorable code points: bidirectional controls, zero-width characters, soft
+ * hyphens, fillers, tags...; and the line and paragraph separators), so that a
  * name shown is the name matched (docs/guide/rules/inventory.md "Invisible characters: stripped from vendor names, refused in user input"; vendor names lose them: lib/inventory/pure/names.ts).
  */
-export const SINGLE_LINE = '^[^\\p{Cc}\\u061C\\u200B-\\u200F\\u202A-\\u202E\\u2060\\u2066-\\u2069\\uFEFF]*$';
+export const SINGLE_LINE = '^[^\\p{Cc}\\p{Default_Ignorable_Code_Point}\\u2028\\u2029]*$';
 /** What SINGLE_LINE refuses, for the rules' descriptions. */
-export const SINGLE_LINE_RULE = 'without control, bidirectional-control or zero-width characters';
+export const SINGLE_LINE_RULE = 'without control, bidirectional-control, zero-width or other invisible characters';
 /** Free text may break lines and use tabs; other control characters are refused. */
 export const MULTI_LINE = '^(?:\\P{Cc}|[\\t\\n\\r])*$';
 

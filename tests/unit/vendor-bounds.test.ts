@@ -79,8 +79,10 @@ describe('invisible characters in vendor names', () => {
     expect(stored({ devicemodel: 'Room\u202e Kit' }).device.devicemodel).toBe('Room Kit');
   });
 
-  it('covers exactly the listed characters', () => {
+  it('covers the listed characters: the default-ignorable code points and the line separators', () => {
     const listed = [0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069, 0x200e, 0x200f, 0x061c, 0x200b, 0x200c, 0x200d, 0x2060, 0xfeff];
+    const otherInvisible = [0x00ad, 0x180e, 0x2062, 0x034f, 0x3164, 0xe0041, 0x2028, 0x2029];
+    expect(stripInvisible(`Room${String.fromCodePoint(...otherInvisible)} 3`)).toBe('Room 3');
     expect(stripInvisible(String.fromCodePoint(...listed))).toBe('');
     expect(stripInvisible('Café ü 会议室 🎥 -_.')).toBe('Café ü 会议室 🎥 -_.');
   });

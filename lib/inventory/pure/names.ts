@@ -16,13 +16,15 @@ const UNFIT = /[\p{Cs}\p{Cc}]/u;
 const UNFIT_ALL = /[\p{Cs}\p{Cc}]+/gu;
 
 /**
- * Characters that change how a name is shown without being seen: bidirectional embeddings,
- * overrides, isolates and marks, and zero-width characters. Two names that look alike but differ
+ * Characters that change how a name is shown without being seen: Unicode's default-ignorable code
+ * points (bidirectional embeddings, overrides, isolates and marks, zero-width characters, soft
+ * hyphens, fillers, tags, invisible operators, variation selectors) and the line and paragraph
+ * separators. Two names that look alike but differ
  * by one of these would be two rooms, and an override can make a name read as another
  * (docs/guide/rules/inventory.md "Invisible characters: stripped from vendor names, refused in user input"). Vendor names lose them; user input holding one is refused (schemas/shared.ts).
  */
-export const INVISIBLE = /[\u061C\u200B-\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF]/u;
-const INVISIBLE_ALL = /[\u061C\u200B-\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF]+/gu;
+export const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\u2028\u2029]/u;
+const INVISIBLE_ALL = /[\p{Default_Ignorable_Code_Point}\u2028\u2029]+/gu;
 
 /** Printable ASCII only: nothing to strip or refuse (most names and texts; checked first, as it is cheap). */
 const PLAIN = /^[\x20-\x7E]*$/;
