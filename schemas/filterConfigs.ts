@@ -46,7 +46,7 @@ export const routes = {
     idempotent: true,
   }),
   keepOnly: keepOnlyRoute('filtersConfig', 'configuration'),
-  count: countRoute('filtersConfig/count', 'Number of filters configurations'),
+  count: countRoute('filtersConfig/count', 'Number of filters configurations the caller may list (a scoped caller\'s within its scope)'),
   get: onConfig('GET', 'filtersConfig/{id}', 'Get a filters configuration (list form); a scoped caller\'s with its locations only, 404 outside its scope', { permission: 'fleet:read', responses: { 200: ok('The configuration', listForm) } }),
   upsert: api('POST', 'filtersConfig/{id}', 'Insert or replace one configuration (nested region -> locations -> rooms)', {
     request: {

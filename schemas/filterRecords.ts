@@ -52,7 +52,7 @@ export const routes = {
     'The filter of a device serial number (lowest id); a device outside a scoped caller\'s scope is 404 as one without a filter',
     { permission: 'fleet:read', responses: { 200: ok('The filter', filter) } },
   ),
-  get: onFilter('GET', 'filters/{id}', 'Get a filter', { permission: 'fleet:read', responses: { 200: ok('The filter', filter) } }),
+  get: onFilter('GET', 'filters/{id}', 'Get a filter; 404 to a scoped caller when it names a device outside its scope', { permission: 'fleet:read', responses: { 200: ok('The filter', filter) } }),
   upsert: api('POST', 'filters/{id}', 'Insert or update one filter', {
     request: { path, body: strict({ name: name(), description, deviceSN: Type.Optional(deviceSN) }) },
     responses: { 200: text('Confirmation'), 400: invalid },

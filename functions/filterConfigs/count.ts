@@ -1,8 +1,9 @@
 import http from '#generated/routes/filterConfigsCount';
-import { filterConfigs } from '#lib/db/filterConfigs';
+import { configCountWithin } from '#lib/filterConfigs/scope';
 
-// GET /filtersConfig/count -> 200 the number of configurations (a bare integer)
-export const handler = http(async () => ({
+// GET /filtersConfig/count -> 200 the number of configurations the caller may list (a bare integer; a scoped caller's
+// within its scope)
+export const handler = http(async ({ principal }) => ({
   statusCode: 200,
-  body: await filterConfigs.count(),
+  body: await configCountWithin(principal.scope),
 }));

@@ -1,8 +1,9 @@
 import http from '#generated/routes/filterRecordsGet';
-import { filterRecords } from '#lib/db/filterRecords';
+import { filterOf } from '#lib/filterRecords/scope';
 
-// GET /filters/{id} -> 200 the filter record; 404 "Filter not found"; 400 non-integer id
-export const handler = http(async ({ path }) => ({
+// GET /filters/{id} -> 200 the filter record; 404 "Filter not found", also when it names a device outside a scoped
+// caller's scope; 400 non-integer id
+export const handler = http(async ({ path, principal }) => ({
   statusCode: 200,
-  body: await filterRecords.get(Number(path.id)),
+  body: await filterOf(Number(path.id), principal.scope),
 }));

@@ -34,3 +34,9 @@ export const configsWithin = async (asked: { limit?: number; cursor?: string }, 
   const page = await filterConfigs.page(asked.limit ?? 100, asked.cursor, (config) => seen(config) !== undefined);
   return { items: page.items.flatMap((config) => seen(config) ?? []), nextCursor: page.nextCursor };
 };
+
+/** GET /filtersConfig/count: how many configurations the caller may list (a scoped caller's within its scope). */
+export const configCountWithin = async (scope: AccessScope): Promise<number> => {
+  if (isUnscoped(scope)) return filterConfigs.count();
+  return (await filterConfigs.list()).filter((config) => configWithin(config, scope) !== undefined).length;
+};

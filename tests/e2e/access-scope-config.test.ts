@@ -13,7 +13,7 @@ const fleet = simulatedFleet({ seed: 42, devices: 240 });
 const inside = fleet.find((d) => d.details.region === 'EMEA')!;
 const outside = fleet.find((d) => d.details.region === 'APAC')!;
 const base = 900_000_000 + Math.floor(Math.random() * 1_000_000) * 10;
-const ids = { emea: base + 1, apac: base + 2, filterIn: base + 3, filterOut: base + 4 };
+const ids = { emea: base + 1, apac: base + 2, filterIn: base + 3, filterOut: base + 4, filterNoDevice: base + 5, filterUnknownDevice: base + 6 };
 type ListForm = { id: number; region: string; locations: { locationName: string }[] };
 
 let viewer = '';
@@ -31,10 +31,12 @@ beforeAll(async () => {
   expect((await api('POST', '/filtersConfig', { body: configs })).status).toBe(200);
   expect((await api('POST', `/filters/${ids.filterIn}`, { body: { name: 'in', description: 'scoped read', deviceSN: inside.devicesn } })).status).toBe(200);
   expect((await api('POST', `/filters/${ids.filterOut}`, { body: { name: 'out', description: 'scoped read', deviceSN: outside.devicesn } })).status).toBe(200);
+  expect((await api('POST', `/filters/${ids.filterNoDevice}`, { body: { name: 'no device', description: 'scoped read' } })).status).toBe(200);
+  expect((await api('POST', `/filters/${ids.filterUnknownDevice}`, { body: { name: 'unknown device', description: 'scoped read', deviceSN: unique('no-such-device') } })).status).toBe(200);
 });
 afterAll(async () => {
   for (const id of [ids.emea, ids.apac]) await api('DELETE', `/filtersConfig/${id}`);
-  for (const id of [ids.filterIn, ids.filterOut]) await api('DELETE', `/filters/${id}`);
+  for (const id of [ids.filterIn, ids.filterOut, ids.filterNoDevice, ids.filterUnknownDevice]) await api('DELETE', `/filters/${id}`);
 });
 
 describe('filter configurations are fleet data: narrowed to the scope', () => {
@@ -49,6 +51,16 @@ describe('filter configurations are fleet data: narrowed to the scope', () => {
     const unknown = await api('GET', `/filtersConfig/${base + 9}`, { token: viewer });
     expect([hidden.status, hidden.body]).toEqual([unknown.status, unknown.body]);
     expect(hidden.status).toBe(404);
+  });
+
+  it('counts only the configurations the scoped caller may list', async () => {
+    const listed = async (token?: string) => (await api<ListForm[]>('GET', '/filtersConfig', { token })).body.length;
+    const count = async (token?: string) => (await api<number>('GET', '/filtersConfig/count', { token })).body;
+    expect(await count(viewer)).toBe(await listed(viewer));
+    expect(await count(londonViewer)).toBe(await listed(londonViewer));
+    // the APAC configuration is counted for the unscoped key, never for the EMEA viewer
+    expect(await count()).toBe(await listed());
+    expect(await count()).toBeGreaterThan(await count(viewer));
   });
 
   it('shows a location-scoped caller only its locations of a configuration, paged too', async () => {
@@ -75,6 +87,23 @@ describe("a device's filter is fleet data; filters and providers are configurati
     expect(hidden.status).toBe(404);
     expect([hidden.status, hidden.body]).toEqual([none.status, none.body]);
     expect((await api('GET', `/filters/device/${outside.devicesn}`)).status).toBe(200);
+  });
+
+  it('reads a filter by id only when its device is within the scope; otherwise 404 as an unknown id', async () => {
+    expect((await api('GET', `/filters/${ids.filterIn}`, { token: viewer })).body).toMatchObject({ id: ids.filterIn, deviceSN: inside.devicesn });
+    const hidden = await api('GET', `/filters/${ids.filterOut}`, { token: viewer });
+    const unknown = await api('GET', `/filters/${base + 9}`, { token: viewer });
+    expect(hidden.status).toBe(404);
+    expect([hidden.status, hidden.body]).toEqual([unknown.status, unknown.body]);
+    expect(JSON.stringify(hidden.body)).not.toContain(outside.devicesn);
+    // a device the inventory does not know is outside every scope, as for /filters/device/{sn}
+    const unknownDevice = await api('GET', `/filters/${ids.filterUnknownDevice}`, { token: viewer });
+    expect([unknownDevice.status, unknownDevice.body]).toEqual([unknown.status, unknown.body]);
+    // a filter naming no device names no place
+    expect((await api('GET', `/filters/${ids.filterNoDevice}`, { token: viewer })).body).toMatchObject({ id: ids.filterNoDevice, name: 'no device' });
+    // the unscoped key reads them all
+    expect((await api('GET', `/filters/${ids.filterOut}`)).body).toMatchObject({ deviceSN: outside.devicesn });
+    expect((await api('GET', `/filters/${ids.filterUnknownDevice}`)).status).toBe(200);
   });
 
   it('lists every filter (id, name) and every provider alike to a scoped caller', async () => {
