@@ -6,7 +6,7 @@ import { utf8Bytes } from '#lib/shared/sizes';
 export interface Recipients {
   sendEmail: boolean;
   emails: string[];
-  /** The watcher's notification channels (issue 16), when it has any. */
+  /** The watcher's notification channels (webhooks, e-mail lists), told besides its e-mails, when it has any. */
   channelIds?: string[];
 }
 

@@ -2,7 +2,7 @@ import { ACK_LAPSES, AckLapseItem, type AckLapse } from '#lib/store/entities/ack
 import { dueBy, queryShards } from '#lib/store/query';
 import { apart } from '#lib/store/transaction';
 
-// Timers of `ackUntil` (issue 28 item 3), written before the acknowledgement they time (a stale one the notifier deletes);
+// Timers of `ackUntil`, so an acknowledgement lapses when it says, written before the acknowledgement they time (a stale one the notifier deletes);
 // the due ones read from the table itself, consistent, never an index (DESIGN §3).
 
 export const schedule = async (lapse: AckLapse): Promise<void> => {

@@ -9,7 +9,7 @@ import { must, NEW, nowSeconds, type Item } from '#lib/store/table';
 import { apart } from '#lib/store/transaction';
 import { capped, members } from './caps';
 
-// Report schedules (issue 28 item 5) are few: one partition sorted by UUIDv7 id, one Query, no index read (nothing lags);
+// Report schedules are few: one partition sorted by UUIDv7 id, one Query, no index read (nothing lags);
 // `version` guards replace and delete, REPORTS_MAX caps them. The conditional put claiming a period's marker makes its report once (docs/adr/0472).
 const { fromItem } = Schedules;
 

@@ -46,7 +46,7 @@ export interface Digest {
   scope: string;
   /** `alarms.inhibited`: the parent problem that suppresses the alarms ("location EMEA / London: 37% of devices offline"). */
   parent?: string;
-  /** A `report` digest carries a fleet report instead of alarms (issue 28 item 5; lib/reports). */
+  /** A `report` digest carries a fleet report instead of alarms, so reports reach channels the way alarms do (lib/reports). */
   report?: FleetReport;
 }
 

@@ -137,7 +137,7 @@ interface QueuedOutcome {
  * the caller leaves them a share of the budget), then every queued device (each once, however
  * often it was queued), whatever the watchers left undone. A watcher's entries leave the queue
  * as soon as its evaluation finished, so every run makes progress and a run cut short never
- * redoes the watchers it finished; device changes are never starved by watcher work (issue 24).
+ * redoes the watchers it finished; device changes are never starved by watcher work.
  * The device entries are claimed before the first write; entries an earlier run claimed and did
  * not finish have their rooms recomputed. The caller writes the rooms, then removes the covered
  * device entries (only if the whole pass finished).

@@ -92,11 +92,11 @@ export const IdempotencyKey = /* @__PURE__ */ entity({
     ...(item.auditPending === true ? { auditPending: true } : {}),
   }),
 });
-dataModel: docRow(IdempotencyKey, { section: 'Idempotency keys (issue 24 item 4)', name: 'Idempotency key', PK: '`IDEMPOTENCY#<sha256 of route, caller, key>`', SK: '`IDEMPOTENCY`',
+dataModel: docRow(IdempotencyKey, { section: 'Idempotency keys', name: 'Idempotency key', PK: '`IDEMPOTENCY#<sha256 of route, caller, key>`', SK: '`IDEMPOTENCY`',
   notes: '`fingerprint` (HMAC of path, query, body), `token` (the claim), `state` `pending`/`done`, `leaseUntil` (epoch ms), `result` (the first 2xx, AES-256-GCM sealed), `auditPending` (the result\'s audit record still to be written by the first replay, for a create made only by batch writes; docs/adr/0213), `expiresAt` (24 h, TTL)' });
 
 // The audit log: two items per record, sharded by record id (docs/adr/0212).
-const audit = 'Audit log (issue 26 item 6)';
+const audit = 'Audit log';
 const AUDIT_NOTES = '`id, at, event, actorKind, actorId, action, targetType, targetId?, status, fields?, requestId, sourceIp?, userAgent?, reason?, expiresAt` (empty texts and lists left out)';
 /** The unsharded partition of each audit filter; `shardKey` of the record id picks the shard. */
 export const auditBase = {

@@ -24,4 +24,4 @@ export const AckLapseItem = /* @__PURE__ */ entity({
   }),
   fromItem: (item): AckLapse => texts(item, 'watcherId', 'devicesn', 'acknowledgedAt', 'ackUntil'),
 });
-dataModel: docRow(AckLapseItem, { section: 'Alarm lifecycle, history, device connectivity (issue 15)', name: 'Acknowledgement lapse', PK: '`ACKLAPSE#<shard(watcherId:sn)>`', SK: '`<ackUntil>#<sha256(watcherId:sn), 32 hex>#<acknowledgedAt>`', notes });
+dataModel: docRow(AckLapseItem, { section: 'Alarm lifecycle, history, device connectivity', name: 'Acknowledgement lapse', PK: '`ACKLAPSE#<shard(watcherId:sn)>`', SK: '`<ackUntil>#<sha256(watcherId:sn), 32 hex>#<acknowledgedAt>`', notes });

@@ -61,7 +61,7 @@ dataModel: docRow(AlarmItem, {
 });
 export const pairOfKey = (key: Item): Pair => ({ watcherId: String(key.PK).slice(ALARM.length), devicesn: String(key.SK).slice(DEVICE.length) });
 
-const lifecycle = 'Alarm lifecycle, history, device connectivity (issue 15)';
+const lifecycle = 'Alarm lifecycle, history, device connectivity';
 export const SILENCES = 'SILENCE';
 export const SILENCES_BY_END = 'SILENCES#BY_END';
 export const Silence = /* @__PURE__ */ entity({

@@ -92,7 +92,7 @@ export const ChannelItem = /* @__PURE__ */ entity({
       : { ...common, type: 'email', emails: textList(item.emails) };
   },
 });
-dataModel: docRow(ChannelItem, { section: 'Notifications (issue 16)', name: 'Channel', PK: '`CHANNEL`', SK: '`CHANNEL#<uuid>`',
+dataModel: docRow(ChannelItem, { section: 'Notifications', name: 'Channel', PK: '`CHANNEL`', SK: '`CHANNEL#<uuid>`',
   notes: '`id, name, channelType` (`email`/`webhook`), `emails` or `url, format`, `secret` (webhook; read only to sign), `version, createdAt, updatedAt`' });
 
 export const Cap = /* @__PURE__ */ entity({
@@ -100,7 +100,7 @@ export const Cap = /* @__PURE__ */ entity({
   key: (name: string) => ({ PK: 'CAP', SK: name }),
   fromItem: (item) => (item.members ?? {}) as Record<string, { at: number; until?: number }>,
 });
-dataModel: docRow(Cap, { section: 'Caps per stage (issue 24 items 7, 14)', name: 'Cap roster', PK: '`CAP`', SK: '`watchers`, `silences`, `filterConfigs`',
+dataModel: docRow(Cap, { section: 'Caps per stage', name: 'Cap roster', PK: '`CAP`', SK: '`watchers`, `silences`, `filterConfigs`',
   notes: '`members`: map of member id -> `{at, until?}` (epoch ms admitted; a silence\'s end)' });
 
 export const PROVIDERS = 'PROVIDER';

@@ -43,7 +43,7 @@ export const Device = /* @__PURE__ */ entity({
   },
 });
 dataModel: docRow(Device, { section: devices, PK: '`ROOM#<room>`', SK: '`DEVICE#<sn>`', GSI1: '`DEVICE#<sn>` / `DEVICE`', GSI2: '`SERIALS#<shard(sn)>` / `<sn>`',
-  notes: '`deviceid, devicesn, devicemodel, connected, inCallStatus, region, location, room`, optional `alarmSeverity` (1..4, worst firing alarm; pending ones do not count) and `alarmWatchers` (the watchers with an open alarm on it), both set only by the alarm engine (other writers carry them over unchanged), `lastRefresh`, `updatedAt`; from its provider (issue 25): `vendor` (`webex`, `zoom`, `http`, `simulated`), `vendorRef` (Zoom: `<roomId>/<locationId>`, for a refresh; never answered), `connectionDetail`, `errorCodes`, `software`, `lastSeen` (disconnected only), `plannedMaintenance`, `staleSince` (its provider failing past `PROVIDER_STALE_MINUTES`)' });
+  notes: '`deviceid, devicesn, devicemodel, connected, inCallStatus, region, location, room`, optional `alarmSeverity` (1..4, worst firing alarm; pending ones do not count) and `alarmWatchers` (the watchers with an open alarm on it), both set only by the alarm engine (other writers carry them over unchanged), `lastRefresh`, `updatedAt`; from its provider: `vendor` (`webex`, `zoom`, `http`, `simulated`), `vendorRef` (Zoom: `<roomId>/<locationId>`, for a refresh; never answered), `connectionDetail`, `errorCodes`, `software`, `lastSeen` (disconnected only), `plannedMaintenance`, `staleSince` (its provider failing past `PROVIDER_STALE_MINUTES`)' });
 
 /** A device's whole item but its keys: index keys, then its fields (absent ones left out: removeUndefinedValues). */
 export const deviceFields = (device: StoredDevice, now: string): Item => ({
@@ -161,7 +161,7 @@ dataModel: docRow(DirtyRoom, {
   notes: '`mark` (a fresh UUID per write): another writer wrote devices of the room since the sync last compared it',
 });
 
-const connectivity = 'Alarm lifecycle, history, device connectivity (issue 15)';
+const connectivity = 'Alarm lifecycle, history, device connectivity';
 export const ConnectivityTransition = /* @__PURE__ */ entity({
   type: 'ConnectivityTransition',
   key: ({ devicesn, at }: { devicesn: string; at: string }) => ({ PK: connectivityPk(devicesn), SK: at }),

@@ -21,7 +21,7 @@ export const LocationProfileItem = /* @__PURE__ */ entity({
   }),
 });
 dataModel: docRow(LocationProfileItem, {
-  section: 'Location profiles (issue 28 item 4)',
+  section: 'Location profiles',
   PK: '`LOCATIONPROFILE`',
   SK: '`enc(region)#enc(location)`',
   notes: '`region, location, timeZone, businessHours?, rooms: [{room, businessHours?, timeZone?}], updatedBy, updatedAt`; written whole (last write wins)',

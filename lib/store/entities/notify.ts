@@ -8,7 +8,7 @@ import type { Item } from '../expression';
 import { shardKey } from '../query';
 
 /* What notifications store: deliveries (the delivery log), mails, repeat markers, live dashboards' tickets and connections. */
-const notifications = 'Notifications (issue 16)';
+const notifications = 'Notifications';
 
 /** The due index of deliveries still to attempt, sharded by delivery id (`shardKey`). */
 export const DELIVERIES_DUE = 'DELIVERIES#DUE';

@@ -1,8 +1,8 @@
 import type { ReportSchedule } from '#lib/reports/types';
 import { docRow, entity, numbers, texts } from '../entity';
 
-/* Scheduled fleet reports (issue 28 item 5): the schedules, and one marker per schedule and period. */
-const reports = 'Scheduled reports (issue 28)';
+/* Scheduled fleet reports: the schedules, and one marker per schedule and period. */
+const reports = 'Scheduled reports';
 
 export const REPORTS = 'REPORTS';
 /** A report schedule: few, in one partition sorted by UUIDv7 id (docs/adr/0474-report-schedules-and-their-routes.md). */
