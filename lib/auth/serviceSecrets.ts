@@ -2,7 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
  * Client secrets of registered services (DESIGN §5; docs/adr/0223). A secret is 256 random bits,
- * so a plain SHA-256 digest stored in its place is as hard to reverse as guessing the secret:
+ * so a plain SHA-256 hash stored in its place is as hard to reverse as guessing the secret:
  * no slow KDF, no salt (nothing to precompute against). Checked in constant time.
  */
 

@@ -1,5 +1,5 @@
 import type { ProviderStatus } from '#lib/inventory/pure/providerStatus';
-import { Provider, PROVIDERS } from '#lib/store/entities/config';
+import { Provider, providerStatusItem, PROVIDERS } from '#lib/store/entities/config';
 import { collection } from '#lib/store/entity';
 
 // Provider status: one item each, written whole by the sync, read by `GET /providers`.
@@ -10,5 +10,5 @@ export const all = async (): Promise<Map<string, ProviderStatus>> =>
 
 /** The sync's write of one provider's status, whole. */
 export const put = async (status: ProviderStatus): Promise<void> => {
-  await Provider.put(status.name, { ...status });
+  await Provider.put(status.name, providerStatusItem(status));
 };

@@ -1,4 +1,4 @@
-import type { ProviderStatus } from '#lib/inventory/pure/providerStatus';
+import type { HeldRemovals, ProviderStatus } from '#lib/inventory/pure/providerStatus';
 import type { FilterRecord } from '#lib/filterRecords/types';
 import type { FiltersConfig, StoredLocation } from '#lib/filterConfigs/types';
 import { INTERVAL_FIELDS, type IntervalRecord } from '#lib/intervals/types';
@@ -104,16 +104,30 @@ dataModel: docRow(Cap, { section: 'Caps per stage', name: 'Cap roster', PK: '`CA
   notes: '`members`: map of member id -> `{at, until?}` (epoch ms admitted; a silence\'s end)' });
 
 export const PROVIDERS = 'PROVIDER';
+/**
+ * The held removals' listing hash is stored under `digest`, its name from before "digest" meant
+ * only a notification: the code says `listingHash`, the items keep their attribute, so stored
+ * statuses need no migration.
+ */
+type StoredHeldRemovals = Omit<HeldRemovals, 'listingHash'> & { digest: string };
 export const Provider = /* @__PURE__ */ entity({
   type: 'ProviderStatus',
   key: (name: string) => ({ PK: PROVIDERS, SK: `PROVIDER#${name}` }),
   fromItem: (item): ProviderStatus => {
-    const { PK: _pk, SK: _sk, type: _type, ...status } = item;
-    return status as unknown as ProviderStatus;
+    const { PK: _pk, SK: _sk, type: _type, heldRemovals, ...status } = item;
+    if (!heldRemovals) return status as unknown as ProviderStatus;
+    const { digest, ...held } = heldRemovals as StoredHeldRemovals;
+    return { ...(status as unknown as ProviderStatus), heldRemovals: { ...held, listingHash: digest } };
   },
 });
+/** A provider's status as its item stores it (the inverse of `Provider.fromItem`). */
+export const providerStatusItem = ({ heldRemovals, ...status }: ProviderStatus): Omit<ProviderStatus, 'heldRemovals'> & { heldRemovals?: StoredHeldRemovals } => {
+  if (!heldRemovals) return status;
+  const { listingHash, ...held } = heldRemovals;
+  return { ...status, heldRemovals: { ...held, digest: listingHash } };
+};
 dataModel: docRow(Provider, { section: 'Devices, room aggregates and lookups', name: 'Provider status', PK: '`PROVIDER`', SK: '`PROVIDER#<name>`',
-  notes: 'one per device provider, written whole by the sync after each run: `lastSyncAt, lastSuccessAt, lastError {at, message, status?, trackingId?}, failingSince, staleFlaggedFor, devices, skipped {reason: n}, adjusted {change: n} (fields cut, cleaned or renamed: see "Vendor fields and their bounds"), duplicates, requests, throttledWaits, waitedMs, heldRemovals {count, seen, digest, since}, pagingFailures, backoffUntil`' });
+  notes: 'one per device provider, written whole by the sync after each run: `lastSyncAt, lastSuccessAt, lastError {at, message, status?, trackingId?}, failingSince, staleFlaggedFor, devices, skipped {reason: n}, adjusted {change: n} (fields cut, cleaned or renamed: see "Vendor fields and their bounds"), duplicates, requests, throttledWaits, waitedMs, heldRemovals {count, seen, digest (a hash of the serials it would remove), since}, pagingFailures, backoffUntil`' });
 
 /** Atomic sequence: each call returns the next integer for `name`, starting at 1. */
 export const nextSequence = async (name: string): Promise<number> =>

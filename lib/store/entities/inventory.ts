@@ -141,12 +141,12 @@ export const FingerprintTop = /* @__PURE__ */ entity({
   fromItem: (item) => ({
     buckets: Number(item.buckets ?? 0),
     fullAt: Number(item.fullAt ?? 0),
-    digests: new Map(Object.entries(item).flatMap(([name, value]) => (/^b\d+$/.test(name) ? [[Number(name.slice(1)), String(value)] as const] : []))),
+    hashes: new Map(Object.entries(item).flatMap(([name, value]) => (/^b\d+$/.test(name) ? [[Number(name.slice(1)), String(value)] as const] : []))),
   }),
 });
-dataModel: docRow(FingerprintTop, { section: fingerprints, name: 'Top', PK: '`SYNCFP`', SK: '`TOP`', notes: '`b<n>` = bucket digest, or `whole:<uuid>` (a sync is writing into it); `buckets` (B); `fullAt` (epoch ms of the last full sync)' });
-/** A bucket's digest is the attribute `b<n>` of the top item. */
-export const digestAttribute = (bucket: number) => `b${bucket}`;
+dataModel: docRow(FingerprintTop, { section: fingerprints, name: 'Top', PK: '`SYNCFP`', SK: '`TOP`', notes: '`b<n>` = bucket hash, or `whole:<uuid>` (a sync is writing into it); `buckets` (B); `fullAt` (epoch ms of the last full sync)' });
+/** A bucket's hash is the attribute `b<n>` of the top item. */
+export const hashAttribute = (bucket: number) => `b${bucket}`;
 dataModel: documented({ section: fingerprints, name: 'Held room (inside a bucket)', PK: '', SK: '',
   notes: "`r:<room>` = `!held`: the room holds devices the sync keeps as they are (their provider failed, their record was unreadable, or the removal guard holds their removal); equal to no listing's fingerprint, so every sync compares the room again until nothing in it is held" });
 /** Rooms written by someone other than the sync since the sync last compared them, sharded by room. */
