@@ -3,7 +3,7 @@ import { dueBy, queryShards } from '#lib/store/query';
 import { apart } from '#lib/store/transaction';
 
 // Timers of `ackUntil`, so an acknowledgement lapses when it says, written before the acknowledgement they time (a stale one the notifier deletes);
-// the due ones read from the table itself, consistent, never an index (DESIGN §3).
+// the due ones read from the table itself, consistent, never an index, whose copies lag (DESIGN §3).
 
 export const schedule = async (lapse: AckLapse): Promise<void> => {
   // the timer is put before the acknowledgement it times, apart from it

@@ -88,7 +88,7 @@ export const services = {
 };
 
 // Only role changes, rotation and deletion need these: outside the object, other bundles leave
-// them out (DESIGN §8 size target).
+// them out and stay small (DESIGN §8).
 
 /** As `services.update`, only while the service still holds `heldRole`: undefined when gone or changed. */
 export const updateServiceHolding = async (id: string, fields: ServicePatch, heldRole: string): Promise<Service | undefined> => {

@@ -57,7 +57,7 @@ const evaluateWatcher = async (watcherId: string, all: readonly WatcherRecord[],
   const work: DeviceWork[] = [...new Set(touched)].map((devicesn) => {
     const device = stored.get(devicesn);
     const hint = device ? openWatchersHint(device) : [];
-    // copies read through an index: the device pass reads them by key (DESIGN §3)
+    // copies read through an index may be older than the table: the device pass rereads them by key (DESIGN §3)
     return { devicesn, ...(device ? { device, reread: true } : {}), alarmWatchers: hint === 'any' ? 'any' : [...new Set([...hint, watcherId])] };
   });
   await evaluationQueue.addDevices(work);

@@ -38,7 +38,7 @@ export const draftsFor = (
  * to each of the watcher's targets; at most one per watcher per run per channel. A digest's id
  * (and its deliveries') is fixed by its group and the notices it carries, so planning the same
  * notices again stores nothing twice, and a notice of the run that reached the notifier late
- * (DESIGN §3) makes a digest of its own rather than being dropped as if already told. Alarms whose notice was silenced are left out;
+ * (the notice index lags: DESIGN §3) makes a digest of its own rather than being dropped as if already told. Alarms whose notice was silenced are left out;
  * a digest of silenced alarms only is stored as suppressed. Pure.
  */
 export const planDigests = (notices: readonly Notice[]): DeliveryDraft[] => {
