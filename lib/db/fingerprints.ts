@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Place } from '#lib/devices/types';
 import { mapConcurrent } from '#lib/shared/concurrency';
-import { hashAttribute, DIRTY_ROOMS, DirtyRoom, FingerprintBucket as Buckets, FingerprintTop as Top, FINGERPRINTS, ROOM_ATTRIBUTE, roomId } from '#lib/store/entities/inventory';
+import { hashAttribute, DIRTY_ROOMS, DirtyRoomEntity, FingerprintBucketEntity as Buckets, FingerprintTopEntity as Top, FINGERPRINTS, ROOM_ATTRIBUTE, roomId } from '#lib/store/entities/inventory';
 import { and, expr, type Expr } from '#lib/store/expression';
 import { bucketOf, queryAll, queryShards } from '#lib/store/query';
 import { batchGet, batchWrite, chunked, asRead, EXISTS, putRequest } from '#lib/store/table';
@@ -71,17 +71,17 @@ export const syncFingerprints = {
   async invalidate(places: readonly Place[]): Promise<void> {
     const mark = randomUUID();
     const rooms = [...new Set(places.map(roomId))];
-    await batchWrite(rooms.map((room) => putRequest(DirtyRoom.item(room, { mark }))), { inFlight: IN_FLIGHT });
+    await batchWrite(rooms.map((room) => putRequest(DirtyRoomEntity.item(room, { mark }))), { inFlight: IN_FLIGHT });
   },
 
   /** The rooms marked dirty, each with its mark (read consistently, every shard). */
   async dirtyRooms(): Promise<Map<string, string>> {
-    return new Map((await queryShards(DIRTY_ROOMS, { consistent: true })).map(DirtyRoom.fromItem).map(({ room, mark }) => [room, mark]));
+    return new Map((await queryShards(DIRTY_ROOMS, { consistent: true })).map(DirtyRoomEntity.fromItem).map(({ room, mark }) => [room, mark]));
   },
 
   /** Removes the marks a sync read and dealt with, each only if it still holds the value read. */
   async clearDirty(marks: ReadonlyMap<string, string>): Promise<void> {
-    await mapConcurrent([...marks], IN_FLIGHT, ([room, mark]) => DirtyRoom.remove(room, expr('#mark = :mark', { mark })));
+    await mapConcurrent([...marks], IN_FLIGHT, ([room, mark]) => DirtyRoomEntity.remove(room, expr('#mark = :mark', { mark })));
   },
 
   /** The sync's mark before writing into these buckets (`whole` in `top()`); answers the mark its hash write expects. */

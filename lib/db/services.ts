@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Conflict, NotFound } from '#lib/errors';
 import { normalizeScope } from '#lib/shared/access';
-import { Service as Services, SERVICES } from '#lib/store/entities/account';
+import { ServiceEntity as Services, SERVICES } from '#lib/store/entities/account';
 import { collection } from '#lib/store/entity';
 import { and, expr, patchOf, type Expr } from '#lib/store/expression';
 import { EXISTS, must, NEW, type Item } from '#lib/store/table';

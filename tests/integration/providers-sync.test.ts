@@ -7,7 +7,7 @@ import { roomKey } from '#lib/devices/types';
 import type { NamedProvider } from '#lib/inventory/provider';
 import { providersReport } from '#lib/inventory/providerReport';
 import { syncProviders } from '#lib/inventory/providers';
-import { Provider } from '#lib/store/entities/config';
+import { ProviderEntity } from '#lib/store/entities/config';
 import { batchGet } from '#lib/store/table';
 import type { ProviderDevice, StoredDevice } from '#lib/devices/types';
 import { splitFleet, zoomRegionMap } from '../../scripts/local/fakes/fleet';
@@ -125,7 +125,7 @@ describe('several providers at once', () => {
       const held = (await statusOf('webex')).heldRemovals;
       expect(held).toMatchObject({ count: split.webex.length - kept.length, seen });
       // the listing hash keeps its stored attribute name `digest`: items written before the rename read the same
-      const [item] = await batchGet([Provider.key('webex')]);
+      const [item] = await batchGet([ProviderEntity.key('webex')]);
       expect(item?.heldRemovals).toEqual({ count: held?.count, seen, since: held?.since, digest: held?.listingHash });
     }
     await sync();

@@ -15,7 +15,7 @@ export interface AckLapse extends Pair {
 /** The lapses' partitions, sharded by pair; the sort key starts with `ackUntil`, so the due ones are one key condition. */
 export const ACK_LAPSES = 'ACKLAPSE';
 const notes = '`watcherId, devicesn, acknowledgedAt, ackUntil`: written before the acknowledgement it times; deleted once told (or found stale); `expiresAt` = ackUntil + 30 days';
-export const AckLapseItem = /* @__PURE__ */ entity({
+export const AckLapseEntity = /* @__PURE__ */ entity({
   type: 'AckLapse',
   key: (lapse: AckLapse) => ({
     PK: shardKey(ACK_LAPSES, `${lapse.watcherId}:${lapse.devicesn}`),
@@ -24,4 +24,4 @@ export const AckLapseItem = /* @__PURE__ */ entity({
   }),
   fromItem: (item): AckLapse => texts(item, 'watcherId', 'devicesn', 'acknowledgedAt', 'ackUntil'),
 });
-dataModel: docRow(AckLapseItem, { section: 'Alarm lifecycle, history, device connectivity', name: 'Acknowledgement lapse', PK: '`ACKLAPSE#<shard(watcherId:sn)>`', SK: '`<ackUntil>#<sha256(watcherId:sn), 32 hex>#<acknowledgedAt>`', notes });
+dataModel: docRow(AckLapseEntity, { section: 'Alarm lifecycle, history, device connectivity', name: 'Acknowledgement lapse', PK: '`ACKLAPSE#<shard(watcherId:sn)>`', SK: '`<ackUntil>#<sha256(watcherId:sn), 32 hex>#<acknowledgedAt>`', notes });

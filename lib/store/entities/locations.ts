@@ -5,7 +5,7 @@ import { locationId } from '../placeKeys';
 /* Location profiles (issue 28 item 4; docs/adr/0481): a location's business hours and zone, its rooms' overrides inside it. */
 
 export const LOCATION_PROFILES = 'LOCATIONPROFILE';
-export const LocationProfileItem = /* @__PURE__ */ entity({
+export const LocationProfileEntity = /* @__PURE__ */ entity({
   type: 'LocationProfile',
   key: (place: { region: string; location: string }) => ({ PK: LOCATION_PROFILES, SK: locationId(place) }),
   fromItem: (item): LocationProfile => ({
@@ -20,7 +20,7 @@ export const LocationProfileItem = /* @__PURE__ */ entity({
     ...texts(item, 'updatedBy', 'updatedAt'),
   }),
 });
-dataModel: docRow(LocationProfileItem, {
+dataModel: docRow(LocationProfileEntity, {
   section: 'Location profiles',
   PK: '`LOCATIONPROFILE`',
   SK: '`enc(region)#enc(location)`',

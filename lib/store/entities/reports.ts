@@ -6,7 +6,7 @@ const reports = 'Scheduled reports';
 
 export const REPORTS = 'REPORTS';
 /** A report schedule: few, in one partition sorted by UUIDv7 id (docs/adr/0474-report-schedules-and-their-routes.md). */
-export const ReportScheduleItem = /* @__PURE__ */ entity({
+export const ReportScheduleEntity = /* @__PURE__ */ entity({
   type: 'ReportSchedule',
   key: (id: string) => ({ PK: REPORTS, SK: `REPORT#${id}` }),
   fromItem: (item): ReportSchedule => ({
@@ -20,7 +20,7 @@ export const ReportScheduleItem = /* @__PURE__ */ entity({
     ...texts(item, 'createdBy', 'createdAt', 'updatedAt'),
   }),
 });
-dataModel: docRow(ReportScheduleItem, {
+dataModel: docRow(ReportScheduleEntity, {
   section: reports,
   PK: '`REPORTS`',
   SK: '`REPORT#<uuidv7>`',
@@ -41,7 +41,7 @@ export interface ReportRunState {
  * The marker of one report (docs/adr/0472-one-report-per-schedule-and-period.md): put on
  * condition that none exists (or that its claim lapsed unmade), so that of racing runs one makes it.
  */
-export const ReportRun = /* @__PURE__ */ entity({
+export const ReportRunEntity = /* @__PURE__ */ entity({
   type: 'ReportRun',
   key: ({ scheduleId, from }: { scheduleId: string; from: string }) => ({ PK: `REPORT#${scheduleId}`, SK: `RUN#${from}` }),
   fromItem: (item): ReportRunState => ({
@@ -52,7 +52,7 @@ export const ReportRun = /* @__PURE__ */ entity({
     ...(typeof item.deliveries === 'number' ? { deliveries: item.deliveries } : {}),
   }),
 });
-dataModel: docRow(ReportRun, {
+dataModel: docRow(ReportRunEntity, {
   section: reports,
   name: 'Report marker',
   PK: '`REPORT#<scheduleId>`',
@@ -65,12 +65,12 @@ dataModel: docRow(ReportRun, {
  * (docs/adr/0542): kept in the table because the functions answering `POST /reports/{id}/run`
  * share no memory.
  */
-export const ReportRunBudget = /* @__PURE__ */ entity({
+export const ReportRunBudgetEntity = /* @__PURE__ */ entity({
   type: 'ReportRunBudget',
   key: (name: string) => ({ PK: `RUNBUDGET#${name}`, SK: 'RUNBUDGET' }),
   fromItem: (item) => numbers(item, 'count', 'expiresAt'),
 });
-dataModel: docRow(ReportRunBudget, {
+dataModel: docRow(ReportRunBudgetEntity, {
   section: reports,
   name: 'Report run budget',
   PK: '`RUNBUDGET#report:<scheduleId>` or `RUNBUDGET#principal:<kind>:<username>`',
