@@ -14,7 +14,8 @@ const CITES_ISSUE = /issue [0-9]+/i;
 const filesUnder = (folder: string): string[] =>
   readdirSync(join(root, folder), { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
-    .map((entry) => relative(root, join(entry.parentPath, entry.name)));
+    .map((entry) => relative(root, join(entry.parentPath, entry.name)))
+    .filter((file) => !file.split('/').includes('node_modules'));
 
 /** `file:line: text` of each line that cites an issue number. */
 const citations = (files: readonly string[]): string[] =>
