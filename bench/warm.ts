@@ -21,7 +21,7 @@ export const runWarmBench = async () => {
   const { ensureTable } = await import('../lib/db/table');
   const { intervals } = await import('../lib/db/intervals');
   const { INTERVAL_FIELDS } = await import('../lib/intervals/types');
-  const { Interval } = await import('../lib/store/entities/config');
+  const { IntervalEntity } = await import('../lib/store/entities/config');
   const { GetCommand } = await import('@aws-sdk/lib-dynamodb');
   const { build } = await import('../scripts/generate');
   await build();
@@ -29,7 +29,7 @@ export const runWarmBench = async () => {
 
   await ensureTable(dynamo, tableName());
   const record = await intervals.create(Object.fromEntries(INTERVAL_FIELDS.map((f) => [f, 60])) as never);
-  const key = Interval.key(record.id);
+  const key = IntervalEntity.key(record.id);
   const event = apiEvent({ httpMethod: 'GET', resource: '/intervals/{id}', pathParameters: { id: String(record.id) } });
 
   const raw = async () => {

@@ -1,5 +1,5 @@
 /**
- * What a function's bundle carries (issue 13, DESIGN §8 "at most 1.2x the floor's size").
+ * What a function's bundle carries so it can be kept at most 1.2x the floor's size, which keeps cold starts short (DESIGN §8).
  * Builds with the cold-start bench's options (serverless.yml's) and an esbuild metafile.
  *
  *   npx tsx scripts/bundle-report.ts                  size and x floor of every function, largest first

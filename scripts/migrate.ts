@@ -19,10 +19,10 @@ import { randomUUID } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { HistoryRecord } from '#lib/alarms/pure/history';
 import { doc, tableName } from '#lib/store/client';
-import { User } from '#lib/store/entities/account';
-import { Watcher } from '#lib/store/entities/config';
-import { AlarmItem, HistoryByPlace, historyPk, pairOfKey, QueuedDevices, queueTokenOf } from '#lib/store/entities/alarms';
-import { Delivery, DELIVERIES_DUE, RepeatMarker } from '#lib/store/entities/notify';
+import { UserEntity } from '#lib/store/entities/account';
+import { WatcherEntity } from '#lib/store/entities/config';
+import { AlarmEntity, HistoryByPlaceEntity, historyPk, pairOfKey, QueuedDevicesEntity, queueTokenOf } from '#lib/store/entities/alarms';
+import { DeliveryEntity, DELIVERIES_DUE, RepeatMarkerEntity } from '#lib/store/entities/notify';
 import { expr } from '#lib/store/expression';
 import { paged, shardKey } from '#lib/store/query';
 import { NEW, put, remove, update, type Item } from '#lib/store/table';
@@ -59,10 +59,10 @@ const needs = (item: Item): Conversion | undefined => {
 
 /** Converts one item; false when it had changed meanwhile (someone else converted or rewrote it). */
 const convert: Record<Conversion, (item: Item) => Promise<boolean>> = {
-  firing: async (item) => !!(await update(AlarmItem.key(pairOfKey(item)), { set: { state: 'firing' } }, expr('#state = :legacy', { legacy: LEGACY_FIRING }))),
+  firing: async (item) => !!(await update(AlarmEntity.key(pairOfKey(item)), { set: { state: 'firing' } }, expr('#state = :legacy', { legacy: LEGACY_FIRING }))),
   folded: async (item) => {
     const { PK, SK, type: _type, kind: _kind, queuedAt, claimed, ...work } = item;
-    const folded = QueuedDevices.item({ shardOf: String(work.devicesn), token: queueTokenOf(String(SK)) }, {
+    const folded = QueuedDevicesEntity.item({ shardOf: String(work.devicesn), token: queueTokenOf(String(SK)) }, {
       kind: 'devices',
       devices: [work],
       queuedAt,
@@ -73,19 +73,19 @@ const convert: Record<Conversion, (item: Item) => Promise<boolean>> = {
     return remove({ PK: String(PK), SK: String(SK) }, 'attribute_exists(PK)');
   },
   historyKeys: async (item) => {
-    const { GSI1PK, GSI2PK } = HistoryByPlace.key(item as unknown as HistoryRecord);
+    const { GSI1PK, GSI2PK } = HistoryByPlaceEntity.key(item as unknown as HistoryRecord);
     return !!(await update({ PK: String(item.PK), SK: String(item.SK) }, { set: { GSI1PK, GSI2PK } }, expr('#GSI2PK = :was OR #GSI1PK = :wasRegion', { was: historyPk.all(), wasRegion: historyPk.region(String(item.region)) })));
   },
   dueKey: async (item) =>
-    !!(await update(Delivery.key(String(item.deliveryId)), { set: { GSI2PK: shardKey(DELIVERIES_DUE, String(item.deliveryId)) } }, expr('#GSI2PK = :was', { was: DELIVERIES_DUE }))),
+    !!(await update(DeliveryEntity.key(String(item.deliveryId)), { set: { GSI2PK: shardKey(DELIVERIES_DUE, String(item.deliveryId)) } }, expr('#GSI2PK = :was', { was: DELIVERIES_DUE }))),
   incarnation: async (item) =>
-    !!(await update(User.key(String(item.username)), { set: { incarnation: randomUUID() } }, expr('attribute_exists(PK) AND (attribute_not_exists(#incarnation) OR #incarnation = :empty)', { empty: '' }))),
+    !!(await update(UserEntity.key(String(item.username)), { set: { incarnation: randomUUID() } }, expr('attribute_exists(PK) AND (attribute_not_exists(#incarnation) OR #incarnation = :empty)', { empty: '' }))),
   repeatSlot: async (item) => {
     const watcherId = String(item.watcherId);
     const was = expr('#slot = :was', { was: item.slot });
-    const interval = (await Watcher.find(watcherId, { consistent: true }))?.repeatIntervalSeconds ?? 0;
-    if (interval <= 0) return RepeatMarker.remove(watcherId, was);
-    return !!(await RepeatMarker.update(watcherId, { set: { slot: Number(item.slot) * interval * 1000 } }, was));
+    const interval = (await WatcherEntity.find(watcherId, { consistent: true }))?.repeatIntervalSeconds ?? 0;
+    if (interval <= 0) return RepeatMarkerEntity.remove(watcherId, was);
+    return !!(await RepeatMarkerEntity.update(watcherId, { set: { slot: Number(item.slot) * interval * 1000 } }, was));
   },
 };
 

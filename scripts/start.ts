@@ -113,7 +113,7 @@ const startPeriodicEvaluation = () => {
   });
 };
 
-/** The scheduled fleet reports (issue 28 item 5): every REPORT_INTERVAL_SECONDS (default 60; 0 = off), each period's report once. */
+/** The scheduled fleet reports, as the schedule would run them in AWS: every REPORT_INTERVAL_SECONDS (default 60; 0 = off), each period's report once. */
 const startPeriodicReports = () =>
   every(Number(process.env.REPORT_INTERVAL_SECONDS ?? 60), 'fleet reports', async () => {
     const { runReports } = await import('../lib/reports/run');

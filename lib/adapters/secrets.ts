@@ -1,7 +1,7 @@
 import { useStageSecret } from '#lib/store/cursor';
 
 /**
- * Named secrets (issue 23): from the environment locally (npm start, tests, `serverless offline`),
+ * Named secrets, never in the deployed environment in AWS: from the environment locally (npm start, tests, `serverless offline`),
  * in AWS from the SSM parameter named by `<NAME>_PARAM`, read at run time with decryption: a
  * SecureString, or a Secrets Manager secret through its SSM reference
  * (`/aws/reference/secretsmanager/<secret name>`). Fetched once per container, never logged,

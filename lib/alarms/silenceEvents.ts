@@ -25,7 +25,7 @@ const IN_FLIGHT = 8;
 /**
  * How long a silence route waits for its announcement. A silence over thousands of firing
  * alarms announces each; under load that took longer than the function's timeout, so the route
- * answered 5xx after its write (issue 24 item 4). Past the budget no further alarm is announced:
+ * answered 5xx after its write. Past the budget no further alarm is announced:
  * dashboards see the silence in their next GET /alarms.
  */
 export const ANNOUNCE_BUDGET_MS = 2_000;
@@ -88,7 +88,7 @@ const announceUnsilenced = async (ended: Silence, endedAt: string, inTime: () =>
 /**
  * POST /silences: creates the silence, then announces the alarms it silences. The announcement
  * is best effort: its reads time out under load, and a create that answered 5xx after its write
- * had clients retry into duplicates (issue 24 item 4). Dashboards that miss it see the silence
+ * had clients retry into duplicates. Dashboards that miss it see the silence
  * in the next GET /alarms.
  */
 export const createSilenceAndAnnounce = async (input: SilenceInput, createdBy: string, scope: AccessScope = []): Promise<SilenceAnswer> => {

@@ -6,7 +6,7 @@ import { utf8Bytes } from '#lib/shared/sizes';
 export interface Recipients {
   sendEmail: boolean;
   emails: string[];
-  /** The watcher's notification channels (issue 16), when it has any. */
+  /** The watcher's notification channels (webhooks, e-mail lists), told besides its e-mails, when it has any. */
   channelIds?: string[];
 }
 
@@ -74,7 +74,7 @@ export interface OpenAlarm extends Alarm {
   /** The acknowledgements and their removals of this alarm so far (not of earlier alarms of the pair). */
   ackEvents?: AckEvent[];
   notified?: Notified;
-  /** Set while a parent condition suppresses it (issue 28 item 2; docs/guide/rules/alarms.md "A suppressed alarm is marked `suppressedBy` when it is raised, judged from the rollups"): nothing about it is sent. */
+  /** Set while a parent condition suppresses it (docs/guide/rules/alarms.md "A suppressed alarm is marked `suppressedBy` when it is raised, judged from the rollups"): nothing about it is sent. */
   suppressedBy?: SuppressedBy;
 }
 

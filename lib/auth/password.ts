@@ -1,6 +1,6 @@
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
-/** Shortest password accepted anywhere a password is set (DESIGN §5). */
+/** Shortest password accepted anywhere a password is set: length, not composition rules, is what makes a password hard to guess (OWASP ASVS 4.0 V2.1.1; DESIGN §5). */
 export const PASSWORD_MIN_LENGTH = 12;
 /** Longest: bounded like every string (D12); scrypt cost does not depend on it much. */
 export const PASSWORD_MAX_LENGTH = 256;

@@ -15,7 +15,7 @@ import { ACCESS_TOKEN_SECONDS } from './tokens';
  * Sign-in and the first admin: the only account code that reads secrets (the token's
  * private key, the first admin's password), through the `SecretSource` its caller hands in
  * (lib/adapters/secrets.ts: environment, else SSM), so only the sign-in function bundles the
- * SSM client (DESIGN §8). Everything else in the account group verifies with the public key.
+ * SSM client, whose weight every other bundle and cold start is spared (DESIGN §8). Everything else in the account group verifies with the public key.
  */
 
 /** The value of a named secret, or undefined when it is not configured. */

@@ -1,6 +1,6 @@
 import { ADMIN_ROLE } from '#lib/auth/types';
 import { Conflict } from '#lib/errors';
-import { AdminCount } from '#lib/store/entities/account';
+import { AdminCountEntity } from '#lib/store/entities/account';
 import { expr } from '#lib/store/expression';
 import { EXISTS, NEW } from '#lib/store/table';
 import type { Action } from '#lib/store/transaction';
@@ -12,18 +12,18 @@ import * as users from './users';
  * (docs/guide/rules/access.md). Its existence means the first admin was made.
  */
 /** Starts the count from the counted admins stored; false when another start won. */
-const start = async (): Promise<boolean> => AdminCount.put(undefined, { count: await users.countWithRole(ADMIN_ROLE, { countedAdminsOnly: true }) }, NEW);
+const start = async (): Promise<boolean> => AdminCountEntity.put(undefined, { count: await users.countWithRole(ADMIN_ROLE, { countedAdminsOnly: true }) }, NEW);
 
 export const lastAdmin = () => new Conflict('At least one admin must remain, unscoped (a scoped admin does not count)');
 
 export const adminCount = {
   /** One counted admin more (stored in the same transaction), or one less, refused when it is the last one. */
   action(delta: 1 | -1): Action {
-    return { update: AdminCount.key(undefined), change: { increment: { count: delta } }, condition: delta > 0 ? EXISTS : expr('#count > :above', { above: 1 }) };
+    return { update: AdminCountEntity.key(undefined), change: { increment: { count: delta } }, condition: delta > 0 ? EXISTS : expr('#count > :above', { above: 1 }) };
   },
 
   async exists(): Promise<boolean> {
-    return !!(await AdminCount.read(undefined, { consistent: true }));
+    return !!(await AdminCountEntity.read(undefined, { consistent: true }));
   },
 
   /** Starts the count if there is none (first admin of a store, or a store from before the count). */

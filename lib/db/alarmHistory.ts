@@ -1,6 +1,6 @@
 import type { HistoryFilter, HistoryRecord } from '#lib/alarms/pure/history';
 import type { PlaceFilter } from '#lib/shared/access';
-import { HistoryByDevice, HistoryByPlace, historyPk } from '#lib/store/entities/alarms';
+import { HistoryByDeviceEntity, HistoryByPlaceEntity, historyPk } from '#lib/store/entities/alarms';
 import { and, equal, expr, type Expr } from '#lib/store/expression';
 import { descendingPage, mapPage, queryPage, shardsOf, type DescendingPartition, type Page } from '#lib/store/paging';
 import { lastKeyOf } from '#lib/store/query';
@@ -8,7 +8,7 @@ import { batchWrite, putRequest } from '#lib/store/table';
 import { withinCondition } from '#lib/store/within';
 
 // Two items per cleared alarm, a key for every question, sorted by clearedAt (docs/guide/rules/alarms.md and docs/guide/rules/access.md).
-const { fromItem } = HistoryByDevice;
+const { fromItem } = HistoryByDeviceEntity;
 
 interface HistoryKey {
   index?: 'GSI1' | 'GSI2';
@@ -51,7 +51,7 @@ export const write = async (record: HistoryRecord, expiresAt: number): Promise<v
 
 /** Stores many history records (both items each; idempotent), 25 items a request, 8 requests in flight. */
 export const writeAll = async (records: readonly { record: HistoryRecord; expiresAt: number }[]): Promise<void> => {
-  const items = records.flatMap(({ record, expiresAt }) => [HistoryByDevice, HistoryByPlace].map((item) => item.item(record, { ...record, expiresAt })));
+  const items = records.flatMap(({ record, expiresAt }) => [HistoryByDeviceEntity, HistoryByPlaceEntity].map((item) => item.item(record, { ...record, expiresAt })));
   await batchWrite(items.map(putRequest), { inFlight: 8 });
 };
 

@@ -1,6 +1,6 @@
 import type { AlarmKey } from '#lib/alarms/types';
 import type { Notice } from '#lib/notify/types';
-import { ALARM_INDEX, AlarmItem } from '#lib/store/entities/alarms';
+import { ALARM_INDEX, AlarmEntity } from '#lib/store/entities/alarms';
 import { expr } from '#lib/store/expression';
 import { queryShards } from '#lib/store/query';
 import { chunked, type Item } from '#lib/store/table';
@@ -29,7 +29,7 @@ const REMOVED_PER_UPDATE = 200;
 /** Drops the first `delivered` pending notices of an alarm, and its place in the pending index once none is left. */
 export const noticesCollected = async (alarm: AlarmKey, delivered: readonly Notice[]): Promise<void> => {
   if (delivered.length === 0) return;
-  const all = await AlarmItem.update(
+  const all = await AlarmEntity.update(
     alarm,
     { remove: ['pendingNotices', 'GSI2PK', 'GSI2SK'] },
     expr('size(#pendingNotices) = :n AND #pendingNotices[0].#id = :first', { n: delivered.length, first: delivered[0]!.id }),
@@ -39,6 +39,6 @@ export const noticesCollected = async (alarm: AlarmKey, delivered: readonly Noti
   // at most REMOVED_PER_UPDATE a write, so the expression stays far below DynamoDB's 4 KB
   for (const chunk of chunked(delivered, REMOVED_PER_UPDATE)) {
     const removal = expr(`REMOVE ${chunk.map((_, i) => `#pendingNotices[${i}]`).join(', ')}`);
-    if (!(await AlarmItem.update(alarm, removal, expr('#pendingNotices[0].#id = :first', { first: chunk[0]!.id })))) return;
+    if (!(await AlarmEntity.update(alarm, removal, expr('#pendingNotices[0].#id = :first', { first: chunk[0]!.id })))) return;
   }
 };

@@ -2,7 +2,7 @@ import type { Severity } from '#lib/devices/types';
 import { alarmId, type AckEvent, type Acknowledgement, type Alarm, type AlarmKey as Pair, type AlarmState, type OpenAlarm } from '#lib/alarms/types';
 import { Conflict, NotFound } from '#lib/errors';
 import type { PlaceFilter } from '#lib/shared/access';
-import { ALARM_INDEX, AlarmItem, alarmPartition, pairOfKey } from '#lib/store/entities/alarms';
+import { ALARM_INDEX, AlarmEntity, alarmPartition, pairOfKey } from '#lib/store/entities/alarms';
 import { and, equal, expr, type Expr } from '#lib/store/expression';
 import { mapListOrPage, queryPartitionsDescending, shardsOf, type Page } from '#lib/store/paging';
 import { dueBy, queryAll, queryShards } from '#lib/store/query';
@@ -11,7 +11,7 @@ import { withinCondition } from '#lib/store/within';
 import { announceStored } from './changes';
 
 // The alarms' read model and acknowledgements (ADRs 0067, 0321): open = firing or pending.
-const { fromItem } = AlarmItem;
+const { fromItem } = AlarmEntity;
 
 /** An acknowledgement still standing: one whose `ackUntil` passed has lapsed, even before the notifier removes it. */
 const standing = (ack: Acknowledgement | undefined): Acknowledgement | undefined =>
@@ -40,7 +40,7 @@ export const BATCHES_IN_FLIGHT = 8;
 
 /** The stored items of the given pairs (consistent BatchGetItem, 100 keys a request), by alarm id. */
 export const itemsOf = async (pairs: readonly Pair[], project?: readonly string[]): Promise<Map<string, Item>> => {
-  const items = await batchGet(pairs.map(AlarmItem.key), { inFlight: BATCHES_IN_FLIGHT, ...(project ? { project } : {}) });
+  const items = await batchGet(pairs.map(AlarmEntity.key), { inFlight: BATCHES_IN_FLIGHT, ...(project ? { project } : {}) });
   return new Map(items.map((item) => [alarmId(pairOfKey(item)), item]));
 };
 
@@ -99,7 +99,7 @@ export const list = async (filter: AlarmFilter, page: { limit?: number; cursor?:
 
 /** One alarm by its pair; undefined when none, dropped, or cleared and expired (TTL deletes lazily, DESIGN §3). */
 export const get = async (pair: Pair): Promise<(AlarmView & { open: boolean }) | undefined> => {
-  const item = await AlarmItem.read(pair, { consistent: true });
+  const item = await AlarmEntity.read(pair, { consistent: true });
   if (!item || item.state === 'dropped' || hasExpired(item)) return undefined;
   return { ...toView(item), open: item.state !== 'cleared' };
 };
@@ -110,7 +110,7 @@ const notOpen = (id: string) => new Conflict(`Alarm ${id} is no longer open`);
 export const MAX_ACK_EVENTS = 50;
 const ROOM_FOR_EVENT = expr('(attribute_not_exists(#ackEvents) OR size(#ackEvents) < :maxAckEvents)', { maxAckEvents: MAX_ACK_EVENTS });
 const eventsFull = async (pair: Pair): Promise<boolean> => {
-  const events = (await AlarmItem.read(pair, { consistent: true, project: ['ackEvents'] }))?.ackEvents;
+  const events = (await AlarmEntity.read(pair, { consistent: true, project: ['ackEvents'] }))?.ackEvents;
   return Array.isArray(events) && events.length >= MAX_ACK_EVENTS;
 };
 
@@ -118,7 +118,7 @@ const eventsFull = async (pair: Pair): Promise<boolean> => {
 export const acknowledgeAt = async (pair: Pair, ack: Acknowledgement | undefined, place: Pick<Alarm, 'region' | 'location'> | undefined, event?: AckEvent): Promise<AlarmView | undefined> => {
   const at = place ? expr('#region = :region AND #location = :location', { region: place.region, location: place.location }) : undefined;
   const write = (recorded: boolean) =>
-    AlarmItem.update(pair, { set: ackFields(ack), ...(recorded && event ? { append: { ackEvents: [event] } } : {}) }, and('attribute_exists(PK)', OPEN, at, recorded && event ? ROOM_FOR_EVENT : undefined), 'ALL_NEW');
+    AlarmEntity.update(pair, { set: ackFields(ack), ...(recorded && event ? { append: { ackEvents: [event] } } : {}) }, and('attribute_exists(PK)', OPEN, at, recorded && event ? ROOM_FOR_EVENT : undefined), 'ALL_NEW');
   const acknowledged = (await write(true)) ?? (event && (await eventsFull(pair)) ? await write(false) : undefined);
   if (acknowledged) {
     const view = toView(acknowledged);
@@ -145,7 +145,7 @@ export const acknowledge = async (pair: Pair, ack: Acknowledgement | undefined, 
  * acknowledgement no longer stands on an open alarm (replaced, removed, lapsed by another run, or cleared).
  */
 export const lapse = async (pair: Pair, ack: Required<Pick<Acknowledgement, 'acknowledgedAt' | 'ackUntil'>>, event: AckEvent, recorded: boolean): Promise<boolean> =>
-  !!(await AlarmItem.update(
+  !!(await AlarmEntity.update(
     pair,
     { set: ackFields(undefined), ...(recorded ? { append: { ackEvents: [event] } } : {}) },
     and(OPEN, expr('#acknowledgedAt = :acknowledgedAt AND #ackUntil = :ackUntil', ack)),

@@ -1,7 +1,7 @@
 import { alarmId, type Alarm, type ClearReason, type NotificationOutcome, type OpenAlarm } from '#lib/alarms/types';
 import type { Notice } from '#lib/notify/types';
 import { mapConcurrent } from '#lib/shared/concurrency';
-import { AlarmItem, alarmIndexKeys } from '#lib/store/entities/alarms';
+import { AlarmEntity, alarmIndexKeys } from '#lib/store/entities/alarms';
 import { and, expr, type Change, type Expr } from '#lib/store/expression';
 import { batchWriteWhile, putRequest, type Item } from '#lib/store/table';
 import { ackFields, BATCHES_IN_FLIGHT, itemsOf, viewOf } from './alarmViews';
@@ -51,7 +51,7 @@ const still = (state: 'firing' | 'pending', raisedAt: string): Expr => expr(`#st
 const FREE = expr('attribute_not_exists(PK) OR ((#state = :cleared OR #state = :dropped) AND attribute_not_exists(#GSI1PK))', { cleared: 'cleared', dropped: 'dropped' });
 
 /** One conditional write of the pair's item: false when the condition did not hold (someone got there first). */
-const transition = async (alarm: Alarm, change: Change, condition: Expr): Promise<boolean> => !!(await AlarmItem.update(alarm, change, condition));
+const transition = async (alarm: Alarm, change: Change, condition: Expr): Promise<boolean> => !!(await AlarmEntity.update(alarm, change, condition));
 
 /** An alarm to fire: its notice (written on it), where that went, and the pending alarm it fires (its `raisedAt`), if any. */
 interface Raise {
@@ -80,7 +80,7 @@ export const raiseAll = async (list: readonly Raise[], inTime: () => boolean): P
   const free = new Set(batched);
   const puts = batched.map((i) => {
     const { alarm, notice, delivery } = list[i]!;
-    const item = { ...AlarmItem.key(alarm), ...firingFields(alarm, delivery), ...(notice ? { ...alarmIndexKeys.notices(alarm), pendingNotices: [notice] } : {}) };
+    const item = { ...AlarmEntity.key(alarm), ...firingFields(alarm, delivery), ...(notice ? { ...alarmIndexKeys.notices(alarm), pendingNotices: [notice] } : {}) };
     return putRequest(Object.fromEntries(Object.entries(item).filter(([, value]) => value !== undefined)));
   });
   const sent = await batchWriteWhile(puts, { inFlight: BATCHES_IN_FLIGHT, proceed: inTime });

@@ -1,5 +1,5 @@
 import type { AuditFilter, AuditRecord } from '#lib/shared/audit';
-import { auditBase, AuditLogItem, AuditTargetItem } from '#lib/store/entities/account';
+import { auditBase, AuditLogEntity, AuditTargetEntity } from '#lib/store/entities/account';
 import { and, equal, expr } from '#lib/store/expression';
 import { descendingPage, shardsOf, type DescendingPartition, type Page } from '#lib/store/paging';
 import { lastKeyOf } from '#lib/store/query';
@@ -17,7 +17,7 @@ const attributes = (record: AuditRecord, expiresAt: number): Item => {
 
 const itemsOf = (record: AuditRecord, expiresAt: number): Item[] => {
   const data = attributes(record, expiresAt);
-  return [AuditLogItem.item(record, data), AuditTargetItem.item(record, data)];
+  return [AuditLogEntity.item(record, data), AuditTargetEntity.item(record, data)];
 };
 
 /** Stores one record (both items; the puts are idempotent: the same record lands on the same keys). */
@@ -52,5 +52,5 @@ const auditQuery = (filter: AuditFilter, now: number): DescendingPartition => {
 export const query = async (filter: AuditFilter, limit: number, cursor?: string): Promise<Page<AuditRecord>> => {
   const identity = `audit ${JSON.stringify(Object.entries(filter).filter(([, value]) => value !== undefined).sort(([a], [b]) => a.localeCompare(b)))}`;
   const page = await descendingPage(shardsOf(auditQuery(filter, nowSeconds())), limit, cursor, identity);
-  return { items: page.items.map(AuditLogItem.fromItem), nextCursor: page.nextCursor };
+  return { items: page.items.map(AuditLogEntity.fromItem), nextCursor: page.nextCursor };
 };

@@ -1,5 +1,5 @@
 import { Conflict } from '#lib/errors';
-import { Cap } from '#lib/store/entities/config';
+import { CapEntity } from '#lib/store/entities/config';
 import { collection } from '#lib/store/entity';
 import { and, expr } from '#lib/store/expression';
 import { chunked, NEW } from '#lib/store/table';
@@ -7,7 +7,7 @@ import { apart } from '#lib/store/transaction';
 
 // Caps per stage: one roster item per capped collection, admission one conditional update, healed when full (docs/adr/0162).
 
-type Entry = ReturnType<typeof Cap.fromItem>[string];
+type Entry = ReturnType<typeof CapEntity.fromItem>[string];
 /** The members the base table holds now (strongly consistent), each with the epoch ms it stops counting at, if any. */
 type Living = () => Promise<Map<string, number | undefined>>;
 
@@ -32,18 +32,18 @@ export const endingMembers = (pk: string, attribute: string, ends: (value: unkno
 /** The cap of collection `name`: its maximum read when needed, `full` what the 409 says when it is reached. */
 export const capped = (name: string, max: () => number, full: (max: number) => string, living: Living) => {
   const tryAdmit = async (id: string, until: number | undefined): Promise<boolean> =>
-    !!(await apart(() => Cap.update(
+    !!(await apart(() => CapEntity.update(
       name,
       expr('SET #members.#id = :entry', { entry: entry(Date.now(), until) }, { '#id': id }),
       expr('attribute_exists(#members) AND (attribute_exists(#members.#id) OR size(#members) < :max)', { max: max() }, { '#id': id }),
     )));
 
-  const readRoster = () => Cap.find(name, { consistent: true });
+  const readRoster = () => CapEntity.find(name, { consistent: true });
 
   /** The roster of a collection that has none yet, from its records (a lost race with another first use is as good). */
   const createRoster = async (): Promise<void> => {
     const roster = Object.fromEntries([...(await living())].map(([id, until]) => [id, entry(0, until)]));
-    await apart(() => Cap.put(name, { members: roster }, NEW));
+    await apart(() => CapEntity.put(name, { members: roster }, NEW));
   };
 
   /** Removes members (ids are attribute names: each its own placeholder); with an entry, only if unchanged since read (a member admitted again meanwhile stays). */
@@ -51,7 +51,7 @@ export const capped = (name: string, max: () => number, full: (max: number) => s
     for (const chunk of chunked(gone, REMOVALS_PER_WRITE)) {
       const names = Object.fromEntries(chunk.map(([id], n) => [`#m${n}`, id]));
       const unchanged = chunk.map(([, e], n) => e && expr(`#members.#m${n}.#at = :a${n}`, { [`a${n}`]: e.at }, names));
-      await apart(() => Cap.update(name, expr(`REMOVE ${chunk.map((_, n) => `#members.#m${n}`).join(', ')}`, {}, names), and(...unchanged) ?? 'attribute_exists(#members)'));
+      await apart(() => CapEntity.update(name, expr(`REMOVE ${chunk.map((_, n) => `#members.#m${n}`).join(', ')}`, {}, names), and(...unchanged) ?? 'attribute_exists(#members)'));
     }
   };
 

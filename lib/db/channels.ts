@@ -2,15 +2,15 @@ import type { Action } from '#lib/store/transaction';
 import { randomUUID } from 'node:crypto';
 import { Conflict, NotFound } from '#lib/errors';
 import type { Channel, ChannelInput } from '#lib/notify/types';
-import { ChannelItem, CHANNELS } from '#lib/store/entities/config';
+import { ChannelEntity, CHANNELS } from '#lib/store/entities/config';
 import { collection, versioned } from '#lib/store/entity';
 import { and, expr, patchOf } from '#lib/store/expression';
 import { changedMeanwhile, EXISTS, must, NEW, type Item } from '#lib/store/table';
 
 // Channels: one partition (docs/guide/rules/notify.md "Notification channels"); only `secretOf` reads a webhook's signing secret.
 const notFound = (id: string) => new NotFound(`Channel ${id} not found`);
-const { fromItem } = ChannelItem;
-const channels = versioned(ChannelItem, notFound, (id) => new Conflict(`Channel ${id} was changed or named by a watcher meanwhile; read it again and retry`));
+const { fromItem } = ChannelEntity;
+const channels = versioned(ChannelEntity, notFound, (id) => new Conflict(`Channel ${id} was changed or named by a watcher meanwhile; read it again and retry`));
 
 const fields = (input: ChannelInput): Item =>
   input.type === 'webhook'
@@ -20,7 +20,7 @@ const fields = (input: ChannelInput): Item =>
 /** A change of the channel's own fields: version and updatedAt move with it; 404 when it is not of `channelType`. */
 const change = async (id: string, set: Item, channelType: string, remove: string[] = []): Promise<Channel> => {
   const ofType = and(EXISTS, expr('#channelType = :kind', { kind: channelType }));
-  return fromItem(await must(ChannelItem.update(id, { ...patchOf(set), remove }, ofType, 'ALL_NEW'), () => notFound(id)));
+  return fromItem(await must(ChannelEntity.update(id, { ...patchOf(set), remove }, ofType, 'ALL_NEW'), () => notFound(id)));
 };
 
 /** Stores a new channel; a webhook with its signing secret. */
@@ -28,7 +28,7 @@ export const create = async (input: ChannelInput, secret: string | undefined): P
   const id = randomUUID();
   const now = new Date().toISOString();
   const stored = { id, ...fields(input), ...(secret ? { secret } : {}), version: 1, createdAt: now, updatedAt: now };
-  await must(ChannelItem.put(id, stored, NEW), changedMeanwhile);
+  await must(ChannelEntity.put(id, stored, NEW), changedMeanwhile);
   return fromItem(stored);
 };
 
@@ -39,14 +39,14 @@ export const get = async (id: string): Promise<Channel> => (await read(id)).reco
 export const read = channels.read;
 
 /** Moves the channel's version on in the transaction that writes a watcher naming it, so an older delete fails; fails when gone (docs/guide/rules/notify.md "A watcher never names a deleted channel, even in a race"). */
-export const markUsedAction = (id: string): Action => ({ update: ChannelItem.key(id), change: { increment: { version: 1 } }, condition: EXISTS });
+export const markUsedAction = (id: string): Action => ({ update: ChannelEntity.key(id), change: { increment: { version: 1 } }, condition: EXISTS });
 
 /** The channel, or undefined when it is gone (deliveries to a deleted channel fail). */
-export const find = async (id: string): Promise<Channel | undefined> => ChannelItem.find(id, { consistent: true });
+export const find = async (id: string): Promise<Channel | undefined> => ChannelEntity.find(id, { consistent: true });
 
 /** The signing secret of a webhook channel (sending only; never answered after create/rotate). */
 export const secretOf = async (id: string): Promise<string | undefined> => {
-  const item = await ChannelItem.read(id, { consistent: true, project: ['secret'] });
+  const item = await ChannelEntity.read(id, { consistent: true, project: ['secret'] });
   return typeof item?.secret === 'string' ? item.secret : undefined;
 };
 

@@ -1,6 +1,6 @@
 import type { DayRollup } from '#lib/rollups/pure/availability';
 import type { ConnectivityChange, Place } from '#lib/devices/types';
-import { Rollup, rollupPk, ConnectivityTransition, connectivityPk } from '#lib/store/entities/inventory';
+import { RollupEntity, rollupPk, ConnectivityTransitionEntity, connectivityPk } from '#lib/store/entities/inventory';
 import { expr } from '#lib/store/expression';
 import { readPage, type Page } from '#lib/store/paging';
 import { pages, queryFirst } from '#lib/store/query';
@@ -10,7 +10,7 @@ import { batchWrite, hasExpired, NEW, putRequest, type Item } from '#lib/store/t
 
 /** Stores connectivity changes (idempotent puts: the same device and time is the same item). */
 export const record = async (changes: readonly ConnectivityChange[], expiresAt: (at: string) => number): Promise<void> => {
-  await batchWrite(changes.map((c) => putRequest(ConnectivityTransition.item(c, { ...c, expiresAt: expiresAt(c.at) }))));
+  await batchWrite(changes.map((c) => putRequest(ConnectivityTransitionEntity.item(c, { ...c, expiresAt: expiresAt(c.at) }))));
 };
 
 /** One page of a device's connectivity changes in [from, to] (`from` '' : everything up to `to`), newest first. */
@@ -22,14 +22,14 @@ export const history = async (devicesn: string, from: string, to: string, limit:
     filter: expr('#expiresAt > :now', { now: Math.floor(Date.now() / 1000) }),
     descending: true,
   };
-  return readPage(q, `connectivity ${devicesn}`, ConnectivityTransition.fromItem, limit, cursor);
+  return readPage(q, `connectivity ${devicesn}`, ConnectivityTransitionEntity.fromItem, limit, cursor);
 };
 
 /** The room's latest rollup (consistent: the input of the next advance). */
 export const latestRollup = async (place: Place): Promise<DayRollup | undefined> => {
   const latest = await queryFirst({ pk: rollupPk(place), descending: true, consistent: true });
   // rollups expire oldest first: when the newest has expired, so have all
-  return latest && !hasExpired(latest) ? Rollup.fromItem(latest) : undefined;
+  return latest && !hasExpired(latest) ? RollupEntity.fromItem(latest) : undefined;
 };
 
 /** Writes rollups computed from `read`, each conditioned on the item as read (or absent); false when another writer won. */
@@ -37,7 +37,7 @@ export const writeRollups = async (place: Place, read: DayRollup | undefined, ro
   for (const rollup of rollups) {
     const same = read && read.day === rollup.day;
     const fields = { ...place, ...rollup, expiresAt: expiresAt(rollup.day) };
-    if (!(await Rollup.put({ place, day: rollup.day }, fields, same ? expr('#lastAt = :lastAt', { lastAt: read.lastAt }) : NEW))) return false;
+    if (!(await RollupEntity.put({ place, day: rollup.day }, fields, same ? expr('#lastAt = :lastAt', { lastAt: read.lastAt }) : NEW))) return false;
   }
   return true;
 };
@@ -53,5 +53,5 @@ export const rollups = async (place: Place, first: string, last: string): Promis
       if (String(item.SK) < first) break read;
     }
   }
-  return found.reverse().map(Rollup.fromItem);
+  return found.reverse().map(RollupEntity.fromItem);
 };

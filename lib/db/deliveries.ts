@@ -1,5 +1,5 @@
 import type { DeliveryDraft, DeliveryView } from '#lib/notify/types';
-import { Delivery, deliveryDueSk, deliveryLogKeys, deliveryLogPk, DELIVERIES_DUE, deliveryView } from '#lib/store/entities/notify';
+import { DeliveryEntity, deliveryDueSk, deliveryLogKeys, deliveryLogPk, DELIVERIES_DUE, deliveryView } from '#lib/store/entities/notify';
 import { expr } from '#lib/store/expression';
 import { readPage, type Page } from '#lib/store/paging';
 import { allShards, dueBy, pages, shardKey } from '#lib/store/query';
@@ -7,7 +7,7 @@ import { EXISTS, hasExpired, NEW, put, unexpired, type Item } from '#lib/store/t
 
 // One item per delivery, keyed by its deterministic id; GSI1 the channel's log, GSI2 the sharded due index (docs/adr/0091-exactly-once-deliveries.md and docs/guide/rules/alarms.md "Alarm history and due deliveries are sharded too").
 const KEEP_SECONDS = 30 * 24 * 60 * 60;
-const { fromItem } = Delivery;
+const { fromItem } = DeliveryEntity;
 
 /** A delivery read from the due index, with the index position it was read at (for `claim`). */
 export type DueDelivery = ReturnType<typeof fromItem>;
@@ -18,7 +18,7 @@ type Settlement =
 
 /** A new delivery's item: due now (in the due index), or suppressed. */
 const itemOf = (draft: DeliveryDraft, createdAt: string): Item =>
-  Delivery.item(draft.id, {
+  DeliveryEntity.item(draft.id, {
     deliveryId: draft.id,
     notificationType: draft.digest.type,
     digest: draft.digest,
@@ -50,7 +50,7 @@ export const due = async (now: string, limit: number): Promise<DueDelivery[]> =>
 export const claim = async (delivery: DueDelivery, now: string, leaseUntil: string): Promise<boolean> => {
   if (!delivery.dueKey) return false;
   const change = { increment: { attempts: 1 }, set: { GSI2SK: deliveryDueSk(leaseUntil, delivery.deliveryId), lastAttemptAt: now }, init: { firstAttemptAt: now } };
-  return !!(await Delivery.update(delivery.deliveryId, change, expr('#GSI2SK = :read', { read: delivery.dueKey })));
+  return !!(await DeliveryEntity.update(delivery.deliveryId, change, expr('#GSI2SK = :read', { read: delivery.dueKey })));
 };
 
 /** Records an attempt's outcome: done (out of the due index) or due again at `nextAttemptAt`. */
@@ -60,11 +60,11 @@ export const settle = async (id: string, outcome: Settlement): Promise<void> => 
       ? { nextAttemptAt: outcome.nextAttemptAt, GSI2SK: deliveryDueSk(outcome.nextAttemptAt, id) }
       : { nextAttemptAt: undefined, GSI2PK: undefined, GSI2SK: undefined, ...(outcome.status === 'delivered' ? { deliveredAt: outcome.at } : {}) };
   const set = { status: outcome.status, settledAt: outcome.at, lastResponseStatus: outcome.responseStatus, lastError: outcome.error, ...next };
-  await Delivery.update(id, { set }, EXISTS);
+  await DeliveryEntity.update(id, { set }, EXISTS);
 };
 
 export const get = async (id: string): Promise<DueDelivery | undefined> => {
-  const item = await Delivery.read(id, { consistent: true });
+  const item = await DeliveryEntity.read(id, { consistent: true });
   return item && !hasExpired(item) ? fromItem(item) : undefined;
 };
 

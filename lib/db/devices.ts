@@ -2,7 +2,7 @@ import { mapConcurrent } from '#lib/shared/concurrency';
 import { pause } from '#lib/shared/deadline';
 import { deviceNotFound, toDevice, withAlarmFieldsOf, type Device, type Place, type Severity, type StoredDevice } from '#lib/devices/types';
 import { badCursor, isKeyString, openCursor, sealCursor } from '#lib/store/cursor';
-import { byRoom, Device as Devices, deviceFields, deviceIndexPk, deviceSk, roomId, roomPartition, SERIALS } from '#lib/store/entities/inventory';
+import { byRoom, DeviceEntity as Devices, deviceFields, deviceIndexPk, deviceSk, roomId, roomPartition, SERIALS } from '#lib/store/entities/inventory';
 import { expr } from '#lib/store/expression';
 import { queryPage, type Page } from '#lib/store/paging';
 import { allShards, pages, queryAll, queryFirst, queryShards } from '#lib/store/query';

@@ -1,6 +1,6 @@
 import { mapConcurrent } from '#lib/shared/concurrency';
 import type { StoredDevice } from '#lib/devices/types';
-import { QUEUE, QueuedDevices, QueuedWatcher, queueTokenOf } from '#lib/store/entities/alarms';
+import { QUEUE, QueuedDevicesEntity, QueuedWatcherEntity, queueTokenOf } from '#lib/store/entities/alarms';
 import { queryShards } from '#lib/store/query';
 import { batchWrite, chunked, deleteRequest, EXISTS, put, putRequest, update, type Item, type Key } from '#lib/store/table';
 import { apart } from '#lib/store/transaction';
@@ -42,11 +42,11 @@ const workOf = (work: DeviceWork): Item => ({
 const deviceItems = (work: readonly DeviceWork[], now: number): Item[] => {
   const groups = new Map<string, DeviceWork[]>();
   for (const entry of work) {
-    const group = `${QueuedDevices.key({ shardOf: entry.devicesn, token: '' }).PK}#${entry.notBefore ?? ''}`;
+    const group = `${QueuedDevicesEntity.key({ shardOf: entry.devicesn, token: '' }).PK}#${entry.notBefore ?? ''}`;
     groups.set(group, [...(groups.get(group) ?? []), entry]);
   }
   return [...groups.values()].flatMap((list) =>
-    chunked(list, DEVICES_PER_ITEM).map((devices) => QueuedDevices.item({ shardOf: devices[0]!.devicesn, token: token(now) }, { kind: 'devices', devices: devices.map(workOf), queuedAt: now })),
+    chunked(list, DEVICES_PER_ITEM).map((devices) => QueuedDevicesEntity.item({ shardOf: devices[0]!.devicesn, token: token(now) }, { kind: 'devices', devices: devices.map(workOf), queuedAt: now })),
   );
 };
 
@@ -84,7 +84,7 @@ export const evaluationQueue = {
 
   /** Queues one watcher: its alarms are re-evaluated over its targets alone. */
   async addWatcher(watcherId: string, now = Date.now()): Promise<QueuedEvaluation> {
-    const item = QueuedWatcher.item({ watcherId, token: token(now) }, { kind: 'watcher', watcherId, queuedAt: now });
+    const item = QueuedWatcherEntity.item({ watcherId, token: token(now) }, { kind: 'watcher', watcherId, queuedAt: now });
     await apart(() => put(item)); // queued before the change it stands for, not part of it
     return fromItem(item)[0]!;
   },

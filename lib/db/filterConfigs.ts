@@ -10,7 +10,7 @@ import {
 } from '#lib/filterConfigs/types';
 import { caps } from '#lib/shared/caps';
 import { mapConcurrent } from '#lib/shared/concurrency';
-import { FILTER_CONFIGS, FilterConfig, filterConfigSortKey } from '#lib/store/entities/config';
+import { FILTER_CONFIGS, FilterConfigEntity, filterConfigSortKey } from '#lib/store/entities/config';
 import { atVersion } from '#lib/store/expression';
 import { listed } from '#lib/store/paging';
 import { must, NEW, changedMeanwhile } from '#lib/store/table';
@@ -28,7 +28,7 @@ const jitter = (attempt: number) => sleep(Math.random() * Math.min(200, 5 * 2 **
 /** At most `FILTER_CONFIGS_MAX` configurations per stage (lib/db/caps.ts): an upsert of a new id past it is 409. */
 const cap = capped('filterConfigs', () => caps.filterConfigs(), (max) => `This stage holds ${max} filters configurations, its maximum (FILTER_CONFIGS_MAX); delete one first`, members(FILTER_CONFIGS));
 const numbered = numberedCollection(FILTER_CONFIGS, filterConfigSortKey, () => notFound());
-const every = listed(() => ({ pk: FILTER_CONFIGS }), 'filtersConfig', FilterConfig.fromItem);
+const every = listed(() => ({ pk: FILTER_CONFIGS }), 'filtersConfig', FilterConfigEntity.fromItem);
 
 const FILTERS_CONFIG_NOT_FOUND = 'Filter configuration not found';
 const notFound = () => new NotFound(FILTERS_CONFIG_NOT_FOUND, { body: FILTERS_CONFIG_NOT_FOUND });
@@ -36,13 +36,13 @@ const notFound = () => new NotFound(FILTERS_CONFIG_NOT_FOUND, { body: FILTERS_CO
 /** Read, merge (rooms of remaining locations kept), write back if nobody wrote in between. */
 const mergeOne = async (incoming: FiltersConfigListForm, index: number, now: string): Promise<void> => {
   for (let attempt = 1; ; attempt++) {
-    const stored = await FilterConfig.read(incoming.id, { consistent: true });
+    const stored = await FilterConfigEntity.read(incoming.id, { consistent: true });
     const version = Number(stored?.version ?? 0);
-    const fields = { ...mergeListForm(incoming, stored && FilterConfig.fromItem(stored)), version: version + 1, createdAt: stored?.createdAt ?? now, updatedAt: now };
-    const item = { ...FilterConfig.key(incoming.id), type: FilterConfig.type, ...fields };
+    const fields = { ...mergeListForm(incoming, stored && FilterConfigEntity.fromItem(stored)), version: version + 1, createdAt: stored?.createdAt ?? now, updatedAt: now };
+    const item = { ...FilterConfigEntity.key(incoming.id), type: FilterConfigEntity.type, ...fields };
     assertStorable(item, treeField(index));
     assertListable(item, treeField(index));
-    if (await FilterConfig.put(incoming.id, fields, stored ? atVersion(version) : NEW)) return;
+    if (await FilterConfigEntity.put(incoming.id, fields, stored ? atVersion(version) : NEW)) return;
     // after MERGE_ATTEMPTS lost races the failed condition surfaces as 409 "retry"
     if (attempt >= MERGE_ATTEMPTS) throw changedMeanwhile();
     await jitter(attempt);
@@ -60,17 +60,17 @@ export const filterConfigs = {
   page: every.page,
 
   async get(id: number): Promise<FiltersConfig> {
-    return FilterConfig.fromItem(await must(FilterConfig.read(id, { consistent: true }), notFound));
+    return FilterConfigEntity.fromItem(await must(FilterConfigEntity.read(id, { consistent: true }), notFound));
   },
 
   /** Creates or wholly replaces one configuration (per-id form): one atomic write. */
   async replace({ id, region, locations }: FiltersConfig): Promise<void> {
     const now = new Date().toISOString();
     // the item as it will be stored, its version counted at its widest
-    assertStorable(FilterConfig.item(id, { id, region, locations, version: Number.MAX_SAFE_INTEGER, createdAt: now, updatedAt: now }), treeField());
+    assertStorable(FilterConfigEntity.item(id, { id, region, locations, version: Number.MAX_SAFE_INTEGER, createdAt: now, updatedAt: now }), treeField());
     assertListable({ id, region, locations }, treeField());
     await cap.admit(String(id));
-    await FilterConfig.update(id, { set: { type: 'FiltersConfig', id, region, locations, updatedAt: now }, count: { version: 1 }, init: { createdAt: now } });
+    await FilterConfigEntity.update(id, { set: { type: 'FiltersConfig', id, region, locations, updatedAt: now }, count: { version: 1 }, init: { createdAt: now } });
   },
 
   /** Upserts each list-form record, keeping stored rooms of the locations that remain. */

@@ -1,7 +1,7 @@
 import { Invalid, NotFound } from '#lib/errors';
 import { duplicateIds, type FilterFields, type FilterRecord, type FilterUpsert } from '#lib/filterRecords/types';
 import { mapConcurrent } from '#lib/shared/concurrency';
-import { Filter, filterDeviceKeys, filterDevicePk, FILTERS, filterSortKey } from '#lib/store/entities/config';
+import { FilterEntity, filterDeviceKeys, filterDevicePk, FILTERS, filterSortKey } from '#lib/store/entities/config';
 import { collection } from '#lib/store/entity';
 import { queryFirst } from '#lib/store/query';
 import { must } from '#lib/store/table';
@@ -18,7 +18,7 @@ const notFound = () => new NotFound(FILTER_NOT_FOUND, { body: FILTER_NOT_FOUND }
 const upsertOne = async (id: number, fields: FilterFields, now: string): Promise<void> => {
   const sent = { name: fields.name, description: fields.description };
   const device = typeof fields.deviceSN === 'string' ? { deviceSN: fields.deviceSN, ...filterDeviceKeys(fields.deviceSN, id) } : {};
-  await Filter.update(id, {
+  await FilterEntity.update(id, {
     set: { type: 'Filter', id, updatedAt: now, ...Object.fromEntries(Object.entries(sent).filter(([, value]) => value !== undefined)), ...device },
     count: { version: 1 },
     init: { createdAt: now },
@@ -33,12 +33,12 @@ export const filterRecords = {
   },
 
   async get(id: number): Promise<FilterRecord> {
-    return must(Filter.find(id), notFound);
+    return must(FilterEntity.find(id), notFound);
   },
 
   /** The filter associated with a device serial number; the lowest id when several claim it. */
   async byDevice(deviceSN: string): Promise<FilterRecord> {
-    return Filter.fromItem(await must(queryFirst({ index: 'GSI1', pk: filterDevicePk(deviceSN) }), notFound));
+    return FilterEntity.fromItem(await must(queryFirst({ index: 'GSI1', pk: filterDevicePk(deviceSN) }), notFound));
   },
 
   async upsert(id: number, fields: FilterFields): Promise<void> {

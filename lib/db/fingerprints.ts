@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Place } from '#lib/devices/types';
 import { mapConcurrent } from '#lib/shared/concurrency';
-import { digestAttribute, DIRTY_ROOMS, DirtyRoom, FingerprintBucket as Buckets, FingerprintTop as Top, FINGERPRINTS, ROOM_ATTRIBUTE, roomId } from '#lib/store/entities/inventory';
+import { hashAttribute, DIRTY_ROOMS, DirtyRoomEntity, FingerprintBucketEntity as Buckets, FingerprintTopEntity as Top, FINGERPRINTS, ROOM_ATTRIBUTE, roomId } from '#lib/store/entities/inventory';
 import { and, expr, type Expr } from '#lib/store/expression';
 import { bucketOf, queryAll, queryShards } from '#lib/store/query';
 import { batchGet, batchWrite, chunked, asRead, EXISTS, putRequest } from '#lib/store/table';
 
-// Sync fingerprints in B buckets and a top item of digests, dirty marks beside them (docs/adr/0138-sync-fingerprints.md and docs/guide/rules/alarms.md "Dirty marks are items of their own").
-/** A digest the sync replaced before writing into the bucket: every room of it is to be compared. */
+// Sync fingerprints in B buckets and a top item of bucket hashes, dirty marks beside them (docs/adr/0138-sync-fingerprints.md and docs/guide/rules/alarms.md "Dirty marks are items of their own").
+/** A hash the sync replaced before writing into the bucket: every room of it is to be compared. */
 const WHOLE = 'whole:';
 const IN_FLIGHT = 16;
 /** Entries per UpdateItem: expressions stay far below DynamoDB's 4 KB. */
@@ -30,7 +30,7 @@ export const syncFingerprints = {
   /** `whole`: the buckets a sync marked before its writes and did not record (compare every room of them). */
   async top() {
     const top = await Top.find(undefined, { consistent: true });
-    return top && { ...top, whole: new Set([...top.digests].filter(([, digest]) => digest.startsWith(WHOLE)).map(([bucket]) => bucket)) };
+    return top && { ...top, whole: new Set([...top.hashes].filter(([, hash]) => hash.startsWith(WHOLE)).map(([bucket]) => bucket)) };
   },
 
   /** The given buckets, read consistently (absent ones empty, version 0). */
@@ -52,16 +52,16 @@ export const syncFingerprints = {
     return Buckets.put(read.bucket, fields, asRead(read.version));
   },
 
-  /** Sets digests (undefined: removes) where the top still holds `was`; answers the buckets not set. `full`: a whole-inventory sync. */
-  async writeDigests(changes: readonly { bucket: number; digest?: string; was?: string }[], full?: { at: number }): Promise<number[]> {
+  /** Sets bucket hashes (undefined: removes) where the top still holds `was`; answers the buckets not set. `full`: a whole-inventory sync. */
+  async writeHashes(changes: readonly { bucket: number; hash?: string; was?: string }[], full?: { at: number }): Promise<number[]> {
     const missed: number[] = [];
     const batches = chunked(changes, CHUNK);
     if (full && batches.length === 0) batches.push([]);
     for (const batch of batches) {
-      const digests = { ...Object.fromEntries(batch.map(({ bucket, digest }) => [digestAttribute(bucket), digest])), buckets: syncFingerprints.bucketCount(), type: Top.type };
-      // each bucket's digest a name of its own (`#d<i>`), as read
-      const asRead = batch.map(({ bucket, was }, i): Expr => (was === undefined ? expr(`attribute_not_exists(#d${i})`, {}, { [`#d${i}`]: digestAttribute(bucket) }) : expr(`#d${i} = :w${i}`, { [`w${i}`]: was }, { [`#d${i}`]: digestAttribute(bucket) })));
-      const ok = await Top.update(undefined, { set: { ...digests, ...(full ? { fullAt: full.at } : {}) } }, and(...asRead));
+      const hashes = { ...Object.fromEntries(batch.map(({ bucket, hash }) => [hashAttribute(bucket), hash])), buckets: syncFingerprints.bucketCount(), type: Top.type };
+      // each bucket's hash a name of its own (`#h<i>`), as read
+      const asRead = batch.map(({ bucket, was }, i): Expr => (was === undefined ? expr(`attribute_not_exists(#h${i})`, {}, { [`#h${i}`]: hashAttribute(bucket) }) : expr(`#h${i} = :w${i}`, { [`w${i}`]: was }, { [`#h${i}`]: hashAttribute(bucket) })));
+      const ok = await Top.update(undefined, { set: { ...hashes, ...(full ? { fullAt: full.at } : {}) } }, and(...asRead));
       if (!ok) missed.push(...batch.map((change) => change.bucket));
     }
     return missed;
@@ -71,24 +71,24 @@ export const syncFingerprints = {
   async invalidate(places: readonly Place[]): Promise<void> {
     const mark = randomUUID();
     const rooms = [...new Set(places.map(roomId))];
-    await batchWrite(rooms.map((room) => putRequest(DirtyRoom.item(room, { mark }))), { inFlight: IN_FLIGHT });
+    await batchWrite(rooms.map((room) => putRequest(DirtyRoomEntity.item(room, { mark }))), { inFlight: IN_FLIGHT });
   },
 
   /** The rooms marked dirty, each with its mark (read consistently, every shard). */
   async dirtyRooms(): Promise<Map<string, string>> {
-    return new Map((await queryShards(DIRTY_ROOMS, { consistent: true })).map(DirtyRoom.fromItem).map(({ room, mark }) => [room, mark]));
+    return new Map((await queryShards(DIRTY_ROOMS, { consistent: true })).map(DirtyRoomEntity.fromItem).map(({ room, mark }) => [room, mark]));
   },
 
   /** Removes the marks a sync read and dealt with, each only if it still holds the value read. */
   async clearDirty(marks: ReadonlyMap<string, string>): Promise<void> {
-    await mapConcurrent([...marks], IN_FLIGHT, ([room, mark]) => DirtyRoom.remove(room, expr('#mark = :mark', { mark })));
+    await mapConcurrent([...marks], IN_FLIGHT, ([room, mark]) => DirtyRoomEntity.remove(room, expr('#mark = :mark', { mark })));
   },
 
-  /** The sync's mark before writing into these buckets (`whole` in `top()`); answers the mark its digest write expects. */
+  /** The sync's mark before writing into these buckets (`whole` in `top()`); answers the mark its hash write expects. */
   async markForSync(buckets: readonly number[]): Promise<string> {
     const mark = `${WHOLE}${randomUUID()}`;
     // a value no sync computes, set only where a top item exists
-    for (const batch of chunked(buckets, CHUNK)) await Top.update(undefined, { set: Object.fromEntries(batch.map((bucket) => [digestAttribute(bucket), mark])) }, EXISTS);
+    for (const batch of chunked(buckets, CHUNK)) await Top.update(undefined, { set: Object.fromEntries(batch.map((bucket) => [hashAttribute(bucket), mark])) }, EXISTS);
     return mark;
   },
 };

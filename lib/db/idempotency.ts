@@ -1,14 +1,14 @@
-import { IdempotencyKey } from '#lib/store/entities/account';
+import { IdempotencyKeyEntity } from '#lib/store/entities/account';
 import { expr } from '#lib/store/expression';
 import { nowSeconds } from '#lib/store/table';
 
 // Idempotency keys, one item per (route, caller, key) hash (docs/adr/0161).
 /** `leaseUntil`: epoch ms a pending claim is its request's; `result`: the sealed first 2xx; `auditPending`: its audit record still to store. */
-type KeyRecord = ReturnType<typeof IdempotencyKey.fromItem>;
+type KeyRecord = ReturnType<typeof IdempotencyKeyEntity.fromItem>;
 
 /** Claims a key: true when no live record held it (none, expired, a lapsed claim of the same request). */
 export const claim = async (id: string, record: KeyRecord, expiresAt: number): Promise<boolean> =>
-  IdempotencyKey.put(
+  IdempotencyKeyEntity.put(
     id,
     { ...record, expiresAt },
     expr('attribute_not_exists(PK) OR #expiresAt <= :now OR (#state = :pending AND #leaseUntil <= :nowMs AND #fingerprint = :fingerprint)', {
@@ -21,21 +21,21 @@ export const claim = async (id: string, record: KeyRecord, expiresAt: number): P
 
 /** The live record of a key (strongly consistent: a claim a moment ago is seen), or undefined. */
 export const read = async (id: string): Promise<KeyRecord | undefined> => {
-  const item = await IdempotencyKey.read(id, { consistent: true });
-  return !item || Number(item.expiresAt) <= nowSeconds() ? undefined : IdempotencyKey.fromItem(item);
+  const item = await IdempotencyKeyEntity.read(id, { consistent: true });
+  return !item || Number(item.expiresAt) <= nowSeconds() ? undefined : IdempotencyKeyEntity.fromItem(item);
 };
 
 /** Keeps the result of the claim `token` made (a claim taken over since keeps its own), marked when its audit record is still to be stored. */
 export const complete = async (id: string, token: string, result: string, auditPending = false): Promise<void> => {
-  await IdempotencyKey.update(id, { set: { state: 'done', result, ...(auditPending ? { auditPending: true } : {}) } }, expr('#token = :token', { token }));
+  await IdempotencyKeyEntity.update(id, { set: { state: 'done', result, ...(auditPending ? { auditPending: true } : {}) } }, expr('#token = :token', { token }));
 };
 
 /** The kept result's audit record is stored now (a replay stored it). */
 export const audited = async (id: string): Promise<void> => {
-  await IdempotencyKey.update(id, { remove: ['auditPending'] }, 'attribute_exists(#auditPending)');
+  await IdempotencyKeyEntity.update(id, { remove: ['auditPending'] }, 'attribute_exists(#auditPending)');
 };
 
 /** Lets go of the pending claim `token` made, so that a retry runs again. */
 export const release = async (id: string, token: string): Promise<void> => {
-  await IdempotencyKey.remove(id, expr('#token = :token AND #state = :pending', { token, pending: 'pending' }));
+  await IdempotencyKeyEntity.remove(id, expr('#token = :token AND #state = :pending', { token, pending: 'pending' }));
 };

@@ -1,5 +1,5 @@
 import type { Episode } from '#lib/notify/types';
-import { INHIBITIONS, InhibitionEpisode } from '#lib/store/entities/notify';
+import { INHIBITIONS, InhibitionEpisodeEntity } from '#lib/store/entities/notify';
 import { collection } from '#lib/store/entity';
 import { expr } from '#lib/store/expression';
 import { NEW } from '#lib/store/table';
@@ -11,24 +11,24 @@ import { NEW } from '#lib/store/table';
  */
 const ofEpisode = (since: string) => expr('#since = :since', { since });
 
-export const all = async (): Promise<Episode[]> => (await collection(INHIBITIONS).all({ consistent: true })).map(InhibitionEpisode.fromItem);
+export const all = async (): Promise<Episode[]> => (await collection(INHIBITIONS).all({ consistent: true })).map(InhibitionEpisodeEntity.fromItem);
 
 /** Opens the episode unless one of its key is open; answers the one now stored (the earlier wins a race). */
 export const open = async (episode: Episode): Promise<Episode> => {
-  if (await InhibitionEpisode.put(episode.key, { ...episode }, NEW)) return episode;
-  return (await InhibitionEpisode.find(episode.key, { consistent: true })) ?? episode;
+  if (await InhibitionEpisodeEntity.put(episode.key, { ...episode }, NEW)) return episode;
+  return (await InhibitionEpisodeEntity.find(episode.key, { consistent: true })) ?? episode;
 };
 
 export const announced = async (episode: Episode): Promise<void> => {
-  await InhibitionEpisode.update(episode.key, { set: { announced: true } }, ofEpisode(episode.since));
+  await InhibitionEpisodeEntity.update(episode.key, { set: { announced: true } }, ofEpisode(episode.since));
 };
 
 /** Fixes the release instant once (racing runs agree on the first); answers it, undefined when the episode is gone. */
 export const releasing = async (episode: Episode, at: string): Promise<string | undefined> => {
-  const item = await InhibitionEpisode.update(episode.key, { init: { releasedAt: at } }, ofEpisode(episode.since), 'ALL_NEW');
+  const item = await InhibitionEpisodeEntity.update(episode.key, { init: { releasedAt: at } }, ofEpisode(episode.since), 'ALL_NEW');
   return typeof item?.releasedAt === 'string' ? item.releasedAt : undefined;
 };
 
 export const close = async (episode: Episode): Promise<void> => {
-  await InhibitionEpisode.remove(episode.key, ofEpisode(episode.since));
+  await InhibitionEpisodeEntity.remove(episode.key, ofEpisode(episode.since));
 };

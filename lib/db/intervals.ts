@@ -1,6 +1,6 @@
 import { Conflict, NotFound } from '#lib/errors';
 import type { IntervalRecord, Intervals } from '#lib/intervals/types';
-import { Interval, INTERVALS, nextSequence } from '#lib/store/entities/config';
+import { IntervalEntity, INTERVALS, nextSequence } from '#lib/store/entities/config';
 import { collection } from '#lib/store/entity';
 import { patchOf } from '#lib/store/expression';
 import { EXISTS, must, NEW } from '#lib/store/table';
@@ -10,20 +10,20 @@ const notFound = (id: number) => new NotFound(`Interval ${id} not found`);
 
 export const intervals = {
   async list(): Promise<IntervalRecord[]> {
-    return (await collection(INTERVALS).all()).map(Interval.fromItem);
+    return (await collection(INTERVALS).all()).map(IntervalEntity.fromItem);
   },
 
   async get(id: number): Promise<IntervalRecord> {
-    return must(Interval.find(id), () => notFound(id));
+    return must(IntervalEntity.find(id), () => notFound(id));
   },
 
   /** Sets only the fields given, in one conditional write: concurrent patches never undo each other. */
   async update(id: number, patch: Partial<Intervals>): Promise<IntervalRecord> {
-    return Interval.fromItem(await must(Interval.update(id, patchOf(patch), EXISTS, 'ALL_NEW'), () => notFound(id)));
+    return IntervalEntity.fromItem(await must(IntervalEntity.update(id, patchOf(patch), EXISTS, 'ALL_NEW'), () => notFound(id)));
   },
 
   async remove(id: number): Promise<void> {
-    await must(Interval.remove(id, EXISTS), () => notFound(id));
+    await must(IntervalEntity.remove(id, EXISTS), () => notFound(id));
   },
 
   async create(values: Intervals): Promise<IntervalRecord> {
@@ -31,7 +31,7 @@ export const intervals = {
     const now = new Date().toISOString();
     const record: IntervalRecord = { id, ...values };
     // a fresh sequence number: the condition only guards against a reset sequence
-    await must(Interval.put(id, { ...record, version: 1, createdAt: now, updatedAt: now }, NEW), () => new Conflict(`Interval ${id} exists`));
+    await must(IntervalEntity.put(id, { ...record, version: 1, createdAt: now, updatedAt: now }, NEW), () => new Conflict(`Interval ${id} exists`));
     return record;
   },
 };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DeviceFilter } from '#lib/devices/deviceScope';
 import { isUnscoped, type ScopeEntry } from '#lib/shared/access';
-import { connectionIdOf, LiveConnection, liveScopePk, LiveSubscription } from '#lib/store/entities/notify';
+import { connectionIdOf, LiveConnectionEntity, liveScopePk, LiveSubscriptionEntity } from '#lib/store/entities/notify';
 import { someTexts } from '#lib/store/entity';
 import { and, expr, type Expr } from '#lib/store/expression';
 import { queryAll } from '#lib/store/query';
@@ -41,15 +41,15 @@ const toConnection = (item: Item) => ({
 });
 
 const putSubscription = (scopeKey: string, connectionId: string, subscriptionId: string, expiresAt: number, access: readonly ScopeEntry[] | undefined) =>
-  LiveSubscription.put({ scopeKey, connectionId, subscriptionId }, { connectionId, subscriptionId, ...accessField(access), expiresAt });
-const deleteSubscription = (scopeKey: string, connectionId: string, subscriptionId?: string) => LiveSubscription.remove({ scopeKey, connectionId, subscriptionId });
+  LiveSubscriptionEntity.put({ scopeKey, connectionId, subscriptionId }, { connectionId, subscriptionId, ...accessField(access), expiresAt });
+const deleteSubscription = (scopeKey: string, connectionId: string, subscriptionId?: string) => LiveSubscriptionEntity.remove({ scopeKey, connectionId, subscriptionId });
 
 /** Registers an open connection watching `scope` until `expiresAt` (epoch s), within `access` (empty: unscoped). */
 export const open = async (connectionId: string, scope: Scoped, expiresAt: number, access: readonly ScopeEntry[] = []): Promise<void> => {
   const subscriptionId = randomUUID();
   await Promise.all([
     putSubscription(scope.scopeKey, connectionId, subscriptionId, expiresAt, access),
-    LiveConnection.put(connectionId, { ...scope, ...accessField(access), subscriptionId, connectedAt: new Date().toISOString(), expiresAt }),
+    LiveConnectionEntity.put(connectionId, { ...scope, ...accessField(access), subscriptionId, connectedAt: new Date().toISOString(), expiresAt }),
   ]);
 };
 
@@ -57,7 +57,7 @@ export const open = async (connectionId: string, scope: Scoped, expiresAt: numbe
 export const admitMessage = async (connectionId: string, window: number): Promise<Connection | undefined> => {
   const count = async (change: Expr, condition: string) => {
     const live = and(expr('attribute_exists(PK) AND #expiresAt > :now', { now: nowSeconds() }), `(${condition})`)!;
-    const counted = await LiveConnection.update(connectionId, { ...change, values: { ...change.values, window, one: 1 } }, live, 'ALL_NEW');
+    const counted = await LiveConnectionEntity.update(connectionId, { ...change, values: { ...change.values, window, one: 1 } }, live, 'ALL_NEW');
     return counted && toConnection(counted);
   };
   const inWindow = () => count(expr('SET #messages = #messages + :one'), '#messageWindow = :window');
@@ -83,7 +83,7 @@ export const move = async (connectionId: string, scope: Scoped, current?: Connec
     expr('#scopeKey = :readScopeKey', { readScopeKey: read.scopeKey }),
     read.subscriptionId ? expr('#subscriptionId = :readSubscriptionId', { readSubscriptionId: read.subscriptionId }) : 'attribute_not_exists(#subscriptionId)',
   );
-  if (!(await LiveConnection.update(connectionId, { set: { filter: scope.filter, scopeKey: scope.scopeKey, subscriptionId } }, asRead))) {
+  if (!(await LiveConnectionEntity.update(connectionId, { set: { filter: scope.filter, scopeKey: scope.scopeKey, subscriptionId } }, asRead))) {
     await deleteSubscription(scope.scopeKey, connectionId, subscriptionId);
     return (await find(connectionId)) ? 'raced' : 'gone';
   }
@@ -93,14 +93,14 @@ export const move = async (connectionId: string, scope: Scoped, current?: Connec
 
 /** Forgets a connection (closed, or found gone by a push) and its subscription (and `also`, the one the push found). */
 export const close = async (connectionId: string, also?: Subscriber): Promise<void> => {
-  const removed = await take(LiveConnection.key(connectionId));
+  const removed = await take(LiveConnectionEntity.key(connectionId));
   const stored = removed ? toConnection(removed) : undefined;
   const subscriptions = new Map([stored, also].flatMap((s) => (s ? [[`${s.scopeKey}#${s.subscriptionId}`, s] as const] : [])));
   await Promise.all([...subscriptions.values()].map((s) => deleteSubscription(s.scopeKey, connectionId, s.subscriptionId)));
 };
 
 export const find = async (connectionId: string): Promise<Connection | undefined> => {
-  const item = await LiveConnection.read(connectionId, { consistent: true });
+  const item = await LiveConnectionEntity.read(connectionId, { consistent: true });
   return item && toConnection(item);
 };
 

@@ -1,6 +1,6 @@
 import type { DeviceFilter } from '#lib/devices/deviceScope';
 import { isUnscoped, type AccessScope } from '#lib/shared/access';
-import { LiveTicket } from '#lib/store/entities/notify';
+import { LiveTicketEntity } from '#lib/store/entities/notify';
 import { expr } from '#lib/store/expression';
 import { must, NEW, take, changedMeanwhile } from '#lib/store/table';
 import { toAccess, toFilter } from './liveConnections';
@@ -10,11 +10,11 @@ import { toAccess, toFilter } from './liveConnections';
 /** Stores a ticket's hash until `validUntil` (epoch ms) for `filter`, within `access` (kept only when it narrows). */
 export const store = async (ticket: string, filter: DeviceFilter, validUntil: number, access: AccessScope = []): Promise<void> => {
   const fields = { filter, ...(isUnscoped(access) ? {} : { access }), validUntil, expiresAt: Math.ceil(validUntil / 1000) };
-  await must(LiveTicket.put(ticket, fields, NEW), changedMeanwhile);
+  await must(LiveTicketEntity.put(ticket, fields, NEW), changedMeanwhile);
 };
 
 /** Uses a ticket up: its filter and scope (empty: everywhere) if it existed, was unused and unexpired; otherwise undefined. */
 export const redeem = async (ticket: string) => {
-  const used = await take(LiveTicket.key(ticket), expr('attribute_exists(PK) AND #validUntil > :now', { now: Date.now() }));
+  const used = await take(LiveTicketEntity.key(ticket), expr('attribute_exists(PK) AND #validUntil > :now', { now: Date.now() }));
   return used ? { filter: toFilter(used.filter), access: toAccess(used.access) } : undefined;
 };

@@ -1,5 +1,5 @@
 import type { LocationProfile } from '#lib/locations/types';
-import { LOCATION_PROFILES, LocationProfileItem as Profiles } from '#lib/store/entities/locations';
+import { LOCATION_PROFILES, LocationProfileEntity as Profiles } from '#lib/store/entities/locations';
 import { listed } from '#lib/store/paging';
 import { queryAll } from '#lib/store/query';
 import { EXISTS } from '#lib/store/table';

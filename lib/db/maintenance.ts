@@ -1,7 +1,7 @@
 import type { MaintenanceWindow } from '#lib/maintenance/types';
 import { Conflict, NotFound } from '#lib/errors';
 import { caps } from '#lib/shared/caps';
-import { MAINTENANCE, MaintenanceWindowItem as Windows } from '#lib/store/entities/alarms';
+import { MAINTENANCE, MaintenanceWindowEntity as Windows } from '#lib/store/entities/alarms';
 import { versioned, type Versioned } from '#lib/store/entity';
 import { listed } from '#lib/store/paging';
 import { must, NEW, unexpired, type Item } from '#lib/store/table';

@@ -1,5 +1,5 @@
 import { historyExpiry } from '#lib/shared/retention';
-import { maintenanceHistoryPk, MaintenanceEventItem as Events, type MaintenanceEvent } from '#lib/store/entities/alarms';
+import { maintenanceHistoryPk, MaintenanceEventEntity as Events, type MaintenanceEvent } from '#lib/store/entities/alarms';
 import { readPage, type Page } from '#lib/store/paging';
 import { NEW, unexpired } from '#lib/store/table';
 

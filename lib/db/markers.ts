@@ -1,22 +1,22 @@
-import { Reconciliation } from '#lib/store/entities/alarms';
-import { MaintenanceRelease, RepeatMarker } from '#lib/store/entities/notify';
+import { ReconciliationEntity } from '#lib/store/entities/alarms';
+import { MaintenanceReleaseEntity, RepeatMarkerEntity } from '#lib/store/entities/notify';
 
 // Markers of work done: each written after the deliveries it stands for, so a crash replans them and stores nothing twice.
 
 /** The last repeat slot whose digest a watcher's deliveries carry (docs/guide/rules/notify.md "Repeat notifications in slots of the repeat interval"). */
 export const repeats = {
-  lastSlot: async (watcherId: string): Promise<number | undefined> => (await RepeatMarker.find(watcherId, { consistent: true })) ?? undefined,
-  done: async (watcherId: string, slot: number, at: string): Promise<void> => void (await RepeatMarker.put(watcherId, { watcherId, slot, at })),
+  lastSlot: async (watcherId: string): Promise<number | undefined> => (await RepeatMarkerEntity.find(watcherId, { consistent: true })) ?? undefined,
+  done: async (watcherId: string, slot: number, at: string): Promise<void> => void (await RepeatMarkerEntity.put(watcherId, { watcherId, slot, at })),
 };
 
 /** The end (ms) of a maintenance window's last opening whose held alarms were told (docs/guide/rules/maintenance.md "A closing maintenance window tells what it held once, found from its schedule and a marker"). */
 export const releases = {
-  lastClosed: async (windowId: string): Promise<number | undefined> => (await MaintenanceRelease.find(windowId, { consistent: true })) ?? undefined,
-  closed: async (windowId: string, closedAt: number, at: string): Promise<void> => void (await MaintenanceRelease.put(windowId, { windowId, closedAt, at })),
+  lastClosed: async (windowId: string): Promise<number | undefined> => (await MaintenanceReleaseEntity.find(windowId, { consistent: true })) ?? undefined,
+  closed: async (windowId: string, closedAt: number, at: string): Promise<void> => void (await MaintenanceReleaseEntity.put(windowId, { windowId, closedAt, at })),
 };
 
 /** When the alarm engine last finished a full reconciliation pass (epoch ms). */
 export const reconciliation = {
-  lastAt: async (): Promise<number> => (await Reconciliation.find(undefined, { consistent: true })) ?? 0,
-  done: async (at: number): Promise<void> => void (await Reconciliation.put(undefined, { lastFullRunAt: at })),
+  lastAt: async (): Promise<number> => (await ReconciliationEntity.find(undefined, { consistent: true })) ?? 0,
+  done: async (at: number): Promise<void> => void (await ReconciliationEntity.put(undefined, { lastFullRunAt: at })),
 };

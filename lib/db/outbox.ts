@@ -1,5 +1,5 @@
 import type { Mail } from '#lib/alarms/types';
-import { OUTBOX, outboxIndexKeys, OutboxMail as Mails, SentMail } from '#lib/store/entities/notify';
+import { OUTBOX, outboxIndexKeys, OutboxMailEntity as Mails, SentMailEntity } from '#lib/store/entities/notify';
 import { expr } from '#lib/store/expression';
 import { mapListOrPage, queryPartitionsDescending, shardsOf } from '#lib/store/paging';
 import { hasExpired, NEW } from '#lib/store/table';
@@ -21,10 +21,10 @@ export const list = async (to: string | undefined, page: { limit?: number; curso
 
 export const sentMails = {
   async has(id: string): Promise<boolean> {
-    const item = await SentMail.read(id, { consistent: true });
+    const item = await SentMailEntity.read(id, { consistent: true });
     return item !== undefined && !hasExpired(item);
   },
   async record(id: string, sentAt: string): Promise<void> {
-    await SentMail.put(id, { id, sentAt, expiresAt: expiry(sentAt) }, NEW);
+    await SentMailEntity.put(id, { id, sentAt, expiresAt: expiry(sentAt) }, NEW);
   },
 };

@@ -1,7 +1,7 @@
 import type { ReportSchedule } from '#lib/reports/types';
 import { Conflict, NotFound } from '#lib/errors';
 import { caps } from '#lib/shared/caps';
-import { REPORTS, ReportRun, ReportRunBudget, ReportScheduleItem as Schedules, type ReportRunState } from '#lib/store/entities/reports';
+import { REPORTS, ReportRunEntity, ReportRunBudgetEntity, ReportScheduleEntity as Schedules, type ReportRunState } from '#lib/store/entities/reports';
 import { versioned, type Versioned } from '#lib/store/entity';
 import { expr } from '#lib/store/expression';
 import { listed } from '#lib/store/paging';
@@ -9,7 +9,7 @@ import { must, NEW, nowSeconds, type Item } from '#lib/store/table';
 import { apart } from '#lib/store/transaction';
 import { capped, members } from './caps';
 
-// Report schedules (issue 28 item 5) are few: one partition sorted by UUIDv7 id, one Query, no index read (nothing lags);
+// Report schedules are few: one partition sorted by UUIDv7 id, one Query, no index read (nothing lags);
 // `version` guards replace and delete, REPORTS_MAX caps them. The conditional put claiming a period's marker makes its report once (docs/guide/rules/reports.md "One report per schedule and period: a conditional marker claims it, deliveries are keyed by it").
 const { fromItem } = Schedules;
 
@@ -54,7 +54,7 @@ export const remove = async (current: VersionedSchedule): Promise<void> => {
 };
 
 /** A period's report: its schedule and start. */
-type ReportKey = Parameters<typeof ReportRun.key>[0];
+type ReportKey = Parameters<typeof ReportRunEntity.key>[0];
 
 /**
  * Claims the report of one period for `runId` until `leaseUntil` (epoch ms): a conditional put
@@ -62,7 +62,7 @@ type ReportKey = Parameters<typeof ReportRun.key>[0];
  * ended before `now`. Of runs racing for one period exactly one wins.
  */
 export const claim = async (key: ReportKey, claim: { runId: string; to: string; now: number; leaseUntil: number; expiresAt: number }): Promise<boolean> =>
-  ReportRun.put(
+  ReportRunEntity.put(
     key,
     { status: 'claimed', runId: claim.runId, leaseUntil: claim.leaseUntil, from: key.from, to: claim.to, expiresAt: claim.expiresAt },
     expr('attribute_not_exists(PK) OR (#status = :claimed AND #leaseUntil < :now)', { claimed: 'claimed', now: claim.now }),
@@ -70,16 +70,16 @@ export const claim = async (key: ReportKey, claim: { runId: string; to: string; 
 
 /** Marks a claimed report made (its deliveries stored); false when another run took the claim over meanwhile. */
 export const made = async (key: ReportKey, runId: string, facts: { madeAt: string; deliveries: number }): Promise<boolean> =>
-  !!(await ReportRun.update(key, { set: { status: 'made', madeAt: facts.madeAt, deliveries: facts.deliveries } }, expr('#runId = :runId', { runId })));
+  !!(await ReportRunEntity.update(key, { set: { status: 'made', madeAt: facts.madeAt, deliveries: facts.deliveries } }, expr('#runId = :runId', { runId })));
 
 /**
  * Marks a period's report made without any delivery, unless a marker exists: a period a schedule's
  * new timing closed before it was set is passed over (docs/guide/rules/reports.md "A report schedule whose timing changes does not report a period that ended before the change"), as one ended before its creation.
  */
 export const passOver = async (key: ReportKey, facts: { to: string; madeAt: string; expiresAt: number }): Promise<boolean> =>
-  ReportRun.put(key, { status: 'made', from: key.from, to: facts.to, madeAt: facts.madeAt, deliveries: 0, expiresAt: facts.expiresAt }, expr('attribute_not_exists(PK)'));
+  ReportRunEntity.put(key, { status: 'made', from: key.from, to: facts.to, madeAt: facts.madeAt, deliveries: 0, expiresAt: facts.expiresAt }, expr('attribute_not_exists(PK)'));
 
-export const run = async (key: ReportKey): Promise<ReportRunState | undefined> => ReportRun.find(key, { consistent: true });
+export const run = async (key: ReportKey): Promise<ReportRunState | undefined> => ReportRunEntity.find(key, { consistent: true });
 
 /** A run may go (`granted`), or the budget is spent until `retryAfterSeconds` from now. */
 export type RunBudget = { granted: true; windowEnd: number } | { granted: false; retryAfterSeconds: number };
@@ -96,13 +96,13 @@ export const takeRun = async (name: string, max: number, windowSeconds: number):
   for (let attempt = 0; attempt < MAX_TAKE_ATTEMPTS; attempt++) {
     const now = nowSeconds();
     // a budget is spent before the run it allows, apart from any change the run makes
-    const slot = await apart(() => ReportRunBudget.update(name, { increment: { count: 1 } }, expr('#expiresAt > :now AND #count < :max', { now, max }), 'ALL_NEW'));
+    const slot = await apart(() => ReportRunBudgetEntity.update(name, { increment: { count: 1 } }, expr('#expiresAt > :now AND #count < :max', { now, max }), 'ALL_NEW'));
     if (slot) return { granted: true, windowEnd: Number(slot.expiresAt) };
     const windowEnd = now + windowSeconds;
-    if (await apart(() => ReportRunBudget.update(name, { set: { count: 1, expiresAt: windowEnd, type: ReportRunBudget.type } }, expr('attribute_not_exists(PK) OR #expiresAt <= :now', { now })))) {
+    if (await apart(() => ReportRunBudgetEntity.update(name, { set: { count: 1, expiresAt: windowEnd, type: ReportRunBudgetEntity.type } }, expr('attribute_not_exists(PK) OR #expiresAt <= :now', { now })))) {
       return { granted: true, windowEnd };
     }
-    const window = await ReportRunBudget.find(name, { consistent: true });
+    const window = await ReportRunBudgetEntity.find(name, { consistent: true });
     if (window && window.expiresAt > nowSeconds() && window.count >= max) return { granted: false, retryAfterSeconds: window.expiresAt - nowSeconds() };
   }
   return { granted: false, retryAfterSeconds: 1 };
@@ -110,5 +110,5 @@ export const takeRun = async (name: string, max: number, windowSeconds: number):
 
 /** Gives back a run taken by `takeRun` (another budget refused the run), if its window is still the current one. */
 export const giveBackRun = async (name: string, windowEnd: number): Promise<void> => {
-  await apart(() => ReportRunBudget.update(name, { increment: { count: -1 } }, expr('#expiresAt = :end AND #count > :zero', { end: windowEnd, zero: 0 })));
+  await apart(() => ReportRunBudgetEntity.update(name, { increment: { count: -1 } }, expr('#expiresAt = :end AND #count > :zero', { end: windowEnd, zero: 0 })));
 };

@@ -1,6 +1,6 @@
 import type { Role } from '#lib/auth/types';
 import { Conflict, NotFound } from '#lib/errors';
-import { CreatedRole, ROLES } from '#lib/store/entities/account';
+import { CreatedRoleEntity, ROLES } from '#lib/store/entities/account';
 import { collection } from '#lib/store/entity';
 import { expr, patchOf } from '#lib/store/expression';
 import { EXISTS, must, NEW, type Item } from '#lib/store/table';
@@ -17,34 +17,34 @@ const notFound = (roleid: string) => new NotFound(`Role ${roleid} not found`);
 // a write races at most a few changes of the same role
 const MAX_ATTEMPTS = 5;
 
-const read = (roleid: string): Promise<Item | undefined> => CreatedRole.read(roleid, { consistent: true });
+const read = (roleid: string): Promise<Item | undefined> => CreatedRoleEntity.read(roleid, { consistent: true });
 
 /** Starts the holder count of a role stored before counts (docs/guide/rules/store.md "The compatibility branches that stay"). */
 const startCount = async (roleid: string, countHolders: () => Promise<number>): Promise<void> => {
-  await CreatedRole.update(roleid, { set: { holders: await countHolders() } }, 'attribute_exists(PK) AND attribute_not_exists(#holders)');
+  await CreatedRoleEntity.update(roleid, { set: { holders: await countHolders() } }, 'attribute_exists(PK) AND attribute_not_exists(#holders)');
 };
 
 export const create = async (role: NewRole): Promise<Role> => {
   const now = new Date().toISOString();
   const record: Role = { ...role, builtIn: false, createdAt: now, updatedAt: now };
-  await must(CreatedRole.put(role.roleid, { ...role, holders: 0, createdAt: now, updatedAt: now, version: 1 }, NEW), () => new Conflict(`Role ${role.roleid} already exists`));
+  await must(CreatedRoleEntity.put(role.roleid, { ...role, holders: 0, createdAt: now, updatedAt: now, version: 1 }, NEW), () => new Conflict(`Role ${role.roleid} already exists`));
   return record;
 };
 
-export const list = async (): Promise<Role[]> => (await collection(ROLES).all()).map(CreatedRole.fromItem);
+export const list = async (): Promise<Role[]> => (await collection(ROLES).all()).map(CreatedRoleEntity.fromItem);
 
-export const find = async (roleid: string): Promise<Role | undefined> => CreatedRole.find(roleid, { consistent: true });
+export const find = async (roleid: string): Promise<Role | undefined> => CreatedRoleEntity.find(roleid, { consistent: true });
 
 export const get = async (roleid: string): Promise<Role> => must(find(roleid), () => notFound(roleid));
 
 export const update = async (roleid: string, patch: RolePatch): Promise<Role> =>
-  CreatedRole.fromItem(await must(CreatedRole.update(roleid, patchOf({ ...patch }), EXISTS, 'ALL_NEW'), () => notFound(roleid)));
+  CreatedRoleEntity.fromItem(await must(CreatedRoleEntity.update(roleid, patchOf({ ...patch }), EXISTS, 'ALL_NEW'), () => notFound(roleid)));
 
 /** One holder more (a holder stored or moved to it), or less (deleted or moved away), in the transaction that stores or deletes the holder. */
 export const holderAction = (roleid: string, delta: 1 | -1): Action =>
   delta > 0
-    ? { update: CreatedRole.key(roleid), change: { increment: { holders: 1 } }, condition: 'attribute_exists(#holders)' }
-    : { update: CreatedRole.key(roleid), change: { increment: { holders: -1 } }, condition: expr('#holders > :zero', { zero: 0 }) };
+    ? { update: CreatedRoleEntity.key(roleid), change: { increment: { holders: 1 } }, condition: 'attribute_exists(#holders)' }
+    : { update: CreatedRoleEntity.key(roleid), change: { increment: { holders: -1 } }, condition: expr('#holders > :zero', { zero: 0 }) };
 
 /** Whether the role exists, its holder count started if it was stored before counts (docs/guide/rules/store.md "The compatibility branches that stay"). */
 export const counting = async (roleid: string, countHolders: () => Promise<number>): Promise<boolean> => {
@@ -60,7 +60,7 @@ export const roleCountsHolders = async (roleid: string): Promise<boolean> => (aw
 /** Deletes a created role that no user or service holds: 409 while one does, 404 when unknown. */
 export const removeUnheldRole = async (roleid: string, countHolders: () => Promise<number>): Promise<void> => {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    if (await CreatedRole.remove(roleid, expr('#holders <= :zero', { zero: 0 }))) return;
+    if (await CreatedRoleEntity.remove(roleid, expr('#holders <= :zero', { zero: 0 }))) return;
     const item = await read(roleid);
     if (!item) throw notFound(roleid);
     if (item.holders === undefined) await startCount(roleid, countHolders);

@@ -1,5 +1,5 @@
 import type { Place, RoomAggregate, Severity, SeverityCounts, StoredRoom } from '#lib/devices/types';
-import { byRoom, Room, roomIndexKeys, roomIndexPrefix, ROOMS } from '#lib/store/entities/inventory';
+import { byRoom, RoomEntity, roomIndexKeys, roomIndexPrefix, ROOMS } from '#lib/store/entities/inventory';
 import { atVersion, equal, expr } from '#lib/store/expression';
 import { queryShards, type Query } from '#lib/store/query';
 import { asRead, batchGet, type Item } from '#lib/store/table';
@@ -13,7 +13,7 @@ const severityFields = (severities: SeverityCounts) => Object.fromEntries(SEVERI
 const storedOf = (item: Item): StoredRoom => {
   const severities = { 1: Number(item.sev1), 2: Number(item.sev2), 3: Number(item.sev3), 4: Number(item.sev4) };
   const counted = SEVERITY_LEVELS.every((level) => typeof item[`sev${level}`] === 'number');
-  return { aggregate: Room.fromItem(item), version: Number(item.version ?? 0), ...(counted ? { severities } : {}) };
+  return { aggregate: RoomEntity.fromItem(item), version: Number(item.version ?? 0), ...(counted ? { severities } : {}) };
 };
 
 const FIELDS = ['region', 'location', 'room', 'deviceCount', 'online', 'offline', 'roomStatus'];
@@ -40,7 +40,7 @@ const scopeQuery = (scope: Partial<Place>): { base: string; query: Omit<Query, '
 /** The aggregates of every room in scope (absent name: any) with devices, by place; `consistent`: a summary heal's (docs/adr/0130). */
 export const inScope = async (scope: Partial<Place>, { consistent = false } = {}): Promise<RoomAggregate[]> => {
   const { base, query } = scopeQuery(scope);
-  return (await queryShards(base, { ...query, consistent })).map(Room.fromItem).sort(byRoom);
+  return (await queryShards(base, { ...query, consistent })).map(RoomEntity.fromItem).sort(byRoom);
 };
 
 /** Scopes disjoint: no aggregate twice. */
@@ -49,12 +49,12 @@ export const inScopes = async (scopes: readonly Partial<Place>[]): Promise<RoomA
 
 /** One room's stored aggregate, read consistently (what a recompute writes against). */
 export const read = async (place: Place): Promise<StoredRoom | undefined> => {
-  const item = await Room.read(place, { consistent: true });
+  const item = await RoomEntity.read(place, { consistent: true });
   return item && storedOf(item);
 };
 
 /** The stored aggregates of these rooms (eventually consistent BatchGetItem: a stale one only fails its version check). */
-export const items = async (places: readonly Place[]): Promise<StoredRoom[]> => (await batchGet(places.map(Room.key), { consistent: false })).map(storedOf);
+export const items = async (places: readonly Place[]): Promise<StoredRoom[]> => (await batchGet(places.map(RoomEntity.key), { consistent: false })).map(storedOf);
 
 /** Tells dashboards of a room write that landed. */
 const announced = async (landed: boolean, room: RoomAggregate): Promise<boolean> => {
@@ -66,15 +66,15 @@ const announced = async (landed: boolean, room: RoomAggregate): Promise<boolean>
 export const write = async (aggregate: RoomAggregate, severities: SeverityCounts, readVersion: number, announce: boolean): Promise<boolean> => {
   const { region, location, room, deviceCount, online, offline, roomStatus } = aggregate;
   const fields = { ...roomIndexKeys(aggregate), region, location, room, deviceCount, online, offline, roomStatus, ...severityFields(severities) };
-  const landed = await Room.put(aggregate, { ...fields, version: readVersion + 1, updatedAt: new Date().toISOString() }, asRead(readVersion));
+  const landed = await RoomEntity.put(aggregate, { ...fields, version: readVersion + 1, updatedAt: new Date().toISOString() }, asRead(readVersion));
   return announce ? announced(landed, aggregate) : landed;
 };
 
 /** Removes a room that holds no device any more, under the version it was read at; false when it moved meanwhile. */
-export const remove = async (emptied: RoomAggregate, readVersion: number): Promise<boolean> => announced(await Room.remove(emptied, asRead(readVersion)), emptied);
+export const remove = async (emptied: RoomAggregate, readVersion: number): Promise<boolean> => announced(await RoomEntity.remove(emptied, asRead(readVersion)), emptied);
 
 /** Sets a room's per-severity counts and the status they imply, under the version it was read at; false when it moved meanwhile. */
 export const setSeverities = async (after: RoomAggregate, severities: SeverityCounts, readVersion: number): Promise<boolean> => {
   const change = { set: { ...severityFields(severities), roomStatus: after.roomStatus, version: readVersion + 1 } };
-  return announced(!!(await Room.update(after, change, atVersion(readVersion))), after);
+  return announced(!!(await RoomEntity.update(after, change, atVersion(readVersion))), after);
 };

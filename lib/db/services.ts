@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Conflict, NotFound } from '#lib/errors';
 import { normalizeScope } from '#lib/shared/access';
-import { Service as Services, SERVICES } from '#lib/store/entities/account';
+import { ServiceEntity as Services, SERVICES } from '#lib/store/entities/account';
 import { collection } from '#lib/store/entity';
 import { and, expr, patchOf, type Expr } from '#lib/store/expression';
 import { EXISTS, must, NEW, type Item } from '#lib/store/table';
@@ -88,7 +88,7 @@ export const services = {
 };
 
 // Only role changes, rotation and deletion need these: outside the object, other bundles leave
-// them out (DESIGN §8 size target).
+// them out and stay small (DESIGN §8).
 
 /** As `services.update`, only while the service still holds `heldRole`: undefined when gone or changed. */
 export const updateServiceHolding = async (id: string, fields: ServicePatch, heldRole: string): Promise<Service | undefined> => {

@@ -1,4 +1,4 @@
-import { LoginFailures, RevokedToken } from '#lib/store/entities/account';
+import { LoginFailuresEntity, RevokedTokenEntity } from '#lib/store/entities/account';
 import { expr } from '#lib/store/expression';
 import { nowSeconds } from '#lib/store/table';
 
@@ -6,17 +6,17 @@ import { nowSeconds } from '#lib/store/table';
 // treat a past `expiresAt` as absent.
 
 /** A password check may run (`windowEnd` names the window it counts in), or the budget is spent (`expiresAt`: when the window and any lock end). */
-type Reservation = { granted: true; windowEnd: number } | { granted: false; window: ReturnType<typeof LoginFailures.fromItem> };
+type Reservation = { granted: true; windowEnd: number } | { granted: false; window: ReturnType<typeof LoginFailuresEntity.fromItem> };
 
 /** Revoked access tokens (logout), kept until the token would have expired anyway. */
 export const revokedTokens = {
   async revoke(jti: string, expiresAt: number): Promise<void> {
-    await RevokedToken.put(jti, { expiresAt });
+    await RevokedTokenEntity.put(jti, { expiresAt });
   },
 
   async isRevoked(jti: string): Promise<boolean> {
     // strongly consistent (DESIGN §5): a token logged out a moment ago is refused everywhere at once
-    const expiresAt = await RevokedToken.find(jti, { consistent: true });
+    const expiresAt = await RevokedTokenEntity.find(jti, { consistent: true });
     return expiresAt !== undefined && expiresAt > nowSeconds();
   },
 };
@@ -30,17 +30,17 @@ export const loginFailures = {
     for (let attempt = 0; attempt < MAX_RESERVE_ATTEMPTS; attempt++) {
       const now = nowSeconds();
       // a slot in the open window, if one is left
-      const slot = await LoginFailures.update(username, { increment: { count: 1 } }, expr('#expiresAt > :now AND #count < :max', { now, max: maxFailures }), 'ALL_NEW');
+      const slot = await LoginFailuresEntity.update(username, { increment: { count: 1 } }, expr('#expiresAt > :now AND #count < :max', { now, max: maxFailures }), 'ALL_NEW');
       if (slot) return { granted: true, windowEnd: Number(slot.expiresAt) };
       // no window, or an ended one: this guess opens the next
       const windowEnd = now + windowSeconds;
-      const opened = await LoginFailures.update(
+      const opened = await LoginFailuresEntity.update(
         username,
         { set: { count: 1, expiresAt: windowEnd, type: 'LoginFailures' } },
         expr('attribute_not_exists(PK) OR #expiresAt <= :now', { now }),
       );
       if (opened) return { granted: true, windowEnd };
-      const window = await LoginFailures.find(username, { consistent: true });
+      const window = await LoginFailuresEntity.find(username, { consistent: true });
       if (window && window.expiresAt > nowSeconds() && window.count >= maxFailures) return { granted: false, window };
       // the window moved between the two writes: try again
     }
@@ -49,6 +49,6 @@ export const loginFailures = {
 
   /** Gives back a slot taken by `reserve` (a right password), if its window is still the current one. */
   async release(username: string, windowEnd: number): Promise<void> {
-    await LoginFailures.update(username, { increment: { count: -1 } }, expr('#expiresAt = :end AND #count > :zero', { end: windowEnd, zero: 0 }));
+    await LoginFailuresEntity.update(username, { increment: { count: -1 } }, expr('#expiresAt = :end AND #count > :zero', { end: windowEnd, zero: 0 }));
   },
 };

@@ -1,7 +1,7 @@
 import type { Silence } from '#lib/alarms/pure/silences';
 import { NotFound } from '#lib/errors';
 import { caps } from '#lib/shared/caps';
-import { silenceEndSk, Silence as Silences, SILENCES, SILENCES_BY_END } from '#lib/store/entities/alarms';
+import { silenceEndSk, SilenceEntity as Silences, SILENCES, SILENCES_BY_END } from '#lib/store/entities/alarms';
 import { versioned } from '#lib/store/entity';
 import { expr } from '#lib/store/expression';
 import { readPage, type Page } from '#lib/store/paging';

@@ -1,5 +1,5 @@
 import { COUNT_FIELDS, sameCounts, zeroCounts, summaryKey, type Counts, type Place, type SummaryScope } from '#lib/devices/types';
-import { Summary, SUMMARIES, summaryScopeId } from '#lib/store/entities/inventory';
+import { SummaryEntity, SUMMARIES, summaryScopeId } from '#lib/store/entities/inventory';
 import { queryAll } from '#lib/store/query';
 import { asRead, batchGet, type Item } from '#lib/store/table';
 
@@ -27,11 +27,11 @@ const fromItem = (scope: SummaryScope, item: Item | undefined) => ({
 });
 
 /** The counts of one scope: one eventually consistent GetItem (zeros when nothing was ever counted). */
-export const get = async (scope: SummaryScope): Promise<Counts> => countsOf(await Summary.read(scope, { project: COUNT_FIELDS }));
+export const get = async (scope: SummaryScope): Promise<Counts> => countsOf(await SummaryEntity.read(scope, { project: COUNT_FIELDS }));
 
 /** Marks the summaries a run is about to move (before its first room write). */
 export const begin = async (runId: string, startedAt: number, scopes: readonly SummaryScope[]): Promise<void> => {
-  await Promise.all(scopes.map((scope) => Summary.update(scope, { add: { inflight: mark(runId, startedAt), version: 1 }, set: { type: Summary.type, ...scopeFields(scope) } })));
+  await Promise.all(scopes.map((scope) => SummaryEntity.update(scope, { add: { inflight: mark(runId, startedAt), version: 1 }, set: { type: SummaryEntity.type, ...scopeFields(scope) } })));
 };
 
 /** Adds the run's change to each summary it marked and drops its mark, in one update each. */
@@ -39,18 +39,18 @@ export const apply = async (runId: string, startedAt: number, scopes: readonly S
   await Promise.all(
     scopes.map((scope) => {
       const delta = deltas.get(summaryKey(scope))?.delta ?? zeroCounts();
-      return Summary.update(scope, { add: { ...Object.fromEntries(COUNT_FIELDS.map((field) => [field, delta[field]])), version: 1 }, delete: { inflight: mark(runId, startedAt) } });
+      return SummaryEntity.update(scope, { add: { ...Object.fromEntries(COUNT_FIELDS.map((field) => [field, delta[field]])), version: 1 }, delete: { inflight: mark(runId, startedAt) } });
     }),
   );
 };
 
 /** Every summary item there is (discovery for a heal; GSI1 `SUMMARIES`, a few dozen items). */
-export const scopes = async (): Promise<SummaryScope[]> => (await queryAll({ index: 'GSI1', pk: SUMMARIES })).map(Summary.fromItem);
+export const scopes = async (): Promise<SummaryScope[]> => (await queryAll({ index: 'GSI1', pk: SUMMARIES })).map(SummaryEntity.fromItem);
 
 /** The stored state of these scopes, read consistently (the first step of a heal). */
 export const read = async (scopes: readonly SummaryScope[]): Promise<ReturnType<typeof fromItem>[]> => {
-  const found = new Map((await batchGet(scopes.map(Summary.key))).map((item) => [String(item.PK), item]));
-  return scopes.map((scope) => fromItem(scope, found.get(Summary.key(scope).PK)));
+  const found = new Map((await batchGet(scopes.map(SummaryEntity.key))).map((item) => [String(item.PK), item]));
+  return scopes.map((scope) => fromItem(scope, found.get(SummaryEntity.key(scope).PK)));
 };
 
 /** Overwrites a summary with the counts of rooms read after it, unless marked by a live run or written since. */
@@ -58,5 +58,5 @@ export const heal = async (stored: ReturnType<typeof fromItem>, counts: Counts, 
   if (stored.inflight.some((startedAt) => now - startedAt < STALE_MS)) return false;
   if (stored.inflight.length === 0 && sameCounts(stored.counts, counts)) return false;
   const fields = { ...scopeFields(stored.scope), ...counts, version: stored.version + 1, updatedAt: new Date(now).toISOString() };
-  return Summary.put(stored.scope, fields, asRead(stored.version));
+  return SummaryEntity.put(stored.scope, fields, asRead(stored.version));
 };

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Conflict, NotFound } from '#lib/errors';
-import { scopeField, User as Users, USERS, userRoleKeys } from '#lib/store/entities/account';
+import { scopeField, UserEntity as Users, USERS, userRoleKeys } from '#lib/store/entities/account';
 import { collection } from '#lib/store/entity';
 import { and, expr, patchOf } from '#lib/store/expression';
 import { EXISTS, must, NEW } from '#lib/store/table';

@@ -4,7 +4,7 @@ import { assertListable, normalize, type ConfigurationField, type Watcher, type 
 import { type ScopeEntry } from '#lib/shared/access';
 import { caps } from '#lib/shared/caps';
 import { scopeField } from '#lib/store/entities/account';
-import { Watcher as Watchers, watcherFields, WATCHERS } from '#lib/store/entities/config';
+import { WatcherEntity as Watchers, watcherFields, WATCHERS } from '#lib/store/entities/config';
 import { collection, versioned, type Versioned } from '#lib/store/entity';
 import { atVersion, patchOf, type Expr } from '#lib/store/expression';
 import { listed } from '#lib/store/paging';

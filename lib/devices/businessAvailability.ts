@@ -23,7 +23,7 @@ import type { Scope } from './deviceScope';
 import type { ConnectivityChange, Place, StoredDevice } from './types';
 
 /*
- * Availability over business hours (issue 28 item 4; docs/guide/rules/reports.md): read from each
+ * Availability over business hours (docs/guide/rules/reports.md): read from each
  * device's connectivity transitions, not from the hourly rollups. Bounded: at most
  * MAX_BUSINESS_DEVICES devices in scope and MAX_TRANSITIONS_PER_DEVICE transitions each in the
  * window read, so one request reads O(devices x transitions) <= 2,000 x 2,000 items at most.

@@ -88,7 +88,7 @@ export interface ConnectivityChange {
 /** A room's status: the label of its worst open alarm, OK when none (DESIGN D6). */
 export type RoomStatus = SeverityLabel | 'OK';
 
-/** The per-room aggregate every count endpoint reads (DESIGN §3). */
+/** The per-room aggregate every count endpoint reads, so no count reads the devices themselves (DESIGN §3). */
 export interface RoomAggregate extends Place {
   deviceCount: number;
   online: number;

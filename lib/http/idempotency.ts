@@ -5,7 +5,7 @@ import type { IdempotencyStore, Principal } from './contract';
 import type { HttpResult } from './respond';
 
 /*
- * Idempotent creates (issue 24 item 4; docs/adr/0161-idempotent-creates.md). A client that
+ * Idempotent creates (docs/adr/0161-idempotent-creates.md). A client that
  * sends `Idempotency-Key` on a create and retries with the same key (a timeout, a 503, a lost
  * answer) gets the first result again instead of a second record. The key is claimed before the
  * create runs (a conditional put), so parallel retries create once; the 2xx is kept once the

@@ -4,7 +4,7 @@ import { timerMs } from '#lib/shared/timer';
 
 /*
  * `POST /videoDevice/refresh/{devicesn}` asks the provider, stores the answer, then evaluates the
- * device's alarms, all inside the function's timeout (10 s; issue 23: it used to allow 5 s for the
+ * device's alarms, all inside the function's timeout (10 s; it used to allow 5 s for the
  * provider plus 5 s for the evaluation, its whole timeout, leaving nothing for the store writes and
  * the answer). Both budgets come from the time the invocation has left, so that
  * provider + evaluation + RESERVE_MS never exceeds it.

@@ -5,7 +5,7 @@ import { roomKey, type Place, type ProviderDevice, type RoomAggregate, type Stor
 import { expectedAggregates, staleRooms } from '#lib/rollups/pure/aggregates';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import { placeOfRoom, roomId } from '#lib/store/placeKeys';
-import { bucketDigest, differingRooms, roomFingerprint, sameEntries } from './pure/fingerprint';
+import { bucketHash, differingRooms, roomFingerprint, sameEntries } from './pure/fingerprint';
 
 /*
  * What a sync compares the provider's list with. The provider answers the whole fleet, so its
@@ -77,7 +77,7 @@ export const readStoredSide = async (listed: readonly ProviderDevice[], unreadab
   // rooms another writer marked: compared whatever their fingerprints say, read before any device
   const [top, dirty] = await Promise.all([syncFingerprints.top(), syncFingerprints.dirtyRooms()]);
   const full = options.full === true || !top || top.buckets !== count || startedAt - top.fullAt >= fullSyncMs();
-  const digests = top?.digests ?? new Map<number, string>();
+  const hashes = top?.hashes ?? new Map<number, string>();
   const entriesOf = (bucket: number) => wanted.get(bucket) ?? new Map<string, string>();
 
   let read: Map<number, FingerprintBucket>;
@@ -93,7 +93,7 @@ export const readStoredSide = async (listed: readonly ProviderDevice[], unreadab
     roomsRead = aggregates.length;
     incoming = latest;
   } else {
-    const differing = Array.from({ length: count }, (_, bucket) => bucket).filter((bucket) => bucketDigest(entriesOf(bucket)) !== digests.get(bucket));
+    const differing = Array.from({ length: count }, (_, bucket) => bucket).filter((bucket) => bucketHash(entriesOf(bucket)) !== hashes.get(bucket));
     read = await syncFingerprints.buckets(differing);
     const changed = new Set(
       [...read.values()].flatMap(({ bucket, rooms: storedEntries }) =>
@@ -127,7 +127,7 @@ export const readStoredSide = async (listed: readonly ProviderDevice[], unreadab
   const drifted = staleRooms(aggregates, expected);
   const heldRooms = new Set(held.map((device) => roomId(device.details)));
 
-  // buckets the sync marked before its writes, and the mark it left on their digests
+  // buckets the sync marked before its writes, and the mark it left on their hashes
   const marked = new Set<number>();
   let mark: string | undefined;
   const markWrites = async (written: readonly Pick<StoredDevice, 'details'>[]) => {
@@ -138,7 +138,7 @@ export const readStoredSide = async (listed: readonly ProviderDevice[], unreadab
   };
 
   const commit = async () => {
-    const changes: { bucket: number; digest?: string; was?: string }[] = [];
+    const changes: { bucket: number; hash?: string; was?: string }[] = [];
     const heldByBucket = new Map<number, string[]>();
     for (const room of heldRooms) heldByBucket.set(syncFingerprints.bucketOfRoom(room), [...(heldByBucket.get(syncFingerprints.bucketOfRoom(room)) ?? []), room]);
     const missedBuckets: number[] = [];
@@ -150,11 +150,11 @@ export const readStoredSide = async (listed: readonly ProviderDevice[], unreadab
         missedBuckets.push(bucket.bucket);
         return;
       }
-      const was = marked.has(bucket.bucket) && top ? mark : digests.get(bucket.bucket);
-      const digest = bucketDigest(entries);
-      if (digest !== was) changes.push({ bucket: bucket.bucket, ...(digest === undefined ? {} : { digest }), ...(was === undefined ? {} : { was }) });
+      const was = marked.has(bucket.bucket) && top ? mark : hashes.get(bucket.bucket);
+      const hash = bucketHash(entries);
+      if (hash !== was) changes.push({ bucket: bucket.bucket, ...(hash === undefined ? {} : { hash }), ...(was === undefined ? {} : { was }) });
     });
-    const notSet = await syncFingerprints.writeDigests(changes, full ? { at: startedAt } : undefined);
+    const notSet = await syncFingerprints.writeHashes(changes, full ? { at: startedAt } : undefined);
     // the marks read are dealt with, except in buckets whose fingerprints this sync could not record
     const unrecorded = new Set([...missedBuckets, ...notSet]);
     await syncFingerprints.clearDirty(new Map([...dirty].filter(([room]) => !unrecorded.has(syncFingerprints.bucketOfRoom(room)))));

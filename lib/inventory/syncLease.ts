@@ -7,7 +7,7 @@ import { syncProvidersAndReport, type ProvidersSyncResult } from './providers';
 type LeasedSync = { ran: true; result: ProvidersSyncResult } | { ran: false; reason: 'busy' | 'no provider' };
 
 /**
- * One sync at a time (issue 23): the scheduled one, a retried one, a local loop, all sharing the
+ * One sync at a time, so two never write the same rooms against each other: the scheduled one, a retried one, a local loop, all sharing the
  * sync's lease (lib/db/leases.ts, renewed while the sync lasts). A sync that finds it held does
  * nothing and says so; one whose holder died (a Lambda timeout) takes it over within LEASE_MS.
  * Under the lease, every configured provider syncs at once (lib/inventory/providers.ts).

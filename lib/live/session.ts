@@ -12,7 +12,7 @@ import { describeSchemaErrors, summarize, type CompiledValidator } from '#lib/sh
 import { EVERYTHING, scopeKey } from './scope';
 import type { LiveFilter, LiveMessage } from './types';
 
-/** A ticket opens one connection within this time (issue 17: 60 s). */
+/** A ticket opens one connection within this time, so a ticket read from a log or a URL is soon worthless. */
 const TICKET_SECONDS = 60;
 /** API Gateway closes a WebSocket after 2 hours; a connection's records outlive it a little. */
 const CONNECTION_SECONDS = 2 * 60 * 60 + 60;
@@ -51,7 +51,7 @@ export const connect = async (connectionId: string, ticket: string | undefined):
 export const disconnect = (connectionId: string): Promise<void> => liveConnections.close(connectionId);
 
 /**
- * Messages one connection may send per window (issue 24 item 5: 500 subscribes from one socket
+ * Messages one connection may send per window (500 subscribes from one socket
  * starved the store). `LIVE_MAX_MESSAGES` per 10 s, default 10: a board sends one per scope change.
  */
 export const MESSAGE_WINDOW_SECONDS = 10;

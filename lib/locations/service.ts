@@ -1,5 +1,5 @@
 /**
- * The location-profile routes' work (issue 28 item 4; docs/guide/rules/config.md "Location profiles: one item per location, room overrides inside it, written whole"): read,
+ * The location-profile routes' work (docs/guide/rules/config.md "Location profiles: one item per location, room overrides inside it, written whole"): read,
  * replace, delete and list profiles. Writes need config:write, which no scoped principal holds;
  * reads answer within the caller's scope, every other location 404 as if it had no profile.
  */

@@ -1,5 +1,5 @@
 /**
- * Location profiles (issue 28 item 4; docs/guide/rules/config.md "Location profiles: one item per location, room overrides inside it, written whole"): a location's business
+ * Location profiles (docs/guide/rules/config.md "Location profiles: one item per location, room overrides inside it, written whole"): a location's business
  * hours and time zone, with per-room overrides inside it. Availability counts each room in its own
  * hours and zone (room > location > fleet setting > none: 24 h); maintenance windows without a
  * zone take their location's.

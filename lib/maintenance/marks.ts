@@ -1,6 +1,6 @@
 /**
- * Device and room answers marked `inMaintenance` at read time (issue 28 item 1;
- * docs/guide/rules/maintenance.md "Devices and rooms show in maintenance at read time, the windows named with their end"), as alarms are (docs/guide/rules/maintenance.md "An alarm's maintenance windows are computed when it is read, not stored on it"):
+ * Device and room answers marked `inMaintenance` at read time
+ * (docs/guide/rules/maintenance.md "Devices and rooms show in maintenance at read time, the windows named with their end"), as alarms are (docs/guide/rules/maintenance.md "An alarm's maintenance windows are computed when it is read, not stored on it"):
  * one consistent Query of the few windows per answer, nothing stored on devices or rooms.
  */
 import type { Place } from '#lib/devices/types';

@@ -1,5 +1,5 @@
 /**
- * The `/maintenance` routes' work (issue 28 item 1): create, list, read, replace and delete
+ * The `/maintenance` routes' work: create, list, read, replace and delete
  * windows, each within the caller's scope as a silence is (lib/alarms/silences.ts
  * `silenceWithinScope`, docs/guide/rules/access.md "What lies within a scope: areas, silences, watcher conditions"): a scoped caller's window pins a region (and location) of
  * its scope, and every other window is 404 to it, as if unknown.
@@ -104,7 +104,7 @@ export const removeWindow = async (id: string, scope: AccessScope = []): Promise
 };
 
 /**
- * For the alarm engine (issue 28 item 1, not wired yet): the windows open at `at`, read once
+ * For the alarm engine (not wired yet): the windows open at `at`, read once
  * per run (one Query), then `matchingWindows(open, {region, location, room, devicesn,
  * watcherId, vendor})` (lib/maintenance/pure/windows.ts) per alarm: non-empty marks it inMaintenance.
  */

@@ -1,7 +1,7 @@
 import type { ScheduleSpec } from './pure/schedule';
 
 /**
- * What a maintenance window matches (issue 28 item 1): a silence's matchers and the device's
+ * What a maintenance window matches: the same as a silence, so one vocabulary holds alarms back: a silence's matchers and the device's
  * vendor. Every field given must equal the alarm's or device's own (exact, case-sensitive).
  */
 export interface WindowMatchers {

@@ -73,7 +73,7 @@ export const addressProblem = (address: string, allowLocal: boolean): string | u
 /**
  * Ports a webhook may use, from WEBHOOK_PORTS (comma-separated; default 443 and 8443, the ports
  * HTTPS services answer on): a URL naming another port (22, 25, 6379, ...) would turn the sender
- * into a probe of other services (issue 24 item 12). Loopback URLs under ALLOW_LOCAL_WEBHOOKS
+ * into a probe of other services. Loopback URLs under ALLOW_LOCAL_WEBHOOKS
  * may use any port (local receivers take a free one).
  */
 export const webhookPorts = (env: NodeJS.ProcessEnv = process.env): number[] => {
@@ -145,7 +145,7 @@ const MASK = '***';
 /**
  * A webhook URL as answered after its creation: scheme, host and port, the path and query masked
  * (`https://hooks.slack.com/***`). Slack and Teams check nothing but the URL, so whoever reads
- * it whole can post into the channel (issue 24 item 11).
+ * it whole can post into the channel; answers other than create and rotate-secret therefore mask it.
  */
 export const maskedUrl = (raw: string): string => {
   try {

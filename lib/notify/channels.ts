@@ -13,10 +13,10 @@ import { newSecret } from './pure/signature';
 import type { Channel, ChannelInput, DeliveryView } from './types';
 
 /*
- * Notification channels (issue 16 item 3): the rules around the repository. A webhook URL is
+ * Notification channels (webhooks and e-mail lists a watcher tells): the rules around the repository. A webhook URL is
  * checked for a public target when written (and again before each send); its signing secret
- * is answered once, by create and rotate-secret, and so is its whole URL (issue 24 item 11:
- * every other answer masks its path); a channel a watcher uses cannot be deleted.
+ * is answered once, by create and rotate-secret, and so is its whole URL (whoever reads a
+ * Slack or Teams URL whole can post into the channel: every other answer masks its path); a channel a watcher uses cannot be deleted.
  */
 
 interface ChannelRules {

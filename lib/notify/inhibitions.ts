@@ -20,8 +20,8 @@ import type { DeliveryDraft, Episode } from './types';
 const READS_IN_FLIGHT = 16;
 
 /**
- * The facts the parent conditions over `judged` are decided on, read where they are kept (issue 28
- * item 2; docs/guide/rules/alarms.md "A suppressed alarm is marked `suppressedBy` when it is raised, judged from the rollups"): each room's aggregate and each location's summary (consistent Gets of
+ * The facts the parent conditions over `judged` are decided on, read where they are kept
+ * (docs/guide/rules/alarms.md "A suppressed alarm is marked `suppressedBy` when it is raised, judged from the rollups"): each room's aggregate and each location's summary (consistent Gets of
  * the rollups, never the devices), each parent watcher's firing alarms (a consistent Query of its
  * partition). Only what `judged` names is read.
  */
@@ -62,7 +62,7 @@ const awaitingEvaluation = async (): Promise<Set<string>> =>
 const sameParent = (a: InhibitedBy | undefined, b: InhibitedBy): boolean => a !== undefined && isDeepStrictEqual(a, b);
 
 /**
- * Parent episodes (issue 28 item 2; docs/guide/rules/alarms.md "A parent episode is announced once and released once, from a marker per episode"): each open episode is announced once (one
+ * Parent episodes (docs/guide/rules/alarms.md "A parent episode is announced once and released once, from a marker per episode"): each open episode is announced once (one
  * `alarms.inhibited` digest to the inhibited watcher's targets: the parent problem and the count of
  * the alarms it suppresses), and released once its parent stopped holding (or its watcher is gone,
  * inactive or no longer inhibited so): the alarms it suppressed that still fire are told in one

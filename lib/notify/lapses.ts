@@ -11,7 +11,7 @@ import type { RunReads } from './runReads';
 import type { DeliveryDraft } from './types';
 
 /**
- * Acknowledgements whose `ackUntil` passed (issue 28 item 3; docs/guide/rules/alarms.md "An ackUntil lapses once: a timer item, a fixed reminder id and a conditional removal").
+ * Acknowledgements whose `ackUntil` passed (docs/guide/rules/alarms.md "An ackUntil lapses once: a timer item, a fixed reminder id and a conditional removal").
  * For each due timer whose acknowledgement still stands on its alarm: a firing alarm is reminded
  * once, one `alarms.repeat` digest to the watcher's targets dated `ackUntil` (ids fixed by the
  * alarm and its acknowledgement: a racing or resumed run stores nothing twice; stored as

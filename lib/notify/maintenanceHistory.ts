@@ -1,5 +1,5 @@
 /**
- * A maintenance window's history (issue 28 item 1; docs/guide/rules/maintenance.md "A window's openings are recorded in its own history, start and end once each"),
+ * A maintenance window's history (docs/guide/rules/maintenance.md "A window's openings are recorded in its own history, start and end once each"),
  * kept by the notifier beside the release marker: every evaluator run records the opening under
  * way ("opened", at its start) and, when it tells a closing (before the release marker), that
  * opening's start and end. Each is put if absent, so racing runs record it once, and a closing

@@ -24,7 +24,7 @@ export type { NotificationSummary } from './deliver';
 const WRITES_IN_FLIGHT = 16;
 
 /**
- * The notification engine the evaluator hands its work to (issue 16). `run()` turns pending
+ * The notification engine the evaluator hands its work to, so that evaluating alarms never waits on a mail or a webhook. `run()` turns pending
  * notices into stored deliveries (one digest per watcher, run and target; deterministic ids,
  * so a resumed run stores nothing twice), adds repeat digests that are due, then attempts due
  * deliveries, oldest first, within the deadline and the per-run cap (deliver.ts). Whatever is
@@ -76,7 +76,7 @@ export const notifier = (options: NotifierOptions) => {
     const slotStart = repeatSlot(now, interval) * interval * 1000;
     const lastStart = await repeats.lastSlot(watcher.id);
     if (lastStart !== undefined && lastStart >= slotStart) return true;
-    // acknowledged or silenced alarms are never re-notified (issue 15), nor those a maintenance window holds (issue 28)
+    // acknowledged or silenced alarms are never re-notified: someone is on them or chose quiet; nor those a maintenance window holds: the work is planned
     const firing = await alarms.firingOf(watcher.id);
     const target = await withVendors(firing, maintenance);
     const remindable = firing
@@ -97,7 +97,7 @@ export const notifier = (options: NotifierOptions) => {
     return true;
   };
 
-  /** Repeat digests (issue 16 item 2) of active watchers with `repeatIntervalSeconds`, one per interval. */
+  /** Repeat digests, so an alarm nobody handles is not forgotten, of active watchers with `repeatIntervalSeconds`, one per interval. */
   const collectRepeats = async (reads: RunReads): Promise<boolean> => {
     const due = (await reads.watchers()).filter(
       (w): w is WatcherRecord & { repeatIntervalSeconds: number } => w.active && (w.repeatIntervalSeconds ?? 0) > 0,
@@ -111,7 +111,7 @@ export const notifier = (options: NotifierOptions) => {
   };
 
   /**
-   * When a maintenance window closed since it was last told (issue 28 item 1): the alarms that
+   * When a maintenance window closed since it was last told, so what still fails after the work is not kept quiet: the alarms that
    * fired inside that opening and still fire, unsilenced and held by no other open window, are
    * told once, one digest per watcher, dated the closing (so a second run, or one after a crash
    * before the marker, stores the same deliveries, which stores nothing twice). Then the marker.

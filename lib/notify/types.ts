@@ -46,12 +46,12 @@ export interface Digest {
   scope: string;
   /** `alarms.inhibited`: the parent problem that suppresses the alarms ("location EMEA / London: 37% of devices offline"). */
   parent?: string;
-  /** A `report` digest carries a fleet report instead of alarms (issue 28 item 5; lib/reports). */
+  /** A `report` digest carries a fleet report instead of alarms, so reports reach channels the way alarms do (lib/reports). */
   report?: FleetReport;
 }
 
 /**
- * One parent episode (issue 28 item 2; docs/guide/rules/alarms.md "A parent episode is announced once and released once, from a marker per episode"): a watcher's parent condition holding over
+ * One parent episode (docs/guide/rules/alarms.md "A parent episode is announced once and released once, from a marker per episode"): a watcher's parent condition holding over
  * one room or location since `since`. Opened by the evaluator before the first alarm it suppresses,
  * announced once (one digest), released and deleted by the notifier once the parent stopped holding.
  */

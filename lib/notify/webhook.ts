@@ -6,7 +6,7 @@ import { addressProblem, urlProblem } from './address';
 import type { AttemptOutcome } from './pure/retry';
 import { signatureOf } from './pure/signature';
 
-/** A webhook receiver gets this long to answer (issue 16 item 4). */
+/** A webhook receiver gets this long to answer, so a slow receiver cannot hold up the engine run; past it the delivery is retried. */
 export const WEBHOOK_TIMEOUT_MS = 5_000;
 
 interface WebhookRequest {

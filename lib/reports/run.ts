@@ -1,5 +1,5 @@
 /**
- * The scheduled report run (issue 28 item 5; docs/guide/rules/reports.md "One report per schedule and period: a conditional marker claims it, deliveries are keyed by it").
+ * The scheduled report run (docs/guide/rules/reports.md "One report per schedule and period: a conditional marker claims it, deliveries are keyed by it").
  * For each active schedule whose last period ended since it was created: claim that period's
  * report (a conditional put of its marker: of racing runs one wins), build it within the
  * schedule's scope, store one delivery per channel (deterministic ids, stored only if absent),

@@ -1,5 +1,5 @@
 /**
- * The `/reports` routes' work (issue 28 item 5; docs/guide/rules/reports.md "Report schedules: /reports under watchers:write, kept to a scope like a watcher, 422 for bad input"):
+ * The `/reports` routes' work (docs/guide/rules/reports.md "Report schedules: /reports under watchers:write, kept to a scope like a watcher, 422 for bad input"):
  * create, list, read, replace and delete report schedules, and run one now. A schedule keeps the
  * places it reports on (`scope`): what the body names, within the caller's own scope, else the
  * caller's scope, as a watcher keeps its creator's. A scoped caller reaches only the schedules

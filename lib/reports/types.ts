@@ -2,7 +2,7 @@ import type { Weekday } from '#lib/maintenance/pure/rrule';
 import type { ScopeEntry } from '#lib/shared/access';
 
 /**
- * Scheduled fleet reports (issue 28 item 5): a schedule says when a report is made (daily, or
+ * Scheduled fleet reports: a schedule says when a report is made (daily, or
  * weekly on one weekday, at a wall-clock time of an IANA zone), over which places (its scope)
  * and to which notification channels it goes.
  */

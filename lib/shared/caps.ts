@@ -1,5 +1,5 @@
 /*
- * Caps per stage (issue 24 items 7 and 14), so that no stage grows past what one Query or one answer can hold (docs/adr/0162-caps-per-stage.md), configurable by
+ * Caps per stage, so that no stage grows past what one Query or one answer can hold (docs/adr/0162-caps-per-stage.md), configurable by
  * environment. The unpaged lists the spec answers as bare arrays (GET /watcher/all, GET
  * /filtersConfig) stay under Lambda's 6 MB answer: at most `max` records, each answering at most
  * its share of 5 MiB (`recordShare`), counted in UTF-8 bytes.

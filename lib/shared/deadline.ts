@@ -7,7 +7,7 @@ import { sleep } from './timer';
  * store client (lib/store/client.ts) refuses a request that would start after it and aborts one
  * still in flight when it passes. Checking `inTime()` between writes bounds only what starts;
  * a slow store (each call up to requestTimeout x maxAttempts) and reads that never look at the
- * clock made runs overrun their budget by many seconds (issue 24 item 9). Code outside a run
+ * clock made runs overrun their budget by many seconds. Code outside a run
  * sees no deadline and is not affected.
  */
 

@@ -2,7 +2,7 @@ import { Invalid } from '#lib/errors';
 
 /*
  * Checks over client JSON that never recurse: a 10 KB body of 5,100 `[` overflowed the stack of
- * a recursive walk (issue 24 item 1). The nesting is measured on the text before anything walks
+ * a recursive walk and answered 5xx. The nesting is measured on the text before anything walks
  * the parsed value, and the walks below keep their own stack, so no depth a client chooses can
  * reach the call stack. JSON.parse itself does not recurse.
  */

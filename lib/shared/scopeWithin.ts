@@ -1,5 +1,5 @@
 /**
- * Whether what a scoped principal writes lies within its scope (DESIGN §5, issue 26 item 3).
+ * Whether what a scoped principal writes lies within its scope, so a scoped principal cannot reach past its places (DESIGN §5).
  * One rule for the three writers: acknowledging an alarm (its device's place), a silence (its
  * matchers), a watcher (its stored scope and the places its conditions name). Pure.
  *

@@ -2,7 +2,7 @@
  * Sizes as the store and Lambda count them: bytes of UTF-8, never characters. DynamoDB refuses
  * an item over 400 KB counted by its own rules (names and values in UTF-8, numbers by their
  * digits, 3 bytes per list or map plus 1 per element); dynalite counts characters, so a limit
- * checked in characters lets an item through locally that AWS refuses (issue 24 item 8). Every
+ * checked in characters lets an item through locally that AWS refuses. Every
  * limit that protects an item's size uses `itemBytes`; every one that protects an answer `jsonBytes`.
  */
 

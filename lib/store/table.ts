@@ -100,7 +100,7 @@ type WriteRequest = { PutRequest: { Item: Item } } | { DeleteRequest: { Key: Ite
 export const BATCH_SIZE = 25;
 /** Keys one BatchGetItem may name. */
 const GET_BATCH_SIZE = 100;
-/** A batch gives up after this many rounds in a row that the store took none of (DESIGN §3). */
+/** A batch gives up after this many rounds in a row that the store took none of, so a store that keeps refusing cannot hold its caller past its budget (DESIGN §3). */
 const MAX_IDLE_ROUNDS = 10;
 /** Backoff between rounds: capped exponential, full jitter (the store sheds load, we spread out). */
 const BACKOFF_BASE_MS = 50;

@@ -18,7 +18,7 @@ const stored = async (id: string): Promise<watchers.VersionedWatcher | undefined
 };
 
 /**
- * A watcher inhibited by another watcher (issue 28 item 2; docs/guide/rules/alarms.md "A watcher declares its parent condition as `inhibitedBy`, checked when it is written"): that watcher must
+ * A watcher inhibited by another watcher (docs/guide/rules/alarms.md "A watcher declares its parent condition as `inhibitedBy`, checked when it is written"): that watcher must
  * exist within the caller's scope, be another one, and not lead back to this one through its own
  * parents (two watchers suppressing each other would never tell anything). 400 naming the field.
  * `self` is the watcher being written (absent on create: its id is new, so no chain reaches it).

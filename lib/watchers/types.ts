@@ -82,16 +82,16 @@ export interface WatcherInput {
   emails?: string[];
   /** Seconds the condition must hold before the alarm fires (0..86400, default 0: at once). */
   pendingSeconds?: number;
-  /** Notification channels (issue 16) told in addition to `emails`; ids of existing channels. */
+  /** Notification channels (webhooks, e-mail lists) told in addition to `emails`; ids of existing channels. */
   channelIds?: string[];
   /** Re-notify open, unacknowledged alarms once per this many seconds (0 = never, else 3600..604800). */
   repeatIntervalSeconds?: number;
-  /** The parent condition that suppresses its alarms while it holds over their room or location (issue 28 item 2; docs/guide/rules/alarms.md "A watcher declares its parent condition as `inhibitedBy`, checked when it is written"). */
+  /** The parent condition that suppresses its alarms while it holds over their room or location (docs/guide/rules/alarms.md "A watcher declares its parent condition as `inhibitedBy`, checked when it is written"). */
   inhibitedBy?: InhibitedBy;
 }
 
 /**
- * A parent condition (issue 28 item 2): `roomOffline`, every device of the alarm's room offline;
+ * A parent condition, so one outage raises one alarm rather than one per device: `roomOffline`, every device of the alarm's room offline;
  * `locationOffline`, at least `percent`% of its location's devices offline; `watcher`, another
  * watcher with a firing alarm in the same room or location.
  */

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { api } from '../support/api';
 import { routes, samplePath } from '../support/routes';
 import { eventSchemaOf } from '../support/schemas';
-import { User, userRoleKeys } from '#lib/store/entities/account';
-import { ALARM_INDEX, AlarmItem } from '#lib/store/entities/alarms';
+import { UserEntity, userRoleKeys } from '#lib/store/entities/account';
+import { ALARM_INDEX, AlarmEntity } from '#lib/store/entities/alarms';
 import { OUTBOX } from '#lib/store/entities/notify';
 import { roomId } from '#lib/store/placeKeys';
 
@@ -13,9 +13,9 @@ type PageBody = { items: unknown[]; nextCursor: string | null };
 /** A cursor in the shape main once answered: the start key as base64url JSON, unsigned. */
 const forged = (key: Record<string, unknown>) => Buffer.from(JSON.stringify(key)).toString('base64url');
 const FORGED_KEYS = {
-  'a key in another partition': { ...User.key('admin'), ...userRoleKeys('admin', 'admin') },
+  'a key in another partition': { ...UserEntity.key('admin'), ...userRoleKeys('admin', 'admin') },
   'empty key strings': { PK: '', SK: '', GSI1PK: '', GSI1SK: '' },
-  'a key of the right partition, not signed': { ...AlarmItem.key({ watcherId: 'x', devicesn: 'y' }), GSI1PK: ALARM_INDEX.firing, GSI1SK: '2024#x#y' },
+  'a key of the right partition, not signed': { ...AlarmEntity.key({ watcherId: 'x', devicesn: 'y' }), GSI1PK: ALARM_INDEX.firing, GSI1SK: '2024#x#y' },
   'a key with a number': { PK: 1, SK: 'a', GSI1PK: OUTBOX, GSI1SK: 'b' },
   'a device position': { room: roomId({ region: 'EMEA', location: 'London', room: 'Room 1' }), sn: 'VD000001' },
 };

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Service } from '#lib/store/entities/account';
+import { ServiceEntity } from '#lib/store/entities/account';
 import { capturedLines } from '../support/logs';
 import '../support/tokenKeys';
 import { handler as createServiceRoute } from '../../functions/services/create';
@@ -40,7 +40,7 @@ describe('registering a service', () => {
   it('answers its secret once and stores only a SHA-256 digest of it', async () => {
     const service = await register();
     expect(service.secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    const { Item } = await doc.send(new GetCommand({ TableName: tableName(), Key: Service.key(service.id) }));
+    const { Item } = await doc.send(new GetCommand({ TableName: tableName(), Key: ServiceEntity.key(service.id) }));
     expect(Item?.secretHash).toBe(hashServiceSecret(service.secret));
     expect(JSON.stringify(Item)).not.toContain(service.secret);
     expect(await services.get(service.id)).not.toHaveProperty('secret');

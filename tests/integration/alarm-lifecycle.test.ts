@@ -18,7 +18,7 @@ import { syncDevices } from '#lib/inventory/sync';
 import { Conflict, NotFound } from '#lib/errors';
 import type { WatcherInput } from '#lib/watchers/types';
 import { device, fixed, offlineWatcher, unique } from '../support/fleet';
-import { HistoryByDevice, HistoryByPlace, historyPk } from '#lib/store/entities/alarms';
+import { HistoryByDeviceEntity, HistoryByPlaceEntity, historyPk } from '#lib/store/entities/alarms';
 import type { HistoryRecord } from '#lib/alarms/pure/history';
 
 const evaluate = () => fullPass({ mailer: outboxMailer(), deadline: Date.now() + 30_000 });
@@ -165,12 +165,12 @@ describe('alarm history: keys, queries and retention', () => {
     expect(Items).toHaveLength(1);
     const item = Items![0]!;
     expect(item).toMatchObject({
-      SK: HistoryByDevice.key({ ...item, watcherId: s.watcherId } as HistoryRecord).SK,
+      SK: HistoryByDeviceEntity.key({ ...item, watcherId: s.watcherId } as HistoryRecord).SK,
       GSI1PK: historyPk.room({ region: s.region, location: 'London', room: 'A' }),
       GSI2PK: historyPk.watcher(s.watcherId),
       expiresAt: historyExpiry(String(item.clearedAt), 90),
     });
-    const placeSk = HistoryByPlace.key({ ...item, watcherId: s.watcherId, devicesn: s.sn } as HistoryRecord).SK;
+    const placeSk = HistoryByPlaceEntity.key({ ...item, watcherId: s.watcherId, devicesn: s.sn } as HistoryRecord).SK;
     const { Item: byPlace } = await doc.send(
       new GetCommand({ TableName: tableName(), Key: { PK: historyPk.location({ region: s.region, location: 'London' }), SK: placeSk } }),
     );

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { CreatedRole } from '#lib/store/entities/account';
+import { CreatedRoleEntity } from '#lib/store/entities/account';
 import '../support/tokenKeys';
 import { changeOwnPassword, createUser } from '#lib/auth/accounts';
 import { deleteRole, removeUser } from '#lib/auth/membership';
@@ -204,7 +204,7 @@ describe('a role a user holds is never deleted (item 5)', () => {
 
   it('counts the holders of a role from before the count when first needed', async () => {
     const roleid = await newRole();
-    await doc.send(new UpdateCommand({ TableName: tableName(), Key: CreatedRole.key(roleid), UpdateExpression: 'REMOVE holders' }));
+    await doc.send(new UpdateCommand({ TableName: tableName(), Key: CreatedRoleEntity.key(roleid), UpdateExpression: 'REMOVE holders' }));
     const hash = (await users.credentials(await newUser()))!.passwordHash;
     const old = unique('old');
     await users.create({ username: old, email: `${old}@example.com`, name: 'Old', role: roleid }, hash);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { User } from '#lib/store/entities/account';
+import { UserEntity } from '#lib/store/entities/account';
 import { migrate } from '../../scripts/migrate';
 import { capturedLines } from '../support/logs';
 import '../support/tokenKeys';
@@ -149,7 +149,7 @@ describe('token checks', () => {
 
   it('gives a user record from before incarnations one (npm run migrate); its tokens then work', async () => {
     const username = await newUser();
-    await doc.send(new UpdateCommand({ TableName: tableName(), Key: User.key(username), UpdateExpression: 'REMOVE incarnation' }));
+    await doc.send(new UpdateCommand({ TableName: tableName(), Key: UserEntity.key(username), UpdateExpression: 'REMOVE incarnation' }));
     await migrate();
     const { accessToken } = await signIn(secret, username, PASSWORD);
     expect((await users.credentials(username))?.incarnation).toMatch(/^[0-9a-f-]{36}$/);

@@ -14,7 +14,7 @@ import { handler as createWatcher } from '../../functions/watchers/create';
 import { handler as removeWatcher } from '../../functions/watchers/remove';
 import { apiEvent, jsonEvent, lambdaContext } from '../support/events';
 import { watcherInput } from '../support/fleet';
-import { Cap } from '#lib/store/entities/config';
+import { CapEntity } from '#lib/store/entities/config';
 
 type Handler = typeof createSilence;
 const call = async (h: Handler, event: Parameters<Handler>[0]) => {
@@ -68,16 +68,16 @@ describe('caps per stage, race-safe (issue 24 item 14)', () => {
     const count = (await watchers.list()).length;
     process.env.WATCHERS_MAX = String(count + 1);
     // a member admitted two minutes ago whose watcher was never stored
-    const { Attributes } = await doc.send(new DeleteCommand({ TableName: tableName(), Key: Cap.key('watchers'), ReturnValues: 'ALL_OLD' }));
+    const { Attributes } = await doc.send(new DeleteCommand({ TableName: tableName(), Key: CapEntity.key('watchers'), ReturnValues: 'ALL_OLD' }));
     const members = { ...(Attributes?.members as object), [randomUUID()]: { at: Date.now() - 120_000 } };
-    await doc.send(new PutCommand({ TableName: tableName(), Item: Cap.item('watchers', { members }) }));
+    await doc.send(new PutCommand({ TableName: tableName(), Item: CapEntity.item('watchers', { members }) }));
     expect((await call(createWatcher, jsonEvent(watcherInput()))).status).toBe(200);
     expect((await watchers.list()).length).toBe(count + 1);
   });
 
   it('a stage without a roster (watchers stored before the caps) counts its stored watchers', async () => {
     const count = (await watchers.list()).length;
-    await doc.send(new DeleteCommand({ TableName: tableName(), Key: Cap.key('watchers') }));
+    await doc.send(new DeleteCommand({ TableName: tableName(), Key: CapEntity.key('watchers') }));
     process.env.WATCHERS_MAX = String(count);
     expect((await call(createWatcher, jsonEvent(watcherInput()))).status).toBe(409);
     process.env.WATCHERS_MAX = String(count + 1);

@@ -11,8 +11,8 @@ import * as watchers from '#lib/db/watchers';
 import { recordRoomCounts } from '#lib/rollups/availability';
 import { syncDevices } from '#lib/inventory/sync';
 import { device, fixed, offlineWatcher, unique } from '../support/fleet';
-import { RevokedToken } from '#lib/store/entities/account';
-import { AlarmItem } from '#lib/store/entities/alarms';
+import { RevokedTokenEntity } from '#lib/store/entities/account';
+import { AlarmEntity } from '#lib/store/entities/alarms';
 import { rollupPk } from '#lib/store/entities/inventory';
 
 /**
@@ -47,7 +47,7 @@ describe('expired items are absent', () => {
 
     const pair = { watcherId, devicesn: sn };
     expect(await alarms.get(pair)).toMatchObject({ open: false, devicesn: sn });
-    const key = AlarmItem.key({ watcherId, devicesn: sn });
+    const key = AlarmEntity.key({ watcherId, devicesn: sn });
     await expire(key);
     const { Item } = await doc.send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
     expect(Item).toBeDefined(); // TTL has not deleted it (yet)
@@ -82,7 +82,7 @@ describe('expired items are absent', () => {
     const reads = send.mock.calls.map(([command]) => command).filter((command) => command instanceof GetCommand);
     expect(reads.length).toBeGreaterThan(0);
     for (const read of reads) expect((read as GetCommand).input.ConsistentRead).toBe(true);
-    await expire(RevokedToken.key(jti));
+    await expire(RevokedTokenEntity.key(jti));
     expect(await revokedTokens.isRevoked(jti)).toBe(false);
   });
 });

@@ -21,7 +21,7 @@ import { admit, connect, disconnect, issueTicket, MESSAGE_WINDOW_SECONDS, subscr
 import type { Connections } from '#lib/live/types';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import validate from '#generated/validators/liveMessage';
-import { LiveTicket } from '#lib/store/entities/notify';
+import { LiveTicketEntity } from '#lib/store/entities/notify';
 
 // A stand-in for API Gateway's @connections endpoint on a loopback port: it records what it is
 // asked to deliver and answers 410 Gone for connections it was told are closed.
@@ -83,7 +83,7 @@ describe('live tickets', () => {
     expect(new URL(url).searchParams.get('ticket')).toBe(ticket);
     expect(url.startsWith('wss://example.com/prod?ticket=')).toBe(true);
     expect(Date.parse(expiresAt) - Date.now()).toBeGreaterThan(55_000);
-    const { Items } = await doc.send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `${LiveTicket.key(ticket).PK.split('#')[0]}#${ticket}` } }));
+    const { Items } = await doc.send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `${LiveTicketEntity.key(ticket).PK.split('#')[0]}#${ticket}` } }));
     expect(Items).toEqual([]);
 
     const first = unique('conn');

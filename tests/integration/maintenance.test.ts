@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { doc, tableName } from '#lib/store/client';
-import { MAINTENANCE, MaintenanceWindowItem } from '#lib/store/entities/alarms';
+import { MAINTENANCE, MaintenanceWindowEntity } from '#lib/store/entities/alarms';
 import * as store from '#lib/db/maintenance';
 import { Conflict, Invalid, NotFound } from '#lib/errors';
 import { createWindow, getWindow, listWindows, removeWindow, replaceWindow, windowsOpenAt } from '#lib/maintenance/service';
@@ -27,7 +27,7 @@ afterEach(() => {
   if (saved === undefined) delete process.env.MAINTENANCE_WINDOWS_MAX;
   else process.env.MAINTENANCE_WINDOWS_MAX = saved;
 });
-const rawItem = async (id: string) => (await doc.send(new GetCommand({ TableName: tableName(), Key: MaintenanceWindowItem.key(id), ConsistentRead: true }))).Item;
+const rawItem = async (id: string) => (await doc.send(new GetCommand({ TableName: tableName(), Key: MaintenanceWindowEntity.key(id), ConsistentRead: true }))).Item;
 const allIds = async () => {
   const ids: string[] = [];
   let cursor: string | undefined;

@@ -9,9 +9,9 @@ import { repeats } from '#lib/db/markers';
 import * as users from '#lib/db/users';
 import * as watchers from '#lib/db/watchers';
 import { doc, tableName } from '#lib/store/client';
-import { User } from '#lib/store/entities/account';
-import { AlarmItem, alarmIndexKeys, HistoryByPlace, historyPk, QUEUE } from '#lib/store/entities/alarms';
-import { Delivery, deliveryDueSk } from '#lib/store/entities/notify';
+import { UserEntity } from '#lib/store/entities/account';
+import { AlarmEntity, alarmIndexKeys, HistoryByPlaceEntity, historyPk, QUEUE } from '#lib/store/entities/alarms';
+import { DeliveryEntity, deliveryDueSk } from '#lib/store/entities/notify';
 import { get, type Item } from '#lib/store/table';
 import { offlineWatcher } from '../support/fleet';
 import { migrate, older } from '../../scripts/migrate';
@@ -22,15 +22,15 @@ const putItem = (Item: Item) => doc.send(new PutCommand({ TableName: tableName()
 /** One item of each older shape, all of one test run (`tag` in every key). */
 const storeOlderItems = async (tag: string) => {
   const alarm = { watcherId: `w-${tag}`, devicesn: `${tag}-1`, deviceid: 'd1', severity: 2 as const, region: tag, location: 'London', room: 'A', raisedAt: '2001-01-01T00:00:00.000Z' };
-  await putItem({ ...AlarmItem.key(alarm), type: 'Alarm', ...alarm, state: older.firingState, notify: { sendEmail: false, emails: [] }, ...alarmIndexKeys.firing(alarm) });
+  await putItem({ ...AlarmEntity.key(alarm), type: 'Alarm', ...alarm, state: older.firingState, notify: { sendEmail: false, emails: [] }, ...alarmIndexKeys.firing(alarm) });
   await putItem({ PK: `${QUEUE}#0`, SK: older.queuedDeviceSk(`${tag}-2`, '000000001.0.abc'), type: 'QueuedEvaluation', kind: 'device', devicesn: `${tag}-2`, alarmWatchers: 'any', queuedAt: 1 });
   const record = { id: `w:${tag}-3`, watcherId: 'w', severity: 2, devicesn: `${tag}-3`, deviceid: 'd3', region: tag, location: 'London', room: 'A', raisedAt: '2001-01-01T00:00:00.000Z', clearedAt: '2001-01-01T00:01:00.000Z', reason: 'resolved', durationSeconds: 60, notified: { raised: [], cleared: [] } };
-  const sk = HistoryByPlace.key(record as never).SK;
+  const sk = HistoryByPlaceEntity.key(record as never).SK;
   const expiresAt = Math.floor(Date.now() / 1000) + 3600;
   await putItem({ PK: historyPk.location(record), SK: sk, GSI1PK: historyPk.region(tag), GSI1SK: sk, GSI2PK: historyPk.all(), GSI2SK: sk, type: 'AlarmHistory', ...record, expiresAt });
-  await putItem({ ...Delivery.key(`${tag}-4`), type: 'Delivery', deliveryId: `${tag}-4`, status: 'pending', attempts: 0, digest: {}, target: {}, createdAt: '2000-01-01T00:00:00.000Z', GSI2PK: older.dueKey, GSI2SK: deliveryDueSk('2000-01-01T00:00:00.000Z', `${tag}-4`) });
+  await putItem({ ...DeliveryEntity.key(`${tag}-4`), type: 'Delivery', deliveryId: `${tag}-4`, status: 'pending', attempts: 0, digest: {}, target: {}, createdAt: '2000-01-01T00:00:00.000Z', GSI2PK: older.dueKey, GSI2SK: deliveryDueSk('2000-01-01T00:00:00.000Z', `${tag}-4`) });
   await users.create({ username: `${tag}-5`, email: 'old@example.com', name: 'Old', role: 'viewer' }, 'hash');
-  await doc.send(new UpdateCommand({ TableName: tableName(), Key: User.key(`${tag}-5`), UpdateExpression: 'REMOVE incarnation' }));
+  await doc.send(new UpdateCommand({ TableName: tableName(), Key: UserEntity.key(`${tag}-5`), UpdateExpression: 'REMOVE incarnation' }));
   // repeat markers holding a slot index: of a watcher repeating hourly, and of a watcher that is gone
   const repeating = await watchers.create(offlineWatcher(tag, 'ops@example.com', { repeatIntervalSeconds: 3600 }), `w-${tag}-6`);
   await repeats.done(repeating, 480_000, '2024-10-04T00:00:00.000Z');
@@ -61,10 +61,10 @@ describe('npm run migrate', () => {
     const tag = unique('M');
     const { alarm } = await storeOlderItems(tag);
     await migrate(ofRun(tag));
-    const after = await get(AlarmItem.key(alarm), { consistent: true });
+    const after = await get(AlarmEntity.key(alarm), { consistent: true });
     const user = await users.credentials(`${tag}-5`);
     expect(await migrate(ofRun(tag))).toEqual({ firing: 0, folded: 0, historyKeys: 0, dueKey: 0, incarnation: 0, repeatSlot: 0 });
-    expect(await get(AlarmItem.key(alarm), { consistent: true })).toEqual(after);
+    expect(await get(AlarmEntity.key(alarm), { consistent: true })).toEqual(after);
     expect(await users.credentials(`${tag}-5`)).toEqual(user);
   });
 });

@@ -15,7 +15,7 @@ import { countRooms } from '#lib/rollups/pure/summary';
 import { zeroCounts } from '#lib/devices/types';
 import { syncDevices } from '#lib/inventory/sync';
 import type { ProviderDevice } from '#lib/devices/types';
-import { Summary } from '#lib/store/entities/inventory';
+import { SummaryEntity } from '#lib/store/entities/inventory';
 
 const fixed = (fleet: ProviderDevice[]): DeviceProvider => ({
   listDevices: async () => fleet,
@@ -135,7 +135,7 @@ describe('summaries', () => {
     await storeWith(2, fleet);
     const right = await countsIn(FILTERS[1]!);
     const [stored] = await summaries.read([{ region: 'EMEA' }]);
-    await doc.send(new PutCommand({ TableName: tableName(), Item: { ...Summary.key({ region: 'EMEA' }), ...zeroCounts(), deviceCount: 999, version: stored!.version + 1 } }));
+    await doc.send(new PutCommand({ TableName: tableName(), Item: { ...SummaryEntity.key({ region: 'EMEA' }), ...zeroCounts(), deviceCount: 999, version: stored!.version + 1 } }));
     const startedAt = Date.now();
     await summaries.begin('live-run', startedAt, [{ region: 'EMEA' }]);
     expect(await healSummaries()).toBe(0);

@@ -18,16 +18,16 @@ import { countsIn } from '#lib/devices/counts';
 import { syncDevices } from '#lib/inventory/sync';
 import { device, fixed, offlineWatcher, unique } from '../support/fleet';
 import { watchingRequests } from '../support/requests';
-import { ALARM_INDEX, AlarmItem, alarmPartition, HistoryByPlace, historyPk, QUEUE } from '#lib/store/entities/alarms';
+import { ALARM_INDEX, AlarmEntity, alarmPartition, HistoryByPlaceEntity, historyPk, QUEUE } from '#lib/store/entities/alarms';
 import { ROOMS } from '#lib/store/entities/inventory';
-import { Delivery, deliveryDueSk } from '#lib/store/entities/notify';
+import { DeliveryEntity, deliveryDueSk } from '#lib/store/entities/notify';
 import { migrate, older } from '../../scripts/migrate';
 
 const passOptions = () => ({ mailer: outboxMailer(), deadline: Date.now() + 60_000 });
 const mailsTo = async (email: string) => (await outbox.list(email, {})) as Mail[];
 const regionStatus = async (region: string) => countsIn({ regionName: region, locationName: 'all', roomName: 'all' });
 const stored = async (watcherId: string, devicesn: string) =>
-  (await doc.send(new GetCommand({ TableName: tableName(), Key: AlarmItem.key({ watcherId, devicesn }), ConsistentRead: true }))).Item;
+  (await doc.send(new GetCommand({ TableName: tableName(), Key: AlarmEntity.key({ watcherId, devicesn }), ConsistentRead: true }))).Item;
 
 /** Counts the write requests (and the items they carry) the client sends while `run` runs. */
 const writesDuring = async (run: () => Promise<unknown>): Promise<{ requests: number; updates: number; raiseUpdates: number; batchItems: number }> => {
@@ -109,7 +109,7 @@ describe('storms', () => {
     await alarms.clear(alarm('a'), at, 'resolved', 0);
     await alarms.raise(alarm('b'));
     await alarms.clear(alarm('b'), at, 'resolved', 0, notice('b-cleared'));
-    await doc.send(new UpdateCommand({ TableName: tableName(), Key: AlarmItem.key({ watcherId: id, devicesn: `${region}-b` }), UpdateExpression: 'REMOVE GSI1PK, GSI1SK' }));
+    await doc.send(new UpdateCommand({ TableName: tableName(), Key: AlarmEntity.key({ watcherId: id, devicesn: `${region}-b` }), UpdateExpression: 'REMOVE GSI1PK, GSI1SK' }));
     await alarms.raise(alarm('c'));
     const later = new Date(Date.now() + 1000).toISOString();
     const again = (sn: string) => ({ alarm: { ...alarm(sn), raisedAt: later }, notice: notice(`${sn}-raised`), delivery: [email] });
@@ -125,7 +125,7 @@ describe('storms', () => {
     expect(await alarms.raiseAll([again('e')], () => false)).toEqual([false]);
     expect(await stored(id, `${region}-e`)).toBeUndefined();
     // made-up alarms: leave nothing for the next tests' notifier
-    for (const sn of ['a', 'b', 'c', 'd']) await doc.send(new DeleteCommand({ TableName: tableName(), Key: AlarmItem.key({ watcherId: id, devicesn: `${region}-${sn}` }) }));
+    for (const sn of ['a', 'b', 'c', 'd']) await doc.send(new DeleteCommand({ TableName: tableName(), Key: AlarmEntity.key({ watcherId: id, devicesn: `${region}-${sn}` }) }));
   });
 });
 
@@ -238,13 +238,13 @@ describe('due deliveries over shards', () => {
     await doc.send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...Delivery.key(`${tag}-old`), type: 'Delivery', deliveryId: `${tag}-old`, status: 'pending', attempts: 0, digest: {}, target: {}, createdAt: '2000-12-31T00:00:00.000Z', GSI2PK: older.dueKey, GSI2SK: deliveryDueSk('2000-12-31T00:00:00.000Z', `${tag}-old`) },
+        Item: { ...DeliveryEntity.key(`${tag}-old`), type: 'Delivery', deliveryId: `${tag}-old`, status: 'pending', attempts: 0, digest: {}, target: {}, createdAt: '2000-12-31T00:00:00.000Z', GSI2PK: older.dueKey, GSI2SK: deliveryDueSk('2000-12-31T00:00:00.000Z', `${tag}-old`) },
       }),
     );
     await migrate();
     const shards = new Set<string>();
     for (let i = 0; i < 30; i++) {
-      const { Item } = await doc.send(new GetCommand({ TableName: tableName(), Key: Delivery.key(`${tag}-${String(i).padStart(2, '0')}`) }));
+      const { Item } = await doc.send(new GetCommand({ TableName: tableName(), Key: DeliveryEntity.key(`${tag}-${String(i).padStart(2, '0')}`) }));
       shards.add(String(Item?.GSI2PK));
     }
     expect(shards.size).toBeGreaterThan(1);
@@ -276,7 +276,7 @@ describe('alarm history over shards', () => {
     for (let i = 0; i < 23; i++) await alarmHistory.write(record(i), expires);
     // one record stored before the keys were sharded
     const old = { ...record(23), id: `w2:${region}-old`, devicesn: `${region}-old` };
-    const sk = HistoryByPlace.key(old).SK;
+    const sk = HistoryByPlaceEntity.key(old).SK;
     await doc.send(
       new PutCommand({
         TableName: tableName(),

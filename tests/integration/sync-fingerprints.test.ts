@@ -13,7 +13,7 @@ import { refreshDevice } from '#lib/inventory/refresh';
 import { syncDevices } from '#lib/inventory/sync';
 import type { ProviderDevice, StoredDevice } from '#lib/devices/types';
 import { fixed } from '../support/fleet';
-import { Device, deviceIndexPk } from '#lib/store/entities/inventory';
+import { DeviceEntity, deviceIndexPk } from '#lib/store/entities/inventory';
 import { roomId } from '#lib/store/placeKeys';
 
 // One table for this file: each test syncs a fleet of its own, which replaces the previous one.
@@ -173,7 +173,7 @@ describe('a sync that reads only what changed', () => {
     const fleet = fleetOf(27);
     await syncDevices(fixed(() => fleet));
     const victim = fleet[2]!;
-    const { Item } = { Item: Device.key(victim) };
+    const { Item } = { Item: DeviceEntity.key(victim) };
     await doc.send(new PutCommand({ TableName: tableName(), Item: { ...Item, GSI1PK: deviceIndexPk(victim.devicesn), GSI1SK: 'DEVICE', type: 'Device', ...victim, devicemodel: 'tampered', connected: victim.status.connected, inCallStatus: victim.status.inCallStatus, ...victim.details } }));
     expect(await syncDevices(fixed(() => fleet))).toMatchObject({ full: false, upserted: 0 });
     vi.stubEnv('SYNC_FULL_SECONDS', '0');

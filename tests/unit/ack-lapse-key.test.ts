@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { AckLapseItem } from '#lib/store/entities/acknowledgements';
+import { AckLapseEntity } from '#lib/store/entities/acknowledgements';
 
 describe('acknowledgement lapse keys', () => {
   it('stay within DynamoDB key limits for the longest alarm id of 4-byte characters, and sort by ackUntil first', () => {
     const at = '2026-11-26T10:00:00.000Z';
     const lapse = { watcherId: 'w'.repeat(36), devicesn: '\u{1F600}'.repeat(400), acknowledgedAt: at, ackUntil: '2026-11-27T10:00:00.000Z' };
-    const key = AckLapseItem.key(lapse);
+    const key = AckLapseEntity.key(lapse);
     expect(Buffer.byteLength(key.SK)).toBeLessThanOrEqual(1024);
     expect(Buffer.byteLength(key.PK)).toBeLessThanOrEqual(2048);
     expect(key.SK.startsWith(`${lapse.ackUntil}#`)).toBe(true);
-    expect(AckLapseItem.key({ ...lapse, devicesn: 'other' }).SK).not.toBe(key.SK);
+    expect(AckLapseEntity.key({ ...lapse, devicesn: 'other' }).SK).not.toBe(key.SK);
   });
 });

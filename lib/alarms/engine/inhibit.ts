@@ -6,7 +6,7 @@ import { afterPlan, holding, inhibitedRaises, suppressRaises } from './pure/inhi
 import type { AlarmPlan } from './pure/plan';
 
 /**
- * Marks the raises a parent condition suppresses (issue 28 item 2; docs/guide/rules/alarms.md): only when
+ * Marks the raises a parent condition suppresses (docs/guide/rules/alarms.md): only when
  * the plan raises alarms of an inhibited watcher are the rollups of their rooms or locations, or
  * their parent watchers' alarms, read (proportional to the raises, never the fleet). The episode of
  * each (watcher, room or location) is opened before any alarm is written under it, and its start

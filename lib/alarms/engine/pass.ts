@@ -25,7 +25,7 @@ export interface EvaluationSummary {
   cleared: number;
   /** Mails delivered (digests to addresses and e-mail channels). */
   mailed: number;
-  /** What the notification engine did this run (issue 16). */
+  /** What the notification engine did this run, for the run's log line and metrics. */
   notifications: NotificationSummary;
   /** Open alarms whose severity, room or description followed a change. */
   updated: number;

@@ -57,7 +57,7 @@ const evaluateWatcher = async (watcherId: string, all: readonly WatcherRecord[],
   const work: DeviceWork[] = [...new Set(touched)].map((devicesn) => {
     const device = stored.get(devicesn);
     const hint = device ? openWatchersHint(device) : [];
-    // copies read through an index: the device pass reads them by key (DESIGN §3)
+    // copies read through an index may be older than the table: the device pass rereads them by key (DESIGN §3)
     return { devicesn, ...(device ? { device, reread: true } : {}), alarmWatchers: hint === 'any' ? 'any' : [...new Set([...hint, watcherId])] };
   });
   await evaluationQueue.addDevices(work);
@@ -137,7 +137,7 @@ interface QueuedOutcome {
  * the caller leaves them a share of the budget), then every queued device (each once, however
  * often it was queued), whatever the watchers left undone. A watcher's entries leave the queue
  * as soon as its evaluation finished, so every run makes progress and a run cut short never
- * redoes the watchers it finished; device changes are never starved by watcher work (issue 24).
+ * redoes the watchers it finished; device changes are never starved by watcher work.
  * The device entries are claimed before the first write; entries an earlier run claimed and did
  * not finish have their rooms recomputed. The caller writes the rooms, then removes the covered
  * device entries (only if the whole pass finished).

@@ -3,7 +3,7 @@ import type { InhibitedBy } from '#lib/watchers/types';
 import type { SuppressedBy } from '../types';
 
 /*
- * The rules of inhibition (issue 28 item 2; docs/guide/rules/alarms.md): where a watcher's parent
+ * The rules of inhibition (docs/guide/rules/alarms.md): where a watcher's parent
  * condition is judged for one of its alarms, and whether it holds there, from facts the engine
  * already keeps (room aggregates, location summaries, the parent watcher's firing alarms). Pure:
  * the evaluator (lib/alarms/engine) and the notifier (lib/notify) read the facts and ask here.

@@ -6,11 +6,11 @@ import { vendorFactsKey, type ProviderDevice } from '#lib/devices/types';
  * that a sync can tell which rooms changed without reading the stored devices. Names hold no
  * control characters (lib/inventory/pure/names.ts), so the separators below cannot be forged.
  */
-const digest = (lines: string[]): string => createHash('sha1').update(lines.sort().join('\n')).digest('base64url').slice(0, 16);
+const hashOf = (lines: string[]): string => createHash('sha1').update(lines.sort().join('\n')).digest('base64url').slice(0, 16);
 
-/** A room's fingerprint: a digest of its devices' synced fields, and how many they are. */
+/** A room's fingerprint: a hash of its devices' synced fields, and how many they are. */
 export const roomFingerprint = (members: readonly ProviderDevice[]): string =>
-  `${digest(members.map((d) => [d.devicesn, d.deviceid, d.devicemodel, d.status.connected ? '1' : '0', d.status.inCallStatus, ...vendorPart(d)].join('\u0000')))}.${members.length}`;
+  `${hashOf(members.map((d) => [d.devicesn, d.deviceid, d.devicemodel, d.status.connected ? '1' : '0', d.status.inCallStatus, ...vendorPart(d)].join('\u0000')))}.${members.length}`;
 
 /** The vendor's facts, for a device that has any (a device without keeps the fingerprint it always had). */
 const vendorPart = (device: ProviderDevice): string[] => {
@@ -18,9 +18,9 @@ const vendorPart = (device: ProviderDevice): string[] => {
   return key === '' ? [] : [key];
 };
 
-/** A bucket's digest from its rooms' fingerprints; undefined for a bucket without rooms. */
-export const bucketDigest = (rooms: ReadonlyMap<string, string>): string | undefined =>
-  rooms.size === 0 ? undefined : digest([...rooms].map(([room, fingerprint]) => `${room}\u0000${fingerprint}`));
+/** A bucket's hash from its rooms' fingerprints; undefined for a bucket without rooms. */
+export const bucketHash = (rooms: ReadonlyMap<string, string>): string | undefined =>
+  rooms.size === 0 ? undefined : hashOf([...rooms].map(([room, fingerprint]) => `${room}\u0000${fingerprint}`));
 
 /** Rooms whose fingerprint differs between two views of one bucket (either side may lack a room). */
 export const differingRooms = (provider: ReadonlyMap<string, string>, stored: ReadonlyMap<string, string>): string[] =>

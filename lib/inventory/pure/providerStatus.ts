@@ -11,8 +11,8 @@ export interface HeldRemovals {
   count: number;
   /** Consecutive syncs that saw the same removals (applied on the REQUIRED_SIGHTINGS-th). */
   seen: number;
-  /** Digest of the serial numbers the listing would remove: "the same listing". */
-  digest: string;
+  /** A hash of the serial numbers the listing would remove: "the same listing" (stored as `digest`: lib/store/entities/config.ts). */
+  listingHash: string;
   since: string;
 }
 
@@ -72,7 +72,7 @@ export const backingOff = (status: Pick<ProviderStatus, 'backoffUntil'>, now: nu
 
 export const emptyStatus = (name: string): ProviderStatus => ({ name, devices: 0, skipped: {}, duplicates: 0, requests: 0, throttledWaits: 0, waitedMs: 0 });
 
-const digestOf = (serials: readonly string[]): string => createHash('sha256').update([...serials].sort().join('\n')).digest('base64url').slice(0, 22);
+const listingHashOf = (serials: readonly string[]): string => createHash('sha256').update([...serials].sort().join('\n')).digest('base64url').slice(0, 22);
 
 /**
  * The removal guard: removals of more than `maxPercent` of a provider's devices wait until the
@@ -91,10 +91,10 @@ export const removalVerdict = (input: {
   if (removing.length === 0) return { apply: true };
   const base = input.known > 0 ? input.known : removing.length;
   if (removing.length * 100 <= maxPercent * base) return { apply: true };
-  const digest = digestOf(removing);
-  const seen = pending?.digest === digest ? pending.seen + 1 : 1;
+  const listingHash = listingHashOf(removing);
+  const seen = pending?.listingHash === listingHash ? pending.seen + 1 : 1;
   if (seen >= REQUIRED_SIGHTINGS) return { apply: true };
-  return { apply: false, held: { count: removing.length, seen, digest, since: pending?.digest === digest ? pending.since : now } };
+  return { apply: false, held: { count: removing.length, seen, listingHash, since: pending?.listingHash === listingHash ? pending.since : now } };
 };
 
 /** Since when a provider failing since `failingSince` counts as stale; undefined while it is not (yet). */

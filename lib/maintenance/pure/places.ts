@@ -1,6 +1,6 @@
 /**
- * Devices and rooms in maintenance (issue 28 item 1;
- * docs/guide/rules/maintenance.md "Devices and rooms show in maintenance at read time, the windows named with their end"). Pure: the windows open at the
+ * Devices and rooms in maintenance
+ * (docs/guide/rules/maintenance.md "Devices and rooms show in maintenance at read time, the windows named with their end"). Pure: the windows open at the
  * instant of a read in, the marks out. A window naming a watcher holds that watcher's alarms only,
  * never a device or a room (docs/guide/rules/reports.md "Business hours are one fleet-wide setting; the route reads transitions within a bound"); a room is in maintenance only under a window that
  * names nothing narrower than a place (no devicesn, no vendor), since a window of some of its

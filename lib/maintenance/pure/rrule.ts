@@ -1,6 +1,6 @@
 /**
- * The recurrence of a maintenance window (issue 28 item 1;
- * docs/guide/rules/maintenance.md "The RRULE subset of maintenance windows"): the weekly form (days and a start
+ * The recurrence of a maintenance window
+ * (docs/guide/rules/maintenance.md "The RRULE subset of maintenance windows"): the weekly form (days and a start
  * time) and an RFC 5545 RRULE of a documented subset, both compiled to one `Rule`.
  *
  * The subset: `FREQ=DAILY|WEEKLY` (required); `INTERVAL=1..52`; `BYDAY` a list of `MO..SU`

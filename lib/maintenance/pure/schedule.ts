@@ -1,5 +1,5 @@
 /**
- * When a maintenance window is open (issue 28 item 1; docs/guide/rules/maintenance.md). Pure: a
+ * When a maintenance window is open (docs/guide/rules/maintenance.md). Pure: a
  * schedule and instants (epoch ms) in, instants out.
  *
  * An opening starts on a matching local day at a local start time and ends `durationMinutes` of

@@ -1,5 +1,5 @@
 /**
- * Maintenance windows as data (issue 28 item 1): the rules a contract cannot say, which windows
+ * Maintenance windows as data: the rules a contract cannot say, which windows
  * hold an alarm, ids that sort by creation. Pure; the store is lib/maintenance/service.ts's.
  */
 import { randomBytes } from 'node:crypto';
@@ -82,7 +82,7 @@ export const timeOrderedId = (now = Date.now()): string => {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 };
 
-/* ---- for the alarm engine (issue 28 item 1: alarms marked inMaintenance, nothing sent) ---- */
+/* ---- for the alarm engine: alarms marked inMaintenance, nothing sent, as planned work is expected to fail ---- */
 
 /** What a window's matchers are held against: an alarm's place, device and watcher, and the device's vendor (the same fields). */
 export type MaintenanceTarget = WindowMatchers;

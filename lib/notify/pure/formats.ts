@@ -39,7 +39,7 @@ const SLACK_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>':
  * Text Slack shows as written. Slack reads `&`, `<` and `>` as control characters (`<!here>`
  * notifies a channel, `<https://x|label>` disguises a link), so each becomes its entity in every
  * text it parses (`text`, mrkdwn, plain_text); watcher types, descriptions and place names are
- * client input (issue 24 item 10). Clipped to `max` after escaping, never inside an entity.
+ * client input, which must not inject markup or mentions. Clipped to `max` after escaping, never inside an entity.
  */
 const slackText = (text: string, max = Number.POSITIVE_INFINITY): string => {
   const escaped = text.replace(/[&<>]/g, (c) => SLACK_ENTITIES[c]!);

@@ -12,7 +12,7 @@ export const targetsOf = (audience: Audience): Target[] => [
   ...[...new Set(audience.channelIds)].map((channelId) => ({ kind: 'channel' as const, channelId })),
 ];
 
-/** Whether a silence covers an alarm (issue 15): its deliveries are stored as suppressed. */
+/** Whether a silence covers an alarm: its deliveries are stored as suppressed, so the log shows what was held back. */
 type SilencedBy = (alarm: NotifiedAlarm) => boolean;
 
 /** One digest to each target; suppressed where silences cover all of its alarms. */
@@ -34,11 +34,11 @@ export const draftsFor = (
 };
 
 /**
- * Digests of pending notices (issue 16 item 1): one per watcher, transition type and run,
+ * Digests of pending notices, so a burst of transitions is one message rather than many: one per watcher, transition type and run,
  * to each of the watcher's targets; at most one per watcher per run per channel. A digest's id
  * (and its deliveries') is fixed by its group and the notices it carries, so planning the same
  * notices again stores nothing twice, and a notice of the run that reached the notifier late
- * (DESIGN §3) makes a digest of its own rather than being dropped as if already told. Alarms whose notice was silenced are left out;
+ * (the notice index lags: DESIGN §3) makes a digest of its own rather than being dropped as if already told. Alarms whose notice was silenced are left out;
  * a digest of silenced alarms only is stored as suppressed. Pure.
  */
 export const planDigests = (notices: readonly Notice[]): DeliveryDraft[] => {
@@ -62,7 +62,7 @@ export const planDigests = (notices: readonly Notice[]): DeliveryDraft[] => {
 export const repeatSlot = (now: number, intervalSeconds: number): number => Math.floor(now / (intervalSeconds * 1000));
 
 /**
- * Alarms a repeat digest re-notifies (issue 16 item 2): firing ones (the caller leaves out
+ * Alarms a repeat digest re-notifies, so an alarm nobody handles is not forgotten: firing ones (the caller leaves out
  * acknowledged alarms) raised at least one interval ago, so a fresh alarm is not repeated
  * right after its first digest.
  */

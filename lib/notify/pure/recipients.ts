@@ -1,7 +1,7 @@
 import { Invalid, type ErrorDetail } from '#lib/errors';
 
 /*
- * Who the stage may mail (issue 24 item 13). Whoever can write a watcher or an e-mail channel
+ * Who the stage may mail. Whoever can write a watcher or an e-mail channel
  * chooses recipients and, through the watcher's type and description, much of the subject: with
  * no limit the stage's verified sender relays mail to anyone. MAIL_ALLOWED_DOMAINS (per stage,
  * comma-separated) lists the recipient domains: `example.com` is that domain exactly,

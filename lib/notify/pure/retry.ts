@@ -1,5 +1,5 @@
 /**
- * When a webhook delivery is tried again (issue 16 item 4): a 2xx is delivered; a 5xx, a 429,
+ * When a webhook delivery is tried again, so that a receiver that is down for a while still gets it: a 2xx is delivered; a 5xx, a 429,
  * a timeout or a failed connection is retried with exponential backoff and jitter for up to
  * 24 hours after the first attempt; any other answer (4xx, or a 3xx: redirects are not
  * followed) fails at once, as does a target that is no longer a public address.

@@ -10,7 +10,7 @@ const SIGNATURE_TOLERANCE_SECONDS = 300;
  * `x-signature-256` of one attempt: `sha256=<hex HMAC-SHA256 of "<timestamp>.<raw body>">`, where
  * `timestamp` (Unix seconds, sent as `x-signature-timestamp`) is when the attempt was made. The
  * timestamp is signed with the body, so a receiver that refuses old ones cannot be replayed a
- * captured request later (issue 24 item 12); every retry is signed anew.
+ * captured request later; every retry is signed anew.
  */
 export const signatureOf = (secret: string, timestamp: number, body: string): string =>
   `sha256=${createHmac('sha256', secret).update(`${timestamp}.${body}`, 'utf8').digest('hex')}`;

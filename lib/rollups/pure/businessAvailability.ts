@@ -2,8 +2,8 @@ import type { ConnectivityChange } from '#lib/devices/types';
 import { DAY_MS, instantOf, localDayAt, MINUTE_MS, timeZoneName } from '#lib/maintenance/pure/zone';
 
 /**
- * Availability that matches how rooms are used (issue 28 item 4;
- * docs/guide/rules/reports.md "Business-hours availability is computed from transitions, not from the hourly rollups"): from devices' connectivity
+ * Availability that matches how rooms are used
+ * (docs/guide/rules/reports.md "Business-hours availability is computed from transitions, not from the hourly rollups"): from devices' connectivity
  * transitions over a window, counted inside business hours (or all day), outages shorter than
  * MIN_OUTAGE_SECONDS ignored, maintenance openings left out; a room's outage minutes and its
  * "unhealthy days" (more than 20 minutes of outage inside business hours on one local day).

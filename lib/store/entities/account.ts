@@ -19,17 +19,17 @@ export const scopeField = (scope: readonly ScopeEntry[] | undefined): { scope?: 
 const storedScope = (item: Item): ScopeEntry[] | undefined => (Array.isArray(item.scope) ? (item.scope as ScopeEntry[]) : undefined);
 
 export const USERS = 'USER';
-export const User = /* @__PURE__ */ entity({
+export const UserEntity = /* @__PURE__ */ entity({
   type: 'User',
   key: (username: string) => ({ PK: USERS, SK: `USER#${username}` }),
   fromItem: (item) => ({ ...texts(item, 'username', 'email', 'name', 'role'), ...scopeField(storedScope(item)), ...texts(item, 'createdAt', 'updatedAt') }),
 });
-dataModel: docRow(User, { section, PK: '`USER`', SK: '`USER#<username>`', GSI1: '`USER_ROLE#<roleid>` / `USER#<username>`',
+dataModel: docRow(UserEntity, { section, PK: '`USER`', SK: '`USER#<username>`', GSI1: '`USER_ROLE#<roleid>` / `USER#<username>`',
   notes: '`passwordHash`, `incarnation` (random, new at creation and every password change; tokens carry it) never leave `lib/`' });
 export const userRoleKeys = (role: string, username: string) => ({ GSI1PK: `USER_ROLE#${role}`, GSI1SK: `USER#${username}` });
 
 export const ROLES = 'ROLE';
-export const CreatedRole = /* @__PURE__ */ entity({
+export const CreatedRoleEntity = /* @__PURE__ */ entity({
   type: 'Role',
   key: (roleid: string) => ({ PK: ROLES, SK: `ROLE#${roleid}` }),
   fromItem: (item): Role => ({
@@ -40,18 +40,18 @@ export const CreatedRole = /* @__PURE__ */ entity({
     ...texts(item, 'createdAt', 'updatedAt'),
   }),
 });
-dataModel: docRow(CreatedRole, { section, name: 'Role (created)', PK: '`ROLE`', SK: '`ROLE#<roleid>`',
+dataModel: docRow(CreatedRoleEntity, { section, name: 'Role (created)', PK: '`ROLE`', SK: '`ROLE#<roleid>`',
   notes: '`holders` (users and services holding it; never below the truth); `permissions` as stored (names outside the vocabulary grant nothing); built-ins `admin`, `viewer`, `operator` live in code (`lib/auth/roles.ts`)' });
 
-export const AdminCount = /* @__PURE__ */ entity({
+export const AdminCountEntity = /* @__PURE__ */ entity({
   type: 'AdminCount',
   key: (_: void) => ({ PK: 'ADMINS', SK: 'COUNT' }),
   fromItem: (item) => Number(item.count),
 });
-dataModel: docRow(AdminCount, { section, name: 'Admin count', PK: '`ADMINS`', SK: '`COUNT`', notes: '`count` (unscoped admins; never above the truth); exists once the store had its first admin' });
+dataModel: docRow(AdminCountEntity, { section, name: 'Admin count', PK: '`ADMINS`', SK: '`COUNT`', notes: '`count` (unscoped admins; never above the truth); exists once the store had its first admin' });
 
 export const SERVICES = 'SERVICE';
-export const Service = /* @__PURE__ */ entity({
+export const ServiceEntity = /* @__PURE__ */ entity({
   type: 'Service',
   key: (id: string) => ({ PK: SERVICES, SK: `SERVICE#${id}` }),
   fromItem: (item) => ({
@@ -64,24 +64,24 @@ export const Service = /* @__PURE__ */ entity({
     ...texts(item, 'createdAt', 'updatedAt'),
   }),
 });
-dataModel: docRow(Service, { section, PK: '`SERVICE`', SK: '`SERVICE#<uuid>`',
+dataModel: docRow(ServiceEntity, { section, PK: '`SERVICE`', SK: '`SERVICE#<uuid>`',
   notes: '`role`, `scope`; `secretHash` (`sha256$…` of the client secret) and `incarnation` (random, new at registration, rotation and deactivation; service tokens carry it) never leave `lib/`' });
 
-export const RevokedToken = /* @__PURE__ */ entity({
+export const RevokedTokenEntity = /* @__PURE__ */ entity({
   type: 'RevokedToken',
   key: (jti: string) => ({ PK: `REVOKED#${jti}`, SK: 'REVOKED' }),
   fromItem: (item) => Number(item.expiresAt),
 });
-dataModel: docRow(RevokedToken, { section, name: 'Revoked token', PK: '`REVOKED#<jti>`', SK: '`REVOKED`', notes: '`expiresAt` = token `exp`' });
+dataModel: docRow(RevokedTokenEntity, { section, name: 'Revoked token', PK: '`REVOKED#<jti>`', SK: '`REVOKED`', notes: '`expiresAt` = token `exp`' });
 
-export const LoginFailures = /* @__PURE__ */ entity({
+export const LoginFailuresEntity = /* @__PURE__ */ entity({
   type: 'LoginFailures',
   key: (username: string) => ({ PK: `LOGIN_FAILURES#${username}`, SK: 'LOGIN_FAILURES' }),
   fromItem: (item) => numbers(item, 'count', 'expiresAt'),
 });
-dataModel: docRow(LoginFailures, { section, name: 'Password guesses', PK: '`LOGIN_FAILURES#<username>`', SK: '`LOGIN_FAILURES`', notes: '`count` (slots taken), `expiresAt` = end of the 15-minute window' });
+dataModel: docRow(LoginFailuresEntity, { section, name: 'Password guesses', PK: '`LOGIN_FAILURES#<username>`', SK: '`LOGIN_FAILURES`', notes: '`count` (slots taken), `expiresAt` = end of the 15-minute window' });
 
-export const IdempotencyKey = /* @__PURE__ */ entity({
+export const IdempotencyKeyEntity = /* @__PURE__ */ entity({
   type: 'IdempotencyKey',
   key: (id: string) => ({ PK: `IDEMPOTENCY#${id}`, SK: 'IDEMPOTENCY' }),
   fromItem: (item) => ({
@@ -92,11 +92,11 @@ export const IdempotencyKey = /* @__PURE__ */ entity({
     ...(item.auditPending === true ? { auditPending: true } : {}),
   }),
 });
-dataModel: docRow(IdempotencyKey, { section: 'Idempotency keys (issue 24 item 4)', name: 'Idempotency key', PK: '`IDEMPOTENCY#<sha256 of route, caller, key>`', SK: '`IDEMPOTENCY`',
+dataModel: docRow(IdempotencyKeyEntity, { section: 'Idempotency keys', name: 'Idempotency key', PK: '`IDEMPOTENCY#<sha256 of route, caller, key>`', SK: '`IDEMPOTENCY`',
   notes: '`fingerprint` (HMAC of path, query, body), `token` (the claim), `state` `pending`/`done`, `leaseUntil` (epoch ms), `result` (the first 2xx, AES-256-GCM sealed), `auditPending` (the result\'s audit record still to be written by the first replay, for a create made only by batch writes; docs/guide/rules/access.md "A change and its audit record are written in one transaction"), `expiresAt` (24 h, TTL)' });
 
 // The audit log: two items per record, sharded by record id (docs/guide/rules/access.md "Audit log keys: every filter a Query, every key sharded").
-const audit = 'Audit log (issue 26 item 6)';
+const audit = 'Audit log';
 const AUDIT_NOTES = '`id, at, event, actorKind, actorId, action, targetType, targetId?, status, fields?, requestId, sourceIp?, userAgent?, reason?, expiresAt` (empty texts and lists left out)';
 /** The unsharded partition of each audit filter; `shardKey` of the record id picks the shard. */
 export const auditBase = {
@@ -118,7 +118,7 @@ const auditRecord = (item: Item): AuditRecord => ({
   ...orEmpty(item, 'requestId', 'sourceIp', 'userAgent'),
   ...someTexts(item, 'reason'),
 });
-export const AuditLogItem = /* @__PURE__ */ entity({
+export const AuditLogEntity = /* @__PURE__ */ entity({
   type: 'AuditRecord',
   key: (record: AuditRecord) => ({
     PK: shardKey(auditBase.all(), record.id),
@@ -130,11 +130,11 @@ export const AuditLogItem = /* @__PURE__ */ entity({
   }),
   fromItem: auditRecord,
 });
-dataModel: docRow(AuditLogItem, {
+dataModel: docRow(AuditLogEntity, {
   section: audit, name: 'Audit record, log item', PK: '`AUDIT#ALL#<n>`', SK: '`<at>#<id>`', GSI1: '`AUDIT#ACTOR#<actor id>#<n>` / `<at>#<id>`', GSI2: '`AUDIT#ACTION#<action>#<n>` / `<at>#<id>`',
   notes: AUDIT_NOTES,
 });
-export const AuditTargetItem = /* @__PURE__ */ entity({
+export const AuditTargetEntity = /* @__PURE__ */ entity({
   type: 'AuditRecord',
   key: (record: AuditRecord) => ({
     PK: shardKey(auditBase.targetType(record.target.type), record.id),
@@ -143,7 +143,7 @@ export const AuditTargetItem = /* @__PURE__ */ entity({
   }),
   fromItem: auditRecord,
 });
-dataModel: docRow(AuditTargetItem, {
+dataModel: docRow(AuditTargetEntity, {
   section: audit, name: 'Audit record, target item', PK: '`AUDIT#TARGET#<target type>#<n>`', SK: '`<at>#<id>`', GSI1: '`AUDIT#TARGETID#<target id>#<n>` / `<at>#<id>` (only with a target id)',
   notes: 'the same attributes',
 });

@@ -22,7 +22,7 @@ export const alarmIndexKeys = {
 const ALARM = 'ALARM#';
 const DEVICE = 'DEVICE#';
 export const alarmPartition = (watcherId: string) => `${ALARM}${watcherId}`;
-export const AlarmItem = /* @__PURE__ */ entity({
+export const AlarmEntity = /* @__PURE__ */ entity({
   type: 'Alarm',
   key: (pair: Pair) => ({ PK: alarmPartition(pair.watcherId), SK: `${DEVICE}${pair.devicesn}` }),
   fromItem: (item): OpenAlarm => {
@@ -49,7 +49,7 @@ export const AlarmItem = /* @__PURE__ */ entity({
     };
   },
 });
-dataModel: docRow(AlarmItem, {
+dataModel: docRow(AlarmEntity, {
   section: 'Alarms, outbox, evaluator marker',
   name: 'Alarm',
   PK: '`ALARM#<watcherId>`',
@@ -61,10 +61,10 @@ dataModel: docRow(AlarmItem, {
 });
 export const pairOfKey = (key: Item): Pair => ({ watcherId: String(key.PK).slice(ALARM.length), devicesn: String(key.SK).slice(DEVICE.length) });
 
-const lifecycle = 'Alarm lifecycle, history, device connectivity (issue 15)';
+const lifecycle = 'Alarm lifecycle, history, device connectivity';
 export const SILENCES = 'SILENCE';
 export const SILENCES_BY_END = 'SILENCES#BY_END';
-export const Silence = /* @__PURE__ */ entity({
+export const SilenceEntity = /* @__PURE__ */ entity({
   type: 'Silence',
   key: (id: string) => ({ PK: SILENCES, SK: `SILENCE#${id}` }),
   fromItem: (item): SilenceRecord => ({
@@ -74,13 +74,13 @@ export const Silence = /* @__PURE__ */ entity({
     ...someTexts(item, 'endedAt'),
   }),
 });
-dataModel: docRow(Silence, { section: lifecycle, PK: '`SILENCE`', SK: '`SILENCE#<uuid>`', GSI1: '`SILENCES#BY_END` / `<endsAt>#<id>`',
+dataModel: docRow(SilenceEntity, { section: lifecycle, PK: '`SILENCE`', SK: '`SILENCE#<uuid>`', GSI1: '`SILENCES#BY_END` / `<endsAt>#<id>`',
   notes: '`id, matchers {region?, location?, room?, devicesn?, watcherId?}, startsAt, endsAt, comment, createdBy, createdAt, endedAt?`; `expiresAt` = endsAt + retention' });
 export const silenceEndSk = (silence: Pick<SilenceRecord, 'endsAt' | 'id'>) => `${silence.endsAt}#${silence.id}`;
 
 export const MAINTENANCE = 'MAINTENANCE';
-/** A recurring maintenance window (issue 28; docs/guide/rules/maintenance.md "Maintenance windows in one partition, ids in creation order"): few, in one partition sorted by UUIDv7 id, no index read. */
-export const MaintenanceWindowItem = /* @__PURE__ */ entity({
+/** A recurring maintenance window (docs/guide/rules/maintenance.md "Maintenance windows in one partition, ids in creation order"): few, in one partition sorted by UUIDv7 id, no index read. */
+export const MaintenanceWindowEntity = /* @__PURE__ */ entity({
   type: 'MaintenanceWindow',
   key: (id: string) => ({ PK: MAINTENANCE, SK: `MAINTENANCE#${id}` }),
   fromItem: (item): MaintenanceWindow => ({
@@ -91,7 +91,7 @@ export const MaintenanceWindowItem = /* @__PURE__ */ entity({
     ...someTexts(item, 'startsAt', 'endsAt'),
   }),
 });
-dataModel: docRow(MaintenanceWindowItem, { section: lifecycle, PK: '`MAINTENANCE`', SK: '`MAINTENANCE#<uuidv7>`',
+dataModel: docRow(MaintenanceWindowEntity, { section: lifecycle, PK: '`MAINTENANCE`', SK: '`MAINTENANCE#<uuidv7>`',
   notes: '`id, matchers, schedule {zone, weekly or rrule, durationMinutes}, startsAt?, endsAt?, comment, createdBy, createdAt, updatedAt, version`; `until` (ms) while it counts against the cap; `expiresAt` after its last opening' });
 
 /** One opening or closing of a maintenance window, as its history lists it (docs/guide/rules/maintenance.md "A window's openings are recorded in its own history, start and end once each"). */
@@ -107,7 +107,7 @@ export interface MaintenanceEvent {
 /** A window's history partition, newest first by `at`; an opening's start and end each once (`attribute_not_exists`). */
 export const maintenanceHistoryPk = (windowId: string) => `MAINTHIST#${windowId}`;
 const eventNotes = '`windowId, event, at, opening {start, end}, recordedAt, expiresAt` (ALARM_HISTORY_DAYS after `at`); put if absent, so racing runs record it once';
-export const MaintenanceEventItem = /* @__PURE__ */ entity({
+export const MaintenanceEventEntity = /* @__PURE__ */ entity({
   type: 'MaintenanceEvent',
   key: ({ windowId, event, at }: Pick<MaintenanceEvent, 'windowId' | 'event' | 'at'>) => ({ PK: maintenanceHistoryPk(windowId), SK: `${at}#${event}` }),
   fromItem: (item): MaintenanceEvent => ({
@@ -118,7 +118,7 @@ export const MaintenanceEventItem = /* @__PURE__ */ entity({
     recordedAt: String(item.recordedAt),
   }),
 });
-dataModel: docRow(MaintenanceEventItem, { section: lifecycle, PK: '`MAINTHIST#<windowId>`', SK: '`<at>#<opened|closed>`', notes: eventNotes });
+dataModel: docRow(MaintenanceEventEntity, { section: lifecycle, PK: '`MAINTHIST#<windowId>`', SK: '`<at>#<opened|closed>`', notes: eventNotes });
 
 /** The partitions of alarm history: per device, room, watcher, location; region and everything sharded by pair. */
 const placeOf = (record: Pick<HistoryRecord, 'region' | 'location'>) => `${enc(record.region)}#${enc(record.location)}`;
@@ -137,7 +137,7 @@ const HISTORY_FIELDS = [
 const historyRecord = (item: Item): HistoryRecord =>
   Object.fromEntries(HISTORY_FIELDS.filter((field) => item[field] !== undefined).map((field) => [field, item[field]])) as unknown as HistoryRecord;
 const HISTORY_NOTES = 'the whole record: `id, watcherId, severity, devicesn, deviceid, region, location, room, raisedAt, clearedAt, reason, durationSeconds, description?, acknowledged*?, notified, ackUntil?, acknowledgements?` (the alarm\'s ack/unack events)';
-export const HistoryByDevice = /* @__PURE__ */ entity({
+export const HistoryByDeviceEntity = /* @__PURE__ */ entity({
   type: 'AlarmHistory',
   key: (record: HistoryRecord) => ({
     PK: historyPk.device(record.devicesn),
@@ -149,11 +149,11 @@ export const HistoryByDevice = /* @__PURE__ */ entity({
   }),
   fromItem: historyRecord,
 });
-dataModel: docRow(HistoryByDevice, {
+dataModel: docRow(HistoryByDeviceEntity, {
   section: lifecycle, name: 'Alarm history, by device', PK: '`ALARMHIST#DEVICE#<sn>`', SK: '`<clearedAt>#<watcherId>`', GSI1: '`ALARMHIST#ROOM#<room>` / `<clearedAt>#<watcherId>#<sn>`', GSI2: '`ALARMHIST#WATCHER#<watcherId>` / `<clearedAt>#<sn>`',
   notes: HISTORY_NOTES,
 });
-export const HistoryByPlace = /* @__PURE__ */ entity({
+export const HistoryByPlaceEntity = /* @__PURE__ */ entity({
   type: 'AlarmHistory',
   key: (record: HistoryRecord) => {
     const sk = `${record.clearedAt}#${record.watcherId}#${enc(record.devicesn)}`;
@@ -168,7 +168,7 @@ export const HistoryByPlace = /* @__PURE__ */ entity({
   },
   fromItem: historyRecord,
 });
-dataModel: docRow(HistoryByPlace, {
+dataModel: docRow(HistoryByPlaceEntity, {
   section: lifecycle, name: 'Alarm history, by place', PK: '`ALARMHIST#LOCATION#<enc(region)>#<enc(location)>`', SK: '`<clearedAt>#<watcherId>#<sn>`', GSI1: '`ALARMHIST#REGION#<enc(region)>#<shard(watcherId:sn)>` / same', GSI2: '`ALARMHIST#ALL#<shard(watcherId:sn)>` / same',
   notes: 'the same record again',
 });
@@ -176,25 +176,25 @@ dataModel: docRow(HistoryByPlace, {
 const queue = 'Evaluation queue and incremental state';
 /** The evaluation queue's partitions, sharded by device serial number or watcher id. */
 export const QUEUE = 'EVALQ';
-export const QueuedDevices = /* @__PURE__ */ entity({
+export const QueuedDevicesEntity = /* @__PURE__ */ entity({
   type: 'QueuedEvaluation',
   /** Devices of one shard queued together; `token` orders them. */
   key: ({ shardOf, token }: { shardOf: string; token: string }) => ({ PK: shardKey(QUEUE, shardOf), SK: `D#${token}` }),
   fromItem: (item) => item,
 });
-dataModel: docRow(QueuedDevices, { section: queue, name: 'Queued devices', PK: '`EVALQ#<shard(sn)>`', SK: '`D#<token>`',
+dataModel: docRow(QueuedDevicesEntity, { section: queue, name: 'Queued devices', PK: '`EVALQ#<shard(sn)>`', SK: '`D#<token>`',
   notes: '`devices` (up to 64 of that shard queued together, same `notBefore`: each `devicesn`, `device` (as the change wrote it; absent: vanished), `alarmWatchers` (list, or `any`), `notBefore?`), `queuedAt`, `claimed?` (the run that began on it)' });
-export const QueuedWatcher = /* @__PURE__ */ entity({
+export const QueuedWatcherEntity = /* @__PURE__ */ entity({
   type: 'QueuedEvaluation',
   key: ({ watcherId, token }: { watcherId: string; token: string }) => ({ PK: shardKey(QUEUE, watcherId), SK: `W#${watcherId}#${token}` }),
   fromItem: (item) => item,
 });
-dataModel: docRow(QueuedWatcher, { section: queue, name: 'Queued watcher', PK: '`EVALQ#<shard(id)>`', SK: '`W#<id>#<token>`', notes: '`watcherId`, `queuedAt`' });
+dataModel: docRow(QueuedWatcherEntity, { section: queue, name: 'Queued watcher', PK: '`EVALQ#<shard(id)>`', SK: '`W#<id>#<token>`', notes: '`watcherId`, `queuedAt`' });
 /** The token of a queue entry's sort key (`D#<token>`, `W#<id>#<token>`): its order among the entries of one subject. */
 export const queueTokenOf = (sk: string): string => sk.slice(sk.lastIndexOf('#') + 1);
-export const Reconciliation = /* @__PURE__ */ entity({
+export const ReconciliationEntity = /* @__PURE__ */ entity({
   type: 'AlarmReconciliation',
   key: (_: void) => ({ PK: 'ALARM_EVALUATOR', SK: 'RECONCILED' }),
   fromItem: (item) => Number(item.lastFullRunAt ?? 0),
 });
-dataModel: docRow(Reconciliation, { section: queue, name: 'Reconciliation marker', PK: '`ALARM_EVALUATOR`', SK: '`RECONCILED`', notes: '`lastFullRunAt` (epoch ms of the last complete full pass)' });
+dataModel: docRow(ReconciliationEntity, { section: queue, name: 'Reconciliation marker', PK: '`ALARM_EVALUATOR`', SK: '`RECONCILED`', notes: '`lastFullRunAt` (epoch ms of the last complete full pass)' });

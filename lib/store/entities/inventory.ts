@@ -22,7 +22,7 @@ export const ROOM_PARTITION = 'ROOM#';
 export const roomPartition = (place: Place) => `${ROOM_PARTITION}${roomId(place)}`;
 export const deviceSk = (devicesn: string) => `DEVICE#${devicesn}`;
 export const deviceIndexPk = (devicesn: string) => `DEVICE#${devicesn}`;
-export const Device = /* @__PURE__ */ entity({
+export const DeviceEntity = /* @__PURE__ */ entity({
   type: 'Device',
   key: (device: Pick<StoredDevice, 'devicesn' | 'details'>) => ({ PK: roomPartition(device.details), SK: deviceSk(device.devicesn) }),
   fromItem: (item): StoredDevice => {
@@ -42,8 +42,8 @@ export const Device = /* @__PURE__ */ entity({
     };
   },
 });
-dataModel: docRow(Device, { section: devices, PK: '`ROOM#<room>`', SK: '`DEVICE#<sn>`', GSI1: '`DEVICE#<sn>` / `DEVICE`', GSI2: '`SERIALS#<shard(sn)>` / `<sn>`',
-  notes: '`deviceid, devicesn, devicemodel, connected, inCallStatus, region, location, room`, optional `alarmSeverity` (1..4, worst firing alarm; pending ones do not count) and `alarmWatchers` (the watchers with an open alarm on it), both set only by the alarm engine (other writers carry them over unchanged), `lastRefresh`, `updatedAt`; from its provider (issue 25): `vendor` (`webex`, `zoom`, `http`, `simulated`), `vendorRef` (Zoom: `<roomId>/<locationId>`, for a refresh; never answered), `connectionDetail`, `errorCodes`, `software`, `lastSeen` (disconnected only), `plannedMaintenance`, `staleSince` (its provider failing past `PROVIDER_STALE_MINUTES`)' });
+dataModel: docRow(DeviceEntity, { section: devices, PK: '`ROOM#<room>`', SK: '`DEVICE#<sn>`', GSI1: '`DEVICE#<sn>` / `DEVICE`', GSI2: '`SERIALS#<shard(sn)>` / `<sn>`',
+  notes: '`deviceid, devicesn, devicemodel, connected, inCallStatus, region, location, room`, optional `alarmSeverity` (1..4, worst firing alarm; pending ones do not count) and `alarmWatchers` (the watchers with an open alarm on it), both set only by the alarm engine (other writers carry them over unchanged), `lastRefresh`, `updatedAt`; from its provider: `vendor` (`webex`, `zoom`, `http`, `simulated`), `vendorRef` (Zoom: `<roomId>/<locationId>`, for a refresh; never answered), `connectionDetail`, `errorCodes`, `software`, `lastSeen` (disconnected only), `plannedMaintenance`, `staleSince` (its provider failing past `PROVIDER_STALE_MINUTES`)' });
 
 /** A device's whole item but its keys: index keys, then its fields (absent ones left out: removeUndefinedValues). */
 export const deviceFields = (device: StoredDevice, now: string): Item => ({
@@ -74,7 +74,7 @@ export const deviceFields = (device: StoredDevice, now: string): Item => ({
 
 /** The room aggregates' partitions, each sharded by room identity. */
 export const ROOMS = { byRegion: 'ROOMS', byLocation: 'ROOMS#BY_LOCATION', byName: 'ROOMS#BY_NAME' };
-export const Room = /* @__PURE__ */ entity({
+export const RoomEntity = /* @__PURE__ */ entity({
   type: 'RoomAggregate',
   key: (place: Place) => ({ PK: shardKey(ROOMS.byRegion, roomId(place)), SK: roomId(place) }),
   fromItem: (item): RoomAggregate => ({
@@ -83,7 +83,7 @@ export const Room = /* @__PURE__ */ entity({
     roomStatus: String(item.roomStatus) as RoomStatus,
   }),
 });
-dataModel: docRow(Room, {
+dataModel: docRow(RoomEntity, {
   section: devices, name: 'Room aggregate', PK: '`ROOMS#<shard(room)>`', SK: '`<room>`', GSI1: '`ROOMS#BY_LOCATION#<shard(room)>` / `enc(location)#enc(region)#enc(room)`', GSI2: '`ROOMS#BY_NAME#<shard(room)>` / `enc(room)#enc(region)#enc(location)`',
   notes: '`region, location, room, deviceCount, online, offline, roomStatus` (`Critical`..`Info`, `OK`), `version`; exists only while the room holds devices',
 });
@@ -107,7 +107,7 @@ export const summaryScopeId = (scope: SummaryScope): string => {
   if (region === undefined) return 'ALL';
   return location === undefined ? `REGION#${enc(region)}` : `LOCATION#${locationId({ region, location })}`;
 };
-export const Summary = /* @__PURE__ */ entity({
+export const SummaryEntity = /* @__PURE__ */ entity({
   type: 'Summary',
   key: (scope: SummaryScope) => ({ PK: `SUMMARY#${summaryScopeId(scope)}`, SK: 'SUMMARY' }),
   fromItem: (item): SummaryScope => {
@@ -115,7 +115,7 @@ export const Summary = /* @__PURE__ */ entity({
     return typeof item.location === 'string' ? { region: item.region, location: item.location } : { region: item.region };
   },
 });
-dataModel: docRow(Summary, {
+dataModel: docRow(SummaryEntity, {
   section: 'Summaries', PK: '`SUMMARY#ALL`, `SUMMARY#REGION#enc(region)`, `SUMMARY#LOCATION#enc(region)#enc(location)`', SK: '`SUMMARY`', GSI1: '`SUMMARIES` / `ALL`, `REGION#…`, `LOCATION#…`',
   notes: '`deviceCount, online, offline, rooms, Critical, Major, Minor, Info, OK` of the room aggregates in the scope; `region`, `location`; `version`; `inflight` (string set `<startedAt>:<runId>`)',
 });
@@ -124,7 +124,7 @@ const fingerprints = 'Sync fingerprints';
 export const FINGERPRINTS = 'SYNCFP';
 /** A room's fingerprint is the attribute `r:<room>` of its bucket. */
 export const ROOM_ATTRIBUTE = 'r:';
-export const FingerprintBucket = /* @__PURE__ */ entity({
+export const FingerprintBucketEntity = /* @__PURE__ */ entity({
   type: 'SyncFingerprints',
   key: (bucket: number) => ({ PK: FINGERPRINTS, SK: `B#${bucket}` }),
   fromItem: (item) => ({
@@ -133,45 +133,45 @@ export const FingerprintBucket = /* @__PURE__ */ entity({
     rooms: new Map(Object.entries(item).flatMap(([name, value]) => (name.startsWith(ROOM_ATTRIBUTE) ? [[name.slice(ROOM_ATTRIBUTE.length), String(value)] as const] : []))),
   }),
 });
-dataModel: docRow(FingerprintBucket, { section: fingerprints, name: 'Bucket', PK: '`SYNCFP`', SK: '`B#<n>`',
+dataModel: docRow(FingerprintBucketEntity, { section: fingerprints, name: 'Bucket', PK: '`SYNCFP`', SK: '`B#<n>`',
   notes: '`r:<room>` = fingerprint (`dirty` in items written before dirty marks had their own items: compared like any difference); `version`' });
-export const FingerprintTop = /* @__PURE__ */ entity({
+export const FingerprintTopEntity = /* @__PURE__ */ entity({
   type: 'SyncFingerprintTop',
   key: (_: void) => ({ PK: FINGERPRINTS, SK: 'TOP' }),
   fromItem: (item) => ({
     buckets: Number(item.buckets ?? 0),
     fullAt: Number(item.fullAt ?? 0),
-    digests: new Map(Object.entries(item).flatMap(([name, value]) => (/^b\d+$/.test(name) ? [[Number(name.slice(1)), String(value)] as const] : []))),
+    hashes: new Map(Object.entries(item).flatMap(([name, value]) => (/^b\d+$/.test(name) ? [[Number(name.slice(1)), String(value)] as const] : []))),
   }),
 });
-dataModel: docRow(FingerprintTop, { section: fingerprints, name: 'Top', PK: '`SYNCFP`', SK: '`TOP`', notes: '`b<n>` = bucket digest, or `whole:<uuid>` (a sync is writing into it); `buckets` (B); `fullAt` (epoch ms of the last full sync)' });
-/** A bucket's digest is the attribute `b<n>` of the top item. */
-export const digestAttribute = (bucket: number) => `b${bucket}`;
+dataModel: docRow(FingerprintTopEntity, { section: fingerprints, name: 'Top', PK: '`SYNCFP`', SK: '`TOP`', notes: '`b<n>` = bucket hash, or `whole:<uuid>` (a sync is writing into it); `buckets` (B); `fullAt` (epoch ms of the last full sync)' });
+/** A bucket's hash is the attribute `b<n>` of the top item. */
+export const hashAttribute = (bucket: number) => `b${bucket}`;
 dataModel: documented({ section: fingerprints, name: 'Held room (inside a bucket)', PK: '', SK: '',
   notes: "`r:<room>` = `!held`: the room holds devices the sync keeps as they are (their provider failed, their record was unreadable, or the removal guard holds their removal); equal to no listing's fingerprint, so every sync compares the room again until nothing in it is held" });
 /** Rooms written by someone other than the sync since the sync last compared them, sharded by room. */
 export const DIRTY_ROOMS = 'SYNCFP#DIRTY';
-export const DirtyRoom = /* @__PURE__ */ entity({
+export const DirtyRoomEntity = /* @__PURE__ */ entity({
   type: 'SyncDirtyRoom',
   key: (room: string) => ({ PK: shardKey(DIRTY_ROOMS, room), SK: room }),
   fromItem: (item) => ({ room: String(item.SK), mark: String(item.mark) }),
 });
-dataModel: docRow(DirtyRoom, {
+dataModel: docRow(DirtyRoomEntity, {
   section: fingerprints, name: 'Dirty room', PK: '`SYNCFP#DIRTY#<shard(room)>`', SK: '`<room>` (the room identity alone, as in its aggregate: whatever room fits a key can be marked)',
   notes: '`mark` (a fresh UUID per write): another writer wrote devices of the room since the sync last compared it',
 });
 
-const connectivity = 'Alarm lifecycle, history, device connectivity (issue 15)';
-export const ConnectivityTransition = /* @__PURE__ */ entity({
+const connectivity = 'Alarm lifecycle, history, device connectivity';
+export const ConnectivityTransitionEntity = /* @__PURE__ */ entity({
   type: 'ConnectivityTransition',
   key: ({ devicesn, at }: { devicesn: string; at: string }) => ({ PK: connectivityPk(devicesn), SK: at }),
   fromItem: (item) => ({ at: String(item.at), connected: item.connected === true, inCallStatus: String(item.inCallStatus) }),
 });
-dataModel: docRow(ConnectivityTransition, { section: connectivity, name: 'Connectivity transition', PK: '`CONNECTIVITY#<sn>`', SK: '`<at>`',
+dataModel: docRow(ConnectivityTransitionEntity, { section: connectivity, name: 'Connectivity transition', PK: '`CONNECTIVITY#<sn>`', SK: '`<at>`',
   notes: '`at, connected, inCallStatus`; first observation and every `connected` flip' });
 export const connectivityPk = (devicesn: string) => `CONNECTIVITY#${enc(devicesn)}`;
 export const rollupPk = (place: Place) => `AVAILABILITY#${roomId(place)}`;
-export const Rollup = /* @__PURE__ */ entity({
+export const RollupEntity = /* @__PURE__ */ entity({
   type: 'AvailabilityRollup',
   key: ({ place, day }: { place: Place; day: string }) => ({ PK: rollupPk(place), SK: day }),
   fromItem: (item): DayRollup => ({
@@ -182,5 +182,5 @@ export const Rollup = /* @__PURE__ */ entity({
     observedSeconds: (item.observedSeconds as number[]).map(Number),
   }),
 });
-dataModel: docRow(Rollup, { section: connectivity, name: 'Availability rollup', PK: '`AVAILABILITY#<room>`', SK: '`<YYYY-MM-DD>`',
+dataModel: docRow(RollupEntity, { section: connectivity, name: 'Availability rollup', PK: '`AVAILABILITY#<room>`', SK: '`<YYYY-MM-DD>`',
   notes: '`region, location, room, since, lastAt, connected, observed` (counts from `lastAt` on), `connectedSeconds[24], observedSeconds[24]` (device-seconds per UTC hour)' });

@@ -2,10 +2,10 @@ import type { LocationProfile, RoomHours } from '#lib/locations/types';
 import { docRow, entity, texts } from '../entity';
 import { locationId } from '../placeKeys';
 
-/* Location profiles (issue 28 item 4; docs/guide/rules/config.md "Location profiles: one item per location, room overrides inside it, written whole"): a location's business hours and zone, its rooms' overrides inside it. */
+/* Location profiles (docs/guide/rules/config.md "Location profiles: one item per location, room overrides inside it, written whole"): a location's business hours and zone, its rooms' overrides inside it. */
 
 export const LOCATION_PROFILES = 'LOCATIONPROFILE';
-export const LocationProfileItem = /* @__PURE__ */ entity({
+export const LocationProfileEntity = /* @__PURE__ */ entity({
   type: 'LocationProfile',
   key: (place: { region: string; location: string }) => ({ PK: LOCATION_PROFILES, SK: locationId(place) }),
   fromItem: (item): LocationProfile => ({
@@ -20,8 +20,8 @@ export const LocationProfileItem = /* @__PURE__ */ entity({
     ...texts(item, 'updatedBy', 'updatedAt'),
   }),
 });
-dataModel: docRow(LocationProfileItem, {
-  section: 'Location profiles (issue 28 item 4)',
+dataModel: docRow(LocationProfileEntity, {
+  section: 'Location profiles',
   PK: '`LOCATIONPROFILE`',
   SK: '`enc(region)#enc(location)`',
   notes: '`region, location, timeZone, businessHours?, rooms: [{room, businessHours?, timeZone?}], updatedBy, updatedAt`; written whole (last write wins)',

@@ -8,7 +8,7 @@ import type { Item } from '../expression';
 import { shardKey } from '../query';
 
 /* What notifications store: deliveries (the delivery log), mails, repeat markers, live dashboards' tickets and connections. */
-const notifications = 'Notifications (issue 16)';
+const notifications = 'Notifications';
 
 /** The due index of deliveries still to attempt, sharded by delivery id (`shardKey`). */
 export const DELIVERIES_DUE = 'DELIVERIES#DUE';
@@ -26,7 +26,7 @@ export const deliveryView = (item: Item): DeliveryView => ({
   ...someTexts(item, 'nextAttemptAt'),
 });
 
-export const Delivery = /* @__PURE__ */ entity({
+export const DeliveryEntity = /* @__PURE__ */ entity({
   type: 'Delivery',
   key: (id: string) => ({ PK: `DELIVERY#${id}`, SK: 'DELIVERY' }),
   /** The stored delivery, with the due-index position it was read at (for a claim). */
@@ -38,30 +38,30 @@ export const Delivery = /* @__PURE__ */ entity({
     ...(typeof item.GSI2SK === 'string' ? { dueKey: item.GSI2SK } : {}),
   }),
 });
-dataModel: docRow(Delivery, {
+dataModel: docRow(DeliveryEntity, {
   section: notifications, PK: '`DELIVERY#<deliveryId>`', SK: '`DELIVERY`', GSI1: 'channel targets only: `CHANNEL#<channelId>#DELIVERIES` / `<createdAt>#<deliveryId>`', GSI2: 'still to attempt only: `DELIVERIES#DUE#<shard(deliveryId)>` / `<nextAttemptAt>#<deliveryId>`',
   notes: '`deliveryId` (deterministic: digest + target), `notificationType, digest` (first 50 alarms + counts), `target` (`{kind: email, to}` or `{kind: channel, channelId}`), `status, attempts, firstAttemptAt, lastAttemptAt, lastResponseStatus, lastError, nextAttemptAt, deliveredAt, createdAt, expiresAt` (+30 days)',
 });
 
-export const RepeatMarker = /* @__PURE__ */ entity({
+export const RepeatMarkerEntity = /* @__PURE__ */ entity({
   type: 'RepeatMarker',
   key: (watcherId: string) => ({ PK: `REPEAT#${watcherId}`, SK: 'REPEAT' }),
   fromItem: (item) => (typeof item.slot === 'number' ? item.slot : undefined),
 });
-dataModel: docRow(RepeatMarker, { section: notifications, name: 'Repeat marker', PK: '`REPEAT#<watcherId>`', SK: '`REPEAT`', notes: '`slot` (last repeat slot stored), `at`' });
+dataModel: docRow(RepeatMarkerEntity, { section: notifications, name: 'Repeat marker', PK: '`REPEAT#<watcherId>`', SK: '`REPEAT`', notes: '`slot` (last repeat slot stored), `at`' });
 
-export const MaintenanceRelease = /* @__PURE__ */ entity({
+export const MaintenanceReleaseEntity = /* @__PURE__ */ entity({
   type: 'MaintenanceRelease',
   key: (windowId: string) => ({ PK: `RELEASE#${windowId}`, SK: 'RELEASE' }),
   fromItem: (item) => (typeof item.closedAt === 'number' ? item.closedAt : undefined),
 });
-dataModel: docRow(MaintenanceRelease, { section: notifications, name: 'Maintenance release marker', PK: '`RELEASE#<windowId>`', SK: '`RELEASE`', notes: '`closedAt` (ms: the end of the last opening whose held alarms were told), `at`' });
+dataModel: docRow(MaintenanceReleaseEntity, { section: notifications, name: 'Maintenance release marker', PK: '`RELEASE#<windowId>`', SK: '`RELEASE`', notes: '`closedAt` (ms: the end of the last opening whose held alarms were told), `at`' });
 
 export const INHIBITIONS = 'INHIBITION';
-/** A parent episode (issue 28 item 2; docs/guide/rules/alarms.md "A parent episode is announced once and released once, from a marker per episode"): few at a time, in one partition, read whole by one consistent Query. */
+/** A parent episode (docs/guide/rules/alarms.md "A parent episode is announced once and released once, from a marker per episode"): few at a time, in one partition, read whole by one consistent Query. */
 const episodeNotes =
   '`key, watcherId, parent` (the watcher\'s `inhibitedBy`), `scope {region, location, room?}`, `since` (the episode\'s start), `announced?` (its digest stored), `releasedAt?` (its release begun); deleted once released';
-export const InhibitionEpisode = /* @__PURE__ */ entity({
+export const InhibitionEpisodeEntity = /* @__PURE__ */ entity({
   type: 'InhibitionEpisode',
   key: (key: string) => ({ PK: INHIBITIONS, SK: `INHIBITION#${key}` }),
   fromItem: (item): Episode =>
@@ -71,13 +71,13 @@ export const InhibitionEpisode = /* @__PURE__ */ entity({
       typeof item.releasedAt === 'string' ? { releasedAt: item.releasedAt } : {},
     ),
 });
-dataModel: docRow(InhibitionEpisode, { section: notifications, name: 'Inhibition episode', PK: '`INHIBITION`', SK: '`INHIBITION#<watcherId>:<scope>`', notes: episodeNotes });
+dataModel: docRow(InhibitionEpisodeEntity, { section: notifications, name: 'Inhibition episode', PK: '`INHIBITION`', SK: '`INHIBITION#<watcherId>:<scope>`', notes: episodeNotes });
 
 const mails = 'Alarms, outbox, evaluator marker';
 /** The outbox's index, sharded by mail id. */
 export const OUTBOX = 'OUTBOX';
 export const outboxIndexKeys = (id: string, storedAt: string) => ({ GSI1PK: shardKey(OUTBOX, id), GSI1SK: `${storedAt}#${id}` });
-export const OutboxMail = /* @__PURE__ */ entity({
+export const OutboxMailEntity = /* @__PURE__ */ entity({
   type: 'OutboxMail',
   key: (id: string) => ({ PK: `OUTBOX#${id}`, SK: 'MAIL' }),
   fromItem: (item): Mail & { storedAt: string } => ({
@@ -88,14 +88,14 @@ export const OutboxMail = /* @__PURE__ */ entity({
     storedAt: String(item.storedAt),
   }),
 });
-dataModel: docRow(OutboxMail, { section: mails, name: 'Outbox mail', PK: '`OUTBOX#<mailId>`', SK: '`MAIL`', GSI1: '`OUTBOX#<shard(mailId)>` / `<storedAt>#<mailId>`', notes: '`id, to, subject, text, storedAt, expiresAt` (+30 days)' });
+dataModel: docRow(OutboxMailEntity, { section: mails, name: 'Outbox mail', PK: '`OUTBOX#<mailId>`', SK: '`MAIL`', GSI1: '`OUTBOX#<shard(mailId)>` / `<storedAt>#<mailId>`', notes: '`id, to, subject, text, storedAt, expiresAt` (+30 days)' });
 
-export const SentMail = /* @__PURE__ */ entity({
+export const SentMailEntity = /* @__PURE__ */ entity({
   type: 'SentMail',
   key: (id: string) => ({ PK: `MAILSENT#${id}`, SK: 'SENT' }),
   fromItem: (item) => item,
 });
-dataModel: docRow(SentMail, { section: mails, name: 'SES sent ledger', PK: '`MAILSENT#<mailId>`', SK: '`SENT`', notes: '`id, sentAt, expiresAt` (+30 days)' });
+dataModel: docRow(SentMailEntity, { section: mails, name: 'SES sent ledger', PK: '`MAILSENT#<mailId>`', SK: '`SENT`', notes: '`id, sentAt, expiresAt` (+30 days)' });
 
 /** A lease and pacing marker of background work (lib/db/leases.ts). */
 const marker = (name: string, PK: string, type: string, notes: string) => {
@@ -112,27 +112,27 @@ export const SyncMarker = marker(
 );
 
 const live = 'Live dashboards';
-export const LiveTicket = /* @__PURE__ */ entity({
+export const LiveTicketEntity = /* @__PURE__ */ entity({
   type: 'LiveTicket',
   /** Stored under the SHA-256 of its value, so the table never holds a usable ticket. */
   key: (ticket: string) => ({ PK: `LIVETICKET#${createHash('sha256').update(ticket).digest('hex')}`, SK: 'TICKET' }),
   fromItem: (item) => item,
 });
-dataModel: docRow(LiveTicket, { section: live, name: 'Live ticket', PK: '`LIVETICKET#<sha256(ticket), hex>`', SK: '`TICKET`',
+dataModel: docRow(LiveTicketEntity, { section: live, name: 'Live ticket', PK: '`LIVETICKET#<sha256(ticket), hex>`', SK: '`TICKET`',
   notes: '`filter`, `access` (the scope of the principal it was issued to; absent: unscoped, docs/guide/rules/live.md "A live connection keeps the scope of the principal its ticket was issued to"), `validUntil` (epoch ms), `expiresAt` (TTL, +60 s); the ticket itself is never stored' });
 
 const CONNECTION = 'LIVECONN#';
-export const LiveConnection = /* @__PURE__ */ entity({
+export const LiveConnectionEntity = /* @__PURE__ */ entity({
   type: 'LiveConnection',
   key: (connectionId: string) => ({ PK: `${CONNECTION}${connectionId}`, SK: 'CONN' }),
   fromItem: (item) => item,
 });
-dataModel: docRow(LiveConnection, { section: live, name: 'Live connection', PK: '`LIVECONN#<connectionId>`', SK: '`CONN`',
+dataModel: docRow(LiveConnectionEntity, { section: live, name: 'Live connection', PK: '`LIVECONN#<connectionId>`', SK: '`CONN`',
   notes: '`filter`, `scopeKey`, `access` (from its ticket; absent: unscoped), `subscriptionId` (its current subscription), `connectedAt`, `expiresAt` (+2 h 1 min), `messageWindow`, `messages` (message rate: the current 10 s window and its count)' });
 export const connectionIdOf = (item: Item): string => String(item.PK).slice(CONNECTION.length);
 
 export const liveScopePk = (scopeKey: string) => `LIVESCOPE#${scopeKey}`;
-export const LiveSubscription = /* @__PURE__ */ entity({
+export const LiveSubscriptionEntity = /* @__PURE__ */ entity({
   type: 'LiveSubscription',
   /** Subscriptions written before the move protocol have no id: their key is the connection id alone. */
   key: ({ scopeKey, connectionId, subscriptionId }: { scopeKey: string; connectionId: string; subscriptionId?: string | undefined }) => ({
@@ -141,5 +141,5 @@ export const LiveSubscription = /* @__PURE__ */ entity({
   }),
   fromItem: (item) => item,
 });
-dataModel: docRow(LiveSubscription, { section: live, name: 'Live subscription', PK: '`LIVESCOPE#<scopeKey>`', SK: '`<connectionId>#<subscriptionId>` (`<connectionId>` when written before subscription ids)',
+dataModel: docRow(LiveSubscriptionEntity, { section: live, name: 'Live subscription', PK: '`LIVESCOPE#<scopeKey>`', SK: '`<connectionId>#<subscriptionId>` (`<connectionId>` when written before subscription ids)',
   notes: '`connectionId`, `subscriptionId`, `access` (as its connection: a push skips rooms outside it), `expiresAt` (as its connection)' });

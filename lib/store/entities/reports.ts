@@ -1,12 +1,12 @@
 import type { ReportSchedule } from '#lib/reports/types';
 import { docRow, entity, numbers, texts } from '../entity';
 
-/* Scheduled fleet reports (issue 28 item 5): the schedules, and one marker per schedule and period. */
-const reports = 'Scheduled reports (issue 28)';
+/* Scheduled fleet reports: the schedules, and one marker per schedule and period. */
+const reports = 'Scheduled reports';
 
 export const REPORTS = 'REPORTS';
 /** A report schedule: few, in one partition sorted by UUIDv7 id (docs/guide/rules/reports.md "Report schedules: /reports under watchers:write, kept to a scope like a watcher, 422 for bad input"). */
-export const ReportScheduleItem = /* @__PURE__ */ entity({
+export const ReportScheduleEntity = /* @__PURE__ */ entity({
   type: 'ReportSchedule',
   key: (id: string) => ({ PK: REPORTS, SK: `REPORT#${id}` }),
   fromItem: (item): ReportSchedule => ({
@@ -20,7 +20,7 @@ export const ReportScheduleItem = /* @__PURE__ */ entity({
     ...texts(item, 'createdBy', 'createdAt', 'updatedAt'),
   }),
 });
-dataModel: docRow(ReportScheduleItem, {
+dataModel: docRow(ReportScheduleEntity, {
   section: reports,
   PK: '`REPORTS`',
   SK: '`REPORT#<uuidv7>`',
@@ -41,7 +41,7 @@ export interface ReportRunState {
  * The marker of one report (docs/guide/rules/reports.md "One report per schedule and period: a conditional marker claims it, deliveries are keyed by it"): put on
  * condition that none exists (or that its claim lapsed unmade), so that of racing runs one makes it.
  */
-export const ReportRun = /* @__PURE__ */ entity({
+export const ReportRunEntity = /* @__PURE__ */ entity({
   type: 'ReportRun',
   key: ({ scheduleId, from }: { scheduleId: string; from: string }) => ({ PK: `REPORT#${scheduleId}`, SK: `RUN#${from}` }),
   fromItem: (item): ReportRunState => ({
@@ -52,7 +52,7 @@ export const ReportRun = /* @__PURE__ */ entity({
     ...(typeof item.deliveries === 'number' ? { deliveries: item.deliveries } : {}),
   }),
 });
-dataModel: docRow(ReportRun, {
+dataModel: docRow(ReportRunEntity, {
   section: reports,
   name: 'Report marker',
   PK: '`REPORT#<scheduleId>`',
@@ -65,12 +65,12 @@ dataModel: docRow(ReportRun, {
  * (docs/guide/rules/reports.md "Report runs are budgeted, and a schedule names only channels shared with its writer"): kept in the table because the functions answering `POST /reports/{id}/run`
  * share no memory.
  */
-export const ReportRunBudget = /* @__PURE__ */ entity({
+export const ReportRunBudgetEntity = /* @__PURE__ */ entity({
   type: 'ReportRunBudget',
   key: (name: string) => ({ PK: `RUNBUDGET#${name}`, SK: 'RUNBUDGET' }),
   fromItem: (item) => numbers(item, 'count', 'expiresAt'),
 });
-dataModel: docRow(ReportRunBudget, {
+dataModel: docRow(ReportRunBudgetEntity, {
   section: reports,
   name: 'Report run budget',
   PK: '`RUNBUDGET#report:<scheduleId>` or `RUNBUDGET#principal:<kind>:<username>`',

@@ -4,7 +4,7 @@ import type { InhibitedBy, WatcherRecord } from '#lib/watchers/types';
 import type { AlarmPlan, PlannedRaise } from './plan';
 
 /*
- * Which raises of a plan a parent condition suppresses (issue 28 item 2; docs/guide/rules/alarms.md "A suppressed alarm is marked `suppressedBy` when it is raised, judged from the rollups"). Pure: the
+ * Which raises of a plan a parent condition suppresses (docs/guide/rules/alarms.md "A suppressed alarm is marked `suppressedBy` when it is raised, judged from the rollups"). Pure: the
  * caller reads the facts (lib/notify/inhibitions.ts `parentFacts`) and the episodes.
  */
 
