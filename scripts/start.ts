@@ -228,7 +228,7 @@ const main = async () => {
   console.log(`Status board at ${docs.url.replace(/\/docs$/, '/board/')}  (live at ${env.LIVE_WS_URL})`);
   // the documented local defaults only: a password of the user's own is never printed
   if (env.ADMIN_USERNAME === LOCAL_ADMIN_USERNAME && env.ADMIN_PASSWORD === LOCAL_ADMIN_PASSWORD) {
-    console.log(`first admin (README "Account administration"): ${LOCAL_ADMIN_USERNAME} / ${LOCAL_ADMIN_PASSWORD}`);
+    console.log(`first admin (docs/guide/accounts.md): ${LOCAL_ADMIN_USERNAME} / ${LOCAL_ADMIN_PASSWORD}`);
   }
   console.log(
     env.ACCESS_MODE === 'key'

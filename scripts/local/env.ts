@@ -1,8 +1,8 @@
-/** Local defaults, documented in the README. Every one can be overridden from the environment. */
+/** Local defaults, documented in docs/guide/local.md. Every one can be overridden from the environment. */
 export const LOCAL_API_KEY = 'local-dev-api-key-not-a-secret';
 export const LOCAL_STAGE = 'dev';
 export const LOCAL_REGION = 'eu-west-1';
-/** The first admin of a local store (README); set ADMIN_USERNAME / ADMIN_PASSWORD to choose others. */
+/** The first admin of a local store (docs/guide/accounts.md); set ADMIN_USERNAME / ADMIN_PASSWORD to choose others. */
 export const LOCAL_ADMIN_USERNAME = 'admin';
 export const LOCAL_ADMIN_PASSWORD = 'local-admin-password';
 
