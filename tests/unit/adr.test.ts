@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { root } from '../../scripts/registry';
+import { headingsOf, slug } from '../support/markdown';
 
 /*
  * docs/adr/NNNN-title.md: one decision of the architecture that holds, each with its date
@@ -43,19 +44,6 @@ const indexRows = () =>
       const [link = '', title = '', decision = '', newcomer = ''] = line.slice(2, -2).split(' | ');
       return { line, link, title, decision, newcomer: newcomer.trim() };
     });
-
-/** GitHub's heading anchor: lower case, punctuation dropped, spaces to hyphens. */
-const slug = (heading: string) =>
-  heading
-    .trim()
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
-    .replace(/\s/g, '-');
-const headingsOf = (file: string) =>
-  readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => /^#{1,6}\s/.test(line))
-    .map((line) => line.replace(/^#+\s*/, ''));
 
 /** Every text file of the repository, outside dependencies, build output and git. */
 const textFiles = (dir: string): string[] =>

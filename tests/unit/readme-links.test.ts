@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { root } from '../../scripts/registry';
+import { anchorsOf } from '../support/markdown';
 
 /** The guide's pages, docs/guide/**\/*.md, relative to the repository. */
 const guidePages = (dir = 'docs/guide'): string[] =>
@@ -15,16 +16,6 @@ const DOCS = [
   ...READER_DOCS,
   ...['docs/data-model.md', 'docs/design.md', 'docs/architecture.md', 'docs/consistency.md', 'docs/operations.md'].filter((doc) => existsSync(join(root, doc))),
 ];
-
-/** GitHub's heading anchor: lower case, punctuation dropped, spaces to hyphens. */
-const slug = (heading: string) =>
-  heading
-    .trim()
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
-    .replace(/\s/g, '-');
-const anchorsOf = (file: string) =>
-  new Set(readFileSync(file, 'utf8').split('\n').filter((line) => /^#{1,6}\s/.test(line)).map((line) => slug(line.replace(/^#+\s*/, ''))));
 
 /** Markdown links `[text](target)` outside code blocks. */
 const links = (file: string) => {
