@@ -8,7 +8,7 @@
 import { declared, type EntityDoc } from '#lib/store/entity';
 import '#lib/access/entities';
 import '#lib/access/audit/entities';
-import '#lib/http/idempotencyKeys';
+import '#lib/http/idempotency';
 import '#lib/config/entities';
 import '#lib/watchers/entities';
 import '#lib/notify/entities';

@@ -92,7 +92,7 @@ const bindingModule = (route: Route, validated: boolean): string => {
     `import type { routes } from '#schemas/${route.area}';`,
     `import { http, type Binding, type Handler } from '#lib/http';`,
     ...(auth ? [`import { authorize } from '#lib/access/authenticate';`] : []),
-    ...(route.contract.idempotent ? [`import { runIdempotent } from '#lib/http/idempotency';`, `import { idempotency } from '#lib/http/idempotencyStore';`] : []),
+    ...(route.contract.idempotent ? [`import { idempotency, runIdempotent } from '#lib/http/idempotency';`] : []),
     ...(audit ? [`import { auditLog } from '#lib/access/audit/log';`] : []),
     ...(needsStageSecret(route.contract) ? [`import { loadStageSecret } from '#lib/adapters/secrets';`] : []),
     ...(validated ? [`import validate from '../validators/${route.functionName}';`] : []),

@@ -9,7 +9,6 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import type { CompiledValidator } from '#lib/shared/validation';
 import type { AccessScope, Permission, Requirement } from '#lib/shared/access';
 import type { HttpResult } from './respond';
-import type { runIdempotent } from './idempotency';
 import type { AuditEntry } from '#lib/shared/audit';
 import type { AuditFacts, AuditSpec } from './audit';
 
@@ -170,6 +169,17 @@ export interface IdempotencyStore {
   begin(request: IdempotentRequest): Promise<IdempotencyClaim | IdempotentReplay>;
 }
 
+/**
+ * Runs a create once per key (lib/http/idempotency.ts `runIdempotent`): a retry with the same key
+ * and request answers the first result; `audit` stores the audit record of a result.
+ */
+export type RunIdempotent = (
+  store: IdempotencyStore,
+  context: { route: string; event: import('aws-lambda').APIGatewayProxyEvent; principal: Principal | undefined; request: unknown },
+  run: () => Promise<HttpResult>,
+  audit?: (result: HttpResult) => Promise<void>,
+) => Promise<HttpResult>;
+
 /** What the handler of a route is given at run time; written by the generator (generated/routes/). */
 export interface Binding<C extends RouteContract> {
   functionName: string;
@@ -180,7 +190,7 @@ export interface Binding<C extends RouteContract> {
    * Where the results of idempotent creates are kept, and the run that keeps them (set exactly
    * when the contract says `idempotent`): passed in, so that a route without it does not bundle it.
    */
-  idempotency?: { store: IdempotencyStore; run: typeof runIdempotent };
+  idempotency?: { store: IdempotencyStore; run: RunIdempotent };
   /** Set exactly when the route is audited (lib/http/audit.ts): what its records say, and where they go. */
   audit?: AuditFacts & { log: AuditLog };
   /** Run before the request is handled, once per container in effect (loads the stage secret of routes that need it). */
