@@ -4,7 +4,7 @@ import * as watchers from '#lib/watchers/repository';
 import { checkChannelIds, unknownChannels } from '#lib/notify/channelIds';
 import { requireAllowedRecipients } from '#lib/notify/pure/recipients';
 import type { AccessScope } from '#lib/shared/access';
-import { checkAndHoldInhibitedBy, checkInhibitedBy } from './inhibition';
+import { checkAndHoldInhibitedBy, checkInhibitedBy } from '#lib/alarms/inhibition/parents';
 import { readWithin, requireConditionsWithin, requireReach } from './reach';
 import type { WatcherInput, WatcherRecord } from './types';
 

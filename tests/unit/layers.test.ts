@@ -112,9 +112,10 @@ const imports = everything.filter((i) => !i.external);
  * only. An engine may import the engines it lists here and no other, values and types alike.
  */
 const ENGINES = {
-  'lib/alarms/engine': ['lib/notify', 'lib/rollups'],
+  'lib/alarms/engine': ['lib/notify', 'lib/rollups', 'lib/alarms/inhibition'],
+  'lib/alarms/inhibition': ['lib/rollups'],
   'lib/inventory': ['lib/rollups'],
-  'lib/notify': ['lib/rollups'],
+  'lib/notify': ['lib/rollups', 'lib/alarms/inhibition'],
   'lib/rollups': [],
 } as const satisfies Record<string, readonly string[]>;
 type Engine = keyof typeof ENGINES;
