@@ -12,6 +12,7 @@ import '#lib/http/idempotency';
 import '#lib/config/entities';
 import '#lib/watchers/entities';
 import '#lib/notify/entities';
+import '#lib/notify/mail/entities';
 import '#lib/alarms/inhibition/entities';
 import '#lib/store/caps';
 import '#lib/inventory/entities';
