@@ -71,7 +71,7 @@ export const runLiveBench = async () => {
     const { roomKey } = await import('../lib/devices/types');
 
     const inventory = await devices.index();
-    const roomList = await rooms.inScope({});
+    const roomList = await rooms.inPlace({});
     const byRoom = new Map<string, typeof inventory>();
     for (const device of inventory) byRoom.set(roomKey(device.details), [...(byRoom.get(roomKey(device.details)) ?? []), device]);
 

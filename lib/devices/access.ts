@@ -3,7 +3,7 @@ import * as rooms from '#lib/rollups/repository/rooms';
 import * as summaries from '#lib/rollups/repository/summaries';
 import { isUnscoped, narrowToScope, placeInScope, type AccessScope } from '#lib/shared/access';
 import type { Scope } from './deviceScope';
-import { addCounts, countRooms, summaryScopeFor } from '#lib/rollups/pure/summary';
+import { addCounts, countRooms, summaryPlaceFor } from '#lib/rollups/pure/summary';
 import { deviceNotFound, zeroCounts, type Counts, type RoomAggregate, type StoredDevice } from './types';
 
 /*
@@ -15,15 +15,15 @@ import { deviceNotFound, zeroCounts, type Counts, type RoomAggregate, type Store
 
 /** The aggregates of the rooms in the filter and the scope, sorted by region, location, room. */
 export const roomsWithin = (filter: Scope, access: AccessScope): Promise<RoomAggregate[]> =>
-  isUnscoped(access) ? rooms.inScope(filter) : rooms.inScopes(narrowToScope(filter, access));
+  isUnscoped(access) ? rooms.inPlace(filter) : rooms.inPlaces(narrowToScope(filter, access));
 
 /**
  * The counts of one filter: one summary read for everything, a region, or a region + location
  * (O(1) whatever the rooms); the room aggregates in it otherwise (O(rooms in it)).
  */
 const countsOf = async (filter: Scope): Promise<Counts> => {
-  const summary = summaryScopeFor(filter);
-  return summary ? summaries.get(summary) : countRooms(await rooms.inScope(filter));
+  const summary = summaryPlaceFor(filter);
+  return summary ? summaries.get(summary) : countRooms(await rooms.inPlace(filter));
 };
 
 /** The counts of the filter within the scope: the sum over its narrower filters (disjoint, so no room counts twice). */
