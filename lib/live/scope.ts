@@ -13,14 +13,14 @@ import type { LiveFilter } from './types';
 /** Every filter field is a name of 1..256 characters or `all`; the key escapes each one. */
 const part = (name: string) => encodeURIComponent(name);
 
-export const scopeKey = (filter: LiveFilter): string => [filter.regionName, filter.locationName, filter.roomName].map(part).join('#');
+export const filterScopeKey = (filter: LiveFilter): string => [filter.regionName, filter.locationName, filter.roomName].map(part).join('#');
 
 /** The scope keys whose subscribers must hear of a change in `place` (deduplicated). */
-export const scopeKeysOf = (place: Place): string[] => {
+export const filterScopeKeysOf = (place: Place): string[] => {
   const keys = new Set<string>();
   for (const regionName of [place.region, ALL])
     for (const locationName of [place.location, ALL])
-      for (const roomName of [place.room, ALL]) keys.add(scopeKey({ regionName, locationName, roomName }));
+      for (const roomName of [place.room, ALL]) keys.add(filterScopeKey({ regionName, locationName, roomName }));
   return [...keys];
 };
 

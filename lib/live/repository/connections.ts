@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DeviceFilter } from '#lib/devices/deviceScope';
 import { isUnscoped, type ScopeEntry } from '#lib/shared/access';
-import { connectionIdOf, LiveConnectionEntity, liveScopePk, LiveSubscriptionEntity } from '#lib/live/entities';
+import { connectionIdOf, LiveConnectionEntity, liveFilterScopePk, LiveSubscriptionEntity } from '#lib/live/entities';
 import { someTexts } from '#lib/store/entity';
 import { and, expr, type Expr } from '#lib/store/expression';
 import { queryAll } from '#lib/store/query';
@@ -107,7 +107,7 @@ export const find = async (connectionId: string): Promise<Connection | undefined
 /** Unexpired subscribers of one scope key: one Query of its partition (paged), O(subscribers found). */
 export const subscribersOf = async (scopeKey: string): Promise<Subscriber[]> => {
   const items = await queryAll({
-    pk: liveScopePk(scopeKey),
+    pk: liveFilterScopePk(scopeKey),
     filter: expr('#expiresAt > :now', { now: nowSeconds() }),
     project: ['SK', 'connectionId', 'subscriptionId', 'access'],
   });
