@@ -1,21 +1,21 @@
 import { devices } from '#lib/devices/repository/devices';
 import * as rooms from '#lib/rollups/repository/rooms';
 import * as summaries from '#lib/rollups/repository/summaries';
-import { isUnscoped, narrowToScope, placeInScope, type AccessScope } from '#lib/shared/access';
+import { isUnscoped, narrowToAccessScope, placeInAccessScope, type AccessScope } from '#lib/shared/access';
 import type { Scope } from './deviceScope';
 import { addCounts, countRooms, summaryPlaceFor } from '#lib/rollups/pure/summary';
 import { deviceNotFound, zeroCounts, type Counts, type RoomAggregate, type StoredDevice } from './types';
 
 /*
  * The fleet as a principal may read it (DESIGN §5): a device filter within the caller's scope
- * becomes the disjoint narrower filters `narrowToScope` answers, and every read below asks for
+ * becomes the disjoint narrower filters `narrowToAccessScope` answers, and every read below asks for
  * those instead, so a scoped read costs O(scope), never O(devices). An unscoped caller (the API
  * key among them) reads exactly what it read before: the filter itself, the same requests.
  */
 
 /** The aggregates of the rooms in the filter and the scope, sorted by region, location, room. */
 export const roomsWithin = (filter: Scope, access: AccessScope): Promise<RoomAggregate[]> =>
-  isUnscoped(access) ? rooms.inPlace(filter) : rooms.inPlaces(narrowToScope(filter, access));
+  isUnscoped(access) ? rooms.inPlace(filter) : rooms.inPlaces(narrowToAccessScope(filter, access));
 
 /**
  * The counts of one filter: one summary read for everything, a region, or a region + location
@@ -28,14 +28,14 @@ const countsOf = async (filter: Scope): Promise<Counts> => {
 
 /** The counts of the filter within the scope: the sum over its narrower filters (disjoint, so no room counts twice). */
 export const countsWithin = async (filter: Scope, access: AccessScope): Promise<Counts> => {
-  const parts = await Promise.all(narrowToScope(filter, access).map(countsOf));
+  const parts = await Promise.all(narrowToAccessScope(filter, access).map(countsOf));
   return parts.length === 1 ? parts[0]! : parts.reduce((total, counts) => addCounts(total, counts), zeroCounts());
 };
 
 /** A device by serial number, 404 when unknown or outside the scope: the same answer, so the scope leaks nothing. */
 export const deviceWithin = async (devicesn: string, access: AccessScope): Promise<StoredDevice> => {
   const device = await devices.get(devicesn);
-  if (!placeInScope(access, device.details)) throw deviceNotFound(devicesn);
+  if (!placeInAccessScope(access, device.details)) throw deviceNotFound(devicesn);
   return device;
 };
 

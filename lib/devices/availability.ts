@@ -1,7 +1,7 @@
 import * as connectivity from '#lib/devices/repository/connectivity';
 import { Invalid } from '#lib/shared/errors';
 import { availabilityWindow, observedIn, ratio, windowDays, worstFirst, type Observed, type RoomAvailability } from '#lib/rollups/pure/availability';
-import { placeInScope, type AccessScope } from '#lib/shared/access';
+import { placeInAccessScope, type AccessScope } from '#lib/shared/access';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import { roomsWithin } from './access';
 import { businessAvailabilityIn, businessHoursSetting, readProfiles, type BusinessAnswer, type Profiles } from './businessAvailability';
@@ -54,7 +54,7 @@ const profilesNameHours = (profiles: Profiles, body: DeviceFilter, access: Acces
   return [...profiles.values()].some(
     (profile) =>
       inScope(where, { ...profile, room: '' }) &&
-      placeInScope(access, profile) &&
+      placeInAccessScope(access, profile) &&
       (profile.businessHours !== undefined || profile.rooms.some((entry) => entry.businessHours !== undefined && (room === undefined || entry.room === room))),
   );
 };
