@@ -2,7 +2,7 @@ import { devices } from '#lib/devices/repository/devices';
 import * as rooms from '#lib/rollups/repository/rooms';
 import * as summaries from '#lib/rollups/repository/summaries';
 import { isUnscoped, narrowToAccessScope, placeInAccessScope, type AccessScope } from '#lib/shared/access';
-import type { Scope } from './deviceScope';
+import type { FilterScope } from './deviceScope';
 import { addCounts, countRooms, summaryPlaceFor } from '#lib/rollups/pure/summary';
 import { deviceNotFound, zeroCounts, type Counts, type RoomAggregate, type StoredDevice } from './types';
 
@@ -14,20 +14,20 @@ import { deviceNotFound, zeroCounts, type Counts, type RoomAggregate, type Store
  */
 
 /** The aggregates of the rooms in the filter and the scope, sorted by region, location, room. */
-export const roomsWithin = (filter: Scope, access: AccessScope): Promise<RoomAggregate[]> =>
+export const roomsWithin = (filter: FilterScope, access: AccessScope): Promise<RoomAggregate[]> =>
   isUnscoped(access) ? rooms.inPlace(filter) : rooms.inPlaces(narrowToAccessScope(filter, access));
 
 /**
  * The counts of one filter: one summary read for everything, a region, or a region + location
  * (O(1) whatever the rooms); the room aggregates in it otherwise (O(rooms in it)).
  */
-const countsOf = async (filter: Scope): Promise<Counts> => {
+const countsOf = async (filter: FilterScope): Promise<Counts> => {
   const summary = summaryPlaceFor(filter);
   return summary ? summaries.get(summary) : countRooms(await rooms.inPlace(filter));
 };
 
 /** The counts of the filter within the scope: the sum over its narrower filters (disjoint, so no room counts twice). */
-export const countsWithin = async (filter: Scope, access: AccessScope): Promise<Counts> => {
+export const countsWithin = async (filter: FilterScope, access: AccessScope): Promise<Counts> => {
   const parts = await Promise.all(narrowToAccessScope(filter, access).map(countsOf));
   return parts.length === 1 ? parts[0]! : parts.reduce((total, counts) => addCounts(total, counts), zeroCounts());
 };

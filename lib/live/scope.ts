@@ -1,4 +1,4 @@
-import { ALL, inScope, scopeOf } from '#lib/devices/deviceScope';
+import { ALL, inFilterScope, filterScopeOf } from '#lib/devices/deviceScope';
 import type { Place } from '#lib/devices/types';
 import type { LiveFilter } from './types';
 
@@ -28,4 +28,4 @@ export const filterScopeKeysOf = (place: Place): string[] => {
 export const EVERYTHING: LiveFilter = { regionName: ALL, locationName: ALL, roomName: ALL };
 
 /** Whether a room lies in a filter's scope (what the keys encode; for checks and tests). */
-export const covers = (filter: LiveFilter, place: Place): boolean => inScope(scopeOf(filter), place);
+export const covers = (filter: LiveFilter, place: Place): boolean => inFilterScope(filterScopeOf(filter), place);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import * as liveConnections from '#lib/live/repository/connections';
 import * as liveTickets from '#lib/live/repository/tickets';
 import { roomsWithin } from '#lib/devices/access';
-import { scopeOf } from '#lib/devices/deviceScope';
+import { filterScopeOf } from '#lib/devices/deviceScope';
 import { roomStatusCount } from '#lib/devices/stats';
 import type { Connection } from '#lib/live/repository/connections';
 import { Conflict, Invalid, ServiceUnavailable, TooManyRequests, Unauthorized } from '#lib/shared/errors';
@@ -114,7 +114,7 @@ export const subscribe = async (
   for (let attempt = 0; attempt < MOVE_ATTEMPTS; attempt++) {
     const outcome = await liveConnections.move(connectionId, scope, attempt === 0 ? connection : undefined);
     if (outcome === 'gone') throw notRegistered();
-    if (outcome === 'moved') return { type: 'subscribed', filter, snapshot: roomStatusCount(await roomsWithin(scopeOf(filter), connection.access ?? [])) };
+    if (outcome === 'moved') return { type: 'subscribed', filter, snapshot: roomStatusCount(await roomsWithin(filterScopeOf(filter), connection.access ?? [])) };
   }
   throw new Conflict('Other messages of this connection kept changing its scope meanwhile; send the subscribe again');
 };

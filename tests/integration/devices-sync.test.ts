@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { devices } from '#lib/devices/repository/devices';
 import * as rooms from '#lib/rollups/repository/rooms';
 import { recomputeRoom } from '#lib/rollups/rooms';
-import { inScope } from '#lib/devices/deviceScope';
+import { inFilterScope } from '#lib/devices/deviceScope';
 import { expectedAggregates } from '#lib/rollups/pure/aggregates';
 import { roomKey } from '#lib/devices/types';
 import { roomId } from '#lib/store/placeKeys';
@@ -165,7 +165,7 @@ describe('room aggregates', () => {
       { region: 'Nowhere' },
     ];
     for (const scope of scopes) {
-      expect(await rooms.inPlace(scope), JSON.stringify(scope)).toEqual(all.filter((r) => inScope(scope, r)));
+      expect(await rooms.inPlace(scope), JSON.stringify(scope)).toEqual(all.filter((r) => inFilterScope(scope, r)));
     }
   });
 });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { inScope } from '#lib/devices/deviceScope';
+import { inFilterScope } from '#lib/devices/deviceScope';
 import { narrowToAccessScope, placeInAccessScope, type PlaceFilter, type AccessScopeEntry } from '#lib/shared/access';
 import { withinCondition } from '#lib/store/within';
 
@@ -51,8 +51,8 @@ describe('narrowToAccessScope (a filter within a scope)', () => {
       fc.property(fc.array(entry, { minLength: 1, maxLength: 5 }), filterOf, names, names, names, (scope, filter, region, location, room) => {
         const where = place(region, location, room);
         const narrowed = narrowToAccessScope(filter, scope);
-        const holding = narrowed.filter((part) => inScope(part, where)).length;
-        expect(holding).toBe(placeInAccessScope(scope, where) && inScope(filter, where) ? 1 : 0);
+        const holding = narrowed.filter((part) => inFilterScope(part, where)).length;
+        expect(holding).toBe(placeInAccessScope(scope, where) && inFilterScope(filter, where) ? 1 : 0);
         expect(narrowed.length).toBeLessThanOrEqual(scope.length);
       }),
       { numRuns: 3000 },
