@@ -53,7 +53,7 @@ export const components = { Error: errorBody, Forbidden: forbiddenBody };
 
 /**
  * Headers the middleware sets on every answer of a status, whichever route gives it: a 401 says how
- * to authenticate (lib/errors.ts Unauthorized), a 429 and a 503 when to try again (TooManyRequests,
+ * to authenticate (lib/shared/errors.ts Unauthorized), a 429 and a 503 when to try again (TooManyRequests,
  * ServiceUnavailable, the store's back-pressure in lib/http/respond.ts).
  */
 export const headerComponents = {
@@ -75,7 +75,7 @@ const statusHeaders: Record<number, Record<string, unknown>> = {
   503: { 'Retry-After': headerRef('RetryAfter') },
 };
 
-/** What an idempotent create adds to its answers' headers (lib/http/idempotency.ts, lib/requests/idempotency.ts). */
+/** What an idempotent create adds to its answers' headers (lib/http/idempotency.ts, lib/http/idempotencyStore.ts). */
 const idempotentHeaders = (status: number): Record<string, unknown> => {
   if (status >= 200 && status < 300) {
     return {
