@@ -132,6 +132,28 @@ const startOptions = (args: readonly string[]) => {
   return { verbose: args.includes('--verbose') };
 };
 
+/**
+ * Until "ready", the SDK's warning for each store request slower than its 3 s timeout (one line
+ * per request: dozens while a busy machine syncs the demo fleet) is counted instead of printed;
+ * the count is one line before "ready". Every other warning passes.
+ */
+const SLOW_STORE_WARNING = /^@smithy\/node-http-handler - \[WARN\] a request has exceeded the configured (\d+) ms requestTimeout/;
+const countSlowStoreWarnings = () => {
+  const warn = console.warn;
+  let count = 0;
+  let timeoutMs = 0;
+  console.warn = (...args: unknown[]) => {
+    const slow = typeof args[0] === 'string' ? SLOW_STORE_WARNING.exec(args[0]) : null;
+    if (!slow) return warn(...args);
+    count++;
+    timeoutMs = Number(slow[1]);
+  };
+  return () => {
+    console.warn = warn;
+    return count ? `store: ${count} requests took over ${timeoutMs / 1000} s during the start (a busy machine); each went on to its answer` : undefined;
+  };
+};
+
 /** A path as a person types it from here: relative when under the working folder. */
 const shown = (path: string) => {
   const near = relative(process.cwd(), path);
@@ -217,6 +239,7 @@ const main = async () => {
       spawned = child;
     },
   });
+  const slowStoreSummary = countSlowStoreWarnings();
   const preparing = (async () => {
     const { buildOnce } = await import('./local/build-once');
     if (await buildOnce()) console.log('validators and route bindings built (generated/)');
@@ -263,6 +286,8 @@ const main = async () => {
       : 'access mode: user (every route but sign-in and service token exchange needs a bearer token: POST /api/authService/auth/signin)',
   );
   console.log(verbose ? `serverless offline's output: above, and in ${shown(logFile)}` : `serverless offline's output (route table, requests): ${shown(logFile)}; npm start -- --verbose prints it here`);
+  const slow = slowStoreSummary();
+  if (slow) console.log(slow);
   console.log(`API ready at ${offline.url}  (header x-api-key: ${shownKey}) in ${secondsSinceCommand().toFixed(1)} s since npm start`);
   console.log(`try: curl -H 'x-api-key: ${apiKey === LOCAL_API_KEY ? apiKey : '$API_KEY'}' ${offline.url}/intervals   (Ctrl-C stops everything)\n`);
   // from here on, requests and handler logs as they come
