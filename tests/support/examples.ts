@@ -144,13 +144,15 @@ export type Pattern =
   | { kind: 'number' }
   | { kind: 'text'; regex: RegExp; shown: string }
   | { kind: 'object'; fields: [string, Pattern][]; open: boolean }
-  | { kind: 'array'; items: Pattern[] };
+  | { kind: 'array'; items: Pattern[] }
+  | { kind: 'either'; options: Pattern[] };
 
 /**
  * Reads an answer as the text writes it: JSON, where `...` (or `…`) inside an object or array
  * stands for more fields or items, inside a string for any text; `..` for any value; and `~`
  * before a figure marks it as of the moment: `~43` any number, `~"2026-12-01T21:00:00.000Z"` any
- * text of that shape (each run of digits any digits).
+ * text of that shape (each run of digits any digits). Answers that may each come are separated by
+ * ` | ` (`{"raised":~3,...} | {"message":"Another alarm evaluation is running; ..."}`).
  */
 export const parseAnswer = (source: string): Pattern => {
   let at = 0;
@@ -226,10 +228,15 @@ export const parseAnswer = (source: string): Pattern => {
     at += literal[0].length;
     return { kind: 'literal', value: JSON.parse(literal[0]) as number | boolean | null };
   };
-  const pattern = value();
+  const options = [value()];
   space();
+  while (text[at] === '|') {
+    at++;
+    options.push(value());
+    space();
+  }
   if (at < text.length) fail('text after the answer');
-  return pattern;
+  return options.length === 1 ? options[0]! : { kind: 'either', options };
 };
 
 /** Where `actual` differs from `pattern` (empty when it matches). */
@@ -257,6 +264,10 @@ export const differences = (pattern: Pattern, actual: unknown, path = '$'): stri
     case 'array': {
       if (!Array.isArray(actual)) return [`${path}: ${show(actual)}, the text says an array`];
       return arrayDifferences(pattern.items, actual, path);
+    }
+    case 'either': {
+      const each = pattern.options.map((option) => differences(option, actual, path));
+      return each.some((found) => found.length === 0) ? [] : each.flat();
     }
   }
 };
