@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { DEVICE_FIELDS, fieldsOf, isAnswered, type FieldSpec } from '#lib/devices/model';
 import { maintenanceMark } from '#schemas/maintenance';
 import { device } from '#schemas/devices';
+import { DEVICE_ATTRIBUTES } from '#lib/devices/entities';
+import { declared } from '#lib/store/entity';
 
 /** What the API answers beside a device's own fields: the marks of the maintenance windows that hold it. */
 const MARKS = Object.keys(maintenanceMark);
@@ -34,5 +36,13 @@ describe('the device model and the API device contract (schemas/devices.ts)', ()
   it('every field of the contract is an answered field of the model (the maintenance marks aside)', () => {
     const extra = [...contract.keys()].filter((path) => !declared.has(path) && !MARKS.includes(path.split('.')[0]!));
     expect(extra, 'in the contract but not answered by the model').toEqual([]);
+  });
+});
+
+describe('the device model and its row of docs/data-model.md', () => {
+  it('names every attribute a device item stores', () => {
+    const notes = declared.find(({ type }) => type === 'Device')?.doc.notes ?? '';
+    const named = new Set(notes.match(/\w+/g));
+    expect(DEVICE_ATTRIBUTES.filter((attribute) => !named.has(attribute))).toEqual([]);
   });
 });
