@@ -120,12 +120,13 @@ type Shape<F extends DeviceFields> = Flat<
 >;
 type Where<F extends DeviceFields, Test> = { [K in keyof F as F[K] extends Test ? K : never]: F[K] };
 type Stored = Where<Declared, { from: 'provider' | 'sync' | 'engine' }>;
+type Reported = Where<Declared, { from: 'provider' | 'sync' }>;
 type Answered = Where<Declared, { from: 'provider' | 'sync' | 'derived' }>;
 
 /** A device as stored: what its provider reports, `staleSince` set by the sync, and the alarm engine's fields. */
 export type StoredDevice = Shape<Stored>;
 /** A device as a provider reports it (the alarm engine's fields left out). */
-export type ProviderDevice = Omit<StoredDevice, 'alarmSeverity' | 'alarmWatchers'>;
+export type ProviderDevice = Shape<Reported>;
 /** A device as the API answers it (spec "Device"): hidden fields left out, derived ones in. */
 export type Device = Shape<Omit<Answered, { [K in keyof Answered]: Answered[K] extends { hidden: true } ? K : never }[keyof Answered]>>;
 /** What a vendor says about a device beyond the spec's fields (DESIGN §6). */
@@ -133,7 +134,10 @@ export type VendorDetails = NonNullable<StoredDevice['vendorDetails']>;
 /** The watcher elements the declaration names. */
 export type DeviceElement = { [K in DeviceField]: Declared[K] extends { element: infer E extends string } ? E : never }[DeviceField];
 
-/* Derivation helpers: each takes the declaration, so a test may hand them an extended copy. */
+/*
+ * Derivation helpers: each takes the table or a field's spec and never reads DEVICE_FIELDS itself,
+ * so the views built from it follow a table a test swaps in (tests/integration/device-model.test.ts).
+ */
 
 /** The declared fields `keep` selects, as [attribute, spec], in declaration order. */
 export const fieldsOf = (fields: DeviceFields, keep: (spec: FieldSpec) => boolean = () => true): [string, FieldSpec][] =>
