@@ -9,9 +9,6 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import type { CompiledValidator } from '#lib/shared/validation';
 import type { AccessScope, Permission, Requirement } from '#lib/shared/access';
 import type { HttpResult } from './respond';
-import type { runIdempotent } from './idempotency';
-import type { AuditEntry } from '#lib/shared/audit';
-import type { AuditFacts, AuditSpec } from './audit';
 
 export type { Requirement } from '#lib/shared/access';
 
@@ -89,7 +86,7 @@ export interface RouteContract {
    */
   idempotent?: true;
   /**
-   * The audit log (lib/http/audit.ts): by default every route that is not a GET and needs more
+   * The audit log (lib/access/audit/routes.ts): by default every route that is not a GET and needs more
    * than `fleet:read` (and is not public) is recorded once it succeeded; this says otherwise, or
    * which authentication event the route is, or where its target is.
    */
@@ -132,20 +129,67 @@ export interface Principal {
  */
 export type Authenticator = (event: import('aws-lambda').APIGatewayProxyEvent, options?: { auditLog?: AuditLog }) => Promise<Principal>;
 
+/**
+ * Where the id of a route's audited target is: a path parameter (or several, for a target named by
+ * more than one: each URI-encoded, joined by "/"), a field of the answer, the answer itself, or the caller.
+ */
+export type AuditTargetId = { path: string | readonly string[] } | { answer: string } | 'answer' | 'caller';
+
+/** What a contract may say about the audit log (lib/access/audit/routes.ts reads it). */
+export interface AuditSpec {
+  /** Record this route, or not, whatever the rule says. */
+  record?: boolean;
+  /** The authentication event this route is (its records say this instead of `change`): one of lib/access/audit/types.ts `AUDIT_EVENTS`, checked by the generator. */
+  event?: string;
+  /** The target's type; by default the area's name in the singular (`watchers` -> `watcher`). */
+  target?: string;
+  /** Where the target's id is; by default the last path parameter, else the `id` (`roleid`, `username`) of the 2xx answer. */
+  targetId?: AuditTargetId;
+}
+
+/**
+ * An audit record as lib/http hands it on: made and stored by the audit log (lib/access/audit),
+ * never read here.
+ */
+export type AuditEntry = object;
+
+/** What an audited request's record is made of. */
+export interface AuditedRequest {
+  event: import('aws-lambda').APIGatewayProxyEvent;
+  requestId: string;
+  path: Record<string, unknown>;
+  body: unknown;
+  principal: Pick<Principal, 'kind' | 'username'>;
+}
+
+/**
+ * What the binding of an audited route carries (lib/access/audit/routes.ts `routeAudit` makes it
+ * from the route's facts; scripts/generate.ts writes the call).
+ */
+export interface RouteAudit {
+  log: AuditLog;
+  /** The route's first 2xx: what a record written with the change says until the answer is known (docs/adr/0550). */
+  status?: number;
+  /** The record of `request` answering `result`. */
+  entryOf(request: AuditedRequest, result: Pick<HttpResult, 'statusCode' | 'body'>): AuditEntry;
+  /** Stores a record before the request is answered; when it cannot, logs it and throws 503 saying `unavailable`. */
+  appendOrUnavailable(entry: AuditEntry, unavailable: string): Promise<void>;
+}
+
 /** Where audit records are stored (lib/access/audit/log.ts); throws when one could not be. */
-export interface AuditLog {
-  append(entry: AuditEntry): Promise<void>;
+export interface AuditLog<E extends AuditEntry = AuditEntry> {
+  append(entry: E): Promise<void>;
   /**
    * The record of a change about to be made, as writes of the change's own transaction
    * (docs/adr/0550); `complete` rewrites it, same id and time, with what only the answer knows.
    */
-  prepare?(entry: AuditEntry): PreparedAuditRecord;
+  prepare?(entry: E): PreparedAuditRecord<E>;
 }
 
-export interface PreparedAuditRecord {
+export interface PreparedAuditRecord<E extends AuditEntry = AuditEntry> {
   /** Runs the change with the record riding on its first write; `spent`: the record was written with it. */
   alongside<T>(work: () => Promise<T>): Promise<{ value: T; spent: boolean }>;
-  complete(entry: AuditEntry): Promise<void>;
+  complete(entry: E): Promise<void>;
 }
 
 /** One idempotent request: the route, who calls, the key they sent, and what they asked (path, query, body). */
@@ -182,6 +226,17 @@ export interface IdempotencyStore {
   begin(request: IdempotentRequest): Promise<IdempotencyClaim | IdempotentReplay>;
 }
 
+/**
+ * Runs a create once per key (lib/http/idempotency.ts `runIdempotent`): a retry with the same key
+ * and request answers the first result; `audit` stores the audit record of a result.
+ */
+export type RunIdempotent = (
+  store: IdempotencyStore,
+  context: { route: string; event: import('aws-lambda').APIGatewayProxyEvent; principal: Principal | undefined; request: unknown },
+  run: () => Promise<HttpResult>,
+  audit?: (result: HttpResult) => Promise<void>,
+) => Promise<HttpResult>;
+
 /** What the handler of a route is given at run time; written by the generator (generated/routes/). */
 export interface Binding<C extends RouteContract> {
   functionName: string;
@@ -192,9 +247,9 @@ export interface Binding<C extends RouteContract> {
    * Where the results of idempotent creates are kept, and the run that keeps them (set exactly
    * when the contract says `idempotent`): passed in, so that a route without it does not bundle it.
    */
-  idempotency?: { store: IdempotencyStore; run: typeof runIdempotent };
-  /** Set exactly when the route is audited (lib/http/audit.ts): what its records say, and where they go. */
-  audit?: AuditFacts & { log: AuditLog };
+  idempotency?: { store: IdempotencyStore; run: RunIdempotent };
+  /** Set exactly when the route is audited (lib/access/audit/routes.ts): what its records say, and where they go. */
+  audit?: RouteAudit;
   /** Run before the request is handled, once per container in effect (loads the stage secret of routes that need it). */
   prepare?: () => Promise<void>;
   /** Types only: the contract this binding was generated from. */

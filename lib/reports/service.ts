@@ -5,7 +5,7 @@
  * caller's scope, as a watcher keeps its creator's. A scoped caller reaches only the schedules
  * whose scope lies within its own; any other is 404, as if unknown.
  */
-import type { Mailer } from '#lib/alarms/mailer';
+import type { Mailer } from '#lib/notify/mail/types';
 import * as store from '#lib/reports/repository';
 import { mapPage, type Page } from '#lib/store/paging';
 import { Invalid, NotFound, TooManyRequests } from '#lib/shared/errors';

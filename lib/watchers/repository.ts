@@ -88,7 +88,7 @@ export const replace = async (current: VersionedWatcher, input: WatcherInput): P
 /**
  * Bumps the version of a watcher read at `version`, changing nothing else; false when another
  * request wrote it since (or it is gone). A write that relies on what it read of a watcher
- * (lib/watchers/inhibition.ts: the chain of parents) holds it so: a racing write of it then fails.
+ * (lib/alarms/inhibition/parents.ts: the chain of parents) holds it so: a racing write of it then fails.
  */
 export const holdAt = async (id: string, version: number): Promise<boolean> =>
   // a hold prepares the change of another watcher: its audit record rides on that change, not here

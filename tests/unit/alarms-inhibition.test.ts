@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { afterPlan, holding, inhibitedRaises, suppressRaises } from '#lib/alarms/engine/pure/inhibit';
+import { afterPlan, holding, inhibitedRaises, suppressRaises } from '#lib/alarms/inhibition/pure/suppress';
 import { planAlarms } from '#lib/alarms/engine/pure/plan';
-import { parentHolds, parentProblem, parentScope, sameEpisode, scopeKey, suppressionOf, type ParentFacts } from '#lib/alarms/pure/inhibition';
+import { parentHolds, parentProblem, parentScope, sameEpisode, scopeKey, suppressionOf, type ParentFacts } from '#lib/alarms/inhibition/pure/rules';
 import type { Place } from '#lib/devices/types';
 import { buildDigest, introOf, subjectOf } from '#lib/notify/pure/digest';
 import { payloadOf } from '#lib/notify/pure/formats';

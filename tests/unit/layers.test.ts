@@ -19,7 +19,7 @@ const layerOf = (file: string): Layer | undefined => {
   if (file.startsWith('generated/routes/')) return 'binding';
   if (file.startsWith('generated/validators/')) return 'validator';
   if (file.startsWith('schemas/')) return 'contract';
-  if (/^lib\/[^/]+\/(.+\/)?repository(\.ts|\/)/.test(file) || ['lib/store/caps.ts', 'lib/store/leases.ts', 'lib/store/partition.ts', 'lib/http/idempotencyKeys.ts', 'lib/http/idempotencyStore.ts'].includes(file)) return 'db';
+  if (/^lib\/[^/]+\/(.+\/)?repository(\.ts|\/)/.test(file) || ['lib/store/caps.ts', 'lib/store/leases.ts', 'lib/store/partition.ts', 'lib/http/idempotency.ts'].includes(file)) return 'db';
   if (file.startsWith('lib/http/')) return 'http';
   if (file.startsWith('lib/adapters/')) return 'adapter';
   if (/^lib\/[^/]+\/(.+\/)?entities\.ts$/.test(file)) return 'store';
@@ -112,9 +112,10 @@ const imports = everything.filter((i) => !i.external);
  * only. An engine may import the engines it lists here and no other, values and types alike.
  */
 const ENGINES = {
-  'lib/alarms/engine': ['lib/notify', 'lib/rollups'],
+  'lib/alarms/engine': ['lib/notify', 'lib/rollups', 'lib/alarms/inhibition'],
+  'lib/alarms/inhibition': ['lib/rollups'],
   'lib/inventory': ['lib/rollups'],
-  'lib/notify': ['lib/rollups'],
+  'lib/notify': ['lib/rollups', 'lib/alarms/inhibition'],
   'lib/rollups': [],
 } as const satisfies Record<string, readonly string[]>;
 type Engine = keyof typeof ENGINES;

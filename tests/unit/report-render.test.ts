@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HistoryRecord } from '#lib/alarms/pure/history';
 import { webhookBody } from '#lib/notify/pure/formats';
-import { digestMail } from '#lib/notify/pure/mail';
+import { digestMail } from '#lib/notify/mail/pure/render';
 import { buildReport, LONGEST_OUTAGES, scopeLabel, WORST_ROOMS } from '#lib/reports/pure/build';
 import { reportDigest, reportDrafts } from '#lib/reports/pure/drafts';
 import { reportHtml, reportPayload, reportText } from '#lib/reports/pure/render';

@@ -6,7 +6,7 @@ import { roomKey, type Place } from '#lib/devices/types';
 import { logger } from '#lib/shared/log';
 import { healSummaries, recountRooms } from '#lib/rollups/recount';
 import { applyPlan } from './applyPlan';
-import { inhibit } from './inhibit';
+import { inhibit } from '#lib/alarms/inhibition/suppress';
 import { pass, tally, type EvaluationSummary, type PassOptions } from './pass';
 import { quietAt } from './quiet';
 import { planAlarms, roomsToRecompute } from './pure/plan';

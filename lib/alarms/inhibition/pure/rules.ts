@@ -1,12 +1,12 @@
 import type { Place } from '#lib/devices/types';
 import type { InhibitedBy } from '#lib/watchers/types';
-import type { SuppressedBy } from '../types';
+import type { SuppressedBy } from '#lib/alarms/types';
 
 /*
  * The rules of inhibition (docs/guide/rules/alarms.md): where a watcher's parent
  * condition is judged for one of its alarms, and whether it holds there, from facts the engine
  * already keeps (room aggregates, location summaries, the parent watcher's firing alarms). Pure:
- * the evaluator (lib/alarms/engine) and the notifier (lib/notify) read the facts and ask here.
+ * the evaluator (../suppress.ts) and the notifier (lib/notify) read the facts (../facts.ts) and ask here.
  */
 
 /** Where a parent condition is judged: a room, or a location (no `room`). */
@@ -32,7 +32,7 @@ const overRoom = (parent: InhibitedBy): boolean => parent.condition === 'roomOff
 
 /**
  * The parent a watcher is inhibited by, or none when its chain of parent watchers leads back to it:
- * two PUTs racing can store a cycle the write check (lib/watchers/inhibition.ts) did not see, and
+ * two PUTs racing can store a cycle the write check (../parents.ts) did not see, and
  * watchers suppressing each other would never tell anything (docs/guide/rules/alarms.md "A cycle of parent watchers suppresses nothing"). `byId` holds every watcher.
  */
 export const effectiveParent = (watcher: { id: string; inhibitedBy?: InhibitedBy }, byId: ReadonlyMap<string, { inhibitedBy?: InhibitedBy }>): InhibitedBy | undefined => {

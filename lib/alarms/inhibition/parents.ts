@@ -1,8 +1,8 @@
 import * as watchers from '#lib/watchers/repository';
 import { Conflict, Invalid, NotFound } from '#lib/shared/errors';
 import type { AccessScope } from '#lib/shared/access';
-import { watcherWithinScope } from './scope';
-import type { InhibitedBy } from './types';
+import { watcherWithinScope } from '#lib/watchers/scope';
+import type { InhibitedBy } from '#lib/watchers/types';
 
 const FIELD = 'body.inhibitedBy.watcherId';
 
