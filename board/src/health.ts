@@ -54,10 +54,11 @@ export const nextHealth = (health: Health, event: HealthEvent): Health => {
 
 /**
  * How long the board may go without hearing from the API before it calls its picture stale:
- * the poll interval, plus the time one call may reasonably take (a second at most), so that
- * a poll that answers in a few milliseconds never makes the board blink.
+ * the poll interval, plus the time the call of the next beat may take to answer (as long as
+ * the interval, at most 5 s), so that a slow but answering API never makes the board blink.
+ * `heardAt` is when the newest successful call was sent.
  */
-export const staleAfterMs = (pollMs: number): number => pollMs + Math.min(1000, pollMs / 2);
+export const staleAfterMs = (pollMs: number): number => pollMs + Math.min(5000, pollMs);
 
 /** The phase at `now`: a refusal or a failure wins over an old picture, an old picture is stale. */
 export const phaseOf = (health: Health, now: number, pollMs: number): Phase => {

@@ -319,9 +319,9 @@ const changeScope = (next: Filter) => {
 };
 
 /** Another page of the alarm list (the API's cursor); the newest page is the one pushes add to. */
-const turnPage = async (older: boolean) => {
+const turnPageNow = async (older: boolean) => {
+  if (older ? !olderCursor : cursors.length === 1) return;
   const next = older ? [...cursors, olderCursor ?? undefined] : cursors.slice(0, -1);
-  if (next.length === 0) return;
   try {
     const page = await alarmPage(next.at(-1));
     cursors = next;
@@ -331,6 +331,13 @@ const turnPage = async (older: boolean) => {
     failed(error);
   }
   render();
+};
+
+/** Clicks turn pages one after the other: two quick clicks on "Older" go two pages on, not one. */
+let turning: Promise<void> = Promise.resolve();
+const turnPage = (older: boolean) => {
+  turning = turning.then(() => turnPageNow(older));
+  return turning;
 };
 
 const say = (text: string) => {

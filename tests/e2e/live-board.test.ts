@@ -327,18 +327,18 @@ describe('status board (npm start, headless Chromium)', () => {
       const second = await call<{ items: { id: string }[]; nextCursor: string }>('GET', `/alarms?limit=10&cursor=${encodeURIComponent(first.nextCursor)}`);
       const third = await call<{ items: { id: string }[]; nextCursor: string | null }>('GET', `/alarms?limit=10&cursor=${encodeURIComponent(second.nextCursor)}`);
       expect(third.nextCursor).toBeNull();
-      await expect.poll(ids).toEqual(first.items.map((a) => a.id));
+      await expect.poll(ids, { timeout: 15_000 }).toEqual(first.items.map((a) => a.id));
       expect(await page.textContent('#firing-count')).toBe('(25 firing)');
       expect(await page.isDisabled('#alarms-newer')).toBe(true);
       await page.click('#alarms-older');
-      await expect.poll(ids).toEqual(second.items.map((a) => a.id));
+      await expect.poll(ids, { timeout: 15_000 }).toEqual(second.items.map((a) => a.id));
       expect(await page.textContent('#alarm-page')).toBe('page 2');
       await page.click('#alarms-older');
-      await expect.poll(ids).toEqual(third.items.map((a) => a.id));
+      await expect.poll(ids, { timeout: 15_000 }).toEqual(third.items.map((a) => a.id));
       expect(await page.isDisabled('#alarms-older')).toBe(true);
       await page.click('#alarms-newer');
       await page.click('#alarms-newer');
-      await expect.poll(ids).toEqual(first.items.map((a) => a.id));
+      await expect.poll(ids, { timeout: 15_000 }).toEqual(first.items.map((a) => a.id));
       expect(await page.isDisabled('#alarms-newer')).toBe(true);
       // the picture of docs/status-board.png (BOARD_SCREENSHOT=docs/status-board.png): one room acknowledged
       const acked = (await call<{ id: string; devicesn: string }[]>('GET', '/alarms')).find((a) => a.devicesn === target.devicesn)!;
