@@ -9,11 +9,11 @@
  * Where the stage asks who acts (ACCESS_MODE=user), an answer 401 shows a sign-in form; the
  * token is held in memory only (api.ts).
  */
-import { api, configure, currentSession, Declined, may, Refused, signIn, signOut, Unreachable, type Config } from './api';
+import { boardActions } from './actions';
+import { api, configure, currentSession, Declined, Refused, signIn, signOut, Unreachable, type Config } from './api';
 import { initialHealth, nextHealth, phaseOf, type HealthEvent } from './health';
-import { ALL, alarmChanged, applyMessage, countsOf, emptyState, loaded, roomKey, showPage, type Alarm, type BoardState, type Filter, type Message, type Room } from './state';
-import { localTime } from './time';
-import { $, renderFigures, renderPhase, type Actions } from './view';
+import { ALL, applyMessage, countsOf, emptyState, loaded, showPage, type Alarm, type BoardState, type Filter, type Message, type Room } from './state';
+import { $, renderFigures, renderPhase } from './view';
 
 interface Page<T> {
   items: T[];
@@ -340,52 +340,15 @@ const turnPage = (older: boolean) => {
   return turning;
 };
 
-const say = (text: string) => {
-  $('action-message').textContent = text;
-};
-
-const acknowledge = async (alarm: Alarm) => {
-  try {
-    const answer = await api<Alarm>('POST', `/alarms/${encodeURIComponent(alarm.id)}/ack`, {});
-    state = alarmChanged(state, answer);
-    say(`Acknowledged ${alarm.devicesn} in ${alarm.room}.`);
-  } catch (error) {
-    if (error instanceof Refused && error.status !== 401) say(`Not acknowledged: ${error.message}`);
-    else if (error instanceof Declined) say(`Not acknowledged: ${error.message}`);
-    else failed(error);
-  }
-  render();
-};
-
-let silencing: Room | undefined;
-const askSilence = (room: Room) => {
-  silencing = room;
-  $('silence-room').textContent = roomKey(room);
-  $('silence-error').textContent = '';
-  $<HTMLDialogElement>('silence-dialog').showModal();
-  $<HTMLInputElement>('silence-comment').focus();
-};
-
-const silence = async (event: SubmitEvent) => {
-  event.preventDefault();
-  const room = silencing;
-  if (!room) return;
-  const endsAt = new Date(Date.now() + Number($<HTMLSelectElement>('silence-hours').value) * 3_600_000).toISOString();
-  try {
-    await api('POST', '/silences', { matchers: { region: room.region, location: room.location, room: room.room }, endsAt, comment: $<HTMLInputElement>('silence-comment').value });
-  } catch (error) {
-    $('silence-error').textContent = error instanceof Declined || error instanceof Refused ? error.message : error instanceof Error ? error.message : String(error);
-    return;
-  }
-  $<HTMLDialogElement>('silence-dialog').close();
-  $<HTMLInputElement>('silence-comment').value = '';
-  say(`Silenced ${roomKey(room)} until ${localTime(endsAt)}.`);
-  await reload();
-};
-
-const actions = (): Actions => ({
-  acknowledge: may('alarms:ack') ? (alarm) => void acknowledge(alarm) : undefined,
-  silence: may('silences:write') ? askSilence : undefined,
+/** What whoever the board acts for may do from it (actions.ts). */
+const { actions, wire: wireActions } = boardActions({
+  state: () => state,
+  update: (next) => {
+    state = next;
+  },
+  reload,
+  failed,
+  render: () => render(),
 });
 
 /** The scope lists, then the live connection; a 401 on the way shows the sign-in form instead. */
@@ -413,8 +376,7 @@ const main = async () => {
   $('signout').onclick = () => void onSignOut();
   $('alarms-older').onclick = () => void turnPage(true);
   $('alarms-newer').onclick = () => void turnPage(false);
-  $<HTMLFormElement>('silence-form').onsubmit = (event) => void silence(event);
-  $('silence-cancel').onclick = () => $<HTMLDialogElement>('silence-dialog').close();
+  wireActions();
   // the phase moves with the clock alone (stale, "N s ago"): look again every second
   window.setInterval(() => render(false), 1000);
   showWho();
