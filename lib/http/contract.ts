@@ -20,6 +20,18 @@ export interface Answer {
   schema?: TSchema;
   /** Other media types the same status may answer (asked for by the request), each with its body's schema: `{ 'text/csv': Type.String() }`. */
   media?: Record<string, TSchema>;
+  /**
+   * Headers this answer carries on purpose beyond those every route's answers of its status carry
+   * (scripts/openapi.ts adds Retry-After, WWW-Authenticate and the idempotency ones), by name.
+   */
+  headers?: Record<string, AnswerHeader>;
+}
+
+/** One documented answer header: what it says, the schema of its value, and whether every such answer has it. */
+export interface AnswerHeader {
+  description: string;
+  schema: TSchema;
+  required?: boolean;
 }
 
 /** An IAM statement a function needs beyond the table (serverless `iam.role.statements` shape). */

@@ -7,7 +7,7 @@ import { root } from '../../scripts/registry';
 /**
  * Layers point one way (docs/architecture.md): functions -> lib/<domain> -> lib/db -> lib/store (entities, client),
  * with lib/adapters (AWS clients other than DynamoDB) beside lib/db, wired in by functions, and
- * the shared types (lib/<domain>/types.ts), errors, log, observability and helpers (lib/shared)
+ * the shared types and models (lib/<domain>/types.ts, model.ts), errors, log, observability and helpers (lib/shared)
  * below them all. Among the domains, the engine folders import each other one way only (ENGINES
  * below), and modules under `pure/` reach no I/O. Imports are read with the TypeScript parser;
  * `import type` is allowed downwards and from a domain's types into lib/db (types are erased at build).
@@ -25,7 +25,7 @@ const layerOf = (file: string): Layer | undefined => {
   if (/^lib\/[^/]+\/(.+\/)?entities\.ts$/.test(file)) return 'store';
   if (file.startsWith('lib/store/')) return 'store';
   if (file.startsWith('lib/shared/') || file.startsWith('lib/shared/') || file === 'lib/shared/errors.ts' || file === 'lib/shared/log.ts') return 'shared';
-  if (/^lib\/[^/]+\/(.+\/)?types\.ts$/.test(file)) return 'types';
+  if (/^lib\/[^/]+\/(.+\/)?(types|model)\.ts$/.test(file)) return 'types';
   if (file.startsWith('lib/')) return 'domain';
   return undefined;
 };
