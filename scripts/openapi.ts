@@ -75,7 +75,7 @@ const statusHeaders: Record<number, Record<string, unknown>> = {
   503: { 'Retry-After': headerRef('RetryAfter') },
 };
 
-/** What an idempotent create adds to its answers' headers (lib/http/idempotency.ts, lib/http/idempotencyStore.ts). */
+/** What an idempotent create adds to its answers' headers (lib/http/idempotency.ts). */
 const idempotentHeaders = (status: number): Record<string, unknown> => {
   if (status >= 200 && status < 300) {
     return {

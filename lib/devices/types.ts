@@ -92,7 +92,7 @@ export const openWatchersHint = (device: Pick<StoredDevice, 'alarmSeverity' | 'a
 /* Summaries (lib/rollups/pure/summary.ts): the counts of the room aggregates within a scope. */
 
 /** The scopes a summary exists for: `{}`, `{region}`, `{region, location}`. */
-export type SummaryScope = Record<string, never> | { region: string } | { region: string; location: string };
+export type SummaryPlace = Record<string, never> | { region: string } | { region: string; location: string };
 
 export interface Counts {
   deviceCount: number;
@@ -112,5 +112,5 @@ export const zeroCounts = (): Counts => ({ deviceCount: 0, online: 0, offline: 0
 
 export const sameCounts = (a: Counts, b: Counts): boolean => COUNT_FIELDS.every((field) => a[field] === b[field]);
 
-export const summaryKey = (scope: SummaryScope): string => JSON.stringify([(scope as Partial<Place>).region ?? null, (scope as Partial<Place>).location ?? null]);
+export const summaryKey = (scope: SummaryPlace): string => JSON.stringify([(scope as Partial<Place>).region ?? null, (scope as Partial<Place>).location ?? null]);
 

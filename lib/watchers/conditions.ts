@@ -1,6 +1,6 @@
 import { DEVICE_FIELDS, fieldsOf, valueAt, type Device } from '#lib/devices/model';
 import { Invalid } from '#lib/shared/errors';
-import { areaWithinScope } from '#lib/shared/scopeWithin';
+import { areaWithinAccessScope } from '#lib/shared/scopeWithin';
 import {
   BOOLEAN_ELEMENTS,
   BOOLEAN_OPERATORS,
@@ -127,5 +127,5 @@ export const evaluate = (watcher: Pick<Watcher, 'operations'>, device: DeviceSta
  * serial number. Every pass of the engine asks this one question (lib/alarms/engine/pure/plan.ts).
  */
 export const targets = (watcher: Pick<WatcherRecord, 'allDevices' | 'devicesId' | 'scope'>, device: DeviceState): boolean =>
-  areaWithinScope(watcher.scope ?? [], { region: device.details?.region, location: device.details?.location }) &&
+  areaWithinAccessScope(watcher.scope ?? [], { region: device.details?.region, location: device.details?.location }) &&
   (watcher.allDevices || watcher.devicesId.includes(device.deviceid) || watcher.devicesId.includes(device.devicesn));

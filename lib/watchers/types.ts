@@ -27,7 +27,7 @@ export type Operator = (typeof OPERATORS)[number];
 export const OPERATOR_TYPES = ['AND', 'OR'] as const;
 type OperatorType = (typeof OPERATOR_TYPES)[number];
 
-import type { ScopeEntry } from '#lib/shared/access';
+import type { AccessScopeEntry } from '#lib/shared/access';
 import type { Severity } from '#lib/shared/severity';
 import { assertListShare, caps } from '#lib/shared/caps';
 
@@ -111,7 +111,7 @@ export interface WatcherRecord extends Watcher {
    * The scope of the principal that created it (DESIGN §5): it raises alarms only for devices
    * inside. Absent: unscoped, the whole fleet. Set at creation, never changed.
    */
-  scope?: ScopeEntry[];
+  scope?: AccessScopeEntry[];
   active: boolean;
   createdAt: string;
   updatedAt: string;

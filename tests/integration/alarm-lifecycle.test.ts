@@ -23,7 +23,7 @@ import type { HistoryRecord } from '#lib/alarms/pure/history';
 
 const evaluate = () => fullPass({ mailer: outboxMailer(), deadline: Date.now() + 30_000 });
 const mailsTo = async (email: string) => (await outbox.list(email, {})) as Mail[];
-const statusIn = async (region: string) => roomStatusCount(await rooms.inScope({ region }));
+const statusIn = async (region: string) => roomStatusCount(await rooms.inPlace({ region }));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const HOUR = 3_600_000;
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -17,7 +17,7 @@ import { device, fixed, offlineWatcher, unique } from '../support/fleet';
 
 const evaluate = (mailer: Mailer = outboxMailer()) => fullPass({ mailer, deadline: Date.now() + 30_000 });
 const mailsTo = async (email: string) => (await outbox.list(email, {})) as Mail[];
-const statusIn = async (region: string) => roomStatusCount(await rooms.inScope({ region }));
+const statusIn = async (region: string) => roomStatusCount(await rooms.inPlace({ region }));
 
 describe('alarm engine against the store', () => {
   it('follows a device offline and back: alarm, room status, one raised and one cleared mail', async () => {

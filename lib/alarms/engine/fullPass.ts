@@ -31,7 +31,7 @@ export const fullPass = async (options: PassOptions): Promise<EvaluationSummary>
 
     // the rooms whose devices changed, and any room whose stored status disagrees (heals lost writes)
     const touched = new Map<string, Place>(applied.rooms.map((room) => [roomKey(room), room]));
-    for (const room of roomsToRecompute(await rooms.inScope({}), inventory, plan.worst)) touched.set(roomKey(room), room);
+    for (const room of roomsToRecompute(await rooms.inPlace({}), inventory, plan.worst)) touched.set(roomKey(room), room);
     if (inTime()) summary.roomsRecomputed = (await recountRooms(touched.values())).length;
     if (inTime()) await healSummaries();
     return true;

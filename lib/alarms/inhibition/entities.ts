@@ -1,6 +1,6 @@
 import { docRow, entity } from '#lib/store/entity';
 import type { InhibitedBy } from '#lib/watchers/types';
-import type { ParentScope } from './pure/rules';
+import type { ParentPlace } from './pure/rules';
 import type { Episode } from './types';
 
 export const INHIBITIONS = 'INHIBITION';
@@ -12,7 +12,7 @@ export const InhibitionEpisodeEntity = /* @__PURE__ */ entity({
   key: (key: string) => ({ PK: INHIBITIONS, SK: `INHIBITION#${key}` }),
   fromItem: (item): Episode =>
     Object.assign(
-      { key: String(item.key), watcherId: String(item.watcherId), parent: item.parent as InhibitedBy, scope: item.scope as ParentScope, since: String(item.since) },
+      { key: String(item.key), watcherId: String(item.watcherId), parent: item.parent as InhibitedBy, scope: item.scope as ParentPlace, since: String(item.since) },
       item.announced === true ? { announced: true } : {},
       typeof item.releasedAt === 'string' ? { releasedAt: item.releasedAt } : {},
     ),

@@ -1,5 +1,5 @@
 import type { InhibitedBy } from '#lib/watchers/types';
-import type { ParentScope } from './pure/rules';
+import type { ParentPlace } from './pure/rules';
 
 /**
  * One parent episode (docs/guide/rules/alarms.md "A parent episode is announced once and released once, from a marker per episode"): a watcher's parent condition holding over
@@ -10,7 +10,7 @@ export interface Episode {
   key: string;
   watcherId: string;
   parent: InhibitedBy;
-  scope: ParentScope;
+  scope: ParentPlace;
   since: string;
   announced?: boolean;
   releasedAt?: string;

@@ -1,4 +1,4 @@
-import { effectiveParent, episodeKey, parentHolds, parentScope, suppressionOf, type ParentFacts, type ParentScope } from './rules';
+import { effectiveParent, episodeKey, parentHolds, parentPlaceOf, suppressionOf, type ParentFacts, type ParentPlace } from './rules';
 import type { Place } from '#lib/devices/types';
 import type { InhibitedBy, WatcherRecord } from '#lib/watchers/types';
 import type { OpenAlarm } from '#lib/alarms/types';
@@ -19,7 +19,7 @@ interface JudgedRaise {
   index: number;
   watcherId: string;
   parent: InhibitedBy;
-  scope: ParentScope;
+  scope: ParentPlace;
   episode: string;
 }
 
@@ -30,7 +30,7 @@ export const inhibitedRaises = (raises: readonly { alarm: OpenAlarm }[], watcher
   return raises.flatMap(({ alarm }, index) => {
     const parent = parentOf.get(alarm.watcherId);
     if (!parent) return [];
-    const scope = parentScope(parent, alarm);
+    const scope = parentPlaceOf(parent, alarm);
     return [{ index, watcherId: alarm.watcherId, parent, scope, episode: episodeKey(alarm.watcherId, scope) }];
   });
 };
