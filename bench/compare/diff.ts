@@ -1,0 +1,153 @@
+/**
+ * Comparing two answers to the same request, one from each version. Only noise is forgiven:
+ * values that are random or clock-made on each side (UUIDs, timestamps, tokens, cursors, request
+ * ids) and the order of list items that differ only by such values. Everything else is a
+ * difference, reported with the JSON path where it shows.
+ */
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+const ISO_TIME = /\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?/g;
+const JWT = /eyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]{8,}/g;
+/** an opaque token of the service (cursors, secrets, tickets): long base64url with no spaces */
+const OPAQUE = /^[\w.-]{32,}={0,2}$/;
+/** a random token inside a longer text (a live ticket in a URL) */
+const TOKEN_IN_TEXT = /[\w-]{32,}/g;
+/** epoch seconds or milliseconds of this century, in text (CSV cells, messages) */
+const EPOCH = /\b1\d{9}(?:\d{3})?\b/g;
+/** keys whose numbers are clock readings or durations measured while answering */
+const TIME_KEY = /(?:^|[a-z])(?:at|At|time|Time|since|Since|until|Until|expires|Expires|exp|iat|nbf|ttl|Ttl|timestamp|Timestamp|Ms|Seconds|seconds|age|Age)$/;
+
+/** The same text with every noisy value replaced by its kind. */
+export const placeholders = (text: string): string =>
+  text
+    .replace(JWT, '<jwt>')
+    .replace(UUID, '<uuid>')
+    .replace(ISO_TIME, '<time>')
+    .replace(EPOCH, '<epoch>')
+    .replace(TOKEN_IN_TEXT, (token) => (/\d/.test(token) && /[a-z]/i.test(token) ? '<token>' : token));
+
+/** random tokens mix letters and digits; a long run of one letter (an echoed over-long input) is not one */
+const isOpaque = (text: string): boolean => OPAQUE.test(text) && /\d/.test(text) && /[a-z]/i.test(text);
+
+const isNoiseString = (a: string, b: string): boolean => {
+  if (a === b) return true;
+  if (isOpaque(a) && isOpaque(b)) return true;
+  return placeholders(a) === placeholders(b);
+};
+
+const isNoiseNumber = (key: string, a: number, b: number): boolean => {
+  if (a === b) return true;
+  if (!TIME_KEY.test(key)) return false;
+  // both sides answer within a few minutes of each other: a clock reading or a measured duration
+  const scale = Math.max(Math.abs(a), Math.abs(b));
+  const tolerance = scale > 1e11 ? 15 * 60_000 : 15 * 60;
+  return Math.abs(a - b) <= tolerance;
+};
+
+/** A canonical text of a value with its noise replaced: what list items are matched by when their order differs. */
+export const canonical = (value: unknown, key = ''): string => {
+  if (typeof value === 'string') return JSON.stringify(isOpaque(value) ? '<opaque>' : placeholders(value));
+  if (typeof value === 'number') return TIME_KEY.test(key) && Math.abs(value) > 1e8 ? '"<time-number>"' : JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map((v) => canonical(v, key)).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v, k)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'undefined';
+};
+
+export interface Difference {
+  /** JSON path into the answer, or a header's name */
+  at: string;
+  base: unknown;
+  other: unknown;
+}
+
+const short = (value: unknown): unknown => {
+  const text = JSON.stringify(value);
+  return text !== undefined && text.length > 300 ? `${text.slice(0, 300)}...` : value;
+};
+
+/**
+ * The differences between two JSON values that are not noise. Objects are compared key by key
+ * (a key on one side only is a difference); arrays element by element, and when that fails, as
+ * multisets of their canonical texts (items whose order follows random ids).
+ */
+export const differences = (a: unknown, b: unknown, at = '$', key = ''): Difference[] => {
+  if (typeof a === 'string' && typeof b === 'string') return isNoiseString(a, b) ? [] : [{ at, base: short(a), other: short(b) }];
+  if (typeof a === 'number' && typeof b === 'number') return isNoiseNumber(key, a, b) ? [] : [{ at, base: a, other: b }];
+  if (Array.isArray(a) && Array.isArray(b)) {
+    if (a.length !== b.length) return [{ at: `${at}.length`, base: a.length, other: b.length }];
+    const inOrder = a.flatMap((item, i) => differences(item, b[i], `${at}[${i}]`, key));
+    if (!inOrder.length) return [];
+    const left = a.map((v) => canonical(v, key)).sort();
+    const right = b.map((v) => canonical(v, key)).sort();
+    if (left.every((text, i) => text === right[i])) return [];
+    const onlyBase = left.filter((text) => !right.includes(text));
+    const onlyOther = right.filter((text) => !left.includes(text));
+    return [{ at: `${at} (as a set)`, base: short(onlyBase), other: short(onlyOther) }];
+  }
+  if (a && b && typeof a === 'object' && typeof b === 'object' && !Array.isArray(a) && !Array.isArray(b)) {
+    const x = a as Record<string, unknown>;
+    const y = b as Record<string, unknown>;
+    const keys = [...new Set([...Object.keys(x), ...Object.keys(y)])];
+    return keys.flatMap((k) => {
+      if (!(k in x)) return [{ at: `${at}.${k}`, base: '(absent)', other: short(y[k]) }];
+      if (!(k in y)) return [{ at: `${at}.${k}`, base: short(x[k]), other: '(absent)' }];
+      return differences(x[k], y[k], `${at}.${k}`, k);
+    });
+  }
+  return Object.is(a, b) ? [] : [{ at, base: short(a), other: short(b) }];
+};
+
+/**
+ * Text answers (CSV pages, HTML, plain errors): line by line with noise replaced, and as a
+ * multiset of lines when the order follows random ids.
+ */
+export const textDifferences = (a: string, b: string, at = '$text'): Difference[] => {
+  if (a === b) return [];
+  const left = a.split(/\r?\n/).map(placeholders);
+  const right = b.split(/\r?\n/).map(placeholders);
+  if (left.length === right.length && left.every((line, i) => line === right[i])) return [];
+  const sortedLeft = [...left].sort();
+  const sortedRight = [...right].sort();
+  if (sortedLeft.length === sortedRight.length && sortedLeft.every((line, i) => line === sortedRight[i])) return [];
+  return [{ at, base: short(left.filter((l) => !right.includes(l))), other: short(right.filter((l) => !left.includes(l))) }];
+};
+
+/** Response headers that are noise by nature: transport, clock and per-request ids. */
+const NOISE_HEADERS = new Set([
+  'date',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-length',
+  'x-amzn-requestid',
+  'x-amz-apigw-id',
+  'x-amzn-trace-id',
+  'x-amzn-remapped-content-length',
+  'apigw-requestid',
+  'x-request-id',
+  'x-correlation-id',
+]);
+
+/** The headers that matter (everything but NOISE_HEADERS), lower-cased, their values with noise replaced. */
+export const headerDifferences = (a: Headers, b: Headers): Difference[] => {
+  const pick = (h: Headers) => {
+    const out: Record<string, string> = {};
+    h.forEach((value, name) => {
+      if (!NOISE_HEADERS.has(name.toLowerCase())) out[name.toLowerCase()] = value;
+    });
+    return out;
+  };
+  const x = pick(a);
+  const y = pick(b);
+  const names = [...new Set([...Object.keys(x), ...Object.keys(y)])].sort();
+  return names.flatMap((name) => {
+    const [left, right] = [x[name], y[name]];
+    if (left === undefined || right === undefined) return [{ at: `header ${name}`, base: left ?? '(absent)', other: right ?? '(absent)' }];
+    // an entity tag hashes the body, whose ids differ on each side: present on both is what can be compared
+    if (name === 'etag' || isNoiseString(left, right)) return [];
+    return [{ at: `header ${name}`, base: left, other: right }];
+  });
+};
