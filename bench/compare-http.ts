@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../scripts/local/ports';
 import { startMarker, stopMarked } from '../scripts/local/processes';
-import { differences, headerDifferences, textDifferences, type Difference } from './compare/diff';
+import { canonical, differences, headerDifferences, textDifferences, type Difference } from './compare/diff';
 import { sequence, type Answer, type Request, type Step, type Vars } from './compare/sequence';
 import { root, writeResult } from './lib';
 
@@ -167,6 +167,13 @@ const withCursor = (path: string, cursor: string) => {
   return `${route}?${params}`;
 };
 
+/** The items of one page: JSON `items`, or CSV rows without their header row. */
+const nextItems = (a: Answer): unknown[] | undefined => {
+  if (a.json && typeof a.json === 'object' && Array.isArray((a.json as { items?: unknown }).items)) return (a.json as { items: unknown[] }).items;
+  if (a.json === undefined && (a.headers.get('content-type') ?? '').includes('csv')) return a.text.split(/\r?\n/).slice(1).filter(Boolean);
+  return undefined;
+};
+
 /** Every page of a paged list: the answers, and the items (JSON items, or CSV rows without their header) of all pages. */
 const allPages = async (base: string, request: Request, v: Vars) => {
   const answers = [await send(base, request, v)];
@@ -176,12 +183,7 @@ const allPages = async (base: string, request: Request, v: Vars) => {
     answers.push(answer);
     cursor = nextCursorOf(answer);
   }
-  const items = answers.flatMap((a) => {
-    if (a.json && typeof a.json === 'object' && Array.isArray((a.json as { items?: unknown }).items)) return (a.json as { items: unknown[] }).items;
-    if (a.json === undefined && (a.headers.get('content-type') ?? '').includes('csv')) return a.text.split(/\r?\n/).slice(1).filter(Boolean);
-    return [];
-  });
-  return { answers, items };
+  return { answers, items: answers.flatMap((a) => nextItems(a) ?? []) };
 };
 
 interface Pair {
@@ -272,7 +274,13 @@ const main = async () => {
           const b = right.answers[i + 1];
           if (b && a.status !== b.status) found.push({ at: `page ${i + 2} status`, base: a.status, other: b.status });
         });
-        found.push(...differences(left.items, right.items, '$items'));
+        const itemDifferences = differences(left.items, right.items, '$items');
+        found.push(...itemDifferences);
+        // what each side listed, page by page: enough to tell a skipped or repeated item from a changed one
+        if (itemDifferences.length) {
+          const listed = (pages: typeof left) => pages.answers.map((a) => (nextItems(a) ?? []).map((item) => canonical(item).slice(0, 160)));
+          found.push({ at: '$items by page', base: listed(left), other: listed(right) });
+        }
       }
       const first = left.answers[0]!;
       const op = match(requests[0].method, requests[0].path);

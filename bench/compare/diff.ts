@@ -12,6 +12,7 @@ const JWT = /eyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]{8,}/g;
 const OPAQUE = /^[\w.-]{32,}={0,2}$/;
 /** a random token inside a longer text (a live ticket in a URL) */
 const TOKEN_IN_TEXT = /[\w-]{32,}/g;
+const LOCAL_PORT = /(localhost|127\.0\.0\.1|\[::1\]):\d{2,5}/g;
 /** epoch seconds or milliseconds of this century, in text (CSV cells, messages) */
 const EPOCH = /\b1\d{9}(?:\d{3})?\b/g;
 /** keys whose numbers are clock readings or durations measured while answering */
@@ -24,19 +25,41 @@ export const placeholders = (text: string): string =>
     .replace(UUID, '<uuid>')
     .replace(ISO_TIME, '<time>')
     .replace(EPOCH, '<epoch>')
+    // each side listens on ports of its own (a live URL names its WebSocket port)
+    .replace(LOCAL_PORT, '$1:<port>')
     .replace(TOKEN_IN_TEXT, (token) => (/\d/.test(token) && /[a-z]/i.test(token) ? '<token>' : token));
 
 /** random tokens mix letters and digits; a long run of one letter (an echoed over-long input) is not one */
 const isOpaque = (text: string): boolean => OPAQUE.test(text) && /\d/.test(text) && /[a-z]/i.test(text);
 
+/**
+ * Availability is measured against the clock (a room's time online over the window up to now,
+ * since the side's own first sync): the two sides, started a minute apart, differ in the last
+ * digits. Ratios under these keys may differ by 0.001, percentages in text by 0.1 points.
+ */
+const RATIO_KEY = /^(?:availability|overall)$/;
+const RATIO_TOLERANCE = 0.001;
+const PERCENT = /(\d+(?:\.\d+)?)%/g;
+const PERCENT_TOLERANCE = 0.1;
+
+const closePercents = (a: string, b: string): boolean => {
+  const skeleton = (text: string) => text.replace(PERCENT, '<pct>');
+  if (skeleton(a) !== skeleton(b)) return false;
+  const left = [...a.matchAll(PERCENT)].map((m) => Number(m[1]));
+  const right = [...b.matchAll(PERCENT)].map((m) => Number(m[1]));
+  return left.every((value, i) => Math.abs(value - right[i]!) <= PERCENT_TOLERANCE + 1e-9);
+};
+
 const isNoiseString = (a: string, b: string): boolean => {
   if (a === b) return true;
   if (isOpaque(a) && isOpaque(b)) return true;
-  return placeholders(a) === placeholders(b);
+  const [x, y] = [placeholders(a), placeholders(b)];
+  return x === y || closePercents(x, y);
 };
 
 const isNoiseNumber = (key: string, a: number, b: number): boolean => {
   if (a === b) return true;
+  if (RATIO_KEY.test(key)) return Math.abs(a - b) <= RATIO_TOLERANCE + 1e-12;
   if (!TIME_KEY.test(key)) return false;
   // both sides answer within a few minutes of each other: a clock reading or a measured duration
   const scale = Math.max(Math.abs(a), Math.abs(b));
