@@ -109,7 +109,7 @@ export const runCapacityBench = async () => {
     { step: 'initialize', name: 'capacity-meter' },
   );
   const { ensureTable, devices, recountRooms, simulatedFleet, rooms, onStored } = await fleetModules();
-  const watchers = await import('../lib/db/watchers');
+  const watchers = await import('../lib/watchers/repository');
   const { syncDevices } = await import('../lib/inventory/sync');
   const { fullPass } = await import('../lib/alarms/engine/fullPass');
   const { queuePass } = await import('../lib/alarms/engine/queuePass');

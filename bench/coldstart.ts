@@ -74,7 +74,7 @@ const ownerOf = (file: string) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file
 
 /**
  * What a bundle carries above the floor's: bytes by package or by folder of ours
- * (`lib/db`), and by file of ours, largest first.
+ * (`lib/alarms`), and by file of ours, largest first.
  */
 export const aboveFloor = (own: Contents, floor: Contents) => {
   const byGroup = new Map<string, number>();

@@ -62,12 +62,12 @@ export const runWhenMain = (entry: NodeModule, bench: () => Promise<unknown>, ex
  */
 export const fleetModules = async () => ({
   dynamo: (await import('../lib/store/client')).dynamo,
-  ensureTable: (await import('../lib/db/table')).ensureTable,
-  devices: (await import('../lib/db/devices')).devices,
+  ensureTable: (await import('../lib/store/definition')).ensureTable,
+  devices: (await import('../lib/devices/repository/devices')).devices,
   recountRooms: (await import('../lib/rollups/recount')).recountRooms,
   simulatedFleet: (await import('../lib/inventory/provider/simulated')).simulatedFleet,
-  rooms: await import('../lib/db/rooms'),
-  onStored: (await import('../lib/db/changes')).onStored,
+  rooms: await import('../lib/rollups/repository/rooms'),
+  onStored: (await import('../lib/alarms/repository/changes')).onStored,
 });
 
 /**

@@ -245,7 +245,7 @@ export const runLiveBench = async () => {
     // The emulator's own ceiling, on the same open sockets: POST /@connections/{id} as fast as
     // 32 parallel posts go, once with a trivial keep-alive client (no signing), once through the
     // push adapter (signed); what each costs this process in CPU per post.
-    const liveConnections = await import('../lib/db/liveConnections');
+    const liveConnections = await import('../lib/live/repository/connections');
     const { scopeKey } = await import('../lib/live/scope');
     const ids = [...new Set((await Promise.all([...new Set(filters.map(scopeKey))].map((key) => liveConnections.subscribersOf(key)))).flat().map((s) => s.connectionId))];
     const origin = new URL((await ticket(filters[0]!)).replace(/^ws/, 'http')).origin;

@@ -8,8 +8,8 @@
 import { outboxMailer } from '../lib/adapters/mail';
 import { runEvaluation } from '../lib/alarms/engine/run';
 import { dynamo, tableName } from '../lib/store/client';
-import { ensureTable } from '../lib/db/table';
-import * as watchers from '../lib/db/watchers';
+import { ensureTable } from '../lib/store/definition';
+import * as watchers from '../lib/watchers/repository';
 import { simulatedFleet } from '../lib/inventory/provider/simulated';
 import { syncDevices } from '../lib/inventory/sync';
 import type { ProviderDevice } from '../lib/devices/types';

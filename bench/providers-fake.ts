@@ -4,7 +4,7 @@
  * its URL on stdout, serves until its stdin ends.
  */
 import { simulatedFleet } from '../lib/inventory/provider/simulated';
-import { FAKE_CREDENTIALS } from '../scripts/local/fakes';
+import { FAKE_CREDENTIALS } from '../scripts/local/fakes/index';
 import { startWebexFake } from '../scripts/local/fakes/webex';
 import { startZoomFake } from '../scripts/local/fakes/zoom';
 

@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { INVENTORY_MEMORY_MB } from '../schemas/shared';
 import { storeEnv } from '../scripts/local/env';
-import { fakeEnv } from '../scripts/local/fakes';
+import { fakeEnv } from '../scripts/local/fakes/index';
 import { fleetModules, root, round, storeProcess, writeResult } from './lib';
 
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 100_000);
@@ -76,7 +76,7 @@ const main = async () => {
     const { value: result, heapPeakMB, rssPeakMB } = await peakMemory(() => syncProviders(providers));
     const ms = performance.now() - startedAt;
     const fakeStats = (await (await fetch(`${fake.url}/_fake/stats`)).json()) as { requests: number; throttled: number; tokensIssued: number };
-    const { providers: statuses } = await import('../lib/db/providers').then(async (m) => ({ providers: await m.all() }));
+    const { providers: statuses } = await import('../lib/inventory/repository/providers').then(async (m) => ({ providers: await m.all() }));
     const status = statuses.get(vendor)!;
     const stored = await devices.index();
     const storedSerials = new Set(stored.map((d) => d.devicesn));

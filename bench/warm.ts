@@ -18,10 +18,10 @@ export const runWarmBench = async () => {
   // with the API key, as bench/run.ts runs every benchmark (ACCESS_MODE key), also when run alone (`npm run bench:warm`)
   Object.assign(process.env, storeEnv(store.endpoint), { TABLE_NAME: 'bench-warm', POWERTOOLS_LOG_LEVEL: 'WARN', ACCESS_MODE: process.env.ACCESS_MODE ?? 'key' });
   const { doc, dynamo, tableName } = await import('../lib/store/client');
-  const { ensureTable } = await import('../lib/db/table');
-  const { intervals } = await import('../lib/db/intervals');
-  const { INTERVAL_FIELDS } = await import('../lib/intervals/types');
-  const { IntervalEntity } = await import('../lib/store/entities/config');
+  const { ensureTable } = await import('../lib/store/definition');
+  const { intervals } = await import('../lib/config/intervals/repository');
+  const { INTERVAL_FIELDS } = await import('../lib/config/intervals/types');
+  const { IntervalEntity } = await import('../lib/config/entities');
   const { GetCommand } = await import('@aws-sdk/lib-dynamodb');
   const { build } = await import('../scripts/generate');
   await build();

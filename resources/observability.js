@@ -50,7 +50,7 @@ const lambdaAlarm = ({ service, stage, metric, group, index, count }) =>
   });
 
 /** The table's global secondary indexes, from the one definition the table is created from. */
-const indexNames = () => require('../lib/db/table-definition.json').GlobalSecondaryIndexes.map((index) => index.IndexName);
+const indexNames = () => require('../lib/store/table-definition.json').GlobalSecondaryIndexes.map((index) => index.IndexName);
 
 /**
  * DynamoDB throttling, table and indexes: a throttled write to the table is counted on the

@@ -54,7 +54,7 @@ export const singleLineDescription = Type.String({
   description: `at most 2048 characters on one line, ${SINGLE_LINE_RULE}`,
 });
 
-/** The exact 403 body a signed-in caller gets (lib/auth), beside API Gateway's own 403 for the key. */
+/** The exact 403 body a signed-in caller gets (lib/access), beside API Gateway's own 403 for the key. */
 export const forbidden = (description: string, message: string) => ({
   description: `${description}: {"message":"${message}"}`,
   schema: Type.Object({ message: Type.Unsafe<string>({ const: message }) }),

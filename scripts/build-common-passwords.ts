@@ -1,5 +1,5 @@
 /**
- * `npm run build:passwords`: writes lib/auth/commonPasswords.ts from the common-password list
+ * `npm run build:passwords`: writes lib/access/commonPasswords.ts from the common-password list
  * of @zxcvbn-ts/language-common (maintained; a dev dependency only). Kept are the entries a new
  * password could equal under our policy (12 characters or more; NFC, lower case): OWASP ASVS
  * 2.1.7's "most common passwords which match the system's password policy". Stored as 32-bit
@@ -10,8 +10,8 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { dictionary } from '@zxcvbn-ts/language-common';
-import { PASSWORD_MIN_LENGTH } from '../lib/auth/password';
-import { passwordFingerprint, patternProblem } from '../lib/auth/passwordPolicy';
+import { PASSWORD_MIN_LENGTH } from '../lib/access/password';
+import { passwordFingerprint, patternProblem } from '../lib/access/passwordPolicy';
 
 /**
  * The entries of the maintained list that a new password could equal (at least the minimum

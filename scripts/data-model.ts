@@ -1,18 +1,27 @@
 /**
- * docs/data-model.md's item tables, written from the entity declarations (lib/store/entities/):
+ * docs/data-model.md's item tables, written from the entity declarations (each domain's `entities.ts`, and the generic
+ * items of lib/store and lib/http):
  * each `| entity | …` table under a `## <section>` heading lists the items declared for that
  * section, in declaration order. Everything else in the file (prose, access-pattern tables) is
  * kept as written. `npm run generate` writes it; tests/unit/generated.test.ts fails when stale.
  */
 import { declared, type EntityDoc } from '#lib/store/entity';
-import '#lib/store/entities/account';
-import '#lib/store/entities/config';
-import '#lib/store/entities/inventory';
-import '#lib/store/entities/alarms';
-import '#lib/store/entities/notify';
-import '#lib/store/entities/locations';
-import '#lib/store/entities/reports';
-import '#lib/store/entities/acknowledgements';
+import '#lib/access/entities';
+import '#lib/access/audit/entities';
+import '#lib/http/idempotencyKeys';
+import '#lib/config/entities';
+import '#lib/watchers/entities';
+import '#lib/notify/entities';
+import '#lib/store/caps';
+import '#lib/inventory/entities';
+import '#lib/devices/entities';
+import '#lib/rollups/entities';
+import '#lib/alarms/entities';
+import '#lib/maintenance/entities';
+import '#lib/store/leases';
+import '#lib/live/entities';
+import '#lib/locations/entities';
+import '#lib/reports/entities';
 
 const HEADER = ['| entity | PK | SK | GSI1 | GSI2 | notes |', '|---|---|---|---|---|---|'];
 const cell = (text: string | undefined) => (text === undefined || text === '' ? '–' : text);

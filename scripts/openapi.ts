@@ -19,7 +19,7 @@ const content = (schema?: unknown, media: Record<string, unknown> = {}) =>
 const answer = ({ description, schema, media }: Documented) => ({ description, ...content(schema, media) });
 
 const unauthenticated: Answer = { description: 'Missing, invalid, expired or revoked bearer token', schema: errorBody };
-/** The 403 bodies of the permission check (lib/auth/authenticate.ts requirePermission). */
+/** The 403 bodies of the permission check (lib/access/authenticate.ts requirePermission). */
 export const forbiddenMessages = (permission: Permission): string[] => [
   permission === 'admin' ? 'This operation needs the admin role' : `This operation needs the ${permission} permission`,
   ...(UNSCOPED_ONLY.includes(permission) ? [`This operation needs the ${permission} permission over the whole fleet; the caller is scoped`] : []),

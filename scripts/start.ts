@@ -30,7 +30,7 @@ interface TokenKeys {
 const localTokenKeys = async (): Promise<TokenKeys> => {
   const { JWT_PRIVATE_KEY: privatePem, JWT_PUBLIC_KEY: publicPem } = process.env;
   if (privatePem) {
-    const { keyInput } = await import('../lib/auth/tokens');
+    const { keyInput } = await import('../lib/access/tokens');
     const derived = createPublicKey(createPrivateKey(keyInput(privatePem))).export({ type: 'spki', format: 'pem' }).toString();
     return { JWT_PRIVATE_KEY: privatePem, JWT_PUBLIC_KEY: publicPem ?? derived };
   }

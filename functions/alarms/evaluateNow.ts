@@ -1,5 +1,5 @@
 import http from '#generated/routes/alarmsEvaluateNow';
-import { Conflict } from '#lib/errors';
+import { Conflict } from '#lib/shared/errors';
 import { runEvaluation } from '#lib/alarms/engine/run';
 import { mailerFromEnv } from '#lib/adapters/mail';
 import { connectionsFromEnv } from '#lib/adapters/connections';

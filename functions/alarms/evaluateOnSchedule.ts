@@ -1,8 +1,8 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
-import { logger } from '#lib/log';
-import { recordWork } from '#lib/observability/metrics';
-import { tracing } from '#lib/observability/tracing';
+import { logger } from '#lib/shared/log';
+import { recordWork } from '#lib/shared/metrics';
+import { tracing } from '#lib/shared/tracing';
 import { runEvaluation } from '#lib/alarms/engine/run';
 import { mailerFromEnv } from '#lib/adapters/mail';
 import { connectionsFromEnv } from '#lib/adapters/connections';

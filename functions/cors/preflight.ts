@@ -1,4 +1,4 @@
-import { http, type Binding } from '#lib/http';
+import { http, type Binding } from '#lib/http/index';
 import type { RouteContract } from '#lib/http/contract';
 import { preflight } from '#lib/http/cors';
 

@@ -1,5 +1,5 @@
 import http from '#generated/routes/devicesAllDevices';
-import { devices } from '#lib/db/devices';
+import { devices } from '#lib/devices/repository/devices';
 import { roomsWithin } from '#lib/devices/access';
 import { DEVICE_CSV } from '#lib/devices/csv';
 import { scopeOf } from '#lib/devices/deviceScope';

@@ -1,9 +1,9 @@
 import http from '#generated/routes/devicesRefresh';
-import { logger } from '#lib/log';
+import { logger } from '#lib/shared/log';
 import { runQueue } from '#lib/alarms/engine/runPasses';
 import { mailerFromEnv } from '#lib/adapters/mail';
 import { secret } from '#lib/adapters/secrets';
-import { fleetProvider, providersFromEnv } from '#lib/inventory/provider';
+import { fleetProvider, providersFromEnv } from '#lib/inventory/provider/index';
 import { refreshDevice } from '#lib/inventory/refresh';
 import { askingWithin, evaluationBudget, providerBudget, REFRESH_TIMEOUT_MS } from '#lib/inventory/refreshBudget';
 import { connectionsFromEnv } from '#lib/adapters/connections';

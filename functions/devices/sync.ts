@@ -1,11 +1,11 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
-import { logger } from '#lib/log';
+import { logger } from '#lib/shared/log';
 import { runQueue } from '#lib/alarms/engine/runPasses';
 import { mailerFromEnv } from '#lib/adapters/mail';
 import { secret } from '#lib/adapters/secrets';
-import { tracing } from '#lib/observability/tracing';
-import { providersFromEnv } from '#lib/inventory/provider';
+import { tracing } from '#lib/shared/tracing';
+import { providersFromEnv } from '#lib/inventory/provider/index';
 import { syncAlone } from '#lib/inventory/syncLease';
 import { connectionsFromEnv } from '#lib/adapters/connections';
 import { enableLivePush } from '#lib/live/push';

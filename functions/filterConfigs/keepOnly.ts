@@ -1,5 +1,5 @@
 import http from '#generated/routes/filterConfigsKeepOnly';
-import { filterConfigs } from '#lib/db/filterConfigs';
+import { filterConfigs } from '#lib/config/filterConfigs/repository';
 
 // DELETE /filterConfigs -> 200 confirming string; deletes every configuration whose id is NOT listed ([] deletes all)
 export const handler = http(async ({ body }) => {

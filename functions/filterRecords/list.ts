@@ -1,5 +1,5 @@
 import http from '#generated/routes/filterRecordsList';
-import { filterRecords } from '#lib/db/filterRecords';
+import { filterRecords } from '#lib/config/filterRecords/repository';
 
 // GET /filters -> 200 every filter as {id, name}, by id
 export const handler = http(async () => ({

@@ -1,5 +1,5 @@
 import http from '#generated/routes/intervalsGet';
-import { intervals } from '#lib/db/intervals';
+import { intervals } from '#lib/config/intervals/repository';
 
 // GET /intervals/{id} -> 200 the record; 404 unknown id; 422 non-integer id
 export const handler = http(async ({ path }) => ({

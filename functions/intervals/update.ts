@@ -1,5 +1,5 @@
 import http from '#generated/routes/intervalsUpdate';
-import { intervals } from '#lib/db/intervals';
+import { intervals } from '#lib/config/intervals/repository';
 
 // PUT /intervals/{id} -> 200 the updated record; 404 unknown id; 422 invalid id or values
 export const handler = http(async ({ path, body }) => ({

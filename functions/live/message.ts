@@ -1,4 +1,4 @@
-import { Invalid } from '#lib/errors';
+import { Invalid } from '#lib/shared/errors';
 import { admit, subscribe } from '#lib/live/session';
 import { reply, socket } from '#lib/live/socket';
 import validate from '#generated/validators/liveMessage';

@@ -1,8 +1,8 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { mailerFromEnv } from '#lib/adapters/mail';
-import { logger } from '#lib/log';
-import { tracing } from '#lib/observability/tracing';
+import { logger } from '#lib/shared/log';
+import { tracing } from '#lib/shared/tracing';
 import { runReports } from '#lib/reports/run';
 
 const mailer = mailerFromEnv();

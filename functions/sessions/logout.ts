@@ -1,6 +1,6 @@
 import http from '#generated/routes/sessionsLogout';
-import { revokedTokens } from '#lib/db/sessions';
-import { Unauthorized } from '#lib/errors';
+import { revokedTokens } from '#lib/access/repository/sessions';
+import { Unauthorized } from '#lib/shared/errors';
 
 // POST /api/authService/auth/logout -> 200; the presented token is refused from now on
 export const handler = http(async ({ principal }) => {

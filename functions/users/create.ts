@@ -1,5 +1,5 @@
 import http from '#generated/routes/usersCreate';
-import { createUser } from '#lib/auth/accounts';
+import { createUser } from '#lib/access/accounts';
 
 // POST /api/authService/auth -> 201 the user (with its scope, when scoped); 400 invalid or unknown role; 409 exists (admin)
 export const handler = http(async ({ body }) => {

@@ -1,6 +1,6 @@
 import http from '#generated/routes/usersGet';
-import { mayReadUser } from '#lib/auth/policy';
-import * as users from '#lib/db/users';
+import { mayReadUser } from '#lib/access/policy';
+import * as users from '#lib/access/repository/users';
 
 // GET /api/authService/auth/{user} -> 200 the user (admin, or the user itself; 403 otherwise); 404 unknown
 export const handler = http(async ({ path, principal }) => {

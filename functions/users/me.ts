@@ -1,6 +1,6 @@
 import http from '#generated/routes/usersMe';
-import { requireUser } from '#lib/auth/policy';
-import * as users from '#lib/db/users';
+import { requireUser } from '#lib/access/policy';
+import * as users from '#lib/access/repository/users';
 
 // GET /api/authService/auth/me -> 200 the signed-in user; 403 a service's token
 export const handler = http(async ({ principal }) => {

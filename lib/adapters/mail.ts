@@ -1,7 +1,7 @@
-import * as outbox from '#lib/db/outbox';
-import { sentMails } from '#lib/db/outbox';
-import { recordWork } from '#lib/observability/metrics';
-import { traced } from '#lib/observability/tracing';
+import * as outbox from '#lib/notify/repository/outbox';
+import { sentMails } from '#lib/notify/repository/outbox';
+import { recordWork } from '#lib/shared/metrics';
+import { traced } from '#lib/shared/tracing';
 import { headerText } from '#lib/shared/header';
 import type { Mail } from '#lib/alarms/types';
 import type { Mailer } from '#lib/alarms/mailer';

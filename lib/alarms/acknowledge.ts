@@ -1,7 +1,7 @@
-import * as alarms from '#lib/db/alarms';
-import type { AlarmView } from '#lib/db/alarms';
-import * as ackLapses from '#lib/db/ackLapses';
-import { Invalid, NotFound } from '#lib/errors';
+import * as alarms from '#lib/alarms/repository/alarms';
+import type { AlarmView } from '#lib/alarms/repository/alarms';
+import * as ackLapses from '#lib/alarms/repository/ackLapses';
+import { Invalid, NotFound } from '#lib/shared/errors';
 import { isUnscoped, type AccessScope } from '#lib/shared/access';
 import { areaWithinScope } from '#lib/shared/scopeWithin';
 import { withSilences, type AlarmAnswer } from './query';
@@ -58,7 +58,7 @@ const ackUntilOf = (ackUntil: string, now: number): string => {
 /**
  * Acknowledges an open (pending or firing) alarm: 404 unknown or outside the scope, 409 no longer
  * open, 422 an `ackUntil` not ahead or too far. Acknowledging again replaces it. With `ackUntil`,
- * its lapse is timed before it is written (lib/db/ackLapses.ts), so none stands untimed.
+ * its lapse is timed before it is written (lib/alarms/repository/ackLapses.ts), so none stands untimed.
  */
 export const acknowledgeAlarm = async (id: string, by: string, comment?: string, scope: AccessScope = [], ackUntil?: string): Promise<AlarmAnswer> => {
   const now = Date.now();

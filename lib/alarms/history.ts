@@ -1,6 +1,6 @@
-import * as alarmHistory from '#lib/db/alarmHistory';
+import * as alarmHistory from '#lib/alarms/repository/alarmHistory';
 import type { Page } from '#lib/store/paging';
-import { Invalid } from '#lib/errors';
+import { Invalid } from '#lib/shared/errors';
 import { isUnscoped, narrowToScope, type AccessScope } from '#lib/shared/access';
 import { historyDays } from '#lib/shared/retention';
 import { historyFilter, type HistoryQuery, type HistoryRecord } from './pure/history';

@@ -1,10 +1,10 @@
 import { ALL } from '#lib/devices/deviceScope';
 import type { Severity } from '#lib/devices/types';
-import type { AlarmFilter, AlarmView } from '#lib/db/alarms';
-import * as alarms from '#lib/db/alarms';
+import type { AlarmFilter, AlarmView } from '#lib/alarms/repository/alarms';
+import * as alarms from '#lib/alarms/repository/alarms';
 import type { Page } from '#lib/store/paging';
-import { devices } from '#lib/db/devices';
-import * as silences from '#lib/db/silences';
+import { devices } from '#lib/devices/repository/devices';
+import * as silences from '#lib/alarms/repository/silences';
 import { windowsOpenAt } from '#lib/maintenance/service';
 import { maintenanceOf, type OpenWindow } from '#lib/maintenance/pure/windows';
 import { isUnscoped, narrowToScope, type AccessScope } from '#lib/shared/access';

@@ -1,8 +1,8 @@
-import * as alarms from '#lib/db/alarms';
-import { viewOf, type AlarmView } from '#lib/db/alarms';
-import { announceStored, listening } from '#lib/db/changes';
-import * as silences from '#lib/db/silences';
-import { logger } from '#lib/log';
+import * as alarms from '#lib/alarms/repository/alarms';
+import { viewOf, type AlarmView } from '#lib/alarms/repository/alarms';
+import { announceStored, listening } from '#lib/alarms/repository/changes';
+import * as silences from '#lib/alarms/repository/silences';
+import { logger } from '#lib/shared/log';
 import type { AccessScope } from '#lib/shared/access';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import { answeredSilences, matches, silencedBy, silenceStatus, type Silence, type SilenceInput } from './pure/silences';
@@ -12,7 +12,7 @@ import { createSilence, endSilence, type SilenceAnswer } from './silences';
  * Silences are never written onto alarms (what a silence matches is computed when an alarm is
  * answered: docs/guide/rules/alarms.md "Silences match by equality and are computed on answer, never stored on alarms"), so starting or
  * ending one is one write; what changes for dashboards is announced here, after that write,
- * through the same seam as the other alarm events (lib/db/changes.ts, live pushes):
+ * through the same seam as the other alarm events (lib/alarms/repository/changes.ts, live pushes):
  * `silenced` for each firing alarm a new active silence matches, `unsilenced` for each one a
  * silence ended early leaves silenced by none, so that a dashboard shows what GET /alarms
  * answers (docs/guide/rules/live.md "Silences announce what they change").

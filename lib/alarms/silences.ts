@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mapPage, type Page } from '#lib/store/paging';
-import * as silences from '#lib/db/silences';
-import { Invalid, NotFound } from '#lib/errors';
+import * as silences from '#lib/alarms/repository/silences';
+import { Invalid, NotFound } from '#lib/shared/errors';
 import { isUnscoped, type AccessScope } from '#lib/shared/access';
 import { historyExpiry } from '#lib/shared/retention';
 import { MATCHER_FIELDS, silenceStatus, silenceWindow, silenceWithinScope, type Matchers, type Silence, type SilenceInput, type SilenceStatus } from './pure/silences';

@@ -1,6 +1,6 @@
-import { devices } from '#lib/db/devices';
-import * as rooms from '#lib/db/rooms';
-import * as summaries from '#lib/db/summaries';
+import { devices } from '#lib/devices/repository/devices';
+import * as rooms from '#lib/rollups/repository/rooms';
+import * as summaries from '#lib/rollups/repository/summaries';
 import { isUnscoped, narrowToScope, placeInScope, type AccessScope } from '#lib/shared/access';
 import type { Scope } from './deviceScope';
 import { addCounts, countRooms, summaryScopeFor } from '#lib/rollups/pure/summary';

@@ -1,5 +1,5 @@
-import * as connectivity from '#lib/db/connectivity';
-import { Invalid } from '#lib/errors';
+import * as connectivity from '#lib/devices/repository/connectivity';
+import { Invalid } from '#lib/shared/errors';
 import { availabilityWindow, observedIn, ratio, windowDays, worstFirst, type Observed, type RoomAvailability } from '#lib/rollups/pure/availability';
 import { placeInScope, type AccessScope } from '#lib/shared/access';
 import { mapConcurrent } from '#lib/shared/concurrency';

@@ -1,8 +1,8 @@
-import * as connectivity from '#lib/db/connectivity';
-import { devices } from '#lib/db/devices';
-import * as profileStore from '#lib/db/locationProfiles';
-import * as maintenanceStore from '#lib/db/maintenance';
-import { Invalid } from '#lib/errors';
+import * as connectivity from '#lib/devices/repository/connectivity';
+import { devices } from '#lib/devices/repository/devices';
+import * as profileStore from '#lib/locations/repository';
+import * as maintenanceStore from '#lib/maintenance/repository/windows';
+import { Invalid } from '#lib/shared/errors';
 import { calendarOf, type RoomCalendar } from '#lib/locations/pure/hours';
 import type { LocationProfile } from '#lib/locations/types';
 import { maintenanceOpenings, type MaintenanceOpenings } from '#lib/maintenance/pure/openings';
@@ -96,7 +96,7 @@ const connectivityOf = async (device: StoredDevice, from: number, to: number): P
 const openingsFor = (openings: MaintenanceOpenings, device: StoredDevice): readonly Interval[] =>
   openings.forTarget({ ...device.details, devicesn: device.devicesn, ...(device.vendor ? { vendor: device.vendor } : {}) });
 
-/** The profiles availability counts rooms in, by location (lib/db/locationProfiles `locationKey`). */
+/** The profiles availability counts rooms in, by location (lib/locations/repository `locationKey`). */
 export type Profiles = ReadonlyMap<string, LocationProfile>;
 
 /** Every location profile, for `businessAvailabilityIn`'s `profiles` (one Query). */

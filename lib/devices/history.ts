@@ -1,6 +1,6 @@
-import * as connectivity from '#lib/db/connectivity';
+import * as connectivity from '#lib/devices/repository/connectivity';
 import type { Page } from '#lib/store/paging';
-import { Invalid } from '#lib/errors';
+import { Invalid } from '#lib/shared/errors';
 import type { AccessScope } from '#lib/shared/access';
 import { historyDays } from '#lib/shared/retention';
 import { deviceWithin } from './access';

@@ -1,4 +1,4 @@
-import { NotFound } from '#lib/errors';
+import { NotFound } from '#lib/shared/errors';
 import type { Severity, SeverityLabel } from '#lib/shared/severity';
 
 /** Where a device is: a room is identified by region + location + room name (DESIGN D11). */

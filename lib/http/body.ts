@@ -1,7 +1,7 @@
 import jsonBodyParser from '@middy/http-json-body-parser';
 import type { Request } from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { HttpError, PayloadTooLarge } from '#lib/errors';
+import { HttpError, PayloadTooLarge } from '#lib/shared/errors';
 import { requireShallow } from '#lib/shared/json';
 
 /** Largest request body accepted; API Gateway itself allows 10 MB. Stated in the README. */

@@ -120,7 +120,7 @@ export interface Principal {
  */
 export type Authenticator = (event: import('aws-lambda').APIGatewayProxyEvent, options?: { auditLog?: AuditLog }) => Promise<Principal>;
 
-/** Where audit records are stored (lib/audit/log.ts); throws when one could not be. */
+/** Where audit records are stored (lib/access/audit/log.ts); throws when one could not be. */
 export interface AuditLog {
   append(entry: AuditEntry): Promise<void>;
   /**

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { Invalid } from '#lib/errors';
-import { logger } from '#lib/log';
+import { Invalid } from '#lib/shared/errors';
+import { logger } from '#lib/shared/log';
 import type { IdempotencyStore, Principal } from './contract';
 import type { HttpResult } from './respond';
 

@@ -1,9 +1,9 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import validator from '@middy/validator';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { logger } from '#lib/log';
-import { recordRequest } from '#lib/observability/metrics';
-import { tracing } from '#lib/observability/tracing';
+import { logger } from '#lib/shared/log';
+import { recordRequest } from '#lib/shared/metrics';
+import { tracing } from '#lib/shared/tracing';
 import { parseJsonBody } from './body';
 import { corsHeaders } from './cors';
 import { errorResult, json, withinAnswerLimit, type HttpResult } from './respond';

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { AnswerTooLarge, HttpError, InvalidCursor, type ErrorDetail } from '#lib/errors';
+import { AnswerTooLarge, HttpError, InvalidCursor, type ErrorDetail } from '#lib/shared/errors';
 import { storeFault, type StoreFault } from './store-faults';
 import { describeSchemaErrors, summarize, type SchemaError } from '#lib/shared/validation';
 

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { Invalid, type ErrorDetail } from '#lib/errors';
+import { Invalid, type ErrorDetail } from '#lib/shared/errors';
 import { malformedStrings } from '#lib/shared/json';
 
 /**

@@ -1,4 +1,4 @@
-import * as providerStatuses from '#lib/db/providers';
+import * as providerStatuses from '#lib/inventory/repository/providers';
 import { configuredNames } from './provider/kinds';
 import { backingOff, staleSince, type ProviderFailure } from './pure/providerStatus';
 

@@ -1,8 +1,8 @@
-import * as providerStatuses from '#lib/db/providers';
+import * as providerStatuses from '#lib/inventory/repository/providers';
 import type { ProviderDevice, StoredDevice } from '#lib/devices/types';
-import { logger } from '#lib/log';
-import { recordProvider, recordWork } from '#lib/observability/metrics';
-import { newMeter, PagingBound, type NamedProvider, type ProviderMeter } from './provider';
+import { logger } from '#lib/shared/log';
+import { recordProvider, recordWork } from '#lib/shared/metrics';
+import { newMeter, PagingBound, type NamedProvider, type ProviderMeter } from './provider/index';
 import { ProviderError } from './provider/vendorHttp';
 import { fitDevices } from './pure/names';
 import {

@@ -1,13 +1,13 @@
-import * as connectivity from '#lib/db/connectivity';
-import { devices } from '#lib/db/devices';
-import { evaluationQueue } from '#lib/db/evaluationQueue';
+import * as connectivity from '#lib/devices/repository/connectivity';
+import { devices } from '#lib/devices/repository/devices';
+import { evaluationQueue } from '#lib/alarms/repository/evaluationQueue';
 import { deviceNotFound, openWatchersHint, roomKey, toDevice, withAlarmFieldsOf, type Device, type StoredDevice } from '#lib/devices/types';
-import { NotFound, ServiceUnavailable } from '#lib/errors';
+import { NotFound, ServiceUnavailable } from '#lib/shared/errors';
 import { rollupBeforeWrite } from '#lib/rollups/availability';
 import { recountRooms } from '#lib/rollups/recount';
 import { placeInScope, type AccessScope } from '#lib/shared/access';
 import { historyExpiry } from '#lib/shared/retention';
-import { ProviderError, type DeviceProvider } from './provider';
+import { ProviderError, type DeviceProvider } from './provider/index';
 import { boundDevice } from './pure/names';
 import { connectivityChanges } from './pure/syncPlan';
 

@@ -1,5 +1,5 @@
-import type { DeviceProvider } from './provider';
-import { ServiceUnavailable } from '#lib/errors';
+import type { DeviceProvider } from './provider/index';
+import { ServiceUnavailable } from '#lib/shared/errors';
 import { timerMs } from '#lib/shared/timer';
 
 /*

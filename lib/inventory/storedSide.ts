@@ -1,6 +1,6 @@
-import { devices } from '#lib/db/devices';
-import { syncFingerprints, type FingerprintBucket } from '#lib/db/fingerprints';
-import * as rooms from '#lib/db/rooms';
+import { devices } from '#lib/devices/repository/devices';
+import { syncFingerprints, type FingerprintBucket } from '#lib/inventory/repository/fingerprints';
+import * as rooms from '#lib/rollups/repository/rooms';
 import { roomKey, type Place, type ProviderDevice, type RoomAggregate, type StoredDevice } from '#lib/devices/types';
 import { expectedAggregates, staleRooms } from '#lib/rollups/pure/aggregates';
 import { mapConcurrent } from '#lib/shared/concurrency';
@@ -11,7 +11,7 @@ import { bucketHash, differingRooms, roomFingerprint, sameEntries } from './pure
  * What a sync compares the provider's list with. The provider answers the whole fleet, so its
  * list is read in full; the stored side is read in full only by a full sync (the first, after a
  * change of SYNC_BUCKETS, and every SYNC_FULL_SECONDS): otherwise only the rooms whose
- * fingerprint differs from the provider's (lib/db/fingerprints.ts).
+ * fingerprint differs from the provider's (lib/inventory/repository/fingerprints.ts).
  */
 
 /** Seconds between syncs that compare the whole stored inventory (SYNC_FULL_SECONDS, default 3600). */

@@ -1,6 +1,6 @@
-import { syncRuns } from '#lib/db/leases';
+import { syncRuns } from '#lib/store/leases';
 import { holdLease } from '#lib/shared/lease';
-import type { NamedProvider } from './provider';
+import type { NamedProvider } from './provider/index';
 import { syncProvidersAndReport, type ProvidersSyncResult } from './providers';
 
 /** What a sync under the lease did: ran (with its result), found another sync running, or had no provider to sync. */
@@ -8,7 +8,7 @@ type LeasedSync = { ran: true; result: ProvidersSyncResult } | { ran: false; rea
 
 /**
  * One sync at a time, so two never write the same rooms against each other: the scheduled one, a retried one, a local loop, all sharing the
- * sync's lease (lib/db/leases.ts, renewed while the sync lasts). A sync that finds it held does
+ * sync's lease (lib/store/leases.ts, renewed while the sync lasts). A sync that finds it held does
  * nothing and says so; one whose holder died (a Lambda timeout) takes it over within LEASE_MS.
  * Under the lease, every configured provider syncs at once (lib/inventory/providers.ts).
  */

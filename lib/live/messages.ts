@@ -1,4 +1,4 @@
-import type { StoredChange } from '#lib/db/changes';
+import type { StoredChange } from '#lib/alarms/repository/changes';
 import type { LiveMessage } from './types';
 
 /** The message a stored change becomes on the socket (the shapes). */

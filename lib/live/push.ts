@@ -1,13 +1,13 @@
 import { withSilences } from '#lib/alarms/query';
-import { onStored, type StoredChange } from '#lib/db/changes';
-import * as liveConnections from '#lib/db/liveConnections';
-import type { Subscriber } from '#lib/db/liveConnections';
+import { onStored, type StoredChange } from '#lib/alarms/repository/changes';
+import * as liveConnections from '#lib/live/repository/connections';
+import type { Subscriber } from '#lib/live/repository/connections';
 import { placeInScope } from '#lib/shared/access';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import { isDeadlineExceeded } from '#lib/shared/deadline';
 import type { Place } from '#lib/devices/types';
-import { logger } from '#lib/log';
-import { recordWork } from '#lib/observability/metrics';
+import { logger } from '#lib/shared/log';
+import { recordWork } from '#lib/shared/metrics';
 import { messageOf } from './messages';
 import { sharedReads } from './reads';
 import { scopeKeysOf } from './scope';

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import * as liveConnections from '#lib/db/liveConnections';
-import * as liveTickets from '#lib/db/liveTickets';
+import * as liveConnections from '#lib/live/repository/connections';
+import * as liveTickets from '#lib/live/repository/tickets';
 import { roomsWithin } from '#lib/devices/access';
 import { scopeOf } from '#lib/devices/deviceScope';
 import { roomStatusCount } from '#lib/devices/stats';
-import type { Connection } from '#lib/db/liveConnections';
-import { Conflict, Invalid, ServiceUnavailable, TooManyRequests, Unauthorized } from '#lib/errors';
+import type { Connection } from '#lib/live/repository/connections';
+import { Conflict, Invalid, ServiceUnavailable, TooManyRequests, Unauthorized } from '#lib/shared/errors';
 import type { AccessScope } from '#lib/shared/access';
 import { malformedStrings, requireShallow } from '#lib/shared/json';
 import { describeSchemaErrors, summarize, type CompiledValidator } from '#lib/shared/validation';

@@ -1,6 +1,6 @@
 import type { Context } from 'aws-lambda';
-import { HttpError } from '#lib/errors';
-import { logger } from '#lib/log';
+import { HttpError } from '#lib/shared/errors';
+import { logger } from '#lib/shared/log';
 
 /** The parts of an API Gateway WebSocket event the live functions read. */
 interface SocketEvent {

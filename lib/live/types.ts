@@ -1,4 +1,4 @@
-import type { AlarmChange } from '#lib/db/changes';
+import type { AlarmChange } from '#lib/alarms/repository/changes';
 import type { DeviceFilter } from '#lib/devices/deviceScope';
 import type { RoomAggregate } from '#lib/devices/types';
 import type { StatusCounts } from '#lib/shared/statusCounts';

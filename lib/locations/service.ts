@@ -3,9 +3,9 @@
  * replace, delete and list profiles. Writes need config:write, which no scoped principal holds;
  * reads answer within the caller's scope, every other location 404 as if it had no profile.
  */
-import * as store from '#lib/db/locationProfiles';
+import * as store from '#lib/locations/repository';
 import type { Page } from '#lib/store/paging';
-import { Invalid, NotFound } from '#lib/errors';
+import { Invalid, NotFound } from '#lib/shared/errors';
 import { isUnscoped, placeInScope, type AccessScope } from '#lib/shared/access';
 import { locationId } from '#lib/store/placeKeys';
 import { checkProfile } from './pure/hours';

@@ -4,7 +4,7 @@
  * one consistent Query of the few windows per answer, nothing stored on devices or rooms.
  */
 import type { Place } from '#lib/devices/types';
-import * as store from '#lib/db/maintenance';
+import * as store from '#lib/maintenance/repository/windows';
 import { deviceMaintenance, deviceWindows, roomMaintenance, type MaintenanceMark } from './pure/places';
 import { openWindowsAt, type OpenWindow } from './pure/windows';
 

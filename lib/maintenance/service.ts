@@ -6,10 +6,10 @@
  */
 import { silenceWithinScope } from '#lib/alarms/pure/silences';
 import { historyExpiry } from '#lib/shared/retention';
-import * as store from '#lib/db/maintenance';
-import * as history from '#lib/db/maintenanceHistory';
+import * as store from '#lib/maintenance/repository/windows';
+import * as history from '#lib/maintenance/repository/history';
 import { mapPage, type Page } from '#lib/store/paging';
-import { Invalid, NotFound } from '#lib/errors';
+import { Invalid, NotFound } from '#lib/shared/errors';
 import { placeTimeZone as profileTimeZone } from '#lib/locations/service';
 import { releaseBeforeChange } from '#lib/notify/maintenanceRelease';
 import { isUnscoped, type AccessScope } from '#lib/shared/access';

@@ -1,5 +1,5 @@
-import * as channels from '#lib/db/channels';
-import { Invalid } from '#lib/errors';
+import * as channels from '#lib/notify/repository/channels';
+import { Invalid } from '#lib/shared/errors';
 
 // Apart from lib/notify/channels.ts so that the watcher functions do not bundle the notifier.
 

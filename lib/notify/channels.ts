@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Mailer } from '#lib/alarms/mailer';
-import * as channels from '#lib/db/channels';
-import * as deliveries from '#lib/db/deliveries';
-import * as watchers from '#lib/db/watchers';
-import { Conflict, Invalid } from '#lib/errors';
+import * as channels from '#lib/notify/repository/channels';
+import * as deliveries from '#lib/notify/repository/deliveries';
+import * as watchers from '#lib/watchers/repository';
+import { Conflict, Invalid } from '#lib/shared/errors';
 import { allowLocalWebhooks, maskedUrl, targetProblem, type Lookup } from './address';
 import { deliverer } from './deliver';
 import { testDigest } from './pure/digest';

@@ -1,8 +1,8 @@
 import type { Mailer } from '#lib/alarms/mailer';
-import * as channels from '#lib/db/channels';
-import * as deliveries from '#lib/db/deliveries';
-import type { DueDelivery } from '#lib/db/deliveries';
-import { logger } from '#lib/log';
+import * as channels from '#lib/notify/repository/channels';
+import * as deliveries from '#lib/notify/repository/deliveries';
+import type { DueDelivery } from '#lib/notify/repository/deliveries';
+import { logger } from '#lib/shared/log';
 import { isDeadlineExceeded } from '#lib/shared/deadline';
 import { timerMs } from '#lib/shared/timer';
 import { allowLocalWebhooks } from './address';

@@ -1,7 +1,7 @@
 import { silencedBy } from '#lib/alarms/pure/silences';
 import { alarmId, type AckEvent } from '#lib/alarms/types';
-import * as ackLapses from '#lib/db/ackLapses';
-import * as alarms from '#lib/db/alarms';
+import * as ackLapses from '#lib/alarms/repository/ackLapses';
+import * as alarms from '#lib/alarms/repository/alarms';
 import { matchingWindows, openWindowsAt } from '#lib/maintenance/pure/windows';
 import { iso } from './deliver';
 import { audienceOf, notifiedAlarm } from './pure/notice';

@@ -5,8 +5,8 @@
  * opening's start and end. Each is put if absent, so racing runs record it once, and a closing
  * no run saw open still has both.
  */
-import * as history from '#lib/db/maintenanceHistory';
-import type { MaintenanceEvent } from '#lib/db/maintenanceHistory';
+import * as history from '#lib/maintenance/repository/history';
+import type { MaintenanceEvent } from '#lib/maintenance/repository/history';
 import type { Opening } from '#lib/maintenance/pure/schedule';
 import type { MaintenanceWindow } from '#lib/maintenance/types';
 

@@ -1,13 +1,13 @@
 import { silencedBy, type Silence } from '#lib/alarms/pure/silences';
 import { alarmId, type AlarmKey } from '#lib/alarms/types';
-import * as alarms from '#lib/db/alarms';
-import * as deliveries from '#lib/db/deliveries';
-import type { DueDelivery } from '#lib/db/deliveries';
-import { releases, repeats } from '#lib/db/markers';
+import * as alarms from '#lib/alarms/repository/alarms';
+import * as deliveries from '#lib/notify/repository/deliveries';
+import type { DueDelivery } from '#lib/notify/repository/deliveries';
+import { releases, repeats } from '#lib/notify/repository/markers';
 import type { MaintenanceWindow } from '#lib/maintenance/types';
 import { lastClosedOpening, matchingWindows, openWindowsAt, type OpenWindow } from '#lib/maintenance/pure/windows';
 import { mapConcurrent } from '#lib/shared/concurrency';
-import { recordWork } from '#lib/observability/metrics';
+import { recordWork } from '#lib/shared/metrics';
 import type { WatcherRecord } from '#lib/watchers/types';
 import { heldDrafts, heldWatchers, withVendors } from './maintenanceRelease';
 import { recordClosed, recordOpened } from './maintenanceHistory';

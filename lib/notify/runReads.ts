@@ -1,7 +1,7 @@
 import type { Silence } from '#lib/alarms/pure/silences';
-import * as maintenanceWindows from '#lib/db/maintenance';
-import * as silences from '#lib/db/silences';
-import * as watchers from '#lib/db/watchers';
+import * as maintenanceWindows from '#lib/maintenance/repository/windows';
+import * as silences from '#lib/alarms/repository/silences';
+import * as watchers from '#lib/watchers/repository';
 import type { MaintenanceWindow } from '#lib/maintenance/types';
 import type { WatcherRecord } from '#lib/watchers/types';
 

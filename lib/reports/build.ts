@@ -6,7 +6,7 @@
  */
 import { queryHistory } from '#lib/alarms/history';
 import type { HistoryRecord } from '#lib/alarms/pure/history';
-import * as watchers from '#lib/db/watchers';
+import * as watchers from '#lib/watchers/repository';
 import { availabilityIn } from '#lib/devices/availability';
 import { buildReport } from './pure/build';
 import type { Period } from './pure/period';

@@ -10,8 +10,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Mailer } from '#lib/alarms/mailer';
-import * as reports from '#lib/db/reports';
-import { logger } from '#lib/log';
+import * as reports from '#lib/reports/repository';
+import { logger } from '#lib/shared/log';
 import { deliverer } from '#lib/notify/deliver';
 import { historyExpiry } from '#lib/shared/retention';
 import { reportOn } from './build';

@@ -6,12 +6,12 @@
  * whose scope lies within its own; any other is 404, as if unknown.
  */
 import type { Mailer } from '#lib/alarms/mailer';
-import * as store from '#lib/db/reports';
+import * as store from '#lib/reports/repository';
 import { mapPage, type Page } from '#lib/store/paging';
-import { Invalid, NotFound, TooManyRequests } from '#lib/errors';
+import { Invalid, NotFound, TooManyRequests } from '#lib/shared/errors';
 import { timeOrderedId } from '#lib/maintenance/pure/windows';
 import { timeZoneName } from '#lib/maintenance/pure/zone';
-import * as channels from '#lib/db/channels';
+import * as channels from '#lib/notify/repository/channels';
 import { unknownChannels } from '#lib/notify/channelIds';
 import { deliverer } from '#lib/notify/deliver';
 import { isUnscoped, normalizeScope, type AccessScope, type Permission } from '#lib/shared/access';

@@ -1,6 +1,6 @@
-import * as connectivity from '#lib/db/connectivity';
+import * as connectivity from '#lib/devices/repository/connectivity';
 import type { Place, RoomAggregate } from '#lib/devices/types';
-import { ServiceUnavailable } from '#lib/errors';
+import { ServiceUnavailable } from '#lib/shared/errors';
 import { historyExpiry } from '#lib/shared/retention';
 import { advance, type RoomCounts } from './pure/availability';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import * as rooms from '#lib/db/rooms';
-import * as summaries from '#lib/db/summaries';
+import * as rooms from '#lib/rollups/repository/rooms';
+import * as summaries from '#lib/rollups/repository/summaries';
 import { roomKey, summaryKey, uniquePlaces, zeroCounts, type Place, type Severity } from '#lib/devices/types';
 import { mapConcurrent, writesInFlight } from '#lib/shared/concurrency';
 import { expectedSummaries, summaryDeltas, summaryScopesOf } from './pure/summary';

@@ -1,13 +1,13 @@
-import { devices } from '#lib/db/devices';
-import * as rooms from '#lib/db/rooms';
+import { devices } from '#lib/devices/repository/devices';
+import * as rooms from '#lib/rollups/repository/rooms';
 import type { Place, RoomAggregate, Severity, SeverityCounts, StoredDevice, StoredRoom } from '#lib/devices/types';
-import { ServiceUnavailable } from '#lib/errors';
+import { ServiceUnavailable } from '#lib/shared/errors';
 import { aggregateOf, roomStatusOf, sameAggregate } from './pure/aggregates';
 
 /*
  * A room's aggregate as the domain keeps it: recomputed from its devices, or moved by the
  * severity shifts of its devices; every write is guarded by the version it was read at
- * (lib/db/rooms.ts), so a race only means reading again.
+ * (lib/rollups/repository/rooms.ts), so a race only means reading again.
  */
 
 /** What runs before a changed aggregate is written (the availability rollup). */

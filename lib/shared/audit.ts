@@ -1,11 +1,11 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { ServiceUnavailable } from '#lib/errors';
-import { logger } from '#lib/log';
+import { ServiceUnavailable } from '#lib/shared/errors';
+import { logger } from '#lib/shared/log';
 
 /*
  * The audit log's vocabulary (DESIGN §5; docs/adr/0211): what one record says. Shared by the HTTP
  * middleware that records changes (lib/http/audit.ts), the authentication code that records its
- * events (lib/audit/log.ts recordAuthEvent) and the store (lib/db/audit.ts). A record names
+ * events (lib/access/audit/log.ts recordAuthEvent) and the store (lib/access/audit/repository.ts). A record names
  * fields, never their values: nothing a client sent as a value, and so no secret or password,
  * can reach it.
  */
@@ -49,7 +49,7 @@ interface RequestFacts {
   userAgent: string;
 }
 
-/** What is recorded about one event (lib/audit/log.ts adds the id, the time and the retention). */
+/** What is recorded about one event (lib/access/audit/log.ts adds the id, the time and the retention). */
 export interface AuditEntry extends RequestFacts {
   event: AuditEvent;
   actor: AuditActor;

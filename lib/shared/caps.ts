@@ -5,7 +5,7 @@
  * its share of 5 MiB (`recordShare`), counted in UTF-8 bytes.
  */
 
-import { Invalid } from '#lib/errors';
+import { Invalid } from '#lib/shared/errors';
 import { jsonBytes } from './sizes';
 
 /** What an unpaged list may take of Lambda's 6 MB answer (the rest: headers, brackets, margin). */

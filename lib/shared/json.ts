@@ -1,4 +1,4 @@
-import { Invalid } from '#lib/errors';
+import { Invalid } from '#lib/shared/errors';
 
 /*
  * Checks over client JSON that never recurse: a 10 KB body of 5,100 `[` overflowed the stack of

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { logger } from '#lib/log';
+import { logger } from '#lib/shared/log';
 import { isDeadlineExceeded } from './deadline';
 
 /*
  * Holding a lease for a run of background work (the evaluator, the sync): short, and renewed by a
  * heartbeat while the run lasts, so a holder that died (kill -9, a Lambda timeout) is taken over
  * within LEASE_MS of its last beat instead of after a whole run's worth of time. The item itself
- * is the store's (lib/db/leases.ts); this is the same mechanism for every user of one.
+ * is the store's (lib/store/leases.ts); this is the same mechanism for every user of one.
  */
 export const LEASE_MS = 10_000;
 export const HEARTBEAT_MS = 3_000;
@@ -19,7 +19,7 @@ export interface Lease {
   holding: () => boolean;
 }
 
-/** Where a lease is kept (lib/db/leases.ts). */
+/** Where a lease is kept (lib/store/leases.ts). */
 export interface LeaseStore {
   acquire: (runId: string, now: number, leaseUntil: number, dueAt?: number) => Promise<boolean>;
   renew: (runId: string, leaseUntil: number) => Promise<boolean>;

@@ -1,4 +1,4 @@
-import type { ErrorDetail } from '#lib/errors';
+import type { ErrorDetail } from '#lib/shared/errors';
 
 /** The subset of an ajv error the formatter reads. */
 export interface SchemaError {

@@ -1,6 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { traced } from '#lib/observability/tracing';
+import { traced } from '#lib/shared/tracing';
 import { deadlineBound } from './deadlineHandler';
 import { storeRetryStrategy } from './retry';
 

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { InvalidCursor } from '#lib/errors';
+import { InvalidCursor } from '#lib/shared/errors';
 
 // Sealed cursors: `<position>.<tag>`, an HMAC for the query, keyed by the stage's secret (ADRs 0109, 0165).
 let processKey: Buffer | undefined;
@@ -8,7 +8,7 @@ let loaded: string | undefined;
 export const useStageSecret = (value: string): void => {
   loaded = value;
 };
-/** The stage's sealing secret: cursors here, kept idempotent results (lib/requests/idempotency.ts). */
+/** The stage's sealing secret: cursors here, kept idempotent results (lib/http/idempotencyStore.ts). */
 // the process's own key is made on first use: building it at import cost every cold start
 export const stageSecret = (): Buffer | string => loaded || process.env.CURSOR_SECRET || (processKey ??= randomBytes(32));
 

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { Conflict } from '#lib/errors';
+import { Conflict } from '#lib/shared/errors';
 import { pause } from '#lib/shared/deadline';
 import { doc, tableName } from './client';
 import { compile, updateOf, type Change, type Expr, type Item } from './expression';

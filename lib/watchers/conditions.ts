@@ -1,4 +1,4 @@
-import { Invalid } from '#lib/errors';
+import { Invalid } from '#lib/shared/errors';
 import { areaWithinScope } from '#lib/shared/scopeWithin';
 import {
   BOOLEAN_ELEMENTS,

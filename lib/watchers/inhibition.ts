@@ -1,5 +1,5 @@
-import * as watchers from '#lib/db/watchers';
-import { Conflict, Invalid, NotFound } from '#lib/errors';
+import * as watchers from '#lib/watchers/repository';
+import { Conflict, Invalid, NotFound } from '#lib/shared/errors';
 import type { AccessScope } from '#lib/shared/access';
 import { watcherWithinScope } from './scope';
 import type { InhibitedBy } from './types';

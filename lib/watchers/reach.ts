@@ -5,8 +5,8 @@
  * are 404 as well, naming the condition, never the place.
  */
 import type { Page } from '#lib/store/paging';
-import * as watchers from '#lib/db/watchers';
-import { NotFound } from '#lib/errors';
+import * as watchers from '#lib/watchers/repository';
+import { NotFound } from '#lib/shared/errors';
 import { isUnscoped, type AccessScope } from '#lib/shared/access';
 import { conditionsOutside, watcherWithinScope } from './scope';
 import type { ConfigurationField, WatcherInput, WatcherRecord } from './types';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { evaluationQueue } from '#lib/db/evaluationQueue';
-import * as watchers from '#lib/db/watchers';
+import { evaluationQueue } from '#lib/alarms/repository/evaluationQueue';
+import * as watchers from '#lib/watchers/repository';
 import { checkChannelIds, unknownChannels } from '#lib/notify/channelIds';
 import { requireAllowedRecipients } from '#lib/notify/pure/recipients';
 import type { AccessScope } from '#lib/shared/access';
@@ -11,7 +11,7 @@ import type { WatcherInput, WatcherRecord } from './types';
 /*
  * A watcher names notification channels by id, and a channel a watcher names cannot be deleted
  * (lib/notify/channels.ts). The watcher write marks each channel it names used (a version bump
- * conditioned on the channel existing) in the same transaction (lib/db/watchers.ts): a delete that
+ * conditioned on the channel existing) in the same transaction (lib/watchers/repository.ts): a delete that
  * read the channel before fails its condition (409), and a channel already deleted cancels the
  * whole write, answered 400 as if the channel had been missing from the start (docs/guide/rules/notify.md "A watcher never names a deleted channel, even in a race").
  */

@@ -4,12 +4,12 @@
  * Later areas add their steps here (demo fleet, first admin).
  */
 import { dynamo, tableName } from '../../lib/store/client';
-import { ensureTable } from '../../lib/db/table';
+import { ensureTable } from '../../lib/store/definition';
 import { secret } from '../../lib/adapters/secrets';
-import { adminUsername, ensureFirstAdmin } from '../../lib/auth/signin';
-import { providersFromEnv } from '../../lib/inventory/provider';
+import { adminUsername, ensureFirstAdmin } from '../../lib/access/signin';
+import { providersFromEnv } from '../../lib/inventory/provider/index';
 import { syncProviders } from '../../lib/inventory/providers';
-import * as watchers from '../../lib/db/watchers';
+import * as watchers from '../../lib/watchers/repository';
 
 /**
  * The demo's alarm rule, created once on a store without any watcher (DEMO_WATCHER=0: never):

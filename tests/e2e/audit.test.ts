@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { INTERVAL_FIELDS } from '#lib/intervals/types';
+import { INTERVAL_FIELDS } from '#lib/config/intervals/types';
 import { api, type ApiResponse } from '../support/api';
 
 /*

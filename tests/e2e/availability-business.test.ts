@@ -52,9 +52,9 @@ beforeAll(async () => {
   const [chosen] = [...rooms.values()].filter((devices) => devices.every((d) => d.status.connected)).sort((a, b) => a.length - b.length);
   place = chosen![0]!.details;
   devicesInRoom = chosen!.length;
-  // the store the instance uses, written as its sync would (lib/db/connectivity)
+  // the store the instance uses, written as its sync would (lib/devices/repository/connectivity)
   Object.assign(process.env, storeEnv(instance.storeEndpoint), { TABLE_NAME: localTableName() });
-  const connectivity = await import('#lib/db/connectivity');
+  const connectivity = await import('#lib/devices/repository/connectivity');
   const { historyExpiry } = await import('#lib/shared/retention');
   const sn = chosen![0]!.devicesn;
   const flips: [string, boolean][] = [

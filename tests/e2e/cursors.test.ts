@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { api } from '../support/api';
 import { routes, samplePath } from '../support/routes';
 import { eventSchemaOf } from '../support/schemas';
-import { UserEntity, userRoleKeys } from '#lib/store/entities/account';
-import { ALARM_INDEX, AlarmEntity } from '#lib/store/entities/alarms';
-import { OUTBOX } from '#lib/store/entities/notify';
+import { UserEntity, userRoleKeys } from '#lib/access/entities';
+import { ALARM_INDEX, AlarmEntity } from '#lib/alarms/entities';
+import { OUTBOX } from '#lib/notify/entities';
 import { roomId } from '#lib/store/placeKeys';
 
 type ErrorBody = { message: string; errors?: { field: string }[] };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { INTERVAL_FIELDS } from '#lib/intervals/types';
+import { INTERVAL_FIELDS } from '#lib/config/intervals/types';
 import { api } from '../support/api';
 
 type Record = { id: number } & { [field: string]: number };

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient } from '../../client';
+import { apiClient } from '../../client/index';
 import { simulatedFleet } from '#lib/inventory/provider/simulated';
 import { offlineWatcher } from '../support/fleet';
 import { startInstance, stillFleetEnv, type Instance } from '../../scripts/local/instance';

@@ -176,7 +176,7 @@ describe('least privilege per function', () => {
       const metafile = await graph(fn.handlerFile);
       const reaches = {
         table: 'lib/store/client.ts' in metafile.inputs,
-        tableAdmin: 'lib/db/table.ts' in metafile.inputs,
+        tableAdmin: 'lib/store/definition.ts' in metafile.inputs,
         secrets: importsPackage(metafile, '@aws-sdk/client-ssm'),
         mail: importsPackage(metafile, '@aws-sdk/client-sesv2'),
         push: 'lib/adapters/connections.ts' in metafile.inputs,

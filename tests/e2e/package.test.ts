@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import definition from '#lib/db/table-definition.json';
+import definition from '#lib/store/table-definition.json';
 import { apiOperations, packageStage, resourcesOfType, type CfnResource, type CfnTemplate } from '../support/package';
 import { root } from '../../scripts/registry';
 import { routes } from '../support/routes';
@@ -91,7 +91,7 @@ describe('serverless package --stage prod (no AWS credentials)', () => {
     });
   });
 
-  it('declares one table, keyed as lib/db/table-definition.json says, protected on prod', () => {
+  it('declares one table, keyed as lib/store/table-definition.json says, protected on prod', () => {
     const tables = resourcesOfType(prod, 'AWS::DynamoDB::Table');
     expect(tables).toHaveLength(1);
     const [, table] = tables[0]!;

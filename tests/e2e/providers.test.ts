@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ProvidersReport } from '#lib/inventory/providerReport';
 import type { Device } from '#lib/devices/types';
 import { instanceOn } from '../support/instance';
-import { startVendorFakes } from '../../scripts/local/fakes';
+import { startVendorFakes } from '../../scripts/local/fakes/index';
 import { noFaults } from '../../scripts/local/fakes/server';
 import { api, callerOf } from '../support/api';
 import { fleetOf } from '../support/vendors';

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import '../support/tokenKeys';
-import { createUser } from '#lib/auth/accounts';
-import { signIn } from '#lib/auth/signin';
+import { createUser } from '#lib/access/accounts';
+import { signIn } from '#lib/access/signin';
 import { secret } from '#lib/adapters/secrets';
-import { authorize, principalOfToken } from '#lib/auth/authenticate';
-import { roleCatalog as roles } from '#lib/auth/roles';
-import { Conflict, Forbidden, NotFound } from '#lib/errors';
+import { authorize, principalOfToken } from '#lib/access/authenticate';
+import { roleCatalog as roles } from '#lib/access/roles';
+import { Conflict, Forbidden, NotFound } from '#lib/shared/errors';
 import { apiEvent } from '../support/events';
 
 // Roles with real permissions (DESIGN §5, issue 26 item 2), against the embedded store.

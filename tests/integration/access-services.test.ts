@@ -1,23 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ServiceEntity } from '#lib/store/entities/account';
+import { ServiceEntity } from '#lib/access/entities';
 import { capturedLines } from '../support/logs';
 import '../support/tokenKeys';
 import { handler as createServiceRoute } from '../../functions/services/create';
 import { handler as serviceTokenRoute } from '../../functions/services/token';
 import { handler as rotateSecretRoute } from '../../functions/services/rotateSecret';
-import { registerService, rotateSecret } from '#lib/auth/serviceAccounts';
-import { exchangeServiceSecret } from '#lib/auth/serviceToken';
-import { hashServiceSecret } from '#lib/auth/serviceSecrets';
-import { changeService, deleteRole, removeService } from '#lib/auth/membership';
-import { authorize, principalOfToken } from '#lib/auth/authenticate';
-import { roleCatalog as roles } from '#lib/auth/roles';
+import { registerService, rotateSecret } from '#lib/access/serviceAccounts';
+import { exchangeServiceSecret } from '#lib/access/serviceToken';
+import { hashServiceSecret } from '#lib/access/serviceSecrets';
+import { changeService, deleteRole, removeService } from '#lib/access/membership';
+import { authorize, principalOfToken } from '#lib/access/authenticate';
+import { roleCatalog as roles } from '#lib/access/roles';
 import { secret as secretSource } from '#lib/adapters/secrets';
-import { services } from '#lib/db/services';
+import { services } from '#lib/access/repository/services';
 import { doc, tableName } from '#lib/store/client';
-import { logger } from '#lib/log';
+import { logger } from '#lib/shared/log';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { Conflict, Forbidden, Invalid, NotFound, Unauthorized } from '#lib/errors';
+import { Conflict, Forbidden, Invalid, NotFound, Unauthorized } from '#lib/shared/errors';
 import { apiEvent, jsonEvent, lambdaContext } from '../support/events';
 
 // Registered services as principals (DESIGN §5, issue 26 item 4), against the embedded store.

@@ -4,24 +4,24 @@ import { queuePass } from '#lib/alarms/engine/queuePass';
 import { runEvaluation } from '#lib/alarms/engine/run';
 import { outboxMailer } from '#lib/adapters/mail';
 import type { Mail } from '#lib/alarms/types';
-import * as alarms from '#lib/db/alarms';
+import * as alarms from '#lib/alarms/repository/alarms';
 import { dynamo } from '#lib/store/client';
-import { devices } from '#lib/db/devices';
-import { evaluationQueue } from '#lib/db/evaluationQueue';
-import { intervals } from '#lib/db/intervals';
-import * as outbox from '#lib/db/outbox';
-import * as watchers from '#lib/db/watchers';
+import { devices } from '#lib/devices/repository/devices';
+import { evaluationQueue } from '#lib/alarms/repository/evaluationQueue';
+import { intervals } from '#lib/config/intervals/repository';
+import * as outbox from '#lib/notify/repository/outbox';
+import * as watchers from '#lib/watchers/repository';
 import { countsIn } from '#lib/devices/counts';
-import type { DeviceProvider } from '#lib/inventory/provider';
+import type { DeviceProvider } from '#lib/inventory/provider/index';
 import { refreshDevice } from '#lib/inventory/refresh';
 import { syncDevices } from '#lib/inventory/sync';
 import type { ProviderDevice } from '#lib/devices/types';
-import { INTERVAL_FIELDS, type Intervals } from '#lib/intervals/types';
+import { INTERVAL_FIELDS, type Intervals } from '#lib/config/intervals/types';
 import { injectFault } from '../support/faults';
 import { device, offlineWatcher, unique } from '../support/fleet';
 import { watchingRequests } from '../support/requests';
-import { deviceSk, ROOM_PARTITION, SERIALS } from '#lib/store/entities/inventory';
-import { ALARM_INDEX } from '#lib/store/entities/alarms';
+import { deviceSk, ROOM_PARTITION, SERIALS } from '#lib/devices/entities';
+import { ALARM_INDEX } from '#lib/alarms/entities';
 
 // A sync makes the inventory equal to its fleet, so each test syncs the whole fleet it needs.
 const fixed = (fleet: ProviderDevice[]): DeviceProvider => ({

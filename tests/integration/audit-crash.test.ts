@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import * as audit from '#lib/db/audit';
-import { intervals } from '#lib/db/intervals';
-import { INTERVAL_FIELDS } from '#lib/intervals/types';
+import * as audit from '#lib/access/audit/repository';
+import { intervals } from '#lib/config/intervals/repository';
+import { INTERVAL_FIELDS } from '#lib/config/intervals/types';
 import { handler as createInterval } from '../../functions/intervals/create';
 import { jsonEvent, lambdaContext } from '../support/events';
 

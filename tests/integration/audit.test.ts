@@ -1,19 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AuditFilter, AuditRecord } from '#lib/shared/audit';
-import { auditBase } from '#lib/store/entities/account';
+import { auditBase } from '#lib/access/audit/entities';
 import '../support/tokenKeys';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { recordAuthEvent } from '#lib/audit/log';
-import { createUser } from '#lib/auth/accounts';
+import { recordAuthEvent } from '#lib/access/audit/log';
+import { createUser } from '#lib/access/accounts';
 import { secret } from '#lib/adapters/secrets';
-import { signIn, signInRecorded } from '#lib/auth/signin';
-import { UNKNOWN_PRINCIPAL as UNKNOWN_USER } from '#lib/audit/outcome';
-import * as audit from '#lib/db/audit';
+import { signIn, signInRecorded } from '#lib/access/signin';
+import { UNKNOWN_PRINCIPAL as UNKNOWN_USER } from '#lib/access/audit/outcome';
+import * as audit from '#lib/access/audit/repository';
 import { doc, dynamo, tableName } from '#lib/store/client';
-import { intervals as intervalStore } from '#lib/db/intervals';
-import { InvalidCursor, Unauthorized } from '#lib/errors';
-import { INTERVAL_FIELDS } from '#lib/intervals/types';
+import { intervals as intervalStore } from '#lib/config/intervals/repository';
+import { InvalidCursor, Unauthorized } from '#lib/shared/errors';
+import { INTERVAL_FIELDS } from '#lib/config/intervals/types';
 import { handler as createInterval } from '../../functions/intervals/create';
 import { handler as updateInterval } from '../../functions/intervals/update';
 import { handler as logout } from '../../functions/sessions/logout';
@@ -21,7 +21,7 @@ import { handler as listAudit } from '../../functions/audit/list';
 import { apiEvent, jsonEvent, lambdaContext } from '../support/events';
 
 /*
- * The audit log's store (lib/db/audit.ts; docs/data-model.md "Audit log"): newest first over
+ * The audit log's store (lib/access/audit/repository.ts; docs/data-model.md "Audit log"): newest first over
  * every shard, each filter a key (or a condition within one), sealed cursors, expired records
  * absent; and the request path: one record per change, none for a replay.
  */

@@ -1,20 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { CreatedRoleEntity } from '#lib/store/entities/account';
+import { CreatedRoleEntity } from '#lib/access/entities';
 import '../support/tokenKeys';
-import { changeOwnPassword, createUser } from '#lib/auth/accounts';
-import { deleteRole, removeUser } from '#lib/auth/membership';
-import { ensureFirstAdmin, signIn } from '#lib/auth/signin';
+import { changeOwnPassword, createUser } from '#lib/access/accounts';
+import { deleteRole, removeUser } from '#lib/access/membership';
+import { ensureFirstAdmin, signIn } from '#lib/access/signin';
 import { secret } from '#lib/adapters/secrets';
 import { dynamo, doc, tableName } from '#lib/store/client';
-import { roleCatalog as roles } from '#lib/auth/roles';
-import { ensureTable } from '#lib/db/table';
-import * as users from '#lib/db/users';
-import { TooManyRequests, Unauthorized } from '#lib/errors';
+import { roleCatalog as roles } from '#lib/access/roles';
+import { ensureTable } from '#lib/store/definition';
+import * as users from '#lib/access/repository/users';
+import { TooManyRequests, Unauthorized } from '#lib/shared/errors';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { registerService } from '#lib/auth/serviceAccounts';
-import { exchangeServiceSecret } from '#lib/auth/serviceToken';
-import { principalOfToken } from '#lib/auth/authenticate';
+import { registerService } from '#lib/access/serviceAccounts';
+import { exchangeServiceSecret } from '#lib/access/serviceToken';
+import { principalOfToken } from '#lib/access/authenticate';
 
 // Issue 12: the account group under real parallel calls against the embedded store.
 

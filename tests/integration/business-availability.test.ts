@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { historyExpiry } from '#lib/shared/retention';
-import * as connectivity from '#lib/db/connectivity';
+import * as connectivity from '#lib/devices/repository/connectivity';
 import { roomAvailability } from '#lib/devices/availability';
 import { businessAvailabilityIn, businessHoursSetting, minOutageSetting } from '#lib/devices/businessAvailability';
-import type { DeviceProvider } from '#lib/inventory/provider';
+import type { DeviceProvider } from '#lib/inventory/provider/index';
 import { syncDevices } from '#lib/inventory/sync';
 import { createWindow, removeWindow } from '#lib/maintenance/service';
 import { parseBusinessHours, type BusinessHours } from '#lib/rollups/pure/businessAvailability';

@@ -3,10 +3,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { withSilences } from '#lib/alarms/query';
 import { MAX_SILENCED_BY } from '#lib/alarms/pure/silences';
-import type { AlarmView } from '#lib/db/alarms';
+import type { AlarmView } from '#lib/alarms/repository/alarms';
 import { doc, tableName } from '#lib/store/client';
-import * as silences from '#lib/db/silences';
-import * as watchers from '#lib/db/watchers';
+import * as silences from '#lib/alarms/repository/silences';
+import * as watchers from '#lib/watchers/repository';
 import { handler as createSilence } from '../../functions/silences/create';
 import { handler as endSilence } from '../../functions/silences/end';
 import { handler as listSilences } from '../../functions/silences/list';
@@ -14,7 +14,7 @@ import { handler as createWatcher } from '../../functions/watchers/create';
 import { handler as removeWatcher } from '../../functions/watchers/remove';
 import { apiEvent, jsonEvent, lambdaContext } from '../support/events';
 import { watcherInput } from '../support/fleet';
-import { CapEntity } from '#lib/store/entities/config';
+import { CapEntity } from '#lib/store/caps';
 
 type Handler = typeof createSilence;
 const call = async (h: Handler, event: Parameters<Handler>[0]) => {

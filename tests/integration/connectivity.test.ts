@@ -2,14 +2,15 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { historyExpiry } from '#lib/shared/retention';
 import { doc, tableName } from '#lib/store/client';
-import * as connectivity from '#lib/db/connectivity';
+import * as connectivity from '#lib/devices/repository/connectivity';
 import { availabilityIn } from '#lib/devices/availability';
 import { recordRoomCounts } from '#lib/rollups/availability';
-import type { DeviceProvider } from '#lib/inventory/provider';
+import type { DeviceProvider } from '#lib/inventory/provider/index';
 import { refreshDevice } from '#lib/inventory/refresh';
 import { syncDevices } from '#lib/inventory/sync';
 import type { ProviderDevice } from '#lib/devices/types';
-import { rollupPk, connectivityPk } from '#lib/store/entities/inventory';
+import { rollupPk } from '#lib/rollups/entities';
+import { connectivityPk } from '#lib/devices/entities';
 
 let n = 0;
 const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++n}`;

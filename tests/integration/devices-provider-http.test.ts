@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpProvider, ProviderError } from '#lib/inventory/provider/http';
-import { providerFromEnv } from '#lib/inventory/provider';
+import { providerFromEnv } from '#lib/inventory/provider/index';
 import { simulatedFleet } from '#lib/inventory/provider/simulated';
 
 // A real vendor API stand-in on a loopback port: paginated listing, one device, bearer token.

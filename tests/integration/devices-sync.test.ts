@@ -1,14 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
-import { devices } from '#lib/db/devices';
-import * as rooms from '#lib/db/rooms';
+import { devices } from '#lib/devices/repository/devices';
+import * as rooms from '#lib/rollups/repository/rooms';
 import { recomputeRoom } from '#lib/rollups/rooms';
 import { inScope } from '#lib/devices/deviceScope';
 import { expectedAggregates } from '#lib/rollups/pure/aggregates';
 import { roomKey } from '#lib/devices/types';
 import { roomId } from '#lib/store/placeKeys';
-import type { DeviceProvider } from '#lib/inventory/provider';
+import type { DeviceProvider } from '#lib/inventory/provider/index';
 import { simulatedFleet } from '#lib/inventory/provider/simulated';
-import { logger } from '#lib/log';
+import { logger } from '#lib/shared/log';
 import { refreshDevice } from '#lib/inventory/refresh';
 import { syncAndReport, syncDevices } from '#lib/inventory/sync';
 import { emitted } from '../support/emf';

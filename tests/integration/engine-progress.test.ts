@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { outboxMailer } from '#lib/adapters/mail';
 import { queuePass } from '#lib/alarms/engine/queuePass';
 import { MIN_RUN_SECONDS, runBudgetMs } from '#lib/alarms/engine/pure/settings';
-import * as alarms from '#lib/db/alarms';
-import { evaluationQueue } from '#lib/db/evaluationQueue';
-import * as watchers from '#lib/db/watchers';
+import * as alarms from '#lib/alarms/repository/alarms';
+import { evaluationQueue } from '#lib/alarms/repository/evaluationQueue';
+import * as watchers from '#lib/watchers/repository';
 import { syncDevices } from '#lib/inventory/sync';
 import { createWatcher } from '#lib/watchers/write';
 import { dynamo } from '#lib/store/client';
-import { SERIALS } from '#lib/store/entities/inventory';
+import { SERIALS } from '#lib/devices/entities';
 import { injectFault } from '../support/faults';
 import { device, fixed, offlineWatcher, unique, watcherInput } from '../support/fleet';
 

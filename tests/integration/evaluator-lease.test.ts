@@ -5,10 +5,10 @@ import { runEvaluation } from '#lib/alarms/engine/run';
 import { HEARTBEAT_MS, LEASE_MS, withLease } from '#lib/alarms/engine/lease';
 import { outboxMailer } from '#lib/adapters/mail';
 import { repairAfterRestart } from '#lib/alarms/engine/repair';
-import { alarmRuns } from '#lib/db/leases';
-import * as alarms from '#lib/db/alarms';
-import * as rooms from '#lib/db/rooms';
-import * as watchers from '#lib/db/watchers';
+import { alarmRuns } from '#lib/store/leases';
+import * as alarms from '#lib/alarms/repository/alarms';
+import * as rooms from '#lib/rollups/repository/rooms';
+import * as watchers from '#lib/watchers/repository';
 import { syncDevices } from '#lib/inventory/sync';
 import { device, fixed, offlineWatcher } from '../support/fleet';
 

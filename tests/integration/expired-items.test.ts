@@ -3,17 +3,17 @@ import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fullPass } from '#lib/alarms/engine/fullPass';
 import { outboxMailer } from '#lib/adapters/mail';
-import * as alarms from '#lib/db/alarms';
+import * as alarms from '#lib/alarms/repository/alarms';
 import { doc, tableName } from '#lib/store/client';
-import * as connectivity from '#lib/db/connectivity';
-import { revokedTokens } from '#lib/db/sessions';
-import * as watchers from '#lib/db/watchers';
+import * as connectivity from '#lib/devices/repository/connectivity';
+import { revokedTokens } from '#lib/access/repository/sessions';
+import * as watchers from '#lib/watchers/repository';
 import { recordRoomCounts } from '#lib/rollups/availability';
 import { syncDevices } from '#lib/inventory/sync';
 import { device, fixed, offlineWatcher, unique } from '../support/fleet';
-import { RevokedTokenEntity } from '#lib/store/entities/account';
-import { AlarmEntity } from '#lib/store/entities/alarms';
-import { rollupPk } from '#lib/store/entities/inventory';
+import { RevokedTokenEntity } from '#lib/access/entities';
+import { AlarmEntity } from '#lib/alarms/entities';
+import { rollupPk } from '#lib/rollups/entities';
 
 /**
  * TTL deletes lazily (up to days after expiry; the table has it enabled, as in AWS): readers treat an item whose

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import { ensureTable } from '#lib/db/table';
+import { ensureTable } from '#lib/store/definition';
 import { startFaithfulStore, type FaithfulStore } from '../support/faithful';
 
 // The faithful mode's own behaviours, shown with a proxy of its own in front of the run's DynamoDB Local.

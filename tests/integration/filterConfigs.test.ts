@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { filterConfigs } from '#lib/db/filterConfigs';
-import { Invalid, NotFound } from '#lib/errors';
-import type { FiltersConfig } from '#lib/filterConfigs/types';
+import { filterConfigs } from '#lib/config/filterConfigs/repository';
+import { Invalid, NotFound } from '#lib/shared/errors';
+import type { FiltersConfig } from '#lib/config/filterConfigs/types';
 
 const tree = (id: number, region = 'EU'): FiltersConfig => ({
   id,

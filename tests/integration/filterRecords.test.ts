@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { filterRecords } from '#lib/db/filterRecords';
-import { Invalid, NotFound } from '#lib/errors';
+import { filterRecords } from '#lib/config/filterRecords/repository';
+import { Invalid, NotFound } from '#lib/shared/errors';
 
 // This file has its own table, so it owns the whole filters collection.
 describe('filters repository', () => {

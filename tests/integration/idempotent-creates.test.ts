@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { onStored } from '#lib/db/changes';
+import { onStored } from '#lib/alarms/repository/changes';
 import { doc, tableName } from '#lib/store/client';
-import * as silences from '#lib/db/silences';
-import * as watchers from '#lib/db/watchers';
-import { INTERVAL_FIELDS } from '#lib/intervals/types';
+import * as silences from '#lib/alarms/repository/silences';
+import * as watchers from '#lib/watchers/repository';
+import { INTERVAL_FIELDS } from '#lib/config/intervals/types';
 import { handler as createSilence } from '../../functions/silences/create';
 import { handler as createWatcher } from '../../functions/watchers/create';
 import { handler as createChannel } from '../../functions/channels/create';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import * as deliveries from '#lib/db/deliveries';
-import * as inhibitions from '#lib/db/inhibitions';
-import * as watchers from '#lib/db/watchers';
+import * as deliveries from '#lib/notify/repository/deliveries';
+import * as inhibitions from '#lib/notify/repository/inhibitions';
+import * as watchers from '#lib/watchers/repository';
 import { createChannel } from '#lib/notify/channels';
 import type { InhibitedBy } from '#lib/watchers/types';
 import { controlledClock, firing, locationFleet, mailsTo, run, tell } from '../support/engine';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import * as watchers from '#lib/db/watchers';
-import { Conflict, Invalid } from '#lib/errors';
+import * as watchers from '#lib/watchers/repository';
+import { Conflict, Invalid } from '#lib/shared/errors';
 import type { WatcherInput } from '#lib/watchers/types';
 import { createWatcher, updateWatcher } from '#lib/watchers/write';
 import { offlineWatcher, unique } from '../support/fleet';

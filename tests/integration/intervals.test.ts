@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { intervals } from '#lib/db/intervals';
-import { INTERVAL_FIELDS, type Intervals } from '#lib/intervals/types';
-import { NotFound } from '#lib/errors';
+import { intervals } from '#lib/config/intervals/repository';
+import { INTERVAL_FIELDS, type Intervals } from '#lib/config/intervals/types';
+import { NotFound } from '#lib/shared/errors';
 
 const settings = (base = 10): Intervals =>
   Object.fromEntries(INTERVAL_FIELDS.map((field, i) => [field, base + i])) as Intervals;

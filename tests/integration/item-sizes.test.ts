@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { filterConfigs } from '#lib/db/filterConfigs';
+import { filterConfigs } from '#lib/config/filterConfigs/repository';
 import { itemBytes, MAX_ITEM_BYTES } from '#lib/shared/sizes';
 import { MAX_BODY_BYTES } from '#lib/http/body';
 import { handler as upsert } from '../../functions/filterConfigs/upsert';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { filterConfigs } from '#lib/db/filterConfigs';
-import * as watchers from '#lib/db/watchers';
+import { filterConfigs } from '#lib/config/filterConfigs/repository';
+import * as watchers from '#lib/watchers/repository';
 import { caps, LIST_ANSWER_BYTES, recordShare } from '#lib/shared/caps';
 import { jsonBytes } from '#lib/shared/sizes';
 import { MAX_ANSWER_BYTES } from '#lib/http/respond';

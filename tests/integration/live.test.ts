@@ -3,17 +3,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fullPass } from '#lib/alarms/engine/fullPass';
 import { managementApi } from '#lib/adapters/connections';
 import { outboxMailer } from '#lib/adapters/mail';
-import * as alarms from '#lib/db/alarms';
+import * as alarms from '#lib/alarms/repository/alarms';
 import { doc, tableName } from '#lib/store/client';
-import * as liveConnections from '#lib/db/liveConnections';
-import * as liveTickets from '#lib/db/liveTickets';
-import * as rooms from '#lib/db/rooms';
-import * as watchers from '#lib/db/watchers';
-import type { DeviceProvider } from '#lib/inventory/provider';
+import * as liveConnections from '#lib/live/repository/connections';
+import * as liveTickets from '#lib/live/repository/tickets';
+import * as rooms from '#lib/rollups/repository/rooms';
+import * as watchers from '#lib/watchers/repository';
+import type { DeviceProvider } from '#lib/inventory/provider/index';
 import { roomStatusCount } from '#lib/devices/stats';
 import { syncDevices } from '#lib/inventory/sync';
 import type { ProviderDevice } from '#lib/devices/types';
-import { HttpError } from '#lib/errors';
+import { HttpError } from '#lib/shared/errors';
 import { listAlarms } from '#lib/alarms/query';
 import { createSilenceAndAnnounce, endSilenceAndAnnounce } from '#lib/alarms/silenceEvents';
 import { enableLivePush, pushTo } from '#lib/live/push';
@@ -21,7 +21,7 @@ import { admit, connect, disconnect, issueTicket, MESSAGE_WINDOW_SECONDS, subscr
 import type { Connections } from '#lib/live/types';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import validate from '#generated/validators/liveMessage';
-import { LiveTicketEntity } from '#lib/store/entities/notify';
+import { LiveTicketEntity } from '#lib/live/entities';
 
 // A stand-in for API Gateway's @connections endpoint on a loopback port: it records what it is
 // asked to deliver and answers 410 Gone for connections it was told are closed.

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ensureTable } from '#lib/db/table';
+import { ensureTable } from '#lib/store/definition';
 import { startLocalStore } from '../../scripts/local/dynamo';
 
 const dir = mkdtempSync(join(tmpdir(), 'store-'));

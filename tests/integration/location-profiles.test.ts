@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import * as connectivity from '#lib/db/connectivity';
-import * as store from '#lib/db/locationProfiles';
+import * as connectivity from '#lib/devices/repository/connectivity';
+import * as store from '#lib/locations/repository';
 import { roomAvailability } from '#lib/devices/availability';
 import type { ProviderDevice } from '#lib/devices/types';
-import { Invalid, NotFound } from '#lib/errors';
-import type { DeviceProvider } from '#lib/inventory/provider';
+import { Invalid, NotFound } from '#lib/shared/errors';
+import type { DeviceProvider } from '#lib/inventory/provider/index';
 import { syncDevices } from '#lib/inventory/sync';
 import { getProfile, listProfiles, putProfile, removeProfile } from '#lib/locations/service';
 import type { ProfileInput } from '#lib/locations/types';

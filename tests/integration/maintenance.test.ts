@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { doc, tableName } from '#lib/store/client';
-import { MAINTENANCE, MaintenanceWindowEntity } from '#lib/store/entities/alarms';
-import * as store from '#lib/db/maintenance';
-import { Conflict, Invalid, NotFound } from '#lib/errors';
+import { MAINTENANCE, MaintenanceWindowEntity } from '#lib/maintenance/entities';
+import * as store from '#lib/maintenance/repository/windows';
+import { Conflict, Invalid, NotFound } from '#lib/shared/errors';
 import { createWindow, getWindow, listWindows, removeWindow, replaceWindow, windowsOpenAt } from '#lib/maintenance/service';
 import type { MaintenanceWindow, WindowInput } from '#lib/maintenance/types';
 import { matchingWindows, timeOrderedId } from '#lib/maintenance/pure/windows';

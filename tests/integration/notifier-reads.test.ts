@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { acknowledgeAlarm } from '#lib/alarms/acknowledge';
-import * as alarms from '#lib/db/alarms';
-import * as inhibitions from '#lib/db/inhibitions';
-import * as watchers from '#lib/db/watchers';
+import * as alarms from '#lib/alarms/repository/alarms';
+import * as inhibitions from '#lib/notify/repository/inhibitions';
+import * as watchers from '#lib/watchers/repository';
 import { createWindow } from '#lib/maintenance/service';
-import { MAINTENANCE, SILENCES_BY_END } from '#lib/store/entities/alarms';
-import { WATCHERS } from '#lib/store/entities/config';
+import { MAINTENANCE } from '#lib/maintenance/entities';
+import { SILENCES_BY_END } from '#lib/alarms/entities';
+import { WATCHERS } from '#lib/watchers/entities';
 import { controlledClock, firing, locationFleet, run, tell } from '../support/engine';
 import { offlineWatcher, unique } from '../support/fleet';
 import { watchingRequests } from '../support/requests';

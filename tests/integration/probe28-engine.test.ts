@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import * as alarms from '#lib/db/alarms';
-import * as watchers from '#lib/db/watchers';
+import * as alarms from '#lib/alarms/repository/alarms';
+import * as watchers from '#lib/watchers/repository';
 import { syncDevices } from '#lib/inventory/sync';
 import { acknowledgeAlarm } from '#lib/alarms/acknowledge';
 import { alarmId } from '#lib/alarms/types';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Invalid } from '#lib/errors';
+import { Invalid } from '#lib/shared/errors';
 import { createWindow } from '#lib/maintenance/service';
 import type { WindowInput } from '#lib/maintenance/types';
 import type { AccessScope } from '#lib/shared/access';

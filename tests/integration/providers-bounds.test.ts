@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { devices } from '#lib/db/devices';
-import type { NamedProvider } from '#lib/inventory/provider';
+import { devices } from '#lib/devices/repository/devices';
+import type { NamedProvider } from '#lib/inventory/provider/index';
 import { providersReport } from '#lib/inventory/providerReport';
 import { syncProviders } from '#lib/inventory/providers';
 import { refreshDevice } from '#lib/inventory/refresh';

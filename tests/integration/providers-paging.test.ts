@@ -1,15 +1,15 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import * as providerStatuses from '#lib/db/providers';
+import * as providerStatuses from '#lib/inventory/repository/providers';
 import type { ProviderDevice } from '#lib/devices/types';
-import { PagingBound, ProviderError, type DeviceProvider, type ListingBounds, type NamedProvider } from '#lib/inventory/provider';
+import { PagingBound, ProviderError, type DeviceProvider, type ListingBounds, type NamedProvider } from '#lib/inventory/provider/index';
 import { webexProvider } from '#lib/inventory/provider/webex';
 import { zoomProvider } from '#lib/inventory/provider/zoom';
 import { providersReport } from '#lib/inventory/providerReport';
 import { syncProviders } from '#lib/inventory/providers';
 import { PAGING_BACKOFF_BASE_MS } from '#lib/inventory/pure/providerStatus';
-import { logger } from '#lib/log';
+import { logger } from '#lib/shared/log';
 import { device, unique } from '../support/fleet';
 import { quickHttp } from '../support/vendors';
 

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { devices } from '#lib/db/devices';
-import * as providerStatuses from '#lib/db/providers';
-import * as rooms from '#lib/db/rooms';
+import { devices } from '#lib/devices/repository/devices';
+import * as providerStatuses from '#lib/inventory/repository/providers';
+import * as rooms from '#lib/rollups/repository/rooms';
 import { expectedAggregates } from '#lib/rollups/pure/aggregates';
 import { roomKey } from '#lib/devices/types';
-import type { NamedProvider } from '#lib/inventory/provider';
+import type { NamedProvider } from '#lib/inventory/provider/index';
 import { providersReport } from '#lib/inventory/providerReport';
 import { syncProviders } from '#lib/inventory/providers';
-import { ProviderEntity } from '#lib/store/entities/config';
+import { ProviderEntity } from '#lib/inventory/entities';
 import { batchGet } from '#lib/store/table';
 import type { ProviderDevice, StoredDevice } from '#lib/devices/types';
 import { splitFleet, zoomRegionMap } from '../../scripts/local/fakes/fleet';

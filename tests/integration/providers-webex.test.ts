@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { newMeter, ProviderError } from '#lib/inventory/provider';
+import { newMeter, ProviderError } from '#lib/inventory/provider/index';
 import { nextLink } from '#lib/inventory/provider/webex';
-import { logger } from '#lib/log';
+import { logger } from '#lib/shared/log';
 import type { WebexFake } from '../../scripts/local/fakes/webex';
 import { expectFleetListed, fleetOf, resetFaults, webexAdapter, webexFake } from '../support/vendors';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newMeter, ProviderError } from '#lib/inventory/provider';
+import { newMeter, ProviderError } from '#lib/inventory/provider/index';
 import { placeInTree } from '#lib/inventory/provider/zoom';
 import { zoomRegionMap } from '../../scripts/local/fakes/fleet';
 import type { ZoomFake } from '../../scripts/local/fakes/zoom';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { outboxMailer } from '#lib/adapters/mail';
-import * as alarms from '#lib/db/alarms';
-import { repeats } from '#lib/db/markers';
-import * as watchers from '#lib/db/watchers';
+import * as alarms from '#lib/alarms/repository/alarms';
+import { repeats } from '#lib/notify/repository/markers';
+import * as watchers from '#lib/watchers/repository';
 import { notifier } from '#lib/notify/notifier';
 import { repeatSlot } from '#lib/notify/pure/plan';
 import { offlineWatcher, unique } from '../support/fleet';

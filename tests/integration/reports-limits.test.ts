@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { outboxMailer } from '#lib/adapters/mail';
-import { HttpError, Invalid, TooManyRequests } from '#lib/errors';
+import { HttpError, Invalid, TooManyRequests } from '#lib/shared/errors';
 import { createChannel, removeChannel } from '#lib/notify/channels';
 import { createSchedule, replaceSchedule, runScheduleNow, RUN_BUDGETS, type ReportCaller } from '#lib/reports/service';
 import type { ReportInput } from '#lib/reports/types';

@@ -1,21 +1,21 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { doc, dynamo, tableName } from '#lib/store/client';
-import * as alarms from '#lib/db/alarms';
-import { devices } from '#lib/db/devices';
-import * as rooms from '#lib/db/rooms';
+import * as alarms from '#lib/alarms/repository/alarms';
+import { devices } from '#lib/devices/repository/devices';
+import * as rooms from '#lib/rollups/repository/rooms';
 import { recomputeRoom } from '#lib/rollups/rooms';
-import * as summaries from '#lib/db/summaries';
-import { ensureTable } from '#lib/db/table';
+import * as summaries from '#lib/rollups/repository/summaries';
+import { ensureTable } from '#lib/store/definition';
 import { countsIn } from '#lib/devices/counts';
-import type { DeviceProvider } from '#lib/inventory/provider';
+import type { DeviceProvider } from '#lib/inventory/provider/index';
 import { simulatedFleet } from '#lib/inventory/provider/simulated';
 import { healSummaries, recountRooms } from '#lib/rollups/recount';
 import { countRooms } from '#lib/rollups/pure/summary';
 import { zeroCounts } from '#lib/devices/types';
 import { syncDevices } from '#lib/inventory/sync';
 import type { ProviderDevice } from '#lib/devices/types';
-import { SummaryEntity } from '#lib/store/entities/inventory';
+import { SummaryEntity } from '#lib/rollups/entities';
 
 const fixed = (fleet: ProviderDevice[]): DeviceProvider => ({
   listDevices: async () => fleet,

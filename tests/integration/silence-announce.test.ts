@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ANNOUNCE_BUDGET_MS, createSilenceAndAnnounce, endSilenceAndAnnounce } from '#lib/alarms/silenceEvents';
-import * as alarms from '#lib/db/alarms';
-import { onStored } from '#lib/db/changes';
-import * as silences from '#lib/db/silences';
+import * as alarms from '#lib/alarms/repository/alarms';
+import { onStored } from '#lib/alarms/repository/changes';
+import * as silences from '#lib/alarms/repository/silences';
 import { unique } from '../support/fleet';
 
 // Issue 24 item 4 (found again by the hostile pass after the first fix): a silence over many

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { INTERVAL_FIELDS } from '#lib/intervals/types';
-import { intervals } from '#lib/db/intervals';
+import { INTERVAL_FIELDS } from '#lib/config/intervals/types';
+import { intervals } from '#lib/config/intervals/repository';
 import { handler as create } from '../../functions/intervals/create';
 import { handler as update } from '../../functions/intervals/update';
 import { handler as list } from '../../functions/intervals/list';
@@ -62,7 +62,7 @@ describe('store faults on other areas', () => {
   const watcherBody = watcherInput({ user: 'faults' });
 
   it('a throttled watcher create answers 503 and stores no watcher; the retry creates one', async () => {
-    const watchers = await import('#lib/db/watchers');
+    const watchers = await import('#lib/watchers/repository');
     const { handler: createWatcher } = await import('../../functions/watchers/create');
     const before = (await watchers.list()).length;
     clear = injectFault('throttle', 'PutCommand');
@@ -76,7 +76,7 @@ describe('store faults on other areas', () => {
   });
 
   it('a keep-list delete retries a throttled batch; one the store keeps refusing answers 503, never 200; repeating it converges', async () => {
-    const { filterRecords } = await import('#lib/db/filterRecords');
+    const { filterRecords } = await import('#lib/config/filterRecords/repository');
     const { handler: keepOnly } = await import('../../functions/filterRecords/keepOnly');
     const { handler: upsertList } = await import('../../functions/filterRecords/upsertList');
     expect((await call(upsertList, jsonEvent([1, 2, 3].map((id) => ({ id, name: `f${id}` }))))).status).toBe(200);

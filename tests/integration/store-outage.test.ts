@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { INTERVAL_FIELDS } from '#lib/intervals/types';
-import { intervals } from '#lib/db/intervals';
-import { logger } from '#lib/log';
+import { INTERVAL_FIELDS } from '#lib/config/intervals/types';
+import { intervals } from '#lib/config/intervals/repository';
+import { logger } from '#lib/shared/log';
 import { handler as create } from '../../functions/intervals/create';
 import { handler as alarmsList } from '../../functions/alarms/list';
 import { handler as roomStatusCount } from '../../functions/devices/roomStatusCount';

@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { doc, tableName } from '#lib/store/client';
-import { devices } from '#lib/db/devices';
-import { syncFingerprints } from '#lib/db/fingerprints';
-import * as rooms from '#lib/db/rooms';
+import { devices } from '#lib/devices/repository/devices';
+import { syncFingerprints } from '#lib/inventory/repository/fingerprints';
+import * as rooms from '#lib/rollups/repository/rooms';
 import { expectedAggregates } from '#lib/rollups/pure/aggregates';
 import { roomKey } from '#lib/devices/types';
 import { simulatedFleet } from '#lib/inventory/provider/simulated';
@@ -13,7 +13,7 @@ import { refreshDevice } from '#lib/inventory/refresh';
 import { syncDevices } from '#lib/inventory/sync';
 import type { ProviderDevice, StoredDevice } from '#lib/devices/types';
 import { fixed } from '../support/fleet';
-import { DeviceEntity, deviceIndexPk } from '#lib/store/entities/inventory';
+import { DeviceEntity, deviceIndexPk } from '#lib/devices/entities';
 import { roomId } from '#lib/store/placeKeys';
 
 // One table for this file: each test syncs a fleet of its own, which replaces the previous one.

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { syncRuns } from '#lib/db/leases';
+import { syncRuns } from '#lib/store/leases';
 import { syncAlone } from '#lib/inventory/syncLease';
 import { LEASE_MS } from '#lib/shared/lease';
-import type { DeviceProvider, NamedProvider } from '#lib/inventory/provider';
+import type { DeviceProvider, NamedProvider } from '#lib/inventory/provider/index';
 import type { ProviderDevice } from '#lib/devices/types';
 import { device, fixed } from '../support/fleet';
 

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
-import * as audit from '#lib/db/audit';
-import * as watchers from '#lib/db/watchers';
-import { Conflict } from '#lib/errors';
+import * as audit from '#lib/access/audit/repository';
+import * as watchers from '#lib/watchers/repository';
+import { Conflict } from '#lib/shared/errors';
 import { dynamo } from '#lib/store/client';
 import { get } from '#lib/store/table';
 import { CONFLICT_ATTEMPTS, transact, TRANSACTION_MAX_ACTIONS } from '#lib/store/transaction';

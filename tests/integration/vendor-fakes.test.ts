@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { newMeter } from '#lib/inventory/provider';
-import { fakePort, startDemoFakes } from '../../scripts/local/fakes';
+import { newMeter } from '#lib/inventory/provider/index';
+import { fakePort, startDemoFakes } from '../../scripts/local/fakes/index';
 import { freePort } from '../../scripts/local/ports';
 import type { WebexFake } from '../../scripts/local/fakes/webex';
 import type { ZoomFake } from '../../scripts/local/fakes/zoom';

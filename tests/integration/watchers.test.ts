@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import * as watchers from '#lib/db/watchers';
-import { Conflict, NotFound } from '#lib/errors';
+import * as watchers from '#lib/watchers/repository';
+import { Conflict, NotFound } from '#lib/shared/errors';
 import type { WatcherInput } from '#lib/watchers/types';
 
 const input = (overrides: Partial<WatcherInput> = {}): WatcherInput => ({

@@ -1,10 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import * as alarms from '#lib/db/alarms';
-import * as deliveries from '#lib/db/deliveries';
-import { evaluationQueue } from '#lib/db/evaluationQueue';
-import * as watchers from '#lib/db/watchers';
+import * as alarms from '#lib/alarms/repository/alarms';
+import * as deliveries from '#lib/notify/repository/deliveries';
+import { evaluationQueue } from '#lib/alarms/repository/evaluationQueue';
+import * as watchers from '#lib/watchers/repository';
 import { syncDevices } from '#lib/inventory/sync';
 import { createChannel } from '#lib/notify/channels';
 import { handler as evaluateNow } from '../../functions/alarms/evaluateNow';

@@ -1,6 +1,6 @@
 import { expect, inject } from 'vitest';
 import { contractBreach } from './answers';
-import { apiClient } from '../../client';
+import { apiClient } from '../../client/index';
 
 export interface ApiResponse<T = unknown> {
   status: number;

@@ -1,5 +1,5 @@
 /** Fixtures of the alarm-engine tests: a small fleet, its provider and watchers. */
-import type { DeviceProvider } from '#lib/inventory/provider';
+import type { DeviceProvider } from '#lib/inventory/provider/index';
 import type { ProviderDevice } from '#lib/devices/types';
 import type { WatcherInput } from '#lib/watchers/types';
 

@@ -1,5 +1,5 @@
 import { vi } from 'vitest';
-import type { logger as appLogger } from '#lib/log';
+import type { logger as appLogger } from '#lib/shared/log';
 
 /** Every line `logger` writes from now on, at any level, as the JSON of its arguments (the logger writes nothing itself). */
 export const capturedLines = (logger: typeof appLogger): string[] => {

@@ -7,5 +7,5 @@ import { storeEnv } from '../../scripts/local/env';
 Object.assign(process.env, storeEnv(inject('storeEndpoint')), { TABLE_NAME: `test-${randomUUID()}` });
 
 const { dynamo, tableName } = await import('#lib/store/client');
-const { ensureTable } = await import('#lib/db/table');
+const { ensureTable } = await import('#lib/store/definition');
 await ensureTable(dynamo, tableName());

@@ -4,7 +4,7 @@ import { webexProvider } from '#lib/inventory/provider/webex';
 import { zoomProvider } from '#lib/inventory/provider/zoom';
 import { expect } from 'vitest';
 import type { ProviderDevice } from '#lib/devices/types';
-import { FAKE_CREDENTIALS } from '../../scripts/local/fakes';
+import { FAKE_CREDENTIALS } from '../../scripts/local/fakes/index';
 import { noFaults, type Faults } from '../../scripts/local/fakes/server';
 import { startWebexFake, type WebexFakeOptions } from '../../scripts/local/fakes/webex';
 import { startZoomFake, type ZoomFakeOptions } from '../../scripts/local/fakes/zoom';

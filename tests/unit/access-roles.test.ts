@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import validateCreate from '#generated/validators/rolesCreate';
 import validateUpdate from '#generated/validators/rolesUpdate';
-import { BUILT_IN_ROLES, builtInRole } from '#lib/auth/roles';
+import { BUILT_IN_ROLES, builtInRole } from '#lib/access/roles';
 import { BUILT_IN_PERMISSIONS, PERMISSIONS } from '#lib/shared/access';
 import { describeSchemaErrors, type CompiledValidator } from '#lib/shared/validation';
 

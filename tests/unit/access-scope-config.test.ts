@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { configWithin } from '#lib/filterConfigs/scope';
+import { configWithin } from '#lib/config/filterConfigs/scope';
 import { failureSeenBy, WITHHELD_FAILURE } from '#lib/shared/access';
 
 // Reads that were not narrowed by a scope (docs/guide/rules/access.md "Filter configurations and a device's filter are narrowed to the scope"): filter configurations name places; vendor failures may.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AckLapseEntity } from '#lib/store/entities/acknowledgements';
+import { AckLapseEntity } from '#lib/alarms/entities';
 
 describe('acknowledgement lapse keys', () => {
   it('stay within DynamoDB key limits for the longest alarm id of 4-byte characters, and sort by ackUntil first', () => {

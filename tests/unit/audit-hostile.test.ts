@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { auditCsv } from '#lib/audit/csv';
+import { auditCsv } from '#lib/access/audit/csv';
 import { requestFacts, type AuditRecord } from '#lib/shared/audit';
 import { apiEvent } from '../support/events';
 

@@ -3,15 +3,15 @@ import { join } from 'node:path';
 import { Type } from '@sinclair/typebox';
 import { load } from 'js-yaml';
 import { describe, expect, it, vi } from 'vitest';
-import { auditCsv } from '#lib/audit/csv';
+import { auditCsv } from '#lib/access/audit/csv';
 import { csvCell, csvRow } from '#lib/shared/csv';
-import { auditRetentionDays, recordOf } from '#lib/audit/log';
-import { http, type Binding } from '#lib/http';
+import { auditRetentionDays, recordOf } from '#lib/access/audit/log';
+import { http, type Binding } from '#lib/http/index';
 import { auditEntryOf, auditFactsOf, changedFields, declaredFields, isChange, targetOf, type AuditFacts } from '#lib/http/audit';
 import { route, type AuditLog, type IdempotencyStore } from '#lib/http/contract';
 import { runIdempotent } from '#lib/http/idempotency';
 import type { HttpResult } from '#lib/http/respond';
-import { logger } from '#lib/log';
+import { logger } from '#lib/shared/log';
 import { requestFacts, type AuditEntry, type AuditRecord } from '#lib/shared/audit';
 import { renderBuild } from '../../scripts/generate';
 import { root, routes } from '../../scripts/registry';
@@ -174,7 +174,7 @@ describe('which routes are audited (from the contracts)', () => {
   it('lets every public route that is not a GET (sign-in, token exchange) reach the audit log itself', async () => {
     const publicWrites = all.filter((r) => r.contract.permission === 'public' && r.method !== 'GET');
     expect(publicWrites.map((r) => r.functionName)).toContain('sessionsSignin');
-    for (const r of publicWrites) expect('lib/audit/log.ts' in (await importGraph(r.handlerFile)).inputs, r.functionName).toBe(true);
+    for (const r of publicWrites) expect('lib/access/audit/log.ts' in (await importGraph(r.handlerFile)).inputs, r.functionName).toBe(true);
   });
 
   it('names logout and the password changes as authentication events', () => {

@@ -15,7 +15,7 @@ import { importGraph } from '../support/bundles';
 const SIGNERS = ['sessionsSignin', 'servicesToken'];
 const PROVIDER_READERS = ['devicesSync', 'devicesRefresh'];
 const SECRETS = 'lib/adapters/secrets.ts';
-const SIGNING = 'lib/auth/sign.ts';
+const SIGNING = 'lib/access/sign.ts';
 const SSM = '@aws-sdk/client-ssm';
 
 const reaches = (metafile: Metafile) => ({

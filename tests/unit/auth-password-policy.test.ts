@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { passwordProblem } from '#lib/auth/passwordPolicy';
-import { COMMON_PASSWORD_FINGERPRINTS } from '#lib/auth/commonPasswords';
+import { passwordProblem } from '#lib/access/passwordPolicy';
+import { COMMON_PASSWORD_FINGERPRINTS } from '#lib/access/commonPasswords';
 import { commonPasswordsOfPolicyLength, packedFingerprints } from '../../scripts/build-common-passwords';
 
 const USER = 'night-operator';

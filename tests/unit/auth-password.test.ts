@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashPassword, meetsOwasp, OWASP_SCRYPT, PASSWORD_MIN_LENGTH, scryptParams, verifyAgainstNothing, verifyPassword } from '#lib/auth/password';
+import { hashPassword, meetsOwasp, OWASP_SCRYPT, PASSWORD_MIN_LENGTH, scryptParams, verifyAgainstNothing, verifyPassword } from '#lib/access/password';
 import createUser from '#generated/validators/usersCreate';
 import changeOwn from '#generated/validators/usersChangeOwnPassword';
 

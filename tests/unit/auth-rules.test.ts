@@ -1,10 +1,10 @@
-import type { Principal } from '#lib/http';
+import type { Principal } from '#lib/http/index';
 import { BUILT_IN_PERMISSIONS } from '#lib/shared/access';
 import { describe, expect, it } from 'vitest';
-import { lockedForSeconds, lockoutPolicy } from '#lib/auth/lockout';
-import { mayDeleteUser, mayReadUser } from '#lib/auth/policy';
-import { BUILT_IN_ROLES, roleIdOf } from '#lib/auth/roles';
-import { Conflict, Forbidden } from '#lib/errors';
+import { lockedForSeconds, lockoutPolicy } from '#lib/access/lockout';
+import { mayDeleteUser, mayReadUser } from '#lib/access/policy';
+import { BUILT_IN_ROLES, roleIdOf } from '#lib/access/roles';
+import { Conflict, Forbidden } from '#lib/shared/errors';
 
 const principal = (username: string, role: 'admin' | 'viewer'): Principal => ({
   kind: 'user',

@@ -1,10 +1,10 @@
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { SignJWT, UnsecuredJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { Unauthorized } from '#lib/errors';
-import { checkKeyPair, issueAccessToken, parsePrivateKey } from '#lib/auth/sign';
-import { ACCESS_TOKEN_SECONDS, AUDIENCE, bearerToken, CLOCK_TOLERANCE_SECONDS, ISSUER } from '#lib/auth/tokens';
-import { parsePublicKey, verifyAccessToken } from '#lib/auth/verify';
+import { Unauthorized } from '#lib/shared/errors';
+import { checkKeyPair, issueAccessToken, parsePrivateKey } from '#lib/access/sign';
+import { ACCESS_TOKEN_SECONDS, AUDIENCE, bearerToken, CLOCK_TOLERANCE_SECONDS, ISSUER } from '#lib/access/tokens';
+import { parsePublicKey, verifyAccessToken } from '#lib/access/verify';
 
 const pair = generateKeyPairSync('ed25519');
 const other = generateKeyPairSync('ed25519');

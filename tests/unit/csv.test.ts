@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ALARM_HISTORY_CSV, ALARM_HISTORY_CSV_COLUMNS } from '#lib/alarms/pure/csv';
-import { AUDIT_CSV_COLUMNS } from '#lib/audit/csv';
+import { AUDIT_CSV_COLUMNS } from '#lib/access/audit/csv';
 import { availabilityCsv, DEVICE_CSV, DEVICE_CSV_COLUMNS, deviceHistoryCsv } from '#lib/devices/csv';
 import { cellText, CSV_CONTENT_TYPE, csvAnswer, csvCell, csvDocument, csvRow, NEXT_CURSOR_HEADER } from '#lib/shared/csv';
 import type { HistoryRecord } from '#lib/alarms/pure/history';

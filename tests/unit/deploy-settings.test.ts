@@ -100,7 +100,7 @@ describe('DynamoDB throttle alarm (issue 23 finding 8)', () => {
       const index = m.MetricStat!.Metric.Dimensions.find((d) => d.Name === 'GlobalSecondaryIndexName')?.Value ?? 'table';
       return `${m.MetricStat!.Metric.MetricName}@${String(index)}`;
     });
-    const definition = load('../../lib/db/table-definition.json') as { GlobalSecondaryIndexes: { IndexName: string }[] };
+    const definition = load('../../lib/store/table-definition.json') as { GlobalSecondaryIndexes: { IndexName: string }[] };
     const indexes = ['table', ...definition.GlobalSecondaryIndexes.map((i) => i.IndexName)];
     expect(indexes).toEqual(expect.arrayContaining(['GSI1', 'GSI2']));
     expect(read.sort()).toEqual(indexes.flatMap((i) => [`ReadThrottleEvents@${i}`, `WriteThrottleEvents@${i}`]).sort());

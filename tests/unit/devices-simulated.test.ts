@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { simulatedFleet, simulatedProvider } from '#lib/inventory/provider/simulated';
-import { providerFromEnv } from '#lib/inventory/provider';
+import { providerFromEnv } from '#lib/inventory/provider/index';
 
 describe('simulated fleet', () => {
   it('is the same for the same seed and different for another', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { Invalid } from '#lib/errors';
-import { assertDistinctListForm, fromNestedForm, mergeListForm, toListForm, type FiltersConfig } from '#lib/filterConfigs/types';
-import { duplicateIds, toSummary } from '#lib/filterRecords/types';
+import { Invalid } from '#lib/shared/errors';
+import { assertDistinctListForm, fromNestedForm, mergeListForm, toListForm, type FiltersConfig } from '#lib/config/filterConfigs/types';
+import { duplicateIds, toSummary } from '#lib/config/filterRecords/types';
 
 const stored: FiltersConfig = {
   id: 7,

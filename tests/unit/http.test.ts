@@ -1,11 +1,11 @@
 import Ajv from 'ajv';
 import { describe, expect, it, vi } from 'vitest';
 import { Type } from '@sinclair/typebox';
-import { http, type Binding, type CompiledValidator } from '#lib/http';
+import { http, type Binding, type CompiledValidator } from '#lib/http/index';
 import { route } from '#lib/http/contract';
 import { MAX_BODY_BYTES } from '#lib/http/body';
-import { Conflict, NotFound } from '#lib/errors';
-import { logger } from '#lib/log';
+import { Conflict, NotFound } from '#lib/shared/errors';
+import { logger } from '#lib/shared/log';
 import { eventSchema } from '../../scripts/registry';
 import { apiEvent, jsonEvent, lambdaContext } from '../support/events';
 

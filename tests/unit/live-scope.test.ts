@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { StoredChange } from '#lib/db/changes';
+import type { StoredChange } from '#lib/alarms/repository/changes';
 import { messageOf } from '#lib/live/messages';
 import { covers, scopeKey, scopeKeysOf } from '#lib/live/scope';
 

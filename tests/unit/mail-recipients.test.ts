@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Invalid } from '#lib/errors';
+import { Invalid } from '#lib/shared/errors';
 import { mailAllowedDomains, mayMail, requireAllowedRecipients } from '#lib/notify/pure/recipients';
 
 describe('MAIL_ALLOWED_DOMAINS', () => {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { areaOf, functionName, NAMESPACE, recordRequest, recordWork } from '#lib/observability/metrics';
+import { areaOf, functionName, NAMESPACE, recordRequest, recordWork } from '#lib/shared/metrics';
 import { emitted } from '../support/emf';
 
 const root = join(__dirname, '..', '..');

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { backingOff, pagingBackoffMs, removalVerdict, sanitise, staleSince } from '#lib/inventory/pure/providerStatus';
 import { MAX_PAGES, PAGE_FLOOR, pageBudget } from '#lib/inventory/provider/paging';
 import { DEFAULT_REGIONS, parseNameMap, regionOfCountry } from '#lib/inventory/provider/regions';
-import { configuredNames } from '#lib/inventory/provider';
+import { configuredNames } from '#lib/inventory/provider/index';
 
 const now = '2026-05-04T10:00:00.000Z';
 const serials = (n: number) => Array.from({ length: n }, (_, i) => `SN${i}`);

@@ -3,7 +3,7 @@ import { load } from 'js-yaml';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { askingWithin, evaluationBudget, EVALUATION_MAX_MS, PROVIDER_MAX_MS, providerBudget, REFRESH_TIMEOUT_MS, RESERVE_MS } from '#lib/inventory/refreshBudget';
-import { ServiceUnavailable } from '#lib/errors';
+import { ServiceUnavailable } from '#lib/shared/errors';
 import { root } from '../../scripts/registry';
 
 /** devicesRefresh's budgets fit inside its timeout (issue 23 finding 8). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashServiceSecret, newServiceSecret, serviceSecretMatches } from '#lib/auth/serviceSecrets';
+import { hashServiceSecret, newServiceSecret, serviceSecretMatches } from '#lib/access/serviceSecrets';
 
 describe('client secrets of registered services', () => {
   it('are 256 random bits, different every time, stored as a SHA-256 digest that does not contain them', () => {

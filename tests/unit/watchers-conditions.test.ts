@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { uniqueSorted } from '#lib/shared/names';
-import { Invalid } from '#lib/errors';
+import { Invalid } from '#lib/shared/errors';
 import { evaluate, holds, inCandidates, parseConditions, targets, type DeviceState } from '#lib/watchers/conditions';
 import { normalize, type Condition, type Element, type Operator } from '#lib/watchers/types';
 

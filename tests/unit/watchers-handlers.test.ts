@@ -2,15 +2,15 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiEvent, lambdaContext } from '../support/events';
 
 // Store failures are unknown errors: the handlers must answer the generic 500 JSON.
-vi.mock('#lib/db/watchers', () => ({ fieldValues: vi.fn(), list: vi.fn() }));
-vi.mock('#lib/db/table', () => ({ ensureTable: vi.fn() }));
-// the audited createTable stores its audit record (lib/audit/log.ts): here, nowhere
-vi.mock('#lib/db/audit', () => ({ append: vi.fn(async () => undefined) }));
+vi.mock('#lib/watchers/repository', () => ({ fieldValues: vi.fn(), list: vi.fn() }));
+vi.mock('#lib/store/definition', () => ({ ensureTable: vi.fn() }));
+// the audited createTable stores its audit record (lib/access/audit/log.ts): here, nowhere
+vi.mock('#lib/access/audit/repository', () => ({ append: vi.fn(async () => undefined) }));
 // the SDK client module is still loaded; its notice about this machine's Node 20 is noise here
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
-const watchers = await import('#lib/db/watchers');
-const { ensureTable } = await import('#lib/db/table');
+const watchers = await import('#lib/watchers/repository');
+const { ensureTable } = await import('#lib/store/definition');
 const storeDown = Object.assign(new Error('Requested resource not found'), { name: 'ResourceNotFoundException' });
 
 const call = async (module: Promise<{ handler: (e: ReturnType<typeof apiEvent>, c: ReturnType<typeof lambdaContext>) => Promise<{ statusCode: number; body: string; headers?: Record<string, unknown> }> }>) => {

@@ -1,7 +1,7 @@
 import { alarmId, type OpenAlarm } from '#lib/alarms/types';
-import * as alarms from '#lib/db/alarms';
-import type { ClearedAlarm } from '#lib/db/alarms';
-import { devices } from '#lib/db/devices';
+import * as alarms from '#lib/alarms/repository/alarms';
+import type { ClearedAlarm } from '#lib/alarms/repository/alarms';
+import { devices } from '#lib/devices/repository/devices';
 import type { Place, Severity, StoredDevice } from '#lib/devices/types';
 import { transitionNotice } from '#lib/notify/pure/notice';
 import { mapConcurrent, writesInFlight } from '#lib/shared/concurrency';
@@ -71,7 +71,7 @@ export const applyPlan = async (
     return items.filter((_, i) => done[i]);
   };
   const typeOf = new Map((planned.watchers ?? []).map((w) => [w.id, w.type]));
-  // raises in batches (a storm is thousands of them): lib/db/alarms decides which need a condition
+  // raises in batches (a storm is thousands of them): lib/alarms/repository/alarms decides which need a condition
   const raises = plan.raise.map(({ alarm, fromPending, silencedBy, inMaintenance }) => {
     const { notice, delivery } = transitionNotice('raised', alarm, alarm.notify, at, [...silencedBy, ...inMaintenance], undefined, typeOf.get(alarm.watcherId));
     return { alarm, notice, delivery, fromPending };

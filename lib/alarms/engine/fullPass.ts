@@ -1,9 +1,9 @@
-import * as alarms from '#lib/db/alarms';
-import { devices } from '#lib/db/devices';
-import * as rooms from '#lib/db/rooms';
-import * as watchers from '#lib/db/watchers';
+import * as alarms from '#lib/alarms/repository/alarms';
+import { devices } from '#lib/devices/repository/devices';
+import * as rooms from '#lib/rollups/repository/rooms';
+import * as watchers from '#lib/watchers/repository';
 import { roomKey, type Place } from '#lib/devices/types';
-import { logger } from '#lib/log';
+import { logger } from '#lib/shared/log';
 import { healSummaries, recountRooms } from '#lib/rollups/recount';
 import { applyPlan } from './applyPlan';
 import { inhibit } from './inhibit';

@@ -1,4 +1,4 @@
-import * as inhibitions from '#lib/db/inhibitions';
+import * as inhibitions from '#lib/notify/repository/inhibitions';
 import { parentFacts } from '#lib/notify/inhibitions';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import type { WatcherRecord } from '#lib/watchers/types';

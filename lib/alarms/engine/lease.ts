@@ -1,9 +1,9 @@
-import { alarmRuns } from '#lib/db/leases';
+import { alarmRuns } from '#lib/store/leases';
 import { holdLease, type Lease, type LeaseOptions } from '#lib/shared/lease';
 
 /*
  * The evaluator's lease (one run at a time, DESIGN D6): the generic lease of lib/shared/lease.ts
- * on the evaluator's marker item (lib/db/leases.ts).
+ * on the evaluator's marker item (lib/store/leases.ts).
  */
 export { HEARTBEAT_MS, LEASE_MS } from '#lib/shared/lease';
 

@@ -1,9 +1,9 @@
 import type { Mailer } from '#lib/alarms/mailer';
 import { historyRecord } from '#lib/alarms/pure/history';
 import { alarmId, type AlarmKey } from '#lib/alarms/types';
-import * as alarmHistory from '#lib/db/alarmHistory';
-import * as alarms from '#lib/db/alarms';
-import { logger } from '#lib/log';
+import * as alarmHistory from '#lib/alarms/repository/alarmHistory';
+import * as alarms from '#lib/alarms/repository/alarms';
+import { logger } from '#lib/shared/log';
 import { notifier, type NotificationSummary } from '#lib/notify/notifier';
 import { mapConcurrent, writesInFlight } from '#lib/shared/concurrency';
 import { isDeadlineExceeded, withDeadline } from '#lib/shared/deadline';

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { OpenAlarm } from '#lib/alarms/types';
-import * as alarms from '#lib/db/alarms';
-import { devices } from '#lib/db/devices';
-import { evaluationQueue, type DeviceWork, type QueuedEvaluation } from '#lib/db/evaluationQueue';
-import * as watchers from '#lib/db/watchers';
+import * as alarms from '#lib/alarms/repository/alarms';
+import { devices } from '#lib/devices/repository/devices';
+import { evaluationQueue, type DeviceWork, type QueuedEvaluation } from '#lib/alarms/repository/evaluationQueue';
+import * as watchers from '#lib/watchers/repository';
 import { openWatchersHint, roomKey, uniquePlaces, type Place, type StoredDevice } from '#lib/devices/types';
-import { NotFound } from '#lib/errors';
+import { NotFound } from '#lib/shared/errors';
 import { recountRooms, shiftRooms } from '#lib/rollups/recount';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import type { WatcherRecord } from '#lib/watchers/types';

@@ -1,6 +1,6 @@
 import type { Silence } from '#lib/alarms/pure/silences';
-import * as silences from '#lib/db/silences';
-import * as maintenanceWindows from '#lib/db/maintenance';
+import * as silences from '#lib/alarms/repository/silences';
+import * as maintenanceWindows from '#lib/maintenance/repository/windows';
 import { openWindowsAt, type OpenWindow } from '#lib/maintenance/pure/windows';
 
 /** What keeps a run's transitions from being sent: the silences current and the maintenance windows open at its instant. */

@@ -1,6 +1,6 @@
-import * as alarms from '#lib/db/alarms';
-import { devices } from '#lib/db/devices';
-import * as rooms from '#lib/db/rooms';
+import * as alarms from '#lib/alarms/repository/alarms';
+import { devices } from '#lib/devices/repository/devices';
+import * as rooms from '#lib/rollups/repository/rooms';
 import { recountRooms } from '#lib/rollups/recount';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import { LEASE_MS, withLease } from './lease';

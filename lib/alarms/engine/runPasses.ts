@@ -1,6 +1,6 @@
 import type { Mailer } from '#lib/alarms/mailer';
-import { intervals } from '#lib/db/intervals';
-import { reconciliation } from '#lib/db/markers';
+import { intervals } from '#lib/config/intervals/repository';
+import { reconciliation } from '#lib/notify/repository/markers';
 import { addUp } from '#lib/shared/tally';
 import { isDeadlineExceeded, withDeadline } from '#lib/shared/deadline';
 import type { FullPass } from './fullPass';

@@ -37,7 +37,7 @@ export const historyRecord = (alarm: OpenAlarm & { clearedAt: string; clearReaso
   return record;
 };
 
-/** A history query: at most one of the place keys narrows first (see lib/db/alarmHistory). */
+/** A history query: at most one of the place keys narrows first (see lib/alarms/repository/alarmHistory). */
 export interface HistoryFilter extends Partial<Place> {
   devicesn?: string;
   watcherId?: string;

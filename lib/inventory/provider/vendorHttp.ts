@@ -1,4 +1,4 @@
-import { logger } from '#lib/log';
+import { logger } from '#lib/shared/log';
 import type { ProviderMeter } from './types';
 import { sleep, timeoutSignal } from '#lib/shared/timer';
 

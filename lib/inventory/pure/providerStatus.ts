@@ -11,7 +11,7 @@ export interface HeldRemovals {
   count: number;
   /** Consecutive syncs that saw the same removals (applied on the REQUIRED_SIGHTINGS-th). */
   seen: number;
-  /** A hash of the serial numbers the listing would remove: "the same listing" (stored as `digest`: lib/store/entities/config.ts). */
+  /** A hash of the serial numbers the listing would remove: "the same listing" (stored as `digest`: lib/config/entities.ts). */
   listingHash: string;
   since: string;
 }

@@ -1,4 +1,4 @@
-import { Invalid, type ErrorDetail } from '#lib/errors';
+import { Invalid, type ErrorDetail } from '#lib/shared/errors';
 
 /*
  * Who the stage may mail. Whoever can write a watcher or an e-mail channel

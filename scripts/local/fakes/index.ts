@@ -5,7 +5,7 @@
  * FAKE_429_RATE (default 0) makes both fakes throttle that share of requests; WEBEX_FAKE_PORT and
  * ZOOM_FAKE_PORT fix their ports (free ones when unset).
  */
-import { providerFromEnv } from '../../../lib/inventory/provider';
+import { providerFromEnv } from '../../../lib/inventory/provider/index';
 import type { ProviderDevice } from '../../../lib/devices/types';
 import { splitFleet, zoomRegionMap } from './fleet';
 import { startWebexFake, type WebexFake } from './webex';

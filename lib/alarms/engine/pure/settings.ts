@@ -1,4 +1,4 @@
-import type { IntervalRecord } from '#lib/intervals/types';
+import type { IntervalRecord } from '#lib/config/intervals/types';
 
 const DEFAULT_EVALUATION_INTERVAL_SECONDS = 60;
 const DEFAULT_EVALUATION_TIMEOUT_SECONDS = 50;

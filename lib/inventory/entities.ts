@@ -1,0 +1,71 @@
+import type { HeldRemovals, ProviderStatus } from '#lib/inventory/pure/providerStatus';
+import { docRow, entity, documented } from '#lib/store/entity';
+import { shardKey } from '#lib/store/query';
+
+export const PROVIDERS = 'PROVIDER';
+/**
+ * The held removals' listing hash is stored under `digest`, its name from before "digest" meant
+ * only a notification: the code says `listingHash`, the items keep their attribute, so stored
+ * statuses need no migration.
+ */
+type StoredHeldRemovals = Omit<HeldRemovals, 'listingHash'> & { digest: string };
+export const ProviderEntity = /* @__PURE__ */ entity({
+  type: 'ProviderStatus',
+  key: (name: string) => ({ PK: PROVIDERS, SK: `PROVIDER#${name}` }),
+  fromItem: (item): ProviderStatus => {
+    const { PK: _pk, SK: _sk, type: _type, heldRemovals, ...status } = item;
+    if (!heldRemovals) return status as unknown as ProviderStatus;
+    const { digest, ...held } = heldRemovals as StoredHeldRemovals;
+    return { ...(status as unknown as ProviderStatus), heldRemovals: { ...held, listingHash: digest } };
+  },
+});
+/** A provider's status as its item stores it (the inverse of `ProviderEntity.fromItem`). */
+export const providerStatusItem = ({ heldRemovals, ...status }: ProviderStatus): Omit<ProviderStatus, 'heldRemovals'> & { heldRemovals?: StoredHeldRemovals } => {
+  if (!heldRemovals) return status;
+  const { listingHash, ...held } = heldRemovals;
+  return { ...status, heldRemovals: { ...held, digest: listingHash } };
+};
+dataModel: docRow(ProviderEntity, { section: 'Devices, room aggregates and lookups', name: 'Provider status', PK: '`PROVIDER`', SK: '`PROVIDER#<name>`',
+  notes: 'one per device provider, written whole by the sync after each run: `lastSyncAt, lastSuccessAt, lastError {at, message, status?, trackingId?}, failingSince, staleFlaggedFor, devices, skipped {reason: n}, adjusted {change: n} (fields cut, cleaned or renamed: see "Vendor fields and their bounds"), duplicates, requests, throttledWaits, waitedMs, heldRemovals {count, seen, digest (a hash of the serials it would remove), since}, pagingFailures, backoffUntil`' });
+
+
+const fingerprints = 'Sync fingerprints';
+export const FINGERPRINTS = 'SYNCFP';
+/** A room's fingerprint is the attribute `r:<room>` of its bucket. */
+export const ROOM_ATTRIBUTE = 'r:';
+export const FingerprintBucketEntity = /* @__PURE__ */ entity({
+  type: 'SyncFingerprints',
+  key: (bucket: number) => ({ PK: FINGERPRINTS, SK: `B#${bucket}` }),
+  fromItem: (item) => ({
+    bucket: Number(String(item.SK).slice(2)),
+    version: Number(item.version ?? 0),
+    rooms: new Map(Object.entries(item).flatMap(([name, value]) => (name.startsWith(ROOM_ATTRIBUTE) ? [[name.slice(ROOM_ATTRIBUTE.length), String(value)] as const] : []))),
+  }),
+});
+dataModel: docRow(FingerprintBucketEntity, { section: fingerprints, name: 'Bucket', PK: '`SYNCFP`', SK: '`B#<n>`',
+  notes: '`r:<room>` = fingerprint (`dirty` in items written before dirty marks had their own items: compared like any difference); `version`' });
+export const FingerprintTopEntity = /* @__PURE__ */ entity({
+  type: 'SyncFingerprintTop',
+  key: (_: void) => ({ PK: FINGERPRINTS, SK: 'TOP' }),
+  fromItem: (item) => ({
+    buckets: Number(item.buckets ?? 0),
+    fullAt: Number(item.fullAt ?? 0),
+    hashes: new Map(Object.entries(item).flatMap(([name, value]) => (/^b\d+$/.test(name) ? [[Number(name.slice(1)), String(value)] as const] : []))),
+  }),
+});
+dataModel: docRow(FingerprintTopEntity, { section: fingerprints, name: 'Top', PK: '`SYNCFP`', SK: '`TOP`', notes: '`b<n>` = bucket hash, or `whole:<uuid>` (a sync is writing into it); `buckets` (B); `fullAt` (epoch ms of the last full sync)' });
+/** A bucket's hash is the attribute `b<n>` of the top item. */
+export const hashAttribute = (bucket: number) => `b${bucket}`;
+dataModel: documented({ section: fingerprints, name: 'Held room (inside a bucket)', PK: '', SK: '',
+  notes: "`r:<room>` = `!held`: the room holds devices the sync keeps as they are (their provider failed, their record was unreadable, or the removal guard holds their removal); equal to no listing's fingerprint, so every sync compares the room again until nothing in it is held" });
+/** Rooms written by someone other than the sync since the sync last compared them, sharded by room. */
+export const DIRTY_ROOMS = 'SYNCFP#DIRTY';
+export const DirtyRoomEntity = /* @__PURE__ */ entity({
+  type: 'SyncDirtyRoom',
+  key: (room: string) => ({ PK: shardKey(DIRTY_ROOMS, room), SK: room }),
+  fromItem: (item) => ({ room: String(item.SK), mark: String(item.mark) }),
+});
+dataModel: docRow(DirtyRoomEntity, {
+  section: fingerprints, name: 'Dirty room', PK: '`SYNCFP#DIRTY#<shard(room)>`', SK: '`<room>` (the room identity alone, as in its aggregate: whatever room fits a key can be marked)',
+  notes: '`mark` (a fresh UUID per write): another writer wrote devices of the room since the sync last compared it',
+});
