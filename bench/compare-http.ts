@@ -11,7 +11,8 @@
  * headers that matter, body) are compared, forgiving only noise (bench/compare/diff.ts). Paged
  * lists are followed through their cursors and compared as sets.
  *
- * Output: bench/results/compare-http.md and .json. COMPARE_URLS=<base-url>,<other-url> compares
+ * Output: bench/results/compare-http.md and .json (COMPARE_RESULT=<name>: bench/results/<name>.*,
+ * to keep a run beside another). COMPARE_URLS=<base-url>,<other-url> compares
  * two instances already running (API key COMPARE_API_KEY) instead of starting any.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -30,6 +31,7 @@ const READY = /API ready at (\S+)/;
 const START_TIMEOUT_MS = 300_000;
 const MAX_PAGES = 200;
 const SEED_DEVICES = process.env.COMPARE_SEED_DEVICES ?? '200';
+const RESULT = process.env.COMPARE_RESULT ?? 'compare-http';
 
 /** What `npm start` reads from the shell: cleared, so that the caller's settings reach neither side. */
 const SERVICE_VARIABLES = [
@@ -360,7 +362,7 @@ const main = async () => {
             .join('\n\n')
         : 'None: every answer was the same but for noise.',
     ].join('\n');
-    writeResult('compare-http', summary, markdown);
+    writeResult(RESULT, summary, markdown);
     console.log(markdown);
     // a difference fails the comparison; a 5xx alike on both sides is no difference, but still a bug to report
     exitCode = differing.length ? 1 : fiveHundreds.some((n) => n > 0) ? 3 : 0;
