@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../scripts/local/ports';
 import { startMarker, stopMarked } from '../scripts/local/processes';
-import { canonical, differences, headerDifferences, textDifferences, type Difference } from './compare/diff';
+import { canonical, differences, headerDifferences, IdMap, textDifferences, type Difference, type IdPair } from './compare/diff';
 import { sequence, type Answer, type Request, type Step, type Vars } from './compare/sequence';
 import { root, writeResult } from './lib';
 
@@ -198,8 +198,9 @@ interface Pair {
   differences: Difference[];
 }
 
-const compareAnswers = (a: Answer, b: Answer, paged = false): Difference[] => {
+const compareAnswers = (a: Answer, b: Answer, ids: IdMap, paged = false): Difference[] => {
   const found: Difference[] = [];
+  const pairs: IdPair[] = [];
   if (a.status !== b.status) found.push({ at: 'status', base: a.status, other: b.status });
   found.push(...headerDifferences(a.headers, b.headers));
   const pageItems = paged && a.status < 300 && b.status < 300;
@@ -212,7 +213,8 @@ const compareAnswers = (a: Answer, b: Answer, paged = false): Difference[] => {
       if (pageItems && Array.isArray(copy.items)) copy.items = `<${copy.items.length} items>`;
       return copy;
     };
-    found.push(...differences(strip(a.json), strip(b.json)));
+    found.push(...differences(strip(a.json), strip(b.json), '$', '', pairs));
+    found.push(...ids.check(pairs));
   } else if (pageItems && nextItems(a) && nextItems(b)) {
     // CSV pages: the header row here, the rows over all pages
     found.push(...textDifferences(a.text.split(/\r?\n/)[0]!, b.text.split(/\r?\n/)[0]!, '$csv header'));
@@ -263,6 +265,7 @@ const main = async () => {
     }
     const [base, other] = sides as [Side, Side];
     const steps: Step[] = sequence();
+    const ids = new IdMap();
     const vars: [Vars, Vars] = [{}, {}];
     const pairs: Pair[] = [];
     const { operations, match } = operationMatcher();
@@ -280,7 +283,7 @@ const main = async () => {
       left.answers.forEach((a) => a.status >= 500 && fiveHundreds[0]!++);
       right.answers.forEach((a) => a.status >= 500 && fiveHundreds[1]!++);
       // a page holds other items on each side when the list is ordered by random ids: items are compared over all pages
-      const found = compareAnswers(left.answers[0]!, right.answers[0]!, step.page);
+      const found = compareAnswers(left.answers[0]!, right.answers[0]!, ids, step.page);
       if (step.page) {
         if (left.answers.length !== right.answers.length) found.push({ at: 'pages', base: left.answers.length, other: right.answers.length });
         left.answers.slice(1).forEach((a, i) => {
@@ -361,6 +364,31 @@ const main = async () => {
             .map((p) => [`### step ${p.step}: ${p.label}`, '', `\`${p.method} ${p.path}\` -> base ${p.status[0]}, other ${p.status[1]}`, '', ...p.differences.slice(0, 10).map((d) => `- \`${d.at}\`: base \`${JSON.stringify(d.base)}\`, other \`${JSON.stringify(d.other)}\``)].join('\n'))
             .join('\n\n')
         : 'None: every answer was the same but for noise.',
+      '',
+      '## What the sequence sends',
+      '',
+      'Every route of docs/openapi.json with valid input and its 4xx cases (unknown ids 404, duplicates and records in use 409,',
+      'bad bodies 400/422, no key / a viewer / a scoped operator 401/403/404), and hostile input: malformed JSON, bodies of the',
+      'wrong JSON type, empty bodies, text/plain and latin1 content types, unknown fields, lone surrogates (`\\ud800` in JSON,',
+      '`%ED%A0%80` in paths and cursors), control characters, 10,000-character strings, 200 KB bodies, 300-deep nesting,',
+      'prototype keys, path ids of 2,000 characters, NUL, `..%2F..`; on every paged list limit 0/101/-1/abc/1.5/1001, a forged,',
+      'a tampered, an empty and a foreign cursor (one sealed for the device list). Writes go in the same order to both sides.',
+      '',
+      '## Noise (bench/compare/diff.ts)',
+      '',
+      '- UUIDs, ISO timestamps, JWTs, epoch numbers and 32+ character tokens (cursors, secrets, tickets) inside values; each',
+      "  side's local ports in URLs. Whole-value UUIDs must map one to one between the sides over the whole run.",
+      '- Numbers under time keys (`...At`, `...Ms`, `exp`, `iat`...) that are clock readings, within 30 minutes.',
+      '- Availability ratios within 0.001 and percentages in text within 0.1 points: measured up to now since each',
+      "  side's own first sync, started about a minute apart.",
+      '- Response headers `date`, `connection`, `keep-alive`, `content-length`, request ids; an `etag` only needs to be on both.',
+      '- The order of list items that differ only by the above; paged lists compared as the set of all their pages\' items.',
+      '',
+      '## Operations and the statuses they answered (base)',
+      '',
+      '| operation | statuses |',
+      '|---|---|',
+      ...operations.map((op) => `| \`${op.method} ${op.path}\` | ${[...(reached.get(op.id) ?? [])].sort().join(', ') || 'not reached'} |`),
     ].join('\n');
     writeResult(RESULT, summary, markdown);
     console.log(markdown);

@@ -15,8 +15,12 @@ const TOKEN_IN_TEXT = /[\w-]{32,}/g;
 const LOCAL_PORT = /(localhost|127\.0\.0\.1|\[::1\]):\d{2,5}/g;
 /** epoch seconds or milliseconds of this century, in text (CSV cells, messages) */
 const EPOCH = /\b1\d{9}(?:\d{3})?\b/g;
-/** keys whose numbers are clock readings or durations measured while answering */
-const TIME_KEY = /(?:^|[a-z])(?:at|At|time|Time|since|Since|until|Until|expires|Expires|exp|iat|nbf|ttl|Ttl|timestamp|Timestamp|Ms|Seconds|seconds|age|Age)$/;
+/** keys whose numbers may be clock readings (epoch seconds or milliseconds) */
+const TIME_KEY = /(?:^|[a-z])(?:at|At|time|Time|since|Since|until|Until|expires|Expires|exp|iat|nbf|timestamp|Timestamp|Ms)$/;
+/** a clock reading: epoch seconds or milliseconds after 2001 */
+const isClockReading = (n: number) => n > 1e9;
+/** a whole value that is one UUID: the ids each side makes */
+const UUID_ONLY = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The same text with every noisy value replaced by its kind. */
 export const placeholders = (text: string): string =>
@@ -60,17 +64,16 @@ const isNoiseString = (a: string, b: string): boolean => {
 const isNoiseNumber = (key: string, a: number, b: number): boolean => {
   if (a === b) return true;
   if (RATIO_KEY.test(key)) return Math.abs(a - b) <= RATIO_TOLERANCE + 1e-12;
-  if (!TIME_KEY.test(key)) return false;
-  // both sides answer within a few minutes of each other: a clock reading or a measured duration
-  const scale = Math.max(Math.abs(a), Math.abs(b));
-  const tolerance = scale > 1e11 ? 15 * 60_000 : 15 * 60;
+  // a clock reading under a time key: both sides answer within minutes of each other (other numbers, durations included, must be equal)
+  if (!TIME_KEY.test(key) || !isClockReading(a) || !isClockReading(b)) return false;
+  const tolerance = Math.max(a, b) > 1e11 ? 30 * 60_000 : 30 * 60;
   return Math.abs(a - b) <= tolerance;
 };
 
 /** A canonical text of a value with its noise replaced: what list items are matched by when their order differs. */
 export const canonical = (value: unknown, key = ''): string => {
   if (typeof value === 'string') return JSON.stringify(isOpaque(value) ? '<opaque>' : placeholders(value));
-  if (typeof value === 'number') return TIME_KEY.test(key) && Math.abs(value) > 1e8 ? '"<time-number>"' : JSON.stringify(value);
+  if (typeof value === 'number') return TIME_KEY.test(key) && isClockReading(value) ? '"<time-number>"' : RATIO_KEY.test(key) ? `"<ratio ${value.toFixed(2)}>"` : JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map((v) => canonical(v, key)).join(',')}]`;
   if (value && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
@@ -91,18 +94,33 @@ const short = (value: unknown): unknown => {
   return text !== undefined && text.length > 300 ? `${text.slice(0, 300)}...` : value;
 };
 
+/** ids met at the same place of both answers: [base id, other id, where] */
+export type IdPair = [string, string, string];
+
 /**
  * The differences between two JSON values that are not noise. Objects are compared key by key
  * (a key on one side only is a difference); arrays element by element, and when that fails, as
- * multisets of their canonical texts (items whose order follows random ids).
+ * multisets of their canonical texts (items whose order follows random ids). Whole-value UUIDs
+ * met at the same place are collected in `pairs`, for `IdMap` to check that each side names the
+ * same records throughout (pairs of an array compared as a multiset are not collected).
  */
-export const differences = (a: unknown, b: unknown, at = '$', key = ''): Difference[] => {
-  if (typeof a === 'string' && typeof b === 'string') return isNoiseString(a, b) ? [] : [{ at, base: short(a), other: short(b) }];
+export const differences = (a: unknown, b: unknown, at = '$', key = '', pairs: IdPair[] = []): Difference[] => {
+  if (typeof a === 'string' && typeof b === 'string') {
+    if (UUID_ONLY.test(a) && UUID_ONLY.test(b)) {
+      pairs.push([a.toLowerCase(), b.toLowerCase(), at]);
+      return [];
+    }
+    return isNoiseString(a, b) ? [] : [{ at, base: short(a), other: short(b) }];
+  }
   if (typeof a === 'number' && typeof b === 'number') return isNoiseNumber(key, a, b) ? [] : [{ at, base: a, other: b }];
   if (Array.isArray(a) && Array.isArray(b)) {
     if (a.length !== b.length) return [{ at: `${at}.length`, base: a.length, other: b.length }];
-    const inOrder = a.flatMap((item, i) => differences(item, b[i], `${at}[${i}]`, key));
-    if (!inOrder.length) return [];
+    const inOrderPairs: IdPair[] = [];
+    const inOrder = a.flatMap((item, i) => differences(item, b[i], `${at}[${i}]`, key, inOrderPairs));
+    if (!inOrder.length) {
+      pairs.push(...inOrderPairs);
+      return [];
+    }
     const left = a.map((v) => canonical(v, key)).sort();
     const right = b.map((v) => canonical(v, key)).sort();
     if (left.every((text, i) => text === right[i])) return [];
@@ -117,11 +135,36 @@ export const differences = (a: unknown, b: unknown, at = '$', key = ''): Differe
     return keys.flatMap((k) => {
       if (!(k in x)) return [{ at: `${at}.${k}`, base: '(absent)', other: short(y[k]) }];
       if (!(k in y)) return [{ at: `${at}.${k}`, base: short(x[k]), other: '(absent)' }];
-      return differences(x[k], y[k], `${at}.${k}`, k);
+      return differences(x[k], y[k], `${at}.${k}`, k, pairs);
     });
   }
   return Object.is(a, b) ? [] : [{ at, base: short(a), other: short(b) }];
 };
+
+/**
+ * The ids of one side mapped to the other's over the whole run: a base id met beside two
+ * different other ids (or the reverse) means one side named another record than before, a
+ * difference no placeholder may hide.
+ */
+export class IdMap {
+  private readonly forward = new Map<string, string>();
+  private readonly backward = new Map<string, string>();
+
+  check(pairs: readonly IdPair[]): Difference[] {
+    const found: Difference[] = [];
+    for (const [base, other, at] of pairs) {
+      const knownOther = this.forward.get(base);
+      const knownBase = this.backward.get(other);
+      if ((knownOther !== undefined && knownOther !== other) || (knownBase !== undefined && knownBase !== base)) {
+        found.push({ at: `${at} (id)`, base: `${base} (elsewhere paired with ${knownOther ?? 'nothing'})`, other: `${other} (elsewhere paired with ${knownBase ?? 'nothing'})` });
+        continue;
+      }
+      this.forward.set(base, other);
+      this.backward.set(other, base);
+    }
+    return found;
+  }
+}
 
 /**
  * Text answers (CSV pages, HTML, plain errors): line by line with noise replaced, and as a
