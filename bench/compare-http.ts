@@ -46,6 +46,9 @@ const SERVICE_VARIABLES = [
   'LOCAL_START_ID', 'IS_OFFLINE',
 ];
 
+/** The stops of every start made so far: run at the end, on a failure and on Ctrl-C. */
+const running: (() => Promise<void>)[] = [];
+
 interface Side {
   name: 'base' | 'other';
   ref: string;
@@ -100,6 +103,8 @@ const startSide = async (name: Side['name'], ref: string, workRoot: string, shar
   const stop = async () => {
     await stopMarked(child, marker).catch((error: unknown) => console.error(`${name}: ${error instanceof Error ? error.message : error}`));
   };
+  // from now on a stop of the comparison (its end, a failure, Ctrl-C) stops this start too
+  running.push(stop);
   const url = await new Promise<string>((done, fail) => {
     const timer = setTimeout(() => fail(new Error(`${name}: not ready within ${START_TIMEOUT_MS / 1000} s\n${output.slice(-4000)}`)), START_TIMEOUT_MS);
     const collect = (chunk: Buffer) => {
@@ -241,6 +246,28 @@ const operationMatcher = () => {
   return { operations, match };
 };
 
+let cleaning: Promise<void> | undefined;
+/** Stops every start and removes the worktrees and data folders (once, whoever asks first). */
+const cleanUp = (workRoot: string): Promise<void> =>
+  (cleaning ??= (async () => {
+    for (const stop of running.reverse()) await stop();
+    for (const name of ['base', 'other']) {
+      const dir = join(workRoot, name);
+      if (!existsSync(dir)) continue;
+      try {
+        git(['worktree', 'remove', '--force', dir]);
+      } catch (error) {
+        console.error(`worktree ${dir} not removed: ${error instanceof Error ? error.message : error}`);
+      }
+    }
+    rmSync(workRoot, { recursive: true, force: true });
+    try {
+      git(['worktree', 'prune']);
+    } catch {
+      /* nothing to prune */
+    }
+  })());
+
 const main = async () => {
   const [baseRef, otherRef = 'HEAD'] = process.argv.slice(2).filter((a) => a !== '--');
   const urls = process.env.COMPARE_URLS?.split(',');
@@ -251,6 +278,12 @@ const main = async () => {
   const began = Date.now();
   const workRoot = mkdtempSync(join(tmpdir(), 'compare-http-'));
   const sides: Side[] = [];
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      console.error(`${signal}: stopping both versions and removing their worktrees`);
+      void cleanUp(workRoot).finally(() => process.exit(130));
+    });
+  }
   let exitCode = 0;
   try {
     if (urls) {
@@ -395,23 +428,7 @@ const main = async () => {
     // a difference fails the comparison; a 5xx alike on both sides is no difference, but still a bug to report
     exitCode = differing.length ? 1 : fiveHundreds.some((n) => n > 0) ? 3 : 0;
   } finally {
-    for (const side of sides.reverse()) await side.stop();
-    for (const name of ['base', 'other']) {
-      const dir = join(workRoot, name);
-      if (existsSync(dir)) {
-        try {
-          git(['worktree', 'remove', '--force', dir]);
-        } catch (error) {
-          console.error(`worktree ${dir} not removed: ${error instanceof Error ? error.message : error}`);
-        }
-      }
-    }
-    rmSync(workRoot, { recursive: true, force: true });
-    try {
-      git(['worktree', 'prune']);
-    } catch {
-      /* nothing to prune */
-    }
+    await cleanUp(workRoot);
   }
   process.exit(exitCode);
 };
