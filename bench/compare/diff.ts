@@ -17,6 +17,12 @@ const LOCAL_PORT = /(localhost|127\.0\.0\.1|\[::1\]):\d{2,5}/g;
 const EPOCH = /\b1\d{9}(?:\d{3})?\b/g;
 /** keys whose numbers may be clock readings (epoch seconds or milliseconds) */
 const TIME_KEY = /(?:^|[a-z])(?:at|At|time|Time|since|Since|until|Until|expires|Expires|exp|iat|nbf|timestamp|Timestamp|Ms)$/;
+/**
+ * durations the service measures between two of its own clock readings (an alarm raised then
+ * cleared): each side runs the same steps moments apart, so they may differ by a few seconds
+ */
+const MEASURED_KEY = /^(?:durationSeconds|durationMs)$/;
+const MEASURED_TOLERANCE = { durationSeconds: 10, durationMs: 10_000 } as Record<string, number>;
 /** a clock reading: epoch seconds or milliseconds after 2001 */
 const isClockReading = (n: number) => n > 1e9;
 /** a whole value that is one UUID: the ids each side makes */
@@ -64,6 +70,7 @@ const isNoiseString = (a: string, b: string): boolean => {
 const isNoiseNumber = (key: string, a: number, b: number): boolean => {
   if (a === b) return true;
   if (RATIO_KEY.test(key)) return Math.abs(a - b) <= RATIO_TOLERANCE + 1e-12;
+  if (MEASURED_KEY.test(key)) return Math.abs(a - b) <= MEASURED_TOLERANCE[key]!;
   // a clock reading under a time key: both sides answer within minutes of each other (other numbers, durations included, must be equal)
   if (!TIME_KEY.test(key) || !isClockReading(a) || !isClockReading(b)) return false;
   const tolerance = Math.max(a, b) > 1e11 ? 30 * 60_000 : 30 * 60;
@@ -73,7 +80,11 @@ const isNoiseNumber = (key: string, a: number, b: number): boolean => {
 /** A canonical text of a value with its noise replaced: what list items are matched by when their order differs. */
 export const canonical = (value: unknown, key = ''): string => {
   if (typeof value === 'string') return JSON.stringify(isOpaque(value) ? '<opaque>' : placeholders(value));
-  if (typeof value === 'number') return TIME_KEY.test(key) && isClockReading(value) ? '"<time-number>"' : RATIO_KEY.test(key) ? `"<ratio ${value.toFixed(2)}>"` : JSON.stringify(value);
+  if (typeof value === 'number') {
+    if (TIME_KEY.test(key) && isClockReading(value)) return '"<time-number>"';
+    if (MEASURED_KEY.test(key)) return '"<measured>"';
+    return RATIO_KEY.test(key) ? `"<ratio ${value.toFixed(2)}>"` : JSON.stringify(value);
+  }
   if (Array.isArray(value)) return `[${value.map((v) => canonical(v, key)).join(',')}]`;
   if (value && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
@@ -126,6 +137,15 @@ export const differences = (a: unknown, b: unknown, at = '$', key = '', pairs: I
     if (left.every((text, i) => text === right[i])) return [];
     const onlyBase = left.filter((text) => !right.includes(text));
     const onlyOther = right.filter((text) => !left.includes(text));
+    // as many items on each side without a match: say where each pair differs, not just that they do
+    if (onlyBase.length === onlyOther.length && onlyBase.length <= 5) {
+      try {
+        const precise = onlyBase.flatMap((text, i) => differences(JSON.parse(text), JSON.parse(onlyOther[i]!), `${at} (as a set)[${i}]`, key));
+        if (precise.length) return precise;
+      } catch {
+        /* not JSON (an undefined inside): the whole items below */
+      }
+    }
     return [{ at: `${at} (as a set)`, base: short(onlyBase), other: short(onlyOther) }];
   }
   if (a && b && typeof a === 'object' && typeof b === 'object' && !Array.isArray(a) && !Array.isArray(b)) {

@@ -13,6 +13,11 @@ describe('compare: noise is forgiven', () => {
     expect(differences(base, other)).toEqual([]);
   });
 
+  it('durations the service measured between its own clock readings, within seconds', () => {
+    expect(differences({ durationSeconds: 33 }, { durationSeconds: 34 })).toEqual([]);
+    expect(differences({ durationSeconds: 33 }, { durationSeconds: 120 })).toHaveLength(1);
+  });
+
   it('the order of items that differ only by their ids', () => {
     expect(differences([{ id: A, name: 'a' }, { id: C, name: 'c' }], [{ id: B, name: 'c' }, { id: C, name: 'a' }])).toEqual([]);
   });
@@ -35,8 +40,9 @@ describe('compare: a real difference is reported', () => {
     expect(differences({ pendingSeconds: 0, repeatIntervalSeconds: 3600 }, { pendingSeconds: 900, repeatIntervalSeconds: 3000 })).toHaveLength(2);
   });
 
-  it('an item that differs in more than ids, whatever the order', () => {
-    expect(differences([{ id: A, name: 'a' }], [{ id: B, name: 'b' }])).not.toEqual([]);
+  it('an item that differs in more than ids, whatever the order, named by the field that differs', () => {
+    const found = differences([{ id: A, name: 'a' }, { id: C, name: 'c' }], [{ id: C, name: 'c' }, { id: B, name: 'b' }]);
+    expect(found).toEqual([{ at: '$ (as a set)[0].name', base: 'a', other: 'b' }]);
   });
 
   it('an id that stands for one record on one side and for two on the other', () => {
