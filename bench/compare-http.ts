@@ -201,6 +201,8 @@ interface Pair {
   status: [number, number];
   pages?: [number, number];
   differences: Difference[];
+  /** both first answers' bodies (their first 4,000 characters), kept only when they differ */
+  answers?: [string, string];
 }
 
 const compareAnswers = (a: Answer, b: Answer, ids: IdMap, paged = false): Difference[] => {
@@ -348,6 +350,7 @@ const main = async () => {
         status: [first.status, right.answers[0]!.status],
         ...(step.page ? { pages: [left.answers.length, right.answers.length] as [number, number] } : {}),
         differences: found,
+        ...(found.length ? { answers: [left.answers[0]!.text.slice(0, 4000), right.answers[0]!.text.slice(0, 4000)] as [string, string] } : {}),
       });
       if (found.length) console.log(`DIFFERENCE at step ${index + 1} ${step.label}: ${JSON.stringify(found).slice(0, 400)}`);
     }
