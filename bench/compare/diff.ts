@@ -121,7 +121,11 @@ export const differences = (a: unknown, b: unknown, at = '$', key = '', pairs: I
       pairs.push([a.toLowerCase(), b.toLowerCase(), at]);
       return [];
     }
-    return isNoiseString(a, b) ? [] : [{ at, base: short(a), other: short(b) }];
+    if (!isNoiseString(a, b)) return [{ at, base: short(a), other: short(b) }];
+    // ids inside a text (an alarm's `<watcher id>:<serial>`, a message naming a record) pair up too
+    const [inA, inB] = [a.match(UUID) ?? [], b.match(UUID) ?? []];
+    if (inA.length === inB.length) inA.forEach((id, i) => pairs.push([id.toLowerCase(), inB[i]!.toLowerCase(), at]));
+    return [];
   }
   if (typeof a === 'number' && typeof b === 'number') return isNoiseNumber(key, a, b) ? [] : [{ at, base: a, other: b }];
   if (Array.isArray(a) && Array.isArray(b)) {

@@ -398,7 +398,7 @@ export const sequence = (): Step[] => [
   // --- watchers --------------------------------------------------------------------------------
   step('watchers, every page', () => ({ method: 'GET', path: '/watcher/all?limit=1' }), { page: true }),
   step('create watcher', (v) => ({ method: 'POST', path: '/watcher', body: watcher(v, { channelIds: [v.mailChannel] }) }), { save: saveField('id', 'watcher') }),
-  step('create watcher on all devices', (v) => ({ method: 'POST', path: '/watcher', body: watcher(v, { allDevices: true, devicesId: [], severity: 4, inhibitedBy: { condition: 'locationOffline', percent: 50 }, pendingSeconds: 0 }) }), { save: saveField('id', 'watcher2') }),
+  step('create watcher on all devices', (v) => ({ method: 'POST', path: '/watcher', body: watcher(v, { allDevices: true, devicesId: [], severity: 4, description: 'compare watcher, every device', inhibitedBy: { condition: 'locationOffline', percent: 50 }, pendingSeconds: 0 }) }), { save: saveField('id', 'watcher2') }),
   step('create watcher with unknown channel', (v) => ({ method: 'POST', path: '/watcher', body: watcher(v, { channelIds: ['00000000-0000-4000-8000-000000000000'] }) })),
   step('create watcher inhibited by an unknown condition', (v) => ({ method: 'POST', path: '/watcher', body: watcher(v, { inhibitedBy: { condition: 'moonPhase' } }) })),
   step('create watcher inhibited at 0 percent', (v) => ({ method: 'POST', path: '/watcher', body: watcher(v, { inhibitedBy: { condition: 'locationOffline', percent: 0 } }) })),
@@ -430,16 +430,16 @@ export const sequence = (): Step[] => [
   // --- alarms ----------------------------------------------------------------------------------
   step('evaluate now', () => ({ method: 'POST', path: '/alarms/evaluate' })),
   step('evaluate now as viewer', () => ({ method: 'POST', path: '/alarms/evaluate', auth: 'viewer' })),
-  step('alarms, every page', () => ({ method: 'GET', path: '/alarms?limit=5' }), {
-    page: true,
+  step('alarms, every page', () => ({ method: 'GET', path: '/alarms?limit=5' }), { page: true }),
+  step('GET /alarms', () => ({ method: 'GET', path: '/alarms' }), {
     save: (a, v) => {
-      const items = (json(a).items ?? []) as { id: string; devicesn: string; watcherId: string }[];
-      // the same alarm on both sides: the one of the lowest serial among the first page's
-      const chosen = [...items].sort((x, y) => x.devicesn.localeCompare(y.devicesn) || x.watcherId.localeCompare(y.watcherId))[0];
+      // the same alarm on both sides, picked from all of them by what is not random: serial, then the watcher's description
+      // (a page of alarms raised in the same run is ordered by ids that differ per side)
+      const items = (Array.isArray(a.json) ? a.json : []) as { id: string; devicesn: string; description?: string }[];
+      const chosen = [...items].sort((x, y) => x.devicesn.localeCompare(y.devicesn) || (x.description ?? '').localeCompare(y.description ?? ''))[0];
       if (chosen) v.alarm = chosen.id;
     },
   }),
-  get('/alarms'),
   get('/alarms?state=firing&severity=3'),
   get('/alarms?acknowledged=false'),
   get('/alarms?severity=7'),

@@ -55,6 +55,13 @@ describe('compare: a real difference is reported', () => {
     expect(ids.check(later)).toHaveLength(1);
   });
 
+  it('an alarm id naming another watcher than before (an id inside a text)', () => {
+    const ids = new IdMap();
+    const pairs: IdPair[] = [];
+    differences({ watcherId: A, alarm: `${A}:VD000002` }, { watcherId: B, alarm: `${C}:VD000002` }, '$', '', pairs);
+    expect(ids.check(pairs)).toHaveLength(1);
+  });
+
   it('CSV rows that differ in more than noise', () => {
     expect(textDifferences('id,name\n1,a', 'id,name\n1,b')).toHaveLength(1);
     expect(textDifferences(`id,at\n${A},2026-11-28T17:30:00Z`, `id,at\n${B},2026-11-28T17:32:00Z`)).toEqual([]);
