@@ -46,6 +46,9 @@ const SERVICE_VARIABLES = [
   'LOCAL_START_ID', 'IS_OFFLINE',
 ];
 
+/** Every port handed to a start of this run. */
+const taken = new Set<number>();
+
 /** The stops of every start made so far: run at the end, on a failure and on Ctrl-C. */
 const running: (() => Promise<void>)[] = [];
 
@@ -82,7 +85,13 @@ const startSide = async (name: Side['name'], ref: string, workRoot: string, shar
   console.log(`${name}: ${ref} = ${commit.slice(0, 10)} (${subject.slice(0, 70)}), building`);
   await run('npm', ['run', '--silent', 'build'], dir);
   const ports: Record<string, string> = {};
-  for (const variable of ['PORT', 'DOCS_PORT', 'WEBSOCKET_PORT', 'DYNAMODB_PORT', 'LAMBDA_PORT', 'WEBEX_FAKE_PORT', 'ZOOM_FAKE_PORT']) ports[variable] = String(await freePort());
+  for (const variable of ['PORT', 'DOCS_PORT', 'WEBSOCKET_PORT', 'DYNAMODB_PORT', 'LAMBDA_PORT', 'WEBEX_FAKE_PORT', 'ZOOM_FAKE_PORT']) {
+    // a port free a moment ago may be handed out twice: never one this run already gave to a process
+    let port = await freePort();
+    while (taken.has(port)) port = await freePort();
+    taken.add(port);
+    ports[variable] = String(port);
+  }
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const variable of SERVICE_VARIABLES) delete env[variable];
   const marker = startMarker('COMPARE_START_ID');
@@ -125,6 +134,15 @@ const startSide = async (name: Side['name'], ref: string, workRoot: string, shar
     await stop();
     throw error;
   });
+  // another program may have taken the API port between its choice and the start (then the
+  // start's own readiness check met that program): the first answer must be this service's
+  const probe = await fetch(`${url}/intervals`, { headers: { 'x-api-key': KEY }, signal: AbortSignal.timeout(60_000) }).catch(() => undefined);
+  const probeType = probe?.headers.get('content-type') ?? '';
+  const probeBody = probe ? await probe.text() : '';
+  if (probe?.status !== 200 || !probeType.startsWith('application/json') || !probeBody.startsWith('[')) {
+    await stop();
+    throw new Error(`${name}: ${url}/intervals answered ${probe?.status ?? 'nothing'} (${probeType}): not this service (its port taken by another program?); run again\n${output.slice(-4000)}`);
+  }
   console.log(`${name}: ready at ${url}`);
   return { name, ref, commit, subject, dir, url, stop };
 };
