@@ -1,5 +1,5 @@
-import type { AuditEntry, AuditEvent, AuditTarget, AuthEvent } from '#lib/shared/audit';
-import type { Principal, RouteContract } from './contract';
+import type { AuditEntry, AuditTarget } from '#lib/shared/audit';
+import type { AuditFacts, AuditSpec, Principal, RouteContract, TargetId } from './contract';
 import type { HttpResult } from './respond';
 
 /*
@@ -12,36 +12,7 @@ import type { HttpResult } from './respond';
  * this once into the route's binding; at run time only the values are picked.
  */
 
-/**
- * Where the id of a route's target is: a path parameter (or several, for a target named by more
- * than one: each URI-encoded, joined by "/"), a field of the answer, the answer itself, or the caller.
- */
-type TargetId = { path: string | readonly string[] } | { answer: string } | 'answer' | 'caller';
-
-/** What a contract may say about the audit log. */
-export interface AuditSpec {
-  /** Record this route, or not, whatever the rule says. */
-  record?: boolean;
-  /** The authentication event this route is (its records say this instead of `change`). */
-  event?: AuthEvent;
-  /** The target's type; by default the area's name in the singular (`watchers` -> `watcher`). */
-  target?: string;
-  /** Where the target's id is; by default the last path parameter, else the `id` (`roleid`, `username`) of the 2xx answer. */
-  targetId?: TargetId;
-}
-
-/** What the binding of an audited route carries (scripts/generate.ts writes it). */
-export interface AuditFacts {
-  /** The route, e.g. `PUT /watcher/{watcherid}`. */
-  action: string;
-  event: AuditEvent;
-  target: string;
-  targetId?: TargetId;
-  /** The body fields the contract declares: only these names are ever recorded. */
-  fields: readonly string[];
-  /** The route's first 2xx: what a record written with the change says until the answer is known (docs/adr/0550). */
-  status?: number;
-}
+export type { AuditFacts, AuditSpec };
 
 /** Whether the rule counts a route as a change (before the contract's own `audit.record`). */
 export const isChange = (contract: Pick<RouteContract, 'method' | 'permission'>): boolean =>

@@ -9,11 +9,52 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import type { CompiledValidator } from '#lib/shared/validation';
 import type { AccessScope, Permission, Requirement } from '#lib/shared/access';
 import type { HttpResult } from './respond';
-import type { runIdempotent } from './idempotency';
-import type { AuditEntry } from '#lib/shared/audit';
-import type { AuditFacts, AuditSpec } from './audit';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import type { AuditEntry, AuditEvent, AuthEvent } from '#lib/shared/audit';
 
 export type { Requirement } from '#lib/shared/access';
+
+// The audit and idempotency facts a binding carries are declared here, beside the binding, so that
+// lib/http/audit.ts and lib/http/idempotency.ts, which read them, import this module and not the reverse.
+
+/**
+ * Where the id of a route's target is: a path parameter (or several, for a target named by more
+ * than one: each URI-encoded, joined by "/"), a field of the answer, the answer itself, or the caller.
+ */
+export type TargetId = { path: string | readonly string[] } | { answer: string } | 'answer' | 'caller';
+
+/** What a contract may say about the audit log. */
+export interface AuditSpec {
+  /** Record this route, or not, whatever the rule says. */
+  record?: boolean;
+  /** The authentication event this route is (its records say this instead of `change`). */
+  event?: AuthEvent;
+  /** The target's type; by default the area's name in the singular (`watchers` -> `watcher`). */
+  target?: string;
+  /** Where the target's id is; by default the last path parameter, else the `id` (`roleid`, `username`) of the 2xx answer. */
+  targetId?: TargetId;
+}
+
+/** What the binding of an audited route carries (scripts/generate.ts writes it). */
+export interface AuditFacts {
+  /** The route, e.g. `PUT /watcher/{watcherid}`. */
+  action: string;
+  event: AuditEvent;
+  target: string;
+  targetId?: TargetId;
+  /** The body fields the contract declares: only these names are ever recorded. */
+  fields: readonly string[];
+  /** The route's first 2xx: what a record written with the change says until the answer is known (docs/adr/0550). */
+  status?: number;
+}
+
+/** The run that keeps an idempotent create's result (lib/http/idempotency.ts `runIdempotent`). */
+export type RunIdempotent = (
+  store: IdempotencyStore,
+  context: { route: string; event: APIGatewayProxyEvent; principal: Principal | undefined; request: unknown },
+  run: () => Promise<HttpResult>,
+  audit?: (result: HttpResult) => Promise<void>,
+) => Promise<HttpResult>;
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 
@@ -180,7 +221,7 @@ export interface Binding<C extends RouteContract> {
    * Where the results of idempotent creates are kept, and the run that keeps them (set exactly
    * when the contract says `idempotent`): passed in, so that a route without it does not bundle it.
    */
-  idempotency?: { store: IdempotencyStore; run: typeof runIdempotent };
+  idempotency?: { store: IdempotencyStore; run: RunIdempotent };
   /** Set exactly when the route is audited (lib/http/audit.ts): what its records say, and where they go. */
   audit?: AuditFacts & { log: AuditLog };
   /** Run before the request is handled, once per container in effect (loads the stage secret of routes that need it). */
