@@ -29,21 +29,63 @@ const ADAPTERS = 'lib/adapters';
  */
 const DOMAINS = {
   'lib/access': [],
-  'lib/devices': ['lib/inventory', 'lib/locations', 'lib/maintenance', 'lib/rollups'],
+  'lib/devices': [],
   'lib/config': ['lib/devices'],
-  'lib/locations': ['lib/maintenance', 'lib/rollups'],
-  'lib/maintenance': ['lib/alarms', 'lib/devices', 'lib/locations', 'lib/notify'],
-  'lib/alarms': ['lib/devices', 'lib/maintenance', 'lib/notify'],
-  'lib/watchers': ['lib/access', 'lib/alarms', 'lib/notify'],
-  'lib/rollups': ['lib/alarms', 'lib/devices', 'lib/maintenance'],
+  'lib/watchers': ['lib/access'],
+  'lib/alarms': ['lib/devices', 'lib/watchers'],
+  'lib/rollups': ['lib/alarms', 'lib/devices'],
+  'lib/locations': ['lib/rollups'],
+  'lib/maintenance': ['lib/alarms', 'lib/devices', 'lib/locations'],
+  'lib/reports': ['lib/alarms', 'lib/devices', 'lib/maintenance', 'lib/rollups', 'lib/watchers'],
   'lib/notify': ['lib/alarms', 'lib/devices', 'lib/maintenance', 'lib/reports', 'lib/rollups', 'lib/watchers'],
-  'lib/reports': ['lib/alarms', 'lib/devices', 'lib/maintenance', 'lib/notify', 'lib/rollups', 'lib/watchers'],
   'lib/inventory': ['lib/alarms', 'lib/devices', 'lib/rollups'],
   'lib/alarms/engine': ['lib/alarms', 'lib/config', 'lib/devices', 'lib/maintenance', 'lib/notify', 'lib/rollups', 'lib/watchers'],
   'lib/live': ['lib/alarms', 'lib/devices'],
 } as const satisfies Record<string, readonly string[]>;
 type Domain = keyof typeof DOMAINS;
 const domainNames = Object.keys(DOMAINS) as Domain[];
+
+/**
+ * Imports between domains against DOMAINS that are still to be moved: a request-side service
+ * (devices' availability and room answers, maintenance's window service, the watcher and report
+ * writes) sits in the folder of the model it serves but uses a domain above it. Each goes when its
+ * module moves up (or the piece it needs moves down). They stay direct imports, past the public
+ * module, so that no public module closes a cycle. Nothing may be added here.
+ */
+const PENDING = new Set<string>([
+  'lib/alarms/query.ts -> lib/maintenance/pure/windows.ts',
+  'lib/alarms/query.ts -> lib/maintenance/service.ts',
+  'lib/alarms/repository/alarmNotices.ts -> lib/notify/types.ts',
+  'lib/alarms/repository/alarms.ts -> lib/notify/types.ts',
+  'lib/devices/repository/devices.ts -> lib/inventory/repository/fingerprints.ts',
+  'lib/devices/businessAvailability.ts -> lib/locations/pure/hours.ts',
+  'lib/devices/businessAvailability.ts -> lib/locations/repository.ts',
+  'lib/devices/businessAvailability.ts -> lib/locations/types.ts',
+  'lib/devices/businessAvailability.ts -> lib/maintenance/pure/openings.ts',
+  'lib/devices/businessAvailability.ts -> lib/maintenance/repository/windows.ts',
+  'lib/devices/access.ts -> lib/rollups/pure/summary.ts',
+  'lib/devices/access.ts -> lib/rollups/repository/rooms.ts',
+  'lib/devices/access.ts -> lib/rollups/repository/summaries.ts',
+  'lib/devices/availability.ts -> lib/rollups/pure/availability.ts',
+  'lib/devices/businessAvailability.ts -> lib/rollups/pure/availability.ts',
+  'lib/devices/businessAvailability.ts -> lib/rollups/pure/businessAvailability.ts',
+  'lib/devices/csv.ts -> lib/rollups/pure/availability.ts',
+  'lib/devices/repository/connectivity.ts -> lib/rollups/entities.ts',
+  'lib/devices/repository/connectivity.ts -> lib/rollups/pure/availability.ts',
+  'lib/devices/stats.ts -> lib/rollups/pure/summary.ts',
+  'lib/maintenance/service.ts -> lib/notify/maintenanceRelease.ts',
+  'lib/reports/pure/drafts.ts -> lib/notify/pure/digest.ts',
+  'lib/reports/pure/drafts.ts -> lib/notify/pure/plan.ts',
+  'lib/reports/pure/drafts.ts -> lib/notify/types.ts',
+  'lib/reports/run.ts -> lib/notify/deliver.ts',
+  'lib/reports/service.ts -> lib/notify/channelIds.ts',
+  'lib/reports/service.ts -> lib/notify/deliver.ts',
+  'lib/reports/service.ts -> lib/notify/repository/channels.ts',
+  'lib/watchers/write.ts -> lib/alarms/repository/evaluationQueue.ts',
+  'lib/watchers/repository.ts -> lib/notify/repository/channels.ts',
+  'lib/watchers/write.ts -> lib/notify/channelIds.ts',
+  'lib/watchers/write.ts -> lib/notify/pure/recipients.ts',
+]);
 
 /** The domain a file belongs to: the longest domain folder that holds it. */
 const domainOf = (file: string): Domain | undefined =>
@@ -162,7 +204,7 @@ const genericBreaches = (list: readonly Import[]): string[] =>
 const publicModuleBreaches = (list: readonly Import[]): string[] =>
   list.flatMap(({ from, to }) => {
     const target = domainOf(to);
-    if (!target || domainOf(from) === target || to === `${target}/index.ts`) return [];
+    if (!target || domainOf(from) === target || to === `${target}/index.ts` || PENDING.has(`${from} -> ${to}`)) return [];
     return [`${from} imports ${to}: use ${target}/index.ts`];
   });
 
@@ -170,7 +212,7 @@ const publicModuleBreaches = (list: readonly Import[]): string[] =>
 const domainBreaches = (list: readonly Import[]): string[] =>
   list.flatMap(({ from, to, typeOnly }) => {
     const [a, b] = [domainOf(from), domainOf(to)];
-    if (!a || !b || a === b || (DOMAINS[a] as readonly string[]).includes(b)) return [];
+    if (!a || !b || a === b || (DOMAINS[a] as readonly string[]).includes(b) || PENDING.has(`${from} -> ${to}`)) return [];
     return [`${from} (${a}) imports ${to} (${b})${typeOnly ? ' [type]' : ''}`];
   });
 
@@ -298,6 +340,16 @@ describe('layers', () => {
     const used = new Set(imports.map(({ from, to }) => `${domainOf(from)} -> ${domainOf(to)}`));
     const listed = domainNames.flatMap((domain) => DOMAINS[domain].map((below) => `${domain} -> ${below}`));
     expect(listed.filter((edge) => !used.has(edge))).toEqual([]);
+  });
+
+  it('keeps the pending list honest: each entry is still an import between domains against DOMAINS', () => {
+    const present = new Set(imports.map(({ from, to }) => `${from} -> ${to}`));
+    expect([...PENDING].filter((entry) => !present.has(entry))).toEqual([]);
+    expect([...PENDING].filter((entry) => {
+      const [from = '', to = ''] = entry.split(' -> ');
+      const [a, b] = [domainOf(from), domainOf(to)];
+      return !a || !b || a === b || (DOMAINS[a] as readonly string[]).includes(b);
+    })).toEqual([]);
   });
 
   it('fails on an import between domains against DOMAINS', () => {
