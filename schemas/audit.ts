@@ -4,7 +4,7 @@
  * nothing changes or deletes it. Invalid input is 422, as paging errors are on every paginated route.
  */
 import { ACTOR_KINDS, AUDIT_EVENTS } from '#lib/shared/audit';
-import { AUDIT_CSV_COLUMNS } from '#lib/access/audit/csv';
+import { AUDIT_CSV_COLUMNS } from '#lib/access';
 import { NEXT_CURSOR_HEADER } from '#lib/shared/csv';
 import { dateTime, error, name, oneOfValues, page, pageOf, routesOf, Type } from './shared';
 

@@ -1,6 +1,6 @@
 import http from '#generated/routes/usersGet';
-import { mayReadUser } from '#lib/access/policy';
-import * as users from '#lib/access/repository/users';
+import { mayReadUser } from '#lib/access';
+import { users } from '#lib/access';
 
 // GET /api/authService/auth/{user} -> 200 the user (admin, or the user itself; 403 otherwise); 404 unknown
 export const handler = http(async ({ path, principal }) => {

@@ -1,5 +1,5 @@
 import http from '#generated/routes/usersList';
-import * as users from '#lib/access/repository/users';
+import { users } from '#lib/access';
 
 // GET /api/authService/auth/all -> 200 every user, by username (admin)
 export const handler = http(async () => ({

@@ -1,6 +1,6 @@
 import { normalize, type WatcherInput, type WatcherRecord } from '#lib/watchers/types';
 import { docRow, entity, texts } from '#lib/store/entity';
-import { scopeField } from '#lib/access/entities';
+import { scopeField } from '#lib/access';
 import type { ScopeEntry } from '#lib/shared/access';
 
 export const WATCHERS = 'WATCHER';

@@ -200,11 +200,18 @@ const genericBreaches = (list: readonly Import[]): string[] =>
     isGeneric(from) && to.startsWith('lib/') && !isGeneric(to) ? [`${from} imports ${to}${typeOnly ? ' [type]' : ''}`] : [],
   );
 
+/**
+ * Domains not yet reached through a public module: a public module of one of them would close an
+ * import cycle through the PENDING imports, so each gets its `index.ts` once its pending imports
+ * have moved. Nothing may be added here.
+ */
+const WITHOUT_PUBLIC_MODULE = new Set<string>(['lib/alarms', 'lib/devices', 'lib/locations', 'lib/maintenance', 'lib/notify', 'lib/reports', 'lib/rollups', 'lib/watchers']);
+
 /** Imports into a domain's files from outside it that skip its public module (tests are not read). */
 const publicModuleBreaches = (list: readonly Import[]): string[] =>
   list.flatMap(({ from, to }) => {
     const target = domainOf(to);
-    if (!target || domainOf(from) === target || to === `${target}/index.ts` || PENDING.has(`${from} -> ${to}`)) return [];
+    if (!target || WITHOUT_PUBLIC_MODULE.has(target) || domainOf(from) === target || to === `${target}/index.ts` || PENDING.has(`${from} -> ${to}`)) return [];
     return [`${from} imports ${to}: use ${target}/index.ts`];
   });
 
@@ -319,12 +326,16 @@ describe('layers', () => {
     expect(publicModuleBreaches(imports)).toEqual([]);
   });
 
+  it('gives every domain but the listed ones a public module, and lists none that has one', () => {
+    expect(domainNames.filter((domain) => existsSync(join(root, domain, 'index.ts')) === WITHOUT_PUBLIC_MODULE.has(domain))).toEqual([]);
+  });
+
   it('fails on a file inside another domain imported past its public module', () => {
-    expect(publicModuleBreaches([{ from: 'lib/notify/notifier.ts', to: 'lib/alarms/types.ts', typeOnly: true }])).toHaveLength(1);
-    expect(publicModuleBreaches([{ from: 'functions/alarms/list.ts', to: 'lib/alarms/query.ts', typeOnly: false }])).toHaveLength(1);
-    expect(publicModuleBreaches([{ from: 'lib/alarms/engine/pass.ts', to: 'lib/alarms/repository/alarms.ts', typeOnly: false }])).toHaveLength(1);
-    expect(publicModuleBreaches([{ from: 'lib/notify/notifier.ts', to: 'lib/alarms/index.ts', typeOnly: false }])).toEqual([]);
-    expect(publicModuleBreaches([{ from: 'lib/alarms/query.ts', to: 'lib/alarms/repository/alarms.ts', typeOnly: false }])).toEqual([]);
+    expect(publicModuleBreaches([{ from: 'lib/watchers/write.ts', to: 'lib/access/entities.ts', typeOnly: true }])).toHaveLength(1);
+    expect(publicModuleBreaches([{ from: 'functions/devices/sync.ts', to: 'lib/inventory/providers.ts', typeOnly: false }])).toHaveLength(1);
+    expect(publicModuleBreaches([{ from: 'lib/live/push.ts', to: 'lib/alarms/engine/run.ts', typeOnly: false }])).toHaveLength(1);
+    expect(publicModuleBreaches([{ from: 'lib/watchers/write.ts', to: 'lib/access/index.ts', typeOnly: false }])).toEqual([]);
+    expect(publicModuleBreaches([{ from: 'lib/access/signin.ts', to: 'lib/access/sign.ts', typeOnly: false }])).toEqual([]);
   });
 
   it('lists a domain graph without a cycle', () => {
