@@ -10,7 +10,7 @@ export { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './password';
 export { SERVICE_HAS_NO_ACCOUNT, mayDeleteUser, mayReadUser, requireUser } from './policy';
 export { services } from './repository/services';
 export { revokedTokens } from './repository/sessions';
-export * as users from './repository/users';
+export { get as getUser, list as listUsers } from './repository/users';
 export { roleCatalog, roleIdOf } from './roles';
 export { registerService, rotateSecret } from './serviceAccounts';
 export { exchangeServiceSecretRecorded } from './serviceToken';
