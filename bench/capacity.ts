@@ -193,7 +193,7 @@ export const runCapacityBench = async () => {
       return;
     }
     const indexRead = await measure(() => devices.index());
-    const roomsRead = await measure(() => rooms.inScope({}));
+    const roomsRead = await measure(() => rooms.inPlace({}));
     background = { devices: size, rooms: roomsRead.value.length, watchers: 10, reads: { indexRcu: indexRead.rcu, indexMs: indexRead.ms, roomsRcu: roomsRead.rcu, roomsMs: roomsRead.ms } };
 
     let fleet = base;
@@ -239,7 +239,7 @@ export const runCapacityBench = async () => {
       await profile.mark('storm-evaluation');
       stopListening();
       const offlineRooms = new Set(fleet.filter((d) => !d.status.connected).map((d) => JSON.stringify(d.details)));
-      const stored = await rooms.inScope({});
+      const stored = await rooms.inPlace({});
       const wrong = stored.filter((r) => (r.roomStatus === 'Major') !== offlineRooms.has(JSON.stringify({ region: r.region, location: r.location, room: r.room }))).length;
       const fullAfterStorm = PARTS.has('steady') ? pick(await measureFullPass()) : undefined;
       background.storm = {

@@ -71,7 +71,7 @@ export const runLiveBench = async () => {
     const { roomKey } = await import('../lib/devices/types');
 
     const inventory = await devices.index();
-    const roomList = await rooms.inScope({});
+    const roomList = await rooms.inPlace({});
     const byRoom = new Map<string, typeof inventory>();
     for (const device of inventory) byRoom.set(roomKey(device.details), [...(byRoom.get(roomKey(device.details)) ?? []), device]);
 
@@ -246,8 +246,8 @@ export const runLiveBench = async () => {
     // 32 parallel posts go, once with a trivial keep-alive client (no signing), once through the
     // push adapter (signed); what each costs this process in CPU per post.
     const liveConnections = await import('../lib/live/repository/connections');
-    const { scopeKey } = await import('../lib/live/scope');
-    const ids = [...new Set((await Promise.all([...new Set(filters.map(scopeKey))].map((key) => liveConnections.subscribersOf(key)))).flat().map((s) => s.connectionId))];
+    const { filterScopeKey } = await import('../lib/live/scope');
+    const ids = [...new Set((await Promise.all([...new Set(filters.map(filterScopeKey))].map((key) => liveConnections.subscribersOf(key)))).flat().map((s) => s.connectionId))];
     const origin = new URL((await ticket(filters[0]!)).replace(/^ws/, 'http')).origin;
     const agent = new Agent({ keepAlive: true, maxSockets: 32 });
     const trivialPost = (id: string, data: string) =>

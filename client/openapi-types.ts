@@ -1653,7 +1653,12 @@ export interface components {
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description Seconds to wait before sending the request again */
+        RetryAfter: number;
+        /** @description The credential this API takes: a bearer token (Authorization: Bearer <accessToken>) */
+        WwwAuthenticate: "Bearer";
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -1802,6 +1807,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1862,6 +1868,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1960,6 +1967,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2059,6 +2067,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2145,6 +2154,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2235,6 +2245,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2286,6 +2297,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2346,6 +2358,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2377,6 +2390,8 @@ export interface operations {
             /** @description One page of cleared alarms and the cursor of the next (null on the last). With format=csv (text/csv; charset=utf-8; header=present): RFC 4180, a header row (id,watcherId,severity,devicesn,deviceid,region,location,room,raisedAt,clearedAt,durationSeconds,reason,description,acknowledgedAt,acknowledgedBy,ackComment,notifiedRaised,notifiedCleared), then one row per record of the JSON page, in its order (notifiedRaised, notifiedCleared: the recipients, or suppressed); true/false for booleans, lists joined by spaces, absent values empty, cells a spreadsheet would run as a formula (= + - @ tab CR) prefixed with a quote; one page (?limit, default 100, and ?cursor as in JSON), the cursor of the next in the next-cursor header, absent on the last */
             200: {
                 headers: {
+                    /** @description With format=csv: the cursor of the next page, to send as ?cursor; absent on the last page and on JSON answers (their body has nextCursor) */
+                    "next-cursor"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2442,6 +2457,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2502,6 +2518,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2556,6 +2573,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2616,6 +2634,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2664,6 +2683,8 @@ export interface operations {
             /** @description The user */
             201: {
                 headers: {
+                    /** @description true when this is the first result of an earlier request with the same Idempotency-Key, answered again (nothing was created this time); absent otherwise */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2702,6 +2723,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2729,6 +2751,8 @@ export interface operations {
             /** @description The username is taken; or A request with this Idempotency-Key is still being processed; retry shortly */
             409: {
                 headers: {
+                    /** @description With a request of the same Idempotency-Key still being processed: seconds to wait before retrying; absent on the route's other 409s */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2780,6 +2804,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2840,6 +2865,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2900,6 +2926,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2946,6 +2973,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3021,6 +3049,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3074,6 +3103,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3143,6 +3173,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3186,6 +3217,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3231,6 +3263,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3260,6 +3293,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3302,6 +3336,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3345,6 +3380,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3390,6 +3426,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3442,6 +3479,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3487,6 +3525,7 @@ export interface operations {
             /** @description Too many wrong passwords for this user in the window (sign-in and own password change together): refused, the right password too, until Retry-After */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3511,6 +3550,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3583,6 +3623,7 @@ export interface operations {
             /** @description Invalid username or password (the same answer for both) */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3625,6 +3666,7 @@ export interface operations {
             /** @description Too many wrong passwords for this user in the window (sign-in and own password change together): refused, the right password too, until Retry-After */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3649,6 +3691,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3683,6 +3726,8 @@ export interface operations {
             /** @description The role with its roleid */
             201: {
                 headers: {
+                    /** @description true when this is the first result of an earlier request with the same Idempotency-Key, answered again (nothing was created this time); absent otherwise */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3713,6 +3758,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3740,6 +3786,8 @@ export interface operations {
             /** @description A role with that id exists; or A request with this Idempotency-Key is still being processed; retry shortly */
             409: {
                 headers: {
+                    /** @description With a request of the same Idempotency-Key still being processed: seconds to wait before retrying; absent on the route's other 409s */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3791,6 +3839,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3843,6 +3892,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3900,6 +3950,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3961,6 +4012,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4045,6 +4097,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4091,6 +4144,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4166,6 +4220,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4201,6 +4256,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4243,6 +4299,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4272,6 +4329,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4317,6 +4375,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4363,6 +4422,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4405,6 +4465,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4452,6 +4513,8 @@ export interface operations {
             /** @description The service with its id and its client secret (shown only here) */
             201: {
                 headers: {
+                    /** @description true when this is the first result of an earlier request with the same Idempotency-Key, answered again (nothing was created this time); absent otherwise */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4495,6 +4558,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4522,6 +4586,8 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still being processed; retry shortly */
             409: {
                 headers: {
+                    /** @description With a request of the same Idempotency-Key still being processed: seconds to wait before retrying; absent on the route's other 409s */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4567,6 +4633,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4630,6 +4697,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4687,6 +4755,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4774,6 +4843,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4843,6 +4913,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4889,6 +4960,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4949,6 +5021,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5014,6 +5087,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5074,6 +5148,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5103,6 +5178,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5148,6 +5224,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5206,6 +5283,7 @@ export interface operations {
             /** @description Unknown id, wrong secret or inactive service (the same answer for each) */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5257,6 +5335,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5289,6 +5368,8 @@ export interface operations {
             /** @description One page (?limit, default 100) of records, newest first, and the cursor of the next (null on the last). With format=csv: RFC 4180 CSV with a header row (at,event,actorKind,actorId,action,targetType,targetId,status,fields,requestId,sourceIp,userAgent,reason,id), cells a spreadsheet would run as a formula prefixed with a quote; the cursor of the next page in the next-cursor header, absent on the last */
             200: {
                 headers: {
+                    /** @description With format=csv: the cursor of the next page, to send as ?cursor; absent on the last page and on JSON answers (their body has nextCursor) */
+                    "next-cursor"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5332,6 +5413,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5392,6 +5474,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5434,6 +5517,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5479,6 +5563,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5514,6 +5599,8 @@ export interface operations {
             /** @description The channel; a webhook with its signing secret and its whole URL, shown only here */
             201: {
                 headers: {
+                    /** @description true when this is the first result of an earlier request with the same Idempotency-Key, answered again (nothing was created this time); absent otherwise */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5553,6 +5640,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5580,6 +5668,8 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still being processed; retry shortly */
             409: {
                 headers: {
+                    /** @description With a request of the same Idempotency-Key still being processed: seconds to wait before retrying; absent on the route's other 409s */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5625,6 +5715,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5684,6 +5775,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5744,6 +5836,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5815,6 +5908,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5884,6 +5978,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5930,6 +6025,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6005,6 +6101,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6055,6 +6152,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6130,6 +6228,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6191,6 +6290,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6266,6 +6366,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6325,6 +6426,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6385,6 +6487,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6414,6 +6517,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6459,6 +6563,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6488,6 +6593,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6533,6 +6639,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6562,6 +6669,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6607,6 +6715,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6639,6 +6748,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6684,6 +6794,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6719,6 +6830,8 @@ export interface operations {
             /** @description Confirmation */
             200: {
                 headers: {
+                    /** @description true when this is the first result of an earlier request with the same Idempotency-Key, answered again (nothing was created this time); absent otherwise */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6743,6 +6856,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6770,6 +6884,8 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still being processed; retry shortly */
             409: {
                 headers: {
+                    /** @description With a request of the same Idempotency-Key still being processed: seconds to wait before retrying; absent on the route's other 409s */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6815,6 +6931,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6863,6 +6980,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6917,6 +7035,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6968,6 +7087,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7022,6 +7142,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7057,6 +7178,8 @@ export interface operations {
             /** @description Confirmation */
             200: {
                 headers: {
+                    /** @description true when this is the first result of an earlier request with the same Idempotency-Key, answered again (nothing was created this time); absent otherwise */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7081,6 +7204,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7108,6 +7232,8 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still being processed; retry shortly */
             409: {
                 headers: {
+                    /** @description With a request of the same Idempotency-Key still being processed: seconds to wait before retrying; absent on the route's other 409s */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7153,6 +7279,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7199,6 +7326,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7253,6 +7381,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7282,6 +7411,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7327,6 +7457,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7378,6 +7509,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7432,6 +7564,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7495,6 +7628,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7549,6 +7683,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7595,6 +7730,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7640,6 +7776,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7703,6 +7840,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7757,6 +7895,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7820,6 +7959,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7874,6 +8014,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7903,6 +8044,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7948,6 +8090,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8018,6 +8161,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8078,6 +8222,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8115,6 +8260,8 @@ export interface operations {
             /** @description Confirmation */
             200: {
                 headers: {
+                    /** @description true when this is the first result of an earlier request with the same Idempotency-Key, answered again (nothing was created this time); absent otherwise */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8139,6 +8286,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8166,6 +8314,8 @@ export interface operations {
             /** @description Lost repeated races with other writers; retry; or A request with this Idempotency-Key is still being processed; retry shortly */
             409: {
                 headers: {
+                    /** @description With a request of the same Idempotency-Key still being processed: seconds to wait before retrying; absent on the route's other 409s */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8217,6 +8367,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8265,6 +8416,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8319,6 +8471,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8375,6 +8528,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8429,6 +8583,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8473,6 +8628,8 @@ export interface operations {
             /** @description Confirmation */
             200: {
                 headers: {
+                    /** @description true when this is the first result of an earlier request with the same Idempotency-Key, answered again (nothing was created this time); absent otherwise */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8497,6 +8654,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8524,6 +8682,8 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still being processed; retry shortly */
             409: {
                 headers: {
+                    /** @description With a request of the same Idempotency-Key still being processed: seconds to wait before retrying; absent on the route's other 409s */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8569,6 +8729,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8615,6 +8776,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8669,6 +8831,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8698,6 +8861,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8743,6 +8907,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8783,6 +8948,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8828,6 +8994,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8865,6 +9032,8 @@ export interface operations {
             /** @description The stored record with its new id */
             200: {
                 headers: {
+                    /** @description true when this is the first result of an earlier request with the same Idempotency-Key, answered again (nothing was created this time); absent otherwise */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8885,6 +9054,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8912,6 +9082,8 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still being processed; retry shortly */
             409: {
                 headers: {
+                    /** @description With a request of the same Idempotency-Key still being processed: seconds to wait before retrying; absent on the route's other 409s */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8963,6 +9135,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9005,6 +9178,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9080,6 +9254,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9136,6 +9311,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9220,6 +9396,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9251,6 +9428,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9326,6 +9504,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9370,6 +9549,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9415,6 +9595,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9478,6 +9659,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9547,6 +9729,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9594,6 +9777,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9663,6 +9847,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9710,6 +9895,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9785,6 +9971,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9850,6 +10037,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9934,6 +10122,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9966,6 +10155,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10041,6 +10231,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10091,6 +10282,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10151,6 +10343,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10256,6 +10449,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10316,6 +10510,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10384,6 +10579,8 @@ export interface operations {
             /** @description The window, with its id, createdBy, status and next opening */
             201: {
                 headers: {
+                    /** @description true when this is the first result of an earlier request with the same Idempotency-Key, answered again (nothing was created this time); absent otherwise */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10463,6 +10660,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10505,6 +10703,8 @@ export interface operations {
             /** @description The stage holds MAINTENANCE_WINDOWS_MAX windows not yet ended; or A request with this Idempotency-Key is still being processed; retry shortly */
             409: {
                 headers: {
+                    /** @description With a request of the same Idempotency-Key still being processed: seconds to wait before retrying; absent on the route's other 409s */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10556,6 +10756,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10657,6 +10858,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10717,6 +10919,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10863,6 +11066,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10947,6 +11151,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10993,6 +11198,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11068,6 +11274,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11141,6 +11348,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11216,6 +11424,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11293,6 +11502,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11338,6 +11548,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11409,6 +11620,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11469,6 +11681,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11524,6 +11737,8 @@ export interface operations {
             /** @description The schedule, with its id and when its next report is made */
             201: {
                 headers: {
+                    /** @description true when this is the first result of an earlier request with the same Idempotency-Key, answered again (nothing was created this time); absent otherwise */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11569,6 +11784,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11611,6 +11827,8 @@ export interface operations {
             /** @description The stage holds REPORTS_MAX schedules; or A request with this Idempotency-Key is still being processed; retry shortly */
             409: {
                 headers: {
+                    /** @description With a request of the same Idempotency-Key still being processed: seconds to wait before retrying; absent on the route's other 409s */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11668,6 +11886,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11735,6 +11954,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11810,6 +12030,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11909,6 +12130,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12008,6 +12230,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12039,6 +12262,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12129,6 +12353,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12230,6 +12455,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12296,6 +12522,7 @@ export interface operations {
             /** @description The report was run within the last minute, or the caller ran 10 reports within the hour; retry after Retry-After seconds */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12320,6 +12547,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12425,6 +12653,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12485,6 +12714,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12532,6 +12762,8 @@ export interface operations {
             /** @description The silence, with its id and createdBy */
             201: {
                 headers: {
+                    /** @description true when this is the first result of an earlier request with the same Idempotency-Key, answered again (nothing was created this time); absent otherwise */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12583,6 +12815,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12625,6 +12858,8 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still being processed; retry shortly */
             409: {
                 headers: {
+                    /** @description With a request of the same Idempotency-Key still being processed: seconds to wait before retrying; absent on the route's other 409s */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12670,6 +12905,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12743,6 +12979,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12803,6 +13040,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12876,6 +13114,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12936,6 +13175,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13016,6 +13256,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13100,6 +13341,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13128,6 +13370,8 @@ export interface operations {
             /** @description One page of transitions in [from, to] (default: the retention up to now). With format=csv (text/csv; charset=utf-8; header=present): RFC 4180, a header row (devicesn,at,connected,inCallStatus), then one row per transition of the JSON page, in its order, each with the device's serial number; true/false for booleans, lists joined by spaces, absent values empty, cells a spreadsheet would run as a formula (= + - @ tab CR) prefixed with a quote; one page (?limit, default 100, and ?cursor as in JSON), the cursor of the next in the next-cursor header, absent on the last */
             200: {
                 headers: {
+                    /** @description With format=csv: the cursor of the next page, to send as ?cursor; absent on the last page and on JSON answers (their body has nextCursor) */
+                    "next-cursor"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13146,6 +13390,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13221,6 +13466,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13256,6 +13502,8 @@ export interface operations {
             /** @description Without limit/cursor: every device in scope. With them: one page and the cursor of the next. With format=csv (text/csv; charset=utf-8; header=present): RFC 4180, a header row (devicesn,deviceid,region,location,room,connected,inCallStatus,model,vendor,connectionDetail,errorCodes,software,lastSeen,plannedMaintenance,staleSince), then one row per device of the JSON page, in its order (the Device flattened: model is devicemodel, connected and inCallStatus its status, errorCodes joined by spaces); CSV is always paged, with or without limit/cursor; true/false for booleans, lists joined by spaces, absent values empty, cells a spreadsheet would run as a formula (= + - @ tab CR) prefixed with a quote; one page (?limit, default 100, and ?cursor as in JSON), the cursor of the next in the next-cursor header, absent on the last */
             200: {
                 headers: {
+                    /** @description With format=csv: the cursor of the next page, to send as ?cursor; absent on the last page and on JSON answers (their body has nextCursor) */
+                    "next-cursor"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13359,6 +13607,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13428,6 +13677,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13468,6 +13718,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13537,6 +13788,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13582,6 +13834,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13651,6 +13904,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13691,6 +13945,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13760,6 +14015,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13845,6 +14101,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13929,6 +14186,7 @@ export interface operations {
             /** @description The device provider did not answer */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14009,6 +14267,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14078,6 +14337,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14122,6 +14382,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14191,6 +14452,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14233,6 +14495,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14302,6 +14565,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14349,6 +14613,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14418,6 +14683,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14505,6 +14771,8 @@ export interface operations {
             /** @description The new id */
             200: {
                 headers: {
+                    /** @description true when this is the first result of an earlier request with the same Idempotency-Key, answered again (nothing was created this time); absent otherwise */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14529,6 +14797,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14571,6 +14840,8 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still being processed; retry shortly */
             409: {
                 headers: {
+                    /** @description With a request of the same Idempotency-Key still being processed: seconds to wait before retrying; absent on the route's other 409s */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14616,6 +14887,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14733,6 +15005,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14793,6 +15066,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14974,6 +15248,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15058,6 +15333,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15104,6 +15380,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15164,6 +15441,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15287,6 +15565,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15356,6 +15635,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15548,6 +15828,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15608,6 +15889,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15637,6 +15919,7 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15682,6 +15965,7 @@ export interface operations {
             /** @description The store is busy or unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {

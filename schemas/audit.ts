@@ -3,10 +3,10 @@
  * authentication event, newest first, kept AUDIT_RETENTION_DAYS (default 400). Admin only;
  * nothing changes or deletes it. Invalid input is 422, as paging errors are on every paginated route.
  */
-import { ACTOR_KINDS, AUDIT_EVENTS } from '#lib/shared/audit';
+import { ACTOR_KINDS, AUDIT_EVENTS } from '#lib/access';
 import { AUDIT_CSV_COLUMNS } from '#lib/access';
 import { NEXT_CURSOR_HEADER } from '#lib/shared/csv';
-import { dateTime, error, name, oneOfValues, page, pageOf, routesOf, Type } from './shared';
+import { dateTime, error, name, nextCursorHeaders, oneOfValues, page, pageOf, routesOf, Type } from './shared';
 
 const record = Type.Object({
   id: Type.String(),
@@ -47,6 +47,7 @@ export const routes = {
           `prefixed with a quote; the cursor of the next page in the ${NEXT_CURSOR_HEADER} header, absent on the last`,
         schema: pageOf(record),
         media: { 'text/csv': Type.String() },
+        headers: nextCursorHeaders,
       },
       422: error('Invalid filter, window (from after to), limit or cursor, each offending field named'),
     },

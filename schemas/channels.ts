@@ -1,4 +1,4 @@
-/** Notification channels and their delivery log (issue 16; docs/adr/0089-notification-engine.md): invalid input is 400. */
+/** Notification channels and their delivery log (docs/adr/0089-notification-engine.md): invalid input is 400. */
 import { LIMITS } from '#lib/watchers/types';
 import { NOTIFICATION_TYPES, WEBHOOK_FORMATS } from '#lib/notify/types';
 import { areaRoutesOf, dateTime, error, list, name, ok, oneOfValues, page, pageOf, recordRoutesOf, strict, text, Type } from './shared';

@@ -18,7 +18,8 @@ const emptyBody = {
 } as const;
 
 const integer = Type.Integer({ minimum: 0 });
-const device = Type.Partial(
+/** The Device answered (spec "Device"), written out as the promise to clients: its fields are lib/devices/model.ts's answered ones (tests/unit/device-contract.test.ts), plus the maintenance marks. */
+export const device = Type.Partial(
   Type.Object({
     deviceid: Type.String(),
     devicesn: Type.String(),

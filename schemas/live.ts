@@ -1,5 +1,5 @@
 /**
- * Live dashboards (issue 17; docs/adr/0098-live-websocket-api-shape.md). The WebSocket API: a browser opens the
+ * Live dashboards (docs/adr/0098-live-websocket-api-shape.md). The WebSocket API: a browser opens the
  * `url` of POST /live/ticket (a one-use ticket in its query, since browsers cannot set headers
  * on a WebSocket); `subscribe` messages change the connection's scope and answer on the same
  * route ($default route response). Pushes come from the functions that store changes.

@@ -1,4 +1,4 @@
-/** Location profiles: business hours and time zone per location, per-room overrides (issue 28 item 4; docs/guide/rules/config.md "Location profiles: one item per location, room overrides inside it, written whole"): invalid input is 422. */
+/** Location profiles: business hours and time zone per location, per-room overrides (docs/guide/rules/config.md "Location profiles: one item per location, room overrides inside it, written whole"): invalid input is 422. */
 import { ALL_DAY, MAX_ROOM_OVERRIDES } from '#lib/locations/types';
 import { dateTime, error, name, ok, pagedList, recordRoutesOf, routesOf, SINGLE_LINE, strict, text, Type } from './shared';
 

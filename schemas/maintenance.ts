@@ -1,4 +1,4 @@
-/** Recurring maintenance windows (issue 28 item 1; docs/guide/rules/maintenance.md): invalid input is 400. */
+/** Recurring maintenance windows (docs/guide/rules/maintenance.md): invalid input is 400. */
 import { MAX_DURATION_MINUTES, MAX_INTERVAL, WEEKDAYS } from '#lib/maintenance/pure/schedule';
 import { areaRoutesOf, changedMeanwhile, dateTime, error, name, ok, oneOfValues, pagedList, SINGLE_LINE, strict, text, Type, uuidParam } from './shared';
 import { comment, matcherFields as silenceMatchers, matchersOutsideScope } from './silences';

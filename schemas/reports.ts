@@ -1,4 +1,4 @@
-/** Scheduled fleet reports (issue 28 item 5; docs/guide/rules/reports.md, the routes: docs/guide/rules/reports.md "Report schedules: /reports under watchers:write, kept to a scope like a watcher, 422 for bad input"): invalid input is 422. */
+/** Scheduled fleet reports (docs/guide/rules/reports.md, the routes: docs/guide/rules/reports.md "Report schedules: /reports under watchers:write, kept to a scope like a watcher, 422 for bad input"): invalid input is 422. */
 import { WEEKDAYS } from '#lib/maintenance/pure/rrule';
 import { REPORT_PERIODS } from '#lib/reports/types';
 import { accessScope, answeredScope, areaRoutesOf, changedMeanwhile, dateTime, error, name, ok, oneOfValues, pagedList, scheduled, SINGLE_LINE, strict, text, Type, uuidParam } from './shared';

@@ -3,7 +3,7 @@
  * JSON Schema at run time (compiled by ajv, printed into OpenAPI) and static types for handlers.
  */
 import { Type, type Static, type TSchema, type TProperties } from '@sinclair/typebox';
-import { job, route, type Answer, type FunctionFacts, type Method, type Requirement, type RouteContract } from '#lib/http/contract';
+import { job, route, type Answer, type AnswerHeader, type FunctionFacts, type Method, type Requirement, type RouteContract } from '#lib/http/contract';
 import { CSV_CONTENT_TYPE, NEXT_CURSOR_HEADER } from '#lib/shared/csv';
 
 export { Type, type Static, type TSchema, type TProperties };
@@ -102,6 +102,14 @@ export const csvFormat = {
   format: oneOfValues(['json', 'csv'] as const, { description: 'json (default) or csv: the same answer as RFC 4180 CSV (text/csv)' }),
 };
 
+/** The header of a CSV page that names the next page (lib/shared/csv.ts csvAnswer); JSON pages carry it as nextCursor. */
+export const nextCursorHeaders: Record<string, AnswerHeader> = {
+  [NEXT_CURSOR_HEADER]: {
+    description: 'With format=csv: the cursor of the next page, to send as ?cursor; absent on the last page and on JSON answers (their body has nextCursor)',
+    schema: Type.String({ minLength: 1 }),
+  },
+};
+
 /**
  * A 200 answer that may also be CSV (?format=csv): `rows` tells what a row is, `columns` the header
  * row's names (stable: clients address cells by them); `paged` when the CSV is one page, the cursor
@@ -114,6 +122,7 @@ export const orCsv = <A extends { description: string; schema: TSchema }>(answer
     'true/false for booleans, lists joined by spaces, absent values empty, cells a spreadsheet would run as a formula (= + - @ tab CR) prefixed with a quote' +
     (csv.paged ? `; one page (?limit, default 100, and ?cursor as in JSON), the cursor of the next in the ${NEXT_CURSOR_HEADER} header, absent on the last` : ''),
   media: { 'text/csv': Type.String() },
+  ...(csv.paged ? { headers: nextCursorHeaders } : {}),
 });
 
 /** `[item]`, or with ?limit / ?cursor one page `{items, nextCursor}` (null on the last page). */

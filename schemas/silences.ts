@@ -1,4 +1,4 @@
-/** Silences (issue 15; docs/guide/rules/alarms.md): invalid input is 400. */
+/** Silences (docs/guide/rules/alarms.md): invalid input is 400. */
 import { MAX_SILENCE_DAYS } from '#lib/alarms/pure/silences';
 import { dateTime, error, listOrPage, MULTI_LINE, name, ok, oneOfValues, page, recordRoutesOf, routesOf, strict, Type, uuidParam } from './shared';
 import { watcherId } from './watchers';

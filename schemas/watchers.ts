@@ -29,7 +29,7 @@ const condition = strict(
     value: Type.String({
       minLength: 1,
       maxLength: LIMITS.conditionValue,
-      // a device field never holds a control character: a value with one matches nothing (hostile pass, issue 24)
+      // a device field never holds a control character: a value with one matches nothing (a hostile pass found it)
       pattern: SINGLE_LINE,
       description: `a string of 1 to ${LIMITS.conditionValue} characters ${SINGLE_LINE_RULE} ("a,b,c" for "in")`,
     }),
@@ -57,7 +57,7 @@ const operations = strict({
   }),
 });
 
-/** The parent condition that suppresses a watcher's alarms (issue 28 item 2; docs/guide/rules/alarms.md "A watcher declares its parent condition as `inhibitedBy`, checked when it is written"). */
+/** The parent condition that suppresses a watcher's alarms (docs/guide/rules/alarms.md "A watcher declares its parent condition as `inhibitedBy`, checked when it is written"). */
 const inhibitedBy = Type.Unsafe<InhibitedBy>(
   Type.Union(
     [

@@ -8,10 +8,12 @@
 import { declared, type EntityDoc } from '#lib/store/entity';
 import '#lib/access/entities';
 import '#lib/access/audit/entities';
-import '#lib/http/idempotencyKeys';
+import '#lib/http/idempotency';
 import '#lib/config/entities';
 import '#lib/watchers/entities';
 import '#lib/notify/entities';
+import '#lib/notify/mail/entities';
+import '#lib/alarms/inhibition/entities';
 import '#lib/store/caps';
 import '#lib/inventory/entities';
 import '#lib/devices/entities';

@@ -19,7 +19,7 @@ import { escapeFragment } from 'ajv/dist/compile/util';
 import { dump } from 'js-yaml';
 import { contracts, eventSchema, needsStageSecret, root, type Job, type Route } from './registry';
 import { renderClientTypes } from './client-types';
-import { auditFactsOf } from '#lib/http/audit';
+import { auditFactsOf } from '#lib/access/audit/routes';
 import { formats } from '#lib/shared/formats';
 import { openApiFile, renderOpenApi } from './openapi';
 import { renderDataModel } from './data-model';
@@ -76,7 +76,7 @@ const authenticatorOf = (route: Route): string | undefined =>
 
 const bindingModule = (route: Route, validated: boolean): string => {
   const auth = authenticatorOf(route);
-  // the audit log's facts of the route (lib/http/audit.ts), resolved once here
+  // the audit log's facts of the route (lib/access/audit/routes.ts), resolved once here
   const audit = auditFactsOf(route.contract, route.area);
   const fields = [
     `functionName: '${route.functionName}'`,
@@ -84,7 +84,7 @@ const bindingModule = (route: Route, validated: boolean): string => {
     ...(validated ? ['validate'] : []),
     ...(auth ? [`auth: ${auth}`] : []),
     ...(route.contract.idempotent ? ['idempotency: { store: idempotency, run: runIdempotent }'] : []),
-    ...(audit ? [`audit: { log: auditLog, ${JSON.stringify(audit).slice(1, -1)} }`] : []),
+    ...(audit ? [`audit: routeAudit(${JSON.stringify(audit)})`] : []),
     ...(needsStageSecret(route.contract) ? ['prepare: loadStageSecret'] : []),
   ];
   return [
@@ -92,8 +92,8 @@ const bindingModule = (route: Route, validated: boolean): string => {
     `import type { routes } from '#schemas/${route.area}';`,
     `import { http, type Binding, type Handler } from '#lib/http';`,
     ...(auth ? [`import { authorize } from '#lib/access';`] : []),
-    ...(route.contract.idempotent ? [`import { runIdempotent } from '#lib/http/idempotency';`, `import { idempotency } from '#lib/http/idempotencyStore';`] : []),
-    ...(audit ? [`import { auditLog } from '#lib/access';`] : []),
+    ...(route.contract.idempotent ? [`import { idempotency, runIdempotent } from '#lib/http/idempotency';`] : []),
+    ...(audit ? [`import { routeAudit } from '#lib/access';`] : []),
     ...(needsStageSecret(route.contract) ? [`import { loadStageSecret } from '#lib/adapters/secrets';`] : []),
     ...(validated ? [`import validate from '../validators/${route.functionName}';`] : []),
     '',

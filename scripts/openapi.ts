@@ -16,7 +16,7 @@ export const openApiFile = join(root, 'docs', 'openapi.json');
 
 const content = (schema?: unknown, media: Record<string, unknown> = {}) =>
   schema ? { content: { 'application/json': { schema }, ...Object.fromEntries(Object.entries(media).map(([type, body]) => [type, { schema: body }])) } } : {};
-const answer = ({ description, schema, media }: Documented) => ({ description, ...content(schema, media) });
+const answer = ({ description, schema, media, headers }: Documented) => ({ description, ...(headers && Object.keys(headers).length ? { headers } : {}), ...content(schema, media) });
 
 const unauthenticated: Answer = { description: 'Missing, invalid, expired or revoked bearer token', schema: errorBody };
 /** The 403 bodies of the permission check (lib/access/authenticate.ts requirePermission). */
@@ -45,9 +45,69 @@ interface Documented {
   schema?: unknown;
   /** Other media types of the same answer (Answer.media). */
   media?: Record<string, unknown>;
+  /** OpenAPI header objects (or references to components.headers) by header name. */
+  headers?: Record<string, unknown>;
 }
 const ref = (name: keyof typeof components) => ({ $ref: `#/components/schemas/${name}` });
 export const components = { Error: errorBody, Forbidden: forbiddenBody };
+
+/**
+ * Headers the middleware sets on every answer of a status, whichever route gives it: a 401 says how
+ * to authenticate (lib/shared/errors.ts Unauthorized), a 429 and a 503 when to try again (TooManyRequests,
+ * ServiceUnavailable, the store's back-pressure in lib/http/respond.ts).
+ */
+export const headerComponents = {
+  RetryAfter: {
+    description: 'Seconds to wait before sending the request again',
+    required: true,
+    schema: { type: 'integer', minimum: 1 },
+  },
+  WwwAuthenticate: {
+    description: 'The credential this API takes: a bearer token (Authorization: Bearer <accessToken>)',
+    required: true,
+    schema: { type: 'string', const: 'Bearer' },
+  },
+};
+const headerRef = (name: keyof typeof headerComponents) => ({ $ref: `#/components/headers/${name}` });
+const statusHeaders: Record<number, Record<string, unknown>> = {
+  401: { 'WWW-Authenticate': headerRef('WwwAuthenticate') },
+  429: { 'Retry-After': headerRef('RetryAfter') },
+  503: { 'Retry-After': headerRef('RetryAfter') },
+};
+
+/** What an idempotent create adds to its answers' headers (lib/http/idempotency.ts). */
+const idempotentHeaders = (status: number): Record<string, unknown> => {
+  if (status >= 200 && status < 300) {
+    return {
+      'idempotent-replayed': {
+        description: 'true when this is the first result of an earlier request with the same Idempotency-Key, answered again (nothing was created this time); absent otherwise',
+        schema: { type: 'string', const: 'true' },
+      },
+    };
+  }
+  if (status === 409) {
+    return {
+      'Retry-After': {
+        description: 'With a request of the same Idempotency-Key still being processed: seconds to wait before retrying; absent on the route\'s other 409s',
+        schema: { type: 'integer', minimum: 1 },
+      },
+    };
+  }
+  return {};
+};
+
+/** A contract's own answer headers (Answer.headers) as OpenAPI header objects. */
+const ownHeaders = (headers: Answer['headers']): Record<string, unknown> =>
+  Object.fromEntries(
+    Object.entries(headers ?? {}).map(([name, { description, schema, required }]) => [name, { description, ...(required ? { required } : {}), schema }]),
+  );
+
+/** Every header documented for an answer of `status`: the contract's own, the status's, an idempotent create's. */
+const headersOf = (contract: Documentable, status: number, own: Answer['headers']): Record<string, unknown> => ({
+  ...ownHeaders(own),
+  ...statusHeaders[status],
+  ...(contract.idempotent ? idempotentHeaders(status) : {}),
+});
 
 /** Answers any route may give (a route may say more about them): a server fault, the store's back-pressure. */
 const faults: Record<number, Documented> = {
@@ -112,6 +172,11 @@ export const answersOf = (contract: Documentable): Record<number, Documented> =>
       description: `${apiKey[403]!.description}; or ${own403.description}`,
       schema: { oneOf: [apiKey[403]!.schema, own403.schema] },
     };
+  }
+  for (const [status, documented] of Object.entries(answers)) {
+    const headers = headersOf(contract, Number(status), contract.responses[Number(status)]?.headers);
+    // a copy: the common layers' answers are shared by every route
+    if (Object.keys(headers).length) answers[Number(status)] = { ...documented, headers };
   }
   return answers;
 };
@@ -184,7 +249,9 @@ export const buildOpenApi = async () => {
       version: '1.0.0',
       description:
         'Devices, filters, watchers, intervals and account administration for the device-monitoring dashboard. ' +
-        'Every request needs the x-api-key header. Errors are JSON {"message", "errors"?}.',
+        'Every request needs the x-api-key header. Errors are JSON {"message", "errors"?}. ' +
+        'Besides the headers each answer documents, every answer to an origin in CORS_ORIGINS carries the CORS headers; ' +
+        "deployed, API Gateway adds x-amzn-RequestId, the requestId of the request's log line.",
     },
     servers: [
       { url: 'http://localhost:3000/dev', description: 'npm start' },
@@ -201,6 +268,7 @@ export const buildOpenApi = async () => {
         bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
       },
       schemas: components,
+      headers: headerComponents,
     },
   }, areaDescription);
 };

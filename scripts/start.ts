@@ -2,10 +2,13 @@
  * `npm start`: the whole service on this machine, no AWS account needed.
  * Embedded DynamoDB Local (persisted under .data/), or the store DYNAMODB_ENDPOINT names; table and local data ensured, then
  * `serverless offline` on http://localhost:${PORT:-3000}/dev. Ctrl-C stops everything.
+ * What a person needs is printed before "API ready"; serverless offline's own output (its banner
+ * and route table, a few hundred lines) goes to <data>/offline.log, and to the terminal once the
+ * API is ready, or from the start with `npm start -- --verbose`.
  */
 import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
 import { externalEndpoint, externalStoreEnv, localAccessMode, LOCAL_ADMIN_PASSWORD, LOCAL_ADMIN_USERNAME, LOCAL_API_KEY, LOCAL_STAGE, localPageOrigins, localTableName, storeEnv } from './local/env';
 import { startDocsServer } from './local/docs-server';
 import type { ChildProcess } from 'node:child_process';
@@ -122,7 +125,43 @@ const startPeriodicReports = () =>
     return summary.made || summary.failed ? `${summary.made} made (${summary.deliveries} deliveries), ${summary.failed} failed` : undefined;
   });
 
+/** `npm start -- --verbose`: serverless offline's whole output in the terminal too; any other argument stops the start naming it. */
+const startOptions = (args: readonly string[]) => {
+  const unknown = args.filter((arg) => arg !== '--verbose');
+  if (unknown.length) throw new Error(`npm start takes only --verbose (got ${unknown.join(' ')})`);
+  return { verbose: args.includes('--verbose') };
+};
+
+/**
+ * Until "ready", the SDK's warning for each store request slower than its 3 s timeout (one line
+ * per request: dozens while a busy machine syncs the demo fleet) is counted instead of printed;
+ * the count is one line before "ready". Every other warning passes.
+ */
+const SLOW_STORE_WARNING = /^@smithy\/node-http-handler - \[WARN\] a request has exceeded the configured (\d+) ms requestTimeout/;
+const countSlowStoreWarnings = () => {
+  const warn = console.warn;
+  let count = 0;
+  let timeoutMs = 0;
+  console.warn = (...args: unknown[]) => {
+    const slow = typeof args[0] === 'string' ? SLOW_STORE_WARNING.exec(args[0]) : null;
+    if (!slow) return warn(...args);
+    count++;
+    timeoutMs = Number(slow[1]);
+  };
+  return () => {
+    console.warn = warn;
+    return count ? `store: ${count} requests took over ${timeoutMs / 1000} s during the start (a busy machine); each went on to its answer` : undefined;
+  };
+};
+
+/** A path as a person types it from here: relative when under the working folder. */
+const shown = (path: string) => {
+  const near = relative(process.cwd(), path);
+  return near && !near.startsWith('..') ? near : path;
+};
+
 const main = async () => {
+  const { verbose } = startOptions(process.argv.slice(2));
   const port = Number(process.env.PORT ?? 3000);
   const socketPort = Number(process.env.WEBSOCKET_PORT ?? port + 3);
   const apiKey = process.env.API_KEY ?? LOCAL_API_KEY;
@@ -139,7 +178,9 @@ const main = async () => {
   }
   const storePort = external ? 0 : process.env.DYNAMODB_PORT ? Number(process.env.DYNAMODB_PORT) : await freePort();
   // the demo fleet behind local Webex and Zoom fakes, synced by the real adapters, unless a provider is configured
-  const fakes = process.env.DEVICE_PROVIDERS || process.env.DEVICE_PROVIDER ? undefined : await (await import('./local/fakes')).startDemoFakes();
+  // their ports follow PORT like the docs page's, so the guide's examples can name them (WEBEX_FAKE_PORT, ZOOM_FAKE_PORT)
+  const fakePorts = { WEBEX_FAKE_PORT: process.env.WEBEX_FAKE_PORT ?? String(port + 4), ZOOM_FAKE_PORT: process.env.ZOOM_FAKE_PORT ?? String(port + 5) };
+  const fakes = process.env.DEVICE_PROVIDERS || process.env.DEVICE_PROVIDER ? undefined : await (await import('./local/fakes')).startDemoFakes({ ...process.env, ...fakePorts });
   const env = {
     ...fakes?.env,
     ...(external ? externalStoreEnv(external) : storeEnv(`http://127.0.0.1:${storePort}`)),
@@ -180,22 +221,30 @@ const main = async () => {
     void (spawned ? stopGroup(spawned) : Promise.resolve()).finally(() => process.exit(0));
   };
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, (received: NodeJS.Signals) => onSignal(received));
+  // serverless offline's output: always to the log; to the terminal once ready (from the start when verbose)
+  const logFile = resolve(dataRoot, 'offline.log');
+  const log = createWriteStream(logFile);
+  let echo = verbose;
   const starting = startOffline({
     port,
     stage: LOCAL_STAGE,
     env,
-    output: 'inherit',
+    output: 'pipe',
+    onOutput: (chunk) => {
+      log.write(chunk);
+      if (echo) process.stdout.write(chunk);
+    },
     workFolder: process.env.ESBUILD_WORK_FOLDER,
     onSpawn: (child) => {
       spawned = child;
     },
   });
+  const slowStoreSummary = countSlowStoreWarnings();
   const preparing = (async () => {
     const { buildOnce } = await import('./local/build-once');
     if (await buildOnce()) console.log('validators and route bindings built (generated/)');
     const { startLocalStore } = await import('./local/dynamo');
     const store = external ? { endpoint: external, close: async () => undefined } : await startLocalStore({ path: dataDir, port: storePort });
-    console.log(external ? `external DynamoDB at ${store.endpoint} (DYNAMODB_ENDPOINT; table ${env.TABLE_NAME})` : `embedded DynamoDB Local at ${store.endpoint} (data in ${dataDir})`);
     const { bootstrap } = await import('./local/bootstrap');
     await bootstrap((line) => console.log(line));
     // a previous run killed mid-evaluation may have left room statuses behind the open alarms
@@ -221,11 +270,12 @@ const main = async () => {
   const board = { assets: await boardAssets(), config: configFile({ apiUrl: offline.url, apiKey }) };
   const docs = await startDocsServer(docsPort, offline.url, board);
   const shownKey = apiKey === LOCAL_API_KEY ? apiKey : '<your API_KEY>';
-  // what is where, once the route table of serverless offline has scrolled by (tests read these lines)
-  console.log(external ? `\nstore: external DynamoDB at ${store.endpoint}, table ${env.TABLE_NAME}` : `\nstore: embedded DynamoDB Local at ${store.endpoint}, data in ${dataDir}`);
+  // what is where, in a few lines a person reads at once (tests read these lines)
+  console.log(external ? `\nstore: external DynamoDB at ${store.endpoint} (DYNAMODB_ENDPOINT; table ${env.TABLE_NAME})` : `\nstore: embedded DynamoDB Local at ${store.endpoint} (data in ${shown(dataDir)})`);
   console.log(`API docs at ${docs.url}`);
-  if (fakes) console.log(`vendor fakes: Webex at ${fakes.webex.url}/v1, Zoom at ${fakes.zoom.url}/v2  (GET /providers; make one fail: curl -d '{"down":500}' ${fakes.zoom.url}/_fake/faults; set a device's fields: curl -d '{"connected":false}' ${fakes.zoom.url}/_fake/devices/<serial>)`);
   console.log(`Status board at ${docs.url.replace(/\/docs$/, '/board/')}  (live at ${env.LIVE_WS_URL})`);
+  console.log(`webhook receiver at ${docs.url.replace(/\/docs$/, '/hooks/<name>')}  (what it received: GET ${docs.url.replace(/\/docs$/, '/hooks')})`);
+  if (fakes) console.log(`vendor fakes: Webex at ${fakes.webex.url}/v1, Zoom at ${fakes.zoom.url}/v2  (faults and device changes: docs/guide/providers.md)`);
   // the documented local defaults only: a password of the user's own is never printed
   if (env.ADMIN_USERNAME === LOCAL_ADMIN_USERNAME && env.ADMIN_PASSWORD === LOCAL_ADMIN_PASSWORD) {
     console.log(`first admin (docs/guide/accounts.md): ${LOCAL_ADMIN_USERNAME} / ${LOCAL_ADMIN_PASSWORD}`);
@@ -235,8 +285,13 @@ const main = async () => {
       ? 'access mode: key (the API key alone acts with every permission but admin; ACCESS_MODE=user asks for bearer tokens)'
       : 'access mode: user (every route but sign-in and service token exchange needs a bearer token: POST /api/authService/auth/signin)',
   );
+  console.log(verbose ? `serverless offline's output: above, and in ${shown(logFile)}` : `serverless offline's output (route table, requests): ${shown(logFile)}; npm start -- --verbose prints it here`);
+  const slow = slowStoreSummary();
+  if (slow) console.log(slow);
   console.log(`API ready at ${offline.url}  (header x-api-key: ${shownKey}) in ${secondsSinceCommand().toFixed(1)} s since npm start`);
   console.log(`try: curl -H 'x-api-key: ${apiKey === LOCAL_API_KEY ? apiKey : '$API_KEY'}' ${offline.url}/intervals   (Ctrl-C stops everything)\n`);
+  // from here on, requests and handler logs as they come
+  echo = true;
 
   // the local sync and evaluator push what they store to live dashboards, like the functions
   const [{ enableLivePush }, { connectionsFromEnv }] = await Promise.all([import('../lib/live/push'), import('../lib/adapters/connections')]);

@@ -1,254 +1,222 @@
 /*
- * The status board: six counts, a grid of rooms coloured by status and the newest open alarms
- * for a chosen scope, kept live over the WebSocket API (POST /live/ticket, then `subscribe`).
- * When the socket drops it polls every few seconds and says "reconnecting" until it is back.
- * The API address and key come from config.json beside this page (README "Status board").
- * Where the stage asks who acts (ACCESS_MODE=user), an answer 401 shows a sign-in form; the token
- * lives in this tab's sessionStorage and goes with every call, so the board shows only the
- * signed-in person's scope (the API answers nothing outside it).
+ * The status board: six counts, rooms grouped by region and location (the worst first) and a
+ * page of open alarms for a chosen scope, kept live over the WebSocket API (POST /live/ticket,
+ * then `subscribe`). While the socket is up it checks every `pollSeconds` that the API still
+ * answers and agrees with what it shows; while the socket is down it polls and reconnects. The
+ * figures show only while the board has heard from the API within the poll interval: loading,
+ * unreachable, unauthorised and stale are said in words instead (health.ts).
+ * The API address and key come from config.json beside this page (docs/guide/live.md).
+ * Where the stage asks who acts (ACCESS_MODE=user), an answer 401 shows a sign-in form; the
+ * token is held in memory only (api.ts).
  */
-import {
-  ALL,
-  applyMessage,
-  countsOf,
-  emptyState,
-  loaded,
-  openMaintenance,
-  roomKey,
-  roomsApart,
-  SEVERITY_NAMES,
-  type Alarm,
-  type BoardState,
-  type Filter,
-  type Message,
-  type Room,
-} from './state';
+import { boardActions } from './actions';
+import { api, configure, currentSession, Declined, Refused, signIn, signOut, Unreachable, type Config } from './api';
+import { initialHealth, nextHealth, phaseOf, type HealthEvent } from './health';
+import { ALL, applyMessage, countsOf, emptyState, loaded, showPage, type Alarm, type BoardState, type Filter, type Message, type Room } from './state';
+import { $, renderFigures, renderPhase } from './view';
 
-interface Config {
-  apiUrl: string;
-  apiKey: string;
-  /** Seconds between polls while the socket is down (default 5). */
-  pollSeconds?: number;
-  /** Seconds between reloads while live, so that maintenance windows opening and closing show (default 60). */
-  reloadSeconds?: number;
+interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
 }
 
-type Connection = 'connecting' | 'live' | 'reconnecting';
-
-const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+const PAGE_SIZE = 10;
+/** Firing alarms read for the tiles' marks: pages of 1000, at most this many pages. */
+const FIRING_PAGES = 5;
 
 let config: Config;
 let filter: Filter = { ...ALL };
-let state: BoardState = emptyState(8, filter);
+let state: BoardState = emptyState(PAGE_SIZE, filter);
+let health = initialHealth();
 let socket: WebSocket | undefined;
-let pollTimer: number | undefined;
+let tickTimer: number | undefined;
+let reloadTimer: number | undefined;
 let retryTimer: number | undefined;
 let retries = 0;
 /** Pushes that arrive while a fresh picture is being loaded are applied after it. */
 let pending: Message[] | undefined;
-
-const TOKEN_KEY = 'board.accessToken';
-const USER_KEY = 'board.username';
-
-/** Thrown when the API wants to know who calls: the board shows the sign-in form and waits. */
-class SignInNeeded extends Error {}
-
-const send = (method: string, path: string, body: unknown, token: string | null) =>
-  fetch(`${config.apiUrl}${path}`, {
-    method,
-    headers: {
-      'x-api-key': config.apiKey,
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-
-const api = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-  const response = await send(method, path, body, sessionStorage.getItem(TOKEN_KEY));
-  if (response.status === 401) {
-    askToSignIn();
-    throw new SignInNeeded('Sign in to see the board');
-  }
-  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}`);
-  return (await response.json()) as T;
-};
-
+let loading: Promise<void> | undefined;
+/** The cursor of each alarm page shown so far (the first has none), and the next page's. */
+let cursors: (string | undefined)[] = [undefined];
+let olderCursor: string | null = null;
+/** Set while the sign-in form is up: every loop waits for it. */
 let signedOut = false;
+/** Whether the scope lists were filled (a first call that failed leaves them to the next success). */
+let scopeFilled = false;
+/**
+ * Whether the board holds a whole picture of the current scope. Only a whole picture (a reload),
+ * or a check that the API agrees with it, counts as hearing from the API: a push or `subscribed`
+ * says the socket is alive, not that the figures are right.
+ */
+let pictureLoaded = false;
 
-/** Shows the sign-in form and stops every loop until someone signs in. */
-const askToSignIn = () => {
-  if (signedOut) return;
-  signedOut = true;
-  sessionStorage.removeItem(TOKEN_KEY);
-  stopPolling();
-  window.clearTimeout(retryTimer);
-  const open = socket;
-  socket = undefined;
-  open?.close();
-  document.body.classList.add('signed-out');
-  $('signin').hidden = false;
-  $('who').hidden = true;
-  $('signout').hidden = true;
-  setConnection('connecting');
-  $<HTMLInputElement>('username').focus();
+const pollMs = () => (config.pollSeconds ?? 5) * 1000;
+
+const record = (event: HealthEvent) => {
+  health = nextHealth(health, event);
 };
 
-const showWho = () => {
-  const username = sessionStorage.getItem(USER_KEY);
-  const signedIn = !!sessionStorage.getItem(TOKEN_KEY) && !!username;
-  $('who').textContent = signedIn ? `signed in as ${username}` : '';
-  $('who').hidden = !signedIn;
-  $('signout').hidden = !signedIn;
+let shownFresh = false;
+
+/** The banner and panel; the figures too when they changed (`figures`) or come back into view. */
+const render = (figures = true) => {
+  const now = Date.now();
+  const phase = phaseOf(health, now, pollMs());
+  const view = { phase, detail: health.failure?.detail, heardAt: health.heardAt, now, pollSeconds: pollMs() / 1000, page: { index: cursors.length - 1, older: !!olderCursor } };
+  renderPhase(view);
+  const fresh = phase === 'live' || phase === 'reconnecting';
+  if (fresh && (figures || !shownFresh)) renderFigures(state, view, actions());
+  shownFresh = fresh;
 };
 
-const signIn = async (event: SubmitEvent) => {
-  event.preventDefault();
-  const username = $<HTMLInputElement>('username').value;
-  const response = await send('POST', '/api/authService/auth/signin', { username, password: $<HTMLInputElement>('password').value }, null);
-  const answer = (await response.json().catch(() => ({}))) as { accessToken?: string; message?: string };
-  if (!response.ok || !answer.accessToken) {
-    $('signin-error').textContent = answer.message ?? `Sign-in answered ${response.status}`;
-    return;
+/** A failed call: a refusal or no answer; either hides the figures until the API answers again. */
+const failed = (error: unknown, at = Date.now()) => {
+  if (error instanceof Refused) {
+    if (error.status === 401) askToSignIn();
+    const detail =
+      error.status === 401
+        ? 'Sign in to see the board.'
+        : currentSession()
+          ? `Your role may not read this board (${error.message}).`
+          : `The API refused the board's key (${error.message}): check apiKey in config.json.`;
+    record({ type: 'failed', kind: 'unauthorised', detail, at });
+  } else {
+    const detail = error instanceof Error ? error.message : String(error);
+    record({ type: 'failed', kind: 'unreachable', detail: error instanceof Unreachable || error instanceof Declined ? detail : `The board failed: ${detail}`, at });
   }
-  sessionStorage.setItem(TOKEN_KEY, answer.accessToken);
-  sessionStorage.setItem(USER_KEY, username);
-  $<HTMLInputElement>('password').value = '';
-  $('signin-error').textContent = '';
-  $('signin').hidden = true;
-  document.body.classList.remove('signed-out');
-  signedOut = false;
-  retries = 0;
-  showWho();
-  await start();
+  render();
 };
 
-const signOut = async () => {
-  const token = sessionStorage.getItem(TOKEN_KEY);
-  if (token) await send('POST', '/api/authService/auth/logout', undefined, token).catch(() => undefined);
-  sessionStorage.removeItem(USER_KEY);
-  askToSignIn();
+const heard = (at: number) => {
+  record({ type: 'heard', at });
+  $('error').textContent = '';
 };
 
-const alarmQuery = () => {
-  const params = new URLSearchParams({ limit: String(state.alarmLimit) });
+const scopeQuery = (params: URLSearchParams) => {
   if (filter.regionName !== 'all') params.set('region', filter.regionName);
   if (filter.locationName !== 'all') params.set('location', filter.locationName);
   if (filter.roomName !== 'all') params.set('room', filter.roomName);
-  return `/alarms?${params}`;
+  return params;
 };
 
-/** The whole picture from the REST API (on subscribe, and every poll while the socket is down). */
-const reload = async () => {
-  pending = [];
+const alarmPage = (cursor: string | undefined) => {
+  const params = scopeQuery(new URLSearchParams({ limit: String(PAGE_SIZE) }));
+  if (cursor) params.set('cursor', cursor);
+  return api<Page<Alarm>>('GET', `/alarms?${params}`);
+};
+
+/** Every firing alarm in scope (for the marks), a page of 1000 at a time. */
+const allFiring = async (): Promise<Alarm[]> => {
+  const alarms: Alarm[] = [];
+  let cursor: string | null = null;
+  for (let page = 0; page < FIRING_PAGES && (page === 0 || cursor); page++) {
+    const params = scopeQuery(new URLSearchParams({ state: 'firing', limit: '1000' }));
+    if (cursor) params.set('cursor', cursor);
+    const answer: Page<Alarm> = await api<Page<Alarm>>('GET', `/alarms?${params}`);
+    alarms.push(...answer.items);
+    cursor = answer.nextCursor;
+  }
+  return alarms;
+};
+
+/** The whole picture from the REST API (on subscribe, every poll while the socket is down, and now and then while live). */
+const reload = (): Promise<void> => {
+  loading ??= (async () => {
+    pending = [];
+    const at = Date.now();
+    const scope = filter;
+    let again = false;
+    try {
+      const [rooms, page, firing] = await Promise.all([api<Room[]>('POST', '/live/rooms', scope), alarmPage(cursors.at(-1)), allFiring()]);
+      // the scope changed meanwhile: this picture is of the old one, load the new one instead
+      if (scope !== filter) again = true;
+      else {
+        state = loaded(state, rooms, page.items, new Date(at).toISOString(), firing);
+        olderCursor = page.nextCursor;
+        for (const message of pending) state = applyMessage(state, message);
+        pictureLoaded = true;
+        heard(at);
+        if (!scopeFilled) void fillScope().catch(failed);
+      }
+    } catch (error) {
+      if (scope === filter) failed(error, at);
+      else again = true;
+    } finally {
+      pending = undefined;
+      loading = undefined;
+      render();
+    }
+    if (again) await reload();
+  })();
+  return loading;
+};
+
+/**
+ * While live: does the API still answer, and does it count what the board shows? A room count
+ * that differs (a push lost on the way) loads the whole picture again.
+ */
+const check = async () => {
+  if (loading) return;
+  if (!pictureLoaded) return reload();
+  const at = Date.now();
+  const scope = filter;
   try {
-    const at = new Date().toISOString();
-    const [rooms, alarms] = await Promise.all([api<Room[]>('POST', '/live/rooms', filter), api<{ items: Alarm[] }>('GET', alarmQuery())]);
-    state = loaded(state, rooms, alarms.items, at);
-    for (const message of pending) state = applyMessage(state, message);
-  } finally {
-    pending = undefined;
-    render();
+    const counts = await api<Record<string, number>>('POST', '/videoDevice/room/roomStatusCount', scope);
+    const shown = countsOf(state) as unknown as Record<string, number>;
+    if (loading || scope !== filter || !pictureLoaded) return;
+    if (Object.keys(shown).some((name) => shown[name] !== counts[name])) return await reload();
+    heard(at);
+  } catch (error) {
+    failed(error, at);
   }
+  render();
 };
 
-const setConnection = (connection: Connection) => {
-  const badge = $('connection');
-  badge.dataset.state = connection;
-  badge.textContent = connection === 'live' ? 'live' : connection === 'connecting' ? 'connecting…' : 'reconnecting… (polling)';
+/** One beat every poll interval: a check while the socket is up, a full reload while it is down. */
+const startTicking = () => {
+  window.clearInterval(tickTimer);
+  tickTimer = window.setInterval(() => {
+    if (signedOut) return;
+    if (socket?.readyState === WebSocket.OPEN && health.socketOpen) void check();
+    else void reload();
+  }, pollMs());
+  // while live, a fresh picture now and then: windows open and close without any push
+  window.clearInterval(reloadTimer);
+  reloadTimer = window.setInterval(() => {
+    if (!signedOut && socket?.readyState === WebSocket.OPEN) void reload();
+  }, (config.reloadSeconds ?? 60) * 1000);
 };
 
-/** A room's tile; one in maintenance also names its windows and when they close. */
-const tileOf = (room: Room, now: string) => {
-  const tile = document.createElement('div');
-  tile.className = 'tile';
-  tile.dataset.room = roomKey(room);
-  tile.dataset.status = room.roomStatus;
-  tile.title = `${roomKey(room)}: ${room.roomStatus}, ${room.online} of ${room.deviceCount} online`;
-  const name = document.createElement('strong');
-  name.textContent = room.room;
-  const where = document.createElement('span');
-  where.textContent = `${room.location}, ${room.region}`;
-  const devices = document.createElement('span');
-  devices.textContent = `${room.online}/${room.deviceCount} online`;
-  tile.append(name, where, devices);
-  const held = openMaintenance(room, now);
-  if (held.length > 0) {
-    tile.dataset.maintenance = held.map((window) => window.id).join(' ');
-    const windows = document.createElement('span');
-    windows.className = 'maintenance';
-    windows.textContent = held.map((window) => `${window.comment || 'maintenance'} until ${new Date(window.closesAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}`).join('; ');
-    tile.append(windows);
-  }
-  return tile;
-};
-
-const render = () => {
-  const counts = countsOf(state);
-  for (const [name, value] of Object.entries(counts)) $(`count-${name}`).textContent = String(value);
-  const now = new Date().toISOString();
-  const { inService, inMaintenance } = roomsApart(state, now);
-  $('rooms').replaceChildren(...inService.map((room) => tileOf(room, now)));
-  $('maintenance-rooms').replaceChildren(...inMaintenance.map((room) => tileOf(room, now)));
-  $('maintenance-section').hidden = inMaintenance.length === 0;
-  const list = $('alarms');
-  list.replaceChildren(
-    ...state.alarms.map((alarm) => {
-      const item = document.createElement('li');
-      item.dataset.severity = SEVERITY_NAMES[alarm.severity] ?? 'Info';
-      const flags = [alarm.acknowledged ? 'acknowledged' : '', alarm.silenced ? 'silenced' : '', alarm.inMaintenance?.length ? 'in maintenance' : ''].filter(Boolean).join(', ');
-      item.textContent = `${SEVERITY_NAMES[alarm.severity] ?? alarm.severity} · ${alarm.devicesn} · ${alarm.room}, ${alarm.location} · ${new Date(alarm.raisedAt).toLocaleTimeString()}${alarm.description ? ` · ${alarm.description}` : ''}${flags ? ` (${flags})` : ''}`;
-      return item;
-    }),
-  );
-  $('empty-alarms').hidden = state.alarms.length > 0;
+const stopLoops = () => {
+  window.clearInterval(tickTimer);
+  window.clearInterval(reloadTimer);
+  window.clearTimeout(retryTimer);
+  tickTimer = reloadTimer = retryTimer = undefined;
+  const open = socket;
+  socket = undefined;
+  open?.close();
+  record({ type: 'socket', open: false });
 };
 
 const onMessage = (message: Message) => {
   if (message.type === 'subscribed') {
     retries = 0;
-    stopPolling();
-    setConnection('live');
-    void reload().catch(showError);
-    startReloading();
+    record({ type: 'socket', open: true });
+    void reload();
     return;
   }
-  if (message.type === 'error') return showError(new Error(message.message));
-  if (pending) pending.push(message);
-  else {
-    state = applyMessage(state, message);
-    render();
+  if (message.type === 'error') {
+    $('error').textContent = message.message;
+    return;
   }
+  if (pending) pending.push(message);
+  else state = applyMessage(state, message);
+  render();
 };
 
-const showError = (error: unknown) => {
-  $('error').textContent = error instanceof SignInNeeded ? '' : error instanceof Error ? error.message : String(error);
-};
-
-const startPolling = () => {
-  if (pollTimer !== undefined) return;
-  const poll = () => void reload().then(() => showError(''), showError);
-  poll();
-  pollTimer = window.setInterval(poll, (config.pollSeconds ?? 5) * 1000);
-};
-/** While live, a fresh picture now and then: windows open and close without any push. */
-let reloadTimer: number | undefined;
-const startReloading = () => {
-  if (reloadTimer !== undefined) return;
-  reloadTimer = window.setInterval(() => {
-    if (socket?.readyState === WebSocket.OPEN && !pending) void reload().catch(showError);
-  }, (config.reloadSeconds ?? 60) * 1000);
-};
-
-const stopPolling = () => {
-  if (pollTimer !== undefined) window.clearInterval(pollTimer);
-  pollTimer = undefined;
-};
-
-/** Opens the socket with a fresh ticket; on any failure falls back to polling and retries with backoff. */
+/** Opens the socket with a fresh ticket; on any failure the ticks poll, and it retries with backoff. */
 const connect = async () => {
   window.clearTimeout(retryTimer);
-  setConnection(retries === 0 ? 'connecting' : 'reconnecting');
   try {
     const { url } = await api<{ url: string }>('POST', '/live/ticket', { filter });
     const opened = new WebSocket(url);
@@ -259,24 +227,71 @@ const connect = async () => {
       if (socket === opened) lost();
     };
   } catch (error) {
-    showError(error);
-    if (!signedOut) lost();
+    failed(error);
+    lost();
   }
 };
 
 const lost = () => {
   if (signedOut) return;
   socket = undefined;
-  setConnection('reconnecting');
-  startPolling();
+  record({ type: 'socket', open: false });
+  render();
+  void reload();
   retries++;
   retryTimer = window.setTimeout(() => void connect(), Math.min(15_000, 1000 * 2 ** Math.min(retries, 4)));
+};
+
+/** Shows the sign-in form and stops every loop until someone signs in. */
+const askToSignIn = () => {
+  if (signedOut) return;
+  signedOut = true;
+  stopLoops();
+  $('signin').hidden = false;
+  showWho();
+  $<HTMLInputElement>('username').focus();
+};
+
+const showWho = () => {
+  const session = currentSession();
+  $('who').textContent = session ? `signed in as ${session.username}` : '';
+  $('who').hidden = !session;
+  $('signout').hidden = !session;
+};
+
+const onSignIn = async (event: SubmitEvent) => {
+  event.preventDefault();
+  try {
+    await signIn($<HTMLInputElement>('username').value, $<HTMLInputElement>('password').value);
+  } catch (error) {
+    $('signin-error').textContent = error instanceof Error ? error.message : String(error);
+    return;
+  }
+  $<HTMLInputElement>('password').value = '';
+  $('signin-error').textContent = '';
+  $('signin').hidden = true;
+  signedOut = false;
+  retries = 0;
+  record({ type: 'reset' });
+  pictureLoaded = false;
+  showWho();
+  render();
+  await start();
+};
+
+const onSignOut = async () => {
+  await signOut();
+  state = emptyState(PAGE_SIZE, filter);
+  pictureLoaded = false;
+  record({ type: 'failed', kind: 'unauthorised', detail: 'Signed out: sign in to see the board.', at: Date.now() });
+  askToSignIn();
+  render();
 };
 
 const fillSelect = async (id: string, path: string, body: Partial<Filter>, chosen: string) => {
   const names = await api<string[]>('POST', path, body);
   const select = $<HTMLSelectElement>(id);
-  select.replaceChildren(...['all', ...names].map((name) => new Option(name === 'all' ? 'all' : name, name, false, name === chosen)));
+  select.replaceChildren(...['all', ...names].map((name) => new Option(name, name, false, name === chosen)));
 };
 
 const fillScope = async () => {
@@ -287,36 +302,86 @@ const fillScope = async () => {
     fillSelect('location', '/filters/location', region, filter.locationName),
     fillSelect('room', '/filters/room', location, filter.roomName),
   ]);
+  scopeFilled = true;
 };
 
-/** A new scope: asked of the open socket (it answers `subscribed`), or of the next connection. */
+/** A new scope: the board holds nothing of it yet, so it says "loading" until the API answers. */
 const changeScope = (next: Filter) => {
   filter = next;
-  state = emptyState(state.alarmLimit, next);
+  state = emptyState(PAGE_SIZE, next);
+  cursors = [undefined];
+  pictureLoaded = false;
+  record({ type: 'reset' });
   render();
   if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ action: 'subscribe', filter }));
-  else void reload().catch(showError);
-  void fillScope().catch(showError);
+  else void reload();
+  void fillScope().catch(failed);
+};
+
+/** Another page of the alarm list (the API's cursor); the newest page is the one pushes add to. */
+const turnPageNow = async (older: boolean) => {
+  if (older ? !olderCursor : cursors.length === 1) return;
+  const next = older ? [...cursors, olderCursor ?? undefined] : cursors.slice(0, -1);
+  try {
+    const page = await alarmPage(next.at(-1));
+    cursors = next;
+    olderCursor = page.nextCursor;
+    state = showPage(state, page.items, cursors.length === 1);
+  } catch (error) {
+    failed(error);
+  }
+  render();
+};
+
+/** Clicks turn pages one after the other: two quick clicks on "Older" go two pages on, not one. */
+let turning: Promise<void> = Promise.resolve();
+const turnPage = (older: boolean) => {
+  turning = turning.then(() => turnPageNow(older));
+  return turning;
+};
+
+/** What whoever the board acts for may do from it (actions.ts). */
+const { actions, wire: wireActions } = boardActions({
+  state: () => state,
+  update: (next) => {
+    state = next;
+  },
+  reload,
+  failed,
+  render: () => render(),
+});
+
+/** The scope lists, then the live connection; a 401 on the way shows the sign-in form instead. */
+const start = async () => {
+  await fillScope().catch(failed);
+  if (signedOut) return;
+  startTicking();
+  await connect();
 };
 
 const main = async () => {
-  config = (await (await fetch('config.json', { cache: 'no-store' })).json()) as Config;
+  try {
+    config = (await (await fetch('config.json', { cache: 'no-store' })).json()) as Config;
+  } catch (error) {
+    $('error').textContent = `config.json could not be read: ${error instanceof Error ? error.message : String(error)}`;
+    return;
+  }
+  configure(config);
   $('api').textContent = config.apiUrl;
-  $<HTMLSelectElement>('region').onchange = (event) =>
-    changeScope({ regionName: (event.target as HTMLSelectElement).value, locationName: 'all', roomName: 'all' });
+  $('time-zone').textContent = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  $<HTMLSelectElement>('region').onchange = (event) => changeScope({ regionName: (event.target as HTMLSelectElement).value, locationName: 'all', roomName: 'all' });
   $<HTMLSelectElement>('location').onchange = (event) => changeScope({ ...filter, locationName: (event.target as HTMLSelectElement).value, roomName: 'all' });
   $<HTMLSelectElement>('room').onchange = (event) => changeScope({ ...filter, roomName: (event.target as HTMLSelectElement).value });
-  $<HTMLFormElement>('signin').onsubmit = (event) => void signIn(event).catch(showError);
-  $('signout').onclick = () => void signOut();
+  $<HTMLFormElement>('signin').onsubmit = (event) => void onSignIn(event);
+  $('signout').onclick = () => void onSignOut();
+  $('alarms-older').onclick = () => void turnPage(true);
+  $('alarms-newer').onclick = () => void turnPage(false);
+  wireActions();
+  // the phase moves with the clock alone (stale, "N s ago"): look again every second
+  window.setInterval(() => render(false), 1000);
   showWho();
   render();
   await start();
 };
 
-/** The scope lists, then the live connection; a 401 on the way shows the sign-in form instead. */
-const start = async () => {
-  await fillScope().catch(showError);
-  if (!signedOut) await connect();
-};
-
-void main().catch(showError);
+void main();

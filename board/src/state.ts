@@ -35,6 +35,7 @@ export interface Room {
 
 export interface Alarm {
   id: string;
+  watcherId?: string;
   severity: number;
   devicesn: string;
   region: string;
@@ -66,16 +67,20 @@ export interface BoardState {
   filter: Filter;
   /** Rooms in scope by `roomKey`, each with the time of the newest change applied. */
   rooms: Map<string, { room: Room; at: string }>;
-  /** Newest open alarms first, at most `alarmLimit`. */
+  /** The page of open alarms the list shows, newest first, at most `alarmLimit`. */
   alarms: Alarm[];
   alarmLimit: number;
+  /** Whether that page is the newest one: only there do raised alarms enter the list. */
+  newestPage: boolean;
+  /** Every firing alarm in scope the board knows of, by id: the tiles' marks come from them. */
+  firing: Map<string, Alarm>;
 }
 
 export const roomKey = (room: Pick<Room, 'region' | 'location' | 'room'>): string => [room.region, room.location, room.room].join(' / ');
 
 export const ALL: Filter = { regionName: 'all', locationName: 'all', roomName: 'all' };
 
-export const emptyState = (alarmLimit = 8, filter: Filter = ALL): BoardState => ({ filter, rooms: new Map(), alarms: [], alarmLimit });
+export const emptyState = (alarmLimit = 8, filter: Filter = ALL): BoardState => ({ filter, rooms: new Map(), alarms: [], alarmLimit, newestPage: true, firing: new Map() });
 
 /** Whether a room lies in a scope: each name matches, or the scope says `all` there (as device queries). */
 export const inScope = (filter: Filter, place: Pick<Room, 'region' | 'location' | 'room'>): boolean =>
@@ -90,12 +95,36 @@ const marked = (alarm: Alarm): Alarm => ({
   silenced: alarm.silencedBy ? alarm.silencedBy.length > 0 : alarm.silenced,
 });
 
-/** A fresh picture from the API (POST /live/rooms, GET /alarms): replaces what the board held. */
-export const loaded = (state: BoardState, rooms: readonly Room[], alarms: readonly Alarm[], at: string): BoardState => ({
+/**
+ * A fresh picture from the API (POST /live/rooms, a page of GET /alarms, and every firing alarm
+ * in scope for the marks, by default the page itself): replaces what the board held.
+ */
+export const loaded = (state: BoardState, rooms: readonly Room[], alarms: readonly Alarm[], at: string, firing: readonly Alarm[] = alarms): BoardState => ({
   ...state,
   rooms: new Map(rooms.map((room) => [roomKey(room), { room, at }])),
   alarms: alarms.slice(0, state.alarmLimit).map(marked),
+  firing: new Map(firing.map((alarm) => [alarm.id, marked(alarm)])),
 });
+
+/** Another page of the alarm list (`newest`: the first one, where raised alarms enter). */
+export const showPage = (state: BoardState, alarms: readonly Alarm[], newest: boolean): BoardState => ({
+  ...state,
+  alarms: alarms.slice(0, state.alarmLimit).map(marked),
+  newestPage: newest,
+});
+
+/** One alarm as the API answered it after an action (acknowledge): the list and the marks follow at once. */
+export const alarmChanged = (state: BoardState, alarm: Alarm): BoardState => {
+  const known = state.firing.get(alarm.id) ?? state.alarms.find((a) => a.id === alarm.id);
+  const changed = marked({ ...alarm, silenced: known?.silenced, inMaintenance: alarm.inMaintenance ?? known?.inMaintenance });
+  const firing = new Map(state.firing);
+  if (state.firing.has(alarm.id)) firing.set(alarm.id, changed);
+  return { ...state, firing, alarms: state.alarms.map((a) => (a.id === alarm.id ? changed : a)) };
+};
+
+/** GET /alarms's order: newest first, then by watcher and device, both descending (the API's sort key). */
+const orderKey = (alarm: Alarm) => `${alarm.raisedAt}#${alarm.watcherId ?? ''}#${alarm.devicesn}`;
+const newestFirst = (a: Alarm, b: Alarm) => (orderKey(a) < orderKey(b) ? 1 : orderKey(a) > orderKey(b) ? -1 : 0);
 
 /** A pushed room keeps the maintenance the board knew of it: pushes come from the rollups, which know nothing of windows. */
 const withMaintenanceOf = (room: Room, known: Room | undefined): Room =>
@@ -120,15 +149,22 @@ export const applyMessage = (state: BoardState, message: Message): BoardState =>
   }
   if (message.type === 'alarm') {
     const others = state.alarms.filter((alarm) => alarm.id !== message.alarm.id);
-    if (message.event === 'cleared') return { ...state, alarms: others };
-    const known = state.alarms.find((a) => a.id === message.alarm.id);
+    const firing = new Map(state.firing);
+    if (message.event === 'cleared') {
+      firing.delete(message.alarm.id);
+      return { ...state, alarms: others, firing };
+    }
+    const known = state.alarms.find((a) => a.id === message.alarm.id) ?? state.firing.get(message.alarm.id);
     const alarm = marked({
       ...message.alarm,
       acknowledged: message.event === 'acknowledged' || known?.acknowledged,
       silenced: message.event === 'silenced' || (message.event !== 'unsilenced' && known?.silenced),
     });
-    const alarms = [...others, alarm].sort((a, b) => (a.raisedAt < b.raisedAt ? 1 : a.raisedAt > b.raisedAt ? -1 : 0));
-    return { ...state, alarms: alarms.slice(0, state.alarmLimit) };
+    firing.set(alarm.id, alarm);
+    // an older page keeps its alarms where they are: only their marks change
+    if (!state.newestPage) return { ...state, firing, alarms: state.alarms.map((a) => (a.id === alarm.id ? alarm : a)) };
+    const alarms = [...others, alarm].sort(newestFirst);
+    return { ...state, firing, alarms: alarms.slice(0, state.alarmLimit) };
   }
   return state;
 };

@@ -1,5 +1,5 @@
 import http from '#generated/routes/alarmsOutbox';
-import * as outbox from '#lib/notify/repository/outbox';
+import * as outbox from '#lib/notify/mail/repository';
 
 // GET /alarms/outbox -> [mail] newest first; with ?limit / ?cursor -> {items, nextCursor}; 422
 export const handler = http(async ({ query }) => ({

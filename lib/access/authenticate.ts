@@ -8,7 +8,7 @@ import { API_KEY_PERMISSIONS, isUnscoped, UNSCOPED_ONLY, type AccessScope, type 
 import { permissionsOf } from './rolePermissions';
 import type { AuditLog } from '#lib/http/contract';
 import { logger } from '#lib/shared/log';
-import { AUDIT_UNAVAILABLE, appendOrUnavailable, authEventEntry } from '#lib/shared/audit';
+import { AUDIT_UNAVAILABLE, appendOrUnavailable, authEventEntry } from '#lib/access/audit/types';
 import { bearerToken, type AccessClaims } from './tokens';
 // the verifying side only: no secret, no SSM client in any bearer-protected bundle
 import { publicKey, verifyAccessToken } from './verify';

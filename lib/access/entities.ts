@@ -1,5 +1,5 @@
 import type { Role } from '#lib/access/types';
-import { normalizeScope, type ScopeEntry } from '#lib/shared/access';
+import { normalizeAccessScope, type AccessScopeEntry } from '#lib/shared/access';
 import { docRow, entity, numbers, textList, texts } from '#lib/store/entity';
 import type { Item } from '#lib/store/expression';
 
@@ -10,17 +10,17 @@ export const orEmpty = <K extends string>(item: Item, ...names: K[]) => Object.f
 export const enc = encodeURIComponent;
 
 /** A scope is stored and answered only when it narrows: an unscoped record has no `scope` field. */
-export const scopeField = (scope: readonly ScopeEntry[] | undefined): { scope?: ScopeEntry[] } => {
-  const normal = normalizeScope(scope);
+export const accessScopeField = (scope: readonly AccessScopeEntry[] | undefined): { scope?: AccessScopeEntry[] } => {
+  const normal = normalizeAccessScope(scope);
   return normal.length > 0 ? { scope: normal } : {};
 };
-const storedScope = (item: Item): ScopeEntry[] | undefined => (Array.isArray(item.scope) ? (item.scope as ScopeEntry[]) : undefined);
+const storedScope = (item: Item): AccessScopeEntry[] | undefined => (Array.isArray(item.scope) ? (item.scope as AccessScopeEntry[]) : undefined);
 
 export const USERS = 'USER';
 export const UserEntity = /* @__PURE__ */ entity({
   type: 'User',
   key: (username: string) => ({ PK: USERS, SK: `USER#${username}` }),
-  fromItem: (item) => ({ ...texts(item, 'username', 'email', 'name', 'role'), ...scopeField(storedScope(item)), ...texts(item, 'createdAt', 'updatedAt') }),
+  fromItem: (item) => ({ ...texts(item, 'username', 'email', 'name', 'role'), ...accessScopeField(storedScope(item)), ...texts(item, 'createdAt', 'updatedAt') }),
 });
 dataModel: docRow(UserEntity, { section, PK: '`USER`', SK: '`USER#<username>`', GSI1: '`USER_ROLE#<roleid>` / `USER#<username>`',
   notes: '`passwordHash`, `incarnation` (random, new at creation and every password change; tokens carry it) never leave `lib/`' });
@@ -58,7 +58,7 @@ export const ServiceEntity = /* @__PURE__ */ entity({
     url: String(item.url),
     active: item.active === true,
     role: String(item.role ?? 'viewer'),
-    scope: normalizeScope(storedScope(item) ?? []),
+    scope: normalizeAccessScope(storedScope(item) ?? []),
     ...texts(item, 'createdAt', 'updatedAt'),
   }),
 });

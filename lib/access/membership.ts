@@ -6,7 +6,7 @@ import type { NewService, Service, ServicePatch } from '#lib/access/repository/s
 import * as users from '#lib/access/repository/users';
 import { removeUserHolding, type NewUser, type User } from '#lib/access/repository/users';
 import { Conflict, Invalid, NotFound } from '#lib/shared/errors';
-import { normalizeScope, type ScopeEntry } from '#lib/shared/access';
+import { normalizeAccessScope, type AccessScopeEntry } from '#lib/shared/access';
 import { builtInRole } from './roles';
 import { ADMIN_ROLE, VIEWER_ROLE } from './types';
 import { apart, transact } from '#lib/store/transaction';
@@ -26,8 +26,8 @@ const unknownRole = (role: string) =>
   new Invalid('body.role must be an existing role id', [{ field: 'body.role', message: `body.role ${role} is not a role` }]);
 
 /** The admins the "at least one remains" rule counts: the built-in admin role, unscoped. */
-const isCountedAdmin = (holder: { role: string; scope?: readonly ScopeEntry[] }): boolean =>
-  holder.role === ADMIN_ROLE && normalizeScope(holder.scope).length === 0;
+const isCountedAdmin = (holder: { role: string; scope?: readonly AccessScopeEntry[] }): boolean =>
+  holder.role === ADMIN_ROLE && normalizeAccessScope(holder.scope).length === 0;
 
 /** Users and services holding a role, read consistently: starts the count of a role stored before counts. */
 const holdersOf = async (roleid: string): Promise<number> => (await users.countWithRole(roleid)) + (await countServicesWithRole(roleid));

@@ -1,8 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
- * Client secrets of registered services (DESIGN §5; docs/guide/rules/access.md "A service's client secret is 256 random bits, stored as a SHA-256 digest, shown once"). A secret is 256 random bits,
- * so a plain SHA-256 digest stored in its place is as hard to reverse as guessing the secret:
+ * Client secrets of registered services (DESIGN §5; docs/guide/rules/access.md "A service's client secret is 256 random bits, stored as a SHA-256 hash, shown once"). A secret is 256 random bits,
+ * so a plain SHA-256 hash stored in its place is as hard to reverse as guessing the secret:
  * no slow KDF, no salt (nothing to precompute against). Checked in constant time.
  */
 

@@ -37,6 +37,7 @@ class Sha256 {
   update(data: Data) {
     this.hash.update(bytes(data));
   }
+  /** The signer's name for the hash's result (its Checksum interface). */
   async digest() {
     return new Uint8Array(this.hash.digest());
   }

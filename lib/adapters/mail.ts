@@ -1,13 +1,12 @@
-import * as outbox from '#lib/notify/repository/outbox';
-import { sentMails } from '#lib/notify/repository/outbox';
+import * as outbox from '#lib/notify/mail/repository';
+import { sentMails } from '#lib/notify/mail/repository';
 import { recordWork } from '#lib/shared/metrics';
 import { traced } from '#lib/shared/tracing';
 import { headerText } from '#lib/shared/header';
-import type { Mail } from '#lib/alarms/types';
-import type { Mailer } from '#lib/alarms/mailer';
+import type { Mail, Mailer } from '#lib/notify/mail/types';
 
 /*
- * The ways alarm mails leave, behind the domain's Mailer (lib/alarms/mailer.ts): the local
+ * The ways alarm mails leave, behind the Mailer of lib/notify/mail (types.ts): the local
  * outbox, or Amazon SES. Functions pick one (mailerFromEnv) and hand it to the alarm engine.
  */
 

@@ -3,7 +3,7 @@ import type { AlarmView } from '#lib/alarms/repository/alarms';
 import * as ackLapses from '#lib/alarms/repository/ackLapses';
 import { Invalid, NotFound } from '#lib/shared/errors';
 import { isUnscoped, type AccessScope } from '#lib/shared/access';
-import { areaWithinScope } from '#lib/shared/scopeWithin';
+import { areaWithinAccessScope } from '#lib/shared/scopeWithin';
 import { withSilences, type AlarmAnswer } from './query';
 import { parseAlarmId, type AckEvent, type Acknowledgement, type AlarmKey } from './types';
 
@@ -33,7 +33,7 @@ const acknowledgeWithin = async (id: string, ack: Acknowledgement | undefined, e
   }
   for (let attempt = 0; attempt < MOVES_FOLLOWED; attempt++) {
     const alarm = await alarms.get(pair);
-    if (!alarm || !areaWithinScope(scope, alarm)) throw notFound(id);
+    if (!alarm || !areaWithinAccessScope(scope, alarm)) throw notFound(id);
     if (attempt === 0) await timed();
     const written = await alarms.acknowledgeAt(pair, ack, alarm, event);
     if (written) return written;

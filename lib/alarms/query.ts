@@ -7,7 +7,7 @@ import { devices } from '#lib/devices/repository/devices';
 import * as silences from '#lib/alarms/repository/silences';
 import { windowsOpenAt } from '#lib/maintenance/service';
 import { maintenanceOf, type OpenWindow } from '#lib/maintenance/pure/windows';
-import { isUnscoped, narrowToScope, type AccessScope } from '#lib/shared/access';
+import { isUnscoped, narrowToAccessScope, type AccessScope } from '#lib/shared/access';
 import { answeredSilences, silencedBy } from './pure/silences';
 
 /** GET /alarms query parameters, as validated strings. */
@@ -68,7 +68,7 @@ const alarmFilterWithin = (query: AlarmQuery, access: AccessScope): AlarmFilter 
   const filter = alarmFilter(query);
   if (isUnscoped(access)) return filter;
   const { region, location, room } = filter;
-  const within = narrowToScope({ region, location, room }, access);
+  const within = narrowToAccessScope({ region, location, room }, access);
   return within.length === 0 ? undefined : { ...filter, within };
 };
 

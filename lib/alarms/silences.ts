@@ -4,7 +4,7 @@ import * as silences from '#lib/alarms/repository/silences';
 import { Invalid, NotFound } from '#lib/shared/errors';
 import { isUnscoped, type AccessScope } from '#lib/shared/access';
 import { historyExpiry } from '#lib/shared/retention';
-import { MATCHER_FIELDS, silenceStatus, silenceWindow, silenceWithinScope, type Matchers, type Silence, type SilenceInput, type SilenceStatus } from './pure/silences';
+import { MATCHER_FIELDS, silenceStatus, silenceWindow, silenceWithinAccessScope, type Matchers, type Silence, type SilenceInput, type SilenceStatus } from './pure/silences';
 
 /** A silence as answered: also whether it is pending, active or expired now. */
 export type SilenceAnswer = Silence & { status: SilenceStatus };
@@ -13,7 +13,7 @@ const answer = (silence: Silence, now: string): SilenceAnswer => ({ ...silence, 
 
 /*
  * A scoped principal (DESIGN §5) silences, sees and ends only silences within its scope
- * (lib/alarms/pure/silences.ts `silenceWithinScope`); any other is 404, as if unknown. The unscoped
+ * (lib/alarms/pure/silences.ts `silenceWithinAccessScope`); any other is 404, as if unknown. The unscoped
  * see every silence, exactly as before scopes.
  */
 
@@ -23,7 +23,7 @@ export const createSilence = async (input: SilenceInput, createdBy: string, scop
   const window = silenceWindow(input, now);
   if ('problems' in window) throw new Invalid(window.problems[0]!.message, window.problems);
   const matchers: Matchers = Object.fromEntries(MATCHER_FIELDS.filter((f) => input.matchers[f] !== undefined).map((f) => [f, input.matchers[f]]));
-  if (!silenceWithinScope({ matchers }, scope)) {
+  if (!silenceWithinAccessScope({ matchers }, scope)) {
     throw new NotFound('No place within your scope is named by body.matchers: name a region of your scope, and one of its locations where your scope holds only locations of that region', {
       details: [{ field: 'body.matchers', message: 'body.matchers must pin a region (and a location) within your scope' }],
     });
@@ -44,7 +44,7 @@ const DEFAULT_SILENCES_PAGE = 100;
 export const listSilences = async (query: { all?: string; limit?: string; cursor?: string }, scope: AccessScope = []): Promise<SilenceAnswer[] | Page<SilenceAnswer>> => {
   const now = new Date().toISOString();
   const kept = query.all === 'true';
-  const within = (silence: Silence) => silenceWithinScope(silence, scope);
+  const within = (silence: Silence) => silenceWithinAccessScope(silence, scope);
   if (!kept && query.limit === undefined && query.cursor === undefined) return (await silences.current(now)).filter(within).map((s) => answer(s, now));
   const limit = query.limit ? Number(query.limit) : DEFAULT_SILENCES_PAGE;
   const page = await silences.page(kept, now, limit, query.cursor, isUnscoped(scope) ? undefined : within);
@@ -54,7 +54,7 @@ export const listSilences = async (query: { all?: string; limit?: string; cursor
 /** One silence; 404 unknown or outside the scope. */
 const getWithin = async (id: string, scope: AccessScope): Promise<Silence> => {
   const silence = await silences.get(id);
-  if (!silenceWithinScope(silence, scope)) throw new NotFound(`Silence ${id} not found`);
+  if (!silenceWithinAccessScope(silence, scope)) throw new NotFound(`Silence ${id} not found`);
   return silence;
 };
 

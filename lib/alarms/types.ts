@@ -88,16 +88,6 @@ export type ClearReason = 'resolved' | 'watcher inactive' | 'watcher deleted' | 
 
 export type Transition = 'raised' | 'cleared';
 
-/** One mail of the outbox; `id` is fixed by the transition, so delivering twice is detectable. */
-export interface Mail {
-  id: string;
-  to: string[];
-  subject: string;
-  text: string;
-  /** The same content as HTML (digests); the mail then has both parts. */
-  html?: string;
-}
-
 /** The (watcher, device) pair that identifies an alarm. */
 export type AlarmKey = Pick<Alarm, 'watcherId' | 'devicesn'>;
 

@@ -1,11 +1,11 @@
 import * as connectivity from '#lib/devices/repository/connectivity';
 import { Invalid } from '#lib/shared/errors';
 import { availabilityWindow, observedIn, ratio, windowDays, worstFirst, type Observed, type RoomAvailability } from '#lib/rollups/pure/availability';
-import { placeInScope, type AccessScope } from '#lib/shared/access';
+import { placeInAccessScope, type AccessScope } from '#lib/shared/access';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import { roomsWithin } from './access';
 import { businessAvailabilityIn, businessHoursSetting, readProfiles, type BusinessAnswer, type Profiles } from './businessAvailability';
-import { inScope, scopeOf, type DeviceFilter, type Scope } from './deviceScope';
+import { inFilterScope, filterScopeOf, type DeviceFilter, type FilterScope } from './deviceScope';
 
 interface AvailabilityAnswer {
   from: string;
@@ -20,10 +20,10 @@ interface AvailabilityAnswer {
  * rollups were kept: its current counts held all along. A room first observed after the window
  * is left out.
  */
-export const availabilityIn = async (scope: Scope, from: string, to: string, access: AccessScope = []): Promise<AvailabilityAnswer> => {
+export const availabilityIn = async (scope: FilterScope, from: string, to: string, access: AccessScope = []): Promise<AvailabilityAnswer> => {
   const { first, last } = windowDays(from, to);
-  const inScope = await roomsWithin(scope, access);
-  const measured = await mapConcurrent(inScope, 16, async (room): Promise<(RoomAvailability & Observed) | undefined> => {
+  const inFilterScope = await roomsWithin(scope, access);
+  const measured = await mapConcurrent(inFilterScope, 16, async (room): Promise<(RoomAvailability & Observed) | undefined> => {
     const rollups = await connectivity.rollups(room, first, last);
     const fallback = rollups.length === 0 && !(await connectivity.latestRollup(room)) ? { connected: room.online, observed: room.deviceCount } : undefined;
     const observed = observedIn(rollups, from, to, fallback);
@@ -50,11 +50,11 @@ type AvailabilityBody = DeviceFilter & { from?: string; to?: string; hours?: 'bu
 
 /** Whether a profile within the filter and the caller's scope names business hours (its location's or a room's). */
 const profilesNameHours = (profiles: Profiles, body: DeviceFilter, access: AccessScope): boolean => {
-  const { room, ...where } = scopeOf(body);
+  const { room, ...where } = filterScopeOf(body);
   return [...profiles.values()].some(
     (profile) =>
-      inScope(where, { ...profile, room: '' }) &&
-      placeInScope(access, profile) &&
+      inFilterScope(where, { ...profile, room: '' }) &&
+      placeInAccessScope(access, profile) &&
       (profile.businessHours !== undefined || profile.rooms.some((entry) => entry.businessHours !== undefined && (room === undefined || entry.room === room))),
   );
 };
@@ -69,13 +69,13 @@ export const roomAvailability = async (body: AvailabilityBody, access: AccessSco
   const window = availabilityWindow(body, Date.now());
   if ('problems' in window) throw invalid(window.problems);
   const business = businessHoursSetting();
-  if (body.hours === '24h' && body.unhealthyDays === undefined) return availabilityIn(scopeOf(body), window.from, window.to, access);
+  if (body.hours === '24h' && body.unhealthyDays === undefined) return availabilityIn(filterScopeOf(body), window.from, window.to, access);
   const profiles = await readProfiles();
   const anyHours = business !== undefined || profilesNameHours(profiles, body, access);
   const hours = body.hours ?? (anyHours ? 'business' : '24h');
   if (hours === 'business' && !anyHours) {
     throw invalid([{ field: 'body.hours', message: 'no business hours are configured (BUSINESS_HOURS): ask hours 24h' }]);
   }
-  if (hours === '24h' && body.unhealthyDays === undefined) return availabilityIn(scopeOf(body), window.from, window.to, access);
-  return businessAvailabilityIn(scopeOf(body), window, { hours: business, count: hours, timeZone: business?.timeZone, unhealthyDays: body.unhealthyDays, profiles }, access);
+  if (hours === '24h' && body.unhealthyDays === undefined) return availabilityIn(filterScopeOf(body), window.from, window.to, access);
+  return businessAvailabilityIn(filterScopeOf(body), window, { hours: business, count: hours, timeZone: business?.timeZone, unhealthyDays: body.unhealthyDays, profiles }, access);
 };

@@ -19,7 +19,7 @@ import { ratio } from '#lib/rollups/pure/availability';
 import type { AccessScope } from '#lib/shared/access';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import { roomsWithin } from './access';
-import type { Scope } from './deviceScope';
+import type { FilterScope } from './deviceScope';
 import type { ConnectivityChange, Place, StoredDevice } from './types';
 
 /*
@@ -131,7 +131,7 @@ const calendarFor = (profiles: Profiles, place: Place, options: BusinessOptions,
  * default UTC). Worst rooms first.
  */
 export const businessAvailabilityIn = async (
-  scope: Scope,
+  scope: FilterScope,
   window: { from: string; to: string },
   options: BusinessOptions,
   access: AccessScope = [],
@@ -140,8 +140,8 @@ export const businessAvailabilityIn = async (
   const to = Date.parse(window.to);
   const unhealthyFrom = options.unhealthyDays ? to - options.unhealthyDays * DAY_MS : from;
   const readFrom = Math.min(from, unhealthyFrom);
-  const inScope = (await roomsWithin(scope, access)).filter((room) => room.deviceCount > 0);
-  const deviceTotal = inScope.reduce((sum, room) => sum + room.deviceCount, 0);
+  const inFilterScope = (await roomsWithin(scope, access)).filter((room) => room.deviceCount > 0);
+  const deviceTotal = inFilterScope.reduce((sum, room) => sum + room.deviceCount, 0);
   if (deviceTotal > MAX_BUSINESS_DEVICES) {
     throw new Invalid(`${deviceTotal} devices are in scope; business-hours availability reads at most ${MAX_BUSINESS_DEVICES}: narrow the filter`, [
       { field: 'body.regionName', message: `at most ${MAX_BUSINESS_DEVICES} devices: narrow the filter` },
@@ -151,11 +151,11 @@ export const businessAvailabilityIn = async (
   const openings = maintenanceOpenings(windows, readFrom, to);
   const business = (options.count ?? (options.hours ? 'business' : '24h')) === 'business';
   // rooms say what they were counted in only when a profile applies to one: answers without profiles stay as they were
-  const profiled = inScope.some((room) => profileOf(profiles, room) !== undefined);
+  const profiled = inFilterScope.some((room) => profileOf(profiles, room) !== undefined);
   const minOutageSeconds = options.minOutageSeconds ?? minOutageSetting();
   let observed = 0;
   let connected = 0;
-  const measured = await mapConcurrent(inScope, 4, async (room): Promise<BusinessRoom | undefined> => {
+  const measured = await mapConcurrent(inFilterScope, 4, async (room): Promise<BusinessRoom | undefined> => {
     const stored = await devices.inRoom(room);
     const read = await mapConcurrent(stored, 8, async (device) => ({
       ...(await connectivityOf(device, readFrom, to)),

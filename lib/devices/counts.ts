@@ -1,6 +1,6 @@
 import type { AccessScope } from '#lib/shared/access';
 import { countsWithin } from './access';
-import { scopeOf, type DeviceFilter } from './deviceScope';
+import { filterScopeOf, type DeviceFilter } from './deviceScope';
 import type { Counts } from './types';
 
 /**
@@ -8,4 +8,4 @@ import type { Counts } from './types';
  * from the summaries of everything, a region or a region + location (O(1) each), the room
  * aggregates otherwise; O(scope) for a scoped caller (lib/devices/access.ts).
  */
-export const countsIn = (filter: Partial<DeviceFilter>, access: AccessScope = []): Promise<Counts> => countsWithin(scopeOf(filter), access);
+export const countsIn = (filter: Partial<DeviceFilter>, access: AccessScope = []): Promise<Counts> => countsWithin(filterScopeOf(filter), access);

@@ -1,5 +1,6 @@
 import { cellText, type CsvTable } from '#lib/shared/csv';
 import type { RoomAvailability } from '#lib/rollups/pure/availability';
+import { DEVICE_FIELDS, fieldsOf, fieldValue, ordered, type DeviceField } from './model';
 import type { ConnectivityChange, Device } from './types';
 
 /*
@@ -8,44 +9,21 @@ import type { ConnectivityChange, Device } from './types';
  * (documented in the contracts, schemas/devices.ts). Booleans are true/false, lists are joined by spaces.
  */
 
-/** POST /videoDevice/all/allDevices: the spec's Device, flattened. */
-export const DEVICE_CSV_COLUMNS = [
-  'devicesn',
-  'deviceid',
-  'region',
-  'location',
-  'room',
-  'connected',
-  'inCallStatus',
-  'model',
-  'vendor',
-  'connectionDetail',
-  'errorCodes',
-  'software',
-  'lastSeen',
-  'plannedMaintenance',
-  'staleSince',
-] as const;
+/** The columns clients have always read first, in their order (a CSV's positions are part of its contract). */
+const CSV_LEAD: readonly DeviceField[] = ['devicesn', 'deviceid', 'region', 'location', 'room', 'connected', 'inCallStatus', 'devicemodel'];
+/** The exported fields: those CSV_LEAD names, then every other field with a column, in declaration order. */
+const EXPORTED = (() => {
+  const declared = fieldsOf(DEVICE_FIELDS, (spec) => spec.csv !== undefined);
+  const specs = new Map(declared);
+  return ordered<string>(CSV_LEAD, declared.map(([field]) => field)).map((field) => specs.get(field)!);
+})();
+
+/** POST /videoDevice/all/allDevices: the spec's Device, flattened (one column a field of the model that has one). */
+export const DEVICE_CSV_COLUMNS: readonly string[] = EXPORTED.map((spec) => spec.csv!);
 
 export const DEVICE_CSV: CsvTable<Device> = {
   columns: DEVICE_CSV_COLUMNS,
-  cells: (device) => [
-    device.devicesn,
-    device.deviceid,
-    device.details.region,
-    device.details.location,
-    device.details.room,
-    cellText(device.status.connected),
-    device.status.inCallStatus,
-    device.devicemodel,
-    cellText(device.vendor),
-    cellText(device.vendorDetails?.connectionDetail),
-    cellText(device.vendorDetails?.errorCodes),
-    cellText(device.vendorDetails?.software),
-    cellText(device.vendorDetails?.lastSeen),
-    cellText(device.vendorDetails?.plannedMaintenance),
-    cellText(device.staleSince),
-  ],
+  cells: (device) => EXPORTED.map((spec) => cellText(fieldValue(device, spec))),
 };
 
 /** GET /videoDevice/{devicesn}/history: the device's serial number, then each transition. */

@@ -10,14 +10,14 @@ export interface DeviceFilter {
   roomName: string;
 }
 
-/** What a filter narrows to: an absent field means no narrowing. */
-export type Scope = Partial<Place>;
+/** What a device filter narrows to, a filter scope: an absent field means no narrowing. */
+export type FilterScope = Partial<Place>;
 
 const narrowing = (value: string | undefined): string | undefined =>
   value === undefined || value === ALL ? undefined : value;
 
-export const scopeOf = (filter: Partial<DeviceFilter>): Scope => {
-  const scope: Scope = {};
+export const filterScopeOf = (filter: Partial<DeviceFilter>): FilterScope => {
+  const scope: FilterScope = {};
   const region = narrowing(filter.regionName);
   const location = narrowing(filter.locationName);
   const room = narrowing(filter.roomName);
@@ -27,7 +27,7 @@ export const scopeOf = (filter: Partial<DeviceFilter>): Scope => {
   return scope;
 };
 
-export const inScope = (scope: Scope, place: Place): boolean =>
+export const inFilterScope = (scope: FilterScope, place: Place): boolean =>
   (scope.region === undefined || scope.region === place.region) &&
   (scope.location === undefined || scope.location === place.location) &&
   (scope.room === undefined || scope.room === place.room);

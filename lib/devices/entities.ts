@@ -1,15 +1,16 @@
-import type { Place, Severity, StoredDevice } from '#lib/devices/types';
-import { docRow, entity, texts } from '#lib/store/entity';
+import type { Place, StoredDevice } from '#lib/devices/types';
+import { assemble, DEVICE_FIELDS, fieldsOf, fieldValue, isStored, normal } from '#lib/devices/model';
+import { docRow, entity } from '#lib/store/entity';
 import type { Item } from '#lib/store/expression';
 import { shardKey } from '#lib/store/query';
 
 /* Devices and their connectivity transitions. */
 const devices = 'Devices, room aggregates and lookups';
+/** A device item's attributes: one per stored field of the model, named as the model names it. */
+const STORED = fieldsOf(DEVICE_FIELDS, isStored);
+/** What a read of devices projects: every stored field (a field left out would read as absent). */
+export const DEVICE_ATTRIBUTES: readonly string[] = STORED.map(([attribute]) => attribute);
 const enc = encodeURIComponent;
-/** The named attributes that are non-empty strings, in the order named (a device's optional vendor facts). */
-const filled = <K extends string>(item: Item, ...names: K[]): Partial<Record<K, string>> =>
-  Object.fromEntries(names.flatMap((name) => (typeof item[name] === 'string' && item[name] !== '' ? [[name, item[name]]] : []))) as Partial<Record<K, string>>;
-
 export { roomId } from '#lib/store/placeKeys';
 import { roomId } from '#lib/store/placeKeys';
 export const byRoom = (a: Place, b: Place): number => (roomId(a) < roomId(b) ? -1 : roomId(a) > roomId(b) ? 1 : 0);
@@ -24,22 +25,7 @@ export const deviceIndexPk = (devicesn: string) => `DEVICE#${devicesn}`;
 export const DeviceEntity = /* @__PURE__ */ entity({
   type: 'Device',
   key: (device: Pick<StoredDevice, 'devicesn' | 'details'>) => ({ PK: roomPartition(device.details), SK: deviceSk(device.devicesn) }),
-  fromItem: (item): StoredDevice => {
-    const vendorDetails = {
-      ...filled(item, 'connectionDetail'),
-      ...(Array.isArray(item.errorCodes) && item.errorCodes.length > 0 ? { errorCodes: item.errorCodes.map(String) } : {}),
-      ...filled(item, 'software', 'lastSeen', 'plannedMaintenance'),
-    };
-    return {
-      ...texts(item, 'deviceid', 'devicesn', 'devicemodel'),
-      status: { connected: item.connected === true, inCallStatus: String(item.inCallStatus) },
-      details: texts(item, 'region', 'location', 'room'),
-      ...(typeof item.alarmSeverity === 'number' ? { alarmSeverity: item.alarmSeverity as Severity } : {}),
-      ...(Array.isArray(item.alarmWatchers) && item.alarmWatchers.length > 0 ? { alarmWatchers: item.alarmWatchers.map(String) } : {}),
-      ...filled(item, 'vendor', 'vendorRef', 'staleSince'),
-      ...(Object.keys(vendorDetails).length > 0 ? { vendorDetails } : {}),
-    };
-  },
+  fromItem: (item): StoredDevice => assemble(STORED.map(([attribute, spec]) => [spec.path, normal(spec, item[attribute])])) as StoredDevice,
 });
 dataModel: docRow(DeviceEntity, { section: devices, PK: '`ROOM#<room>`', SK: '`DEVICE#<sn>`', GSI1: '`DEVICE#<sn>` / `DEVICE`', GSI2: '`SERIALS#<shard(sn)>` / `<sn>`',
   notes: '`deviceid, devicesn, devicemodel, connected, inCallStatus, region, location, room`, optional `alarmSeverity` (1..4, worst firing alarm; pending ones do not count) and `alarmWatchers` (the watchers with an open alarm on it), both set only by the alarm engine (other writers carry them over unchanged), `lastRefresh`, `updatedAt`; from its provider: `vendor` (`webex`, `zoom`, `http`, `simulated`), `vendorRef` (Zoom: `<roomId>/<locationId>`, for a refresh; never answered), `connectionDetail`, `errorCodes`, `software`, `lastSeen` (disconnected only), `plannedMaintenance`, `staleSince` (its provider failing past `PROVIDER_STALE_MINUTES`)' });
@@ -50,24 +36,7 @@ export const deviceFields = (device: StoredDevice, now: string): Item => ({
   GSI1SK: 'DEVICE',
   GSI2PK: shardKey(SERIALS, device.devicesn),
   GSI2SK: device.devicesn,
-  deviceid: device.deviceid,
-  devicesn: device.devicesn,
-  devicemodel: device.devicemodel,
-  connected: device.status.connected,
-  inCallStatus: device.status.inCallStatus,
-  region: device.details.region,
-  location: device.details.location,
-  room: device.details.room,
-  alarmSeverity: device.alarmSeverity,
-  alarmWatchers: device.alarmWatchers?.length ? device.alarmWatchers : undefined,
-  vendor: device.vendor,
-  vendorRef: device.vendorRef,
-  connectionDetail: device.vendorDetails?.connectionDetail,
-  errorCodes: device.vendorDetails?.errorCodes?.length ? device.vendorDetails.errorCodes : undefined,
-  software: device.vendorDetails?.software,
-  lastSeen: device.vendorDetails?.lastSeen,
-  plannedMaintenance: device.vendorDetails?.plannedMaintenance,
-  staleSince: device.staleSince,
+  ...Object.fromEntries(STORED.map(([attribute, spec]) => [attribute, fieldValue(device, spec)])),
   updatedAt: now,
 });
 

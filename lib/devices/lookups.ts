@@ -1,7 +1,7 @@
 import type { AccessScope } from '#lib/shared/access';
 import { uniqueSorted } from '#lib/shared/names';
 import { roomsWithin } from './access';
-import { scopeOf, type DeviceFilter } from './deviceScope';
+import { filterScopeOf, type DeviceFilter } from './deviceScope';
 import type { Place } from './types';
 
 type LookupKind = keyof Place;
@@ -22,10 +22,10 @@ const countDistinct = (kind: LookupKind, places: readonly Place[]): number =>
 
 /** Names of the rooms in scope (rooms that hold devices) and in the caller's, deduplicated and sorted (DESIGN D1). */
 export const lookupNames = async (kind: LookupKind, filter: Partial<DeviceFilter>, access: AccessScope = []): Promise<string[]> =>
-  uniqueSorted((await roomsWithin(scopeOf(filter), access)).map((room) => room[kind]));
+  uniqueSorted((await roomsWithin(filterScopeOf(filter), access)).map((room) => room[kind]));
 
 /** Shape A (flat body) lists unique names; shape B (a body with `filters`) counts the things in scope (and in the caller's). */
 export const lookup = async (kind: LookupKind, body: LookupBody | undefined, access: AccessScope = []): Promise<string[] | number> => {
-  if (body?.filters) return countDistinct(kind, await roomsWithin(scopeOf(body.filters), access));
+  if (body?.filters) return countDistinct(kind, await roomsWithin(filterScopeOf(body.filters), access));
   return lookupNames(kind, body ?? {}, access);
 };

@@ -1,6 +1,7 @@
 import { NotFound } from '#lib/shared/errors';
 import type { Severity, SeverityLabel } from '#lib/shared/severity';
 import type { Place } from '#lib/shared/place';
+import { assemble, DEVICE_FIELDS, fieldsOf, fieldValue, isAnswered, type Device, type DeviceFields, type ProviderDevice, type StoredDevice } from './model';
 
 /** Where a device is (lib/shared/place.ts, below the domains: the store's keys are built from it). */
 export type { Place };
@@ -17,47 +18,7 @@ export const deviceNotFound = (devicesn: string) => new NotFound(`Device ${devic
 /** Places by room identity, each room once (the first place seen of it). */
 export const uniquePlaces = (places: Iterable<Place>): Place[] => [...new Map([...places].map((place) => [roomKey(place), place])).values()];
 
-interface DeviceStatus {
-  connected: boolean;
-  /** ACTIVE and NONE occur; other values from a provider are passed through. */
-  inCallStatus: string;
-}
-
-/**
- * What a vendor says about a device beyond the spec's fields (DESIGN §6). `lastSeen` is kept for
- * a device that is not connected only (a connected one is seen now: keeping its ever-moving
- * time would rewrite the whole fleet on every sync).
- */
-export interface VendorDetails {
-  /** The vendor's own connection state, e.g. Webex `connected_with_issues`, Zoom `Online`. */
-  connectionDetail?: string;
-  errorCodes?: string[];
-  software?: string;
-  lastSeen?: string;
-  /** Planned maintenance mode (`off`, `on`, `upcoming`). */
-  plannedMaintenance?: string;
-}
-
-/** A device as the API answers it (spec "Device"). `deviceconnected` always equals `status.connected`. */
-export interface Device {
-  deviceid: string;
-  devicesn: string;
-  devicemodel: string;
-  status: DeviceStatus;
-  deviceconnected: boolean;
-  details: Place;
-  /** The provider that reports the device (`webex`, `zoom`, `http`, `simulated`). */
-  vendor?: string;
-  vendorDetails?: VendorDetails;
-  /** Since when the device's provider has been failing longer than PROVIDER_STALE_MINUTES. */
-  staleSince?: string;
-}
-
-/**
- * A device as a provider reports it: `deviceconnected` is derived, never taken from outside.
- * `vendorRef` is the vendor's handle for a refresh (Zoom: the room id), stored but never answered.
- */
-export type ProviderDevice = Omit<Device, 'deviceconnected' | 'staleSince'> & { vendorRef?: string; staleSince?: string };
+export type { Device, DeviceField, ProviderDevice, StoredDevice, VendorDetails } from './model';
 
 /**
  * The call state of a listing that does not say (Webex lists no call state): the sync keeps the
@@ -66,13 +27,6 @@ export type ProviderDevice = Omit<Device, 'deviceconnected' | 'staleSince'> & { 
 export const CALL_STATE_UNKNOWN = '?';
 
 export type { Severity } from '#lib/shared/severity';
-
-/** A device as stored: also the worst open alarm's severity, set by the alarm engine. */
-export interface StoredDevice extends ProviderDevice {
-  alarmSeverity?: Severity;
-  /** Watchers with an open alarm on the device (set by the alarm engine with the severity). */
-  alarmWatchers?: string[];
-}
 
 /** One observed connectivity change of a device (or its first observation): what its history lists. */
 export interface ConnectivityChange {
@@ -103,24 +57,11 @@ export interface StoredRoom {
   version: number;
 }
 
-export const toDevice = (device: ProviderDevice): Device => ({
-  deviceid: device.deviceid,
-  devicesn: device.devicesn,
-  devicemodel: device.devicemodel,
-  status: { connected: device.status.connected, inCallStatus: device.status.inCallStatus },
-  deviceconnected: device.status.connected,
-  details: { room: device.details.room, location: device.details.location, region: device.details.region },
-  ...(device.vendor === undefined ? {} : { vendor: device.vendor }),
-  ...(device.vendorDetails === undefined ? {} : { vendorDetails: { ...device.vendorDetails } }),
-  ...(device.staleSince === undefined ? {} : { staleSince: device.staleSince }),
-});
+/** The fields a device is answered with, in the API's order (derived ones repeat the field they name). */
+const ANSWERED = fieldsOf(DEVICE_FIELDS, isAnswered).map(([, spec]) => ({ path: spec.path, source: spec.sameAs ? (DEVICE_FIELDS as DeviceFields)[spec.sameAs]! : spec }));
 
-/** The vendor's extra facts as one comparable string ('' for a device without any). */
-export const vendorFactsKey = (device: Pick<ProviderDevice, 'vendor' | 'vendorDetails' | 'vendorRef' | 'staleSince'>): string => {
-  if (device.vendor === undefined && device.vendorDetails === undefined && device.staleSince === undefined) return '';
-  const d = device.vendorDetails ?? {};
-  return JSON.stringify([device.vendor, device.vendorRef, d.connectionDetail, d.errorCodes, d.software, d.lastSeen, d.plannedMaintenance, device.staleSince]);
-};
+/** A device as the API answers it: its answered fields, in the API's order. */
+export const toDevice = (device: ProviderDevice): Device => assemble(ANSWERED.map(({ path, source }) => [path, fieldValue(device, source)])) as Device;
 
 /**
  * `device` with the alarm engine's fields (`alarmSeverity`, `alarmWatchers`) as `source` holds
@@ -148,7 +89,7 @@ export const openWatchersHint = (device: Pick<StoredDevice, 'alarmSeverity' | 'a
 /* Summaries (lib/rollups/pure/summary.ts): the counts of the room aggregates within a scope. */
 
 /** The scopes a summary exists for: `{}`, `{region}`, `{region, location}`. */
-export type SummaryScope = Record<string, never> | { region: string } | { region: string; location: string };
+export type SummaryPlace = Record<string, never> | { region: string } | { region: string; location: string };
 
 export interface Counts {
   deviceCount: number;
@@ -168,5 +109,5 @@ export const zeroCounts = (): Counts => ({ deviceCount: 0, online: 0, offline: 0
 
 export const sameCounts = (a: Counts, b: Counts): boolean => COUNT_FIELDS.every((field) => a[field] === b[field]);
 
-export const summaryKey = (scope: SummaryScope): string => JSON.stringify([(scope as Partial<Place>).region ?? null, (scope as Partial<Place>).location ?? null]);
+export const summaryKey = (scope: SummaryPlace): string => JSON.stringify([(scope as Partial<Place>).region ?? null, (scope as Partial<Place>).location ?? null]);
 

@@ -9,52 +9,8 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import type { CompiledValidator } from '#lib/shared/validation';
 import type { AccessScope, Permission, Requirement } from '#lib/shared/access';
 import type { HttpResult } from './respond';
-import type { APIGatewayProxyEvent } from 'aws-lambda';
-import type { AuditEntry, AuditEvent, AuthEvent } from '#lib/shared/audit';
 
 export type { Requirement } from '#lib/shared/access';
-
-// The audit and idempotency facts a binding carries are declared here, beside the binding, so that
-// lib/http/audit.ts and lib/http/idempotency.ts, which read them, import this module and not the reverse.
-
-/**
- * Where the id of a route's target is: a path parameter (or several, for a target named by more
- * than one: each URI-encoded, joined by "/"), a field of the answer, the answer itself, or the caller.
- */
-export type TargetId = { path: string | readonly string[] } | { answer: string } | 'answer' | 'caller';
-
-/** What a contract may say about the audit log. */
-export interface AuditSpec {
-  /** Record this route, or not, whatever the rule says. */
-  record?: boolean;
-  /** The authentication event this route is (its records say this instead of `change`). */
-  event?: AuthEvent;
-  /** The target's type; by default the area's name in the singular (`watchers` -> `watcher`). */
-  target?: string;
-  /** Where the target's id is; by default the last path parameter, else the `id` (`roleid`, `username`) of the 2xx answer. */
-  targetId?: TargetId;
-}
-
-/** What the binding of an audited route carries (scripts/generate.ts writes it). */
-export interface AuditFacts {
-  /** The route, e.g. `PUT /watcher/{watcherid}`. */
-  action: string;
-  event: AuditEvent;
-  target: string;
-  targetId?: TargetId;
-  /** The body fields the contract declares: only these names are ever recorded. */
-  fields: readonly string[];
-  /** The route's first 2xx: what a record written with the change says until the answer is known (docs/adr/0550). */
-  status?: number;
-}
-
-/** The run that keeps an idempotent create's result (lib/http/idempotency.ts `runIdempotent`). */
-export type RunIdempotent = (
-  store: IdempotencyStore,
-  context: { route: string; event: APIGatewayProxyEvent; principal: Principal | undefined; request: unknown },
-  run: () => Promise<HttpResult>,
-  audit?: (result: HttpResult) => Promise<void>,
-) => Promise<HttpResult>;
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 
@@ -64,6 +20,18 @@ export interface Answer {
   schema?: TSchema;
   /** Other media types the same status may answer (asked for by the request), each with its body's schema: `{ 'text/csv': Type.String() }`. */
   media?: Record<string, TSchema>;
+  /**
+   * Headers this answer carries on purpose beyond those every route's answers of its status carry
+   * (scripts/openapi.ts adds Retry-After, WWW-Authenticate and the idempotency ones), by name.
+   */
+  headers?: Record<string, AnswerHeader>;
+}
+
+/** One documented answer header: what it says, the schema of its value, and whether every such answer has it. */
+export interface AnswerHeader {
+  description: string;
+  schema: TSchema;
+  required?: boolean;
 }
 
 /** An IAM statement a function needs beyond the table (serverless `iam.role.statements` shape). */
@@ -118,7 +86,7 @@ export interface RouteContract {
    */
   idempotent?: true;
   /**
-   * The audit log (lib/http/audit.ts): by default every route that is not a GET and needs more
+   * The audit log (lib/access/audit/routes.ts): by default every route that is not a GET and needs more
    * than `fleet:read` (and is not public) is recorded once it succeeded; this says otherwise, or
    * which authentication event the route is, or where its target is.
    */
@@ -161,20 +129,67 @@ export interface Principal {
  */
 export type Authenticator = (event: import('aws-lambda').APIGatewayProxyEvent, options?: { auditLog?: AuditLog }) => Promise<Principal>;
 
+/**
+ * Where the id of a route's audited target is: a path parameter (or several, for a target named by
+ * more than one: each URI-encoded, joined by "/"), a field of the answer, the answer itself, or the caller.
+ */
+export type AuditTargetId = { path: string | readonly string[] } | { answer: string } | 'answer' | 'caller';
+
+/** What a contract may say about the audit log (lib/access/audit/routes.ts reads it). */
+export interface AuditSpec {
+  /** Record this route, or not, whatever the rule says. */
+  record?: boolean;
+  /** The authentication event this route is (its records say this instead of `change`): one of lib/access/audit/types.ts `AUDIT_EVENTS`, checked by the generator. */
+  event?: string;
+  /** The target's type; by default the area's name in the singular (`watchers` -> `watcher`). */
+  target?: string;
+  /** Where the target's id is; by default the last path parameter, else the `id` (`roleid`, `username`) of the 2xx answer. */
+  targetId?: AuditTargetId;
+}
+
+/**
+ * An audit record as lib/http hands it on: made and stored by the audit log (lib/access/audit),
+ * never read here.
+ */
+export type AuditEntry = object;
+
+/** What an audited request's record is made of. */
+export interface AuditedRequest {
+  event: import('aws-lambda').APIGatewayProxyEvent;
+  requestId: string;
+  path: Record<string, unknown>;
+  body: unknown;
+  principal: Pick<Principal, 'kind' | 'username'>;
+}
+
+/**
+ * What the binding of an audited route carries (lib/access/audit/routes.ts `routeAudit` makes it
+ * from the route's facts; scripts/generate.ts writes the call).
+ */
+export interface RouteAudit {
+  log: AuditLog;
+  /** The route's first 2xx: what a record written with the change says until the answer is known (docs/adr/0550). */
+  status?: number;
+  /** The record of `request` answering `result`. */
+  entryOf(request: AuditedRequest, result: Pick<HttpResult, 'statusCode' | 'body'>): AuditEntry;
+  /** Stores a record before the request is answered; when it cannot, logs it and throws 503 saying `unavailable`. */
+  appendOrUnavailable(entry: AuditEntry, unavailable: string): Promise<void>;
+}
+
 /** Where audit records are stored (lib/access/audit/log.ts); throws when one could not be. */
-export interface AuditLog {
-  append(entry: AuditEntry): Promise<void>;
+export interface AuditLog<E extends AuditEntry = AuditEntry> {
+  append(entry: E): Promise<void>;
   /**
    * The record of a change about to be made, as writes of the change's own transaction
    * (docs/adr/0550); `complete` rewrites it, same id and time, with what only the answer knows.
    */
-  prepare?(entry: AuditEntry): PreparedAuditRecord;
+  prepare?(entry: E): PreparedAuditRecord<E>;
 }
 
-export interface PreparedAuditRecord {
+export interface PreparedAuditRecord<E extends AuditEntry = AuditEntry> {
   /** Runs the change with the record riding on its first write; `spent`: the record was written with it. */
   alongside<T>(work: () => Promise<T>): Promise<{ value: T; spent: boolean }>;
-  complete(entry: AuditEntry): Promise<void>;
+  complete(entry: E): Promise<void>;
 }
 
 /** One idempotent request: the route, who calls, the key they sent, and what they asked (path, query, body). */
@@ -211,6 +226,17 @@ export interface IdempotencyStore {
   begin(request: IdempotentRequest): Promise<IdempotencyClaim | IdempotentReplay>;
 }
 
+/**
+ * Runs a create once per key (lib/http/idempotency.ts `runIdempotent`): a retry with the same key
+ * and request answers the first result; `audit` stores the audit record of a result.
+ */
+export type RunIdempotent = (
+  store: IdempotencyStore,
+  context: { route: string; event: import('aws-lambda').APIGatewayProxyEvent; principal: Principal | undefined; request: unknown },
+  run: () => Promise<HttpResult>,
+  audit?: (result: HttpResult) => Promise<void>,
+) => Promise<HttpResult>;
+
 /** What the handler of a route is given at run time; written by the generator (generated/routes/). */
 export interface Binding<C extends RouteContract> {
   functionName: string;
@@ -222,8 +248,8 @@ export interface Binding<C extends RouteContract> {
    * when the contract says `idempotent`): passed in, so that a route without it does not bundle it.
    */
   idempotency?: { store: IdempotencyStore; run: RunIdempotent };
-  /** Set exactly when the route is audited (lib/http/audit.ts): what its records say, and where they go. */
-  audit?: AuditFacts & { log: AuditLog };
+  /** Set exactly when the route is audited (lib/access/audit/routes.ts): what its records say, and where they go. */
+  audit?: RouteAudit;
   /** Run before the request is handled, once per container in effect (loads the stage secret of routes that need it). */
   prepare?: () => Promise<void>;
   /** Types only: the contract this binding was generated from. */

@@ -1,11 +1,17 @@
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { Invalid } from '#lib/shared/errors';
+import { HttpError, Invalid } from '#lib/shared/errors';
 import { logger } from '#lib/shared/log';
-import type { IdempotencyStore, Principal } from './contract';
+import { stageSecret } from '#lib/store/cursor';
+import { docRow, entity, someTexts, texts } from '#lib/store/entity';
+import { expr } from '#lib/store/expression';
+import { nowSeconds } from '#lib/store/table';
+import type { IdempotencyClaim, IdempotencyStore, IdempotentReplay, IdempotentRequest, Principal, RunIdempotent } from './contract';
 import type { HttpResult } from './respond';
 
 /*
- * Idempotent creates (docs/adr/0161-idempotent-creates.md). A client that
+ * Idempotent creates (docs/adr/0161-idempotent-creates.md), in one module: the header, the run,
+ * where first results are kept and the item that keeps them. A client that
  * sends `Idempotency-Key` on a create and retries with the same key (a timeout, a 503, a lost
  * answer) gets the first result again instead of a second record. The key is claimed before the
  * create runs (a conditional put), so parallel retries create once; the 2xx is kept once the
@@ -47,12 +53,7 @@ const callerOf = (event: APIGatewayProxyEvent, principal: Principal | undefined)
  * first replay stores the record before it answers (docs/guide/rules/access.md "A change and its audit record are written in one transaction"). A replay of an audited
  * result writes no second record.
  */
-export const runIdempotent = async (
-  store: IdempotencyStore,
-  context: { route: string; event: APIGatewayProxyEvent; principal: Principal | undefined; request: unknown },
-  run: () => Promise<HttpResult>,
-  audit: (result: HttpResult) => Promise<void> = async () => {},
-): Promise<HttpResult> => {
+export const runIdempotent: RunIdempotent = async (store, context, run, audit = async () => {}) => {
   const key = idempotencyKey(context.event.headers);
   if (key === undefined) {
     const result = await run();
@@ -86,3 +87,123 @@ export const runIdempotent = async (
   await keep(false);
   return result;
 };
+
+// Idempotency keys: one item per (route, caller, key) hash.
+export const IdempotencyKeyEntity = /* @__PURE__ */ entity({
+  type: 'IdempotencyKey',
+  key: (id: string) => ({ PK: `IDEMPOTENCY#${id}`, SK: 'IDEMPOTENCY' }),
+  fromItem: (item) => ({
+    ...texts(item, 'fingerprint', 'token'),
+    state: item.state === 'done' ? ('done' as const) : ('pending' as const),
+    leaseUntil: Number(item.leaseUntil),
+    ...someTexts(item, 'result'),
+    ...(item.auditPending === true ? { auditPending: true } : {}),
+  }),
+});
+dataModel: docRow(IdempotencyKeyEntity, { section: 'Idempotency keys', name: 'Idempotency key', PK: '`IDEMPOTENCY#<sha256 of route, caller, key>`', SK: '`IDEMPOTENCY`',
+  notes: '`fingerprint` (HMAC of path, query, body), `token` (the claim), `state` `pending`/`done`, `leaseUntil` (epoch ms), `result` (the first 2xx, AES-256-GCM sealed), `auditPending` (the result\'s audit record still to be written by the first replay, for a create made only by batch writes; docs/guide/rules/access.md "A change and its audit record are written in one transaction"), `expiresAt` (24 h, TTL)' });
+
+/** `leaseUntil`: epoch ms a pending claim is its request's; `result`: the sealed first 2xx; `auditPending`: its audit record still to store. */
+type KeyRecord = ReturnType<typeof IdempotencyKeyEntity.fromItem>;
+
+/** Claims a key: true when no live record held it (none, expired, a lapsed claim of the same request). */
+const claim = async (id: string, record: KeyRecord, expiresAt: number): Promise<boolean> =>
+  IdempotencyKeyEntity.put(
+    id,
+    { ...record, expiresAt },
+    expr('attribute_not_exists(PK) OR #expiresAt <= :now OR (#state = :pending AND #leaseUntil <= :nowMs AND #fingerprint = :fingerprint)', {
+      now: nowSeconds(),
+      pending: 'pending',
+      nowMs: Date.now(),
+      fingerprint: record.fingerprint,
+    }),
+  );
+
+/** The live record of a key (strongly consistent: a claim a moment ago is seen), or undefined. */
+const read = async (id: string): Promise<KeyRecord | undefined> => {
+  const item = await IdempotencyKeyEntity.read(id, { consistent: true });
+  return !item || Number(item.expiresAt) <= nowSeconds() ? undefined : IdempotencyKeyEntity.fromItem(item);
+};
+
+/** Keeps the result of the claim `token` made (a claim taken over since keeps its own), marked when its audit record is still to be stored. */
+const complete = async (id: string, token: string, result: string, auditPending = false): Promise<void> => {
+  await IdempotencyKeyEntity.update(id, { set: { state: 'done', result, ...(auditPending ? { auditPending: true } : {}) } }, expr('#token = :token', { token }));
+};
+
+/** The kept result's audit record is stored now (a replay stored it). */
+const audited = async (id: string): Promise<void> => {
+  await IdempotencyKeyEntity.update(id, { remove: ['auditPending'] }, 'attribute_exists(#auditPending)');
+};
+
+/** Lets go of the pending claim `token` made, so that a retry runs again. */
+const release = async (id: string, token: string): Promise<void> => {
+  await IdempotencyKeyEntity.remove(id, expr('#token = :token AND #state = :pending', { token, pending: 'pending' }));
+};
+
+/*
+ * Where idempotent creates keep their first result. The table holds no key and no readable answer: the item is named by a
+ * hash of (route, caller, key), the request by an HMAC of what it asked, and the answer (which may
+ * carry a secret shown once: a webhook's, a service's) is sealed with AES-256-GCM under a key
+ * derived from the stage's secret and the client's Idempotency-Key.
+ */
+
+/** How long a key answers its first result. */
+const KEY_TTL_SECONDS = 24 * 60 * 60;
+/** How long a claim is its request's: longer than any route's timeout (29 s), then a retry may run again. */
+const CLAIM_LEASE_MS = 60_000;
+
+const recordId = ({ route, caller, key }: IdempotentRequest) => createHash('sha256').update(`${route}\n${caller}\n${key}`).digest('hex');
+const fingerprintOf = ({ route, request }: IdempotentRequest) =>
+  createHmac('sha256', stageSecret()).update(`idempotency-request\n${route}\n${JSON.stringify(request)}`).digest('base64url');
+const sealKey = (id: string, key: string) => createHmac('sha256', stageSecret()).update(`idempotency-result\n${id}\n${key}`).digest();
+
+const seal = (id: string, key: string, result: HttpResult): string => {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', sealKey(id, key), iv);
+  const sealed = Buffer.concat([cipher.update(JSON.stringify(result), 'utf8'), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64');
+};
+
+const open = (id: string, key: string, sealed: string): HttpResult => {
+  const bytes = Buffer.from(sealed, 'base64');
+  const decipher = createDecipheriv('aes-256-gcm', sealKey(id, key), bytes.subarray(0, 12));
+  decipher.setAuthTag(bytes.subarray(12, 28));
+  return JSON.parse(Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8')) as HttpResult;
+};
+
+const reused = () =>
+  new HttpError(422, 'This Idempotency-Key was used for a different request; send a new key for a new request', {
+    details: [{ field: 'headers.idempotency-key', message: 'Idempotency-Key was already used with another body, path or query' }],
+  });
+const inProgress = () =>
+  new HttpError(409, 'A request with this Idempotency-Key is still being processed; retry shortly', { headers: { 'retry-after': '1' } });
+
+const begin = async (request: IdempotentRequest): Promise<IdempotencyClaim | IdempotentReplay> => {
+  const id = recordId(request);
+  const fingerprint = fingerprintOf(request);
+  const token = randomUUID();
+  const expiresAt = Math.floor(Date.now() / 1000) + KEY_TTL_SECONDS;
+  // a record that vanishes between the failed claim and the read (expired, released) is claimed again
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (await claim(id, { fingerprint, token, state: 'pending', leaseUntil: Date.now() + CLAIM_LEASE_MS }, expiresAt)) {
+      return {
+        finish: async (result, options) => {
+          if (result.statusCode >= 200 && result.statusCode < 300) await complete(id, token, seal(id, request.key, result), options?.auditPending === true);
+          else await release(id, token);
+        },
+        abandon: () => release(id, token),
+      };
+    }
+    const held = await read(id);
+    if (!held) continue;
+    if (held.fingerprint !== fingerprint) throw reused();
+    if (held.state === 'done' && held.result) {
+      const replay = open(id, request.key, held.result);
+      return held.auditPending ? { replay, auditPending: true, audited: () => audited(id) } : { replay };
+    }
+    throw inProgress();
+  }
+  throw inProgress();
+};
+
+export const idempotency: IdempotencyStore = { begin };

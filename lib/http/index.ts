@@ -7,10 +7,8 @@ import { tracing } from '#lib/shared/tracing';
 import { parseJsonBody } from './body';
 import { corsHeaders } from './cors';
 import { errorResult, json, withinAnswerLimit, type HttpResult } from './respond';
-import type { AnswerOf, Binding, Principal, RequestParts, RouteContract } from './contract';
+import type { AnswerOf, AuditEntry, Binding, Principal, RequestParts, RouteContract } from './contract';
 import { requireWellFormed } from './unicode';
-import { auditEntryOf } from './audit';
-import { appendOrUnavailable, requestFacts, type AuditEntry } from '#lib/shared/audit';
 
 export type { CompiledValidator } from '#lib/shared/validation';
 export type { Authenticator, Binding, Principal } from './contract';
@@ -106,13 +104,13 @@ export const http = <C extends RouteContract>(binding: Binding<C>, handle: Handl
     const { idempotency } = binding;
     const principal = parts.principal as Principal | undefined;
     const request = { path: parts.path, query: parts.query, body: parts.body };
-    const facts = { ...requestFacts(event, requestId), path: parts.path as Record<string, unknown>, body: parts.body, principal: principal ?? KEY_ACTOR };
+    const audited = { event, requestId, path: parts.path as Record<string, unknown>, body: parts.body, principal: principal ?? KEY_ACTOR };
     // the record rides on the change's own write (a transaction: both or neither; docs/adr/0550)
     let prepared: { complete(entry: AuditEntry): Promise<void>; predicted: AuditEntry } | undefined;
     let spent = false;
     const change = async (): Promise<HttpResult> => {
       if (!audit?.log.prepare) return run();
-      const predicted = auditEntryOf(audit, facts, { statusCode: audit.status ?? 200, body: undefined });
+      const predicted = audit.entryOf(audited, { statusCode: audit.status ?? 200, body: undefined });
       const record = audit.log.prepare(predicted);
       prepared = { complete: record.complete, predicted };
       const done = await record.alongside(run);
@@ -121,7 +119,7 @@ export const http = <C extends RouteContract>(binding: Binding<C>, handle: Handl
     };
     const record = async (result: HttpResult) => {
       if (!audit || result.statusCode < 200 || result.statusCode >= 300) return;
-      const entry = auditEntryOf(audit, facts, result);
+      const entry = audit.entryOf(audited, result);
       if (spent && prepared) {
         // stored with the change; what only the answer knows (a created id, the status) completes it, same id
         if (JSON.stringify(entry) !== JSON.stringify(prepared.predicted)) {
@@ -130,7 +128,7 @@ export const http = <C extends RouteContract>(binding: Binding<C>, handle: Handl
         return;
       }
       // a change made by no single-item write (batches, table set-ups, a test mail): stored before the 2xx, else 503 (docs/guide/rules/access.md "A change and its audit record are written in one transaction")
-      await appendOrUnavailable(audit.log, entry, CHANGE_UNRECORDED);
+      await audit.appendOrUnavailable(entry, CHANGE_UNRECORDED);
     };
     const result = idempotency ? await idempotency.run(idempotency.store, { route: binding.functionName, event, principal, request }, change, record) : await change();
     if (!idempotency) await record(result);

@@ -5,7 +5,7 @@ import { deviceNotFound, openWatchersHint, roomKey, toDevice, withAlarmFieldsOf,
 import { NotFound, ServiceUnavailable } from '#lib/shared/errors';
 import { rollupBeforeWrite } from '#lib/rollups/availability';
 import { recountRooms } from '#lib/rollups/recount';
-import { placeInScope, type AccessScope } from '#lib/shared/access';
+import { placeInAccessScope, type AccessScope } from '#lib/shared/access';
 import { historyExpiry } from '#lib/shared/retention';
 import { ProviderError, type DeviceProvider } from './provider/index';
 import { boundDevice } from './pure/names';
@@ -24,7 +24,7 @@ interface RefreshedDevice extends Device {
  */
 export const refreshDevice = async (provider: DeviceProvider, devicesn: string, access: AccessScope = []): Promise<RefreshedDevice> => {
   const before = await devices.current(devicesn);
-  if (!placeInScope(access, before.details)) throw deviceNotFound(devicesn);
+  if (!placeInAccessScope(access, before.details)) throw deviceNotFound(devicesn);
   const live = await provider.getDevice(devicesn, before).catch((error: unknown) => {
     if (error instanceof ProviderError) throw new ServiceUnavailable(`${error.message}; retry later`);
     throw error;
@@ -46,6 +46,6 @@ export const refreshDevice = async (provider: DeviceProvider, devicesn: string, 
   // later than our first entry, and the engine evaluates the newest entry, which must be what is stored
   await evaluationQueue.addDevices(work);
   await recountRooms(moved ? [after.details, before.details] : [after.details], rollupBeforeWrite);
-  if (!placeInScope(access, after.details)) throw deviceNotFound(devicesn);
+  if (!placeInAccessScope(access, after.details)) throw deviceNotFound(devicesn);
   return { ...toDevice(after), refreshInfo: { lastRefresh } };
 };

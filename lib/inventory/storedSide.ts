@@ -89,7 +89,7 @@ export const readStoredSide = async (listed: readonly ProviderDevice[], unreadab
   if (full) {
     read = await syncFingerprints.allBuckets();
     for (let bucket = 0; bucket < count; bucket++) if (!read.has(bucket)) read.set(bucket, { bucket, version: 0, rooms: new Map() });
-    [stored, aggregates] = await Promise.all([devices.index(), rooms.inScope({})]);
+    [stored, aggregates] = await Promise.all([devices.index(), rooms.inPlace({})]);
     roomsRead = aggregates.length;
     incoming = latest;
   } else {

@@ -22,12 +22,12 @@ dataModel: docRow(LiveConnectionEntity, { section: live, name: 'Live connection'
   notes: '`filter`, `scopeKey`, `access` (from its ticket; absent: unscoped), `subscriptionId` (its current subscription), `connectedAt`, `expiresAt` (+2 h 1 min), `messageWindow`, `messages` (message rate: the current 10 s window and its count)' });
 export const connectionIdOf = (item: Item): string => String(item.PK).slice(CONNECTION.length);
 
-export const liveScopePk = (scopeKey: string) => `LIVESCOPE#${scopeKey}`;
+export const liveFilterScopePk = (scopeKey: string) => `LIVESCOPE#${scopeKey}`;
 export const LiveSubscriptionEntity = /* @__PURE__ */ entity({
   type: 'LiveSubscription',
   /** Subscriptions written before the move protocol have no id: their key is the connection id alone. */
   key: ({ scopeKey, connectionId, subscriptionId }: { scopeKey: string; connectionId: string; subscriptionId?: string | undefined }) => ({
-    PK: liveScopePk(scopeKey),
+    PK: liveFilterScopePk(scopeKey),
     SK: subscriptionId ? `${connectionId}#${subscriptionId}` : connectionId,
   }),
   fromItem: (item) => item,

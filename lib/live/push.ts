@@ -2,7 +2,7 @@ import { withSilences } from '#lib/alarms/query';
 import { onStored, type StoredChange } from '#lib/alarms/repository/changes';
 import * as liveConnections from '#lib/live/repository/connections';
 import type { Subscriber } from '#lib/live/repository/connections';
-import { placeInScope } from '#lib/shared/access';
+import { placeInAccessScope } from '#lib/shared/access';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import { isDeadlineExceeded } from '#lib/shared/deadline';
 import type { Place } from '#lib/devices/types';
@@ -10,7 +10,7 @@ import { logger } from '#lib/shared/log';
 import { recordWork } from '#lib/shared/metrics';
 import { messageOf } from './messages';
 import { sharedReads } from './reads';
-import { scopeKeysOf } from './scope';
+import { filterScopeKeysOf } from './scope';
 import type { Connections, LiveMessage } from './types';
 
 /*
@@ -41,7 +41,7 @@ interface PushResult {
  */
 export const pushTo = async (connections: Connections, place: Place, message: unknown): Promise<PushResult> => {
   const began = Date.now();
-  const subscribers = (await Promise.all(scopeKeysOf(place).map(subscribersOf))).flat().filter((subscriber) => placeInScope(subscriber.access ?? [], place));
+  const subscribers = (await Promise.all(filterScopeKeysOf(place).map(subscribersOf))).flat().filter((subscriber) => placeInAccessScope(subscriber.access ?? [], place));
   const read = Date.now();
   const result: PushResult = { subscribers: subscribers.length, delivered: 0, gone: 0, failed: 0, readMs: read - began, postMs: 0 };
   if (subscribers.length === 0) return result;

@@ -1,4 +1,4 @@
-import { ALL, inScope, scopeOf } from '#lib/devices/deviceScope';
+import { ALL, inFilterScope, filterScopeOf } from '#lib/devices/deviceScope';
 import type { Place } from '#lib/devices/types';
 import type { LiveFilter } from './types';
 
@@ -13,14 +13,14 @@ import type { LiveFilter } from './types';
 /** Every filter field is a name of 1..256 characters or `all`; the key escapes each one. */
 const part = (name: string) => encodeURIComponent(name);
 
-export const scopeKey = (filter: LiveFilter): string => [filter.regionName, filter.locationName, filter.roomName].map(part).join('#');
+export const filterScopeKey = (filter: LiveFilter): string => [filter.regionName, filter.locationName, filter.roomName].map(part).join('#');
 
 /** The scope keys whose subscribers must hear of a change in `place` (deduplicated). */
-export const scopeKeysOf = (place: Place): string[] => {
+export const filterScopeKeysOf = (place: Place): string[] => {
   const keys = new Set<string>();
   for (const regionName of [place.region, ALL])
     for (const locationName of [place.location, ALL])
-      for (const roomName of [place.room, ALL]) keys.add(scopeKey({ regionName, locationName, roomName }));
+      for (const roomName of [place.room, ALL]) keys.add(filterScopeKey({ regionName, locationName, roomName }));
   return [...keys];
 };
 
@@ -28,4 +28,4 @@ export const scopeKeysOf = (place: Place): string[] => {
 export const EVERYTHING: LiveFilter = { regionName: ALL, locationName: ALL, roomName: ALL };
 
 /** Whether a room lies in a filter's scope (what the keys encode; for checks and tests). */
-export const covers = (filter: LiveFilter, place: Place): boolean => inScope(scopeOf(filter), place);
+export const covers = (filter: LiveFilter, place: Place): boolean => inFilterScope(filterScopeOf(filter), place);

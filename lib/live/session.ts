@@ -2,14 +2,14 @@ import { randomBytes } from 'node:crypto';
 import * as liveConnections from '#lib/live/repository/connections';
 import * as liveTickets from '#lib/live/repository/tickets';
 import { roomsWithin } from '#lib/devices/access';
-import { scopeOf } from '#lib/devices/deviceScope';
+import { filterScopeOf } from '#lib/devices/deviceScope';
 import { roomStatusCount } from '#lib/devices/stats';
 import type { Connection } from '#lib/live/repository/connections';
 import { Conflict, Invalid, ServiceUnavailable, TooManyRequests, Unauthorized } from '#lib/shared/errors';
 import type { AccessScope } from '#lib/shared/access';
 import { malformedStrings, requireShallow } from '#lib/shared/json';
 import { describeSchemaErrors, summarize, type CompiledValidator } from '#lib/shared/validation';
-import { EVERYTHING, scopeKey } from './scope';
+import { EVERYTHING, filterScopeKey } from './scope';
 import type { LiveFilter, LiveMessage } from './types';
 
 /** A ticket opens one connection within this time, so a ticket read from a log or a URL is soon worthless. */
@@ -45,7 +45,7 @@ export const connect = async (connectionId: string, ticket: string | undefined):
   const redeemed = ticket && ticket.length <= MAX_TICKET_LENGTH ? await liveTickets.redeem(ticket) : undefined;
   if (!redeemed) throw new Unauthorized('A valid, unused ticket from POST /live/ticket is required (query parameter "ticket")');
   const { filter, access } = redeemed;
-  await liveConnections.open(connectionId, { filter, scopeKey: scopeKey(filter) }, Math.floor(Date.now() / 1000) + CONNECTION_SECONDS, access);
+  await liveConnections.open(connectionId, { filter, scopeKey: filterScopeKey(filter) }, Math.floor(Date.now() / 1000) + CONNECTION_SECONDS, access);
 };
 
 export const disconnect = (connectionId: string): Promise<void> => liveConnections.close(connectionId);
@@ -108,13 +108,13 @@ export const subscribe = async (
   const { filter } = message as { filter: LiveFilter };
   const malformed = malformedStrings(filter, 'filter');
   if (malformed.length > 0) throw new Invalid(malformed.map((field) => `${field} must be well-formed Unicode (no lone surrogates)`).join('; '));
-  const scope = { filter, scopeKey: scopeKey(filter) };
+  const scope = { filter, scopeKey: filterScopeKey(filter) };
   const connection = current ?? (await liveConnections.find(connectionId));
   if (!connection) throw notRegistered();
   for (let attempt = 0; attempt < MOVE_ATTEMPTS; attempt++) {
     const outcome = await liveConnections.move(connectionId, scope, attempt === 0 ? connection : undefined);
     if (outcome === 'gone') throw notRegistered();
-    if (outcome === 'moved') return { type: 'subscribed', filter, snapshot: roomStatusCount(await roomsWithin(scopeOf(filter), connection.access ?? [])) };
+    if (outcome === 'moved') return { type: 'subscribed', filter, snapshot: roomStatusCount(await roomsWithin(filterScopeOf(filter), connection.access ?? [])) };
   }
   throw new Conflict('Other messages of this connection kept changing its scope meanwhile; send the subscribe again');
 };

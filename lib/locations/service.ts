@@ -6,7 +6,7 @@
 import * as store from '#lib/locations/repository';
 import type { Page } from '#lib/store/paging';
 import { Invalid, NotFound } from '#lib/shared/errors';
-import { isUnscoped, placeInScope, type AccessScope } from '#lib/shared/access';
+import { isUnscoped, placeInAccessScope, type AccessScope } from '#lib/shared/access';
 import { locationId } from '#lib/store/placeKeys';
 import { checkProfile } from './pure/hours';
 import type { LocationProfile, ProfileInput } from './types';
@@ -29,7 +29,7 @@ const noProfile = ({ region, location }: Location) => new NotFound(`Location ${l
 
 /** A location's profile; 404 when it has none or lies outside the caller's scope. */
 export const getProfile = async (place: Location, scope: AccessScope = []): Promise<LocationProfile> => {
-  const profile = placeInScope(scope, place) ? await store.find(keyable(place)) : undefined;
+  const profile = placeInAccessScope(scope, place) ? await store.find(keyable(place)) : undefined;
   if (!profile) throw noProfile(place);
   return profile;
 };
@@ -53,7 +53,7 @@ const DEFAULT_PROFILES_PAGE = 100;
 /** One page of the profiles by region then location; a scoped caller's holds those within its scope (and may be short). */
 export const listProfiles = async (query: { limit?: string; cursor?: string }, scope: AccessScope = []): Promise<Page<LocationProfile>> => {
   const limit = query.limit ? Number(query.limit) : DEFAULT_PROFILES_PAGE;
-  return store.page(limit, query.cursor, isUnscoped(scope) ? undefined : (profile) => placeInScope(scope, profile));
+  return store.page(limit, query.cursor, isUnscoped(scope) ? undefined : (profile) => placeInAccessScope(scope, profile));
 };
 
 /** The zone of the location (or room) a maintenance window's matchers pin, when its profile names one. */

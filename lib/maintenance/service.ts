@@ -1,10 +1,10 @@
 /**
  * The `/maintenance` routes' work: create, list, read, replace and delete
  * windows, each within the caller's scope as a silence is (lib/alarms/silences.ts
- * `silenceWithinScope`, docs/guide/rules/access.md "What lies within a scope: areas, silences, watcher conditions"): a scoped caller's window pins a region (and location) of
+ * `silenceWithinAccessScope`, docs/guide/rules/access.md "What lies within a scope: areas, silences, watcher conditions"): a scoped caller's window pins a region (and location) of
  * its scope, and every other window is 404 to it, as if unknown.
  */
-import { silenceWithinScope } from '#lib/alarms/pure/silences';
+import { silenceWithinAccessScope } from '#lib/alarms/pure/silences';
 import { historyExpiry } from '#lib/shared/retention';
 import * as store from '#lib/maintenance/repository/windows';
 import * as history from '#lib/maintenance/repository/history';
@@ -25,7 +25,7 @@ interface Options {
   placeTimeZone?: PlaceTimeZone;
 }
 
-const within = (window: Pick<MaintenanceWindow, 'matchers'>, scope: AccessScope) => silenceWithinScope(window, scope);
+const within = (window: Pick<MaintenanceWindow, 'matchers'>, scope: AccessScope) => silenceWithinAccessScope(window, scope);
 
 const outOfScope = () =>
   new NotFound('No place within your scope is named by body.matchers: name a region of your scope, and one of its locations where your scope holds only locations of that region', {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Mailer } from '#lib/alarms/mailer';
+import type { Mailer } from '#lib/notify/mail/types';
 import * as channels from '#lib/notify/repository/channels';
 import * as deliveries from '#lib/notify/repository/deliveries';
 import * as watchers from '#lib/watchers/repository';
@@ -8,7 +8,7 @@ import { allowLocalWebhooks, maskedUrl, targetProblem, type Lookup } from './add
 import { deliverer } from './deliver';
 import { testDigest } from './pure/digest';
 import { deliveryId } from './pure/plan';
-import { requireAllowedRecipients } from './pure/recipients';
+import { requireAllowedRecipients } from './mail/pure/recipients';
 import { newSecret } from './pure/signature';
 import type { Channel, ChannelInput, DeliveryView } from './types';
 

@@ -1,4 +1,4 @@
-import type { Mailer } from '#lib/alarms/mailer';
+import type { Mailer } from '#lib/notify/mail/types';
 import * as channels from '#lib/notify/repository/channels';
 import * as deliveries from '#lib/notify/repository/deliveries';
 import type { DueDelivery } from '#lib/notify/repository/deliveries';
@@ -7,8 +7,8 @@ import { isDeadlineExceeded } from '#lib/shared/deadline';
 import { timerMs } from '#lib/shared/timer';
 import { allowLocalWebhooks } from './address';
 import { webhookBody } from './pure/formats';
-import { digestMail } from './pure/mail';
-import { mailAllowedDomains, mayMail } from './pure/recipients';
+import { digestMail } from './mail/pure/render';
+import { mailAllowedDomains, mayMail } from './mail/pure/recipients';
 import { nextAttemptAt, retryPolicyFromEnv, verdictOf, type AttemptOutcome, type RetryPolicy } from './pure/retry';
 import type { Channel, DeliveryDraft, Digest, Target } from './types';
 import { postWebhook, WEBHOOK_TIMEOUT_MS } from './webhook';

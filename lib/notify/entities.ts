@@ -1,10 +1,6 @@
-import type { DeliveryView, Digest, Episode, NotificationType, StoredDelivery, Target, Channel } from '#lib/notify/types';
-import type { Mail } from '#lib/alarms/types';
-import type { ParentScope } from '#lib/alarms/pure/inhibition';
-import type { InhibitedBy } from '#lib/watchers/types';
+import type { DeliveryView, Digest, NotificationType, StoredDelivery, Target, Channel } from '#lib/notify/types';
 import { docRow, entity, someTexts, textList, texts } from '#lib/store/entity';
 import type { Item } from '#lib/store/expression';
-import { shardKey } from '#lib/store/query';
 
 /* What notifications store: deliveries (the delivery log), mails, repeat markers, live dashboards' tickets and connections. */
 const notifications = 'Notifications';
@@ -56,45 +52,7 @@ export const MaintenanceReleaseEntity = /* @__PURE__ */ entity({
 });
 dataModel: docRow(MaintenanceReleaseEntity, { section: notifications, name: 'Maintenance release marker', PK: '`RELEASE#<windowId>`', SK: '`RELEASE`', notes: '`closedAt` (ms: the end of the last opening whose held alarms were told), `at`' });
 
-export const INHIBITIONS = 'INHIBITION';
-/** A parent episode (docs/guide/rules/alarms.md "A parent episode is announced once and released once, from a marker per episode"): few at a time, in one partition, read whole by one consistent Query. */
-const episodeNotes =
-  '`key, watcherId, parent` (the watcher\'s `inhibitedBy`), `scope {region, location, room?}`, `since` (the episode\'s start), `announced?` (its digest stored), `releasedAt?` (its release begun); deleted once released';
-export const InhibitionEpisodeEntity = /* @__PURE__ */ entity({
-  type: 'InhibitionEpisode',
-  key: (key: string) => ({ PK: INHIBITIONS, SK: `INHIBITION#${key}` }),
-  fromItem: (item): Episode =>
-    Object.assign(
-      { key: String(item.key), watcherId: String(item.watcherId), parent: item.parent as InhibitedBy, scope: item.scope as ParentScope, since: String(item.since) },
-      item.announced === true ? { announced: true } : {},
-      typeof item.releasedAt === 'string' ? { releasedAt: item.releasedAt } : {},
-    ),
-});
-dataModel: docRow(InhibitionEpisodeEntity, { section: notifications, name: 'Inhibition episode', PK: '`INHIBITION`', SK: '`INHIBITION#<watcherId>:<scope>`', notes: episodeNotes });
 
-export const mails = 'Alarms, outbox, evaluator marker';
-/** The outbox's index, sharded by mail id. */
-export const OUTBOX = 'OUTBOX';
-export const outboxIndexKeys = (id: string, storedAt: string) => ({ GSI1PK: shardKey(OUTBOX, id), GSI1SK: `${storedAt}#${id}` });
-export const OutboxMailEntity = /* @__PURE__ */ entity({
-  type: 'OutboxMail',
-  key: (id: string) => ({ PK: `OUTBOX#${id}`, SK: 'MAIL' }),
-  fromItem: (item): Mail & { storedAt: string } => ({
-    id: String(item.id),
-    to: textList(item.to),
-    ...texts(item, 'subject', 'text'),
-    ...someTexts(item, 'html'),
-    storedAt: String(item.storedAt),
-  }),
-});
-dataModel: docRow(OutboxMailEntity, { section: mails, name: 'Outbox mail', PK: '`OUTBOX#<mailId>`', SK: '`MAIL`', GSI1: '`OUTBOX#<shard(mailId)>` / `<storedAt>#<mailId>`', notes: '`id, to, subject, text, storedAt, expiresAt` (+30 days)' });
-
-export const SentMailEntity = /* @__PURE__ */ entity({
-  type: 'SentMail',
-  key: (id: string) => ({ PK: `MAILSENT#${id}`, SK: 'SENT' }),
-  fromItem: (item) => item,
-});
-dataModel: docRow(SentMailEntity, { section: mails, name: 'SES sent ledger', PK: '`MAILSENT#<mailId>`', SK: '`SENT`', notes: '`id, sentAt, expiresAt` (+30 days)' });
 
 
 export const CHANNELS = 'CHANNEL';

@@ -12,7 +12,7 @@ import type { WatcherRecord } from '#lib/watchers/types';
 import { heldDrafts, heldWatchers, withVendors } from './maintenanceRelease';
 import { recordClosed, recordOpened } from './maintenanceHistory';
 import { deliverer, iso, type NotificationSummary, type NotifierOptions } from './deliver';
-import { collectInhibitions } from './inhibitions';
+import { collectInhibitions } from './inhibitionNotices';
 import { audienceOf, notificationGate, notifiedAlarm } from './pure/notice';
 import { collectLapses } from './lapses';
 import { draftsFor, dueForRepeat, planDigests, repeatSlot } from './pure/plan';

@@ -1,6 +1,4 @@
-import type { ParentScope } from '#lib/alarms/pure/inhibition';
 import type { Place, Severity } from '#lib/devices/types';
-import type { InhibitedBy } from '#lib/watchers/types';
 import type { FleetReport } from '#lib/reports/types';
 
 /** What a notification tells: alarms that fired, recovered, are still open or suppressed by a parent problem, a channel test, or a scheduled fleet report. */
@@ -50,20 +48,6 @@ export interface Digest {
   report?: FleetReport;
 }
 
-/**
- * One parent episode (docs/guide/rules/alarms.md "A parent episode is announced once and released once, from a marker per episode"): a watcher's parent condition holding over
- * one room or location since `since`. Opened by the evaluator before the first alarm it suppresses,
- * announced once (one digest), released and deleted by the notifier once the parent stopped holding.
- */
-export interface Episode {
-  key: string;
-  watcherId: string;
-  parent: InhibitedBy;
-  scope: ParentScope;
-  since: string;
-  announced?: boolean;
-  releasedAt?: string;
-}
 
 /** The number of alarms a digest lists; the rest are counted ("and N more"). */
 export const LISTED = 50;

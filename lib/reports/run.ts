@@ -9,7 +9,7 @@
  * stores what is missing, never a second delivery.
  */
 import { randomUUID } from 'node:crypto';
-import type { Mailer } from '#lib/alarms/mailer';
+import type { Mailer } from '#lib/notify/mail/types';
 import * as reports from '#lib/reports/repository';
 import { logger } from '#lib/shared/log';
 import { deliverer } from '#lib/notify/deliver';

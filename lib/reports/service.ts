@@ -5,7 +5,7 @@
  * caller's scope, as a watcher keeps its creator's. A scoped caller reaches only the schedules
  * whose scope lies within its own; any other is 404, as if unknown.
  */
-import type { Mailer } from '#lib/alarms/mailer';
+import type { Mailer } from '#lib/notify/mail/types';
 import * as store from '#lib/reports/repository';
 import { mapPage, type Page } from '#lib/store/paging';
 import { Invalid, NotFound, TooManyRequests } from '#lib/shared/errors';
@@ -14,9 +14,9 @@ import { timeZoneName } from '#lib/shared/zone';
 import * as channels from '#lib/notify/repository/channels';
 import { unknownChannels } from '#lib/notify/channelIds';
 import { deliverer } from '#lib/notify/deliver';
-import { isUnscoped, normalizeScope, type AccessScope, type Permission } from '#lib/shared/access';
+import { isUnscoped, normalizeAccessScope, type AccessScope, type Permission } from '#lib/shared/access';
 import { historyExpiry } from '#lib/shared/retention';
-import { scopeWithinScope } from '#lib/shared/scopeWithin';
+import { accessScopeWithin } from '#lib/shared/scopeWithin';
 import { randomUUID } from 'node:crypto';
 import { reportOn } from './build';
 import { reportDigest, reportDrafts } from './pure/drafts';
@@ -31,7 +31,7 @@ const answerOf = (schedule: ReportSchedule, now: number): ScheduleAnswer => ({
   nextReportAt: schedule.active ? new Date(nextReportAt(schedule, now)).toISOString() : null,
 });
 
-const within = (schedule: Pick<ReportSchedule, 'scope'>, scope: AccessScope) => scopeWithinScope(schedule.scope, scope);
+const within = (schedule: Pick<ReportSchedule, 'scope'>, scope: AccessScope) => accessScopeWithin(schedule.scope, scope);
 
 const outOfScope = () =>
   new NotFound('body.scope names places outside your scope', { details: [{ field: 'body.scope', message: 'body.scope must lie within your scope (each entry a region or location of it)' }] });
@@ -59,8 +59,8 @@ const checked = async (input: ReportInput, scope: AccessScope, permissions: read
   if (input.period === 'weekly' && input.weekday === undefined) problems.push({ field: 'body.weekday', message: 'body.weekday is required for a weekly report (MO..SU)' });
   if (input.period === 'daily' && input.weekday !== undefined) problems.push({ field: 'body.weekday', message: 'body.weekday is only for a weekly report' });
   if (problems.length > 0) throw new Invalid(problems[0]!.message, problems);
-  const reported = input.scope === undefined ? normalizeScope(scope) : normalizeScope(input.scope);
-  if (!scopeWithinScope(reported, scope)) throw outOfScope();
+  const reported = input.scope === undefined ? normalizeAccessScope(scope) : normalizeAccessScope(input.scope);
+  if (!accessScopeWithin(reported, scope)) throw outOfScope();
   await checkChannelsAllowed(input.channelIds, scope, permissions);
   return {
     name: input.name,

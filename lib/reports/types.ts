@@ -1,5 +1,5 @@
 import type { Weekday } from '#lib/maintenance/pure/rrule';
-import type { ScopeEntry } from '#lib/shared/access';
+import type { AccessScopeEntry } from '#lib/shared/access';
 
 /**
  * Scheduled fleet reports: a schedule says when a report is made (daily, or
@@ -24,7 +24,7 @@ export interface ReportInput extends ReportTiming {
   name: string;
   channelIds: string[];
   /** Narrows the report to these places, within the caller's own scope (absent: the caller's scope). */
-  scope?: ScopeEntry[];
+  scope?: AccessScopeEntry[];
   active?: boolean;
 }
 
@@ -34,7 +34,7 @@ export interface ReportSchedule extends ReportTiming {
   name: string;
   channelIds: string[];
   /** The places the report covers; empty: the whole fleet. Only a principal whose scope holds it reaches the schedule. */
-  scope: ScopeEntry[];
+  scope: AccessScopeEntry[];
   active: boolean;
   createdBy: string;
   createdAt: string;

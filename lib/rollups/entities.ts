@@ -1,5 +1,5 @@
 import type { DayRollup } from '#lib/rollups/pure/availability';
-import type { Place, RoomAggregate, RoomStatus, SummaryScope } from '#lib/devices/types';
+import type { Place, RoomAggregate, RoomStatus, SummaryPlace } from '#lib/devices/types';
 import { docRow, entity, numbers, texts } from '#lib/store/entity';
 import { shardKey } from '#lib/store/query';
 import { locationId, roomId } from '#lib/store/placeKeys';
@@ -38,15 +38,15 @@ export const roomIndexPrefix = (...names: (string | undefined)[]) => {
 
 /** Every summary is in GSI1 under this key. */
 export const SUMMARIES = 'SUMMARIES';
-export const summaryScopeId = (scope: SummaryScope): string => {
+export const summaryPlaceId = (scope: SummaryPlace): string => {
   const { region, location } = scope as Partial<Place>;
   if (region === undefined) return 'ALL';
   return location === undefined ? `REGION#${enc(region)}` : `LOCATION#${locationId({ region, location })}`;
 };
 export const SummaryEntity = /* @__PURE__ */ entity({
   type: 'Summary',
-  key: (scope: SummaryScope) => ({ PK: `SUMMARY#${summaryScopeId(scope)}`, SK: 'SUMMARY' }),
-  fromItem: (item): SummaryScope => {
+  key: (scope: SummaryPlace) => ({ PK: `SUMMARY#${summaryPlaceId(scope)}`, SK: 'SUMMARY' }),
+  fromItem: (item): SummaryPlace => {
     if (typeof item.region !== 'string') return {};
     return typeof item.location === 'string' ? { region: item.region, location: item.location } : { region: item.region };
   },

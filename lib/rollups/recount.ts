@@ -3,7 +3,7 @@ import * as rooms from '#lib/rollups/repository/rooms';
 import * as summaries from '#lib/rollups/repository/summaries';
 import { roomKey, summaryKey, uniquePlaces, zeroCounts, type Place, type Severity } from '#lib/devices/types';
 import { mapConcurrent, writesInFlight } from '#lib/shared/concurrency';
-import { expectedSummaries, summaryDeltas, summaryScopesOf } from './pure/summary';
+import { expectedSummaries, summaryDeltas, summaryPlacesOf } from './pure/summary';
 import { recomputeRoomChange, shiftRoom, type BeforeWrite, type RoomChange } from './rooms';
 
 /**
@@ -23,7 +23,7 @@ export const recountRooms = async (places: Iterable<Place>, beforeWrite?: Before
 /** Marks the summaries of the rooms' scopes, runs the room writes, then moves the summaries by what they changed. */
 const withSummaries = async (places: readonly Place[], write: (changes: RoomChange[]) => Promise<unknown>): Promise<RoomChange[]> => {
   if (places.length === 0) return [];
-  const scopes = [...new Map(places.flatMap(summaryScopesOf).map((scope) => [summaryKey(scope), scope])).values()];
+  const scopes = [...new Map(places.flatMap(summaryPlacesOf).map((scope) => [summaryKey(scope), scope])).values()];
   const runId = randomUUID();
   const startedAt = Date.now();
   await summaries.begin(runId, startedAt, scopes);
@@ -66,9 +66,9 @@ export const shiftRooms = async (shifts: Iterable<{ place: Place; from?: Severit
  * Answers how many summaries it corrected.
  */
 export const healSummaries = async (): Promise<number> => {
-  const known = await summaries.scopes();
+  const known = await summaries.places();
   const before = await summaries.read(known);
-  const expected = expectedSummaries(await rooms.inScope({}, { consistent: true }));
+  const expected = expectedSummaries(await rooms.inPlace({}, { consistent: true }));
   const storedKeys = new Set(known.map(summaryKey));
   const missing = [...expected.values()].filter(({ scope }) => !storedKeys.has(summaryKey(scope))).map(({ scope }) => scope);
   // scopes with no summary yet: only created here if still absent (one a run created meanwhile waits for the next heal)

@@ -37,29 +37,29 @@ export const BUILT_IN_PERMISSIONS = {
 export const API_KEY_PERMISSIONS: readonly Permission[] = PERMISSIONS.filter((permission) => permission !== 'admin');
 
 /** One entry of a scope: a whole region, or one location of a region. */
-export interface ScopeEntry {
+export interface AccessScopeEntry {
   region: string;
   location?: string;
 }
 
 /** A principal's scope: empty means unscoped (the whole fleet). */
-export type AccessScope = readonly ScopeEntry[];
+export type AccessScope = readonly AccessScopeEntry[];
 
 export const isUnscoped = (scope: AccessScope): boolean => scope.length === 0;
 
 /** Whether a place (region, location) lies inside a scope; every place lies in the empty (unscoped) one. */
-export const placeInScope = (scope: AccessScope, place: { region: string; location: string }): boolean =>
+export const placeInAccessScope = (scope: AccessScope, place: { region: string; location: string }): boolean =>
   scope.length === 0 || scope.some((entry) => entry.region === place.region && (entry.location === undefined || entry.location === place.location));
 
 /**
  * A scope as stored and answered: entries deduplicated, a location entry dropped where its
  * whole region is in the scope too, sorted by region then location.
  */
-export const normalizeScope = (scope: readonly ScopeEntry[] | undefined): ScopeEntry[] => {
+export const normalizeAccessScope = (scope: readonly AccessScopeEntry[] | undefined): AccessScopeEntry[] => {
   const entries = scope ?? [];
   const regions = new Set(entries.filter((entry) => entry.location === undefined).map((entry) => entry.region));
   const seen = new Set<string>();
-  const out: ScopeEntry[] = [];
+  const out: AccessScopeEntry[] = [];
   for (const entry of entries) {
     if (entry.location !== undefined && regions.has(entry.region)) continue;
     const key = JSON.stringify([entry.region, entry.location ?? null]);
@@ -86,10 +86,10 @@ export interface PlaceFilter {
  * the places the filter and the scope share, so counts over them add up without counting a
  * room twice. Unscoped: the filter itself. Scoped, where they do not meet: none. O(scope).
  */
-export const narrowToScope = (filter: PlaceFilter, scope: AccessScope): PlaceFilter[] => {
+export const narrowToAccessScope = (filter: PlaceFilter, scope: AccessScope): PlaceFilter[] => {
   if (isUnscoped(scope)) return [filter];
   const narrowed: PlaceFilter[] = [];
-  for (const entry of normalizeScope(scope)) {
+  for (const entry of normalizeAccessScope(scope)) {
     if (filter.region !== undefined && filter.region !== entry.region) continue;
     if (entry.location !== undefined && filter.location !== undefined && filter.location !== entry.location) continue;
     const location = entry.location ?? filter.location;

@@ -19,7 +19,7 @@ interface Area {
  * scope a region lies within only when the scope holds it whole, a location when the scope holds
  * its region whole or that location of it, and the whole fleet never.
  */
-export const areaWithinScope = (scope: AccessScope, area: Area): boolean =>
+export const areaWithinAccessScope = (scope: AccessScope, area: Area): boolean =>
   isUnscoped(scope) ||
   (area.region !== undefined && scope.some((entry) => entry.region === area.region && (entry.location === undefined || entry.location === area.location)));
 
@@ -27,16 +27,16 @@ export const areaWithinScope = (scope: AccessScope, area: Area): boolean =>
  * Whether one scope lies within another: each entry of `inner` within `outer`. The unscoped
  * (the whole fleet) lies within the unscoped only.
  */
-export const scopeWithinScope = (inner: AccessScope, outer: AccessScope): boolean =>
-  isUnscoped(outer) || (!isUnscoped(inner) && inner.every((entry) => areaWithinScope(outer, entry)));
+export const accessScopeWithin = (inner: AccessScope, outer: AccessScope): boolean =>
+  isUnscoped(outer) || (!isUnscoped(inner) && inner.every((entry) => areaWithinAccessScope(outer, entry)));
 
 /** Whether a region a rule names is one the scope reaches, whole or through one of its locations. */
-export const regionNamedInScope = (scope: AccessScope, region: string): boolean =>
+export const regionNamedInAccessScope = (scope: AccessScope, region: string): boolean =>
   isUnscoped(scope) || scope.some((entry) => entry.region === region);
 
 /**
  * Whether a location a rule names (without its region) may lie in the scope: a region the scope
  * holds whole may hold a location of any name; otherwise one of its location entries bears it.
  */
-export const locationNamedInScope = (scope: AccessScope, location: string): boolean =>
+export const locationNamedInAccessScope = (scope: AccessScope, location: string): boolean =>
   isUnscoped(scope) || scope.some((entry) => entry.location === undefined || entry.location === location);

@@ -8,7 +8,7 @@ let loaded: string | undefined;
 export const useStageSecret = (value: string): void => {
   loaded = value;
 };
-/** The stage's sealing secret: cursors here, kept idempotent results (lib/http/idempotencyStore.ts). */
+/** The stage's sealing secret: cursors here, kept idempotent results (lib/http/idempotency.ts). */
 // the process's own key is made on first use: building it at import cost every cold start
 export const stageSecret = (): Buffer | string => loaded || process.env.CURSOR_SECRET || (processKey ??= randomBytes(32));
 

@@ -1,5 +1,6 @@
+import { DEVICE_FIELDS, fieldsOf, valueAt, type Device } from '#lib/devices/model';
 import { Invalid } from '#lib/shared/errors';
-import { areaWithinScope } from '#lib/shared/scopeWithin';
+import { areaWithinAccessScope } from '#lib/shared/scopeWithin';
 import {
   BOOLEAN_ELEMENTS,
   BOOLEAN_OPERATORS,
@@ -16,18 +17,10 @@ import {
   type WatcherRecord,
 } from './types';
 
-/** The device state a watcher is evaluated against (as the inventory stores it). */
-export interface DeviceState {
-  deviceid: string;
-  devicesn: string;
-  devicemodel?: string;
-  deviceconnected?: boolean;
-  status?: { connected?: boolean; inCallStatus?: string };
-  details?: { room?: string; location?: string; region?: string };
-  vendor?: string;
-  vendorDetails?: { connectionDetail?: string; errorCodes?: string[]; software?: string; plannedMaintenance?: string };
-  staleSince?: string;
-}
+/** The device state a watcher is evaluated against (as the inventory stores it, `deviceconnected` included): any field may be missing. */
+export type DeviceState = Pick<Device, 'deviceid' | 'devicesn'> & {
+  [K in Exclude<keyof Device, 'deviceid' | 'devicesn'>]?: Device[K] extends readonly unknown[] ? Device[K] : Device[K] extends object ? Partial<Device[K]> : Device[K];
+};
 
 const isOneOf = <T extends string>(list: readonly T[], value: unknown): value is T =>
   typeof value === 'string' && (list as readonly string[]).includes(value);
@@ -74,27 +67,23 @@ export const parseConditions = (raw: unknown): Operations => {
   };
 };
 
-/** Where each element reads a device; undefined when the device lacks it. */
-const READERS: Record<Element, (device: DeviceState) => unknown> = {
-  'status.connected': (device) => device.status?.connected,
-  'status.inCallStatus': (device) => device.status?.inCallStatus,
-  deviceconnected: (device) => device.deviceconnected,
-  devicemodel: (device) => device.devicemodel,
-  'details.region': (device) => device.details?.region,
-  'details.location': (device) => device.details?.location,
-  'details.room': (device) => device.details?.room,
-  vendor: (device) => device.vendor,
-  connectionDetail: (device) => device.vendorDetails?.connectionDetail,
-  // one string, comma-separated: `contains` finds one code, `==` compares the whole list
-  errorCodes: (device) => device.vendorDetails?.errorCodes?.join(','),
-  software: (device) => device.vendorDetails?.software,
-  plannedMaintenance: (device) => device.vendorDetails?.plannedMaintenance,
-  stale: (device) => device.staleSince !== undefined,
-};
+/**
+ * Where each element reads a device, from the field the device model gives it; undefined when the
+ * device lacks it. A list reads as one string, comma-separated: `contains` finds one item, `==`
+ * compares the whole list. A presence element reads whether the field is there.
+ */
+const READERS = new Map(
+  fieldsOf(DEVICE_FIELDS, (spec) => spec.element !== undefined).map(([, spec]): [string, (device: DeviceState) => unknown] => {
+    const read = (device: DeviceState) => valueAt(device, spec.path);
+    if (spec.presence) return [spec.element!, (device) => read(device) !== undefined];
+    if (spec.type === 'texts') return [spec.element!, (device) => (Array.isArray(read(device)) ? (read(device) as unknown[]).join(',') : undefined)];
+    return [spec.element!, read];
+  }),
+);
 
 /** The device's value for an element, booleans as "true"/"false"; undefined when the device lacks it. */
 const elementValue = (device: DeviceState, element: Element): string | undefined => {
-  const value = READERS[element]?.(device); // ?. : a stored element no longer listed reads nothing, as the old switch did
+  const value = READERS.get(element)?.(device); // ?. : a stored element no longer listed reads nothing
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   return typeof value === 'string' ? value : undefined;
 };
@@ -138,5 +127,5 @@ export const evaluate = (watcher: Pick<Watcher, 'operations'>, device: DeviceSta
  * serial number. Every pass of the engine asks this one question (lib/alarms/engine/pure/plan.ts).
  */
 export const targets = (watcher: Pick<WatcherRecord, 'allDevices' | 'devicesId' | 'scope'>, device: DeviceState): boolean =>
-  areaWithinScope(watcher.scope ?? [], { region: device.details?.region, location: device.details?.location }) &&
+  areaWithinAccessScope(watcher.scope ?? [], { region: device.details?.region, location: device.details?.location }) &&
   (watcher.allDevices || watcher.devicesId.includes(device.deviceid) || watcher.devicesId.includes(device.devicesn));

@@ -1,7 +1,7 @@
 import { normalize, type WatcherInput, type WatcherRecord } from '#lib/watchers/types';
 import { docRow, entity, texts } from '#lib/store/entity';
-import { scopeField } from '#lib/access';
-import type { ScopeEntry } from '#lib/shared/access';
+import { accessScopeField } from '#lib/access';
+import type { AccessScopeEntry } from '#lib/shared/access';
 
 export const WATCHERS = 'WATCHER';
 export const WatcherEntity = /* @__PURE__ */ entity({
@@ -9,7 +9,7 @@ export const WatcherEntity = /* @__PURE__ */ entity({
   key: (id: string) => ({ PK: WATCHERS, SK: `WATCHER#${id}` }),
   fromItem: (item): WatcherRecord => ({
     id: String(item.id),
-    ...scopeField(Array.isArray(item.scope) ? (item.scope as ScopeEntry[]) : undefined),
+    ...accessScopeField(Array.isArray(item.scope) ? (item.scope as AccessScopeEntry[]) : undefined),
     ...normalize(item.watcher as WatcherInput),
     active: item.active === true,
     ...texts(item, 'createdAt', 'updatedAt'),
@@ -21,5 +21,5 @@ dataModel: docRow(WatcherEntity, { section: 'Watchers', PK: '`WATCHER`', SK: '`W
 /** The rule is a map attribute `watcher`, which keeps its `type` apart from the item's entity `type`. */
 export const watcherFields = (record: WatcherRecord, version: number) => {
   const { id, scope, active, createdAt, updatedAt, ...watcher } = record;
-  return { id, ...scopeField(scope), watcher, active, version, createdAt, updatedAt };
+  return { id, ...accessScopeField(scope), watcher, active, version, createdAt, updatedAt };
 };

@@ -8,7 +8,7 @@ import type { Page } from '#lib/store/paging';
 import * as watchers from '#lib/watchers/repository';
 import { NotFound } from '#lib/shared/errors';
 import { isUnscoped, type AccessScope } from '#lib/shared/access';
-import { conditionsOutside, watcherWithinScope } from './scope';
+import { conditionsOutside, watcherWithinAccessScope } from './scope';
 import type { ConfigurationField, WatcherInput, WatcherRecord } from './types';
 
 const notFound = (id: string) => new NotFound(`Watcher ${id} not found`);
@@ -25,7 +25,7 @@ export const requireConditionsWithin = (scope: AccessScope, input: Pick<WatcherI
 /** The watcher and its version; 404 unknown or outside the scope. */
 export const readWithin = async (id: string, scope: AccessScope): Promise<watchers.VersionedWatcher> => {
   const current = await watchers.read(id);
-  if (!watcherWithinScope(current.record, scope)) throw notFound(id);
+  if (!watcherWithinAccessScope(current.record, scope)) throw notFound(id);
   return current;
 };
 
@@ -40,7 +40,7 @@ export const requireReach = async (id: string, scope: AccessScope): Promise<void
 /** GET /watcher/all: the watchers the scope reaches, all of them or one page (a scoped page may be short). */
 export const listWithin = async (scope: AccessScope, page: { limit?: number; cursor?: string }): Promise<WatcherRecord[] | Page<WatcherRecord>> => {
   if (isUnscoped(scope)) return watchers.listOrPage(page);
-  const within = (watcher: WatcherRecord) => watcherWithinScope(watcher, scope);
+  const within = (watcher: WatcherRecord) => watcherWithinAccessScope(watcher, scope);
   if (page.limit === undefined && page.cursor === undefined) return (await watchers.list()).filter(within);
   return watchers.page(page.limit ?? 100, page.cursor, within);
 };
@@ -51,4 +51,4 @@ export const listWithin = async (scope: AccessScope, page: { limit?: number; cur
  * region's watchers use stay unknown to a scoped caller. The unscoped read every watcher's, as before.
  */
 export const fieldValuesWithin = async (field: ConfigurationField, scope: AccessScope): Promise<unknown[]> =>
-  isUnscoped(scope) ? watchers.fieldValues(field) : (await watchers.list()).filter((watcher) => watcherWithinScope(watcher, scope)).map((watcher) => watcher[field]);
+  isUnscoped(scope) ? watchers.fieldValues(field) : (await watchers.list()).filter((watcher) => watcherWithinAccessScope(watcher, scope)).map((watcher) => watcher[field]);

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Conflict, NotFound } from '#lib/shared/errors';
 import { assertListable, normalize, type ConfigurationField, type Watcher, type WatcherInput, type WatcherRecord } from '#lib/watchers/types';
-import { type ScopeEntry } from '#lib/shared/access';
+import { type AccessScopeEntry } from '#lib/shared/access';
 import { caps } from '#lib/shared/caps';
-import { scopeField } from '#lib/access';
+import { accessScopeField } from '#lib/access';
 import { WatcherEntity as Watchers, watcherFields, WATCHERS } from '#lib/watchers/entities';
 import { collection, versioned, type Versioned } from '#lib/store/entity';
 import { atVersion, patchOf, type Expr } from '#lib/store/expression';
@@ -55,9 +55,9 @@ const landed = async (write: Promise<{ held: boolean; gone: string[] }>, fail: (
 const cap = capped('watchers', () => caps.watchers(), (max) => `This stage holds ${max} watchers, its maximum (WATCHERS_MAX); delete one first`, members(WATCHERS));
 
 /** Stores a new active watcher and answers its id; 409 at the stage's maximum; `scope`: its creator's (docs/guide/rules/access.md "A watcher keeps its creator's scope, and the engine honours it in `targets`"). */
-export const create = async (input: WatcherInput, id: string = randomUUID(), scope: readonly ScopeEntry[] = []): Promise<string> => {
+export const create = async (input: WatcherInput, id: string = randomUUID(), scope: readonly AccessScopeEntry[] = []): Promise<string> => {
   const now = new Date().toISOString();
-  const record: WatcherRecord = { id, ...scopeField(scope), ...normalize(input), active: true, createdAt: now, updatedAt: now };
+  const record: WatcherRecord = { id, ...accessScopeField(scope), ...normalize(input), active: true, createdAt: now, updatedAt: now };
   assertListable(record);
   await cap.admitted(id, undefined, () => landed(putNaming(record, 1, NEW, input.channelIds), changedMeanwhile));
   return id;
@@ -88,7 +88,7 @@ export const replace = async (current: VersionedWatcher, input: WatcherInput): P
 /**
  * Bumps the version of a watcher read at `version`, changing nothing else; false when another
  * request wrote it since (or it is gone). A write that relies on what it read of a watcher
- * (lib/watchers/inhibition.ts: the chain of parents) holds it so: a racing write of it then fails.
+ * (lib/alarms/inhibition/parents.ts: the chain of parents) holds it so: a racing write of it then fails.
  */
 export const holdAt = async (id: string, version: number): Promise<boolean> =>
   // a hold prepares the change of another watcher: its audit record rides on that change, not here

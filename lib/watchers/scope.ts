@@ -5,7 +5,7 @@
  * rule itself is lib/shared/scopeWithin.ts.
  */
 import type { AccessScope } from '#lib/shared/access';
-import { locationNamedInScope, regionNamedInScope, scopeWithinScope } from '#lib/shared/scopeWithin';
+import { locationNamedInAccessScope, regionNamedInAccessScope, accessScopeWithin } from '#lib/shared/scopeWithin';
 import { inCandidates } from './conditions';
 import type { Condition, Operations, WatcherRecord } from './types';
 
@@ -18,8 +18,8 @@ const namedBy = (condition: Condition): string[] => {
 
 /** Whether a condition names only places the scope reaches (rooms lie in every location: always). */
 const conditionWithin = (scope: AccessScope, condition: Condition): boolean => {
-  if (condition.element === 'details.region') return namedBy(condition).every((region) => regionNamedInScope(scope, region));
-  if (condition.element === 'details.location') return namedBy(condition).every((location) => locationNamedInScope(scope, location));
+  if (condition.element === 'details.region') return namedBy(condition).every((region) => regionNamedInAccessScope(scope, region));
+  if (condition.element === 'details.location') return namedBy(condition).every((location) => locationNamedInAccessScope(scope, location));
   return true;
 };
 
@@ -28,5 +28,5 @@ export const conditionsOutside = (scope: AccessScope, operations: Pick<Operation
   operations.conditions.flatMap((condition, i) => (conditionWithin(scope, condition) ? [] : [`body.operations.conditions[${i}]`]));
 
 /** Whether a principal of `scope` reaches the watcher: its stored scope lies within (an unscoped watcher: only the unscoped). */
-export const watcherWithinScope = (watcher: Pick<WatcherRecord, 'scope'>, scope: AccessScope): boolean =>
-  scopeWithinScope(watcher.scope ?? [], scope);
+export const watcherWithinAccessScope = (watcher: Pick<WatcherRecord, 'scope'>, scope: AccessScope): boolean =>
+  accessScopeWithin(watcher.scope ?? [], scope);

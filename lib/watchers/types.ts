@@ -2,28 +2,22 @@
  * The vocabulary of a watcher (alarm rule), DESIGN D5. The request schema, the repository
  * and the condition evaluator all read these lists, so they cannot disagree.
  */
+import { DEVICE_FIELDS, fieldsOf, ordered, type DeviceElement } from '#lib/devices/model';
 
-/** Device fields a condition may test. */
-export const ELEMENTS = [
-  'status.connected',
-  'status.inCallStatus',
-  'deviceconnected',
-  'devicemodel',
-  'details.region',
-  'details.location',
-  'details.room',
-  // what the device's vendor says beyond the spec's fields (DESIGN §6)
-  'vendor',
-  'connectionDetail',
-  'errorCodes',
-  'software',
-  'plannedMaintenance',
-  'stale',
-] as const;
-export type Element = (typeof ELEMENTS)[number];
+/** The elements in the order the API has always listed them (its 400 answers name them in this order). */
+const ELEMENT_LEAD = ['status.connected', 'status.inCallStatus', 'deviceconnected', 'devicemodel', 'details.region', 'details.location', 'details.room'] as const satisfies readonly DeviceElement[];
 
-/** Elements holding a boolean; their condition value is the string "true" or "false". */
-export const BOOLEAN_ELEMENTS = ['status.connected', 'deviceconnected', 'stale'] as const satisfies readonly Element[];
+/** The device fields a condition may test: every field the device model gives an element, ELEMENT_LEAD first. */
+export const ELEMENTS: readonly DeviceElement[] = ordered<DeviceElement>(
+  ELEMENT_LEAD,
+  fieldsOf(DEVICE_FIELDS, (spec) => spec.element !== undefined).map(([, spec]) => spec.element as DeviceElement),
+);
+export type Element = DeviceElement;
+
+/** Elements holding a boolean (a flag, or whether a field is present); their condition value is the string "true" or "false". */
+export const BOOLEAN_ELEMENTS: readonly Element[] = ELEMENTS.filter((element) =>
+  fieldsOf(DEVICE_FIELDS, (spec) => spec.element === element && (spec.type === 'flag' || spec.presence === true)).length > 0,
+);
 export const BOOLEAN_OPERATORS = ['==', '!='] as const;
 export const BOOLEAN_VALUES = ['true', 'false'] as const;
 
@@ -33,7 +27,7 @@ export type Operator = (typeof OPERATORS)[number];
 export const OPERATOR_TYPES = ['AND', 'OR'] as const;
 type OperatorType = (typeof OPERATOR_TYPES)[number];
 
-import type { ScopeEntry } from '#lib/shared/access';
+import type { AccessScopeEntry } from '#lib/shared/access';
 import type { Severity } from '#lib/shared/severity';
 import { assertListShare, caps } from '#lib/shared/caps';
 
@@ -117,7 +111,7 @@ export interface WatcherRecord extends Watcher {
    * The scope of the principal that created it (DESIGN §5): it raises alarms only for devices
    * inside. Absent: unscoped, the whole fleet. Set at creation, never changed.
    */
-  scope?: ScopeEntry[];
+  scope?: AccessScopeEntry[];
   active: boolean;
   createdAt: string;
   updatedAt: string;

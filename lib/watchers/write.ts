@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { evaluationQueue } from '#lib/alarms/repository/evaluationQueue';
 import * as watchers from '#lib/watchers/repository';
 import { checkChannelIds, unknownChannels } from '#lib/notify/channelIds';
-import { requireAllowedRecipients } from '#lib/notify/pure/recipients';
+import { requireAllowedRecipients } from '#lib/notify/mail/pure/recipients';
 import type { AccessScope } from '#lib/shared/access';
-import { checkAndHoldInhibitedBy, checkInhibitedBy } from './inhibition';
+import { checkAndHoldInhibitedBy, checkInhibitedBy } from '#lib/alarms/inhibition/parents';
 import { readWithin, requireConditionsWithin, requireReach } from './reach';
 import type { WatcherInput, WatcherRecord } from './types';
 

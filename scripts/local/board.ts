@@ -36,6 +36,8 @@ export const boardAssets = async (): Promise<Record<string, Asset>> => {
   return {
     'index.html': { type: 'text/html; charset=utf-8', body: readFileSync(join(boardDir, 'index.html'), 'utf8') },
     'board.css': { type: 'text/css', body: readFileSync(join(boardDir, 'board.css'), 'utf8') },
+    // linked from the page, so the browser asks for no /favicon.ico the host may not have
+    'favicon.svg': { type: 'image/svg+xml', body: readFileSync(join(boardDir, 'favicon.svg'), 'utf8') },
     'board.js': { type: 'text/javascript', body: bundle.outputFiles[0]!.text },
   };
 };

@@ -2,6 +2,8 @@
  * The browsable API docs of `npm start`: Swagger UI from the swagger-ui-dist package (no CDN)
  * over docs/openapi.json, at http://localhost:${DOCS_PORT}/docs. Local only and not keyed:
  * it serves documentation, never data. "Try it out" needs the x-api-key (Authorize button).
+ * Beside them, a webhook receiver for the guide's channel examples, so that they need no public
+ * host: POST /hooks/<name> answers 204 and keeps the request, GET /hooks lists the latest.
  */
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -46,8 +48,47 @@ export interface BoardFiles {
   config: Asset;
 }
 
+/** What the local webhook receiver keeps of one request. */
+interface Received {
+  path: string;
+  receivedAt: string;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+/** The receiver keeps the latest requests only, and reads at most this much of a body. */
+const KEPT = 50;
+const BODY_LIMIT = 1024 * 1024;
+
+/** The headers a receiver checks (docs/guide/notifications.md), as sent. */
+const SHOWN_HEADERS = ['content-type', 'user-agent', 'x-signature-256', 'x-signature-timestamp', 'x-delivery-id'];
+
+const receive = (req: import('node:http').IncomingMessage, kept: Received[], done: (status: number) => void) => {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size <= BODY_LIMIT) chunks.push(chunk);
+  });
+  req.on('end', () => {
+    if (size > BODY_LIMIT) return done(413);
+    const text = Buffer.concat(chunks).toString('utf8');
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // not JSON: kept as text
+    }
+    const headers = Object.fromEntries(SHOWN_HEADERS.flatMap((name) => (typeof req.headers[name] === 'string' ? [[name, req.headers[name]]] : [])));
+    kept.unshift({ path: (req.url ?? '').split('?')[0]!, receivedAt: new Date().toISOString(), headers, body });
+    kept.length = Math.min(kept.length, KEPT);
+    done(204);
+  });
+};
+
 /** Serves the docs, and the status board under /board/; the document's first server is the running local API. */
 export const startDocsServer = (port: number, apiUrl: string, board?: BoardFiles): Promise<DocsServer> => {
+  const received: Received[] = [];
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const send = (status: number, type: string, body: string | Buffer) => {
@@ -55,6 +96,13 @@ export const startDocsServer = (port: number, apiUrl: string, board?: BoardFiles
       res.end(body);
     };
     if (path === '/' || path === '/docs' || path === '/docs/') return send(200, 'text/html; charset=utf-8', page);
+    if (req.method === 'POST' && /^\/hooks\/[\w.-]+$/.test(path)) {
+      return receive(req, received, (status) => {
+        res.writeHead(status);
+        res.end();
+      });
+    }
+    if (path === '/hooks') return send(200, 'application/json', JSON.stringify(received));
     if (board && path === '/board') {
       res.writeHead(301, { location: '/board/' });
       return res.end();

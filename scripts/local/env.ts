@@ -6,11 +6,17 @@ export const LOCAL_REGION = 'eu-west-1';
 export const LOCAL_ADMIN_USERNAME = 'admin';
 export const LOCAL_ADMIN_PASSWORD = 'local-admin-password';
 
+/** The names a browser on this machine may use for the pages npm start serves (the page server listens on 127.0.0.1). */
+export const LOCAL_PAGE_HOSTS = ['localhost', '127.0.0.1'] as const;
+
 /**
  * The default CORS allow-list of `npm start` (CORS_ORIGINS overrides it): the origins of the pages
- * npm start itself serves. A new local page passes its port here.
+ * npm start itself serves, under each name a browser may open them by. A board opened at
+ * 127.0.0.1 whose calls the API refused would look empty, not broken. A new local page passes its
+ * port here.
  */
-export const localPageOrigins = (pagePorts: readonly number[]): string => pagePorts.map((port) => `http://localhost:${port}`).join(',');
+export const localPageOrigins = (pagePorts: readonly number[]): string =>
+  pagePorts.flatMap((port) => LOCAL_PAGE_HOSTS.map((host) => `http://${host}:${port}`)).join(',');
 
 /**
  * ACCESS_MODE of `npm start`: `key` (the spec's contract, the API key alone acts) unless the

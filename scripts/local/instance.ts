@@ -18,12 +18,14 @@ export interface Instance {
   boardUrl: string;
   /** The instance's embedded store (benchmarks write changes into it directly). */
   storeEndpoint: string;
+  /** Everything npm start printed up to its "API ready" line, that line included. */
+  startOutput: string;
   stop: () => Promise<void>;
 }
 
 const root = resolve(__dirname, '..', '..');
 const READY = /API ready at (\S+)/;
-// printed before offline's long route table, so caught as it goes by
+// the store's line may come in an earlier chunk than the ready line: caught as it goes by
 const STORE = /(?:embedded|external) DynamoDB(?: Local)? at (\S+)/;
 
 export const startInstance = async (options: {
@@ -54,6 +56,8 @@ export const startInstance = async (options: {
       PORT: String(await freePort()),
       DOCS_PORT: String(await freePort()),
       WEBSOCKET_PORT: String(await freePort()),
+      WEBEX_FAKE_PORT: String(await freePort()),
+      ZOOM_FAKE_PORT: String(await freePort()),
       ESBUILD_WORK_FOLDER: options.workFolder,
       ...options.env,
       ...marker,
@@ -61,15 +65,19 @@ export const startInstance = async (options: {
   });
   const timeoutMs = options.readyTimeoutMs ?? 360_000;
   let output = '';
+  let startOutput = '';
   let storeEndpoint = '';
   const url = await new Promise<string>((ready, fail) => {
     const timer = setTimeout(() => fail(new Error(`npm start did not become ready in ${timeoutMs} ms:\n${output}`)), timeoutMs);
     const read = (chunk: Buffer) => {
       if (options.echo) process.stderr.write(chunk);
       output = (output + chunk.toString()).slice(-20_000);
+      startOutput += chunk.toString();
       storeEndpoint ||= STORE.exec(output)?.[1] ?? '';
       const match = READY.exec(output);
       if (match?.[1]) {
+        const line = /^.*API ready at .*$/m.exec(startOutput);
+        if (line) startOutput = startOutput.slice(0, line.index + line[0].length);
         clearTimeout(timer);
         ready(match[1]);
       }
@@ -91,6 +99,7 @@ export const startInstance = async (options: {
     docsUrl: /API docs at (\S+)/.exec(output)?.[1] ?? '',
     boardUrl: /Status board at (\S+)/.exec(output)?.[1] ?? '',
     storeEndpoint,
+    startOutput,
     stop,
   };
 };

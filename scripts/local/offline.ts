@@ -15,8 +15,10 @@ export interface OfflineOptions {
   env: Record<string, string>;
   /** serverless-esbuild work folder, distinct per concurrent server. */
   workFolder?: string;
-  /** Where the server's output goes: inherited (npm start) or collected (tests). */
+  /** Where the server's output goes: inherited, or collected (and handed to `onOutput` as it comes). */
   output?: 'inherit' | 'pipe';
+  /** Each chunk of the server's output, when collected. */
+  onOutput?: (chunk: Buffer) => void;
   readyTimeoutMs?: number;
   /** Called with the process as soon as it is spawned (to stop it during startup). */
   onSpawn?: (child: ChildProcess) => void;
@@ -79,6 +81,7 @@ export const startOffline = async (options: OfflineOptions): Promise<OfflineServ
   let output = '';
   const collect = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-20000);
+    options.onOutput?.(chunk);
   };
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);

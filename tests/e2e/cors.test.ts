@@ -5,8 +5,9 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { api } from '../support/api';
 
-// npm start's default CORS_ORIGINS: the docs page's origin only (docs/guide/local.md "Browsers (CORS)", docs/adr/0111-cors.md)
+// npm start's default CORS_ORIGINS: the docs page's origin, as localhost and as 127.0.0.1 (docs/guide/local.md "Browsers (CORS)", docs/adr/0111-cors.md)
 const allowed = () => new URL(inject('docsUrl')).origin;
+const byAddress = () => allowed().replace('localhost', '127.0.0.1');
 const OTHER = 'https://evil.example';
 const preflight = (origin: string, path = '/intervals', method = 'POST') =>
   fetch(`${inject('apiUrl')}${path}`, {
@@ -28,7 +29,13 @@ describe('CORS (one allow-list, CORS_ORIGINS)', () => {
     },
   );
 
-  it.each([OTHER, 'null', `${allowed()}.evil.example`, allowed().replace('localhost', '127.0.0.1')])(
+  it('preflight from the same page opened as 127.0.0.1 answers 204 with that origin', async () => {
+    const res = await preflight(byAddress());
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-origin')).toBe(byAddress());
+  });
+
+  it.each([OTHER, 'null', `${allowed()}.evil.example`, allowed().replace('localhost', '127.0.0.2'), allowed().replace(/:\d+$/, ':1')])(
     'preflight from %s gets no Access-Control-Allow-* header',
     async (origin) => {
       const res = await preflight(origin);
@@ -106,8 +113,9 @@ describe('CORS in headless Chromium', () => {
     }
   };
 
-  it.skipIf(!available)('a page on the allowed origin (the docs page) calls the API', async () => {
+  it.skipIf(!available)('a page on the allowed origin (the docs page) calls the API, opened as localhost or as 127.0.0.1', async () => {
     expect(await callFrom(inject('docsUrl'))).toEqual({ status: 200, body: [240] });
+    expect(await callFrom(inject('docsUrl').replace('localhost', '127.0.0.1'))).toEqual({ status: 200, body: [240] });
   });
 
   it.skipIf(!available)('a page on another origin cannot read the API', async () => {

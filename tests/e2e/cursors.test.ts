@@ -4,7 +4,7 @@ import { routes, samplePath } from '../support/routes';
 import { eventSchemaOf } from '../support/schemas';
 import { UserEntity, userRoleKeys } from '#lib/access/entities';
 import { ALARM_INDEX, AlarmEntity } from '#lib/alarms/entities';
-import { OUTBOX } from '#lib/notify/entities';
+import { OUTBOX } from '#lib/notify/mail/entities';
 import { roomId } from '#lib/store/placeKeys';
 
 type ErrorBody = { message: string; errors?: { field: string }[] };

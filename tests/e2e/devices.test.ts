@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ALL, inScope, scopeOf, type DeviceFilter } from '#lib/devices/deviceScope';
+import { ALL, inFilterScope, filterScopeOf, type DeviceFilter } from '#lib/devices/deviceScope';
 import { simulatedFleet } from '#lib/inventory/provider/simulated';
 import { toDevice, type Device } from '#lib/devices/types';
 import { api } from '../support/api';
@@ -10,7 +10,7 @@ import { api } from '../support/api';
 const fleet = simulatedFleet({ seed: 42, devices: 240 }).map((d) => toDevice({ ...d, vendor: 'simulated' }));
 const names = (pick: (d: Device) => string) => [...new Set(fleet.map(pick))];
 const everywhere: DeviceFilter = { regionName: ALL, locationName: ALL, roomName: ALL };
-const expectedIn = (filter: DeviceFilter) => fleet.filter((d) => inScope(scopeOf(filter), d.details));
+const expectedIn = (filter: DeviceFilter) => fleet.filter((d) => inFilterScope(filterScopeOf(filter), d.details));
 const bySn = (a: Device, b: Device) => (a.devicesn < b.devicesn ? -1 : 1);
 type ErrorBody = { message: string; errors?: { field: string; message: string }[] };
 
@@ -22,7 +22,7 @@ const post = <T>(path: string, body?: unknown) => api<T>('POST', `/videoDevice/$
  */
 const alarmedRooms = async (filter: DeviceFilter): Promise<number> => {
   const open = (await api<Device['details'][]>('GET', '/alarms')).body;
-  return new Set(open.filter((a) => inScope(scopeOf(filter), a)).map((a) => JSON.stringify([a.region, a.location, a.room]))).size;
+  return new Set(open.filter((a) => inFilterScope(filterScopeOf(filter), a)).map((a) => JSON.stringify([a.region, a.location, a.room]))).size;
 };
 
 const FILTER_ENDPOINTS = [

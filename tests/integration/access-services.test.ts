@@ -37,7 +37,7 @@ const newRole = async (permissions: string[]) => {
 afterEach(() => vi.restoreAllMocks());
 
 describe('registering a service', () => {
-  it('answers its secret once and stores only a SHA-256 digest of it', async () => {
+  it('answers its secret once and stores only a SHA-256 hash of it', async () => {
     const service = await register();
     expect(service.secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const { Item } = await doc.send(new GetCommand({ TableName: tableName(), Key: ServiceEntity.key(service.id) }));

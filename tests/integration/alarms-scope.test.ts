@@ -5,7 +5,7 @@ import { outboxMailer } from '#lib/adapters/mail';
 import * as alarms from '#lib/alarms/repository/alarms';
 import * as watchers from '#lib/watchers/repository';
 import { syncDevices } from '#lib/inventory/sync';
-import type { ScopeEntry } from '#lib/shared/access';
+import type { AccessScopeEntry } from '#lib/shared/access';
 import type { WatcherInput } from '#lib/watchers/types';
 import { createWatcher } from '#lib/watchers/write';
 import { fixed, placed as place, unique, watcherInput } from '../support/fleet';
@@ -46,7 +46,7 @@ const twoRegions = () => {
   const outside = unique('OUT');
   const room = unique('Room');
   const fleet = [place(inside, 'London', `${inside}-1`, room, false), place(outside, 'London', `${outside}-1`, room, false)];
-  return { inside, outside, room, fleet, scope: [{ region: inside }] as ScopeEntry[] };
+  return { inside, outside, room, fleet, scope: [{ region: inside }] as AccessScopeEntry[] };
 };
 
 describe('a scoped watcher in the alarm engine', () => {

@@ -2,12 +2,12 @@ import { describe, expect, it, vi } from 'vitest';
 import { fullPass } from '#lib/alarms/engine/fullPass';
 import { runEvaluation } from '#lib/alarms/engine/run';
 import { outboxMailer } from '#lib/adapters/mail';
-import type { Mailer } from '#lib/alarms/mailer';
-import type { Mail } from '#lib/alarms/types';
+import type { Mailer } from '#lib/notify/mail/types';
+import type { Mail } from '#lib/notify/mail/types';
 import * as alarms from '#lib/alarms/repository/alarms';
 import type { AlarmView } from '#lib/alarms/repository/alarms';
 import { devices } from '#lib/devices/repository/devices';
-import * as outbox from '#lib/notify/repository/outbox';
+import * as outbox from '#lib/notify/mail/repository';
 import * as rooms from '#lib/rollups/repository/rooms';
 import { recomputeRoom } from '#lib/rollups/rooms';
 import * as watchers from '#lib/watchers/repository';
@@ -17,7 +17,7 @@ import { device, fixed, offlineWatcher, unique } from '../support/fleet';
 
 const evaluate = (mailer: Mailer = outboxMailer()) => fullPass({ mailer, deadline: Date.now() + 30_000 });
 const mailsTo = async (email: string) => (await outbox.list(email, {})) as Mail[];
-const statusIn = async (region: string) => roomStatusCount(await rooms.inScope({ region }));
+const statusIn = async (region: string) => roomStatusCount(await rooms.inPlace({ region }));
 
 describe('alarm engine against the store', () => {
   it('follows a device offline and back: alarm, room status, one raised and one cleared mail', async () => {

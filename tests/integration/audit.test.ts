@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { AuditFilter, AuditRecord } from '#lib/shared/audit';
+import type { AuditFilter, AuditRecord } from '#lib/access/audit/types';
 import { auditBase } from '#lib/access/audit/entities';
 import '../support/tokenKeys';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';

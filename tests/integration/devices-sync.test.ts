@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { devices } from '#lib/devices/repository/devices';
 import * as rooms from '#lib/rollups/repository/rooms';
 import { recomputeRoom } from '#lib/rollups/rooms';
-import { inScope } from '#lib/devices/deviceScope';
+import { inFilterScope } from '#lib/devices/deviceScope';
 import { expectedAggregates } from '#lib/rollups/pure/aggregates';
 import { roomKey } from '#lib/devices/types';
 import { roomId } from '#lib/store/placeKeys';
@@ -27,13 +27,13 @@ const device = (sn: string, room: string, connected = true, location = 'London')
   details: { region: 'EMEA', location, room },
 });
 const room = (name: string, location = 'London'): Place => ({ region: 'EMEA', location, room: name });
-const aggregateOf = async (place: Place) => (await rooms.inScope(place)).find((r) => roomKey(r) === roomKey(place));
+const aggregateOf = async (place: Place) => (await rooms.inPlace(place)).find((r) => roomKey(r) === roomKey(place));
 
 describe('device sync', () => {
   it('stores every device and one aggregate per room that matches the fleet', async () => {
     const fleet = simulatedFleet({ seed: 11, devices: 120, rooms: 30 });
     await syncDevices(fixed(fleet));
-    const stored = await rooms.inScope({});
+    const stored = await rooms.inPlace({});
     expect(stored).toHaveLength(30);
     expect(new Map(stored.map((r) => [roomKey(r), r]))).toEqual(expectedAggregates(fleet));
     expect((await devices.index()).map((d) => d.devicesn).sort()).toEqual(fleet.map((d) => d.devicesn).sort());
@@ -152,7 +152,7 @@ describe('room aggregates', () => {
   it('answer every scope with exactly the rooms in it', async () => {
     const fleet = simulatedFleet({ seed: 13, devices: 200, rooms: 60 });
     await syncDevices(fixed(fleet));
-    const all = await rooms.inScope({});
+    const all = await rooms.inPlace({});
     const scopes = [
       { region: 'EMEA' },
       { location: 'Tokyo' },
@@ -165,7 +165,7 @@ describe('room aggregates', () => {
       { region: 'Nowhere' },
     ];
     for (const scope of scopes) {
-      expect(await rooms.inScope(scope), JSON.stringify(scope)).toEqual(all.filter((r) => inScope(scope, r)));
+      expect(await rooms.inPlace(scope), JSON.stringify(scope)).toEqual(all.filter((r) => inFilterScope(scope, r)));
     }
   });
 });
@@ -174,7 +174,7 @@ describe('device list', () => {
   it('pages through every device of a scope exactly once', async () => {
     const fleet = simulatedFleet({ seed: 14, devices: 90, rooms: 20 });
     await syncDevices(fixed(fleet));
-    const scope = await rooms.inScope({});
+    const scope = await rooms.inPlace({});
     const seen: string[] = [];
     let cursor: string | undefined;
     do {

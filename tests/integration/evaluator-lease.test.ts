@@ -49,7 +49,7 @@ describe('a run killed with SIGKILL mid-evaluation', () => {
   /** Rooms of the region whose stored status is not what their open alarms say. */
   const disagreeing = async () => {
     const open = (await alarms.open()).filter((alarm) => alarm.region === region);
-    return (await rooms.inScope({ region })).filter((room) => {
+    return (await rooms.inPlace({ region })).filter((room) => {
       const worst = open.filter((alarm) => alarm.room === room.room).map((alarm) => alarm.severity);
       return room.roomStatus !== (worst.length ? 'Critical' : 'OK');
     });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as deliveries from '#lib/notify/repository/deliveries';
-import * as inhibitions from '#lib/notify/repository/inhibitions';
+import * as inhibitions from '#lib/alarms/inhibition/repository';
 import * as watchers from '#lib/watchers/repository';
 import { createChannel } from '#lib/notify/channels';
 import type { InhibitedBy } from '#lib/watchers/types';

@@ -112,7 +112,7 @@ describe('live subscriptions', () => {
     await syncDevices(fixed(() => [device(region, `${region}-1`, 'A', true), device(region, `${region}-2`, 'B', false)]));
     const id = await opened(filterOf('all'));
     const answer = await subscribe(id, JSON.stringify({ action: 'subscribe', filter: filterOf(region) }), validate);
-    expect(answer).toEqual({ type: 'subscribed', filter: filterOf(region), snapshot: roomStatusCount(await rooms.inScope({ region })) });
+    expect(answer).toEqual({ type: 'subscribed', filter: filterOf(region), snapshot: roomStatusCount(await rooms.inPlace({ region })) });
     expect(answer).toMatchObject({ snapshot: { TotalRooms: 2, OKStatus: 2 } });
     expect(await liveConnections.find(id)).toMatchObject({ filter: filterOf(region) });
     expect((await liveConnections.subscribers([`${encodeURIComponent(region)}#all#all`])).map((s) => s.connectionId)).toEqual([id]);

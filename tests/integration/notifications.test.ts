@@ -1,11 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fullPass } from '#lib/alarms/engine/fullPass';
 import { outboxMailer } from '#lib/adapters/mail';
-import type { Mail, OpenAlarm } from '#lib/alarms/types';
+import type { OpenAlarm } from '#lib/alarms/types';
+import type { Mail } from '#lib/notify/mail/types';
 import * as alarms from '#lib/alarms/repository/alarms';
 import * as channels from '#lib/notify/repository/channels';
 import * as deliveries from '#lib/notify/repository/deliveries';
-import * as outbox from '#lib/notify/repository/outbox';
+import * as outbox from '#lib/notify/mail/repository';
 import * as watchers from '#lib/watchers/repository';
 import { syncDevices } from '#lib/inventory/sync';
 import type { ProviderDevice } from '#lib/devices/types';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { acknowledgeAlarm } from '#lib/alarms/acknowledge';
 import * as alarms from '#lib/alarms/repository/alarms';
-import * as inhibitions from '#lib/notify/repository/inhibitions';
+import * as inhibitions from '#lib/alarms/inhibition/repository';
 import * as watchers from '#lib/watchers/repository';
 import { createWindow } from '#lib/maintenance/service';
 import { MAINTENANCE } from '#lib/maintenance/entities';

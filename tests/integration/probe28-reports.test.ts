@@ -1,7 +1,7 @@
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { outboxMailer } from '#lib/adapters/mail';
-import type { Mail } from '#lib/alarms/types';
-import * as outbox from '#lib/notify/repository/outbox';
+import type { Mail } from '#lib/notify/mail/types';
+import * as outbox from '#lib/notify/mail/repository';
 import { createChannel } from '#lib/notify/channels';
 import { runReports } from '#lib/reports/run';
 import { createSchedule, replaceSchedule } from '#lib/reports/service';

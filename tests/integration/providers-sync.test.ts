@@ -55,7 +55,7 @@ describe('several providers at once', () => {
     expect(vendorOf(all, 'zoom')).toHaveLength(split.zoom.length);
     expect(vendorOf(all, 'webex').every((d) => d.vendorDetails?.software?.startsWith('RoomOS'))).toBe(true);
     expect(vendorOf(all, 'zoom').every((d) => d.vendorDetails?.connectionDetail === (d.status.connected ? 'Online' : 'Offline'))).toBe(true);
-    const aggregates = await rooms.inScope({});
+    const aggregates = await rooms.inPlace({});
     expect(new Map(aggregates.map((r) => [roomKey(r), r]))).toEqual(expectedAggregates([...all.values()]));
     const status = await statusOf('webex');
     expect(status).toMatchObject({ devices: split.webex.length, skipped: { personal: 2, noSerial: 1 }, duplicates: 0 });
@@ -132,7 +132,7 @@ describe('several providers at once', () => {
     expect(vendorOf(await stored(), 'webex').map((d) => d.devicesn).sort()).toEqual(kept.map((d) => d.devicesn).sort());
     expect((await statusOf('webex')).heldRemovals).toBeUndefined();
     const all = await stored();
-    const aggregates = await rooms.inScope({});
+    const aggregates = await rooms.inPlace({});
     expect(new Map(aggregates.map((r) => [roomKey(r), r]))).toEqual(expectedAggregates([...all.values()]));
   });
 

@@ -28,7 +28,7 @@ const shape = (list: readonly ProviderDevice[]) =>
 const expectStoreToBe = async (fleet: readonly ProviderDevice[]) => {
   expect(shape(await devices.index())).toEqual(shape(fleet));
   const want = [...expectedAggregates(fleet).values()].sort((a, b) => (roomKey(a) < roomKey(b) ? -1 : 1));
-  expect((await rooms.inScope({})).sort((a, b) => (roomKey(a) < roomKey(b) ? -1 : 1))).toEqual(want);
+  expect((await rooms.inPlace({})).sort((a, b) => (roomKey(a) < roomKey(b) ? -1 : 1))).toEqual(want);
 };
 
 afterEach(() => vi.unstubAllEnvs());

@@ -1,9 +1,9 @@
 import { onTestFinished, vi } from 'vitest';
 import { outboxMailer } from '#lib/adapters/mail';
 import { queuePass } from '#lib/alarms/engine/queuePass';
-import type { Mail } from '#lib/alarms/types';
+import type { Mail } from '#lib/notify/mail/types';
 import * as alarms from '#lib/alarms/repository/alarms';
-import * as outbox from '#lib/notify/repository/outbox';
+import * as outbox from '#lib/notify/mail/repository';
 import type { ProviderDevice } from '#lib/devices/types';
 import { syncDevices } from '#lib/inventory/sync';
 import { notifier } from '#lib/notify/notifier';

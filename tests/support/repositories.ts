@@ -8,7 +8,7 @@ import { join } from 'node:path';
  * into one of them, and each of their entry points that answers a promise must be declared async.
  */
 const root = join(import.meta.dirname, '..', '..');
-const GENERIC_ITEM_KEEPERS = ['lib/store/caps.ts', 'lib/store/leases.ts', 'lib/store/partition.ts', 'lib/http/idempotencyKeys.ts'];
+const GENERIC_ITEM_KEEPERS = ['lib/store/caps.ts', 'lib/store/leases.ts', 'lib/store/partition.ts', 'lib/http/idempotency.ts'];
 
 const walk = (dir: string): string[] =>
   readdirSync(join(root, dir)).flatMap((name) => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { afterPlan, holding, inhibitedRaises, suppressRaises } from '#lib/alarms/engine/pure/inhibit';
+import { afterPlan, holding, inhibitedRaises, suppressRaises } from '#lib/alarms/inhibition/pure/suppress';
 import { planAlarms } from '#lib/alarms/engine/pure/plan';
-import { parentHolds, parentProblem, parentScope, sameEpisode, scopeKey, suppressionOf, type ParentFacts } from '#lib/alarms/pure/inhibition';
+import { parentHolds, parentProblem, parentPlaceOf, sameEpisode, placeKey, suppressionOf, type ParentFacts } from '#lib/alarms/inhibition/pure/rules';
 import type { Place } from '#lib/devices/types';
 import { buildDigest, introOf, subjectOf } from '#lib/notify/pure/digest';
 import { payloadOf } from '#lib/notify/pure/formats';
@@ -18,20 +18,20 @@ const facts = (counts: Record<string, { deviceCount: number; offline: number }>,
 describe('parent conditions (issue 28 item 2)', () => {
   it('judges roomOffline over the room: it holds when every device of the room is offline', () => {
     const parent = { condition: 'roomOffline' } as const;
-    const scope = parentScope(parent, room);
+    const scope = parentPlaceOf(parent, room);
     expect(scope).toEqual(room);
-    expect(parentHolds(parent, scope, facts({ [scopeKey(room)]: { deviceCount: 3, offline: 3 } }))).toBe(true);
-    expect(parentHolds(parent, scope, facts({ [scopeKey(room)]: { deviceCount: 3, offline: 2 } }))).toBe(false);
+    expect(parentHolds(parent, scope, facts({ [placeKey(room)]: { deviceCount: 3, offline: 3 } }))).toBe(true);
+    expect(parentHolds(parent, scope, facts({ [placeKey(room)]: { deviceCount: 3, offline: 2 } }))).toBe(false);
     expect(parentHolds(parent, scope, facts({}))).toBe(false);
   });
 
   it('judges locationOffline over the location: it holds from percent% of its devices offline', () => {
     const parent = { condition: 'locationOffline', percent: 30 } as const;
-    const scope = parentScope(parent, room);
+    const scope = parentPlaceOf(parent, room);
     expect(scope).toEqual(location);
-    const at = (offline: number) => parentHolds(parent, scope, facts({ [scopeKey(location)]: { deviceCount: 10, offline } }));
+    const at = (offline: number) => parentHolds(parent, scope, facts({ [placeKey(location)]: { deviceCount: 10, offline } }));
     expect([at(0), at(2), at(3), at(10)]).toEqual([false, false, true, true]);
-    expect(parentHolds({ condition: 'locationOffline', percent: 100 }, scope, facts({ [scopeKey(location)]: { deviceCount: 10, offline: 9 } }))).toBe(false);
+    expect(parentHolds({ condition: 'locationOffline', percent: 100 }, scope, facts({ [placeKey(location)]: { deviceCount: 10, offline: 9 } }))).toBe(false);
   });
 
   it('judges a parent watcher by its firing alarms inside the room or the location', () => {
@@ -43,7 +43,7 @@ describe('parent conditions (issue 28 item 2)', () => {
   });
 
   it('tells the parent problem in words', () => {
-    const counts = facts({ [scopeKey(location)]: { deviceCount: 27, offline: 10 }, [scopeKey(room)]: { deviceCount: 2, offline: 2 } });
+    const counts = facts({ [placeKey(location)]: { deviceCount: 27, offline: 10 }, [placeKey(room)]: { deviceCount: 2, offline: 2 } });
     expect(parentProblem({ condition: 'locationOffline', percent: 30 }, location, counts)).toBe('location EMEA / London: 37% of devices offline');
     expect(parentProblem({ condition: 'roomOffline' }, room, counts)).toBe('room EMEA / London / Room 1: all 2 devices offline');
     expect(parentProblem({ condition: 'watcher', watcherId: 'p', over: 'room' }, room, counts, 'network down')).toBe('room EMEA / London / Room 1: watcher "network down" firing');
@@ -75,7 +75,7 @@ describe('suppressing the raises of a plan', () => {
 
   it('marks the raises whose parent holds with the start of their episode, and leaves the others as planned', () => {
     const judged = inhibitedRaises(plan.raise, [inhibited, plain]);
-    const held = holding(judged, facts({ [scopeKey(location)]: { deviceCount: 4, offline: 2 } }));
+    const held = holding(judged, facts({ [placeKey(location)]: { deviceCount: 4, offline: 2 } }));
     const since = '2024-06-11T09:59:00.000Z';
     const raises = suppressRaises(plan.raise, held, new Map([[judged[0]!.episode, since]]));
     expect(raises.filter((r) => r.alarm.watcherId === 'child').map((r) => r.alarm.suppressedBy)).toEqual([
@@ -83,7 +83,7 @@ describe('suppressing the raises of a plan', () => {
       { condition: 'locationOffline', percent: 50, ...location, since },
     ]);
     expect(raises.filter((r) => r.alarm.watcherId === 'plain').every((r) => r.alarm.suppressedBy === undefined)).toBe(true);
-    expect(holding(judged, facts({ [scopeKey(location)]: { deviceCount: 5, offline: 2 } }))).toEqual([]);
+    expect(holding(judged, facts({ [placeKey(location)]: { deviceCount: 5, offline: 2 } }))).toEqual([]);
     // an episode being released suppresses nothing
     expect(suppressRaises(plan.raise, held, new Map([[judged[0]!.episode, undefined]]))).toEqual(plan.raise);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { auditCsv } from '#lib/access/audit/csv';
-import { requestFacts, type AuditRecord } from '#lib/shared/audit';
+import { requestFacts, type AuditRecord } from '#lib/access/audit/types';
 import { apiEvent } from '../support/events';
 
 // The user agent is the one text of an audit record a client writes freely (every other field is

@@ -7,12 +7,12 @@ import { auditCsv } from '#lib/access/audit/csv';
 import { csvCell, csvRow } from '#lib/shared/csv';
 import { auditRetentionDays, recordOf } from '#lib/access/audit/log';
 import { http, type Binding } from '#lib/http/index';
-import { auditEntryOf, auditFactsOf, changedFields, declaredFields, isChange, targetOf, type AuditFacts } from '#lib/http/audit';
+import { auditEntryOf, auditFactsOf, changedFields, declaredFields, isChange, routeAudit, targetOf, type AuditFacts } from '#lib/access/audit/routes';
 import { route, type AuditLog, type IdempotencyStore } from '#lib/http/contract';
 import { runIdempotent } from '#lib/http/idempotency';
 import type { HttpResult } from '#lib/http/respond';
 import { logger } from '#lib/shared/log';
-import { requestFacts, type AuditEntry, type AuditRecord } from '#lib/shared/audit';
+import { requestFacts, type AuditEntry, type AuditRecord } from '#lib/access/audit/types';
 import { renderBuild } from '../../scripts/generate';
 import { root, routes } from '../../scripts/registry';
 import { importGraph } from '../support/bundles';
@@ -160,7 +160,7 @@ describe('which routes are audited (from the contracts)', () => {
   it.each(mutating.map((r) => [`${r.method} /${r.path}`, r] as const))('%s is audited: its binding stores a record', (_label, r) => {
     const facts = auditFactsOf(r.contract, r.area);
     expect(facts, `${r.functionName} changes state but is not audited (contract audit.record)`).toBeDefined();
-    expect(bindings[`generated/routes/${r.functionName}.ts`]).toContain(`audit: { log: auditLog, "action":"${r.method} /${r.path}"`);
+    expect(bindings[`generated/routes/${r.functionName}.ts`]).toContain(`audit: routeAudit({"action":"${r.method} /${r.path}"`);
     expect(permissions.functions[r.functionName], `${r.functionName} must be allowed to write its record`).toContain('TableWrite');
   });
 
@@ -168,7 +168,7 @@ describe('which routes are audited (from the contracts)', () => {
     const audited = all.filter((r) => auditFactsOf(r.contract, r.area) !== undefined);
     expect(audited.filter((r) => r.method === 'GET')).toEqual([]);
     expect(audited.filter((r) => r.contract.permission === 'fleet:read').map((r) => r.functionName)).toEqual([]);
-    for (const r of all.filter((r) => !audited.includes(r))) expect(bindings[`generated/routes/${r.functionName}.ts`]).not.toContain('auditLog');
+    for (const r of all.filter((r) => !audited.includes(r))) expect(bindings[`generated/routes/${r.functionName}.ts`]).not.toContain('routeAudit');
   });
 
   it('lets every public route that is not a GET (sign-in, token exchange) reach the audit log itself', async () => {
@@ -211,7 +211,7 @@ describe('the change answers 2xx only once its record is stored', () => {
   });
   const facts = auditFactsOf(changeRoute, 'things')!;
   const principal = { kind: 'user', username: 'alice', role: 'admin', permissions: [], scope: [] } as const;
-  const bindingWith = (log: AuditLog): Binding<typeof changeRoute> => ({ functionName: 'thing', invalidStatus: 400, auth: async () => principal, audit: { log, ...facts } });
+  const bindingWith = (log: AuditLog<AuditEntry>): Binding<typeof changeRoute> => ({ functionName: 'thing', invalidStatus: 400, auth: async () => principal, audit: routeAudit(facts, log) });
   const event = () => jsonEvent({ name: 'n', secret: 'Hush-hush-secret-77' }, { httpMethod: 'PUT', resource: '/thing/{id}', pathParameters: { id: '9' } });
 
   it('stores the record, then answers', async () => {

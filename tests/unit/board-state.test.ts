@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyMessage, countsOf, emptyState, loaded, roomsApart, roomsInOrder, type Alarm, type Room } from '../../board/src/state';
+import { alarmChanged, applyMessage, countsOf, emptyState, loaded, roomsApart, roomsInOrder, showPage, type Alarm, type Room } from '../../board/src/state';
 
 const room = (name: string, roomStatus: Room['roomStatus'] = 'OK', deviceCount = 2): Room => ({
   region: 'EMEA', location: 'Berlin', room: name, roomStatus, deviceCount, online: deviceCount, offline: 0,
@@ -80,5 +80,41 @@ describe('status board state', () => {
     expect(roomsApart(state, '2026-01-01T02:00:00.000Z').inMaintenance).toEqual([]);
     state = loaded(state, [room('A'), room('B')], [], T1);
     expect(roomsApart(state, T1).inMaintenance).toEqual([]);
+  });
+
+  it('keeps every firing alarm for the marks apart from the page the list shows, and follows pushes in both', () => {
+    let state = loaded(emptyState(1), [], [alarm('b', T1)], T0, [alarm('a', T0), alarm('b', T1)]);
+    expect([...state.firing.keys()].sort()).toEqual(['a', 'b']);
+    state = applyMessage(state, { type: 'alarm', event: 'acknowledged', at: T1, alarm: { ...alarm('a', T0), acknowledgedAt: T1 } });
+    expect(state.firing.get('a')?.acknowledged).toBe(true);
+    expect(state.alarms.map((a) => a.id)).toEqual(['b']);
+    state = applyMessage(state, { type: 'alarm', event: 'cleared', at: T1, alarm: alarm('a', T0) });
+    expect([...state.firing.keys()]).toEqual(['b']);
+  });
+
+  it('on an older page, a raised alarm does not enter the list, and a listed one changes its marks in place', () => {
+    let state = showPage(loaded(emptyState(2), [], [], T0), [alarm('old2', T0), alarm('old1', '2025-12-31T00:00:00.000Z')], false);
+    state = applyMessage(state, { type: 'alarm', event: 'raised', at: T1, alarm: alarm('new', T1) });
+    expect(state.alarms.map((a) => a.id)).toEqual(['old2', 'old1']);
+    expect(state.firing.has('new')).toBe(true);
+    state = applyMessage(state, { type: 'alarm', event: 'silenced', at: T1, alarm: { ...alarm('old1', '2025-12-31T00:00:00.000Z'), silencedBy: ['s'] } });
+    expect(state.alarms.map((a) => [a.id, !!a.silenced])).toEqual([['old2', false], ['old1', true]]);
+    // back on the newest page, raised alarms enter again
+    state = applyMessage(showPage(state, [], true), { type: 'alarm', event: 'raised', at: T1, alarm: alarm('newer', T1) });
+    expect(state.alarms.map((a) => a.id)).toEqual(['newer']);
+  });
+
+  it('an acknowledgement answered by the API marks the alarm at once, in the list and for the tiles, keeping its silence', () => {
+    let state = loaded(emptyState(), [], [{ ...alarm('a', T0), silencedBy: ['s'] }], T0);
+    state = alarmChanged(state, { ...alarm('a', T0), acknowledgedAt: T1 });
+    expect(state.alarms[0]).toMatchObject({ id: 'a', acknowledged: true, silenced: true });
+    expect(state.firing.get('a')).toMatchObject({ acknowledged: true, silenced: true });
+  });
+
+  it('orders alarms raised at the same moment as the API does (watcher, then device, descending), whatever order the pushes come in', () => {
+    const at = (devicesn: string): Alarm => ({ ...alarm(devicesn, T1), watcherId: 'w' });
+    let state = loaded(emptyState(), [], [at('VD3'), at('VD2'), at('VD1')], T1);
+    state = applyMessage(state, { type: 'alarm', event: 'raised', at: T1, alarm: at('VD2') });
+    expect(state.alarms.map((a) => a.id)).toEqual(['VD3', 'VD2', 'VD1']);
   });
 });

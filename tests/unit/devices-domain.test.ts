@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { uniqueSorted } from '#lib/shared/names';
-import { inScope, scopeOf} from '#lib/devices/deviceScope';
+import { inFilterScope, filterScopeOf} from '#lib/devices/deviceScope';
 import { expectedAggregates, aggregateOf, roomStatusOf, staleRooms } from '#lib/rollups/pure/aggregates';
 import { planSync } from '#lib/inventory/pure/syncPlan';
 import * as stats from '#lib/devices/stats';
@@ -20,18 +20,18 @@ const aggregate = (overrides: Partial<RoomAggregate>) => roomAggregate({ ...plac
 
 describe('filter matching', () => {
   it('treats all and absent fields as no narrowing', () => {
-    expect(scopeOf({ regionName: 'all', locationName: 'London', roomName: 'all' })).toEqual({ location: 'London' });
-    expect(scopeOf({})).toEqual({});
+    expect(filterScopeOf({ regionName: 'all', locationName: 'London', roomName: 'all' })).toEqual({ location: 'London' });
+    expect(filterScopeOf({})).toEqual({});
   });
 
   it('treats the wildcard case-sensitively', () => {
-    expect(scopeOf({ regionName: 'ALL' })).toEqual({ region: 'ALL' });
+    expect(filterScopeOf({ regionName: 'ALL' })).toEqual({ region: 'ALL' });
   });
 
   it('matches a place only when every narrowed field is equal', () => {
-    expect(inScope({ region: 'EMEA', room: 'R1' }, place)).toBe(true);
-    expect(inScope({ region: 'EMEA', location: 'Madrid' }, place)).toBe(false);
-    expect(inScope({}, place)).toBe(true);
+    expect(inFilterScope({ region: 'EMEA', room: 'R1' }, place)).toBe(true);
+    expect(inFilterScope({ region: 'EMEA', location: 'Madrid' }, place)).toBe(false);
+    expect(inFilterScope({}, place)).toBe(true);
   });
 
   it('deduplicates and sorts names', () => {

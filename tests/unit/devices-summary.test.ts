@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countRooms, expectedSummaries, summaryDeltas, summaryScopeFor } from '#lib/rollups/pure/summary';
+import { countRooms, expectedSummaries, summaryDeltas, summaryPlaceFor } from '#lib/rollups/pure/summary';
 import { summaryKey, zeroCounts } from '#lib/devices/types';
 import { roomAggregate } from '../support/records';
 
@@ -7,11 +7,11 @@ const room = roomAggregate;
 
 describe('summaries', () => {
   it('serve everything, a region and a region + location; any other scope reads rooms', () => {
-    expect(summaryScopeFor({})).toEqual({});
-    expect(summaryScopeFor({ region: 'EMEA' })).toEqual({ region: 'EMEA' });
-    expect(summaryScopeFor({ region: 'EMEA', location: 'London' })).toEqual({ region: 'EMEA', location: 'London' });
-    expect(summaryScopeFor({ location: 'London' })).toBeUndefined();
-    expect(summaryScopeFor({ region: 'EMEA', room: 'R1' })).toBeUndefined();
+    expect(summaryPlaceFor({})).toEqual({});
+    expect(summaryPlaceFor({ region: 'EMEA' })).toEqual({ region: 'EMEA' });
+    expect(summaryPlaceFor({ region: 'EMEA', location: 'London' })).toEqual({ region: 'EMEA', location: 'London' });
+    expect(summaryPlaceFor({ location: 'London' })).toBeUndefined();
+    expect(summaryPlaceFor({ region: 'EMEA', room: 'R1' })).toBeUndefined();
   });
 
   it('move each scope a room belongs to by exactly its change', () => {

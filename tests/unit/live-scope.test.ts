@@ -2,22 +2,22 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { StoredChange } from '#lib/alarms/repository/changes';
 import { messageOf } from '#lib/live/messages';
-import { covers, scopeKey, scopeKeysOf } from '#lib/live/scope';
+import { covers, filterScopeKey, filterScopeKeysOf } from '#lib/live/scope';
 
 const place = { region: 'EMEA', location: 'Berlin', room: 'Room 1' };
 
 describe('live scope keys', () => {
   it('a change in one room concerns the eight scopes made of its names or all', () => {
-    const keys = scopeKeysOf(place);
+    const keys = filterScopeKeysOf(place);
     expect(keys).toHaveLength(8);
-    expect(keys).toContain(scopeKey({ regionName: 'all', locationName: 'all', roomName: 'all' }));
-    expect(keys).toContain(scopeKey({ regionName: 'all', locationName: 'all', roomName: 'Room 1' }));
-    expect(keys).toContain(scopeKey({ regionName: 'EMEA', locationName: 'Berlin', roomName: 'Room 1' }));
-    expect(keys).not.toContain(scopeKey({ regionName: 'EMEA', locationName: 'London', roomName: 'all' }));
+    expect(keys).toContain(filterScopeKey({ regionName: 'all', locationName: 'all', roomName: 'all' }));
+    expect(keys).toContain(filterScopeKey({ regionName: 'all', locationName: 'all', roomName: 'Room 1' }));
+    expect(keys).toContain(filterScopeKey({ regionName: 'EMEA', locationName: 'Berlin', roomName: 'Room 1' }));
+    expect(keys).not.toContain(filterScopeKey({ regionName: 'EMEA', locationName: 'London', roomName: 'all' }));
   });
 
   it('names holding the key separator never collide', () => {
-    expect(scopeKey({ regionName: 'a#b', locationName: 'c', roomName: 'all' })).not.toBe(scopeKey({ regionName: 'a', locationName: 'b#c', roomName: 'all' }));
+    expect(filterScopeKey({ regionName: 'a#b', locationName: 'c', roomName: 'all' })).not.toBe(filterScopeKey({ regionName: 'a', locationName: 'b#c', roomName: 'all' }));
   });
 
   it('a subscriber hears of a room exactly when its filter covers the room (the rule of device queries)', () => {
@@ -27,7 +27,7 @@ describe('live scope keys', () => {
         fc.pre(region !== 'all' && location !== 'all' && room !== 'all');
         const filter = { regionName, locationName, roomName };
         const where = { region, location, room };
-        expect(scopeKeysOf(where).includes(scopeKey(filter))).toBe(covers(filter, where));
+        expect(filterScopeKeysOf(where).includes(filterScopeKey(filter))).toBe(covers(filter, where));
       }),
       { numRuns: 2000 },
     );

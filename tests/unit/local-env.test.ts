@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { externalEndpoint, externalStoreEnv } from '../../scripts/local/env';
+import { externalEndpoint, externalStoreEnv, localPageOrigins } from '../../scripts/local/env';
 
 const saved = { ...process.env };
 afterEach(() => {
@@ -25,5 +25,12 @@ describe('DYNAMODB_ENDPOINT (npm start against any DynamoDB)', () => {
     expect(env.AWS_ACCESS_KEY_ID).toBeUndefined();
     delete process.env.AWS_PROFILE;
     expect(externalStoreEnv('http://localhost:8000').AWS_ACCESS_KEY_ID).toBe('local');
+  });
+});
+
+describe("npm start's default CORS allow-list", () => {
+  it('admits each page port under localhost and 127.0.0.1, and nothing else', () => {
+    expect(localPageOrigins([3001]).split(',')).toEqual(['http://localhost:3001', 'http://127.0.0.1:3001']);
+    expect(localPageOrigins([3001, 8080]).split(',')).toEqual(['http://localhost:3001', 'http://127.0.0.1:3001', 'http://localhost:8080', 'http://127.0.0.1:8080']);
   });
 });

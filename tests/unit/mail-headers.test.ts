@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { headerText } from '#lib/shared/header';
-import { digestMail } from '#lib/notify/pure/mail';
+import { digestMail } from '#lib/notify/mail/pure/render';
 import type { Digest } from '#lib/notify/types';
 
 const digest: Digest = {

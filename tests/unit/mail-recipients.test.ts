@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Invalid } from '#lib/shared/errors';
-import { mailAllowedDomains, mayMail, requireAllowedRecipients } from '#lib/notify/pure/recipients';
+import { mailAllowedDomains, mayMail, requireAllowedRecipients } from '#lib/notify/mail/pure/recipients';
 
 describe('MAIL_ALLOWED_DOMAINS', () => {
   const allowed = mailAllowedDomains({ MAIL_ALLOWED_DOMAINS: ' Example.com, *.example.net ,' });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildDigest, digestId, durationOf, subjectOf } from '#lib/notify/pure/digest';
 import { payloadOf, webhookBody } from '#lib/notify/pure/formats';
-import { digestMail } from '#lib/notify/pure/mail';
+import { digestMail } from '#lib/notify/mail/pure/render';
 import type { NotifiedAlarm, NotifiedWatcher } from '#lib/notify/types';
 
 const AT = '2026-11-22T10:00:00.000Z';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { HistoryRecord } from '#lib/alarms/pure/history';
 import { webhookBody } from '#lib/notify/pure/formats';
-import { digestMail } from '#lib/notify/pure/mail';
-import { buildReport, LONGEST_OUTAGES, scopeLabel, WORST_ROOMS } from '#lib/reports/pure/build';
+import { digestMail } from '#lib/notify/mail/pure/render';
+import { buildReport, LONGEST_OUTAGES, accessScopeLabel, WORST_ROOMS } from '#lib/reports/pure/build';
 import { reportDigest, reportDrafts } from '#lib/reports/pure/drafts';
 import { reportHtml, reportPayload, reportText } from '#lib/reports/pure/render';
 import type { ReportSchedule } from '#lib/reports/types';
@@ -73,7 +73,7 @@ describe('fleet report content', () => {
   });
 
   it('names its scope in words', () => {
-    expect(scopeLabel([])).toBe('the whole fleet');
+    expect(accessScopeLabel([])).toBe('the whole fleet');
     expect(report.scope).toBe('EMEA, AMER / Austin');
   });
 });

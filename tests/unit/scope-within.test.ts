@@ -1,86 +1,86 @@
 import { describe, expect, it } from 'vitest';
-import { silenceWithinScope } from '#lib/alarms/pure/silences';
+import { silenceWithinAccessScope } from '#lib/alarms/pure/silences';
 import type { AccessScope } from '#lib/shared/access';
-import { areaWithinScope, locationNamedInScope, regionNamedInScope, scopeWithinScope } from '#lib/shared/scopeWithin';
+import { areaWithinAccessScope, locationNamedInAccessScope, regionNamedInAccessScope, accessScopeWithin } from '#lib/shared/scopeWithin';
 import { targets } from '#lib/watchers/conditions';
-import { conditionsOutside, watcherWithinScope } from '#lib/watchers/scope';
+import { conditionsOutside, watcherWithinAccessScope } from '#lib/watchers/scope';
 import type { Condition } from '#lib/watchers/types';
 
 const emea: AccessScope = [{ region: 'EMEA' }];
 const austin: AccessScope = [{ region: 'AMER', location: 'Austin' }];
 const mixed: AccessScope = [{ region: 'EMEA' }, { region: 'AMER', location: 'Austin' }];
 
-describe('areaWithinScope', () => {
+describe('areaWithinAccessScope', () => {
   it('puts every area, the whole fleet too, within the unscoped', () => {
-    expect(areaWithinScope([], {})).toBe(true);
-    expect(areaWithinScope([], { region: 'APAC', location: 'Tokyo' })).toBe(true);
+    expect(areaWithinAccessScope([], {})).toBe(true);
+    expect(areaWithinAccessScope([], { region: 'APAC', location: 'Tokyo' })).toBe(true);
   });
 
   it('puts a region and each of its locations within a scope holding the region whole', () => {
-    expect(areaWithinScope(emea, { region: 'EMEA' })).toBe(true);
-    expect(areaWithinScope(emea, { region: 'EMEA', location: 'London' })).toBe(true);
+    expect(areaWithinAccessScope(emea, { region: 'EMEA' })).toBe(true);
+    expect(areaWithinAccessScope(emea, { region: 'EMEA', location: 'London' })).toBe(true);
   });
 
   it('puts only the named location within a scope holding one location of a region', () => {
-    expect(areaWithinScope(austin, { region: 'AMER', location: 'Austin' })).toBe(true);
-    expect(areaWithinScope(austin, { region: 'AMER', location: 'Boston' })).toBe(false);
-    expect(areaWithinScope(austin, { region: 'AMER' })).toBe(false);
+    expect(areaWithinAccessScope(austin, { region: 'AMER', location: 'Austin' })).toBe(true);
+    expect(areaWithinAccessScope(austin, { region: 'AMER', location: 'Boston' })).toBe(false);
+    expect(areaWithinAccessScope(austin, { region: 'AMER' })).toBe(false);
   });
 
   it('puts neither another region, the whole fleet, nor a location without its region within a narrowed scope', () => {
-    expect(areaWithinScope(emea, { region: 'APAC' })).toBe(false);
-    expect(areaWithinScope(emea, {})).toBe(false);
-    expect(areaWithinScope(austin, { location: 'Austin' })).toBe(false);
+    expect(areaWithinAccessScope(emea, { region: 'APAC' })).toBe(false);
+    expect(areaWithinAccessScope(emea, {})).toBe(false);
+    expect(areaWithinAccessScope(austin, { location: 'Austin' })).toBe(false);
   });
 
   it('compares names exactly, case included', () => {
-    expect(areaWithinScope(emea, { region: 'emea' })).toBe(false);
+    expect(areaWithinAccessScope(emea, { region: 'emea' })).toBe(false);
   });
 });
 
-describe('scopeWithinScope', () => {
+describe('accessScopeWithin', () => {
   it('puts every scope within the unscoped, and the unscoped within no narrowed scope', () => {
-    expect(scopeWithinScope(mixed, [])).toBe(true);
-    expect(scopeWithinScope([], [])).toBe(true);
-    expect(scopeWithinScope([], emea)).toBe(false);
+    expect(accessScopeWithin(mixed, [])).toBe(true);
+    expect(accessScopeWithin([], [])).toBe(true);
+    expect(accessScopeWithin([], emea)).toBe(false);
   });
 
   it('needs every entry of the inner scope within the outer', () => {
-    expect(scopeWithinScope([{ region: 'EMEA', location: 'London' }], emea)).toBe(true);
-    expect(scopeWithinScope(austin, mixed)).toBe(true);
-    expect(scopeWithinScope(mixed, emea)).toBe(false);
-    expect(scopeWithinScope([{ region: 'AMER' }], austin)).toBe(false);
+    expect(accessScopeWithin([{ region: 'EMEA', location: 'London' }], emea)).toBe(true);
+    expect(accessScopeWithin(austin, mixed)).toBe(true);
+    expect(accessScopeWithin(mixed, emea)).toBe(false);
+    expect(accessScopeWithin([{ region: 'AMER' }], austin)).toBe(false);
   });
 });
 
 describe('places a rule names', () => {
   it('accepts a region the scope holds whole or through one of its locations', () => {
-    expect(regionNamedInScope(austin, 'AMER')).toBe(true);
-    expect(regionNamedInScope(emea, 'EMEA')).toBe(true);
-    expect(regionNamedInScope(emea, 'AMER')).toBe(false);
-    expect(regionNamedInScope([], 'AMER')).toBe(true);
+    expect(regionNamedInAccessScope(austin, 'AMER')).toBe(true);
+    expect(regionNamedInAccessScope(emea, 'EMEA')).toBe(true);
+    expect(regionNamedInAccessScope(emea, 'AMER')).toBe(false);
+    expect(regionNamedInAccessScope([], 'AMER')).toBe(true);
   });
 
   it('accepts any location name where the scope holds a region whole, else only its own locations', () => {
-    expect(locationNamedInScope(emea, 'Austin')).toBe(true);
-    expect(locationNamedInScope(austin, 'Austin')).toBe(true);
-    expect(locationNamedInScope(austin, 'Boston')).toBe(false);
+    expect(locationNamedInAccessScope(emea, 'Austin')).toBe(true);
+    expect(locationNamedInAccessScope(austin, 'Austin')).toBe(true);
+    expect(locationNamedInAccessScope(austin, 'Boston')).toBe(false);
   });
 });
 
-describe('silenceWithinScope', () => {
+describe('silenceWithinAccessScope', () => {
   it('needs the matchers to pin a region of the scope, and a location where the scope holds only locations', () => {
-    expect(silenceWithinScope({ matchers: { region: 'EMEA' } }, emea)).toBe(true);
-    expect(silenceWithinScope({ matchers: { region: 'EMEA', location: 'London', room: 'A' } }, emea)).toBe(true);
-    expect(silenceWithinScope({ matchers: { region: 'AMER', location: 'Austin' } }, mixed)).toBe(true);
-    expect(silenceWithinScope({ matchers: { region: 'AMER' } }, mixed)).toBe(false);
-    expect(silenceWithinScope({ matchers: { region: 'APAC' } }, emea)).toBe(false);
+    expect(silenceWithinAccessScope({ matchers: { region: 'EMEA' } }, emea)).toBe(true);
+    expect(silenceWithinAccessScope({ matchers: { region: 'EMEA', location: 'London', room: 'A' } }, emea)).toBe(true);
+    expect(silenceWithinAccessScope({ matchers: { region: 'AMER', location: 'Austin' } }, mixed)).toBe(true);
+    expect(silenceWithinAccessScope({ matchers: { region: 'AMER' } }, mixed)).toBe(false);
+    expect(silenceWithinAccessScope({ matchers: { region: 'APAC' } }, emea)).toBe(false);
   });
 
   it('puts a silence that pins no region (a device, a watcher, a room) within no narrowed scope', () => {
-    expect(silenceWithinScope({ matchers: { devicesn: 'SN-1' } }, emea)).toBe(false);
-    expect(silenceWithinScope({ matchers: { watcherId: 'w1', location: 'London' } }, emea)).toBe(false);
-    expect(silenceWithinScope({ matchers: { devicesn: 'SN-1' } }, [])).toBe(true);
+    expect(silenceWithinAccessScope({ matchers: { devicesn: 'SN-1' } }, emea)).toBe(false);
+    expect(silenceWithinAccessScope({ matchers: { watcherId: 'w1', location: 'London' } }, emea)).toBe(false);
+    expect(silenceWithinAccessScope({ matchers: { devicesn: 'SN-1' } }, [])).toBe(true);
   });
 });
 
@@ -106,11 +106,11 @@ describe('watchers and scopes', () => {
   });
 
   it('reaches a watcher whose scope lies within the caller\'s; an unscoped watcher only from the unscoped', () => {
-    expect(watcherWithinScope({ scope: [{ region: 'EMEA' }] }, mixed)).toBe(true);
-    expect(watcherWithinScope({ scope: [{ region: 'EMEA' }] }, austin)).toBe(false);
-    expect(watcherWithinScope({}, emea)).toBe(false);
-    expect(watcherWithinScope({}, [])).toBe(true);
-    expect(watcherWithinScope({ scope: [...austin] }, [])).toBe(true);
+    expect(watcherWithinAccessScope({ scope: [{ region: 'EMEA' }] }, mixed)).toBe(true);
+    expect(watcherWithinAccessScope({ scope: [{ region: 'EMEA' }] }, austin)).toBe(false);
+    expect(watcherWithinAccessScope({}, emea)).toBe(false);
+    expect(watcherWithinAccessScope({}, [])).toBe(true);
+    expect(watcherWithinAccessScope({ scope: [...austin] }, [])).toBe(true);
   });
 
   const device = (region: string, location: string) => ({ deviceid: `id-${region}-${location}`, devicesn: `SN-${region}-${location}`, details: { region, location, room: 'A' } });

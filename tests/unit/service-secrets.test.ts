@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { hashServiceSecret, newServiceSecret, serviceSecretMatches } from '#lib/access/serviceSecrets';
 
 describe('client secrets of registered services', () => {
-  it('are 256 random bits, different every time, stored as a SHA-256 digest that does not contain them', () => {
+  it('are 256 random bits, different every time, stored as a SHA-256 hash that does not contain them', () => {
     const first = newServiceSecret();
     const second = newServiceSecret();
     expect(Buffer.from(first.secret, 'base64url')).toHaveLength(32);

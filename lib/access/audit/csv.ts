@@ -1,4 +1,4 @@
-import type { AuditRecord } from '#lib/shared/audit';
+import type { AuditRecord } from '#lib/access/audit/types';
 import { csvDocument, type CsvTable } from '#lib/shared/csv';
 
 /* The audit log as CSV (GET /audit?format=csv), written by the shared CSV writer (lib/shared/csv.ts). */

@@ -1,4 +1,4 @@
-import { AUDIT_EVENTS, type AuditEvent, type AuditRecord } from '#lib/shared/audit';
+import { AUDIT_EVENTS, type AuditEvent, type AuditRecord } from '#lib/access/audit/types';
 import { docRow, entity, someTexts, textList } from '#lib/store/entity';
 import type { Item } from '#lib/store/expression';
 import { shardKey } from '#lib/store/query';

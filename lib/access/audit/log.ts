@@ -5,7 +5,7 @@ import { Invalid } from '#lib/shared/errors';
 import type { Page } from '#lib/store/paging';
 import { alongside } from '#lib/store/transaction';
 import type { AuditLog } from '#lib/http/contract';
-import { AUDIT_UNAVAILABLE, appendOrUnavailable, authEventEntry, type AuditEntry, type AuditFilter, type AuditRecord, type AuthEventFacts } from '#lib/shared/audit';
+import { AUDIT_UNAVAILABLE, appendOrUnavailable, authEventEntry, type AuditEntry, type AuditFilter, type AuditRecord, type AuthEventFacts } from '#lib/access/audit/types';
 
 /*
  * The audit log (DESIGN §5; docs/adr/0211): what a change or an authentication event leaves
@@ -30,7 +30,7 @@ export const recordOf = (entry: AuditEntry, now = Date.now(), days = auditRetent
   expiresAt: Math.floor(now / 1000) + days * DAY_SECONDS,
 });
 
-export const auditLog: AuditLog = {
+export const auditLog: AuditLog<AuditEntry> = {
   append: async (entry) => {
     const { record, expiresAt } = recordOf(entry);
     await store.append(record, expiresAt);

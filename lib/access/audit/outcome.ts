@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { HttpError } from '#lib/shared/errors';
-import type { AuthEvent } from '#lib/shared/audit';
+import type { AuthEvent } from '#lib/access/audit/types';
 import { recordAuthEvent } from './log';
 
 /**

@@ -1,4 +1,4 @@
-import type { AuditFilter, AuditRecord } from '#lib/shared/audit';
+import type { AuditFilter, AuditRecord } from '#lib/access/audit/types';
 import { auditBase, AuditLogEntity, AuditTargetEntity } from '#lib/access/audit/entities';
 import { and, equal, expr } from '#lib/store/expression';
 import { descendingPage, shardsOf, type DescendingPartition, type Page } from '#lib/store/paging';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Conflict, NotFound } from '#lib/shared/errors';
-import { normalizeScope } from '#lib/shared/access';
+import { normalizeAccessScope } from '#lib/shared/access';
 import { ServiceEntity as Services, SERVICES } from '#lib/access/entities';
 import { collection } from '#lib/store/entity';
 import { and, expr, patchOf, type Expr } from '#lib/store/expression';
@@ -31,7 +31,7 @@ const holding = (role: string): Expr => expr(role === 'viewer' ? '(attribute_not
 
 /** `patch` in one conditional write with version and updatedAt; deactivation starts a new incarnation; `heldRole`: only while held. */
 const patchParts = (fields: ServicePatch, heldRole?: string) => {
-  const set: Item = { ...fields, ...(fields.scope ? { scope: normalizeScope(fields.scope) } : {}), ...(fields.active === false ? { incarnation: randomUUID() } : {}) };
+  const set: Item = { ...fields, ...(fields.scope ? { scope: normalizeAccessScope(fields.scope) } : {}), ...(fields.active === false ? { incarnation: randomUUID() } : {}) };
   return { change: patchOf(set), condition: and(EXISTS, heldRole === undefined ? undefined : holding(heldRole)) };
 };
 const patch = (id: string, fields: ServicePatch, heldRole?: string): Promise<Item | undefined> => {
@@ -54,7 +54,7 @@ export const createServiceAction = (service: NewService, secretHash?: string): {
     description: service.description ?? '',
     active: service.active ?? true,
     role: service.role ?? 'viewer',
-    scope: normalizeScope(service.scope),
+    scope: normalizeAccessScope(service.scope),
     createdAt: now,
     updatedAt: now,
   };

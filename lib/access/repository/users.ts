@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Conflict, NotFound } from '#lib/shared/errors';
-import { scopeField, UserEntity as Users, USERS, userRoleKeys } from '#lib/access/entities';
+import { accessScopeField, UserEntity as Users, USERS, userRoleKeys } from '#lib/access/entities';
 import { collection } from '#lib/store/entity';
 import { and, expr, patchOf } from '#lib/store/expression';
 import { EXISTS, must, NEW } from '#lib/store/table';
@@ -20,7 +20,7 @@ const notFound = (username: string) => new NotFound(`User ${username} not found`
 export const createAction = (user: NewUser, passwordHash: string): { action: Action; record: User } => {
   const now = new Date().toISOString();
   const { scope, ...rest } = user;
-  const record: User = { ...rest, ...scopeField(scope), createdAt: now, updatedAt: now };
+  const record: User = { ...rest, ...accessScopeField(scope), createdAt: now, updatedAt: now };
   const fields = { ...userRoleKeys(user.role, user.username), ...record, passwordHash, incarnation: randomUUID() };
   return { action: { put: Users.item(user.username, { ...fields, version: 1 }), condition: NEW }, record };
 };

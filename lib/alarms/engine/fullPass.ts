@@ -6,7 +6,7 @@ import { roomKey, type Place } from '#lib/devices/types';
 import { logger } from '#lib/shared/log';
 import { healSummaries, recountRooms } from '#lib/rollups/recount';
 import { applyPlan } from './applyPlan';
-import { inhibit } from './inhibit';
+import { inhibit } from '#lib/alarms/inhibition/suppress';
 import { pass, tally, type EvaluationSummary, type PassOptions } from './pass';
 import { quietAt } from './quiet';
 import { planAlarms, roomsToRecompute } from './pure/plan';
@@ -31,7 +31,7 @@ export const fullPass = async (options: PassOptions): Promise<EvaluationSummary>
 
     // the rooms whose devices changed, and any room whose stored status disagrees (heals lost writes)
     const touched = new Map<string, Place>(applied.rooms.map((room) => [roomKey(room), room]));
-    for (const room of roomsToRecompute(await rooms.inScope({}), inventory, plan.worst)) touched.set(roomKey(room), room);
+    for (const room of roomsToRecompute(await rooms.inPlace({}), inventory, plan.worst)) touched.set(roomKey(room), room);
     if (inTime()) summary.roomsRecomputed = (await recountRooms(touched.values())).length;
     if (inTime()) await healSummaries();
     return true;

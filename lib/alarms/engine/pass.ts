@@ -1,4 +1,4 @@
-import type { Mailer } from '#lib/alarms/mailer';
+import type { Mailer } from '#lib/notify/mail/types';
 import { historyRecord } from '#lib/alarms/pure/history';
 import { alarmId, type AlarmKey } from '#lib/alarms/types';
 import * as alarmHistory from '#lib/alarms/repository/alarmHistory';

@@ -10,7 +10,7 @@ import { recountRooms, shiftRooms } from '#lib/rollups/recount';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import type { WatcherRecord } from '#lib/watchers/types';
 import { applyPlan, type Applied } from './applyPlan';
-import { inhibit } from './inhibit';
+import { inhibit } from '#lib/alarms/inhibition/suppress';
 import { pass, tally, type EvaluationSummary, type PassOptions } from './pass';
 import { quietAt, type Quiet } from './quiet';
 import { planAlarms } from './pure/plan';

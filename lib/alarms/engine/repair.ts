@@ -20,7 +20,7 @@ const WRITES_IN_FLIGHT = 8;
  */
 const repairRoomStatuses = async (): Promise<RepairSummary | undefined> =>
   withLease(async ({ holding }) => {
-    const [inventory, open, stored] = await Promise.all([devices.index(), alarms.open(), rooms.inScope({})]);
+    const [inventory, open, stored] = await Promise.all([devices.index(), alarms.open(), rooms.inPlace({})]);
     const plan = planRepair({ devices: inventory, open, rooms: stored });
     const fixed = await mapConcurrent(plan.severities, WRITES_IN_FLIGHT, async ({ device, severity }) => holding() && devices.setAlarmSeverity(device, severity));
     // each room once, and the summaries of their scopes moved by what changed (lib/rollups/recount.ts)

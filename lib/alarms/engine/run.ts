@@ -1,4 +1,4 @@
-import type { Mailer } from '#lib/alarms/mailer';
+import type { Mailer } from '#lib/notify/mail/types';
 import { fullPass } from './fullPass';
 import { runPasses, type RunMode, type RunOutcome } from './runPasses';
 

@@ -1,4 +1,4 @@
-import type { Mailer } from '#lib/alarms/mailer';
+import type { Mailer } from '#lib/notify/mail/types';
 import { intervals } from '#lib/config';
 import { reconciliation } from '#lib/notify/repository/markers';
 import { addUp } from '#lib/shared/tally';

@@ -1,6 +1,6 @@
 import { ALL } from '#lib/devices/deviceScope';
 import type { AccessScope } from '#lib/shared/access';
-import { areaWithinScope } from '#lib/shared/scopeWithin';
+import { areaWithinAccessScope } from '#lib/shared/scopeWithin';
 import type { Alarm } from '../types';
 
 /** What a silence matches: every given field must equal the alarm's (exact, case-sensitive). */
@@ -55,8 +55,8 @@ export const silenceStatus = (silence: Pick<Silence, 'startsAt' | 'endsAt'>, now
  * a location of it where the scope holds only locations of that region. Every silence lies
  * within the unscoped; one that pins no region (a device, a watcher, a room) within no narrowed scope.
  */
-export const silenceWithinScope = (silence: Pick<Silence, 'matchers'>, scope: AccessScope): boolean =>
-  areaWithinScope(scope, { region: silence.matchers.region, location: silence.matchers.location });
+export const silenceWithinAccessScope = (silence: Pick<Silence, 'matchers'>, scope: AccessScope): boolean =>
+  areaWithinAccessScope(scope, { region: silence.matchers.region, location: silence.matchers.location });
 
 /** Whether every matcher the silence has agrees with the alarm. */
 export const matches = (matchers: Matchers, alarm: Pick<Alarm, keyof Matchers>): boolean =>

@@ -76,10 +76,10 @@ export const query = async (filter: HistoryFilter, limit: number, cursor?: strin
 export const queryWithin = async (filter: HistoryFilter, within: readonly PlaceFilter[], limit: number, cursor?: string): Promise<Page<HistoryRecord>> => {
   if (within.length === 1) return query({ ...filter, ...within[0] }, limit, cursor);
   const identity = `alarmHistory within ${JSON.stringify([NARROWING.map((field) => filter[field] ?? null), within])}`;
-  const inScope = withinCondition(within);
+  const withinAccessScope = withinCondition(within);
   const now = Date.now();
-  if (filter.devicesn !== undefined || filter.watcherId !== undefined || !inScope) {
-    const { key, partitions } = historyPartitions(filter, now, inScope);
+  if (filter.devicesn !== undefined || filter.watcherId !== undefined || !withinAccessScope) {
+    const { key, partitions } = historyPartitions(filter, now, withinAccessScope);
     return pageOf(key.sharded, partitions, identity, limit, cursor);
   }
   return pageOf(true, within.flatMap((place) => historyPartitions({ ...filter, ...place }, now).partitions), identity, limit, cursor);

@@ -46,7 +46,7 @@ export interface AlarmFilter {
   /** `firing` (default) or `pending`: each is its own index key. */
   state?: AlarmState;
   acknowledged?: boolean;
-  /** A scoped caller's places (lib/shared/access.ts narrowToScope, at least one): only alarms in one of them. */
+  /** A scoped caller's places (lib/shared/access.ts narrowToAccessScope, at least one): only alarms in one of them. */
   within?: readonly PlaceFilter[];
 }
 

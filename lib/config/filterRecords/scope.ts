@@ -1,7 +1,7 @@
 import { devices } from '#lib/devices/repository/devices';
 import { filterRecords } from '#lib/config/filterRecords/repository';
 import { NotFound } from '#lib/shared/errors';
-import { isUnscoped, placeInScope, type AccessScope } from '#lib/shared/access';
+import { isUnscoped, placeInAccessScope, type AccessScope } from '#lib/shared/access';
 import type { FilterRecord } from './types';
 
 /*
@@ -20,7 +20,7 @@ const hidden = () => new NotFound(FILTER_NOT_FOUND, { body: FILTER_NOT_FOUND });
 const deviceSeen = async (deviceSN: string, scope: AccessScope): Promise<boolean> => {
   if (isUnscoped(scope)) return true;
   const [device] = await devices.find([deviceSN]);
-  return device !== undefined && placeInScope(scope, device.details);
+  return device !== undefined && placeInAccessScope(scope, device.details);
 };
 
 /** GET /filters/device/{deviceSN}: 404 as for a device without a filter when the device is outside the scope. */

@@ -2,7 +2,7 @@ import { mapConcurrent } from '#lib/shared/concurrency';
 import { pause } from '#lib/shared/deadline';
 import { deviceNotFound, toDevice, withAlarmFieldsOf, type Device, type Place, type Severity, type StoredDevice } from '#lib/devices/types';
 import { badCursor, isKeyString, openCursor, sealCursor } from '#lib/store/cursor';
-import { byRoom, DeviceEntity as Devices, deviceFields, deviceIndexPk, deviceSk, roomId, roomPartition, SERIALS } from '#lib/devices/entities';
+import { byRoom, DEVICE_ATTRIBUTES, DeviceEntity as Devices, deviceFields, deviceIndexPk, deviceSk, roomId, roomPartition, SERIALS } from '#lib/devices/entities';
 import { expr } from '#lib/store/expression';
 import { queryPage, type Page } from '#lib/store/paging';
 import { allShards, pages, queryAll, queryFirst, queryShards } from '#lib/store/query';
@@ -15,10 +15,8 @@ import { sleep } from '#lib/shared/timer';
 const { key: keys, fromItem } = Devices;
 const toItem = (device: StoredDevice, now: string): Item => Devices.item(device, deviceFields(device, now));
 
-/** What a read of devices projects: the fields `fromItem` reads. */
-const project = ['deviceid', 'devicesn', 'devicemodel', 'connected', 'inCallStatus', 'region', 'location', 'room', 'alarmSeverity', 'alarmWatchers'].concat(
-  ['vendor', 'vendorRef', 'connectionDetail', 'errorCodes', 'software', 'lastSeen', 'plannedMaintenance', 'staleSince'],
-);
+/** What a read of devices projects: every field the model stores. */
+const project = [...DEVICE_ATTRIBUTES];
 
 const openPosition = (query: string, cursor: string): { room: string; sn: string } => {
   const { room, sn, ...rest } = openCursor(query, cursor);

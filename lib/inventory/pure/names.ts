@@ -1,6 +1,7 @@
 import { ALL } from '#lib/devices/deviceScope';
 import { oversizedField } from '#lib/store/placeKeys';
-import type { ProviderDevice, VendorDetails } from '#lib/devices/types';
+import { DEVICE_FIELDS, fieldsOf, valueAt, type Bound, type FieldSpec } from '#lib/devices/model';
+import type { ProviderDevice } from '#lib/devices/types';
 
 /*
  * The bounds of every field a provider gives us (docs/data-model.md "Vendor fields and their
@@ -31,37 +32,16 @@ const PLAIN = /^[\x20-\x7E]*$/;
 
 export const stripInvisible = (text: string): string => (!PLAIN.test(text) && INVISIBLE.test(text) ? text.replace(INVISIBLE_ALL, '') : text);
 
-/** How a field is bounded: `key` skips the device when unusable, `place` too (after cleaning), `text` is cut. */
-type Kind = 'key' | 'place' | 'text';
+type Declared = typeof DEVICE_FIELDS;
+/** A bounded field, named by its path in a device (`vendorDetails.software`). */
+type Field = { [K in keyof Declared]: Declared[K] extends { bound: Bound } ? Declared[K]['path'] : never }[keyof Declared];
 
-interface Bound {
-  kind: Kind;
-  /** Most characters (code points) kept. */
-  max: number;
-}
+/** Every field a provider fills, with its bound (the device model's; the documented table: docs/data-model.md). */
+export const FIELD_BOUNDS = Object.fromEntries(fieldsOf(DEVICE_FIELDS, (spec) => spec.bound !== undefined).map(([, spec]) => [spec.path, spec.bound!])) as Record<Field, Bound>;
+/** The descriptive fields, cleaned and cut (a key or place field is checked instead). */
+const TEXTS = fieldsOf(DEVICE_FIELDS, (spec) => spec.bound?.kind === 'text').map(([, spec]) => spec as FieldSpec & { path: Field });
 
-/** Every field a provider fills, with its bound (the documented table: docs/data-model.md). */
-export const FIELD_BOUNDS = {
-  devicesn: { kind: 'key', max: 256 },
-  deviceid: { kind: 'key', max: 512 },
-  vendorRef: { kind: 'key', max: 512 },
-  // the place names' real bound is the keys they become (one 1,024-byte sort key, URI-encoded):
-  // placeKeys.oversizedField; this one only stops a name long past it before it is encoded
-  'details.region': { kind: 'place', max: 1024 },
-  'details.location': { kind: 'place', max: 1024 },
-  'details.room': { kind: 'place', max: 1024 },
-  devicemodel: { kind: 'text', max: 256 },
-  'status.inCallStatus': { kind: 'text', max: 32 },
-  'vendorDetails.connectionDetail': { kind: 'text', max: 64 },
-  'vendorDetails.software': { kind: 'text', max: 256 },
-  'vendorDetails.lastSeen': { kind: 'text', max: 64 },
-  'vendorDetails.plannedMaintenance': { kind: 'text', max: 32 },
-  'vendorDetails.errorCodes': { kind: 'text', max: 128 },
-} as const satisfies Record<string, Bound>;
-
-type Field = keyof typeof FIELD_BOUNDS;
-
-/** At most this many error codes are kept of one device (the first, in the provider's order). */
+/** At most this many items of a list (error codes) are kept of one device (the first, in the provider's order). */
 export const MAX_ERROR_CODES = 32;
 /** What a cut text ends with, so that a reader sees it was cut. */
 const ELLIPSIS = '…';
@@ -146,35 +126,33 @@ export const boundDevice = (input: ProviderDevice): BoundedDevice => {
     if (cut !== cleaned) adjusted.push(`truncated:${field}`);
     return cut;
   };
-  const device: ProviderDevice = {
-    ...input,
-    devicemodel: text('devicemodel', input.devicemodel) || 'unknown',
-    status: { connected: input.status.connected, inCallStatus: text('status.inCallStatus', input.status.inCallStatus) },
-    details: place,
-  };
-  if (input.vendorDetails) device.vendorDetails = boundDetails(input.vendorDetails, text, adjusted);
+  const device = { ...input, status: { ...input.status }, details: place, ...(input.vendorDetails ? { vendorDetails: { ...input.vendorDetails } } : {}) };
+  for (const spec of TEXTS) boundText(device, spec, text, adjusted);
+  device.devicemodel ||= 'unknown';
   // one count per device and kind of change, however many of its error codes were changed
   return { device, adjusted: [...new Set(adjusted)] };
 };
 
-const boundDetails = (input: VendorDetails, text: (field: Field, value: string) => string, adjusted: Adjustment[]): VendorDetails => {
-  const details: VendorDetails = { ...input };
-  if (input.connectionDetail !== undefined) details.connectionDetail = text('vendorDetails.connectionDetail', input.connectionDetail);
-  if (input.software !== undefined) details.software = text('vendorDetails.software', input.software);
-  if (input.plannedMaintenance !== undefined) details.plannedMaintenance = text('vendorDetails.plannedMaintenance', input.plannedMaintenance);
-  if (input.lastSeen !== undefined) {
-    // a time or nothing: a lastSeen that does not read as one is dropped, never stored half
-    if (input.lastSeen.length > FIELD_BOUNDS['vendorDetails.lastSeen'].max || Number.isNaN(Date.parse(input.lastSeen))) {
-      delete details.lastSeen;
-      adjusted.push('dropped:vendorDetails.lastSeen');
+/** Puts one descriptive field of `device` within its bound: a text cleaned and cut, a list cut too, a time kept whole or dropped. */
+const boundText = (device: ProviderDevice, spec: FieldSpec & { path: Field }, text: (field: Field, value: string) => string, adjusted: Adjustment[]): void => {
+  const value = valueAt(device, spec.path);
+  if (value === undefined) return;
+  const names = spec.path.split('.');
+  const holder = (names.length > 1 ? valueAt(device, names[0]!) : device) as Record<string, unknown>;
+  const name = names[names.length - 1]!;
+  if (spec.type === 'time') {
+    // a time or nothing: one that does not read as one is dropped, never stored half
+    if (typeof value !== 'string' || value.length > spec.bound!.max || Number.isNaN(Date.parse(value))) {
+      delete holder[name];
+      adjusted.push(`dropped:${spec.path}`);
     }
+  } else if (Array.isArray(value)) {
+    const items = value.slice(0, MAX_ERROR_CODES);
+    if (items.length < value.length) adjusted.push(`truncated:${spec.path}`);
+    holder[name] = items.map((item) => text(spec.path, String(item)));
+  } else if (typeof value === 'string') {
+    holder[name] = text(spec.path, value);
   }
-  if (input.errorCodes !== undefined) {
-    const codes = input.errorCodes.slice(0, MAX_ERROR_CODES);
-    if (codes.length < input.errorCodes.length) adjusted.push('truncated:vendorDetails.errorCodes');
-    details.errorCodes = codes.map((code) => text('vendorDetails.errorCodes', code));
-  }
-  return details;
 };
 
 /** A device field that cannot be stored or become part of a key. */

@@ -1,7 +1,7 @@
+import { DEVICE_FIELDS, fieldsOf, fieldValue, isStored, sameValue } from '#lib/devices/model';
 import {
   CALL_STATE_UNKNOWN,
   roomKey,
-  vendorFactsKey,
   withAlarmFieldsOf,
   type ConnectivityChange,
   type Place,
@@ -11,14 +11,11 @@ import {
 
 const samePlace = (a: Place, b: Place) => roomKey(a) === roomKey(b);
 
-const unchanged = (a: StoredDevice, b: StoredDevice) =>
-  a.deviceid === b.deviceid &&
-  a.devicemodel === b.devicemodel &&
-  a.status.connected === b.status.connected &&
-  a.status.inCallStatus === b.status.inCallStatus &&
-  samePlace(a.details, b.details) &&
-  a.alarmSeverity === b.alarmSeverity &&
-  vendorFactsKey(a) === vendorFactsKey(b);
+/** What the sync compares: every field a device item stores, as it would be stored. */
+const COMPARED = fieldsOf(DEVICE_FIELDS, isStored).map(([, spec]) => spec);
+
+/** Nothing a write would store differs (the alarm engine's fields are carried over, so equal unless the engine moved). */
+const unchanged = (a: StoredDevice, b: StoredDevice) => COMPARED.every((spec) => sameValue(fieldValue(a, spec), fieldValue(b, spec)));
 
 /** A listing that does not say whether a device is in a call keeps what was stored while it stays connected. */
 const callState = (device: ProviderDevice, previous: StoredDevice | undefined): string =>

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DeviceFilter } from '#lib/devices/deviceScope';
-import { isUnscoped, type ScopeEntry } from '#lib/shared/access';
-import { connectionIdOf, LiveConnectionEntity, liveScopePk, LiveSubscriptionEntity } from '#lib/live/entities';
+import { isUnscoped, type AccessScopeEntry } from '#lib/shared/access';
+import { connectionIdOf, LiveConnectionEntity, liveFilterScopePk, LiveSubscriptionEntity } from '#lib/live/entities';
 import { someTexts } from '#lib/store/entity';
 import { and, expr, type Expr } from '#lib/store/expression';
 import { queryAll } from '#lib/store/query';
@@ -20,7 +20,7 @@ export const toFilter = (value: unknown): DeviceFilter => {
 };
 
 /** A stored scope (absent or empty: unscoped), entries kept to their two names. */
-export const toAccess = (value: unknown): ScopeEntry[] =>
+export const toAccess = (value: unknown): AccessScopeEntry[] =>
   Array.isArray(value)
     ? value.map((entry: Record<string, unknown>) =>
         typeof entry.location === 'string' ? { region: String(entry.region), location: entry.location } : { region: String(entry.region) },
@@ -28,7 +28,7 @@ export const toAccess = (value: unknown): ScopeEntry[] =>
     : [];
 
 /** The `access` attribute of an item: present only when it narrows. */
-const accessField = (access: readonly ScopeEntry[] | undefined): { access?: ScopeEntry[] } => (access && !isUnscoped(access) ? { access: [...access] } : {});
+const accessField = (access: readonly AccessScopeEntry[] | undefined): { access?: AccessScopeEntry[] } => (access && !isUnscoped(access) ? { access: [...access] } : {});
 
 const toConnection = (item: Item) => ({
   connectionId: connectionIdOf(item),
@@ -40,12 +40,12 @@ const toConnection = (item: Item) => ({
   ...(typeof item.messages === 'number' ? { messages: item.messages } : {}),
 });
 
-const putSubscription = (scopeKey: string, connectionId: string, subscriptionId: string, expiresAt: number, access: readonly ScopeEntry[] | undefined) =>
+const putSubscription = (scopeKey: string, connectionId: string, subscriptionId: string, expiresAt: number, access: readonly AccessScopeEntry[] | undefined) =>
   LiveSubscriptionEntity.put({ scopeKey, connectionId, subscriptionId }, { connectionId, subscriptionId, ...accessField(access), expiresAt });
 const deleteSubscription = (scopeKey: string, connectionId: string, subscriptionId?: string) => LiveSubscriptionEntity.remove({ scopeKey, connectionId, subscriptionId });
 
 /** Registers an open connection watching `scope` until `expiresAt` (epoch s), within `access` (empty: unscoped). */
-export const open = async (connectionId: string, scope: Scoped, expiresAt: number, access: readonly ScopeEntry[] = []): Promise<void> => {
+export const open = async (connectionId: string, scope: Scoped, expiresAt: number, access: readonly AccessScopeEntry[] = []): Promise<void> => {
   const subscriptionId = randomUUID();
   await Promise.all([
     putSubscription(scope.scopeKey, connectionId, subscriptionId, expiresAt, access),
@@ -107,7 +107,7 @@ export const find = async (connectionId: string): Promise<Connection | undefined
 /** Unexpired subscribers of one scope key: one Query of its partition (paged), O(subscribers found). */
 export const subscribersOf = async (scopeKey: string): Promise<Subscriber[]> => {
   const items = await queryAll({
-    pk: liveScopePk(scopeKey),
+    pk: liveFilterScopePk(scopeKey),
     filter: expr('#expiresAt > :now', { now: nowSeconds() }),
     project: ['SK', 'connectionId', 'subscriptionId', 'access'],
   });

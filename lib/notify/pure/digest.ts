@@ -25,7 +25,7 @@ const byPlace = (a: NotifiedAlarm, b: NotifiedAlarm): number => {
 const distinct = (values: readonly string[]) => new Set(values).size;
 
 /** Where the alarms are, as narrow as they all agree: one room, one location, one region, or a count. */
-const scopeOf = (alarms: readonly NotifiedAlarm[]): string => {
+const placeLabelOf = (alarms: readonly NotifiedAlarm[]): string => {
   const first = alarms[0];
   if (!first) return 'no rooms';
   const regions = distinct(alarms.map((a) => a.region));
@@ -60,7 +60,7 @@ export const buildDigest = (input: {
     alarms: unique.slice(0, LISTED),
     total: unique.length,
     rooms: distinct(unique.map((a) => roomKey(a))),
-    scope: scopeOf(unique),
+    scope: placeLabelOf(unique),
     ...(input.parent === undefined ? {} : { parent: input.parent }),
   };
 };

@@ -30,7 +30,7 @@ interface ReportReads {
 }
 
 /** "the whole fleet", or the scope's places: "AMER, EMEA / London". */
-export const scopeLabel = (scope: AccessScope): string =>
+export const accessScopeLabel = (scope: AccessScope): string =>
   scope.length === 0 ? 'the whole fleet' : scope.map((entry) => (entry.location === undefined ? entry.region : `${entry.region} / ${entry.location}`)).join(', ');
 
 const kindsOf = (history: readonly HistoryRecord[], kinds: ReadonlyMap<string, string>): ReportAlarmKind[] => {
@@ -75,7 +75,7 @@ export const buildReport = (schedule: Pick<ReportSchedule, 'id' | 'name' | 'peri
   from: reads.from,
   to: reads.to,
   timeZone: schedule.timeZone,
-  scope: scopeLabel(schedule.scope),
+  scope: accessScopeLabel(schedule.scope),
   availability: {
     overall: reads.availability.overall,
     rooms: reads.availability.rooms.length,

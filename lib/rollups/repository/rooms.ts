@@ -19,34 +19,34 @@ const storedOf = (item: Item): StoredRoom => {
 
 const FIELDS = ['region', 'location', 'room', 'deviceCount', 'online', 'offline', 'roomStatus'];
 
-/** The narrowest ordering for a scope, and a filter on every name its key prefix does not fix. */
-const scopeQuery = (scope: Partial<Place>): { base: string; query: Omit<Query, 'pk'> } => {
+/** The narrowest ordering for a place, and a filter on every name its key prefix does not fix. */
+const placeQuery = (place: Partial<Place>): { base: string; query: Omit<Query, 'pk'> } => {
   const [index, base, sk] =
-    scope.room !== undefined
-      ? (['GSI2', ROOMS.byName, roomIndexPrefix(scope.room, scope.region, scope.region !== undefined ? scope.location : undefined)] as const)
-      : scope.location !== undefined
-        ? (['GSI1', ROOMS.byLocation, roomIndexPrefix(scope.location, scope.region)] as const)
-        : ([undefined, ROOMS.byRegion, roomIndexPrefix(scope.region)] as const);
+    place.room !== undefined
+      ? (['GSI2', ROOMS.byName, roomIndexPrefix(place.room, place.region, place.region !== undefined ? place.location : undefined)] as const)
+      : place.location !== undefined
+        ? (['GSI1', ROOMS.byLocation, roomIndexPrefix(place.location, place.region)] as const)
+        : ([undefined, ROOMS.byRegion, roomIndexPrefix(place.region)] as const);
   return {
     base,
     query: {
       ...(index ? { index } : {}),
       ...(sk ? { sk: expr('begins_with(#sk, :sk)', { sk }) } : {}),
-      filter: equal({ region: scope.region, location: scope.location, room: scope.room }),
+      filter: equal({ region: place.region, location: place.location, room: place.room }),
       project: FIELDS,
     },
   };
 };
 
-/** The aggregates of every room in scope (absent name: any) with devices, by place; `consistent`: a summary heal's (docs/adr/0130). */
-export const inScope = async (scope: Partial<Place>, { consistent = false } = {}): Promise<RoomAggregate[]> => {
-  const { base, query } = scopeQuery(scope);
+/** The aggregates of every room in a place (absent name: any) with devices, by place; `consistent`: a summary heal's (docs/adr/0130). */
+export const inPlace = async (place: Partial<Place>, { consistent = false } = {}): Promise<RoomAggregate[]> => {
+  const { base, query } = placeQuery(place);
   return (await queryShards(base, { ...query, consistent })).map(RoomEntity.fromItem).sort(byRoom);
 };
 
-/** Scopes disjoint: no aggregate twice. */
-export const inScopes = async (scopes: readonly Partial<Place>[]): Promise<RoomAggregate[]> =>
-  (await Promise.all(scopes.map((scope) => inScope(scope)))).flat().sort(byRoom);
+/** Places disjoint: no aggregate twice. */
+export const inPlaces = async (places: readonly Partial<Place>[]): Promise<RoomAggregate[]> =>
+  (await Promise.all(places.map((place) => inPlace(place)))).flat().sort(byRoom);
 
 /** One room's stored aggregate, read consistently (what a recompute writes against). */
 export const read = async (place: Place): Promise<StoredRoom | undefined> => {

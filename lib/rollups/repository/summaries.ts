@@ -1,5 +1,5 @@
-import { COUNT_FIELDS, sameCounts, zeroCounts, summaryKey, type Counts, type Place, type SummaryScope } from '#lib/devices/types';
-import { SummaryEntity, SUMMARIES, summaryScopeId } from '#lib/rollups/entities';
+import { COUNT_FIELDS, sameCounts, zeroCounts, summaryKey, type Counts, type Place, type SummaryPlace } from '#lib/devices/types';
+import { SummaryEntity, SUMMARIES, summaryPlaceId } from '#lib/rollups/entities';
 import { queryAll } from '#lib/store/query';
 import { asRead, batchGet, type Item } from '#lib/store/table';
 
@@ -14,12 +14,12 @@ const countsOf = (item: Item | undefined): Counts => {
 };
 
 /** What every write of a summary sets: its index key and the names of its scope. */
-const scopeFields = (scope: SummaryScope): Item => ({ GSI1PK: SUMMARIES, GSI1SK: summaryScopeId(scope), ...(scope as Partial<Place>) });
+const scopeFields = (scope: SummaryPlace): Item => ({ GSI1PK: SUMMARIES, GSI1SK: summaryPlaceId(scope), ...(scope as Partial<Place>) });
 
 const mark = (runId: string, startedAt: number) => new Set([`${startedAt}:${runId}`]);
 
 /** `inflight`: start times (epoch ms) of the runs that marked it and have not added their change yet. */
-const fromItem = (scope: SummaryScope, item: Item | undefined) => ({
+const fromItem = (scope: SummaryPlace, item: Item | undefined) => ({
   scope,
   counts: countsOf(item),
   version: Number(item?.version ?? 0),
@@ -27,15 +27,15 @@ const fromItem = (scope: SummaryScope, item: Item | undefined) => ({
 });
 
 /** The counts of one scope: one eventually consistent GetItem (zeros when nothing was ever counted). */
-export const get = async (scope: SummaryScope): Promise<Counts> => countsOf(await SummaryEntity.read(scope, { project: COUNT_FIELDS }));
+export const get = async (scope: SummaryPlace): Promise<Counts> => countsOf(await SummaryEntity.read(scope, { project: COUNT_FIELDS }));
 
 /** Marks the summaries a run is about to move (before its first room write). */
-export const begin = async (runId: string, startedAt: number, scopes: readonly SummaryScope[]): Promise<void> => {
+export const begin = async (runId: string, startedAt: number, scopes: readonly SummaryPlace[]): Promise<void> => {
   await Promise.all(scopes.map((scope) => SummaryEntity.update(scope, { add: { inflight: mark(runId, startedAt), version: 1 }, set: { type: SummaryEntity.type, ...scopeFields(scope) } })));
 };
 
 /** Adds the run's change to each summary it marked and drops its mark, in one update each. */
-export const apply = async (runId: string, startedAt: number, scopes: readonly SummaryScope[], deltas: ReadonlyMap<string, { delta: Counts }>): Promise<void> => {
+export const apply = async (runId: string, startedAt: number, scopes: readonly SummaryPlace[], deltas: ReadonlyMap<string, { delta: Counts }>): Promise<void> => {
   await Promise.all(
     scopes.map((scope) => {
       const delta = deltas.get(summaryKey(scope))?.delta ?? zeroCounts();
@@ -45,10 +45,10 @@ export const apply = async (runId: string, startedAt: number, scopes: readonly S
 };
 
 /** Every summary item there is (discovery for a heal; GSI1 `SUMMARIES`, a few dozen items). */
-export const scopes = async (): Promise<SummaryScope[]> => (await queryAll({ index: 'GSI1', pk: SUMMARIES })).map(SummaryEntity.fromItem);
+export const places = async (): Promise<SummaryPlace[]> => (await queryAll({ index: 'GSI1', pk: SUMMARIES })).map(SummaryEntity.fromItem);
 
 /** The stored state of these scopes, read consistently (the first step of a heal). */
-export const read = async (scopes: readonly SummaryScope[]): Promise<ReturnType<typeof fromItem>[]> => {
+export const read = async (scopes: readonly SummaryPlace[]): Promise<ReturnType<typeof fromItem>[]> => {
   const found = new Map((await batchGet(scopes.map(SummaryEntity.key))).map((item) => [String(item.PK), item]));
   return scopes.map((scope) => fromItem(scope, found.get(SummaryEntity.key(scope).PK)));
 };

@@ -1,9 +1,9 @@
-import * as inhibitions from '#lib/notify/repository/inhibitions';
-import { parentFacts } from '#lib/notify/inhibitions';
+import type { OpenAlarm } from '#lib/alarms/types';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import type { WatcherRecord } from '#lib/watchers/types';
-import { afterPlan, holding, inhibitedRaises, suppressRaises } from './pure/inhibit';
-import type { AlarmPlan } from './pure/plan';
+import { parentFacts } from './facts';
+import { afterPlan, holding, inhibitedRaises, suppressRaises, type PlanAlarms } from './pure/suppress';
+import * as inhibitions from './repository';
 
 /**
  * Marks the raises a parent condition suppresses (docs/guide/rules/alarms.md): only when
@@ -12,7 +12,7 @@ import type { AlarmPlan } from './pure/plan';
  * each (watcher, room or location) is opened before any alarm is written under it, and its start
  * is what the alarms carry; the notifier announces and releases it.
  */
-export const inhibit = async <P extends Pick<AlarmPlan, 'raise' | 'clear'>>(plan: P, watchers: readonly WatcherRecord[], at: string): Promise<P> => {
+export const inhibit = async <R extends { alarm: OpenAlarm }, P extends PlanAlarms<R>>(plan: P, watchers: readonly WatcherRecord[], at: string): Promise<P> => {
   const judged = inhibitedRaises(plan.raise, watchers);
   if (judged.length === 0) return plan;
   const held = holding(judged, afterPlan(await parentFacts(judged), plan));

@@ -1,8 +1,8 @@
 import * as watchers from '#lib/watchers/repository';
 import { Conflict, Invalid, NotFound } from '#lib/shared/errors';
 import type { AccessScope } from '#lib/shared/access';
-import { watcherWithinScope } from './scope';
-import type { InhibitedBy } from './types';
+import { watcherWithinAccessScope } from '#lib/watchers/scope';
+import type { InhibitedBy } from '#lib/watchers/types';
 
 const FIELD = 'body.inhibitedBy.watcherId';
 
@@ -30,7 +30,7 @@ export const checkInhibitedBy = async (parent: InhibitedBy | undefined, scope: A
   if (parent?.condition !== 'watcher') return [];
   if (parent.watcherId === self) throw refused('a watcher cannot be inhibited by itself');
   const first = await stored(parent.watcherId);
-  if (!first || !watcherWithinScope(first.record, scope)) throw refused(`no watcher ${parent.watcherId}`);
+  if (!first || !watcherWithinAccessScope(first.record, scope)) throw refused(`no watcher ${parent.watcherId}`);
   if (self === undefined) return [first];
   const chain = [first];
   const seen = new Set([first.record.id]);

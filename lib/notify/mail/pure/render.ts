@@ -1,9 +1,9 @@
 import escapeHtml from 'escape-html';
 import { reportHtml, reportText } from '#lib/reports/pure/render';
 import { headerText } from '#lib/shared/header';
-import type { Mail } from '#lib/alarms/types';
-import { alarmLine, byRoom, introOf, moreLine, subjectOf } from './digest';
-import type { Digest } from '../types';
+import { alarmLine, byRoom, introOf, moreLine, subjectOf } from '#lib/notify/pure/digest';
+import type { Digest } from '#lib/notify/types';
+import type { Mail } from '../types';
 
 const text = (digest: Digest): string => {
   const lines = [introOf(digest)];

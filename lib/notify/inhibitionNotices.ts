@@ -1,13 +1,12 @@
 import { isDeepStrictEqual } from 'node:util';
-import { effectiveParent, parentHolds, parentProblem, sameEpisode, scopeKey, suppressionOf, type OnlineCounts, type ParentFacts, type ParentScope } from '#lib/alarms/pure/inhibition';
+import { firingNow, parentFacts } from '#lib/alarms/inhibition/facts';
+import { effectiveParent, parentHolds, parentProblem, sameEpisode, suppressionOf } from '#lib/alarms/inhibition/pure/rules';
+import * as inhibitions from '#lib/alarms/inhibition/repository';
+import type { Episode } from '#lib/alarms/inhibition/types';
 import { silencedBy, type Silence } from '#lib/alarms/pure/silences';
 import type { OpenAlarm } from '#lib/alarms/types';
 import * as alarms from '#lib/alarms/repository/alarms';
 import { evaluationQueue } from '#lib/alarms/repository/evaluationQueue';
-import * as inhibitions from '#lib/notify/repository/inhibitions';
-import * as rooms from '#lib/rollups/repository/rooms';
-import * as summaries from '#lib/rollups/repository/summaries';
-import type { Place } from '#lib/devices/types';
 import { matchingWindows, openWindowsAt, type MaintenanceTarget, type OpenWindow } from '#lib/maintenance/pure/windows';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import type { InhibitedBy, WatcherRecord } from '#lib/watchers/types';
@@ -15,40 +14,15 @@ import { withVendors } from './maintenanceRelease';
 import { audienceOf, notifiedAlarm } from './pure/notice';
 import { draftsFor } from './pure/plan';
 import type { RunReads } from './runReads';
-import type { DeliveryDraft, Episode } from './types';
+import type { DeliveryDraft } from './types';
+
+/*
+ * The notifier's part of inhibition (the rules, the episodes and the facts live in
+ * lib/alarms/inhibition): announcing an episode and telling its release are notifications,
+ * drafted and stored as every other digest of a run.
+ */
 
 const READS_IN_FLIGHT = 16;
-
-/**
- * The facts the parent conditions over `judged` are decided on, read where they are kept
- * (docs/guide/rules/alarms.md "A suppressed alarm is marked `suppressedBy` when it is raised, judged from the rollups"): each room's aggregate and each location's summary (consistent Gets of
- * the rollups, never the devices), each parent watcher's firing alarms (a consistent Query of its
- * partition). Only what `judged` names is read.
- */
-export const parentFacts = async (judged: readonly { parent: InhibitedBy; scope: ParentScope }[]): Promise<ParentFacts> => {
-  const counted = [...new Map(judged.filter(({ parent }) => parent.condition !== 'watcher').map(({ scope }) => [scopeKey(scope), scope])).values()];
-  const roomScopes = counted.filter((scope): scope is Place => scope.room !== undefined);
-  const locations = counted.filter((scope) => scope.room === undefined).map(({ region, location }) => ({ region, location }));
-  const parents = [...new Set(judged.flatMap(({ parent }) => (parent.condition === 'watcher' ? [parent.watcherId] : [])))];
-  const [roomCounts, locationCounts, firing] = await Promise.all([
-    mapConcurrent(roomScopes, READS_IN_FLIGHT, async (place): Promise<[string, OnlineCounts]> => {
-      const stored = await rooms.read(place);
-      return [scopeKey(place), { deviceCount: stored?.aggregate.deviceCount ?? 0, offline: stored?.aggregate.offline ?? 0 }];
-    }),
-    locations.length === 0 ? [] : summaries.read(locations),
-    mapConcurrent(parents, READS_IN_FLIGHT, async (id): Promise<[string, OpenAlarm[]]> => [id, await firingNow(id)]),
-  ]);
-  return {
-    counts: new Map([
-      ...roomCounts,
-      ...locationCounts.map(({ scope, counts }): [string, OnlineCounts] => [scopeKey(scope as ParentScope), { deviceCount: counts.deviceCount, offline: counts.offline }]),
-    ]),
-    firing: new Map(firing),
-  };
-};
-
-/** A watcher's firing alarms, read consistently (its partition): what a run just wrote is seen. */
-const firingNow = async (watcherId: string): Promise<OpenAlarm[]> => (await alarms.openOf(watcherId)).filter((alarm) => alarm.state === 'firing');
 
 /**
  * Devices and watchers the evaluator has still to evaluate (the queue is written before the

@@ -1,6 +1,7 @@
-import type { AuditEntry, AuditTarget } from '#lib/shared/audit';
-import type { AuditFacts, AuditSpec, Principal, RouteContract, TargetId } from './contract';
-import type { HttpResult } from './respond';
+import type { AuditLog, AuditTargetId, Principal, RouteAudit, RouteContract } from '#lib/http/contract';
+import type { HttpResult } from '#lib/http/respond';
+import { auditLog } from './log';
+import { AUDIT_EVENTS, appendOrUnavailable, requestFacts, type AuditEntry, type AuditEvent, type AuditTarget, type AuthEvent } from './types';
 
 /*
  * Which routes the audit log records, and what it records of them (DESIGN §5; docs/adr/0211).
@@ -12,7 +13,27 @@ import type { HttpResult } from './respond';
  * this once into the route's binding; at run time only the values are picked.
  */
 
-export type { AuditFacts, AuditSpec };
+type TargetId = AuditTargetId;
+
+/** What the binding of an audited route carries (scripts/generate.ts writes it). */
+export interface AuditFacts {
+  /** The route, e.g. `PUT /watcher/{watcherid}`. */
+  action: string;
+  event: AuditEvent;
+  target: string;
+  targetId?: TargetId;
+  /** The body fields the contract declares: only these names are ever recorded. */
+  fields: readonly string[];
+  /** The route's first 2xx: what a record written with the change says until the answer is known (docs/adr/0550). */
+  status?: number;
+}
+
+/** A contract's `audit.event`, which must name an authentication event: a typo fails the build, not a record. */
+const authEventOf = (event: string, contract: Pick<RouteContract, 'method' | 'path'>): AuthEvent => {
+  const found = AUDIT_EVENTS.find((known): known is AuthEvent => known !== 'change' && known === event);
+  if (found === undefined) throw new Error(`${contract.method} /${contract.path}: audit.event ${event} is not an authentication event (${AUDIT_EVENTS.filter((known) => known !== 'change').join(', ')})`);
+  return found;
+};
 
 /** Whether the rule counts a route as a change (before the contract's own `audit.record`). */
 export const isChange = (contract: Pick<RouteContract, 'method' | 'permission'>): boolean =>
@@ -56,10 +77,11 @@ const defaultTargetId = (contract: RouteContract): TargetId | undefined => {
 export const auditFactsOf = (contract: RouteContract, area: string): AuditFacts | undefined => {
   if (!isAudited(contract)) return undefined;
   const spec = contract.audit ?? {};
+  const event = spec.event === undefined ? 'change' : authEventOf(spec.event, contract);
   const targetId = spec.targetId ?? defaultTargetId(contract);
   return {
     action: `${contract.method} /${contract.path}`,
-    event: spec.event ?? 'change',
+    event,
     target: spec.target ?? area.replace(/s$/, ''),
     ...(targetId ? { targetId } : {}),
     fields: declaredFields(contract.request?.body),
@@ -124,4 +146,15 @@ export const auditEntryOf = (
   requestId: request.requestId,
   sourceIp: request.sourceIp,
   userAgent: request.userAgent,
+});
+
+/**
+ * What the binding of an audited route carries (lib/http calls it, knowing nothing of what a record
+ * says): the route's facts bound to the log its records go to.
+ */
+export const routeAudit = (facts: AuditFacts, log: AuditLog = auditLog): RouteAudit & AuditFacts => ({
+  ...facts,
+  log,
+  entryOf: (request, result) => auditEntryOf(facts, { ...requestFacts(request.event, request.requestId), path: request.path, body: request.body, principal: request.principal }, result),
+  appendOrUnavailable: (entry, unavailable) => appendOrUnavailable(log, entry, unavailable),
 });

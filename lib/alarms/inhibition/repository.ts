@@ -1,5 +1,5 @@
-import type { Episode } from '#lib/notify/types';
-import { INHIBITIONS, InhibitionEpisodeEntity } from '#lib/notify/entities';
+import { INHIBITIONS, InhibitionEpisodeEntity } from './entities';
+import type { Episode } from './types';
 import { collection } from '#lib/store/entity';
 import { expr } from '#lib/store/expression';
 import { NEW } from '#lib/store/table';

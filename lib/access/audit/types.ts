@@ -3,9 +3,9 @@ import { ServiceUnavailable } from '#lib/shared/errors';
 import { logger } from '#lib/shared/log';
 
 /*
- * The audit log's vocabulary (DESIGN §5; docs/adr/0211): what one record says. Shared by the HTTP
- * middleware that records changes (lib/http/audit.ts), the authentication code that records its
- * events (lib/access/audit/log.ts recordAuthEvent) and the store (lib/access/audit/repository.ts). A record names
+ * The audit log's vocabulary (DESIGN §5; docs/adr/0211): what one record says. Shared by the rule
+ * of the routes recorded (routes.ts, which the HTTP middleware calls through the binding), the
+ * authentication code that records its events (log.ts recordAuthEvent) and the store (repository.ts). A record names
  * fields, never their values: nothing a client sent as a value, and so no secret or password,
  * can reach it.
  */
@@ -121,7 +121,7 @@ export const AUDIT_UNAVAILABLE = 'The audit log is unavailable; retry shortly';
  * stored the request answers 503 with `unavailable`, and the entry (names only, no value, so no
  * secret) goes to the error log instead, so that nothing happens unrecorded.
  */
-export const appendOrUnavailable = async (log: { append(entry: AuditEntry): Promise<void> }, entry: AuditEntry, unavailable: string): Promise<void> => {
+export const appendOrUnavailable = async <E extends object>(log: { append(entry: E): Promise<void> }, entry: E, unavailable: string): Promise<void> => {
   try {
     await log.append(entry);
   } catch (error) {

@@ -1,5 +1,5 @@
-import type { Mail } from '#lib/alarms/types';
-import { OUTBOX, outboxIndexKeys, OutboxMailEntity as Mails, SentMailEntity } from '#lib/notify/entities';
+import { OUTBOX, outboxIndexKeys, OutboxMailEntity as Mails, SentMailEntity } from './entities';
+import type { Mail } from './types';
 import { expr } from '#lib/store/expression';
 import { mapListOrPage, queryPartitionsDescending, shardsOf } from '#lib/store/paging';
 import { hasExpired, NEW } from '#lib/store/table';
