@@ -3,8 +3,8 @@
  * authentication event, newest first, kept AUDIT_RETENTION_DAYS (default 400). Admin only;
  * nothing changes or deletes it. Invalid input is 422, as paging errors are on every paginated route.
  */
-import { ACTOR_KINDS, AUDIT_EVENTS } from '#lib/access/audit/types';
-import { AUDIT_CSV_COLUMNS } from '#lib/access/audit/csv';
+import { ACTOR_KINDS, AUDIT_EVENTS } from '#lib/access';
+import { AUDIT_CSV_COLUMNS } from '#lib/access';
 import { NEXT_CURSOR_HEADER } from '#lib/shared/csv';
 import { dateTime, error, name, nextCursorHeaders, oneOfValues, page, pageOf, routesOf, Type } from './shared';
 

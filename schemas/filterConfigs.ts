@@ -1,6 +1,6 @@
 /** Filter configurations (spec "filtersConfig": region -> locations -> rooms): invalid input is 400. */
-import { MAX_LOCATIONS, MAX_ROOMS } from '#lib/config/filterConfigs/types';
-import { MAX_UPSERT_ITEMS } from '#lib/config/filterRecords/types';
+import { MAX_LOCATIONS, MAX_ROOMS } from '#lib/config';
+import { MAX_UPSERT_ITEMS } from '#lib/config';
 import { error, integerIdParam, listOrPage, name, ok, page, recordRoutesOf, routesOf, text, Type, type TSchema, type TProperties } from './shared';
 import { bodyId, countRoute, keepOnlyRoute } from './filterRecords';
 

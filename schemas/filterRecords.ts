@@ -1,5 +1,5 @@
 /** Filter records (spec "Filters": GET/POST/DELETE /filters...): invalid input is 400. */
-import { MAX_FILTER_ID, MAX_KEEP_IDS, MAX_UPSERT_ITEMS } from '#lib/config/filterRecords/types';
+import { MAX_FILTER_ID, MAX_KEEP_IDS, MAX_UPSERT_ITEMS } from '#lib/config';
 import { count, description, error, integerIdParam, list, name, ok, recordRoutesOf, routesOf, strict, text, Type } from './shared';
 
 /** A client-chosen id inside a body. */

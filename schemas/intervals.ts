@@ -1,5 +1,5 @@
 /** Intervals (spec "Intervals"; DESIGN D7, D8): invalid input is 422. */
-import { INTERVAL_FIELDS, MAX_INTERVAL_SECONDS, MIN_INTERVAL_SECONDS, type IntervalField } from '#lib/config/intervals/types';
+import { INTERVAL_FIELDS, MAX_INTERVAL_SECONDS, MIN_INTERVAL_SECONDS, type IntervalField } from '#lib/config';
 import { ENSURE_TABLE, error, integerIdParam, list, ok, recordRoutesOf, routesOf, text, Type } from './shared';
 
 const seconds = Type.Integer({ minimum: MIN_INTERVAL_SECONDS, maximum: MAX_INTERVAL_SECONDS });

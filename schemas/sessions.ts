@@ -1,5 +1,5 @@
 /** Sign-in and logout (DESIGN §5; access tokens: docs/adr/0027-eddsa-access-tokens.md). */
-import { PASSWORD_MAX_LENGTH } from '#lib/access/password';
+import { PASSWORD_MAX_LENGTH } from '#lib/access';
 import { error, name, ok, routesOf, strict, text, Type } from './shared';
 import { guessesSpent, user } from './users';
 

@@ -2,8 +2,8 @@
  * User management (DESIGN §5): every route needs `Authorization: Bearer <accessToken>` besides the
  * API key; 401 and, on admin routes, 403 are documented from `access`.
  */
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '#lib/access/password';
-import { SERVICE_HAS_NO_ACCOUNT } from '#lib/access/policy';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '#lib/access';
+import { SERVICE_HAS_NO_ACCOUNT } from '#lib/access';
 import { accessScope, answeredScope, dateTime, error, forbidden, list, name, ok, recordRoutesOf, routesOf, strict, text, Type } from './shared';
 
 export const username = Type.String({

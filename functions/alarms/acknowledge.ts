@@ -1,7 +1,7 @@
 import http from '#generated/routes/alarmsAcknowledge';
 import { acknowledgeAlarm } from '#lib/alarms/acknowledge';
 import { connectionsFromEnv } from '#lib/adapters/connections';
-import { enableLivePush } from '#lib/live/push';
+import { enableLivePush } from '#lib/live';
 
 enableLivePush(connectionsFromEnv());
 

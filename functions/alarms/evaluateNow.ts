@@ -1,9 +1,9 @@
 import http from '#generated/routes/alarmsEvaluateNow';
 import { Conflict } from '#lib/shared/errors';
-import { runEvaluation } from '#lib/alarms/engine/run';
+import { runEvaluation } from '#lib/alarms/engine';
 import { mailerFromEnv } from '#lib/adapters/mail';
 import { connectionsFromEnv } from '#lib/adapters/connections';
-import { enableLivePush } from '#lib/live/push';
+import { enableLivePush } from '#lib/live';
 import { apart } from '#lib/store/transaction';
 
 const mailer = mailerFromEnv();

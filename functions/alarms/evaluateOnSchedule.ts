@@ -3,10 +3,10 @@ import type { Context } from 'aws-lambda';
 import { logger } from '#lib/shared/log';
 import { recordWork } from '#lib/shared/metrics';
 import { tracing } from '#lib/shared/tracing';
-import { runEvaluation } from '#lib/alarms/engine/run';
+import { runEvaluation } from '#lib/alarms/engine';
 import { mailerFromEnv } from '#lib/adapters/mail';
 import { connectionsFromEnv } from '#lib/adapters/connections';
-import { enableLivePush } from '#lib/live/push';
+import { enableLivePush } from '#lib/live';
 
 const mailer = mailerFromEnv();
 enableLivePush(connectionsFromEnv());

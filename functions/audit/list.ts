@@ -1,6 +1,6 @@
 import http from '#generated/routes/auditList';
-import { AUDIT_CSV } from '#lib/access/audit/csv';
-import { auditFilterOf, auditPage } from '#lib/access/audit/log';
+import { AUDIT_CSV } from '#lib/access';
+import { auditFilterOf, auditPage } from '#lib/access';
 import { csvAnswer } from '#lib/shared/csv';
 
 // GET /audit?actor&actorKind&action&event&targetType&targetId&from&to&limit&cursor&format -> one page, newest first (admin);

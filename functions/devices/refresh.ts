@@ -1,13 +1,13 @@
 import http from '#generated/routes/devicesRefresh';
 import { logger } from '#lib/shared/log';
-import { runQueue } from '#lib/alarms/engine/runPasses';
+import { runQueue } from '#lib/alarms/engine';
 import { mailerFromEnv } from '#lib/adapters/mail';
 import { secret } from '#lib/adapters/secrets';
-import { fleetProvider, providersFromEnv } from '#lib/inventory/provider/index';
-import { refreshDevice } from '#lib/inventory/refresh';
-import { askingWithin, evaluationBudget, providerBudget, REFRESH_TIMEOUT_MS } from '#lib/inventory/refreshBudget';
+import { fleetProvider, providersFromEnv } from '#lib/inventory';
+import { refreshDevice } from '#lib/inventory';
+import { askingWithin, evaluationBudget, providerBudget, REFRESH_TIMEOUT_MS } from '#lib/inventory';
 import { connectionsFromEnv } from '#lib/adapters/connections';
-import { enableLivePush } from '#lib/live/push';
+import { enableLivePush } from '#lib/live';
 import { withDeviceMaintenance } from '#lib/maintenance/marks';
 
 // the device's own vendor answers (DEVICE_PROVIDERS; secrets from SSM in AWS)

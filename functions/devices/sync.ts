@@ -1,14 +1,14 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { logger } from '#lib/shared/log';
-import { runQueue } from '#lib/alarms/engine/runPasses';
+import { runQueue } from '#lib/alarms/engine';
 import { mailerFromEnv } from '#lib/adapters/mail';
 import { secret } from '#lib/adapters/secrets';
 import { tracing } from '#lib/shared/tracing';
-import { providersFromEnv } from '#lib/inventory/provider/index';
-import { syncAlone } from '#lib/inventory/syncLease';
+import { providersFromEnv } from '#lib/inventory';
+import { syncAlone } from '#lib/inventory';
 import { connectionsFromEnv } from '#lib/adapters/connections';
-import { enableLivePush } from '#lib/live/push';
+import { enableLivePush } from '#lib/live';
 
 // every configured provider (DEVICE_PROVIDERS), its secrets from SSM in AWS; none: the sync stores nothing
 const providers = providersFromEnv(process.env, secret);

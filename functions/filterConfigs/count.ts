@@ -1,5 +1,5 @@
 import http from '#generated/routes/filterConfigsCount';
-import { configCountWithin } from '#lib/config/filterConfigs/scope';
+import { configCountWithin } from '#lib/config';
 
 // GET /filtersConfig/count -> 200 the number of configurations the caller may list (a bare integer; a scoped caller's
 // within its scope)

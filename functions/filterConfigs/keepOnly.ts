@@ -1,5 +1,5 @@
 import http from '#generated/routes/filterConfigsKeepOnly';
-import { filterConfigs } from '#lib/config/filterConfigs/repository';
+import { filterConfigs } from '#lib/config';
 
 // DELETE /filterConfigs -> 200 confirming string; deletes every configuration whose id is NOT listed ([] deletes all)
 export const handler = http(async ({ body }) => {

@@ -1,7 +1,7 @@
 import http from '#generated/routes/filterConfigsList';
-import { configsWithin } from '#lib/config/filterConfigs/scope';
+import { configsWithin } from '#lib/config';
 import { mapListOrPage } from '#lib/store/paging';
-import { toListForm } from '#lib/config/filterConfigs/types';
+import { toListForm } from '#lib/config';
 
 // GET /filtersConfig[?limit=&cursor=] -> 200 every configuration in list form {id, region, locations: [{locationName}]}, by id
 // (a bare array), or one page {items, nextCursor}; a scoped caller's only within its scope; 400; 422 bad cursor

@@ -1,6 +1,6 @@
 import http from '#generated/routes/filterConfigsUpsert';
-import { filterConfigs } from '#lib/config/filterConfigs/repository';
-import { fromNestedForm } from '#lib/config/filterConfigs/types';
+import { filterConfigs } from '#lib/config';
+import { fromNestedForm } from '#lib/config';
 
 // POST /filtersConfig/{id} -> 200 confirming string; the nested region -> location -> room tree replaces
 // the stored one; 400 invalid tree or a repeated location

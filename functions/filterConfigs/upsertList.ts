@@ -1,5 +1,5 @@
 import http from '#generated/routes/filterConfigsUpsertList';
-import { filterConfigs } from '#lib/config/filterConfigs/repository';
+import { filterConfigs } from '#lib/config';
 
 // POST /filterConfigs -> 200 confirming string; each list-form record inserted or updated (stored rooms
 // of remaining locations kept); 400 invalid records, a repeated id or location

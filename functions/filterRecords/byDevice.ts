@@ -1,5 +1,5 @@
 import http from '#generated/routes/filterRecordsByDevice';
-import { filterOfDevice } from '#lib/config/filterRecords/scope';
+import { filterOfDevice } from '#lib/config';
 
 // GET /filters/device/{deviceSN} -> 200 the filter record with its deviceSN (lowest id if several); 404 "Filter not found",
 // also for a device outside a scoped caller's scope

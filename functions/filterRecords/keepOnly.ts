@@ -1,5 +1,5 @@
 import http from '#generated/routes/filterRecordsKeepOnly';
-import { filterRecords } from '#lib/config/filterRecords/repository';
+import { filterRecords } from '#lib/config';
 
 // DELETE /filters -> 200 confirming string; deletes every filter whose id is NOT listed ([] deletes all)
 export const handler = http(async ({ body }) => {

@@ -1,5 +1,5 @@
 import http from '#generated/routes/filterRecordsRemove';
-import { filterRecords } from '#lib/config/filterRecords/repository';
+import { filterRecords } from '#lib/config';
 
 // DELETE /filters/{id} -> 200 confirming string; 404 "Filter not found"; 400 non-integer id
 export const handler = http(async ({ path }) => {

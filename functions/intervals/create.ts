@@ -1,5 +1,5 @@
 import http from '#generated/routes/intervalsCreate';
-import { intervals } from '#lib/config/intervals/repository';
+import { intervals } from '#lib/config';
 
 // POST /intervals -> 200 the created record with its id; 422 missing or invalid fields
 export const handler = http(async ({ body }) => ({

@@ -1,5 +1,5 @@
 import http from '#generated/routes/intervalsGet';
-import { intervals } from '#lib/config/intervals/repository';
+import { intervals } from '#lib/config';
 
 // GET /intervals/{id} -> 200 the record; 404 unknown id; 422 non-integer id
 export const handler = http(async ({ path }) => ({

@@ -1,5 +1,5 @@
 import http from '#generated/routes/intervalsList';
-import { intervals } from '#lib/config/intervals/repository';
+import { intervals } from '#lib/config';
 
 // GET /intervals -> 200 every interval settings record, by id
 export const handler = http(async () => ({

@@ -1,5 +1,5 @@
 import http from '#generated/routes/intervalsRemove';
-import { intervals } from '#lib/config/intervals/repository';
+import { intervals } from '#lib/config';
 
 // DELETE /intervals/{id} -> 200 confirming string; 404 unknown id; 422 non-integer id
 export const handler = http(async ({ path }) => {

@@ -1,5 +1,5 @@
-import { connect } from '#lib/live/session';
-import { socket } from '#lib/live/socket';
+import { connect } from '#lib/live';
+import { socket } from '#lib/live';
 
 // WebSocket $connect ?ticket=<from POST /live/ticket> -> 200, or 401 (refused) without a valid, unused ticket
 export const handler = socket(async ({ requestContext, queryStringParameters }) => {

@@ -1,5 +1,5 @@
-import { disconnect } from '#lib/live/session';
-import { socket } from '#lib/live/socket';
+import { disconnect } from '#lib/live';
+import { socket } from '#lib/live';
 
 // WebSocket $disconnect -> the connection and its subscription are forgotten
 export const handler = socket(async ({ requestContext }) => {

@@ -1,6 +1,6 @@
 import { Invalid } from '#lib/shared/errors';
-import { admit, subscribe } from '#lib/live/session';
-import { reply, socket } from '#lib/live/socket';
+import { admit, subscribe } from '#lib/live';
+import { reply, socket } from '#lib/live';
 import validate from '#generated/validators/liveMessage';
 
 // WebSocket `subscribe` {"action":"subscribe","filter":{...}} -> {"type":"subscribed","filter","snapshot"};

@@ -1,5 +1,5 @@
 import http from '#generated/routes/liveTicket';
-import { issueTicket } from '#lib/live/session';
+import { issueTicket } from '#lib/live';
 
 // POST /live/ticket [{"filter": {regionName, locationName, roomName}}] -> 201 {ticket, url, expiresAt}, the connection it opens within the caller's scope; 422
 export const handler = http(async ({ body, principal }) => ({

@@ -1,5 +1,5 @@
 import http from '#generated/routes/providersList';
-import { providersReport } from '#lib/inventory/providerReport';
+import { providersReport } from '#lib/inventory';
 import { failureSeenBy } from '#lib/shared/access';
 
 // GET /providers -> 200 each device provider's standing (DESIGN §6); a scoped caller reads a failure without the vendor's

@@ -1,5 +1,5 @@
 import http from '#generated/routes/rolesRemove';
-import { deleteRole } from '#lib/access/membership';
+import { deleteRole } from '#lib/access';
 
 // DELETE /api/authService/role/{roleid} -> 200 confirming string; 404 unknown; 409 built in or still assigned (admin)
 export const handler = http(async ({ path }) => {

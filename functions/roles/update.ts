@@ -1,5 +1,5 @@
 import http from '#generated/routes/rolesUpdate';
-import { roleCatalog } from '#lib/access/roles';
+import { roleCatalog } from '#lib/access';
 
 // PUT /api/authService/role/{roleid} -> 200 the role with the fields sent changed; 404 unknown; 409 built in (admin)
 export const handler = http(async ({ path, body }) => ({

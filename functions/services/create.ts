@@ -1,5 +1,5 @@
 import http from '#generated/routes/servicesCreate';
-import { registerService } from '#lib/access/serviceAccounts';
+import { registerService } from '#lib/access';
 
 // POST /api/authService/service -> 201 the service with its id and client secret (shown only here); 400 invalid or unknown role (admin)
 export const handler = http(async ({ body }) => ({

@@ -1,5 +1,5 @@
 import http from '#generated/routes/servicesRemove';
-import { removeService } from '#lib/access/membership';
+import { removeService } from '#lib/access';
 
 // DELETE /api/authService/service/{id} -> 200 confirming string; 404 unknown (admin)
 export const handler = http(async ({ path }) => {

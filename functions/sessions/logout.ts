@@ -1,5 +1,5 @@
 import http from '#generated/routes/sessionsLogout';
-import { revokedTokens } from '#lib/access/repository/sessions';
+import { revokedTokens } from '#lib/access';
 import { Unauthorized } from '#lib/shared/errors';
 
 // POST /api/authService/auth/logout -> 200; the presented token is refused from now on

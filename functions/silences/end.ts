@@ -1,7 +1,7 @@
 import http from '#generated/routes/silencesEnd';
 import { endSilenceAndAnnounce } from '#lib/alarms/silenceEvents';
 import { connectionsFromEnv } from '#lib/adapters/connections';
-import { enableLivePush } from '#lib/live/push';
+import { enableLivePush } from '#lib/live';
 
 enableLivePush(connectionsFromEnv());
 

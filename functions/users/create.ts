@@ -1,5 +1,5 @@
 import http from '#generated/routes/usersCreate';
-import { createUser } from '#lib/access/accounts';
+import { createUser } from '#lib/access';
 
 // POST /api/authService/auth -> 201 the user (with its scope, when scoped); 400 invalid or unknown role; 409 exists (admin)
 export const handler = http(async ({ body }) => {

@@ -1,6 +1,6 @@
 import http from '#generated/routes/usersRemove';
-import { mayDeleteUser } from '#lib/access/policy';
-import { removeUser } from '#lib/access/membership';
+import { mayDeleteUser } from '#lib/access';
+import { removeUser } from '#lib/access';
 
 // DELETE /api/authService/auth/{user} -> 200 confirming string; 404 unknown; 409 deleting yourself or the last admin (admin)
 export const handler = http(async ({ path, principal }) => {

@@ -1,7 +1,6 @@
 import { createPrivateKey, createPublicKey, randomUUID, type KeyObject } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { ACCESS_TOKEN_SECONDS, ALGORITHM, AUDIENCE, ISSUER, keyInput, TOKEN_TYPE, type AccessClaims } from './tokens';
-import type { SecretSource } from './signin';
 import { parsePublicKey } from './verify';
 
 /**
@@ -9,6 +8,9 @@ import { parsePublicKey } from './verify';
  * import it, and only they are given the secrets adapter (lib/adapters/secrets.ts, the SSM
  * client) with the private key: no other function ever holds it.
  */
+
+/** The value of a named secret, or undefined when it is not configured. */
+export type SecretSource = (name: string) => Promise<string | undefined>;
 
 /** An Ed25519 private key from PEM (PKCS#8) or JWK text; anything else is a configuration error. */
 export const parsePrivateKey = (text: string): KeyObject => {

@@ -8,7 +8,7 @@ import { withinGuessBudget } from './guesses';
 import { storeUser } from './membership';
 import { hashPassword, verifyAgainstNothing, verifyPassword } from './password';
 import { ADMIN_ROLE } from './types';
-import { issueAccessToken, privateKey } from './sign';
+import { issueAccessToken, privateKey, type SecretSource } from './sign';
 import { ACCESS_TOKEN_SECONDS } from './tokens';
 
 /**
@@ -18,8 +18,7 @@ import { ACCESS_TOKEN_SECONDS } from './tokens';
  * SSM client, whose weight every other bundle and cold start is spared (DESIGN §8). Everything else in the account group verifies with the public key.
  */
 
-/** The value of a named secret, or undefined when it is not configured. */
-export type SecretSource = (name: string) => Promise<string | undefined>;
+export type { SecretSource };
 
 interface SignInAnswer {
   accessToken: string;

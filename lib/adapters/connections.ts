@@ -2,7 +2,7 @@ import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { SignatureV4 } from '@smithy/signature-v4';
-import type { Connections } from '#lib/live/types';
+import type { Connections } from '#lib/live';
 
 /*
  * API Gateway's @connections endpoint (live pushes, lib/live/push.ts), behind the domain's

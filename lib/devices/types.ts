@@ -1,13 +1,10 @@
 import { NotFound } from '#lib/shared/errors';
 import type { Severity, SeverityLabel } from '#lib/shared/severity';
+import type { Place } from '#lib/shared/place';
 import { assemble, DEVICE_FIELDS, fieldsOf, fieldValue, isAnswered, type Device, type DeviceFields, type ProviderDevice, type StoredDevice } from './model';
 
-/** Where a device is: a room is identified by region + location + room name (DESIGN D11). */
-export interface Place {
-  region: string;
-  location: string;
-  room: string;
-}
+/** Where a device is (lib/shared/place.ts, below the domains: the store's keys are built from it). */
+export type { Place };
 
 /**
  * A room's identity in memory (map keys, grouping, ordering): one string per room. Keys in the

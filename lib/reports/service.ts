@@ -10,7 +10,7 @@ import * as store from '#lib/reports/repository';
 import { mapPage, type Page } from '#lib/store/paging';
 import { Invalid, NotFound, TooManyRequests } from '#lib/shared/errors';
 import { timeOrderedId } from '#lib/maintenance/pure/windows';
-import { timeZoneName } from '#lib/maintenance/pure/zone';
+import { timeZoneName } from '#lib/shared/zone';
 import * as channels from '#lib/notify/repository/channels';
 import { unknownChannels } from '#lib/notify/channelIds';
 import { deliverer } from '#lib/notify/deliver';

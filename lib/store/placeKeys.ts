@@ -1,4 +1,4 @@
-import type { Place } from '#lib/devices/types';
+import type { Place } from '#lib/shared/place';
 
 /* The identities of rooms and locations inside keys: pure, so planners may check key sizes without a store client. */
 

@@ -1,6 +1,6 @@
 import { normalize, type WatcherInput, type WatcherRecord } from '#lib/watchers/types';
 import { docRow, entity, texts } from '#lib/store/entity';
-import { accessScopeField } from '#lib/access/entities';
+import { accessScopeField } from '#lib/access';
 import type { AccessScopeEntry } from '#lib/shared/access';
 
 export const WATCHERS = 'WATCHER';

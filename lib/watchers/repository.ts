@@ -3,7 +3,7 @@ import { Conflict, NotFound } from '#lib/shared/errors';
 import { assertListable, normalize, type ConfigurationField, type Watcher, type WatcherInput, type WatcherRecord } from '#lib/watchers/types';
 import { type AccessScopeEntry } from '#lib/shared/access';
 import { caps } from '#lib/shared/caps';
-import { accessScopeField } from '#lib/access/entities';
+import { accessScopeField } from '#lib/access';
 import { WatcherEntity as Watchers, watcherFields, WATCHERS } from '#lib/watchers/entities';
 import { collection, versioned, type Versioned } from '#lib/store/entity';
 import { atVersion, patchOf, type Expr } from '#lib/store/expression';

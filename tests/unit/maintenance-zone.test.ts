@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { instantOf, localDayAt, offsetAt, timeZoneName, wallClockAt } from '#lib/maintenance/pure/zone';
+import { instantOf, localDayAt, offsetAt, timeZoneName, wallClockAt } from '#lib/shared/zone';
 
 /** A wall-clock time written as local ms (the same date and time in UTC). */
 const local = (text: string) => Date.parse(`${text}Z`);

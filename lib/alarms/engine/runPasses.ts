@@ -1,5 +1,5 @@
 import type { Mailer } from '#lib/notify/mail/types';
-import { intervals } from '#lib/config/intervals/repository';
+import { intervals } from '#lib/config';
 import { reconciliation } from '#lib/notify/repository/markers';
 import { addUp } from '#lib/shared/tally';
 import { isDeadlineExceeded, withDeadline } from '#lib/shared/deadline';

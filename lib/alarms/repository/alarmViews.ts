@@ -1,5 +1,6 @@
 import type { Severity } from '#lib/devices/types';
 import { alarmId, type AckEvent, type Acknowledgement, type Alarm, type AlarmKey as Pair, type AlarmState, type OpenAlarm } from '#lib/alarms/types';
+import { viewOf, type AlarmView } from '#lib/alarms/pure/view';
 import { Conflict, NotFound } from '#lib/shared/errors';
 import type { PlaceFilter } from '#lib/shared/access';
 import { ALARM_INDEX, AlarmEntity, alarmPartition, pairOfKey } from '#lib/alarms/entities';
@@ -13,16 +14,7 @@ import { announceStored } from './changes';
 // The alarms' read model and acknowledgements (ADRs 0067, 0321): open = firing or pending.
 const { fromItem } = AlarmEntity;
 
-/** An acknowledgement still standing: one whose `ackUntil` passed has lapsed, even before the notifier removes it. */
-const standing = (ack: Acknowledgement | undefined): Acknowledgement | undefined =>
-  ack?.ackUntil !== undefined && ack.ackUntil <= new Date().toISOString() ? undefined : ack;
-export const viewOf = ({ notify: _notify, notified: _notified, acknowledgement, ackEvents: _events, ...alarm }: OpenAlarm) => ({
-  id: alarmId(alarm),
-  ...alarm,
-  ...standing(acknowledgement),
-});
-/** An open alarm as GET /alarms answers it (the acknowledgement flattened; silences are added by the domain). */
-export type AlarmView = ReturnType<typeof viewOf>;
+export { viewOf, type AlarmView };
 const toView = (item: Item): AlarmView => viewOf(fromItem(item));
 /** The stored fields of an acknowledgement: each absent one undefined, so an update removes it. */
 export const ackFields = (ack: Acknowledgement | undefined) => ({

@@ -1,6 +1,6 @@
 import type { ClearReason } from '#lib/alarms/types';
 import type { RoomAggregate } from '#lib/devices/types';
-import type { AlarmView } from './alarmViews';
+import type { AlarmView } from '#lib/alarms/pure/view';
 
 // The one seam between a stored change and its listeners (lib/live/push.ts): announced after the write landed (docs/adr/0102).
 

@@ -1,5 +1,6 @@
 import { logger } from '#lib/shared/log';
 import { ProviderError } from './vendorHttp';
+import type { ListingBounds } from './types';
 
 /*
  * Bounds on a vendor listing's pages (docs/guide/rules/inventory.md "Vendor paging: a page seen twice ends a listing; a page budget from the fleet held; backoff"). A vendor answering a page it answered before
@@ -19,13 +20,7 @@ export const PAGE_FLOOR = 200;
 /** Pages no listing ever takes (the bound before there was a budget). */
 export const MAX_PAGES = 10_000;
 
-/** What the sync knows when it asks a provider for its listing. */
-export interface ListingBounds {
-  /** Devices we hold from this provider (its last successful listing). */
-  fleet?: number;
-  /** Listings of this provider in a row that failed on a paging bound. */
-  pagingFailures?: number;
-}
+export type { ListingBounds };
 
 /** A listing that repeated a page or spent its page budget: the provider is backed off. */
 export class PagingBound extends ProviderError {}

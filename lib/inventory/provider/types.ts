@@ -1,5 +1,12 @@
 import type { ProviderDevice, StoredDevice } from '#lib/devices/types';
-import type { ListingBounds } from './paging';
+
+/** What the sync knows when it asks a provider for its listing. */
+export interface ListingBounds {
+  /** Devices we hold from this provider (its last successful listing). */
+  fleet?: number;
+  /** Listings of this provider in a row that failed on a paging bound. */
+  pagingFailures?: number;
+}
 
 /**
  * What one provider call cost and what it could not read, filled in by the provider as it goes

@@ -1,4 +1,4 @@
-import { timeZoneName } from '#lib/maintenance/pure/zone';
+import { timeZoneName } from '#lib/shared/zone';
 import { parseBusinessHours, type BusinessHours } from '#lib/rollups/pure/businessAvailability';
 import { ALL_DAY, type LocationProfile, type ProfileInput, type RoomHours } from '../types';
 

@@ -16,7 +16,7 @@
  * between two starts); two the wall clock makes touch are one opening.
  */
 import { parseRrule, weeklyRule, WEEKDAYS, type Problem, type Rule, type Weekday } from './rrule';
-import { DAY_MS, instantOf, localDayAt, MINUTE_MS, offsetAt, timeZoneName } from './zone';
+import { DAY_MS, instantOf, localDayAt, MINUTE_MS, offsetAt, timeZoneName } from '#lib/shared/zone';
 
 export { WEEKDAYS, MAX_INTERVAL, type Weekday, type Problem } from './rrule';
 

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { compileSchedule, isOpenAt, MAX_DURATION_MINUTES, openingAt, openingsBetween, statusAt, type Opening, type Problem, type Schedule, type WindowStatus } from './schedule';
-import { MINUTE_MS } from './zone';
+import { MINUTE_MS } from '#lib/shared/zone';
 import { WINDOW_MATCHER_FIELDS, type MaintenanceWindow, type WindowInput, type WindowMatchers } from '../types';
 
 /** Place matchers where device queries take the wildcard "all": a window naming it would match nothing. */

@@ -4,10 +4,10 @@
  * its weekday) in its zone, and starts at the occurrence before. Across a DST change a weekly
  * period is 167 or 169 hours long and a daily one 23 or 25: the zone's clock decides, never a
  * fixed length. A local time the clock skips is taken at the transition, one it shows twice at
- * its first occurrence (lib/maintenance/pure/zone.ts).
+ * its first occurrence (lib/shared/zone.ts).
  */
 import { WEEKDAYS } from '#lib/maintenance/pure/rrule';
-import { DAY_MS, instantOf, MINUTE_MS, wallClockAt } from '#lib/maintenance/pure/zone';
+import { DAY_MS, instantOf, MINUTE_MS, wallClockAt } from '#lib/shared/zone';
 import type { ReportTiming } from '../types';
 
 /** One period reported on: [from, to), epoch ms. */

@@ -1,5 +1,5 @@
 import type { ConnectivityChange } from '#lib/devices/types';
-import { DAY_MS, instantOf, localDayAt, MINUTE_MS, timeZoneName } from '#lib/maintenance/pure/zone';
+import { DAY_MS, instantOf, localDayAt, MINUTE_MS, timeZoneName } from '#lib/shared/zone';
 
 /**
  * Availability that matches how rooms are used

@@ -1,4 +1,4 @@
-import type { IntervalRecord } from '#lib/config/intervals/types';
+import type { IntervalRecord } from '#lib/config';
 
 const DEFAULT_EVALUATION_INTERVAL_SECONDS = 60;
 const DEFAULT_EVALUATION_TIMEOUT_SECONDS = 50;

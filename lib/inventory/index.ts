@@ -1,0 +1,7 @@
+// The public module of lib/inventory: what other domains, functions, contracts and bindings use of it.
+// Anything outside lib/inventory/ imports it from here ('#lib/inventory'), never a file inside (tests/unit/layers.test.ts).
+export { fleetProvider, providersFromEnv } from './provider/index';
+export { providersReport } from './providerReport';
+export { refreshDevice } from './refresh';
+export { REFRESH_TIMEOUT_MS, askingWithin, evaluationBudget, providerBudget } from './refreshBudget';
+export { syncAlone } from './syncLease';
