@@ -93,13 +93,19 @@ export const VendorEventEntity = /* @__PURE__ */ entity({
 });
 dataModel: docRow(VendorEventEntity, { section: vendorEvents, name: 'Vendor event', PK: '`VEVENT#<vendor>#<vendor room id>`', SK: '`E#<sha-256 of the body, 32 hex>`',
   notes: `\`vendor, room, eventType, at\` (the event's time, epoch ms), \`receivedAt, change\` (what it says: connectivity, alert, inventory), \`state\` (received, applied, stale: older than the room's state, unknownRoom: kept for the next sync), \`expiresAt\` (${VENDOR_EVENT_DAYS} days)` });
-/** The newest event time applied to a vendor room: an older event never rewinds it. */
+/** A vendor room's component, or the room itself (`*`). */
+export interface RoomPart {
+  vendor: string;
+  room: string;
+  component?: string;
+}
+/** The newest event time applied to a vendor room's connectivity (the room's, or one component's): an older event never rewinds it. */
 export const VendorRoomEntity = /* @__PURE__ */ entity({
   type: 'VendorRoom',
-  key: ({ vendor, room }: { vendor: string; room: string }) => ({ PK: `VROOM#${vendor}`, SK: room }),
-  fromItem: (item) => ({ room: String(item.SK), connected: item.connected as boolean | undefined, connectedAt: Number(item.connectedAt ?? 0), issue: item.issue as string | undefined }),
+  key: ({ vendor, room, component }: RoomPart) => ({ PK: `VROOM#${vendor}`, SK: `${room}#${component ?? '*'}` }),
+  fromItem: (item) => ({ connected: item.connected as boolean | undefined, connectedAt: Number(item.connectedAt ?? 0), issue: item.issue as string | undefined }),
 });
-dataModel: docRow(VendorRoomEntity, { section: vendorEvents, name: 'Vendor room', PK: '`VROOM#<vendor>`', SK: '`<vendor room id>`',
+dataModel: docRow(VendorRoomEntity, { section: vendorEvents, name: 'Vendor room', PK: '`VROOM#<vendor>`', SK: '`<vendor room id>#<component>` (`*`: the room itself)',
   notes: '`connected` and `connectedAt` (the event time, epoch ms, of the newest connectivity event applied; written only by a newer one), `issue`' });
 /** What a vendor's receiver counted (`GET /providers`): its own item, so the sync's whole write of the provider status never races it. */
 export const EVENT_COUNTS = 'PROVIDEREVENTS';

@@ -58,7 +58,8 @@ export const receiveZoomEvent = async (delivery: ZoomDelivery): Promise<ZoomAnsw
   if (event.change.kind !== 'connectivity') return { received: true, duplicate: !first, outcome: 'recorded' };
   // a duplicate applies too: its first copy may have been stored by a process that died before
   // applying it; the write is conditional on the event time, so an applied one changes nothing again
-  const applied = await events.applyConnectivity(VENDOR, event.roomId, { connected: event.change.connected, at: event.at, issue: event.change.issue });
+  const { connected, issue, component } = event.change;
+  const applied = await events.applyConnectivity({ vendor: VENDOR, room: event.roomId, ...(component ? { component } : {}) }, { connected, at: event.at, issue });
   if (first || applied) await events.settle(stored, applied ? 'applied' : 'stale');
   return { received: true, duplicate: !first, outcome: applied ? 'applied' : first ? 'stale' : 'recorded' };
 };

@@ -50,8 +50,12 @@ export const urlValidationAnswer = (secret: string, plainToken: string) => ({ pl
 
 /** What a room event says about its room's devices. */
 export type RoomChange =
-  /** The room went offline (an "offline" alert triggered) or came back (cleared): its devices' connectivity. */
-  | { kind: 'connectivity'; connected: boolean; issue: string }
+  /**
+   * A device of the room went offline or was disconnected (an alert triggered) or came back
+   * (cleared): `component` names which kind of device (Zoom's `component`, e.g. "Controller");
+   * without one, the room's own connection (its computer): the whole room.
+   */
+  | { kind: 'connectivity'; connected: boolean; issue: string; component?: string }
   /** Another alert (a component, low battery...): recorded, no connectivity change. */
   | { kind: 'alert'; issue: string; cleared: boolean }
   /** Created, updated or deleted: the next sync reads the room again. */
@@ -103,7 +107,8 @@ export const readZoomEvent = (body: unknown, receivedAt: number): ZoomEvent => {
   if (known === 'zoomroom.alert' || known === 'zoomroom.delayed_alert') {
     const issue = (text(object.issue) ?? text(object.alert_type) ?? '').slice(0, 256);
     const cleared = isCleared(object);
-    change = OFFLINE_ISSUE.test(issue) ? { kind: 'connectivity', connected: cleared, issue } : { kind: 'alert', issue, cleared };
+    const component = text(object.component)?.slice(0, 128);
+    change = OFFLINE_ISSUE.test(issue) ? { kind: 'connectivity', connected: cleared, issue, ...(component ? { component } : {}) } : { kind: 'alert', issue, cleared };
   }
   return { kind: 'room', type: known, roomId: roomId.slice(0, 128), ...(roomName ? { roomName: roomName.slice(0, 256) } : {}), at, change };
 };

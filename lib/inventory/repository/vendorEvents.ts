@@ -1,4 +1,4 @@
-import { EventCountsEntity, EVENT_COUNTS, VENDOR_EVENT_DAYS, VendorEventEntity, VendorRoomEntity } from '#lib/inventory/entities';
+import { EventCountsEntity, EVENT_COUNTS, VENDOR_EVENT_DAYS, VendorEventEntity, VendorRoomEntity, type RoomPart } from '#lib/inventory/entities';
 import { collection } from '#lib/store/entity';
 import { expr } from '#lib/store/expression';
 import { NEW, nowSeconds } from '#lib/store/table';
@@ -30,17 +30,17 @@ export const settle = async (event: Pick<StoredEvent, 'vendor' | 'room' | 'diges
 };
 
 /**
- * Sets a room's connectivity from an event of time `at`, unless a newer event set it already:
- * true when applied, false when the stored state is newer (or as new) and stays.
+ * Sets a room's (or its component's) connectivity from an event of time `at`, unless a newer
+ * event set it already: true when applied, false when the stored state is newer (or as new) and stays.
  */
-export const applyConnectivity = async (vendor: string, room: string, change: { connected: boolean; at: number; issue: string }): Promise<boolean> =>
+export const applyConnectivity = async (part: RoomPart, change: { connected: boolean; at: number; issue: string }): Promise<boolean> =>
   (await VendorRoomEntity.update(
-    { vendor, room },
+    part,
     { set: { connected: change.connected, connectedAt: change.at, issue: change.issue } },
     expr('attribute_not_exists(#connectedAt) OR #connectedAt < :at', { at: change.at }),
   )) !== undefined;
 
-export const room = (vendor: string, id: string) => VendorRoomEntity.find({ vendor, room: id }, { consistent: true });
+export const roomPart = (part: RoomPart) => VendorRoomEntity.find(part, { consistent: true });
 
 export type Counter = 'received' | 'rejected' | 'duplicates' | 'unknown';
 
