@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as vendorEvents from '#lib/inventory/repository/vendorEvents';
 import { VendorEventEntity } from '#lib/inventory/entities';
+import { providersReport } from '#lib/inventory/providerReport';
 import { eventDigest } from '#lib/inventory/pure/zoomEvents';
 import { handler } from '../../functions/vendors/zoomEvents';
 import type { ZoomFake } from '../../scripts/local/fakes/zoom';
@@ -31,7 +32,10 @@ const deliver = async (body: string, headers: Record<string, string | undefined>
 };
 const alert = (room: string, at: number, kind: 1 | 2, extra: Record<string, unknown> = {}) =>
   JSON.stringify({ event: 'zoomroom.alert', event_ts: at, payload: { account_id: 'acct', object: { id: room, room_name: 'Room', issue: 'Zoom room is offline', alert_kind: kind, ...extra } } });
-const counts = async () => (await vendorEvents.counts()).find((c) => c.vendor === 'zoom') ?? { received: 0, rejected: 0, duplicates: 0, unknown: 0 };
+const counts = async () => {
+  const { vendor: _vendor, ...counted } = (await vendorEvents.counts()).find((c) => c.vendor === 'zoom') ?? { vendor: 'zoom', received: 0, rejected: 0, duplicates: 0, unknown: 0, lastEventAt: null };
+  return counted;
+};
 
 describe('POST /vendors/zoom/events', () => {
   it('answers the endpoint validation with the HMAC of plainToken', async () => {
@@ -93,6 +97,13 @@ describe('POST /vendors/zoom/events', () => {
       body: { received: true, duplicate: false, outcome: 'unknownType' },
     });
     expect((await counts()).unknown - before.unknown).toBe(1);
+  });
+
+  it('reports the counts in GET /providers, and null for a vendor that pushed nothing', async () => {
+    const report = await providersReport();
+    const byName = new Map(report.providers.map((p) => [p.name, p]));
+    expect(byName.get('zoom')?.events).toEqual({ ...(await counts()), lastEventAt: expect.stringMatching(/^\d{4}-/) });
+    for (const provider of report.providers.filter((p) => p.name !== 'zoom')) expect(provider.events).toBeNull();
   });
 });
 
