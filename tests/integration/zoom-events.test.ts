@@ -159,7 +159,6 @@ describe("the Zoom fake's webhooks", () => {
     expect(await switchDevice(device.devicesn, true)).toBe(200);
     await arrivals(2);
     expect(outcomes[1]).toMatchObject({ status: 200, outcome: 'applied' });
-    expect(fake.webhookStats).toMatchObject({ webhooksSent: 2, webhooksDropped: 0 });
   });
 
   it('drops the next n events with dropWebhooks, and sends the next n twice with duplicateWebhooks', async () => {
