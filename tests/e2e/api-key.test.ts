@@ -16,7 +16,8 @@ describe('API key on every route (from the contracts)', () => {
     expect(keyless.map((route) => `${route.method} /${route.path}`)).toEqual(['POST /vendors/zoom/events']);
     const res = await api('POST', '/vendors/zoom/events', { key: null, body: { event: 'zoomroom.alert', payload: {} } });
     expect(res.status).toBe(401);
-    expect(res.body).toMatchObject({ message: expect.stringMatching(/x-zm-signature/) });
+    // our handler's refusal (no signature, or no secret token where this instance runs), not API Gateway's 403
+    expect(res.body).toMatchObject({ message: expect.stringMatching(/^Refused: /) });
   });
 
   it.each(table)('%s %s answers 403 without a key', async (method, path) => {
