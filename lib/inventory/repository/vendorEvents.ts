@@ -17,7 +17,7 @@ export interface StoredEvent {
 }
 
 /** Stores an event once: false when the same delivery (same room, same body) was stored before. */
-export const storeOnce = (event: StoredEvent): Promise<boolean> =>
+export const storeOnce = async (event: StoredEvent): Promise<boolean> =>
   VendorEventEntity.put(
     { vendor: event.vendor, room: event.room, digest: event.digest },
     { ...event, state: 'received', expiresAt: nowSeconds() + VENDOR_EVENT_DAYS * 86_400 },
@@ -40,7 +40,7 @@ export const applyConnectivity = async (part: RoomPart, change: { connected: boo
     expr('attribute_not_exists(#connectedAt) OR #connectedAt < :at', { at: change.at }),
   )) !== undefined;
 
-export const roomPart = (part: RoomPart) => VendorRoomEntity.find(part, { consistent: true });
+export const roomPart = async (part: RoomPart) => VendorRoomEntity.find(part, { consistent: true });
 
 export type Counter = 'received' | 'rejected' | 'duplicates' | 'unknown';
 
