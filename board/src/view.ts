@@ -131,6 +131,9 @@ export interface View {
   page: { index: number; older: boolean };
 }
 
+/** A detail as a sentence of its own, so that what follows it reads apart. */
+const sentence = (text: string) => (text === '' || /[.!?]$/.test(text) ? text : `${text}.`);
+
 const ago = (ms: number) => (ms < 90_000 ? `${Math.round(ms / 1000)} s ago` : `${Math.round(ms / 60_000)} min ago`);
 
 const PANEL_TITLES: Record<Phase, string> = {
@@ -163,7 +166,7 @@ export const renderPhase = (view: View) => {
       ? `Nothing heard from the API for longer than the poll interval (${view.pollSeconds} s): the figures are hidden until it answers again.`
       : view.phase === 'loading'
         ? 'Waiting for the first answer from the API.'
-        : `${view.detail ?? ''}${view.phase === 'unreachable' ? ` Retrying every ${view.pollSeconds} s.` : ''}`;
+        : `${sentence(view.detail ?? '')}${view.phase === 'unreachable' ? ` Retrying every ${view.pollSeconds} s.` : ''}`;
   $('no-figures-detail').textContent = detail;
   $('no-figures-since').textContent = view.phase === 'loading' ? '' : since;
 };

@@ -410,6 +410,9 @@ describe('status board when the API stops (the last test: it stops npm start)', 
     await page.waitForSelector('#banner[data-state="unreachable"]', { timeout: 20_000 });
     await expectNoFigures(page, /API unreachable/);
     expect(await page.textContent('#banner')).toMatch(/API unreachable: no figures to show\. Last update \d+ s ago/);
+    // a call in flight while the server shuts down may still get its 502 ("answered 502"); the
+    // retries after it find nobody there, and say so
+    await page.waitForFunction(`/did not answer/.test(document.querySelector('#no-figures-detail')?.textContent ?? '')`, undefined, { timeout: 10_000 });
     expect(await page.textContent('#no-figures-detail')).toMatch(/did not answer.*Retrying every 1 s/);
   });
 });

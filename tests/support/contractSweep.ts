@@ -4,6 +4,7 @@ import { JSONSchemaFaker } from 'json-schema-faker';
 import { root, type Route } from '../../scripts/registry';
 import { compiledValidator, eventSchemaOf } from './schemas';
 import { violationsOf, type Violation } from './prism';
+import { seededRandom } from '../../lib/shared/random';
 
 /*
  * What the Prism sweep (tests/e2e/prism-contract.test.ts) sends and how it judges what comes back:
@@ -94,17 +95,7 @@ export interface RequestParts {
 }
 
 /** A generator with its own seeded sequence, so a run sends the same requests every time. */
-const seeded = (seed: number) => {
-  let state = seed >>> 0;
-  // mulberry32
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-};
+const seeded = seededRandom;
 
 /**
  * The schema with each if/then/else made a choice of its branches (the generator does not follow

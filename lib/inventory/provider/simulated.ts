@@ -1,4 +1,5 @@
 import type { ProviderDevice } from '#lib/devices/types';
+import { seededRandom as random } from '#lib/shared/random';
 import type { DeviceProvider } from './types';
 
 interface SimulatedFleetOptions {
@@ -22,18 +23,6 @@ const HIERARCHY: ReadonlyArray<[string, string[]]> = [
 ];
 const LOCATIONS = HIERARCHY.flatMap(([region, locations]) => locations.map((location) => ({ region, location })));
 const MODELS = ['Studio X30', 'Studio X50', 'Studio X70', 'G7500', 'Trio C60'];
-
-/** mulberry32: small, fast, deterministic. */
-const random = (seed: number) => {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-};
 
 const serial = (index: number) => `VD${String(index + 1).padStart(6, '0')}`;
 

@@ -1,0 +1,15 @@
+/**
+ * A seeded pseudo-random sequence in [0, 1) (mulberry32: small, fast, deterministic): the same
+ * seed gives the same numbers on every run, which is what the simulated fleet and the tests'
+ * generated requests need. Not for anything secret.
+ */
+export const seededRandom = (seed: number): (() => number) => {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+};
