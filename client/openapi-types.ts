@@ -1174,8 +1174,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Device providers: last success, last error, devices, requests, throttled waits, held removals, stale since, paging backoff
-         * @description Needs the fleet:read permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 Each provider configured or with a stored status, the configured first; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"}; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * Device providers: last success, last error, devices, requests, throttled waits, held removals, stale since, paging backoff, pushed events
+         * @description Needs the fleet:read permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 Each provider configured, with a stored status or with pushed events, the configured first; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"}; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["providersList"];
         put?: never;
@@ -1301,6 +1301,26 @@ export interface paths {
          * @description Needs the silences:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 The silence, now expired; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the silences:write permission: {"message":"This operation needs the silences:write permission"}; 404 No silence with that id (or none within the caller's scope); 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         delete: operations["silencesEnd"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/vendors/zoom/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Zoom's webhook events: endpoint validation, room alerts and room changes (no API key: Zoom's signature)
+         * @description Needs the API key (x-api-key) only, in every access mode. Answers: 200 An endpoint validation answered ({plainToken, encryptedToken}: the HMAC-SHA256 of plainToken with the secret token, hex), or an event stored before this answer: applied (the room's connectivity set), stale (an older event than the room's state: kept, not applied), recorded (kept; a duplicate delivery changes nothing again) or unknownType (counted, not acted on); 400 Not a JSON object with an `event` string; 401 Refused, nothing stored: no x-zm-signature or x-zm-request-timestamp, a signature that does not match the body, a timestamp more than 5 minutes from now (a replay), or no secret token configured; the message says which; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
+        post: operations["vendorsZoomEvents"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -11442,7 +11462,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Each provider configured or with a stored status, the configured first */
+            /** @description Each provider configured, with a stored status or with pushed events, the configured first */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -11462,6 +11482,16 @@ export interface operations {
                             configured: boolean;
                             devices: number;
                             duplicates: number;
+                            events: {
+                                /** @description deliveries of an event already stored (Zoom retries): nothing changed twice */
+                                duplicates: number;
+                                lastEventAt: string | null;
+                                received: number;
+                                /** @description refused: unsigned, mis-signed, replayed (stale timestamp) or oversized */
+                                rejected: number;
+                                /** @description signed events of a type the receiver does not act on (answered 200) */
+                                unknown: number;
+                            } | null;
                             failingSince: string | null;
                             heldRemovals: {
                                 count: number;
@@ -13156,6 +13186,118 @@ export interface operations {
             };
             /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    vendorsZoomEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the event type: endpoint.url_validation, zoomroom.alert, zoomroom.delayed_alert, zoomroom.created, ... */
+                    event: string;
+                    /** @description when the event happened, epoch milliseconds: events of a room are applied in this order */
+                    event_ts?: number;
+                    /** @description the event's object (a room's id, name, issue...), or the plainToken to validate */
+                    payload?: {
+                        [key: string]: unknown;
+                    };
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description An endpoint validation answered ({plainToken, encryptedToken}: the HMAC-SHA256 of plainToken with the secret token, hex), or an event stored before this answer: applied (the room's connectivity set), stale (an older event than the room's state: kept, not applied), recorded (kept; a duplicate delivery changes nothing again) or unknownType (counted, not acted on) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        encryptedToken: string;
+                        plainToken: string;
+                    } | {
+                        /** @description the same delivery (same body) was stored before: Zoom retried */
+                        duplicate: boolean;
+                        outcome: "applied" | "stale" | "recorded" | "unknownType";
+                        /** @constant */
+                        received: true;
+                    };
+                };
+            };
+            /** @description Not a JSON object with an `event` string */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Refused, nothing stored: no x-zm-signature or x-zm-request-timestamp, a signature that does not match the body, a timestamp more than 5 minutes from now (a replay), or no secret token configured; the message says which */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -43,15 +43,27 @@ const provider = Type.Object({
   heldRemovals: nullable(Type.Object({ count, seen: count, since: dateTime }, { description: 'removals the guard holds until seen in 3 syncs in a row' })),
   pagingFailures: Type.Integer({ minimum: 0, description: 'listings in a row stopped by a paging bound (a page seen twice, or more pages than twice the fleet held fills); 0 after a success' }),
   backoffUntil: nullable(Type.String({ format: 'date-time', description: 'while backing off after such a failure: the listing is not tried before this (5 minutes, doubling, at most 4 hours)' })),
+  events: nullable(
+    Type.Object(
+      {
+        received: count,
+        rejected: Type.Integer({ minimum: 0, description: 'refused: unsigned, mis-signed, replayed (stale timestamp) or oversized' }),
+        duplicates: Type.Integer({ minimum: 0, description: 'deliveries of an event already stored (Zoom retries): nothing changed twice' }),
+        unknown: Type.Integer({ minimum: 0, description: 'signed events of a type the receiver does not act on (answered 200)' }),
+        lastEventAt: nullable(dateTime),
+      },
+      { description: "its pushed events (Zoom's webhooks, POST /vendors/zoom/events); null for a vendor that pushed none" },
+    ),
+  ),
 });
 
 const api = routesOf({ permission: 'fleet:read', invalidStatus: 400 });
 
 export const routes = {
-  list: api('GET', 'providers', 'Device providers: last success, last error, devices, requests, throttled waits, held removals, stale since, paging backoff', {
+  list: api('GET', 'providers', 'Device providers: last success, last error, devices, requests, throttled waits, held removals, stale since, paging backoff, pushed events', {
     responses: {
       200: ok(
-        'Each provider configured or with a stored status, the configured first',
+        'Each provider configured, with a stored status or with pushed events, the configured first',
         Type.Object({
           configured: Type.Array(Type.String()),
           message: Type.Optional(Type.String({ description: 'present when no provider is configured: the sync stores nothing' })),

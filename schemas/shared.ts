@@ -134,7 +134,7 @@ export const listOrPage = <S extends TSchema>(item: S, description: string) => (
 /** What every route of an area (or of a group of its routes) shares: the permission it needs, the invalid-input status. */
 type Shared = Pick<RouteContract, 'permission' | 'invalidStatus'>;
 /** What a route states itself besides method, path and summary (a route may need another permission than its area). */
-type Own = Pick<RouteContract, 'responses'> & Partial<Pick<RouteContract, 'request' | 'function' | 'idempotent' | 'permission' | 'audit'>>;
+type Own = Pick<RouteContract, 'responses'> & Partial<Pick<RouteContract, 'request' | 'function' | 'idempotent' | 'permission' | 'audit' | 'apiKey'>>;
 
 /** The area's shared facts, the route's own permission taking the place of the area's. */
 const sharedWith = <S extends Shared, O extends Own>(shared: S, own: O) =>

@@ -120,7 +120,7 @@ export const renderFunctions = async (): Promise<string> => {
       ...(timeout ? { timeout } : {}),
       ...(memorySize ? { memorySize } : {}),
       ...(environment ? { environment } : {}),
-      events: [{ http: { method: route.method.toLowerCase(), path: route.path, private: true } }],
+      events: [{ http: { method: route.method.toLowerCase(), path: route.path, private: route.private } }],
     };
   }
   for (const job of jobs) {

@@ -140,12 +140,12 @@ export const idempotencyParameter = {
   schema: { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN, description: '1 to 255 visible ASCII characters, e.g. a UUID' },
 };
 
-type Documentable = Pick<RouteContract, 'permission' | 'responses' | 'request' | 'idempotent'>;
+type Documentable = Pick<RouteContract, 'permission' | 'responses' | 'request' | 'idempotent' | 'apiKey'>;
 const layers = (contract: Documentable): Record<number, Documented>[] => [
   faults,
   contract.responses,
   byRequirement(contract.permission),
-  apiKey,
+  contract.apiKey === false ? {} : apiKey,
   contract.request?.body ? withBody : {},
 ];
 
@@ -167,7 +167,7 @@ const withIdempotency = (contract: Documentable, answers: Record<number, Documen
 export const answersOf = (contract: Documentable): Record<number, Documented> => {
   const answers: Record<number, Documented> = withIdempotency(contract, Object.assign({}, ...layers(contract)));
   const own403 = byRequirement(contract.permission)[403] ?? contract.responses[403];
-  if (own403) {
+  if (own403 && contract.apiKey !== false) {
     answers[403] = {
       description: `${apiKey[403]!.description}; or ${own403.description}`,
       schema: { oneOf: [apiKey[403]!.schema, own403.schema] },
@@ -234,8 +234,11 @@ export const buildOpenApi = async () => {
       responses: Object.fromEntries(Object.entries(answers).map(([status, a]) => [status, answer(a)])),
       'x-permission': contract.permission,
       // ACCESS_MODE=key: the API key alone acts for permission routes; ACCESS_MODE=user: a bearer token too
+      // a vendor's webhook: no key, its signature is checked by the handler
       security:
-        contract.permission === 'public'
+        contract.apiKey === false
+          ? []
+          : contract.permission === 'public'
           ? [{ apiKey: [] }]
           : contract.permission === 'signed-in' || contract.permission === 'admin'
             ? [{ apiKey: [], bearer: [] }]

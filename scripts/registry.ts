@@ -27,8 +27,8 @@ export interface Route extends Declared {
   method: RouteContract['method'];
   /** As declared, e.g. `intervals/{id}` */
   path: string;
-  /** Needs the API key: every route does (DESIGN D9). */
-  private: true;
+  /** Needs the API key: every route does (DESIGN D9) but a vendor's webhook, whose contract says `apiKey: false`. */
+  private: boolean;
   contract: RouteContract;
 }
 
@@ -68,7 +68,7 @@ export const contracts = (): Promise<{ routes: Route[]; jobs: Job[] }> =>
     for (const area of areas()) {
       const module = (await import(join(root, 'schemas', `${area}.ts`))) as AreaModule;
       for (const [key, contract] of Object.entries(module.routes ?? {})) {
-        routes.push({ ...declared(area, key), method: contract.method, path: contract.path, private: true, contract });
+        routes.push({ ...declared(area, key), method: contract.method, path: contract.path, private: contract.apiKey !== false, contract });
       }
       for (const [key, contract] of Object.entries(module.jobs ?? {})) jobs.push({ ...declared(area, key), contract });
     }
@@ -96,7 +96,7 @@ export const needsStageSecret = (contract: RouteContract): boolean => contract.i
 export const functionDefs = async (): Promise<(Declared & { events: Record<string, unknown>[] })[]> => {
   const { routes, jobs } = await contracts();
   return [
-    ...routes.map((route) => ({ ...route, events: [{ http: { method: route.method.toLowerCase(), path: route.path, private: true } }] })),
+    ...routes.map((route) => ({ ...route, events: [{ http: { method: route.method.toLowerCase(), path: route.path, private: route.private } }] })),
     ...jobs.map((job) => ({ ...job, events: job.contract.events })),
   ];
 };

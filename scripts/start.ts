@@ -269,13 +269,15 @@ const main = async () => {
   const { boardAssets, configFile } = await import('./local/board');
   const board = { assets: await boardAssets(), config: configFile({ apiUrl: offline.url, apiKey }) };
   const docs = await startDocsServer(docsPort, offline.url, board);
+  // the Zoom fake pushes its devices' changes to our receiver from now on, signed with the local secret token
+  if (fakes) fakes.zoom.setWebhook({ url: `${offline.url}/vendors/zoom/events`, secret: fakes.env.ZOOM_WEBHOOK_SECRET_TOKEN ?? '' });
   const shownKey = apiKey === LOCAL_API_KEY ? apiKey : '<your API_KEY>';
   // what is where, in a few lines a person reads at once (tests read these lines)
   console.log(external ? `\nstore: external DynamoDB at ${store.endpoint} (DYNAMODB_ENDPOINT; table ${env.TABLE_NAME})` : `\nstore: embedded DynamoDB Local at ${store.endpoint} (data in ${shown(dataDir)})`);
   console.log(`API docs at ${docs.url}`);
   console.log(`Status board at ${docs.url.replace(/\/docs$/, '/board/')}  (live at ${env.LIVE_WS_URL})`);
   console.log(`webhook receiver at ${docs.url.replace(/\/docs$/, '/hooks/<name>')}  (what it received: GET ${docs.url.replace(/\/docs$/, '/hooks')})`);
-  if (fakes) console.log(`vendor fakes: Webex at ${fakes.webex.url}/v1, Zoom at ${fakes.zoom.url}/v2  (faults and device changes: docs/guide/providers.md)`);
+  if (fakes) console.log(`vendor fakes: Webex at ${fakes.webex.url}/v1, Zoom at ${fakes.zoom.url}/v2, pushing to POST /vendors/zoom/events  (faults and device changes: docs/guide/providers.md)`);
   // the documented local defaults only: a password of the user's own is never printed
   if (env.ADMIN_USERNAME === LOCAL_ADMIN_USERNAME && env.ADMIN_PASSWORD === LOCAL_ADMIN_PASSWORD) {
     console.log(`first admin (docs/guide/accounts.md): ${LOCAL_ADMIN_USERNAME} / ${LOCAL_ADMIN_PASSWORD}`);

@@ -9,6 +9,10 @@ export const MAX_BODY_BYTES = 256 * 1024;
 
 const parser = jsonBodyParser();
 
+/** The body of each request as it arrived, before parsing: a route whose caller signs the bytes (a vendor's webhook) checks them. */
+const rawBodies = new WeakMap<object, string>();
+export const rawBodyOf = (event: APIGatewayProxyEvent): string => rawBodies.get(event) ?? '';
+
 /**
  * Media types are case-insensitive (RFC 9110 8.3.1), so `Application/JSON` is JSON; and JSON
  * is UTF-8 (RFC 8259 8.1), so a body declared in another charset is 415, not parsed as UTF-8.
@@ -43,6 +47,7 @@ export const parseJsonBody = async (request: Request<APIGatewayProxyEvent>): Pro
     (event as { body: unknown }).body = undefined;
     return;
   }
+  rawBodies.set(event, event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw);
   checkMediaType(event.headers);
   const bytes = event.isBase64Encoded ? Math.floor((raw.length * 3) / 4) : Buffer.byteLength(raw);
   if (bytes > MAX_BODY_BYTES) throw new PayloadTooLarge(MAX_BODY_BYTES);

@@ -74,6 +74,12 @@ export interface RouteContract {
    * (the API key only). Enforced by the generated binding; documented in OpenAPI.
    */
   permission: Requirement;
+  /**
+   * `false`: the route takes no API key (API Gateway lets a request without one through). Only for
+   * a caller that cannot send our key, a vendor's webhook, whose signature the handler verifies as
+   * its credential; `permission` is then `public`. Every other route needs the key (DESIGN D9).
+   */
+  apiKey?: false;
   /** The status the spec names for invalid input on this endpoint (also malformed JSON). */
   invalidStatus: 400 | 422;
   request?: RouteRequest;

@@ -12,6 +12,7 @@ import { requireWellFormed } from './unicode';
 
 export type { CompiledValidator } from '#lib/shared/validation';
 export type { Authenticator, Binding, Principal } from './contract';
+export { rawBodyOf } from './body';
 
 interface HttpRequest<C extends RouteContract> extends RequestParts<C> {
   headers: Record<string, string | undefined>;

@@ -69,3 +69,57 @@ dataModel: docRow(DirtyRoomEntity, {
   section: fingerprints, name: 'Dirty room', PK: '`SYNCFP#DIRTY#<shard(room)>`', SK: '`<room>` (the room identity alone, as in its aggregate: whatever room fits a key can be marked)',
   notes: '`mark` (a fresh UUID per write): another writer wrote devices of the room since the sync last compared it',
 });
+
+const vendorEvents = 'Vendor events';
+/** How long a received vendor event is kept (it is applied at once; the copy serves duplicates and the next sync). */
+export const VENDOR_EVENT_DAYS = 7;
+/**
+ * One event a vendor pushed (Zoom's webhooks), stored before it is acknowledged. Keyed by the
+ * room it is about and the hash of its body, so a retried delivery finds its first copy.
+ */
+export const VendorEventEntity = /* @__PURE__ */ entity({
+  type: 'VendorEvent',
+  key: ({ vendor, room, digest }: { vendor: string; room: string; digest: string }) => ({ PK: `VEVENT#${vendor}#${room}`, SK: `E#${digest}` }),
+  fromItem: (item) => ({
+    vendor: String(item.vendor),
+    room: String(item.room),
+    digest: String(item.SK).slice(2),
+    eventType: String(item.eventType),
+    at: Number(item.at),
+    receivedAt: String(item.receivedAt),
+    change: item.change as Record<string, unknown>,
+    state: String(item.state) as 'received' | 'applied' | 'stale' | 'unknownRoom',
+  }),
+});
+dataModel: docRow(VendorEventEntity, { section: vendorEvents, name: 'Vendor event', PK: '`VEVENT#<vendor>#<vendor room id>`', SK: '`E#<sha-256 of the body, 32 hex>`',
+  notes: `\`vendor, room, eventType, at\` (the event's time, epoch ms), \`receivedAt, change\` (what it says: connectivity, alert, inventory), \`state\` (received, applied, stale: older than the room's state, unknownRoom: kept for the next sync), \`expiresAt\` (${VENDOR_EVENT_DAYS} days)` });
+/** A vendor room's component, or the room itself (`*`). */
+export interface RoomPart {
+  vendor: string;
+  room: string;
+  component?: string;
+}
+/** The newest event time applied to a vendor room's connectivity (the room's, or one component's): an older event never rewinds it. */
+export const VendorRoomEntity = /* @__PURE__ */ entity({
+  type: 'VendorRoom',
+  key: ({ vendor, room, component }: RoomPart) => ({ PK: `VROOM#${vendor}`, SK: `${room}#${component ?? '*'}` }),
+  fromItem: (item) => ({ connected: item.connected as boolean | undefined, connectedAt: Number(item.connectedAt ?? 0), issue: item.issue as string | undefined }),
+});
+dataModel: docRow(VendorRoomEntity, { section: vendorEvents, name: 'Vendor room', PK: '`VROOM#<vendor>`', SK: '`<vendor room id>#<component>` (`*`: the room itself)',
+  notes: '`connected` and `connectedAt` (the event time, epoch ms, of the newest connectivity event applied; written only by a newer one), `issue`' });
+/** What a vendor's receiver counted (`GET /providers`): its own item, so the sync's whole write of the provider status never races it. */
+export const EVENT_COUNTS = 'PROVIDEREVENTS';
+export const EventCountsEntity = /* @__PURE__ */ entity({
+  type: 'VendorEventCounts',
+  key: (vendor: string) => ({ PK: EVENT_COUNTS, SK: vendor }),
+  fromItem: (item) => ({
+    vendor: String(item.SK),
+    received: Number(item.received ?? 0),
+    rejected: Number(item.rejected ?? 0),
+    duplicates: Number(item.duplicates ?? 0),
+    unknown: Number(item.unknown ?? 0),
+    lastEventAt: (item.lastEventAt as string | undefined) ?? null,
+  }),
+});
+dataModel: docRow(EventCountsEntity, { section: vendorEvents, name: 'Vendor event counts', PK: '`PROVIDEREVENTS`', SK: '`<vendor>`',
+  notes: '`received, rejected, duplicates, unknown` (ADD counters), `lastEventAt`' });

@@ -5,3 +5,4 @@ export { providersReport } from './providerReport';
 export { refreshDevice } from './refresh';
 export { REFRESH_TIMEOUT_MS, askingWithin, evaluationBudget, providerBudget } from './refreshBudget';
 export { syncAlone } from './syncLease';
+export { receiveZoomEvent, type ZoomAnswer } from './vendorEvents';

@@ -1,4 +1,5 @@
 import * as providerStatuses from '#lib/inventory/repository/providers';
+import * as vendorEvents from '#lib/inventory/repository/vendorEvents';
 import { configuredNames } from './provider/kinds';
 import { backingOff, staleSince, type ProviderFailure } from './pure/providerStatus';
 
@@ -26,6 +27,8 @@ interface ProviderReport {
   pagingFailures: number;
   /** While backing off after such a failure: its listing is not tried before this. */
   backoffUntil: string | null;
+  /** What its pushed events came to (Zoom's webhooks); null for a vendor that has pushed nothing. */
+  events: { received: number; rejected: number; duplicates: number; unknown: number; lastEventAt: string | null } | null;
 }
 
 export interface ProvidersReport {
@@ -40,11 +43,14 @@ const staleMinutes = () => {
   return Number.isFinite(value) && value >= 0 ? value : 30;
 };
 
-/** Every provider configured or with a stored status, configured ones first in their order. */
+/** Every provider configured, with a stored status or with pushed events, configured ones first in their order. */
 export const providersReport = async (now = Date.now()): Promise<ProvidersReport> => {
   const configured = configuredNames();
-  const statuses = await providerStatuses.all();
-  const names = [...configured, ...[...statuses.keys()].filter((name) => !(configured as string[]).includes(name)).sort()];
+  const [statuses, counted] = await Promise.all([providerStatuses.all(), vendorEvents.counts()]);
+  const events = new Map(counted.map(({ vendor, ...counts }) => [vendor, counts]));
+  // a vendor that pushed events is listed too, configured or not (a receiver set up before its provider)
+  const known = new Set([...statuses.keys(), ...events.keys()]);
+  const names = [...configured, ...[...known].filter((name) => !(configured as string[]).includes(name)).sort()];
   const providers = names.map((name): ProviderReport => {
     const status = statuses.get(name);
     const since = staleSince(status?.failingSince, staleMinutes(), now) ?? null;
@@ -67,6 +73,7 @@ export const providersReport = async (now = Date.now()): Promise<ProvidersReport
       heldRemovals: status?.heldRemovals ? { count: status.heldRemovals.count, seen: status.heldRemovals.seen, since: status.heldRemovals.since } : null,
       pagingFailures: status?.pagingFailures ?? 0,
       backoffUntil: status && backingOff(status, now) ? status.backoffUntil! : null,
+      events: events.get(name) ?? null,
     };
   });
   return {

@@ -22,7 +22,7 @@ beforeAll(async () => {
 describe('serverless package --stage prod (no AWS credentials)', () => {
   it('declares every route of the contracts in the REST API, with the same method, path and key requirement', async () => {
     const declared = apiOperations(prod).filter((o) => o.method !== 'OPTIONS').map((o) => `${o.method} ${o.path} key=${o.keyRequired}`);
-    // every route needs x-api-key (DESIGN D9): the contracts' `private`; no route is open
+    // every route needs x-api-key (DESIGN D9) but a vendor's webhook: the contracts' `private`
     const contracts = (await routes()).map((r) => `${r.method} /${r.path} key=${r.private}`);
     expect(declared.sort()).toEqual(contracts.sort());
     expect(declared.length).toBeGreaterThan(100);
@@ -164,7 +164,7 @@ describe('serverless package --stage prod (no AWS credentials)', () => {
     // each function's role holds only the statements resources/permissions.yml names (tests/e2e/operations.test.ts)
     const ssm = statements(prod).filter((s) => s.Action.some((a) => a.startsWith('ssm:')));
     const bySid = new Map(ssm.map((s) => [s.Sid, s]));
-    expect([...bySid.keys()].sort()).toEqual(['CursorSecretRead', 'ProviderSecretsRead', 'ProviderTokenRead', 'SecretsRead', 'SigningKeyRead']);
+    expect([...bySid.keys()].sort()).toEqual(['CursorSecretRead', 'ProviderSecretsRead', 'ProviderTokenRead', 'SecretsRead', 'SigningKeyRead', 'WebhookSecretRead']);
     const resources = (sid: string) => bySid.get(sid)!.Resource.map((r) => JSON.stringify(r));
     expect(bySid.get('SecretsRead')!.Action).toEqual(['ssm:GetParameter']);
     expect(resources('SecretsRead')).toHaveLength(2);
@@ -177,6 +177,9 @@ describe('serverless package --stage prod (no AWS credentials)', () => {
     expect(resources('ProviderTokenRead')).toEqual([expect.stringContaining(':parameter/device-monitoring/prod/device-provider-token')]);
     expect(bySid.get('ProviderSecretsRead')!.Action).toEqual(['ssm:GetParameter']);
     expect(resources('ProviderSecretsRead')).toEqual([expect.stringContaining(':parameter/device-monitoring/prod/providers/*')]);
+    // Zoom's event receiver reads its webhook secret token alone, none of the vendors' API credentials
+    expect(bySid.get('WebhookSecretRead')!.Action).toEqual(['ssm:GetParameter']);
+    expect(resources('WebhookSecretRead')).toEqual([expect.stringContaining(':parameter/device-monitoring/prod/providers/zoom-webhook-secret-token')]);
     expect(bySid.get('CursorSecretRead')!.Action).toEqual(['ssm:GetParameter', 'secretsmanager:GetSecretValue']);
     expect(resources('CursorSecretRead')).toEqual([
       expect.stringContaining(':parameter/aws/reference/secretsmanager/device-monitoring/prod/cursor-secret'),
@@ -185,7 +188,7 @@ describe('serverless package --stage prod (no AWS credentials)', () => {
     for (const [, fn] of resourcesOfType(prod, 'AWS::Lambda::Function')) {
       const names = Object.keys(environment(fn));
       for (const secret of ['JWT_PRIVATE_KEY', 'ADMIN_PASSWORD', 'JWT_SECRET', 'JWT_SECRET_PARAM', 'CURSOR_SECRET', 'DEVICE_PROVIDER_TOKEN']) expect(names).not.toContain(secret);
-      for (const secret of ['WEBEX_ACCESS_TOKEN', 'WEBEX_CLIENT_SECRET', 'WEBEX_REFRESH_TOKEN', 'ZOOM_CLIENT_SECRET']) expect(names).not.toContain(secret);
+      for (const secret of ['WEBEX_ACCESS_TOKEN', 'WEBEX_CLIENT_SECRET', 'WEBEX_REFRESH_TOKEN', 'ZOOM_CLIENT_SECRET', 'ZOOM_WEBHOOK_SECRET_TOKEN']) expect(names).not.toContain(secret);
     }
     expect(JSON.stringify(prod)).not.toContain('local-admin-password');
     expect(JSON.stringify(prod)).not.toContain('PRIVATE KEY');
@@ -200,6 +203,7 @@ describe('serverless package --stage prod (no AWS credentials)', () => {
     expect(naming('JWT_PRIVATE_KEY_PARAM')).toEqual(['ServicesTokenLambdaFunction', 'SessionsSigninLambdaFunction']);
     expect(naming('DEVICE_PROVIDER_TOKEN_PARAM')).toEqual(['DevicesRefreshLambdaFunction', 'DevicesSyncLambdaFunction']);
     expect(naming('ZOOM_CLIENT_SECRET_PARAM')).toEqual(['DevicesRefreshLambdaFunction', 'DevicesSyncLambdaFunction']);
+    expect(naming('ZOOM_WEBHOOK_SECRET_TOKEN_PARAM')).toEqual(['VendorsZoomEventsLambdaFunction']);
     const [, signin] = functions.find(([name]) => name === 'SessionsSigninLambdaFunction')!;
     expect(environment(signin)).toMatchObject({
       ADMIN_PASSWORD_PARAM: '/device-monitoring/prod/admin-password',

@@ -17,4 +17,5 @@ export const permissionRoutes = all.filter(needsPermission).map((route) => [rout
 export const signedInRoutes = all.filter((route) => route.contract.permission === 'signed-in').map((route) => [route.method, samplePath(route)] as const);
 
 /** [method, sample path] of the routes open to the API key alone in every mode (sign-in, token exchange). */
-export const publicRoutes = all.filter((route) => route.contract.permission === 'public').map((route) => [route.method, samplePath(route)] as const);
+// a vendor's webhook takes no key and answers 401 without its signature: not one of these
+export const publicRoutes = all.filter((route) => route.contract.permission === 'public' && route.private).map((route) => [route.method, samplePath(route)] as const);

@@ -22,9 +22,9 @@ describe('every route states the permission it needs (DESIGN §5), and OpenAPI d
     expect([...PERMISSIONS, 'signed-in', 'public']).toContain(route.contract.permission);
   });
 
-  it('only sign-in and the service token exchange are public', () => {
+  it("only sign-in, the service token exchange and Zoom's event receiver (its signature its credential) are public", () => {
     expect(all.filter((route) => route.contract.permission === 'public').map((route) => route.path).sort()).toEqual(
-      ['api/authService/auth/signin', 'api/authService/service/token'].filter((path) => all.some((route) => route.path === path)).sort(),
+      ['api/authService/auth/signin', 'api/authService/service/token', 'vendors/zoom/events'].filter((path) => all.some((route) => route.path === path)).sort(),
     );
   });
 

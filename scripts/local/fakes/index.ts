@@ -14,7 +14,7 @@ import { startZoomFake, type ZoomFake } from './zoom';
 /** The local credentials of the fakes: not secrets, they open nothing but the fakes. */
 export const FAKE_CREDENTIALS = {
   webex: { clientId: 'fake-webex-client', clientSecret: 'fake-webex-secret', refreshToken: 'fake-webex-refresh' },
-  zoom: { accountId: 'fake-zoom-account', clientId: 'fake-zoom-client', clientSecret: 'fake-zoom-secret' },
+  zoom: { accountId: 'fake-zoom-account', clientId: 'fake-zoom-client', clientSecret: 'fake-zoom-secret', webhookSecretToken: 'fake-zoom-webhook-secret-token' },
 } as const;
 
 export interface VendorFakes {
@@ -36,6 +36,8 @@ export const fakeEnv = (webexUrl: string, zoomUrl: string): Record<string, strin
   ZOOM_ACCOUNT_ID: FAKE_CREDENTIALS.zoom.accountId,
   ZOOM_CLIENT_ID: FAKE_CREDENTIALS.zoom.clientId,
   ZOOM_CLIENT_SECRET: FAKE_CREDENTIALS.zoom.clientSecret,
+  // the receiver checks the fake's webhook signatures with it (POST /vendors/zoom/events)
+  ZOOM_WEBHOOK_SECRET_TOKEN: FAKE_CREDENTIALS.zoom.webhookSecretToken,
 });
 
 /** Both fakes, serving `fleet` (each time asked: a changing fleet changes in the fakes too). */

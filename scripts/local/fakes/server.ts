@@ -27,6 +27,12 @@ export interface Faults {
   slowMs: number;
   /** The listing page (0-based) whose first record is malformed; null: none. */
   malformedPage: number | null;
+  /** A fake that pushes events (Zoom): the next this-many events are not sent. */
+  dropWebhooks: number;
+  /** The next this-many events are sent twice (as Zoom's retries can). */
+  duplicateWebhooks: number;
+  /** Every event is sent this long after its change. */
+  webhookDelayMs: number;
 }
 
 export interface FakeStats {
@@ -46,6 +52,9 @@ const FAULT_VALUES: { [K in keyof Faults]: (value: unknown) => string | undefine
   failAfterRequests: (v) => (v === null || (Number.isInteger(v) && (v as number) >= 0) ? undefined : 'null or an integer from 0'),
   slowMs: (v) => (Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 600_000 ? undefined : 'an integer from 0 to 600000'),
   malformedPage: (v) => (v === null || (Number.isInteger(v) && (v as number) >= 0) ? undefined : 'null or an integer from 0'),
+  dropWebhooks: (v) => (Number.isInteger(v) && (v as number) >= 0 ? undefined : 'an integer from 0'),
+  duplicateWebhooks: (v) => (Number.isInteger(v) && (v as number) >= 0 ? undefined : 'an integer from 0'),
+  webhookDelayMs: (v) => (Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 600_000 ? undefined : 'an integer from 0 to 600000'),
 };
 
 /** A fake's control input refused: answered 400 with its message. */
@@ -81,7 +90,18 @@ export const controlBody = (text: string): unknown => {
 /** The largest control or API request body a fake reads (a 450 KB field fits). */
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
-export const noFaults = (): Faults => ({ rate429: 0, retryAfterSeconds: 1, burst5xx: 0, down: null, failAfterRequests: null, slowMs: 0, malformedPage: null });
+export const noFaults = (): Faults => ({
+  rate429: 0,
+  retryAfterSeconds: 1,
+  burst5xx: 0,
+  down: null,
+  failAfterRequests: null,
+  slowMs: 0,
+  malformedPage: null,
+  dropWebhooks: 0,
+  duplicateWebhooks: 0,
+  webhookDelayMs: 0,
+});
 
 export interface Reply {
   status: number;

@@ -11,16 +11,28 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ProviderDevice } from '../../../lib/devices/types';
 import { byRoom, countryOf, hashOf, idOf, snapshots } from './fleet';
-import { bearer, deviceOverrides, json, startFake, type FakeServer, type Reply, type VendorFake, type VendorFakeOptions, vendorFake } from './server';
+import { bearer, ControlError, controlBody, deviceOverrides, json, startFake, type FakeServer, type Reply, type VendorFake, type VendorFakeOptions, vendorFake } from './server';
+import { zoomWebhooks, type PushedDevice, type WebhookStats, type WebhookTarget } from './zoomWebhooks';
 
 export interface ZoomFakeOptions extends VendorFakeOptions {
   accountId: string;
   clientId: string;
   clientSecret: string;
   pageTokenTtlSeconds?: number;
+  /** Where its webhook events go, signed with `secret` (also set later: `setWebhook`, `POST /_fake/webhook`). */
+  webhook?: WebhookTarget;
+  /** Zoom's retries of an event not answered 2xx (default about 5, 20 and 60 minutes). */
+  webhookRetryDelaysMs?: readonly number[];
 }
 
-export type ZoomFake = VendorFake;
+export interface ZoomFake extends VendorFake {
+  /** Sends the events of devices that changed to `target` from now on (undefined: to nobody). */
+  setWebhook(target: WebhookTarget | undefined): void;
+  webhookStats: WebhookStats;
+}
+
+/** How often the fake looks at its fleet for changes it did not make itself (the demo's churn). */
+const OBSERVE_MS = 1000;
 
 interface Account {
   rooms: Record<string, unknown>[];
@@ -78,8 +90,12 @@ const build = (devices: readonly ProviderDevice[], extras: boolean): Account => 
 
 export const startZoomFake = async (options: ZoomFakeOptions): Promise<ZoomFake> => {
   let source = options.devices;
-  // fields set by hand (POST /_fake/devices/<serial>): the account is built again with them
-  const overrides = deviceOverrides(() => account.reset());
+  // fields set by hand (POST /_fake/devices/<serial>): the account is built again with them, and
+  // a device whose state changed is pushed at once
+  const overrides = deviceOverrides(() => {
+    account.reset();
+    observe();
+  });
   const account = snapshots(
     () => source(),
     (devices) => {
@@ -93,6 +109,51 @@ export const startZoomFake = async (options: ZoomFakeOptions): Promise<ZoomFake>
   const tokens = new Map<string, number>();
   const pageTokens = new Map<string, { offset: number; issuedAt: number; listing: string }>();
   let server: FakeServer;
+  let pushes: ReturnType<typeof zoomWebhooks> | undefined;
+  /** Every device with a serial number, as the webhooks see it. */
+  const pushed = (): PushedDevice[] => {
+    const { rooms, devices } = account.get();
+    return rooms.flatMap((room) =>
+      (devices.get(String(room.id)) ?? []).flatMap((record) =>
+        typeof record.serial_number === 'string'
+          ? [{ serial: record.serial_number, roomId: String(room.id), roomName: String(room.name), deviceType: String(record.device_type), online: record.status === 'Online' }]
+          : [],
+      ),
+    );
+  };
+  const observe = () => {
+    if (pushes?.target) pushes.observe(pushed());
+  };
+  const webhookControl = (req: import('node:http').IncomingMessage, url: URL, body: string): Reply | undefined => {
+    if (url.pathname !== '/_fake/webhook') return undefined;
+    if (req.method === 'GET') return json(200, { url: pushes?.target?.url ?? null, ...pushes?.stats });
+    if (req.method !== 'POST') return json(405, { message: 'GET or POST' });
+    const input = controlBody(body);
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new ControlError('the body must be {"url", "secret"} or {"url": null}');
+    const { url: to, secret } = input as { url?: unknown; secret?: unknown };
+    if (to === null) {
+      pushes?.setTarget(undefined);
+      return json(200, { url: null });
+    }
+    if (typeof to !== 'string' || !/^https?:\/\//.test(to)) throw new ControlError('url must be an http(s) URL, or null to stop sending');
+    if (typeof secret !== 'string' || secret === '') throw new ControlError('secret must be the secret token to sign with (a non-empty string)');
+    setWebhook({ url: to, secret });
+    return json(200, { url: to });
+  };
+  let watcher: NodeJS.Timeout | undefined;
+  const setWebhook = (target: WebhookTarget | undefined) => {
+    pushes?.setTarget(target);
+    // the devices as they are now are the starting point: only later changes are pushed
+    observe();
+    if (target && !watcher) {
+      watcher = setInterval(observe, OBSERVE_MS);
+      watcher.unref();
+    }
+    if (!target && watcher) {
+      clearInterval(watcher);
+      watcher = undefined;
+    }
+  };
 
   const page = (listing: string, url: URL, items: readonly Record<string, unknown>[], field: string, defaultSize: number): Reply => {
     const asked = Number(url.searchParams.get('page_size') ?? defaultSize);
@@ -121,7 +182,8 @@ export const startZoomFake = async (options: ZoomFakeOptions): Promise<ZoomFake>
     name: 'zoom',
     trackingHeader: 'x-zm-trackingid',
     faults: options.faults,
-    control: (req, url, body) => overrides.control(req, url, body, (serial) => source().some((device) => device.devicesn === serial)),
+    control: (req, url, body) =>
+      webhookControl(req, url, body) ?? overrides.control(req, url, body, (serial) => source().some((device) => device.devicesn === serial)),
     port: options.port,
     isToken: (path) => path === '/oauth/token',
     handle: (req, url) => {
@@ -156,8 +218,21 @@ export const startZoomFake = async (options: ZoomFakeOptions): Promise<ZoomFake>
       return json(404, { code: 404, message: 'Not found' });
     },
   });
-  return vendorFake(server, tokens, (devices) => {
+  pushes = zoomWebhooks({ accountId: options.accountId, faults: server.faults, retryDelaysMs: options.webhookRetryDelaysMs });
+  if (options.webhook) setWebhook(options.webhook);
+  const fake = vendorFake(server, tokens, (devices) => {
     source = devices;
     account.reset();
   });
+  const webhooks = pushes;
+  return {
+    ...fake,
+    setWebhook,
+    webhookStats: webhooks.stats,
+    close: async () => {
+      if (watcher) clearInterval(watcher);
+      webhooks.close();
+      await fake.close();
+    },
+  };
 };

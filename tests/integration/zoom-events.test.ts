@@ -1,0 +1,176 @@
+import { createHmac } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as vendorEvents from '#lib/inventory/repository/vendorEvents';
+import { VendorEventEntity } from '#lib/inventory/entities';
+import { providersReport } from '#lib/inventory/providerReport';
+import { eventDigest } from '#lib/inventory/pure/zoomEvents';
+import { handler } from '../../functions/vendors/zoomEvents';
+import type { ZoomFake } from '../../scripts/local/fakes/zoom';
+import { apiEvent, lambdaContext } from '../support/events';
+import { fleetOf, resetFaults, zoomFake } from '../support/vendors';
+
+// POST /vendors/zoom/events: Zoom's signature is the credential; an event is stored once, before
+// the 2xx; a room's connectivity follows the newest event time. This file has its own table.
+const SECRET = 'integration-webhook-secret';
+process.env.ZOOM_WEBHOOK_SECRET_TOKEN = SECRET;
+
+const sign = (timestamp: string, body: string) => `v0=${createHmac('sha256', SECRET).update(`v0:${timestamp}:${body}`).digest('hex')}`;
+const deliver = async (body: string, headers: Record<string, string | undefined> = {}) => {
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const answer = await handler(
+    apiEvent({
+      httpMethod: 'POST',
+      resource: '/vendors/zoom/events',
+      path: '/vendors/zoom/events',
+      body,
+      headers: { 'Content-Type': 'application/json', 'x-zm-request-timestamp': timestamp, 'x-zm-signature': sign(timestamp, body), ...headers } as Record<string, string>,
+    }),
+    lambdaContext(),
+  );
+  return { status: answer.statusCode, body: answer.body ? (JSON.parse(answer.body) as Record<string, unknown>) : undefined };
+};
+const alert = (room: string, at: number, kind: 1 | 2, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ event: 'zoomroom.alert', event_ts: at, payload: { account_id: 'acct', object: { id: room, room_name: 'Room', issue: 'Zoom room is offline', alert_kind: kind, ...extra } } });
+const counts = async () => {
+  const { vendor: _vendor, ...counted } = (await vendorEvents.counts()).find((c) => c.vendor === 'zoom') ?? { vendor: 'zoom', received: 0, rejected: 0, duplicates: 0, unknown: 0, lastEventAt: null };
+  return counted;
+};
+
+describe('POST /vendors/zoom/events', () => {
+  it('answers the endpoint validation with the HMAC of plainToken', async () => {
+    const answer = await deliver(JSON.stringify({ event: 'endpoint.url_validation', payload: { plainToken: 'plain-123' } }));
+    expect(answer).toEqual({ status: 200, body: { plainToken: 'plain-123', encryptedToken: createHmac('sha256', SECRET).update('plain-123').digest('hex') } });
+  });
+
+  it('refuses unsigned, mis-signed and replayed requests with 401 saying why, stores nothing, counts them', async () => {
+    const before = await counts();
+    const body = alert('room-refused', Date.now(), 1);
+    const stale = String(Math.floor(Date.now() / 1000) - 6 * 60);
+    const answers = [
+      await deliver(body, { 'x-zm-signature': undefined }),
+      await deliver(body, { 'x-zm-signature': sign('1', 'another body') }),
+      await deliver(body, { 'x-zm-request-timestamp': stale, 'x-zm-signature': sign(stale, body) }),
+    ];
+    expect(answers.map((a) => a.status)).toEqual([401, 401, 401]);
+    expect(answers.map((a) => a.body?.message)).toEqual([
+      expect.stringMatching(/x-zm-signature header is missing/),
+      expect.stringMatching(/does not match the body/),
+      expect.stringMatching(/more than 5 minutes from now/),
+    ]);
+    expect(await VendorEventEntity.read({ vendor: 'zoom', room: 'room-refused', digest: eventDigest(body) }, { consistent: true })).toBeUndefined();
+    expect(await vendorEvents.roomPart({ vendor: 'zoom', room: 'room-refused' })).toBeUndefined();
+    expect((await counts()).rejected - before.rejected).toBe(3);
+  });
+
+  it('refuses a body over 64 KiB with 413, even signed', async () => {
+    const answer = await deliver(alert('room-big', Date.now(), 1, { padding: 'x'.repeat(70 * 1024) }));
+    expect(answer.status).toBe(413);
+    expect(await vendorEvents.roomPart({ vendor: 'zoom', room: 'room-big' })).toBeUndefined();
+  });
+
+  it('stores an event before answering; the same delivery again is a duplicate that changes nothing', async () => {
+    const before = await counts();
+    const at = Date.now();
+    const body = alert('room-dup', at, 1);
+    expect(await deliver(body)).toEqual({ status: 200, body: { received: true, duplicate: false, outcome: 'applied' } });
+    expect(await VendorEventEntity.find({ vendor: 'zoom', room: 'room-dup', digest: eventDigest(body) }, { consistent: true })).toMatchObject({ at, state: 'applied' });
+    expect(await vendorEvents.roomPart({ vendor: 'zoom', room: 'room-dup' })).toMatchObject({ connected: false, connectedAt: at });
+    expect(await deliver(body)).toEqual({ status: 200, body: { received: true, duplicate: true, outcome: 'recorded' } });
+    const after = await counts();
+    expect([after.received - before.received, after.duplicates - before.duplicates]).toEqual([1, 1]);
+  });
+
+  it('applies events by event time: an older event arriving late never rewinds a newer state', async () => {
+    const t = Date.now();
+    expect((await deliver(alert('room-order', t + 10, 2))).body).toMatchObject({ outcome: 'applied' });
+    expect((await deliver(alert('room-order', t, 1))).body).toMatchObject({ outcome: 'stale', duplicate: false });
+    expect(await vendorEvents.roomPart({ vendor: 'zoom', room: 'room-order' })).toMatchObject({ connected: true, connectedAt: t + 10 });
+    expect((await deliver(alert('room-order', t + 20, 1))).body).toMatchObject({ outcome: 'applied' });
+    expect(await vendorEvents.roomPart({ vendor: 'zoom', room: 'room-order' })).toMatchObject({ connected: false, connectedAt: t + 20 });
+  });
+
+  it('answers an event type it does not act on 200 and counts it', async () => {
+    const before = await counts();
+    expect(await deliver(JSON.stringify({ event: 'meeting.started', payload: { object: { id: 'm' } } }))).toEqual({
+      status: 200,
+      body: { received: true, duplicate: false, outcome: 'unknownType' },
+    });
+    expect((await counts()).unknown - before.unknown).toBe(1);
+  });
+
+  it('reports the counts in GET /providers, and null for a vendor that pushed nothing', async () => {
+    const report = await providersReport();
+    const byName = new Map(report.providers.map((p) => [p.name, p]));
+    expect(byName.get('zoom')?.events).toEqual({ ...(await counts()), lastEventAt: expect.stringMatching(/^\d{4}-/) });
+    for (const provider of report.providers.filter((p) => p.name !== 'zoom')) expect(provider.events).toBeNull();
+  });
+});
+
+describe("the Zoom fake's webhooks", () => {
+  const fleet = fleetOf(38, 12, 4);
+  const zoomDevices = fleet;
+  let fake: ZoomFake;
+  let receiver: Server;
+  const outcomes: Record<string, unknown>[] = [];
+  let waiters: (() => void)[] = [];
+  const arrivals = (n: number) =>
+    new Promise<void>((resolve) => {
+      const check = () => (outcomes.length >= n ? resolve() : waiters.push(check));
+      check();
+    });
+
+  beforeAll(async () => {
+    // a receiver in front of the handler, as serverless offline is under npm start
+    receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      req.on('end', () => {
+        void handler(
+          apiEvent({ httpMethod: 'POST', resource: '/vendors/zoom/events', body, headers: req.headers as Record<string, string> }),
+          lambdaContext(),
+        ).then((answer) => {
+          outcomes.push({ status: answer.statusCode, ...(JSON.parse(answer.body) as Record<string, unknown>) });
+          const ready = waiters;
+          waiters = [];
+          for (const wake of ready) wake();
+          res.writeHead(answer.statusCode).end(answer.body);
+        });
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const address = receiver.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    fake = await zoomFake(() => zoomDevices, { extras: false, webhook: { url: `http://127.0.0.1:${port}/`, secret: SECRET } });
+  });
+  afterAll(async () => {
+    await fake.close();
+    await new Promise((resolve) => receiver.close(resolve));
+  });
+
+  const switchDevice = (serial: string, connected: boolean) =>
+    fetch(`${fake.url}/_fake/devices/${encodeURIComponent(serial)}`, { method: 'POST', body: JSON.stringify({ connected }) }).then((answer) => answer.status);
+
+  it('sends a signed alert the receiver applies when a device is switched off, and its clearing when switched on', async () => {
+    const device = zoomDevices.find((d) => d.status.connected)!;
+    expect(await switchDevice(device.devicesn, false)).toBe(200);
+    await arrivals(1);
+    expect(outcomes[0]).toMatchObject({ status: 200, received: true, duplicate: false, outcome: 'applied' });
+    expect(await switchDevice(device.devicesn, true)).toBe(200);
+    await arrivals(2);
+    expect(outcomes[1]).toMatchObject({ status: 200, outcome: 'applied' });
+  });
+
+  it('drops the next n events with dropWebhooks, and sends the next n twice with duplicateWebhooks', async () => {
+    const [first, second] = zoomDevices.filter((d) => d.status.connected).slice(1, 3);
+    resetFaults(fake, { dropWebhooks: 1 });
+    await switchDevice(first!.devicesn, false);
+    expect(fake.webhookStats.webhooksDropped).toBe(1);
+    resetFaults(fake, { duplicateWebhooks: 1 });
+    const seen = outcomes.length;
+    await switchDevice(second!.devicesn, false);
+    await arrivals(seen + 2);
+    expect(outcomes.slice(seen).map((o) => o.duplicate).sort()).toEqual([false, true]);
+    resetFaults(fake);
+  });
+});
