@@ -107,6 +107,30 @@ export const VendorRoomEntity = /* @__PURE__ */ entity({
 });
 dataModel: docRow(VendorRoomEntity, { section: vendorEvents, name: 'Vendor room', PK: '`VROOM#<vendor>`', SK: '`<vendor room id>#<component>` (`*`: the room itself)',
   notes: '`connected` and `connectedAt` (the event time, epoch ms, of the newest connectivity event applied; written only by a newer one), `issue`' });
+/**
+ * The vendor room directory: which of our devices a vendor room holds, so that an event about the
+ * room (Zoom names its room, and a component: the device's type) reaches the devices it concerns.
+ * Written by the sync from what it stores (the devices' `vendorRef`), O(devices changed).
+ */
+export interface VendorRoomDevice {
+  vendor: string;
+  room: string;
+  devicesn: string;
+  /** The device's kind as its vendor names it (Zoom's `device_type`); absent when it gave none. */
+  component?: string;
+}
+export const VendorRoomDeviceEntity = /* @__PURE__ */ entity({
+  type: 'VendorRoomDevice',
+  key: ({ vendor, room, devicesn }: Pick<VendorRoomDevice, 'vendor' | 'room' | 'devicesn'>) => ({ PK: `VDIR#${vendor}#${room}`, SK: `DEVICE#${devicesn}` }),
+  fromItem: (item): VendorRoomDevice => ({
+    vendor: String(item.vendor),
+    room: String(item.room),
+    devicesn: String(item.devicesn),
+    ...(typeof item.component === 'string' ? { component: item.component } : {}),
+  }),
+});
+dataModel: docRow(VendorRoomDeviceEntity, { section: vendorEvents, name: 'Vendor room device', PK: '`VDIR#<vendor>#<vendor room id>`', SK: '`DEVICE#<sn>`',
+  notes: '`vendor, room, devicesn`, `component` (the vendor\'s device type, which a room event names); written by the sync for the devices it writes, removed with them' });
 /** What a vendor's receiver counted (`GET /providers`): its own item, so the sync's whole write of the provider status never races it. */
 export const EVENT_COUNTS = 'PROVIDEREVENTS';
 export const EventCountsEntity = /* @__PURE__ */ entity({

@@ -2,6 +2,7 @@
 // Anything outside lib/inventory/ imports it from here ('#lib/inventory'), never a file inside (tests/unit/layers.test.ts).
 export { fleetProvider, providersFromEnv } from './provider/index';
 export { providersReport } from './providerReport';
+export { applyConnectivity, type ConnectivityObservation, type ConnectivityOutcome } from './observe';
 export { refreshDevice } from './refresh';
 export { REFRESH_TIMEOUT_MS, askingWithin, evaluationBudget, providerBudget } from './refreshBudget';
 export { syncAlone } from './syncLease';

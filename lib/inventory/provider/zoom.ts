@@ -90,9 +90,14 @@ const mapZoomDevice = (record: unknown, room: Room, place: Place): ProviderDevic
     details: place,
     vendor: 'zoom',
     vendorDetails,
-    vendorRef: `${room.id}/${room.locationId ?? ''}`,
+    // the room (a refresh asks it; an event names it) and the device's type (an event's component)
+    vendorRef: zoomVendorRef(room.id, room.locationId, record.device_type),
   };
 };
+
+/** A Zoom device's handle: `<roomId>/<locationId>/<device type, URI-encoded>` (lib/inventory/pure/vendorRooms.ts reads it). */
+const zoomVendorRef = (roomId: string, locationId: string | undefined, deviceType: unknown): string =>
+  `${roomId}/${locationId ?? ''}${isString(deviceType) ? `/${encodeURIComponent(deviceType)}` : ''}`;
 
 export const zoomProvider = (options: ZoomOptions): DeviceProvider => {
   const api = (options.apiUrl ?? ZOOM_API_URL).replace(/\/+$/, '');
