@@ -133,6 +133,33 @@ describe('Zoom status poll (rooms status filter)', () => {
   });
 });
 
+describe('Zoom status poll, two devices a room', () => {
+  const fleet = fleetOf(40, 20, 10).map((d) => ({ ...d, status: { connected: true, inCallStatus: 'NONE' } }));
+  let fake: ZoomFake;
+  beforeAll(async () => {
+    fake = await zoomFake(() => fleet, { extras: false });
+  });
+  afterAll(() => fake.close());
+
+  it('reads the room of a device held not connected whose room is up: still off there, it stays not connected', async () => {
+    const listed = await zoomAdapter(fake.url).listDevices();
+    const roomOfFirst = listed[0]!.vendorRef!.split('/')[0];
+    const mates = listed.filter((d) => d.vendorRef!.split('/')[0] === roomOfFirst);
+    expect(mates.length).toBeGreaterThan(1);
+    const down = mates[0]!;
+    await switchDevice(fake.url, down.devicesn, false);
+    try {
+      const heldDown: StoredDevice = { ...down, status: { connected: false, inCallStatus: 'NONE' } };
+      const reading = await zoomAdapter(fake.url).pollStatus!([heldDown]);
+      // the room is not Offline (its other device is up), yet the device is off: read, not guessed
+      expect(reading.notConnected.has(down.devicesn)).toBe(true);
+      expect(reading.notConnected.has(mates[1]!.devicesn)).toBe(false);
+    } finally {
+      await unswitch(fake.url, down.devicesn);
+    }
+  });
+});
+
 describe('simulated status poll', () => {
   it('answers the devices not connected at that instant, as its listing would', async () => {
     let now = 0;
