@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devices } from '#lib/devices/repository/devices';
 import type { ProviderDevice } from '#lib/devices/types';
-import { applyConnectivity } from '#lib/inventory';
+import { applyConnectivity, providersReport } from '#lib/inventory';
 import type { DeviceProvider, NamedProvider } from '#lib/inventory/provider/index';
 import * as polls from '#lib/inventory/repository/statusPolls';
 import { pollAlone, pollStatuses } from '#lib/inventory/statusPoll';
@@ -56,6 +56,11 @@ describe('status poll', () => {
     const counted = (await polls.counts()).find((c) => c.vendor === 'simulated')!;
     expect(counted.count).toBeGreaterThanOrEqual(1);
     expect(counted.lastAt).not.toBeNull();
+    // GET /providers reports them, their cost in vendor requests too
+    const reported = (await providersReport()).providers.find((p) => p.name === 'simulated')!;
+    expect(reported.statusPolls).toMatchObject({ lastRequests: 1, lastError: null });
+    expect(reported.statusPolls!.requests).toBeGreaterThanOrEqual(1);
+    expect(reported.statusPolls!.changes).toBeGreaterThanOrEqual(2);
 
     // the same answer again: nothing differs, nothing is written
     expect((await pollStatuses(providers, { within: { region } })).providers[0]).toMatchObject({ observed: 0, applied: 0 });
