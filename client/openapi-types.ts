@@ -1174,7 +1174,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Device providers: last success, last error, devices, requests, throttled waits, held removals, stale since, paging backoff, pushed events
+         * Device providers: last success, last error, devices, requests, throttled waits, held removals, stale since, paging backoff, pushed events, status polls
          * @description Needs the fleet:read permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 Each provider configured, with a stored status or with pushed events, the configured first; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"}; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["providersList"];
@@ -11523,6 +11523,20 @@ export interface operations {
                             /** @description failing longer than PROVIDER_STALE_MINUTES: its devices carry staleSince */
                             stale: boolean;
                             staleSince: string | null;
+                            statusPolls: {
+                                /** @description connectivity changes its polls wrote (devices the vendor saw otherwise than we held) */
+                                changes: number;
+                                /** @description status polls run */
+                                count: number;
+                                /** @description of those, failed (what we hold stayed as it was) */
+                                failed: number;
+                                lastAt: string | null;
+                                lastError: string | null;
+                                /** @description vendor requests the last poll sent */
+                                lastRequests: number;
+                                /** @description vendor requests all its polls sent (token requests included): their cost */
+                                requests: number;
+                            } | null;
                             throttledWaits: number;
                             waitedSeconds: number;
                         }[];

@@ -6,7 +6,7 @@ import { mailerFromEnv } from '#lib/adapters/mail';
 import { secret } from '#lib/adapters/secrets';
 import { tracing } from '#lib/shared/tracing';
 import { providersFromEnv } from '#lib/inventory';
-import { syncAlone } from '#lib/inventory';
+import { SYNC_LEASE_WAIT_MS, syncAlone } from '#lib/inventory';
 import { connectionsFromEnv } from '#lib/adapters/connections';
 import { enableLivePush } from '#lib/live';
 
@@ -19,8 +19,9 @@ enableLivePush(connectionsFromEnv());
 // the device inventory from the providers into the table, then the alarms of the devices it changed
 // (the queue), in the same run; a busy evaluator leaves them queued for its next tick.
 export const handler = middy(async (_event: unknown, context?: Context) => {
-  // one sync at a time: a sync that finds another one running (or a retry of itself) does nothing
-  const leased = await syncAlone(providers);
+  // one sync at a time: a sync that finds another one running (or a retry of itself) does nothing;
+  // a status poll holding the lease is waited for (a few seconds)
+  const leased = await syncAlone(providers, { waitMs: SYNC_LEASE_WAIT_MS });
   if (!leased.ran) {
     if (leased.reason === 'no provider') return { synced: false, reason: 'no device provider configured (DEVICE_PROVIDERS)' };
     logger.info('device sync', { skipped: leased.reason });

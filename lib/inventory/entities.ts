@@ -27,6 +27,24 @@ export const providerStatusItem = ({ heldRemovals, ...status }: ProviderStatus):
 };
 dataModel: docRow(ProviderEntity, { section: 'Devices, room aggregates and lookups', name: 'Provider status', PK: '`PROVIDER`', SK: '`PROVIDER#<name>`',
   notes: 'one per device provider, written whole by the sync after each run: `lastSyncAt, lastSuccessAt, lastError {at, message, status?, trackingId?}, failingSince, staleFlaggedFor, devices, skipped {reason: n}, adjusted {change: n} (fields cut, cleaned or renamed: see "Vendor fields and their bounds"), duplicates, requests, throttledWaits, waitedMs, heldRemovals {count, seen, digest (a hash of the serials it would remove), since}, pagingFailures, backoffUntil`' });
+/** What a provider's status polls came to (`GET /providers`): its own item, so the sync's whole write of the provider status never races it. */
+export const POLL_COUNTS = 'PROVIDERPOLLS';
+export const PollCountsEntity = /* @__PURE__ */ entity({
+  type: 'ProviderPollCounts',
+  key: (vendor: string) => ({ PK: POLL_COUNTS, SK: vendor }),
+  fromItem: (item) => ({
+    vendor: String(item.SK),
+    count: Number(item.polls ?? 0),
+    failed: Number(item.failed ?? 0),
+    requests: Number(item.requests ?? 0),
+    changes: Number(item.changes ?? 0),
+    lastAt: (item.lastPollAt as string | undefined) ?? null,
+    lastRequests: Number(item.lastRequests ?? 0),
+    lastError: (item.lastError as string | undefined) ?? null,
+  }),
+});
+dataModel: docRow(PollCountsEntity, { section: 'Devices, room aggregates and lookups', name: 'Provider poll counts', PK: '`PROVIDERPOLLS`', SK: '`<provider>`',
+  notes: '`polls, failed, requests, changes` (ADD counters: status polls run, failed, their vendor requests, the connectivity changes they applied), `lastPollAt, lastRequests, lastError` (the last poll\'s; `lastError` removed by a success)' });
 
 
 const fingerprints = 'Sync fingerprints';

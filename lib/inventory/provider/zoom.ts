@@ -210,6 +210,43 @@ export const zoomProvider = (options: ZoomOptions): DeviceProvider => {
       });
       return perRoom.flat();
     },
+    /*
+     * Zoom filters rooms, not devices: one listing of the rooms `Offline`, then the devices of
+     * only the rooms where it and what we hold differ: a room with a device we hold not connected
+     * that is no longer Offline (back, or one device out in a room that is up), and a room Offline
+     * where we hold none not connected. A device we hold not connected in a room still Offline
+     * stays so without a read. What this cannot see (one device down in a room that stays up,
+     * while we hold it connected) is the sync's and the pushed events' to tell.
+     */
+    async pollStatus(held, meter) {
+      const offline = new Set<string>();
+      for (const item of await listAll('/rooms', 'rooms', {}, meter, { status: 'Offline' })) {
+        // the filter's own answer is checked: a room listed with another status is not offline
+        if (isObject(item) && isString(item.id) && (item.status === undefined || item.status === 'Offline')) offline.add(item.id);
+      }
+      const notConnected = new Set<string>();
+      const unread = new Set<string>();
+      const heldIn = new Map<string, StoredDevice[]>();
+      for (const device of held) {
+        const [roomId] = (device.vendorRef ?? '').split('/');
+        if (!roomId) unread.add(device.devicesn);
+        else heldIn.set(roomId, [...(heldIn.get(roomId) ?? []), device]);
+      }
+      const toRead = [...heldIn.keys()].filter((room) => !offline.has(room)).concat([...offline].filter((room) => !heldIn.has(room)));
+      for (const [room, devices] of heldIn) if (offline.has(room)) for (const device of devices) notConnected.add(device.devicesn);
+      await mapConcurrent(toRead, options.concurrency ?? 8, async (room) => {
+        const records = await roomDevices(room, meter);
+        const seen = new Set<string>();
+        for (const record of records ?? []) {
+          if (!isObject(record) || !isString(record.serial_number) || !isString(record.status)) continue;
+          seen.add(record.serial_number);
+          if (record.status !== 'Online') notConnected.add(record.serial_number);
+        }
+        // a device we hold there that the room no longer lists (moved, removed): the sync tells
+        for (const device of heldIn.get(room) ?? []) if (!seen.has(device.devicesn)) unread.add(device.devicesn);
+      });
+      return { notConnected, unread };
+    },
     async getDevice(devicesn, stored?: StoredDevice, meter?: ProviderMeter) {
       const [roomId, locationId] = (stored?.vendorRef ?? '').split('/');
       // a device the sync has not stored from Zoom: no room to ask (Zoom has no lookup by serial number)
