@@ -3,6 +3,6 @@
 export { fleetProvider, providersFromEnv } from './provider/index';
 export { providersReport } from './providerReport';
 export { refreshDevice } from './refresh';
-export { REFRESH_TIMEOUT_MS, askingWithin, evaluationBudget, providerBudget } from './refreshBudget';
+export { REFRESH_TIMEOUT_MS, askingWithin, providerBudget } from './refreshBudget';
 export { syncAlone } from './syncLease';
 export { receiveZoomEvent, type ZoomAnswer } from './vendorEvents';
