@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { fullPass } from '#lib/alarms/engine/fullPass';
 import { outboxMailer } from '#lib/adapters/mail';
 import { createChannel, getChannel, listChannels, replaceChannel } from '#lib/notify/channels';
+import { acknowledgeAndTell } from '#lib/notify/acknowledgements';
 import * as deliveries from '#lib/notify/repository/deliveries';
 import * as watchers from '#lib/watchers/repository';
 import { syncDevices } from '#lib/inventory/sync';
@@ -105,6 +106,26 @@ describe('ServiceNow channel', () => {
     expect(incidents[0]!.record).toMatchObject({ state: '6', close_code: 'Solved (Permanently)', close_notes: expect.stringContaining('recovered') });
     const patches = fake.events.filter((e) => e.method === 'PATCH' && e.path.endsWith(incidents[0]!.record.sys_id));
     expect(patches).toHaveLength(1);
+  });
+
+  it('moves the incident to In Progress with a work note naming who acknowledged, once, and resolves it after', async () => {
+    const { watcherId, region, channel, recover } = await watchedRegion(['A']);
+    await runUntilSettled(channel.id);
+    await acknowledgeAndTell(`${watcherId}:${region}-A`, 'dana@example.com', 'on my way');
+    await runUntilSettled(channel.id);
+    await run();
+
+    const [incident, ...others] = incidentsOf(watcherId);
+    expect(others).toEqual([]);
+    expect(incident!.record.state).toBe('2');
+    expect(incident!.notes).toEqual([expect.stringMatching(/^Acknowledged in device monitoring by dana@example\.com at .*: on my way$/)]);
+    expect((await deliveries.log(channel.id, 10)).items.map((d) => [d.type, d.status])).toEqual([
+      ['alarms.acknowledged', 'delivered'],
+      ['alarms.raised', 'delivered'],
+    ]);
+    await recover();
+    await runUntilSettled(channel.id);
+    expect(incidentsOf(watcherId).map(({ record }) => record.state)).toEqual(['6']);
   });
 
   it('uses OAuth client credentials: one token, a bearer on every Table API request', async () => {
