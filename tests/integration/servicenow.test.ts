@@ -3,6 +3,7 @@ import { fullPass } from '#lib/alarms/engine/fullPass';
 import { outboxMailer } from '#lib/adapters/mail';
 import { createChannel, getChannel, listChannels, replaceChannel } from '#lib/notify/channels';
 import { acknowledgeAndTell } from '#lib/notify/acknowledgements';
+import { createSilence } from '#lib/alarms/silences';
 import * as deliveries from '#lib/notify/repository/deliveries';
 import * as watchers from '#lib/watchers/repository';
 import { syncDevices } from '#lib/inventory/sync';
@@ -126,6 +127,26 @@ describe('ServiceNow channel', () => {
     await recover();
     await runUntilSettled(channel.id);
     expect(incidentsOf(watcherId).map(({ record }) => record.state)).toEqual(['6']);
+  });
+
+  it('holds the incident while a silence covers the alarm, as it holds mail: raise and acknowledgement logged suppressed, nothing sent', async () => {
+    const region = unique('SN');
+    await createSilence({ matchers: { region }, endsAt: new Date(Date.now() + 3600_000).toISOString(), comment: 'maintenance' }, 'ops');
+    const before = fake.events.length;
+    const provider = fixed(() => [device(region, `${region}-A`, 'Room 1', false)]);
+    await syncDevices(provider);
+    const channel = await createChannel({ name: 'itsm', type: 'servicenow', instanceUrl: fake.url, ...basic() });
+    const watcherId = await watchers.create(offlineWatcher(region, `${unique('ops')}@example.com`, { sendEmail: false, emails: [], channelIds: [channel.id] }));
+    await run();
+    await acknowledgeAndTell(`${watcherId}:${region}-A`, 'dana@example.com');
+    await run();
+
+    expect((await deliveries.log(channel.id, 10)).items.map((d) => [d.type, d.status])).toEqual([
+      ['alarms.acknowledged', 'suppressed'],
+      ['alarms.raised', 'suppressed'],
+    ]);
+    expect(incidentsOf(watcherId)).toEqual([]);
+    expect(fake.events.slice(before).filter((e) => JSON.stringify(e).includes(watcherId))).toEqual([]);
   });
 
   it('uses OAuth client credentials: one token, a bearer on every Table API request', async () => {
