@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fullPass } from '#lib/alarms/engine/fullPass';
 import { outboxMailer } from '#lib/adapters/mail';
-import { createChannel, getChannel, listChannels, replaceChannel } from '#lib/notify/channels';
+import { createChannel, getChannel, listChannels, replaceChannel, testChannel } from '#lib/notify/channels';
 import { acknowledgeAndTell } from '#lib/notify/acknowledgements';
 import { createSilence } from '#lib/alarms/silences';
 import * as deliveries from '#lib/notify/repository/deliveries';
@@ -155,6 +155,18 @@ describe('ServiceNow channel', () => {
     await runUntilSettled(channel.id);
     expect(incidentsOf(watcherId)).toHaveLength(1);
     expect(fake.stats.tokensIssued - before).toBe(1);
+  });
+
+  it('tests the channel with one read of the incident table: delivered with good credentials, failed 401 with bad ones', async () => {
+    const good = await createChannel({ name: 'itsm', type: 'servicenow', instanceUrl: fake.url, ...basic() });
+    const bad = await createChannel({ name: 'itsm', type: 'servicenow', instanceUrl: fake.url, username: 'someone', password: 'wrong' });
+    const before = fake.events.length;
+    expect(await testChannel(good.id, outboxMailer(), soon())).toMatchObject({ type: 'test', status: 'delivered', lastResponseStatus: 200 });
+    expect(await testChannel(bad.id, outboxMailer(), soon())).toMatchObject({ type: 'test', status: 'failed', lastResponseStatus: 401 });
+    expect(fake.events.slice(before).map((e) => [e.method, e.path])).toEqual([
+      ['GET', '/api/now/table/incident'],
+      ['GET', '/api/now/table/incident'],
+    ]);
   });
 
   it('fails (no retry) when the instance refuses the credentials, visible in the delivery log', async () => {
