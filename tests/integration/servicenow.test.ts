@@ -4,6 +4,8 @@ import { outboxMailer } from '#lib/adapters/mail';
 import { createChannel, getChannel, listChannels, replaceChannel, testChannel } from '#lib/notify/channels';
 import { acknowledgeAndTell } from '#lib/notify/acknowledgements';
 import { createSilence } from '#lib/alarms/silences';
+import { logger } from '#lib/shared/log';
+import { capturedLines } from '../support/logs';
 import * as deliveries from '#lib/notify/repository/deliveries';
 import * as watchers from '#lib/watchers/repository';
 import { syncDevices } from '#lib/inventory/sync';
@@ -169,10 +171,15 @@ describe('ServiceNow channel', () => {
     ]);
   });
 
-  it('fails (no retry) when the instance refuses the credentials, visible in the delivery log', async () => {
-    const { channel } = await watchedRegion(['A'], { username: 'someone', password: 'wrong' });
+  it('fails (no retry) when the instance refuses the credentials, visible in the delivery log, the credential in no log line', async () => {
+    const lines = capturedLines(logger);
+    const password = `wrong-${unique('pw')}`;
+    const { channel } = await watchedRegion(['A'], { username: 'someone', password });
     await run();
+    vi.restoreAllMocks();
     expect((await deliveries.log(channel.id, 10)).items[0]).toMatchObject({ status: 'failed', lastResponseStatus: 401 });
+    expect(lines.some((line) => line.includes('notification not delivered') && line.includes('401'))).toBe(true);
+    expect(lines.filter((line) => line.includes(password) || line.includes(Buffer.from(`someone:${password}`).toString('base64')))).toEqual([]);
   });
 
   it('never answers the credential, keeps it on a PUT of the mask, and refuses incomplete or mixed credentials with a 400 naming the field', async () => {
