@@ -107,7 +107,9 @@ export const deliverer = (options: NotifierOptions) => {
     const secret = await channels.secretOf(channel.id);
     if (!secret) return { kind: 'refused', reason: `channel ${channel.id} has no ${channel.type === 'webhook' ? 'signing secret' : 'credential'}` };
     if (channel.type === 'servicenow') {
-      return deliverToServiceNow(delivery.digest, { ...channel, secret }, { until: until - 250, allowLocal, timeoutMs: WEBHOOK_TIMEOUT_MS });
+      // several requests per alarm: the attempt ends (and is retried) well inside its claim's lease, so no other run takes it over meanwhile
+      const within = Math.min(until - 250, Date.now() + CLAIM_LEASE_MS - WEBHOOK_TIMEOUT_MS);
+      return deliverToServiceNow(delivery.digest, { ...channel, secret }, { until: within, allowLocal, timeoutMs: WEBHOOK_TIMEOUT_MS });
     }
     return postWebhook({
       url: channel.url,

@@ -76,7 +76,8 @@ const statusOf = async (attempt: Promise<unknown>) => {
   return 200;
 };
 
-describe('ServiceNow channel', () => {
+// each test runs the whole engine several times over the shared test table: slow on a busy machine, never timed
+describe('ServiceNow channel', { timeout: 90_000 }, () => {
   it('opens one incident per alarm, urgency and impact from the severity, and never a second one when deliveries are retried', async () => {
     const { watcherId, channel, region } = await watchedRegion(['A', 'B']);
     // the 4th Table API request fails: the first alarm's incident is opened, the second's not, and the delivery is retried
