@@ -37,6 +37,9 @@ const isoTime = (at: string): string => {
 
 type Outcome = 'applied' | 'stale';
 
+/** How often one observation is judged again after another writer of its device came first. */
+const ATTEMPTS = 10;
+
 /**
  * The one write path of observed connectivity (pushed events, status polls), written as a refresh
  * writes (lib/inventory/refresh.ts): the connectivity history, the evaluation queue entry before
@@ -68,13 +71,22 @@ export const applyConnectivity = async (observations: readonly ConnectivityObser
     let observedAt = await devices.connectivityObservedAt(device);
     let applied = false;
     for (const observation of [...list].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0))) {
-      if (observedAt !== undefined && observation.at <= observedAt) continue;
-      const { result, device: after } = await observe(held, observation);
-      if (result === 'stale') break; // a newer observation was stored meanwhile: every later one of ours is checked against it by the write
-      applied = true;
-      observedAt = observation.at;
-      if (after !== held) touched.push(after.details);
-      held = after;
+      for (let attempt = 1; observedAt === undefined || observation.at > observedAt; attempt++) {
+        const { result, device: after } = await observe(held, observation);
+        if (result === 'applied') {
+          applied = true;
+          observedAt = observation.at;
+          if (after !== held) touched.push(after.details);
+          held = after;
+          break;
+        }
+        // another writer of this device came first: read what it stored and judge again, against it
+        if (attempt === ATTEMPTS) break;
+        const current = await devices.current(devicesn).catch(() => undefined);
+        if (!current) break;
+        held = current;
+        observedAt = await devices.connectivityObservedAt(current);
+      }
     }
     (applied ? outcome.applied : outcome.stale).push(devicesn);
   });
@@ -86,7 +98,8 @@ const observe = async (device: StoredDevice, observation: { connected: boolean; 
   const { connected, at } = observation;
   if (device.status.connected === connected) {
     // nothing changes but the time the device's connectivity was last seen so: an older
-    // observation of the other state arriving later must not rewind it
+    // observation of the other state arriving later must not rewind it (written only while the
+    // device still holds that state)
     return { result: (await devices.storeConnectivity(device, at, false)) ? 'applied' : 'stale', device };
   }
   // a device that lost its connection is in no call; one that came back keeps what it held
@@ -100,7 +113,7 @@ const observe = async (device: StoredDevice, observation: { connected: boolean; 
     // a newer observation won the race: what it stored is what the engine must evaluate
     const current = await devices.current(device.devicesn).catch(() => undefined);
     if (current) await evaluationQueue.addDevices([{ devicesn: current.devicesn, device: current, alarmWatchers: openWatchersHint(current) }]);
-    return { result: 'stale', device };
+    return { result: 'stale', device: current ?? device };
   }
   await evaluationQueue.addDevices(work);
   return { result: 'applied', device: after };

@@ -2,7 +2,17 @@ import { PayloadTooLarge, Unauthorized } from '#lib/shared/errors';
 import { logger } from '#lib/shared/log';
 import { eventDigest, readZoomEvent, urlValidationAnswer, verifyZoomRequest, ZOOM_EVENT_MAX_BYTES } from './pure/zoomEvents';
 import * as events from './repository/vendorEvents';
+import { isDeadlineExceeded, withDeadline } from '#lib/shared/deadline';
 import { applyToDevices } from './roomEvents';
+
+/**
+ * How long after a request arrives its devices may still be written: Zoom counts a delivery not
+ * answered 2xx within 3 s as failed. ZOOM_APPLY_BUDGET_MS overrides the 2000 ms.
+ */
+const applyBudgetMs = (): number => {
+  const value = Number(process.env.ZOOM_APPLY_BUDGET_MS ?? 2000);
+  return Number.isFinite(value) && value >= 0 ? value : 2000;
+};
 
 /*
  * Zoom's event receiver: a request is Zoom's when its signature holds and its timestamp is fresh;
@@ -61,7 +71,17 @@ export const receiveZoomEvent = async (delivery: ZoomDelivery): Promise<ZoomAnsw
   // applying it; the writes are conditional on the event time, so an applied one changes nothing again
   const { connected, issue, component } = event.change;
   await events.applyConnectivity({ vendor: VENDOR, room: event.roomId, ...(component ? { component } : {}) }, { connected, at: event.at, issue });
-  const outcome = await applyToDevices(VENDOR, event.roomId, event.change, event.at);
+  // Zoom wants its 2xx within 3 s: the devices are written within a budget from the request's
+  // arrival, and an event not applied by then stays stored as received (its writes are
+  // conditional on the event time, so a part already written is right; the status poll or the
+  // next sync puts the device right) rather than be answered late and sent again
+  const applying = withDeadline(now + applyBudgetMs(), () => applyToDevices(VENDOR, event.roomId, { connected, ...(component ? { component } : {}) }, event.at));
+  const outcome = await applying.catch((error: unknown) => {
+    if (!isDeadlineExceeded(error)) throw error;
+    logger.warn('vendor event stored, not applied within its budget', { vendor: VENDOR, budgetMs: applyBudgetMs() });
+    return 'deferred' as const;
+  });
+  if (outcome === 'deferred') return { received: true, duplicate: !first, outcome: 'recorded' };
   if (first || outcome === 'applied') await events.settle(stored, outcome);
   return { received: true, duplicate: !first, outcome: outcome === 'stale' && !first ? 'recorded' : outcome };
 };

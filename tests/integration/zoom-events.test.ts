@@ -8,7 +8,9 @@ import { eventDigest } from '#lib/inventory/pure/zoomEvents';
 import { handler } from '../../functions/vendors/zoomEvents';
 import type { ZoomFake } from '../../scripts/local/fakes/zoom';
 import { syncDevices } from '#lib/inventory/sync';
+import { mapConcurrent } from '#lib/shared/concurrency';
 import { devices } from '#lib/devices/repository/devices';
+import * as connectivity from '#lib/devices/repository/connectivity';
 import { toDevice, type ProviderDevice } from '#lib/devices/types';
 import { apiEvent, lambdaContext } from '../support/events';
 import { fixed } from '../support/fleet';
@@ -133,6 +135,52 @@ describe('POST /vendors/zoom/events', () => {
     // the next sync finds nothing kept: the device stays as the event left it until the listing says otherwise
     await syncDevices(fixed(() => [zoomDevice('LATER-PC', room, 'Zoom Rooms Computer', false), zoomDevice('LATER-CTL', room, 'Controller', true)]));
     expect((await devices.get('LATER-PC')).status.connected).toBe(false);
+  });
+
+  it('takes a flood of valid events without dropping one: each stored, each device left at its newest event', async () => {
+    const room = 'room-flood';
+    const types = ['Zoom Rooms Computer', 'Controller', 'Companion Whiteboard'];
+    await syncDevices(fixed(() => types.map((type, i) => zoomDevice(`FLOOD-${i}`, room, type, true))));
+    const before = await counts();
+    const t = Date.now();
+    // 20 events a device, alternating, the newest of each an offline alert; all delivered at once, shuffled
+    const events = types.flatMap((type, i) => Array.from({ length: 20 }, (_, k) => ({ type, at: t + k * 10 + i, online: k % 2 === 0 })));
+    const shuffled = events.map((e, i) => ({ e, order: (i * 7919) % events.length })).sort((a, b) => a.order - b.order).map(({ e }) => e);
+    const bodies = shuffled.map(({ type, at, online }) => alert(room, at, online ? 2 : 1, { component: type }));
+    // several receivers at once, as Lambda runs them; the budget is lifted here (this one process
+    // stands for all of them on a shared machine): what is asserted is order and loss, not speed
+    process.env.ZOOM_APPLY_BUDGET_MS = '60000';
+    const answers = await mapConcurrent(bodies, 6, (body) => deliver(body)).finally(() => delete process.env.ZOOM_APPLY_BUDGET_MS);
+    expect(answers.map((a) => [a.status, a.body?.duplicate])).toEqual(bodies.map(() => [200, false]));
+    expect((await counts()).received - before.received).toBe(events.length);
+    const stored = await Promise.all(bodies.map((body) => VendorEventEntity.find({ vendor: 'zoom', room, digest: eventDigest(body) }, { consistent: true })));
+    expect(stored.filter((event) => event !== undefined)).toHaveLength(events.length);
+    for (const [i] of types.entries()) {
+      expect((await devices.get(`FLOOD-${i}`)).status.connected).toBe(false);
+      const newest = (await connectivity.history(`FLOOD-${i}`, '', new Date(t + 3_600_000).toISOString(), 1)).items[0];
+      expect(newest).toMatchObject({ at: new Date(t + 190 + i).toISOString(), connected: false });
+    }
+    // a forged clearing newer than all of them changes nothing
+    const forged = alert(room, t + 1000, 2, { component: types[0] });
+    expect((await deliver(forged, { 'x-zm-signature': sign('1', forged) })).status).toBe(401);
+    expect((await devices.get('FLOOD-0')).status.connected).toBe(false);
+  }, 120_000);
+
+  it('answers within its budget: an event it could not apply in time is stored, answered 200, and left for the sweep', async () => {
+    const room = 'room-budget';
+    await syncDevices(fixed(() => [zoomDevice('BUDGET-PC', room, 'Zoom Rooms Computer', true)]));
+    const body = alert(room, Date.now(), 1);
+    process.env.ZOOM_APPLY_BUDGET_MS = '0';
+    try {
+      expect(await deliver(body)).toEqual({ status: 200, body: { received: true, duplicate: false, outcome: 'recorded' } });
+    } finally {
+      delete process.env.ZOOM_APPLY_BUDGET_MS;
+    }
+    expect(await VendorEventEntity.find({ vendor: 'zoom', room, digest: eventDigest(body) }, { consistent: true })).toMatchObject({ state: 'received' });
+    expect((await devices.get('BUDGET-PC')).status.connected).toBe(true);
+    // Zoom's retry of the same delivery applies it
+    expect((await deliver(body)).body).toMatchObject({ duplicate: true, outcome: 'applied' });
+    expect((await devices.get('BUDGET-PC')).status.connected).toBe(false);
   });
 
   it('answers an event type it does not act on 200 and counts it', async () => {

@@ -182,12 +182,14 @@ export const devices = {
    * Stores one observation of a device's connectivity made at `at` (ISO 8601), and nothing else:
    * `connected`, `inCallStatus` and `connectivityAt`, on condition that the device is stored and
    * holds no observation as new (`connectivityAt`, `lastRefresh`); false when it does (or vanished).
-   * `changed` false stores the time alone (the device already holds that connectivity).
+   * `changed` false stores the time alone, on condition that the device still holds that
+   * connectivity (another observation may have flipped it since it was read).
    */
   async storeConnectivity(device: StoredDevice, at: string, changed: boolean): Promise<boolean> {
     const condition = expr(
-      'attribute_exists(PK) AND (attribute_not_exists(#connectivityAt) OR #connectivityAt < :at) AND (attribute_not_exists(#lastRefresh) OR #lastRefresh < :at)',
-      { at },
+      'attribute_exists(PK) AND (attribute_not_exists(#connectivityAt) OR #connectivityAt < :at) AND (attribute_not_exists(#lastRefresh) OR #lastRefresh < :at)' +
+        (changed ? '' : ' AND #connected = :connected'),
+      changed ? { at } : { at, connected: device.status.connected },
     );
     const fields = changed ? { connected: device.status.connected, inCallStatus: device.status.inCallStatus, updatedAt: new Date().toISOString() } : {};
     let held = false;
