@@ -6,7 +6,27 @@ import { requireAllowedRecipients } from '#lib/notify/mail/pure/recipients';
 import type { AccessScope } from '#lib/shared/access';
 import { checkAndHoldInhibitedBy, checkInhibitedBy } from '#lib/alarms/inhibition/parents';
 import { readWithin, requireConditionsWithin, requireReach } from './reach';
-import type { WatcherInput, WatcherRecord } from './types';
+import { Invalid, type ErrorDetail } from '#lib/shared/errors';
+import { namedChannels, type WatcherInput, type WatcherRecord } from './types';
+
+/**
+ * What the schema cannot say about `escalation`: its steps' `afterMinutes` ascending, each step
+ * telling someone, its addresses within the domains this stage mails (400 naming each field).
+ */
+export const requireValidEscalation = (input: Pick<WatcherInput, 'escalation'>): void => {
+  const steps = input.escalation ?? [];
+  const details: ErrorDetail[] = [];
+  steps.forEach((step, i) => {
+    const field = `body.escalation[${i}]`;
+    const before = steps[i - 1];
+    if (before && step.afterMinutes <= before.afterMinutes) {
+      details.push({ field: `${field}.afterMinutes`, message: `${field}.afterMinutes must be greater than body.escalation[${i - 1}].afterMinutes (${before.afterMinutes}): steps are ascending` });
+    }
+    if (!step.channelIds?.length && !step.emails?.length) details.push({ field, message: `${field} must name at least one of channelIds, emails` });
+  });
+  if (details.length > 0) throw new Invalid(`Invalid request: ${details.map((detail) => detail.message).join('; ')}`, details);
+  steps.forEach((step, i) => requireAllowedRecipients(step.emails, `body.escalation[${i}].emails`));
+};
 
 /*
  * A watcher names notification channels by id, and a channel a watcher names cannot be deleted
@@ -31,7 +51,8 @@ const channelsChecked = async <T>(write: Promise<T>): Promise<T> =>
 export const createWatcher = async (input: WatcherInput, scope: AccessScope = []): Promise<string> => {
   requireConditionsWithin(scope, input);
   requireAllowedRecipients(input.emails, 'body.emails');
-  await checkChannelIds(input.channelIds);
+  requireValidEscalation(input);
+  await checkChannelIds(namedChannels(input));
   await checkInhibitedBy(input.inhibitedBy, scope);
   // its id first: the watcher is queued before it is stored
   const id = randomUUID();
@@ -50,7 +71,8 @@ export const updateWatcher = async (id: string, input: WatcherInput, scope: Acce
   // queued first: a crash after the write still leaves its evaluation queued (an extra entry is harmless)
   await evaluationQueue.addWatcher(id);
   requireAllowedRecipients(input.emails, 'body.emails');
-  await checkChannelIds(input.channelIds);
+  requireValidEscalation(input);
+  await checkChannelIds(namedChannels(input));
   // read before the chain of parents, so that the write holds only if nothing changed this watcher since (docs/guide/rules/alarms.md "A watcher's write holds the chain of parents it checked")
   const current = await readWithin(id, scope);
   await checkAndHoldInhibitedBy(input.inhibitedBy, scope, id);
