@@ -6,6 +6,7 @@ import { and, expr, type Change, type Expr } from '#lib/store/expression';
 import { batchWriteWhile, putRequest, type Item } from '#lib/store/table';
 import { ackFields, BATCHES_IN_FLIGHT, itemsOf, viewOf } from './alarmViews';
 import { announceStored } from './changes';
+import { nextFlips } from '#lib/alarms/pure/flips';
 
 // The alarm state machine: one item per pair, each transition one conditional write with its notice (ADRs 0047, 0067, 0321).
 // No transactions here: the engine writes per pair on its hot path, where one would double the write units and conflict under a storm (docs/adr/0550).
@@ -73,9 +74,15 @@ export const raise = async (alarm: OpenAlarm, notice?: Notice, delivery?: Notifi
 };
 
 /** Fires a storm: free pairs put whole in batches, the rest through `raise` (docs/guide/rules/alarms.md "A storm's new alarms are put whole in batches where that cannot lose anything"); answers, in order, which were raised. */
-export const raiseAll = async (list: readonly Raise[], inTime: () => boolean): Promise<boolean[]> => {
-  const fresh = list.flatMap((raise, i) => (raise.fromPending === undefined ? [i] : []));
-  const stored = await itemsOf(fresh.map((i) => list[i]!.alarm), ['PK', 'SK', 'state', 'GSI1PK', 'GSI2PK']);
+export const raiseAll = async (given: readonly Raise[], inTime: () => boolean): Promise<boolean[]> => {
+  const fresh = given.flatMap((raise, i) => (raise.fromPending === undefined ? [i] : []));
+  const stored = await itemsOf(fresh.map((i) => given[i]!.alarm), ['PK', 'SK', 'state', 'GSI1PK', 'GSI2PK', 'flips']);
+  // a new alarm carries on the flips of the pair's earlier alarms (flapping counts across them)
+  const list = given.map((raise) => {
+    if (raise.fromPending !== undefined) return raise;
+    const before = stored.get(alarmId(raise.alarm))?.flips;
+    return { ...raise, alarm: { ...raise.alarm, flips: nextFlips(Array.isArray(before) ? before.map(String) : undefined, raise.alarm.raisedAt) } };
+  });
   const batched = fresh.filter((i) => {
     const item = stored.get(alarmId(list[i]!.alarm));
     return !item || ((item.state === 'cleared' || item.state === 'dropped') && item.GSI1PK === undefined && item.GSI2PK === undefined);
