@@ -85,9 +85,9 @@ export const applyPlan = async (
   const dropped = await step(plan.drop, (alarm) => alarms.drop(alarm, at, historyExpiry(at)));
   const clearedAlarms: ClearedAlarm[] = [];
   const noticed = raises.filter(({ notice }, i) => raisedFlags[i] && notice).map(({ alarm }) => alarm);
-  const cleared = await step(plan.clear, async ({ alarm, reason, notify, silencedBy, inMaintenance }) => {
+  const cleared = await step(plan.clear, async ({ alarm, reason, notify, silencedBy, inMaintenance, flips }) => {
     const { notice, delivery } = transitionNotice('cleared', alarm, notify, at, [...silencedBy, ...inMaintenance], reason, typeOf.get(alarm.watcherId));
-    const done = await alarms.clear(alarm, at, reason, historyExpiry(at), notice, delivery);
+    const done = await alarms.clear(alarm, at, reason, historyExpiry(at), notice, delivery, flips);
     if (done && notice) noticed.push(alarm);
     if (done) clearedAlarms.push({ ...alarm, state: 'firing', clearedAt: at, clearReason: reason, notified: { ...(alarm.notified ?? {}), cleared: delivery ?? [] } });
     return done;

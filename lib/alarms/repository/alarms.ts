@@ -125,14 +125,14 @@ export const drop = async (alarm: OpenAlarm, at: string, expiresAt: number): Pro
   transition(alarm, { set: { state: 'dropped', clearedAt: at, expiresAt }, remove: ['GSI1PK', 'GSI1SK'] }, still('pending', alarm.raisedAt));
 
 /** Clears the firing alarm raised at `alarm.raisedAt` (false when not firing); it then waits for its history record. */
-export const clear = async (alarm: OpenAlarm, clearedAt: string, reason: ClearReason, expiresAt: number, notice?: Notice, delivery?: NotificationOutcome): Promise<boolean> => {
+export const clear = async (alarm: OpenAlarm, clearedAt: string, reason: ClearReason, expiresAt: number, notice?: Notice, delivery?: NotificationOutcome, flips = alarm.flips): Promise<boolean> => {
   const fields = {
     state: 'cleared',
     clearedAt,
     clearReason: reason,
     expiresAt,
     notified: { ...(alarm.notified ?? {}), cleared: delivery ?? [] },
-    flips: alarm.flips,
+    flips,
     ...alarmIndexKeys.history(alarm, clearedAt),
   };
   const cleared = await transition(alarm, withNotice(alarm, notice, { set: fields }), still('firing', alarm.raisedAt));

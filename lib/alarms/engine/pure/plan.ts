@@ -23,6 +23,8 @@ export interface PlannedRaise {
 export interface PlannedClear {
   alarm: OpenAlarm;
   reason: ClearReason;
+  /** The pair's flips with this clear: kept on its item for the next alarm of the pair (flapping counts across them). */
+  flips?: string[];
   /** The watcher's recipients now, or those stored on the alarm when the watcher is gone. */
   notify: Recipients;
   /** Silences active now that match the alarm: its mail is suppressed. */
@@ -214,7 +216,7 @@ export const planAlarms = (input: {
         continue;
       }
     }
-    plan.clear.push({ alarm: { ...alarm, flips: nextFlips(alarm.flips, now) }, reason, notify: watcher ? recipients(watcher) : alarm.notify, silencedBy: silencedBy(alarm, silences, now), inMaintenance: heldBy(alarm) });
+    plan.clear.push({ alarm, flips: nextFlips(alarm.flips, now), reason, notify: watcher ? recipients(watcher) : alarm.notify, silencedBy: silencedBy(alarm, silences, now), inMaintenance: heldBy(alarm) });
   }
   for (const [id, { alarm, pendingSeconds }] of wanted) {
     if (openById.has(id)) continue;
