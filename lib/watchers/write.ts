@@ -1,18 +1,29 @@
 import { randomUUID } from 'node:crypto';
 import { evaluationQueue } from '#lib/alarms/repository/evaluationQueue';
 import * as watchers from '#lib/watchers/repository';
-import { checkChannelIds, unknownChannels } from '#lib/notify/channelIds';
+import { checkChannelIds, missingChannels, unknownChannels } from '#lib/notify/channelIds';
 import { requireAllowedRecipients } from '#lib/notify/mail/pure/recipients';
 import type { AccessScope } from '#lib/shared/access';
 import { checkAndHoldInhibitedBy, checkInhibitedBy } from '#lib/alarms/inhibition/parents';
 import { readWithin, requireConditionsWithin, requireReach } from './reach';
 import { Invalid, type ErrorDetail } from '#lib/shared/errors';
-import { namedChannels, type WatcherInput, type WatcherRecord } from './types';
+import type { WatcherInput, WatcherRecord } from './types';
 
 /**
  * What the schema cannot say about `escalation`: its steps' `afterMinutes` ascending, each step
  * telling someone, its addresses within the domains this stage mails (400 naming each field).
  */
+/** Every channel an escalation step names exists: 400 naming the step's field otherwise. */
+const checkEscalationChannels = async (input: Pick<WatcherInput, 'escalation'>): Promise<void> => {
+  const steps = input.escalation ?? [];
+  const missing = new Set(await missingChannels([...new Set(steps.flatMap((step) => step.channelIds ?? []))]));
+  if (missing.size === 0) return;
+  const details = steps.flatMap((step, i) =>
+    (step.channelIds ?? []).filter((id) => missing.has(id)).map((id) => ({ field: `body.escalation[${i}].channelIds`, message: `body.escalation[${i}].channelIds: no channel ${id}` })),
+  );
+  throw new Invalid('unknown channel ids', details);
+};
+
 export const requireValidEscalation = (input: Pick<WatcherInput, 'escalation'>): void => {
   const steps = input.escalation ?? [];
   const details: ErrorDetail[] = [];
@@ -52,7 +63,8 @@ export const createWatcher = async (input: WatcherInput, scope: AccessScope = []
   requireConditionsWithin(scope, input);
   requireAllowedRecipients(input.emails, 'body.emails');
   requireValidEscalation(input);
-  await checkChannelIds(namedChannels(input));
+  await checkChannelIds(input.channelIds);
+  await checkEscalationChannels(input);
   await checkInhibitedBy(input.inhibitedBy, scope);
   // its id first: the watcher is queued before it is stored
   const id = randomUUID();
@@ -72,7 +84,8 @@ export const updateWatcher = async (id: string, input: WatcherInput, scope: Acce
   await evaluationQueue.addWatcher(id);
   requireAllowedRecipients(input.emails, 'body.emails');
   requireValidEscalation(input);
-  await checkChannelIds(namedChannels(input));
+  await checkChannelIds(input.channelIds);
+  await checkEscalationChannels(input);
   // read before the chain of parents, so that the write holds only if nothing changed this watcher since (docs/guide/rules/alarms.md "A watcher's write holds the chain of parents it checked")
   const current = await readWithin(id, scope);
   await checkAndHoldInhibitedBy(input.inhibitedBy, scope, id);

@@ -4,7 +4,8 @@ import { queryHistory } from '#lib/alarms/history';
 import { createSilence } from '#lib/alarms/silences';
 import * as alarms from '#lib/alarms/repository/alarms';
 import { alarmId } from '#lib/alarms/types';
-import { createChannel } from '#lib/notify/channels';
+import { createChannel, removeChannel } from '#lib/notify/channels';
+import { Conflict, Invalid } from '#lib/shared/errors';
 import * as deliveries from '#lib/notify/repository/deliveries';
 import { createWatcher } from '#lib/watchers/write';
 import { controlledClock, firing, locationFleet, mailsTo, run, tell } from '../support/engine';
@@ -100,5 +101,18 @@ describe('an unacknowledged firing alarm', () => {
     await race();
     expect(await mailsTo(s.lead)).toHaveLength(1);
     expect(await mailsTo(s.team)).toHaveLength(0);
+  });
+});
+
+describe('the channels an escalation names', () => {
+  it('must exist (400 naming the step), and cannot be deleted while a step names them', async () => {
+    const region = unique('R');
+    const ops = `${unique('ops')}@example.com`;
+    const refused = await createWatcher(offlineWatcher(region, ops, { escalation: [{ afterMinutes: 5, channelIds: ['no-such-channel'] }] })).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(Invalid);
+    expect((refused as Invalid).details?.map((d) => d.field)).toEqual(['body.escalation[0].channelIds']);
+    const channel = (await createChannel({ name: unique('lead'), type: 'email', emails: [`${unique('lead')}@example.com`] })).id;
+    await createWatcher(offlineWatcher(region, ops, { escalation: [{ afterMinutes: 5, channelIds: [channel] }] }));
+    await expect(removeChannel(channel)).rejects.toBeInstanceOf(Conflict);
   });
 });
