@@ -13,6 +13,8 @@ import { offlineWatcher, unique } from '../support/fleet';
 
 // Escalation (docs/guide/rules/alarms.md "Escalation reaches each step once"), time driven by a controlled clock.
 const MINUTE = 60_000;
+/** Twenty-odd engine and notifier runs: more than the default test time on a shared machine (no timing is asserted). */
+const SLOW = 180_000;
 
 /** One device of a new region, a watcher on it mailing `ops`, escalating to `lead` after 1 minute and to a team channel after 5. */
 const escalating = async () => {
@@ -68,7 +70,7 @@ describe('an unacknowledged firing alarm', () => {
     const history = await queryHistory({ watcherId: s.id, region: s.region });
     expect(history.items[0]).toMatchObject({ id: alarmId(s.alarm), escalationStep: 2 });
     expect(history.items[0]!.escalations?.map((e) => e.step)).toEqual([1, 2]);
-  });
+  }, SLOW);
 
   it('stops escalating once acknowledged', async () => {
     const s = await escalating();
@@ -79,7 +81,7 @@ describe('an unacknowledged firing alarm', () => {
     expect(await mailsTo(s.lead)).toHaveLength(0);
     expect(await mailsTo(s.team)).toHaveLength(0);
     expect((await firing(s.id))[0]).not.toHaveProperty('escalationStep');
-  });
+  }, SLOW);
 
   it('is held by a silence and resumes after it, counting from its end', async () => {
     const s = await escalating();
@@ -101,7 +103,7 @@ describe('an unacknowledged firing alarm', () => {
     await race();
     expect(await mailsTo(s.lead)).toHaveLength(1);
     expect(await mailsTo(s.team)).toHaveLength(0);
-  });
+  }, SLOW);
 });
 
 describe('the channels an escalation names', () => {
@@ -114,5 +116,5 @@ describe('the channels an escalation names', () => {
     const channel = (await createChannel({ name: unique('lead'), type: 'email', emails: [`${unique('lead')}@example.com`] })).id;
     await createWatcher(offlineWatcher(region, ops, { escalation: [{ afterMinutes: 5, channelIds: [channel] }] }));
     await expect(removeChannel(channel)).rejects.toBeInstanceOf(Conflict);
-  });
+  }, SLOW);
 });
