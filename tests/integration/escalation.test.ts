@@ -8,6 +8,8 @@ import { createChannel, removeChannel } from '#lib/notify/channels';
 import { Conflict, Invalid } from '#lib/shared/errors';
 import * as deliveries from '#lib/notify/repository/deliveries';
 import { createWatcher } from '#lib/watchers/write';
+import type { Weekday } from '#lib/maintenance/pure/schedule';
+import { createWindow } from '#lib/maintenance/service';
 import { controlledClock, firing, locationFleet, mailsTo, run, tell } from '../support/engine';
 import { offlineWatcher, unique } from '../support/fleet';
 
@@ -103,6 +105,28 @@ describe('an unacknowledged firing alarm', () => {
     await race();
     expect(await mailsTo(s.lead)).toHaveLength(1);
     expect(await mailsTo(s.team)).toHaveLength(0);
+  }, SLOW);
+});
+
+describe('an alarm in a maintenance window', () => {
+  it('is not escalated while the window is open, and resumes a step\'s time after it closes', async () => {
+    const s = await escalating();
+    // a daily window of the region, opening at the minute of 30 s in (UTC), for 10 minutes
+    const opens = new Date(s.start + 30_000);
+    const pad = (n: number) => String(n).padStart(2, '0');
+    const days = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'] as Weekday[];
+    s.at(30_000);
+    await createWindow({ matchers: { region: s.region }, schedule: { days, start: `${pad(opens.getUTCHours())}:${pad(opens.getUTCMinutes())}`, durationMinutes: 10, timeZone: 'UTC' }, comment: 'work' }, 'ana');
+    const closes = Math.floor(opens.getTime() / MINUTE) * MINUTE + 10 * MINUTE - s.start;
+    s.at(3 * MINUTE);
+    await race();
+    expect(await mailsTo(s.lead)).toHaveLength(0);
+    s.at(closes + 1000);
+    await race();
+    expect(await mailsTo(s.lead)).toHaveLength(0);
+    s.at(closes + MINUTE + 2000);
+    await race();
+    expect(await mailsTo(s.lead)).toHaveLength(1);
   }, SLOW);
 });
 
