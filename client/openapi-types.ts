@@ -1722,8 +1722,20 @@ export interface operations {
                         description?: string;
                         deviceid: string;
                         devicesn: string;
+                        /** @description the last step of the watcher's escalation the alarm reached while unacknowledged (absent: none) */
+                        escalationStep?: number;
                         /** Format: date-time */
                         firesAt?: string;
+                        /**
+                         * @description its device flaps: the alarm stays open, told once, and clears only after the watcher's quietMinutes without a failure (absent: not flapping)
+                         * @constant
+                         */
+                        flapping?: true;
+                        /**
+                         * Format: date-time
+                         * @description since when its device flapped: the alarm was held open instead of clearing and firing again
+                         */
+                        flappingSince?: string;
                         /** @description watcherId:devicesn */
                         id: string;
                         /** @description ids of the maintenance windows open now that hold the alarm (absent: none): it shows, and nothing is sent for it */
@@ -1778,8 +1790,20 @@ export interface operations {
                             description?: string;
                             deviceid: string;
                             devicesn: string;
+                            /** @description the last step of the watcher's escalation the alarm reached while unacknowledged (absent: none) */
+                            escalationStep?: number;
                             /** Format: date-time */
                             firesAt?: string;
+                            /**
+                             * @description its device flaps: the alarm stays open, told once, and clears only after the watcher's quietMinutes without a failure (absent: not flapping)
+                             * @constant
+                             */
+                            flapping?: true;
+                            /**
+                             * Format: date-time
+                             * @description since when its device flapped: the alarm was held open instead of clearing and firing again
+                             */
+                            flappingSince?: string;
                             /** @description watcherId:devicesn */
                             id: string;
                             /** @description ids of the maintenance windows open now that hold the alarm (absent: none): it shows, and nothing is sent for it */
@@ -1940,8 +1964,20 @@ export interface operations {
                         description?: string;
                         deviceid: string;
                         devicesn: string;
+                        /** @description the last step of the watcher's escalation the alarm reached while unacknowledged (absent: none) */
+                        escalationStep?: number;
                         /** Format: date-time */
                         firesAt?: string;
+                        /**
+                         * @description its device flaps: the alarm stays open, told once, and clears only after the watcher's quietMinutes without a failure (absent: not flapping)
+                         * @constant
+                         */
+                        flapping?: true;
+                        /**
+                         * Format: date-time
+                         * @description since when its device flapped: the alarm was held open instead of clearing and firing again
+                         */
+                        flappingSince?: string;
                         /** @description watcherId:devicesn */
                         id: string;
                         /** @description ids of the maintenance windows open now that hold the alarm (absent: none): it shows, and nothing is sent for it */
@@ -2127,8 +2163,20 @@ export interface operations {
                         description?: string;
                         deviceid: string;
                         devicesn: string;
+                        /** @description the last step of the watcher's escalation the alarm reached while unacknowledged (absent: none) */
+                        escalationStep?: number;
                         /** Format: date-time */
                         firesAt?: string;
+                        /**
+                         * @description its device flaps: the alarm stays open, told once, and clears only after the watcher's quietMinutes without a failure (absent: not flapping)
+                         * @constant
+                         */
+                        flapping?: true;
+                        /**
+                         * Format: date-time
+                         * @description since when its device flapped: the alarm was held open instead of clearing and firing again
+                         */
+                        flappingSince?: string;
                         /** @description watcherId:devicesn */
                         id: string;
                         /** @description ids of the maintenance windows open now that hold the alarm (absent: none): it shows, and nothing is sent for it */
@@ -2450,6 +2498,19 @@ export interface operations {
                             deviceid: string;
                             devicesn: string;
                             durationSeconds: number;
+                            /** @description each escalation step reached and when, oldest first (absent: none) */
+                            escalations?: {
+                                /** Format: date-time */
+                                at: string;
+                                step: number;
+                            }[];
+                            /** @description the last step of the watcher's escalation the alarm reached while unacknowledged (absent: none) */
+                            escalationStep?: number;
+                            /**
+                             * Format: date-time
+                             * @description since when its device flapped: the alarm was held open instead of clearing and firing again
+                             */
+                            flappingSince?: string;
                             /** @description watcherId:devicesn */
                             id: string;
                             location: string;
@@ -6202,7 +6263,7 @@ export interface operations {
                             nextAttemptAt?: string;
                             /** @description pending, delivered, retrying, failed or suppressed */
                             status: string;
-                            /** @description alarms.raised, alarms.cleared, alarms.repeat, alarms.inhibited, alarms.acknowledged, test, report */
+                            /** @description alarms.raised, alarms.cleared, alarms.repeat, alarms.inhibited, alarms.acknowledged, alarms.escalated, alarms.flapping, test, report */
                             type: string;
                         }[];
                         nextCursor: string | null;
@@ -6473,7 +6534,7 @@ export interface operations {
                         nextAttemptAt?: string;
                         /** @description pending, delivered, retrying, failed or suppressed */
                         status: string;
-                        /** @description alarms.raised, alarms.cleared, alarms.repeat, alarms.inhibited, alarms.acknowledged, test, report */
+                        /** @description alarms.raised, alarms.cleared, alarms.repeat, alarms.inhibited, alarms.acknowledged, alarms.escalated, alarms.flapping, test, report */
                         type: string;
                     };
                 };
@@ -14922,6 +14983,24 @@ export interface operations {
                     devicesId?: string[];
                     /** @description an array of at most 50 distinct e-mail addresses */
                     emails?: string[];
+                    /** @description 1 to 5 escalation steps, afterMinutes ascending: each reached once while a firing alarm stays unacknowledged */
+                    escalation?: {
+                        /** @description an integer 1..10080: minutes after the alarm fired (or its hold ended), greater than the step before */
+                        afterMinutes: number;
+                        /** @description an array of at most 20 distinct ids of notification channels (POST /channels) */
+                        channelIds?: string[];
+                        /** @description an array of at most 50 distinct e-mail addresses */
+                        emails?: string[];
+                    }[];
+                    /** @description false: every state change is told; else (or absent: the defaults 4, 30, 10) a device that changes state `transitions` times in `windowMinutes` keeps its alarm open, marked flapping, until `quietMinutes` pass without a failure */
+                    flapping?: false | {
+                        /** @description an integer 1..1440 (default 10): minutes without a failure before a flapping alarm clears */
+                        quietMinutes?: number;
+                        /** @description an integer 2..100 (default 4): state changes (fires and clears) that make a device flapping */
+                        transitions?: number;
+                        /** @description an integer 1..1440 (default 30): the minutes they count in */
+                        windowMinutes?: number;
+                    };
                     /** @description the parent condition: while it holds over an alarm's room or location, the alarm opens suppressed (nothing sent) and is told once if it still fires when the parent clears */
                     inhibitedBy?: {
                         /** @constant */
@@ -15134,6 +15213,24 @@ export interface operations {
                         devicesId?: string[];
                         /** @description an array of at most 50 distinct e-mail addresses */
                         emails?: string[];
+                        /** @description 1 to 5 escalation steps, afterMinutes ascending: each reached once while a firing alarm stays unacknowledged */
+                        escalation?: {
+                            /** @description an integer 1..10080: minutes after the alarm fired (or its hold ended), greater than the step before */
+                            afterMinutes: number;
+                            /** @description an array of at most 20 distinct ids of notification channels (POST /channels) */
+                            channelIds?: string[];
+                            /** @description an array of at most 50 distinct e-mail addresses */
+                            emails?: string[];
+                        }[];
+                        /** @description false: every state change is told; else (or absent: the defaults 4, 30, 10) a device that changes state `transitions` times in `windowMinutes` keeps its alarm open, marked flapping, until `quietMinutes` pass without a failure */
+                        flapping?: false | {
+                            /** @description an integer 1..1440 (default 10): minutes without a failure before a flapping alarm clears */
+                            quietMinutes?: number;
+                            /** @description an integer 2..100 (default 4): state changes (fires and clears) that make a device flapping */
+                            transitions?: number;
+                            /** @description an integer 1..1440 (default 30): the minutes they count in */
+                            windowMinutes?: number;
+                        };
                         id?: string;
                         /** @description the parent condition: while it holds over an alarm's room or location, the alarm opens suppressed (nothing sent) and is told once if it still fires when the parent clears */
                         inhibitedBy?: {
@@ -15304,6 +15401,24 @@ export interface operations {
                     devicesId?: string[];
                     /** @description an array of at most 50 distinct e-mail addresses */
                     emails?: string[];
+                    /** @description 1 to 5 escalation steps, afterMinutes ascending: each reached once while a firing alarm stays unacknowledged */
+                    escalation?: {
+                        /** @description an integer 1..10080: minutes after the alarm fired (or its hold ended), greater than the step before */
+                        afterMinutes: number;
+                        /** @description an array of at most 20 distinct ids of notification channels (POST /channels) */
+                        channelIds?: string[];
+                        /** @description an array of at most 50 distinct e-mail addresses */
+                        emails?: string[];
+                    }[];
+                    /** @description false: every state change is told; else (or absent: the defaults 4, 30, 10) a device that changes state `transitions` times in `windowMinutes` keeps its alarm open, marked flapping, until `quietMinutes` pass without a failure */
+                    flapping?: false | {
+                        /** @description an integer 1..1440 (default 10): minutes without a failure before a flapping alarm clears */
+                        quietMinutes?: number;
+                        /** @description an integer 2..100 (default 4): state changes (fires and clears) that make a device flapping */
+                        transitions?: number;
+                        /** @description an integer 1..1440 (default 30): the minutes they count in */
+                        windowMinutes?: number;
+                    };
                     /** @description the parent condition: while it holds over an alarm's room or location, the alarm opens suppressed (nothing sent) and is told once if it still fires when the parent clears */
                     inhibitedBy?: {
                         /** @constant */
@@ -15377,6 +15492,24 @@ export interface operations {
                         devicesId?: string[];
                         /** @description an array of at most 50 distinct e-mail addresses */
                         emails?: string[];
+                        /** @description 1 to 5 escalation steps, afterMinutes ascending: each reached once while a firing alarm stays unacknowledged */
+                        escalation?: {
+                            /** @description an integer 1..10080: minutes after the alarm fired (or its hold ended), greater than the step before */
+                            afterMinutes: number;
+                            /** @description an array of at most 20 distinct ids of notification channels (POST /channels) */
+                            channelIds?: string[];
+                            /** @description an array of at most 50 distinct e-mail addresses */
+                            emails?: string[];
+                        }[];
+                        /** @description false: every state change is told; else (or absent: the defaults 4, 30, 10) a device that changes state `transitions` times in `windowMinutes` keeps its alarm open, marked flapping, until `quietMinutes` pass without a failure */
+                        flapping?: false | {
+                            /** @description an integer 1..1440 (default 10): minutes without a failure before a flapping alarm clears */
+                            quietMinutes?: number;
+                            /** @description an integer 2..100 (default 4): state changes (fires and clears) that make a device flapping */
+                            transitions?: number;
+                            /** @description an integer 1..1440 (default 30): the minutes they count in */
+                            windowMinutes?: number;
+                        };
                         id?: string;
                         /** @description the parent condition: while it holds over an alarm's room or location, the alarm opens suppressed (nothing sent) and is told once if it still fires when the parent clears */
                         inhibitedBy?: {
@@ -15694,6 +15827,24 @@ export interface operations {
                         devicesId?: string[];
                         /** @description an array of at most 50 distinct e-mail addresses */
                         emails?: string[];
+                        /** @description 1 to 5 escalation steps, afterMinutes ascending: each reached once while a firing alarm stays unacknowledged */
+                        escalation?: {
+                            /** @description an integer 1..10080: minutes after the alarm fired (or its hold ended), greater than the step before */
+                            afterMinutes: number;
+                            /** @description an array of at most 20 distinct ids of notification channels (POST /channels) */
+                            channelIds?: string[];
+                            /** @description an array of at most 50 distinct e-mail addresses */
+                            emails?: string[];
+                        }[];
+                        /** @description false: every state change is told; else (or absent: the defaults 4, 30, 10) a device that changes state `transitions` times in `windowMinutes` keeps its alarm open, marked flapping, until `quietMinutes` pass without a failure */
+                        flapping?: false | {
+                            /** @description an integer 1..1440 (default 10): minutes without a failure before a flapping alarm clears */
+                            quietMinutes?: number;
+                            /** @description an integer 2..100 (default 4): state changes (fires and clears) that make a device flapping */
+                            transitions?: number;
+                            /** @description an integer 1..1440 (default 30): the minutes they count in */
+                            windowMinutes?: number;
+                        };
                         id?: string;
                         /** @description the parent condition: while it holds over an alarm's room or location, the alarm opens suppressed (nothing sent) and is told once if it still fires when the parent clears */
                         inhibitedBy?: {
@@ -15883,6 +16034,24 @@ export interface operations {
                         devicesId?: string[];
                         /** @description an array of at most 50 distinct e-mail addresses */
                         emails?: string[];
+                        /** @description 1 to 5 escalation steps, afterMinutes ascending: each reached once while a firing alarm stays unacknowledged */
+                        escalation?: {
+                            /** @description an integer 1..10080: minutes after the alarm fired (or its hold ended), greater than the step before */
+                            afterMinutes: number;
+                            /** @description an array of at most 20 distinct ids of notification channels (POST /channels) */
+                            channelIds?: string[];
+                            /** @description an array of at most 50 distinct e-mail addresses */
+                            emails?: string[];
+                        }[];
+                        /** @description false: every state change is told; else (or absent: the defaults 4, 30, 10) a device that changes state `transitions` times in `windowMinutes` keeps its alarm open, marked flapping, until `quietMinutes` pass without a failure */
+                        flapping?: false | {
+                            /** @description an integer 1..1440 (default 10): minutes without a failure before a flapping alarm clears */
+                            quietMinutes?: number;
+                            /** @description an integer 2..100 (default 4): state changes (fires and clears) that make a device flapping */
+                            transitions?: number;
+                            /** @description an integer 1..1440 (default 30): the minutes they count in */
+                            windowMinutes?: number;
+                        };
                         id?: string;
                         /** @description the parent condition: while it holds over an alarm's room or location, the alarm opens suppressed (nothing sent) and is told once if it still fires when the parent clears */
                         inhibitedBy?: {
@@ -15955,6 +16124,24 @@ export interface operations {
                             devicesId?: string[];
                             /** @description an array of at most 50 distinct e-mail addresses */
                             emails?: string[];
+                            /** @description 1 to 5 escalation steps, afterMinutes ascending: each reached once while a firing alarm stays unacknowledged */
+                            escalation?: {
+                                /** @description an integer 1..10080: minutes after the alarm fired (or its hold ended), greater than the step before */
+                                afterMinutes: number;
+                                /** @description an array of at most 20 distinct ids of notification channels (POST /channels) */
+                                channelIds?: string[];
+                                /** @description an array of at most 50 distinct e-mail addresses */
+                                emails?: string[];
+                            }[];
+                            /** @description false: every state change is told; else (or absent: the defaults 4, 30, 10) a device that changes state `transitions` times in `windowMinutes` keeps its alarm open, marked flapping, until `quietMinutes` pass without a failure */
+                            flapping?: false | {
+                                /** @description an integer 1..1440 (default 10): minutes without a failure before a flapping alarm clears */
+                                quietMinutes?: number;
+                                /** @description an integer 2..100 (default 4): state changes (fires and clears) that make a device flapping */
+                                transitions?: number;
+                                /** @description an integer 1..1440 (default 30): the minutes they count in */
+                                windowMinutes?: number;
+                            };
                             id?: string;
                             /** @description the parent condition: while it holds over an alarm's room or location, the alarm opens suppressed (nothing sent) and is told once if it still fires when the parent clears */
                             inhibitedBy?: {

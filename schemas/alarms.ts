@@ -38,6 +38,8 @@ const raised = {
   raisedAt: dateTime,
 };
 const alarmId = Type.String({ description: 'watcherId:devicesn' });
+const escalationStep = Type.Optional(Type.Integer({ minimum: 1, maximum: 5, description: 'the last step of the watcher\'s escalation the alarm reached while unacknowledged (absent: none)' }));
+const flappingSince = Type.Optional(Type.String({ format: 'date-time', description: 'since when its device flapped: the alarm was held open instead of clearing and firing again' }));
 const alarm = Type.Object({
   id: alarmId,
   state: oneOfValues(['firing', 'pending'] as const, { description: 'pending: the condition holds, the watcher\'s pendingSeconds have not passed yet' }),
@@ -46,6 +48,9 @@ const alarm = Type.Object({
   firesAt: Type.Optional(dateTime),
   description: Type.Optional(Type.String()),
   ...acknowledgement,
+  escalationStep,
+  flapping: Type.Optional(Type.Literal(true, { description: 'its device flaps: the alarm stays open, told once, and clears only after the watcher\'s quietMinutes without a failure (absent: not flapping)' })),
+  flappingSince,
   silencedBy: Type.Array(Type.String(), { maxItems: MAX_SILENCED_BY, description: `ids of the silences that silence the alarm now (the first ${MAX_SILENCED_BY})` }),
   silencedByCount: Type.Integer({ minimum: 0, description: 'how many silences silence the alarm now' }),
   inMaintenance: Type.Optional(
@@ -81,6 +86,11 @@ const historyRecord = Type.Object({
   ...acknowledgement,
   notified: Type.Object({ raised: Type.Optional(delivery), cleared: Type.Optional(delivery) }),
   acknowledgements: Type.Optional(Type.Array(ackEvent, { description: 'the acknowledgements of this alarm and their removals, oldest first (absent: none; the first 50 kept)' })),
+  escalationStep,
+  escalations: Type.Optional(
+    Type.Array(Type.Object({ step: Type.Integer({ minimum: 1, maximum: 5 }), at: dateTime }), { description: 'each escalation step reached and when, oldest first (absent: none)' }),
+  ),
+  flappingSince,
 });
 const alarmPath = { id: Type.String({ minLength: 1, maxLength: 400, description: 'an alarm id, watcherId:devicesn' }) };
 const unknownAlarm = error('No alarm with that id (or its device lies outside the caller\'s scope)');

@@ -133,6 +133,55 @@ const watcherFields = {
     }),
   ),
   inhibitedBy: Type.Optional(inhibitedBy),
+  escalation: Type.Optional(
+    Type.Array(
+      strict(
+        {
+          afterMinutes: Type.Integer({
+            minimum: LIMITS.escalationAfterMinutes.min,
+            maximum: LIMITS.escalationAfterMinutes.max,
+            description: `an integer ${LIMITS.escalationAfterMinutes.min}..${LIMITS.escalationAfterMinutes.max}: minutes after the alarm fired (or its hold ended), greater than the step before`,
+          }),
+          channelIds: Type.Optional(
+            Type.Array(Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'a channel id' }), {
+              maxItems: LIMITS.channelIds,
+              uniqueItems: true,
+              description: `an array of at most ${LIMITS.channelIds} distinct ids of notification channels (POST /channels)`,
+            }),
+          ),
+          emails: Type.Optional(
+            Type.Array(Type.String({ format: 'email', maxLength: LIMITS.email, description: 'a valid e-mail address' }), {
+              maxItems: LIMITS.emails,
+              uniqueItems: true,
+              description: `an array of at most ${LIMITS.emails} distinct e-mail addresses`,
+            }),
+          ),
+        },
+        { description: 'one step: the channels and addresses told once when the alarm is still unacknowledged afterMinutes after it fired (at least one of them)' },
+      ),
+      {
+        minItems: 1,
+        maxItems: LIMITS.escalationSteps,
+        description: `1 to ${LIMITS.escalationSteps} escalation steps, afterMinutes ascending: each reached once while a firing alarm stays unacknowledged`,
+      },
+    ),
+  ),
+  flapping: Type.Optional(
+    Type.Union(
+      [
+        Type.Literal(false),
+        strict(
+          {
+            transitions: Type.Optional(Type.Integer({ minimum: LIMITS.flapTransitions.min, maximum: LIMITS.flapTransitions.max, description: `an integer ${LIMITS.flapTransitions.min}..${LIMITS.flapTransitions.max} (default 4): state changes (fires and clears) that make a device flapping` })),
+            windowMinutes: Type.Optional(Type.Integer({ minimum: LIMITS.flapWindowMinutes.min, maximum: LIMITS.flapWindowMinutes.max, description: `an integer ${LIMITS.flapWindowMinutes.min}..${LIMITS.flapWindowMinutes.max} (default 30): the minutes they count in` })),
+            quietMinutes: Type.Optional(Type.Integer({ minimum: LIMITS.flapQuietMinutes.min, maximum: LIMITS.flapQuietMinutes.max, description: `an integer ${LIMITS.flapQuietMinutes.min}..${LIMITS.flapQuietMinutes.max} (default 10): minutes without a failure before a flapping alarm clears` })),
+          },
+          { description: 'flapping detection settings, each defaulted' },
+        ),
+      ],
+      { description: 'false: every state change is told; else (or absent: the defaults 4, 30, 10) a device that changes state `transitions` times in `windowMinutes` keeps its alarm open, marked flapping, until `quietMinutes` pass without a failure' },
+    ),
+  ),
 };
 
 const watcherBody = strict(watcherFields, {

@@ -1,5 +1,5 @@
 import type { Severity } from '#lib/devices/types';
-import { alarmId, type AckEvent, type Alarm, type AlarmKey as Pair, type Notified, type OpenAlarm, type Recipients, type SuppressedBy } from '#lib/alarms/types';
+import { alarmId, type AckEvent, type Alarm, type AlarmKey as Pair, type EscalationEvent, type Notified, type OpenAlarm, type Recipients, type SuppressedBy } from '#lib/alarms/types';
 import type { HistoryRecord } from '#lib/alarms/pure/history';
 import type { Matchers, Silence as SilenceRecord } from '#lib/alarms/pure/silences';
 import { docRow, entity, someTexts, textList, texts } from '#lib/store/entity';
@@ -46,6 +46,11 @@ export const AlarmEntity = /* @__PURE__ */ entity({
       ...(Array.isArray(item.ackEvents) && item.ackEvents.length > 0 ? { ackEvents: item.ackEvents as AckEvent[] } : {}),
       ...(item.notified && typeof item.notified === 'object' ? { notified: item.notified as Notified } : {}),
       ...(item.suppressedBy && typeof item.suppressedBy === 'object' ? { suppressedBy: item.suppressedBy as SuppressedBy } : {}),
+      ...(typeof item.escalationStep === 'number' ? { escalationStep: item.escalationStep } : {}),
+      ...(Array.isArray(item.escalations) && item.escalations.length > 0 ? { escalations: item.escalations as EscalationEvent[] } : {}),
+      ...(item.escalationHeld === true ? { escalationHeld: true as const } : {}),
+      ...(Array.isArray(item.flips) && item.flips.length > 0 ? { flips: textList(item.flips) } : {}),
+      ...someTexts(item, 'escalationFrom', 'flappingSince', 'quietSince'),
     };
   },
 });
@@ -57,7 +62,7 @@ dataModel: docRow(AlarmEntity, {
   GSI1: 'firing: `ALARMS#OPEN#<shard(pair)>` / `<raisedAt>#<watcherId>#<sn>`; pending: `ALARMS#PENDING#<shard(pair)>` / `<firesAt>#<watcherId>#<sn>`; cleared, history not yet written: `ALARMS#HISTORY#<shard(pair)>` / `<clearedAt>#<watcherId>#<sn>`',
   GSI2: 'notices pending only: `ALARMS#NOTIFY#<shard(pair)>` / `<watcherId>:<sn>`',
   notes:
-    '`state` (`pending`/`firing`/`cleared`/`dropped`), `watcherId, devicesn, deviceid, severity, region, location, room, raisedAt, pendingSince?, firesAt?, description?, notify {sendEmail, emails, channelIds?}`, `acknowledgedAt?, acknowledgedBy?, ackComment?, ackUntil?`, `ackEvents?` (ack/unack of this alarm: action, at, by, comment?, ackUntil?, lapsed?; at most 50), `notified {raised?, cleared?}` (recipients or `suppressed`), `suppressedBy? {condition, …, region, location, room?, since}` (raised while a parent condition held, removed by its release), `clearedAt, clearReason, expiresAt` (cleared/dropped: + `ALARM_HISTORY_DAYS`), `pendingNotices` (transitions not yet in a stored digest, lib/notify)',
+    '`state` (`pending`/`firing`/`cleared`/`dropped`), `watcherId, devicesn, deviceid, severity, region, location, room, raisedAt, pendingSince?, firesAt?, description?, notify {sendEmail, emails, channelIds?}`, `acknowledgedAt?, acknowledgedBy?, ackComment?, ackUntil?`, `ackEvents?` (ack/unack of this alarm: action, at, by, comment?, ackUntil?, lapsed?; at most 50), `notified {raised?, cleared?}` (recipients or `suppressed`), `suppressedBy? {condition, …, region, location, room?, since}` (raised while a parent condition held, removed by its release), `escalationStep?, escalations? [{step, at}], escalationFrom?, escalationHeld?` (escalation reached, and its clock after a hold), `flips?` (fire/clear instants of the pair within the flapping window, kept across its alarms), `flappingSince?, quietSince?` (flapping), `clearedAt, clearReason, expiresAt` (cleared/dropped: + `ALARM_HISTORY_DAYS`), `pendingNotices` (transitions not yet in a stored digest, lib/notify)',
 });
 export const pairOfKey = (key: Item): Pair => ({ watcherId: String(key.PK).slice(ALARM.length), devicesn: String(key.SK).slice(DEVICE.length) });
 
@@ -91,10 +96,11 @@ export const historyPk = {
 const HISTORY_FIELDS = [
   'id', 'watcherId', 'severity', 'devicesn', 'deviceid', 'region', 'location', 'room', 'raisedAt', 'clearedAt', 'reason',
   'durationSeconds', 'description', 'acknowledgedAt', 'acknowledgedBy', 'ackComment', 'notified', 'ackUntil', 'acknowledgements',
+  'escalationStep', 'escalations', 'flappingSince',
 ] as const;
 const historyRecord = (item: Item): HistoryRecord =>
   Object.fromEntries(HISTORY_FIELDS.filter((field) => item[field] !== undefined).map((field) => [field, item[field]])) as unknown as HistoryRecord;
-const HISTORY_NOTES = 'the whole record: `id, watcherId, severity, devicesn, deviceid, region, location, room, raisedAt, clearedAt, reason, durationSeconds, description?, acknowledged*?, notified, ackUntil?, acknowledgements?` (the alarm\'s ack/unack events)';
+const HISTORY_NOTES = 'the whole record: `id, watcherId, severity, devicesn, deviceid, region, location, room, raisedAt, clearedAt, reason, durationSeconds, description?, acknowledged*?, notified, ackUntil?, acknowledgements?` (the alarm\'s ack/unack events), `escalationStep?, escalations?, flappingSince?`';
 export const HistoryByDeviceEntity = /* @__PURE__ */ entity({
   type: 'AlarmHistory',
   key: (record: HistoryRecord) => ({

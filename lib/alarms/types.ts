@@ -56,6 +56,7 @@ export type NotificationOutcome = string[] | 'suppressed';
 export interface Notified {
   raised?: NotificationOutcome;
   cleared?: NotificationOutcome;
+  flapping?: NotificationOutcome;
 }
 
 /**
@@ -76,6 +77,26 @@ export interface OpenAlarm extends Alarm {
   notified?: Notified;
   /** Set while a parent condition suppresses it (docs/guide/rules/alarms.md "A suppressed alarm is marked `suppressedBy` when it is raised, judged from the rollups"): nothing about it is sent. */
   suppressedBy?: SuppressedBy;
+  /** The last escalation step the alarm reached (1-based; absent: none yet). */
+  escalationStep?: number;
+  /** The steps reached and when, oldest first. */
+  escalations?: EscalationEvent[];
+  /** Escalation counts from here: the end of the last hold (silence, maintenance, parent condition); absent: from `raisedAt`. */
+  escalationFrom?: string;
+  /** Set while a hold stops escalation: the first run that finds the hold ended sets `escalationFrom`. */
+  escalationHeld?: true;
+  /** When the pair's alarms fired and cleared lately (within the watcher's flapping window): carried from one alarm of the pair to the next. */
+  flips?: string[];
+  /** Set while the device flaps: the alarm stays open instead of clearing and firing again. */
+  flappingSince?: string;
+  /** A flapping alarm whose condition stopped holding: since when (it clears after the watcher's `quietMinutes`). */
+  quietSince?: string;
+}
+
+/** One escalation step reached, as the alarm and its history record it. */
+export interface EscalationEvent {
+  step: number;
+  at: string;
 }
 
 /**
@@ -86,7 +107,8 @@ export type SuppressedBy = InhibitedBy & { region: string; location: string; roo
 
 export type ClearReason = 'resolved' | 'watcher inactive' | 'watcher deleted' | 'device vanished';
 
-export type Transition = 'raised' | 'cleared';
+/** `flapping`: a firing alarm held open because its device flaps (told once, as a transition of its own). */
+export type Transition = 'raised' | 'cleared' | 'flapping';
 
 /** The (watcher, device) pair that identifies an alarm. */
 export type AlarmKey = Pick<Alarm, 'watcherId' | 'devicesn'>;

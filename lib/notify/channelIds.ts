@@ -7,6 +7,13 @@ import { Invalid } from '#lib/shared/errors';
 export const unknownChannels = (ids: readonly string[]): Invalid =>
   new Invalid('unknown channel ids', ids.map((id) => ({ field: 'body.channelIds', message: `body.channelIds: no channel ${id}` })));
 
+/** The ids among `ids` that name no stored channel. */
+export const missingChannels = async (ids: readonly string[]): Promise<string[]> => {
+  if (ids.length === 0) return [];
+  const known = new Set((await channels.list()).map((c) => c.id));
+  return ids.filter((id) => !known.has(id));
+};
+
 /** Every id must name a stored channel (watcher create and update); 400 naming those that do not. */
 export const checkChannelIds = async (ids: readonly string[] | undefined): Promise<void> => {
   if (!ids?.length) return;

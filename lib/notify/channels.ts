@@ -3,6 +3,7 @@ import type { Mailer } from '#lib/notify/mail/types';
 import * as channels from '#lib/notify/repository/channels';
 import * as deliveries from '#lib/notify/repository/deliveries';
 import * as watchers from '#lib/watchers/repository';
+import { namedChannels } from '#lib/watchers/types';
 import { Conflict, Invalid } from '#lib/shared/errors';
 import { allowLocalWebhooks, maskedUrl, targetProblem, type Lookup } from './address';
 import { deliverer } from './deliver';
@@ -106,7 +107,7 @@ export const rotateSecret = async (id: string): Promise<ChannelWithSecret> => {
  */
 export const removeChannel = async (id: string): Promise<void> => {
   const { version } = await channels.read(id);
-  const users = (await watchers.list()).filter((w) => w.channelIds?.includes(id)).map((w) => w.id);
+  const users = (await watchers.list()).filter((w) => namedChannels(w).includes(id)).map((w) => w.id);
   if (users.length > 0) throw new Conflict(`Channel ${id} is used by watcher(s) ${users.join(', ')}; remove it from them first`);
   await channels.remove(id, version);
 };

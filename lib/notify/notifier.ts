@@ -15,6 +15,7 @@ import { deliverer, iso, type NotificationSummary, type NotifierOptions } from '
 import { collectInhibitions } from './inhibitionNotices';
 import { audienceOf, notificationGate, notifiedAlarm } from './pure/notice';
 import { collectLapses } from './lapses';
+import { collectEscalations } from './escalations';
 import { draftsFor, dueForRepeat, planDigests, repeatSlot } from './pure/plan';
 import { runReads, type RunReads } from './runReads';
 import type { DeliveryDraft } from './types';
@@ -169,6 +170,7 @@ export const notifier = (options: NotifierOptions) => {
         (await collectNotices(written)) &&
         (await collectRepeats(reads)) &&
         (await collectLapses(store, inTime, reads)) &&
+        (await collectEscalations(store, inTime, reads)) &&
         (await collectReleases(reads)) &&
         (await collectInhibitions(store, inTime, Date.now(), reads));
       const delivered = await delivery.deliverDue(fresh.splice(0));

@@ -1,8 +1,13 @@
 import type { Place, Severity } from '#lib/devices/types';
 import type { FleetReport } from '#lib/reports/types';
 
-/** What a notification tells: alarms that fired, recovered, are still open, suppressed by a parent problem or acknowledged (incident channels only), a channel test, or a scheduled fleet report. */
-export const NOTIFICATION_TYPES = ['alarms.raised', 'alarms.cleared', 'alarms.repeat', 'alarms.inhibited', 'alarms.acknowledged', 'test', 'report'] as const;
+/**
+ * What a notification tells: alarms that fired, recovered, are still open or suppressed by a parent problem, an alarm escalated
+ * (still unacknowledged at a step of its watcher's escalation), a device flapping (its alarm held open), an alarm acknowledged
+ * (incident channels only), a channel test, or a scheduled fleet report. Channels that map a kind to their own API (incident
+ * tools) read `type`.
+ */
+export const NOTIFICATION_TYPES = ['alarms.raised', 'alarms.cleared', 'alarms.repeat', 'alarms.inhibited', 'alarms.acknowledged', 'alarms.escalated', 'alarms.flapping', 'test', 'report'] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 /** One alarm as a notification lists it. */
@@ -48,6 +53,8 @@ export interface Digest {
   scope: string;
   /** `alarms.inhibited`: the parent problem that suppresses the alarms ("location EMEA / London: 37% of devices offline"). */
   parent?: string;
+  /** `alarms.escalated`: the step reached (1-based). */
+  step?: number;
   /** A `report` digest carries a fleet report instead of alarms, so reports reach channels the way alarms do (lib/reports). */
   report?: FleetReport;
 }
@@ -75,7 +82,7 @@ export interface Audience {
  */
 export interface Notice {
   id: string;
-  type: 'alarms.raised' | 'alarms.cleared' | 'alarms.acknowledged';
+  type: 'alarms.raised' | 'alarms.cleared' | 'alarms.acknowledged' | 'alarms.flapping';
   at: string;
   alarm: NotifiedAlarm;
   watcher: NotifiedWatcher;

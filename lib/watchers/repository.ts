@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Conflict, NotFound } from '#lib/shared/errors';
-import { assertListable, normalize, type ConfigurationField, type Watcher, type WatcherInput, type WatcherRecord } from '#lib/watchers/types';
+import { assertListable, namedChannels, normalize, type ConfigurationField, type Watcher, type WatcherInput, type WatcherRecord } from '#lib/watchers/types';
 import { type AccessScopeEntry } from '#lib/shared/access';
 import { caps } from '#lib/shared/caps';
 import { accessScopeField } from '#lib/access';
@@ -59,7 +59,7 @@ export const create = async (input: WatcherInput, id: string = randomUUID(), sco
   const now = new Date().toISOString();
   const record: WatcherRecord = { id, ...accessScopeField(scope), ...normalize(input), active: true, createdAt: now, updatedAt: now };
   assertListable(record);
-  await cap.admitted(id, undefined, () => landed(putNaming(record, 1, NEW, input.channelIds), changedMeanwhile));
+  await cap.admitted(id, undefined, () => landed(putNaming(record, 1, NEW, namedChannels(input)), changedMeanwhile));
   return id;
 };
 
@@ -81,7 +81,7 @@ export const replace = async (current: VersionedWatcher, input: WatcherInput): P
   const { id } = current.record;
   const record: WatcherRecord = { ...current.record, ...normalize(input), updatedAt: new Date().toISOString() };
   assertListable(record);
-  await landed(putNaming(record, current.version + 1, atVersion(current.version), input.channelIds), () => changed(id));
+  await landed(putNaming(record, current.version + 1, atVersion(current.version), namedChannels(input)), () => changed(id));
   return record;
 };
 

@@ -47,7 +47,31 @@ export const LIMITS = {
   email: 254,
   channelIds: 20,
   repeatIntervalSeconds: { min: 3600, max: 604_800 },
+  /** Escalation: up to 5 steps, each at least a minute after the alarm fired and at most a week. */
+  escalationSteps: 5,
+  escalationAfterMinutes: { min: 1, max: 10_080 },
+  /** Flapping: state changes that make a device flapping, the window they count in, the quiet that ends it. */
+  flapTransitions: { min: 2, max: 100 },
+  flapWindowMinutes: { min: 1, max: 1440 },
+  flapQuietMinutes: { min: 1, max: 1440 },
 } as const;
+
+/** One escalation step: who else is told when an alarm is still unacknowledged `afterMinutes` after it fired. */
+export interface EscalationStep {
+  afterMinutes: number;
+  channelIds: string[];
+  emails: string[];
+}
+
+/** When a device counts as flapping (docs/guide/rules/alarms.md "A flapping device keeps one alarm open"). */
+export interface FlappingSettings {
+  transitions: number;
+  windowMinutes: number;
+  quietMinutes: number;
+}
+
+/** Flapping as a watcher holds it when it says nothing: on, with these settings. */
+export const DEFAULT_FLAPPING: FlappingSettings = { transitions: 4, windowMinutes: 30, quietMinutes: 10 };
 
 export interface Condition {
   operator: Operator;
@@ -82,6 +106,10 @@ export interface WatcherInput {
   repeatIntervalSeconds?: number;
   /** The parent condition that suppresses its alarms while it holds over their room or location (docs/guide/rules/alarms.md "A watcher declares its parent condition as `inhibitedBy`, checked when it is written"). */
   inhibitedBy?: InhibitedBy;
+  /** 1 to 5 steps: further targets told while a firing alarm stays unacknowledged (docs/guide/rules/alarms.md "Escalation reaches each step once"). */
+  escalation?: { afterMinutes: number; channelIds?: string[]; emails?: string[] }[];
+  /** Flapping detection: settings (each defaulted), or false to tell every state change. */
+  flapping?: Partial<FlappingSettings> | false;
 }
 
 /**
@@ -99,10 +127,11 @@ export const INHIBITION_OVER = ['room', 'location'] as const;
 export const MAX_PENDING_SECONDS = 86_400;
 
 /** Notification fields a watcher carries only when they were sent. */
-type NotificationFields = 'channelIds' | 'repeatIntervalSeconds' | 'inhibitedBy';
+type NotificationFields = 'channelIds' | 'repeatIntervalSeconds' | 'inhibitedBy' | 'escalation' | 'flapping';
 
 /** The rule as stored: every field present, but the notification fields only when set. */
-export type Watcher = Required<Omit<WatcherInput, NotificationFields>> & Pick<WatcherInput, NotificationFields>;
+export type Watcher = Required<Omit<WatcherInput, NotificationFields>> &
+  Pick<WatcherInput, 'channelIds' | 'repeatIntervalSeconds' | 'inhibitedBy'> & { escalation?: EscalationStep[]; flapping?: FlappingSettings | false };
 
 /** A watcher as the API answers it. */
 export interface WatcherRecord extends Watcher {
@@ -141,7 +170,24 @@ export const normalize = (input: WatcherInput): Watcher => ({
   ...(input.channelIds?.length ? { channelIds: [...input.channelIds] } : {}),
   ...(input.repeatIntervalSeconds ? { repeatIntervalSeconds: input.repeatIntervalSeconds } : {}),
   ...(input.inhibitedBy ? { inhibitedBy: inhibitedByOf(input.inhibitedBy) } : {}),
+  ...(input.escalation?.length
+    ? { escalation: input.escalation.map((step) => ({ afterMinutes: step.afterMinutes, channelIds: [...(step.channelIds ?? [])], emails: [...(step.emails ?? [])] })) }
+    : {}),
+  ...(input.flapping === false ? { flapping: false as const } : input.flapping ? { flapping: { ...DEFAULT_FLAPPING, ...flappingOf(input.flapping) } } : {}),
 });
+
+/** Only the flapping fields that were sent. */
+const flappingOf = (sent: Partial<FlappingSettings>): Partial<FlappingSettings> =>
+  Object.fromEntries((['transitions', 'windowMinutes', 'quietMinutes'] as const).filter((k) => sent[k] !== undefined).map((k) => [k, sent[k]]));
+
+/** The flapping settings a watcher runs with: its own, the defaults when it says nothing, undefined when switched off. */
+export const flappingOfWatcher = (watcher: Pick<Watcher, 'flapping'>): FlappingSettings | undefined =>
+  watcher.flapping === false ? undefined : (watcher.flapping ?? DEFAULT_FLAPPING);
+
+/** Every channel a watcher names: its own and its escalation steps' (each such channel cannot be deleted while named). */
+export const namedChannels = (watcher: Pick<WatcherInput, 'channelIds' | 'escalation'>): string[] => [
+  ...new Set([...(watcher.channelIds ?? []), ...(watcher.escalation ?? []).flatMap((step) => step.channelIds ?? [])]),
+];
 
 /** Only the fields of its condition, in a stable order. */
 const inhibitedByOf = (parent: InhibitedBy): InhibitedBy =>

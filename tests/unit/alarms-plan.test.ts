@@ -200,3 +200,36 @@ describe('evaluator pace', () => {
     expect(dueAt(100_000, { intervalSeconds: 60, timeoutSeconds: 50 }, 60)).toBe(70_000);
   });
 });
+
+describe('planAlarms: flapping (docs/guide/rules/alarms.md "A flapping device keeps one alarm open")', () => {
+  const at = (minutes: number) => new Date(Date.parse(NOW) + minutes * 60_000).toISOString();
+  /** A firing alarm of w1 on `a` raised at 4 minutes, after a raise at 0 and a clear at 2. */
+  const flapped = (extra: Partial<OpenAlarm> = {}): OpenAlarm => ({
+    state: 'firing', watcherId: 'w1', devicesn: 'a', deviceid: 'id-a', severity: 2, region: 'EMEA', location: 'London', room: 'Room 1',
+    raisedAt: at(4), notify: { sendEmail: true, emails: ['ops@example.com'] }, flips: [at(0), at(2), at(4)], ...extra,
+  });
+  const back = [device('a', true)];
+
+  it('holds open, once, the alarm whose clear would be the fourth change within the window; idempotent', () => {
+    const plan = planAlarms({ watchers: [watcher('w1')], devices: back, open: [flapped()], now: at(6) });
+    expect(plan.clear).toEqual([]);
+    expect(plan.flap.map((f) => f.alarm)).toEqual([expect.objectContaining({ flappingSince: at(6), quietSince: at(6), flips: [at(0), at(2), at(4), at(6)] })]);
+    expect(plan.wake).toEqual([expect.objectContaining({ watcherId: 'w1', at: Date.parse(at(16)) })]);
+    const again = planAlarms({ watchers: [watcher('w1')], devices: back, open: [plan.flap[0]!.alarm], now: at(6) });
+    expect(again).toMatchObject({ flap: [], clear: [], update: [], wake: [] });
+  });
+
+  it('clears as before when flapping is off, or the changes fall outside the window', () => {
+    expect(planAlarms({ watchers: [watcher('w1', { flapping: false })], devices: back, open: [flapped()], now: at(6) }).clear).toHaveLength(1);
+    expect(planAlarms({ watchers: [watcher('w1', { flapping: { transitions: 4, windowMinutes: 5, quietMinutes: 10 } })], devices: back, open: [flapped()], now: at(6) }).clear).toHaveLength(1);
+  });
+
+  it('clears a flapping alarm only after quietMinutes without a failure; a failure ends the quiet', () => {
+    const flapping = flapped({ flappingSince: at(6), quietSince: at(6) });
+    expect(planAlarms({ watchers: [watcher('w1')], devices: back, open: [flapping], now: at(15) }).clear).toEqual([]);
+    expect(planAlarms({ watchers: [watcher('w1')], devices: back, open: [flapping], now: at(16) }).clear).toHaveLength(1);
+    const failing = planAlarms({ watchers: [watcher('w1')], devices: [device('a', false)], open: [flapping], now: at(7) });
+    expect(failing.update).toEqual([expect.not.objectContaining({ quietSince: expect.anything() })]);
+    expect(failing.update).toHaveLength(1);
+  });
+});

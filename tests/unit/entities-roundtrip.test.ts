@@ -34,6 +34,8 @@ const watcher: Complete<WatcherRecord> = {
   channelIds: ['c-1'],
   repeatIntervalSeconds: 3600,
   inhibitedBy: { condition: 'roomOffline' },
+  escalation: [{ afterMinutes: 15, channelIds: ['c-2'], emails: ['lead@example.com'] }],
+  flapping: { transitions: 6, windowMinutes: 20, quietMinutes: 5 },
   active: true,
   createdAt: '2026-11-01T00:00:00.000Z',
   updatedAt: '2026-11-02T00:00:00.000Z',

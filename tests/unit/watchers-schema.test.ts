@@ -4,6 +4,8 @@ import validateCreate from '#generated/validators/watchersCreate';
 import validateUpdate from '#generated/validators/watchersUpdate';
 import validateStatus from '#generated/validators/watchersStatus';
 import validateById from '#generated/validators/watchersGet';
+import { requireValidEscalation } from '#lib/watchers/write';
+import type { Invalid } from '#lib/shared/errors';
 import { anyOf, watcherInput } from '../support/fleet';
 
 const watcher = (overrides: Record<string, unknown> = {}) => ({ ...watcherInput({ user: 'ana', type: 'connectivity' }), ...overrides });
@@ -132,5 +134,42 @@ describe('watcher path and status schemas', () => {
   ])('refuses a status body with %s', (_case, body, field) => {
     expect(validateStatus({ pathParameters: { watcherid: id }, body })).toBe(false);
     expect(describeSchemaErrors(validateStatus.errors).map((e) => e.field)).toContain(field);
+  });
+});
+
+describe('escalation and flapping (docs/guide/rules/alarms.md "Escalation reaches each step once")', () => {
+  const step = (afterMinutes: number) => ({ afterMinutes, emails: ['lead@example.com'] });
+
+  it('accepts 1 to 5 steps and flapping settings, or flapping: false', () => {
+    expect(fields(watcher({ escalation: [1, 5, 15, 60, 240].map(step), flapping: { transitions: 6, windowMinutes: 20, quietMinutes: 5 } }))).toEqual([]);
+    expect(fields(watcher({ escalation: [{ afterMinutes: 1, channelIds: ['c-1'] }], flapping: false }))).toEqual([]);
+    expect(fields(watcher({ flapping: {} }))).toEqual([]);
+  });
+
+  it('refuses past the caps, naming the field', () => {
+    expect(fields(watcher({ escalation: [1, 2, 3, 4, 5, 6].map(step) }))).toContain('body.escalation');
+    expect(fields(watcher({ escalation: [] }))).toContain('body.escalation');
+    expect(fields(watcher({ escalation: [step(0)] }))).toContain('body.escalation[0].afterMinutes');
+    expect(fields(watcher({ escalation: [step(10_081)] }))).toContain('body.escalation[0].afterMinutes');
+    expect(fields(watcher({ escalation: [{ afterMinutes: 5, pager: 'x' }] }))).toContain('body.escalation[0].pager');
+    expect(fields(watcher({ flapping: { transitions: 1 } }))).toContain('body.flapping.transitions');
+    expect(fields(watcher({ flapping: { windowMinutes: 1441 } }))).toContain('body.flapping.windowMinutes');
+    expect(fields(watcher({ flapping: { quietMinutes: 0 } }))).toContain('body.flapping.quietMinutes');
+    expect(fields(watcher({ flapping: true })).length).toBeGreaterThan(0);
+  });
+
+  it('refuses steps out of order or telling nobody, naming each (what the schema cannot say)', () => {
+    const refused = (escalation: { afterMinutes: number; emails?: string[] }[]) => {
+      try {
+        requireValidEscalation({ escalation });
+        return [];
+      } catch (error) {
+        return (error as Invalid).details?.map((d) => d.field) ?? [];
+      }
+    };
+    expect(refused([step(5), step(15)])).toEqual([]);
+    expect(refused([step(15), step(5)])).toEqual(['body.escalation[1].afterMinutes']);
+    expect(refused([step(5), step(5)])).toEqual(['body.escalation[1].afterMinutes']);
+    expect(refused([step(5), { afterMinutes: 10 }])).toEqual(['body.escalation[1]']);
   });
 });

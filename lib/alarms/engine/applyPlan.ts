@@ -2,6 +2,7 @@ import { alarmId, type OpenAlarm } from '#lib/alarms/types';
 import * as alarms from '#lib/alarms/repository/alarms';
 import type { ClearedAlarm } from '#lib/alarms/repository/alarms';
 import { devices } from '#lib/devices/repository/devices';
+import { evaluationQueue } from '#lib/alarms/repository/evaluationQueue';
 import type { Place, Severity, StoredDevice } from '#lib/devices/types';
 import { transitionNotice } from '#lib/notify/pure/notice';
 import { mapConcurrent, writesInFlight } from '#lib/shared/concurrency';
@@ -24,6 +25,8 @@ export interface Applied {
   dropped: OpenAlarm[];
   cleared: PlannedClear[];
   updated: OpenAlarm[];
+  /** Firing alarms held open because their device flaps (their notice written). */
+  flapped: OpenAlarm[];
   /** Devices whose severity moved: their rooms' statuses follow from these. */
   shifts: SeverityShift[];
   /** Rooms of every device the run wrote. */
@@ -60,7 +63,7 @@ const openWatchers = (open: readonly OpenAlarm[], plan: Pick<AlarmPlan, 'raise' 
  * conditional, `writesInFlight()` in flight, none after `inTime()`.
  */
 export const applyPlan = async (
-  plan: Pick<AlarmPlan, 'raise' | 'pend' | 'drop' | 'clear' | 'update' | 'worst'>,
+  plan: Pick<AlarmPlan, 'raise' | 'pend' | 'drop' | 'clear' | 'update' | 'worst'> & Partial<Pick<AlarmPlan, 'flap' | 'wake'>>,
   planned: { devices: readonly StoredDevice[]; open: readonly OpenAlarm[]; watchers?: readonly Pick<WatcherRecord, 'id' | 'type'>[]; asWritten?: boolean },
   at: string,
   inTime: () => boolean,
@@ -82,15 +85,26 @@ export const applyPlan = async (
   const dropped = await step(plan.drop, (alarm) => alarms.drop(alarm, at, historyExpiry(at)));
   const clearedAlarms: ClearedAlarm[] = [];
   const noticed = raises.filter(({ notice }, i) => raisedFlags[i] && notice).map(({ alarm }) => alarm);
-  const cleared = await step(plan.clear, async ({ alarm, reason, notify, silencedBy, inMaintenance }) => {
+  const cleared = await step(plan.clear, async ({ alarm, reason, notify, silencedBy, inMaintenance, flips }) => {
     const { notice, delivery } = transitionNotice('cleared', alarm, notify, at, [...silencedBy, ...inMaintenance], reason, typeOf.get(alarm.watcherId));
-    const done = await alarms.clear(alarm, at, reason, historyExpiry(at), notice, delivery);
+    const done = await alarms.clear(alarm, at, reason, historyExpiry(at), notice, delivery, flips);
     if (done && notice) noticed.push(alarm);
     if (done) clearedAlarms.push({ ...alarm, state: 'firing', clearedAt: at, clearReason: reason, notified: { ...(alarm.notified ?? {}), cleared: delivery ?? [] } });
     return done;
   });
+  // a flapping device: its alarm held open, told once (only the first of racing runs writes the notice)
+  const flapped = await step(plan.flap ?? [], async ({ alarm, silencedBy, inMaintenance }) => {
+    const { notice, delivery } = transitionNotice('flapping', alarm, alarm.notify, at, [...silencedBy, ...inMaintenance], undefined, typeOf.get(alarm.watcherId));
+    const done = await alarms.startFlapping(alarm, at, notice, delivery);
+    if (done && notice) noticed.push(alarm);
+    return done;
+  });
   const notices = noticed.length;
   const updated = await step(plan.update, (alarm) => alarms.update(alarm));
+  // the quiet time of a flapping alarm ends with no change to queue its device: queued now, due then (read again by key)
+  if ((plan.wake ?? []).length > 0 && inTime()) {
+    await evaluationQueue.addDevices(plan.wake!.map(({ device, watcherId, at: due }) => ({ devicesn: device.devicesn, device, reread: true, alarmWatchers: [watcherId], notBefore: due })));
+  }
 
   const watchersOf = openWatchers(planned.open, plan);
   const changes = planned.devices.flatMap((device) => {
@@ -102,7 +116,7 @@ export const applyPlan = async (
   if (planned.asWritten && devices.writeAllRequests(changes.map(({ device }) => device)) < changes.length) {
     // the devices as the queue carries them are what the store holds: whole items, 25 a request,
     // when that and the fingerprint marks it owes cost fewer requests than one update each (a storm)
-    if (!inTime()) return { raised, pending, dropped, cleared, updated, shifts, rooms: [], notices, noticed, clearedAlarms };
+    if (!inTime()) return { raised, pending, dropped, cleared, updated, flapped: flapped.map((f) => f.alarm), shifts, rooms: [], notices, noticed, clearedAlarms };
     const next = changes.map(({ device, severity, ids }) => {
       const { alarmSeverity: _severity, alarmWatchers: _watchers, ...rest } = device;
       return { ...rest, ...(severity === undefined ? {} : { alarmSeverity: severity }), ...(ids.length ? { alarmWatchers: ids } : {}) };
@@ -110,12 +124,12 @@ export const applyPlan = async (
     // one call: each room's dirty mark is written once before and once after, not once per 25 devices
     await devices.writeAll(next, []);
     for (const { device, severity } of changes) if (device.alarmSeverity !== severity) shifts.push({ place: device.details, from: device.alarmSeverity, to: severity });
-    return { raised, pending, dropped, cleared, updated, shifts, rooms: changes.map(({ device }) => device.details), notices, noticed, clearedAlarms };
+    return { raised, pending, dropped, cleared, updated, flapped: flapped.map((f) => f.alarm), shifts, rooms: changes.map(({ device }) => device.details), notices, noticed, clearedAlarms };
   }
   const written = await step(changes, async ({ device, severity, ids }) => {
     const result = await devices.setAlarmSeverity(device, severity, ids);
     if (result && result.before !== severity) shifts.push({ place: device.details, from: result.before, to: severity });
     return result !== false;
   });
-  return { raised, pending, dropped, cleared, updated, shifts, rooms: written.map(({ device }) => device.details), notices, noticed, clearedAlarms };
+  return { raised, pending, dropped, cleared, updated, flapped: flapped.map((f) => f.alarm), shifts, rooms: written.map(({ device }) => device.details), notices, noticed, clearedAlarms };
 };

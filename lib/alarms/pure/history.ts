@@ -1,5 +1,5 @@
 import type { Place } from '#lib/devices/types';
-import { alarmId, type AckEvent, type Acknowledgement, type Alarm, type ClearReason, type Notified, type OpenAlarm } from '../types';
+import { alarmId, type AckEvent, type Acknowledgement, type EscalationEvent, type Alarm, type ClearReason, type Notified, type OpenAlarm } from '../types';
 
 /** One cleared alarm as GET /alarms/history answers it. */
 export interface HistoryRecord extends Alarm, Partial<Acknowledgement> {
@@ -11,6 +11,11 @@ export interface HistoryRecord extends Alarm, Partial<Acknowledgement> {
   notified: Notified;
   /** Its acknowledgements and their removals, oldest first (absent: none). */
   acknowledgements?: AckEvent[];
+  /** The last escalation step it reached, and each step with its time. */
+  escalationStep?: number;
+  escalations?: EscalationEvent[];
+  /** Set when it cleared after flapping: since when it flapped. */
+  flappingSince?: string;
 }
 
 /** The history record of a cleared alarm: how long it fired, who acknowledged it, who was told. */
@@ -34,6 +39,9 @@ export const historyRecord = (alarm: OpenAlarm & { clearedAt: string; clearReaso
   };
   if (alarm.description) record.description = alarm.description;
   if (alarm.ackEvents?.length) record.acknowledgements = alarm.ackEvents;
+  if (alarm.escalationStep !== undefined) record.escalationStep = alarm.escalationStep;
+  if (alarm.escalations?.length) record.escalations = alarm.escalations;
+  if (alarm.flappingSince !== undefined) record.flappingSince = alarm.flappingSince;
   return record;
 };
 

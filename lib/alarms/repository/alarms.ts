@@ -6,6 +6,7 @@ import { and, expr, type Change, type Expr } from '#lib/store/expression';
 import { batchWriteWhile, putRequest, type Item } from '#lib/store/table';
 import { ackFields, BATCHES_IN_FLIGHT, itemsOf, viewOf } from './alarmViews';
 import { announceStored } from './changes';
+import { nextFlips } from '#lib/alarms/pure/flips';
 
 // The alarm state machine: one item per pair, each transition one conditional write with its notice (ADRs 0047, 0067, 0321).
 // No transactions here: the engine writes per pair on its hot path, where one would double the write units and conflict under a storm (docs/adr/0550).
@@ -38,15 +39,18 @@ const firingFields = (alarm: OpenAlarm, outcome: NotificationOutcome | undefined
   notify: alarm.notify,
   notified: { raised: outcome ?? [] },
   suppressedBy: alarm.suppressedBy,
+  flips: alarm.flips,
   // a new alarm starts unacknowledged; one that was pending keeps what its item holds (docs/guide/rules/alarms.md "An acknowledgement ends with its alarm, or at an optional ackUntil of at most 30 days")
   ...(fromPending ? {} : { ...ackFields(alarm.acknowledgement), ackEvents: alarm.ackEvents }),
   ...alarmIndexKeys.firing(alarm),
 });
-const FIRING_REMOVES = ['clearedAt', 'clearReason', 'expiresAt', 'firesAt'];
+/** What an older alarm of the pair may have left: a new alarm starts unescalated and not flapping (its `flips` carry on). */
+const EPISODE_FIELDS = ['escalationStep', 'escalations', 'escalationFrom', 'escalationHeld', 'flappingSince', 'quietSince'];
+const FIRING_REMOVES = ['clearedAt', 'clearReason', 'expiresAt', 'firesAt', ...EPISODE_FIELDS];
 const announceRaised = (alarm: OpenAlarm) => announceStored({ kind: 'alarm', event: 'raised', at: new Date().toISOString(), alarm: { ...viewOf(alarm), state: 'firing' } });
 
 /** Still the alarm in `state` raised (pending: stored) at `raisedAt`. */
-const still = (state: 'firing' | 'pending', raisedAt: string): Expr => expr(`#state = :${state} AND #raisedAt = :raisedAt`, { [state]: state, raisedAt });
+export const still = (state: 'firing' | 'pending', raisedAt: string): Expr => expr(`#state = :${state} AND #raisedAt = :raisedAt`, { [state]: state, raisedAt });
 /** A new alarm may take the pair's item when there is none, or its last alarm is over and its history written. */
 const FREE = expr('attribute_not_exists(PK) OR ((#state = :cleared OR #state = :dropped) AND attribute_not_exists(#GSI1PK))', { cleared: 'cleared', dropped: 'dropped' });
 
@@ -70,9 +74,15 @@ export const raise = async (alarm: OpenAlarm, notice?: Notice, delivery?: Notifi
 };
 
 /** Fires a storm: free pairs put whole in batches, the rest through `raise` (docs/guide/rules/alarms.md "A storm's new alarms are put whole in batches where that cannot lose anything"); answers, in order, which were raised. */
-export const raiseAll = async (list: readonly Raise[], inTime: () => boolean): Promise<boolean[]> => {
-  const fresh = list.flatMap((raise, i) => (raise.fromPending === undefined ? [i] : []));
-  const stored = await itemsOf(fresh.map((i) => list[i]!.alarm), ['PK', 'SK', 'state', 'GSI1PK', 'GSI2PK']);
+export const raiseAll = async (given: readonly Raise[], inTime: () => boolean): Promise<boolean[]> => {
+  const fresh = given.flatMap((raise, i) => (raise.fromPending === undefined ? [i] : []));
+  const stored = await itemsOf(fresh.map((i) => given[i]!.alarm), ['PK', 'SK', 'state', 'GSI1PK', 'GSI2PK', 'flips']);
+  // a new alarm carries on the flips of the pair's earlier alarms (flapping counts across them)
+  const list = given.map((raise) => {
+    if (raise.fromPending !== undefined) return raise;
+    const before = stored.get(alarmId(raise.alarm))?.flips;
+    return { ...raise, alarm: { ...raise.alarm, flips: nextFlips(Array.isArray(before) ? before.map(String) : undefined, raise.alarm.raisedAt) } };
+  });
   const batched = fresh.filter((i) => {
     const item = stored.get(alarmId(list[i]!.alarm));
     return !item || ((item.state === 'cleared' || item.state === 'dropped') && item.GSI1PK === undefined && item.GSI2PK === undefined);
@@ -107,7 +117,7 @@ export const pend = async (alarm: OpenAlarm): Promise<boolean> => {
     notify: alarm.notify,
     ...alarmIndexKeys.pending(alarm),
   };
-  return transition(alarm, { set: fields, remove: ['clearedAt', 'clearReason', 'expiresAt', 'notified', ...ACK_FIELDS] }, FREE);
+  return transition(alarm, { set: fields, remove: ['clearedAt', 'clearReason', 'expiresAt', 'notified', ...ACK_FIELDS, ...EPISODE_FIELDS] }, FREE);
 };
 
 /** A pending alarm whose condition stopped before it fired: leaves every index, no mail, no history. */
@@ -115,13 +125,14 @@ export const drop = async (alarm: OpenAlarm, at: string, expiresAt: number): Pro
   transition(alarm, { set: { state: 'dropped', clearedAt: at, expiresAt }, remove: ['GSI1PK', 'GSI1SK'] }, still('pending', alarm.raisedAt));
 
 /** Clears the firing alarm raised at `alarm.raisedAt` (false when not firing); it then waits for its history record. */
-export const clear = async (alarm: OpenAlarm, clearedAt: string, reason: ClearReason, expiresAt: number, notice?: Notice, delivery?: NotificationOutcome): Promise<boolean> => {
+export const clear = async (alarm: OpenAlarm, clearedAt: string, reason: ClearReason, expiresAt: number, notice?: Notice, delivery?: NotificationOutcome, flips = alarm.flips): Promise<boolean> => {
   const fields = {
     state: 'cleared',
     clearedAt,
     clearReason: reason,
     expiresAt,
     notified: { ...(alarm.notified ?? {}), cleared: delivery ?? [] },
+    flips,
     ...alarmIndexKeys.history(alarm, clearedAt),
   };
   const cleared = await transition(alarm, withNotice(alarm, notice, { set: fields }), still('firing', alarm.raisedAt));
@@ -133,7 +144,7 @@ export const clear = async (alarm: OpenAlarm, clearedAt: string, reason: ClearRe
 export const update = async (alarm: OpenAlarm): Promise<boolean> =>
   alarm.state === 'pending'
     ? transition(alarm, { set: { ...alarmFields(alarm), firesAt: alarm.firesAt, GSI1SK: alarmIndexKeys.pending(alarm).GSI1SK } }, still('pending', alarm.raisedAt))
-    : transition(alarm, { set: alarmFields(alarm) }, still('firing', alarm.raisedAt));
+    : transition(alarm, { set: { ...alarmFields(alarm), quietSince: alarm.quietSince } }, still('firing', alarm.raisedAt));
 
 /**
  * Ends the suppression of a firing alarm raised under the parent episode that began at `since`
@@ -141,3 +152,31 @@ export const update = async (alarm: OpenAlarm): Promise<boolean> =>
  */
 export const unsuppress = async (alarm: OpenAlarm, since: string): Promise<boolean> =>
   transition(alarm, { remove: ['suppressedBy'] }, and(still('firing', alarm.raisedAt), expr('#suppressedBy.#since = :since', { since }))!);
+
+/**
+ * Holds the firing alarm raised at `alarm.raisedAt` open as flapping (docs/guide/rules/alarms.md "A flapping device keeps one
+ * alarm open"): `flappingSince` and `quietSince` now, its flips, its flapping notice in the same write. Only the first of racing
+ * runs holds it (false for the others: the alarm flaps already, or is no longer that alarm).
+ */
+export const startFlapping = async (alarm: OpenAlarm, at: string, notice?: Notice, delivery?: NotificationOutcome): Promise<boolean> =>
+  transition(
+    alarm,
+    withNotice(alarm, notice, { set: { flappingSince: at, quietSince: at, flips: alarm.flips, notified: { ...(alarm.notified ?? {}), flapping: delivery ?? [] } } }),
+    and(still('firing', alarm.raisedAt), 'attribute_not_exists(#flappingSince)')!,
+  );
+
+/** Records escalation step `step` reached (docs/guide/rules/alarms.md "Escalation reaches each step once"): false when a racing run recorded it (or a later one) first, or the alarm is no longer that alarm. */
+export const escalated = async (alarm: OpenAlarm, step: number, at: string): Promise<boolean> =>
+  transition(
+    alarm,
+    { set: { escalationStep: step }, append: { escalations: [{ step, at }] } },
+    and(still('firing', alarm.raisedAt), expr('(attribute_not_exists(#escalationStep) OR #escalationStep < :step)', { step }))!,
+  );
+
+/** Marks the alarm's escalation held by a silence, a maintenance window or its parent condition (once). */
+export const holdEscalation = async (alarm: OpenAlarm): Promise<boolean> =>
+  transition(alarm, { set: { escalationHeld: true } }, and(still('firing', alarm.raisedAt), 'attribute_not_exists(#escalationHeld)')!);
+
+/** The hold of the alarm's escalation ended: its clock counts from `at` (only the first of racing runs sets it). */
+export const releaseEscalation = async (alarm: OpenAlarm, at: string): Promise<boolean> =>
+  transition(alarm, { set: { escalationFrom: at }, remove: ['escalationHeld'] }, and(still('firing', alarm.raisedAt), 'attribute_exists(#escalationHeld)')!);

@@ -50,6 +50,8 @@ export const buildDigest = (input: {
   carrying?: string;
   /** The parent problem an `alarms.inhibited` digest tells of. */
   parent?: string;
+  /** The step an `alarms.escalated` digest tells of. */
+  step?: number;
 }): Digest => {
   const unique = [...new Map(input.alarms.map((a) => [a.id, a])).values()].sort(byPlace);
   return {
@@ -62,6 +64,7 @@ export const buildDigest = (input: {
     rooms: distinct(unique.map((a) => roomKey(a))),
     scope: placeLabelOf(unique),
     ...(input.parent === undefined ? {} : { parent: input.parent }),
+    ...(input.step === undefined ? {} : { step: input.step }),
   };
 };
 
@@ -76,6 +79,8 @@ const LEAD: Record<NotificationType, string> = {
   'alarms.repeat': 'Still open: ',
   'alarms.inhibited': 'Suppressed: ',
   'alarms.acknowledged': 'Acknowledged: ',
+  'alarms.escalated': 'Escalated: ',
+  'alarms.flapping': 'Flapping: ',
   test: '',
   report: '',
 };
@@ -122,6 +127,8 @@ export const introOf = (digest: Digest): string => {
   const count = plural(digest.total, 'alarm');
   if (digest.type === 'alarms.cleared') return `${count} of ${watcher} cleared in ${digest.scope}.`;
   if (digest.type === 'alarms.repeat') return `${count} of ${watcher} still open in ${digest.scope}.`;
+  if (digest.type === 'alarms.escalated') return `${count} of ${watcher} still unacknowledged in ${digest.scope}: escalation step ${digest.step ?? 1}.`;
+  if (digest.type === 'alarms.flapping') return `${count} of ${watcher} flapping in ${digest.scope}: held open until the device stays quiet.`;
   if (digest.type === 'alarms.inhibited') return `${digest.parent ?? digest.scope}; ${count} of ${watcher} suppressed.`;
   return `${count} of ${watcher} raised in ${digest.scope}.`;
 };

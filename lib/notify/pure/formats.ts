@@ -11,6 +11,8 @@ interface WebhookPayload {
   summary: string;
   /** `alarms.inhibited`: the parent problem that suppresses the alarms. */
   parent?: string;
+  /** `alarms.escalated`: the escalation step reached (1-based). */
+  step?: number;
   watcher?: { id: string; description: string; severity: number };
   alarms: NotifiedAlarm[];
   /** Alarms in the digest; `alarms` lists the first 50 of them. */
@@ -23,6 +25,7 @@ export const payloadOf = (digest: Digest, deliveryId: string, sentAt: string): W
   sentAt,
   summary: subjectOf(digest),
   ...(digest.parent === undefined ? {} : { parent: digest.parent }),
+  ...(digest.step === undefined ? {} : { step: digest.step }),
   ...(digest.watcher ? { watcher: { id: digest.watcher.id, description: digest.watcher.description, severity: digest.watcher.severity } } : {}),
   alarms: digest.alarms.map(({ id, devicesn, deviceid, region, location, room, severity, raisedAt, clearedAt }) => ({
     id, devicesn, deviceid, region, location, room, severity, raisedAt, ...(clearedAt ? { clearedAt } : {}),

@@ -40,7 +40,7 @@ export const noticeFor = (
   const watcher: NotifiedWatcher = { id: alarm.watcherId, description: alarm.description ?? '', severity: alarm.severity, type: watcherType };
   return {
     id: `${alarmId(alarm)}:${alarm.raisedAt}:${transition}`,
-    type: transition === 'raised' ? 'alarms.raised' : 'alarms.cleared',
+    type: `alarms.${transition}`,
     at,
     alarm: transition === 'cleared' ? notifiedAlarm(alarm, at, reason ?? 'resolved') : notifiedAlarm(alarm),
     watcher,

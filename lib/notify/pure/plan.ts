@@ -17,7 +17,7 @@ type SilencedBy = (alarm: NotifiedAlarm) => boolean;
 
 /** One digest to each target; suppressed where silences cover all of its alarms. */
 export const draftsFor = (
-  input: { type: Digest['type']; at: string; watcher: NotifiedWatcher; alarms: readonly NotifiedAlarm[]; audience: Audience; carrying?: string; parent?: string },
+  input: { type: Digest['type']; at: string; watcher: NotifiedWatcher; alarms: readonly NotifiedAlarm[]; audience: Audience; carrying?: string; parent?: string; step?: number },
   silenced: SilencedBy = () => false,
 ): DeliveryDraft[] => {
   const told = input.alarms.filter((alarm) => !silenced(alarm));
@@ -28,6 +28,7 @@ export const draftsFor = (
     alarms: told.length > 0 ? told : input.alarms,
     ...(input.carrying === undefined ? {} : { carrying: input.carrying }),
     ...(input.parent === undefined ? {} : { parent: input.parent }),
+    ...(input.step === undefined ? {} : { step: input.step }),
   });
   const status = told.length > 0 ? 'pending' : 'suppressed';
   return targetsOf(input.audience).map((target) => ({ id: deliveryId(digest, target), digest, target, status }));

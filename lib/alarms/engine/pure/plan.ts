@@ -4,7 +4,8 @@ import { matchingWindows, type OpenWindow } from '#lib/maintenance/pure/windows'
 import { roomKey, type Place, type RoomAggregate, type RoomStatus, type Severity, type StoredDevice } from '#lib/devices/types';
 import { roomStatusOf } from '#lib/rollups/pure/aggregates';
 import { evaluate, parseConditions, targets } from '#lib/watchers/conditions';
-import type { WatcherRecord } from '#lib/watchers/types';
+import { flappingOfWatcher, type WatcherRecord } from '#lib/watchers/types';
+import { flipsWithin, nextFlips } from '#lib/alarms/pure/flips';
 
 /** An alarm the plan fires (new, or pending until now). */
 export interface PlannedRaise {
@@ -22,6 +23,8 @@ export interface PlannedRaise {
 export interface PlannedClear {
   alarm: OpenAlarm;
   reason: ClearReason;
+  /** The pair's flips with this clear: kept on its item for the next alarm of the pair (flapping counts across them). */
+  flips?: string[];
   /** The watcher's recipients now, or those stored on the alarm when the watcher is gone. */
   notify: Recipients;
   /** Silences active now that match the alarm: its mail is suppressed. */
@@ -30,8 +33,28 @@ export interface PlannedClear {
   inMaintenance: string[];
 }
 
+/** A firing alarm whose device started flapping: held open (`flappingSince`, `quietSince` now), told once. */
+export interface PlannedFlap {
+  alarm: OpenAlarm;
+  /** Silences active now that match the alarm: its notice is suppressed. */
+  silencedBy: string[];
+  /** Maintenance windows open now that hold the alarm: its notice is suppressed too. */
+  inMaintenance: string[];
+}
+
+/** A device to evaluate again at `at` (epoch ms): a flapping alarm's quiet time ends then, with no change to queue it. */
+export interface PlannedWake {
+  device: StoredDevice;
+  watcherId: string;
+  at: number;
+}
+
 export interface AlarmPlan {
   raise: PlannedRaise[];
+  /** Firing alarms that would clear but whose device flaps: held open, one notice each. */
+  flap: PlannedFlap[];
+  /** Devices to evaluate again when a flapping alarm's quiet time ends. */
+  wake: PlannedWake[];
   /** New pending alarms: the condition holds, the watcher's `pendingSeconds` has not passed yet. */
   pend: OpenAlarm[];
   /** Pending alarms whose condition stopped before they fired: removed, no mail, no history. */
@@ -67,9 +90,12 @@ const sameAlarm = (a: OpenAlarm, b: OpenAlarm) =>
   a.deviceid === b.deviceid &&
   roomKey(a) === roomKey(b) &&
   (a.description ?? '') === (b.description ?? '') &&
-  a.firesAt === b.firesAt;
+  a.firesAt === b.firesAt &&
+  a.quietSince === b.quietSince;
 
 const plusSeconds = (at: string, seconds: number) => new Date(Date.parse(at) + seconds * 1000).toISOString();
+
+const MINUTE_MS = 60_000;
 
 /**
  * The alarm transitions of one evaluation (DESIGN D6): every active watcher against the devices
@@ -124,7 +150,8 @@ export const planAlarms = (input: {
 
   const inventory = new Set(devices.map((d) => d.devicesn));
   const openById = new Map(open.map((a) => [alarmId(a), a]));
-  const plan: AlarmPlan = { raise: [], pend: [], drop: [], clear: [], update: [], severities: [], worst: new Map(), invalidWatchers };
+  const plan: AlarmPlan = { raise: [], flap: [], wake: [], pend: [], drop: [], clear: [], update: [], severities: [], worst: new Map(), invalidWatchers };
+  const deviceOf = new Map(devices.map((d) => [d.devicesn, d]));
   const firing: OpenAlarm[] = [];
   const fire = (alarm: OpenAlarm, fromPending?: string) => {
     plan.raise.push({ alarm, ...(fromPending ? { fromPending } : {}), silencedBy: silencedBy(alarm, silences, now), inMaintenance: heldBy(alarm) });
@@ -137,7 +164,7 @@ export const planAlarms = (input: {
       const pendingSince = alarm.pendingSince ?? alarm.raisedAt;
       const firesAt = plusSeconds(pendingSince, want.pendingSeconds);
       if (firesAt <= now) {
-        fire({ ...want.alarm, pendingSince, ...keptAcknowledgement(alarm) }, alarm.raisedAt);
+        fire({ ...want.alarm, pendingSince, ...keptAcknowledgement(alarm), flips: nextFlips(alarm.flips, now) }, alarm.raisedAt);
         continue;
       }
       const kept: OpenAlarm = { ...want.alarm, ...keptAcknowledgement(alarm), state: 'pending', raisedAt: alarm.raisedAt, pendingSince, firesAt, notify: alarm.notify };
@@ -145,8 +172,10 @@ export const planAlarms = (input: {
       continue;
     }
     if (want) {
+      // a flapping alarm whose condition holds again is failing: its quiet time starts over when it stops
       const { firesAt: _firesAt, ...stored } = alarm;
-      const kept: OpenAlarm = { ...stored, ...want.alarm, state: 'firing', raisedAt: alarm.raisedAt, notify: alarm.notify };
+      const { quietSince: _quiet, ...failing } = stored;
+      const kept: OpenAlarm = { ...failing, ...want.alarm, state: 'firing', raisedAt: alarm.raisedAt, notify: alarm.notify };
       if (alarm.pendingSince) kept.pendingSince = alarm.pendingSince;
       if (!sameAlarm(stored, kept)) plan.update.push(kept);
       firing.push(kept);
@@ -164,7 +193,30 @@ export const planAlarms = (input: {
         : !inventory.has(alarm.devicesn)
           ? 'device vanished'
           : 'resolved';
-    plan.clear.push({ alarm, reason, notify: watcher ? recipients(watcher) : alarm.notify, silencedBy: silencedBy(alarm, silences, now), inMaintenance: heldBy(alarm) });
+    const flapping = reason === 'resolved' && watcher ? flappingOfWatcher(watcher) : undefined;
+    const device = deviceOf.get(alarm.devicesn);
+    if (flapping && device && alarm.flappingSince) {
+      // flapping: it clears only once quietMinutes passed without a failure
+      const quietSince = alarm.quietSince ?? now;
+      const quietEnds = Date.parse(quietSince) + flapping.quietMinutes * MINUTE_MS;
+      if (quietEnds > Date.parse(now)) {
+        if (!alarm.quietSince) {
+          plan.update.push({ ...alarm, quietSince });
+          plan.wake.push({ device, watcherId: alarm.watcherId, at: quietEnds });
+        }
+        firing.push(alarm);
+        continue;
+      }
+    } else if (flapping && device) {
+      const flips = nextFlips(alarm.flips, now);
+      if (flipsWithin(flips, now, flapping.windowMinutes) >= flapping.transitions) {
+        plan.flap.push({ alarm: { ...alarm, flips, flappingSince: now, quietSince: now }, silencedBy: silencedBy(alarm, silences, now), inMaintenance: heldBy(alarm) });
+        plan.wake.push({ device, watcherId: alarm.watcherId, at: Date.parse(now) + flapping.quietMinutes * MINUTE_MS });
+        firing.push(alarm);
+        continue;
+      }
+    }
+    plan.clear.push({ alarm, flips: nextFlips(alarm.flips, now), reason, notify: watcher ? recipients(watcher) : alarm.notify, silencedBy: silencedBy(alarm, silences, now), inMaintenance: heldBy(alarm) });
   }
   for (const [id, { alarm, pendingSeconds }] of wanted) {
     if (openById.has(id)) continue;
