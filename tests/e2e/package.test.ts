@@ -195,14 +195,14 @@ describe('serverless package --stage prod (no AWS credentials)', () => {
     expect(JSON.stringify(prod)).not.toContain('resolve:secretsmanager');
   });
 
-  it('names the account secrets to the sign-in function only, the provider secrets to sync and refresh only', () => {
+  it('names the account secrets to the sign-in function only, the provider secrets to sync, refresh and status poll only', () => {
     const functions = resourcesOfType(prod, 'AWS::Lambda::Function');
     const naming = (suffix: string) =>
       functions.filter(([, fn]) => Object.keys(environment(fn)).some((name) => name.endsWith(suffix))).map(([name]) => name).sort();
     expect(naming('ADMIN_PASSWORD_PARAM')).toEqual(['SessionsSigninLambdaFunction']);
     expect(naming('JWT_PRIVATE_KEY_PARAM')).toEqual(['ServicesTokenLambdaFunction', 'SessionsSigninLambdaFunction']);
-    expect(naming('DEVICE_PROVIDER_TOKEN_PARAM')).toEqual(['DevicesRefreshLambdaFunction', 'DevicesSyncLambdaFunction']);
-    expect(naming('ZOOM_CLIENT_SECRET_PARAM')).toEqual(['DevicesRefreshLambdaFunction', 'DevicesSyncLambdaFunction']);
+    expect(naming('DEVICE_PROVIDER_TOKEN_PARAM')).toEqual(['DevicesRefreshLambdaFunction', 'DevicesStatusPollLambdaFunction', 'DevicesSyncLambdaFunction']);
+    expect(naming('ZOOM_CLIENT_SECRET_PARAM')).toEqual(['DevicesRefreshLambdaFunction', 'DevicesStatusPollLambdaFunction', 'DevicesSyncLambdaFunction']);
     expect(naming('ZOOM_WEBHOOK_SECRET_TOKEN_PARAM')).toEqual(['VendorsZoomEventsLambdaFunction']);
     const [, signin] = functions.find(([name]) => name === 'SessionsSigninLambdaFunction')!;
     expect(environment(signin)).toMatchObject({

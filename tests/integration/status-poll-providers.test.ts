@@ -126,6 +126,20 @@ describe('Zoom status poll (rooms status filter)', () => {
     expect(reading.unread?.has(device.devicesn) ?? false).toBe(false);
   });
 
+  it('does not read, every poll, the room of a device whose own record said Offline while its room is up', async () => {
+    resetFaults(fake, { retryAfterSeconds: null });
+    const device = fleet.find((d) => d.status.connected)!;
+    const heldOwn: StoredDevice = { ...held(device, await roomOf(device.devicesn)), vendorDetails: { connectionDetail: 'Offline' } };
+    const adapter = zoomAdapter(fake.url, { pageSize: 300 });
+    await adapter.pollStatus!([]);
+    const before = fake.stats.requests;
+    const offlineRooms = offlineSerials(fleet).length;
+    const reading = await adapter.pollStatus!([heldOwn]);
+    // the listing and the Offline rooms only: its room is not read, and it stays as held
+    expect(fake.stats.requests - before).toBe(1 + offlineRooms);
+    expect(reading.unread?.has(device.devicesn)).toBe(true);
+  });
+
   it('leaves unread a held device the poll cannot place (no room handle)', async () => {
     const device = fleet.find((d) => !d.status.connected)!;
     const reading = await zoomAdapter(fake.url).pollStatus!([{ ...held(device, ''), vendorRef: undefined }]);

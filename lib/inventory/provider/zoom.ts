@@ -212,11 +212,11 @@ export const zoomProvider = (options: ZoomOptions): DeviceProvider => {
     },
     /*
      * Zoom filters rooms, not devices: one listing of the rooms `Offline`, then the devices of
-     * only the rooms where it and what we hold differ: a room with a device we hold not connected
-     * that is no longer Offline (back, or one device out in a room that is up), and a room Offline
-     * where we hold none not connected. A device we hold not connected in a room still Offline
-     * stays so without a read. What this cannot see (one device down in a room that stays up,
-     * while we hold it connected) is the sync's and the pushed events' to tell.
+     * only the rooms where it and what we hold differ: a room no longer Offline with a device we
+     * hold not connected on a room's word (an event, a poll: its own record last read said Online),
+     * and a room Offline where we hold none not connected. A device we hold not connected in a room
+     * still Offline stays so without a read. What this cannot see (one device going down or coming
+     * back in a room that stays up) is the sync's and the pushed events' to tell.
      */
     async pollStatus(held, meter) {
       const offline = new Set<string>();
@@ -232,9 +232,19 @@ export const zoomProvider = (options: ZoomOptions): DeviceProvider => {
         if (!roomId) unread.add(device.devicesn);
         else heldIn.set(roomId, [...(heldIn.get(roomId) ?? []), device]);
       }
-      const toRead = [...heldIn.keys()].filter((room) => !offline.has(room)).concat([...offline].filter((room) => !heldIn.has(room)));
-      for (const [room, devices] of heldIn) if (offline.has(room)) for (const device of devices) notConnected.add(device.devicesn);
-      await mapConcurrent(toRead, options.concurrency ?? 8, async (room) => {
+      const toRead = new Set([...offline].filter((room) => !heldIn.has(room)));
+      for (const [room, devices] of heldIn) {
+        for (const device of devices) {
+          if (offline.has(room)) notConnected.add(device.devicesn);
+          // its own record said Offline when last read (a sync, a refresh), its room is up: one device
+          // out in a room that works, as it was; reading it every poll would cost a request a room
+          // with one device out, and its return is the sync's (or its component event's) to tell
+          else if (device.vendorDetails?.connectionDetail === 'Offline') unread.add(device.devicesn);
+          // held off by a room's event or a poll: whether it came back is read
+          else toRead.add(room);
+        }
+      }
+      await mapConcurrent([...toRead], options.concurrency ?? 8, async (room) => {
         const records = await roomDevices(room, meter);
         const seen = new Set<string>();
         for (const record of records ?? []) {
@@ -243,7 +253,11 @@ export const zoomProvider = (options: ZoomOptions): DeviceProvider => {
           if (record.status !== 'Online') notConnected.add(record.serial_number);
         }
         // a device we hold there that the room no longer lists (moved, removed): the sync tells
-        for (const device of heldIn.get(room) ?? []) if (!seen.has(device.devicesn)) unread.add(device.devicesn);
+        // (one held on its own record's word, in a room read anyway, is known now)
+        for (const device of heldIn.get(room) ?? []) {
+          if (seen.has(device.devicesn)) unread.delete(device.devicesn);
+          else unread.add(device.devicesn);
+        }
       });
       return { notConnected, unread };
     },
