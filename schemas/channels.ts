@@ -1,6 +1,7 @@
 /** Notification channels and their delivery log (docs/adr/0089-notification-engine.md): invalid input is 400. */
 import { LIMITS } from '#lib/watchers/types';
 import { NOTIFICATION_TYPES, WEBHOOK_FORMATS } from '#lib/notify/types';
+import { PAGERDUTY_ROUTING_KEY_PATTERN, PAGERDUTY_ROUTING_KEY_RULE } from '#lib/notify/pagerduty/pure/events';
 import { areaRoutesOf, dateTime, error, list, name, ok, oneOfValues, page, pageOf, recordRoutesOf, strict, text, Type } from './shared';
 
 /** How notification mails leave: the same mailer as the alarm engine's. */
@@ -20,22 +21,29 @@ const format = oneOfValues(WEBHOOK_FORMATS, { description: 'json (default), slac
 
 const emailChannel = strict({ name: name(), type: Type.Literal('email'), emails });
 const webhookChannel = strict({ name: name(), type: Type.Literal('webhook'), url, format: Type.Optional(format) });
-/** The body of POST and PUT: one of the two shapes, chosen by `type`. */
+const pagerdutyChannel = strict({ name: name(), type: Type.Literal('pagerduty'), routingKey: Type.String({ pattern: PAGERDUTY_ROUTING_KEY_PATTERN, description: PAGERDUTY_ROUTING_KEY_RULE }) });
+/** The body of POST and PUT: one of the shapes, chosen by `type`. */
 const channelBody = Type.Unsafe<
-  { name: string; type: 'email'; emails: string[] } | { name: string; type: 'webhook'; url: string; format?: (typeof WEBHOOK_FORMATS)[number] }
+  | { name: string; type: 'email'; emails: string[] }
+  | { name: string; type: 'webhook'; url: string; format?: (typeof WEBHOOK_FORMATS)[number] }
+  | { name: string; type: 'pagerduty'; routingKey: string }
 >({
   type: 'object',
   required: ['name', 'type'],
-  properties: { name: name(), type: { enum: ['email', 'webhook'], description: 'email or webhook' } },
+  properties: { name: name(), type: { enum: ['email', 'webhook', 'pagerduty'], description: 'email, webhook or pagerduty' } },
   if: { properties: { type: { const: 'webhook' } }, required: ['type'] },
   then: webhookChannel,
-  else: emailChannel,
+  else: {
+    if: { properties: { type: { const: 'pagerduty' } }, required: ['type'] },
+    then: pagerdutyChannel,
+    else: emailChannel,
+  },
 });
 
 const channelFields = {
   id: Type.String(),
   name: Type.String(),
-  type: Type.String({ description: 'email or webhook' }),
+  type: Type.String({ description: 'email, webhook or pagerduty' }),
   emails: Type.Optional(Type.Array(Type.String())),
   format: Type.Optional(Type.String()),
   createdAt: dateTime,
@@ -44,6 +52,9 @@ const channelFields = {
 /** Every answer but create and rotate-secret: a webhook URL is a credential (Slack, Teams), so its path and query are masked. */
 const channel = Type.Object({
   ...channelFields,
+  routingKey: Type.Optional(
+    Type.String({ description: 'pagerduty: the integration routing key masked to its last 4 characters (whole only in the create answer; PUT it back as is to keep it)' }),
+  ),
   url: Type.Optional(
     Type.String({
       description: 'scheme, host and a masked path, e.g. https://hooks.slack.com/*** (the whole URL is answered only by create and rotate-secret; PUT it back as is to keep it)',
@@ -53,6 +64,7 @@ const channel = Type.Object({
 const withSecret = Type.Object({
   ...channelFields,
   url: Type.Optional(Type.String({ description: 'the whole webhook URL: answered only here' })),
+  routingKey: Type.Optional(Type.String({ description: 'pagerduty: the whole routing key, answered only by create' })),
   secret: Type.Optional(Type.String({ description: 'the webhook signing secret: shown in this answer only' })),
 });
 const delivery = Type.Object({
@@ -67,9 +79,9 @@ const delivery = Type.Object({
 const { api, onRecord: onChannel, invalid, unknown } = areaRoutesOf({ permission: 'channels:write', invalidStatus: 400 }, { path, invalid: 'Invalid input, each offending field named', unknown: 'No channel with that id' });
 
 export const routes = {
-  create: api('POST', 'channels', 'Create a notification channel (e-mail addresses or a signed webhook)', {
+  create: api('POST', 'channels', 'Create a notification channel (e-mail addresses, a signed webhook, or a PagerDuty service)', {
     request: { body: channelBody },
-    responses: { 201: ok('The channel; a webhook with its signing secret and its whole URL, shown only here', withSecret), 400: invalid },
+    responses: { 201: ok('The channel; a webhook with its signing secret and its whole URL, a PagerDuty channel with its whole routing key, shown only here', withSecret), 400: invalid },
     idempotent: true,
   }),
   list: api('GET', 'channels', 'List the notification channels', { responses: { 200: list('Every channel (never a secret; webhook URLs masked)', channel) } }),

@@ -5,6 +5,7 @@ import { Invalid, NotFound } from '#lib/shared/errors';
 import { isUnscoped, type AccessScope } from '#lib/shared/access';
 import { areaWithinAccessScope } from '#lib/shared/scopeWithin';
 import { withSilences, type AlarmAnswer } from './query';
+import { acknowledgedNotice } from '#lib/notify/pagerduty/acknowledged';
 import { parseAlarmId, type AckEvent, type Acknowledgement, type AlarmKey } from './types';
 
 const notFound = (id: string) => new NotFound(`Alarm ${id} not found`);
@@ -23,19 +24,21 @@ const MOVES_FOLLOWED = 3;
  * caller (DESIGN §5) first reads the alarm: one whose device's place lies outside its scope is
  * 404, as if unknown; the write then holds only while the alarm is still at the place it checked.
  */
-const acknowledgeWithin = async (id: string, ack: Acknowledgement | undefined, event: AckEvent, scope: AccessScope): Promise<AlarmView> => {
+const acknowledgeWithin = async (id: string, ack: Acknowledgement | undefined, event: AckEvent, scope: AccessScope, tell = false): Promise<AlarmView> => {
   const pair: AlarmKey = pairOf(id);
+  // incident tools (PagerDuty) are told of an acknowledgement in the same write: read before it, once
+  const notice = ack && tell ? await acknowledgedNotice(pair, ack) : undefined;
   // a lapse is timed before the acknowledgement it times is written (for a scoped caller, once its scope allows)
   const timed = ack?.ackUntil ? () => ackLapses.schedule({ ...pair, acknowledgedAt: ack.acknowledgedAt, ackUntil: ack.ackUntil! }) : async () => {};
   if (isUnscoped(scope)) {
     await timed();
-    return alarms.acknowledge(pair, ack, event);
+    return alarms.acknowledge(pair, ack, event, notice);
   }
   for (let attempt = 0; attempt < MOVES_FOLLOWED; attempt++) {
     const alarm = await alarms.get(pair);
     if (!alarm || !areaWithinAccessScope(scope, alarm)) throw notFound(id);
     if (attempt === 0) await timed();
-    const written = await alarms.acknowledgeAt(pair, ack, alarm, event);
+    const written = await alarms.acknowledgeAt(pair, ack, alarm, event, notice);
     if (written) return written;
   }
   throw notFound(id); // moving faster than it can be acknowledged: not reliably in the scope
@@ -60,13 +63,21 @@ const ackUntilOf = (ackUntil: string, now: number): string => {
  * open, 422 an `ackUntil` not ahead or too far. Acknowledging again replaces it. With `ackUntil`,
  * its lapse is timed before it is written (lib/alarms/repository/ackLapses.ts), so none stands untimed.
  */
-export const acknowledgeAlarm = async (id: string, by: string, comment?: string, scope: AccessScope = [], ackUntil?: string): Promise<AlarmAnswer> => {
+export const acknowledgeAlarm = async (
+  id: string,
+  by: string,
+  comment?: string,
+  scope: AccessScope = [],
+  ackUntil?: string,
+  /** Where the acknowledgement comes from: one from PagerDuty is not sent back to it. */
+  origin: 'api' | 'pagerduty' = 'api',
+): Promise<AlarmAnswer> => {
   const now = Date.now();
   const acknowledgedAt = new Date(now).toISOString();
   const until = ackUntil === undefined ? undefined : ackUntilOf(ackUntil, now);
   const ack: Acknowledgement = { acknowledgedAt, acknowledgedBy: by, ...(comment !== undefined ? { ackComment: comment } : {}), ...(until ? { ackUntil: until } : {}) };
   const event: AckEvent = { action: 'ack', at: acknowledgedAt, by, ...(comment !== undefined ? { comment } : {}), ...(until ? { ackUntil: until } : {}) };
-  const alarm = await acknowledgeWithin(id, ack, event, scope);
+  const alarm = await acknowledgeWithin(id, ack, event, scope, origin !== 'pagerduty');
   return (await withSilences([alarm]))[0]!;
 };
 

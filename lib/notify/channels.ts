@@ -11,6 +11,14 @@ import { deliveryId } from './pure/plan';
 import { requireAllowedRecipients } from './mail/pure/recipients';
 import { newSecret } from './pure/signature';
 import type { Channel, ChannelInput, DeliveryView } from './types';
+import { isMaskedRoutingKey } from './pagerduty/pure/events';
+
+/** A masked routing key names no key: only a PUT that sends back the stored channel's own mask keeps it. */
+const requireWholeRoutingKey = (key: string): void => {
+  if (!isMaskedRoutingKey(key)) return;
+  const message = 'body.routingKey is masked; send the whole integration key (a masked one only keeps the key of the channel it was read from)';
+  throw new Invalid('routingKey must be the whole integration key', [{ field: 'body.routingKey', message }]);
+};
 
 /*
  * Notification channels (webhooks and e-mail lists a watcher tells): the rules around the repository. A webhook URL is
@@ -26,16 +34,17 @@ interface ChannelRules {
 
 const checkTarget = async (input: ChannelInput, rules: ChannelRules): Promise<void> => {
   if (input.type === 'email') return requireAllowedRecipients(input.emails, 'body.emails');
+  if (input.type === 'pagerduty') return; // the Events API's address is the stage's (PAGERDUTY_EVENTS_URL), not the client's
   const problem = await targetProblem(input.url, rules.allowLocal ?? allowLocalWebhooks(), rules.lookup);
   if (!problem) return;
   const message = problem.startsWith('url ') ? `body.${problem}` : `body.url: ${problem}`;
   throw new Invalid('url is not an allowed webhook target', [{ field: 'body.url', message }]);
 };
 
-/** A channel as answered once: a webhook's with its signing secret. */
+/** A channel as answered once: a webhook's with its signing secret, a PagerDuty channel's with its whole routing key. */
 type ChannelWithSecret = Channel & { secret?: string };
 
-/** A channel as every answer but create and rotate-secret shows it: a webhook's URL masked. */
+/** A channel as every answer but create and rotate-secret shows it: a webhook's URL masked (a PagerDuty routing key is stored masked). */
 const maskedChannel = (channel: Channel): Channel => (channel.type === 'webhook' ? { ...channel, url: maskedUrl(channel.url) } : channel);
 
 export const getChannel = async (id: string): Promise<Channel> => maskedChannel(await channels.get(id));
@@ -44,6 +53,12 @@ export const listChannels = async (): Promise<Channel[]> => (await channels.list
 
 export const createChannel = async (input: ChannelInput, rules: ChannelRules = {}): Promise<ChannelWithSecret> => {
   await checkTarget(input, rules);
+  if (input.type === 'pagerduty') {
+    requireWholeRoutingKey(input.routingKey);
+    // the routing key is stored as a webhook's signing secret is, and answered whole this once
+    const created = await channels.create(input, input.routingKey);
+    return created.type === 'pagerduty' ? { ...created, routingKey: input.routingKey } : created;
+  }
   const secret = input.type === 'webhook' ? newSecret() : undefined;
   const channel = await channels.create(input, secret);
   return secret ? { ...channel, secret } : channel;
@@ -58,6 +73,12 @@ export const replaceChannel = async (id: string, input: ChannelInput, rules: Cha
   if (current.type !== input.type) {
     throw new Invalid('type cannot change', [{ field: 'body.type', message: `body.type must stay "${current.type}"; create a new channel for another type` }]);
   }
+  if (input.type === 'pagerduty' && current.type === 'pagerduty') {
+    // the masked key sent back keeps the stored one (and its mask); a new whole key replaces the secret
+    if (input.routingKey === current.routingKey) return channels.replace(id, input);
+    requireWholeRoutingKey(input.routingKey);
+    return channels.replace(id, input, input.routingKey);
+  }
   const kept = input.type === 'webhook' && current.type === 'webhook' && input.url === maskedUrl(current.url) ? { ...input, url: current.url } : input;
   await checkTarget(kept, rules);
   return maskedChannel(await channels.replace(id, kept));
@@ -65,7 +86,7 @@ export const replaceChannel = async (id: string, input: ChannelInput, rules: Cha
 
 export const rotateSecret = async (id: string): Promise<ChannelWithSecret> => {
   const current = await channels.get(id);
-  if (current.type !== 'webhook') throw new Conflict(`Channel ${id} is an e-mail channel; only webhook channels have a signing secret`);
+  if (current.type !== 'webhook') throw new Conflict(`Channel ${id} is a${current.type === 'email' ? 'n e-mail' : ' PagerDuty'} channel; only webhook channels have a signing secret`);
   const secret = newSecret();
   return { ...(await channels.rotateSecret(id, secret)), secret };
 };

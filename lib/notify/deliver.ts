@@ -12,6 +12,7 @@ import { mailAllowedDomains, mayMail } from './mail/pure/recipients';
 import { nextAttemptAt, retryPolicyFromEnv, verdictOf, type AttemptOutcome, type RetryPolicy } from './pure/retry';
 import type { Channel, DeliveryDraft, Digest, Target } from './types';
 import { postWebhook, WEBHOOK_TIMEOUT_MS } from './webhook';
+import { sendPagerDutyEvent } from './pagerduty/send';
 
 export interface NotificationSummary {
   /** Deliveries stored this run (one per digest and target). */
@@ -105,6 +106,9 @@ export const deliverer = (options: NotifierOptions) => {
     if (channel.type === 'email') return mail(delivery.digest, delivery.deliveryId, channel.emails);
     const secret = await channels.secretOf(channel.id);
     if (!secret) return { kind: 'refused', reason: `channel ${channel.id} has no signing secret` };
+    if (channel.type === 'pagerduty') {
+      return sendPagerDutyEvent({ digest: delivery.digest, routingKey: secret, timeoutMs: timerMs(Math.min(WEBHOOK_TIMEOUT_MS, until - Date.now() - 250)) });
+    }
     return postWebhook({
       url: channel.url,
       body: webhookBody(delivery.digest, channel.format, delivery.deliveryId, iso(Date.now())),

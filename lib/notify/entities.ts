@@ -62,10 +62,11 @@ export const ChannelEntity = /* @__PURE__ */ entity({
   /** Never reads the signing secret: only `secretOf` does. */
   fromItem: (item): Channel => {
     const common = texts(item, 'id', 'name', 'createdAt', 'updatedAt');
-    return item.channelType === 'webhook'
-      ? { ...common, type: 'webhook', url: String(item.url), format: item.format === 'slack' || item.format === 'teams' ? item.format : 'json' }
-      : { ...common, type: 'email', emails: textList(item.emails) };
+    if (item.channelType === 'webhook') return { ...common, type: 'webhook', url: String(item.url), format: item.format === 'slack' || item.format === 'teams' ? item.format : 'json' };
+    // a PagerDuty channel's routing key is its `secret`: only its masked tail is kept readable
+    if (item.channelType === 'pagerduty') return { ...common, type: 'pagerduty', routingKey: String(item.routingKeyMasked ?? '') };
+    return { ...common, type: 'email', emails: textList(item.emails) };
   },
 });
 dataModel: docRow(ChannelEntity, { section: 'Notifications', name: 'Channel', PK: '`CHANNEL`', SK: '`CHANNEL#<uuid>`',
-  notes: '`id, name, channelType` (`email`/`webhook`), `emails` or `url, format`, `secret` (webhook; read only to sign), `version, createdAt, updatedAt`' });
+  notes: '`id, name, channelType` (`email`/`webhook`/`pagerduty`), `emails` or `url, format` or `routingKeyMasked`, `secret` (webhook: read only to sign; pagerduty: the routing key, read only to send), `version, createdAt, updatedAt`' });

@@ -1,8 +1,8 @@
 import type { Place, Severity } from '#lib/devices/types';
 import type { FleetReport } from '#lib/reports/types';
 
-/** What a notification tells: alarms that fired, recovered, are still open or suppressed by a parent problem, a channel test, or a scheduled fleet report. */
-export const NOTIFICATION_TYPES = ['alarms.raised', 'alarms.cleared', 'alarms.repeat', 'alarms.inhibited', 'test', 'report'] as const;
+/** What a notification tells: alarms that fired, recovered, are still open or suppressed by a parent problem, were acknowledged here (incident tools only), a channel test, or a scheduled fleet report. */
+export const NOTIFICATION_TYPES = ['alarms.raised', 'alarms.cleared', 'alarms.repeat', 'alarms.inhibited', 'alarms.acknowledged', 'test', 'report'] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 /** One alarm as a notification lists it. */
@@ -15,6 +15,9 @@ export interface NotifiedAlarm extends Place {
   clearedAt?: string;
   /** Why a cleared alarm cleared ("resolved", "device vanished", ...). */
   reason?: string;
+  /** An `alarms.acknowledged` notice: who acknowledged, and when. */
+  acknowledgedBy?: string;
+  acknowledgedAt?: string;
 }
 
 /** The watcher a digest speaks for (absent for a channel test). */
@@ -71,7 +74,7 @@ export interface Audience {
  */
 export interface Notice {
   id: string;
-  type: 'alarms.raised' | 'alarms.cleared';
+  type: 'alarms.raised' | 'alarms.cleared' | 'alarms.acknowledged';
   at: string;
   alarm: NotifiedAlarm;
   watcher: NotifiedWatcher;
@@ -96,12 +99,14 @@ export interface DeliveryDraft {
 /** A notification channel as clients send it (POST and PUT /channels). */
 export type ChannelInput =
   | { name: string; type: 'email'; emails: string[] }
-  | { name: string; type: 'webhook'; url: string; format?: WebhookFormat };
+  | { name: string; type: 'webhook'; url: string; format?: WebhookFormat }
+  | { name: string; type: 'pagerduty'; routingKey: string };
 
 /** A channel as the API answers it: never with its signing secret. */
 export type Channel = { id: string; name: string; createdAt: string; updatedAt: string } & (
   | { type: 'email'; emails: string[] }
   | { type: 'webhook'; url: string; format: WebhookFormat }
+  | { type: 'pagerduty'; routingKey: string }
 );
 
 /** One delivery as the delivery log answers it. */

@@ -75,6 +75,7 @@ const LEAD: Record<NotificationType, string> = {
   'alarms.cleared': 'Cleared: ',
   'alarms.repeat': 'Still open: ',
   'alarms.inhibited': 'Suppressed: ',
+  'alarms.acknowledged': 'Acknowledged: ',
   test: '',
   report: '',
 };
@@ -121,6 +122,7 @@ export const introOf = (digest: Digest): string => {
   const count = plural(digest.total, 'alarm');
   if (digest.type === 'alarms.cleared') return `${count} of ${watcher} cleared in ${digest.scope}.`;
   if (digest.type === 'alarms.repeat') return `${count} of ${watcher} still open in ${digest.scope}.`;
+  if (digest.type === 'alarms.acknowledged') return `${count} of ${watcher} acknowledged in ${digest.scope}.`;
   if (digest.type === 'alarms.inhibited') return `${digest.parent ?? digest.scope}; ${count} of ${watcher} suppressed.`;
   return `${count} of ${watcher} raised in ${digest.scope}.`;
 };

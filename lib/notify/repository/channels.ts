@@ -6,6 +6,7 @@ import { ChannelEntity, CHANNELS } from '#lib/notify/entities';
 import { collection, versioned } from '#lib/store/entity';
 import { and, expr, patchOf } from '#lib/store/expression';
 import { changedMeanwhile, EXISTS, must, NEW, type Item } from '#lib/store/table';
+import { maskedRoutingKey } from '#lib/notify/pagerduty/pure/events';
 
 // Channels: one partition (docs/guide/rules/notify.md "Notification channels"); only `secretOf` reads a webhook's signing secret.
 const notFound = (id: string) => new NotFound(`Channel ${id} not found`);
@@ -15,7 +16,12 @@ const channels = versioned(ChannelEntity, notFound, (id) => new Conflict(`Channe
 const fields = (input: ChannelInput): Item =>
   input.type === 'webhook'
     ? { name: input.name, channelType: 'webhook', url: input.url, format: input.format ?? 'json' }
-    : { name: input.name, channelType: 'email', emails: [...input.emails] };
+    : input.type === 'pagerduty'
+      ? { name: input.name, channelType: 'pagerduty', routingKeyMasked: maskedRoutingKey(input.routingKey) }
+      : { name: input.name, channelType: 'email', emails: [...input.emails] };
+
+/** What a replace removes of the fields the other types hold. */
+const OTHER_FIELDS: Record<ChannelInput['type'], string[]> = { email: ['url', 'format', 'routingKeyMasked'], webhook: ['emails', 'routingKeyMasked'], pagerduty: ['emails', 'url', 'format'] };
 
 /** A change of the channel's own fields: version and updatedAt move with it; 404 when it is not of `channelType`. */
 const change = async (id: string, set: Item, channelType: string, remove: string[] = []): Promise<Channel> => {
@@ -50,9 +56,9 @@ export const secretOf = async (id: string): Promise<string | undefined> => {
   return typeof item?.secret === 'string' ? item.secret : undefined;
 };
 
-/** PUT semantics: name and target replaced, type, secret and createdAt kept; 404 when unknown. */
-export const replace = async (id: string, input: ChannelInput): Promise<Channel> =>
-  change(id, fields(input), input.type, input.type === 'webhook' ? ['emails'] : ['url', 'format']);
+/** PUT semantics: name and target replaced, type and createdAt kept, the secret too unless `secret` replaces it (a new routing key); 404 when unknown. */
+export const replace = async (id: string, input: ChannelInput, secret?: string): Promise<Channel> =>
+  change(id, { ...fields(input), ...(secret ? { secret } : {}) }, input.type, OTHER_FIELDS[input.type]);
 
 /** Replaces the signing secret of a webhook channel; 404 when there is no such webhook channel. */
 export const rotateSecret = async (id: string, secret: string): Promise<Channel> => change(id, { secret }, 'webhook');
