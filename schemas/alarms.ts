@@ -18,7 +18,7 @@ const acknowledgement = {
   ackUntil: Type.Optional(Type.String({ format: 'date-time', description: 'when the acknowledgement lapses if the alarm still fires: it is reminded once and shows unacknowledged again' })),
 };
 const ackEvent = Type.Object({
-  action: oneOfValues(['ack', 'unack'] as const),
+  action: oneOfValues(['ack', 'unack', 'note'] as const, { description: 'ack, unack, or note: said about the alarm, nothing changed (e.g. resolved in PagerDuty while the device still fails)' }),
   at: dateTime,
   by: Type.String({ description: 'the principal\'s username ("api-key" without a bearer token); "system" when ackUntil lapsed' }),
   comment: Type.Optional(Type.String()),

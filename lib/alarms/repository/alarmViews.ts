@@ -140,6 +140,10 @@ export const acknowledgeAt = async (
   throw notOpen(id);
 };
 
+/** Adds `event` (a note) to the history of the open alarm raised at `raisedAt`: false when it is no longer that alarm, or its history is full. */
+export const noteEvent = async (pair: Pair, raisedAt: string, event: AckEvent): Promise<boolean> =>
+  !!(await AlarmEntity.update(pair, { append: { ackEvents: [event] } }, and(OPEN, expr('#raisedAt = :raisedAt', { raisedAt }), ROOM_FOR_EVENT)));
+
 /** Records (or, with undefined, removes) the acknowledgement of an open alarm, and `event` in its history; 404 unknown, 409 not open. */
 export const acknowledge = async (pair: Pair, ack: Acknowledgement | undefined, event?: AckEvent, notice?: Notice): Promise<AlarmView> => {
   const view = await acknowledgeAt(pair, ack, undefined, event, notice);
