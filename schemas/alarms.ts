@@ -79,7 +79,7 @@ const historyRecord = Type.Object({
   description: Type.Optional(Type.String()),
   ...acknowledgement,
   notified: Type.Object({ raised: Type.Optional(delivery), cleared: Type.Optional(delivery) }),
-  acknowledgements: Type.Optional(Type.Array(ackEvent, { description: 'the acknowledgements of this alarm and their removals, oldest first (absent: none; the first 50 kept)' })),
+  acknowledgements: Type.Optional(Type.Array(ackEvent, { description: 'the acknowledgements of this alarm and their removals (and notes such as a resolution in PagerDuty while the device still failed), oldest first (absent: none; the first 50 kept)' })),
 });
 const alarmPath = { id: Type.String({ minLength: 1, maxLength: 400, description: 'an alarm id, watcherId:devicesn' }) };
 const unknownAlarm = error('No alarm with that id (or its device lies outside the caller\'s scope)');
