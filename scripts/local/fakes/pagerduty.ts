@@ -163,3 +163,26 @@ export const startPagerDutyFake = async (options: { port?: number; faults?: Part
   });
   return { ...server, events, setWebhook: (target) => (webhook = target) };
 };
+
+/** The local webhook secret of the fake: not a secret, it opens nothing but the local receiver. */
+export const FAKE_PAGERDUTY_WEBHOOK_SECRET = 'fake-pagerduty-webhook-secret';
+
+/**
+ * The fake of `npm start` on `portText` (PAGERDUTY_FAKE_PORT, else PORT + 6; throws naming the
+ * variable when it is no port), and what points the channels and the receiver at it.
+ */
+export const startLocalPagerDutyFake = async (portText: string, env: NodeJS.ProcessEnv = process.env) => {
+  const port = Number(portText);
+  if (!/^\d+$/.test(portText.trim()) || port < 1 || port > 65_535) throw new Error(`PAGERDUTY_FAKE_PORT must be a TCP port from 1 to 65535 (got ${JSON.stringify(portText)})`);
+  const fake = await startPagerDutyFake({ port });
+  const apiPort = Number(env.PORT ?? 3000);
+  return {
+    fake,
+    env: {
+      PAGERDUTY_EVENTS_URL: `${fake.url}/v2/enqueue`,
+      PAGERDUTY_WEBHOOK_SECRET: env.PAGERDUTY_WEBHOOK_SECRET || FAKE_PAGERDUTY_WEBHOOK_SECRET,
+      // the link a trigger carries: locally the API's list of the watcher's alarms
+      ALARM_LINK_URL: env.ALARM_LINK_URL || `http://localhost:${apiPort}/alarms?watcherId={watcherId}`,
+    },
+  };
+};
