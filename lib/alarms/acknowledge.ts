@@ -5,7 +5,6 @@ import { Invalid, NotFound } from '#lib/shared/errors';
 import { isUnscoped, type AccessScope } from '#lib/shared/access';
 import { areaWithinAccessScope } from '#lib/shared/scopeWithin';
 import { withSilences, type AlarmAnswer } from './query';
-import { acknowledgedNotice } from '#lib/notify/pagerduty/acknowledged';
 import { parseAlarmId, type AckEvent, type Acknowledgement, type AlarmKey } from './types';
 
 const notFound = (id: string) => new NotFound(`Alarm ${id} not found`);
@@ -24,10 +23,16 @@ const MOVES_FOLLOWED = 3;
  * caller (DESIGN §5) first reads the alarm: one whose device's place lies outside its scope is
  * 404, as if unknown; the write then holds only while the alarm is still at the place it checked.
  */
-const acknowledgeWithin = async (id: string, ack: Acknowledgement | undefined, event: AckEvent, scope: AccessScope, tell = false): Promise<AlarmView> => {
+/**
+ * The notice that tells others of an acknowledgement (incident tools: lib/notify/pagerduty), written with it
+ * in one update (outbox); undefined when nobody is to be told. Given by the caller: the notifier is above this domain.
+ */
+export type AckTeller = (pair: AlarmKey, ack: Acknowledgement) => Promise<object | undefined>;
+
+const acknowledgeWithin = async (id: string, ack: Acknowledgement | undefined, event: AckEvent, scope: AccessScope, tell?: AckTeller): Promise<AlarmView> => {
   const pair: AlarmKey = pairOf(id);
-  // incident tools (PagerDuty) are told of an acknowledgement in the same write: read before it, once
-  const notice = ack && tell ? await acknowledgedNotice(pair, ack) : undefined;
+  // read before the write, once: the notice goes in the same write as the acknowledgement
+  const notice = ack && tell ? await tell(pair, ack) : undefined;
   // a lapse is timed before the acknowledgement it times is written (for a scoped caller, once its scope allows)
   const timed = ack?.ackUntil ? () => ackLapses.schedule({ ...pair, acknowledgedAt: ack.acknowledgedAt, ackUntil: ack.ackUntil! }) : async () => {};
   if (isUnscoped(scope)) {
@@ -69,15 +74,15 @@ export const acknowledgeAlarm = async (
   comment?: string,
   scope: AccessScope = [],
   ackUntil?: string,
-  /** Where the acknowledgement comes from: one from PagerDuty is not sent back to it. */
-  origin: 'api' | 'pagerduty' = 'api',
+  /** Who else is told (incident tools); none for an acknowledgement that came from one of them (no echo). */
+  tell?: AckTeller,
 ): Promise<AlarmAnswer> => {
   const now = Date.now();
   const acknowledgedAt = new Date(now).toISOString();
   const until = ackUntil === undefined ? undefined : ackUntilOf(ackUntil, now);
   const ack: Acknowledgement = { acknowledgedAt, acknowledgedBy: by, ...(comment !== undefined ? { ackComment: comment } : {}), ...(until ? { ackUntil: until } : {}) };
   const event: AckEvent = { action: 'ack', at: acknowledgedAt, by, ...(comment !== undefined ? { comment } : {}), ...(until ? { ackUntil: until } : {}) };
-  const alarm = await acknowledgeWithin(id, ack, event, scope, origin !== 'pagerduty');
+  const alarm = await acknowledgeWithin(id, ack, event, scope, tell);
   return (await withSilences([alarm]))[0]!;
 };
 

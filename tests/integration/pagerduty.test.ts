@@ -9,6 +9,7 @@ import * as channelStore from '#lib/notify/repository/channels';
 import * as deliveries from '#lib/notify/repository/deliveries';
 import { notifier } from '#lib/notify/notifier';
 import { receivePagerDutyEvent } from '#lib/notify/pagerduty/receive';
+import { acknowledgedNotice } from '#lib/notify/pagerduty/acknowledged';
 import { pagerdutySignature } from '#lib/notify/pagerduty/pure/webhooks';
 import * as watchers from '#lib/watchers/repository';
 import type { ProviderDevice } from '#lib/devices/types';
@@ -53,7 +54,7 @@ const pagedRegion = async (count: number) => {
 const signed = (event: Record<string, unknown>, secret = SECRET, now = Date.now()) => {
   const body = { event: { id: unique('ev'), occurred_at: new Date(now).toISOString(), ...event } };
   const rawBody = JSON.stringify(body);
-  return { rawBody, body, signature: pagerdutySignature(secret, rawBody), secret: SECRET, request: { action: 'POST /incidents/pagerduty/events', requestId: 'r', sourceIp: '127.0.0.1', userAgent: 'test' } };
+  return { rawBody, body, signature: pagerdutySignature(secret, rawBody), secret: SECRET };
 };
 const statusOf = async (work: Promise<unknown>) => work.then(() => 200, (e: unknown) => (e instanceof HttpError ? (e.statusCode ?? 400) : 500));
 
@@ -79,7 +80,7 @@ describe('PagerDuty channel', () => {
     expect((await deliveries.log(channel.id, 10)).items.filter((d) => d.type === 'alarms.raised' && d.status === 'delivered')).toHaveLength(3);
 
     // acknowledged here: one acknowledge, however often the notifier runs
-    await acknowledgeAlarm(ids[0]!, 'alice');
+    await acknowledgeAlarm(ids[0]!, 'alice', undefined, [], undefined, acknowledgedNotice);
     await pass();
     await pass();
     expect(eventsOf(ids, 'acknowledge').map((e) => e.dedup_key)).toEqual([ids[0]]);

@@ -4,7 +4,6 @@ import { viewOf, type AlarmView } from '#lib/alarms/pure/view';
 import { Conflict, NotFound } from '#lib/shared/errors';
 import type { PlaceFilter } from '#lib/shared/access';
 import { ALARM_INDEX, AlarmEntity, alarmIndexKeys, alarmPartition, pairOfKey } from '#lib/alarms/entities';
-import type { Notice } from '#lib/notify/types';
 import { and, equal, expr, type Expr } from '#lib/store/expression';
 import { mapListOrPage, queryPartitionsDescending, shardsOf, type Page } from '#lib/store/paging';
 import { dueBy, queryAll, queryShards } from '#lib/store/query';
@@ -116,7 +115,7 @@ export const acknowledgeAt = async (
   ack: Acknowledgement | undefined,
   place: Pick<Alarm, 'region' | 'location'> | undefined,
   event?: AckEvent,
-  notice?: Notice,
+  notice?: object,
 ): Promise<AlarmView | undefined> => {
   const at = place ? expr('#region = :region AND #location = :location', { region: place.region, location: place.location }) : undefined;
   const told: Record<string, unknown[]> = notice ? { pendingNotices: [notice] } : {};
@@ -145,7 +144,7 @@ export const noteEvent = async (pair: Pair, raisedAt: string, event: AckEvent): 
   !!(await AlarmEntity.update(pair, { append: { ackEvents: [event] } }, and(OPEN, expr('#raisedAt = :raisedAt', { raisedAt }), ROOM_FOR_EVENT)));
 
 /** Records (or, with undefined, removes) the acknowledgement of an open alarm, and `event` in its history; 404 unknown, 409 not open. */
-export const acknowledge = async (pair: Pair, ack: Acknowledgement | undefined, event?: AckEvent, notice?: Notice): Promise<AlarmView> => {
+export const acknowledge = async (pair: Pair, ack: Acknowledgement | undefined, event?: AckEvent, notice?: object): Promise<AlarmView> => {
   const view = await acknowledgeAt(pair, ack, undefined, event, notice);
   if (!view) throw notOpen(alarmId(pair)); // never: without a place nothing counts as moved
   return view;

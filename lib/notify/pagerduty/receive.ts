@@ -1,7 +1,6 @@
 import { acknowledgeAlarm } from '#lib/alarms/acknowledge';
 import * as alarms from '#lib/alarms/repository/alarms';
 import { parseAlarmId } from '#lib/alarms/types';
-import { auditLog } from '#lib/access/audit/log';
 import { Invalid, PayloadTooLarge, Unauthorized } from '#lib/shared/errors';
 import { logger } from '#lib/shared/log';
 import { PAGERDUTY_EVENT_MAX_BYTES, PAGERDUTY_EVENT_WINDOW_MS, readIncidentEvent, signatureHolds } from './pure/webhooks';
@@ -22,8 +21,6 @@ export interface PagerDutyDelivery {
   signature: string | undefined;
   /** PAGERDUTY_WEBHOOK_SECRET; undefined when none is configured (every request is refused). */
   secret: string | undefined;
-  /** The request as the audit log records it. */
-  request: { action: string; requestId: string; sourceIp: string; userAgent: string };
   now?: number;
 }
 
@@ -68,18 +65,11 @@ export const receivePagerDutyEvent = async (delivery: PagerDutyDelivery): Promis
   // a delivery PagerDuty repeats, or an acknowledgement that went out from here, changes nothing again
   if (alarm.acknowledgedAt) return { received: true, outcome: 'alreadyAcknowledged', alarmId };
   try {
-    await acknowledgeAlarm(alarmId, event.by, 'acknowledged in PagerDuty', PAGERDUTY_PRINCIPAL.scope, undefined, 'pagerduty');
+    // no teller: an acknowledgement from PagerDuty is not sent back to it
+    await acknowledgeAlarm(alarmId, event.by, 'acknowledged in PagerDuty', PAGERDUTY_PRINCIPAL.scope);
   } catch (error) {
     if (error instanceof Error && /no longer open|not found/.test(error.message)) return { received: true, outcome: 'notOpen', alarmId };
     throw error;
   }
-  await auditLog.append({
-    ...delivery.request,
-    event: 'change',
-    actor: { kind: PAGERDUTY_PRINCIPAL.kind, id: PAGERDUTY_PRINCIPAL.username },
-    target: { type: 'alarm', id: alarmId },
-    status: 200,
-    fields: ['acknowledgedBy'],
-  });
   return { received: true, outcome: 'acknowledged', alarmId };
 };
