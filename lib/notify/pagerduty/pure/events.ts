@@ -32,7 +32,9 @@ export type EventAction = 'trigger' | 'acknowledge' | 'resolve';
 /**
  * The action a notification is to PagerDuty: raised triggers (also when a maintenance window that
  * held it closes), acknowledged acknowledges, cleared resolves. Reminders, suppression notices and
- * reports are not incident changes: undefined, nothing is sent.
+ * reports are not incident changes: undefined, nothing is sent. A notice that only updates an open
+ * incident (a device marked flapping) is to map to `trigger` with the same dedup key: PagerDuty
+ * adds a trigger on an open incident to that incident instead of opening another.
  */
 export const actionOf = (type: NotificationType): EventAction | undefined =>
   type === 'alarms.raised' ? 'trigger' : type === 'alarms.acknowledged' ? 'acknowledge' : type === 'alarms.cleared' ? 'resolve' : type === 'test' ? 'resolve' : undefined;
