@@ -1,8 +1,12 @@
 import http from '#generated/routes/incidentsPagerdutyEvents';
 import { auditLog, requestFacts } from '#lib/access';
 import { secret } from '#lib/adapters/secrets';
+import { connectionsFromEnv } from '#lib/adapters/connections';
 import { rawBodyOf } from '#lib/http';
+import { enableLivePush } from '#lib/live';
 import { PAGERDUTY_PRINCIPAL, receivePagerDutyEvent } from '#lib/notify/pagerduty/receive';
+
+enableLivePush(connectionsFromEnv());
 
 // POST /incidents/pagerduty/events (no API key) -> 200 the event taken; 400 no event; 401 unsigned, mis-signed or
 // replayed; 413 oversized. The secret: PAGERDUTY_WEBHOOK_SECRET, in AWS its SSM parameter.
