@@ -504,8 +504,8 @@ export interface paths {
         get: operations["channelsList"];
         put?: never;
         /**
-         * Create a notification channel (e-mail addresses, a signed webhook or a ServiceNow instance)
-         * @description Needs the channels:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 201 The channel; a webhook with its signing secret and its whole URL, shown only here; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the channels:write permission, or it is scoped (this one acts on the whole fleet): {"message":"This operation needs the channels:write permission"}; 409 A request with this Idempotency-Key is still being processed; retry shortly; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 This Idempotency-Key was used for a different request; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * Create a notification channel (e-mail addresses, a signed webhook, a ServiceNow instance or a PagerDuty service)
+         * @description Needs the channels:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 201 The channel; a webhook with its signing secret and its whole URL, a PagerDuty channel with its whole routing key, shown only here; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the channels:write permission, or it is scoped (this one acts on the whole fleet): {"message":"This operation needs the channels:write permission"}; 409 A request with this Idempotency-Key is still being processed; retry shortly; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 This Idempotency-Key was used for a different request; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["channelsCreate"];
         delete?: never;
@@ -928,6 +928,26 @@ export interface paths {
         get: operations["filterConfigsCount"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/incidents/pagerduty/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * PagerDuty's V3 webhook events: an acknowledgement there acknowledges our alarm (no API key: PagerDuty's signature)
+         * @description Needs the API key (x-api-key) only, in every access mode. Answers: 200 The event taken: acknowledged (our alarm, by the PagerDuty user, not sent back), alreadyAcknowledged, stillFiring (resolved there while the device still fails: the alarm stays firing, its history says so), notOpen, unknownAlarm (no alarm of ours) or ignored (another event type); 400 Not a JSON object with an `event` holding id, event_type and occurred_at; 401 Refused, nothing changed: no x-pagerduty-signature, none of its comma-separated v1= signatures matches the body, an event more than 30 minutes from now (a replay), or no secret configured; the message says which; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         */
+        post: operations["incidentsPagerdutyEvents"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2470,12 +2490,15 @@ export interface operations {
                             acknowledgedAt?: string;
                             /** @description the user of the bearer token sent with the acknowledgement, else "api-key" */
                             acknowledgedBy?: string;
-                            /** @description the acknowledgements of this alarm and their removals, oldest first (absent: none; the first 50 kept) */
+                            /** @description the acknowledgements of this alarm and their removals (and notes such as a resolution in PagerDuty while the device still failed), oldest first (absent: none; the first 50 kept) */
                             acknowledgements?: {
                                 /** Format: date-time */
                                 ackUntil?: string;
-                                /** @enum {unknown} */
-                                action: "ack" | "unack";
+                                /**
+                                 * @description ack, unack, or note: said about the alarm, nothing changed (e.g. resolved in PagerDuty while the device still fails)
+                                 * @enum {unknown}
+                                 */
+                                action: "ack" | "unack" | "note";
                                 /** Format: date-time */
                                 at: string;
                                 /** @description the principal's username ("api-key" without a bearer token); "system" when ackUntil lapsed */
@@ -5595,7 +5618,9 @@ export interface operations {
                         name: string;
                         /** @description servicenow (basic): always "********", never the password */
                         password?: string;
-                        /** @description email, webhook or servicenow */
+                        /** @description pagerduty: the integration routing key masked to its last 4 characters (whole only in the create answer; PUT it back as is to keep it) */
+                        routingKey?: string;
+                        /** @description email, webhook, servicenow or pagerduty */
                         type: string;
                         /** Format: date-time */
                         updatedAt: string;
@@ -5679,15 +5704,15 @@ export interface operations {
                     /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                     name: string;
                     /**
-                     * @description email, webhook or servicenow
+                     * @description email, webhook, servicenow or pagerduty
                      * @enum {unknown}
                      */
-                    type: "email" | "webhook" | "servicenow";
+                    type: "email" | "webhook" | "servicenow" | "pagerduty";
                 };
             };
         };
         responses: {
-            /** @description The channel; a webhook with its signing secret and its whole URL, shown only here */
+            /** @description The channel; a webhook with its signing secret and its whole URL, a PagerDuty channel with its whole routing key, shown only here */
             201: {
                 headers: {
                     /** @description true when this is the first result of an earlier request with the same Idempotency-Key, answered again (nothing was created this time); absent otherwise */
@@ -5711,9 +5736,11 @@ export interface operations {
                         name: string;
                         /** @description servicenow (basic): always "********", never the password */
                         password?: string;
+                        /** @description pagerduty: the whole routing key, answered only by create */
+                        routingKey?: string;
                         /** @description the webhook signing secret: shown in this answer only */
                         secret?: string;
-                        /** @description email, webhook or servicenow */
+                        /** @description email, webhook, servicenow or pagerduty */
                         type: string;
                         /** Format: date-time */
                         updatedAt: string;
@@ -5858,7 +5885,9 @@ export interface operations {
                         name: string;
                         /** @description servicenow (basic): always "********", never the password */
                         password?: string;
-                        /** @description email, webhook or servicenow */
+                        /** @description pagerduty: the integration routing key masked to its last 4 characters (whole only in the create answer; PUT it back as is to keep it) */
+                        routingKey?: string;
+                        /** @description email, webhook, servicenow or pagerduty */
                         type: string;
                         /** Format: date-time */
                         updatedAt: string;
@@ -5971,10 +6000,10 @@ export interface operations {
                     /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                     name: string;
                     /**
-                     * @description email, webhook or servicenow
+                     * @description email, webhook, servicenow or pagerduty
                      * @enum {unknown}
                      */
-                    type: "email" | "webhook" | "servicenow";
+                    type: "email" | "webhook" | "servicenow" | "pagerduty";
                 };
             };
         };
@@ -6001,7 +6030,9 @@ export interface operations {
                         name: string;
                         /** @description servicenow (basic): always "********", never the password */
                         password?: string;
-                        /** @description email, webhook or servicenow */
+                        /** @description pagerduty: the integration routing key masked to its last 4 characters (whole only in the create answer; PUT it back as is to keep it) */
+                        routingKey?: string;
+                        /** @description email, webhook, servicenow or pagerduty */
                         type: string;
                         /** Format: date-time */
                         updatedAt: string;
@@ -6391,9 +6422,11 @@ export interface operations {
                         name: string;
                         /** @description servicenow (basic): always "********", never the password */
                         password?: string;
+                        /** @description pagerduty: the whole routing key, answered only by create */
+                        routingKey?: string;
                         /** @description the webhook signing secret: shown in this answer only */
                         secret?: string;
-                        /** @description email, webhook or servicenow */
+                        /** @description email, webhook, servicenow or pagerduty */
                         type: string;
                         /** Format: date-time */
                         updatedAt: string;
@@ -9019,6 +9052,117 @@ export interface operations {
             };
             /** @description The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    incidentsPagerdutyEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description agent (who acted) and data (the incident: its incident_key is our alarm id) besides */
+                    event: {
+                        /** @description incident.acknowledged and incident.resolved are acted on; any other is answered and ignored */
+                        event_type: string;
+                        /** @description the webhook event's id */
+                        id: string;
+                        /** @description when it happened (ISO 8601): more than 30 minutes from now is refused as a replay */
+                        occurred_at: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The event taken: acknowledged (our alarm, by the PagerDuty user, not sent back), alreadyAcknowledged, stillFiring (resolved there while the device still fails: the alarm stays firing, its history says so), notOpen, unknownAlarm (no alarm of ours) or ignored (another event type) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        alarmId?: string;
+                        outcome: "acknowledged" | "alreadyAcknowledged" | "stillFiring" | "notOpen" | "unknownAlarm" | "ignored";
+                        /** @constant */
+                        received: true;
+                    };
+                };
+            };
+            /** @description Not a JSON object with an `event` holding id, event_type and occurred_at */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Refused, nothing changed: no x-pagerduty-signature, none of its comma-separated v1= signatures matches the body, an event more than 30 minutes from now (a replay), or no secret configured; the message says which */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors?: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Body larger than 256 KiB, or an answer larger than 6 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -19,7 +19,7 @@ const acknowledgement = {
   ackUntil: Type.Optional(Type.String({ format: 'date-time', description: 'when the acknowledgement lapses if the alarm still fires: it is reminded once and shows unacknowledged again' })),
 };
 const ackEvent = Type.Object({
-  action: oneOfValues(['ack', 'unack'] as const),
+  action: oneOfValues(['ack', 'unack', 'note'] as const, { description: 'ack, unack, or note: said about the alarm, nothing changed (e.g. resolved in PagerDuty while the device still fails)' }),
   at: dateTime,
   by: Type.String({ description: 'the principal\'s username ("api-key" without a bearer token); "system" when ackUntil lapsed' }),
   comment: Type.Optional(Type.String()),
@@ -85,7 +85,7 @@ const historyRecord = Type.Object({
   description: Type.Optional(Type.String()),
   ...acknowledgement,
   notified: Type.Object({ raised: Type.Optional(delivery), cleared: Type.Optional(delivery) }),
-  acknowledgements: Type.Optional(Type.Array(ackEvent, { description: 'the acknowledgements of this alarm and their removals, oldest first (absent: none; the first 50 kept)' })),
+  acknowledgements: Type.Optional(Type.Array(ackEvent, { description: 'the acknowledgements of this alarm and their removals (and notes such as a resolution in PagerDuty while the device still failed), oldest first (absent: none; the first 50 kept)' })),
   escalationStep,
   escalations: Type.Optional(
     Type.Array(Type.Object({ step: Type.Integer({ minimum: 1, maximum: 5 }), at: dateTime }), { description: 'each escalation step reached and when, oldest first (absent: none)' }),

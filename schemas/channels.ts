@@ -2,6 +2,7 @@
 import { LIMITS } from '#lib/watchers/types';
 import { NOTIFICATION_TYPES, WEBHOOK_FORMATS, type ServiceNowInput } from '#lib/notify/types';
 import { MASKED_CREDENTIAL } from '#lib/notify/servicenow/pure/channel';
+import { PAGERDUTY_ROUTING_KEY_PATTERN, PAGERDUTY_ROUTING_KEY_RULE } from '#lib/notify/pagerduty/pure/events';
 import { areaRoutesOf, dateTime, error, list, name, ok, oneOfValues, page, pageOf, recordRoutesOf, strict, text, Type } from './shared';
 
 /** How notification mails leave: the same mailer as the alarm engine's. */
@@ -32,28 +33,34 @@ const serviceNowChannel = strict({
   clientId: Type.Optional(credential('OAuth client credentials: the client id')),
   clientSecret: Type.Optional(credential(`OAuth client credentials: the client secret (answered as ${JSON.stringify(MASKED_CREDENTIAL)}; PUT that back to keep it)`)),
 });
+const pagerdutyChannel = strict({ name: name(), type: Type.Literal('pagerduty'), routingKey: Type.String({ pattern: PAGERDUTY_ROUTING_KEY_PATTERN, description: PAGERDUTY_ROUTING_KEY_RULE }) });
 /** The body of POST and PUT: one of the shapes, chosen by `type`. */
 const channelBody = Type.Unsafe<
   | { name: string; type: 'email'; emails: string[] }
   | { name: string; type: 'webhook'; url: string; format?: (typeof WEBHOOK_FORMATS)[number] }
   | ServiceNowInput
+  | { name: string; type: 'pagerduty'; routingKey: string }
 >({
   type: 'object',
   required: ['name', 'type'],
-  properties: { name: name(), type: { enum: ['email', 'webhook', 'servicenow'], description: 'email, webhook or servicenow' } },
+  properties: { name: name(), type: { enum: ['email', 'webhook', 'servicenow', 'pagerduty'], description: 'email, webhook, servicenow or pagerduty' } },
   if: { properties: { type: { const: 'webhook' } }, required: ['type'] },
   then: webhookChannel,
   else: {
     if: { properties: { type: { const: 'servicenow' } }, required: ['type'] },
     then: serviceNowChannel,
-    else: emailChannel,
+    else: {
+      if: { properties: { type: { const: 'pagerduty' } }, required: ['type'] },
+      then: pagerdutyChannel,
+      else: emailChannel,
+    },
   },
 });
 
 const channelFields = {
   id: Type.String(),
   name: Type.String(),
-  type: Type.String({ description: 'email, webhook or servicenow' }),
+  type: Type.String({ description: 'email, webhook, servicenow or pagerduty' }),
   emails: Type.Optional(Type.Array(Type.String())),
   format: Type.Optional(Type.String()),
   instanceUrl: Type.Optional(Type.String({ description: 'servicenow: the instance' })),
@@ -68,6 +75,9 @@ const channelFields = {
 /** Every answer but create and rotate-secret: a webhook URL is a credential (Slack, Teams), so its path and query are masked. */
 const channel = Type.Object({
   ...channelFields,
+  routingKey: Type.Optional(
+    Type.String({ description: 'pagerduty: the integration routing key masked to its last 4 characters (whole only in the create answer; PUT it back as is to keep it)' }),
+  ),
   url: Type.Optional(
     Type.String({
       description: 'scheme, host and a masked path, e.g. https://hooks.slack.com/*** (the whole URL is answered only by create and rotate-secret; PUT it back as is to keep it)',
@@ -77,6 +87,7 @@ const channel = Type.Object({
 const withSecret = Type.Object({
   ...channelFields,
   url: Type.Optional(Type.String({ description: 'the whole webhook URL: answered only here' })),
+  routingKey: Type.Optional(Type.String({ description: 'pagerduty: the whole routing key, answered only by create' })),
   secret: Type.Optional(Type.String({ description: 'the webhook signing secret: shown in this answer only' })),
 });
 const delivery = Type.Object({
@@ -91,9 +102,9 @@ const delivery = Type.Object({
 const { api, onRecord: onChannel, invalid, unknown } = areaRoutesOf({ permission: 'channels:write', invalidStatus: 400 }, { path, invalid: 'Invalid input, each offending field named', unknown: 'No channel with that id' });
 
 export const routes = {
-  create: api('POST', 'channels', 'Create a notification channel (e-mail addresses, a signed webhook or a ServiceNow instance)', {
+  create: api('POST', 'channels', 'Create a notification channel (e-mail addresses, a signed webhook, a ServiceNow instance or a PagerDuty service)', {
     request: { body: channelBody },
-    responses: { 201: ok('The channel; a webhook with its signing secret and its whole URL, shown only here', withSecret), 400: invalid },
+    responses: { 201: ok('The channel; a webhook with its signing secret and its whole URL, a PagerDuty channel with its whole routing key, shown only here', withSecret), 400: invalid },
     idempotent: true,
   }),
   list: api('GET', 'channels', 'List the notification channels', { responses: { 200: list('Every channel (never a secret; webhook URLs masked)', channel) } }),

@@ -209,8 +209,11 @@ const main = async () => {
     await fakes?.close();
     throw error;
   });
+  // the PagerDuty fake the PagerDuty channels send to (docs/guide/pagerduty.md), unless PAGERDUTY_EVENTS_URL names a real one
+  const pagerduty = process.env.PAGERDUTY_EVENTS_URL ? undefined : await (await import('./local/fakes/pagerduty')).startLocalPagerDutyFake(process.env.PAGERDUTY_FAKE_PORT ?? String(port + 6));
   const env = {
     ...fakes?.env,
+    ...pagerduty?.env,
     ...(external ? externalStoreEnv(external) : storeEnv(`http://127.0.0.1:${storePort}`)),
     TABLE_NAME: process.env.TABLE_NAME || localTableName(LOCAL_STAGE),
     API_KEY: apiKey,
@@ -299,12 +302,15 @@ const main = async () => {
   const docs = await startDocsServer(docsPort, offline.url, board);
   // the Zoom fake pushes its devices' changes to our receiver from now on, signed with the local secret token
   if (fakes) fakes.zoom.setWebhook({ url: `${offline.url}/vendors/zoom/events`, secret: fakes.env.ZOOM_WEBHOOK_SECRET_TOKEN ?? '' });
+  // the PagerDuty fake's incidents acknowledged or resolved by hand reach our receiver, signed with the local secret
+  if (pagerduty) pagerduty.fake.setWebhook({ url: `${offline.url}/incidents/pagerduty/events`, secret: pagerduty.env.PAGERDUTY_WEBHOOK_SECRET });
   const shownKey = apiKey === LOCAL_API_KEY ? apiKey : '<your API_KEY>';
   // what is where, in a few lines a person reads at once (tests read these lines)
   console.log(external ? `\nstore: external DynamoDB at ${store.endpoint} (DYNAMODB_ENDPOINT; table ${env.TABLE_NAME})` : `\nstore: embedded DynamoDB Local at ${store.endpoint} (data in ${shown(dataDir)})`);
   console.log(`API docs at ${docs.url}`);
   console.log(`Status board at ${docs.url.replace(/\/docs$/, '/board/')}  (live at ${env.LIVE_WS_URL})`);
   console.log(`webhook receiver at ${docs.url.replace(/\/docs$/, '/hooks/<name>')}  (what it received: GET ${docs.url.replace(/\/docs$/, '/hooks')})`);
+  if (pagerduty) console.log(`PagerDuty fake at ${pagerduty.fake.url}/v2/enqueue, sending its webhooks to POST /incidents/pagerduty/events  (what it received: GET ${pagerduty.fake.url}/_fake/events; docs/guide/pagerduty.md)`);
   if (fakes) console.log(`vendor fakes: Webex at ${fakes.webex.url}/v1, Zoom at ${fakes.zoom.url}/v2, pushing to POST /vendors/zoom/events  (faults and device changes: docs/guide/providers.md)`);
   console.log(`ServiceNow fake at ${serviceNow.url}  (for servicenow channels: user fake-servicenow-user, password fake-servicenow-password; what it received: GET ${serviceNow.url}/_fake/events)`);
   // the documented local defaults only: a password of the user's own is never printed
@@ -341,7 +347,7 @@ const main = async () => {
     if (reportTimer) clearInterval(reportTimer);
     // an open browser tab or a client's keep-alive socket must not hold the stop up
     setTimeout(() => process.exit(code), 5000).unref();
-    await Promise.allSettled([docs.close(), offline.stop(), store.close(), fakes?.close(), serviceNow.close()]);
+    await Promise.allSettled([docs.close(), offline.stop(), store.close(), fakes?.close(), serviceNow.close(), pagerduty?.fake.close()]);
     process.exit(code);
   };
   onSignal = (signal) => {

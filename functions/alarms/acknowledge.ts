@@ -10,5 +10,6 @@ enableLivePush(connectionsFromEnv());
 // 404 unknown or its device outside the caller's scope; 409 no longer open; 422
 export const handler = http(async ({ path, body, principal }) => ({
   statusCode: 200,
+  // the incident channels of the alarm's watcher (PagerDuty, ServiceNow) are told, in the acknowledgement's own write
   body: await acknowledgeAndTell(path.id, principal.username, body?.comment, principal.scope, body?.ackUntil),
 }));

@@ -2,9 +2,9 @@
 // Anything outside lib/access/ imports it from here ('#lib/access'), never a file inside (tests/unit/layers.test.ts).
 export { changeOwnPassword, createUser, setPassword } from './accounts';
 export { AUDIT_CSV, AUDIT_CSV_COLUMNS } from './audit/csv';
-export { auditFilterOf, auditPage } from './audit/log';
+export { auditFilterOf, auditLog, auditPage } from './audit/log';
 export { routeAudit } from './audit/routes';
-export { ACTOR_KINDS, AUDIT_EVENTS } from './audit/types';
+export { ACTOR_KINDS, AUDIT_EVENTS, requestFacts } from './audit/types';
 export { authorize } from './authenticate';
 export { accessScopeField } from './entities';
 export { changeService, deleteRole, removeService, removeUser } from './membership';

@@ -23,19 +23,27 @@ const MOVES_FOLLOWED = 3;
  * caller (DESIGN §5) first reads the alarm: one whose device's place lies outside its scope is
  * 404, as if unknown; the write then holds only while the alarm is still at the place it checked.
  */
-const acknowledgeWithin = async (id: string, ack: Acknowledgement | undefined, event: AckEvent, scope: AccessScope): Promise<AlarmView> => {
+/**
+ * The notice that tells others of an acknowledgement (incident tools: lib/notify/pagerduty), written with it
+ * in one update (outbox); undefined when nobody is to be told. Given by the caller: the notifier is above this domain.
+ */
+export type AckTeller = (pair: AlarmKey, ack: Acknowledgement) => Promise<object | undefined>;
+
+const acknowledgeWithin = async (id: string, ack: Acknowledgement | undefined, event: AckEvent, scope: AccessScope, tell?: AckTeller): Promise<AlarmView> => {
   const pair: AlarmKey = pairOf(id);
+  // read before the write, once: the notice goes in the same write as the acknowledgement
+  const notice = ack && tell ? await tell(pair, ack) : undefined;
   // a lapse is timed before the acknowledgement it times is written (for a scoped caller, once its scope allows)
   const timed = ack?.ackUntil ? () => ackLapses.schedule({ ...pair, acknowledgedAt: ack.acknowledgedAt, ackUntil: ack.ackUntil! }) : async () => {};
   if (isUnscoped(scope)) {
     await timed();
-    return alarms.acknowledge(pair, ack, event);
+    return alarms.acknowledge(pair, ack, event, notice);
   }
   for (let attempt = 0; attempt < MOVES_FOLLOWED; attempt++) {
     const alarm = await alarms.get(pair);
     if (!alarm || !areaWithinAccessScope(scope, alarm)) throw notFound(id);
     if (attempt === 0) await timed();
-    const written = await alarms.acknowledgeAt(pair, ack, alarm, event);
+    const written = await alarms.acknowledgeAt(pair, ack, alarm, event, notice);
     if (written) return written;
   }
   throw notFound(id); // moving faster than it can be acknowledged: not reliably in the scope
@@ -60,13 +68,21 @@ const ackUntilOf = (ackUntil: string, now: number): string => {
  * open, 422 an `ackUntil` not ahead or too far. Acknowledging again replaces it. With `ackUntil`,
  * its lapse is timed before it is written (lib/alarms/repository/ackLapses.ts), so none stands untimed.
  */
-export const acknowledgeAlarm = async (id: string, by: string, comment?: string, scope: AccessScope = [], ackUntil?: string): Promise<AlarmAnswer> => {
+export const acknowledgeAlarm = async (
+  id: string,
+  by: string,
+  comment?: string,
+  scope: AccessScope = [],
+  ackUntil?: string,
+  /** Who else is told (incident tools); none for an acknowledgement that came from one of them (no echo). */
+  tell?: AckTeller,
+): Promise<AlarmAnswer> => {
   const now = Date.now();
   const acknowledgedAt = new Date(now).toISOString();
   const until = ackUntil === undefined ? undefined : ackUntilOf(ackUntil, now);
   const ack: Acknowledgement = { acknowledgedAt, acknowledgedBy: by, ...(comment !== undefined ? { ackComment: comment } : {}), ...(until ? { ackUntil: until } : {}) };
   const event: AckEvent = { action: 'ack', at: acknowledgedAt, by, ...(comment !== undefined ? { comment } : {}), ...(until ? { ackUntil: until } : {}) };
-  const alarm = await acknowledgeWithin(id, ack, event, scope);
+  const alarm = await acknowledgeWithin(id, ack, event, scope, tell);
   return (await withSilences([alarm]))[0]!;
 };
 

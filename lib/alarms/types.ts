@@ -39,7 +39,8 @@ export interface Acknowledgement {
 
 /** One acknowledgement or its removal, as the alarm's history records it (who, when, and what was said). */
 export interface AckEvent {
-  action: 'ack' | 'unack';
+  /** `note`: something said about the alarm that changes nothing (an incident resolved in PagerDuty while the device still fails). */
+  action: 'ack' | 'unack' | 'note';
   at: string;
   /** The principal's username (`api-key` without a bearer token); `system` when an `ackUntil` lapsed. */
   by: string;

@@ -13,6 +13,14 @@ import { requireAllowedRecipients } from './mail/pure/recipients';
 import { newSecret } from './pure/signature';
 import { credentialsOf, instancePathProblem, MASKED_CREDENTIAL } from './servicenow/pure/channel';
 import type { Channel, ChannelInput, DeliveryView, ServiceNowInput } from './types';
+import { isMaskedRoutingKey } from './pagerduty/pure/events';
+
+/** A masked routing key names no key: only a PUT that sends back the stored channel's own mask keeps it. */
+const requireWholeRoutingKey = (key: string): void => {
+  if (!isMaskedRoutingKey(key)) return;
+  const message = 'body.routingKey is masked; send the whole integration key (a masked one only keeps the key of the channel it was read from)';
+  throw new Invalid('routingKey must be the whole integration key', [{ field: 'body.routingKey', message }]);
+};
 
 /*
  * Notification channels (webhooks, e-mail lists and ServiceNow instances a watcher tells): the rules around the repository. A webhook URL is
@@ -28,6 +36,7 @@ interface ChannelRules {
 
 const checkTarget = async (input: ChannelInput, rules: ChannelRules): Promise<void> => {
   if (input.type === 'email') return requireAllowedRecipients(input.emails, 'body.emails');
+  if (input.type === 'pagerduty') return; // the Events API's address is the stage's (PAGERDUTY_EVENTS_URL), not the client's
   if (input.type === 'servicenow') return checkInstance(input, rules);
   const problem = await targetProblem(input.url, rules.allowLocal ?? allowLocalWebhooks(), rules.lookup);
   if (!problem) return;
@@ -45,10 +54,10 @@ const checkInstance = async (input: ServiceNowInput, rules: ChannelRules): Promi
   credentialsOf(input);
 };
 
-/** A channel as answered once: a webhook's with its signing secret. */
+/** A channel as answered once: a webhook's with its signing secret, a PagerDuty channel's with its whole routing key. */
 type ChannelWithSecret = Channel & { secret?: string };
 
-/** A channel as every answer but create and rotate-secret shows it: a webhook's URL masked. */
+/** A channel as every answer but create and rotate-secret shows it: a webhook's URL masked (a PagerDuty routing key is stored masked). */
 const maskedChannel = (channel: Channel): Channel => (channel.type === 'webhook' ? { ...channel, url: maskedUrl(channel.url) } : channel);
 
 export const getChannel = async (id: string): Promise<Channel> => maskedChannel(await channels.get(id));
@@ -60,6 +69,12 @@ export const createChannel = async (input: ChannelInput, rules: ChannelRules = {
   if (input.type === 'servicenow') {
     if (input.password === MASKED_CREDENTIAL || input.clientSecret === MASKED_CREDENTIAL) throw maskIsNoCredential(input);
     return channels.create(input, credentialsOf(input).secret);
+  }
+  if (input.type === 'pagerduty') {
+    requireWholeRoutingKey(input.routingKey);
+    // the routing key is stored as a webhook's signing secret is, and answered whole this once
+    const created = await channels.create(input, input.routingKey);
+    return created.type === 'pagerduty' ? { ...created, routingKey: input.routingKey } : created;
   }
   const secret = input.type === 'webhook' ? newSecret() : undefined;
   const channel = await channels.create(input, secret);
@@ -74,6 +89,12 @@ export const replaceChannel = async (id: string, input: ChannelInput, rules: Cha
   const current = await channels.get(id);
   if (current.type !== input.type) {
     throw new Invalid('type cannot change', [{ field: 'body.type', message: `body.type must stay "${current.type}"; create a new channel for another type` }]);
+  }
+  if (input.type === 'pagerduty' && current.type === 'pagerduty') {
+    // the masked key sent back keeps the stored one (and its mask); a new whole key replaces the secret
+    if (input.routingKey === current.routingKey) return channels.replace(id, input);
+    requireWholeRoutingKey(input.routingKey);
+    return channels.replace(id, input, input.routingKey);
   }
   const kept = input.type === 'webhook' && current.type === 'webhook' && input.url === maskedUrl(current.url) ? { ...input, url: current.url } : input;
   await checkTarget(kept, rules);

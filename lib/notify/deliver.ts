@@ -13,6 +13,7 @@ import { nextAttemptAt, retryPolicyFromEnv, verdictOf, type AttemptOutcome, type
 import type { Channel, DeliveryDraft, Digest, Target } from './types';
 import { postWebhook, WEBHOOK_TIMEOUT_MS } from './webhook';
 import { deliverToServiceNow } from './servicenow/deliver';
+import { sendPagerDutyEvent } from './pagerduty/send';
 
 export interface NotificationSummary {
   /** Deliveries stored this run (one per digest and target). */
@@ -110,6 +111,9 @@ export const deliverer = (options: NotifierOptions) => {
       // several requests per alarm: the attempt ends (and is retried) well inside its claim's lease, so no other run takes it over meanwhile
       const within = Math.min(until - 250, Date.now() + CLAIM_LEASE_MS - WEBHOOK_TIMEOUT_MS);
       return deliverToServiceNow(delivery.digest, { ...channel, secret }, { until: within, allowLocal, timeoutMs: WEBHOOK_TIMEOUT_MS });
+    }
+    if (channel.type === 'pagerduty') {
+      return sendPagerDutyEvent({ digest: delivery.digest, routingKey: secret, timeoutMs: timerMs(Math.min(WEBHOOK_TIMEOUT_MS, until - Date.now() - 250)) });
     }
     return postWebhook({
       url: channel.url,

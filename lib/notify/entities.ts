@@ -64,10 +64,12 @@ export const ChannelEntity = /* @__PURE__ */ entity({
   fromItem: (item): Channel => {
     const common = texts(item, 'id', 'name', 'createdAt', 'updatedAt');
     if (item.channelType === 'servicenow') return { ...common, ...serviceNowChannel(item) };
+    // a PagerDuty channel's routing key is its `secret`: only its masked tail is kept readable
+    if (item.channelType === 'pagerduty') return { ...common, type: 'pagerduty', routingKey: String(item.routingKeyMasked ?? '') };
     return item.channelType === 'webhook'
       ? { ...common, type: 'webhook', url: String(item.url), format: item.format === 'slack' || item.format === 'teams' ? item.format : 'json' }
       : { ...common, type: 'email', emails: textList(item.emails) };
   },
 });
 dataModel: docRow(ChannelEntity, { section: 'Notifications', name: 'Channel', PK: '`CHANNEL`', SK: '`CHANNEL#<uuid>`',
-  notes: '`id, name, channelType` (`email`/`webhook`/`servicenow`), `emails` or `url, format` or `instanceUrl, auth, username`/`clientId`, `secret` (webhook: read only to sign; servicenow: the password or client secret, read only to send), `version, createdAt, updatedAt`' });
+  notes: '`id, name, channelType` (`email`/`webhook`/`servicenow`/`pagerduty`), `emails` or `url, format` or `instanceUrl, auth, username`/`clientId` or `routingKeyMasked`, `secret` (webhook: read only to sign; servicenow: the password or client secret; pagerduty: the routing key; read only to send), `version, createdAt, updatedAt`' });

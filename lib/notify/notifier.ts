@@ -18,6 +18,7 @@ import { collectLapses } from './lapses';
 import { collectEscalations } from './escalations';
 import { draftsFor, dueForRepeat, planDigests, repeatSlot } from './pure/plan';
 import { runReads, type RunReads } from './runReads';
+import { forIncidentTools } from './pagerduty/plan';
 import type { DeliveryDraft } from './types';
 
 export type { NotificationSummary } from './deliver';
@@ -38,7 +39,9 @@ export const notifier = (options: NotifierOptions) => {
   /** Deliveries this run stored that are due now: attempted before the (lagging) due index is read. */
   const fresh: DueDelivery[] = [];
 
-  const store = async (drafts: readonly DeliveryDraft[]): Promise<boolean> => {
+  const store = async (planned: readonly DeliveryDraft[]): Promise<boolean> => {
+    // incident tools take one event per alarm: their deliveries are split per alarm before they are stored
+    const drafts = await forIncidentTools(planned);
     const stored = await mapConcurrent(drafts, WRITES_IN_FLIGHT, async (draft) => {
       const createdAt = iso(Date.now());
       return inTime() && (await deliveries.createIfAbsent(draft, createdAt)) ? createdAt : undefined;

@@ -119,7 +119,8 @@ export interface ServiceNowInput {
 export type ChannelInput =
   | { name: string; type: 'email'; emails: string[] }
   | { name: string; type: 'webhook'; url: string; format?: WebhookFormat }
-  | ServiceNowInput;
+  | ServiceNowInput
+  | { name: string; type: 'pagerduty'; routingKey: string };
 
 /** A ServiceNow channel as answered: its password or client secret only ever as the mask. */
 export type ServiceNowChannel = { type: 'servicenow'; instanceUrl: string } & (
@@ -132,6 +133,7 @@ export type Channel = { id: string; name: string; createdAt: string; updatedAt: 
   | { type: 'email'; emails: string[] }
   | { type: 'webhook'; url: string; format: WebhookFormat }
   | ServiceNowChannel
+  | { type: 'pagerduty'; routingKey: string }
 );
 
 /** One delivery as the delivery log answers it. */

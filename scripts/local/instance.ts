@@ -59,6 +59,7 @@ export const startInstance = async (options: {
       WEBEX_FAKE_PORT: String(await freePort()),
       ZOOM_FAKE_PORT: String(await freePort()),
       SERVICENOW_FAKE_PORT: String(await freePort()),
+      PAGERDUTY_FAKE_PORT: String(await freePort()),
       ESBUILD_WORK_FOLDER: options.workFolder,
       ...options.env,
       ...marker,

@@ -25,7 +25,7 @@ const PAGES = [
 ];
 
 /** The local ports the docs name, from `PORT` (3000) as npm start derives them. */
-const DOCUMENTED = { api: 3000, docs: 3001, socket: 3003, webex: 3004, zoom: 3005, servicenow: 3007 } as const;
+const DOCUMENTED = { api: 3000, docs: 3001, socket: 3003, webex: 3004, zoom: 3005, pagerduty: 3006, servicenow: 3007 } as const;
 type Ports = Record<keyof typeof DOCUMENTED, number>;
 
 /** `[VAR=value ...] npm start`: the service a page runs against, not a command of the shell. */
@@ -49,6 +49,7 @@ const serviceFor = (env: string) => {
           WEBEX_FAKE_PORT: String(ports.webex),
           ZOOM_FAKE_PORT: String(ports.zoom),
           SERVICENOW_FAKE_PORT: String(ports.servicenow),
+          PAGERDUTY_FAKE_PORT: String(ports.pagerduty),
           ...vars,
         },
       });

@@ -14,8 +14,8 @@ import { importGraph } from '../support/bundles';
  */
 const SIGNERS = ['sessionsSignin', 'servicesToken'];
 const PROVIDER_READERS = ['devicesSync', 'devicesRefresh', 'devicesStatusPoll'];
-/** Zoom's event receiver reads its webhook secret token (and no other). */
-const WEBHOOK_RECEIVERS = ['vendorsZoomEvents'];
+/** The event receivers (Zoom, PagerDuty) read their webhook secret (and no other). */
+const WEBHOOK_RECEIVERS = ['vendorsZoomEvents', 'incidentsPagerdutyEvents'];
 const SECRETS = 'lib/adapters/secrets.ts';
 const SIGNING = 'lib/access/sign.ts';
 const SSM = '@aws-sdk/client-ssm';

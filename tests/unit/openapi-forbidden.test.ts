@@ -22,9 +22,9 @@ describe('every route states the permission it needs (DESIGN §5), and OpenAPI d
     expect([...PERMISSIONS, 'signed-in', 'public']).toContain(route.contract.permission);
   });
 
-  it("only sign-in, the service token exchange and Zoom's event receiver (its signature its credential) are public", () => {
+  it("only sign-in, the service token exchange and the Zoom and PagerDuty event receivers (their signature their credential) are public", () => {
     expect(all.filter((route) => route.contract.permission === 'public').map((route) => route.path).sort()).toEqual(
-      ['api/authService/auth/signin', 'api/authService/service/token', 'vendors/zoom/events'].filter((path) => all.some((route) => route.path === path)).sort(),
+      ['api/authService/auth/signin', 'api/authService/service/token', 'incidents/pagerduty/events', 'vendors/zoom/events'].filter((path) => all.some((route) => route.path === path)).sort(),
     );
   });
 

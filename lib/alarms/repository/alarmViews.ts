@@ -3,7 +3,7 @@ import { alarmId, type AckEvent, type Acknowledgement, type Alarm, type AlarmKey
 import { viewOf, type AlarmView } from '#lib/alarms/pure/view';
 import { Conflict, NotFound } from '#lib/shared/errors';
 import type { PlaceFilter } from '#lib/shared/access';
-import { ALARM_INDEX, AlarmEntity, alarmPartition, pairOfKey } from '#lib/alarms/entities';
+import { ALARM_INDEX, AlarmEntity, alarmIndexKeys, alarmPartition, pairOfKey } from '#lib/alarms/entities';
 import { and, equal, expr, type Expr } from '#lib/store/expression';
 import { mapListOrPage, queryPartitionsDescending, shardsOf, type Page } from '#lib/store/paging';
 import { dueBy, queryAll, queryShards } from '#lib/store/query';
@@ -106,11 +106,26 @@ const eventsFull = async (pair: Pair): Promise<boolean> => {
   return Array.isArray(events) && events.length >= MAX_ACK_EVENTS;
 };
 
-/** As `acknowledge`, with `place` only while the alarm is still there; undefined when it moved meanwhile (to be checked again). */
-export const acknowledgeAt = async (pair: Pair, ack: Acknowledgement | undefined, place: Pick<Alarm, 'region' | 'location'> | undefined, event?: AckEvent): Promise<AlarmView | undefined> => {
+/**
+ * As `acknowledge`, with `place` only while the alarm is still there; undefined when it moved meanwhile (to be checked again).
+ * `notice`: the acknowledgement told to incident tools (lib/notify/pagerduty), written in the same update as the acknowledgement (outbox).
+ */
+export const acknowledgeAt = async (
+  pair: Pair,
+  ack: Acknowledgement | undefined,
+  place: Pick<Alarm, 'region' | 'location'> | undefined,
+  event?: AckEvent,
+  notice?: object,
+): Promise<AlarmView | undefined> => {
   const at = place ? expr('#region = :region AND #location = :location', { region: place.region, location: place.location }) : undefined;
+  const told: Record<string, unknown[]> = notice ? { pendingNotices: [notice] } : {};
   const write = (recorded: boolean) =>
-    AlarmEntity.update(pair, { set: ackFields(ack), ...(recorded && event ? { append: { ackEvents: [event] } } : {}) }, and('attribute_exists(PK)', OPEN, at, recorded && event ? ROOM_FOR_EVENT : undefined), 'ALL_NEW');
+    AlarmEntity.update(
+      pair,
+      { set: { ...ackFields(ack), ...(notice ? alarmIndexKeys.notices(pair) : {}) }, append: { ...(recorded && event ? { ackEvents: [event] } : {}), ...told } },
+      and('attribute_exists(PK)', OPEN, at, recorded && event ? ROOM_FOR_EVENT : undefined),
+      'ALL_NEW',
+    );
   const acknowledged = (await write(true)) ?? (event && (await eventsFull(pair)) ? await write(false) : undefined);
   if (acknowledged) {
     const view = toView(acknowledged);
@@ -124,9 +139,13 @@ export const acknowledgeAt = async (pair: Pair, ack: Acknowledgement | undefined
   throw notOpen(id);
 };
 
+/** Adds `event` (a note) to the history of the open alarm raised at `raisedAt`: false when it is no longer that alarm, or its history is full. */
+export const noteEvent = async (pair: Pair, raisedAt: string, event: AckEvent): Promise<boolean> =>
+  !!(await AlarmEntity.update(pair, { append: { ackEvents: [event] } }, and(OPEN, expr('#raisedAt = :raisedAt', { raisedAt }), ROOM_FOR_EVENT)));
+
 /** Records (or, with undefined, removes) the acknowledgement of an open alarm, and `event` in its history; 404 unknown, 409 not open. */
-export const acknowledge = async (pair: Pair, ack: Acknowledgement | undefined, event?: AckEvent): Promise<AlarmView> => {
-  const view = await acknowledgeAt(pair, ack, undefined, event);
+export const acknowledge = async (pair: Pair, ack: Acknowledgement | undefined, event?: AckEvent, notice?: object): Promise<AlarmView> => {
+  const view = await acknowledgeAt(pair, ack, undefined, event, notice);
   if (!view) throw notOpen(alarmId(pair)); // never: without a place nothing counts as moved
   return view;
 };

@@ -127,6 +127,7 @@ export const introOf = (digest: Digest): string => {
   const count = plural(digest.total, 'alarm');
   if (digest.type === 'alarms.cleared') return `${count} of ${watcher} cleared in ${digest.scope}.`;
   if (digest.type === 'alarms.repeat') return `${count} of ${watcher} still open in ${digest.scope}.`;
+  if (digest.type === 'alarms.acknowledged') return `${count} of ${watcher} acknowledged in ${digest.scope}.`;
   if (digest.type === 'alarms.escalated') return `${count} of ${watcher} still unacknowledged in ${digest.scope}: escalation step ${digest.step ?? 1}.`;
   if (digest.type === 'alarms.flapping') return `${count} of ${watcher} flapping in ${digest.scope}: held open until the device stays quiet.`;
   if (digest.type === 'alarms.inhibited') return `${digest.parent ?? digest.scope}; ${count} of ${watcher} suppressed.`;

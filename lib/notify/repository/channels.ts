@@ -7,6 +7,7 @@ import { collection, versioned } from '#lib/store/entity';
 import { and, expr, patchOf } from '#lib/store/expression';
 import { changedMeanwhile, EXISTS, must, NEW, type Item } from '#lib/store/table';
 import { storedFields as serviceNow } from '#lib/notify/servicenow/pure/channel';
+import { maskedRoutingKey } from '#lib/notify/pagerduty/pure/events';
 
 // Channels: one partition (docs/guide/rules/notify.md "Notification channels"); only `secretOf` reads a webhook's signing secret.
 const notFound = (id: string) => new NotFound(`Channel ${id} not found`);
@@ -17,7 +18,9 @@ const fields = (input: ChannelInput): Item => {
   if (input.type === 'servicenow') return { name: input.name, ...serviceNow(input).fields };
   return input.type === 'webhook'
     ? { name: input.name, channelType: 'webhook', url: input.url, format: input.format ?? 'json' }
-    : { name: input.name, channelType: 'email', emails: [...input.emails] };
+    : input.type === 'pagerduty'
+      ? { name: input.name, channelType: 'pagerduty', routingKeyMasked: maskedRoutingKey(input.routingKey) }
+      : { name: input.name, channelType: 'email', emails: [...input.emails] };
 };
 
 /** What a type's fields leave behind when a PUT replaces them (the other shapes' fields; a ServiceNow channel's other credential). */
@@ -25,6 +28,7 @@ const REMOVED: Record<ChannelInput['type'], string[]> = {
   email: ['url', 'format'],
   webhook: ['emails'],
   servicenow: ['username', 'clientId'],
+  pagerduty: [],
 };
 
 /** A change of the channel's own fields: version and updatedAt move with it; 404 when it is not of `channelType`. */
@@ -62,7 +66,7 @@ export const secretOf = async (id: string): Promise<string | undefined> => {
 
 /**
  * PUT semantics: name and target replaced, type, secret and createdAt kept; 404 when unknown.
- * A ServiceNow channel's credential is replaced by `secret` when one is given.
+ * A ServiceNow channel's credential, or a PagerDuty channel's routing key, is replaced by `secret` when one is given.
  */
 export const replace = async (id: string, input: ChannelInput, secret?: string): Promise<Channel> => {
   const own = fields(input);

@@ -171,8 +171,8 @@ export const startFake = async (options: {
   /** Named in log lines and errors (`webex`, `zoom`). */
   name?: string;
   handle: (req: IncomingMessage, url: URL, body: string) => Reply | Promise<Reply>;
-  /** The vendor's own control routes under `/_fake/`: a reply, or undefined for a path it does not serve. */
-  control?: (req: IncomingMessage, url: URL, body: string) => Reply | undefined;
+  /** The vendor's own control routes under `/_fake/`: a reply (or its promise: a control that calls out), or undefined for a path it does not serve. */
+  control?: (req: IncomingMessage, url: URL, body: string) => Reply | undefined | Promise<Reply | undefined>;
   isToken: (path: string) => boolean;
   trackingHeader: string;
   faults?: Partial<Faults>;
@@ -208,7 +208,7 @@ export const startFake = async (options: {
       return send(res, json(200, faults));
     }
     if (url.pathname === '/_fake/stats') return send(res, json(200, { ...stats, faults }));
-    if (url.pathname.startsWith('/_fake/')) return send(res, options.control?.(req, url, body) ?? json(404, { message: `no control route ${req.method} ${url.pathname}` }));
+    if (url.pathname.startsWith('/_fake/')) return send(res, (await options.control?.(req, url, body)) ?? json(404, { message: `no control route ${req.method} ${url.pathname}` }));
     const token = options.isToken(url.pathname);
     if (token) stats.tokensIssued++;
     else {
