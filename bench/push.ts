@@ -185,12 +185,16 @@ export const runPushBench = async () => {
       if (res.status !== 200) throw new Error(`${vendor} fake: POST /_fake/devices/${serial} answered ${res.status}: ${await res.text()}`);
     };
     /** The first signed notification after `from` naming `serial` as raised (off) or cleared (on). */
+    const matched = new Set<Arrival>();
     const notified = async (serial: string, connected: boolean, from: number, waitMs: number): Promise<number | undefined> => {
       const type = connected ? 'alarms.cleared' : 'alarms.raised';
       const deadline = from + waitMs;
       for (;;) {
         const found = receiver.arrivals.find((a) => a.signed && a.at >= from && a.type === type && a.serials.includes(serial));
-        if (found) return found.at;
+        if (found) {
+          matched.add(found);
+          return found.at;
+        }
         if (Date.now() > deadline) return undefined;
         await sleep(50);
       }
@@ -267,6 +271,15 @@ export const runPushBench = async () => {
     const totalFull = costs.zoom.fullSyncRequestsPerHourAtSameFreshness + costs.webex.fullSyncRequestsPerHourAtSameFreshness;
     const ratio = (full: number, poll: number) => (poll > 0 ? round(full / poll, 1) : null);
 
+    const unsigned = receiver.arrivals.filter((a) => !a.signed).length;
+    /**
+     * Notifications naming a changed device that answer none of its changes: a clear while the
+     * fake still has it off (or a raise while on) says something put it wrong in between.
+     */
+    const unexpected = (vendor: Vendor) => {
+      const serials = new Set(changes.filter((c) => c.vendor === vendor).map((c) => c.devicesn));
+      return receiver.arrivals.filter((a) => a.signed && a.at >= windowStart && !matched.has(a) && (a.type === 'alarms.raised' || a.type === 'alarms.cleared') && a.serials.some((s) => serials.has(s))).length;
+    };
     const latency = (vendor: Vendor) => {
       const mine = changes.filter((c) => c.vendor === vendor);
       const delays = mine.map((c) => c.delayMs ?? Number.POSITIVE_INFINITY).sort((a, b) => a - b);
@@ -282,11 +295,11 @@ export const runPushBench = async () => {
         maxSeconds: figure(delays.at(-1) ?? Number.NaN),
         offMedianSeconds: figure(median(mine.filter((c) => !c.connected).map((c) => c.delayMs ?? Number.POSITIVE_INFINITY))),
         onMedianSeconds: figure(median(mine.filter((c) => c.connected).map((c) => c.delayMs ?? Number.POSITIVE_INFINITY))),
+        unexpectedNotifications: unexpected(vendor),
       };
     };
     const zoom = latency('zoom');
     const webex = latency('webex');
-    const unsigned = receiver.arrivals.filter((a) => !a.signed).length;
     const met = {
       zoom: zoom.p95Seconds !== null && zoom.p95Seconds * 1000 <= TARGET_ZOOM_P95_MS,
       webex: webex.p95Seconds !== null && webex.p95Seconds * 1000 <= TARGET_WEBEX_P95_MS,
@@ -324,7 +337,8 @@ export const runPushBench = async () => {
       `| Webex | status poll | ${webex.changes} | ${webex.notified} | ${webex.missed} | ${show(webex.medianSeconds)} | ${show(webex.p95Seconds)} | ${show(webex.maxSeconds)} | <= ${TARGET_WEBEX_P95_MS / 1000} s | ${met.webex ? 'met' : '**NOT met**'} |`,
       '',
       `Medians off / on: Zoom ${show(zoom.offMedianSeconds)} / ${show(zoom.onMedianSeconds)}, Webex ${show(webex.offMedianSeconds)} / ${show(webex.onMedianSeconds)}. A change not notified within ${waitMs.zoom / 1000} s (Zoom) or ${waitMs.webex / 1000} s (Webex) is missed and counts as infinitely late.`,
-      `Notifications received: ${receiver.arrivals.length} (${unsigned} failing the signature check, not counted). The Zoom fake's webhooks: ${JSON.stringify(webhookStats)}.`,
+      `Notifications received: ${receiver.arrivals.length} (${unsigned} failing the signature check, not counted); raised or cleared notifications naming a changed device that answer none of its changes (a state put wrong in between): Zoom ${zoom.unexpectedNotifications}, Webex ${webex.unexpectedNotifications}.`,
+      `The Zoom fake's webhooks: ${JSON.stringify(webhookStats)}.`,
       '',
       `Vendor requests per hour spent keeping devices fresh to ${POLL_SECONDS} s (measured over the ${round(windowMs / 1000, 1)} s run, the fakes' own request counters, tokens not counted):`,
       '',
