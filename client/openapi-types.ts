@@ -1174,7 +1174,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Device providers: last success, last error, devices, requests, throttled waits, held removals, stale since, paging backoff, pushed events
+         * Device providers: last success, last error, devices, requests, throttled waits, held removals, stale since, paging backoff, pushed events, status polls
          * @description Needs the fleet:read permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 200 Each provider configured, with a stored status or with pushed events, the configured first; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the fleet:read permission: {"message":"This operation needs the fleet:read permission"}; 413 The answer would be larger than a Lambda may return (6 MiB): ask for pages (?limit, ?cursor) or a narrower scope; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         get: operations["providersList"];
@@ -1317,7 +1317,7 @@ export interface paths {
         put?: never;
         /**
          * Zoom's webhook events: endpoint validation, room alerts and room changes (no API key: Zoom's signature)
-         * @description Needs the API key (x-api-key) only, in every access mode. Answers: 200 An endpoint validation answered ({plainToken, encryptedToken}: the HMAC-SHA256 of plainToken with the secret token, hex), or an event stored before this answer: applied (the room's connectivity set), stale (an older event than the room's state: kept, not applied), recorded (kept; a duplicate delivery changes nothing again) or unknownType (counted, not acted on); 400 Not a JSON object with an `event` string; 401 Refused, nothing stored: no x-zm-signature or x-zm-request-timestamp, a signature that does not match the body, a timestamp more than 5 minutes from now (a replay), or no secret token configured; the message says which; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
+         * @description Needs the API key (x-api-key) only, in every access mode. Answers: 200 An endpoint validation answered ({plainToken, encryptedToken}: the HMAC-SHA256 of plainToken with the secret token, hex), or an event stored before this answer: applied (the connectivity of the room's devices it concerns set), stale (older than what those devices hold: kept, not applied), recorded (kept; a duplicate delivery changes nothing again; an event that changes no connectivity), unknownRoom (no device of the room known yet: kept, applied by the next sync when newer than its listing) or unknownType (counted, not acted on); 400 Not a JSON object with an `event` string; 401 Refused, nothing stored: no x-zm-signature or x-zm-request-timestamp, a signature that does not match the body, a timestamp more than 5 minutes from now (a replay), or no secret token configured; the message says which; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["vendorsZoomEvents"];
         delete?: never;
@@ -11523,6 +11523,20 @@ export interface operations {
                             /** @description failing longer than PROVIDER_STALE_MINUTES: its devices carry staleSince */
                             stale: boolean;
                             staleSince: string | null;
+                            statusPolls: {
+                                /** @description connectivity changes its polls wrote (devices the vendor saw otherwise than we held) */
+                                changes: number;
+                                /** @description status polls run */
+                                count: number;
+                                /** @description of those, failed (what we hold stayed as it was) */
+                                failed: number;
+                                lastAt: string | null;
+                                lastError: string | null;
+                                /** @description vendor requests the last poll sent */
+                                lastRequests: number;
+                                /** @description vendor requests all its polls sent (token requests included): their cost */
+                                requests: number;
+                            } | null;
                             throttledWaits: number;
                             waitedSeconds: number;
                         }[];
@@ -13238,7 +13252,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description An endpoint validation answered ({plainToken, encryptedToken}: the HMAC-SHA256 of plainToken with the secret token, hex), or an event stored before this answer: applied (the room's connectivity set), stale (an older event than the room's state: kept, not applied), recorded (kept; a duplicate delivery changes nothing again) or unknownType (counted, not acted on) */
+            /** @description An endpoint validation answered ({plainToken, encryptedToken}: the HMAC-SHA256 of plainToken with the secret token, hex), or an event stored before this answer: applied (the connectivity of the room's devices it concerns set), stale (older than what those devices hold: kept, not applied), recorded (kept; a duplicate delivery changes nothing again; an event that changes no connectivity), unknownRoom (no device of the room known yet: kept, applied by the next sync when newer than its listing) or unknownType (counted, not acted on) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -13250,7 +13264,7 @@ export interface operations {
                     } | {
                         /** @description the same delivery (same body) was stored before: Zoom retried */
                         duplicate: boolean;
-                        outcome: "applied" | "stale" | "recorded" | "unknownType";
+                        outcome: "applied" | "stale" | "recorded" | "unknownRoom" | "unknownType";
                         /** @constant */
                         received: true;
                     };

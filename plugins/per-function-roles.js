@@ -38,7 +38,10 @@ class PerFunctionRoles extends TemplatePlugin {
     // ManageConnections on every API's connections (`*/@connections/*`); the functions that
     // push get the narrow, named LivePush statement instead, so that grant goes.
     const frameworkWebsocketGrant = (s) => !s.Sid && JSON.stringify(s.Action) === '["execute-api:ManageConnections"]';
-    const common = statements.filter((s) => !s.Sid && !frameworkWebsocketGrant(s));
+    // Likewise for an asynchronous invocation's destination (`destinations:`): the framework grants
+    // the target to every function; the function that has one names its statement instead.
+    const frameworkDestinationGrant = (s) => !s.Sid && ['sns:Publish', 'sqs:SendMessage', 'lambda:InvokeFunction', 'events:PutEvents'].includes(s.Action);
+    const common = statements.filter((s) => !s.Sid && !frameworkWebsocketGrant(s) && !frameworkDestinationGrant(s));
     const bySid = new Map(statements.filter((s) => s.Sid).map((s) => [s.Sid, s]));
     const { default: fallback = [], functions: listed = {} } = this.permissions();
     const names = Object.keys(service.functions ?? {});

@@ -4,6 +4,7 @@
 import { MAX_SILENCED_BY } from '#lib/alarms/pure/silences';
 import { MAX_SEVERITY, MIN_SEVERITY } from '#lib/watchers/types';
 import { ALARM_HISTORY_CSV_COLUMNS } from '#lib/alarms/pure/csv';
+import { job } from '#lib/http/contract';
 import { csvFormat, dateTime, error, INVENTORY_MEMORY_MB, inventoryJob, listOrPage, name, ok, oneOfValues, orCsv, page, pageOf, routesOf, strict, Type } from './shared';
 import { watcherId } from './watchers';
 
@@ -202,4 +203,15 @@ export const routes = {
 export const jobs = {
   // Ticks every minute; runs when intervalDeviceWatchers seconds passed since the last run.
   evaluateOnSchedule: inventoryJob('Evaluate every active watcher when intervalDeviceWatchers seconds have passed', 'rate(1 minute)', 'evaluator', { environment: mailEnvironment }),
+  // Invoked asynchronously by what saw a device change (lib/adapters/nudge.ts; docs/adr/0580-*.md):
+  // the queue pass now. Lambda retries a failed run twice, then publishes it to the stage's alarm topic.
+  evaluateQueued: job({
+    summary: 'Evaluate the queued device changes now (an asynchronous invocation by the refresh, the sync and the vendor event receiver)',
+    timeout: 300,
+    memorySize: INVENTORY_MEMORY_MB.evaluator,
+    maximumRetryAttempts: 2,
+    destinations: { onFailure: { type: 'sns', arn: { Ref: 'AlarmTopic' } } },
+    environment: mailEnvironment,
+    events: [],
+  }),
 };

@@ -1,7 +1,7 @@
 /** Devices and statistics (spec "Devices"; DESIGN §6, D4, D10, D11): invalid input is 422. */
 import { AVAILABILITY_CSV_COLUMNS, DEVICE_CSV_COLUMNS, DEVICE_HISTORY_CSV_COLUMNS } from '#lib/devices/csv';
 import { maintenanceMark } from './maintenance';
-import { areaRoutesOf, csvFormat, dateTime, error, inventoryJob, listOrPage, name, ok, orCsv, page, pageOf, SINGLE_LINE, SINGLE_LINE_RULE, strict, type TSchema, Type } from './shared';
+import { areaRoutesOf, csvFormat, dateTime, error, inventoryJob, listOrPage, name, ok, orCsv, page, pageOf, scheduled, SINGLE_LINE, SINGLE_LINE_RULE, strict, type TSchema, Type } from './shared';
 
 /** Where devices come from (lib/inventory/provider). */
 const providerEnvironment = '${file(./functions/devices/provider-env.yml)}';
@@ -180,4 +180,12 @@ export const jobs = {
   // The device inventory from the provider into the table.
   // no async retries: a retry could only overlap the next scheduled sync (the lease makes one harmless anyway)
   sync: inventoryJob('Synchronise the device inventory from the provider', 'rate(5 minutes)', 'sync', { maximumRetryAttempts: 0, environment: providerEnvironment }),
+  // Between syncs: only what each vendor says is not connected, compared with what is stored (its
+  // schedule is the shortest a rate takes; STATUS_POLL_SECONDS sets it under npm start). No async
+  // retries either: the next tick is a minute away, and it shares the sync's lease.
+  statusPoll: scheduled('Poll each provider for its devices not connected, between syncs', 'rate(1 minute)', {
+    timeout: 60,
+    maximumRetryAttempts: 0,
+    environment: providerEnvironment,
+  }),
 };

@@ -55,12 +55,30 @@ const provider = Type.Object({
       { description: "its pushed events (Zoom's webhooks, POST /vendors/zoom/events); null for a vendor that pushed none" },
     ),
   ),
+  statusPolls: nullable(
+    Type.Object(
+      {
+        count: Type.Integer({ minimum: 0, description: 'status polls run' }),
+        failed: Type.Integer({ minimum: 0, description: 'of those, failed (what we hold stayed as it was)' }),
+        lastAt: nullable(dateTime),
+        lastError: nullable(Type.String({ description: "the last poll's failure; null after a success. Never a token or a secret" })),
+        requests: Type.Integer({ minimum: 0, description: 'vendor requests all its polls sent (token requests included): their cost' }),
+        lastRequests: Type.Integer({ minimum: 0, description: 'vendor requests the last poll sent' }),
+        changes: Type.Integer({ minimum: 0, description: 'connectivity changes its polls wrote (devices the vendor saw otherwise than we held)' }),
+      },
+      {
+        description:
+          'its cheap status polls between syncs (STATUS_POLL_SECONDS): only what the vendor says is not connected (Webex connectionStatus filters, Zoom rooms status=Offline); ' +
+          'null for a provider never polled (one without a status filter: http)',
+      },
+    ),
+  ),
 });
 
 const api = routesOf({ permission: 'fleet:read', invalidStatus: 400 });
 
 export const routes = {
-  list: api('GET', 'providers', 'Device providers: last success, last error, devices, requests, throttled waits, held removals, stale since, paging backoff, pushed events', {
+  list: api('GET', 'providers', 'Device providers: last success, last error, devices, requests, throttled waits, held removals, stale since, paging backoff, pushed events, status polls', {
     responses: {
       200: ok(
         'Each provider configured, with a stored status or with pushed events, the configured first',

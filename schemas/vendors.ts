@@ -23,13 +23,15 @@ export const routes = {
     responses: {
       200: ok(
         'An endpoint validation answered ({plainToken, encryptedToken}: the HMAC-SHA256 of plainToken with the secret token, hex), or an event stored before this answer: ' +
-          'applied (the room\'s connectivity set), stale (an older event than the room\'s state: kept, not applied), recorded (kept; a duplicate delivery changes nothing again) or unknownType (counted, not acted on)',
+          'applied (the connectivity of the room\'s devices it concerns set), stale (older than what those devices hold: kept, not applied), ' +
+          'recorded (kept; a duplicate delivery changes nothing again; an event that changes no connectivity), unknownRoom (no device of the room known yet: kept, applied by the next sync when newer than its listing) ' +
+          'or unknownType (counted, not acted on)',
         Type.Union([
           Type.Object({ plainToken: Type.String(), encryptedToken: Type.String({ pattern: '^[0-9a-f]{64}$' }) }),
           Type.Object({
             received: Type.Literal(true),
             duplicate: Type.Boolean({ description: 'the same delivery (same body) was stored before: Zoom retried' }),
-            outcome: Type.Union([Type.Literal('applied'), Type.Literal('stale'), Type.Literal('recorded'), Type.Literal('unknownType')]),
+            outcome: Type.Union([Type.Literal('applied'), Type.Literal('stale'), Type.Literal('recorded'), Type.Literal('unknownRoom'), Type.Literal('unknownType')]),
           }),
         ]),
       ),

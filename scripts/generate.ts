@@ -124,12 +124,13 @@ export const renderFunctions = async (): Promise<string> => {
     };
   }
   for (const job of jobs) {
-    const { timeout, memorySize, maximumRetryAttempts, environment, events } = job.contract;
+    const { timeout, memorySize, maximumRetryAttempts, destinations, environment, events } = job.contract;
     functions[job.functionName] = {
       handler: handlerOf(job),
       ...(timeout ? { timeout } : {}),
       ...(memorySize ? { memorySize } : {}),
       ...(maximumRetryAttempts !== undefined ? { maximumRetryAttempts } : {}),
+      ...(destinations ? { destinations } : {}),
       ...(environment ? { environment } : {}),
       events,
     };

@@ -85,11 +85,11 @@ let providers: import('../lib/inventory/provider').NamedProvider[] | undefined;
 const startPeriodicSync = () =>
   every(Number(process.env.SYNC_INTERVAL_SECONDS ?? 60), 'device sync', async () => {
     const { providersFromEnv } = await import('../lib/inventory/provider');
-    const { syncAlone } = await import('../lib/inventory/syncLease');
+    const { SYNC_LEASE_WAIT_MS, syncAlone } = await import('../lib/inventory/syncLease');
     const { runEvaluation } = await import('../lib/alarms/engine/run');
     const { mailerFromEnv } = await import('../lib/adapters/mail');
-    // the sync's lease: another instance syncing the same store (DYNAMODB_ENDPOINT) goes first
-    const leased = await syncAlone((providers ??= providersFromEnv()));
+    // the sync's lease: another instance syncing the same store (DYNAMODB_ENDPOINT) goes first; a status poll holding it is waited for
+    const leased = await syncAlone((providers ??= providersFromEnv()), { waitMs: SYNC_LEASE_WAIT_MS });
     if (!leased.ran) return undefined;
     const { result } = leased;
     const failed = result.providers.filter((p) => !p.ok).map((p) => `${p.name} failed (${p.error}); its devices stay as stored`);
@@ -98,6 +98,28 @@ const startPeriodicSync = () =>
     const outcome = await runEvaluation({ mailer: mailerFromEnv(), mode: 'queue' });
     const alarms = outcome.ran && (outcome.summary.raised || outcome.summary.cleared) ? `; ${outcome.summary.raised} raised, ${outcome.summary.cleared} cleared` : '';
     return result.upserted || result.removed ? `${result.upserted} written, ${result.removed} removed${alarms}` : undefined;
+  });
+
+/**
+ * The scheduled status poll, every STATUS_POLL_SECONDS (default 60; 0 = off): what each provider
+ * says is not connected, against what is stored, under the sync's lease (lib/inventory/statusPoll.ts);
+ * the alarms of the devices it changed follow in the same run, as after a sync.
+ */
+const startPeriodicStatusPoll = () =>
+  every(Number(process.env.STATUS_POLL_SECONDS ?? 60), 'status poll', async () => {
+    const { providersFromEnv } = await import('../lib/inventory/provider');
+    const { pollAlone } = await import('../lib/inventory/statusPoll');
+    const { runEvaluation } = await import('../lib/alarms/engine/run');
+    const { mailerFromEnv } = await import('../lib/adapters/mail');
+    const polled = await pollAlone((providers ??= providersFromEnv()));
+    if (!polled.ran) return undefined;
+    const failed = polled.result.providers.filter((p) => !p.ok).map((p) => `${p.name} failed (${p.error}); its devices stay as stored`);
+    if (failed.length) console.log(`status poll: ${failed.join('; ')}`);
+    const applied = polled.result.providers.reduce((sum, p) => sum + p.applied, 0);
+    if (applied === 0) return undefined;
+    const outcome = await runEvaluation({ mailer: mailerFromEnv(), mode: 'queue' });
+    const alarms = outcome.ran && (outcome.summary.raised || outcome.summary.cleared) ? `; ${outcome.summary.raised} raised, ${outcome.summary.cleared} cleared` : '';
+    return `${applied} connectivity changes written${alarms}`;
   });
 
 /**
@@ -299,6 +321,7 @@ const main = async () => {
   const [{ enableLivePush }, { connectionsFromEnv }] = await Promise.all([import('../lib/live/push'), import('../lib/adapters/connections')]);
   enableLivePush(connectionsFromEnv());
   const syncTimer = startPeriodicSync();
+  const pollTimer = startPeriodicStatusPoll();
   const evaluateTimer = startPeriodicEvaluation();
   const reportTimer = startPeriodicReports();
   let stopping = false;
@@ -306,6 +329,7 @@ const main = async () => {
     if (stopping) return;
     stopping = true;
     if (syncTimer) clearInterval(syncTimer);
+    if (pollTimer) clearInterval(pollTimer);
     if (evaluateTimer) clearInterval(evaluateTimer);
     if (reportTimer) clearInterval(reportTimer);
     // an open browser tab or a client's keep-alive socket must not hold the stop up

@@ -50,6 +50,8 @@ export interface FunctionFacts {
   environment?: Record<string, string> | string;
   /** Retries of an asynchronous invocation (schedules): 0 where a retry could overlap the next run. */
   maximumRetryAttempts?: number;
+  /** Where an asynchronous invocation goes once its retries failed (serverless `destinations`). */
+  destinations?: { onFailure: { type: 'sns' | 'sqs' | 'function' | 'eventBus'; arn: unknown } };
   /** Extra statements for this function (per-function roles read them; see docs/architecture.md). */
   iam?: IamStatement[];
 }

@@ -27,6 +27,24 @@ export const providerStatusItem = ({ heldRemovals, ...status }: ProviderStatus):
 };
 dataModel: docRow(ProviderEntity, { section: 'Devices, room aggregates and lookups', name: 'Provider status', PK: '`PROVIDER`', SK: '`PROVIDER#<name>`',
   notes: 'one per device provider, written whole by the sync after each run: `lastSyncAt, lastSuccessAt, lastError {at, message, status?, trackingId?}, failingSince, staleFlaggedFor, devices, skipped {reason: n}, adjusted {change: n} (fields cut, cleaned or renamed: see "Vendor fields and their bounds"), duplicates, requests, throttledWaits, waitedMs, heldRemovals {count, seen, digest (a hash of the serials it would remove), since}, pagingFailures, backoffUntil`' });
+/** What a provider's status polls came to (`GET /providers`): its own item, so the sync's whole write of the provider status never races it. */
+export const POLL_COUNTS = 'PROVIDERPOLLS';
+export const PollCountsEntity = /* @__PURE__ */ entity({
+  type: 'ProviderPollCounts',
+  key: (vendor: string) => ({ PK: POLL_COUNTS, SK: vendor }),
+  fromItem: (item) => ({
+    vendor: String(item.SK),
+    count: Number(item.polls ?? 0),
+    failed: Number(item.failed ?? 0),
+    requests: Number(item.requests ?? 0),
+    changes: Number(item.changes ?? 0),
+    lastAt: (item.lastPollAt as string | undefined) ?? null,
+    lastRequests: Number(item.lastRequests ?? 0),
+    lastError: (item.lastError as string | undefined) ?? null,
+  }),
+});
+dataModel: docRow(PollCountsEntity, { section: 'Devices, room aggregates and lookups', name: 'Provider poll counts', PK: '`PROVIDERPOLLS`', SK: '`<provider>`',
+  notes: '`polls, failed, requests, changes` (ADD counters: status polls run, failed, their vendor requests, the connectivity changes they applied), `lastPollAt, lastRequests, lastError` (the last poll\'s; `lastError` removed by a success)' });
 
 
 const fingerprints = 'Sync fingerprints';
@@ -107,6 +125,30 @@ export const VendorRoomEntity = /* @__PURE__ */ entity({
 });
 dataModel: docRow(VendorRoomEntity, { section: vendorEvents, name: 'Vendor room', PK: '`VROOM#<vendor>`', SK: '`<vendor room id>#<component>` (`*`: the room itself)',
   notes: '`connected` and `connectedAt` (the event time, epoch ms, of the newest connectivity event applied; written only by a newer one), `issue`' });
+/**
+ * The vendor room directory: which of our devices a vendor room holds, so that an event about the
+ * room (Zoom names its room, and a component: the device's type) reaches the devices it concerns.
+ * Written by the sync from what it stores (the devices' `vendorRef`), O(devices changed).
+ */
+export interface VendorRoomDevice {
+  vendor: string;
+  room: string;
+  devicesn: string;
+  /** The device's kind as its vendor names it (Zoom's `device_type`); absent when it gave none. */
+  component?: string;
+}
+export const VendorRoomDeviceEntity = /* @__PURE__ */ entity({
+  type: 'VendorRoomDevice',
+  key: ({ vendor, room, devicesn }: Pick<VendorRoomDevice, 'vendor' | 'room' | 'devicesn'>) => ({ PK: `VDIR#${vendor}#${room}`, SK: `DEVICE#${devicesn}` }),
+  fromItem: (item): VendorRoomDevice => ({
+    vendor: String(item.vendor),
+    room: String(item.room),
+    devicesn: String(item.devicesn),
+    ...(typeof item.component === 'string' ? { component: item.component } : {}),
+  }),
+});
+dataModel: docRow(VendorRoomDeviceEntity, { section: vendorEvents, name: 'Vendor room device', PK: '`VDIR#<vendor>#<vendor room id>`', SK: '`DEVICE#<sn>`',
+  notes: '`vendor, room, devicesn`, `component` (the vendor\'s device type, which a room event names); written by the sync for the devices it writes, removed with them' });
 /** What a vendor's receiver counted (`GET /providers`): its own item, so the sync's whole write of the provider status never races it. */
 export const EVENT_COUNTS = 'PROVIDEREVENTS';
 export const EventCountsEntity = /* @__PURE__ */ entity({

@@ -1,4 +1,5 @@
 import * as providerStatuses from '#lib/inventory/repository/providers';
+import * as statusPolls from '#lib/inventory/repository/statusPolls';
 import * as vendorEvents from '#lib/inventory/repository/vendorEvents';
 import { configuredNames } from './provider/kinds';
 import { backingOff, staleSince, type ProviderFailure } from './pure/providerStatus';
@@ -29,6 +30,8 @@ interface ProviderReport {
   backoffUntil: string | null;
   /** What its pushed events came to (Zoom's webhooks); null for a vendor that has pushed nothing. */
   events: { received: number; rejected: number; duplicates: number; unknown: number; lastEventAt: string | null } | null;
+  /** What its status polls between syncs came to; null for a provider never polled (no status filter, or no poll yet). */
+  statusPolls: { count: number; failed: number; lastAt: string | null; lastError: string | null; requests: number; lastRequests: number; changes: number } | null;
 }
 
 export interface ProvidersReport {
@@ -46,10 +49,11 @@ const staleMinutes = () => {
 /** Every provider configured, with a stored status or with pushed events, configured ones first in their order. */
 export const providersReport = async (now = Date.now()): Promise<ProvidersReport> => {
   const configured = configuredNames();
-  const [statuses, counted] = await Promise.all([providerStatuses.all(), vendorEvents.counts()]);
+  const [statuses, counted, polled] = await Promise.all([providerStatuses.all(), vendorEvents.counts(), statusPolls.counts()]);
   const events = new Map(counted.map(({ vendor, ...counts }) => [vendor, counts]));
+  const polls = new Map(polled.map(({ vendor, ...counts }) => [vendor, counts]));
   // a vendor that pushed events is listed too, configured or not (a receiver set up before its provider)
-  const known = new Set([...statuses.keys(), ...events.keys()]);
+  const known = new Set([...statuses.keys(), ...events.keys(), ...polls.keys()]);
   const names = [...configured, ...[...known].filter((name) => !(configured as string[]).includes(name)).sort()];
   const providers = names.map((name): ProviderReport => {
     const status = statuses.get(name);
@@ -74,6 +78,7 @@ export const providersReport = async (now = Date.now()): Promise<ProvidersReport
       pagingFailures: status?.pagingFailures ?? 0,
       backoffUntil: status && backingOff(status, now) ? status.backoffUntil! : null,
       events: events.get(name) ?? null,
+      statusPolls: polls.get(name) ?? null,
     };
   });
   return {

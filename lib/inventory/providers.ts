@@ -165,6 +165,7 @@ export const syncProviders = async (providers: readonly NamedProvider[], options
     holds: (device) => failed.has(ownerOf(device)),
     guard,
     stale,
+    listedAt: startedAt,
   });
 
   const outcome: ProvidersSyncResult['providers'] = [];

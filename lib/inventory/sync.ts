@@ -11,6 +11,10 @@ import type { DeviceProvider } from './provider/index';
 import { fitDevices } from './pure/names';
 import { connectivityChanges, planSync } from './pure/syncPlan';
 import { readStoredSide } from './storedSide';
+import type { VendorRoomDevice } from './entities';
+import { directoryChanges } from './pure/vendorRooms';
+import { writeDirectory } from './repository/vendorRooms';
+import { applyKeptEvents } from './roomEvents';
 
 export interface SyncResult {
   devices: number;
@@ -36,7 +40,10 @@ export interface SyncResult {
  * the devices, fingerprints after the rooms: a run cut short is repeated by the next sync. The
  * caller evaluates the queue (`runQueue`, lib/alarms/engine/runPasses.ts).
  */
-export const syncDevices = async (provider: DeviceProvider): Promise<SyncResult> => syncListing(await provider.listDevices());
+export const syncDevices = async (provider: DeviceProvider): Promise<SyncResult> => {
+  const listedAt = new Date().toISOString();
+  return syncListing(await provider.listDevices(), { listedAt });
+};
 
 /** What a sync of several providers adds to one listing (lib/inventory/providers.ts). */
 interface SyncScope {
@@ -48,10 +55,13 @@ interface SyncScope {
   guard?: (removed: readonly StoredDevice[]) => Promise<ReadonlySet<string>>;
   /** Held devices to flag stale: since when, by vendor (the sync is then a full one, to reach them all). */
   stale?: ReadonlyMap<string, string>;
+  /** When the listing was asked for (ISO 8601): a kept vendor event newer than it is applied after the writes. */
+  listedAt?: string;
 }
 
 /** One sync of a listing already in hand (several providers' devices, merged). */
 export const syncListing = async (listed: readonly ProviderDevice[], scope: SyncScope = {}): Promise<SyncResult> => {
+  const listedAt = scope.listedAt ?? new Date().toISOString();
   const { fit, skipped } = fitDevices(listed);
   for (const device of skipped) logger.warn('device skipped by the sync: malformed name', { field: device.field, devicesn: device.devicesn });
   // a device the provider reported unreadably is neither updated nor removed this time
@@ -78,12 +88,17 @@ export const syncListing = async (listed: readonly ProviderDevice[], scope: Sync
   ]);
   await side.markWrites([...plan.puts, ...plan.deletes]);
   await devices.syncWrite(plan.puts, plan.deletes);
+  // the vendor room directory follows the devices written (a moved device leaves its old room's entry)
+  const rewritten = new Set(plan.puts.map((d) => d.devicesn));
+  const directory = directoryChanges(plan.puts, [...plan.deletes, ...side.stored.filter((d) => rewritten.has(d.devicesn))]);
+  await writeDirectory(directory);
   const stale = side.drifted;
   const toRecompute = new Map<string, Place>([...plan.touched, ...stale].map((place) => [roomKey(place), place]));
   await recountRooms(toRecompute.values(), rollupBeforeWrite);
   // an aggregate that had drifted means an interrupted run: its summaries may have drifted too
   if (stale.length > 0) await healSummaries();
   await side.commit();
+  await applyEventsKeptFor(directory.put, listedAt);
   return {
     devices: new Set(fit.map((d) => d.devicesn)).size,
     upserted: plan.puts.length,
@@ -93,6 +108,16 @@ export const syncListing = async (listed: readonly ProviderDevice[], scope: Sync
     full: side.full,
     roomsRead: side.roomsRead,
   };
+};
+
+/**
+ * The events kept for vendor rooms this sync wrote devices of (they arrived before the directory
+ * knew the room): applied when newer than the listing. A failure leaves them kept for the next sync.
+ */
+const applyEventsKeptFor = async (entries: readonly VendorRoomDevice[], listedAt: string): Promise<void> => {
+  const rooms = [...new Map(entries.map(({ vendor, room }) => [`${vendor}#${room}`, { vendor, room }])).values()];
+  if (rooms.length === 0) return;
+  await applyKeptEvents(rooms, listedAt).catch((error: unknown) => logger.warn('kept vendor events not applied; the next sync tries again', { error: String(error) }));
 };
 
 /** Sets each device's alarm fields to what the table holds for it now (devices not stored yet keep none). */

@@ -2,6 +2,7 @@ import { PayloadTooLarge, Unauthorized } from '#lib/shared/errors';
 import { logger } from '#lib/shared/log';
 import { eventDigest, readZoomEvent, urlValidationAnswer, verifyZoomRequest, ZOOM_EVENT_MAX_BYTES } from './pure/zoomEvents';
 import * as events from './repository/vendorEvents';
+import { applyToDevices } from './roomEvents';
 
 /*
  * Zoom's event receiver: a request is Zoom's when its signature holds and its timestamp is fresh;
@@ -23,7 +24,7 @@ export interface ZoomDelivery {
 
 export type ZoomAnswer =
   | { plainToken: string; encryptedToken: string }
-  | { received: true; duplicate: boolean; outcome: 'applied' | 'stale' | 'recorded' | 'unknownType' };
+  | { received: true; duplicate: boolean; outcome: 'applied' | 'stale' | 'recorded' | 'unknownRoom' | 'unknownType' };
 
 const VENDOR = 'zoom';
 
@@ -57,9 +58,10 @@ export const receiveZoomEvent = async (delivery: ZoomDelivery): Promise<ZoomAnsw
   await events.count(VENDOR, first ? 'received' : 'duplicates', receivedAt);
   if (event.change.kind !== 'connectivity') return { received: true, duplicate: !first, outcome: 'recorded' };
   // a duplicate applies too: its first copy may have been stored by a process that died before
-  // applying it; the write is conditional on the event time, so an applied one changes nothing again
+  // applying it; the writes are conditional on the event time, so an applied one changes nothing again
   const { connected, issue, component } = event.change;
-  const applied = await events.applyConnectivity({ vendor: VENDOR, room: event.roomId, ...(component ? { component } : {}) }, { connected, at: event.at, issue });
-  if (first || applied) await events.settle(stored, applied ? 'applied' : 'stale');
-  return { received: true, duplicate: !first, outcome: applied ? 'applied' : first ? 'stale' : 'recorded' };
+  await events.applyConnectivity({ vendor: VENDOR, room: event.roomId, ...(component ? { component } : {}) }, { connected, at: event.at, issue });
+  const outcome = await applyToDevices(VENDOR, event.roomId, event.change, event.at);
+  if (first || outcome === 'applied') await events.settle(stored, outcome);
+  return { received: true, duplicate: !first, outcome: outcome === 'stale' && !first ? 'recorded' : outcome };
 };

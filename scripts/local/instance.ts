@@ -110,6 +110,7 @@ export const stillFleetEnv: Record<string, string> = {
   SIM_SEED: '42',
   SIM_CHURN: '0',
   SYNC_INTERVAL_SECONDS: '0',
+  STATUS_POLL_SECONDS: '0',
   // alarms are evaluated only through POST /alarms/evaluate
   EVALUATE_INTERVAL_SECONDS: '0',
   // no demo alarm rule: tests and benchmarks create their own watchers

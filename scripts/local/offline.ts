@@ -72,6 +72,9 @@ export const startOffline = async (options: OfflineOptions): Promise<OfflineServ
       ...options.env,
       PORT: String(options.port),
       LAMBDA_PORT: String(lambdaPort),
+      // where functions nudge the queue evaluator (lib/adapters/nudge.ts): this server's Lambda API
+      // unless the caller names another (a test of a nudge that fails)
+      LAMBDA_ENDPOINT: options.env.LAMBDA_ENDPOINT ?? process.env.LAMBDA_ENDPOINT ?? `http://localhost:${lambdaPort}`,
       ESBUILD_WORK_FOLDER: options.workFolder ?? '.esbuild',
       SLS_TELEMETRY_DISABLED: '1',
       SLS_NOTIFICATIONS_MODE: 'off',

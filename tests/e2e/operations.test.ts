@@ -180,6 +180,13 @@ describe('least privilege per function', () => {
         secrets: importsPackage(metafile, '@aws-sdk/client-ssm'),
         mail: importsPackage(metafile, '@aws-sdk/client-sesv2'),
         push: 'lib/adapters/connections.ts' in metafile.inputs,
+        nudge: 'lib/adapters/nudge.ts' in metafile.inputs,
+        // an asynchronous invocation's on-failure destination is the stage's alarm topic (Lambda publishes with the function's role)
+        failureTopic: resourcesOfType(prod, 'AWS::Lambda::EventInvokeConfig').some(
+          ([, config]) =>
+            JSON.stringify(props(config).FunctionName) === JSON.stringify({ Ref: logicalId(fn.functionName) }) &&
+            JSON.stringify(props(config).DestinationConfig) === JSON.stringify({ OnFailure: { Destination: { Ref: 'AlarmTopic' } } }),
+        ),
       };
       const onlyReads = fn.events.length > 0 && fn.events.every((e) => (e as { http?: { method: string } }).http?.method === 'get');
       const actions = actionsOf(roleOf(prod.Resources[logicalId(fn.functionName)]!).role);
@@ -191,7 +198,8 @@ describe('least privilege per function', () => {
         ...(reaches.secrets ? [] : has('ssm:')),
         ...(reaches.secrets ? [] : has('secretsmanager:')),
         ...(reaches.mail ? [] : has('ses:')),
-        ...has('sns:'),
+        ...(reaches.failureTopic ? [] : has('sns:')),
+        ...(reaches.nudge ? [] : has('lambda:')),
         ...(reaches.push ? [] : has('execute-api:')),
       ];
       if (gained.length) offenders.push(`${fn.functionName}: ${gained.join(', ')}`);
@@ -202,6 +210,8 @@ describe('least privilege per function', () => {
       expect(has('secretsmanager:'), fn.functionName).toEqual(route && needsStageSecret(route.contract) ? ['secretsmanager:GetSecretValue'] : []);
       if (reaches.mail) expect(has('ses:'), fn.functionName).toEqual(['ses:SendEmail']);
       if (reaches.push) expect(has('execute-api:'), fn.functionName).toEqual(['execute-api:ManageConnections']);
+      if (reaches.nudge) expect(has('lambda:'), fn.functionName).toEqual(['lambda:InvokeFunction']);
+      if (reaches.failureTopic) expect(has('sns:'), fn.functionName).toEqual(['sns:Publish']);
     }
     expect(offenders).toEqual([]);
   }, 120_000);

@@ -7,8 +7,12 @@ import { providersReport } from '#lib/inventory/providerReport';
 import { eventDigest } from '#lib/inventory/pure/zoomEvents';
 import { handler } from '../../functions/vendors/zoomEvents';
 import type { ZoomFake } from '../../scripts/local/fakes/zoom';
+import { syncDevices } from '#lib/inventory/sync';
+import { devices } from '#lib/devices/repository/devices';
+import { toDevice, type ProviderDevice } from '#lib/devices/types';
 import { apiEvent, lambdaContext } from '../support/events';
-import { fleetOf, resetFaults, zoomFake } from '../support/vendors';
+import { fixed } from '../support/fleet';
+import { fleetOf, resetFaults, zoomAdapter, zoomFake } from '../support/vendors';
 
 // POST /vendors/zoom/events: Zoom's signature is the credential; an event is stored once, before
 // the 2xx; a room's connectivity follows the newest event time. This file has its own table.
@@ -32,6 +36,15 @@ const deliver = async (body: string, headers: Record<string, string | undefined>
 };
 const alert = (room: string, at: number, kind: 1 | 2, extra: Record<string, unknown> = {}) =>
   JSON.stringify({ event: 'zoomroom.alert', event_ts: at, payload: { account_id: 'acct', object: { id: room, room_name: 'Room', issue: 'Zoom room is offline', alert_kind: kind, ...extra } } });
+const zoomDevice = (sn: string, room: string, type: string, connected: boolean): ProviderDevice => ({
+  deviceid: `id-${sn}`,
+  devicesn: sn,
+  devicemodel: 'ZR',
+  status: { connected, inCallStatus: 'NONE' },
+  details: { region: 'Zoomland', location: 'Paris', room: `Board ${room}` },
+  vendor: 'zoom',
+  vendorRef: `${room}/floor-1/${encodeURIComponent(type)}`,
+});
 const counts = async () => {
   const { vendor: _vendor, ...counted } = (await vendorEvents.counts()).find((c) => c.vendor === 'zoom') ?? { vendor: 'zoom', received: 0, rejected: 0, duplicates: 0, unknown: 0, lastEventAt: null };
   return counted;
@@ -73,21 +86,53 @@ describe('POST /vendors/zoom/events', () => {
     const before = await counts();
     const at = Date.now();
     const body = alert('room-dup', at, 1);
-    expect(await deliver(body)).toEqual({ status: 200, body: { received: true, duplicate: false, outcome: 'applied' } });
-    expect(await VendorEventEntity.find({ vendor: 'zoom', room: 'room-dup', digest: eventDigest(body) }, { consistent: true })).toMatchObject({ at, state: 'applied' });
+    // no device of room-dup is known: the event is kept for the next sync
+    expect(await deliver(body)).toEqual({ status: 200, body: { received: true, duplicate: false, outcome: 'unknownRoom' } });
+    expect(await VendorEventEntity.find({ vendor: 'zoom', room: 'room-dup', digest: eventDigest(body) }, { consistent: true })).toMatchObject({ at, state: 'unknownRoom' });
     expect(await vendorEvents.roomPart({ vendor: 'zoom', room: 'room-dup' })).toMatchObject({ connected: false, connectedAt: at });
-    expect(await deliver(body)).toEqual({ status: 200, body: { received: true, duplicate: true, outcome: 'recorded' } });
+    expect(await deliver(body)).toEqual({ status: 200, body: { received: true, duplicate: true, outcome: 'unknownRoom' } });
     const after = await counts();
     expect([after.received - before.received, after.duplicates - before.duplicates]).toEqual([1, 1]);
   });
 
   it('applies events by event time: an older event arriving late never rewinds a newer state', async () => {
+    await syncDevices(fixed(() => [zoomDevice('ORDER-1', 'room-order', 'Zoom Rooms Computer', true)]));
     const t = Date.now();
     expect((await deliver(alert('room-order', t + 10, 2))).body).toMatchObject({ outcome: 'applied' });
     expect((await deliver(alert('room-order', t, 1))).body).toMatchObject({ outcome: 'stale', duplicate: false });
     expect(await vendorEvents.roomPart({ vendor: 'zoom', room: 'room-order' })).toMatchObject({ connected: true, connectedAt: t + 10 });
+    expect((await devices.get('ORDER-1')).status.connected).toBe(true);
     expect((await deliver(alert('room-order', t + 20, 1))).body).toMatchObject({ outcome: 'applied' });
     expect(await vendorEvents.roomPart({ vendor: 'zoom', room: 'room-order' })).toMatchObject({ connected: false, connectedAt: t + 20 });
+    expect(toDevice(await devices.get('ORDER-1'))).toMatchObject({ deviceconnected: false, status: { connected: false } });
+  });
+
+  it("applies a component's alert to that component's devices of the room, and a room alert to its computer", async () => {
+    const room = 'room-parts';
+    await syncDevices(fixed(() => [zoomDevice('PARTS-PC', room, 'Zoom Rooms Computer', true), zoomDevice('PARTS-CTL', room, 'Controller', true)]));
+    const t = Date.now();
+    expect((await deliver(alert(room, t, 1, { component: 'Controller', issue: 'Controller is disconnected' }))).body).toMatchObject({ outcome: 'applied' });
+    expect([(await devices.get('PARTS-PC')).status.connected, (await devices.get('PARTS-CTL')).status.connected]).toEqual([true, false]);
+    expect((await deliver(alert(room, t + 1, 1))).body).toMatchObject({ outcome: 'applied' });
+    expect([(await devices.get('PARTS-PC')).status.connected, (await devices.get('PARTS-CTL')).status.connected]).toEqual([false, false]);
+  });
+
+  it('keeps an event about a room not known yet; the next sync applies it when newer than its listing, and only then', async () => {
+    const room = 'room-later';
+    const t = Date.now();
+    const older = alert(room, t - 60_000, 1, { component: 'Controller', issue: 'Controller is disconnected' });
+    // an event time after the listing below (Zoom's clock is not ours: a room can be listed before its event is stored)
+    const newer = alert(room, t + 60_000, 1, { component: 'Zoom Rooms Computer' });
+    expect((await deliver(older)).body).toMatchObject({ outcome: 'unknownRoom' });
+    expect((await deliver(newer)).body).toMatchObject({ outcome: 'unknownRoom' });
+
+    await syncDevices(fixed(() => [zoomDevice('LATER-PC', room, 'Zoom Rooms Computer', true), zoomDevice('LATER-CTL', room, 'Controller', true)]));
+    expect([(await devices.get('LATER-PC')).status.connected, (await devices.get('LATER-CTL')).status.connected]).toEqual([false, true]);
+    const stateOf = async (body: string) => (await VendorEventEntity.find({ vendor: 'zoom', room, digest: eventDigest(body) }, { consistent: true }))?.state;
+    expect([await stateOf(older), await stateOf(newer)]).toEqual(['stale', 'applied']);
+    // the next sync finds nothing kept: the device stays as the event left it until the listing says otherwise
+    await syncDevices(fixed(() => [zoomDevice('LATER-PC', room, 'Zoom Rooms Computer', false), zoomDevice('LATER-CTL', room, 'Controller', true)]));
+    expect((await devices.get('LATER-PC')).status.connected).toBe(false);
   });
 
   it('answers an event type it does not act on 200 and counts it', async () => {
@@ -142,6 +187,8 @@ describe("the Zoom fake's webhooks", () => {
     const address = receiver.address();
     const port = typeof address === 'object' && address ? address.port : 0;
     fake = await zoomFake(() => zoomDevices, { extras: false, webhook: { url: `http://127.0.0.1:${port}/`, secret: SECRET } });
+    // the sync writes the fake's rooms into the vendor room directory
+    await syncDevices(zoomAdapter(fake.url));
   });
   afterAll(async () => {
     await fake.close();
@@ -156,9 +203,12 @@ describe("the Zoom fake's webhooks", () => {
     expect(await switchDevice(device.devicesn, false)).toBe(200);
     await arrivals(1);
     expect(outcomes[0]).toMatchObject({ status: 200, received: true, duplicate: false, outcome: 'applied' });
+    // what GET /videoDevice/<serial> answers: the stored device, offline
+    expect(toDevice(await devices.get(device.devicesn))).toMatchObject({ deviceconnected: false, status: { connected: false } });
     expect(await switchDevice(device.devicesn, true)).toBe(200);
     await arrivals(2);
     expect(outcomes[1]).toMatchObject({ status: 200, outcome: 'applied' });
+    expect((await devices.get(device.devicesn)).status.connected).toBe(true);
   });
 
   it('drops the next n events with dropWebhooks, and sends the next n twice with duplicateWebhooks', async () => {

@@ -12,11 +12,19 @@ const carried = (metafile: Metafile, file: string): number =>
 
 describe('engine code in bundles', () => {
   it('functions that only run the queue do not carry the full pass', async () => {
-    for (const handler of ['functions/devices/refresh.ts', 'functions/devices/sync.ts']) {
-      const metafile = await importGraph(handler);
-      expect({ handler, fullPass: 'lib/alarms/engine/fullPass.ts' in metafile.inputs }).toEqual({ handler, fullPass: false });
-    }
+    const queued = await importGraph('functions/alarms/evaluateQueued.ts');
+    expect('lib/alarms/engine/queuePass.ts' in queued.inputs).toBe(true);
+    expect('lib/alarms/engine/fullPass.ts' in queued.inputs).toBe(false);
     expect(carried(await importGraph('functions/alarms/evaluateNow.ts'), 'lib/alarms/engine/fullPass.ts')).toBeGreaterThan(0);
+  }, 30_000);
+
+  it('the refresh and the sync hand their changes to the queue evaluator: they carry neither the engine nor the notifier', async () => {
+    for (const handler of ['functions/devices/refresh.ts', 'functions/devices/sync.ts']) {
+      const inputs = Object.keys((await importGraph(handler)).inputs);
+      const engine = inputs.filter((file) => file.startsWith('lib/alarms/engine/') || file.startsWith('lib/notify/'));
+      expect({ handler, engine }).toEqual({ handler, engine: [] });
+      expect(inputs).toContain('lib/adapters/nudge.ts');
+    }
   }, 30_000);
 
   it('only routes whose contract is idempotent carry the idempotent run', async () => {

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { load } from 'js-yaml';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { askingWithin, evaluationBudget, EVALUATION_MAX_MS, PROVIDER_MAX_MS, providerBudget, REFRESH_TIMEOUT_MS, RESERVE_MS } from '#lib/inventory/refreshBudget';
+import { askingWithin, PROVIDER_MAX_MS, providerBudget, REFRESH_TIMEOUT_MS, RESERVE_MS } from '#lib/inventory/refreshBudget';
+import { NUDGE_TIMEOUT_MS } from '#lib/adapters/nudge';
 import { ServiceUnavailable } from '#lib/shared/errors';
 import { root } from '../../scripts/registry';
 
@@ -15,32 +16,19 @@ describe('refresh budgets', () => {
     expect((functions.devicesRefresh?.timeout ?? providerTimeout) * 1000).toBe(REFRESH_TIMEOUT_MS);
   });
 
-  it('at the full timeout: 4 s for the provider, and the evaluation gets what is left but the reserve', () => {
+  it('at the full timeout: 4 s for the provider, and the reserve holds the nudge of the evaluator', () => {
     expect(providerBudget(REFRESH_TIMEOUT_MS)).toBe(PROVIDER_MAX_MS);
-    // the provider took all of its budget, the store writes 500 ms
-    const left = REFRESH_TIMEOUT_MS - PROVIDER_MAX_MS - 500;
-    expect(evaluationBudget(left)).toBe(left - RESERVE_MS);
-    expect(PROVIDER_MAX_MS + 500 + evaluationBudget(left) + RESERVE_MS).toBe(REFRESH_TIMEOUT_MS);
+    expect(NUDGE_TIMEOUT_MS).toBeLessThan(RESERVE_MS);
   });
 
-  it('never lets provider + evaluation + reserve exceed the time left, whatever the time left and the provider took', () => {
+  it('never lets provider + reserve exceed the time left, whatever the time left', () => {
     for (let remaining = 0; remaining <= 30_000; remaining += 250) {
       const provider = providerBudget(remaining);
       expect(provider).toBeGreaterThanOrEqual(0);
       expect(provider).toBeLessThanOrEqual(PROVIDER_MAX_MS);
-      for (let took = 0; took <= provider; took += 250) {
-        const evaluation = evaluationBudget(remaining - took);
-        expect(evaluation).toBeLessThanOrEqual(EVALUATION_MAX_MS);
-        if (remaining >= RESERVE_MS) expect(took + evaluation + RESERVE_MS, `remaining ${remaining}, provider took ${took}`).toBeLessThanOrEqual(remaining);
-        else expect(evaluation).toBe(0);
-      }
+      if (remaining >= RESERVE_MS) expect(provider + RESERVE_MS, `remaining ${remaining}`).toBeLessThanOrEqual(remaining);
+      else expect(provider).toBe(0);
     }
-  });
-
-  it('skips the evaluation (left queued) when too little time is left for it', () => {
-    expect(evaluationBudget(RESERVE_MS + 499)).toBe(0);
-    expect(evaluationBudget(RESERVE_MS + 500)).toBe(500);
-    expect(evaluationBudget(0)).toBe(0);
   });
 
   it('answers 503 when the provider does not answer within its budget', async () => {

@@ -6,7 +6,7 @@ import { byRoom, DEVICE_ATTRIBUTES, DeviceEntity as Devices, deviceFields, devic
 import { expr } from '#lib/store/expression';
 import { queryPage, type Page } from '#lib/store/paging';
 import { allShards, pages, queryAll, queryFirst, queryShards } from '#lib/store/query';
-import { BATCH_SIZE, batchGet, batchWrite, deleteRequest, EXISTS, NEW, put, putRequest, remove, update, type Item } from '#lib/store/table';
+import { BATCH_SIZE, batchGet, batchWrite, deleteRequest, EXISTS, get, NEW, put, putRequest, remove, update, type Item } from '#lib/store/table';
 import { syncFingerprints } from '#lib/inventory/repository/fingerprints';
 import { sleep } from '#lib/shared/timer';
 
@@ -166,6 +166,38 @@ export const devices = {
     const watchers = watcherIds === undefined ? {} : { alarmWatchers: watcherIds.length ? [...watcherIds].sort() : undefined };
     const before = await Devices.update(device, { set: { alarmSeverity: severity, ...watchers } }, EXISTS, 'UPDATED_OLD');
     return before ? { before: typeof before.alarmSeverity === 'number' ? (before.alarmSeverity as Severity) : undefined } : false;
+  },
+
+  /**
+   * The time of the newest observation behind the stored connectivity: a pushed or polled one
+   * (`connectivityAt`), or a refresh's (`lastRefresh`), whichever is later; undefined when neither.
+   */
+  async connectivityObservedAt(device: Pick<StoredDevice, 'devicesn' | 'details'>): Promise<string | undefined> {
+    const item = await get(keys(device), { consistent: true, project: ['connectivityAt', 'lastRefresh'] });
+    const times = [item?.connectivityAt, item?.lastRefresh].filter((time): time is string => typeof time === 'string');
+    return times.sort().at(-1);
+  },
+
+  /**
+   * Stores one observation of a device's connectivity made at `at` (ISO 8601), and nothing else:
+   * `connected`, `inCallStatus` and `connectivityAt`, on condition that the device is stored and
+   * holds no observation as new (`connectivityAt`, `lastRefresh`); false when it does (or vanished).
+   * `changed` false stores the time alone (the device already holds that connectivity).
+   */
+  async storeConnectivity(device: StoredDevice, at: string, changed: boolean): Promise<boolean> {
+    const condition = expr(
+      'attribute_exists(PK) AND (attribute_not_exists(#connectivityAt) OR #connectivityAt < :at) AND (attribute_not_exists(#lastRefresh) OR #lastRefresh < :at)',
+      { at },
+    );
+    const fields = changed ? { connected: device.status.connected, inCallStatus: device.status.inCallStatus, updatedAt: new Date().toISOString() } : {};
+    let held = false;
+    const write = async () => {
+      held = (await update(keys(device), { set: { ...fields, connectivityAt: at } }, condition)) !== undefined;
+    };
+    // the time alone is no field a sync compares: no fingerprint is marked for it
+    if (changed) await dirtying([device], write);
+    else await write();
+    return held;
   },
 
   async remove(device: StoredDevice): Promise<void> {

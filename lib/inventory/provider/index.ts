@@ -7,7 +7,7 @@ import type { VendorHttpOptions } from './vendorHttp';
 import { webexProvider } from './webex';
 import { LOCATION_LEVELS, zoomProvider, type LocationLevel } from './zoom';
 
-export type { DeviceProvider, ProviderMeter } from './types';
+export type { DeviceProvider, ProviderMeter, StatusReading } from './types';
 export { newMeter } from './types';
 export { configuredNames } from './kinds';
 export { ProviderError } from './vendorHttp';

@@ -82,5 +82,11 @@ export const simulatedProvider = (options: SimulatedFleetOptions): DeviceProvide
       const i = index.get(devicesn);
       return i === undefined ? undefined : stateOf(base[i]!, flippedNow().has(i));
     },
+    // the simulated vendor's filter: its devices not connected at this instant, as a listing would show them
+    async pollStatus(_held, meter) {
+      if (meter) meter.requests++;
+      const flipped = flippedNow();
+      return { notConnected: new Set(base.filter((device, i) => !stateOf(device, flipped.has(i)).status.connected).map((device) => device.devicesn)) };
+    },
   };
 };

@@ -32,6 +32,16 @@ export const countSkipped = (meter: ProviderMeter | undefined, reason: string): 
   if (meter) meter.skipped[reason] = (meter.skipped[reason] ?? 0) + 1;
 };
 
+/**
+ * What a status poll read of a vendor: the serial numbers it says are not connected now. Every
+ * device of the vendor we hold not in `notConnected` is connected, except those in `unread` (the
+ * poll could not tell: they stay as stored until the next sync or poll).
+ */
+export interface StatusReading {
+  notConnected: ReadonlySet<string>;
+  unread?: ReadonlySet<string>;
+}
+
 /** Where devices come from (DESIGN §6): the whole inventory, or one device's live state. */
 export interface DeviceProvider {
   /** `bounds`: what the sync knows of this provider's fleet, from which its listings' page budget derives (paging.ts). */
@@ -41,4 +51,10 @@ export interface DeviceProvider {
    * stored, when it is (a vendor finds it by the handle it stored: `vendorRef`).
    */
   getDevice(devicesn: string, stored?: StoredDevice, meter?: ProviderMeter): Promise<ProviderDevice | undefined>;
+  /**
+   * A cheap status poll: only what is not connected, by the vendor's own filter (absent: the
+   * provider has none and is reconciled by its syncs alone). `held`: the devices of this vendor we
+   * hold not connected, for a vendor that answers by room (Zoom) to read only the rooms that differ.
+   */
+  pollStatus?(held: readonly StoredDevice[], meter?: ProviderMeter): Promise<StatusReading>;
 }

@@ -38,6 +38,8 @@ interface WebexOptions {
 }
 
 const CONNECTED = new Set(['connected', 'connected_with_issues']);
+/** Every other `connectionStatus` the reference lists: what a status poll asks for, one filter each (the filter takes one value). */
+export const NOT_CONNECTED = ['disconnected', 'offline_expired', 'offline_deep_sleep', 'activating', 'unknown'] as const;
 const NO_LOCATION = 'Unassigned';
 
 /** The next page's URL from an RFC 8288 `Link` header, resolved against the page's own URL. */
@@ -172,10 +174,12 @@ export const webexProvider = (options: WebexOptions): DeviceProvider => {
     bounds: ListingBounds,
     meter?: ProviderMeter,
     each?: (items: unknown[]) => void,
+    filter: Record<string, string> = {},
   ): Promise<unknown[]> => {
     const items: unknown[] = [];
     const guard = pageGuard('webex', path, options.maxPages ?? pageBudget(max, bounds));
-    let url: string | undefined = `${base}${path}?max=${max}`;
+    const filtered = Object.keys(filter).length > 0 ? `&${new URLSearchParams(filter)}` : '';
+    let url: string | undefined = `${base}${path}?max=${max}${filtered}`;
     for (let start = 0; url; ) {
       guard.visit(url);
       const answer = await getJson(url, meter);
@@ -186,7 +190,7 @@ export const webexProvider = (options: WebexOptions): DeviceProvider => {
       else items.push(...pageItems);
       start += pageItems.length;
       if (paging === 'link') url = sameOrigin(nextLink(answer.headers.get('link'), url), path);
-      else url = pageItems.length >= max ? `${base}${path}?max=${max}&start=${start}` : undefined;
+      else url = pageItems.length >= max ? `${base}${path}?max=${max}&start=${start}${filtered}` : undefined;
     }
     return items;
   };
@@ -228,6 +232,27 @@ export const webexProvider = (options: WebexOptions): DeviceProvider => {
         }
       });
       return devices;
+    },
+    /*
+     * One short listing per not-connected status (the filter is server-side: the cost is what is
+     * not connected, not the fleet). A record is counted by its own `connectionStatus`, never by
+     * the filter asked for: a next page whose link dropped the filter lists connected devices
+     * too, and they must not read as disconnected.
+     */
+    async pollStatus(_held, meter) {
+      const notConnected = new Set<string>();
+      await Promise.all(
+        NOT_CONNECTED.map((status) =>
+          listAll('/devices', pageSize, 'link', {}, meter, (page) => {
+            for (const record of page) {
+              if (!isObject(record) || !isString(record.serial)) continue;
+              const connectionStatus = isString(record.connectionStatus) ? record.connectionStatus : 'unknown';
+              if (!CONNECTED.has(connectionStatus)) notConnected.add(record.serial);
+            }
+          }, { connectionStatus: status }),
+        ),
+      );
+      return { notConnected };
     },
     async getDevice(devicesn, stored, meter) {
       const found = await getJson(`${base}/devices?${new URLSearchParams({ serial: devicesn })}`, meter);

@@ -90,9 +90,14 @@ const mapZoomDevice = (record: unknown, room: Room, place: Place): ProviderDevic
     details: place,
     vendor: 'zoom',
     vendorDetails,
-    vendorRef: `${room.id}/${room.locationId ?? ''}`,
+    // the room (a refresh asks it; an event names it) and the device's type (an event's component)
+    vendorRef: zoomVendorRef(room.id, room.locationId, record.device_type),
   };
 };
+
+/** A Zoom device's handle: `<roomId>/<locationId>/<device type, URI-encoded>` (lib/inventory/pure/vendorRooms.ts reads it). */
+const zoomVendorRef = (roomId: string, locationId: string | undefined, deviceType: unknown): string =>
+  `${roomId}/${locationId ?? ''}${isString(deviceType) ? `/${encodeURIComponent(deviceType)}` : ''}`;
 
 export const zoomProvider = (options: ZoomOptions): DeviceProvider => {
   const api = (options.apiUrl ?? ZOOM_API_URL).replace(/\/+$/, '');
@@ -204,6 +209,43 @@ export const zoomProvider = (options: ZoomOptions): DeviceProvider => {
         return collect(records, room, placeOf(tree, room), meter);
       });
       return perRoom.flat();
+    },
+    /*
+     * Zoom filters rooms, not devices: one listing of the rooms `Offline`, then the devices of
+     * only the rooms where it and what we hold differ: a room with a device we hold not connected
+     * that is no longer Offline (back, or one device out in a room that is up), and a room Offline
+     * where we hold none not connected. A device we hold not connected in a room still Offline
+     * stays so without a read. What this cannot see (one device down in a room that stays up,
+     * while we hold it connected) is the sync's and the pushed events' to tell.
+     */
+    async pollStatus(held, meter) {
+      const offline = new Set<string>();
+      for (const item of await listAll('/rooms', 'rooms', {}, meter, { status: 'Offline' })) {
+        // the filter's own answer is checked: a room listed with another status is not offline
+        if (isObject(item) && isString(item.id) && (item.status === undefined || item.status === 'Offline')) offline.add(item.id);
+      }
+      const notConnected = new Set<string>();
+      const unread = new Set<string>();
+      const heldIn = new Map<string, StoredDevice[]>();
+      for (const device of held) {
+        const [roomId] = (device.vendorRef ?? '').split('/');
+        if (!roomId) unread.add(device.devicesn);
+        else heldIn.set(roomId, [...(heldIn.get(roomId) ?? []), device]);
+      }
+      const toRead = [...heldIn.keys()].filter((room) => !offline.has(room)).concat([...offline].filter((room) => !heldIn.has(room)));
+      for (const [room, devices] of heldIn) if (offline.has(room)) for (const device of devices) notConnected.add(device.devicesn);
+      await mapConcurrent(toRead, options.concurrency ?? 8, async (room) => {
+        const records = await roomDevices(room, meter);
+        const seen = new Set<string>();
+        for (const record of records ?? []) {
+          if (!isObject(record) || !isString(record.serial_number) || !isString(record.status)) continue;
+          seen.add(record.serial_number);
+          if (record.status !== 'Online') notConnected.add(record.serial_number);
+        }
+        // a device we hold there that the room no longer lists (moved, removed): the sync tells
+        for (const device of heldIn.get(room) ?? []) if (!seen.has(device.devicesn)) unread.add(device.devicesn);
+      });
+      return { notConnected, unread };
     },
     async getDevice(devicesn, stored?: StoredDevice, meter?: ProviderMeter) {
       const [roomId, locationId] = (stored?.vendorRef ?? '').split('/');

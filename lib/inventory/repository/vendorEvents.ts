@@ -1,6 +1,7 @@
 import { EventCountsEntity, EVENT_COUNTS, VENDOR_EVENT_DAYS, VendorEventEntity, VendorRoomEntity, type RoomPart } from '#lib/inventory/entities';
 import { collection } from '#lib/store/entity';
 import { expr } from '#lib/store/expression';
+import { queryAll } from '#lib/store/query';
 import { NEW, nowSeconds } from '#lib/store/table';
 
 // Vendor events (pushed by Zoom's webhooks): each stored before it is acknowledged, a room's
@@ -39,6 +40,18 @@ export const applyConnectivity = async (part: RoomPart, change: { connected: boo
     { set: { connected: change.connected, connectedAt: change.at, issue: change.issue } },
     expr('attribute_not_exists(#connectedAt) OR #connectedAt < :at', { at: change.at }),
   )) !== undefined;
+
+/** A room's events kept for the next sync (`unknownRoom`: the directory listed none of its devices yet), unexpired, oldest first. */
+export const keptEvents = async (vendor: string, room: string): Promise<(StoredEvent & { state: string })[]> =>
+  (
+    await queryAll({
+      pk: VendorEventEntity.key({ vendor, room, digest: '' }).PK,
+      consistent: true,
+      filter: expr('#state = :state AND #expiresAt > :now', { state: 'unknownRoom', now: nowSeconds() }),
+    })
+  )
+    .map(VendorEventEntity.fromItem)
+    .sort((a, b) => a.at - b.at);
 
 export const roomPart = async (part: RoomPart) => VendorRoomEntity.find(part, { consistent: true });
 

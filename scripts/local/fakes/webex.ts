@@ -1,8 +1,8 @@
 /**
  * A local Webex device API (shared/vendors.md): `/v1/devices` and `/v1/locations` paged by the
  * `Link` header (`rel="next"`, an absolute URL carrying only `max` and `start`), `/v1/workspaces`
- * paged by offset with no `Link`, one device / workspace / location by id, the devices filter
- * `serial`, xAPI status of one device, bearer tokens that expire and a refresh-token grant at
+ * paged by offset with no `Link`, one device / workspace / location by id, the devices filters
+ * `serial` and `connectionStatus` (a status poll's; its next link keeps it), xAPI status of one device, bearer tokens that expire and a refresh-token grant at
  * `/v1/access_token`, a `Trackingid` on every answer, and the faults of ./server.ts. Its fleet
  * adds, to the devices it is given, two personal-mode devices (no workspace) and one without a
  * serial number, as real organisations have (`extras: false` leaves them out).
@@ -111,7 +111,10 @@ export const startWebexFake = async (options: WebexFakeOptions): Promise<WebexFa
   if (options.accessToken) tokens.set(options.accessToken, Date.now() + ttlMs);
   let server: FakeServer;
 
-  /** One page by offset; `link` adds the RFC 8288 header whose next URL carries only max and start. */
+  /**
+   * One page by offset; `link` adds the RFC 8288 header whose next URL carries max and start, and
+   * the `connectionStatus` filter when one was asked (the serial filter's single answer needs no next page).
+   */
   const page = (path: string, url: URL, items: readonly Record<string, unknown>[], defaultMax: number, link: boolean): Reply => {
     const max = intParam(url, 'max', defaultMax);
     if (max < 1 || max > MAX_PAGE) return json(400, { message: `max must be 1..${MAX_PAGE}` });
@@ -121,8 +124,10 @@ export const startWebexFake = async (options: WebexFakeOptions): Promise<WebexFa
     const shown = server.faults.malformedPage === pageNumber && slice[0] ? [{ ...slice[0], connectionStatus: 42 }, ...slice.slice(1)] : slice;
     const headers: Record<string, string> = {};
     if (link) {
-      const links = [`<${server.url}${path}?max=${max}&start=0>; rel="first"`];
-      if (start + max < items.length) links.push(`<${server.url}${path}?max=${max}&start=${start + max}>; rel="next"`);
+      const status = url.searchParams.get('connectionStatus');
+      const filter = status === null ? '' : `&${new URLSearchParams({ connectionStatus: status })}`;
+      const links = [`<${server.url}${path}?max=${max}&start=0${filter}>; rel="first"`];
+      if (start + max < items.length) links.push(`<${server.url}${path}?max=${max}&start=${start + max}${filter}>; rel="next"`);
       headers.link = links.join(', ');
     }
     return json(200, { items: shown }, headers);
@@ -159,8 +164,11 @@ export const startWebexFake = async (options: WebexFakeOptions): Promise<WebexFa
       if (expiresAt === undefined || expiresAt <= Date.now()) return json(401, { message: 'The request requires a valid access token set in the Authorization request header.' });
       const { devices, workspaces, locations, calls } = org.get();
       if (path === '/v1/devices') {
+        // the filters the provider uses: one serial number (a refresh), one connection status (a status poll)
         const serial = url.searchParams.get('serial');
-        return page(path, url, serial === null ? devices : devices.filter((d) => d.serial === serial), 100, true);
+        const status = url.searchParams.get('connectionStatus');
+        const wanted = devices.filter((d) => (serial === null || d.serial === serial) && (status === null || d.connectionStatus === status));
+        return page(path, url, wanted, 100, true);
       }
       if (path === '/v1/workspaces') return page(path, url, workspaces, 100, false);
       if (path === '/v1/locations') return page(path, url, locations, 500, true);
