@@ -173,7 +173,7 @@ describe('seconds, not minutes (npm start, SYNC_INTERVAL_SECONDS=3600, evaluatio
     // Zoom's API is down meanwhile: no status poll can see the change, only the pushed event
     await control('zoom', '/_fake/faults', { down: 503 });
     try {
-      const sentBefore = (await webhookStats()).webhooksSent;
+      const receivedBefore = (await zoomEvents()).received;
       const from = Date.now();
       await switchDevice('zoom', lone, false);
       const stored = await until(() => device(lone), (d) => d.deviceconnected === false);
@@ -182,7 +182,8 @@ describe('seconds, not minutes (npm start, SYNC_INTERVAL_SECONDS=3600, evaluatio
       expect(raised).toHaveLength(1);
       expect(raised[0]).toMatchObject({ watcher: { id: watcherId, severity: 2 } });
       expect(raised[0]!.alarms.find((a) => a.devicesn === lone)).toMatchObject({ severity: 2 });
-      expect((await webhookStats()).webhooksSent).toBeGreaterThan(sentBefore);
+      // the receiver counted the event (the fake's own sent count waits for an answer within Zoom's 3 s, which a cold local function may miss)
+      expect((await zoomEvents()).received).toBeGreaterThan(receivedBefore);
     } finally {
       await control('zoom', '/_fake/faults', { down: null });
     }
