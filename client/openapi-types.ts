@@ -504,7 +504,7 @@ export interface paths {
         get: operations["channelsList"];
         put?: never;
         /**
-         * Create a notification channel (e-mail addresses or a signed webhook)
+         * Create a notification channel (e-mail addresses, a signed webhook or a ServiceNow instance)
          * @description Needs the channels:write permission: with ACCESS_MODE=user a bearer token whose role holds it; with ACCESS_MODE=key the API key alone acts with it, or a bearer token narrows to its principal. Answers: 201 The channel; a webhook with its signing secret and its whole URL, shown only here; 400 Invalid input, each offending field named; 401 Missing, invalid, expired or revoked bearer token; in ACCESS_MODE=user also no bearer token at all; 403 Missing or wrong x-api-key (API Gateway); or The caller does not hold the channels:write permission, or it is scoped (this one acts on the whole fleet): {"message":"This operation needs the channels:write permission"}; 409 A request with this Idempotency-Key is still being processed; retry shortly; 413 Body larger than 256 KiB, or an answer larger than 6 MiB; 415 Content-Type is not application/json; 422 This Idempotency-Key was used for a different request; 500 Unexpected server fault; 503 The store is busy or unavailable; retry after Retry-After seconds.
          */
         post: operations["channelsCreate"];
@@ -5519,18 +5519,28 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description servicenow: basic or oauth */
+                        auth?: string;
+                        clientId?: string;
+                        /** @description servicenow (oauth): always "********", never the secret */
+                        clientSecret?: string;
                         /** Format: date-time */
                         createdAt: string;
                         emails?: string[];
                         format?: string;
                         id: string;
+                        /** @description servicenow: the instance */
+                        instanceUrl?: string;
                         name: string;
-                        /** @description email or webhook */
+                        /** @description servicenow (basic): always "********", never the password */
+                        password?: string;
+                        /** @description email, webhook or servicenow */
                         type: string;
                         /** Format: date-time */
                         updatedAt: string;
                         /** @description scheme, host and a masked path, e.g. https://hooks.slack.com/*** (the whole URL is answered only by create and rotate-secret; PUT it back as is to keep it) */
                         url?: string;
+                        username?: string;
                     }[];
                 };
             };
@@ -5608,10 +5618,10 @@ export interface operations {
                     /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                     name: string;
                     /**
-                     * @description email or webhook
+                     * @description email, webhook or servicenow
                      * @enum {unknown}
                      */
-                    type: "email" | "webhook";
+                    type: "email" | "webhook" | "servicenow";
                 };
             };
         };
@@ -5625,20 +5635,30 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description servicenow: basic or oauth */
+                        auth?: string;
+                        clientId?: string;
+                        /** @description servicenow (oauth): always "********", never the secret */
+                        clientSecret?: string;
                         /** Format: date-time */
                         createdAt: string;
                         emails?: string[];
                         format?: string;
                         id: string;
+                        /** @description servicenow: the instance */
+                        instanceUrl?: string;
                         name: string;
+                        /** @description servicenow (basic): always "********", never the password */
+                        password?: string;
                         /** @description the webhook signing secret: shown in this answer only */
                         secret?: string;
-                        /** @description email or webhook */
+                        /** @description email, webhook or servicenow */
                         type: string;
                         /** Format: date-time */
                         updatedAt: string;
                         /** @description the whole webhook URL: answered only here */
                         url?: string;
+                        username?: string;
                     };
                 };
             };
@@ -5762,18 +5782,28 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description servicenow: basic or oauth */
+                        auth?: string;
+                        clientId?: string;
+                        /** @description servicenow (oauth): always "********", never the secret */
+                        clientSecret?: string;
                         /** Format: date-time */
                         createdAt: string;
                         emails?: string[];
                         format?: string;
                         id: string;
+                        /** @description servicenow: the instance */
+                        instanceUrl?: string;
                         name: string;
-                        /** @description email or webhook */
+                        /** @description servicenow (basic): always "********", never the password */
+                        password?: string;
+                        /** @description email, webhook or servicenow */
                         type: string;
                         /** Format: date-time */
                         updatedAt: string;
                         /** @description scheme, host and a masked path, e.g. https://hooks.slack.com/*** (the whole URL is answered only by create and rotate-secret; PUT it back as is to keep it) */
                         url?: string;
+                        username?: string;
                     };
                 };
             };
@@ -5880,10 +5910,10 @@ export interface operations {
                     /** @description 1 to 256 characters without control, bidirectional-control, zero-width or other invisible characters */
                     name: string;
                     /**
-                     * @description email or webhook
+                     * @description email, webhook or servicenow
                      * @enum {unknown}
                      */
-                    type: "email" | "webhook";
+                    type: "email" | "webhook" | "servicenow";
                 };
             };
         };
@@ -5895,18 +5925,28 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description servicenow: basic or oauth */
+                        auth?: string;
+                        clientId?: string;
+                        /** @description servicenow (oauth): always "********", never the secret */
+                        clientSecret?: string;
                         /** Format: date-time */
                         createdAt: string;
                         emails?: string[];
                         format?: string;
                         id: string;
+                        /** @description servicenow: the instance */
+                        instanceUrl?: string;
                         name: string;
-                        /** @description email or webhook */
+                        /** @description servicenow (basic): always "********", never the password */
+                        password?: string;
+                        /** @description email, webhook or servicenow */
                         type: string;
                         /** Format: date-time */
                         updatedAt: string;
                         /** @description scheme, host and a masked path, e.g. https://hooks.slack.com/*** (the whole URL is answered only by create and rotate-secret; PUT it back as is to keep it) */
                         url?: string;
+                        username?: string;
                     };
                 };
             };
@@ -6162,7 +6202,7 @@ export interface operations {
                             nextAttemptAt?: string;
                             /** @description pending, delivered, retrying, failed or suppressed */
                             status: string;
-                            /** @description alarms.raised, alarms.cleared, alarms.repeat, alarms.inhibited, test, report */
+                            /** @description alarms.raised, alarms.cleared, alarms.repeat, alarms.inhibited, alarms.acknowledged, test, report */
                             type: string;
                         }[];
                         nextCursor: string | null;
@@ -6275,20 +6315,30 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description servicenow: basic or oauth */
+                        auth?: string;
+                        clientId?: string;
+                        /** @description servicenow (oauth): always "********", never the secret */
+                        clientSecret?: string;
                         /** Format: date-time */
                         createdAt: string;
                         emails?: string[];
                         format?: string;
                         id: string;
+                        /** @description servicenow: the instance */
+                        instanceUrl?: string;
                         name: string;
+                        /** @description servicenow (basic): always "********", never the password */
+                        password?: string;
                         /** @description the webhook signing secret: shown in this answer only */
                         secret?: string;
-                        /** @description email or webhook */
+                        /** @description email, webhook or servicenow */
                         type: string;
                         /** Format: date-time */
                         updatedAt: string;
                         /** @description the whole webhook URL: answered only here */
                         url?: string;
+                        username?: string;
                     };
                 };
             };
@@ -6423,7 +6473,7 @@ export interface operations {
                         nextAttemptAt?: string;
                         /** @description pending, delivered, retrying, failed or suppressed */
                         status: string;
-                        /** @description alarms.raised, alarms.cleared, alarms.repeat, alarms.inhibited, test, report */
+                        /** @description alarms.raised, alarms.cleared, alarms.repeat, alarms.inhibited, alarms.acknowledged, test, report */
                         type: string;
                     };
                 };

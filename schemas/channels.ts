@@ -1,6 +1,7 @@
 /** Notification channels and their delivery log (docs/adr/0089-notification-engine.md): invalid input is 400. */
 import { LIMITS } from '#lib/watchers/types';
-import { NOTIFICATION_TYPES, WEBHOOK_FORMATS } from '#lib/notify/types';
+import { NOTIFICATION_TYPES, WEBHOOK_FORMATS, type ServiceNowInput } from '#lib/notify/types';
+import { MASKED_CREDENTIAL } from '#lib/notify/servicenow/pure/channel';
 import { areaRoutesOf, dateTime, error, list, name, ok, oneOfValues, page, pageOf, recordRoutesOf, strict, text, Type } from './shared';
 
 /** How notification mails leave: the same mailer as the alarm engine's. */
@@ -20,24 +21,47 @@ const format = oneOfValues(WEBHOOK_FORMATS, { description: 'json (default), slac
 
 const emailChannel = strict({ name: name(), type: Type.Literal('email'), emails });
 const webhookChannel = strict({ name: name(), type: Type.Literal('webhook'), url, format: Type.Optional(format) });
-/** The body of POST and PUT: one of the two shapes, chosen by `type`. */
+const credential = (description: string) => Type.String({ minLength: 1, maxLength: 256, description });
+/** Basic auth (username, password) or OAuth client credentials (clientId, clientSecret): exactly one pair, checked with a 400 naming the field. */
+const serviceNowChannel = strict({
+  name: name(),
+  type: Type.Literal('servicenow'),
+  instanceUrl: Type.String({ minLength: 1, maxLength: 2048, description: 'the instance, e.g. https://acme.service-now.com (https to a public host; http on loopback only with ALLOW_LOCAL_WEBHOOKS)' }),
+  username: Type.Optional(credential('basic auth: the integration user')),
+  password: Type.Optional(credential(`basic auth: its password (answered as ${JSON.stringify(MASKED_CREDENTIAL)}; PUT that back to keep it)`)),
+  clientId: Type.Optional(credential('OAuth client credentials: the client id')),
+  clientSecret: Type.Optional(credential(`OAuth client credentials: the client secret (answered as ${JSON.stringify(MASKED_CREDENTIAL)}; PUT that back to keep it)`)),
+});
+/** The body of POST and PUT: one of the shapes, chosen by `type`. */
 const channelBody = Type.Unsafe<
-  { name: string; type: 'email'; emails: string[] } | { name: string; type: 'webhook'; url: string; format?: (typeof WEBHOOK_FORMATS)[number] }
+  | { name: string; type: 'email'; emails: string[] }
+  | { name: string; type: 'webhook'; url: string; format?: (typeof WEBHOOK_FORMATS)[number] }
+  | ServiceNowInput
 >({
   type: 'object',
   required: ['name', 'type'],
-  properties: { name: name(), type: { enum: ['email', 'webhook'], description: 'email or webhook' } },
+  properties: { name: name(), type: { enum: ['email', 'webhook', 'servicenow'], description: 'email, webhook or servicenow' } },
   if: { properties: { type: { const: 'webhook' } }, required: ['type'] },
   then: webhookChannel,
-  else: emailChannel,
+  else: {
+    if: { properties: { type: { const: 'servicenow' } }, required: ['type'] },
+    then: serviceNowChannel,
+    else: emailChannel,
+  },
 });
 
 const channelFields = {
   id: Type.String(),
   name: Type.String(),
-  type: Type.String({ description: 'email or webhook' }),
+  type: Type.String({ description: 'email, webhook or servicenow' }),
   emails: Type.Optional(Type.Array(Type.String())),
   format: Type.Optional(Type.String()),
+  instanceUrl: Type.Optional(Type.String({ description: 'servicenow: the instance' })),
+  auth: Type.Optional(Type.String({ description: 'servicenow: basic or oauth' })),
+  username: Type.Optional(Type.String()),
+  password: Type.Optional(Type.String({ description: `servicenow (basic): always ${JSON.stringify(MASKED_CREDENTIAL)}, never the password` })),
+  clientId: Type.Optional(Type.String()),
+  clientSecret: Type.Optional(Type.String({ description: `servicenow (oauth): always ${JSON.stringify(MASKED_CREDENTIAL)}, never the secret` })),
   createdAt: dateTime,
   updatedAt: dateTime,
 };
@@ -67,7 +91,7 @@ const delivery = Type.Object({
 const { api, onRecord: onChannel, invalid, unknown } = areaRoutesOf({ permission: 'channels:write', invalidStatus: 400 }, { path, invalid: 'Invalid input, each offending field named', unknown: 'No channel with that id' });
 
 export const routes = {
-  create: api('POST', 'channels', 'Create a notification channel (e-mail addresses or a signed webhook)', {
+  create: api('POST', 'channels', 'Create a notification channel (e-mail addresses, a signed webhook or a ServiceNow instance)', {
     request: { body: channelBody },
     responses: { 201: ok('The channel; a webhook with its signing secret and its whole URL, shown only here', withSecret), 400: invalid },
     idempotent: true,

@@ -203,6 +203,12 @@ const main = async () => {
   // their ports follow PORT like the docs page's, so the guide's examples can name them (WEBEX_FAKE_PORT, ZOOM_FAKE_PORT)
   const fakePorts = { WEBEX_FAKE_PORT: process.env.WEBEX_FAKE_PORT ?? String(port + 4), ZOOM_FAKE_PORT: process.env.ZOOM_FAKE_PORT ?? String(port + 5) };
   const fakes = process.env.DEVICE_PROVIDERS || process.env.DEVICE_PROVIDER ? undefined : await (await import('./local/fakes')).startDemoFakes({ ...process.env, ...fakePorts });
+  // a local ServiceNow instance for ServiceNow channels (docs/guide/notifications.md), its port following PORT as well
+  const serviceNowPort = (await import('./local/fakes')).fakePort({ SERVICENOW_FAKE_PORT: process.env.SERVICENOW_FAKE_PORT ?? String(port + 7) }, 'SERVICENOW_FAKE_PORT');
+  const serviceNow = await (await import('./local/fakes/servicenow')).startServiceNowFake({ ...(serviceNowPort === undefined ? {} : { port: serviceNowPort }) }).catch(async (error: unknown) => {
+    await fakes?.close();
+    throw error;
+  });
   const env = {
     ...fakes?.env,
     ...(external ? externalStoreEnv(external) : storeEnv(`http://127.0.0.1:${storePort}`)),
@@ -300,6 +306,7 @@ const main = async () => {
   console.log(`Status board at ${docs.url.replace(/\/docs$/, '/board/')}  (live at ${env.LIVE_WS_URL})`);
   console.log(`webhook receiver at ${docs.url.replace(/\/docs$/, '/hooks/<name>')}  (what it received: GET ${docs.url.replace(/\/docs$/, '/hooks')})`);
   if (fakes) console.log(`vendor fakes: Webex at ${fakes.webex.url}/v1, Zoom at ${fakes.zoom.url}/v2, pushing to POST /vendors/zoom/events  (faults and device changes: docs/guide/providers.md)`);
+  console.log(`ServiceNow fake at ${serviceNow.url}  (for servicenow channels: user fake-servicenow-user, password fake-servicenow-password; what it received: GET ${serviceNow.url}/_fake/events)`);
   // the documented local defaults only: a password of the user's own is never printed
   if (env.ADMIN_USERNAME === LOCAL_ADMIN_USERNAME && env.ADMIN_PASSWORD === LOCAL_ADMIN_PASSWORD) {
     console.log(`first admin (docs/guide/accounts.md): ${LOCAL_ADMIN_USERNAME} / ${LOCAL_ADMIN_PASSWORD}`);
@@ -334,7 +341,7 @@ const main = async () => {
     if (reportTimer) clearInterval(reportTimer);
     // an open browser tab or a client's keep-alive socket must not hold the stop up
     setTimeout(() => process.exit(code), 5000).unref();
-    await Promise.allSettled([docs.close(), offline.stop(), store.close(), fakes?.close()]);
+    await Promise.allSettled([docs.close(), offline.stop(), store.close(), fakes?.close(), serviceNow.close()]);
     process.exit(code);
   };
   onSignal = (signal) => {

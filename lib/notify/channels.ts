@@ -10,10 +10,11 @@ import { testDigest } from './pure/digest';
 import { deliveryId } from './pure/plan';
 import { requireAllowedRecipients } from './mail/pure/recipients';
 import { newSecret } from './pure/signature';
-import type { Channel, ChannelInput, DeliveryView } from './types';
+import { credentialsOf, instancePathProblem, MASKED_CREDENTIAL } from './servicenow/pure/channel';
+import type { Channel, ChannelInput, DeliveryView, ServiceNowInput } from './types';
 
 /*
- * Notification channels (webhooks and e-mail lists a watcher tells): the rules around the repository. A webhook URL is
+ * Notification channels (webhooks, e-mail lists and ServiceNow instances a watcher tells): the rules around the repository. A webhook URL is
  * checked for a public target when written (and again before each send); its signing secret
  * is answered once, by create and rotate-secret, and so is its whole URL (whoever reads a
  * Slack or Teams URL whole can post into the channel: every other answer masks its path); a channel a watcher uses cannot be deleted.
@@ -26,10 +27,21 @@ interface ChannelRules {
 
 const checkTarget = async (input: ChannelInput, rules: ChannelRules): Promise<void> => {
   if (input.type === 'email') return requireAllowedRecipients(input.emails, 'body.emails');
+  if (input.type === 'servicenow') return checkInstance(input, rules);
   const problem = await targetProblem(input.url, rules.allowLocal ?? allowLocalWebhooks(), rules.lookup);
   if (!problem) return;
   const message = problem.startsWith('url ') ? `body.${problem}` : `body.url: ${problem}`;
   throw new Invalid('url is not an allowed webhook target', [{ field: 'body.url', message }]);
+};
+
+/** A ServiceNow instance URL is held to the rule of webhook URLs (https to a public host; http on loopback only locally), and names the instance only; its credentials are complete. */
+const checkInstance = async (input: ServiceNowInput, rules: ChannelRules): Promise<void> => {
+  const problem = instancePathProblem(input.instanceUrl) ?? (await targetProblem(input.instanceUrl, rules.allowLocal ?? allowLocalWebhooks(), rules.lookup))?.replace(/^url /, 'instanceUrl ');
+  if (problem) {
+    const message = problem.startsWith('instanceUrl ') ? `body.${problem}` : `body.instanceUrl: ${problem}`;
+    throw new Invalid('instanceUrl is not an allowed ServiceNow instance', [{ field: 'body.instanceUrl', message }]);
+  }
+  credentialsOf(input);
 };
 
 /** A channel as answered once: a webhook's with its signing secret. */
@@ -44,6 +56,10 @@ export const listChannels = async (): Promise<Channel[]> => (await channels.list
 
 export const createChannel = async (input: ChannelInput, rules: ChannelRules = {}): Promise<ChannelWithSecret> => {
   await checkTarget(input, rules);
+  if (input.type === 'servicenow') {
+    if (input.password === MASKED_CREDENTIAL || input.clientSecret === MASKED_CREDENTIAL) throw maskIsNoCredential(input);
+    return channels.create(input, credentialsOf(input).secret);
+  }
   const secret = input.type === 'webhook' ? newSecret() : undefined;
   const channel = await channels.create(input, secret);
   return secret ? { ...channel, secret } : channel;
@@ -60,12 +76,25 @@ export const replaceChannel = async (id: string, input: ChannelInput, rules: Cha
   }
   const kept = input.type === 'webhook' && current.type === 'webhook' && input.url === maskedUrl(current.url) ? { ...input, url: current.url } : input;
   await checkTarget(kept, rules);
+  if (kept.type === 'servicenow' && current.type === 'servicenow') {
+    const { auth, secret } = credentialsOf(kept);
+    // the mask sent back keeps the stored credential, as long as it is the same kind of credential
+    if (secret !== MASKED_CREDENTIAL) return maskedChannel(await channels.replace(id, kept, secret));
+    if (auth !== current.auth) throw maskIsNoCredential(kept);
+  }
   return maskedChannel(await channels.replace(id, kept));
+};
+
+/** 400: the mask stands for a stored credential, so it cannot be one of a new channel or of another kind of credential. */
+const maskIsNoCredential = (input: ServiceNowInput) => {
+  const field = input.clientSecret === undefined ? 'password' : 'clientSecret';
+  const message = `body.${field} "${MASKED_CREDENTIAL}" keeps a stored ${field}; give the ${field} itself`;
+  return new Invalid(message, [{ field: `body.${field}`, message }]);
 };
 
 export const rotateSecret = async (id: string): Promise<ChannelWithSecret> => {
   const current = await channels.get(id);
-  if (current.type !== 'webhook') throw new Conflict(`Channel ${id} is an e-mail channel; only webhook channels have a signing secret`);
+  if (current.type !== 'webhook') throw new Conflict(`Channel ${id} is ${current.type === 'email' ? 'an e-mail' : `a ${current.type}`} channel; only webhook channels have a signing secret`);
   const secret = newSecret();
   return { ...(await channels.rotateSecret(id, secret)), secret };
 };

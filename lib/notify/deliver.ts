@@ -12,6 +12,7 @@ import { mailAllowedDomains, mayMail } from './mail/pure/recipients';
 import { nextAttemptAt, retryPolicyFromEnv, verdictOf, type AttemptOutcome, type RetryPolicy } from './pure/retry';
 import type { Channel, DeliveryDraft, Digest, Target } from './types';
 import { postWebhook, WEBHOOK_TIMEOUT_MS } from './webhook';
+import { deliverToServiceNow } from './servicenow/deliver';
 
 export interface NotificationSummary {
   /** Deliveries stored this run (one per digest and target). */
@@ -104,7 +105,12 @@ export const deliverer = (options: NotifierOptions) => {
     if (!channel) return { kind: 'refused', reason: `channel ${target.channelId} was deleted` };
     if (channel.type === 'email') return mail(delivery.digest, delivery.deliveryId, channel.emails);
     const secret = await channels.secretOf(channel.id);
-    if (!secret) return { kind: 'refused', reason: `channel ${channel.id} has no signing secret` };
+    if (!secret) return { kind: 'refused', reason: `channel ${channel.id} has no ${channel.type === 'webhook' ? 'signing secret' : 'credential'}` };
+    if (channel.type === 'servicenow') {
+      // several requests per alarm: the attempt ends (and is retried) well inside its claim's lease, so no other run takes it over meanwhile
+      const within = Math.min(until - 250, Date.now() + CLAIM_LEASE_MS - WEBHOOK_TIMEOUT_MS);
+      return deliverToServiceNow(delivery.digest, { ...channel, secret }, { until: within, allowLocal, timeoutMs: WEBHOOK_TIMEOUT_MS });
+    }
     return postWebhook({
       url: channel.url,
       body: webhookBody(delivery.digest, channel.format, delivery.deliveryId, iso(Date.now())),

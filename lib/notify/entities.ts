@@ -1,6 +1,7 @@
 import type { DeliveryView, Digest, NotificationType, StoredDelivery, Target, Channel } from '#lib/notify/types';
 import { docRow, entity, someTexts, textList, texts } from '#lib/store/entity';
 import type { Item } from '#lib/store/expression';
+import { channelOf as serviceNowChannel } from './servicenow/pure/channel';
 
 /* What notifications store: deliveries (the delivery log), mails, repeat markers, live dashboards' tickets and connections. */
 const notifications = 'Notifications';
@@ -62,10 +63,11 @@ export const ChannelEntity = /* @__PURE__ */ entity({
   /** Never reads the signing secret: only `secretOf` does. */
   fromItem: (item): Channel => {
     const common = texts(item, 'id', 'name', 'createdAt', 'updatedAt');
+    if (item.channelType === 'servicenow') return { ...common, ...serviceNowChannel(item) };
     return item.channelType === 'webhook'
       ? { ...common, type: 'webhook', url: String(item.url), format: item.format === 'slack' || item.format === 'teams' ? item.format : 'json' }
       : { ...common, type: 'email', emails: textList(item.emails) };
   },
 });
 dataModel: docRow(ChannelEntity, { section: 'Notifications', name: 'Channel', PK: '`CHANNEL`', SK: '`CHANNEL#<uuid>`',
-  notes: '`id, name, channelType` (`email`/`webhook`), `emails` or `url, format`, `secret` (webhook; read only to sign), `version, createdAt, updatedAt`' });
+  notes: '`id, name, channelType` (`email`/`webhook`/`servicenow`), `emails` or `url, format` or `instanceUrl, auth, username`/`clientId`, `secret` (webhook: read only to sign; servicenow: the password or client secret, read only to send), `version, createdAt, updatedAt`' });

@@ -1,8 +1,8 @@
 import type { Place, Severity } from '#lib/devices/types';
 import type { FleetReport } from '#lib/reports/types';
 
-/** What a notification tells: alarms that fired, recovered, are still open or suppressed by a parent problem, a channel test, or a scheduled fleet report. */
-export const NOTIFICATION_TYPES = ['alarms.raised', 'alarms.cleared', 'alarms.repeat', 'alarms.inhibited', 'test', 'report'] as const;
+/** What a notification tells: alarms that fired, recovered, are still open, suppressed by a parent problem or acknowledged (incident channels only), a channel test, or a scheduled fleet report. */
+export const NOTIFICATION_TYPES = ['alarms.raised', 'alarms.cleared', 'alarms.repeat', 'alarms.inhibited', 'alarms.acknowledged', 'test', 'report'] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 /** One alarm as a notification lists it. */
@@ -15,6 +15,10 @@ export interface NotifiedAlarm extends Place {
   clearedAt?: string;
   /** Why a cleared alarm cleared ("resolved", "device vanished", ...). */
   reason?: string;
+  /** An acknowledged alarm: who acknowledged it, when, and their comment. */
+  acknowledgedBy?: string;
+  acknowledgedAt?: string;
+  ackComment?: string;
 }
 
 /** The watcher a digest speaks for (absent for a channel test). */
@@ -71,7 +75,7 @@ export interface Audience {
  */
 export interface Notice {
   id: string;
-  type: 'alarms.raised' | 'alarms.cleared';
+  type: 'alarms.raised' | 'alarms.cleared' | 'alarms.acknowledged';
   at: string;
   alarm: NotifiedAlarm;
   watcher: NotifiedWatcher;
@@ -93,15 +97,34 @@ export interface DeliveryDraft {
   status: 'pending' | 'suppressed';
 }
 
+/** A ServiceNow channel as clients send it: basic auth (`username`, `password`) or OAuth client credentials (`clientId`, `clientSecret`). */
+export interface ServiceNowInput {
+  name: string;
+  type: 'servicenow';
+  instanceUrl: string;
+  username?: string;
+  password?: string;
+  clientId?: string;
+  clientSecret?: string;
+}
+
 /** A notification channel as clients send it (POST and PUT /channels). */
 export type ChannelInput =
   | { name: string; type: 'email'; emails: string[] }
-  | { name: string; type: 'webhook'; url: string; format?: WebhookFormat };
+  | { name: string; type: 'webhook'; url: string; format?: WebhookFormat }
+  | ServiceNowInput;
 
-/** A channel as the API answers it: never with its signing secret. */
+/** A ServiceNow channel as answered: its password or client secret only ever as the mask. */
+export type ServiceNowChannel = { type: 'servicenow'; instanceUrl: string } & (
+  | { auth: 'basic'; username: string; password: string }
+  | { auth: 'oauth'; clientId: string; clientSecret: string }
+);
+
+/** A channel as the API answers it: never with its signing secret or credentials. */
 export type Channel = { id: string; name: string; createdAt: string; updatedAt: string } & (
   | { type: 'email'; emails: string[] }
   | { type: 'webhook'; url: string; format: WebhookFormat }
+  | ServiceNowChannel
 );
 
 /** One delivery as the delivery log answers it. */

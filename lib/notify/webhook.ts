@@ -19,7 +19,7 @@ interface WebhookRequest {
 }
 
 /** Raised by the guarded lookup: the name resolved to an address webhooks may not reach. */
-class UnsafeTarget extends Error {}
+export class UnsafeTarget extends Error {}
 
 // node:dns loads on the first webhook sent: most engine runs send none (DESIGN §8, docs/adr/0502); `require` keeps the lookup synchronous
 let dns: typeof import('node:dns') | undefined;
@@ -31,7 +31,7 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
  * public (or loopback with ALLOW_LOCAL_WEBHOOKS). The connection uses exactly the addresses
  * checked here, so a DNS answer that changes after a check (rebinding) cannot slip through.
  */
-const guardedLookup =
+export const guardedLookup =
   (allowLocal: boolean) =>
   (hostname: string, options: { all?: boolean; family?: number }, callback: LookupCallback): void => {
     (dns ??= require('node:dns') as typeof import('node:dns')).lookup(hostname, { ...options, all: true, verbatim: true }, (error, addresses) => {
@@ -43,7 +43,7 @@ const guardedLookup =
     });
   };
 
-const retryAfter = (header: string | undefined): number | undefined => {
+export const retryAfter = (header: string | undefined): number | undefined => {
   const seconds = header === undefined ? Number.NaN : Number(header);
   return Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
 };

@@ -58,6 +58,7 @@ export const startInstance = async (options: {
       WEBSOCKET_PORT: String(await freePort()),
       WEBEX_FAKE_PORT: String(await freePort()),
       ZOOM_FAKE_PORT: String(await freePort()),
+      SERVICENOW_FAKE_PORT: String(await freePort()),
       ESBUILD_WORK_FOLDER: options.workFolder,
       ...options.env,
       ...marker,

@@ -25,7 +25,7 @@ const PAGES = [
 ];
 
 /** The local ports the docs name, from `PORT` (3000) as npm start derives them. */
-const DOCUMENTED = { api: 3000, docs: 3001, socket: 3003, webex: 3004, zoom: 3005 } as const;
+const DOCUMENTED = { api: 3000, docs: 3001, socket: 3003, webex: 3004, zoom: 3005, servicenow: 3007 } as const;
 type Ports = Record<keyof typeof DOCUMENTED, number>;
 
 /** `[VAR=value ...] npm start`: the service a page runs against, not a command of the shell. */
@@ -48,6 +48,7 @@ const serviceFor = (env: string) => {
           WEBSOCKET_PORT: String(ports.socket),
           WEBEX_FAKE_PORT: String(ports.webex),
           ZOOM_FAKE_PORT: String(ports.zoom),
+          SERVICENOW_FAKE_PORT: String(ports.servicenow),
           ...vars,
         },
       });

@@ -13,7 +13,7 @@ import { importGraph } from '../support/bundles';
  * Checked on each handler's own import graph, packages left external so that this stays fast.
  */
 const SIGNERS = ['sessionsSignin', 'servicesToken'];
-const PROVIDER_READERS = ['devicesSync', 'devicesRefresh'];
+const PROVIDER_READERS = ['devicesSync', 'devicesRefresh', 'devicesStatusPoll'];
 /** Zoom's event receiver reads its webhook secret token (and no other). */
 const WEBHOOK_RECEIVERS = ['vendorsZoomEvents'];
 const SECRETS = 'lib/adapters/secrets.ts';

@@ -18,7 +18,7 @@ describe('generated from the contracts', () => {
     for (const [file, text] of Object.entries(files)) expect(readFileSync(join(root, file), 'utf8'), file).toBe(text);
     const onDisk = ['validators', 'routes'].flatMap((dir) => readdirSync(join(root, 'generated', dir)).map((f) => `generated/${dir}/${f}`));
     expect(onDisk.sort()).toEqual(Object.keys(files).sort());
-  });
+  }, 60_000);
 
   it("each route's handler runs through its own binding, and no other", async () => {
     const { routes, jobs } = await contracts();

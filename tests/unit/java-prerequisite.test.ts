@@ -58,5 +58,5 @@ describe('Java as a prerequisite', () => {
       expectOneInstallLine(answer.stderr);
       expect(answer.stdout).not.toMatch(/API ready/);
     }
-  });
+  }, 60_000);
 });

@@ -15,7 +15,7 @@ import { functionDefs, root } from '../../scripts/registry';
 const CLIENT = '@aws-sdk/client-apigatewaymanagementapi';
 const PUSH = 'lib/live/push.ts';
 const ADAPTER = 'lib/adapters/connections.ts';
-const WRITERS = ['lib/inventory/sync.ts', 'lib/inventory/refresh.ts', 'lib/alarms/engine/pass.ts', 'lib/alarms/acknowledge.ts', 'lib/alarms/silenceEvents.ts'];
+const WRITERS = ['lib/inventory/sync.ts', 'lib/inventory/refresh.ts', 'lib/inventory/observe.ts', 'lib/alarms/engine/pass.ts', 'lib/alarms/acknowledge.ts', 'lib/alarms/silenceEvents.ts'];
 
 const graph = importGraph;
 

@@ -1,6 +1,6 @@
 import type { AlarmKey } from '#lib/alarms/types';
 import type { Notice } from '#lib/notify/types';
-import { ALARM_INDEX, AlarmEntity } from '#lib/alarms/entities';
+import { ALARM_INDEX, AlarmEntity, alarmIndexKeys } from '#lib/alarms/entities';
 import { expr } from '#lib/store/expression';
 import { queryShards } from '#lib/store/query';
 import { chunked, type Item } from '#lib/store/table';
@@ -42,3 +42,15 @@ export const noticesCollected = async (alarm: AlarmKey, delivered: readonly Noti
     if (!(await AlarmEntity.update(alarm, removal, expr('#pendingNotices[0].#id = :first', { first: chunk[0]!.id })))) return;
   }
 };
+
+/**
+ * Appends the notice of an acknowledgement to the alarm it acknowledges, while that alarm still
+ * fires as raised at `raisedAt` and still carries the acknowledgement given at `acknowledgedAt`
+ * (so a notice never outlives the acknowledgement it tells); false when it no longer does.
+ */
+export const appendAcknowledgementNotice = async (alarm: AlarmKey, raisedAt: string, acknowledgedAt: string, notice: Notice): Promise<boolean> =>
+  !!(await AlarmEntity.update(
+    alarm,
+    { set: alarmIndexKeys.notices(alarm), append: { pendingNotices: [notice] } },
+    expr('#state = :firing AND #raisedAt = :raisedAt AND #acknowledgedAt = :acknowledgedAt', { firing: 'firing', raisedAt, acknowledgedAt }),
+  ));

@@ -75,6 +75,7 @@ const LEAD: Record<NotificationType, string> = {
   'alarms.cleared': 'Cleared: ',
   'alarms.repeat': 'Still open: ',
   'alarms.inhibited': 'Suppressed: ',
+  'alarms.acknowledged': 'Acknowledged: ',
   test: '',
   report: '',
 };

@@ -6,6 +6,8 @@
  */
 export type AttemptOutcome =
   | { kind: 'sent' }
+  /** Nothing needed sending: the target already stood as the notification would leave it (an incident already resolved). */
+  | { kind: 'unchanged' }
   | { kind: 'answered'; status: number; retryAfterSeconds?: number }
   | { kind: 'timeout' }
   | { kind: 'unreachable'; reason: string }
@@ -16,7 +18,7 @@ type Verdict = 'delivered' | 'retry' | 'fail';
 export const verdictOf = (outcome: AttemptOutcome): Verdict => {
   if (outcome.kind === 'timeout' || outcome.kind === 'unreachable') return 'retry';
   if (outcome.kind === 'refused') return 'fail';
-  if (outcome.kind === 'sent') return 'delivered';
+  if (outcome.kind === 'sent' || outcome.kind === 'unchanged') return 'delivered';
   if (outcome.status >= 200 && outcome.status < 300) return 'delivered';
   if (outcome.status >= 500 || outcome.status === 429) return 'retry';
   return 'fail';

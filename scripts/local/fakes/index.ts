@@ -66,7 +66,7 @@ export const startVendorFakes = async (fleet: () => readonly ProviderDevice[], o
 };
 
 /** A fake's port from the environment: undefined (a free one) when unset; throws naming the variable when it is no port. */
-export const fakePort = (env: NodeJS.ProcessEnv, name: 'WEBEX_FAKE_PORT' | 'ZOOM_FAKE_PORT'): number | undefined => {
+export const fakePort = (env: NodeJS.ProcessEnv, name: `${string}_FAKE_PORT`): number | undefined => {
   const value = env[name];
   if (value === undefined || value.trim() === '') return undefined;
   const port = Number(value);
