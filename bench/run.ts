@@ -14,7 +14,7 @@ import { markedProcesses, startMarker } from '../scripts/local/processes';
 import { root } from './lib';
 import { writeSummary } from './summary';
 
-const ALL = ['coldstart', 'warm', 'stats', 'load', 'start', 'live', 'capacity', 'memory', 'providers'];
+const ALL = ['coldstart', 'warm', 'stats', 'load', 'start', 'live', 'capacity', 'memory', 'providers', 'push'];
 const asked = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
 const unknown = asked.filter((name) => !ALL.includes(name));
 if (unknown.length) {
