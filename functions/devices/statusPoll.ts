@@ -16,6 +16,9 @@ enableLivePush(connectionsFromEnv());
 // changes are written and queued for the alarm engine like a refresh's, and the queue evaluator is
 // nudged to take them now (lib/adapters/nudge.ts).
 export const handler = middy(async () => {
+  // under `serverless offline` the local loop of scripts/start.ts polls every STATUS_POLL_SECONDS; offline's own
+  // run of this schedule would poll beside it, whatever that setting says
+  if (process.env.IS_OFFLINE) return { ran: false, reason: 'local status polls are paced by STATUS_POLL_SECONDS' };
   const polled = await pollAlone(providers);
   if (!polled.ran) {
     logger.info('status poll', { skipped: polled.reason });

@@ -17,6 +17,9 @@ enableLivePush(connectionsFromEnv());
 // the device inventory from the providers into the table; the devices it changed are queued, and
 // the nudge asks the queue evaluator to take them now (lib/adapters/nudge.ts).
 export const handler = middy(async (_event: unknown, _context?: Context) => {
+  // under `serverless offline` the local loop of scripts/start.ts syncs every SYNC_INTERVAL_SECONDS; offline's own
+  // run of this schedule would sync beside it, whatever that setting says
+  if (process.env.IS_OFFLINE) return { synced: false, reason: 'local syncs are paced by SYNC_INTERVAL_SECONDS' };
   // one sync at a time: a sync that finds another one running (or a retry of itself) does nothing;
   // a status poll holding the lease is waited for (a few seconds)
   const leased = await syncAlone(providers, { waitMs: SYNC_LEASE_WAIT_MS });
