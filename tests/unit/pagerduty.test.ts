@@ -8,7 +8,7 @@ import type { NotifiedAlarm } from '#lib/notify/types';
 
 const alarm = (sn: string, room = 'Room 1'): NotifiedAlarm => ({ id: `w1:${sn}`, devicesn: sn, deviceid: `id-${sn}`, severity: 1, region: 'EMEA', location: 'London', room, raisedAt: '2026-11-28T10:00:00.000Z' });
 const watcher = { id: 'w1', description: 'room offline', severity: 1 as const, type: 'offline' };
-const digestOf = (type: 'alarms.raised' | 'alarms.cleared' | 'alarms.acknowledged' | 'alarms.repeat', alarms = [alarm('SN1')]) => buildDigest({ type, at: '2026-11-28T10:00:00.000Z', watcher, alarms });
+const digestOf = (type: 'alarms.raised' | 'alarms.cleared' | 'alarms.acknowledged' | 'alarms.repeat' | 'alarms.flapping' | 'alarms.escalated', alarms = [alarm('SN1')]) => buildDigest({ type, at: '2026-11-28T10:00:00.000Z', watcher, alarms });
 const KEY = 'a'.repeat(32);
 
 describe('PagerDuty events', () => {
@@ -33,6 +33,15 @@ describe('PagerDuty events', () => {
     expect(eventOf(digestOf('alarms.cleared'), KEY)).toMatchObject({ event_action: 'resolve', dedup_key: 'w1:SN1' });
     expect(actionOf('alarms.repeat')).toBeUndefined();
     expect(perAlarm({ id: 'd', digest: digestOf('alarms.repeat'), target: { kind: 'channel', channelId: 'c' }, status: 'pending' })).toEqual([]);
+  });
+
+  it('updates the open incident, not a new one, when the device flaps or an escalation step is reached: a trigger with the same dedup key', () => {
+    const flapping = eventOf(digestOf('alarms.flapping'), KEY)!;
+    expect(flapping).toMatchObject({ event_action: 'trigger', dedup_key: 'w1:SN1' });
+    expect(flapping.payload!.summary).toMatch(/^Flapping/);
+    const escalated = eventOf({ ...digestOf('alarms.escalated'), step: 2 }, KEY)!;
+    expect(escalated).toMatchObject({ event_action: 'trigger', dedup_key: 'w1:SN1' });
+    expect(escalated.payload!.summary).toMatch(/^Escalated, step 2/);
   });
 
   it('splits a digest into one delivery per alarm, with ids fixed by digest and alarm', () => {

@@ -39,6 +39,15 @@ describe('ServiceNow incident mapping', () => {
     expect(correlationId('w:'.padEnd(100, 'x'))).toBe('w:'.padEnd(100, 'x'));
   });
 
+  it('notes a flapping device or an escalation step on the open incident, leaving its state, and never reopens a resolved one', () => {
+    const flapping = stepOf('alarms.flapping', alarm)!;
+    expect(requestFor(flapping, { sys_id: 's', state: 2 }, alarm, watcher)).toEqual({ method: 'PATCH', sysId: 's', body: { work_notes: expect.stringContaining('flapping') } });
+    expect(requestFor(flapping, { sys_id: 's', state: 6 }, alarm, watcher)).toBeUndefined();
+    const escalated = stepOf('alarms.escalated', alarm, 3)!;
+    expect(requestFor(escalated, undefined, alarm, watcher)).toMatchObject({ method: 'POST', body: { state: 1, correlation_id: 'w-1:SN-1', work_notes: expect.stringContaining('step 3') } });
+    expect(stepOf('alarms.repeat', alarm)).toBeUndefined();
+  });
+
   it('only ever moves an incident forward, opening it at the step when none is found', () => {
     const raise = stepOf('alarms.raised', alarm)!;
     const ack = stepOf('alarms.acknowledged', { ...alarm, acknowledgedBy: 'dana', acknowledgedAt: '2026-11-28T10:05:00.000Z' })!;

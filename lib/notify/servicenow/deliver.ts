@@ -59,7 +59,7 @@ export const deliverToServiceNow = async (digest: Digest, target: ServiceNowTarg
     return ok(answer) ? { kind: 'answered', status: answer.status } : failure(answer);
   }
   for (const alarm of digest.alarms) {
-    const step = stepOf(digest.type, alarm);
+    const step = stepOf(digest.type, alarm, digest.step);
     if (!step) continue;
     const query = new URLSearchParams({ sysparm_query: lookupQuery(alarm), sysparm_fields: 'sys_id,number,state', sysparm_limit: '1' });
     const found = await call('GET', `/api/now/table/incident?${query}`);

@@ -31,13 +31,21 @@ export type EventAction = 'trigger' | 'acknowledge' | 'resolve';
 
 /**
  * The action a notification is to PagerDuty: raised triggers (also when a maintenance window that
- * held it closes), acknowledged acknowledges, cleared resolves. Reminders, suppression notices and
- * reports are not incident changes: undefined, nothing is sent. A notice that only updates an open
- * incident (a device marked flapping) is to map to `trigger` with the same dedup key: PagerDuty
- * adds a trigger on an open incident to that incident instead of opening another.
+ * held it closes), acknowledged acknowledges, cleared resolves. A device marked flapping and an
+ * escalation step reached trigger again with the same dedup key: PagerDuty adds a trigger on an
+ * open incident to that incident (one update, not a new incident), and opens it on a service an
+ * escalation step names for the first time. Reminders, suppression notices and reports are not
+ * incident changes: undefined, nothing is sent.
  */
-export const actionOf = (type: NotificationType): EventAction | undefined =>
-  type === 'alarms.raised' ? 'trigger' : type === 'alarms.acknowledged' ? 'acknowledge' : type === 'alarms.cleared' ? 'resolve' : type === 'test' ? 'resolve' : undefined;
+export const actionOf = (type: NotificationType): EventAction | undefined => {
+  if (type === 'alarms.raised' || type === 'alarms.flapping' || type === 'alarms.escalated') return 'trigger';
+  if (type === 'alarms.acknowledged') return 'acknowledge';
+  return type === 'alarms.cleared' || type === 'test' ? 'resolve' : undefined;
+};
+
+/** What a trigger's summary leads with: why this trigger was sent when it is not the alarm's raise. */
+const leadOf = (digest: Digest): string =>
+  digest.type === 'alarms.flapping' ? 'Flapping (held open until quiet): ' : digest.type === 'alarms.escalated' ? `Escalated, step ${digest.step ?? 1}, still unacknowledged: ` : '';
 
 /** The notification types a PagerDuty channel is sent: the rest are recorded as suppressed for it. */
 export const takesType = (type: NotificationType): boolean => actionOf(type) !== undefined;
@@ -84,7 +92,7 @@ export const eventOf = (digest: Digest, routingKey: string, linkTemplate?: strin
   const dedup_key = cut(alarm.id, DEDUP_KEY_MAX);
   if (action !== 'trigger') return { routing_key: routingKey, event_action: action, dedup_key, client: CLIENT };
   const what = watcher.type.trim() || 'in alarm';
-  const summary = `[${SEVERITIES[watcher.severity]}] ${alarm.devicesn} ${what} in ${alarm.region} / ${alarm.location} / ${alarm.room}${watcher.description ? ` (${watcher.description})` : ''}`;
+  const summary = `${leadOf(digest)}[${SEVERITIES[watcher.severity]}] ${alarm.devicesn} ${what} in ${alarm.region} / ${alarm.location} / ${alarm.room}${watcher.description ? ` (${watcher.description})` : ''}`;
   const link = alarmLink(linkTemplate, alarm, watcher.id);
   return {
     routing_key: routingKey,

@@ -76,10 +76,14 @@ export const closeNotes = (alarm: NotifiedAlarm): string =>
 export type IncidentStep =
   | { state: typeof STATE.new }
   | { state: typeof STATE.inProgress; work_notes: string }
-  | { state: typeof STATE.resolved; close_code: string; close_notes: string };
+  | { state: typeof STATE.resolved; close_code: string; close_notes: string }
+  /** A work note on the open incident, its state left as it is (a device marked flapping, an escalation step reached). */
+  | { note: string };
 
 /** The step of a digest type, or undefined where the incident does not change (repeats, inhibition notices, reports). */
-export const stepOf = (type: Digest['type'], alarm: NotifiedAlarm): IncidentStep | undefined => {
+export const stepOf = (type: Digest['type'], alarm: NotifiedAlarm, step?: number): IncidentStep | undefined => {
+  if (type === 'alarms.flapping') return { note: `Device ${alarm.devicesn} is flapping: its alarm is held open until the device stays quiet.` };
+  if (type === 'alarms.escalated') return { note: `Escalated in device monitoring: step ${step ?? 1} reached, the alarm still unacknowledged.` };
   if (type === 'alarms.raised') return { state: STATE.new };
   if (type === 'alarms.acknowledged') return { state: STATE.inProgress, work_notes: acknowledgedNote(alarm) };
   if (type === 'alarms.cleared') return { state: STATE.resolved, close_code: CLOSE_CODE, close_notes: closeNotes(alarm) };
@@ -98,6 +102,11 @@ export const requestFor = (
   alarm: NotifiedAlarm,
   watcher: Digest['watcher'],
 ): { method: 'POST'; body: Record<string, unknown> } | { method: 'PATCH'; sysId: string; body: Record<string, unknown> } | undefined => {
+  if ('note' in step) {
+    // a note opens the incident when none is found (an escalation step naming this instance first), never reopens a resolved one
+    if (!found) return { method: 'POST', body: { ...newIncident(alarm, watcher), state: STATE.new, work_notes: step.note } };
+    return found.state >= STATE.resolved ? undefined : { method: 'PATCH', sysId: found.sys_id, body: { work_notes: step.note } };
+  }
   if (!found) return { method: 'POST', body: { ...newIncident(alarm, watcher), ...step } };
   if (found.state >= step.state) return undefined;
   return { method: 'PATCH', sysId: found.sys_id, body: { ...step } };
