@@ -129,7 +129,7 @@ beforeAll(async () => {
   const channel = await call<{ id: string; secret: string }>('POST', '/channels', { name: 'push freshness', type: 'webhook', url: receiverUrl, format: 'json' });
   expect(channel.status).toBe(201);
   secret = channel.body.secret;
-  const created = await call<string>('POST', '/watcher', watcherInput({ description: 'device disconnected (push e2e)', channelIds: [channel.body.id], pendingSeconds: 0 }));
+  const created = await call<string>('POST', '/watcher', watcherInput({ description: 'device disconnected (push e2e)', channelIds: [channel.body.id], pendingSeconds: 0, flapping: false }));
   expect(created.status).toBe(200);
   watcherId = created.body;
   // the devices already disconnected raise their alarms now, before the tests change any
