@@ -101,7 +101,8 @@ describe('PagerDuty channel', () => {
   it('waits out 429s and 5xx and sends every event once they pass: nothing dropped', async () => {
     const { ids, channel } = await pagedRegion(4);
     vi.stubEnv('NOTIFY_RETRY_BASE_SECONDS', '0.001'); // retries due at once: the test waits for no clock
-    Object.assign(fake.faults, { rate429: 1 });
+    // the fake's 429s say Retry-After: 0 (honoured like any other), so the retries are due at once too
+    Object.assign(fake.faults, { rate429: 1, retryAfterSeconds: 0 });
     await pass();
     expect(eventsOf(ids, 'trigger')).toHaveLength(0);
     expect((await deliveries.log(channel.id, 10)).items.map((d) => [d.status, d.lastResponseStatus])).toEqual(Array(4).fill(['retrying', 429]));
