@@ -32,6 +32,11 @@ const FAITHFUL_TESTS = [
   'reports',
   'probe28-engine',
   'probe28-reports',
+  'escalation',
+  'flapping',
+  'observe',
+  'status-poll',
+  'zoom-events',
 ];
 
 export default defineConfig({

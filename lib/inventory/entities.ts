@@ -1,6 +1,14 @@
 import type { HeldRemovals, ProviderStatus } from '#lib/inventory/pure/providerStatus';
 import { docRow, entity, documented } from '#lib/store/entity';
 import { shardKey } from '#lib/store/query';
+import type { Place } from '#lib/shared/place';
+
+/** A stored place map, or undefined when the item holds none (entries written before places were kept). */
+const placeOf = (value: unknown): Place | undefined => {
+  if (!value || typeof value !== 'object') return undefined;
+  const { region, location, room } = value as Record<string, unknown>;
+  return typeof region === 'string' && typeof location === 'string' && typeof room === 'string' ? { region, location, room } : undefined;
+};
 
 export const PROVIDERS = 'PROVIDER';
 /**
@@ -136,6 +144,11 @@ export interface VendorRoomDevice {
   devicesn: string;
   /** The device's kind as its vendor names it (Zoom's `device_type`); absent when it gave none. */
   component?: string;
+  /**
+   * Where the sync stored the device: the receiver reads it there consistently, where the serial
+   * index may not list a device the sync has just written yet (absent on older entries).
+   */
+  place?: Place;
 }
 export const VendorRoomDeviceEntity = /* @__PURE__ */ entity({
   type: 'VendorRoomDevice',
@@ -145,6 +158,7 @@ export const VendorRoomDeviceEntity = /* @__PURE__ */ entity({
     room: String(item.room),
     devicesn: String(item.devicesn),
     ...(typeof item.component === 'string' ? { component: item.component } : {}),
+    ...(placeOf(item.place) ? { place: placeOf(item.place)! } : {}),
   }),
 });
 dataModel: docRow(VendorRoomDeviceEntity, { section: vendorEvents, name: 'Vendor room device', PK: '`VDIR#<vendor>#<vendor room id>`', SK: '`DEVICE#<sn>`',

@@ -15,6 +15,8 @@ export interface ConnectivityObservation {
   /** ISO 8601: when the vendor saw it so (not when we learnt it). */
   at: string;
   source: 'event' | 'poll';
+  /** Where the device is stored, when the caller knows (the vendor room directory): read there consistently first. */
+  place?: Place;
 }
 
 export interface ConnectivityOutcome {
@@ -37,6 +39,22 @@ const isoTime = (at: string): string => {
 
 type Outcome = 'applied' | 'stale';
 
+/**
+ * The device as the table holds it: at the place the caller names, read consistently (a device a
+ * sync has just written may not be in the serial index yet), else wherever the index says; none
+ * when it is not stored.
+ */
+const locate = async (devicesn: string, place: Place | undefined): Promise<StoredDevice | undefined> => {
+  if (place) {
+    const [stored] = await devices.at([{ devicesn, place }]);
+    if (stored) return stored;
+  }
+  return devices.current(devicesn).catch((error: unknown) => {
+    if (error instanceof NotFound) return undefined;
+    throw error;
+  });
+};
+
 /** How often one observation is judged again after another writer of its device came first. */
 const ATTEMPTS = 10;
 
@@ -51,18 +69,17 @@ const ATTEMPTS = 10;
  */
 export const applyConnectivity = async (observations: readonly ConnectivityObservation[]): Promise<ConnectivityOutcome> => {
   const bySerial = new Map<string, { connected: boolean; at: string }[]>();
-  for (const { devicesn, connected, at } of observations) {
+  const placed = new Map<string, Place>();
+  for (const { devicesn, connected, at, place } of observations) {
     const list = bySerial.get(devicesn) ?? [];
     list.push({ connected, at: isoTime(at) });
     bySerial.set(devicesn, list);
+    if (place) placed.set(devicesn, place);
   }
   const outcome: ConnectivityOutcome = { applied: [], stale: [], unknown: [] };
   const touched: Place[] = [];
   await mapConcurrent([...bySerial], DEVICES_IN_FLIGHT, async ([devicesn, list]) => {
-    const device = await devices.current(devicesn).catch((error: unknown) => {
-      if (error instanceof NotFound) return undefined;
-      throw error;
-    });
+    const device = await locate(devicesn, placed.get(devicesn));
     if (!device) {
       outcome.unknown.push(devicesn);
       return;

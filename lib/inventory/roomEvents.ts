@@ -24,7 +24,10 @@ export const applyToDevices = async (vendor: string, room: string, change: { con
   const serials = devicesConcerned(entries, change.component);
   if (serials.length === 0) return 'stale';
   const observed = new Date(at).toISOString();
-  const outcome = await applyConnectivity(serials.map((devicesn) => ({ devicesn, connected: change.connected, at: observed, source: 'event' as const })));
+  const places = new Map(entries.flatMap((entry) => (entry.place ? [[entry.devicesn, entry.place] as const] : [])));
+  const outcome = await applyConnectivity(
+    serials.map((devicesn) => ({ devicesn, connected: change.connected, at: observed, source: 'event' as const, ...(places.has(devicesn) ? { place: places.get(devicesn)! } : {}) })),
+  );
   return outcome.applied.length > 0 ? 'applied' : outcome.stale.length > 0 ? 'stale' : 'unknownRoom';
 };
 

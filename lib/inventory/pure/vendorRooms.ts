@@ -1,4 +1,5 @@
 import type { StoredDevice } from '#lib/devices/types';
+import type { Place } from '#lib/shared/place';
 import type { VendorRoomDevice } from '#lib/inventory/entities';
 
 /*
@@ -11,7 +12,9 @@ import type { VendorRoomDevice } from '#lib/inventory/entities';
 const ROOM_VENDORS = new Set(['zoom']);
 
 /** The directory entry of a device; undefined for a device no vendor room event can name. */
-export const vendorRoomOf = (device: Pick<StoredDevice, 'devicesn' | 'vendor' | 'vendorRef'>): VendorRoomDevice | undefined => {
+type Listed = Pick<StoredDevice, 'devicesn' | 'vendor' | 'vendorRef'> & { details?: Place };
+
+export const vendorRoomOf = (device: Listed): VendorRoomDevice | undefined => {
   if (!device.vendor || !ROOM_VENDORS.has(device.vendor) || !device.vendorRef) return undefined;
   const [room, , type] = device.vendorRef.split('/');
   if (!room) return undefined;
@@ -21,7 +24,8 @@ export const vendorRoomOf = (device: Pick<StoredDevice, 'devicesn' | 'vendor' | 
   } catch {
     component = undefined; // a malformed type names no component: room-wide events still reach the device
   }
-  return { vendor: device.vendor, room, devicesn: device.devicesn, ...(component ? { component } : {}) };
+  const place = device.details ? { region: device.details.region, location: device.details.location, room: device.details.room } : undefined;
+  return { vendor: device.vendor, room, devicesn: device.devicesn, ...(component ? { component } : {}), ...(place ? { place } : {}) };
 };
 
 const entryKey = (entry: VendorRoomDevice) => JSON.stringify([entry.vendor, entry.room, entry.devicesn]);
@@ -31,8 +35,8 @@ const entryKey = (entry: VendorRoomDevice) => JSON.stringify([entry.vendor, entr
  * removal of the entries its removed devices (and the moved ones' old rooms) had, unless put again.
  */
 export const directoryChanges = (
-  puts: readonly Pick<StoredDevice, 'devicesn' | 'vendor' | 'vendorRef'>[],
-  gone: readonly Pick<StoredDevice, 'devicesn' | 'vendor' | 'vendorRef'>[],
+  puts: readonly Listed[],
+  gone: readonly Listed[],
 ): { put: VendorRoomDevice[]; remove: VendorRoomDevice[] } => {
   const put = new Map(puts.flatMap((device) => (vendorRoomOf(device) ? [vendorRoomOf(device)!] : [])).map((entry) => [entryKey(entry), entry]));
   const remove = new Map(gone.flatMap((device) => (vendorRoomOf(device) ? [vendorRoomOf(device)!] : [])).map((entry) => [entryKey(entry), entry]));
