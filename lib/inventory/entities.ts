@@ -162,7 +162,7 @@ export const VendorRoomDeviceEntity = /* @__PURE__ */ entity({
   }),
 });
 dataModel: docRow(VendorRoomDeviceEntity, { section: vendorEvents, name: 'Vendor room device', PK: '`VDIR#<vendor>#<vendor room id>`', SK: '`DEVICE#<sn>`',
-  notes: '`vendor, room, devicesn`, `component` (the vendor\'s device type, which a room event names); written by the sync for the devices it writes, removed with them' });
+  notes: '`vendor, room, devicesn`, `component` (the vendor\'s device type, which a room event names), `place {region, location, room}` (where the device is stored: the receiver reads it there consistently); written by the sync for the devices it writes, removed with them' });
 /** What a vendor's receiver counted (`GET /providers`): its own item, so the sync's whole write of the provider status never races it. */
 export const EVENT_COUNTS = 'PROVIDEREVENTS';
 export const EventCountsEntity = /* @__PURE__ */ entity({
