@@ -177,9 +177,12 @@ describe('serverless package --stage prod (no AWS credentials)', () => {
     expect(resources('ProviderTokenRead')).toEqual([expect.stringContaining(':parameter/device-monitoring/prod/device-provider-token')]);
     expect(bySid.get('ProviderSecretsRead')!.Action).toEqual(['ssm:GetParameter']);
     expect(resources('ProviderSecretsRead')).toEqual([expect.stringContaining(':parameter/device-monitoring/prod/providers/*')]);
-    // Zoom's event receiver reads its webhook secret token alone, none of the vendors' API credentials
+    // the event receivers (Zoom's, PagerDuty's) read the webhook secrets alone, none of the vendors' API credentials
     expect(bySid.get('WebhookSecretRead')!.Action).toEqual(['ssm:GetParameter']);
-    expect(resources('WebhookSecretRead')).toEqual([expect.stringContaining(':parameter/device-monitoring/prod/providers/zoom-webhook-secret-token')]);
+    expect(resources('WebhookSecretRead')).toEqual([
+      expect.stringContaining(':parameter/device-monitoring/prod/providers/zoom-webhook-secret-token'),
+      expect.stringContaining(':parameter/device-monitoring/prod/providers/pagerduty-webhook-secret'),
+    ]);
     expect(bySid.get('CursorSecretRead')!.Action).toEqual(['ssm:GetParameter', 'secretsmanager:GetSecretValue']);
     expect(resources('CursorSecretRead')).toEqual([
       expect.stringContaining(':parameter/aws/reference/secretsmanager/device-monitoring/prod/cursor-secret'),
