@@ -9,13 +9,21 @@ import { useStageSecret } from '#lib/store/cursor';
  * parameters it names (resources/permissions.yml).
  */
 const cache = new Map<string, Promise<string | undefined>>();
+const MISSING_RETRY_MS = 60_000;
 
 const fromSsm = async (parameterName: string): Promise<string | undefined> => {
   // loaded only when a parameter is configured: local bundles never initialise it
   const { SSMClient, GetParameterCommand } = await import('@aws-sdk/client-ssm');
   const client = new SSMClient({ maxAttempts: 3 });
-  const { Parameter } = await client.send(new GetParameterCommand({ Name: parameterName, WithDecryption: true }));
-  return Parameter?.Value;
+  try {
+    const { Parameter } = await client.send(new GetParameterCommand({ Name: parameterName, WithDecryption: true }));
+    return Parameter?.Value;
+  } catch (error) {
+    // a parameter the operator has not created yet is a missing secret (each caller says what
+    // it lacks, e.g. a receiver answers 401), not a server error; other failures still throw
+    if ((error as { name?: string }).name === 'ParameterNotFound') return undefined;
+    throw error;
+  }
 };
 
 /**
@@ -33,8 +41,14 @@ export const secret = (name: string, fresh = false): Promise<string | undefined>
   let value = cache.get(parameterName);
   if (!value) {
     value = fromSsm(parameterName);
-    // a failed fetch is retried by the next request rather than cached
-    value.catch(() => cache.delete(parameterName));
+    // a failed fetch is retried by the next request rather than cached; a missing parameter is
+    // asked again after a minute (the operator may create it), not on every request
+    value.then(
+      (found) => {
+        if (found === undefined) setTimeout(() => cache.delete(parameterName), MISSING_RETRY_MS).unref();
+      },
+      () => cache.delete(parameterName),
+    );
     cache.set(parameterName, value);
   }
   return value;

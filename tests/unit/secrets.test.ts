@@ -6,6 +6,8 @@ vi.mock('@aws-sdk/client-ssm', () => ({
   SSMClient: class {
     send(command: { input: { Name: string; WithDecryption: boolean } }) {
       sent.push(command.input);
+      if (command.input.Name.endsWith('/not-created')) return Promise.reject(Object.assign(new Error('not found'), { name: 'ParameterNotFound' }));
+      if (command.input.Name.endsWith('/throttled')) return Promise.reject(Object.assign(new Error('rate exceeded'), { name: 'ThrottlingException' }));
       return Promise.resolve({ Parameter: { Value: `value of ${command.input.Name}` } });
     }
   },
@@ -39,6 +41,30 @@ describe('named secrets', () => {
     expect(await secret('SOME_TOKEN')).toBe('value of /device-monitoring/prod/some-token');
     expect(await secret('SOME_TOKEN')).toBe('value of /device-monitoring/prod/some-token');
     expect(sent).toEqual([{ Name: '/device-monitoring/prod/some-token', WithDecryption: true }]);
+  });
+
+  it('answer undefined for a parameter not created yet (the caller says what it lacks), and ask again after a minute', async () => {
+    vi.useFakeTimers();
+    try {
+      const { secret } = await import('#lib/adapters/secrets');
+      process.env.SOME_TOKEN_PARAM = '/device-monitoring/prod/not-created';
+      expect(await secret('SOME_TOKEN')).toBeUndefined();
+      expect(await secret('SOME_TOKEN')).toBeUndefined();
+      expect(sent).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(61_000);
+      expect(await secret('SOME_TOKEN')).toBeUndefined();
+      expect(sent).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('throw any other SSM failure, and ask again at the next call', async () => {
+    const { secret } = await import('#lib/adapters/secrets');
+    process.env.SOME_TOKEN_PARAM = '/device-monitoring/prod/throttled';
+    await expect(secret('SOME_TOKEN')).rejects.toThrow('rate exceeded');
+    await expect(secret('SOME_TOKEN')).rejects.toThrow('rate exceeded');
+    expect(sent).toHaveLength(2);
   });
 
   it('never call AWS under serverless offline', async () => {
