@@ -375,7 +375,7 @@ export const runPushBench = async () => {
       '',
       `A full listing's requests are the least of three listings through the real adapters against the same fakes after the run (GET /providers named ${costs.zoom.lastSyncRequestsInProviders ?? '–'} for Zoom's and ${costs.webex.lastSyncRequestsInProviders ?? '–'} for Webex's last sync).`,
       'Zoom\'s full listing reads each room\'s devices (one request per room); its status poll lists the Offline rooms, then reads the devices of each room where that list and what we hold differ or may (a room holding a disconnected device that is not Offline is read at every poll).',
-      'Webex\'s full listing at this size is three requests (devices 1,000 a page, workspaces, locations); its status poll is one listing per not-connected `connectionStatus`.',
+      'Webex\'s full listing at this size is three requests (devices 1,000 a page, workspaces, locations); its status poll is the devices alone, unfiltered, while the fleet fits in fewer pages than the five not-connected `connectionStatus` filters (one listing each otherwise).',
       `Other vendor requests during the run (the fakes' counters less the polls'): Zoom ${costs.zoom.otherRequests}, Webex ${costs.webex.otherRequests}.`,
     ].join('\n');
     reportResult('push', summary, markdown);

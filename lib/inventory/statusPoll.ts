@@ -10,6 +10,7 @@ import { applyConnectivity } from './observe';
 import { newMeter, type NamedProvider } from './provider/index';
 import { sanitise } from './pure/providerStatus';
 import { compareStatus, toLookUp } from './pure/statusPoll';
+import * as providerStatuses from './repository/providers';
 import * as polls from './repository/statusPolls';
 
 /*
@@ -54,7 +55,7 @@ export const pollStatuses = async (providers: readonly NamedProvider[], options:
   if (polled.length === 0) return { providers: [] };
   const firstProvider = providers[0]!.name;
   const within = options.within ?? {};
-  const held = await heldNotConnected(within);
+  const [held, statuses] = await Promise.all([heldNotConnected(within), providerStatuses.all()]);
   const outcome = await Promise.all(
     polled.map(async ({ name, provider }): Promise<ProviderPoll> => {
       const meter = newMeter();
@@ -62,7 +63,7 @@ export const pollStatuses = async (providers: readonly NamedProvider[], options:
       const at = new Date().toISOString();
       try {
         const ours = held.filter((device) => (device.vendor ?? firstProvider) === name);
-        const reading = await provider.pollStatus!(ours, meter);
+        const reading = await provider.pollStatus!(ours, meter, { fleet: statuses.get(name)?.devices });
         const listed = (await devices.find(toLookUp(reading, ours))).filter((device) => inPlace(device.details, within));
         const changes = compareStatus({ vendor: name, firstProvider, reading, heldNotConnected: ours, listed });
         const { applied } = changes.length > 0 ? await applyConnectivity(changes.map((change) => ({ ...change, at, source: 'poll' as const }))) : { applied: [] };

@@ -43,6 +43,29 @@ describe('Webex status poll (connectionStatus filters)', () => {
     expect(meter.requests).toBeGreaterThanOrEqual(NOT_CONNECTED.length);
   });
 
+  it('lists the devices alone, unfiltered, when the fleet we hold takes fewer pages than the filtered listings', async () => {
+    resetFaults(fake);
+    const serial = fleet.find((d) => d.status.connected)!.devicesn;
+    await switchDevice(fake.url, serial, false);
+    try {
+      // 60 devices by pages of 25: 3 pages, fewer than one listing per not-connected status
+      const meter = newMeter();
+      const before = fake.stats.requests;
+      const reading = await webexAdapter(fake.url, { pageSize: 25 }).pollStatus!([], meter, { fleet: fleet.length });
+      expect([...reading.notConnected].sort()).toEqual([...offlineSerials(fleet), serial].sort());
+      expect(fake.stats.requests - before).toBe(3);
+      // the meter counts the token request too
+      expect(meter.requests).toBeLessThan(NOT_CONNECTED.length);
+      // by pages of 10 the fleet is 6 pages: the filtered listings again (one each, the offline devices being few)
+      const filtered = newMeter();
+      const again = await webexAdapter(fake.url, { pageSize: 10 }).pollStatus!([], filtered, { fleet: fleet.length });
+      expect([...again.notConnected].sort()).toEqual([...offlineSerials(fleet), serial].sort());
+      expect(filtered.requests).toBeGreaterThanOrEqual(NOT_CONNECTED.length);
+    } finally {
+      await unswitch(fake.url, serial);
+    }
+  });
+
   it('sees a device switched off through the fake, and back on', async () => {
     resetFaults(fake);
     const serial = fleet.find((d) => d.status.connected)!.devicesn;

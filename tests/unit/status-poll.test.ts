@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compareStatus, toLookUp } from '#lib/inventory/pure/statusPoll';
+import { NOT_CONNECTED, unfilteredIsCheaper } from '#lib/inventory/provider/webex';
 import type { StoredDevice } from '#lib/devices/types';
 
 // A status poll's comparison: the vendor's not-connected answer against what we hold.
@@ -60,5 +61,18 @@ describe('compareStatus', () => {
 describe('toLookUp', () => {
   it('looks up only the not-connected serial numbers not already held so', () => {
     expect(toLookUp({ notConnected: new Set(['C', 'A', 'B']) }, [stored('A', false)])).toEqual(['B', 'C']);
+  });
+});
+
+describe('the Webex status poll chooses its cheaper way by the fleet we hold', () => {
+  it('lists unfiltered only while the fleet takes fewer pages than the five filtered listings', () => {
+    expect(NOT_CONNECTED).toHaveLength(5);
+    expect(unfilteredIsCheaper(undefined, 1000)).toBe(false); // never synced: the filters, whose cost does not grow
+    expect(unfilteredIsCheaper(0, 1000)).toBe(false);
+    expect(unfilteredIsCheaper(1, 1000)).toBe(true);
+    expect(unfilteredIsCheaper(300, 1000)).toBe(true);
+    expect(unfilteredIsCheaper(4000, 1000)).toBe(true); // 4 pages
+    expect(unfilteredIsCheaper(4001, 1000)).toBe(false); // 5 pages: no cheaper
+    expect(unfilteredIsCheaper(60, 10)).toBe(false);
   });
 });

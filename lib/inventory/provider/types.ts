@@ -55,6 +55,7 @@ export interface DeviceProvider {
    * A cheap status poll: only what is not connected, by the vendor's own filter (absent: the
    * provider has none and is reconciled by its syncs alone). `held`: the devices of this vendor we
    * hold not connected, for a vendor that answers by room (Zoom) to read only the rooms that differ.
+   * `bounds`: what the last sync knows of its fleet (a vendor may choose its cheaper way by it).
    */
-  pollStatus?(held: readonly StoredDevice[], meter?: ProviderMeter): Promise<StatusReading>;
+  pollStatus?(held: readonly StoredDevice[], meter?: ProviderMeter, bounds?: ListingBounds): Promise<StatusReading>;
 }

@@ -42,6 +42,14 @@ const CONNECTED = new Set(['connected', 'connected_with_issues']);
 export const NOT_CONNECTED = ['disconnected', 'offline_expired', 'offline_deep_sleep', 'activating', 'unknown'] as const;
 const NO_LOCATION = 'Unassigned';
 
+/**
+ * Whether a status poll lists the devices unfiltered: when the fleet we hold (its last listing)
+ * takes fewer pages than one listing per not-connected status. Unknown or none (no sync has
+ * listed it yet): filtered, whose cost does not grow with the fleet.
+ */
+export const unfilteredIsCheaper = (fleet: number | undefined, pageSize: number): boolean =>
+  fleet !== undefined && fleet > 0 && Math.ceil(fleet / pageSize) < NOT_CONNECTED.length;
+
 /** The next page's URL from an RFC 8288 `Link` header, resolved against the page's own URL. */
 export const nextLink = (header: string | null, base: string): string | undefined => {
   if (!header) return undefined;
@@ -234,24 +242,25 @@ export const webexProvider = (options: WebexOptions): DeviceProvider => {
       return devices;
     },
     /*
-     * One short listing per not-connected status (the filter is server-side: the cost is what is
-     * not connected, not the fleet). A record is counted by its own `connectionStatus`, never by
-     * the filter asked for: a next page whose link dropped the filter lists connected devices
-     * too, and they must not read as disconnected.
+     * What is not connected, by whichever costs fewer requests: one short listing per
+     * not-connected status (the filter is server-side and takes one value: five listings however
+     * small the fleet), or the devices alone unfiltered, when the fleet we hold fits in fewer pages
+     * than that (a full sync also lists workspaces and locations; a poll reads only connectivity).
+     * A record is counted by its own `connectionStatus`, never by the filter asked for: a next
+     * page whose link dropped the filter lists connected devices too, and they must not read as
+     * disconnected.
      */
-    async pollStatus(_held, meter) {
+    async pollStatus(_held, meter, bounds = {}) {
       const notConnected = new Set<string>();
-      await Promise.all(
-        NOT_CONNECTED.map((status) =>
-          listAll('/devices', pageSize, 'link', {}, meter, (page) => {
-            for (const record of page) {
-              if (!isObject(record) || !isString(record.serial)) continue;
-              const connectionStatus = isString(record.connectionStatus) ? record.connectionStatus : 'unknown';
-              if (!CONNECTED.has(connectionStatus)) notConnected.add(record.serial);
-            }
-          }, { connectionStatus: status }),
-        ),
-      );
+      const read = (page: unknown[]) => {
+        for (const record of page) {
+          if (!isObject(record) || !isString(record.serial)) continue;
+          const connectionStatus = isString(record.connectionStatus) ? record.connectionStatus : 'unknown';
+          if (!CONNECTED.has(connectionStatus)) notConnected.add(record.serial);
+        }
+      };
+      if (unfilteredIsCheaper(bounds.fleet, pageSize)) await listAll('/devices', pageSize, 'link', bounds, meter, read);
+      else await Promise.all(NOT_CONNECTED.map((status) => listAll('/devices', pageSize, 'link', {}, meter, read, { connectionStatus: status })));
       return { notConnected };
     },
     async getDevice(devicesn, stored, meter) {
