@@ -77,6 +77,8 @@ export const syncListing = async (listed: readonly ProviderDevice[], scope: Sync
   // a full sync read the stored side through an index, which lags: the alarm fields it carries
   // into its whole-item puts (and their queue copies) are taken from the table by key (DESIGN §3)
   if (side.full) await carryCurrentAlarmFields(plan.puts);
+  // what the listing read, before held devices of a failing provider join the puts (nothing observed them)
+  const observed = { at: listedAt, serials: new Set(plan.puts.map((d) => d.devicesn)) };
   plan.puts.push(...flagStale(side.held, scope.stale));
   // held devices flagged stale are among the puts: compared with themselves, no transition
   await connectivity.record(connectivityChanges([...side.stored, ...side.held], plan.puts, new Date().toISOString()), historyExpiry);
@@ -87,7 +89,7 @@ export const syncListing = async (listed: readonly ProviderDevice[], scope: Sync
     ...plan.deletes.filter((d) => !written.has(d.devicesn)).map((d) => ({ devicesn: d.devicesn, alarmWatchers: openWatchersHint(d) })),
   ]);
   await side.markWrites([...plan.puts, ...plan.deletes]);
-  await devices.syncWrite(plan.puts, plan.deletes);
+  await devices.syncWrite(plan.puts, plan.deletes, observed);
   // the vendor room directory follows the devices written (a moved device leaves its old room's entry)
   const rewritten = new Set(plan.puts.map((d) => d.devicesn));
   const directory = directoryChanges(plan.puts, [...plan.deletes, ...side.stored.filter((d) => rewritten.has(d.devicesn))]);

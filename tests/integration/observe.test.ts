@@ -86,4 +86,16 @@ describe('applyConnectivity', () => {
     expect((await applyConnectivity([{ devicesn: sn, connected: false, at: iso(before), source: 'poll' }])).stale).toEqual([sn]);
     expect((await devices.current(sn)).status.connected).toBe(true);
   });
+
+  it('leaves a device a sync listed after the observation as the sync stored it (a vendor retry minutes late rewinds nothing)', async () => {
+    const { fleet, sn } = await room();
+    const late = Date.now() - 20 * 60_000;
+    // the sync writes the device (a changed field): its listing is the newer observation
+    const moved = fleet.map((d) => (d.devicesn === sn ? { ...d, devicemodel: 'Room Kit Pro' } : d));
+    await syncDevices(fixed(() => moved));
+    expect((await applyConnectivity([{ devicesn: sn, connected: false, at: iso(late), source: 'event' }])).stale).toEqual([sn]);
+    expect((await devices.current(sn)).status.connected).toBe(true);
+    // one newer than the listing still applies
+    expect((await applyConnectivity([{ devicesn: sn, connected: false, at: iso(Date.now() + 1000), source: 'event' }])).applied).toEqual([sn]);
+  });
 });

@@ -44,6 +44,12 @@ const pacedShard = async (pk: string): Promise<Item[]> => {
   return items;
 };
 
+/** The devices a sync's listing read (`serials`) and when it asked for them (ISO 8601). */
+export interface ListingObservation {
+  at: string;
+  serials: ReadonlySet<string>;
+}
+
 /** How often `current` looks a device up again when the index named a room the device just left. */
 const RELOCATE_ATTEMPTS = 3;
 
@@ -124,9 +130,12 @@ export const devices = {
   },
 
   /** The sync's own idempotent upserts and removals (it writes their fingerprints after). */
-  async syncWrite(puts: readonly StoredDevice[], deletes: readonly StoredDevice[]): Promise<void> {
+  async syncWrite(puts: readonly StoredDevice[], deletes: readonly StoredDevice[], observed?: ListingObservation): Promise<void> {
     const now = new Date().toISOString();
-    await batchWrite([...deletes.map((device) => deleteRequest(keys(device))), ...puts.map((device) => putRequest(toItem(device, now)))], { inFlight: 8 });
+    // a device the listing read carries the listing's time as its connectivity observation, so
+    // that an older pushed event (a vendor's retry, minutes late) never rewinds what it read
+    const item = (device: StoredDevice) => (observed?.serials.has(device.devicesn) ? { ...toItem(device, now), connectivityAt: observed.at } : toItem(device, now));
+    await batchWrite([...deletes.map((device) => deleteRequest(keys(device))), ...puts.map((device) => putRequest(item(device)))], { inFlight: 8 });
   },
 
   /** Requests `writeAll(puts, [])` costs, dirty marks included (docs/guide/rules/alarms.md "The alarm engine picks the cheaper device write"). */
