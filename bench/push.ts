@@ -12,13 +12,11 @@
  * real adapters against the same fakes). Targets: Zoom p95 <= 10 s, Webex p95 <=
  * STATUS_POLL_SECONDS + 10 s, polling at least 10x fewer requests per hour than full syncs.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { startInstance } from '../scripts/local/instance';
 import { freePort } from '../scripts/local/ports';
 import { fakeEnv } from '../scripts/local/fakes/index';
 import { byRoom, splitFleet } from '../scripts/local/fakes/fleet';
+import { startWebhookReceiver, type Arrival } from '../tests/support/webhookReceiver';
 import { median, reportResult, round, runWhenMain } from './lib';
 
 const POLL_SECONDS = Number(process.env.BENCH_PUSH_POLL_SECONDS ?? 60);
@@ -42,13 +40,6 @@ const TARGET_POLL_RATIO = 10;
 
 type Vendor = 'zoom' | 'webex';
 
-interface Arrival {
-  at: number;
-  signed: boolean;
-  type: string;
-  serials: string[];
-}
-
 interface Change {
   vendor: Vendor;
   devicesn: string;
@@ -70,48 +61,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Nearest-rank percentile; a change never notified counts as infinitely late. */
 const percentile = (sorted: readonly number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : Number.NaN);
 
-/**
- * The webhook receiver: every request kept with its arrival time, its signature checked as
- * docs/guide/notifications.md tells a receiver to (HMAC-SHA256 of `<timestamp>.<raw body>` with
- * the channel's secret, timestamp within 5 minutes).
- */
-const startReceiver = async () => {
-  const arrivals: Arrival[] = [];
-  const state = { secret: '' };
-  const server: Server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const at = Date.now();
-      const raw = Buffer.concat(chunks).toString('utf8');
-      const timestamp = String(request.headers['x-signature-timestamp'] ?? '');
-      const expected = Buffer.from(`sha256=${createHmac('sha256', state.secret).update(`${timestamp}.${raw}`).digest('hex')}`);
-      const given = Buffer.from(String(request.headers['x-signature-256'] ?? ''));
-      const signed = state.secret !== '' && Math.abs(at / 1000 - Number(timestamp)) <= 300 && given.length === expected.length && timingSafeEqual(given, expected);
-      let type = '';
-      let serials: string[] = [];
-      try {
-        const body = JSON.parse(raw) as { type?: string; alarms?: { devicesn?: string }[] };
-        type = body.type ?? '';
-        serials = (body.alarms ?? []).flatMap((alarm) => (alarm.devicesn ? [alarm.devicesn] : []));
-      } catch {
-        /* not JSON: kept as an arrival of no type */
-      }
-      arrivals.push({ at, signed, type, serials });
-      response.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/push-bench`,
-    arrivals,
-    state,
-    close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
-  };
-};
-
 export const runPushBench = async () => {
-  const receiver = await startReceiver();
+  const receiver = await startWebhookReceiver('/push-bench');
   const ports = { webex: await freePort(), zoom: await freePort() };
   const fakeUrl = { webex: `http://127.0.0.1:${ports.webex}`, zoom: `http://127.0.0.1:${ports.zoom}` };
   const env: Record<string, string> = {
@@ -204,7 +155,7 @@ export const runPushBench = async () => {
       const type = connected ? 'alarms.cleared' : 'alarms.raised';
       const deadline = from + waitMs;
       for (;;) {
-        const found = receiver.arrivals.find((a) => a.signed && a.at >= from && a.type === type && a.serials.includes(serial));
+        const found = receiver.arrivals.find((a) => a.signed && a.at >= from && a.type === type && a.alarms.some((alarm) => alarm.devicesn === serial));
         if (found) {
           matched.add(found);
           return found.at;
@@ -300,7 +251,7 @@ export const runPushBench = async () => {
      */
     const unexpected = (vendor: Vendor) => {
       const serials = new Set(changes.filter((c) => c.vendor === vendor).map((c) => c.devicesn));
-      return receiver.arrivals.filter((a) => a.signed && a.at >= windowStart && !matched.has(a) && (a.type === 'alarms.raised' || a.type === 'alarms.cleared') && a.serials.some((s) => serials.has(s))).length;
+      return receiver.arrivals.filter((a) => a.signed && a.at >= windowStart && !matched.has(a) && (a.type === 'alarms.raised' || a.type === 'alarms.cleared') && a.alarms.some((alarm) => serials.has(alarm.devicesn))).length;
     };
     const latency = (vendor: Vendor) => {
       const mine = changes.filter((c) => c.vendor === vendor);

@@ -1,6 +1,3 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Device } from '#lib/devices/types';
 import { providerFromEnv } from '#lib/inventory/provider/index';
@@ -12,6 +9,7 @@ import { freePort } from '../../scripts/local/ports';
 import { callerOf } from '../support/api';
 import { watcherInput } from '../support/fleet';
 import { ownInstance } from '../support/instance';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
 
 /*
  * Issue "Seconds, not minutes", its "Done when", over HTTP: a private `npm start` with its own
@@ -29,17 +27,7 @@ const POLL_SECONDS = 5;
 const WAIT_MS = 90_000;
 const env = { SEED_DEVICES: '40', SIM_SEED: '42', SIM_CHURN: '0' };
 
-interface Posted {
-  at: number;
-  signed: boolean;
-  type: string;
-  watcher?: { id: string; severity: number };
-  alarms: { devicesn: string; severity: number }[];
-}
-const posted: Posted[] = [];
-let secret = '';
-let receiver: Server;
-let receiverUrl: string;
+let receiver: WebhookReceiver;
 let instance: Instance;
 const fakes = { webex: '', zoom: '' };
 let watcherId: string;
@@ -63,7 +51,7 @@ const until = async <T>(read: () => Promise<T> | T, done: (value: T) => boolean,
   }
 };
 /** The signed notifications of `type` naming `serial` that arrived after `from`. */
-const notices = (type: string, serial: string, from: number) => posted.filter((p) => p.signed && p.at >= from && p.type === type && p.alarms.some((a) => a.devicesn === serial));
+const notices = (type: string, serial: string, from: number) => receiver.naming(type, serial, from);
 
 // the demo fleet as npm start's fakes serve it: a Zoom room whose computer is its only connected
 // device (off, the room is Offline in the rooms list too), another connected Zoom computer, a connected Webex device
@@ -83,29 +71,7 @@ beforeAll(async () => {
   other = { serial: otherRoom[0]!.devicesn, roomId: idOf('zr-', region, location, room), roomName: room };
   webexDevice = split.webex.find((d) => d.status.connected)!.devicesn;
 
-  receiver = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const at = Date.now();
-      const raw = Buffer.concat(chunks).toString('utf8');
-      // what docs/guide/notifications.md tells a receiver to check
-      const timestamp = String(request.headers['x-signature-timestamp'] ?? '');
-      const expected = Buffer.from(`sha256=${createHmac('sha256', secret).update(`${timestamp}.${raw}`).digest('hex')}`);
-      const given = Buffer.from(String(request.headers['x-signature-256'] ?? ''));
-      const signed = secret !== '' && given.length === expected.length && timingSafeEqual(given, expected);
-      let body: Partial<Omit<Posted, 'at' | 'signed'>> = {};
-      try {
-        body = JSON.parse(raw) as typeof body;
-      } catch {
-        /* not JSON: kept as a notification of no type, which no assertion matches */
-      }
-      posted.push({ at, signed, type: body.type ?? '', alarms: body.alarms ?? [], ...(body.watcher ? { watcher: body.watcher } : {}) });
-      response.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/push-freshness`;
+  receiver = await startWebhookReceiver('/push-freshness');
 
   const ports = { webex: await freePort(), zoom: await freePort() };
   fakes.webex = `http://127.0.0.1:${ports.webex}`;
@@ -126,9 +92,9 @@ beforeAll(async () => {
     PASSWORD_SCRYPT_LOG_N: '14',
   });
 
-  const channel = await call<{ id: string; secret: string }>('POST', '/channels', { name: 'push freshness', type: 'webhook', url: receiverUrl, format: 'json' });
+  const channel = await call<{ id: string; secret: string }>('POST', '/channels', { name: 'push freshness', type: 'webhook', url: receiver.url, format: 'json' });
   expect(channel.status).toBe(201);
-  secret = channel.body.secret;
+  receiver.state.secret = channel.body.secret;
   const created = await call<string>('POST', '/watcher', watcherInput({ description: 'device disconnected (push e2e)', channelIds: [channel.body.id], pendingSeconds: 0, flapping: false }));
   expect(created.status).toBe(200);
   watcherId = created.body;
@@ -138,7 +104,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await instance?.stop();
-  await new Promise((resolve) => (receiver ? receiver.close(resolve) : resolve(undefined)));
+  await receiver?.close();
 });
 
 describe('seconds, not minutes (npm start, SYNC_INTERVAL_SECONDS=3600, evaluation only when handed a change)', () => {
@@ -226,8 +192,8 @@ describe('seconds, not minutes (npm start, SYNC_INTERVAL_SECONDS=3600, evaluatio
 
   it('the refused events changed nothing to the end: their device stayed connected and was never notified', async () => {
     expect((await device(other.serial)).deviceconnected).toBe(true);
-    expect(posted.filter((p) => p.alarms.some((a) => a.devicesn === other.serial))).toEqual([]);
+    expect(receiver.arrivals.filter((p) => p.alarms.some((a) => a.devicesn === other.serial))).toEqual([]);
     // every notification the service sent was signed with the channel's secret
-    expect(posted.filter((p) => !p.signed)).toEqual([]);
+    expect(receiver.arrivals.filter((p) => !p.signed)).toEqual([]);
   });
 });
