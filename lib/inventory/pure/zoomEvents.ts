@@ -1,4 +1,5 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
+import { sameSignature } from '#lib/shared/constantTime';
 
 /*
  * Zoom's webhook requests (shared/vendors.md "Events"): the signature that is their only
@@ -33,10 +34,7 @@ export const verifyZoomRequest = (request: { secret: string; timestamp: string |
   if (!signature) return { ok: false, reason: 'the x-zm-signature header is missing' };
   if (!timestamp) return { ok: false, reason: 'the x-zm-request-timestamp header is missing' };
   if (!/^[0-9]{1,16}$/.test(timestamp)) return { ok: false, reason: 'the x-zm-request-timestamp header is not a number of seconds or milliseconds' };
-  const expected = Buffer.from(zoomSignature(secret, timestamp, rawBody), 'utf8');
-  const given = Buffer.from(signature, 'utf8');
-  // lengths differ only for a malformed header: no secret is learnt from that
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'the x-zm-signature does not match the body' };
+  if (!sameSignature(signature, zoomSignature(secret, timestamp, rawBody))) return { ok: false, reason: 'the x-zm-signature does not match the body' };
   const value = Number(timestamp);
   const timestampMs = value < 1e12 ? value * 1000 : value;
   if (Math.abs(now - timestampMs) > ZOOM_TIMESTAMP_WINDOW_MS) {

@@ -1,4 +1,5 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
+import { sameSignature } from '#lib/shared/constantTime';
 
 /** A fresh webhook signing secret: 32 random bytes, base64url (43 characters). */
 export const newSecret = (): string => `whsec_${randomBytes(32).toString('base64url')}`;
@@ -28,7 +29,5 @@ export const verifySignature = (
 ): boolean => {
   const timestamp = Number(headers.timestamp);
   if (!headers.signature || !/^\d{1,12}$/.test(headers.timestamp ?? '') || Math.abs(nowSeconds - timestamp) > toleranceSeconds) return false;
-  const expected = Buffer.from(signatureOf(secret, timestamp, body));
-  const given = Buffer.from(headers.signature);
-  return expected.length === given.length && timingSafeEqual(expected, given);
+  return sameSignature(headers.signature, signatureOf(secret, timestamp, body));
 };

@@ -1,4 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { sameSignature } from '#lib/shared/constantTime';
 
 /*
  * PagerDuty's V3 webhooks (shared/vendors.md "Incident tools"): the signature that is their only
@@ -25,13 +26,10 @@ export const pagerdutySignature = (secret: string, rawBody: string): string => `
  */
 export const signatureHolds = (secret: string, rawBody: string, header: string | undefined): boolean => {
   if (!header) return false;
-  const expected = Buffer.from(pagerdutySignature(secret, rawBody), 'utf8');
+  const expected = pagerdutySignature(secret, rawBody);
   let holds = false;
-  for (const given of header.split(',').slice(0, MAX_SIGNATURES)) {
-    const candidate = Buffer.from(given.trim(), 'utf8');
-    // every candidate is compared, also after a match: the time taken does not say which one held
-    if (candidate.length === expected.length && timingSafeEqual(candidate, expected)) holds = true;
-  }
+  // every candidate is compared, also after a match: the time taken does not say which one held
+  for (const given of header.split(',').slice(0, MAX_SIGNATURES)) if (sameSignature(given.trim(), expected)) holds = true;
   return holds;
 };
 
