@@ -64,6 +64,9 @@ export const deliverToServiceNow = async (digest: Digest, target: ServiceNowTarg
     const query = new URLSearchParams({ sysparm_query: lookupQuery(alarm), sysparm_fields: 'sys_id,number,state', sysparm_limit: '1' });
     const found = await call('GET', `/api/now/table/incident?${query}`);
     if (!ok(found)) return failure(found);
+    // only a Table API list says whether the incident exists: taking anything else (a login page, a
+    // proxy's answer, a body too large to read) as "none" would open a second incident on each try
+    if (!isList(found.json)) return { kind: 'unreachable', reason: LOOKUP_WITHOUT_LIST };
     const request = requestFor(step, firstRecord(found.json), alarm, digest.watcher);
     if (!request) continue;
     const path = request.method === 'POST' ? '/api/now/table/incident' : `/api/now/table/incident/${encodeURIComponent(request.sysId)}`;
@@ -72,6 +75,11 @@ export const deliverToServiceNow = async (digest: Digest, target: ServiceNowTarg
   }
   return last === undefined ? { kind: 'unchanged' } : { kind: 'answered', status: last };
 };
+
+const LOOKUP_WITHOUT_LIST = 'the instance answered its incident lookup without a JSON `result` list (not its Table API: a login page, a proxy, or a body over 256 KiB)';
+
+/** Whether an answer is a Table API list (`{result: [...]}`), the one answer a lookup is read from. */
+const isList = (json: unknown): boolean => Array.isArray((json as { result?: unknown } | undefined)?.result);
 
 /** The first incident of a Table API list answer (`{result: [{sys_id, state}]}`), or undefined when none. */
 const firstRecord = (json: unknown): { sys_id: string; state: number } | undefined => {

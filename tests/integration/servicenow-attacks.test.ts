@@ -1,0 +1,109 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { fullPass } from '#lib/alarms/engine/fullPass';
+import { DeliveryEntity } from '#lib/notify/entities';
+import { doc, tableName } from '#lib/store/client';
+import { outboxMailer } from '#lib/adapters/mail';
+import { syncDevices } from '#lib/inventory/sync';
+import { createChannel } from '#lib/notify/channels';
+import * as deliveries from '#lib/notify/repository/deliveries';
+import * as watchers from '#lib/watchers/repository';
+import { device, fixed, offlineWatcher, unique } from '../support/fleet';
+
+/*
+ * A hostile (or broken) ServiceNow instance: a loopback server of ours answering what a proxy, a
+ * login page or a misconfigured instance answers. Deliveries fail or retry cleanly, say why in
+ * the delivery log, never open a second incident, and never put the password in the log.
+ */
+const PASSWORD = 'hunter2-attack-password';
+type Answer = (req: IncomingMessage, res: ServerResponse, body: string) => void;
+let answer: Answer = (_req, res) => res.end();
+const requests: { method: string; url: string; body: string }[] = [];
+let server: Server;
+let url = '';
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+    req.on('end', () => {
+      requests.push({ method: req.method ?? '', url: req.url ?? '', body });
+      answer(req, res, body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+beforeEach(() => {
+  vi.stubEnv('ALLOW_LOCAL_WEBHOOKS', 'true');
+  vi.stubEnv('NOTIFY_RETRY_BASE_SECONDS', '0.001');
+  requests.length = 0;
+});
+afterEach(() => vi.unstubAllEnvs());
+
+const run = () => fullPass({ mailer: outboxMailer(), deadline: Date.now() + 20_000 });
+const json = (res: ServerResponse, status: number, value: unknown) => {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(value));
+};
+
+/** One offline device watched by a watcher that tells only a ServiceNow channel on the hostile server. */
+const watched = async () => {
+  const region = unique('SNX');
+  await syncDevices(fixed(() => [device(region, `${region}-1`, 'Room 1', false)]));
+  const channel = await createChannel({ name: 'itsm', type: 'servicenow', instanceUrl: url, username: 'integration', password: PASSWORD });
+  await watchers.create(offlineWatcher(region, `${unique('ops')}@example.com`, { sendEmail: false, emails: [], channelIds: [channel.id], severity: 1 }));
+  return channel;
+};
+/** A delivery's stored item, with what the log's view leaves out (its last error). */
+const storedItem = async (id: string) => (await doc.send(new GetCommand({ TableName: tableName(), Key: DeliveryEntity.key(id) }))).Item;
+const creates = () => requests.filter((r) => r.method === 'POST' && r.url.startsWith('/api/now/table/incident'));
+
+describe('a ServiceNow instance answering garbage', () => {
+  it.each<[string, Answer]>([
+    ['an HTML login page (200)', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<html><body>Log in</body></html>');
+    }],
+    ['JSON without `result` (200)', (_req, res) => json(res, 200, { status: 'ok' })],
+    ['a body over 256 KiB (200)', (_req, res) => json(res, 200, { result: [], padding: 'x'.repeat(300 * 1024) })],
+  ])('a lookup answered with %s opens no incident: the delivery retries, its log saying why', async (_label, hostile) => {
+    // the lookups get the garbage; a create would succeed (so each wrongly taken "none found" opens one)
+    answer = (req, res) => (req.method === 'GET' ? hostile(req, res, '') : json(res, 201, { result: { sys_id: unique('sys'), number: 'INC1' } }));
+    const channel = await watched();
+    await run();
+    await run();
+    expect(creates()).toHaveLength(0);
+    const log = (await deliveries.log(channel.id, 10)).items;
+    expect(log.length).toBeGreaterThan(0);
+    expect(log.every((d) => d.status === 'retrying' || d.status === 'failed')).toBe(true);
+    const stored = await Promise.all(log.map((d) => storedItem(d.deliveryId)));
+    expect(stored.map((item) => item?.lastError)).toEqual(log.map(() => expect.stringMatching(/incident lookup without a JSON `result` list/)));
+    expect(JSON.stringify(stored)).not.toContain(PASSWORD);
+  });
+
+  it('a lookup answering two incidents for one correlation id updates the first and opens none', async () => {
+    answer = (req, res) =>
+      req.method === 'GET' ? json(res, 200, { result: [{ sys_id: 'first', state: '1' }, { sys_id: 'second', state: '1' }] }) : json(res, 200, { result: { sys_id: 'first' } });
+    const channel = await watched();
+    await run();
+    expect(creates()).toHaveLength(0);
+    expect((await deliveries.log(channel.id, 10)).items.map((d) => d.status)).toContain('delivered');
+  });
+
+  it('a redirect to another host is not followed: the delivery fails or retries, nothing is sent there', async () => {
+    answer = (_req, res) => {
+      res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' });
+      res.end();
+    };
+    const channel = await watched();
+    await run();
+    expect(requests.every((r) => r.method === 'GET')).toBe(true);
+    const log = (await deliveries.log(channel.id, 10)).items;
+    expect(log.length).toBeGreaterThan(0);
+    expect(log.every((d) => d.status !== 'delivered')).toBe(true);
+  });
+});
