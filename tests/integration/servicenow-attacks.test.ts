@@ -7,7 +7,9 @@ import { DeliveryEntity } from '#lib/notify/entities';
 import { doc, tableName } from '#lib/store/client';
 import { outboxMailer } from '#lib/adapters/mail';
 import { syncDevices } from '#lib/inventory/sync';
-import { createChannel } from '#lib/notify/channels';
+import { createChannel, replaceChannel } from '#lib/notify/channels';
+import * as channelStore from '#lib/notify/repository/channels';
+import { HttpError } from '#lib/shared/errors';
 import * as deliveries from '#lib/notify/repository/deliveries';
 import * as watchers from '#lib/watchers/repository';
 import { device, fixed, offlineWatcher, unique } from '../support/fleet';
@@ -105,5 +107,26 @@ describe('a ServiceNow instance answering garbage', () => {
     const log = (await deliveries.log(channel.id, 10)).items;
     expect(log.length).toBeGreaterThan(0);
     expect(log.every((d) => d.status !== 'delivered')).toBe(true);
+  });
+});
+
+describe('a ServiceNow channel moved to another instance', () => {
+  it('keeps its stored password for the same instance only: a PUT of the mask with another instanceUrl is 400 naming password, and nothing changes', async () => {
+    const channel = await createChannel({ name: 'itsm', type: 'servicenow', instanceUrl: 'http://127.0.0.1:9', username: 'integration', password: PASSWORD });
+    // the hostile server stands for "someone else's host": the mask would send it the stored password
+    const moved = await replaceChannel(channel.id, { name: 'itsm', type: 'servicenow', instanceUrl: url, username: 'integration', password: '********' }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(moved).toBeInstanceOf(HttpError);
+    // no status of its own: the handler's 400 for invalid input
+    expect(moved).toMatchObject({ details: [{ field: 'body.password' }] });
+    expect(await channelStore.find(channel.id)).toMatchObject({ instanceUrl: 'http://127.0.0.1:9' });
+    expect(await channelStore.secretOf(channel.id)).toBe(PASSWORD);
+    // the same instance (also written another way) keeps it; a new password moves it
+    await replaceChannel(channel.id, { name: 'renamed', type: 'servicenow', instanceUrl: 'http://127.0.0.1:9/', username: 'integration', password: '********' });
+    expect(await channelStore.secretOf(channel.id)).toBe(PASSWORD);
+    await replaceChannel(channel.id, { name: 'itsm', type: 'servicenow', instanceUrl: url, username: 'integration', password: 'another-password' });
+    expect(await channelStore.find(channel.id)).toMatchObject({ instanceUrl: url });
   });
 });
