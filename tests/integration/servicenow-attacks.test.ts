@@ -13,6 +13,8 @@ import { HttpError } from '#lib/shared/errors';
 import * as deliveries from '#lib/notify/repository/deliveries';
 import * as watchers from '#lib/watchers/repository';
 import { device, fixed, offlineWatcher, unique } from '../support/fleet';
+import { handler as createChannelRoute } from '../../functions/channels/create';
+import { jsonEvent, lambdaContext } from '../support/events';
 
 /*
  * A hostile (or broken) ServiceNow instance: a loopback server of ours answering what a proxy, a
@@ -128,5 +130,19 @@ describe('a ServiceNow channel moved to another instance', () => {
     expect(await channelStore.secretOf(channel.id)).toBe(PASSWORD);
     await replaceChannel(channel.id, { name: 'itsm', type: 'servicenow', instanceUrl: url, username: 'integration', password: 'another-password' });
     expect(await channelStore.find(channel.id)).toMatchObject({ instanceUrl: url });
+  });
+});
+
+describe('POST /channels of type servicenow with hostile account names', () => {
+  it.each([
+    ['username', 'a:b', { password: 'p' }],
+    ['username', 'ops\r\nX-Injected: 1', { password: 'p' }],
+    ['username', 'ops\u0000', { password: 'p' }],
+    ['username', '\u202Eadmin', { password: 'p' }],
+    ['clientId', 'client\r\nid', { clientSecret: 's' }],
+  ])('%s %j is 400 naming the field, nothing stored', async (field, value, rest) => {
+    const res = await createChannelRoute(jsonEvent({ name: 'itsm', type: 'servicenow', instanceUrl: url, [field]: value, ...rest }), lambdaContext());
+    expect(res.statusCode).toBe(400);
+    expect(JSON.parse(res.body ?? '{}')).toMatchObject({ errors: [{ field: `body.${field}` }] });
   });
 });
