@@ -1,4 +1,8 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import * as audit from '#lib/access/audit/repository';
+import { AlarmEntity } from '#lib/alarms/entities';
+import { doc, tableName } from '#lib/store/client';
 import { fullPass } from '#lib/alarms/engine/fullPass';
 import { outboxMailer } from '#lib/adapters/mail';
 import * as alarms from '#lib/alarms/repository/alarms';
@@ -62,5 +66,21 @@ describe('PagerDuty acknowledgements naming a hostile agent', () => {
     const by = (await alarms.get(pair))?.acknowledgedBy ?? '';
     expect(by.startsWith('PagerDuty user aaa')).toBe(true);
     expect(by).not.toMatch(/\p{Cs}/u);
+  });
+});
+
+describe('one PagerDuty acknowledgement delivered 50 times at once', () => {
+  it('acknowledges once: one acknowledged answer, one ack in the alarm history, one audit record; the rest answer alreadyAcknowledged', async () => {
+    const { pair, id } = await firingAlarm();
+    const body = acknowledged(id, { summary: 'Pat' });
+    const answers = await Promise.all(Array.from({ length: 50 }, () => post(body)));
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    const outcomes = answers.map((a) => a.body?.outcome);
+    expect(outcomes.filter((o) => o === 'acknowledged')).toHaveLength(1);
+    expect(outcomes.filter((o) => o === 'alreadyAcknowledged')).toHaveLength(49);
+    // the alarm's history holds one acknowledgement (50 filled it: later events went unrecorded)
+    const item = (await doc.send(new GetCommand({ TableName: tableName(), Key: AlarmEntity.key(pair) }))).Item;
+    expect((item?.ackEvents as { action: string }[]).filter((e) => e.action === 'ack')).toHaveLength(1);
+    expect((await audit.query({ targetId: id }, 100)).items).toHaveLength(1);
   });
 });

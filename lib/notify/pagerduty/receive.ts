@@ -65,9 +65,11 @@ export const receivePagerDutyEvent = async (delivery: PagerDutyDelivery): Promis
   // a delivery PagerDuty repeats, or an acknowledgement that went out from here, changes nothing again
   if (alarm.acknowledgedAt) return { received: true, outcome: 'alreadyAcknowledged', alarmId };
   try {
-    // no teller: an acknowledgement from PagerDuty is not sent back to it
-    await acknowledgeAlarm(alarmId, event.by, 'acknowledged in PagerDuty', PAGERDUTY_PRINCIPAL.scope);
+    // no teller: an acknowledgement from PagerDuty is not sent back to it; first only: copies of
+    // one delivery racing past the check above record one acknowledgement, not one each
+    await acknowledgeAlarm(alarmId, event.by, 'acknowledged in PagerDuty', PAGERDUTY_PRINCIPAL.scope, undefined, undefined, true);
   } catch (error) {
+    if (error instanceof alarms.AlreadyAcknowledged) return { received: true, outcome: 'alreadyAcknowledged', alarmId };
     if (error instanceof Error && /no longer open|not found/.test(error.message)) return { received: true, outcome: 'notOpen', alarmId };
     throw error;
   }
