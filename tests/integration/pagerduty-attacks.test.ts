@@ -84,3 +84,19 @@ describe('one PagerDuty acknowledgement delivered 50 times at once', () => {
     expect((await audit.query({ targetId: id }, 100)).items).toHaveLength(1);
   });
 });
+
+describe('one PagerDuty resolution delivered again and again', () => {
+  it('notes it once in the alarm history, so retries never fill the history and crowd out later events', async () => {
+    const { pair, id } = await firingAlarm();
+    const body = JSON.stringify({ event: { id: unique('ev'), occurred_at: new Date().toISOString(), event_type: 'incident.resolved', agent: { summary: 'Pat' }, data: { incident_key: id } } });
+    // PagerDuty redelivers a webhook it did not see answered in time
+    for (let i = 0; i < 5; i++) expect(await post(body)).toMatchObject({ status: 200, body: { outcome: 'stillFiring' } });
+    const item = (await doc.send(new GetCommand({ TableName: tableName(), Key: AlarmEntity.key(pair) }))).Item;
+    expect((item?.ackEvents as { action: string }[]).filter((e) => e.action === 'note')).toHaveLength(1);
+    // another resolution (a new event) is noted again
+    const again = JSON.stringify({ event: { id: unique('ev'), occurred_at: new Date(Date.now() + 1000).toISOString(), event_type: 'incident.resolved', agent: { summary: 'Pat' }, data: { incident_key: id } } });
+    await post(again);
+    const after = (await doc.send(new GetCommand({ TableName: tableName(), Key: AlarmEntity.key(pair) }))).Item;
+    expect((after?.ackEvents as { action: string }[]).filter((e) => e.action === 'note')).toHaveLength(2);
+  });
+});

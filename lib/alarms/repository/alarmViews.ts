@@ -151,6 +151,12 @@ export const acknowledgeAt = async (
   throw notOpen(id);
 };
 
+/** Whether the alarm's history holds `event` already (the same action, time, author and comment): a redelivered note is not added twice. */
+export const hasEvent = async (pair: Pair, event: AckEvent): Promise<boolean> => {
+  const events = (await AlarmEntity.read(pair, { consistent: true, project: ['ackEvents'] }))?.ackEvents;
+  return Array.isArray(events) && events.some((e: AckEvent) => e.action === event.action && e.at === event.at && e.by === event.by && e.comment === event.comment);
+};
+
 /** Adds `event` (a note) to the history of the open alarm raised at `raisedAt`: false when it is no longer that alarm, or its history is full. */
 export const noteEvent = async (pair: Pair, raisedAt: string, event: AckEvent): Promise<boolean> =>
   !!(await AlarmEntity.update(pair, { append: { ackEvents: [event] } }, and(OPEN, expr('#raisedAt = :raisedAt', { raisedAt }), ROOM_FOR_EVENT)));
