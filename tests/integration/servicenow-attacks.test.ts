@@ -146,3 +146,27 @@ describe('POST /channels of type servicenow with hostile account names', () => {
     expect(JSON.parse(res.body ?? '{}')).toMatchObject({ errors: [{ field: `body.${field}` }] });
   });
 });
+
+describe('a ServiceNow token endpoint answering a hostile token', () => {
+  it('a token that is no bearer token (CRLF in it) is not kept: the retry asks again and delivers', async () => {
+    let tokenRequests = 0;
+    answer = (req, res) => {
+      if (req.url === '/oauth_token.do') {
+        tokenRequests += 1;
+        // the first answer's token could never be sent (a header holds no line break), and claims to last for ever
+        return json(res, 200, tokenRequests === 1 ? { access_token: 'bad\r\nX-Injected: 1', expires_in: 1e12 } : { access_token: 'good-token', expires_in: 1800 });
+      }
+      if (req.headers.authorization !== 'Bearer good-token') return json(res, 401, { error: 'unauthorized' });
+      return req.method === 'GET' ? json(res, 200, { result: [] }) : json(res, 201, { result: { sys_id: unique('sys') } });
+    };
+    const region = unique('SNT');
+    await syncDevices(fixed(() => [device(region, `${region}-1`, 'Room 1', false)]));
+    const channel = await createChannel({ name: 'itsm', type: 'servicenow', instanceUrl: url, clientId: unique('client'), clientSecret: PASSWORD });
+    await watchers.create(offlineWatcher(region, `${unique('ops')}@example.com`, { sendEmail: false, emails: [], channelIds: [channel.id], severity: 1 }));
+    await run();
+    await run();
+    await run();
+    expect((await deliveries.log(channel.id, 10)).items.map((d) => d.status)).toEqual(['delivered']);
+    expect(creates()).toHaveLength(1);
+  });
+});
