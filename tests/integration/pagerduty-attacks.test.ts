@@ -100,3 +100,12 @@ describe('one PagerDuty resolution delivered again and again', () => {
     expect((after?.ackEvents as { action: string }[]).filter((e) => e.action === 'note')).toHaveLength(2);
   });
 });
+
+describe('a signed PagerDuty event with an over-long field', () => {
+  it('an event_type over 128 characters is 400 naming the field and its bound (not the list of types acted on as if it were the rule)', async () => {
+    const body = JSON.stringify({ event: { id: unique('ev'), occurred_at: new Date().toISOString(), event_type: 'x'.repeat(129) } });
+    const answer = await post(body);
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ errors: [{ field: 'body.event.event_type', message: expect.stringContaining('1 to 128 characters') }] });
+  });
+});
