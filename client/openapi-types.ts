@@ -9092,11 +9092,11 @@ export interface operations {
                 "application/json": {
                     /** @description agent (who acted) and data (the incident: its incident_key is our alarm id) besides */
                     event: {
-                        /** @description incident.acknowledged and incident.resolved are acted on; any other is answered and ignored */
+                        /** @description the event type, 1 to 128 characters (incident.acknowledged and incident.resolved are acted on; any other is answered 200 and ignored) */
                         event_type: string;
-                        /** @description the webhook event's id */
+                        /** @description the webhook event's id, 1 to 128 characters */
                         id: string;
-                        /** @description when it happened (ISO 8601): more than 30 minutes from now is refused as a replay */
+                        /** @description when it happened, an ISO 8601 date-time of at most 64 characters (more than 30 minutes from now is refused as a replay) */
                         occurred_at: string;
                     } & {
                         [key: string]: unknown;
@@ -13493,7 +13493,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description the event type: endpoint.url_validation, zoomroom.alert, zoomroom.delayed_alert, zoomroom.created, ... */
+                    /** @description the event type, 1 to 128 characters: endpoint.url_validation, zoomroom.alert, zoomroom.delayed_alert, zoomroom.created, ... */
                     event: string;
                     /** @description when the event happened, epoch milliseconds: events of a room are applied in this order */
                     event_ts?: number;

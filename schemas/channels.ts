@@ -3,7 +3,7 @@ import { LIMITS } from '#lib/watchers/types';
 import { NOTIFICATION_TYPES, WEBHOOK_FORMATS, type ServiceNowInput } from '#lib/notify/types';
 import { MASKED_CREDENTIAL } from '#lib/notify/servicenow/pure/channel';
 import { PAGERDUTY_ROUTING_KEY_PATTERN, PAGERDUTY_ROUTING_KEY_RULE } from '#lib/notify/pagerduty/pure/events';
-import { areaRoutesOf, dateTime, error, list, name, ok, oneOfValues, page, pageOf, recordRoutesOf, strict, text, Type } from './shared';
+import { areaRoutesOf, dateTime, error, list, name, ok, oneOfValues, page, pageOf, recordRoutesOf, SINGLE_LINE, SINGLE_LINE_RULE, strict, text, Type } from './shared';
 
 /** How notification mails leave: the same mailer as the alarm engine's. */
 const mailEnvironment = '${file(./functions/alarms/mail-env.yml)}';
@@ -23,14 +23,26 @@ const format = oneOfValues(WEBHOOK_FORMATS, { description: 'json (default), slac
 const emailChannel = strict({ name: name(), type: Type.Literal('email'), emails });
 const webhookChannel = strict({ name: name(), type: Type.Literal('webhook'), url, format: Type.Optional(format) });
 const credential = (description: string) => Type.String({ minLength: 1, maxLength: 256, description });
+/**
+ * A user name or client id: one visible line (it is answered and shown), and a basic-auth user
+ * name without ":" (RFC 7617: the first colon ends the user id, so "a:b" would sign in as "a"
+ * with the password "b:<password>", and fail at every delivery).
+ */
+const account = (description: string, colon: boolean) =>
+  Type.String({
+    minLength: 1,
+    maxLength: 256,
+    pattern: colon ? SINGLE_LINE : SINGLE_LINE.replace('[^', '[^:'),
+    description: `${description}: 1 to 256 characters ${SINGLE_LINE_RULE}${colon ? '' : ', no ":"'}`,
+  });
 /** Basic auth (username, password) or OAuth client credentials (clientId, clientSecret): exactly one pair, checked with a 400 naming the field. */
 const serviceNowChannel = strict({
   name: name(),
   type: Type.Literal('servicenow'),
   instanceUrl: Type.String({ minLength: 1, maxLength: 2048, description: 'the instance, e.g. https://acme.service-now.com (https to a public host; http on loopback only with ALLOW_LOCAL_WEBHOOKS)' }),
-  username: Type.Optional(credential('basic auth: the integration user')),
+  username: Type.Optional(account('basic auth: the integration user', false)),
   password: Type.Optional(credential(`basic auth: its password (answered as ${JSON.stringify(MASKED_CREDENTIAL)}; PUT that back to keep it)`)),
-  clientId: Type.Optional(credential('OAuth client credentials: the client id')),
+  clientId: Type.Optional(account('OAuth client credentials: the client id', true)),
   clientSecret: Type.Optional(credential(`OAuth client credentials: the client secret (answered as ${JSON.stringify(MASKED_CREDENTIAL)}; PUT that back to keep it)`)),
 });
 const pagerdutyChannel = strict({ name: name(), type: Type.Literal('pagerduty'), routingKey: Type.String({ pattern: PAGERDUTY_ROUTING_KEY_PATTERN, description: PAGERDUTY_ROUTING_KEY_RULE }) });

@@ -11,9 +11,9 @@ const pagerdutyEvent = Type.Object(
   {
     event: Type.Object(
       {
-        id: Type.String({ minLength: 1, maxLength: 128, description: "the webhook event's id" }),
-        event_type: Type.String({ minLength: 1, maxLength: 128, description: 'incident.acknowledged and incident.resolved are acted on; any other is answered and ignored' }),
-        occurred_at: Type.String({ minLength: 1, maxLength: 64, description: 'when it happened (ISO 8601): more than 30 minutes from now is refused as a replay' }),
+        id: Type.String({ minLength: 1, maxLength: 128, description: "the webhook event's id, 1 to 128 characters" }),
+        event_type: Type.String({ minLength: 1, maxLength: 128, description: 'the event type, 1 to 128 characters (incident.acknowledged and incident.resolved are acted on; any other is answered 200 and ignored)' }),
+        occurred_at: Type.String({ minLength: 1, maxLength: 64, description: 'when it happened, an ISO 8601 date-time of at most 64 characters (more than 30 minutes from now is refused as a replay)' }),
       },
       { additionalProperties: true, description: 'agent (who acted) and data (the incident: its incident_key is our alarm id) besides' },
     ),

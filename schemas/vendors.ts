@@ -9,7 +9,7 @@ const api = routesOf({ permission: 'public', invalidStatus: 400 });
 
 const zoomEvent = Type.Object(
   {
-    event: Type.String({ minLength: 1, maxLength: 128, description: 'the event type: endpoint.url_validation, zoomroom.alert, zoomroom.delayed_alert, zoomroom.created, ...' }),
+    event: Type.String({ minLength: 1, maxLength: 128, description: 'the event type, 1 to 128 characters: endpoint.url_validation, zoomroom.alert, zoomroom.delayed_alert, zoomroom.created, ...' }),
     event_ts: Type.Optional(Type.Number({ description: 'when the event happened, epoch milliseconds: events of a room are applied in this order' })),
     payload: Type.Optional(Type.Object({}, { additionalProperties: true, description: "the event's object (a room's id, name, issue...), or the plainToken to validate" })),
   },

@@ -169,7 +169,7 @@ const watcherFields = {
   flapping: Type.Optional(
     Type.Union(
       [
-        Type.Literal(false),
+        Type.Literal(false, { description: 'false (every state change told)' }),
         strict(
           {
             transitions: Type.Optional(Type.Integer({ minimum: LIMITS.flapTransitions.min, maximum: LIMITS.flapTransitions.max, description: `an integer ${LIMITS.flapTransitions.min}..${LIMITS.flapTransitions.max} (default 4): state changes (fires and clears) that make a device flapping` })),

@@ -29,7 +29,7 @@ const MOVES_FOLLOWED = 3;
  */
 export type AckTeller = (pair: AlarmKey, ack: Acknowledgement) => Promise<object | undefined>;
 
-const acknowledgeWithin = async (id: string, ack: Acknowledgement | undefined, event: AckEvent, scope: AccessScope, tell?: AckTeller): Promise<AlarmView> => {
+const acknowledgeWithin = async (id: string, ack: Acknowledgement | undefined, event: AckEvent, scope: AccessScope, tell?: AckTeller, firstOnly = false): Promise<AlarmView> => {
   const pair: AlarmKey = pairOf(id);
   // read before the write, once: the notice goes in the same write as the acknowledgement
   const notice = ack && tell ? await tell(pair, ack) : undefined;
@@ -37,13 +37,13 @@ const acknowledgeWithin = async (id: string, ack: Acknowledgement | undefined, e
   const timed = ack?.ackUntil ? () => ackLapses.schedule({ ...pair, acknowledgedAt: ack.acknowledgedAt, ackUntil: ack.ackUntil! }) : async () => {};
   if (isUnscoped(scope)) {
     await timed();
-    return alarms.acknowledge(pair, ack, event, notice);
+    return alarms.acknowledge(pair, ack, event, notice, firstOnly);
   }
   for (let attempt = 0; attempt < MOVES_FOLLOWED; attempt++) {
     const alarm = await alarms.get(pair);
     if (!alarm || !areaWithinAccessScope(scope, alarm)) throw notFound(id);
     if (attempt === 0) await timed();
-    const written = await alarms.acknowledgeAt(pair, ack, alarm, event, notice);
+    const written = await alarms.acknowledgeAt(pair, ack, alarm, event, notice, firstOnly);
     if (written) return written;
   }
   throw notFound(id); // moving faster than it can be acknowledged: not reliably in the scope
@@ -76,13 +76,15 @@ export const acknowledgeAlarm = async (
   ackUntil?: string,
   /** Who else is told (incident tools); none for an acknowledgement that came from one of them (no echo). */
   tell?: AckTeller,
+  /** Only when none stands: 409 AlreadyAcknowledged otherwise (an incident tool's acknowledgement, delivered more than once). */
+  firstOnly = false,
 ): Promise<AlarmAnswer> => {
   const now = Date.now();
   const acknowledgedAt = new Date(now).toISOString();
   const until = ackUntil === undefined ? undefined : ackUntilOf(ackUntil, now);
   const ack: Acknowledgement = { acknowledgedAt, acknowledgedBy: by, ...(comment !== undefined ? { ackComment: comment } : {}), ...(until ? { ackUntil: until } : {}) };
   const event: AckEvent = { action: 'ack', at: acknowledgedAt, by, ...(comment !== undefined ? { comment } : {}), ...(until ? { ackUntil: until } : {}) };
-  const alarm = await acknowledgeWithin(id, ack, event, scope, tell);
+  const alarm = await acknowledgeWithin(id, ack, event, scope, tell, firstOnly);
   return (await withSilences([alarm]))[0]!;
 };
 

@@ -11,7 +11,7 @@ import { testDigest } from './pure/digest';
 import { deliveryId } from './pure/plan';
 import { requireAllowedRecipients } from './mail/pure/recipients';
 import { newSecret } from './pure/signature';
-import { credentialsOf, instancePathProblem, MASKED_CREDENTIAL } from './servicenow/pure/channel';
+import { credentialsOf, instanceOrigin, instancePathProblem, MASKED_CREDENTIAL } from './servicenow/pure/channel';
 import type { Channel, ChannelInput, DeliveryView, ServiceNowInput } from './types';
 import { isMaskedRoutingKey } from './pagerduty/pure/events';
 
@@ -103,14 +103,19 @@ export const replaceChannel = async (id: string, input: ChannelInput, rules: Cha
     // the mask sent back keeps the stored credential, as long as it is the same kind of credential
     if (secret !== MASKED_CREDENTIAL) return maskedChannel(await channels.replace(id, kept, secret));
     if (auth !== current.auth) throw maskIsNoCredential(kept);
+    // a credential is sent to its instance: kept for another one, it would go to whoever that is
+    // (someone who may change the channel but was never told the password could read it there)
+    if (instanceOrigin(kept.instanceUrl) !== current.instanceUrl) throw maskIsNoCredential(kept, 'for another instance');
   }
   return maskedChannel(await channels.replace(id, kept));
 };
 
-/** 400: the mask stands for a stored credential, so it cannot be one of a new channel or of another kind of credential. */
-const maskIsNoCredential = (input: ServiceNowInput) => {
+/** 400: the mask stands for a stored credential, so it cannot be one of a new channel, of another kind of credential or of another instance. */
+const maskIsNoCredential = (input: ServiceNowInput, where = '') => {
   const field = input.clientSecret === undefined ? 'password' : 'clientSecret';
-  const message = `body.${field} "${MASKED_CREDENTIAL}" keeps a stored ${field}; give the ${field} itself`;
+  const message = where
+    ? `body.${field} "${MASKED_CREDENTIAL}" keeps the stored ${field} of the same instanceUrl only; give the ${field} itself ${where}`
+    : `body.${field} "${MASKED_CREDENTIAL}" keeps a stored ${field}; give the ${field} itself`;
   return new Invalid(message, [{ field: `body.${field}`, message }]);
 };
 

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { eventDigest, readZoomEvent, urlValidationAnswer, verifyZoomRequest, ZOOM_TIMESTAMP_WINDOW_MS } from '#lib/inventory/pure/zoomEvents';
+import { eventDigest, eventTime, readZoomEvent, urlValidationAnswer, verifyZoomRequest, ZOOM_TIMESTAMP_WINDOW_MS } from '#lib/inventory/pure/zoomEvents';
 import { alertBody, signatureOf } from '../../scripts/local/fakes/zoomWebhooks';
 
 // Zoom's webhook rules (shared/vendors.md "Events"), checked against HMACs computed here, not by the code under test.
@@ -62,11 +62,11 @@ describe('readZoomEvent', () => {
   });
 
   it('reads an offline alert as the room going offline, its clearing as the room back, by event_ts', () => {
-    expect(readZoomEvent({ event: 'zoomroom.alert', event_ts: 5, payload: { object: { ...room, issue: 'Zoom room is offline', alert_kind: 1 } } }, NOW)).toEqual({
-      kind: 'room', type: 'zoomroom.alert', roomId: 'room-1', roomName: 'Board Room', at: 5, change: { kind: 'connectivity', connected: false, issue: 'Zoom room is offline' },
+    expect(readZoomEvent({ event: 'zoomroom.alert', event_ts: NOW - 5, payload: { object: { ...room, issue: 'Zoom room is offline', alert_kind: 1 } } }, NOW)).toEqual({
+      kind: 'room', type: 'zoomroom.alert', roomId: 'room-1', roomName: 'Board Room', at: NOW - 5, change: { kind: 'connectivity', connected: false, issue: 'Zoom room is offline' },
     });
-    const cleared = readZoomEvent({ event: 'zoomroom.delayed_alert', event_ts: 6, payload: { object: { ...room, issue: 'Zoom room is offline', alert_kind: 2 } } }, NOW);
-    expect(cleared).toMatchObject({ at: 6, change: { kind: 'connectivity', connected: true } });
+    const cleared = readZoomEvent({ event: 'zoomroom.delayed_alert', event_ts: NOW - 4, payload: { object: { ...room, issue: 'Zoom room is offline', alert_kind: 2 } } }, NOW);
+    expect(cleared).toMatchObject({ at: NOW - 4, change: { kind: 'connectivity', connected: true } });
   });
 
   it('reads a component that was disconnected as that component, and other alerts as no connectivity change', () => {
@@ -87,8 +87,8 @@ describe('readZoomEvent', () => {
 
   it("reads the fake's alerts as Zoom's", () => {
     const device = { serial: 'S1', roomId: 'zr-1', roomName: 'Room', deviceType: 'Zoom Rooms Computer', online: false };
-    expect(readZoomEvent(alertBody(device, 7, 'acct'), NOW)).toMatchObject({ roomId: 'zr-1', at: 7, change: { kind: 'connectivity', connected: false, component: 'Zoom Rooms Computer' } });
-    expect(readZoomEvent(alertBody({ ...device, online: true }, 8, 'acct'), NOW)).toMatchObject({ at: 8, change: { connected: true } });
+    expect(readZoomEvent(alertBody(device, NOW - 7, 'acct'), NOW)).toMatchObject({ roomId: 'zr-1', at: NOW - 7, change: { kind: 'connectivity', connected: false, component: 'Zoom Rooms Computer' } });
+    expect(readZoomEvent(alertBody({ ...device, online: true }, NOW - 6, 'acct'), NOW)).toMatchObject({ at: NOW - 6, change: { connected: true } });
   });
 });
 
@@ -96,5 +96,14 @@ describe('eventDigest', () => {
   it('is the same for the same body (a retry) and differs for another', () => {
     expect(eventDigest(body)).toBe(eventDigest(`${body}`));
     expect(eventDigest(body)).not.toBe(eventDigest(body.replace('room-1', 'room-2')));
+  });
+});
+
+describe('eventTime', () => {
+  it('reads event_ts in milliseconds, below 1e12 in seconds, and takes the arrival time for none, a time far ahead or no date at all', () => {
+    expect(eventTime(NOW - 1000, NOW)).toBe(NOW - 1000);
+    expect(eventTime((NOW - 1000) / 1000, NOW)).toBe(NOW - 1000);
+    expect(eventTime(NOW + ZOOM_TIMESTAMP_WINDOW_MS, NOW)).toBe(NOW + ZOOM_TIMESTAMP_WINDOW_MS);
+    for (const hostile of [NOW + ZOOM_TIMESTAMP_WINDOW_MS + 1, 1e20, Number.NaN, Number.POSITIVE_INFINITY, -5, 0, '1', null, undefined]) expect(eventTime(hostile, NOW)).toBe(NOW);
   });
 });

@@ -98,6 +98,15 @@ export const get = async (pair: Pair): Promise<(AlarmView & { open: boolean }) |
 
 const notOpen = (id: string) => new Conflict(`Alarm ${id} is no longer open`);
 
+/** 409 of a first-only acknowledgement (an incident tool's): the open alarm is acknowledged already, and stays as it is. */
+export class AlreadyAcknowledged extends Conflict {
+  constructor(id: string) {
+    super(`Alarm ${id} is acknowledged already`);
+  }
+}
+/** The condition of a first-only acknowledgement: none stands. */
+const UNACKNOWLEDGED = expr('attribute_not_exists(#acknowledgedAt)', {});
+
 /** Acknowledgement events kept on one alarm: later ones still change it, unrecorded (docs/guide/rules/alarms.md "Ack and unack recorded on the alarm and carried into its history; the CSV unchanged"). */
 export const MAX_ACK_EVENTS = 50;
 const ROOM_FOR_EVENT = expr('(attribute_not_exists(#ackEvents) OR size(#ackEvents) < :maxAckEvents)', { maxAckEvents: MAX_ACK_EVENTS });
@@ -116,6 +125,8 @@ export const acknowledgeAt = async (
   place: Pick<Alarm, 'region' | 'location'> | undefined,
   event?: AckEvent,
   notice?: object,
+  /** Only when no acknowledgement stands (else AlreadyAcknowledged): copies of one incident tool's webhook racing record one, not one each. */
+  firstOnly = false,
 ): Promise<AlarmView | undefined> => {
   const at = place ? expr('#region = :region AND #location = :location', { region: place.region, location: place.location }) : undefined;
   const told: Record<string, unknown[]> = notice ? { pendingNotices: [notice] } : {};
@@ -123,7 +134,7 @@ export const acknowledgeAt = async (
     AlarmEntity.update(
       pair,
       { set: { ...ackFields(ack), ...(notice ? alarmIndexKeys.notices(pair) : {}) }, append: { ...(recorded && event ? { ackEvents: [event] } : {}), ...told } },
-      and('attribute_exists(PK)', OPEN, at, recorded && event ? ROOM_FOR_EVENT : undefined),
+      and('attribute_exists(PK)', OPEN, at, recorded && event ? ROOM_FOR_EVENT : undefined, firstOnly ? UNACKNOWLEDGED : undefined),
       'ALL_NEW',
     );
   const acknowledged = (await write(true)) ?? (event && (await eventsFull(pair)) ? await write(false) : undefined);
@@ -136,7 +147,14 @@ export const acknowledgeAt = async (
   const now = await get(pair);
   if (!now) throw new NotFound(`Alarm ${id} not found`);
   if (now.open && place && (now.region !== place.region || now.location !== place.location)) return undefined;
+  if (now.open && firstOnly && now.acknowledgedAt) throw new AlreadyAcknowledged(id);
   throw notOpen(id);
+};
+
+/** Whether the alarm's history holds `event` already (the same action, time, author and comment): a redelivered note is not added twice. */
+export const hasEvent = async (pair: Pair, event: AckEvent): Promise<boolean> => {
+  const events = (await AlarmEntity.read(pair, { consistent: true, project: ['ackEvents'] }))?.ackEvents;
+  return Array.isArray(events) && events.some((e: AckEvent) => e.action === event.action && e.at === event.at && e.by === event.by && e.comment === event.comment);
 };
 
 /** Adds `event` (a note) to the history of the open alarm raised at `raisedAt`: false when it is no longer that alarm, or its history is full. */
@@ -144,8 +162,8 @@ export const noteEvent = async (pair: Pair, raisedAt: string, event: AckEvent): 
   !!(await AlarmEntity.update(pair, { append: { ackEvents: [event] } }, and(OPEN, expr('#raisedAt = :raisedAt', { raisedAt }), ROOM_FOR_EVENT)));
 
 /** Records (or, with undefined, removes) the acknowledgement of an open alarm, and `event` in its history; 404 unknown, 409 not open. */
-export const acknowledge = async (pair: Pair, ack: Acknowledgement | undefined, event?: AckEvent, notice?: object): Promise<AlarmView> => {
-  const view = await acknowledgeAt(pair, ack, undefined, event, notice);
+export const acknowledge = async (pair: Pair, ack: Acknowledgement | undefined, event?: AckEvent, notice?: object, firstOnly = false): Promise<AlarmView> => {
+  const view = await acknowledgeAt(pair, ack, undefined, event, notice, firstOnly);
   if (!view) throw notOpen(alarmId(pair)); // never: without a place nothing counts as moved
   return view;
 };

@@ -83,6 +83,18 @@ const isCleared = (object: Record<string, unknown>): boolean => {
 const OFFLINE_ISSUE = /\boffline\b|disconnected/i;
 
 /**
+ * An event's time (`event_ts`, epoch milliseconds; read as seconds below 1e12, as the request
+ * timestamp is), or `receivedAt` when it has none that can be right: a time further ahead of our
+ * clock than the freshness window is no event's yet, and taken as such it would hold the room at
+ * that state until then (every genuine event older), or be no date at all (1e20).
+ */
+export const eventTime = (eventTs: unknown, receivedAt: number): number => {
+  if (typeof eventTs !== 'number' || !Number.isFinite(eventTs) || eventTs <= 0) return receivedAt;
+  const ms = eventTs < 1e12 ? eventTs * 1000 : eventTs;
+  return ms > receivedAt + ZOOM_TIMESTAMP_WINDOW_MS ? receivedAt : ms;
+};
+
+/**
  * A signed event as ours. `receivedAt` stands in for an event time Zoom left out (`event_ts`,
  * milliseconds): events of one room are applied in the order of this time.
  */
@@ -99,7 +111,7 @@ export const readZoomEvent = (body: unknown, receivedAt: number): ZoomEvent => {
   const object = isObject(payload.object) ? payload.object : {};
   const roomId = text(object.id) ?? text(object.room_id);
   if (!roomId) return { kind: 'unknown', type, reason: 'a room event without a room id' };
-  const at = typeof body.event_ts === 'number' && Number.isFinite(body.event_ts) && body.event_ts > 0 ? body.event_ts : receivedAt;
+  const at = eventTime(body.event_ts, receivedAt);
   const roomName = text(object.room_name) ?? text(object.name);
   let change: RoomChange = { kind: 'inventory' };
   if (known === 'zoomroom.alert' || known === 'zoomroom.delayed_alert') {

@@ -55,19 +55,23 @@ export const receivePagerDutyEvent = async (delivery: PagerDutyDelivery): Promis
   if (!pair || !alarm) return { received: true, outcome: 'unknownAlarm' };
   const alarmId = event.dedupKey;
   if (!alarm.open) return { received: true, outcome: 'notOpen', alarmId };
-  const at = new Date(now).toISOString();
   if (event.kind === 'resolved') {
     // our alarm clears when its device recovers, not when someone closes the incident: it stays, and its history says so
     const comment = `resolved in PagerDuty by ${event.by}; the device still fails, so the alarm stays firing`;
-    await alarms.noteEvent(pair, alarm.raisedAt, { action: 'note', at, by: PAGERDUTY_PRINCIPAL.username, comment });
+    // noted at PagerDuty's time of the event, so a redelivery of it is found noted and not noted again
+    // (retries would otherwise fill the alarm's bounded history and crowd out what happens later)
+    const note = { action: 'note' as const, at: new Date(event.occurredAt).toISOString(), by: PAGERDUTY_PRINCIPAL.username, comment };
+    if (!(await alarms.hasEvent(pair, note))) await alarms.noteEvent(pair, alarm.raisedAt, note);
     return { received: true, outcome: 'stillFiring', alarmId };
   }
   // a delivery PagerDuty repeats, or an acknowledgement that went out from here, changes nothing again
   if (alarm.acknowledgedAt) return { received: true, outcome: 'alreadyAcknowledged', alarmId };
   try {
-    // no teller: an acknowledgement from PagerDuty is not sent back to it
-    await acknowledgeAlarm(alarmId, event.by, 'acknowledged in PagerDuty', PAGERDUTY_PRINCIPAL.scope);
+    // no teller: an acknowledgement from PagerDuty is not sent back to it; first only: copies of
+    // one delivery racing past the check above record one acknowledgement, not one each
+    await acknowledgeAlarm(alarmId, event.by, 'acknowledged in PagerDuty', PAGERDUTY_PRINCIPAL.scope, undefined, undefined, true);
   } catch (error) {
+    if (error instanceof alarms.AlreadyAcknowledged) return { received: true, outcome: 'alreadyAcknowledged', alarmId };
     if (error instanceof Error && /no longer open|not found/.test(error.message)) return { received: true, outcome: 'notOpen', alarmId };
     throw error;
   }

@@ -18,6 +18,10 @@ interface Options {
 /** Tokens of OAuth client credentials, kept until shortly before they expire: one token request per channel and warm Lambda, not per delivery. */
 const tokens = new Map<string, { token: string; expiresAt: number }>();
 const TOKEN_MARGIN_MS = 60_000;
+/** A token is asked for again at least daily, whatever lifetime the instance claims for it. */
+const MAX_TOKEN_MS = 24 * 60 * 60_000;
+/** A bearer token as RFC 6750 writes it (b64token), at most 8 KiB. */
+const BEARER_TOKEN = /^[A-Za-z0-9\-._~+/]{1,8192}=*$/;
 const tokenKey = (target: ServiceNowTarget) => createHash('sha256').update(`${target.instanceUrl}\u0000${target.auth === 'oauth' ? target.clientId : ''}\u0000${target.secret}`).digest('hex');
 
 type Failure = Exclude<AttemptOutcome, { kind: 'sent' | 'unchanged' }>;
@@ -64,6 +68,9 @@ export const deliverToServiceNow = async (digest: Digest, target: ServiceNowTarg
     const query = new URLSearchParams({ sysparm_query: lookupQuery(alarm), sysparm_fields: 'sys_id,number,state', sysparm_limit: '1' });
     const found = await call('GET', `/api/now/table/incident?${query}`);
     if (!ok(found)) return failure(found);
+    // only a Table API list says whether the incident exists: taking anything else (a login page, a
+    // proxy's answer, a body too large to read) as "none" would open a second incident on each try
+    if (!isList(found.json)) return { kind: 'unreachable', reason: LOOKUP_WITHOUT_LIST };
     const request = requestFor(step, firstRecord(found.json), alarm, digest.watcher);
     if (!request) continue;
     const path = request.method === 'POST' ? '/api/now/table/incident' : `/api/now/table/incident/${encodeURIComponent(request.sysId)}`;
@@ -72,6 +79,11 @@ export const deliverToServiceNow = async (digest: Digest, target: ServiceNowTarg
   }
   return last === undefined ? { kind: 'unchanged' } : { kind: 'answered', status: last };
 };
+
+const LOOKUP_WITHOUT_LIST = 'the instance answered its incident lookup without a JSON `result` list (not its Table API: a login page, a proxy, or a body over 256 KiB)';
+
+/** Whether an answer is a Table API list (`{result: [...]}`), the one answer a lookup is read from. */
+const isList = (json: unknown): boolean => Array.isArray((json as { result?: unknown } | undefined)?.result);
 
 /** The first incident of a Table API list answer (`{result: [{sys_id, state}]}`), or undefined when none. */
 const firstRecord = (json: unknown): { sys_id: string; state: number } | undefined => {
@@ -102,7 +114,10 @@ const authorization = async (target: ServiceNowTarget, options: Options): Promis
   const { access_token: token, expires_in: expiresIn } = (answer.json ?? {}) as { access_token?: unknown; expires_in?: unknown };
   // a 2xx without a token is the instance's mistake, not ours: tried again later
   if (typeof token !== 'string' || token === '') return { kind: 'unreachable', reason: 'the instance answered its token request without an access_token' };
+  // nor is kept a token no Authorization header can carry (a line break, a space): it would fail every request until it expired
+  if (!BEARER_TOKEN.test(token)) return { kind: 'unreachable', reason: 'the instance answered its token request with an access_token that is no bearer token' };
   const seconds = Number(expiresIn);
-  tokens.set(key, { token, expiresAt: Date.now() + (Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 1_800_000) - TOKEN_MARGIN_MS });
+  const lifetimeMs = Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds * 1000, MAX_TOKEN_MS) : 1_800_000;
+  tokens.set(key, { token, expiresAt: Date.now() + lifetimeMs - TOKEN_MARGIN_MS });
   return `Bearer ${token}`;
 };

@@ -49,10 +49,33 @@ const record = (value: unknown): Record<string, unknown> | undefined =>
  */
 export const agentOf = (agent: unknown): string => {
   const a = record(agent);
-  const name = text(a?.summary) ?? text(a?.name);
-  const email = text(a?.email);
+  const name = visible(text(a?.summary) ?? text(a?.name));
+  const email = visible(text(a?.email));
   if (!name && !email) return 'PagerDuty';
-  return `PagerDuty user ${[name, email ? `<${email}>` : undefined].filter(Boolean).join(' ')}`.slice(0, 256);
+  return cutBetweenCharacters(`PagerDuty user ${[name, email ? `<${email}>` : undefined].filter(Boolean).join(' ')}`, AGENT_MAX);
+};
+
+const AGENT_MAX = 256;
+
+/**
+ * A name as anyone with a PagerDuty account may have written it, on one visible line: control
+ * characters (a line break would forge a line of a mail or a log) and lone surrogates become
+ * spaces; invisible and bidirectional characters (an override makes a name read as another) go,
+ * as they go from vendor names; undefined when nothing visible is left.
+ */
+const visible = (value: string | undefined): string | undefined => {
+  const cleaned = value
+    ?.replace(/[\p{Cc}\p{Cs}]+/gu, ' ')
+    .replace(/[\p{Default_Ignorable_Code_Point}\u2028\u2029]+/gu, '')
+    .replace(/ {2,}/g, ' ')
+    .trim();
+  return cleaned || undefined;
+};
+
+/** The first `max` UTF-16 units of a text, one fewer when the cut would split a surrogate pair (an emoji). */
+const cutBetweenCharacters = (value: string, max: number): string => {
+  const cut = value.slice(0, max);
+  return /[\ud800-\udbff]$/.test(cut) ? cut.slice(0, -1) : cut;
 };
 
 /**
