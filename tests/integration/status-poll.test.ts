@@ -137,9 +137,10 @@ describe('the sweep: the next status poll repairs what pushed events missed', ()
     const watcherId = await watched(region);
     await run();
     const sn = fleet[0]!.devicesn;
-    // the alert arrived (applied as the receiver applies it), the device went off at the vendor
+    // the alert arrived (applied as the receiver applies it), the device went off at the vendor;
+    // its time is after the sync's listing, which is the device's observation until then
     await switchTo(sn, false);
-    await applyConnectivity([{ devicesn: sn, connected: false, at: iso(Date.now() - 1000), source: 'event' }]);
+    expect((await applyConnectivity([{ devicesn: sn, connected: false, at: iso(Date.now()), source: 'event' }])).applied).toEqual([sn]);
     await run();
     expect((await firing(watcherId)).map((alarm) => alarm.devicesn)).toEqual([sn]);
     // back at the vendor; its cleared event is dropped: nothing tells us but the poll
