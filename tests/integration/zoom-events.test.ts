@@ -11,9 +11,10 @@ import { syncDevices } from '#lib/inventory/sync';
 import { mapConcurrent } from '#lib/shared/concurrency';
 import { devices } from '#lib/devices/repository/devices';
 import * as connectivity from '#lib/devices/repository/connectivity';
-import { toDevice, type ProviderDevice } from '#lib/devices/types';
-import { apiEvent, lambdaContext } from '../support/events';
+import { toDevice } from '#lib/devices/types';
 import { fixed } from '../support/fleet';
+import { apiEvent, lambdaContext } from '../support/events';
+import { zoomAlert, zoomDeliveries, zoomDevice } from '../support/zoomEvents';
 import { fleetOf, resetFaults, zoomAdapter, zoomFake } from '../support/vendors';
 
 // POST /vendors/zoom/events: Zoom's signature is the credential; an event is stored once, before
@@ -21,32 +22,7 @@ import { fleetOf, resetFaults, zoomAdapter, zoomFake } from '../support/vendors'
 const SECRET = 'integration-webhook-secret';
 process.env.ZOOM_WEBHOOK_SECRET_TOKEN = SECRET;
 
-const sign = (timestamp: string, body: string) => `v0=${createHmac('sha256', SECRET).update(`v0:${timestamp}:${body}`).digest('hex')}`;
-const deliver = async (body: string, headers: Record<string, string | undefined> = {}) => {
-  const timestamp = String(Math.floor(Date.now() / 1000));
-  const answer = await handler(
-    apiEvent({
-      httpMethod: 'POST',
-      resource: '/vendors/zoom/events',
-      path: '/vendors/zoom/events',
-      body,
-      headers: { 'Content-Type': 'application/json', 'x-zm-request-timestamp': timestamp, 'x-zm-signature': sign(timestamp, body), ...headers } as Record<string, string>,
-    }),
-    lambdaContext(),
-  );
-  return { status: answer.statusCode, body: answer.body ? (JSON.parse(answer.body) as Record<string, unknown>) : undefined };
-};
-const alert = (room: string, at: number, kind: 1 | 2, extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ event: 'zoomroom.alert', event_ts: at, payload: { account_id: 'acct', object: { id: room, room_name: 'Room', issue: 'Zoom room is offline', alert_kind: kind, ...extra } } });
-const zoomDevice = (sn: string, room: string, type: string, connected: boolean): ProviderDevice => ({
-  deviceid: `id-${sn}`,
-  devicesn: sn,
-  devicemodel: 'ZR',
-  status: { connected, inCallStatus: 'NONE' },
-  details: { region: 'Zoomland', location: 'Paris', room: `Board ${room}` },
-  vendor: 'zoom',
-  vendorRef: `${room}/floor-1/${encodeURIComponent(type)}`,
-});
+const { sign, deliver } = zoomDeliveries(SECRET);
 const counts = async () => {
   const { vendor: _vendor, ...counted } = (await vendorEvents.counts()).find((c) => c.vendor === 'zoom') ?? { vendor: 'zoom', received: 0, rejected: 0, duplicates: 0, unknown: 0, lastEventAt: null };
   return counted;
@@ -60,7 +36,7 @@ describe('POST /vendors/zoom/events', () => {
 
   it('refuses unsigned, mis-signed and replayed requests with 401 saying why, stores nothing, counts them', async () => {
     const before = await counts();
-    const body = alert('room-refused', Date.now(), 1);
+    const body = zoomAlert('room-refused', Date.now(), 1);
     const stale = String(Math.floor(Date.now() / 1000) - 6 * 60);
     const answers = [
       await deliver(body, { 'x-zm-signature': undefined }),
@@ -79,7 +55,7 @@ describe('POST /vendors/zoom/events', () => {
   });
 
   it('refuses a body over 64 KiB with 413, even signed', async () => {
-    const answer = await deliver(alert('room-big', Date.now(), 1, { padding: 'x'.repeat(70 * 1024) }));
+    const answer = await deliver(zoomAlert('room-big', Date.now(), 1, { padding: 'x'.repeat(70 * 1024) }));
     expect(answer.status).toBe(413);
     expect(await vendorEvents.roomPart({ vendor: 'zoom', room: 'room-big' })).toBeUndefined();
   });
@@ -87,7 +63,7 @@ describe('POST /vendors/zoom/events', () => {
   it('stores an event before answering; the same delivery again is a duplicate that changes nothing', async () => {
     const before = await counts();
     const at = Date.now();
-    const body = alert('room-dup', at, 1);
+    const body = zoomAlert('room-dup', at, 1);
     // no device of room-dup is known: the event is kept for the next sync
     expect(await deliver(body)).toEqual({ status: 200, body: { received: true, duplicate: false, outcome: 'unknownRoom' } });
     expect(await VendorEventEntity.find({ vendor: 'zoom', room: 'room-dup', digest: eventDigest(body) }, { consistent: true })).toMatchObject({ at, state: 'unknownRoom' });
@@ -98,55 +74,55 @@ describe('POST /vendors/zoom/events', () => {
   });
 
   it('applies events by event time: an older event arriving late never rewinds a newer state', async () => {
-    await syncDevices(fixed(() => [zoomDevice('ORDER-1', 'room-order', 'Zoom Rooms Computer', true)]));
+    await syncDevices(fixed(() => [zoomDevice('ORDER-1', 'room-order', true, 'Zoom Rooms Computer')]));
     const t = Date.now();
-    expect((await deliver(alert('room-order', t + 10, 2))).body).toMatchObject({ outcome: 'applied' });
-    expect((await deliver(alert('room-order', t, 1))).body).toMatchObject({ outcome: 'stale', duplicate: false });
+    expect((await deliver(zoomAlert('room-order', t + 10, 2))).body).toMatchObject({ outcome: 'applied' });
+    expect((await deliver(zoomAlert('room-order', t, 1))).body).toMatchObject({ outcome: 'stale', duplicate: false });
     expect(await vendorEvents.roomPart({ vendor: 'zoom', room: 'room-order' })).toMatchObject({ connected: true, connectedAt: t + 10 });
     expect((await devices.get('ORDER-1')).status.connected).toBe(true);
-    expect((await deliver(alert('room-order', t + 20, 1))).body).toMatchObject({ outcome: 'applied' });
+    expect((await deliver(zoomAlert('room-order', t + 20, 1))).body).toMatchObject({ outcome: 'applied' });
     expect(await vendorEvents.roomPart({ vendor: 'zoom', room: 'room-order' })).toMatchObject({ connected: false, connectedAt: t + 20 });
     expect(toDevice(await devices.get('ORDER-1'))).toMatchObject({ deviceconnected: false, status: { connected: false } });
   });
 
   it("applies a component's alert to that component's devices of the room, and a room alert to its computer", async () => {
     const room = 'room-parts';
-    await syncDevices(fixed(() => [zoomDevice('PARTS-PC', room, 'Zoom Rooms Computer', true), zoomDevice('PARTS-CTL', room, 'Controller', true)]));
+    await syncDevices(fixed(() => [zoomDevice('PARTS-PC', room, true, 'Zoom Rooms Computer'), zoomDevice('PARTS-CTL', room, true, 'Controller')]));
     const t = Date.now();
-    expect((await deliver(alert(room, t, 1, { component: 'Controller', issue: 'Controller is disconnected' }))).body).toMatchObject({ outcome: 'applied' });
+    expect((await deliver(zoomAlert(room, t, 1, { component: 'Controller', issue: 'Controller is disconnected' }))).body).toMatchObject({ outcome: 'applied' });
     expect([(await devices.get('PARTS-PC')).status.connected, (await devices.get('PARTS-CTL')).status.connected]).toEqual([true, false]);
-    expect((await deliver(alert(room, t + 1, 1))).body).toMatchObject({ outcome: 'applied' });
+    expect((await deliver(zoomAlert(room, t + 1, 1))).body).toMatchObject({ outcome: 'applied' });
     expect([(await devices.get('PARTS-PC')).status.connected, (await devices.get('PARTS-CTL')).status.connected]).toEqual([false, false]);
   });
 
   it('keeps an event about a room not known yet; the next sync applies it when newer than its listing, and only then', async () => {
     const room = 'room-later';
     const t = Date.now();
-    const older = alert(room, t - 60_000, 1, { component: 'Controller', issue: 'Controller is disconnected' });
+    const older = zoomAlert(room, t - 60_000, 1, { component: 'Controller', issue: 'Controller is disconnected' });
     // an event time after the listing below (Zoom's clock is not ours: a room can be listed before its event is stored)
-    const newer = alert(room, t + 60_000, 1, { component: 'Zoom Rooms Computer' });
+    const newer = zoomAlert(room, t + 60_000, 1, { component: 'Zoom Rooms Computer' });
     expect((await deliver(older)).body).toMatchObject({ outcome: 'unknownRoom' });
     expect((await deliver(newer)).body).toMatchObject({ outcome: 'unknownRoom' });
 
-    await syncDevices(fixed(() => [zoomDevice('LATER-PC', room, 'Zoom Rooms Computer', true), zoomDevice('LATER-CTL', room, 'Controller', true)]));
+    await syncDevices(fixed(() => [zoomDevice('LATER-PC', room, true, 'Zoom Rooms Computer'), zoomDevice('LATER-CTL', room, true, 'Controller')]));
     expect([(await devices.get('LATER-PC')).status.connected, (await devices.get('LATER-CTL')).status.connected]).toEqual([false, true]);
     const stateOf = async (body: string) => (await VendorEventEntity.find({ vendor: 'zoom', room, digest: eventDigest(body) }, { consistent: true }))?.state;
     expect([await stateOf(older), await stateOf(newer)]).toEqual(['stale', 'applied']);
     // the next sync finds nothing kept: the device stays as the event left it until the listing says otherwise
-    await syncDevices(fixed(() => [zoomDevice('LATER-PC', room, 'Zoom Rooms Computer', false), zoomDevice('LATER-CTL', room, 'Controller', true)]));
+    await syncDevices(fixed(() => [zoomDevice('LATER-PC', room, false, 'Zoom Rooms Computer'), zoomDevice('LATER-CTL', room, true, 'Controller')]));
     expect((await devices.get('LATER-PC')).status.connected).toBe(false);
   });
 
   it('takes a flood of valid events without dropping one: each stored, each device left at its newest event', async () => {
     const room = 'room-flood';
     const types = ['Zoom Rooms Computer', 'Controller', 'Companion Whiteboard'];
-    await syncDevices(fixed(() => types.map((type, i) => zoomDevice(`FLOOD-${i}`, room, type, true))));
+    await syncDevices(fixed(() => types.map((type, i) => zoomDevice(`FLOOD-${i}`, room, true, type))));
     const before = await counts();
     const t = Date.now();
     // 20 events a device, alternating, the newest of each an offline alert; all delivered at once, shuffled
     const events = types.flatMap((type, i) => Array.from({ length: 20 }, (_, k) => ({ type, at: t + k * 10 + i, online: k % 2 === 0 })));
     const shuffled = events.map((e, i) => ({ e, order: (i * 7919) % events.length })).sort((a, b) => a.order - b.order).map(({ e }) => e);
-    const bodies = shuffled.map(({ type, at, online }) => alert(room, at, online ? 2 : 1, { component: type }));
+    const bodies = shuffled.map(({ type, at, online }) => zoomAlert(room, at, online ? 2 : 1, { component: type }));
     // several receivers at once, as Lambda runs them; the budget is lifted here (this one process
     // stands for all of them on a shared machine): what is asserted is order and loss, not speed
     process.env.ZOOM_APPLY_BUDGET_MS = '60000';
@@ -161,15 +137,15 @@ describe('POST /vendors/zoom/events', () => {
       expect(newest).toMatchObject({ at: new Date(t + 190 + i).toISOString(), connected: false });
     }
     // a forged clearing newer than all of them changes nothing
-    const forged = alert(room, t + 1000, 2, { component: types[0] });
+    const forged = zoomAlert(room, t + 1000, 2, { component: types[0] });
     expect((await deliver(forged, { 'x-zm-signature': sign('1', forged) })).status).toBe(401);
     expect((await devices.get('FLOOD-0')).status.connected).toBe(false);
   }, 120_000);
 
   it('answers within its budget: an event it could not apply in time is stored, answered 200, and left for the sweep', async () => {
     const room = 'room-budget';
-    await syncDevices(fixed(() => [zoomDevice('BUDGET-PC', room, 'Zoom Rooms Computer', true)]));
-    const body = alert(room, Date.now(), 1);
+    await syncDevices(fixed(() => [zoomDevice('BUDGET-PC', room, true, 'Zoom Rooms Computer')]));
+    const body = zoomAlert(room, Date.now(), 1);
     process.env.ZOOM_APPLY_BUDGET_MS = '0';
     try {
       expect(await deliver(body)).toEqual({ status: 200, body: { received: true, duplicate: false, outcome: 'recorded' } });
