@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { ServiceUnavailable } from '#lib/shared/errors';
 import { logger } from '#lib/shared/log';
+import { cutBetweenCharacters } from '#lib/shared/text';
 
 /*
  * The audit log's vocabulary (DESIGN §5; docs/adr/0211): what one record says. Shared by the rule
@@ -89,10 +90,7 @@ export interface AuditFilter {
  * text stays well-formed Unicode, which its store and its CSV need.
  */
 const USER_AGENT_MAX = 512;
-const oneLine = (text: string, max: number) => {
-  const cut = text.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu, ' ').slice(0, max);
-  return /[\ud800-\udbff]$/.test(cut) ? cut.slice(0, -1) : cut;
-};
+const oneLine = (text: string, max: number) => cutBetweenCharacters(text.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu, ' '), max);
 
 /** The route and origin of a request (API Gateway's own view, not headers a client may forge, except the user agent). */
 export const requestFacts = (event: APIGatewayProxyEvent, fallbackRequestId = ''): RequestFacts => ({

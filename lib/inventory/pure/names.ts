@@ -2,6 +2,9 @@ import { ALL } from '#lib/devices/deviceScope';
 import { oversizedField } from '#lib/store/placeKeys';
 import { DEVICE_FIELDS, fieldsOf, valueAt, type Bound, type FieldSpec } from '#lib/devices/model';
 import type { ProviderDevice } from '#lib/devices/types';
+import { INVISIBLE, PLAIN, stripInvisible } from '#lib/shared/text';
+
+export { stripInvisible };
 
 /*
  * The bounds of every field a provider gives us (docs/data-model.md "Vendor fields and their
@@ -15,22 +18,6 @@ import type { ProviderDevice } from '#lib/devices/types';
 /** Lone surrogates (not Unicode text) and control characters (C0, DEL, C1): never part of a name. */
 const UNFIT = /[\p{Cs}\p{Cc}]/u;
 const UNFIT_ALL = /[\p{Cs}\p{Cc}]+/gu;
-
-/**
- * Characters that change how a name is shown without being seen: Unicode's default-ignorable code
- * points (bidirectional embeddings, overrides, isolates and marks, zero-width characters, soft
- * hyphens, fillers, tags, invisible operators, variation selectors) and the line and paragraph
- * separators. Two names that look alike but differ
- * by one of these would be two rooms, and an override can make a name read as another
- * (docs/guide/rules/inventory.md "Invisible characters: stripped from vendor names, refused in user input"). Vendor names lose them; user input holding one is refused (schemas/shared.ts).
- */
-export const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\u2028\u2029]/u;
-const INVISIBLE_ALL = /[\p{Default_Ignorable_Code_Point}\u2028\u2029]+/gu;
-
-/** Printable ASCII only: nothing to strip or refuse (most names and texts; checked first, as it is cheap). */
-const PLAIN = /^[\x20-\x7E]*$/;
-
-export const stripInvisible = (text: string): string => (!PLAIN.test(text) && INVISIBLE.test(text) ? text.replace(INVISIBLE_ALL, '') : text);
 
 type Declared = typeof DEVICE_FIELDS;
 /** A bounded field, named by its path in a device (`vendorDetails.software`). */

@@ -1,5 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { sameSignature } from '#lib/shared/constantTime';
+import { headerText } from '#lib/shared/header';
+import { cutBetweenCharacters, stripInvisible } from '#lib/shared/text';
 
 /*
  * PagerDuty's V3 webhooks (shared/vendors.md "Incident tools"): the signature that is their only
@@ -64,18 +66,8 @@ const AGENT_MAX = 256;
  * as they go from vendor names; undefined when nothing visible is left.
  */
 const visible = (value: string | undefined): string | undefined => {
-  const cleaned = value
-    ?.replace(/[\p{Cc}\p{Cs}]+/gu, ' ')
-    .replace(/[\p{Default_Ignorable_Code_Point}\u2028\u2029]+/gu, '')
-    .replace(/ {2,}/g, ' ')
-    .trim();
+  const cleaned = value === undefined ? undefined : stripInvisible(headerText(value)).replace(/ {2,}/g, ' ').trim();
   return cleaned || undefined;
-};
-
-/** The first `max` UTF-16 units of a text, one fewer when the cut would split a surrogate pair (an emoji). */
-const cutBetweenCharacters = (value: string, max: number): string => {
-  const cut = value.slice(0, max);
-  return /[\ud800-\udbff]$/.test(cut) ? cut.slice(0, -1) : cut;
 };
 
 /**
